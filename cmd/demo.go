@@ -1,0 +1,151 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+
+	"github.com/spf13/cobra"
+
+	"fincom/server"
+	"fincom/store"
+)
+
+const demoDomain = "demo"
+
+func newDemoCmd(a *app) *cobra.Command {
+	var o serveOptions
+	c := &cobra.Command{
+		Use:   "demo",
+		Short: "Create (or reuse) the domain 'demo' with sample data, print its tokens, and serve",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := a.prepareDemo(cmd.Context(), o.addr); err != nil {
+				return err
+			}
+			return a.serve(cmd.Context(), o)
+		},
+	}
+	o.flags(c, a)
+	return c
+}
+
+// prepareDemo creates the demo domain on first run: two units and sample
+// registers, inserted through the API itself so that they pass the same
+// validation as a client's. Every run prints a fresh access token (the old
+// ones stay valid: tokens are shown once).
+func (a *app) prepareDemo(ctx context.Context, addr string) error {
+	ds, err := a.domains()
+	if err != nil {
+		return err
+	}
+	defer ds.Close()
+	fresh := !ds.Exists(demoDomain)
+	if fresh {
+		if err := ds.Create(ctx, demoDomain); err != nil {
+			return err
+		}
+	}
+	db, release, err := ds.Acquire(ctx, demoDomain)
+	if err != nil {
+		return err
+	}
+	defer release()
+	access, err := db.CreateAccessToken(ctx)
+	if err != nil {
+		return err
+	}
+	if fresh {
+		for _, u := range []store.UnitInput{
+			{Name: "Matriz São Paulo", CNPJ: "11222333000181", CityIBGE: "3550308", IM: "12345678"},
+			{Name: "Filial Campinas", CNPJ: "11444777000161", CityIBGE: "3509502"},
+		} {
+			if _, err := db.CreateUnit(ctx, u); err != nil {
+				return err
+			}
+		}
+		if _, err := db.CreateUser(ctx, "Ana Operadora", "ana@demo.fincom.local"); err != nil {
+			return err
+		}
+	}
+	units, err := db.Units(ctx)
+	if err != nil {
+		return err
+	}
+	if fresh {
+		sys, err := store.OpenSystem(a.dataDir, store.DurabilityFull, nil)
+		if err != nil {
+			return err
+		}
+		defer sys.Close()
+		if err := seedDemo(server.New(ds, sys, server.Config{Version: Version}).Handler(), access, units); err != nil {
+			return fmt.Errorf("demo data: %w", err)
+		}
+	}
+	fmt.Fprintf(a.out, "demo domain ready in %s\n\naccess_token: %s\n", a.dataDir, access)
+	for _, u := range units {
+		fmt.Fprintf(a.out, "unit_token (%s): %s\n", u.Name, u.Token)
+	}
+	fmt.Fprintf(a.out, "\ntry:\n  curl -s http://%s%s/get_contacts -d '{\"access_token\":\"%s\",\"unit_token\":\"%s\"}'\n\n",
+		addr, server.Prefix, access, units[0].Token)
+	return nil
+}
+
+// seedDemo posts the sample registers of the first unit.
+func seedDemo(h http.Handler, access string, units []store.Unit) error {
+	post := func(path string, body map[string]any) (map[string]any, error) {
+		body["access_token"], body["unit_token"] = access, units[0].Token
+		b, _ := json.Marshal(body)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, server.Prefix+path, bytes.NewReader(b)))
+		var out map[string]any
+		json.Unmarshal(rec.Body.Bytes(), &out)
+		if rec.Code != http.StatusOK {
+			return nil, fmt.Errorf("%s: %d %s", path, rec.Code, rec.Body.String())
+		}
+		return out, nil
+	}
+	for _, c := range []map[string]any{
+		{"type": "legal", "register": "12.ABC.345/01DE-35", "socialReason": "Padaria Pão Quente Ltda", "fantasyName": "Pão Quente",
+			"email": "financeiro@paoquente.com.br", "phone": "(11) 3333-4444", "zip_code": "01310-100", "state": "SP", "city": "São Paulo"},
+		{"type": "natural_person", "register": "529.982.247-25", "fullName": "Maria da Silva", "email": "maria@example.com", "phone": "(11) 98888-7777"},
+		{"type": "natural_person", "register": "111.444.777-35", "fullName": "João Souza", "birthDate": "15/03/1985"},
+	} {
+		if _, err := post("/insert_contact", c); err != nil {
+			return err
+		}
+	}
+	for _, p := range []map[string]any{
+		{"description": "Consultoria em gestão financeira (hora)", "type": "service", "monetary_value": "250.00", "unit": "H"},
+		{"description": "Caderno universitário 200 folhas", "type": "product", "monetary_value": 24.9, "ncm": "4820.20.00", "cfop": "5102", "unit": "UN"},
+	} {
+		if _, err := post("/insert_product_or_service", p); err != nil {
+			return err
+		}
+	}
+	if _, err := post("/insert_project", map[string]any{"name": "Implantação do ERP", "budget": 15000, "observation": "Projeto piloto"}); err != nil {
+		return err
+	}
+	banks, err := post("/get_banks", map[string]any{"group_bank": "CB"})
+	if err != nil {
+		return err
+	}
+	types, err := post("/get_type_banks", map[string]any{})
+	if err != nil {
+		return err
+	}
+	var bb string
+	for _, b := range banks["data"].([]any) {
+		if m := b.(map[string]any); m["code_bank"] == "001" {
+			bb = m["token"].(string)
+		}
+	}
+	checking := types["data"].([]any)[0].(map[string]any)["token"]
+	_, err = post("/insert_bank_account", map[string]any{"id_token_bank": bb, "id_token_bank_type": checking, "agency": "1234",
+		"dv_agencia": "5", "current_account": "98765", "dv_conta": "0", "nick_name": "BB Movimento",
+		"opening_balance": 10000.5, "opening_balance_date": "01/01/2026"})
+	return err
+}

@@ -1,0 +1,123 @@
+// Package cmd holds fincom's command-line interface, one file per command.
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"fincom/store"
+)
+
+// Version is fincom's version, set at build time with
+// -ldflags "-X fincom/cmd.Version=...".
+var Version = "0.1.0-dev"
+
+// app is what every command shares: the flags of the root command and the
+// embedded schema.
+type app struct {
+	schema     string
+	dataDir    string
+	jsonOut    bool
+	durability string
+	out        io.Writer
+	errOut     io.Writer
+}
+
+// Execute runs the CLI and returns the process exit code.
+func Execute(schema string) int {
+	a := &app{schema: schema, out: os.Stdout, errOut: os.Stderr}
+	root := newRootCmd(a)
+	if err := root.Execute(); err != nil {
+		fmt.Fprintln(a.errOut, "fincom:", err)
+		return 1
+	}
+	return 0
+}
+
+func newRootCmd(a *app) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "fincom",
+		Short:         "Self-hosted finance and sales back end for Brazilian small firms",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	def := os.Getenv("FINCOM_DATA")
+	if def == "" {
+		def = "./data"
+	}
+	root.PersistentFlags().StringVar(&a.dataDir, "data", def, "data directory, one SQLite file per domain (env FINCOM_DATA)")
+	root.PersistentFlags().BoolVar(&a.jsonOut, "json", false, "print one JSON object")
+	root.SetOut(a.out)
+	root.SetErr(a.errOut)
+	root.AddCommand(
+		newServeCmd(a), newDemoCmd(a), newDomainCmd(a), newUnitCmd(a), newTokenCmd(a), newUserCmd(a),
+		newMigrateCmd(a), newBackupCmd(a), newRestoreCmd(a), newVersionCmd(a),
+	)
+	return root
+}
+
+// clock returns the process clock: FINCOM_NOW (RFC 3339) fixes it, so that
+// integration tests can travel in time; otherwise the wall clock.
+func clock() (func() time.Time, error) {
+	v := os.Getenv("FINCOM_NOW")
+	if v == "" {
+		return time.Now, nil
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return nil, fmt.Errorf("FINCOM_NOW: %w", err)
+	}
+	return func() time.Time { return t }, nil
+}
+
+// domains opens the data directory.
+func (a *app) domains() (*store.Domains, error) {
+	now, err := clock()
+	if err != nil {
+		return nil, err
+	}
+	d := store.Durability(a.durability)
+	if d == "" {
+		d = store.DurabilityFull
+	}
+	if d != store.DurabilityFull && d != store.DurabilityNormal {
+		return nil, fmt.Errorf("--durability must be full or normal, not %q", a.durability)
+	}
+	return store.OpenDomains(a.dataDir, store.Options{Schema: a.schema, Durability: d, Now: now})
+}
+
+// withDomain opens one existing domain for a command.
+func (a *app) withDomain(ctx context.Context, name string, fn func(db *store.DB) error) error {
+	ds, err := a.domains()
+	if err != nil {
+		return err
+	}
+	defer ds.Close()
+	db, release, err := ds.Acquire(ctx, name)
+	if err != nil {
+		if errors.Is(err, store.ErrNoDomain) {
+			return fmt.Errorf("domain %q does not exist in %s", name, a.dataDir)
+		}
+		return err
+	}
+	defer release()
+	return fn(db)
+}
+
+// print writes v as one JSON object with --json, else the text.
+func (a *app) print(v any, text string) error {
+	if a.jsonOut {
+		enc := json.NewEncoder(a.out)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(v)
+	}
+	_, err := fmt.Fprintln(a.out, text)
+	return err
+}

@@ -1,0 +1,129 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"fincom/server"
+	"fincom/store"
+)
+
+type serveOptions struct {
+	addr      string
+	maxUpload int64
+	idleClose time.Duration
+}
+
+func (o *serveOptions) flags(c *cobra.Command, a *app) {
+	c.Flags().StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to listen on")
+	c.Flags().Int64Var(&o.maxUpload, "max-upload", 25<<20, "largest multipart body in bytes")
+	c.Flags().DurationVar(&o.idleClose, "idle-close", 5*time.Minute, "close a domain file unused for this long")
+	c.Flags().StringVar(&a.durability, "durability", "full", "full: every answered write survives a power cut; normal: faster, may lose the last writes on power loss")
+}
+
+func newServeCmd(a *app) *cobra.Command {
+	var o serveOptions
+	c := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the API under /api/v1",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.serve(cmd.Context(), o)
+		},
+	}
+	o.flags(c, a)
+	return c
+}
+
+// serve runs the HTTP server until SIGINT or SIGTERM, then drains in-flight
+// requests and closes every domain file cleanly.
+func (a *app) serve(ctx context.Context, o serveOptions) error {
+	unlock, err := lockDataDir(a.dataDir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	ds, err := a.domains()
+	if err != nil {
+		return err
+	}
+	defer ds.Close()
+	sys, err := store.OpenSystem(a.dataDir, store.Durability(a.durability), nil)
+	if err != nil {
+		return err
+	}
+	defer sys.Close()
+
+	log := slog.New(slog.NewJSONHandler(a.errOut, nil))
+	srv := server.New(ds, sys, server.Config{Version: Version, MaxMultipartBytes: o.maxUpload, Logger: log})
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return err
+	}
+	hs := &http.Server{
+		Handler:           srv.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	fmt.Fprintf(a.out, "fincom %s listening on http://%s%s (data %s)\n", Version, ln.Addr(), server.Prefix, a.dataDir)
+
+	tick := time.NewTicker(time.Minute)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-errc:
+			return err
+		case <-tick.C:
+			if n := ds.CloseIdle(o.idleClose); n > 0 {
+				log.Info("closed idle domains", "count", n)
+			}
+		case <-ctx.Done():
+			log.Info("shutting down")
+			sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				return err
+			}
+			return nil
+		}
+	}
+}
+
+// lockDataDir takes an exclusive lock on the data directory, so that two
+// servers never share it and restore never runs under a server.
+func lockDataDir(dir string) (func(), error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, ".fincom.lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("data directory %s is in use by another fincom process", dir)
+	}
+	return func() {
+		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, nil
+}

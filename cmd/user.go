@@ -1,0 +1,46 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"fincom/store"
+)
+
+func newUserCmd(a *app) *cobra.Command {
+	c := &cobra.Command{Use: "user", Aliases: []string{"users"}, Short: "Manage a domain's users"}
+	var name, email string
+	create := &cobra.Command{
+		Use:   "create DOMAIN",
+		Short: "Create a user and print its user_token",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			name, email = strings.TrimSpace(name), strings.TrimSpace(email)
+			if name == "" || email == "" {
+				return fmt.Errorf("--name and --email are required")
+			}
+			if _, err := mail.ParseAddress(email); err != nil {
+				return fmt.Errorf("--email %q: %w", email, err)
+			}
+			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
+				u, err := db.CreateUser(cmd.Context(), name, email)
+				if err != nil {
+					if errors.Is(err, store.ErrDuplicate) {
+						return fmt.Errorf("a user with e-mail %s already exists in %s", email, args[0])
+					}
+					return err
+				}
+				return a.print(map[string]string{"domain": args[0], "user_token": u.Token, "name": u.Name, "email": u.Email},
+					fmt.Sprintf("user %s <%s> created\nuser_token: %s", u.Name, u.Email, u.Token))
+			})
+		},
+	}
+	create.Flags().StringVar(&name, "name", "", "user's name (required)")
+	create.Flags().StringVar(&email, "email", "", "user's e-mail (required, unique in the domain)")
+	c.AddCommand(create)
+	return c
+}

@@ -1,0 +1,82 @@
+package server
+
+import (
+	"errors"
+
+	"fincom/store"
+)
+
+// authKind is how a route is authenticated.
+type authKind int
+
+const (
+	// authUnit: access_token and unit_token in the body (spec,
+	// Authentication 1).
+	authUnit authKind = iota
+	// authTecOrAccess: like authUnit, or token_tec instead of access_token
+	// (spec, Authentication 3).
+	authTecOrAccess
+	// authPublic: no tokens; the order's public token is in the path or
+	// body (spec, Authentication 7).
+	authPublic
+)
+
+// authenticate resolves the route's tokens to a domain and unit and keeps
+// the domain open until release. Failures carry the route's own texts
+// (spec, Authentication 8).
+func (s *Server) authenticate(req *request) (release func(), err error) {
+	rt := req.route
+	if rt.auth == authPublic {
+		return func() {}, nil
+	}
+	access := req.body.str("access_token")
+	unitToken := req.body.str("unit_token")
+	tec := ""
+	if rt.auth == authTecOrAccess && access == "" {
+		tec = req.body.str("token_tec")
+	}
+	if (access == "" && tec == "") || unitToken == "" {
+		return nil, rt.texts.missing
+	}
+	domainToken := access
+	if tec != "" {
+		if err := s.system.CheckTecToken(req.ctx, tec); err != nil {
+			return nil, s.authError(rt, err)
+		}
+		domainToken = unitToken
+	}
+	name, ok := store.TokenDomain(domainToken)
+	if !ok {
+		return nil, rt.texts.invalid
+	}
+	db, release, err := s.domains.Acquire(req.ctx, name)
+	if err != nil {
+		if errors.Is(err, store.ErrNoDomain) {
+			return nil, s.authError(rt, store.ErrUnauthorized)
+		}
+		return nil, err
+	}
+	var u store.Unit
+	if tec != "" {
+		u, err = db.UnitByToken(req.ctx, unitToken)
+	} else {
+		u, err = db.Authenticate(req.ctx, access, unitToken)
+	}
+	if err != nil {
+		release()
+		return nil, s.authError(rt, err)
+	}
+	req.db, req.unit = db, u
+	requestInfo(req.ctx).domain = name
+	return release, nil
+}
+
+func (s *Server) authError(rt *route, err error) error {
+	switch {
+	case errors.Is(err, store.ErrUnauthorized):
+		return rt.texts.invalid
+	case errors.Is(err, store.ErrUnitNotFound):
+		return rt.texts.unit
+	}
+	return err
+}

@@ -1,0 +1,154 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"fincom/store"
+)
+
+var (
+	errBankAccountNotFound       = newError(http.StatusNotFound, textBankAccountNotFound)
+	errBankAccountNoFieldsUpdate = newError(http.StatusBadRequest, textNoFieldsToUpdate)
+	errInvalidDateBR             = newError(http.StatusBadRequest, textInvalidDateBR)
+)
+
+// bankAccountRequest is the body of /insert_bank_account and
+// /update_bank_account (spec, Bank account). Optional fields may be omitted
+// or null.
+type bankAccountRequest struct {
+	IDToken            string        `json:"id_token" alias:"token"`
+	IDTokenBank        *string       `json:"id_token_bank"`
+	IDTokenBankType    *string       `json:"id_token_bank_type"`
+	Agency             *string       `json:"agency"`
+	CurrentAccount     *string       `json:"current_account"`
+	Observation        *string       `json:"observation"`
+	CodeBank           *string       `json:"code_bank"`
+	DvAgencia          *string       `json:"dv_agencia"`
+	DvConta            *string       `json:"dv_conta"`
+	NickName           *string       `json:"nick_name"`
+	OpeningBalance     *store.Number `json:"opening_balance"`
+	OpeningBalanceDate *string       `json:"opening_balance_date"`
+}
+
+func (q *bankAccountRequest) fieldCount() int {
+	return sent(q.IDTokenBank, q.IDTokenBankType, q.Agency, q.CurrentAccount, q.Observation, q.CodeBank, q.DvAgencia,
+		q.DvConta, q.NickName, q.OpeningBalance, q.OpeningBalanceDate)
+}
+
+func (q *bankAccountRequest) apply(f *store.BankAccountFields) error {
+	for _, t := range []struct {
+		dst, src *string
+		max      int
+	}{
+		{&f.BankToken, q.IDTokenBank, maxShortText}, {&f.BankTypeToken, q.IDTokenBankType, maxShortText},
+		{&f.Agency, q.Agency, 20}, {&f.DvAgencia, q.DvAgencia, 2}, {&f.CurrentAccount, q.CurrentAccount, 30},
+		{&f.DvConta, q.DvConta, 2}, {&f.NickName, q.NickName, maxShortText}, {&f.Observation, q.Observation, maxLongText},
+	} {
+		if err := setText(t.dst, t.src, t.max); err != nil {
+			return err
+		}
+	}
+	if q.CodeBank != nil {
+		// COMPE codes have three digits; "1" means "001".
+		if c := strings.TrimSpace(*q.CodeBank); c != "" {
+			if len(c) < 3 {
+				c = strings.Repeat("0", 3-len(c)) + c
+			}
+			f.CodeBank = c
+		}
+	}
+	if q.OpeningBalance != nil {
+		f.OpeningBalance = *q.OpeningBalance
+	}
+	if q.OpeningBalanceDate != nil {
+		f.OpeningBalanceDate = ""
+		if v := strings.TrimSpace(*q.OpeningBalanceDate); v != "" {
+			d, err := store.ParseDateBR(v)
+			if err != nil {
+				return errInvalidDateBR
+			}
+			f.OpeningBalanceDate = d.ISO()
+		}
+	}
+	if f.BankToken == "" || f.BankTypeToken == "" {
+		return errMissing
+	}
+	return nil
+}
+
+func bankAccountStoreError(err error) error {
+	switch {
+	case errors.Is(err, store.ErrInvalidReference):
+		return textsDefault.invalid
+	case errors.Is(err, store.ErrNotFound):
+		return errBankAccountNotFound
+	}
+	return err
+}
+
+// insertBankAccount creates an active account in one transaction.
+func (s *Server) insertBankAccount(r *request) (any, error) {
+	var q bankAccountRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	var f store.BankAccountFields
+	if err := q.apply(&f); err != nil {
+		return nil, err
+	}
+	token, err := r.db.InsertBankAccount(r.ctx, r.unit.ID, f)
+	if err != nil {
+		return nil, bankAccountStoreError(err)
+	}
+	return created{Message: "Bank account created successfully.", Token: token}, nil
+}
+
+// tokenData is the data of /update_bank_account's answer.
+type tokenData struct {
+	Token string `json:"token"`
+}
+
+// updateBankAccount changes the sent fields of an account in one
+// transaction; it answers {success, message, data: {token}} (spec).
+func (s *Server) updateBankAccount(r *request) (any, error) {
+	var q bankAccountRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	if q.IDToken == "" {
+		return nil, errMissing
+	}
+	if q.fieldCount() == 0 {
+		return nil, errBankAccountNoFieldsUpdate
+	}
+	if err := r.db.UpdateBankAccount(r.ctx, r.unit.ID, q.IDToken, q.apply); err != nil {
+		return nil, bankAccountStoreError(err)
+	}
+	return withMessage{Message: "Bank account updated successfully.", Data: tokenData{q.IDToken}}, nil
+}
+
+// getBankAccountRequest is the body of /get_bank_account.
+type getBankAccountRequest struct {
+	IDToken string `json:"id_token" alias:"token"`
+	Active  *bool  `json:"active"`
+}
+
+// getBankAccount answers one account ({data: {...}}) when `id_token` is
+// sent, else the unit's accounts ({data: [...]}), active ones unless
+// `active` is false.
+func (s *Server) getBankAccount(r *request) (any, error) {
+	var q getBankAccountRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	if q.IDToken != "" {
+		a, err := r.db.BankAccount(r.ctx, r.unit.ID, q.IDToken)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, errBankAccountNotFound
+		}
+		return a, err
+	}
+	return r.db.BankAccounts(r.ctx, r.unit.ID, q.Active == nil || *q.Active)
+}

@@ -1,0 +1,72 @@
+package brdoc
+
+import "testing"
+
+// Published vectors (shared/data/README.md), recomputed by hand.
+func TestCPF(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"52998224725", true}, {"11144477735", true}, {"12345678909", true},
+		{"11111111111", false}, {"12345678910", false}, {"1234567890", false},
+		{"5299822472A", false}, {"", false}, {"00000000000", false},
+	} {
+		if got := ValidCPF(tc.in); got != tc.want {
+			t.Errorf("ValidCPF(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+	if got := Clean("529.982.247-25"); got != "52998224725" {
+		t.Errorf("Clean = %q", got)
+	}
+}
+
+func TestCNPJ(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{"11222333000181", true}, {"11444777000161", true},
+		{"12ABC34501DE35", true}, {"AA345678000114", true}, {"1Z000000000039", true},
+		{"ABCDEFGHIJKL81", false}, {"11222333000182", false}, {"12ABC34501DE3A", false},
+		{"00000000000000", false}, {"1122233300018", false}, {"12abc34501de35", false},
+	} {
+		if got := ValidCNPJ(tc.in); got != tc.want {
+			t.Errorf("ValidCNPJ(%q) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+	if got := Clean("12.abc.345/01de-35"); got != "12ABC34501DE35" || !ValidCNPJ(got) {
+		t.Errorf("Clean alnum = %q", got)
+	}
+}
+
+func TestMunicipalities(t *testing.T) {
+	if n := len(municipalities()); n != 5571 {
+		t.Fatalf("municipalities = %d, want 5571", n)
+	}
+	m, ok := LookupIBGE("3550308")
+	if !ok || m.Name != "São Paulo" || m.State != "SP" {
+		t.Fatalf("LookupIBGE(3550308) = %+v, %v", m, ok)
+	}
+	if _, ok := LookupIBGE("3550309"); ok {
+		t.Fatal("unknown code found")
+	}
+}
+
+func FuzzCNPJ(f *testing.F) {
+	for _, s := range []string{"11222333000181", "12ABC34501DE35", "12.abc.345/01de-35", "\xff", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c := Clean(s)
+		if ValidCNPJ(c) && len(c) != 14 {
+			t.Fatalf("valid CNPJ of length %d", len(c))
+		}
+		if ValidCPF(c) && len(c) != 11 {
+			t.Fatalf("valid CPF of length %d", len(c))
+		}
+		if Clean(c) != c {
+			t.Fatalf("Clean not idempotent on %q", s)
+		}
+	})
+}

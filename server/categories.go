@@ -1,0 +1,135 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"fincom/store"
+)
+
+var (
+	errInvalidTypeIO          = newError(http.StatusBadRequest, textInvalidTypeIO)
+	errCategoryNotFound       = newError(http.StatusNotFound, textCategoryNotFound)
+	errCategoryExists         = newError(http.StatusBadRequest, textCategoryExists)
+	errCategoryGroupNotFound  = newError(http.StatusBadRequest, textCategoryGroupNotFound)
+	errCategoryNoFieldsUpdate = newError(http.StatusBadRequest, textNoFieldsToUpdate)
+)
+
+// listByTypeRequest is the body of /get_categories and
+// /list_group_categories: a required module type and an optional search.
+type listByTypeRequest struct {
+	Type   string `json:"type" alias:"module_type"`
+	Search string `json:"search"`
+}
+
+func (q *listByTypeRequest) validate() error {
+	if q.Type == "" {
+		return errMissing
+	}
+	if q.Type != "in" && q.Type != "out" {
+		return errInvalidTypeIO
+	}
+	return nil
+}
+
+// getCategories answers the unit's active categories of a type.
+func (s *Server) getCategories(r *request) (any, error) {
+	var q listByTypeRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	return r.db.Categories(r.ctx, r.unit.ID, q.Type, strings.TrimSpace(q.Search))
+}
+
+// listGroupCategories answers the active DRE groups of a type by name.
+func (s *Server) listGroupCategories(r *request) (any, error) {
+	var q listByTypeRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	return r.db.CategoryGroups(r.ctx, q.Type, strings.TrimSpace(q.Search))
+}
+
+// categoryRequest is the body of /insert_category and /update_category,
+// named as /get_categories returns a category.
+type categoryRequest struct {
+	IDToken        string  `json:"id_token" alias:"token"`
+	ModuleType     *string `json:"module_type" alias:"type"`
+	Category       *string `json:"category" alias:"name"`
+	Note           *string `json:"note" alias:"description"`
+	CategoryMaster *code   `json:"category_master" alias:"id_token_category_master"`
+}
+
+func (q *categoryRequest) apply(f *store.CategoryFields) error {
+	if err := setText(&f.Name, q.Category, maxShortText); err != nil {
+		return err
+	}
+	if err := setText(&f.Note, q.Note, maxLongText); err != nil {
+		return err
+	}
+	if q.ModuleType != nil {
+		f.ModuleType = *q.ModuleType
+	}
+	if q.CategoryMaster != nil {
+		f.GroupCode = int64(*q.CategoryMaster)
+	}
+	if f.ModuleType != "in" && f.ModuleType != "out" {
+		return errInvalidTypeIO
+	}
+	if f.Name == "" {
+		return errMissing
+	}
+	return nil
+}
+
+func categoryStoreError(err error) error {
+	switch {
+	case errors.Is(err, store.ErrDuplicate):
+		return errCategoryExists
+	case errors.Is(err, store.ErrInvalidReference):
+		return errCategoryGroupNotFound
+	case errors.Is(err, store.ErrNotFound):
+		return errCategoryNotFound
+	}
+	return err
+}
+
+// insertCategory creates an active category; `category_master` is the code
+// of its DRE group (/list_group_categories).
+func (s *Server) insertCategory(r *request) (any, error) {
+	var q categoryRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	if q.ModuleType == nil || q.Category == nil || *q.ModuleType == "" {
+		return nil, errMissing
+	}
+	var f store.CategoryFields
+	if err := q.apply(&f); err != nil {
+		return nil, err
+	}
+	token, err := r.db.InsertCategory(r.ctx, r.unit.ID, f)
+	if err != nil {
+		return nil, categoryStoreError(err)
+	}
+	return created{Message: "Category created successfully.", Token: token}, nil
+}
+
+// updateCategory changes the sent fields of a category.
+func (s *Server) updateCategory(r *request) (any, error) {
+	var q categoryRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	if q.IDToken == "" {
+		return nil, errMissing
+	}
+	if sent(q.ModuleType, q.Category, q.Note, q.CategoryMaster) == 0 {
+		return nil, errCategoryNoFieldsUpdate
+	}
+	if err := r.db.UpdateCategory(r.ctx, r.unit.ID, q.IDToken, q.apply); err != nil {
+		return nil, categoryStoreError(err)
+	}
+	return created{Message: "Category updated successfully.", Token: q.IDToken}, nil
+}

@@ -1,0 +1,204 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"fincom/server/brdoc"
+	"fincom/store"
+)
+
+var (
+	errInvalidCPF            = newError(http.StatusBadRequest, textInvalidCPF)
+	errInvalidCNPJ           = newError(http.StatusBadRequest, textInvalidCNPJ)
+	errFullNameRequired      = newError(http.StatusBadRequest, textFullNameRequired)
+	errSocialReasonRequired  = newError(http.StatusBadRequest, textSocialReasonRequired)
+	errInvalidContactType    = newError(http.StatusBadRequest, textInvalidContactType)
+	errRegisterUsed          = newError(http.StatusBadRequest, textRegisterUsed)
+	errContactNotFound       = newError(http.StatusNotFound, textContactNotFound)
+	errContactNoFieldsUpdate = newError(http.StatusBadRequest, textNoFieldsToUpdateDot)
+	errInvalidBirthDate      = newError(http.StatusBadRequest, textInvalidBirth)
+	errInvalidState          = newError(http.StatusBadRequest, textInvalidState)
+	errInvalidZip            = newError(http.StatusBadRequest, textInvalidZip)
+	errInvalidEmail          = newError(http.StatusBadRequest, textInvalidEmail)
+)
+
+type getContactsRequest struct {
+	Search   string `json:"search"`
+	Register string `json:"register"`
+}
+
+// getContacts answers the unit's active contacts; `search` matches any name,
+// `register` the CPF/CNPJ with or without mask.
+func (s *Server) getContacts(r *request) (any, error) {
+	var q getContactsRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	return r.db.Contacts(r.ctx, r.unit.ID, store.ContactFilter{Search: strings.TrimSpace(q.Search), Register: brdoc.Clean(q.Register)})
+}
+
+// contactRequest is the body of /insert_contact and /update_contact. Every
+// field is a pointer so that an update tells "not sent" from "emptied".
+type contactRequest struct {
+	IDToken      string  `json:"id_token" alias:"token"`
+	Type         *string `json:"type"`
+	Register     *string `json:"register"`
+	FullName     *string `json:"fullName" alias:"full_name,contact_name"`
+	SocialReason *string `json:"socialReason" alias:"social_reason,company_name"`
+	FantasyName  *string `json:"fantasyName" alias:"fantasy_name"`
+	BirthDate    *string `json:"birthDate" alias:"birth_date"`
+	Phone        *string `json:"phone"`
+	Email        *string `json:"email"`
+	Address      *string `json:"address"`
+	ZipCode      *string `json:"zip_code" alias:"zipCode"`
+	State        *string `json:"state"`
+	City         *string `json:"city"`
+	Neighborhood *string `json:"neighborhood"`
+	Observation  *string `json:"observation"`
+	DataBank     *string `json:"data_bank" alias:"dataBank"`
+	Number       *string `json:"number"`
+	Complement   *string `json:"complement"`
+}
+
+func (q *contactRequest) fieldCount() int {
+	return sent(q.Type, q.Register, q.FullName, q.SocialReason, q.FantasyName, q.BirthDate, q.Phone, q.Email, q.Address,
+		q.ZipCode, q.State, q.City, q.Neighborhood, q.Observation, q.DataBank, q.Number, q.Complement)
+}
+
+// apply copies the sent fields onto f, normalized: register without its
+// mask, phone and zip as digits, state upper case, birth date as ISO.
+func (q *contactRequest) apply(f *store.ContactFields) error {
+	for _, t := range []struct {
+		dst *string
+		src *string
+		max int
+	}{
+		{&f.FullName, q.FullName, maxShortText}, {&f.SocialReason, q.SocialReason, maxShortText},
+		{&f.FantasyName, q.FantasyName, maxShortText}, {&f.Email, q.Email, maxShortText},
+		{&f.Address, q.Address, maxShortText}, {&f.City, q.City, maxShortText},
+		{&f.Neighborhood, q.Neighborhood, maxShortText}, {&f.Number, q.Number, maxShortText},
+		{&f.Complement, q.Complement, maxShortText}, {&f.Observation, q.Observation, maxLongText},
+		{&f.DataBank, q.DataBank, maxLongText},
+	} {
+		if err := setText(t.dst, t.src, t.max); err != nil {
+			return err
+		}
+	}
+	if q.Type != nil {
+		f.Type = strings.TrimSpace(*q.Type)
+	}
+	if q.Register != nil {
+		f.Register = brdoc.Clean(*q.Register)
+	}
+	if q.Phone != nil {
+		f.Phone = brdoc.Digits(*q.Phone)
+	}
+	if q.ZipCode != nil {
+		f.ZipCode = brdoc.Digits(*q.ZipCode)
+	}
+	if q.State != nil {
+		f.State = strings.ToUpper(strings.TrimSpace(*q.State))
+	}
+	if q.BirthDate != nil {
+		f.BirthDate = ""
+		if v := strings.TrimSpace(*q.BirthDate); v != "" {
+			d, err := store.ParseDateBR(v)
+			if err != nil {
+				return errInvalidBirthDate
+			}
+			f.BirthDate = d.ISO()
+		}
+	}
+	return checkContact(f)
+}
+
+// checkContact validates a contact as it will be stored, in the order a
+// caller fixes things: kind, document, name, then the optional fields.
+func checkContact(f *store.ContactFields) error {
+	switch f.Type {
+	case "natural_person":
+		if !brdoc.ValidCPF(f.Register) {
+			return errInvalidCPF
+		}
+		if f.FullName == "" {
+			return errFullNameRequired
+		}
+	case "legal":
+		if !brdoc.ValidCNPJ(f.Register) {
+			return errInvalidCNPJ
+		}
+		if f.SocialReason == "" {
+			return errSocialReasonRequired
+		}
+	default:
+		return errInvalidContactType
+	}
+	if f.State != "" && !brdoc.ValidState(f.State) {
+		return errInvalidState
+	}
+	if f.ZipCode != "" && len(f.ZipCode) != 8 {
+		return errInvalidZip
+	}
+	if f.Email != "" && !plausibleEmail(f.Email) {
+		return errInvalidEmail
+	}
+	return nil
+}
+
+// plausibleEmail refuses what cannot be an address (no '@', spaces, no
+// domain) without second-guessing the many valid forms.
+func plausibleEmail(s string) bool {
+	local, domain, ok := strings.Cut(s, "@")
+	return ok && local != "" && strings.Contains(domain, ".") && !strings.ContainsAny(s, " \t\r\n<>,;") &&
+		!strings.Contains(domain, "@") && !strings.HasSuffix(domain, ".")
+}
+
+func contactStoreError(err error) error {
+	switch {
+	case errors.Is(err, store.ErrDuplicate):
+		return errRegisterUsed
+	case errors.Is(err, store.ErrNotFound):
+		return errContactNotFound
+	}
+	return err
+}
+
+// insertContact creates an active contact (spec, /insert_contact).
+func (s *Server) insertContact(r *request) (any, error) {
+	var q contactRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	if q.Type == nil || q.Register == nil || strings.TrimSpace(*q.Type) == "" || strings.TrimSpace(*q.Register) == "" {
+		return nil, errMissing
+	}
+	var f store.ContactFields
+	if err := q.apply(&f); err != nil {
+		return nil, err
+	}
+	token, err := r.db.InsertContact(r.ctx, r.unit.ID, f)
+	if err != nil {
+		return nil, contactStoreError(err)
+	}
+	return created{Message: "Contact created successfully.", Token: token}, nil
+}
+
+// updateContact changes the sent fields of a contact (spec, /update_contact).
+func (s *Server) updateContact(r *request) (any, error) {
+	var q contactRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	if q.IDToken == "" {
+		return nil, errMissing
+	}
+	if q.fieldCount() == 0 {
+		return nil, errContactNoFieldsUpdate
+	}
+	if err := r.db.UpdateContact(r.ctx, r.unit.ID, q.IDToken, q.apply); err != nil {
+		return nil, contactStoreError(err)
+	}
+	return created{Message: "Contact updated successfully.", Token: q.IDToken}, nil
+}

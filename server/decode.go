@@ -1,0 +1,219 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"reflect"
+	"strings"
+	"sync"
+)
+
+// body is a request body read into its top-level fields. Values stay raw
+// until a handler decodes them into its request struct, so that aliases and
+// types are checked against what the route declares.
+type body struct {
+	fields map[string]json.RawMessage
+	// form marks fields that came from plain multipart form fields: their
+	// text may stand for a number or a boolean.
+	form  map[string]bool
+	files []*multipart.FileHeader
+}
+
+// str returns a top-level string field, trying each name in turn; a
+// non-string value counts as absent.
+func (b body) str(names ...string) string {
+	for _, n := range names {
+		raw, ok := b.fields[n]
+		if !ok {
+			continue
+		}
+		var s string
+		if json.Unmarshal(raw, &s) == nil && s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// readBody reads a JSON object, or a multipart form whose `metadata` part is
+// a JSON object, within the server's size limits.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) (body, error) {
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mt == "multipart/form-data" {
+		return s.readMultipart(w, r)
+	}
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxJSONBytes))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return body{}, errBodyTooLarge
+		}
+		return body{}, errInvalidJSON
+	}
+	b := body{fields: map[string]json.RawMessage{}}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		// An empty body is an empty object: the route then answers its own
+		// "missing parameters" text.
+		return b, nil
+	}
+	if err := parseObject(raw, &b.fields); err != nil {
+		return body{}, err
+	}
+	return b, nil
+}
+
+// parseObject accepts exactly one JSON object.
+func parseObject(raw []byte, into *map[string]json.RawMessage) error {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return errInvalidJSON
+	}
+	if err := json.Unmarshal(trimmed, into); err != nil || *into == nil {
+		return errInvalidJSON
+	}
+	return nil
+}
+
+func (s *Server) readMultipart(w http.ResponseWriter, r *http.Request) (body, error) {
+	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxMultipartBytes)
+	// Files past 8 MiB spill to temporary files, removed after the request.
+	if err := r.ParseMultipartForm(8 << 20); err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return body{}, errBodyTooLarge
+		}
+		return body{}, errInvalidJSON
+	}
+	b := body{fields: map[string]json.RawMessage{}, form: map[string]bool{}}
+	form := r.MultipartForm
+	var meta []byte
+	if v := form.Value["metadata"]; len(v) > 0 {
+		meta = []byte(v[0])
+	} else if f := form.File["metadata"]; len(f) > 0 {
+		// Some clients send the JSON part as a file with type application/json.
+		fh, err := f[0].Open()
+		if err != nil {
+			return body{}, errInvalidJSON
+		}
+		meta, err = io.ReadAll(io.LimitReader(fh, s.cfg.MaxJSONBytes+1))
+		fh.Close()
+		if err != nil || int64(len(meta)) > s.cfg.MaxJSONBytes {
+			return body{}, errBodyTooLarge
+		}
+	}
+	if meta != nil {
+		if err := parseObject(meta, &b.fields); err != nil {
+			return body{}, err
+		}
+	}
+	for k, v := range form.Value {
+		if _, ok := b.fields[k]; ok || k == "metadata" || len(v) == 0 {
+			continue
+		}
+		enc, _ := json.Marshal(v[0])
+		b.fields[k] = enc
+		b.form[k] = true
+	}
+	b.files = form.File["files"]
+	return b, nil
+}
+
+// fieldInfo describes one field of a request struct: its JSON name, the
+// aliases its `alias` tag declares (comma-separated), and whether it is a
+// group (a nested object decoded with the same rules).
+type fieldInfo struct {
+	index   int
+	name    string
+	aliases []string
+	group   bool
+}
+
+// decoder decodes request bodies into request structs. It reads each
+// struct's tags once and keeps them.
+type decoder struct {
+	types sync.Map // reflect.Type -> []fieldInfo
+}
+
+func (d *decoder) fieldsOf(t reflect.Type) []fieldInfo {
+	if v, ok := d.types.Load(t); ok {
+		return v.([]fieldInfo)
+	}
+	var out []fieldInfo
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" || name == "-" || !f.IsExported() {
+			continue
+		}
+		fi := fieldInfo{index: i, name: name, group: f.Tag.Get("decode") == "group"}
+		if a := f.Tag.Get("alias"); a != "" {
+			fi.aliases = strings.Split(a, ",")
+		}
+		out = append(out, fi)
+	}
+	d.types.Store(t, out)
+	return out
+}
+
+var errFormat = errors.New("wrong field type")
+
+// decode fills dst (a pointer to a struct) from fields. The canonical name
+// wins over an alias; unknown fields are ignored (old clients send extras);
+// a value of the wrong type is errFormat.
+func (d *decoder) decode(fields map[string]json.RawMessage, form map[string]bool, dst any) error {
+	v := reflect.ValueOf(dst).Elem()
+	for _, fi := range d.fieldsOf(v.Type()) {
+		key := fi.name
+		raw, ok := fields[key]
+		for _, a := range fi.aliases {
+			if ok {
+				break
+			}
+			key = a
+			raw, ok = fields[a]
+		}
+		if !ok {
+			continue
+		}
+		fv := v.Field(fi.index)
+		if fi.group {
+			if string(raw) == "null" {
+				continue
+			}
+			var inner map[string]json.RawMessage
+			if err := json.Unmarshal(raw, &inner); err != nil {
+				return errFormat
+			}
+			target := fv
+			if fv.Kind() == reflect.Pointer {
+				fv.Set(reflect.New(fv.Type().Elem()))
+				target = fv.Elem()
+			}
+			if err := d.decode(inner, nil, target.Addr().Interface()); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := json.Unmarshal(raw, fv.Addr().Interface()); err != nil {
+			if !form[key] || !unquoteInto(raw, fv) {
+				return errFormat
+			}
+		}
+	}
+	return nil
+}
+
+// unquoteInto decodes a form field's text as JSON ("12.5", "true") into a
+// non-string field.
+func unquoteInto(raw json.RawMessage, fv reflect.Value) bool {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return false
+	}
+	return json.Unmarshal([]byte(s), fv.Addr().Interface()) == nil
+}

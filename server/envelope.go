@@ -1,0 +1,123 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+)
+
+// envelope is how a route wraps its answers.
+type envelope int
+
+const (
+	// envDirect: {success: true, data} and {success: false, error[, details]}.
+	envDirect envelope = iota
+	// envMessage: failures as {success: false, message, data: null}, and a
+	// 500 as {success: false, error, data: null} (spec, /insert_contract).
+	envMessage
+)
+
+// created is the success body of inserts and updates that answer a token:
+// {success: true, message, token}.
+type created struct {
+	Message string
+	Token   string
+}
+
+// withMessage is the success body {success: true, message, data}.
+type withMessage struct {
+	Message string
+	Data    any
+}
+
+// okData is the nested {ok, message, data} value some routes put in data.
+type okData struct {
+	OK      bool   `json:"ok"`
+	Message string `json:"message"`
+	Data    any    `json:"data"`
+}
+
+type dataBody struct {
+	Success bool `json:"success"`
+	Data    any  `json:"data"`
+}
+
+type messageDataBody struct {
+	Success bool   `json:"success"`
+	Message string `json:"message"`
+	Data    any    `json:"data"`
+}
+
+type tokenBody struct {
+	Success bool   `json:"success"`
+	Message string `json:"message"`
+	Token   string `json:"token"`
+}
+
+type errorBody struct {
+	Success bool   `json:"success"`
+	Error   string `json:"error"`
+	Details any    `json:"details,omitempty"`
+}
+
+type errorMessageBody struct {
+	Success bool   `json:"success"`
+	Message string `json:"message"`
+	Data    any    `json:"data"`
+}
+
+type errorDataBody struct {
+	Success bool   `json:"success"`
+	Error   string `json:"error"`
+	Data    any    `json:"data"`
+}
+
+// successBody wraps a handler's value in the route's success envelope.
+func successBody(v any) any {
+	switch v := v.(type) {
+	case created:
+		return tokenBody{true, v.Message, v.Token}
+	case withMessage:
+		return messageDataBody{true, v.Message, v.Data}
+	default:
+		return dataBody{true, v}
+	}
+}
+
+// errorStatusBody turns any error into the route's status and body. An error
+// that is not an *Error is a 500 with the route's internal text; its cause
+// is logged here and never sent.
+func (s *Server) errorStatusBody(rt *route, err error, log *slog.Logger) (int, any) {
+	var e *Error
+	if !errors.As(err, &e) {
+		log.Error("internal error", "route", rt.path, "err", err)
+		e = newError(http.StatusInternalServerError, rt.texts.internal)
+	}
+	if rt.envelope == envMessage {
+		if e.Status >= 500 {
+			return e.Status, errorDataBody{false, e.Text, nil}
+		}
+		return e.Status, errorMessageBody{false, e.Text, nil}
+	}
+	return e.Status, errorBody{false, e.Text, e.Details}
+}
+
+// writeJSON is the one place that writes a JSON response.
+// Texts are written as they are (no \u003c for "<"): clients compare them
+// byte for byte.
+func writeJSON(w http.ResponseWriter, status int, body any) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(body); err != nil {
+		status = http.StatusInternalServerError
+		buf.Reset()
+		buf.WriteString(`{"success":false,"error":"` + textSomethingWentWrong + `"}` + "\n")
+	}
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}

@@ -1,0 +1,77 @@
+package server
+
+import "net/http"
+
+// Error is an API failure: the HTTP status and the exact text the spec gives
+// for it, plus optional details (only /insert_sales_order shows them).
+type Error struct {
+	Status  int
+	Text    string
+	Details any
+}
+
+func (e *Error) Error() string { return e.Text }
+
+func newError(status int, text string) *Error { return &Error{Status: status, Text: text} }
+
+// The spec's texts, each written once. Routes pick theirs in routes.go.
+const (
+	textMissingParameters         = "Missing parameters"
+	textMissingRequiredParameters = "Missing required parameters"
+	textMissingRequiredDot        = "Missing required parameters."
+	textInvalidData               = "Invalid data"
+	textInvalidAuthenticationData = "Invalid authentication data."
+	textInvalidToken              = "Invalid token"
+	textUnitNotFound              = "Unit not found"
+	textUnitNotFoundDot           = "Unit not found."
+	textInvalidParameterFormat    = "Invalid parameter format"
+	textNoFieldsToUpdate          = "No fields provided to update"
+	textNoFieldsToUpdateDot       = "No fields provided to update."
+
+	textSomethingWentWrong = "Something went wrong. Please try again later."
+	textUnexpectedError    = "An unexpected error occurred. Please try again later."
+	textServerError        = "Server error"
+	textErroDesconhecido   = "Erro desconhecido"
+
+	// Contacts (spec, /insert_contact and /update_contact).
+	textInvalidCPF            = "Invalid CPF."
+	textInvalidCNPJ           = "Invalid CNPJ."
+	textFullNameRequired      = "Full name is required for natural persons."
+	textSocialReasonRequired  = "Company name (social reason) is required for legal entities."
+	textInvalidContactType    = "Invalid contact type."
+	textRegisterUsed          = "Register already used in a contact of this unit."
+	textContactNotFound       = "Contact not found or not updated."
+	textBankAccountNotFound   = "Bank account not found or not updated"
+	textCategoryNotFound      = "Category not found or not updated."
+	textProjectNotFound       = "Project not found or not updated."
+	textProductNotFound       = "Product or service not found or not updated."
+	textCategoryExists        = "Category already exists for this type."
+	textCategoryGroupNotFound = "Category group not found for this type."
+
+	// fincom's own texts, for failures the spec does not name.
+	textInvalidJSON     = "Invalid JSON body."
+	textBodyTooLarge    = "Request body too large."
+	textRouteNotFound   = "Route not found."
+	textMethodNotAllow  = "Method not allowed."
+	textInvalidBirth    = "Invalid birthDate. Use DD/MM/YYYY."
+	textInvalidState    = "Invalid state. Use the two-letter abbreviation."
+	textInvalidZip      = "Invalid zip_code. Use 8 digits."
+	textInvalidEmail    = "Invalid email."
+	textInvalidNCM      = "Invalid ncm. Use 8 digits."
+	textInvalidCFOP     = "Invalid cfop. Use 4 digits starting with 1 to 7."
+	textInvalidUsage    = "Invalid usage_type. Use a SPED item type code (00 to 10, or 99)."
+	textNegativeValue   = "Invalid monetary_value. It must not be negative."
+	textInvalidTypeIO   = "Invalid type. Use in or out."
+	textInvalidProdType = "Invalid type. Use product, service or all."
+	textInvalidDateBR   = "Invalid opening_balance_date. Use DD/MM/YYYY."
+	textTooLong         = "A text field is too long."
+	textNegativeBudget  = "Invalid budget. It must not be negative."
+	textInvalidUnit     = "Invalid unit. Use up to 6 characters."
+	textNameRequired    = "Name is required."
+)
+
+// Errors shared by many routes.
+var (
+	errInvalidJSON  = newError(http.StatusBadRequest, textInvalidJSON)
+	errBodyTooLarge = newError(http.StatusRequestEntityTooLarge, textBodyTooLarge)
+)

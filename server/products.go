@@ -1,0 +1,167 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"fincom/server/brdoc"
+	"fincom/store"
+)
+
+var (
+	errProductNotFound       = newError(http.StatusNotFound, textProductNotFound)
+	errInvalidProductType    = newError(http.StatusBadRequest, textInvalidProdType)
+	errInvalidNCM            = newError(http.StatusBadRequest, textInvalidNCM)
+	errInvalidCFOP           = newError(http.StatusBadRequest, textInvalidCFOP)
+	errInvalidUsageType      = newError(http.StatusBadRequest, textInvalidUsage)
+	errNegativeValue         = newError(http.StatusBadRequest, textNegativeValue)
+	errInvalidUnit           = newError(http.StatusBadRequest, textInvalidUnit)
+	errProductNoFieldsUpdate = newError(http.StatusBadRequest, textNoFieldsToUpdate)
+)
+
+// usageTypes are the SPED EFD item types (registro 0200, TIPO_ITEM):
+// 00 goods for resale, 01 raw material, 02 packaging, 03 work in progress,
+// 04 finished product, 05 by-product, 06 intermediate product, 07 use and
+// consumption, 08 fixed asset, 09 service, 10 other inputs, 99 other.
+var usageTypes = map[string]bool{
+	"00": true, "01": true, "02": true, "03": true, "04": true, "05": true,
+	"06": true, "07": true, "08": true, "09": true, "10": true, "99": true,
+}
+
+type getProductsRequest struct {
+	Search string `json:"search"`
+	Type   string `json:"type"`
+}
+
+func (q *getProductsRequest) validate() error {
+	switch q.Type {
+	case "", "all", "product", "service":
+		return nil
+	}
+	return errInvalidProductType
+}
+
+// getProductsAndServices answers the unit's active products and services.
+func (s *Server) getProductsAndServices(r *request) (any, error) {
+	var q getProductsRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	typ := q.Type
+	if typ == "all" {
+		typ = ""
+	}
+	return r.db.Products(r.ctx, r.unit.ID, strings.TrimSpace(q.Search), typ)
+}
+
+// listStockItemsByUnit answers the unit's products and services with their
+// fiscal data, nested as {ok, message, data} (spec).
+func (s *Server) listStockItemsByUnit(r *request) (any, error) {
+	items, err := r.db.StockItems(r.ctx, r.unit.ID)
+	if err != nil {
+		return nil, err
+	}
+	return okData{OK: true, Message: "Stock items listed successfully.", Data: items}, nil
+}
+
+// productRequest is the body of /insert_product_or_service and
+// /update_product_or_service, named as the listings return a product.
+type productRequest struct {
+	IDToken       string       `json:"id_token" alias:"token"`
+	Description   *string      `json:"description"`
+	Type          *string      `json:"type"`
+	MonetaryValue *store.Money `json:"monetary_value" alias:"value"`
+	UsageType     *string      `json:"usage_type"`
+	NCM           *string      `json:"ncm"`
+	CFOP          *string      `json:"cfop"`
+	Unit          *string      `json:"unit"`
+}
+
+func (q *productRequest) apply(f *store.ProductFields) error {
+	if err := setText(&f.Description, q.Description, maxShortText); err != nil {
+		return err
+	}
+	if err := setText(&f.Unit, q.Unit, maxShortText); err != nil {
+		return err
+	}
+	if q.Type != nil {
+		f.Type = *q.Type
+		// A kind change resets a default usage type to the new kind's.
+		if q.UsageType == nil && (f.UsageType == "" || f.UsageType == "00" || f.UsageType == "09") {
+			f.UsageType = map[string]string{"product": "00", "service": "09"}[f.Type]
+		}
+	}
+	if q.UsageType != nil {
+		f.UsageType = strings.TrimSpace(*q.UsageType)
+	}
+	if q.NCM != nil {
+		f.NCM = brdoc.Digits(*q.NCM)
+	}
+	if q.CFOP != nil {
+		f.CFOP = brdoc.Digits(*q.CFOP)
+	}
+	if q.MonetaryValue != nil {
+		if q.MonetaryValue.IsNegative() {
+			return errNegativeValue
+		}
+		f.MonetaryValue = *q.MonetaryValue
+	}
+	switch {
+	case f.Description == "":
+		return errMissing
+	case f.Type != "product" && f.Type != "service":
+		return errInvalidProductType
+	case !usageTypes[f.UsageType]:
+		return errInvalidUsageType
+	case f.NCM != "" && len(f.NCM) != 8:
+		return errInvalidNCM
+	case f.CFOP != "" && (len(f.CFOP) != 4 || f.CFOP[0] < '1' || f.CFOP[0] > '7'):
+		return errInvalidCFOP
+	case utf8.RuneCountInString(f.Unit) > 6:
+		return errInvalidUnit
+	}
+	return nil
+}
+
+// insertProductOrService creates an active product or service.
+func (s *Server) insertProductOrService(r *request) (any, error) {
+	var q productRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	if q.Type == nil || *q.Type == "" {
+		return nil, errMissing
+	}
+	var f store.ProductFields
+	if err := q.apply(&f); err != nil {
+		return nil, err
+	}
+	token, err := r.db.InsertProduct(r.ctx, r.unit.ID, f)
+	if err != nil {
+		return nil, err
+	}
+	return created{Message: "Product or service created successfully.", Token: token}, nil
+}
+
+// updateProductOrService changes the sent fields of a product or service.
+func (s *Server) updateProductOrService(r *request) (any, error) {
+	var q productRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	if q.IDToken == "" {
+		return nil, errMissing
+	}
+	if sent(q.Description, q.Type, q.MonetaryValue, q.UsageType, q.NCM, q.CFOP, q.Unit) == 0 {
+		return nil, errProductNoFieldsUpdate
+	}
+	if err := r.db.UpdateProduct(r.ctx, r.unit.ID, q.IDToken, q.apply); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, errProductNotFound
+		}
+		return nil, err
+	}
+	return created{Message: "Product or service updated successfully.", Token: q.IDToken}, nil
+}

@@ -1,0 +1,136 @@
+package server
+
+import (
+	"net/http"
+
+	"fincom/store"
+)
+
+// handler is a route's logic: decode, validate, one store call, a value or
+// an error.
+type handler func(r *request) (any, error)
+
+// route is one entry of the route table: what differs between routes is
+// declared here, not re-implemented in handlers.
+type route struct {
+	method   string
+	path     string
+	handler  handler
+	auth     authKind
+	envelope envelope
+	texts    texts
+}
+
+// texts are a route's answers to the failures every route can meet.
+type texts struct {
+	missing  *Error // absent tokens or required fields
+	invalid  *Error // unknown or revoked access token
+	unit     *Error // unit token not of the access token's domain
+	format   *Error // a field of the wrong JSON type
+	internal string // the 500 text; the cause is only logged
+}
+
+// The texts the spec gives per route (see Endpoints and Authentication 8).
+// Routes listed without shapes use textsDefault, the texts of their shaped
+// sibling /insert_bank_account.
+var (
+	textsDefault = texts{
+		missing:  newError(http.StatusBadRequest, textMissingParameters),
+		invalid:  newError(http.StatusForbidden, textInvalidData),
+		unit:     newError(http.StatusNotFound, textUnitNotFound),
+		format:   newError(http.StatusBadRequest, textInvalidParameterFormat),
+		internal: textSomethingWentWrong,
+	}
+	// Routes whose error table has no 404: an unknown unit is invalid data.
+	textsNo404 = texts{
+		missing:  textsDefault.missing,
+		invalid:  textsDefault.invalid,
+		unit:     textsDefault.invalid,
+		format:   textsDefault.format,
+		internal: textSomethingWentWrong,
+	}
+	// /insert_contact, /update_contact and their enable/disable siblings.
+	textsContact = texts{
+		missing:  newError(http.StatusBadRequest, textMissingRequiredDot),
+		invalid:  newError(http.StatusForbidden, textInvalidAuthenticationData),
+		unit:     newError(http.StatusNotFound, textUnitNotFoundDot),
+		format:   textsDefault.format,
+		internal: textUnexpectedError,
+	}
+	// /get_products_and_services: 401 "Invalid token", 500 "Server error".
+	textsProducts = texts{
+		missing:  textsDefault.missing,
+		invalid:  newError(http.StatusUnauthorized, textInvalidToken),
+		unit:     newError(http.StatusUnauthorized, textInvalidToken),
+		format:   textsDefault.format,
+		internal: textServerError,
+	}
+	// /list_stock_items_by_unit: only 403 "Invalid data" and 500 "Erro
+	// desconhecido" are shown, so missing tokens are invalid data too.
+	textsStock = texts{
+		missing:  textsDefault.invalid,
+		invalid:  textsDefault.invalid,
+		unit:     textsDefault.invalid,
+		format:   textsDefault.format,
+		internal: textErroDesconhecido,
+	}
+	// /update_bank_account: "Missing required parameters" without a dot.
+	textsUpdateBankAccount = texts{
+		missing:  newError(http.StatusBadRequest, textMissingRequiredParameters),
+		invalid:  textsDefault.invalid,
+		unit:     textsDefault.unit,
+		format:   textsDefault.format,
+		internal: textSomethingWentWrong,
+	}
+)
+
+// routeTable lists every route, in the spec's order.
+func (s *Server) routeTable() []route {
+	post := func(path string, h handler, t texts) route {
+		return route{method: http.MethodPost, path: path, handler: h, auth: authUnit, envelope: envDirect, texts: t}
+	}
+	return []route{
+		// Products and services.
+		post("/get_products_and_services", s.getProductsAndServices, textsProducts),
+		post("/list_stock_items_by_unit", s.listStockItemsByUnit, textsStock),
+		post("/insert_product_or_service", s.insertProductOrService, textsDefault),
+		post("/update_product_or_service", s.updateProductOrService, textsDefault),
+		post("/enable_product_or_service", setActive((*store.DB).SetProductActive, true, errProductNotFound, "Product or service"), textsDefault),
+		post("/disable_product_or_service", setActive((*store.DB).SetProductActive, false, errProductNotFound, "Product or service"), textsDefault),
+
+		// Contacts.
+		post("/get_contacts", s.getContacts, textsDefault),
+		post("/insert_contact", s.insertContact, textsContact),
+		post("/update_contact", s.updateContact, textsContact),
+		post("/enable_contact", setActive((*store.DB).SetContactActive, true, errContactNotFound, "Contact"), textsContact),
+		post("/disable_contact", setActive((*store.DB).SetContactActive, false, errContactNotFound, "Contact"), textsContact),
+
+		// Categories and groups.
+		post("/get_categories", s.getCategories, textsDefault),
+		post("/list_group_categories", s.listGroupCategories, textsNo404),
+		post("/insert_category", s.insertCategory, textsDefault),
+		post("/update_category", s.updateCategory, textsDefault),
+		post("/enable_category", setActive((*store.DB).SetCategoryActive, true, errCategoryNotFound, "Category"), textsDefault),
+		post("/disable_category", setActive((*store.DB).SetCategoryActive, false, errCategoryNotFound, "Category"), textsDefault),
+
+		// Projects.
+		post("/get_projects", s.getProjects, textsDefault),
+		post("/insert_project", s.insertProject, textsDefault),
+		post("/update_project", s.updateProject, textsDefault),
+		post("/enable_project", setActive((*store.DB).SetProjectActive, true, errProjectNotFound, "Project"), textsDefault),
+		post("/disable_project", setActive((*store.DB).SetProjectActive, false, errProjectNotFound, "Project"), textsDefault),
+
+		// Banks and bank accounts.
+		post("/get_banks", s.getBanks, textsNo404),
+		post("/get_type_banks", s.getTypeBanks, textsDefault),
+		post("/insert_bank_account", s.insertBankAccount, textsDefault),
+		post("/update_bank_account", s.updateBankAccount, textsUpdateBankAccount),
+		post("/get_bank_account", s.getBankAccount, textsDefault),
+		post("/enable_bank_account", setActive((*store.DB).SetBankAccountActive, true, errBankAccountNotFound, "Bank account"), textsDefault),
+		post("/disable_bank_account", setActive((*store.DB).SetBankAccountActive, false, errBankAccountNotFound, "Bank account"), textsDefault),
+
+		// Payment methods and users.
+		post("/list_payments_method", s.listPaymentsMethod, textsDefault),
+		post("/get_users", s.getUsers, textsDefault),
+	}
+}

@@ -1,0 +1,153 @@
+// Package server serves fincom's HTTP API under /api/v1.
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+
+	"github.com/julienschmidt/httprouter"
+
+	"fincom/store"
+)
+
+// Prefix is the base path of every route (spec, Versioning).
+const Prefix = "/api/v1"
+
+// Config holds the server's limits and identity.
+type Config struct {
+	Version           string
+	MaxJSONBytes      int64 // JSON bodies; spec is silent, fincom uses 1 MiB
+	MaxMultipartBytes int64 // multipart bodies, default 25 MiB
+	Logger            *slog.Logger
+}
+
+// Server answers the API for the domains of one data directory.
+type Server struct {
+	cfg     Config
+	domains *store.Domains
+	system  *store.System
+	log     *slog.Logger
+	dec     decoder
+	routes  []route
+}
+
+// New returns a Server over open domains and the system file.
+func New(domains *store.Domains, system *store.System, cfg Config) *Server {
+	if cfg.MaxJSONBytes <= 0 {
+		cfg.MaxJSONBytes = 1 << 20
+	}
+	if cfg.MaxMultipartBytes <= 0 {
+		cfg.MaxMultipartBytes = 25 << 20
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{cfg: cfg, domains: domains, system: system, log: cfg.Logger}
+	s.routes = s.routeTable()
+	return s
+}
+
+// Handler returns the HTTP handler with every route registered.
+func (s *Server) Handler() http.Handler {
+	r := httprouter.New()
+	for i := range s.routes {
+		rt := &s.routes[i]
+		r.Handle(rt.method, Prefix+rt.path, s.adapt(rt))
+	}
+	r.GET(Prefix+"/health", s.health)
+	r.NotFound = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusNotFound, errorBody{Error: textRouteNotFound})
+	})
+	r.MethodNotAllowed = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		writeJSON(w, http.StatusMethodNotAllowed, errorBody{Error: textMethodNotAllow})
+	})
+	r.PanicHandler = func(w http.ResponseWriter, req *http.Request, v any) {
+		s.log.Error("panic", "path", req.URL.Path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+		writeJSON(w, http.StatusInternalServerError, errorBody{Error: textSomethingWentWrong})
+	}
+	return s.logRequests(r)
+}
+
+// request is what a handler gets: the decoded body, the resolved domain and
+// unit (auth already passed), and the route.
+type request struct {
+	ctx    context.Context
+	http   *http.Request
+	params httprouter.Params
+	route  *route
+	body   body
+	db     *store.DB
+	unit   store.Unit
+	dec    *decoder
+}
+
+// validator is implemented by request structs.
+type validator interface{ validate() error }
+
+// decode fills dst from the body (aliases applied, types checked) and runs
+// its validate method.
+func (r *request) decode(dst any) error {
+	if err := r.dec.decode(r.body.fields, r.body.form, dst); err != nil {
+		return r.route.texts.format
+	}
+	if v, ok := dst.(validator); ok {
+		return v.validate()
+	}
+	return nil
+}
+
+// errMissing is returned by validate methods for an absent required field;
+// the adapter answers it with the route's own "missing" text.
+var errMissing = errors.New("missing required field")
+
+// adapt turns a route into an httprouter handle: read the body, check the
+// tokens, call the handler, write the envelope.
+func (s *Server) adapt(rt *route) httprouter.Handle {
+	return func(w http.ResponseWriter, hr *http.Request, ps httprouter.Params) {
+		info := requestInfo(hr.Context())
+		info.route = rt.path
+		req := &request{ctx: hr.Context(), http: hr, params: ps, route: rt, dec: &s.dec}
+		v, err := s.run(w, req)
+		if err != nil {
+			status, b := s.errorStatusBody(rt, err, s.log)
+			writeJSON(w, status, b)
+			return
+		}
+		if raw, ok := v.(rawResponse); ok {
+			raw.write(w)
+			return
+		}
+		writeJSON(w, http.StatusOK, successBody(v))
+	}
+}
+
+// rawResponse lets public routes answer HTML or images instead of JSON.
+type rawResponse interface{ write(http.ResponseWriter) }
+
+func (s *Server) run(w http.ResponseWriter, req *request) (v any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
+		}
+	}()
+	rt := req.route
+	if rt.method == http.MethodPost {
+		if req.body, err = s.readBody(w, req.http); err != nil {
+			return nil, err
+		}
+	}
+	release, err := s.authenticate(req)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	v, err = rt.handler(req)
+	if errors.Is(err, errMissing) {
+		err = rt.texts.missing
+	}
+	return v, err
+}

@@ -1,0 +1,173 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// ContactFields are a contact's writable fields, already validated and
+// normalized by the caller. Empty strings are stored as NULL.
+type ContactFields struct {
+	Type         string
+	Register     string
+	FullName     string
+	SocialReason string
+	FantasyName  string
+	BirthDate    string // YYYY-MM-DD
+	Phone        string
+	Email        string
+	Address      string
+	Number       string
+	Complement   string
+	Neighborhood string
+	City         string
+	State        string
+	ZipCode      string
+	Observation  string
+	DataBank     string
+}
+
+// DisplayName is the contact's `contact_name`: the person's name, else the
+// trade name, else the company name.
+func (f ContactFields) DisplayName() string {
+	for _, s := range []string{f.FullName, f.FantasyName, f.SocialReason} {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// Contact is a contact as /get_contacts returns it.
+type Contact struct {
+	Token       string `json:"token"`
+	Type        string `json:"type"`
+	Register    string `json:"register"`
+	ContactName Text   `json:"contact_name"`
+	CompanyName Text   `json:"company_name"`
+	Phone       Text   `json:"phone"`
+	Email       Text   `json:"email"`
+	Observation Text   `json:"observation"`
+}
+
+// ContactFilter narrows /get_contacts.
+type ContactFilter struct {
+	Search   string // any of the names
+	Register string // exact, normalized
+}
+
+const contactColumns = `type, register, full_name, social_reason, fantasy_name, birth_date, phone, email,
+	address, number, complement, neighborhood, city, state, zip_code, observation, data_bank`
+
+const contactSets = `type = ?, register = ?, full_name = ?, social_reason = ?, fantasy_name = ?, birth_date = ?,
+	phone = ?, email = ?, address = ?, number = ?, complement = ?, neighborhood = ?, city = ?, state = ?, zip_code = ?,
+	observation = ?, data_bank = ?`
+
+func (f *ContactFields) pointers() []*string {
+	return []*string{&f.Type, &f.Register, &f.FullName, &f.SocialReason, &f.FantasyName, &f.BirthDate, &f.Phone, &f.Email,
+		&f.Address, &f.Number, &f.Complement, &f.Neighborhood, &f.City, &f.State, &f.ZipCode, &f.Observation, &f.DataBank}
+}
+
+func (f ContactFields) values() []any {
+	out := []any{f.Type, f.Register}
+	for _, s := range []string{f.FullName, f.SocialReason, f.FantasyName, f.BirthDate, f.Phone, f.Email,
+		f.Address, f.Number, f.Complement, f.Neighborhood, f.City, f.State, f.ZipCode, f.Observation, f.DataBank} {
+		out = append(out, nullString(s))
+	}
+	return out
+}
+
+// InsertContact creates an active contact and returns its token. A register
+// already used in the unit (inactive contacts included) is ErrDuplicate.
+func (db *DB) InsertContact(ctx context.Context, unitID int64, f ContactFields) (string, error) {
+	token := db.id()
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		args := append([]any{token, unitID, f.DisplayName()}, f.values()...)
+		args = append(args, timestamp(now), timestamp(now))
+		_, err := tx.ExecContext(ctx, `INSERT INTO contacts (token, unit_id, display_name, `+contactColumns+`, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
+		if isUnique(err) {
+			return ErrDuplicate
+		}
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("insert contact: %w", err)
+	}
+	return token, nil
+}
+
+// UpdateContact reads the unit's contact, lets apply change and validate its
+// fields, and writes the result, all in one transaction.
+func (db *DB) UpdateContact(ctx context.Context, unitID int64, token string, apply func(*ContactFields) error) error {
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var cols [17]sql.NullString
+		scan := make([]any, len(cols))
+		for i := range cols {
+			scan[i] = &cols[i]
+		}
+		err := tx.QueryRowContext(ctx, `SELECT `+contactColumns+` FROM contacts WHERE unit_id = ? AND token = ?`, unitID, token).Scan(scan...)
+		if err != nil {
+			return notFound(err)
+		}
+		var f ContactFields
+		for i, p := range f.pointers() {
+			*p = cols[i].String
+		}
+		if err := apply(&f); err != nil {
+			return err
+		}
+		args := append(f.values(), f.DisplayName(), timestamp(now), unitID, token)
+		_, err = tx.ExecContext(ctx, `UPDATE contacts SET `+contactSets+`, display_name = ?, updated_at = ?
+			WHERE unit_id = ? AND token = ?`, args...)
+		if isUnique(err) {
+			return ErrDuplicate
+		}
+		return err
+	})
+}
+
+// SetContactActive enables or disables a contact of the unit.
+func (db *DB) SetContactActive(ctx context.Context, unitID int64, token string, active bool) error {
+	return db.setActive(ctx, "contacts", unitID, token, active)
+}
+
+// Contacts lists the unit's active contacts by name.
+func (db *DB) Contacts(ctx context.Context, unitID int64, f ContactFilter) ([]Contact, error) {
+	where, args := []string{"unit_id = ?", "active = 1"}, []any{unitID}
+	if f.Search != "" {
+		where = append(where, `(full_name LIKE ? ESCAPE '\' OR social_reason LIKE ? ESCAPE '\' OR fantasy_name LIKE ? ESCAPE '\')`)
+		s := likeEscape(f.Search)
+		args = append(args, s, s, s)
+	}
+	if f.Register != "" {
+		where = append(where, "register = ?")
+		args = append(args, f.Register)
+	}
+	rows, err := db.r.QueryContext(ctx, `
+		SELECT token, type, register, display_name, social_reason, phone, email, observation
+		FROM contacts WHERE `+strings.Join(where, " AND ")+` ORDER BY display_name, id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Contact{}
+	for rows.Next() {
+		var c Contact
+		if err := rows.Scan(&c.Token, &c.Type, &c.Register, &c.ContactName, &c.CompanyName, &c.Phone, &c.Email, &c.Observation); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// ActiveContact reports whether the unit has an active contact with token;
+// other resources use it to check references.
+func (db *DB) ActiveContact(ctx context.Context, unitID int64, token string) error {
+	var one int
+	return notFound(db.r.QueryRowContext(ctx, `SELECT 1 FROM contacts WHERE unit_id = ? AND token = ? AND active = 1`, unitID, token).Scan(&one))
+}

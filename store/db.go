@@ -1,0 +1,233 @@
+// Package store keeps every domain's data in its own SQLite file and holds
+// all of fincom's SQL.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// Sentinel errors. The server maps them to the spec's statuses and texts.
+var (
+	// ErrNotFound is returned when a record does not exist in the caller's
+	// scope (another unit's or domain's record is "not found" too).
+	ErrNotFound = errors.New("not found")
+	// ErrDuplicate is returned when a UNIQUE constraint refuses a write.
+	ErrDuplicate = errors.New("duplicate")
+	// ErrUnauthorized is returned for an unknown or revoked access token.
+	ErrUnauthorized = errors.New("unauthorized")
+	// ErrUnitNotFound is returned when the unit token is not of the domain.
+	ErrUnitNotFound = errors.New("unit not found")
+	// ErrInvalidReference is returned when a write names a related record
+	// (bank, group, ...) that does not exist in scope.
+	ErrInvalidReference = errors.New("invalid reference")
+	// ErrSchemaTooNew is returned for a file written by a newer fincom.
+	ErrSchemaTooNew = errors.New("schema is newer than this fincom")
+	// ErrNoDomain is returned when a domain's file does not exist.
+	ErrNoDomain = errors.New("domain does not exist")
+	// ErrDomainExists is returned when creating a domain that exists.
+	ErrDomainExists = errors.New("domain already exists")
+	// ErrBadName is returned for a domain name outside the allowed pattern.
+	ErrBadName = errors.New("invalid domain name: use 1 to 63 lower-case letters, digits and hyphens, starting with a letter or digit")
+)
+
+// MinSQLiteVersion is the oldest SQLite fincom runs on: 3.51.3 fixed a bug
+// that could corrupt a WAL database when a checkpoint raced a writer.
+const MinSQLiteVersion = "3.51.3"
+
+// Durability selects SQLite's synchronous mode.
+type Durability string
+
+// Durability levels. Full survives a power cut after every answered write;
+// normal may lose the last writes on power loss (never on a process crash).
+const (
+	DurabilityFull   Durability = "full"
+	DurabilityNormal Durability = "normal"
+)
+
+// DB is one open domain file: a writer connection and a small reader pool.
+type DB struct {
+	Name string
+	path string
+	w    *sql.DB
+	r    *sql.DB
+	now  func() time.Time
+	id   func() string
+
+	users    atomic.Int64 // in-flight users; an idle domain may be closed
+	lastUsed atomic.Int64 // unix nanoseconds
+}
+
+// readers is the size of each domain's reader pool: enough for two cores,
+// small enough that a thousand open domains stay cheap.
+const readers = 4
+
+func openDB(path string, durability Durability) (w, r *sql.DB, err error) {
+	if durability == "" {
+		durability = DurabilityFull
+	}
+	// busy_timeout comes first so that it already applies while the other
+	// pragmas run (journal_mode needs a lock on a fresh file).
+	dsn := func(extra string) string {
+		return "file:" + (&url.URL{Path: path}).EscapedPath() + "?_pragma=busy_timeout(10000)" +
+			"&_pragma=journal_mode(WAL)&_pragma=foreign_keys(ON)" +
+			"&_pragma=synchronous(" + strings.ToUpper(string(durability)) + ")" + extra
+	}
+	w, err = sql.Open("sqlite", dsn("&_txlock=immediate"))
+	if err != nil {
+		return nil, nil, fmt.Errorf("open writer: %w", err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxIdleTime(0)
+	r, err = sql.Open("sqlite", dsn("&_pragma=query_only(ON)"))
+	if err != nil {
+		w.Close()
+		return nil, nil, fmt.Errorf("open readers: %w", err)
+	}
+	r.SetMaxOpenConns(readers)
+	r.SetMaxIdleConns(readers)
+	return w, r, nil
+}
+
+// Close checkpoints and closes both pools.
+func (db *DB) Close() error {
+	err := db.r.Close()
+	if _, cerr := db.w.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); cerr != nil && err == nil {
+		err = cerr
+	}
+	if cerr := db.w.Close(); cerr != nil && err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// write runs fn in one immediate transaction with one clock reading, so that
+// every row the transaction touches carries the same time.
+func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx, now time.Time) error) error {
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer tx.Rollback()
+	if err := fn(tx, db.now()); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// read runs fn in one read transaction, so a multi-query read sees one
+// snapshot.
+func (db *DB) read(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("begin read: %w", err)
+	}
+	defer tx.Rollback()
+	return fn(tx)
+}
+
+// isUnique reports whether err is SQLite refusing a UNIQUE constraint. It
+// matches the extended error code, never the message text.
+func isUnique(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && (se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY)
+}
+
+// notFound turns sql.ErrNoRows into ErrNotFound.
+func notFound(err error) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	return err
+}
+
+// changed returns ErrNotFound when an UPDATE matched no row.
+func changed(res sql.Result, err error) error {
+	if err != nil {
+		return err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// boolInt stores a Go bool as SQLite's 0/1.
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// likeEscape escapes LIKE wildcards so a search for "50%" finds "50%".
+func likeEscape(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return "%" + r.Replace(s) + "%"
+}
+
+// nullString returns NULL for an empty text, which the spec asks for ("empty
+// text fields are stored as null").
+func nullString(s string) sql.NullString {
+	return sql.NullString{String: s, Valid: s != ""}
+}
+
+// compareVersions compares dotted versions numerically.
+func compareVersions(a, b string) int {
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(pa) || i < len(pb); i++ {
+		var x, y int
+		if i < len(pa) {
+			fmt.Sscan(pa[i], &x)
+		}
+		if i < len(pb) {
+			fmt.Sscan(pb[i], &y)
+		}
+		if x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+// SQLiteVersion returns the linked SQLite's version.
+func SQLiteVersion() (string, error) {
+	db, err := sql.Open("sqlite", "file::memory:")
+	if err != nil {
+		return "", err
+	}
+	defer db.Close()
+	var v string
+	err = db.QueryRow("SELECT sqlite_version()").Scan(&v)
+	return v, err
+}
+
+// setActive enables or disables one record of a unit-scoped table. table is
+// always one of the constants below, never input.
+func (db *DB) setActive(ctx context.Context, table string, unitID int64, token string, active bool) error {
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		return changed(tx.ExecContext(ctx,
+			fmt.Sprintf(`UPDATE %s SET active = ?, updated_at = ? WHERE unit_id = ? AND token = ?`, table),
+			boolInt(active), timestamp(now), unitID, token))
+	})
+}

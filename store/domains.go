@@ -1,0 +1,425 @@
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// domainName is the strict pattern a domain name must match before it
+// becomes a file name: no dots, slashes or upper case, so no traversal and no
+// two names for one file on case-insensitive disks.
+var domainName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,62}$`)
+
+// ValidDomainName reports whether name may name a domain.
+func ValidDomainName(name string) bool { return domainName.MatchString(name) }
+
+// Options configures how domain files are opened.
+type Options struct {
+	// Schema is schema.sql, applied in one step to a fresh file.
+	Schema     string
+	Durability Durability
+	// Now is the clock for every stored timestamp.
+	Now func() time.Time
+	// NewID makes record tokens (UUIDs).
+	NewID func() string
+}
+
+// Domains opens domain files on demand and keeps them open while in use.
+type Domains struct {
+	dir  string
+	opts Options
+
+	mu   sync.Mutex
+	open map[string]*DB
+}
+
+// OpenDomains prepares the data directory. It refuses an SQLite older than
+// MinSQLiteVersion.
+func OpenDomains(dir string, opts Options) (*Domains, error) {
+	v, err := SQLiteVersion()
+	if err != nil {
+		return nil, fmt.Errorf("sqlite version: %w", err)
+	}
+	if compareVersions(v, MinSQLiteVersion) < 0 {
+		return nil, fmt.Errorf("sqlite %s is older than %s, which fixed a WAL corruption bug; rebuild fincom with a newer modernc.org/sqlite", v, MinSQLiteVersion)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create data dir: %w", err)
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.NewID == nil {
+		opts.NewID = NewUUID
+	}
+	return &Domains{dir: dir, opts: opts, open: map[string]*DB{}}, nil
+}
+
+// Dir returns the data directory.
+func (d *Domains) Dir() string { return d.dir }
+
+// Now returns the configured clock's time.
+func (d *Domains) Now() time.Time { return d.opts.Now() }
+
+func (d *Domains) path(name string) string { return filepath.Join(d.dir, name+".db") }
+
+// Create makes a new domain file with the current schema and seed data.
+func (d *Domains) Create(ctx context.Context, name string) error {
+	if !ValidDomainName(name) {
+		return ErrBadName
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	p := d.path(name)
+	// O_EXCL makes two concurrent creates of one name fail cleanly.
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return ErrDomainExists
+	}
+	if err != nil {
+		return fmt.Errorf("create domain file: %w", err)
+	}
+	f.Close()
+	db, err := d.openFile(ctx, name, true)
+	if err != nil {
+		os.Remove(p)
+		os.Remove(p + "-wal")
+		os.Remove(p + "-shm")
+		return err
+	}
+	d.open[name] = db
+	db.lastUsed.Store(time.Now().UnixNano())
+	return nil
+}
+
+// openFile opens and migrates a domain file. A new file is stamped with its
+// domain name, so that a file copied under another name is recognised.
+func (d *Domains) openFile(ctx context.Context, name string, fresh bool) (*DB, error) {
+	w, r, err := openDB(d.path(name), d.opts.Durability)
+	if err != nil {
+		return nil, err
+	}
+	db := &DB{Name: name, path: d.path(name), w: w, r: r, now: d.opts.Now, id: d.opts.NewID}
+	fail := func(err error) (*DB, error) {
+		r.Close()
+		w.Close()
+		return nil, err
+	}
+	if _, err := migrate(ctx, w, d.opts.Schema, d.opts.Now()); err != nil {
+		return fail(fmt.Errorf("domain %s: %w", name, err))
+	}
+	if fresh {
+		if _, err := w.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES ('domain', ?), ('created_at', ?)`, name, timestamp(d.opts.Now())); err != nil {
+			return fail(fmt.Errorf("stamp domain: %w", err))
+		}
+		return db, nil
+	}
+	var stamped string
+	if err := w.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'domain'`).Scan(&stamped); err != nil {
+		return fail(fmt.Errorf("domain %s: read stamp: %w", name, err))
+	}
+	if stamped != name {
+		return fail(fmt.Errorf("file %s holds domain %q, not %q: tokens name their domain, so a domain keeps its name", d.path(name), stamped, name))
+	}
+	return db, nil
+}
+
+// Acquire returns the open domain, opening it when needed. The caller must
+// call release when done; an idle domain (no users) may then be closed.
+func (d *Domains) Acquire(ctx context.Context, name string) (db *DB, release func(), err error) {
+	if !ValidDomainName(name) {
+		return nil, nil, ErrNoDomain
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	db = d.open[name]
+	if db == nil {
+		if _, err := os.Stat(d.path(name)); err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, nil, ErrNoDomain
+			}
+			return nil, nil, err
+		}
+		if db, err = d.openFile(ctx, name, false); err != nil {
+			return nil, nil, err
+		}
+		d.open[name] = db
+	}
+	db.users.Add(1)
+	var once sync.Once
+	return db, func() {
+		once.Do(func() {
+			db.lastUsed.Store(time.Now().UnixNano())
+			db.users.Add(-1)
+		})
+	}, nil
+}
+
+// Names lists the domains in the data directory.
+func (d *Domains) Names() ([]string, error) {
+	entries, err := os.ReadDir(d.dir)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, e := range entries {
+		if n, ok := strings.CutSuffix(e.Name(), ".db"); ok && !e.IsDir() && ValidDomainName(n) {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// Exists reports whether the domain's file exists.
+func (d *Domains) Exists(name string) bool {
+	if !ValidDomainName(name) {
+		return false
+	}
+	_, err := os.Stat(d.path(name))
+	return err == nil
+}
+
+// CloseIdle closes domains unused for longer than idle (wall-clock time:
+// this is resource housekeeping, not business time). It returns how many it
+// closed.
+func (d *Domains) CloseIdle(idle time.Duration) int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	cutoff := time.Now().Add(-idle).UnixNano()
+	n := 0
+	for name, db := range d.open {
+		if db.users.Load() == 0 && db.lastUsed.Load() < cutoff {
+			delete(d.open, name)
+			db.Close()
+			n++
+		}
+	}
+	return n
+}
+
+// OpenCount returns how many domain files are open.
+func (d *Domains) OpenCount() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.open)
+}
+
+// Close closes every open domain, checkpointing its WAL.
+func (d *Domains) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var errs []error
+	for name, db := range d.open {
+		if err := db.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("close %s: %w", name, err))
+		}
+		delete(d.open, name)
+	}
+	return errors.Join(errs...)
+}
+
+// MigrateAll opens every domain file, which applies pending migrations, and
+// reports each domain's resulting schema version.
+func (d *Domains) MigrateAll(ctx context.Context) (map[string]int, error) {
+	names, err := d.Names()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]int{}
+	for _, n := range names {
+		db, release, err := d.Acquire(ctx, n)
+		if err != nil {
+			return out, err
+		}
+		var v int
+		err = db.w.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
+		release()
+		if err != nil {
+			return out, err
+		}
+		out[n] = v
+	}
+	return out, nil
+}
+
+// Backup writes a consistent copy of a live domain to out: VACUUM INTO a
+// temporary file beside out (a read transaction, so writers go on), an
+// integrity check of the copy, fsync, then an atomic rename.
+func (d *Domains) Backup(ctx context.Context, name, out string) error {
+	db, release, err := d.Acquire(ctx, name)
+	if err != nil {
+		return err
+	}
+	defer release()
+	tmp := fmt.Sprintf("%s.tmp-%d", out, time.Now().UnixNano())
+	defer os.Remove(tmp)
+	conn, err := sql.Open("sqlite", "file:"+db.path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "VACUUM INTO ?", tmp); err != nil {
+		return fmt.Errorf("vacuum into: %w", err)
+	}
+	if err := CheckFile(ctx, tmp); err != nil {
+		return err
+	}
+	if err := syncFile(tmp); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		return fmt.Errorf("rename backup: %w", err)
+	}
+	return syncDir(filepath.Dir(out))
+}
+
+// CheckFile runs PRAGMA integrity_check on a database file and checks that
+// its schema is one this build knows.
+func CheckFile(ctx context.Context, path string) error {
+	conn, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(10000)")
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	var res string
+	if err := conn.QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&res); err != nil {
+		return fmt.Errorf("integrity check: %w", err)
+	}
+	if res != "ok" {
+		return fmt.Errorf("integrity check of %s: %s", path, res)
+	}
+	var v int
+	if err := conn.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+		return err
+	}
+	if v > SchemaVersion() {
+		return fmt.Errorf("%w: %s has schema %d, this build knows %d", ErrSchemaTooNew, path, v, SchemaVersion())
+	}
+	if v == 0 {
+		return fmt.Errorf("%s is not a fincom domain file", path)
+	}
+	return nil
+}
+
+// DomainOf returns the domain name stamped in a domain file.
+func DomainOf(ctx context.Context, path string) (string, error) {
+	conn, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close()
+	var name string
+	err = conn.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'domain'`).Scan(&name)
+	return name, err
+}
+
+// Restore replaces a domain's file by a checked copy of from. The domain
+// must not be open: the CLI refuses while a server holds the data dir.
+func (d *Domains) Restore(ctx context.Context, name, from string) error {
+	if !ValidDomainName(name) {
+		return ErrBadName
+	}
+	if err := CheckFile(ctx, from); err != nil {
+		return err
+	}
+	stamped, err := DomainOf(ctx, from)
+	if err != nil {
+		return fmt.Errorf("read domain of %s: %w", from, err)
+	}
+	if stamped != name {
+		return fmt.Errorf("%s holds domain %q, not %q", from, stamped, name)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if db := d.open[name]; db != nil {
+		delete(d.open, name)
+		db.Close()
+	}
+	tmp := d.path(name) + ".restore"
+	if err := copyFile(from, tmp); err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	if err := syncFile(tmp); err != nil {
+		return err
+	}
+	p := d.path(name)
+	os.Remove(p + "-wal")
+	os.Remove(p + "-shm")
+	if err := os.Rename(tmp, p); err != nil {
+		return err
+	}
+	return syncDir(d.dir)
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+func syncFile(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
+// NewUUID returns a random (version 4) UUID.
+func NewUUID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = (b[6] & 0x0f) | 0x40
+	b[8] = (b[8] & 0x3f) | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// NewSecret returns n random bytes as lower-case hex.
+func NewSecret(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// hashToken is how access tokens are kept: a SHA-256 of a 256-bit random
+// value cannot be reversed, and needs no slow hash.
+func hashToken(token string) []byte {
+	h := sha256.Sum256([]byte(token))
+	return h[:]
+}

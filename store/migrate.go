@@ -1,0 +1,93 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+	"sort"
+	"time"
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// migrations returns the numbered migration scripts in order. Migration i
+// (1-based) brings a file from user_version i-1 to i.
+func migrations() ([]string, error) {
+	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	out := make([]string, 0, len(names))
+	for _, n := range names {
+		b, err := migrationFS.ReadFile(n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, string(b))
+	}
+	return out, nil
+}
+
+// SchemaVersion is the schema version this build writes.
+func SchemaVersion() int {
+	m, _ := migrations()
+	return len(m)
+}
+
+// migrate brings the file to the current schema. A fresh file gets
+// schema.sql in one step when it is given (a test proves that the
+// migrations produce the same schema); an existing one gets each pending
+// migration in its own transaction, recorded in PRAGMA user_version.
+// Seed data is then brought up to date in the same way on every file.
+func migrate(ctx context.Context, w *sql.DB, schema string, now time.Time) (applied int, err error) {
+	all, err := migrations()
+	if err != nil {
+		return 0, fmt.Errorf("read migrations: %w", err)
+	}
+	var version int
+	if err := w.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return 0, fmt.Errorf("read schema version: %w", err)
+	}
+	if version > len(all) {
+		return 0, fmt.Errorf("%w: file has schema %d, this build knows %d; upgrade fincom", ErrSchemaTooNew, version, len(all))
+	}
+	steps := all[version:]
+	if version == 0 && schema != "" {
+		steps = []string{schema}
+	}
+	for i, script := range steps {
+		target := version + i + 1
+		if len(steps) == 1 && version == 0 && schema != "" {
+			target = len(all)
+		}
+		if err := execInTx(ctx, w, script+fmt.Sprintf("\nPRAGMA user_version = %d;", target)); err != nil {
+			return applied, fmt.Errorf("migrate to %d: %w", target, err)
+		}
+		applied++
+	}
+	tx, err := w.BeginTx(ctx, nil)
+	if err != nil {
+		return applied, err
+	}
+	defer tx.Rollback()
+	if err := seed(ctx, tx, now); err != nil {
+		return applied, fmt.Errorf("seed: %w", err)
+	}
+	return applied, tx.Commit()
+}
+
+func execInTx(ctx context.Context, w *sql.DB, script string) error {
+	tx, err := w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, script); err != nil {
+		return err
+	}
+	return tx.Commit()
+}

@@ -1,0 +1,29 @@
+package store
+
+import "context"
+
+// PaymentMethod is a way to pay as /list_payments_method returns it. Its
+// token is the `payment_type` of a sales order's charge.
+type PaymentMethod struct {
+	Token      string `json:"token"`
+	Name       string `json:"name"`
+	PaymentKey string `json:"payment_key"`
+}
+
+// PaymentMethods lists the active payment methods.
+func (db *DB) PaymentMethods(ctx context.Context) ([]PaymentMethod, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT token, name, payment_key FROM payment_methods WHERE active = 1 ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []PaymentMethod{}
+	for rows.Next() {
+		var p PaymentMethod
+		if err := rows.Scan(&p.Token, &p.Name, &p.PaymentKey); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,137 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// ProductFields are a product's or service's writable fields.
+type ProductFields struct {
+	Description   string
+	Type          string // product or service
+	MonetaryValue Money
+	UsageType     string // SPED item type, "00".."99"
+	NCM           string
+	CFOP          string
+	Unit          string // commercial unit (UN, KG, H, ...)
+}
+
+// Product is a product or service as /get_products_and_services returns it.
+type Product struct {
+	Token         string `json:"token"`
+	Description   string `json:"description"`
+	Type          string `json:"type"`
+	MonetaryValue Money  `json:"monetary_value"`
+}
+
+// StockItem is a product or service as /list_stock_items_by_unit returns it.
+type StockItem struct {
+	ID            string `json:"id"`
+	Description   string `json:"description"`
+	Type          string `json:"type"`
+	UsageType     string `json:"usage_type"`
+	MonetaryValue Money  `json:"monetary_value"`
+	NCM           Text   `json:"ncm"`
+	CFOP          Text   `json:"cfop"`
+	Unit          Text   `json:"unit"`
+}
+
+func (f ProductFields) values() []any {
+	return []any{f.Description, f.Type, f.MonetaryValue, f.UsageType, nullString(f.NCM), nullString(f.CFOP), nullString(f.Unit)}
+}
+
+// InsertProduct creates an active product or service.
+func (db *DB) InsertProduct(ctx context.Context, unitID int64, f ProductFields) (string, error) {
+	token := db.id()
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		args := append([]any{token, unitID}, f.values()...)
+		_, err := tx.ExecContext(ctx, `
+			INSERT INTO products (token, unit_id, description, type, monetary_value, usage_type, ncm, cfop, unit, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, append(args, timestamp(now), timestamp(now))...)
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("insert product: %w", err)
+	}
+	return token, nil
+}
+
+// UpdateProduct reads, changes (apply) and writes a product of the unit in
+// one transaction.
+func (db *DB) UpdateProduct(ctx context.Context, unitID int64, token string, apply func(*ProductFields) error) error {
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var f ProductFields
+		var ncm, cfop, unit sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT description, type, monetary_value, usage_type, ncm, cfop, unit
+			FROM products WHERE unit_id = ? AND token = ?`, unitID, token).
+			Scan(&f.Description, &f.Type, &f.MonetaryValue, &f.UsageType, &ncm, &cfop, &unit)
+		if err != nil {
+			return notFound(err)
+		}
+		f.NCM, f.CFOP, f.Unit = ncm.String, cfop.String, unit.String
+		if err := apply(&f); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `
+			UPDATE products SET description = ?, type = ?, monetary_value = ?, usage_type = ?, ncm = ?, cfop = ?, unit = ?, updated_at = ?
+			WHERE unit_id = ? AND token = ?`, append(f.values(), timestamp(now), unitID, token)...)
+		return err
+	})
+}
+
+// SetProductActive enables or disables a product of the unit.
+func (db *DB) SetProductActive(ctx context.Context, unitID int64, token string, active bool) error {
+	return db.setActive(ctx, "products", unitID, token, active)
+}
+
+// Products lists the unit's active products and services by description;
+// typ is "product", "service" or "" for both.
+func (db *DB) Products(ctx context.Context, unitID int64, search, typ string) ([]Product, error) {
+	where, args := []string{"unit_id = ?", "active = 1"}, []any{unitID}
+	if search != "" {
+		where = append(where, `description LIKE ? ESCAPE '\'`)
+		args = append(args, likeEscape(search))
+	}
+	if typ != "" {
+		where = append(where, "type = ?")
+		args = append(args, typ)
+	}
+	rows, err := db.r.QueryContext(ctx, `SELECT token, description, type, monetary_value FROM products
+		WHERE `+strings.Join(where, " AND ")+` ORDER BY description, id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Product{}
+	for rows.Next() {
+		var p Product
+		if err := rows.Scan(&p.Token, &p.Description, &p.Type, &p.MonetaryValue); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// StockItems lists the unit's active products and services with their
+// fiscal data.
+func (db *DB) StockItems(ctx context.Context, unitID int64) ([]StockItem, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT token, description, type, usage_type, monetary_value, ncm, cfop, unit
+		FROM products WHERE unit_id = ? AND active = 1 ORDER BY description, id`, unitID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []StockItem{}
+	for rows.Next() {
+		var s StockItem
+		if err := rows.Scan(&s.ID, &s.Description, &s.Type, &s.UsageType, &s.MonetaryValue, &s.NCM, &s.CFOP, &s.Unit); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,213 @@
+package store
+
+import (
+	"bytes"
+	"database/sql"
+	"database/sql/driver"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// Money is an exact monetary amount. It is stored in SQLite as canonical
+// decimal TEXT with two places and written to JSON as a string such as
+// "12.50", the spec's format for monetary values.
+type Money struct{ decimal.Decimal }
+
+// NewMoney returns the Money for a decimal value.
+func NewMoney(d decimal.Decimal) Money { return Money{d} }
+
+// ParseMoney parses a decimal string such as "12.5".
+func ParseMoney(s string) (Money, error) {
+	d, err := parseDecimal(s)
+	return Money{d}, err
+}
+
+// String returns the amount with exactly two decimal places.
+func (m Money) String() string { return m.Decimal.StringFixed(2) }
+
+// MarshalJSON writes "12.50".
+func (m Money) MarshalJSON() ([]byte, error) { return []byte(`"` + m.String() + `"`), nil }
+
+// UnmarshalJSON accepts 12.5 and "12.5".
+func (m *Money) UnmarshalJSON(b []byte) error {
+	d, err := decimalFromJSON(b)
+	if err != nil {
+		return err
+	}
+	m.Decimal = d
+	return nil
+}
+
+// Value stores the canonical two-place text.
+func (m Money) Value() (driver.Value, error) { return m.String(), nil }
+
+// Scan reads the canonical text back.
+func (m *Money) Scan(src any) error {
+	d, err := scanDecimal(src)
+	m.Decimal = d
+	return err
+}
+
+// Number is an exact amount that the spec shows as a JSON number
+// (`budget`, `opening_balance`). It is stored like Money.
+type Number struct{ decimal.Decimal }
+
+// MarshalJSON writes the value as a bare JSON number, without exponent.
+// The value was parsed from a finite decimal, so it is always valid JSON.
+func (n Number) MarshalJSON() ([]byte, error) { return []byte(n.Decimal.String()), nil }
+
+// UnmarshalJSON accepts 12.5 and "12.5".
+func (n *Number) UnmarshalJSON(b []byte) error {
+	d, err := decimalFromJSON(b)
+	if err != nil {
+		return err
+	}
+	n.Decimal = d
+	return nil
+}
+
+// Value stores the canonical two-place text.
+func (n Number) Value() (driver.Value, error) { return n.Decimal.StringFixed(2), nil }
+
+// Scan reads the canonical text back.
+func (n *Number) Scan(src any) error {
+	d, err := scanDecimal(src)
+	n.Decimal = d
+	return err
+}
+
+// maxDigits bounds the size of accepted decimals: far above any real amount,
+// far below what would let a hostile number cost memory or time.
+const maxDigits = 30
+
+var errDecimal = errors.New("not a decimal number")
+
+func decimalFromJSON(b []byte) (decimal.Decimal, error) {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '"' {
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return decimal.Decimal{}, err
+		}
+		return parseDecimal(s)
+	}
+	return parseDecimal(string(b))
+}
+
+// parseDecimal accepts plain decimal notation only: no exponent, NaN or
+// infinity, which a user typing an amount never means.
+func parseDecimal(s string) (decimal.Decimal, error) {
+	s = strings.TrimSpace(s)
+	digits := 0
+	for i, c := range s {
+		switch {
+		case c >= '0' && c <= '9':
+			digits++
+		case (c == '-' || c == '+') && i == 0:
+		case c == '.':
+		default:
+			return decimal.Decimal{}, errDecimal
+		}
+	}
+	if digits == 0 || digits > maxDigits {
+		return decimal.Decimal{}, errDecimal
+	}
+	return decimal.NewFromString(s)
+}
+
+func scanDecimal(src any) (decimal.Decimal, error) {
+	switch v := src.(type) {
+	case string:
+		return decimal.NewFromString(v)
+	case []byte:
+		return decimal.NewFromString(string(v))
+	case int64:
+		return decimal.NewFromInt(v), nil
+	case nil:
+		return decimal.Zero, nil
+	}
+	return decimal.Decimal{}, fmt.Errorf("scan decimal: unexpected %T", src)
+}
+
+// Date is a calendar day. It is stored as ISO 8601 (YYYY-MM-DD).
+type Date struct{ time.Time }
+
+// ParseDateBR parses the spec's display format DD/MM/YYYY.
+func ParseDateBR(s string) (Date, error) {
+	t, err := time.Parse("02/01/2006", strings.TrimSpace(s))
+	return Date{t}, err
+}
+
+// ParseDateISO parses YYYY-MM-DD.
+func ParseDateISO(s string) (Date, error) {
+	t, err := time.Parse(time.DateOnly, strings.TrimSpace(s))
+	return Date{t}, err
+}
+
+// ISO returns YYYY-MM-DD.
+func (d Date) ISO() string { return d.Format(time.DateOnly) }
+
+// BR returns DD/MM/YYYY.
+func (d Date) BR() string { return d.Format("02/01/2006") }
+
+// Value stores YYYY-MM-DD.
+func (d Date) Value() (driver.Value, error) { return d.ISO(), nil }
+
+// Scan reads YYYY-MM-DD.
+func (d *Date) Scan(src any) error {
+	s, ok := src.(string)
+	if !ok {
+		return fmt.Errorf("scan date: unexpected %T", src)
+	}
+	t, err := time.Parse(time.DateOnly, s)
+	d.Time = t
+	return err
+}
+
+// DateBR is a Date written to JSON as DD/MM/YYYY, as the spec shows
+// `opening_balance_date`.
+type DateBR struct{ Date }
+
+// MarshalJSON writes "DD/MM/YYYY".
+func (d DateBR) MarshalJSON() ([]byte, error) { return []byte(`"` + d.BR() + `"`), nil }
+
+// UnmarshalJSON reads "DD/MM/YYYY".
+func (d *DateBR) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	v, err := ParseDateBR(s)
+	d.Date = v
+	return err
+}
+
+// Scan reads YYYY-MM-DD.
+func (d *DateBR) Scan(src any) error { return d.Date.Scan(src) }
+
+// Value stores YYYY-MM-DD.
+func (d DateBR) Value() (driver.Value, error) { return d.Date.Value() }
+
+// timestamp formats the one moment of a transaction for storage: UTC,
+// RFC 3339 with milliseconds, which sorts as text.
+func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// Text is a nullable string written to JSON as a string or null. Empty text
+// is stored as NULL throughout fincom.
+type Text struct{ sql.NullString }
+
+// NewText returns the Text for s; empty is null.
+func NewText(s string) Text { return Text{nullString(s)} }
+
+// MarshalJSON writes the string or null.
+func (t Text) MarshalJSON() ([]byte, error) {
+	if !t.Valid {
+		return []byte("null"), nil
+	}
+	return json.Marshal(t.String)
+}

@@ -1,0 +1,52 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// User is a person of the domain who records entries (the spec's
+// `user_token` filters entries by the user who inserted them).
+type User struct {
+	Token  string `json:"token"`
+	Name   string `json:"name"`
+	Email  string `json:"email"`
+	Active bool   `json:"active"`
+}
+
+// CreateUser adds a user. The e-mail is unique within the domain.
+func (db *DB) CreateUser(ctx context.Context, name, email string) (User, error) {
+	u := User{Token: db.id(), Name: name, Email: email, Active: true}
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO users (token, name, email, created_at) VALUES (?, ?, ?, ?)`,
+			u.Token, name, email, timestamp(now))
+		if isUnique(err) {
+			return ErrDuplicate
+		}
+		return err
+	})
+	if err != nil {
+		return User{}, fmt.Errorf("create user: %w", err)
+	}
+	return u, nil
+}
+
+// Users lists the domain's active users by name.
+func (db *DB) Users(ctx context.Context) ([]User, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT token, name, email, active FROM users WHERE active = 1 ORDER BY name, id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []User{}
+	for rows.Next() {
+		var u User
+		if err := rows.Scan(&u.Token, &u.Name, &u.Email, &u.Active); err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}
