@@ -1,0 +1,136 @@
+package server
+
+import (
+	"net/http"
+	"testing"
+)
+
+func TestContacts(t *testing.T) {
+	run(t, []scenario{
+		// /get_contacts
+		{name: "get ok", path: "/get_contacts", body: `{` + auth + `}`, status: 200, golden: "contacts/get_ok"},
+		{name: "get search", path: "/get_contacts", body: `{` + auth + `,"search":"alfa"}`, status: 200, golden: "contacts/get_search"},
+		{name: "get search no wildcard", path: "/get_contacts", body: `{` + auth + `,"search":"%"}`, status: 200, check: wantCount(0)},
+		{name: "get register masked", path: "/get_contacts", body: `{` + auth + `,"register":"529.982.247-25"}`, status: 200, check: wantCount(1)},
+		{name: "get unit B sees only its own", path: "/get_contacts", body: `{"access_token":"{{access}}","unit_token":"{{unitB}}"}`, status: 200, golden: "contacts/get_unit_b"},
+		{name: "get missing access", path: "/get_contacts", body: `{"unit_token":"{{unitA}}"}`, status: 400, text: "Missing parameters"},
+		{name: "get missing unit", path: "/get_contacts", body: `{"access_token":"{{access}}"}`, status: 400, text: "Missing parameters"},
+		{name: "get empty body", path: "/get_contacts", body: ``, status: 400, text: "Missing parameters"},
+		{name: "get bad access", path: "/get_contacts", body: `{"access_token":"fca_acme_00","unit_token":"{{unitA}}"}`, status: 403, text: "Invalid data"},
+		{name: "get garbage access", path: "/get_contacts", body: `{"access_token":"hello","unit_token":"{{unitA}}"}`, status: 403, text: "Invalid data"},
+		{name: "get revoked access", path: "/get_contacts", body: `{"access_token":"{{revoked}}","unit_token":"{{unitA}}"}`, status: 403, text: "Invalid data"},
+		{name: "get other domain access", path: "/get_contacts", body: `{"access_token":"{{otherAccess}}","unit_token":"{{unitA}}"}`, status: 404, text: "Unit not found"},
+		{name: "get other domain unit", path: "/get_contacts", body: `{"access_token":"{{access}}","unit_token":"{{unitC}}"}`, status: 404, text: "Unit not found"},
+		{name: "get unknown domain", path: "/get_contacts", body: `{"access_token":"fca_nobody_00","unit_token":"{{unitA}}"}`, status: 403, text: "Invalid data"},
+		{name: "get array body", path: "/get_contacts", body: `[]`, status: 400, text: "Invalid JSON body."},
+		{name: "get malformed", path: "/get_contacts", body: `{"access_token":`, status: 400, text: "Invalid JSON body."},
+		{name: "get token wrong type", path: "/get_contacts", body: `{"access_token":12,"unit_token":"{{unitA}}"}`, status: 400, text: "Missing parameters"},
+		{name: "get search wrong type", path: "/get_contacts", body: `{` + auth + `,"search":7}`, status: 400, text: "Invalid parameter format"},
+
+		// /insert_contact
+		{name: "insert legal", path: "/insert_contact", body: `{` + auth + `,"type":"legal","register":"11.222.333/0001-81","socialReason":"Beta Serviços S.A.","fantasyName":"Beta","phone":"(11) 2222-3333","zip_code":"01310-100","state":"sp"}`,
+			status: 200, golden: "contacts/insert_legal"},
+		{name: "insert then listed", path: "/get_contacts", before: []call{{"/insert_contact", `{` + auth + `,"type":"natural_person","register":"123.456.789-09","fullName":"Carlos Pereira","phone":"+55 (11) 91234-5678","email":"carlos@example.com","birthDate":"31/12/1990"}`}},
+			body: `{` + auth + `,"register":"12345678909"}`, status: 200, golden: "contacts/insert_then_listed"},
+		{name: "insert alphanumeric CNPJ", path: "/insert_contact", body: `{` + auth + `,"type":"legal","register":"12.abc.345/01de-35","socialReason":"Nova Era Ltda"}`, status: 200,
+			check: func(t *testing.T, r map[string]any) {
+				if r["message"] != "Contact created successfully." {
+					t.Errorf("message = %v", r["message"])
+				}
+			}},
+		{name: "insert alias full_name", path: "/insert_contact", body: `{` + auth + `,"type":"natural_person","register":"12345678909","full_name":"Por Alias"}`, status: 200},
+		{name: "insert missing type", path: "/insert_contact", body: `{` + auth + `,"register":"52998224725","fullName":"X"}`, status: 400, text: "Missing required parameters."},
+		{name: "insert missing register", path: "/insert_contact", body: `{` + auth + `,"type":"natural_person","fullName":"X"}`, status: 400, text: "Missing required parameters."},
+		{name: "insert missing tokens", path: "/insert_contact", body: `{"type":"natural_person"}`, status: 400, text: "Missing required parameters."},
+		{name: "insert invalid CPF", path: "/insert_contact", body: `{` + auth + `,"type":"natural_person","register":"123.456.789-10","fullName":"X"}`, status: 400, text: "Invalid CPF."},
+		{name: "insert repeated CPF", path: "/insert_contact", body: `{` + auth + `,"type":"natural_person","register":"111.111.111-11","fullName":"X"}`, status: 400, text: "Invalid CPF."},
+		{name: "insert CNPJ as CPF", path: "/insert_contact", body: `{` + auth + `,"type":"natural_person","register":"11222333000181","fullName":"X"}`, status: 400, text: "Invalid CPF."},
+		{name: "insert invalid CNPJ", path: "/insert_contact", body: `{` + auth + `,"type":"legal","register":"ABCDEFGHIJKL81","socialReason":"X"}`, status: 400, text: "Invalid CNPJ."},
+		{name: "insert no full name", path: "/insert_contact", body: `{` + auth + `,"type":"natural_person","register":"12345678909"}`, status: 400, text: "Full name is required for natural persons."},
+		{name: "insert no social reason", path: "/insert_contact", body: `{` + auth + `,"type":"legal","register":"11222333000181","fantasyName":"Só Fantasia"}`, status: 400, text: "Company name (social reason) is required for legal entities."},
+		{name: "insert bad type", path: "/insert_contact", body: `{` + auth + `,"type":"company","register":"11222333000181","socialReason":"X"}`, status: 400, text: "Invalid contact type."},
+		{name: "insert duplicate register", path: "/insert_contact", body: `{` + auth + `,"type":"natural_person","register":"529.982.247-25","fullName":"Outra Maria"}`, status: 400, text: "Register already used in a contact of this unit."},
+		{name: "insert duplicate of inactive", path: "/insert_contact", body: `{` + auth + `,"type":"natural_person","register":"11144477735","fullName":"X"}`, status: 400, text: "Register already used in a contact of this unit."},
+		{name: "insert same register other unit", path: "/insert_contact", body: `{"access_token":"{{access}}","unit_token":"{{unitB}}","type":"natural_person","register":"52998224725","fullName":"Maria B"}`, status: 200},
+		{name: "insert bad birthDate", path: "/insert_contact", body: `{` + auth + `,"type":"natural_person","register":"12345678909","fullName":"X","birthDate":"1990-12-31"}`, status: 400, text: "Invalid birthDate. Use DD/MM/YYYY."},
+		{name: "insert bad state", path: "/insert_contact", body: `{` + auth + `,"type":"natural_person","register":"12345678909","fullName":"X","state":"XX"}`, status: 400, text: "Invalid state. Use the two-letter abbreviation."},
+		{name: "insert bad zip", path: "/insert_contact", body: `{` + auth + `,"type":"natural_person","register":"12345678909","fullName":"X","zip_code":"123"}`, status: 400, text: "Invalid zip_code. Use 8 digits."},
+		{name: "insert bad email", path: "/insert_contact", body: `{` + auth + `,"type":"natural_person","register":"12345678909","fullName":"X","email":"not-an-email"}`, status: 400, text: "Invalid email."},
+		{name: "insert wrong type register", path: "/insert_contact", body: `{` + auth + `,"type":"natural_person","register":52998224725,"fullName":"X"}`, status: 400, text: "Invalid parameter format"},
+		{name: "insert bad access", path: "/insert_contact", body: `{"access_token":"{{revoked}}","unit_token":"{{unitA}}","type":"legal"}`, status: 403, text: "Invalid authentication data."},
+		{name: "insert unknown unit", path: "/insert_contact", body: `{"access_token":"{{access}}","unit_token":"fcu_acme_ffff","type":"legal"}`, status: 404, text: "Unit not found."},
+		{name: "insert too long", path: "/insert_contact", body: `{` + auth + `,"type":"natural_person","register":"12345678909","fullName":"` + longText(300) + `"}`, status: 400, text: "A text field is too long."},
+		{name: "insert array body", path: "/insert_contact", body: `[{"type":"legal"}]`, status: 400, text: "Invalid JSON body."},
+
+		// /update_contact
+		{name: "update ok", path: "/get_contacts", before: []call{{"/update_contact", `{` + auth + `,"id_token":"{{contact2}}","phone":"(21) 99999-0000","observation":""}`}},
+			body: `{` + auth + `,"register":"52998224725"}`, status: 200, golden: "contacts/update_ok"},
+		{name: "update answer", path: "/update_contact", body: `{` + auth + `,"token":"{{contact2}}","fullName":"Maria S. Silva"}`, status: 200, golden: "contacts/update_answer"},
+		{name: "update no fields", path: "/update_contact", body: `{` + auth + `,"id_token":"{{contact2}}"}`, status: 400, text: "No fields provided to update."},
+		{name: "update missing id", path: "/update_contact", body: `{` + auth + `,"fullName":"X"}`, status: 400, text: "Missing required parameters."},
+		{name: "update unknown", path: "/update_contact", body: `{` + auth + `,"id_token":"00000000-0000-4000-8000-999999999999","fullName":"X"}`, status: 404, text: "Contact not found or not updated."},
+		{name: "update other unit's contact", path: "/update_contact", body: `{` + auth + `,"id_token":"{{contactB}}","fullName":"X"}`, status: 404, text: "Contact not found or not updated."},
+		{name: "update other domain's unit", path: "/update_contact", body: `{"access_token":"{{otherAccess}}","unit_token":"{{unitC}}","id_token":"{{contact2}}","fullName":"X"}`, status: 404, text: "Contact not found or not updated."},
+		{name: "update register taken", path: "/update_contact", body: `{` + auth + `,"id_token":"{{contact2}}","register":"111.444.777-35"}`, status: 400, text: "Register already used in a contact of this unit."},
+		{name: "update register invalid", path: "/update_contact", body: `{` + auth + `,"id_token":"{{contact2}}","register":"12345678900"}`, status: 400, text: "Invalid CPF."},
+		{name: "update to legal needs CNPJ", path: "/update_contact", body: `{` + auth + `,"id_token":"{{contact2}}","type":"legal","socialReason":"Maria ME"}`, status: 400, text: "Invalid CNPJ."},
+		{name: "update to legal ok", path: "/update_contact", body: `{` + auth + `,"id_token":"{{contact2}}","type":"legal","register":"11222333000181","socialReason":"Maria ME"}`, status: 200},
+		{name: "update clears full name", path: "/update_contact", body: `{` + auth + `,"id_token":"{{contact2}}","fullName":""}`, status: 400, text: "Full name is required for natural persons."},
+		{name: "update bad access", path: "/update_contact", body: `{"access_token":"x","unit_token":"{{unitA}}","id_token":"{{contact2}}","fullName":"X"}`, status: 403, text: "Invalid authentication data."},
+
+		// /enable_contact, /disable_contact
+		{name: "disable hides", path: "/get_contacts", before: []call{{"/disable_contact", `{` + auth + `,"id_token":"{{contact1}}"}`}},
+			body: `{` + auth + `}`, status: 200, check: wantCount(1)},
+		{name: "disable answer", path: "/disable_contact", body: `{` + auth + `,"token":"{{contact1}}"}`, status: 200, golden: "contacts/disable_answer"},
+		{name: "enable shows", path: "/get_contacts", before: []call{{"/enable_contact", `{` + auth + `,"token":"{{contactInactive}}"}`}},
+			body: `{` + auth + `}`, status: 200, check: wantCount(3)},
+		{name: "enable missing id", path: "/enable_contact", body: `{` + auth + `}`, status: 400, text: "Missing required parameters."},
+		{name: "enable other unit", path: "/enable_contact", body: `{` + auth + `,"id_token":"{{contactB}}"}`, status: 404, text: "Contact not found or not updated."},
+		{name: "disable other domain", path: "/disable_contact", body: `{"access_token":"{{otherAccess}}","unit_token":"{{unitC}}","id_token":"{{contact1}}"}`, status: 404, text: "Contact not found or not updated."},
+	})
+}
+
+// wantCount checks the length of data.
+func wantCount(n int) func(t *testing.T, r map[string]any) {
+	return func(t *testing.T, r map[string]any) {
+		t.Helper()
+		data, _ := r["data"].([]any)
+		if len(data) != n {
+			t.Errorf("len(data) = %d, want %d: %v", len(data), n, r["data"])
+		}
+	}
+}
+
+func longText(n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = 'a'
+	}
+	return string(b)
+}
+
+// TestContactRegisterRace inserts one register from many goroutines: the
+// UNIQUE index, not a pre-check, decides, so exactly one wins.
+func TestContactRegisterRace(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	const n = 16
+	codes := make(chan int, n)
+	for i := 0; i < n; i++ {
+		go func() {
+			codes <- do(h, http.MethodPost, "/insert_contact", `{`+auth+`,"type":"natural_person","register":"12345678909","fullName":"Corrida"}`).Code
+		}()
+	}
+	ok, dup := 0, 0
+	for i := 0; i < n; i++ {
+		switch <-codes {
+		case 200:
+			ok++
+		case 400:
+			dup++
+		}
+	}
+	if ok != 1 || dup != n-1 {
+		t.Fatalf("ok = %d, duplicates = %d", ok, dup)
+	}
+}
