@@ -3,6 +3,9 @@ package server
 import (
 	"net/http"
 	"testing"
+
+	"fincom/server/brdoc"
+	"fincom/store"
 )
 
 func TestContacts(t *testing.T) {
@@ -133,4 +136,34 @@ func TestContactRegisterRace(t *testing.T) {
 	if ok != 1 || dup != n-1 {
 		t.Fatalf("ok = %d, duplicates = %d", ok, dup)
 	}
+}
+
+// FuzzContactValidation: whatever the fields, validation answers an error or
+// a contact whose document is valid for its kind; it never panics.
+func FuzzContactValidation(f *testing.F) {
+	f.Add("legal", "12.ABC.345/01DE-35", "", "Nova Era", "sp", "01310-100", "")
+	f.Add("natural_person", "529.982.247-25", "Maria", "", "", "", "31/12/1990")
+	f.Add("x", "\x00", "\xff", "", "ZZ", "1", "99/99/9999")
+	f.Fuzz(func(t *testing.T, typ, register, fullName, social, state, zip, birth string) {
+		q := contactRequest{Type: &typ, Register: &register, FullName: &fullName, SocialReason: &social, State: &state, ZipCode: &zip, BirthDate: &birth}
+		var c store.ContactFields
+		if err := q.apply(&c); err != nil {
+			return
+		}
+		switch c.Type {
+		case "legal":
+			if !brdoc.ValidCNPJ(c.Register) || c.SocialReason == "" {
+				t.Fatalf("accepted legal %+v", c)
+			}
+		case "natural_person":
+			if !brdoc.ValidCPF(c.Register) || c.FullName == "" {
+				t.Fatalf("accepted person %+v", c)
+			}
+		default:
+			t.Fatalf("accepted type %q", c.Type)
+		}
+		if c.ZipCode != "" && len(c.ZipCode) != 8 {
+			t.Fatalf("accepted zip %q", c.ZipCode)
+		}
+	})
 }

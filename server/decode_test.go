@@ -1,0 +1,142 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func TestHTTPEdges(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	check := func(name string, rec *httptest.ResponseRecorder, status int, text string) {
+		t.Helper()
+		var b map[string]any
+		json.Unmarshal(rec.Body.Bytes(), &b)
+		got, _ := b["error"].(string)
+		if rec.Code != status || got != text {
+			t.Errorf("%s: %d %s, want %d %q", name, rec.Code, rec.Body.String(), status, text)
+		}
+	}
+	big := `{"access_token":"{{access}}","unit_token":"{{unitA}}","search":"` + strings.Repeat("x", 1<<20) + `"}`
+	check("too large", do(h, http.MethodPost, "/get_contacts", big), 413, "Request body too large.")
+	check("unknown route", do(h, http.MethodPost, "/no_such_route", `{}`), 404, "Route not found.")
+	check("wrong method", do(h, http.MethodGet, "/get_contacts", ``), 405, "Method not allowed.")
+	check("string body", do(h, http.MethodPost, "/get_contacts", `"hello"`), 400, "Invalid JSON body.")
+	check("null body", do(h, http.MethodPost, "/get_contacts", `null`), 400, "Invalid JSON body.")
+	check("two objects", do(h, http.MethodPost, "/get_contacts", `{}{}`), 400, "Invalid JSON body.")
+	deep := strings.Repeat(`{"a":`, 20000) + `1` + strings.Repeat(`}`, 20000)
+	check("deep nesting", do(h, http.MethodPost, "/get_contacts", deep), 400, "Invalid JSON body.")
+	check("invalid utf8 ok", do(h, http.MethodPost, "/get_contacts", "{\"access_token\":\"{{access}}\",\"unit_token\":\"{{unitA}}\",\"search\":\"\xff\"}"), 200, "")
+
+	rec := do(h, http.MethodGet, "/health", ``)
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"data_dir_ok":true`) || !strings.Contains(rec.Body.String(), `"version":"test"`) {
+		t.Errorf("health: %d %s", rec.Code, rec.Body.String())
+	}
+	// Duplicate keys: the last one wins, as in most JSON parsers.
+	rec = do(h, http.MethodPost, "/get_contacts", `{"access_token":"x","access_token":"{{access}}","unit_token":"{{unitA}}"}`)
+	if rec.Code != 200 {
+		t.Errorf("duplicate keys: %d", rec.Code)
+	}
+}
+
+// TestMultipart: routes that take files read tokens and fields from the JSON
+// part `metadata`, and plain form fields too.
+func TestMultipart(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	send := func(parts map[string]string, file bool) *httptest.ResponseRecorder {
+		var buf bytes.Buffer
+		mw := multipart.NewWriter(&buf)
+		for k, v := range parts {
+			mw.WriteField(k, expand(v))
+		}
+		if file {
+			fw, _ := mw.CreateFormFile("files", "a.pdf")
+			fw.Write([]byte("%PDF-1.4\n"))
+		}
+		mw.Close()
+		req := httptest.NewRequest(http.MethodPost, Prefix+"/insert_project", &buf)
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	if rec := send(map[string]string{"metadata": `{` + auth + `,"name":"Via metadata","budget":10}`}, true); rec.Code != 200 {
+		t.Fatalf("metadata: %d %s", rec.Code, rec.Body.String())
+	}
+	// Form fields: "12.5" stands for a number.
+	if rec := send(map[string]string{"access_token": "{{access}}", "unit_token": "{{unitA}}", "name": "Via form", "budget": "12.5"}, false); rec.Code != 200 {
+		t.Fatalf("form: %d %s", rec.Code, rec.Body.String())
+	}
+	if rec := send(map[string]string{"metadata": `[1]`}, false); rec.Code != 400 {
+		t.Fatalf("bad metadata: %d %s", rec.Code, rec.Body.String())
+	}
+	out := post(t, h, "/get_projects", `{`+auth+`}`)
+	if n := len(out["data"].([]any)); n != 3 {
+		t.Fatalf("projects = %d, want 3", n)
+	}
+
+	small := New(s.domains, s.system, Config{MaxMultipartBytes: 100})
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	mw.WriteField("metadata", strings.Repeat("x", 1000))
+	mw.Close()
+	req := httptest.NewRequest(http.MethodPost, Prefix+"/insert_project", &buf)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	rec := httptest.NewRecorder()
+	small.Handler().ServeHTTP(rec, req)
+	if rec.Code != 413 {
+		t.Fatalf("multipart limit: %d %s", rec.Code, rec.Body.String())
+	}
+}
+
+// TestAliases: the canonical name wins over its alias.
+func TestAliases(t *testing.T) {
+	var d decoder
+	var q idRequest
+	err := d.decode(map[string]json.RawMessage{"token": []byte(`"alias"`), "id_token": []byte(`"canonical"`)}, nil, &q)
+	if err != nil || q.IDToken != "canonical" {
+		t.Fatalf("got %q, %v", q.IDToken, err)
+	}
+	q = idRequest{}
+	if err := d.decode(map[string]json.RawMessage{"token": []byte(`"alias"`)}, nil, &q); err != nil || q.IDToken != "alias" {
+		t.Fatalf("alias: got %q, %v", q.IDToken, err)
+	}
+	if err := d.decode(map[string]json.RawMessage{"token": []byte(`5`)}, nil, &q); err != errFormat {
+		t.Fatalf("wrong type: %v", err)
+	}
+}
+
+// FuzzDecode feeds arbitrary bodies to every register route's decoding: it
+// must answer a JSON envelope, never panic or 500.
+func FuzzDecode(f *testing.F) {
+	for _, seed := range []string{
+		`{}`, `[]`, `null`, `{"access_token":"{{access}}","unit_token":"{{unitA}}","type":"legal","register":"11222333000181","socialReason":"X"}`,
+		`{"access_token":"{{access}}","unit_token":"{{unitA}}","id_token":5}`, `{"budget":1e999}`, "\xff\xfe", `{"a":{"b":[1,2,{"c":null}]}}`,
+	} {
+		f.Add(seed)
+	}
+	s, _ := newTestServer(f)
+	h := s.Handler()
+	paths := make([]string, 0, len(s.routes))
+	for _, rt := range s.routes {
+		paths = append(paths, rt.path)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		for _, p := range paths {
+			rec := do(h, http.MethodPost, p, body)
+			if rec.Code >= 500 {
+				t.Fatalf("%s answered %d to %q: %s", p, rec.Code, body, rec.Body.String())
+			}
+			var env map[string]any
+			if err := json.Unmarshal(rec.Body.Bytes(), &env); err != nil {
+				t.Fatalf("%s: not JSON: %s", p, rec.Body.String())
+			}
+		}
+	})
+}
