@@ -130,7 +130,10 @@ func buildFixture(dir string) error {
 	steps := []func() error{
 		func() error { t, err := acme.CreateAccessToken(ctx); return must("access", t, err) },
 		func() error { t, err := other.CreateAccessToken(ctx); return must("otherAccess", t, err) },
-		func() error { u, err := acme.CreateUser(ctx, "Ana Lima", "ana@acme.com.br"); return must("user1", u.Token, err) },
+		func() error {
+			u, err := acme.CreateUser(ctx, "Ana Lima", "ana@acme.com.br")
+			return must("user1", u.Token, err)
+		},
 		func() error {
 			t, err := acme.CreateAccessToken(ctx)
 			if err == nil {
