@@ -1,0 +1,209 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func schemaForTest(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../schema.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// safeBuffer is written by the server goroutine and read by the test.
+type safeBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *safeBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *safeBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// cli runs the cobra root in-process and answers stdout, failing on error.
+func cli(t *testing.T, schema, data string, args ...string) string {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	a := &app{schema: schema, out: &out, errOut: &errOut}
+	root := newRootCmd(a)
+	root.SetArgs(append(args, "--data", data))
+	if err := root.Execute(); err != nil {
+		t.Fatalf("fincom %s: %v (%s)", strings.Join(args, " "), err, errOut.String())
+	}
+	return out.String()
+}
+
+func cliErr(t *testing.T, schema, data string, args ...string) error {
+	t.Helper()
+	a := &app{schema: schema, out: &bytes.Buffer{}, errOut: &bytes.Buffer{}}
+	root := newRootCmd(a)
+	root.SetArgs(append(args, "--data", data))
+	return root.Execute()
+}
+
+func jsonOut(t *testing.T, s string) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(s), &m); err != nil {
+		t.Fatalf("not one JSON object: %q", s)
+	}
+	return m
+}
+
+// TestCLIEndToEnd scripts the CLI as an operator would, then serves the
+// data dir on a free port and calls the API over real HTTP.
+func TestCLIEndToEnd(t *testing.T) {
+	schema := schemaForTest(t)
+	data := t.TempDir()
+
+	d := jsonOut(t, cli(t, schema, data, "domain", "create", "acme", "--json"))
+	access := d["access_token"].(string)
+	if d["domain"] != "acme" || !strings.HasPrefix(access, "fca_acme_") {
+		t.Fatalf("domain create: %v", d)
+	}
+	if err := cliErr(t, schema, data, "domain", "create", "Bad/Name"); err == nil {
+		t.Fatal("bad domain name accepted")
+	}
+	u := jsonOut(t, cli(t, schema, data, "unit", "create", "acme", "--name", "Matriz", "--cnpj", "11.222.333/0001-81", "--city-ibge", "3550308", "--json"))
+	unit := u["unit_token"].(string)
+	if u["name"] != "Matriz" || u["domain"] != "acme" {
+		t.Fatalf("unit create: %v", u)
+	}
+	if err := cliErr(t, schema, data, "unit", "create", "acme", "--name", "X", "--city-ibge", "1234567"); err == nil {
+		t.Fatal("unknown IBGE code accepted")
+	}
+	if err := cliErr(t, schema, data, "unit", "create", "acme", "--name", "X", "--cnpj", "11222333000182"); err == nil {
+		t.Fatal("bad CNPJ accepted")
+	}
+	units := jsonOut(t, cli(t, schema, data, "unit", "list", "acme", "--json"))
+	if list := units["units"].([]any); len(list) != 1 {
+		t.Fatalf("unit list: %v", units)
+	}
+	user := jsonOut(t, cli(t, schema, data, "user", "create", "acme", "--name", "Ana", "--email", "ana@acme.com", "--json"))
+	if len(user["user_token"].(string)) != 36 {
+		t.Fatalf("user create: %v", user)
+	}
+	tec := jsonOut(t, cli(t, schema, data, "token", "tec", "--json"))["token_tec"].(string)
+	second := jsonOut(t, cli(t, schema, data, "token", "create", "acme", "--json"))["access_token"].(string)
+	cli(t, schema, data, "token", "revoke", "acme", second)
+	if err := cliErr(t, schema, data, "token", "revoke", "acme", second); err == nil {
+		t.Fatal("revoked twice")
+	}
+	if names := jsonOut(t, cli(t, schema, data, "domain", "list", "--json"))["domains"].([]any); len(names) != 1 || names[0] != "acme" {
+		t.Fatalf("domain list: %v", names)
+	}
+	if v := jsonOut(t, cli(t, schema, data, "migrate", "--json")); v["schema_version"] == nil {
+		t.Fatalf("migrate: %v", v)
+	}
+	if v := jsonOut(t, cli(t, schema, data, "version", "--json")); v["version"] != Version {
+		t.Fatalf("version: %v", v)
+	}
+
+	// Serve in-process on a free port.
+	var out safeBuffer
+	a := &app{schema: schema, out: &out, errOut: &safeBuffer{}}
+	root := newRootCmd(a)
+	root.SetArgs([]string{"serve", "--addr", "127.0.0.1:0", "--data", data})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+	var base string
+	re := regexp.MustCompile(`listening on (http://\S+)`)
+	for i := 0; i < 200 && base == ""; i++ {
+		if m := re.FindStringSubmatch(out.String()); m != nil {
+			base = m[1]
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if base == "" {
+		t.Fatalf("server did not start: %s", out.String())
+	}
+	call := func(path, body string) (int, map[string]any) {
+		resp, err := http.Post(base+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var m map[string]any
+		json.NewDecoder(resp.Body).Decode(&m)
+		return resp.StatusCode, m
+	}
+	tokens := fmt.Sprintf(`"access_token":%q,"unit_token":%q`, access, unit)
+	if code, m := call("/insert_contact", `{`+tokens+`,"type":"legal","register":"11444777000161","socialReason":"Cliente SA"}`); code != 200 {
+		t.Fatalf("insert_contact: %d %v", code, m)
+	}
+	if code, m := call("/get_contacts", `{`+tokens+`}`); code != 200 || len(m["data"].([]any)) != 1 {
+		t.Fatalf("get_contacts: %d %v", code, m)
+	}
+	if code, m := call("/get_contacts", fmt.Sprintf(`{"access_token":%q,"unit_token":%q}`, second, unit)); code != 403 || m["error"] != "Invalid data" {
+		t.Fatalf("revoked token: %d %v", code, m)
+	}
+	// Spec, Authentication 3: token_tec stands in for access_token on the
+	// category median route only; on the others it is no token at all.
+	if code, _ := call("/get_contacts", fmt.Sprintf(`{"token_tec":%q,"unit_token":%q}`, tec, unit)); code != 400 {
+		t.Fatalf("token_tec on a unit route: %d", code)
+	}
+	resp, err := http.Get(base + "/health")
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("health: %v %v", resp, err)
+	}
+	resp.Body.Close()
+
+	// A second server on the same data dir is refused.
+	if err := cliErr(t, schema, data, "serve", "--addr", "127.0.0.1:0"); err == nil || !strings.Contains(err.Error(), "in use") {
+		t.Fatalf("second server: %v", err)
+	}
+	// Backup while serving; restore is refused while serving.
+	bk := filepath.Join(t.TempDir(), "acme.bak")
+	cli(t, schema, data, "backup", "acme", "--out", bk)
+	if err := cliErr(t, schema, data, "restore", "acme", "--from", bk); err == nil {
+		t.Fatal("restore under a running server")
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	cli(t, schema, data, "restore", "acme", "--from", bk)
+	if _, err := os.Stat(filepath.Join(data, "acme.db")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDemo prepares the demo domain twice: the first run seeds it, the
+// second reuses it and prints a new access token.
+func TestDemo(t *testing.T) {
+	schema := schemaForTest(t)
+	data := t.TempDir()
+	for i := 0; i < 2; i++ {
+		var out bytes.Buffer
+		a := &app{schema: schema, dataDir: data, out: &out, errOut: &bytes.Buffer{}}
+		if err := a.prepareDemo(context.Background(), "127.0.0.1:8080"); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), "access_token: fca_demo_") || strings.Count(out.String(), "unit_token (") != 2 {
+			t.Fatalf("demo output: %s", out.String())
+		}
+	}
+}
