@@ -59,6 +59,9 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 		return err
 	}
 	defer ds.Close()
+	if err := ds.CheckVersions(); err != nil {
+		return err
+	}
 	sys, err := store.OpenSystem(a.dataDir, store.Durability(a.durability), nil)
 	if err != nil {
 		return err

@@ -157,6 +157,9 @@ func TestDomains(t *testing.T) {
 		if !errors.Is(err, ErrSchemaTooNew) || !strings.Contains(err.Error(), "upgrade fincom") {
 			t.Fatalf("acquire newer file: %v", err)
 		}
+		if err := ds.CheckVersions(); !errors.Is(err, ErrSchemaTooNew) || !strings.Contains(err.Error(), "acme (schema 999)") {
+			t.Fatalf("CheckVersions: %v", err)
+		}
 	})
 	t.Run("CloseIdle", func(t *testing.T) {
 		ds := newDomains(t)

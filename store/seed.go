@@ -8,6 +8,7 @@ import (
 	_ "embed"
 	"encoding/csv"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -27,6 +28,14 @@ func stableID(kind, key string) string {
 	h[8] = (h[8] & 0x3f) | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])
 }
+
+// seedDigest identifies this build's reference data.
+var seedDigest = sync.OnceValue(func() string {
+	h := sha1.New()
+	h.Write(banksCSV)
+	fmt.Fprint(h, bankTypes, paymentMethods, categoryGroups)
+	return fmt.Sprintf("%x", h.Sum(nil))
+})
 
 type seedRow struct{ key, name string }
 
