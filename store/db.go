@@ -30,6 +30,8 @@ var (
 	// ErrInvalidReference is returned when a write names a related record
 	// (bank, group, ...) that does not exist in scope.
 	ErrInvalidReference = errors.New("invalid reference")
+	// ErrInvalidValue is returned for an amount outside what a record takes.
+	ErrInvalidValue = errors.New("invalid value")
 	// ErrSchemaTooNew is returned for a file written by a newer fincom.
 	ErrSchemaTooNew = errors.New("schema is newer than this fincom")
 	// ErrNoDomain is returned when a domain's file does not exist.
@@ -79,7 +81,7 @@ func openDB(path string, durability Durability) (w, r *sql.DB, err error) {
 	// pragmas run (journal_mode needs a lock on a fresh file).
 	dsn := func(extra string) string {
 		return "file:" + (&url.URL{Path: path}).EscapedPath() + "?_pragma=busy_timeout(10000)" +
-			"&_pragma=journal_mode(WAL)&_pragma=foreign_keys(ON)" +
+			"&_pragma=journal_mode(WAL)&_pragma=foreign_keys(ON)&_pragma=secure_delete(ON)" +
 			"&_pragma=synchronous(" + strings.ToUpper(string(durability)) + ")" + extra
 	}
 	w, err = sql.Open("sqlite", dsn("&_txlock=immediate"))

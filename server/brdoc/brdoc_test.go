@@ -1,6 +1,9 @@
 package brdoc
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // Published vectors (shared/data/README.md), recomputed by hand.
 func TestCPF(t *testing.T) {
@@ -69,4 +72,45 @@ func FuzzCNPJ(f *testing.F) {
 			t.Fatalf("Clean not idempotent on %q", s)
 		}
 	})
+}
+
+func TestBoleto(t *testing.T) {
+	now := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
+	// Published vector (shared/data/README.md): fator 7586 = 2018-07-15.
+	b, err := ParseBoleto("00190.00009 01149.718601 68524.522114 6 75860000102656", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.BankCode != "001" || b.Value.StringFixed(2) != "1026.56" || b.DueDate.Format("2006-01-02") != "2018-07-15" || b.Kind != "bank" {
+		t.Fatalf("parsed %+v", b)
+	}
+	if len(b.Barcode) != 44 || b.Barcode[4] != '6' {
+		t.Fatalf("barcode %s", b.Barcode)
+	}
+	// The bar code alone gives the same line back.
+	b2, err := ParseBoleto(b.Barcode, now)
+	if err != nil || b2.Line != b.Line {
+		t.Fatalf("from barcode: %+v %v", b2, err)
+	}
+	// Any changed digit breaks a check digit.
+	line := b.Line
+	for i := range line {
+		mut := []byte(line)
+		mut[i] = '0' + (mut[i]-'0'+1)%10
+		if _, err := ParseBoleto(string(mut), now); err == nil {
+			t.Errorf("digit %d changed, still valid", i)
+		}
+	}
+	if _, err := ParseBoleto("123", now); err == nil {
+		t.Error("short line accepted")
+	}
+}
+
+func TestFactorDate(t *testing.T) {
+	now := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
+	for factor, want := range map[int]string{7586: "2018-07-15", 1000: "2025-02-22", 9999: "2025-02-21", 1001: "2025-02-23", 1640: "2026-11-24"} {
+		if got := FactorDate(factor, now).Format("2006-01-02"); got != want {
+			t.Errorf("factor %d = %s, want %s", factor, got, want)
+		}
+	}
 }

@@ -1,0 +1,318 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+	_ "time/tzdata"
+
+	"github.com/shopspring/decimal" // São Paulo's zone, even where the OS has none
+)
+
+// saoPaulo is the zone of "today" for entry statuses and of displayed
+// times (spec: dates as a Brazilian user sees them).
+var saoPaulo = func() *time.Location {
+	loc, err := time.LoadLocation("America/Sao_Paulo")
+	if err != nil {
+		return time.FixedZone("BRT", -3*3600)
+	}
+	return loc
+}()
+
+// Today returns the date in São Paulo at t.
+func Today(t time.Time) Date {
+	y, m, d := t.In(saoPaulo).Date()
+	return Date{time.Date(y, m, d, 0, 0, 0, 0, time.UTC)}
+}
+
+// Entry statuses (see EntryStatus). They are derived, never stored.
+const (
+	StatusOpen      = "open"
+	StatusPaid      = "paid"
+	StatusOverdue   = "overdue"
+	StatusCancelled = "cancelled"
+)
+
+// entryStatus derives an entry's status: cancelled when inactive, paid when
+// it has a payment date, overdue when its due date is before today, else
+// open.
+func entryStatus(active bool, payDay sql.NullString, dueDate, today string) string {
+	switch {
+	case !active:
+		return StatusCancelled
+	case payDay.Valid:
+		return StatusPaid
+	case dueDate < today:
+		return StatusOverdue
+	}
+	return StatusOpen
+}
+
+// actionStatus is what the entry asks of the user: to pay or receive it,
+// or nothing more (paid, received, cancelled).
+func actionStatus(typ, status string) string {
+	switch {
+	case status == StatusCancelled:
+		return "cancelled"
+	case status == StatusPaid && typ == "in":
+		return "received"
+	case status == StatusPaid:
+		return "paid"
+	case typ == "in":
+		return "to_receive"
+	}
+	return "to_pay"
+}
+
+// EntryFields are an expense's or income's writable fields. Related records
+// are named by token; the store resolves them within the unit.
+type EntryFields struct {
+	Type               string // in or out; set by the route
+	Description        string
+	Value              Money
+	DueDate            string // YYYY-MM-DD
+	PayDay             string // YYYY-MM-DD or empty (open)
+	CompetenceDate     string
+	CategoryToken      string
+	ContactToken       string
+	BankAccountToken   string
+	ProjectToken       string
+	PaymentMethodToken string
+	UserToken          string
+	Barcode            string
+	AccessKey          string
+	KeyMethodCredor    string
+	Note               string
+	Private            bool
+	Active             bool
+}
+
+// RefError is ErrInvalidReference naming the field whose token is not of
+// the unit (or not active, or of the wrong type).
+type RefError struct{ Field string }
+
+func (e *RefError) Error() string { return "invalid reference: " + e.Field }
+
+// Unwrap makes errors.Is(err, ErrInvalidReference) true.
+func (e *RefError) Unwrap() error { return ErrInvalidReference }
+
+type entryRefs struct {
+	category, contact, account, project, method, user sql.NullInt64
+}
+
+// resolve turns the tokens of f into ids within the unit. A category must be
+// of the entry's type; every related record must be active.
+func resolveEntryRefs(ctx context.Context, tx *sql.Tx, unitID int64, f EntryFields) (entryRefs, error) {
+	var r entryRefs
+	for _, q := range []struct {
+		field, token, query string
+		args                []any
+		dst                 *sql.NullInt64
+	}{
+		{"id_token_category", f.CategoryToken, `SELECT id FROM categories WHERE unit_id = ? AND token = ? AND active = 1 AND module_type = ?`, []any{unitID, f.CategoryToken, f.Type}, &r.category},
+		{"id_token_contact", f.ContactToken, `SELECT id FROM contacts WHERE unit_id = ? AND token = ? AND active = 1`, []any{unitID, f.ContactToken}, &r.contact},
+		{"id_token_bank_account", f.BankAccountToken, `SELECT id FROM bank_accounts WHERE unit_id = ? AND token = ? AND active = 1`, []any{unitID, f.BankAccountToken}, &r.account},
+		{"id_token_project", f.ProjectToken, `SELECT id FROM projects WHERE unit_id = ? AND token = ? AND active = 1`, []any{unitID, f.ProjectToken}, &r.project},
+		{"payment_type", f.PaymentMethodToken, `SELECT id FROM payment_methods WHERE token = ? AND active = 1`, []any{f.PaymentMethodToken}, &r.method},
+		{"user_token", f.UserToken, `SELECT id FROM users WHERE token = ? AND active = 1`, []any{f.UserToken}, &r.user},
+	} {
+		if q.token == "" {
+			continue
+		}
+		err := tx.QueryRowContext(ctx, q.query, q.args...).Scan(q.dst)
+		if errors.Is(err, sql.ErrNoRows) {
+			return r, &RefError{q.field}
+		}
+		if err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+func (f EntryFields) cents() (int64, error) {
+	c := f.Value.Decimal.Shift(2).Round(0)
+	if !c.IsInteger() || c.Sign() <= 0 || c.Cmp(maxCents) > 0 {
+		return 0, ErrInvalidValue
+	}
+	return c.IntPart(), nil
+}
+
+func (f EntryFields) values(refs entryRefs) []any {
+	return []any{f.Type, f.Description, f.Value, f.DueDate, nullString(f.PayDay), nullString(f.CompetenceDate),
+		refs.category, refs.contact, refs.account, refs.project, refs.method, refs.user,
+		nullString(f.Barcode), nullString(f.AccessKey), nullString(f.KeyMethodCredor), nullString(f.Note),
+		boolInt(f.Private), boolInt(f.Active)}
+}
+
+const entryColumns = `type, description, value, due_date, pay_day, competence_date,
+	category_id, contact_id, bank_account_id, project_id, payment_method_id, user_id,
+	barcode, access_key, key_method_credor, note, private, active`
+
+const entrySets = `type = ?, description = ?, value = ?, due_date = ?, pay_day = ?, competence_date = ?,
+	category_id = ?, contact_id = ?, bank_account_id = ?, project_id = ?, payment_method_id = ?, user_id = ?,
+	barcode = ?, access_key = ?, key_method_credor = ?, note = ?, private = ?, active = ?`
+
+// maxCents bounds an entry's value: ten trillion reais, far above any real
+// entry and far inside SQLite's integers, so sums cannot overflow.
+var maxCents = decimal.New(1, 15)
+
+// InsertEntry creates an entry with its attachments in one transaction. A
+// screening token links the screened document: its file becomes the
+// entry's first attachment and the screening is marked converted.
+func (db *DB) InsertEntry(ctx context.Context, unitID int64, f EntryFields, files []NewFile, screeningToken string) (string, error) {
+	token := db.id()
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		refs, err := resolveEntryRefs(ctx, tx, unitID, f)
+		if err != nil {
+			return err
+		}
+		cents, err := f.cents()
+		if err != nil {
+			return err
+		}
+		var screening sql.NullInt64
+		if screeningToken != "" {
+			if screening, files, err = takeScreening(ctx, tx, unitID, screeningToken, files, now); err != nil {
+				return err
+			}
+		}
+		args := append([]any{token, unitID, cents, screening}, f.values(refs)...)
+		res, err := tx.ExecContext(ctx, `INSERT INTO entries (token, unit_id, value_cents, screening_id, `+entryColumns+`, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, append(args, timestamp(now), timestamp(now))...)
+		if err != nil {
+			return err
+		}
+		id, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		_, err = insertFiles(ctx, tx, id, files, now, db.id)
+		return err
+	})
+	if err != nil {
+		return "", fmt.Errorf("insert entry: %w", err)
+	}
+	return token, nil
+}
+
+// UpdateEntry reads, changes (apply) and writes an entry of the unit and
+// type, adding files, in one transaction.
+func (db *DB) UpdateEntry(ctx context.Context, unitID int64, typ, token string, apply func(*EntryFields) error, files []NewFile) error {
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var id int64
+		var f EntryFields
+		var t [11]sql.NullString
+		err := tx.QueryRowContext(ctx, `
+			SELECT e.id, e.type, e.description, e.value, e.due_date, e.pay_day, e.competence_date,
+				cat.token, c.token, ba.token, p.token, pm.token, u.token,
+				e.barcode, e.access_key, e.key_method_credor, e.note, e.private, e.active
+			FROM entries e
+			LEFT JOIN categories cat ON cat.id = e.category_id LEFT JOIN contacts c ON c.id = e.contact_id
+			LEFT JOIN bank_accounts ba ON ba.id = e.bank_account_id LEFT JOIN projects p ON p.id = e.project_id
+			LEFT JOIN payment_methods pm ON pm.id = e.payment_method_id LEFT JOIN users u ON u.id = e.user_id
+			WHERE e.unit_id = ? AND e.type = ? AND e.token = ?`, unitID, typ, token).
+			Scan(&id, &f.Type, &f.Description, &f.Value, &f.DueDate, &t[0], &t[1], &t[2], &t[3], &t[4], &t[5], &t[6], &t[7],
+				&t[8], &t[9], &t[10], &f.Note, &f.Private, &f.Active)
+		if err != nil {
+			return notFound(err)
+		}
+		f.PayDay, f.CompetenceDate, f.CategoryToken, f.ContactToken, f.BankAccountToken = t[0].String, t[1].String, t[2].String, t[3].String, t[4].String
+		f.ProjectToken, f.PaymentMethodToken, f.UserToken = t[5].String, t[6].String, t[7].String
+		f.Barcode, f.AccessKey, f.KeyMethodCredor = t[8].String, t[9].String, t[10].String
+		if err := apply(&f); err != nil {
+			return err
+		}
+		refs, err := resolveEntryRefs(ctx, tx, unitID, f)
+		if err != nil {
+			return err
+		}
+		cents, err := f.cents()
+		if err != nil {
+			return err
+		}
+		args := append(f.values(refs), cents, timestamp(now), id)
+		if _, err := tx.ExecContext(ctx, `UPDATE entries SET `+entrySets+`, value_cents = ?, updated_at = ? WHERE id = ?`, args...); err != nil {
+			return err
+		}
+		_, err = insertFiles(ctx, tx, id, files, now, db.id)
+		return err
+	})
+}
+
+// EntryStatus is an entry's derived status, as /get_status answers it.
+type EntryStatus struct {
+	ID           string `json:"id"`
+	Type         string `json:"type"`
+	DueDate      string `json:"due_date"`
+	PayDay       Text   `json:"pay_day"`
+	Status       string `json:"status"`
+	ActionStatus string `json:"action_status"`
+}
+
+// EntryStatuses derives the status of the unit's entries named by tokens;
+// tokens of other units are ErrNotFound.
+func (db *DB) EntryStatuses(ctx context.Context, unitID int64, tokens []string) ([]EntryStatus, error) {
+	today := Today(db.now()).ISO()
+	out := make([]EntryStatus, 0, len(tokens))
+	err := db.read(ctx, func(tx *sql.Tx) error {
+		for _, tok := range tokens {
+			var s EntryStatus
+			var active bool
+			err := tx.QueryRowContext(ctx, `SELECT token, type, due_date, pay_day, active FROM entries WHERE unit_id = ? AND token = ?`,
+				unitID, tok).Scan(&s.ID, &s.Type, &s.DueDate, &s.PayDay, &active)
+			if err != nil {
+				return notFound(err)
+			}
+			s.Status = entryStatus(active, s.PayDay.NullString, s.DueDate, today)
+			s.ActionStatus = actionStatus(s.Type, s.Status)
+			out = append(out, s)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// CategoryUsage is the most used category for a contact, as
+// /get_category_median answers it.
+type CategoryUsage struct {
+	Token      string `json:"token"`
+	ModuleType string `json:"module_type"`
+	Category   string `json:"category"`
+	Note       Text   `json:"note"`
+	DreName    Text   `json:"dre_name"`
+	UsageCount string `json:"usage_count"`
+}
+
+// MinCategoryUsage is the history /get_category_median needs: a category
+// used fewer times for the contact is no suggestion.
+const MinCategoryUsage = 2
+
+// CategoryMedian finds the category most used on the active entries of the
+// unit's contact with this register (optionally of one type); ties go to
+// the most recently used. It answers ErrNotFound when the history is
+// insufficient.
+func (db *DB) CategoryMedian(ctx context.Context, unitID int64, register, typ string) (CategoryUsage, error) {
+	var u CategoryUsage
+	var n int
+	err := db.r.QueryRowContext(ctx, `
+		SELECT cat.token, cat.module_type, cat.name, cat.note, g.name, COUNT(*) AS n
+		FROM entries e
+		JOIN contacts c ON c.id = e.contact_id
+		JOIN categories cat ON cat.id = e.category_id
+		LEFT JOIN category_groups g ON g.code = cat.group_code
+		WHERE e.unit_id = ? AND c.unit_id = ? AND c.register = ? AND e.active = 1 AND (? = '' OR e.type = ?)
+		GROUP BY cat.id
+		ORDER BY n DESC, MAX(e.id) DESC
+		LIMIT 1`, unitID, unitID, register, typ, typ).Scan(&u.Token, &u.ModuleType, &u.Category, &u.Note, &u.DreName, &n)
+	if err != nil {
+		return u, notFound(err)
+	}
+	if n < MinCategoryUsage {
+		return u, ErrNotFound
+	}
+	u.UsageCount = fmt.Sprint(n)
+	return u, nil
+}
