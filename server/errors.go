@@ -67,7 +67,33 @@ const (
 	textTooLong         = "A text field is too long."
 	textNegativeBudget  = "Invalid budget. It must not be negative."
 	textInvalidUnit     = "Invalid unit. Use up to 6 characters."
-	textNameRequired    = "Name is required."
+
+	// Finance.
+	textExpenseNotFound      = "Expense not found or not updated."
+	textIncomeNotFound       = "Income not found or not updated."
+	textInvalidValue         = "Invalid value. It must be greater than zero."
+	textInvalidDueDate       = "Invalid due_date. Use YYYY-MM-DD."
+	textInvalidPayDay        = "Invalid pay_day. Use YYYY-MM-DD."
+	textInvalidCompetence    = "Invalid competence_date. Use YYYY-MM-DD."
+	textPaidNeedsAccount     = "A paid entry needs id_token_bank_account."
+	textInvalidBarcode       = "Invalid barcode. Send a boleto's linha digitável or bar code with valid check digits."
+	textInvalidAccessKey     = "Invalid access_key. Send the 44 digits with a valid check digit."
+	textScreeningUnavailable = "Screening not found or already used."
+	textFileNotFound         = "File not found."
+	textDateRange            = "The interval between the dates must be at most 365 days."
+	textDateOrder            = "The start date must not be after the end date."
+	textInvalidFromDate      = "Invalid from_date. Use YYYY-MM-DD."
+	textInvalidToDate        = "Invalid to_date. Use YYYY-MM-DD."
+	textInvalidInitialDate   = "Invalid initial_date. Use YYYY-MM-DD."
+	textInvalidFinalDate     = "Invalid final_date. Use YYYY-MM-DD."
+	textProvideCNPJ          = "Provide cnpj."
+	textUnreadable           = "Could not read the document."
+	textNoOCR                = "Images need an OCR engine, and none is configured. Send the XML or a PDF with text."
+
+	// Files.
+	textFileType     = "Unsupported file type. Send PDF, image (PNG, JPEG, GIF, WebP) or XML."
+	textFileTooLarge = "File too large. The limit is 10 MiB per file."
+	textNoFiles      = "No files sent. Send them as multipart parts named files."
 )
 
 // Errors shared by many routes.

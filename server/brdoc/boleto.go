@@ -176,3 +176,10 @@ func parseCollectionBarcode(b, line string) (Boleto, error) {
 	}
 	return bo, nil
 }
+
+// ValidBoleto reports whether s is a boleto line or bar code whose check
+// digits are all correct.
+func ValidBoleto(s string) bool {
+	_, err := ParseBoleto(s, time.Time{})
+	return err == nil
+}

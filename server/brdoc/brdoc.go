@@ -136,3 +136,29 @@ func LookupIBGE(code string) (Municipality, bool) {
 	m, ok := municipalities()[code]
 	return m, ok
 }
+
+// ValidAccessKey reports whether s is a 44-digit NF-e/NFC-e/CT-e access key
+// with a correct module 11 check digit (weights 2..9 from the right; a
+// remainder of 0 or 1 gives 0).
+func ValidAccessKey(s string) bool {
+	if len(s) != 44 {
+		return false
+	}
+	for i := 0; i < 44; i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	sum, w := 0, 2
+	for i := 42; i >= 0; i-- {
+		sum += int(s[i]-'0') * w
+		if w++; w > 9 {
+			w = 2
+		}
+	}
+	d := 11 - sum%11
+	if d >= 10 {
+		d = 0
+	}
+	return int(s[43]-'0') == d
+}

@@ -114,3 +114,14 @@ func TestFactorDate(t *testing.T) {
 		}
 	}
 }
+
+func TestAccessKey(t *testing.T) {
+	if !ValidAccessKey("35170458716523000119550010000000121000123458") {
+		t.Fatal("published key refused")
+	}
+	for _, bad := range []string{"35170458716523000119550010000000121000123459", "3517045871652300011955001000000012100012345", "3517045871652300011955001000000012100012345A"} {
+		if ValidAccessKey(bad) {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}

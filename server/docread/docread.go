@@ -1,0 +1,88 @@
+// Package docread reads what it can of a received document (NF-e and NFS-e
+// XML, the text of a PDF such as a boleto) into expense fields, each with a
+// confidence between 0 and 1.
+package docread
+
+import (
+	"errors"
+	"time"
+)
+
+// Field is one value read from a document and how sure the reading is:
+// 1 for a field of a structured XML, 0.99 for digits whose check digits
+// hold, lower for values found next to a label in free text.
+type Field struct {
+	Value      string  `json:"value"`
+	Confidence float64 `json:"confidence"`
+}
+
+// Item is one line of an invoice.
+type Item struct {
+	Description string `json:"description"`
+	NCM         string `json:"ncm,omitempty"`
+	CFOP        string `json:"cfop,omitempty"`
+	Unit        string `json:"unit,omitempty"`
+	Quantity    string `json:"quantity,omitempty"`
+	UnitValue   string `json:"unit_value,omitempty"`
+	Total       string `json:"total,omitempty"`
+}
+
+// Result is what was read. Kind is nfe, nfce, nfse, nfse_abrasf, boleto or
+// pdf. Field names are the expense's: description, value, due_date,
+// competence_date, barcode, access_key, and supplier_register,
+// supplier_name, issue_date, document_number.
+type Result struct {
+	Kind   string           `json:"kind"`
+	Fields map[string]Field `json:"fields"`
+	Items  []Item           `json:"items"`
+}
+
+func (r *Result) set(name, value string, confidence float64) {
+	if value == "" {
+		return
+	}
+	if old, ok := r.Fields[name]; ok && old.Confidence >= confidence {
+		return
+	}
+	r.Fields[name] = Field{value, confidence}
+}
+
+// Errors the caller answers with 422.
+var (
+	ErrUnreadable = errors.New("unreadable document")
+	ErrNoOCR      = errors.New("images need an OCR engine")
+)
+
+// MaxInput bounds what the readers take (a larger file is refused before).
+const MaxInput = 10 << 20
+
+// Read reads a document whose type was sniffed from its bytes. now places a
+// boleto's due-date factor in the right cycle.
+func Read(contentType string, data []byte, now time.Time) (Result, error) {
+	if len(data) > MaxInput {
+		return Result{}, ErrUnreadable
+	}
+	switch contentType {
+	case "application/xml":
+		return ReadXML(data)
+	case "application/pdf":
+		text, err := PDFText(data)
+		if err != nil {
+			return Result{}, err
+		}
+		return ReadText(text, now)
+	case "image/png", "image/jpeg", "image/gif", "image/webp":
+		return Result{}, ErrNoOCR
+	}
+	return Result{}, ErrUnreadable
+}
+
+// dateOf keeps the date of an ISO 8601 timestamp.
+func dateOf(s string) string {
+	if len(s) >= 10 {
+		if _, err := time.Parse(time.DateOnly, s[:10]); err == nil {
+			return s[:10]
+		}
+	}
+	return ""
+}

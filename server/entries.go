@@ -1,0 +1,254 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"fincom/server/brdoc"
+	"fincom/server/docread"
+	"fincom/store"
+)
+
+var (
+	errExpenseNotFound      = newError(http.StatusNotFound, textExpenseNotFound)
+	errIncomeNotFound       = newError(http.StatusNotFound, textIncomeNotFound)
+	errInvalidValue         = newError(http.StatusBadRequest, textInvalidValue)
+	errInvalidDueDate       = newError(http.StatusBadRequest, textInvalidDueDate)
+	errInvalidPayDay        = newError(http.StatusBadRequest, textInvalidPayDay)
+	errInvalidCompetence    = newError(http.StatusBadRequest, textInvalidCompetence)
+	errPaidNeedsAccount     = newError(http.StatusBadRequest, textPaidNeedsAccount)
+	errInvalidBarcode       = newError(http.StatusBadRequest, textInvalidBarcode)
+	errInvalidAccessKey     = newError(http.StatusBadRequest, textInvalidAccessKey)
+	errEntryNoFieldsUpdate  = newError(http.StatusBadRequest, textNoFieldsToUpdate)
+	errScreeningUnavailable = newError(http.StatusBadRequest, textScreeningUnavailable)
+)
+
+// maxEntryValue is the largest value of one entry: ten trillion reais.
+var maxEntryValue = decimal.New(1, 13)
+
+// entryKind is what differs between the expense and the income routes.
+type entryKind struct {
+	typ      string // out or in
+	noun     string
+	notFound *Error
+}
+
+var (
+	expense = entryKind{"out", "Expense", errExpenseNotFound}
+	income  = entryKind{"in", "Income", errIncomeNotFound}
+)
+
+// entryRequest is the body (or multipart metadata) of the insert and update
+// routes of expenses and income, named as /transactions returns an entry.
+// Related records go by token.
+type entryRequest struct {
+	IDToken         string       `json:"id_token" alias:"token"`
+	Description     *string      `json:"description"`
+	Value           *store.Money `json:"value"`
+	DueDate         *string      `json:"due_date"`
+	PayDay          *string      `json:"pay_day"`
+	CompetenceDate  *string      `json:"competence_date"`
+	Category        *string      `json:"id_token_category" alias:"category_token"`
+	Contact         *string      `json:"id_token_contact" alias:"id_contact"`
+	BankAccount     *string      `json:"id_token_bank_account" alias:"id_bank_account"`
+	Project         *string      `json:"id_token_project" alias:"id_project"`
+	PaymentType     *string      `json:"payment_type" alias:"id_token_payment_method"`
+	UserToken       *string      `json:"user_token"`
+	Barcode         *string      `json:"barcode"`
+	AccessKey       *string      `json:"access_key"`
+	KeyMethodCredor *string      `json:"key_method_credor"`
+	Note            *string      `json:"note"`
+	Private         *bool        `json:"private"`
+	Active          *bool        `json:"active"`
+	Screening       string       `json:"id_token_screening" alias:"screening_token"`
+}
+
+func (q *entryRequest) fieldCount() int {
+	return sent(q.Description, q.Value, q.DueDate, q.PayDay, q.CompetenceDate, q.Category, q.Contact, q.BankAccount,
+		q.Project, q.PaymentType, q.UserToken, q.Barcode, q.AccessKey, q.KeyMethodCredor, q.Note, q.Private, q.Active)
+}
+
+// isoDate normalizes an optional YYYY-MM-DD field: empty clears it.
+func isoDate(dst *string, src *string, bad *Error) error {
+	if src == nil {
+		return nil
+	}
+	v := strings.TrimSpace(*src)
+	if v == "" {
+		*dst = ""
+		return nil
+	}
+	d, err := store.ParseDateISO(v)
+	if err != nil {
+		return bad
+	}
+	*dst = d.ISO()
+	return nil
+}
+
+// apply copies the sent fields onto f and validates the result.
+func (q *entryRequest) apply(f *store.EntryFields) error {
+	for _, t := range []struct {
+		dst, src *string
+		max      int
+	}{
+		{&f.Description, q.Description, maxShortText}, {&f.Note, q.Note, maxLongText},
+		{&f.KeyMethodCredor, q.KeyMethodCredor, maxShortText},
+		{&f.CategoryToken, q.Category, maxShortText}, {&f.ContactToken, q.Contact, maxShortText},
+		{&f.BankAccountToken, q.BankAccount, maxShortText}, {&f.ProjectToken, q.Project, maxShortText},
+		{&f.PaymentMethodToken, q.PaymentType, maxShortText}, {&f.UserToken, q.UserToken, maxShortText},
+	} {
+		if err := setText(t.dst, t.src, t.max); err != nil {
+			return err
+		}
+	}
+	if err := isoDate(&f.DueDate, q.DueDate, errInvalidDueDate); err != nil {
+		return err
+	}
+	if err := isoDate(&f.PayDay, q.PayDay, errInvalidPayDay); err != nil {
+		return err
+	}
+	if err := isoDate(&f.CompetenceDate, q.CompetenceDate, errInvalidCompetence); err != nil {
+		return err
+	}
+	if q.Value != nil {
+		f.Value = store.NewMoney(q.Value.Round(2))
+	}
+	if q.Barcode != nil {
+		f.Barcode = brdoc.Digits(*q.Barcode)
+	}
+	if q.AccessKey != nil {
+		f.AccessKey = brdoc.Digits(*q.AccessKey)
+	}
+	if q.Private != nil {
+		f.Private = *q.Private
+	}
+	if q.Active != nil {
+		f.Active = *q.Active
+	}
+	switch {
+	case f.Description == "" || f.DueDate == "":
+		return errMissing
+	case !f.Value.IsPositive() || f.Value.GreaterThan(maxEntryValue):
+		return errInvalidValue
+	case f.PayDay != "" && f.BankAccountToken == "":
+		return errPaidNeedsAccount
+	case f.AccessKey != "" && !brdoc.ValidAccessKey(f.AccessKey):
+		return errInvalidAccessKey
+	}
+	if f.Barcode != "" && !brdoc.ValidBoleto(f.Barcode) {
+		return errInvalidBarcode
+	}
+	return nil
+}
+
+// prefill takes what the request leaves out from the data read from a
+// screened document.
+func (q *entryRequest) prefill(sc store.Screening) {
+	var r docread.Result
+	if json.Unmarshal(sc.Extracted, &r) != nil {
+		return
+	}
+	take := func(dst **string, name string) {
+		if *dst == nil {
+			if v, ok := r.Fields[name]; ok && v.Value != "" {
+				s := v.Value
+				*dst = &s
+			}
+		}
+	}
+	take(&q.Description, "description")
+	take(&q.DueDate, "due_date")
+	take(&q.Barcode, "barcode")
+	take(&q.AccessKey, "access_key")
+	take(&q.CompetenceDate, "competence_date")
+	if q.Value == nil {
+		if v, ok := r.Fields["value"]; ok {
+			if m, err := store.ParseMoney(v.Value); err == nil {
+				q.Value = &m
+			}
+		}
+	}
+}
+
+func (k entryKind) storeError(err error) error {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return k.notFound
+	case errors.Is(err, store.ErrInvalidReference):
+		var re *store.RefError
+		if errors.As(err, &re) && re.Field == "id_token_screening" {
+			return errScreeningUnavailable
+		}
+		return textsDefault.invalid
+	case errors.Is(err, store.ErrInvalidValue):
+		return errInvalidValue
+	}
+	return err
+}
+
+// insertEntry creates an expense or income with its attached files
+// (multipart `files`). A paid entry (pay_day set) moves its bank account's
+// balance. With id_token_screening, the screened document's file is
+// attached and its data fills the fields the request leaves out.
+func (s *Server) insertEntry(k entryKind) handler {
+	return func(r *request) (any, error) {
+		var q entryRequest
+		if err := r.decode(&q); err != nil {
+			return nil, err
+		}
+		if q.Screening != "" {
+			sc, err := r.db.Screening(r.ctx, r.unit.ID, q.Screening)
+			if err != nil || sc.Status != "pending" {
+				return nil, errScreeningUnavailable
+			}
+			q.prefill(sc)
+		}
+		f := store.EntryFields{Type: k.typ, Active: true}
+		if err := q.apply(&f); err != nil {
+			return nil, err
+		}
+		if f.CompetenceDate == "" {
+			f.CompetenceDate = f.DueDate
+		}
+		files, err := readFiles(r.body.files)
+		if err != nil {
+			return nil, err
+		}
+		token, err := r.db.InsertEntry(r.ctx, r.unit.ID, f, files, q.Screening)
+		if err != nil {
+			return nil, k.storeError(err)
+		}
+		return created{Message: k.noun + " created successfully.", Token: token}, nil
+	}
+}
+
+// updateEntry changes the sent fields of an expense or income and attaches
+// the sent files. `active: false` cancels the entry; `pay_day: ""` reopens
+// it.
+func (s *Server) updateEntry(k entryKind) handler {
+	return func(r *request) (any, error) {
+		var q entryRequest
+		if err := r.decode(&q); err != nil {
+			return nil, err
+		}
+		if q.IDToken == "" {
+			return nil, errMissing
+		}
+		if q.fieldCount() == 0 && len(r.body.files) == 0 {
+			return nil, errEntryNoFieldsUpdate
+		}
+		files, err := readFiles(r.body.files)
+		if err != nil {
+			return nil, err
+		}
+		if err := r.db.UpdateEntry(r.ctx, r.unit.ID, k.typ, q.IDToken, q.apply, files); err != nil {
+			return nil, k.storeError(err)
+		}
+		return created{Message: k.noun + " updated successfully.", Token: q.IDToken}, nil
+	}
+}
