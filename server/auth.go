@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"errors"
 
 	"fincom/store"
@@ -16,6 +17,9 @@ const (
 	// authTecOrAccess: like authUnit, or token_tec instead of access_token
 	// (spec, Authentication 3).
 	authTecOrAccess
+	// authUnits: like authUnit, or unit_tokens (an array of units of the
+	// access token's domain) instead of unit_token (spec, Authentication 4).
+	authUnits
 	// authPublic: no tokens; the order's public token is in the path or
 	// body (spec, Authentication 7).
 	authPublic
@@ -31,6 +35,12 @@ func (s *Server) authenticate(req *request) (release func(), err error) {
 	}
 	access := req.body.str("access_token")
 	unitToken := req.body.str("unit_token")
+	var more []string
+	if rt.auth == authUnits && unitToken == "" {
+		if raw, ok := req.body.fields["unit_tokens"]; ok && json.Unmarshal(raw, &more) == nil && len(more) > 0 && more[0] != "" {
+			unitToken, more = more[0], more[1:]
+		}
+	}
 	tec := ""
 	if rt.auth == authTecOrAccess && access == "" {
 		tec = req.body.str("token_tec")
@@ -62,11 +72,15 @@ func (s *Server) authenticate(req *request) (release func(), err error) {
 	} else {
 		u, err = db.Authenticate(req.ctx, access, unitToken)
 	}
+	var others []store.Unit
+	if err == nil && len(more) > 0 {
+		others, err = db.UnitsByTokens(req.ctx, more)
+	}
 	if err != nil {
 		release()
 		return nil, s.authError(rt, err)
 	}
-	req.db, req.unit = db, u
+	req.db, req.unit, req.units = db, u, append([]store.Unit{u}, others...)
 	requestInfo(req.ctx).domain = name
 	return release, nil
 }

@@ -87,6 +87,10 @@ const (
 	textInvalidInitialDate   = "Invalid initial_date. Use YYYY-MM-DD."
 	textInvalidFinalDate     = "Invalid final_date. Use YYYY-MM-DD."
 	textProvideCNPJ          = "Provide cnpj."
+	textEntryNotFound        = "Entry not found."
+	textOneFile              = "Send exactly one file."
+	textScreeningNotFound    = "Screening not found or not pending."
+	textScreeningStatus      = "Invalid status. Use pending, converted or discarded."
 	textUnreadable           = "Could not read the document."
 	textNoOCR                = "Images need an OCR engine, and none is configured. Send the XML or a PDF with text."
 

@@ -89,7 +89,37 @@ func (s *Server) routeTable() []route {
 	post := func(path string, h handler, t texts) route {
 		return route{method: http.MethodPost, path: path, handler: h, auth: authUnit, envelope: envDirect, texts: t}
 	}
+	with := func(r route, auth authKind) route {
+		r.auth = auth
+		return r
+	}
 	return []route{
+		// Transactions (POST / is the legacy name, spec Versioning) and cash
+		// flow.
+		with(post("/transactions", s.transactions, textsNo404), authUnits),
+		with(post("/", s.transactions, textsNo404), authUnits),
+		post("/cash_flow", s.cashFlow, textsNo404),
+		with(post("/get_category_median", s.getCategoryMedian, textsNo404), authTecOrAccess),
+
+		// Expenses and income, their files, their status.
+		post("/insert_expense", s.insertEntry(expense), textsDefault),
+		post("/update_expense", s.updateEntry(expense), textsDefault),
+		post("/list_expense_files", s.listEntryFiles(expense), textsDefault),
+		post("/insert_expense_files", s.insertEntryFiles(expense), textsDefault),
+		post("/delete_expense_files", s.deleteEntryFiles(expense), textsDefault),
+		post("/insert_income", s.insertEntry(income), textsDefault),
+		post("/update_income", s.updateEntry(income), textsDefault),
+		post("/list_income_files", s.listEntryFiles(income), textsDefault),
+		post("/insert_income_files", s.insertEntryFiles(income), textsDefault),
+		post("/delete_income_files", s.deleteEntryFiles(income), textsDefault),
+		post("/get_status", s.getStatus, textsDefault),
+
+		// Reading documents, and the inbox of received ones.
+		post("/get_ocr_data_by_file", s.getOCRDataByFile, textsDefault),
+		post("/insert_screening", s.insertScreening, textsDefault),
+		post("/list_screenings", s.listScreenings, textsDefault),
+		post("/discard_screening", s.discardScreening, textsDefault),
+
 		// Products and services.
 		post("/get_products_and_services", s.getProductsAndServices, textsProducts),
 		post("/list_stock_items_by_unit", s.listStockItemsByUnit, textsStock),

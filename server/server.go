@@ -82,6 +82,7 @@ type request struct {
 	body   body
 	db     *store.DB
 	unit   store.Unit
+	units  []store.Unit // with authUnits: every unit named; else just unit
 	dec    *decoder
 }
 

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -259,6 +260,9 @@ type scenario struct {
 	text   string // exact `error` (or `message` on failure) text
 	golden string // testdata/<golden>.json, compared exactly
 	check  func(t *testing.T, resp map[string]any)
+	// files, when set, makes the request multipart: body is the metadata
+	// part and each file a `files` part.
+	files map[string][]byte
 }
 
 // expand replaces {{name}} with the fixture's tokens.
@@ -306,7 +310,12 @@ func run(t *testing.T, scenarios []scenario) {
 			if method == "" {
 				method = http.MethodPost
 			}
-			rec := do(h, method, sc.path, sc.body)
+			var rec *httptest.ResponseRecorder
+			if sc.files == nil {
+				rec = do(h, method, sc.path, sc.body)
+			} else {
+				rec = doMultipart(h, sc.path, sc.body, sc.files)
+			}
 			body := rec.Body.Bytes()
 			if rec.Code != sc.status {
 				t.Fatalf("status = %d, want %d; body %s", rec.Code, sc.status, body)
@@ -385,3 +394,35 @@ func post(t *testing.T, h http.Handler, path, body string) map[string]any {
 
 // tokens builds the common body start.
 const auth = `"access_token":"{{access}}","unit_token":"{{unitA}}"`
+
+// doMultipart posts a multipart body: the JSON part `metadata` and files
+// (name -> bytes) as parts named `files`.
+func doMultipart(h http.Handler, path, metadata string, files map[string][]byte) *httptest.ResponseRecorder {
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	mw.WriteField("metadata", expand(metadata))
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fw, _ := mw.CreateFormFile("files", n)
+		fw.Write(files[n])
+	}
+	mw.Close()
+	req := httptest.NewRequest(http.MethodPost, Prefix+path, &buf)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
+func testFile(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "docread", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

@@ -39,7 +39,10 @@ type BankAccount struct {
 	Observation        Text    `json:"observation"`
 	OpeningBalance     Number  `json:"opening_balance"`
 	OpeningBalanceDate *DateBR `json:"opening_balance_date"`
-	Active             bool    `json:"active"`
+	// Balance is the opening balance plus the paid income less the paid
+	// expenses of the account (active entries).
+	Balance Number `json:"balance"`
+	Active  bool   `json:"active"`
 }
 
 func bankAccountRefs(ctx context.Context, tx *sql.Tx, f BankAccountFields) (bankID, typeID int64, err error) {
@@ -122,14 +125,18 @@ func (db *DB) SetBankAccountActive(ctx context.Context, unitID int64, token stri
 
 const bankAccountSelect = `
 	SELECT a.token, b.token, b.code, b.name, bt.token, bt.name, a.agency, a.dv_agencia, a.current_account, a.dv_conta,
-		a.nick_name, a.observation, a.opening_balance, a.opening_balance_date, a.active
+		a.nick_name, a.observation, a.opening_balance, a.opening_balance_date, a.active,
+		(SELECT COALESCE(SUM(CASE e.type WHEN 'in' THEN e.value_cents ELSE -e.value_cents END), 0)
+			FROM entries e WHERE e.bank_account_id = a.id AND e.pay_day IS NOT NULL AND e.active = 1)
 	FROM bank_accounts a JOIN banks b ON b.id = a.bank_id JOIN bank_types bt ON bt.id = a.bank_type_id`
 
 func scanBankAccount(s scanner) (BankAccount, error) {
 	var a BankAccount
 	var date sql.NullString
+	var moved int64
 	err := s.Scan(&a.Token, &a.IDTokenBank, &a.CodeBank, &a.BankName, &a.IDTokenBankType, &a.BankType, &a.Agency,
-		&a.DvAgencia, &a.CurrentAccount, &a.DvConta, &a.NickName, &a.Observation, &a.OpeningBalance, &date, &a.Active)
+		&a.DvAgencia, &a.CurrentAccount, &a.DvConta, &a.NickName, &a.Observation, &a.OpeningBalance, &date, &a.Active, &moved)
+	a.Balance = Number{a.OpeningBalance.Add(cents(moved).Decimal)}
 	if err == nil && date.Valid {
 		a.OpeningBalanceDate = &DateBR{}
 		err = a.OpeningBalanceDate.Scan(date.String)

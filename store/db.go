@@ -233,3 +233,6 @@ func (db *DB) setActive(ctx context.Context, table string, unitID int64, token s
 			boolInt(active), timestamp(now), unitID, token))
 	})
 }
+
+// Now returns the domain's clock reading.
+func (db *DB) Now() time.Time { return db.now() }

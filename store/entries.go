@@ -204,7 +204,7 @@ func (db *DB) UpdateEntry(ctx context.Context, unitID int64, typ, token string, 
 	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 		var id int64
 		var f EntryFields
-		var t [11]sql.NullString
+		var t [12]sql.NullString
 		err := tx.QueryRowContext(ctx, `
 			SELECT e.id, e.type, e.description, e.value, e.due_date, e.pay_day, e.competence_date,
 				cat.token, c.token, ba.token, p.token, pm.token, u.token,
@@ -215,13 +215,13 @@ func (db *DB) UpdateEntry(ctx context.Context, unitID int64, typ, token string, 
 			LEFT JOIN payment_methods pm ON pm.id = e.payment_method_id LEFT JOIN users u ON u.id = e.user_id
 			WHERE e.unit_id = ? AND e.type = ? AND e.token = ?`, unitID, typ, token).
 			Scan(&id, &f.Type, &f.Description, &f.Value, &f.DueDate, &t[0], &t[1], &t[2], &t[3], &t[4], &t[5], &t[6], &t[7],
-				&t[8], &t[9], &t[10], &f.Note, &f.Private, &f.Active)
+				&t[8], &t[9], &t[10], &t[11], &f.Private, &f.Active)
 		if err != nil {
 			return notFound(err)
 		}
 		f.PayDay, f.CompetenceDate, f.CategoryToken, f.ContactToken, f.BankAccountToken = t[0].String, t[1].String, t[2].String, t[3].String, t[4].String
 		f.ProjectToken, f.PaymentMethodToken, f.UserToken = t[5].String, t[6].String, t[7].String
-		f.Barcode, f.AccessKey, f.KeyMethodCredor = t[8].String, t[9].String, t[10].String
+		f.Barcode, f.AccessKey, f.KeyMethodCredor, f.Note = t[8].String, t[9].String, t[10].String, t[11].String
 		if err := apply(&f); err != nil {
 			return err
 		}

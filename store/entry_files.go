@@ -68,6 +68,7 @@ func (db *DB) EntryFiles(ctx context.Context, unitID int64, typ, token string) (
 			if err := rows.Scan(&f.Token, &f.Name, &f.ContentType, &f.Size, &f.SHA256, &f.CreatedDate); err != nil {
 				return err
 			}
+			f.CreatedDate = displayTimestamp(f.CreatedDate)
 			out = append(out, f)
 		}
 		return rows.Err()

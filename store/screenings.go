@@ -51,6 +51,7 @@ func scanScreening(s scanner) (Screening, error) {
 	var extracted string
 	err := s.Scan(&sc.Token, &sc.Status, &sc.FileName, &sc.ContentType, &sc.Size, &extracted, &sc.Note, &sc.CreatedDate)
 	sc.Extracted = json.RawMessage(extracted)
+	sc.CreatedDate = displayTimestamp(sc.CreatedDate)
 	return sc, err
 }
 

@@ -1,0 +1,51 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+
+	"fincom/server/brdoc"
+	"fincom/store"
+)
+
+var (
+	errProvideCNPJ = newError(http.StatusBadRequest, textProvideCNPJ)
+	errMedianCNPJ  = newError(http.StatusBadRequest, textInvalidCNPJ)
+)
+
+type categoryMedianRequest struct {
+	CNPJ string `json:"cnpj"`
+	Type string `json:"type"`
+}
+
+func (q *categoryMedianRequest) validate() error {
+	q.CNPJ = brdoc.Clean(q.CNPJ)
+	switch {
+	case q.CNPJ == "":
+		return errProvideCNPJ
+	case !brdoc.ValidCNPJ(q.CNPJ) && !brdoc.ValidCPF(q.CNPJ):
+		return errMedianCNPJ
+	case q.Type != "" && q.Type != "in" && q.Type != "out":
+		return errInvalidTypeIO
+	}
+	return nil
+}
+
+// getCategoryMedian answers the category most used on the entries of the
+// unit's contact with this CNPJ (with or without mask, alphanumeric too;
+// a CPF also works), or data null when that category was used fewer than
+// store.MinCategoryUsage times.
+func (s *Server) getCategoryMedian(r *request) (any, error) {
+	var q categoryMedianRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	u, err := r.db.CategoryMedian(r.ctx, r.unit.ID, q.CNPJ, q.Type)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return u, nil
+}

@@ -1,0 +1,89 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+
+	"fincom/store"
+)
+
+var errEntryFileNotFound = newError(http.StatusNotFound, textFileNotFound)
+
+// listEntryFiles answers an expense's or income's attachments (never their
+// bytes): [{token, name, content_type, size, sha256, created_date}].
+func (s *Server) listEntryFiles(k entryKind) handler {
+	return func(r *request) (any, error) {
+		var q idRequest
+		if err := r.decode(&q); err != nil {
+			return nil, err
+		}
+		files, err := r.db.EntryFiles(r.ctx, r.unit.ID, k.typ, q.IDToken)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, k.notFound
+		}
+		return files, err
+	}
+}
+
+// insertEntryFiles attaches the multipart `files` to an entry and answers
+// {success, message, data: [file token, ...]}.
+func (s *Server) insertEntryFiles(k entryKind) handler {
+	return func(r *request) (any, error) {
+		var q idRequest
+		if err := r.decode(&q); err != nil {
+			return nil, err
+		}
+		if len(r.body.files) == 0 {
+			return nil, errNoFiles
+		}
+		files, err := readFiles(r.body.files)
+		if err != nil {
+			return nil, err
+		}
+		tokens, err := r.db.AddEntryFiles(r.ctx, r.unit.ID, k.typ, q.IDToken, files)
+		if err != nil {
+			return nil, k.storeError(err)
+		}
+		return withMessage{Message: "Files attached successfully.", Data: tokens}, nil
+	}
+}
+
+// deleteFilesRequest names an entry and the files to delete: `files` (an
+// array of file tokens, alias `id_token_files`) or `id_token_file`.
+type deleteFilesRequest struct {
+	IDToken string   `json:"id_token" alias:"token"`
+	Files   []string `json:"files" alias:"id_token_files"`
+	File    string   `json:"id_token_file" alias:"file_token"`
+}
+
+func (q *deleteFilesRequest) validate() error {
+	if q.File != "" {
+		q.Files = append(q.Files, q.File)
+	}
+	if q.IDToken == "" || len(q.Files) == 0 {
+		return errMissing
+	}
+	return nil
+}
+
+// deleteEntryFiles removes attachments of an entry; all or none.
+func (s *Server) deleteEntryFiles(k entryKind) handler {
+	return func(r *request) (any, error) {
+		var q deleteFilesRequest
+		if err := r.decode(&q); err != nil {
+			return nil, err
+		}
+		err := r.db.DeleteEntryFiles(r.ctx, r.unit.ID, k.typ, q.IDToken, q.Files)
+		if errors.Is(err, store.ErrNotFound) {
+			// The entry exists (else EntryFiles fails): a file is not its.
+			if _, lerr := r.db.EntryFiles(r.ctx, r.unit.ID, k.typ, q.IDToken); lerr == nil {
+				return nil, errEntryFileNotFound
+			}
+			return nil, k.notFound
+		}
+		if err != nil {
+			return nil, err
+		}
+		return created{Message: "Files deleted successfully.", Token: q.IDToken}, nil
+	}
+}

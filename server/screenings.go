@@ -1,0 +1,123 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+
+	"fincom/server/docread"
+	"fincom/store"
+)
+
+var (
+	errUnreadable       = newError(http.StatusUnprocessableEntity, textUnreadable)
+	errNoOCR            = newError(http.StatusUnprocessableEntity, textNoOCR)
+	errOneFile          = newError(http.StatusBadRequest, textOneFile)
+	errScreeningMissing = newError(http.StatusNotFound, textScreeningNotFound)
+	errScreeningStatus  = newError(http.StatusBadRequest, textScreeningStatus)
+)
+
+// oneFile reads the request's single `files` part.
+func oneFile(r *request) (store.NewFile, error) {
+	switch len(r.body.files) {
+	case 0:
+		return store.NewFile{}, errNoFiles
+	case 1:
+	default:
+		return store.NewFile{}, errOneFile
+	}
+	files, err := readFiles(r.body.files)
+	if err != nil {
+		return store.NewFile{}, err
+	}
+	return files[0], nil
+}
+
+// getOCRDataByFile reads a document (multipart `files`, one file) into
+// expense fields with a confidence each: NF-e/NFC-e and NFS-e XML, or a
+// PDF's text (boleto line, CNPJ, due date, total). Images answer 422: no
+// OCR engine is built in.
+func (s *Server) getOCRDataByFile(r *request) (any, error) {
+	f, err := oneFile(r)
+	if err != nil {
+		return nil, err
+	}
+	res, err := docread.Read(f.ContentType, f.Data, r.db.Now())
+	switch {
+	case errors.Is(err, docread.ErrNoOCR):
+		return nil, errNoOCR
+	case err != nil:
+		return nil, errUnreadable
+	}
+	return res, nil
+}
+
+type screeningRequest struct {
+	Note string `json:"note" alias:"observation"`
+}
+
+// insertScreening puts a received document (one file) in the unit's inbox
+// with what fincom could read from it; an unreadable document is kept too,
+// with kind "unread", for a person to triage.
+func (s *Server) insertScreening(r *request) (any, error) {
+	var q screeningRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	f, err := oneFile(r)
+	if err != nil {
+		return nil, err
+	}
+	res, err := docread.Read(f.ContentType, f.Data, r.db.Now())
+	if err != nil {
+		res = docread.Result{Kind: "unread", Fields: map[string]docread.Field{}, Items: []docread.Item{}}
+	}
+	extracted, err := json.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	token, err := r.db.InsertScreening(r.ctx, r.unit.ID, f, extracted, strings.TrimSpace(q.Note))
+	if err != nil {
+		return nil, err
+	}
+	return created{Message: "Document received for screening.", Token: token}, nil
+}
+
+type listScreeningsRequest struct {
+	Status string `json:"status"`
+}
+
+func (q *listScreeningsRequest) validate() error {
+	switch q.Status {
+	case "", "pending", "converted", "discarded":
+		return nil
+	}
+	return errScreeningStatus
+}
+
+// listScreenings (a fincom route) answers the unit's inbox, newest first,
+// optionally by status.
+func (s *Server) listScreenings(r *request) (any, error) {
+	var q listScreeningsRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	return r.db.Screenings(r.ctx, r.unit.ID, q.Status)
+}
+
+// discardScreening (a fincom route) takes a pending document out of the
+// inbox.
+func (s *Server) discardScreening(r *request) (any, error) {
+	var q idRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	if err := r.db.SetScreeningStatus(r.ctx, r.unit.ID, q.IDToken, "pending", "discarded"); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, errScreeningMissing
+		}
+		return nil, err
+	}
+	return created{Message: "Screening discarded.", Token: q.IDToken}, nil
+}

@@ -1,0 +1,57 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+
+	"fincom/store"
+)
+
+var errEntryNotFound = newError(http.StatusNotFound, textEntryNotFound)
+
+// statusDef documents one entry status and how it is derived.
+type statusDef struct {
+	Status string `json:"status"`
+	Label  string `json:"label"`
+	Rule   string `json:"rule"`
+}
+
+// entryStatuses is the vocabulary of /get_status, in the order the rules
+// apply.
+var entryStatuses = []statusDef{
+	{store.StatusCancelled, "Cancelado", "active is false (cancelled with update_expense or update_income and active false)"},
+	{store.StatusPaid, "Pago", "pay_day is set"},
+	{store.StatusOverdue, "Vencido", "not paid and due_date is before today (America/Sao_Paulo)"},
+	{store.StatusOpen, "Em aberto", "not paid and due_date is today or later"},
+}
+
+type getStatusRequest struct {
+	IDToken  string   `json:"id_token" alias:"token"`
+	IDTokens []string `json:"id_tokens" alias:"tokens"`
+}
+
+type statusAnswer struct {
+	Statuses []statusDef          `json:"statuses"`
+	Entries  []store.EntryStatus `json:"entries"`
+}
+
+// getStatus answers the entry status vocabulary and, for the entries named
+// by id_token or id_tokens, their current status and action_status.
+func (s *Server) getStatus(r *request) (any, error) {
+	var q getStatusRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	tokens := q.IDTokens
+	if q.IDToken != "" {
+		tokens = append([]string{q.IDToken}, tokens...)
+	}
+	entries, err := r.db.EntryStatuses(r.ctx, r.unit.ID, tokens)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errEntryNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	return statusAnswer{Statuses: entryStatuses, Entries: entries}, nil
+}

@@ -1,0 +1,90 @@
+package server
+
+import (
+	"net/http"
+	"time"
+
+	"fincom/store"
+)
+
+var (
+	errDateRange        = newError(http.StatusBadRequest, textDateRange)
+	errDateOrder        = newError(http.StatusBadRequest, textDateOrder)
+	errInvalidFromDate  = newError(http.StatusBadRequest, textInvalidFromDate)
+	errInvalidToDate    = newError(http.StatusBadRequest, textInvalidToDate)
+	errInvalidInitial   = newError(http.StatusBadRequest, textInvalidInitialDate)
+	errInvalidFinal     = newError(http.StatusBadRequest, textInvalidFinalDate)
+	errInvalidTypeInOut = errInvalidTypeIO
+)
+
+// maxRangeDays is the spec's limit on a listing's interval (Limits).
+const maxRangeDays = 365
+
+// dateRange parses an optional interval with defaults, and checks order and
+// length.
+func dateRange(from, to string, defFrom, defTo store.Date, badFrom, badTo *Error) (store.Date, store.Date, error) {
+	parse := func(s string, def store.Date, bad *Error) (store.Date, error) {
+		if s == "" {
+			return def, nil
+		}
+		d, err := store.ParseDateISO(s)
+		if err != nil {
+			return d, bad
+		}
+		return d, nil
+	}
+	f, err := parse(from, defFrom, badFrom)
+	if err != nil {
+		return f, f, err
+	}
+	t, err := parse(to, defTo, badTo)
+	if err != nil {
+		return f, t, err
+	}
+	if f.After(t.Time) {
+		return f, t, errDateOrder
+	}
+	if t.Sub(f.Time) > maxRangeDays*24*time.Hour {
+		return f, t, errDateRange
+	}
+	return f, t, nil
+}
+
+func firstOfMonth(d store.Date) store.Date {
+	return store.Date{Time: time.Date(d.Year(), d.Month(), 1, 0, 0, 0, 0, time.UTC)}
+}
+
+type transactionsRequest struct {
+	FromDate  string `json:"from_date"`
+	ToDate    string `json:"to_date"`
+	Type      string `json:"type"`
+	UserToken string `json:"user_token"`
+}
+
+func (q *transactionsRequest) validate() error {
+	if q.Type != "" && q.Type != "in" && q.Type != "out" {
+		return errInvalidTypeInOut
+	}
+	return nil
+}
+
+// transactions lists the expenses and income of one unit (unit_token) or
+// of several units of the domain (unit_tokens), due between from_date
+// (default: the first day of the current month) and to_date (default:
+// today), at most 365 days apart, ordered by due date.
+func (s *Server) transactions(r *request) (any, error) {
+	var q transactionsRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	today := store.Today(r.db.Now())
+	from, to, err := dateRange(q.FromDate, q.ToDate, firstOfMonth(today), today, errInvalidFromDate, errInvalidToDate)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int64, len(r.units))
+	for i, u := range r.units {
+		ids[i] = u.ID
+	}
+	return r.db.Transactions(r.ctx, ids, store.TransactionFilter{From: from.ISO(), To: to.ISO(), Type: q.Type, UserToken: q.UserToken})
+}
