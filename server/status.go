@@ -31,7 +31,7 @@ type getStatusRequest struct {
 }
 
 type statusAnswer struct {
-	Statuses []statusDef          `json:"statuses"`
+	Statuses []statusDef         `json:"statuses"`
 	Entries  []store.EntryStatus `json:"entries"`
 }
 
