@@ -331,3 +331,30 @@ func TestBankAccountBalance(t *testing.T) {
 		t.Fatalf("balance = %v, want 1100 (1000.10 + 100.05 - 0.15)", a["balance"])
 	}
 }
+
+// TestIncomeFiles: the income twins of the file routes, and files sent with
+// an update.
+func TestIncomeFiles(t *testing.T) {
+	pdf := testFile(t, "boleto.pdf")
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	entry := post(t, h, "/insert_income", `{`+auth+`,"description":"Venda","value":10,"due_date":"2026-11-10"}`)["token"].(string)
+	if rec := doMultipart(h, "/update_income", `{`+auth+`,"id_token":"`+entry+`"}`, map[string][]byte{"recibo.pdf": pdf}); rec.Code != 200 {
+		t.Fatalf("update with file only: %d %s", rec.Code, rec.Body.String())
+	}
+	if rec := doMultipart(h, "/insert_income_files", `{`+auth+`,"id_token":"`+entry+`"}`, map[string][]byte{"nota.xml": testFile(t, "nfe.xml")}); rec.Code != 200 {
+		t.Fatalf("insert_income_files: %d %s", rec.Code, rec.Body.String())
+	}
+	files := post(t, h, "/list_income_files", `{`+auth+`,"token":"`+entry+`"}`)["data"].([]any)
+	if len(files) != 2 || files[0].(map[string]any)["name"] != "recibo.pdf" {
+		t.Fatalf("income files: %v", files)
+	}
+	tok := files[1].(map[string]any)["token"].(string)
+	post(t, h, "/delete_income_files", `{`+auth+`,"id_token":"`+entry+`","files":["`+tok+`"]}`)
+	if files := post(t, h, "/list_income_files", `{`+auth+`,"id_token":"`+entry+`"}`)["data"].([]any); len(files) != 1 {
+		t.Fatalf("after delete: %v", files)
+	}
+	if rec := do(h, "POST", "/delete_income_files", `{`+auth+`,"id_token":"`+entry+`"}`); rec.Code != 400 {
+		t.Fatalf("delete without files: %d", rec.Code)
+	}
+}

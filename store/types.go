@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 )
@@ -204,10 +205,53 @@ type Text struct{ sql.NullString }
 // NewText returns the Text for s; empty is null.
 func NewText(s string) Text { return Text{nullString(s)} }
 
-// MarshalJSON writes the string or null.
+// MarshalJSON writes the string or null. It escapes by hand: listings
+// write tens of thousands of these, and encoding/json's reflection per
+// field showed in profiles.
 func (t Text) MarshalJSON() ([]byte, error) {
 	if !t.Valid {
 		return []byte("null"), nil
 	}
-	return json.Marshal(t.String)
+	return appendJSONString(make([]byte, 0, len(t.String)+2), t.String), nil
+}
+
+// appendJSONString quotes s as JSON: quotes, backslashes and control
+// characters escaped, invalid UTF-8 replaced, HTML characters kept (as the
+// server's encoder keeps them).
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c == '\n':
+				b = append(b, '\\', 'n')
+			case c == '\r':
+				b = append(b, '\\', 'r')
+			case c == '\t':
+				b = append(b, '\\', 't')
+			case c < 0x20:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			default:
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, `\u202`...)
+			b = append(b, hex[r&0xf])
+		default:
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(b, '"')
 }
