@@ -22,6 +22,7 @@ var (
 	errInvalidState          = newError(http.StatusBadRequest, textInvalidState)
 	errInvalidZip            = newError(http.StatusBadRequest, textInvalidZip)
 	errInvalidEmail          = newError(http.StatusBadRequest, textInvalidEmail)
+	errInvalidCityIBGE       = newError(http.StatusBadRequest, textInvalidCityIBGE)
 )
 
 type getContactsRequest struct {
@@ -60,11 +61,12 @@ type contactRequest struct {
 	DataBank     *string `json:"data_bank" alias:"dataBank"`
 	Number       *string `json:"number"`
 	Complement   *string `json:"complement"`
+	CityIBGE     *string `json:"city_ibge" alias:"ibge"`
 }
 
 func (q *contactRequest) fieldCount() int {
 	return sent(q.Type, q.Register, q.FullName, q.SocialReason, q.FantasyName, q.BirthDate, q.Phone, q.Email, q.Address,
-		q.ZipCode, q.State, q.City, q.Neighborhood, q.Observation, q.DataBank, q.Number, q.Complement)
+		q.ZipCode, q.State, q.City, q.Neighborhood, q.Observation, q.DataBank, q.Number, q.Complement, q.CityIBGE)
 }
 
 // apply copies the sent fields onto f, normalized: register without its
@@ -110,6 +112,19 @@ func (q *contactRequest) apply(f *store.ContactFields) error {
 			}
 			f.BirthDate = d.ISO()
 		}
+	}
+	// The IBGE code is what invoices need; it comes from city_ibge when
+	// sent, else from the city's name and state.
+	switch {
+	case q.CityIBGE != nil:
+		f.CityIBGE = brdoc.Digits(*q.CityIBGE)
+		if m, ok := brdoc.LookupIBGE(f.CityIBGE); f.CityIBGE != "" && !ok {
+			return errInvalidCityIBGE
+		} else if ok && f.City == "" {
+			f.City, f.State = m.Name, m.State
+		}
+	case q.City != nil || q.State != nil:
+		f.CityIBGE, _ = brdoc.LookupCity(f.City, f.State)
 	}
 	return checkContact(f)
 }

@@ -57,6 +57,7 @@ const (
 	textInvalidState    = "Invalid state. Use the two-letter abbreviation."
 	textInvalidZip      = "Invalid zip_code. Use 8 digits."
 	textInvalidEmail    = "Invalid email."
+	textInvalidCityIBGE = "Invalid city_ibge. Use a 7-digit IBGE municipality code."
 	textInvalidNCM      = "Invalid ncm. Use 8 digits."
 	textInvalidCFOP     = "Invalid cfop. Use 4 digits starting with 1 to 7."
 	textInvalidUsage    = "Invalid usage_type. Use a SPED item type code (00 to 10, or 99)."

@@ -28,6 +28,7 @@ type ContactFields struct {
 	ZipCode      string
 	Observation  string
 	DataBank     string
+	CityIBGE     string // 7-digit IBGE code of City/State
 }
 
 // DisplayName is the contact's `contact_name`: the person's name, else the
@@ -60,21 +61,21 @@ type ContactFilter struct {
 }
 
 const contactColumns = `type, register, full_name, social_reason, fantasy_name, birth_date, phone, email,
-	address, number, complement, neighborhood, city, state, zip_code, observation, data_bank`
+	address, number, complement, neighborhood, city, state, zip_code, observation, data_bank, city_ibge`
 
 const contactSets = `type = ?, register = ?, full_name = ?, social_reason = ?, fantasy_name = ?, birth_date = ?,
 	phone = ?, email = ?, address = ?, number = ?, complement = ?, neighborhood = ?, city = ?, state = ?, zip_code = ?,
-	observation = ?, data_bank = ?`
+	observation = ?, data_bank = ?, city_ibge = ?`
 
 func (f *ContactFields) pointers() []*string {
 	return []*string{&f.Type, &f.Register, &f.FullName, &f.SocialReason, &f.FantasyName, &f.BirthDate, &f.Phone, &f.Email,
-		&f.Address, &f.Number, &f.Complement, &f.Neighborhood, &f.City, &f.State, &f.ZipCode, &f.Observation, &f.DataBank}
+		&f.Address, &f.Number, &f.Complement, &f.Neighborhood, &f.City, &f.State, &f.ZipCode, &f.Observation, &f.DataBank, &f.CityIBGE}
 }
 
 func (f ContactFields) values() []any {
 	out := []any{f.Type, f.Register}
 	for _, s := range []string{f.FullName, f.SocialReason, f.FantasyName, f.BirthDate, f.Phone, f.Email,
-		f.Address, f.Number, f.Complement, f.Neighborhood, f.City, f.State, f.ZipCode, f.Observation, f.DataBank} {
+		f.Address, f.Number, f.Complement, f.Neighborhood, f.City, f.State, f.ZipCode, f.Observation, f.DataBank, f.CityIBGE} {
 		out = append(out, nullString(s))
 	}
 	return out
@@ -88,7 +89,7 @@ func (db *DB) InsertContact(ctx context.Context, unitID int64, f ContactFields) 
 		args := append([]any{token, unitID, f.DisplayName()}, f.values()...)
 		args = append(args, timestamp(now), timestamp(now))
 		_, err := tx.ExecContext(ctx, `INSERT INTO contacts (token, unit_id, display_name, `+contactColumns+`, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
 		if isUnique(err) {
 			return ErrDuplicate
 		}
@@ -104,7 +105,7 @@ func (db *DB) InsertContact(ctx context.Context, unitID int64, f ContactFields) 
 // fields, and writes the result, all in one transaction.
 func (db *DB) UpdateContact(ctx context.Context, unitID int64, token string, apply func(*ContactFields) error) error {
 	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
-		var cols [17]sql.NullString
+		var cols [18]sql.NullString
 		scan := make([]any, len(cols))
 		for i := range cols {
 			scan[i] = &cols[i]

@@ -131,6 +131,29 @@ var municipalities = sync.OnceValue(func() map[string]Municipality {
 	return m
 })
 
+// fold lower-cases s and drops Portuguese diacritics, so that "SAO PAULO"
+// and "São Paulo" name one city.
+func fold(s string) string {
+	r := strings.NewReplacer("á", "a", "à", "a", "â", "a", "ã", "a", "é", "e", "ê", "e", "í", "i", "ó", "o", "ô", "o", "õ", "o", "ú", "u", "ü", "u", "ç", "c", "'", "", "-", " ")
+	return strings.Join(strings.Fields(r.Replace(strings.ToLower(s))), " ")
+}
+
+// citiesByName indexes the municipalities by folded name and state.
+var citiesByName = sync.OnceValue(func() map[string]string {
+	m := map[string]string{}
+	for code, mu := range municipalities() {
+		m[fold(mu.Name)+"/"+mu.State] = code
+	}
+	return m
+})
+
+// LookupCity returns the IBGE code of a municipality by name (case and
+// accents ignored) and state abbreviation.
+func LookupCity(name, state string) (string, bool) {
+	code, ok := citiesByName()[fold(name)+"/"+strings.ToUpper(state)]
+	return code, ok
+}
+
 // LookupIBGE returns the municipality with a 7-digit IBGE code.
 func LookupIBGE(code string) (Municipality, bool) {
 	m, ok := municipalities()[code]

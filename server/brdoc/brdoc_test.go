@@ -125,3 +125,14 @@ func TestAccessKey(t *testing.T) {
 		}
 	}
 }
+
+func TestLookupCity(t *testing.T) {
+	for _, c := range [][3]string{{"São Paulo", "SP", "3550308"}, {"SAO PAULO", "sp", "3550308"}, {"campinas", "SP", "3509502"}, {"Abadia de Goiás", "GO", "5200050"}} {
+		if got, ok := LookupCity(c[0], c[1]); !ok || got != c[2] {
+			t.Errorf("LookupCity(%q, %q) = %q %v", c[0], c[1], got, ok)
+		}
+	}
+	if _, ok := LookupCity("São Paulo", "RJ"); ok {
+		t.Error("wrong state found")
+	}
+}
