@@ -125,12 +125,16 @@ func (s *Server) readMultipart(w http.ResponseWriter, r *http.Request) (body, er
 
 // fieldInfo describes one field of a request struct: its JSON name, the
 // aliases its `alias` tag declares (comma-separated), and whether it is a
-// group (a nested object decoded with the same rules).
+// group (a nested object decoded with the same rules; `decode:"group,flat"`
+// also reads the group's fields from the top level when the object is
+// absent, the spec's legacy flat form). Fields of embedded structs count as
+// the outer struct's.
 type fieldInfo struct {
-	index   int
+	index   []int
 	name    string
 	aliases []string
 	group   bool
+	flat    bool
 }
 
 // decoder decodes request bodies into request structs. It reads each
@@ -146,11 +150,19 @@ func (d *decoder) fieldsOf(t reflect.Type) []fieldInfo {
 	var out []fieldInfo
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct && f.Tag.Get("json") == "" {
+			for _, inner := range d.fieldsOf(f.Type) {
+				inner.index = append([]int{i}, inner.index...)
+				out = append(out, inner)
+			}
+			continue
+		}
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if name == "" || name == "-" || !f.IsExported() {
 			continue
 		}
-		fi := fieldInfo{index: i, name: name, group: f.Tag.Get("decode") == "group"}
+		kind, opt, _ := strings.Cut(f.Tag.Get("decode"), ",")
+		fi := fieldInfo{index: []int{i}, name: name, group: kind == "group", flat: opt == "flat"}
 		if a := f.Tag.Get("alias"); a != "" {
 			fi.aliases = strings.Split(a, ",")
 		}
@@ -177,26 +189,28 @@ func (d *decoder) decode(fields map[string]json.RawMessage, form map[string]bool
 			key = a
 			raw, ok = fields[a]
 		}
-		if !ok {
-			continue
-		}
-		fv := v.Field(fi.index)
+		fv := v.FieldByIndex(fi.index)
 		if fi.group {
-			if string(raw) == "null" {
+			inner := fields
+			if ok && string(raw) != "null" {
+				inner = nil
+				if err := json.Unmarshal(raw, &inner); err != nil {
+					return errFormat
+				}
+			} else if !fi.flat {
 				continue
-			}
-			var inner map[string]json.RawMessage
-			if err := json.Unmarshal(raw, &inner); err != nil {
-				return errFormat
 			}
 			target := fv
 			if fv.Kind() == reflect.Pointer {
 				fv.Set(reflect.New(fv.Type().Elem()))
 				target = fv.Elem()
 			}
-			if err := d.decode(inner, nil, target.Addr().Interface()); err != nil {
+			if err := d.decode(inner, form, target.Addr().Interface()); err != nil {
 				return err
 			}
+			continue
+		}
+		if !ok {
 			continue
 		}
 		if err := json.Unmarshal(raw, fv.Addr().Interface()); err != nil {

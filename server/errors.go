@@ -48,6 +48,12 @@ const (
 	textCategoryExists        = "Category already exists for this type."
 	textCategoryGroupNotFound = "Category group not found for this type."
 
+	// Sales orders (spec, /insert_sales_order and /list_sales_orders).
+	textMissingRequiredFields = "Missing required fields"
+	textDatesRequired         = "Parâmetros de data são obrigatórios."
+	textErroInserirPedido     = "Erro ao inserir pedido"
+	textSalesOrderNotFound    = "Sales order not found or not updated."
+
 	// fincom's own texts, for failures the spec does not name.
 	textInvalidJSON     = "Invalid JSON body."
 	textBodyTooLarge    = "Request body too large."

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -54,5 +55,37 @@ func (c *code) UnmarshalJSON(b []byte) error {
 		return errFormat
 	}
 	*c = code(n)
+	return nil
+}
+
+// flexInt is an integer sent as a number or a numeric string (1, "1").
+type flexInt int
+
+func (n *flexInt) UnmarshalJSON(b []byte) error {
+	v, err := strconv.Atoi(strings.Trim(string(b), `"`))
+	if err != nil {
+		return errFormat
+	}
+	*n = flexInt(v)
+	return nil
+}
+
+// flexString is a code the spec shows as a string that clients also send
+// as a number ("9" or 9).
+type flexString string
+
+func (s *flexString) UnmarshalJSON(b []byte) error {
+	if len(b) > 0 && b[0] == '"' {
+		var v string
+		if err := json.Unmarshal(b, &v); err != nil {
+			return errFormat
+		}
+		*s = flexString(strings.TrimSpace(v))
+		return nil
+	}
+	if _, err := strconv.Atoi(string(b)); err != nil {
+		return errFormat
+	}
+	*s = flexString(b)
 	return nil
 }

@@ -74,6 +74,24 @@ var (
 		format:   textsDefault.format,
 		internal: textErroDesconhecido,
 	}
+	// /insert_sales_order: 400 "Missing required fields" (with details
+	// when fields are missing), 403 "Invalid data", 422 "Invalid parameter
+	// format", 500 "Erro ao inserir pedido".
+	textsInsertSalesOrder = texts{
+		missing:  newError(http.StatusBadRequest, textMissingRequiredFields),
+		invalid:  textsDefault.invalid,
+		unit:     textsDefault.invalid,
+		format:   newError(http.StatusUnprocessableEntity, textInvalidParameterFormat),
+		internal: textErroInserirPedido,
+	}
+	// /list_sales_orders: 403 "Invalid data", 500 "Erro desconhecido".
+	textsListSalesOrders = texts{
+		missing:  textsDefault.invalid,
+		invalid:  textsDefault.invalid,
+		unit:     textsDefault.invalid,
+		format:   textsDefault.format,
+		internal: textErroDesconhecido,
+	}
 	// /update_bank_account: "Missing required parameters" without a dot.
 	textsUpdateBankAccount = texts{
 		missing:  newError(http.StatusBadRequest, textMissingRequiredParameters),
@@ -119,6 +137,13 @@ func (s *Server) routeTable() []route {
 		post("/insert_screening", s.insertScreening, textsDefault),
 		post("/list_screenings", s.listScreenings, textsDefault),
 		post("/discard_screening", s.discardScreening, textsDefault),
+
+		// Sales orders.
+		post("/list_sales_orders", s.listSalesOrders, textsListSalesOrders),
+		post("/insert_sales_order", s.insertSalesOrder, textsInsertSalesOrder),
+		post("/get_sales_order_by_id", s.getSalesOrderByID, textsDefault),
+		post("/enable_sales_order", setActive((*store.DB).SetSalesOrderActive, true, errSalesOrderNotFound, "Sales order"), textsDefault),
+		post("/disable_sales_order", setActive((*store.DB).SetSalesOrderActive, false, errSalesOrderNotFound, "Sales order"), textsDefault),
 
 		// Products and services.
 		post("/get_products_and_services", s.getProductsAndServices, textsProducts),

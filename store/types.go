@@ -255,3 +255,30 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	return append(b, '"')
 }
+
+// Decimal is an exact quantity written to JSON as a decimal string without
+// fixed places ("1", "2.5"), as the spec shows `quantity`.
+type Decimal struct{ decimal.Decimal }
+
+// MarshalJSON writes "2.5".
+func (d Decimal) MarshalJSON() ([]byte, error) { return []byte(`"` + d.Decimal.String() + `"`), nil }
+
+// UnmarshalJSON accepts 2.5 and "2.5".
+func (d *Decimal) UnmarshalJSON(b []byte) error {
+	v, err := decimalFromJSON(b)
+	if err != nil {
+		return err
+	}
+	d.Decimal = v
+	return nil
+}
+
+// Value stores the canonical text.
+func (d Decimal) Value() (driver.Value, error) { return d.Decimal.String(), nil }
+
+// Scan reads the canonical text back.
+func (d *Decimal) Scan(src any) error {
+	v, err := scanDecimal(src)
+	d.Decimal = v
+	return err
+}

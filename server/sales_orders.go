@@ -1,0 +1,422 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"fincom/store"
+)
+
+var (
+	errMissingFields      = newError(http.StatusBadRequest, textMissingRequiredFields)
+	errOrderFormat        = newError(http.StatusUnprocessableEntity, textInvalidParameterFormat)
+	errDatesRequired      = newError(http.StatusBadRequest, textDatesRequired)
+	errSalesOrderNotFound = newError(http.StatusNotFound, textSalesOrderNotFound)
+)
+
+// taxFields are the number fields of group `nf`, all optional, default
+// 0.00 (spec). They may also come nested in nf.impostos (taxes) and
+// nf.retencoes (retentions).
+type taxFields struct {
+	TaxServiceGrossAmount          *store.Money `json:"tax_service_gross_amount"`
+	TaxServiceDeductionAmount      *store.Money `json:"tax_service_deduction_amount"`
+	TaxServiceUncondDiscountAmount *store.Money `json:"tax_service_uncond_discount_amount"`
+	TaxServiceCondDiscountAmount   *store.Money `json:"tax_service_cond_discount_amount"`
+	TaxServiceBaseAmount           *store.Money `json:"tax_service_base_amount"`
+	TaxIssRatePercent              *store.Money `json:"tax_iss_rate_percent"`
+	TaxIssAmount                   *store.Money `json:"tax_iss_amount"`
+	NetReceivableAmount            *store.Money `json:"net_receivable_amount"`
+	RetPisRatePercent              *store.Money `json:"ret_pis_rate_percent"`
+	RetPisAmount                   *store.Money `json:"ret_pis_amount"`
+	RetCofinsRatePercent           *store.Money `json:"ret_cofins_rate_percent"`
+	RetCofinsAmount                *store.Money `json:"ret_cofins_amount"`
+	RetCsllRatePercent             *store.Money `json:"ret_csll_rate_percent"`
+	RetCsllAmount                  *store.Money `json:"ret_csll_amount"`
+	RetIrRatePercent               *store.Money `json:"ret_ir_rate_percent"`
+	RetIrAmount                    *store.Money `json:"ret_ir_amount"`
+	RetInssRatePercent             *store.Money `json:"ret_inss_rate_percent"`
+	RetInssAmount                  *store.Money `json:"ret_inss_amount"`
+	RetOtherRatePercent            *store.Money `json:"ret_other_rate_percent"`
+	RetOtherAmount                 *store.Money `json:"ret_other_amount"`
+	RetTotalAmount                 *store.Money `json:"ret_total_amount"`
+}
+
+// pairs lines up the request's tax fields with the stored ones.
+func (t *taxFields) pairs(s *store.Taxes) [][2]any {
+	return [][2]any{
+		{&t.TaxServiceGrossAmount, &s.TaxServiceGrossAmount}, {&t.TaxServiceDeductionAmount, &s.TaxServiceDeductionAmount},
+		{&t.TaxServiceUncondDiscountAmount, &s.TaxServiceUncondDiscountAmount}, {&t.TaxServiceCondDiscountAmount, &s.TaxServiceCondDiscountAmount},
+		{&t.TaxServiceBaseAmount, &s.TaxServiceBaseAmount}, {&t.TaxIssRatePercent, &s.TaxIssRatePercent},
+		{&t.TaxIssAmount, &s.TaxIssAmount}, {&t.NetReceivableAmount, &s.NetReceivableAmount},
+		{&t.RetPisRatePercent, &s.RetPisRatePercent}, {&t.RetPisAmount, &s.RetPisAmount},
+		{&t.RetCofinsRatePercent, &s.RetCofinsRatePercent}, {&t.RetCofinsAmount, &s.RetCofinsAmount},
+		{&t.RetCsllRatePercent, &s.RetCsllRatePercent}, {&t.RetCsllAmount, &s.RetCsllAmount},
+		{&t.RetIrRatePercent, &s.RetIrRatePercent}, {&t.RetIrAmount, &s.RetIrAmount},
+		{&t.RetInssRatePercent, &s.RetInssRatePercent}, {&t.RetInssAmount, &s.RetInssAmount},
+		{&t.RetOtherRatePercent, &s.RetOtherRatePercent}, {&t.RetOtherAmount, &s.RetOtherAmount},
+		{&t.RetTotalAmount, &s.RetTotalAmount},
+	}
+}
+
+type orderProduct struct {
+	Token    string        `json:"token" alias:"id_token"`
+	Quantity store.Decimal `json:"quantity" alias:"qty"`
+}
+
+// The four groups of /insert_sales_order (spec). Each may also be sent
+// flat at the top level (the legacy form).
+type orderPV struct {
+	Contact           string           `json:"id_token_contact" alias:"id_contact"`
+	StockItem         string           `json:"id_token_stock_item" alias:"id_stock_item"`
+	Products          *[]orderProduct  `json:"products"`
+	ProductIDTokens   *[]string        `json:"product_id_tokens"`
+	ProductQtys       *[]store.Decimal `json:"product_qtys"`
+	Description       string           `json:"description"`
+	Value             *store.Money     `json:"value"`
+	Quantity          *store.Decimal   `json:"quantity"`
+	ObservationSales  string           `json:"observation_sales"`
+	NotifyEmailCharge string           `json:"notify_email_charge"`
+	NotifyEmailNF     string           `json:"notify_email_nf"`
+	NotifyEmailAlert  string           `json:"notify_email_alert"`
+}
+
+type orderFaturamento struct {
+	Category             string `json:"id_token_category"`
+	EstimatedPaymentDate string `json:"estimated_payment_date"`
+	BankAccount          string `json:"id_token_bank_account"`
+	Project              string `json:"id_token_project"`
+	Recurrence           bool   `json:"recurrence"`
+	InAutomation         bool   `json:"in_automation"`
+	Conciliation         bool   `json:"conciliation"`
+}
+
+type orderCharge struct {
+	PaymentType          string   `json:"payment_type"`
+	ProviderBank         *string  `json:"provider_bank"`
+	GenerateProviderA    bool     `json:"generate_with_provider_a"`
+	GenerateProviderAAlt bool     `json:"generate_provider_a_alt"`
+	GenerateProviderB    bool     `json:"generate_provider_b"`
+	GenerateProviderC    bool     `json:"generate_provider_c"`
+	InstallmentCredit    *flexInt `json:"installment_credit"`
+	Installments         *flexInt `json:"installments" alias:"installment"`
+	PixKey               string   `json:"charge_pix_key" alias:"pix_key"`
+	NotifyDaysCharge     *flexInt `json:"notify_days_charge"`
+	BankAccountPayment   string   `json:"bankAccountPayment" alias:"id_token_bank_account_payment"`
+	EstimatedPaymentDate string   `json:"estimated_payment_date"`
+}
+
+type orderNF struct {
+	Kind              string       `json:"nf_kind"`
+	GenerateNFWebhook bool         `json:"generateNFWebhook"`
+	TipoDocumento     *flexString  `json:"tipo_documento"`
+	FinalidadeEmissao *flexString  `json:"finalidade_emissao"`
+	PresencaComprador *flexString  `json:"presenca_comprador"`
+	ConsumidorFinal   *flexString  `json:"consumidor_final"`
+	ServiceAssocID    string       `json:"service_assoc_id_token" alias:"service_assoc_id"`
+	ServiceID         string       `json:"service_id_token" alias:"service_id"`
+	ServiceCod        string       `json:"service_cod" alias:"service_code"`
+	ServiceLocation   string       `json:"service_location"`
+	FreightMode       *flexString  `json:"freight_mode"`
+	FreightTotal      *store.Money `json:"freight_total"`
+	LocalDestino      *flexString  `json:"local_destino"`
+	taxFields
+	Impostos  *taxFields `json:"impostos" decode:"group"`
+	Retencoes *taxFields `json:"retencoes" decode:"group"`
+}
+
+type salesOrderRequest struct {
+	PV          orderPV          `json:"pv" decode:"group,flat"`
+	Faturamento orderFaturamento `json:"faturamento" decode:"group,flat"`
+	Charge      orderCharge      `json:"charge" decode:"group,flat"`
+	NF          orderNF          `json:"nf" decode:"group,flat"`
+}
+
+// missingFields collects the absent required fields, dotted as group.field.
+type missingFields []string
+
+func (m *missingFields) need(ok bool, field string) {
+	if !ok {
+		*m = append(*m, field)
+	}
+}
+
+func (m missingFields) err() error {
+	if len(m) == 0 {
+		return nil
+	}
+	group, _, _ := strings.Cut(m[0], ".")
+	return &Error{Status: http.StatusBadRequest, Text: textMissingRequiredFields,
+		Details: missingDetails{MissingFields: m, Group: group}}
+}
+
+// missingDetails is the spec's details of 400 "Missing required fields".
+type missingDetails struct {
+	MissingFields []string `json:"missing_fields"`
+	Group         string   `json:"group"`
+}
+
+// enum checks an optional code against its allowed values and answers the
+// stored text, or the default.
+func enum(v *flexString, def string, allowed ...string) (string, bool) {
+	if v == nil || *v == "" {
+		return def, true
+	}
+	for _, a := range allowed {
+		if string(*v) == a {
+			return a, true
+		}
+	}
+	return "", false
+}
+
+// fields validates the request and builds the order. paymentKey is the
+// payment_key of charge.payment_type ("" when unknown).
+func (q *salesOrderRequest) fields(paymentKey string) (store.SalesOrderFields, error) {
+	pv, fat, ch, nf := &q.PV, &q.Faturamento, &q.Charge, &q.NF
+	f := store.SalesOrderFields{
+		ContactToken: pv.Contact, StockItemToken: pv.StockItem, CategoryToken: fat.Category, ProjectToken: fat.Project,
+		BankAccountToken: fat.BankAccount, BankAccountPaymentToken: ch.BankAccountPayment, PaymentTypeToken: ch.PaymentType,
+		Description: strings.TrimSpace(pv.Description), EstimatedPaymentDate: fat.EstimatedPaymentDate,
+		Recurrence: fat.Recurrence, InAutomation: fat.InAutomation, Conciliation: fat.Conciliation,
+		PixKey: strings.TrimSpace(ch.PixKey), NotifyEmailCharge: pv.NotifyEmailCharge, NotifyEmailNF: pv.NotifyEmailNF,
+		NotifyEmailAlert: pv.NotifyEmailAlert, ObservationSales: pv.ObservationSales, NFKind: nf.Kind,
+		GenerateNFWebhook: nf.GenerateNFWebhook, ServiceAssocID: nf.ServiceAssocID, ServiceID: nf.ServiceID,
+		ServiceCod: nf.ServiceCod, ServiceLocation: nf.ServiceLocation,
+		Quantity: store.Decimal{Decimal: decimal.NewFromInt(1)}, InstallmentCredit: 1, Installments: 1,
+	}
+	if f.EstimatedPaymentDate == "" {
+		f.EstimatedPaymentDate = ch.EstimatedPaymentDate
+	}
+	// Products: pv.products, or the legacy product_id_tokens + product_qtys.
+	if pv.Products != nil {
+		for _, p := range *pv.Products {
+			f.Products = append(f.Products, store.OrderProduct{Token: p.Token, Quantity: p.Quantity})
+		}
+	} else if pv.ProductIDTokens != nil {
+		qtys := []store.Decimal{}
+		if pv.ProductQtys != nil {
+			qtys = *pv.ProductQtys
+		}
+		if len(qtys) != len(*pv.ProductIDTokens) {
+			return f, errOrderFormat
+		}
+		for i, tok := range *pv.ProductIDTokens {
+			f.Products = append(f.Products, store.OrderProduct{Token: tok, Quantity: qtys[i]})
+		}
+	}
+
+	var m missingFields
+	m.need(pv.Contact != "", "pv.id_token_contact")
+	service := nf.Kind == "nfse" || nf.Kind == "nfsen"
+	m.need(!service || pv.StockItem != "", "pv.id_token_stock_item")
+	m.need(!(nf.Kind == "nfe" || nf.Kind == "nfce") || len(f.Products) > 0, "pv.products")
+	m.need(f.Description != "", "pv.description")
+	m.need(pv.Value != nil, "pv.value")
+	m.need(fat.Category != "", "faturamento.id_token_category")
+	m.need(f.EstimatedPaymentDate != "", "faturamento.estimated_payment_date")
+	m.need(ch.PaymentType != "", "charge.payment_type")
+	m.need(!(paymentKey == "PIX" || paymentKey == "PIX_AUTOMATICO") || f.PixKey != "", "charge.charge_pix_key")
+	m.need(paymentKey != "TRANSFER" || ch.BankAccountPayment != "", "charge.bankAccountPayment")
+	m.need(!service || nf.ServiceID != "", "nf.service_id_token")
+	if err := m.err(); err != nil {
+		return f, err
+	}
+
+	// Formats: 422 "Invalid parameter format".
+	if d, err := store.ParseDateISO(f.EstimatedPaymentDate); err != nil {
+		return f, errOrderFormat
+	} else {
+		f.EstimatedPaymentDate = d.ISO()
+	}
+	f.Value = store.NewMoney(pv.Value.Round(2))
+	if f.Value.IsNegative() {
+		return f, errOrderFormat
+	}
+	if pv.Quantity != nil {
+		if !pv.Quantity.IsPositive() {
+			return f, errOrderFormat
+		}
+		f.Quantity = *pv.Quantity
+	}
+	for _, p := range f.Products {
+		if p.Token == "" || !p.Quantity.IsPositive() {
+			return f, errOrderFormat
+		}
+	}
+	for _, c := range []struct {
+		v   *flexInt
+		dst *int
+		min int
+	}{{ch.InstallmentCredit, &f.InstallmentCredit, 1}, {ch.Installments, &f.Installments, 1}, {ch.NotifyDaysCharge, &f.NotifyDaysCharge, 0}} {
+		if c.v != nil {
+			if int(*c.v) < c.min || int(*c.v) > 999 {
+				return f, errOrderFormat
+			}
+			*c.dst = int(*c.v)
+		}
+	}
+	switch nf.Kind {
+	case "", "nfse", "nfsen", "nfe", "nfce":
+	default:
+		return f, errOrderFormat
+	}
+	provider, err := providerOf(ch)
+	if err != nil {
+		return f, err
+	}
+	f.ProviderBank = provider
+	var ok [6]bool
+	var freight, destino string
+	f.TipoDocumento, ok[0] = enum(nf.TipoDocumento, "", "0", "1")
+	f.FinalidadeEmissao, ok[1] = enum(nf.FinalidadeEmissao, "", "1", "2", "3", "4")
+	f.PresencaComprador, ok[2] = enum(nf.PresencaComprador, "", "0", "1", "2", "3", "4", "9")
+	f.ConsumidorFinal, ok[3] = enum(nf.ConsumidorFinal, "", "0", "1")
+	freight, ok[4] = enum(nf.FreightMode, "9", "0", "1", "2", "9")
+	destino, ok[5] = enum(nf.LocalDestino, "1", "1", "2", "3")
+	for _, v := range ok {
+		if !v {
+			return f, errOrderFormat
+		}
+	}
+	f.FreightMode, f.LocalDestino = int(freight[0]-'0'), int(destino[0]-'0')
+	if nf.FreightTotal != nil {
+		if nf.FreightTotal.IsNegative() {
+			return f, errOrderFormat
+		}
+		f.FreightTotal = store.NewMoney(nf.FreightTotal.Round(2))
+	}
+	// Taxes: flat in nf win; nested nf.impostos and nf.retencoes fill the
+	// rest; 0.00 otherwise.
+	for _, src := range []*taxFields{&nf.taxFields, nf.Impostos, nf.Retencoes} {
+		if src == nil {
+			continue
+		}
+		for _, p := range src.pairs(&f.Taxes) {
+			in, out := p[0].(**store.Money), p[1].(*store.Money)
+			if *in != nil && out.IsZero() {
+				if (*in).IsNegative() {
+					return f, errOrderFormat
+				}
+				*out = store.NewMoney((*in).Round(2))
+			}
+		}
+	}
+	return f, nil
+}
+
+// providerOf reads provider_bank or its equivalent flags.
+func providerOf(ch *orderCharge) (string, error) {
+	p := ""
+	if ch.ProviderBank != nil {
+		p = *ch.ProviderBank
+	}
+	switch p {
+	case "", "provider_a", "provider_b", "provider_c":
+	default:
+		return "", errOrderFormat
+	}
+	for _, flag := range []struct {
+		on   bool
+		name string
+	}{{ch.GenerateProviderA || ch.GenerateProviderAAlt, "provider_a"}, {ch.GenerateProviderB, "provider_b"}, {ch.GenerateProviderC, "provider_c"}} {
+		if flag.on {
+			if p != "" && p != flag.name {
+				return "", errOrderFormat
+			}
+			p = flag.name
+		}
+	}
+	return p, nil
+}
+
+// insertSalesOrder creates an order from the grouped or the flat form and
+// answers {success, message, data: {id, cod_orders}}.
+func (s *Server) insertSalesOrder(r *request) (any, error) {
+	var q salesOrderRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	key := ""
+	if q.Charge.PaymentType != "" {
+		methods, err := r.db.PaymentMethods(r.ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range methods {
+			if m.Token == q.Charge.PaymentType {
+				key = m.PaymentKey
+			}
+		}
+	}
+	f, err := q.fields(key)
+	if err != nil {
+		return nil, err
+	}
+	token, code, err := r.db.InsertSalesOrder(r.ctx, r.unit.ID, f)
+	if err != nil {
+		if errors.Is(err, store.ErrInvalidReference) {
+			return nil, textsDefault.invalid
+		}
+		return nil, err
+	}
+	return withMessage{Message: "Sales order created successfully.", Data: orderCreated{ID: token, CodOrders: code}}, nil
+}
+
+type orderCreated struct {
+	ID        string `json:"id"`
+	CodOrders string `json:"cod_orders"`
+}
+
+type listSalesOrdersRequest struct {
+	DateFrom   string `json:"date_from"`
+	DateTo     string `json:"date_to"`
+	Project    string `json:"id_token_project"`
+	Contact    string `json:"id_token_contact"`
+	StockItem  string `json:"id_token_stock_item"`
+	Active     *bool  `json:"active"`
+	Category   string `json:"id_token_category"`
+	CodeOrders string `json:"code_orders" alias:"cod_orders"`
+}
+
+func (q *listSalesOrdersRequest) validate() error {
+	if q.DateFrom == "" || q.DateTo == "" {
+		return errDatesRequired
+	}
+	from, err1 := store.ParseDateISO(q.DateFrom)
+	to, err2 := store.ParseDateISO(q.DateTo)
+	if err1 != nil || err2 != nil {
+		return errDatesRequired
+	}
+	q.DateFrom, q.DateTo = from.ISO(), to.ISO()
+	return nil
+}
+
+// listSalesOrders answers the unit's orders whose estimated payment date is
+// between date_from and date_to, with every field of the spec's record.
+func (s *Server) listSalesOrders(r *request) (any, error) {
+	var q listSalesOrdersRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	return r.db.SalesOrders(r.ctx, r.unit.ID, store.SalesOrderFilter{From: q.DateFrom, To: q.DateTo,
+		ProjectToken: q.Project, ContactToken: q.Contact, StockItemToken: q.StockItem, CategoryToken: q.Category,
+		CodeOrders: q.CodeOrders, Active: q.Active})
+}
+
+// getSalesOrderByID answers one order (active or not) with the listing's
+// fields plus its charge and invoice configuration and its recurrence
+// origin.
+func (s *Server) getSalesOrderByID(r *request) (any, error) {
+	var q idRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	o, err := r.db.SalesOrder(r.ctx, r.unit.ID, q.IDToken)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errSalesOrderNotFound
+	}
+	return o, err
+}

@@ -1,0 +1,139 @@
+package server
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// Payment method tokens are the same in every domain (store/seed.go).
+const (
+	payBoleto   = "6d2ddf64-ee2f-588d-909e-724066befa2b"
+	payPix      = "fb3245d4-428b-51de-95df-55e8263d2292"
+	payTransfer = "04997d3d-77fd-563b-b7a7-fd5b41cd6438"
+)
+
+// serviceOrder is a complete grouped order for a service with an NFS-e.
+const serviceOrder = `{` + auth + `,
+	"pv": {"id_token_contact":"{{contact1}}","id_token_stock_item":"{{service1}}","description":"Instalação de rede","value":1500,"quantity":2,
+		"observation_sales":"cliente novo","notify_email_charge":"fin@alfa.com.br","notify_email_nf":"nf@alfa.com.br"},
+	"faturamento": {"id_token_category":"{{category1}}","estimated_payment_date":"2026-11-30","id_token_bank_account":"{{account1}}",
+		"id_token_project":"{{project1}}","recurrence":true,"in_automation":true},
+	"charge": {"payment_type":"` + payBoleto + `","provider_bank":"provider_a","installment_credit":1,"notify_days_charge":3},
+	"nf": {"nf_kind":"nfse","service_id_token":"SRV-0107","service_cod":"01.07","service_location":"3550308",
+		"tax_service_gross_amount":1500,"tax_iss_rate_percent":5,"tax_iss_amount":75,
+		"retencoes":{"ret_ir_rate_percent":1.5,"ret_ir_amount":22.5,"ret_total_amount":22.5},"net_receivable_amount":1477.5}
+}`
+
+// The same order in the legacy flat form, with synonyms.
+const serviceOrderFlat = `{` + auth + `,
+	"id_contact":"{{contact1}}","id_stock_item":"{{service1}}","description":"Instalação de rede","value":"1500","quantity":"2",
+	"observation_sales":"cliente novo","notify_email_charge":"fin@alfa.com.br","notify_email_nf":"nf@alfa.com.br",
+	"id_token_category":"{{category1}}","estimated_payment_date":"2026-11-30","id_token_bank_account":"{{account1}}",
+	"id_token_project":"{{project1}}","recurrence":true,"in_automation":true,
+	"payment_type":"` + payBoleto + `","generate_with_provider_a":true,"installment_credit":"1","notify_days_charge":3,
+	"nf_kind":"nfse","service_id":"SRV-0107","service_code":"01.07","service_location":"3550308",
+	"impostos":{"tax_service_gross_amount":"1500.00","tax_iss_rate_percent":"5","tax_iss_amount":75},
+	"ret_ir_rate_percent":1.5,"ret_ir_amount":22.5,"ret_total_amount":22.5,"net_receivable_amount":"1477.50"
+}`
+
+const productOrder = `{` + auth + `,
+	"pv": {"id_token_contact":"{{contact2}}","products":[{"token":"{{product1}}","quantity":100}],"description":"Parafusos","value":35},
+	"faturamento": {"id_token_category":"{{category1}}","estimated_payment_date":"2026-12-10"},
+	"charge": {"payment_type":"` + payPix + `","charge_pix_key":"pix@acme.com.br"},
+	"nf": {"nf_kind":"nfe","tipo_documento":1,"finalidade_emissao":"1","presenca_comprador":"2","consumidor_final":"1","freight_mode":"1","freight_total":12.3,"local_destino":2}
+}`
+
+const listNov = `{` + auth + `,"date_from":"2026-11-01","date_to":"2026-12-31"}`
+
+func TestSalesOrders(t *testing.T) {
+	run(t, []scenario{
+		{name: "insert answer", path: "/insert_sales_order", body: serviceOrder, status: 200, golden: "sales_orders/insert_answer"},
+		{name: "listed", path: "/list_sales_orders", before: []call{{"/insert_sales_order", serviceOrder}, {"/insert_sales_order", productOrder}},
+			body: listNov, status: 200, golden: "sales_orders/listed"},
+		{name: "by id", path: "/get_sales_order_by_id", before: []call{{"/insert_sales_order", serviceOrder}},
+			body: `{` + auth + `,"id_token":"00000000-0000-4000-8001-000000000001"}`, status: 200, golden: "sales_orders/by_id"},
+		{name: "legacy products form", path: "/list_sales_orders", before: []call{{"/insert_sales_order", strings.Replace(productOrder,
+			`"products":[{"token":"{{product1}}","quantity":100}]`, `"product_id_tokens":["{{product1}}","{{product1}}"],"product_qtys":[60,"40"]`, 1)}},
+			body: listNov, status: 200, check: func(t *testing.T, r map[string]any) {
+				o := r["data"].([]any)[0].(map[string]any)
+				if o["products_qty"] != "60,40" || len(o["product_id_tokens"].([]any)) != 2 {
+					t.Errorf("order %v %v", o["products_qty"], o["product_id_tokens"])
+				}
+			}},
+		{name: "codes are sequential", path: "/list_sales_orders", before: []call{{"/insert_sales_order", serviceOrder}, {"/insert_sales_order", serviceOrder}},
+			body: `{` + auth + `,"date_from":"2026-11-01","date_to":"2026-12-31","code_orders":"PV-000002"}`, status: 200, check: wantCount(1)},
+
+		// Filters.
+		{name: "filter contact", path: "/list_sales_orders", before: []call{{"/insert_sales_order", serviceOrder}, {"/insert_sales_order", productOrder}},
+			body: `{` + auth + `,"date_from":"2026-11-01","date_to":"2026-12-31","id_token_contact":"{{contact2}}"}`, status: 200, check: wantCount(1)},
+		{name: "filter stock item", path: "/list_sales_orders", before: []call{{"/insert_sales_order", serviceOrder}, {"/insert_sales_order", productOrder}},
+			body: `{` + auth + `,"date_from":"2026-11-01","date_to":"2026-12-31","id_token_stock_item":"{{service1}}"}`, status: 200, check: wantCount(1)},
+		{name: "filter project", path: "/list_sales_orders", before: []call{{"/insert_sales_order", serviceOrder}, {"/insert_sales_order", productOrder}},
+			body: `{` + auth + `,"date_from":"2026-11-01","date_to":"2026-12-31","id_token_project":"{{project1}}"}`, status: 200, check: wantCount(1)},
+		{name: "filter category", path: "/list_sales_orders", before: []call{{"/insert_sales_order", serviceOrder}},
+			body: `{` + auth + `,"date_from":"2026-11-01","date_to":"2026-12-31","id_token_category":"{{category1}}"}`, status: 200, check: wantCount(1)},
+		{name: "filter dates", path: "/list_sales_orders", before: []call{{"/insert_sales_order", serviceOrder}, {"/insert_sales_order", productOrder}},
+			body: `{` + auth + `,"date_from":"2026-12-01","date_to":"2026-12-31"}`, status: 200, check: wantCount(1)},
+		{name: "filter inactive", path: "/list_sales_orders", before: []call{{"/insert_sales_order", serviceOrder}, {"/insert_sales_order", productOrder},
+			{"/disable_sales_order", `{` + auth + `,"id_token":"00000000-0000-4000-8001-000000000001"}`}},
+			body: `{` + auth + `,"date_from":"2026-11-01","date_to":"2026-12-31","active":false}`, status: 200, check: wantCount(1)},
+		{name: "active not sent lists both", path: "/list_sales_orders", before: []call{{"/insert_sales_order", serviceOrder}, {"/insert_sales_order", productOrder},
+			{"/disable_sales_order", `{` + auth + `,"token":"00000000-0000-4000-8001-000000000001"}`}},
+			body: listNov, status: 200, check: wantCount(2)},
+		{name: "other unit sees none", path: "/list_sales_orders", before: []call{{"/insert_sales_order", serviceOrder}},
+			body: `{"access_token":"{{access}}","unit_token":"{{unitB}}","date_from":"2026-11-01","date_to":"2026-12-31"}`, status: 200, check: wantCount(0)},
+		{name: "list dates missing", path: "/list_sales_orders", body: `{` + auth + `,"date_from":"2026-11-01"}`, status: 400, text: "Parâmetros de data são obrigatórios."},
+		{name: "list bad token", path: "/list_sales_orders", body: `{"access_token":"x","unit_token":"{{unitA}}","date_from":"2026-11-01","date_to":"2026-11-30"}`, status: 403, text: "Invalid data"},
+		{name: "list missing token", path: "/list_sales_orders", body: `{"unit_token":"{{unitA}}"}`, status: 403, text: "Invalid data"},
+
+		// Insert errors.
+		{name: "missing fields", path: "/insert_sales_order", body: `{` + auth + `,"pv":{"description":"x"},"charge":{"payment_type":"` + payPix + `"}}`, status: 400,
+			text: "Missing required fields", golden: "sales_orders/missing_fields"},
+		{name: "nfse needs stock item and service", path: "/insert_sales_order", body: strings.Replace(strings.Replace(serviceOrder, `"id_token_stock_item":"{{service1}}",`, ``, 1), `"service_id_token":"SRV-0107",`, ``, 1), status: 400,
+			text: "Missing required fields", check: func(t *testing.T, r map[string]any) {
+				d := r["details"].(map[string]any)
+				if b, _ := json.Marshal(d); string(b) != `{"missing_fields":["pv.id_token_stock_item","nf.service_id_token"],"group":"pv"}` {
+					t.Errorf("details %s", b)
+				}
+			}},
+		{name: "transfer needs account", path: "/insert_sales_order", body: strings.Replace(serviceOrder, payBoleto, payTransfer, 1), status: 400, text: "Missing required fields",
+			check: func(t *testing.T, r map[string]any) {
+				if b, _ := json.Marshal(r["details"]); string(b) != `{"missing_fields":["charge.bankAccountPayment"],"group":"charge"}` {
+					t.Errorf("details %s", b)
+				}
+			}},
+		{name: "installment credit zero", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"installment_credit":1`, `"installment_credit":0`, 1), status: 422, text: "Invalid parameter format"},
+		{name: "tax not numeric", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"tax_iss_amount":75`, `"tax_iss_amount":"setenta"`, 1), status: 422, text: "Invalid parameter format"},
+		{name: "bad date", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"2026-11-30"`, `"30/11/2026"`, 1), status: 422, text: "Invalid parameter format"},
+		{name: "bad nf kind", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"nf_kind":"nfse"`, `"nf_kind":"nfx"`, 1), status: 422, text: "Invalid parameter format"},
+		{name: "bad freight mode", path: "/insert_sales_order", body: strings.Replace(productOrder, `"freight_mode":"1"`, `"freight_mode":"5"`, 1), status: 422, text: "Invalid parameter format"},
+		{name: "bad provider", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"provider_a"`, `"provider_z"`, 1), status: 422, text: "Invalid parameter format"},
+		{name: "conflicting providers", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"provider_bank":"provider_a"`, `"provider_bank":"provider_a","generate_provider_b":true`, 1), status: 422, text: "Invalid parameter format"},
+		{name: "value wrong type", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"value":1500`, `"value":[1500]`, 1), status: 422, text: "Invalid parameter format"},
+		{name: "group not object", path: "/insert_sales_order", body: `{` + auth + `,"pv":"x"}`, status: 422, text: "Invalid parameter format"},
+		{name: "unknown contact", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"id_token_contact":"{{contact1}}"`, `"id_token_contact":"{{contactB}}"`, 1), status: 403, text: "Invalid data"},
+		{name: "expense category", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"id_token_category":"{{category1}}"`, `"id_token_category":"nope"`, 1), status: 403, text: "Invalid data"},
+		{name: "bad token", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"access_token":"{{access}}"`, `"access_token":"{{revoked}}"`, 1), status: 403, text: "Invalid data"},
+		{name: "missing tokens", path: "/insert_sales_order", body: `{"pv":{}}`, status: 400, text: "Missing required fields"},
+
+		{name: "by id unknown", path: "/get_sales_order_by_id", body: `{` + auth + `,"id_token":"x"}`, status: 404, text: "Sales order not found or not updated."},
+		{name: "enable other unit", path: "/enable_sales_order", before: []call{{"/insert_sales_order", serviceOrder}},
+			body: `{"access_token":"{{access}}","unit_token":"{{unitB}}","id_token":"00000000-0000-4000-8001-000000000001"}`, status: 404, text: "Sales order not found or not updated."},
+	})
+}
+
+// TestSalesOrderForms: the grouped and the flat form store the same order.
+func TestSalesOrderForms(t *testing.T) {
+	get := func(body string) string {
+		s, _ := newTestServer(t)
+		h := s.Handler()
+		id := post(t, h, "/insert_sales_order", body)["data"].(map[string]any)["id"].(string)
+		b, _ := json.Marshal(post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`))
+		return string(b)
+	}
+	grouped, flat := get(serviceOrder), get(serviceOrderFlat)
+	if grouped != flat {
+		t.Fatalf("forms differ:\ngrouped %s\nflat    %s", grouped, flat)
+	}
+}

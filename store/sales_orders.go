@@ -1,0 +1,498 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Taxes are a sales order's service taxes and retentions (spec, group
+// `nf`), each a decimal string, 0.00 when not sent.
+type Taxes struct {
+	TaxServiceGrossAmount          Money `json:"tax_service_gross_amount"`
+	TaxServiceDeductionAmount      Money `json:"tax_service_deduction_amount"`
+	TaxServiceUncondDiscountAmount Money `json:"tax_service_uncond_discount_amount"`
+	TaxServiceCondDiscountAmount   Money `json:"tax_service_cond_discount_amount"`
+	TaxIssRatePercent              Money `json:"tax_iss_rate_percent"`
+	TaxServiceBaseAmount           Money `json:"tax_service_base_amount"`
+	TaxIssAmount                   Money `json:"tax_iss_amount"`
+	RetPisRatePercent              Money `json:"ret_pis_rate_percent"`
+	RetInssRatePercent             Money `json:"ret_inss_rate_percent"`
+	RetCsllRatePercent             Money `json:"ret_csll_rate_percent"`
+	RetCofinsRatePercent           Money `json:"ret_cofins_rate_percent"`
+	RetIrRatePercent               Money `json:"ret_ir_rate_percent"`
+	RetOtherRatePercent            Money `json:"ret_other_rate_percent"`
+	RetPisAmount                   Money `json:"ret_pis_amount"`
+	RetInssAmount                  Money `json:"ret_inss_amount"`
+	RetCsllAmount                  Money `json:"ret_csll_amount"`
+	RetCofinsAmount                Money `json:"ret_cofins_amount"`
+	RetIrAmount                    Money `json:"ret_ir_amount"`
+	RetOtherAmount                 Money `json:"ret_other_amount"`
+	RetTotalAmount                 Money `json:"ret_total_amount"`
+	NetReceivableAmount            Money `json:"net_receivable_amount"`
+}
+
+// OrderProduct is one product line of an order.
+type OrderProduct struct {
+	Token    string
+	Quantity Decimal
+}
+
+// SalesOrderFields are what an order is created with; related records go
+// by token and are resolved within the unit.
+type SalesOrderFields struct {
+	ContactToken, StockItemToken, CategoryToken, ProjectToken   string
+	BankAccountToken, BankAccountPaymentToken, PaymentTypeToken string
+	Products                                                    []OrderProduct
+	Description                                                 string
+	Value                                                       Money
+	Quantity                                                    Decimal
+	EstimatedPaymentDate                                        string // YYYY-MM-DD
+	Recurrence, InAutomation, Conciliation                      bool
+	ProviderBank                                                string
+	InstallmentCredit, Installments, NotifyDaysCharge           int
+	PixKey                                                      string
+	NotifyEmailCharge, NotifyEmailNF, NotifyEmailAlert          string
+	ObservationSales                                            string
+	NFKind                                                      string
+	GenerateNFWebhook                                           bool
+	TipoDocumento, FinalidadeEmissao                            string
+	PresencaComprador, ConsumidorFinal                          string
+	ServiceAssocID, ServiceID, ServiceCod, ServiceLocation      string
+	FreightMode, LocalDestino                                   int
+	FreightTotal                                                Money
+	Taxes                                                       Taxes
+}
+
+// OrderLine is a product line as an order shows it.
+type OrderLine struct {
+	Token       string  `json:"token"`
+	Description string  `json:"description"`
+	Quantity    Decimal `json:"quantity"`
+	UnitValue   Money   `json:"unit_value"`
+	Total       Money   `json:"total"`
+}
+
+// SalesOrder is an order as /list_sales_orders returns it (spec, Sales
+// order), field for field.
+type SalesOrder struct {
+	IDToken              string  `json:"id_token"`
+	CreatedDateHours     string  `json:"created_date_hours"`
+	Active               bool    `json:"active"`
+	FreightMode          int     `json:"freight_mode"`
+	FreightTotal         Money   `json:"freight_total"`
+	NotifyEmailCharge    Text    `json:"notify_email_charge"`
+	NotifyEmailNF        Text    `json:"notify_email_nf"`
+	NotifyEmailAlert     Text    `json:"notify_email_alert"`
+	LocalDestino         int     `json:"local_destino"`
+	ProductsQty          Text    `json:"products_qty"`
+	TipoDocumento        Text    `json:"tipo_documento"`
+	FinalidadeEmissao    Text    `json:"finalidade_emissao"`
+	PresencaComprador    Text    `json:"presenca_comprador"`
+	ConsumidorFinal      Text    `json:"consumidor_final"`
+	ObservationSales     Text    `json:"observation_sales"`
+	IDUnit               string  `json:"id_unit"`
+	IDStockItem          Text    `json:"id_stock_item"`
+	IDProject            Text    `json:"id_project"`
+	IDContact            Text    `json:"id_contact"`
+	IDBankAccount        Text    `json:"id_bank_account"`
+	PaymentType          string  `json:"payment_type"`
+	Description          string  `json:"description"`
+	Value                Money   `json:"value"`
+	IDTokenCategory      string  `json:"id_token_category"`
+	Category             string  `json:"category"`
+	EstimatedPaymentDate string  `json:"estimated_payment_date"`
+	Recurrence           bool    `json:"recurrence"`
+	Quantity             Decimal `json:"quantity"`
+	CodOrders            string  `json:"cod_orders"`
+	NF                   bool    `json:"nf"`
+	Revenue              bool    `json:"revenue"`
+	Charge               bool    `json:"charge"`
+	CancelNF             bool    `json:"cancel_nf"`
+	CancelCharge         bool    `json:"cancel_charge"`
+	DateNF               Text    `json:"date_nf"`
+	DateRevenue          Text    `json:"date_revenue"`
+	DateCharge           Text    `json:"date_charge"`
+	DateCancelNF         Text    `json:"date_cancel_nf"`
+	DateCancelCharge     Text    `json:"date_cancel_charge"`
+	DatePayment          Text    `json:"date_payment"`
+	ServiceAssocID       Text    `json:"service_assoc_id"`
+	ServiceCod           Text    `json:"service_cod"`
+	ServiceLocation      Text    `json:"service_location"`
+	Taxes
+	PaymentKey          string       `json:"payment_key"`
+	PixKey              Text         `json:"pix_key"`
+	ChargeStatus        string       `json:"charge_status"`
+	NFStatusText        Text         `json:"nf_status_text"`
+	NFKind              string       `json:"nf_kind"`
+	Products            *[]OrderLine `json:"products"`
+	ProductIDTokens     []string     `json:"product_id_tokens"`
+	UnitName            string       `json:"unit_name"`
+	UnitCityIBGE        string       `json:"unit_city_ibge"`
+	UnitIM              string       `json:"unit_im"`
+	StockItemName       Text         `json:"stock_item_name"`
+	ProjectName         Text         `json:"project_name"`
+	ContactName         Text         `json:"contact_name"`
+	CustomerCityIBGE    string       `json:"customer_city_ibge"`
+	NickNameBankAccount string       `json:"nick_name_bank_account"`
+
+	id int64
+}
+
+// SalesOrderDetail is one order as /get_sales_order_by_id returns it: the
+// listing's fields plus how its charge and invoice are configured and where
+// it comes from.
+type SalesOrderDetail struct {
+	SalesOrder
+	OriginIDToken Text          `json:"origin_id_token"`
+	ChargeConfig  ChargeConfig  `json:"charge_config"`
+	InvoiceConfig InvoiceConfig `json:"invoice_config"`
+}
+
+// ChargeConfig is how the order is to be charged.
+type ChargeConfig struct {
+	ProviderBank              Text `json:"provider_bank"`
+	InstallmentCredit         int  `json:"installment_credit"`
+	Installments              int  `json:"installments"`
+	NotifyDaysCharge          int  `json:"notify_days_charge"`
+	IDTokenBankAccountPayment Text `json:"id_token_bank_account_payment"`
+	InAutomation              bool `json:"in_automation"`
+	Conciliation              bool `json:"conciliation"`
+}
+
+// InvoiceConfig is how the order's invoice is to be issued.
+type InvoiceConfig struct {
+	NFKind            string `json:"nf_kind"`
+	GenerateNFWebhook bool   `json:"generateNFWebhook"`
+	ServiceIDToken    Text   `json:"service_id_token"`
+}
+
+// SalesOrderFilter narrows /list_sales_orders. From and To bound the
+// estimated payment date (inclusive).
+type SalesOrderFilter struct {
+	From, To                                   string
+	ProjectToken, ContactToken, StockItemToken string
+	CategoryToken, CodeOrders                  string
+	Active                                     *bool
+}
+
+type orderRefs struct {
+	contact, stock, category, project, account, accountPay, method sql.NullInt64
+	products                                                       []int64
+}
+
+func resolveOrderRefs(ctx context.Context, tx *sql.Tx, unitID int64, f SalesOrderFields) (orderRefs, error) {
+	var r orderRefs
+	for _, q := range []struct {
+		field, token, query string
+		args                []any
+		dst                 *sql.NullInt64
+	}{
+		{"pv.id_token_contact", f.ContactToken, `SELECT id FROM contacts WHERE unit_id = ? AND token = ? AND active = 1`, []any{unitID, f.ContactToken}, &r.contact},
+		{"pv.id_token_stock_item", f.StockItemToken, `SELECT id FROM products WHERE unit_id = ? AND token = ? AND active = 1`, []any{unitID, f.StockItemToken}, &r.stock},
+		{"faturamento.id_token_category", f.CategoryToken, `SELECT id FROM categories WHERE unit_id = ? AND token = ? AND active = 1 AND module_type = 'in'`, []any{unitID, f.CategoryToken}, &r.category},
+		{"faturamento.id_token_project", f.ProjectToken, `SELECT id FROM projects WHERE unit_id = ? AND token = ? AND active = 1`, []any{unitID, f.ProjectToken}, &r.project},
+		{"faturamento.id_token_bank_account", f.BankAccountToken, `SELECT id FROM bank_accounts WHERE unit_id = ? AND token = ? AND active = 1`, []any{unitID, f.BankAccountToken}, &r.account},
+		{"charge.bankAccountPayment", f.BankAccountPaymentToken, `SELECT id FROM bank_accounts WHERE unit_id = ? AND token = ? AND active = 1`, []any{unitID, f.BankAccountPaymentToken}, &r.accountPay},
+		{"charge.payment_type", f.PaymentTypeToken, `SELECT id FROM payment_methods WHERE token = ? AND active = 1`, []any{f.PaymentTypeToken}, &r.method},
+	} {
+		if q.token == "" {
+			continue
+		}
+		err := tx.QueryRowContext(ctx, q.query, q.args...).Scan(q.dst)
+		if errors.Is(err, sql.ErrNoRows) {
+			return r, &RefError{q.field}
+		}
+		if err != nil {
+			return r, err
+		}
+	}
+	for _, p := range f.Products {
+		var id int64
+		err := tx.QueryRowContext(ctx, `SELECT id FROM products WHERE unit_id = ? AND token = ? AND active = 1`, unitID, p.Token).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return r, &RefError{"pv.products"}
+		}
+		if err != nil {
+			return r, err
+		}
+		r.products = append(r.products, id)
+	}
+	return r, nil
+}
+
+// nextCounter increments and returns a per-unit counter in the write
+// transaction: codes are sequential and never reused.
+func nextCounter(ctx context.Context, tx *sql.Tx, unitID int64, name string) (int64, error) {
+	var v int64
+	err := tx.QueryRowContext(ctx, `
+		INSERT INTO unit_counters (unit_id, name, value) VALUES (?, ?, 1)
+		ON CONFLICT (unit_id, name) DO UPDATE SET value = value + 1
+		RETURNING value`, unitID, name).Scan(&v)
+	return v, err
+}
+
+// OrderCode formats an order's sequence number as its human code.
+func OrderCode(seq int64) string { return fmt.Sprintf("PV-%06d", seq) }
+
+// InsertSalesOrder creates an active order and answers its token and code.
+func (db *DB) InsertSalesOrder(ctx context.Context, unitID int64, f SalesOrderFields) (token, code string, err error) {
+	token = db.id()
+	err = db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		refs, err := resolveOrderRefs(ctx, tx, unitID, f)
+		if err != nil {
+			return err
+		}
+		code, err = insertOrder(ctx, tx, unitID, token, f, refs, sql.NullInt64{}, "", now)
+		return err
+	})
+	if err != nil {
+		return "", "", fmt.Errorf("insert sales order: %w", err)
+	}
+	return token, code, nil
+}
+
+func insertOrder(ctx context.Context, tx *sql.Tx, unitID int64, token string, f SalesOrderFields, refs orderRefs,
+	origin sql.NullInt64, month string, now time.Time) (string, error) {
+	seq, err := nextCounter(ctx, tx, unitID, "sales_order")
+	if err != nil {
+		return "", err
+	}
+	taxes, err := json.Marshal(f.Taxes)
+	if err != nil {
+		return "", err
+	}
+	cents := f.Value.Shift(2).Round(0).IntPart()
+	res, err := tx.ExecContext(ctx, `
+		INSERT INTO sales_orders (token, unit_id, cod_seq, cod_orders, origin_id, recurrence_month, contact_id, stock_item_id,
+			category_id, project_id, bank_account_id, bank_account_payment_id, payment_method_id, description, value, value_cents,
+			quantity, estimated_payment_date, recurrence, in_automation, conciliation, provider_bank, installment_credit,
+			installments, pix_key, notify_days_charge, notify_email_charge, notify_email_nf, notify_email_alert,
+			observation_sales, nf_kind, generate_nf_webhook, tipo_documento, finalidade_emissao, presenca_comprador,
+			consumidor_final, service_assoc_id, service_id, service_cod, service_location, freight_mode, freight_total,
+			local_destino, taxes, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		token, unitID, seq, OrderCode(seq), origin, nullString(month), refs.contact, refs.stock,
+		refs.category, refs.project, refs.account, refs.accountPay, refs.method, f.Description, f.Value, cents,
+		f.Quantity, f.EstimatedPaymentDate, boolInt(f.Recurrence), boolInt(f.InAutomation), boolInt(f.Conciliation),
+		nullString(f.ProviderBank), f.InstallmentCredit, f.Installments, nullString(f.PixKey), f.NotifyDaysCharge,
+		nullString(f.NotifyEmailCharge), nullString(f.NotifyEmailNF), nullString(f.NotifyEmailAlert),
+		nullString(f.ObservationSales), nullString(f.NFKind), boolInt(f.GenerateNFWebhook), nullString(f.TipoDocumento),
+		nullString(f.FinalidadeEmissao), nullString(f.PresencaComprador), nullString(f.ConsumidorFinal),
+		nullString(f.ServiceAssocID), nullString(f.ServiceID), nullString(f.ServiceCod), nullString(f.ServiceLocation),
+		f.FreightMode, f.FreightTotal, f.LocalDestino, string(taxes), timestamp(now), timestamp(now))
+	if err != nil {
+		return "", err
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return "", err
+	}
+	for i, p := range f.Products {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO sales_order_products (order_id, position, product_id, quantity) VALUES (?, ?, ?, ?)`,
+			id, i+1, refs.products[i], p.Quantity); err != nil {
+			return "", err
+		}
+	}
+	return OrderCode(seq), nil
+}
+
+// SetSalesOrderActive enables or disables an order of the unit.
+func (db *DB) SetSalesOrderActive(ctx context.Context, unitID int64, token string, active bool) error {
+	return db.setActive(ctx, "sales_orders", unitID, token, active)
+}
+
+const salesOrderSelect = `
+	SELECT o.id, o.token, o.created_at, o.active, o.freight_mode, o.freight_total, o.notify_email_charge, o.notify_email_nf,
+		o.notify_email_alert, o.local_destino, o.tipo_documento, o.finalidade_emissao, o.presenca_comprador,
+		o.consumidor_final, o.observation_sales, un.token, st.token, pr.token, c.token, ba.token, pm.token, o.description,
+		o.value, cat.token, cat.name, o.estimated_payment_date, o.recurrence, o.quantity, o.cod_orders, o.nf, o.revenue,
+		o.charge, o.cancel_nf, o.cancel_charge, o.date_nf, o.date_revenue, o.date_charge, o.date_cancel_nf,
+		o.date_cancel_charge, o.date_payment, o.service_assoc_id, o.service_cod, o.service_location, o.taxes,
+		pm.payment_key, o.pix_key, o.charge_status, o.nf_status_text, o.nf_kind, st.type, un.name, un.city_ibge, un.im,
+		st.description, pr.name, c.display_name, c.city_ibge, ba.nick_name,
+		orig.token, o.provider_bank, o.installment_credit, o.installments, o.notify_days_charge, bap.token,
+		o.in_automation, o.conciliation, o.generate_nf_webhook, o.service_id
+	FROM sales_orders o
+	JOIN units un ON un.id = o.unit_id
+	JOIN categories cat ON cat.id = o.category_id
+	JOIN payment_methods pm ON pm.id = o.payment_method_id
+	LEFT JOIN contacts c ON c.id = o.contact_id
+	LEFT JOIN products st ON st.id = o.stock_item_id
+	LEFT JOIN projects pr ON pr.id = o.project_id
+	LEFT JOIN bank_accounts ba ON ba.id = o.bank_account_id
+	LEFT JOIN bank_accounts bap ON bap.id = o.bank_account_payment_id
+	LEFT JOIN sales_orders orig ON orig.id = o.origin_id`
+
+// displayDateTime renders a stored UTC timestamp as DD/MM/YYYY HH:mm in
+// São Paulo time, the spec's display format.
+func displayDateTime(stored sql.NullString) Text {
+	if !stored.Valid {
+		return Text{}
+	}
+	t, err := time.Parse(time.RFC3339, stored.String)
+	if err != nil {
+		return NewText(stored.String)
+	}
+	return NewText(t.In(saoPaulo).Format("02/01/2006 15:04"))
+}
+
+func scanSalesOrder(s scanner) (SalesOrderDetail, error) {
+	var o SalesOrderDetail
+	var created, taxes, date string
+	var dates [6]sql.NullString
+	var stockType, unitIBGE, unitIM, contactIBGE, nick, nfKind sql.NullString
+	err := s.Scan(&o.id, &o.IDToken, &created, &o.Active, &o.FreightMode, &o.FreightTotal, &o.NotifyEmailCharge,
+		&o.NotifyEmailNF, &o.NotifyEmailAlert, &o.LocalDestino, &o.TipoDocumento, &o.FinalidadeEmissao,
+		&o.PresencaComprador, &o.ConsumidorFinal, &o.ObservationSales, &o.IDUnit, &o.IDStockItem, &o.IDProject,
+		&o.IDContact, &o.IDBankAccount, &o.PaymentType, &o.Description, &o.Value, &o.IDTokenCategory, &o.Category,
+		&date, &o.Recurrence, &o.Quantity, &o.CodOrders, &o.NF, &o.Revenue, &o.Charge, &o.CancelNF, &o.CancelCharge,
+		&dates[0], &dates[1], &dates[2], &dates[3], &dates[4], &dates[5], &o.ServiceAssocID, &o.ServiceCod,
+		&o.ServiceLocation, &taxes, &o.PaymentKey, &o.PixKey, &o.ChargeStatus, &o.NFStatusText, &nfKind, &stockType,
+		&o.UnitName, &unitIBGE, &unitIM, &o.StockItemName, &o.ProjectName, &o.ContactName, &contactIBGE, &nick,
+		&o.OriginIDToken, &o.ChargeConfig.ProviderBank, &o.ChargeConfig.InstallmentCredit, &o.ChargeConfig.Installments,
+		&o.ChargeConfig.NotifyDaysCharge, &o.ChargeConfig.IDTokenBankAccountPayment, &o.ChargeConfig.InAutomation,
+		&o.ChargeConfig.Conciliation, &o.InvoiceConfig.GenerateNFWebhook, &o.InvoiceConfig.ServiceIDToken)
+	if err != nil {
+		return o, err
+	}
+	o.CreatedDateHours = displayDateTime(sql.NullString{String: created, Valid: true}).String
+	o.EstimatedPaymentDate = date + "T00:00:00.000Z"
+	o.DateNF, o.DateRevenue, o.DateCharge = displayDateTime(dates[0]), displayDateTime(dates[1]), displayDateTime(dates[2])
+	o.DateCancelNF, o.DateCancelCharge, o.DatePayment = displayDateTime(dates[3]), displayDateTime(dates[4]), displayDateTime(dates[5])
+	if err := json.Unmarshal([]byte(taxes), &o.Taxes); err != nil {
+		return o, fmt.Errorf("order taxes: %w", err)
+	}
+	o.NFKind = nfKind.String
+	if o.NFKind == "" {
+		// No kind was asked for: the order's items say which invoice fits.
+		o.NFKind = "nfe"
+		if stockType.String == "service" {
+			o.NFKind = "nfse"
+		}
+	}
+	o.InvoiceConfig.NFKind = o.NFKind
+	o.UnitCityIBGE, o.UnitIM, o.CustomerCityIBGE, o.NickNameBankAccount = unitIBGE.String, unitIM.String, contactIBGE.String, nick.String
+	o.ProductIDTokens = []string{}
+	return o, nil
+}
+
+// attachLines loads the product lines of the orders.
+func attachLines(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, orders []*SalesOrderDetail) error {
+	if len(orders) == 0 {
+		return nil
+	}
+	byID := make(map[int64]*SalesOrderDetail, len(orders))
+	ids := make([]any, 0, len(orders))
+	for _, o := range orders {
+		byID[o.id] = o
+		ids = append(ids, o.id)
+	}
+	// Chunks keep the statement within SQLite's parameter limit.
+	for start := 0; start < len(ids); start += 500 {
+		end := min(start+500, len(ids))
+		rows, err := q.QueryContext(ctx, `
+			SELECT l.order_id, p.token, p.description, l.quantity, p.monetary_value
+			FROM sales_order_products l JOIN products p ON p.id = l.product_id
+			WHERE l.order_id IN (`+strings.TrimSuffix(strings.Repeat("?,", end-start), ",")+`)
+			ORDER BY l.order_id, l.position`, ids[start:end]...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id int64
+			var l OrderLine
+			if err := rows.Scan(&id, &l.Token, &l.Description, &l.Quantity, &l.UnitValue); err != nil {
+				rows.Close()
+				return err
+			}
+			l.Total = Money{l.UnitValue.Mul(l.Quantity.Decimal).Round(2)}
+			o := byID[id]
+			if o.Products == nil {
+				o.Products = &[]OrderLine{}
+			}
+			*o.Products = append(*o.Products, l)
+			o.ProductIDTokens = append(o.ProductIDTokens, l.Token)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	for _, o := range orders {
+		if o.Products != nil {
+			qty := make([]string, len(*o.Products))
+			for i, l := range *o.Products {
+				qty[i] = l.Quantity.String()
+			}
+			o.ProductsQty = NewText(strings.Join(qty, ","))
+		}
+	}
+	return nil
+}
+
+// SalesOrders lists the unit's orders whose estimated payment date is in
+// the filter's period, by that date.
+func (db *DB) SalesOrders(ctx context.Context, unitID int64, f SalesOrderFilter) ([]SalesOrder, error) {
+	where := []string{"o.unit_id = ?", "o.estimated_payment_date BETWEEN ? AND ?"}
+	args := []any{unitID, f.From, f.To}
+	for _, c := range []struct{ cond, val string }{
+		{"pr.token = ?", f.ProjectToken}, {"c.token = ?", f.ContactToken}, {"st.token = ?", f.StockItemToken},
+		{"cat.token = ?", f.CategoryToken}, {"o.cod_orders = ?", f.CodeOrders},
+	} {
+		if c.val != "" {
+			where, args = append(where, c.cond), append(args, c.val)
+		}
+	}
+	if f.Active != nil {
+		where, args = append(where, "o.active = ?"), append(args, boolInt(*f.Active))
+	}
+	out := []SalesOrder{}
+	err := db.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, salesOrderSelect+` WHERE `+strings.Join(where, " AND ")+` ORDER BY o.estimated_payment_date, o.id`, args...)
+		if err != nil {
+			return err
+		}
+		var all []*SalesOrderDetail
+		for rows.Next() {
+			o, err := scanSalesOrder(rows)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			all = append(all, &o)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if err := attachLines(ctx, tx, all); err != nil {
+			return err
+		}
+		for _, o := range all {
+			out = append(out, o.SalesOrder)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// SalesOrder returns one order of the unit, active or not.
+func (db *DB) SalesOrder(ctx context.Context, unitID int64, token string) (SalesOrderDetail, error) {
+	var o SalesOrderDetail
+	err := db.read(ctx, func(tx *sql.Tx) error {
+		var err error
+		o, err = scanSalesOrder(tx.QueryRowContext(ctx, salesOrderSelect+` WHERE o.unit_id = ? AND o.token = ?`, unitID, token))
+		if err != nil {
+			return notFound(err)
+		}
+		return attachLines(ctx, tx, []*SalesOrderDetail{&o})
+	})
+	return o, err
+}
