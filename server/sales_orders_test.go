@@ -93,13 +93,13 @@ func TestSalesOrders(t *testing.T) {
 		{name: "nfse needs stock item and service", path: "/insert_sales_order", body: strings.Replace(strings.Replace(serviceOrder, `"id_token_stock_item":"{{service1}}",`, ``, 1), `"service_id_token":"SRV-0107",`, ``, 1), status: 400,
 			text: "Missing required fields", check: func(t *testing.T, r map[string]any) {
 				d := r["details"].(map[string]any)
-				if b, _ := json.Marshal(d); string(b) != `{"missing_fields":["pv.id_token_stock_item","nf.service_id_token"],"group":"pv"}` {
+				if b, _ := json.Marshal(d); string(b) != `{"group":"pv","missing_fields":["pv.id_token_stock_item","nf.service_id_token"]}` {
 					t.Errorf("details %s", b)
 				}
 			}},
 		{name: "transfer needs account", path: "/insert_sales_order", body: strings.Replace(serviceOrder, payBoleto, payTransfer, 1), status: 400, text: "Missing required fields",
 			check: func(t *testing.T, r map[string]any) {
-				if b, _ := json.Marshal(r["details"]); string(b) != `{"missing_fields":["charge.bankAccountPayment"],"group":"charge"}` {
+				if b, _ := json.Marshal(r["details"]); string(b) != `{"group":"charge","missing_fields":["charge.bankAccountPayment"]}` {
 					t.Errorf("details %s", b)
 				}
 			}},
