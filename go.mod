@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/julienschmidt/httprouter v1.3.0
+	github.com/robfig/cron/v3 v3.0.1
 	github.com/shopspring/decimal v1.6.0
 	github.com/spf13/cobra v1.10.2
 	modernc.org/sqlite v1.61.1

@@ -117,6 +117,15 @@ func TestCLIEndToEnd(t *testing.T) {
 	if v := jsonOut(t, cli(t, schema, data, "migrate", "--json")); v["schema_version"] == nil {
 		t.Fatalf("migrate: %v", v)
 	}
+	if v := jsonOut(t, cli(t, schema, data, "jobs", "run", "acme", "--at", "2026-12-01", "--json")); v["date"] != "2026-12-01" || len(v["jobs"].([]any)) != 1 {
+		t.Fatalf("jobs run: %v", v)
+	}
+	if v := jsonOut(t, cli(t, schema, data, "jobs", "list", "acme", "--json")); len(v["runs"].([]any)) != 1 {
+		t.Fatalf("jobs list: %v", v)
+	}
+	if err := cliErr(t, schema, data, "jobs", "run", "acme", "--at", "1/12/2026"); err == nil {
+		t.Fatal("bad --at accepted")
+	}
 	if v := jsonOut(t, cli(t, schema, data, "version", "--json")); v["version"] != Version {
 		t.Fatalf("version: %v", v)
 	}
@@ -205,5 +214,18 @@ func TestDemo(t *testing.T) {
 		if !strings.Contains(out.String(), "access_token: fca_demo_") || strings.Count(out.String(), "unit_token (") != 2 {
 			t.Fatalf("demo output: %s", out.String())
 		}
+	}
+}
+
+// TestClock: FINCOM_NOW fixes the process clock.
+func TestClock(t *testing.T) {
+	t.Setenv("FINCOM_NOW", "2027-01-01T10:00:00-03:00")
+	now, err := clock()
+	if err != nil || !now().Equal(time.Date(2027, 1, 1, 13, 0, 0, 0, time.UTC)) {
+		t.Fatalf("clock = %v, %v", now(), err)
+	}
+	t.Setenv("FINCOM_NOW", "tomorrow")
+	if _, err := clock(); err == nil {
+		t.Fatal("bad FINCOM_NOW accepted")
 	}
 }

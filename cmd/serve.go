@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"fincom/jobs"
 	"fincom/server"
 	"fincom/store"
 )
@@ -85,6 +86,10 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// Scheduled jobs (monthly recurrence): caught up now for the days the
+	// server was down, then daily.
+	stopJobs := (&jobs.Runner{Domains: ds, Log: log}).Start(ctx)
+	defer stopJobs()
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	fmt.Fprintf(a.out, "fincom %s listening on http://%s%s (data %s)\n", Version, ln.Addr(), server.Prefix, a.dataDir)
