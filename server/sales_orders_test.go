@@ -137,3 +137,32 @@ func TestSalesOrderForms(t *testing.T) {
 		t.Fatalf("forms differ:\ngrouped %s\nflat    %s", grouped, flat)
 	}
 }
+
+// TestSalesOrderSynonyms: every synonym of the spec lands in its field.
+func TestSalesOrderSynonyms(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	body := `{` + auth + `,
+		"pv": {"id_token_contact":"{{contact1}}","id_token_stock_item":"{{service1}}","description":"X","value":10},
+		"faturamento": {"id_token_category":"{{category1}}"},
+		"charge": {"payment_type":"` + payTransfer + `","installment":3,"pix_key":"chave@pix","id_token_bank_account_payment":"{{account1}}",
+			"estimated_payment_date":"2026-12-05","generate_provider_c":true},
+		"nf": {"nf_kind":"nfsen","service_id":"S1","service_assoc_id":"A1","service_code":"07.02"}
+	}`
+	id := post(t, h, "/insert_sales_order", body)["data"].(map[string]any)["id"].(string)
+	o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"token":"`+id+`"}`)["data"].(map[string]any)
+	cc := o["charge_config"].(map[string]any)
+	ic := o["invoice_config"].(map[string]any)
+	for _, c := range []struct {
+		got  any
+		want any
+	}{
+		{cc["installments"], 3.0}, {o["pix_key"], "chave@pix"}, {cc["id_token_bank_account_payment"], fx.tokens["account1"]},
+		{o["estimated_payment_date"], "2026-12-05T00:00:00.000Z"}, {cc["provider_bank"], "provider_c"},
+		{ic["service_id_token"], "S1"}, {o["service_assoc_id"], "A1"}, {o["service_cod"], "07.02"}, {o["nf_kind"], "nfsen"},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %v, want %v", c.got, c.want)
+		}
+	}
+}
