@@ -3,10 +3,12 @@ module fincom
 go 1.26.8
 
 require (
+	github.com/boombuler/barcode v1.1.0
 	github.com/julienschmidt/httprouter v1.3.0
 	github.com/robfig/cron/v3 v3.0.1
 	github.com/shopspring/decimal v1.6.0
 	github.com/spf13/cobra v1.10.2
+	golang.org/x/text v0.43.0
 	modernc.org/sqlite v1.61.1
 )
 

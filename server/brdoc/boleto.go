@@ -183,3 +183,47 @@ func ValidBoleto(s string) bool {
 	_, err := ParseBoleto(s, time.Time{})
 	return err == nil
 }
+
+// Factor is a date's due-date factor: days since 1997-10-07, restarting at
+// 1000 on 2025-02-22 (FEBRABAN). Dates before 2000-07-03 have none.
+func Factor(d time.Time) (int, error) {
+	d = time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC)
+	restart := time.Date(2025, 2, 22, 0, 0, 0, 0, time.UTC)
+	var f int
+	if !d.Before(restart) {
+		f = 1000 + int(d.Sub(restart).Hours()/24)
+	} else {
+		f = int(d.Sub(time.Date(1997, 10, 7, 0, 0, 0, 0, time.UTC)).Hours() / 24)
+	}
+	if f < 1000 || f > 9999 {
+		return 0, errors.New("due date out of the factor's range")
+	}
+	return f, nil
+}
+
+// NewBankBoleto builds a bank boleto: the 44-digit bar code (bank, currency
+// 9, general check digit, factor, value in cents, the bank's 25-digit free
+// field) and its 47-digit linha digitável, every check digit computed.
+func NewBankBoleto(bank string, due time.Time, value decimal.Decimal, free string) (Boleto, error) {
+	if len(bank) != 3 || len(free) != 25 || Digits(bank+free) != bank+free {
+		return Boleto{}, errors.New("bank code or free field malformed")
+	}
+	factor, err := Factor(due)
+	if err != nil {
+		return Boleto{}, err
+	}
+	cents := value.Shift(2).Round(0)
+	if cents.IsNegative() || cents.GreaterThan(decimal.New(9999999999, 0)) {
+		return Boleto{}, errors.New("value out of range")
+	}
+	rest := strconv.Itoa(factor) + leftPad(cents.String(), 10) + free
+	dv := bankDV(bank + "9" + rest)
+	return parseBankBarcode(bank+"9"+strconv.Itoa(dv)+rest, "", due)
+}
+
+func leftPad(s string, n int) string {
+	for len(s) < n {
+		s = "0" + s
+	}
+	return s
+}

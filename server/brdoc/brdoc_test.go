@@ -3,6 +3,8 @@ package brdoc
 import (
 	"testing"
 	"time"
+
+	"github.com/shopspring/decimal"
 )
 
 // Published vectors (shared/data/README.md), recomputed by hand.
@@ -134,5 +136,27 @@ func TestLookupCity(t *testing.T) {
 	}
 	if _, ok := LookupCity("São Paulo", "RJ"); ok {
 		t.Error("wrong state found")
+	}
+}
+
+func TestNewBankBoleto(t *testing.T) {
+	// Rebuilding the published vector from its parts gives it back.
+	b, err := NewBankBoleto("001", time.Date(2018, 7, 15, 0, 0, 0, 0, time.UTC), decimal.RequireFromString("1026.56"), "0000001149718606852452211")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Line != "00190000090114971860168524522114675860000102656" {
+		t.Fatalf("line %s", b.Line)
+	}
+	// After the restart: 2025-02-22 is factor 1000.
+	b, err = NewBankBoleto("341", time.Date(2025, 2, 22, 0, 0, 0, 0, time.UTC), decimal.RequireFromString("10"), "1234567890123456789012345")
+	if err != nil || b.Barcode[5:9] != "1000" {
+		t.Fatalf("restart: %v %v", b.Barcode, err)
+	}
+	if p, err := ParseBoleto(b.Line, time.Date(2025, 3, 1, 0, 0, 0, 0, time.UTC)); err != nil || p.DueDate.Format("2006-01-02") != "2025-02-22" || p.Value.StringFixed(2) != "10.00" {
+		t.Fatalf("round trip: %+v %v", p, err)
+	}
+	if _, err := NewBankBoleto("341", time.Date(1999, 1, 1, 0, 0, 0, 0, time.UTC), decimal.NewFromInt(1), "1234567890123456789012345"); err == nil {
+		t.Fatal("date before factor 1000 accepted")
 	}
 }

@@ -1,0 +1,68 @@
+package pix
+
+import (
+	"bytes"
+	"image/png"
+	"testing"
+
+	"github.com/shopspring/decimal"
+)
+
+// The central bank manual's static example (shared/data/README.md).
+const manual = "00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D"
+
+func TestCRC(t *testing.T) {
+	if got := CRC16("123456789"); got != 0x29B1 {
+		t.Fatalf("CRC16 check value = %04X, want 29B1", got)
+	}
+}
+
+func TestManualExample(t *testing.T) {
+	got, err := Code{Key: "123e4567-e12b-12d1-a456-426655440000", Name: "Fulano de Tal", City: "BRASILIA"}.Payload()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != manual {
+		t.Fatalf("payload\n%s\nwant\n%s", got, manual)
+	}
+	if !Valid(manual) {
+		t.Fatal("manual example not valid")
+	}
+	bad := manual[:len(manual)-1] + "E"
+	if Valid(bad) {
+		t.Fatal("bad CRC accepted")
+	}
+}
+
+func TestDynamicAndAmount(t *testing.T) {
+	p, err := Code{URL: "pix.example.com/qr/v2/abc123", Amount: decimal.RequireFromString("1026.5"), Name: "Padaria Pão Quente Ltda ME",
+		City: "São José dos Campos", TxID: "PV000001P1"}.Payload()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !Valid(p) {
+		t.Fatalf("invalid %s", p)
+	}
+	for _, part := range []string{"010212", "25", "54071026.50", "5925Padaria Pao Quente Ltda M", "6015Sao Jose dos Ca", "0510PV000001P1"} {
+		if !bytes.Contains([]byte(p), []byte(part)) {
+			t.Errorf("payload %s lacks %s", p, part)
+		}
+	}
+	if _, err := (Code{Key: "k", Name: "N", City: "C", TxID: "has space"}).Payload(); err == nil {
+		t.Error("bad txid accepted")
+	}
+	if _, err := (Code{Name: "N", City: "C"}).Payload(); err == nil {
+		t.Error("no key nor URL accepted")
+	}
+}
+
+func TestQRPNG(t *testing.T) {
+	b, err := QRPNG(manual, 256)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil || img.Bounds().Dx() != 256 {
+		t.Fatalf("png: %v %v", img.Bounds(), err)
+	}
+}
