@@ -15,9 +15,10 @@ import (
 const (
 	accessPrefix = "fca_"
 	unitPrefix   = "fcu_"
+	publicPrefix = "fcp_" // an order's public token (payment portal)
 )
 
-// TokenDomain returns the domain a unit or access token names, or false
+// TokenDomain returns the domain a unit, access or public token names, or false
 // when the token is not of fincom's form.
 func TokenDomain(token string) (string, bool) {
 	var rest string
@@ -26,6 +27,8 @@ func TokenDomain(token string) (string, bool) {
 		rest = token[len(accessPrefix):]
 	case strings.HasPrefix(token, unitPrefix):
 		rest = token[len(unitPrefix):]
+	case strings.HasPrefix(token, publicPrefix):
+		rest = token[len(publicPrefix):]
 	default:
 		return "", false
 	}

@@ -1,0 +1,411 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// Charge statuses. A charge is ISSUING while its provider is being asked
+// (a retry asks again with the same idempotency key), then PENDING until it
+// is PAID; a PENDING charge past its due date is OVERDUE (daily job); an
+// unpaid charge can be CANCELLED. An order without charges shows NONE.
+const (
+	ChargeIssuing   = "ISSUING"
+	ChargePending   = "PENDING"
+	ChargePaid      = "PAID"
+	ChargeOverdue   = "OVERDUE"
+	ChargeCancelled = "CANCELLED"
+	ChargeNone      = "NONE"
+)
+
+// Errors of impossible charge transitions.
+var (
+	ErrOrderDisabled    = errors.New("order is disabled")
+	ErrNothingToCancel  = errors.New("no unpaid charge to cancel")
+	ErrNothingToPay     = errors.New("no open charge to pay")
+	ErrAlreadyPaid      = errors.New("charge already paid")
+	ErrNoChargeToResend = errors.New("no open charge to resend")
+)
+
+// Charge is one charge of an order installment.
+type Charge struct {
+	Token            string `json:"token"`
+	Installment      int    `json:"installment"`
+	Installments     int    `json:"installments"`
+	Provider         string `json:"provider"`
+	PaymentKey       string `json:"payment_key"`
+	Status           string `json:"status"`
+	Amount           Money  `json:"amount"`
+	DueDate          string `json:"due_date"`
+	BoletoLine       Text   `json:"boleto_line"`
+	BoletoBarcode    Text   `json:"boleto_barcode"`
+	PixPayload       Text   `json:"pix_payload"`
+	PixTxID          Text   `json:"pix_txid"`
+	ProviderRef      Text   `json:"provider_ref"`
+	CardInstallments *int   `json:"card_installments"`
+	PaidAt           Text   `json:"paid_at"`
+	PaidAmount       Text   `json:"paid_amount"`
+	CancelledAt      Text   `json:"cancelled_at"`
+
+	idempotencyKey string
+	pixKey         string
+}
+
+// IdempotencyKey is what the provider is asked with.
+func (c Charge) IdempotencyKey() string { return c.idempotencyKey }
+
+// PixKey is the order's PIX key.
+func (c Charge) PixKey() string { return c.pixKey }
+
+// ChargePlan is an order's charges after PrepareCharges: the ones still to
+// issue (ISSUING) and the merchant data a provider needs.
+type ChargePlan struct {
+	OrderToken   string
+	PublicToken  string
+	UnitName     string
+	UnitCityIBGE string
+	Charges      []Charge
+}
+
+// Notice is an e-mail to queue in the outbox with a state change.
+type Notice struct {
+	Kind, To, Subject, Body string
+	// DedupeKey makes the same notice queued twice count once.
+	DedupeKey string
+}
+
+const chargeSelect = `SELECT c.token, c.installment, c.installments, c.provider, c.payment_key, c.status, c.amount, c.due_date,
+	c.boleto_line, c.boleto_barcode, c.pix_payload, c.pix_txid, c.provider_ref, c.card_installments, c.paid_at, c.paid_amount,
+	c.cancelled_at, c.idempotency_key, COALESCE(o.pix_key, '')
+	FROM charges c JOIN sales_orders o ON o.id = c.order_id`
+
+func scanCharge(s scanner) (Charge, error) {
+	var c Charge
+	var card sql.NullInt64
+	err := s.Scan(&c.Token, &c.Installment, &c.Installments, &c.Provider, &c.PaymentKey, &c.Status, &c.Amount, &c.DueDate,
+		&c.BoletoLine, &c.BoletoBarcode, &c.PixPayload, &c.PixTxID, &c.ProviderRef, &card, &c.PaidAt, &c.PaidAmount,
+		&c.CancelledAt, &c.idempotencyKey, &c.pixKey)
+	if card.Valid {
+		n := int(card.Int64)
+		c.CardInstallments = &n
+	}
+	return c, err
+}
+
+func chargesOf(ctx context.Context, tx *sql.Tx, orderID int64, live bool) ([]Charge, error) {
+	q := chargeSelect + ` WHERE c.order_id = ?`
+	if live {
+		q += ` AND c.status <> 'CANCELLED'`
+	}
+	rows, err := tx.QueryContext(ctx, q+` ORDER BY c.installment, c.id`, orderID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Charge{}
+	for rows.Next() {
+		c, err := scanCharge(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// orderStatus aggregates the live charges of an order: all paid is PAID,
+// any overdue is OVERDUE, any pending or issuing is PENDING; with only
+// cancelled ones it is CANCELLED; with none, NONE.
+func orderStatus(all []Charge) string {
+	live, paid, overdue, cancelled := 0, 0, 0, 0
+	for _, c := range all {
+		switch c.Status {
+		case ChargeCancelled:
+			cancelled++
+			continue
+		case ChargePaid:
+			paid++
+		case ChargeOverdue:
+			overdue++
+		}
+		live++
+	}
+	switch {
+	case live == 0 && cancelled > 0:
+		return ChargeCancelled
+	case live == 0:
+		return ChargeNone
+	case paid == live:
+		return ChargePaid
+	case overdue > 0:
+		return ChargeOverdue
+	}
+	return ChargePending
+}
+
+// refreshOrder sets an order's charge fields from its charges: charge and
+// date_charge once one is issued, cancel_charge when all are cancelled,
+// date_payment when all are paid.
+func refreshOrder(ctx context.Context, tx *sql.Tx, orderID int64, now time.Time) error {
+	all, err := chargesOf(ctx, tx, orderID, false)
+	if err != nil {
+		return err
+	}
+	st := orderStatus(all)
+	ts := timestamp(now)
+	_, err = tx.ExecContext(ctx, `
+		UPDATE sales_orders SET charge_status = ?,
+			charge = CASE WHEN ? IN ('PENDING', 'PAID', 'OVERDUE') THEN 1 ELSE charge END,
+			date_charge = CASE WHEN ? IN ('PENDING', 'PAID', 'OVERDUE') THEN COALESCE(date_charge, ?) ELSE date_charge END,
+			cancel_charge = CASE WHEN ? = 'CANCELLED' THEN 1 ELSE 0 END,
+			date_cancel_charge = CASE WHEN ? = 'CANCELLED' THEN ? ELSE NULL END,
+			date_payment = CASE WHEN ? = 'PAID' THEN COALESCE(date_payment, ?) ELSE NULL END,
+			updated_at = ?
+		WHERE id = ?`, st, st, st, ts, st, st, ts, st, ts, ts, orderID)
+	return err
+}
+
+type orderRow struct {
+	id, unitID                              int64
+	token, publicToken, paymentKey          string
+	provider, pixKey, dueDate, notifyCharge string
+	active                                  bool
+	value                                   Money
+	installments, card                      int
+}
+
+func orderForCharge(ctx context.Context, tx *sql.Tx, where string, args ...any) (orderRow, error) {
+	var o orderRow
+	var public, provider, pixKey, notify sql.NullString
+	err := tx.QueryRowContext(ctx, `
+		SELECT o.id, o.unit_id, o.token, o.public_token, pm.payment_key, o.provider_bank, o.pix_key, o.estimated_payment_date,
+			o.notify_email_charge, o.active, o.value, o.installments, o.installment_credit
+		FROM sales_orders o JOIN payment_methods pm ON pm.id = o.payment_method_id WHERE `+where, args...).
+		Scan(&o.id, &o.unitID, &o.token, &public, &o.paymentKey, &provider, &pixKey, &o.dueDate, &notify, &o.active, &o.value,
+			&o.installments, &o.card)
+	o.publicToken, o.provider, o.pixKey, o.notifyCharge = public.String, provider.String, pixKey.String, notify.String
+	return o, notFound(err)
+}
+
+// splitAmount divides a value into n installments of whole cents, the
+// remainder going to the first, so the parts add up exactly.
+func splitAmount(v decimal.Decimal, n int) []decimal.Decimal {
+	cents := v.Shift(2).Round(0).IntPart()
+	each, rest := cents/int64(n), cents%int64(n)
+	out := make([]decimal.Decimal, n)
+	for i := range out {
+		c := each
+		if i == 0 {
+			c += rest
+		}
+		out[i] = decimal.New(c, -2)
+	}
+	return out
+}
+
+// PrepareCharges reserves the charges of an order of the unit: one per
+// installment (monthly from the estimated payment date) that has no live
+// charge, marked ISSUING. It answers every live charge; the caller asks the
+// provider for the ISSUING ones and completes them. The order gets its
+// public token for the payment portal.
+func (db *DB) PrepareCharges(ctx context.Context, unitID int64, orderToken string) (ChargePlan, error) {
+	var plan ChargePlan
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		o, err := orderForCharge(ctx, tx, `o.unit_id = ? AND o.token = ?`, unitID, orderToken)
+		if err != nil {
+			return err
+		}
+		if !o.active {
+			return ErrOrderDisabled
+		}
+		if o.publicToken == "" {
+			o.publicToken = publicPrefix + db.Name + "_" + NewSecret(16)
+			if _, err := tx.ExecContext(ctx, `UPDATE sales_orders SET public_token = ? WHERE id = ?`, o.publicToken, o.id); err != nil {
+				return err
+			}
+		}
+		live, err := chargesOf(ctx, tx, o.id, true)
+		if err != nil {
+			return err
+		}
+		have := map[int]bool{}
+		for _, c := range live {
+			have[c.Installment] = true
+		}
+		due, err := ParseDateISO(o.dueDate)
+		if err != nil {
+			return err
+		}
+		n := o.installments
+		if o.paymentKey == "CREDIT_CARD" {
+			n = 1 // card installments are the card issuer's, one charge
+		}
+		parts := splitAmount(o.value.Decimal, n)
+		for i := 1; i <= n; i++ {
+			if have[i] {
+				continue
+			}
+			var gen int
+			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM charges WHERE order_id = ? AND installment = ?`, o.id, i).Scan(&gen); err != nil {
+				return err
+			}
+			var card sql.NullInt64
+			if o.paymentKey == "CREDIT_CARD" {
+				card = sql.NullInt64{Int64: int64(o.card), Valid: true}
+			}
+			if _, err := tx.ExecContext(ctx, `
+				INSERT INTO charges (token, order_id, installment, installments, idempotency_key, provider, payment_key, status,
+					amount, due_date, card_installments, created_at, updated_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, 'ISSUING', ?, ?, ?, ?, ?)`,
+				db.id(), o.id, i, n, fmt.Sprintf("%s:%d:%d", o.token, i, gen+1), o.provider, o.paymentKey,
+				Money{parts[i-1]}, AddMonths(due, i-1).ISO(), card, timestamp(now), timestamp(now)); err != nil {
+				return err
+			}
+		}
+		var u Unit
+		if u, err = unitByID(ctx, tx, unitID); err != nil {
+			return err
+		}
+		plan = ChargePlan{OrderToken: o.token, PublicToken: o.publicToken, UnitName: u.Name, UnitCityIBGE: u.CityIBGE}
+		plan.Charges, err = chargesOf(ctx, tx, o.id, true)
+		if err != nil {
+			return err
+		}
+		return refreshOrder(ctx, tx, o.id, now)
+	})
+	return plan, err
+}
+
+func unitByID(ctx context.Context, tx *sql.Tx, id int64) (Unit, error) {
+	return scanUnit(tx.QueryRowContext(ctx, `SELECT id, token, name, cnpj, city_ibge, im, created_at FROM units WHERE id = ?`, id))
+}
+
+// IssuedCharge is a provider's answer, stored by CompleteCharge.
+type IssuedCharge struct {
+	Ref, BoletoLine, BoletoBarcode, PixPayload, PixTxID string
+}
+
+// CompleteCharge stores the provider's answer for an ISSUING charge, makes
+// it PENDING and queues the notice. A charge already completed is left as
+// it is (a retry).
+func (db *DB) CompleteCharge(ctx context.Context, chargeToken string, in IssuedCharge, notice *Notice) error {
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var orderID, unitID int64
+		err := tx.QueryRowContext(ctx, `SELECT c.order_id, o.unit_id FROM charges c JOIN sales_orders o ON o.id = c.order_id
+			WHERE c.token = ? AND c.status = 'ISSUING'`, chargeToken).Scan(&orderID, &unitID)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE charges SET status = 'PENDING', provider_ref = ?, boleto_line = ?, boleto_barcode = ?,
+			pix_payload = ?, pix_txid = ?, updated_at = ? WHERE token = ?`,
+			nullString(in.Ref), nullString(in.BoletoLine), nullString(in.BoletoBarcode), nullString(in.PixPayload),
+			nullString(in.PixTxID), timestamp(now), chargeToken); err != nil {
+			return err
+		}
+		if err := queueNotice(ctx, tx, unitID, orderID, notice, now, db.id); err != nil {
+			return err
+		}
+		return refreshOrder(ctx, tx, orderID, now)
+	})
+}
+
+// SalesOrderCharges lists every charge of an order of the unit.
+func (db *DB) SalesOrderCharges(ctx context.Context, unitID int64, orderToken string) ([]Charge, error) {
+	var out []Charge
+	err := db.read(ctx, func(tx *sql.Tx) error {
+		var id int64
+		if err := tx.QueryRowContext(ctx, `SELECT id FROM sales_orders WHERE unit_id = ? AND token = ?`, unitID, orderToken).Scan(&id); err != nil {
+			return notFound(err)
+		}
+		var err error
+		out, err = chargesOf(ctx, tx, id, false)
+		return err
+	})
+	return out, err
+}
+
+// CancelCharges cancels the unpaid charges of an order of the unit. A paid
+// charge stays paid; with nothing unpaid to cancel it answers
+// ErrAlreadyPaid (when some are paid) or ErrNothingToCancel.
+func (db *DB) CancelCharges(ctx context.Context, unitID int64, orderToken string) error {
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		o, err := orderForCharge(ctx, tx, `o.unit_id = ? AND o.token = ?`, unitID, orderToken)
+		if err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE charges SET status = 'CANCELLED', cancelled_at = ?, updated_at = ?
+			WHERE order_id = ? AND status IN ('ISSUING', 'PENDING', 'OVERDUE')`, timestamp(now), timestamp(now), o.id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			var paid int
+			tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM charges WHERE order_id = ? AND status = 'PAID'`, o.id).Scan(&paid)
+			if paid > 0 {
+				return ErrAlreadyPaid
+			}
+			return ErrNothingToCancel
+		}
+		return refreshOrder(ctx, tx, o.id, now)
+	})
+}
+
+// QueueChargeNotice queues a notice about an order's open charges (resend);
+// ErrNoChargeToResend when it has none.
+func (db *DB) QueueChargeNotice(ctx context.Context, unitID int64, orderToken string, n Notice) error {
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		o, err := orderForCharge(ctx, tx, `o.unit_id = ? AND o.token = ?`, unitID, orderToken)
+		if err != nil {
+			return err
+		}
+		var open int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM charges WHERE order_id = ? AND status IN ('PENDING', 'OVERDUE')`, o.id).Scan(&open); err != nil {
+			return err
+		}
+		if open == 0 {
+			return ErrNoChargeToResend
+		}
+		return queueNotice(ctx, tx, unitID, o.id, &n, now, db.id)
+	})
+}
+
+// MarkOverdue turns the PENDING charges due before today into OVERDUE and
+// answers how many changed.
+func (db *DB) MarkOverdue(ctx context.Context, today Date) (int, error) {
+	var n int
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT order_id FROM charges WHERE status = 'PENDING' AND due_date < ?`, today.ISO())
+		if err != nil {
+			return err
+		}
+		var orders []int64
+		for rows.Next() {
+			var id int64
+			rows.Scan(&id)
+			orders = append(orders, id)
+		}
+		rows.Close()
+		res, err := tx.ExecContext(ctx, `UPDATE charges SET status = 'OVERDUE', updated_at = ? WHERE status = 'PENDING' AND due_date < ?`,
+			timestamp(now), today.ISO())
+		if err != nil {
+			return err
+		}
+		c, _ := res.RowsAffected()
+		n = int(c)
+		for _, id := range orders {
+			if err := refreshOrder(ctx, tx, id, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return n, err
+}

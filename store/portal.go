@@ -1,0 +1,188 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// PortalOrder is what the public payment portal shows of an order.
+type PortalOrder struct {
+	OrderToken  string
+	CodOrders   string
+	Description string
+	Value       Money
+	UnitName    string
+	UnitCNPJ    string
+	ContactName string
+	Status      string
+	Charges     []Charge
+}
+
+func portalOrderID(ctx context.Context, tx *sql.Tx, publicToken string) (int64, error) {
+	var id int64
+	// Only an active order with a live charge is shown: an unknown, disabled
+	// or cancelled one is not found.
+	err := tx.QueryRowContext(ctx, `SELECT o.id FROM sales_orders o WHERE o.public_token = ? AND o.active = 1
+		AND EXISTS (SELECT 1 FROM charges c WHERE c.order_id = o.id AND c.status IN ('PENDING', 'OVERDUE', 'PAID'))`, publicToken).Scan(&id)
+	return id, notFound(err)
+}
+
+// PortalOrder returns the order of a public token for the portal.
+func (db *DB) PortalOrder(ctx context.Context, publicToken string) (PortalOrder, error) {
+	var p PortalOrder
+	err := db.read(ctx, func(tx *sql.Tx) error {
+		id, err := portalOrderID(ctx, tx, publicToken)
+		if err != nil {
+			return err
+		}
+		var cnpj, contact sql.NullString
+		if err := tx.QueryRowContext(ctx, `
+			SELECT o.token, o.cod_orders, o.description, o.value, un.name, un.cnpj, c.display_name, o.charge_status
+			FROM sales_orders o JOIN units un ON un.id = o.unit_id LEFT JOIN contacts c ON c.id = o.contact_id
+			WHERE o.id = ?`, id).Scan(&p.OrderToken, &p.CodOrders, &p.Description, &p.Value, &p.UnitName, &cnpj, &contact, &p.Status); err != nil {
+			return err
+		}
+		p.UnitCNPJ, p.ContactName = cnpj.String, contact.String
+		p.Charges, err = chargesOf(ctx, tx, id, true)
+		return err
+	})
+	return p, err
+}
+
+// RecordPortalEvent stores an event of the portal (viewed, copied, ...)
+// for the order of a public token.
+func (db *DB) RecordPortalEvent(ctx context.Context, publicToken, kind, detail string) error {
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		id, err := portalOrderID(ctx, tx, publicToken)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO portal_events (order_id, kind, detail, created_at) VALUES (?, ?, ?, ?)`,
+			id, kind, nullString(detail), timestamp(now))
+		return err
+	})
+}
+
+// PortalEvent is a recorded portal event.
+type PortalEvent struct {
+	Kind      string `json:"kind"`
+	Detail    Text   `json:"detail"`
+	CreatedAt string `json:"created_at"`
+}
+
+// PortalEvents lists an order's portal events, oldest first.
+func (db *DB) PortalEvents(ctx context.Context, unitID int64, orderToken string) ([]PortalEvent, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT e.kind, e.detail, e.created_at FROM portal_events e JOIN sales_orders o ON o.id = e.order_id
+		WHERE o.unit_id = ? AND o.token = ? ORDER BY e.id`, unitID, orderToken)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []PortalEvent{}
+	for rows.Next() {
+		var e PortalEvent
+		if err := rows.Scan(&e.Kind, &e.Detail, &e.CreatedAt); err != nil {
+			return nil, err
+		}
+		e.CreatedAt = displayTimestamp(e.CreatedAt)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// Payment is what a confirmed payment did.
+type Payment struct {
+	ChargeToken  string `json:"charge_token"`
+	Installment  int    `json:"installment"`
+	PaidAmount   Money  `json:"paid_amount"`
+	OrderStatus  string `json:"charge_status"`
+	IncomeToken  Text   `json:"income_token"`
+	Reconciled   bool   `json:"reconciled"`
+	InvoiceDue   bool   `json:"invoice_due"`
+	notifyCharge string
+}
+
+// NFPendingText is the order's nf_status_text while an invoice that the
+// payment made due waits for the fiscal issuer.
+const NFPendingText = "Emissão pendente: pagamento confirmado, aguardando o emissor fiscal"
+
+// PayCharge confirms the payment of an open charge of the order of a public
+// token (installment 0: the first open one), for amount (nil: the charge's
+// amount). With the order's in_automation it records the income entry
+// (paid, on the order's account and category), with conciliation it marks
+// that entry reconciled, and with generateNFWebhook it records that the
+// invoice is due. The notice, when given, is queued.
+func (db *DB) PayCharge(ctx context.Context, publicToken string, installment int, amount *Money, notice *Notice) (Payment, error) {
+	var p Payment
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		id, err := portalOrderID(ctx, tx, publicToken)
+		if err != nil {
+			return err
+		}
+		var chargeID int64
+		var due string
+		err = tx.QueryRowContext(ctx, `SELECT id, token, installment, amount, due_date FROM charges
+			WHERE order_id = ? AND status IN ('PENDING', 'OVERDUE') AND (? = 0 OR installment = ?) ORDER BY installment LIMIT 1`,
+			id, installment, installment).Scan(&chargeID, &p.ChargeToken, &p.Installment, &p.PaidAmount, &due)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNothingToPay
+		}
+		if err != nil {
+			return err
+		}
+		if amount != nil {
+			p.PaidAmount = *amount
+		}
+		today := Today(now).ISO()
+		if _, err := tx.ExecContext(ctx, `UPDATE charges SET status = 'PAID', paid_at = ?, paid_amount = ?, updated_at = ? WHERE id = ?`,
+			timestamp(now), p.PaidAmount, timestamp(now), chargeID); err != nil {
+			return err
+		}
+		var unitID int64
+		var inAutomation, conciliation, nfWebhook bool
+		var account, category, contact sql.NullInt64
+		var desc string
+		if err := tx.QueryRowContext(ctx, `SELECT unit_id, in_automation, conciliation, generate_nf_webhook, bank_account_id, category_id,
+			contact_id, description FROM sales_orders WHERE id = ?`, id).
+			Scan(&unitID, &inAutomation, &conciliation, &nfWebhook, &account, &category, &contact, &desc); err != nil {
+			return err
+		}
+		if inAutomation {
+			tok := db.id()
+			var concil sql.NullString
+			if conciliation && account.Valid {
+				concil = sql.NullString{String: today, Valid: true}
+				p.Reconciled = true
+			}
+			if _, err := tx.ExecContext(ctx, `
+				INSERT INTO entries (token, unit_id, type, description, value, value_cents, due_date, pay_day, competence_date,
+					category_id, contact_id, bank_account_id, conciliation_date, active, created_at, updated_at)
+				VALUES (?, ?, 'in', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+				tok, unitID, desc, p.PaidAmount, p.PaidAmount.Shift(2).Round(0).IntPart(), due, today, due, category, contact, account,
+				concil, timestamp(now), timestamp(now)); err != nil {
+				return err
+			}
+			p.IncomeToken = NewText(tok)
+			if _, err := tx.ExecContext(ctx, `UPDATE sales_orders SET revenue = 1, date_revenue = COALESCE(date_revenue, ?) WHERE id = ?`,
+				timestamp(now), id); err != nil {
+				return err
+			}
+		}
+		if err := refreshOrder(ctx, tx, id, now); err != nil {
+			return err
+		}
+		if nfWebhook {
+			p.InvoiceDue = true
+			if _, err := tx.ExecContext(ctx, `UPDATE sales_orders SET nf_status_text = ? WHERE id = ? AND nf = 0`, NFPendingText, id); err != nil {
+				return err
+			}
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT charge_status FROM sales_orders WHERE id = ?`, id).Scan(&p.OrderStatus); err != nil {
+			return err
+		}
+		return queueNotice(ctx, tx, unitID, id, notice, now, db.id)
+	})
+	return p, err
+}
