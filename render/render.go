@@ -1,0 +1,142 @@
+// Package render draws what fincom shows people: the public payment portal
+// pages and the e-mails, from embedded templates parsed once. html/template
+// escapes every value.
+package render
+
+import (
+	"bytes"
+	"embed"
+	"encoding/base64"
+	"fmt"
+	htmltemplate "html/template"
+	"image/png"
+	"io"
+	"strings"
+	texttemplate "text/template"
+
+	"github.com/boombuler/barcode"
+	"github.com/boombuler/barcode/twooffive"
+)
+
+//go:embed templates
+var files embed.FS
+
+// Renderer holds the parsed templates.
+type Renderer struct {
+	pages *htmltemplate.Template
+	mails *texttemplate.Template
+}
+
+// New parses the embedded templates.
+func New() (*Renderer, error) {
+	pages, err := htmltemplate.New("pages").ParseFS(files, "templates/*.html")
+	if err != nil {
+		return nil, fmt.Errorf("parse pages: %w", err)
+	}
+	mails, err := texttemplate.New("mails").ParseFS(files, "templates/*.txt")
+	if err != nil {
+		return nil, fmt.Errorf("parse mails: %w", err)
+	}
+	return &Renderer{pages: pages, mails: mails}, nil
+}
+
+// ChargeView is one charge as the pages show it.
+type ChargeView struct {
+	Installment, Installments int
+	PaymentMethod             string // e.g. "Boleto bancário"
+	Amount                    string // "R$ 1.026,56"
+	DueDate                   string // "15/07/2018"
+	Status                    string // "Em aberto", "Pago", "Vencido"
+	Paid                      bool
+	BoletoLine                string // formatted linha digitável
+	BoletoURL                 string
+	PixPayload                string
+	PixQRURL                  string
+}
+
+// PaymentPageData fills the payment page.
+type PaymentPageData struct {
+	Seller      string
+	SellerCNPJ  string
+	Customer    string
+	OrderCode   string
+	Description string
+	Total       string
+	Status      string
+	EventURL    string
+	Token       string
+	Charges     []ChargeView
+}
+
+// PaymentPage writes the order's payment page.
+func (r *Renderer) PaymentPage(w io.Writer, d PaymentPageData) error {
+	return r.pages.ExecuteTemplate(w, "payment.html", d)
+}
+
+// BoletoPageData fills the printable boleto.
+type BoletoPageData struct {
+	Bank        string
+	Seller      string
+	SellerCNPJ  string
+	Customer    string
+	OrderCode   string
+	Description string
+	Amount      string
+	DueDate     string
+	Line        string
+	// BarcodeImage is the bar code drawn as Interleaved 2 of 5, a PNG data
+	// URI the template may use as an image source.
+	BarcodeImage htmltemplate.URL
+}
+
+// BoletoPage writes a printable boleto page.
+func (r *Renderer) BoletoPage(w io.Writer, d BoletoPageData) error {
+	return r.pages.ExecuteTemplate(w, "boleto.html", d)
+}
+
+// ErrorPage writes the page of a failed public request (404, 429, ...).
+func (r *Renderer) ErrorPage(w io.Writer, title, message string) error {
+	return r.pages.ExecuteTemplate(w, "error.html", map[string]string{"Title": title, "Message": message})
+}
+
+// BarcodeDataURI draws a boleto's 44-digit bar code as Interleaved 2 of 5
+// and answers it as a PNG data URI.
+func BarcodeDataURI(digits string) (htmltemplate.URL, error) {
+	code, err := twooffive.Encode(digits, true)
+	if err != nil {
+		return "", err
+	}
+	// 103 mm wide at print resolution; 13 mm high, as FEBRABAN asks.
+	code, err = barcode.Scale(code, 820, 100)
+	if err != nil {
+		return "", err
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, code); err != nil {
+		return "", err
+	}
+	return htmltemplate.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes())), nil
+}
+
+// MailData fills an e-mail.
+type MailData struct {
+	Seller      string
+	Customer    string
+	OrderCode   string
+	Description string
+	Amount      string
+	DueDate     string
+	PaymentURL  string
+	Days        int
+}
+
+// Mail renders an e-mail of a kind (charge_created, charge_notice,
+// payment_confirmed, charge_resent): its subject is the first line.
+func (r *Renderer) Mail(kind string, d MailData) (subject, body string, err error) {
+	var buf bytes.Buffer
+	if err := r.mails.ExecuteTemplate(&buf, kind+".txt", d); err != nil {
+		return "", "", err
+	}
+	subject, body, _ = strings.Cut(buf.String(), "\n")
+	return strings.TrimSpace(subject), strings.TrimLeft(body, "\n"), nil
+}

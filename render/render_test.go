@@ -1,0 +1,36 @@
+package render
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+func TestPages(t *testing.T) {
+	r, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	d := PaymentPageData{Seller: `Loja <script>alert(1)</script>`, OrderCode: "PV-000001", Total: "R$ 10,00", Token: "fcp_x_1", EventURL: "/e",
+		Charges: []ChargeView{{Installment: 1, Installments: 1, BoletoLine: "0019", PixPayload: "000201", PixQRURL: "/qr"}}}
+	if err := r.PaymentPage(&buf, d); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	if strings.Contains(out, "<script>alert(1)") || !strings.Contains(out, "Loja &lt;script&gt;") {
+		t.Fatal("seller not escaped")
+	}
+	img, err := BarcodeDataURI("00196758600001026560000001149718606852452211")
+	if err != nil || !strings.HasPrefix(string(img), "data:image/png;base64,") {
+		t.Fatalf("barcode: %v", err)
+	}
+	buf.Reset()
+	if err := r.BoletoPage(&buf, BoletoPageData{Line: "0019", BarcodeImage: img}); err != nil || !strings.Contains(buf.String(), "data:image/png;base64,") {
+		t.Fatalf("boleto page: %v", err)
+	}
+	subject, body, err := r.Mail("charge_created", MailData{Seller: "Acme", OrderCode: "PV-000001", Amount: "R$ 10,00", DueDate: "01/12/2026", PaymentURL: "http://x/p"})
+	if err != nil || subject != "Acme: cobrança do pedido PV-000001" || !strings.Contains(body, "http://x/p") {
+		t.Fatalf("mail: %q %q %v", subject, body, err)
+	}
+}
