@@ -81,7 +81,11 @@ func (a *app) prepareDemo(ctx context.Context, addr string) error {
 			return err
 		}
 		defer sys.Close()
-		if err := seedDemo(server.New(ds, sys, server.Config{Version: Version}).Handler(), access, units); err != nil {
+		srv, err := server.New(ds, sys, server.Config{Version: Version})
+		if err != nil {
+			return err
+		}
+		if err := seedDemo(srv.Handler(), access, units); err != nil {
 			return fmt.Errorf("demo data: %w", err)
 		}
 	}

@@ -24,11 +24,13 @@ type serveOptions struct {
 	addr      string
 	maxUpload int64
 	idleClose time.Duration
+	publicURL string
 }
 
 func (o *serveOptions) flags(c *cobra.Command, a *app) {
 	c.Flags().StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to listen on")
 	c.Flags().Int64Var(&o.maxUpload, "max-upload", 25<<20, "largest multipart body in bytes")
+	c.Flags().StringVar(&o.publicURL, "public-url", "", "where clients reach this server, for payment links in e-mails (default http://ADDR)")
 	c.Flags().DurationVar(&o.idleClose, "idle-close", 5*time.Minute, "close a domain file unused for this long")
 	c.Flags().StringVar(&a.durability, "durability", "full", "full: every answered write survives a power cut; normal: faster, may lose the last writes on power loss")
 }
@@ -70,7 +72,13 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	defer sys.Close()
 
 	log := slog.New(slog.NewJSONHandler(a.errOut, nil))
-	srv := server.New(ds, sys, server.Config{Version: Version, MaxMultipartBytes: o.maxUpload, Logger: log})
+	if o.publicURL == "" {
+		o.publicURL = "http://" + o.addr
+	}
+	srv, err := server.New(ds, sys, server.Config{Version: Version, MaxMultipartBytes: o.maxUpload, Logger: log, PublicURL: o.publicURL})
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return err

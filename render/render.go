@@ -140,3 +140,42 @@ func (r *Renderer) Mail(kind string, d MailData) (subject, body string, err erro
 	subject, body, _ = strings.Cut(buf.String(), "\n")
 	return strings.TrimSpace(subject), strings.TrimLeft(body, "\n"), nil
 }
+
+// BRL formats an amount as Brazilians read it: "R$ 1.026,56".
+func BRL(amount string) string {
+	intPart, frac, _ := strings.Cut(amount, ".")
+	neg := strings.HasPrefix(intPart, "-")
+	intPart = strings.TrimPrefix(intPart, "-")
+	var b strings.Builder
+	for i, c := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte('.')
+		}
+		b.WriteRune(c)
+	}
+	for len(frac) < 2 {
+		frac += "0"
+	}
+	sign := ""
+	if neg {
+		sign = "-"
+	}
+	return sign + "R$ " + b.String() + "," + frac[:2]
+}
+
+// DateBR turns YYYY-MM-DD into DD/MM/YYYY.
+func DateBR(iso string) string {
+	if len(iso) < 10 {
+		return iso
+	}
+	return iso[8:10] + "/" + iso[5:7] + "/" + iso[0:4]
+}
+
+// FormatLine spaces a 47-digit linha digitável as printed on boletos:
+// AAAAA.AAAAA BBBBB.BBBBBB CCCCC.CCCCCC D EEEEEEEEEEEEEE.
+func FormatLine(l string) string {
+	if len(l) != 47 {
+		return l
+	}
+	return l[0:5] + "." + l[5:10] + " " + l[10:15] + "." + l[15:21] + " " + l[21:26] + "." + l[26:32] + " " + l[32:33] + " " + l[33:]
+}

@@ -34,3 +34,14 @@ func TestPages(t *testing.T) {
 		t.Fatalf("mail: %q %q %v", subject, body, err)
 	}
 }
+
+func TestFormats(t *testing.T) {
+	for in, want := range map[string]string{"1026.56": "R$ 1.026,56", "0.5": "R$ 0,50", "1234567.00": "R$ 1.234.567,00", "100": "R$ 100,00"} {
+		if got := BRL(in); got != want {
+			t.Errorf("BRL(%s) = %s, want %s", in, got, want)
+		}
+	}
+	if got := FormatLine("00190000090114971860168524522114675860000102656"); got != "00190.00009 01149.718601 68524.522114 6 75860000102656" {
+		t.Errorf("FormatLine = %s", got)
+	}
+}

@@ -81,7 +81,10 @@ func TestMultipart(t *testing.T) {
 		t.Fatalf("projects = %d, want 3", n)
 	}
 
-	small := New(s.domains, s.system, Config{MaxMultipartBytes: 100})
+	small, err := New(s.domains, s.system, Config{MaxMultipartBytes: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
 	mw.WriteField("metadata", strings.Repeat("x", 1000))

@@ -17,6 +17,8 @@ const (
 	// envMessage: failures as {success: false, message, data: null}, and a
 	// 500 as {success: false, error, data: null} (spec, /insert_contract).
 	envMessage
+	// envHTML: public pages; failures are pages too (404, 429, ...).
+	envHTML
 )
 
 // created is the success body of inserts and updates that answer a token:

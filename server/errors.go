@@ -54,6 +54,20 @@ const (
 	textErroInserirPedido     = "Erro ao inserir pedido"
 	textSalesOrderNotFound    = "Sales order not found or not updated."
 
+	// Charges and the payment portal.
+	textOrderDisabled   = "The sales order is disabled; enable it before charging."
+	textChargePaid      = "The charge is paid and cannot be cancelled."
+	textNothingToCancel = "There is no open charge to cancel."
+	textNothingToResend = "There is no open charge to send."
+	textNoChargeEmail   = "The sales order has no notify_email_charge."
+	textProviderRefused = "The collection provider refused the charge."
+	textProviderDown    = "The collection provider did not answer. Try again: the charge will not be issued twice."
+	textUnknownProvider = "Unknown collection provider."
+	textNothingToPay    = "There is no open charge to pay."
+	textPortalNotFound  = "Pedido não encontrado ou cobrança cancelada."
+	textTooManyRequests = "Muitas requisições. Tente de novo em instantes."
+	textUnknownEvent    = "Unknown event. Use viewed, copied_boleto, copied_pix, opened_boleto or printed_boleto."
+
 	// fincom's own texts, for failures the spec does not name.
 	textInvalidJSON     = "Invalid JSON body."
 	textBodyTooLarge    = "Request body too large."

@@ -145,6 +145,19 @@ func (s *Server) routeTable() []route {
 		post("/enable_sales_order", setActive((*store.DB).SetSalesOrderActive, true, errSalesOrderNotFound, "Sales order"), textsDefault),
 		post("/disable_sales_order", setActive((*store.DB).SetSalesOrderActive, false, errSalesOrderNotFound, "Sales order"), textsDefault),
 
+		// Charges.
+		post("/generate_charge", s.generateCharge, textsDefault),
+		post("/cancel_charge", s.cancelCharge, textsDefault),
+		post("/resend_charge", s.resendCharge, textsDefault),
+
+		// The public payment portal: no tokens but the order's public one
+		// (spec, Authentication 7); rate-limited per client address.
+		{method: http.MethodGet, path: "/sales_orders/public_payment/:token", handler: s.publicPayment, auth: authPublic, envelope: envHTML, texts: textsDefault},
+		{method: http.MethodGet, path: "/sales_orders/public_boleto/:token", handler: s.publicBoleto, auth: authPublic, envelope: envHTML, texts: textsDefault},
+		{method: http.MethodGet, path: "/sales_orders/public_pix_qr/:token", handler: s.publicPixQR, auth: authPublic, envelope: envHTML, texts: textsDefault},
+		with(post("/sales_orders/public_event", s.publicEvent, textsDefault), authPublic),
+		with(post("/sales_orders/public_pay", s.publicPay, textsDefault), authPublic),
+
 		// Products and services.
 		post("/get_products_and_services", s.getProductsAndServices, textsProducts),
 		post("/list_stock_items_by_unit", s.listStockItemsByUnit, textsStock),

@@ -418,5 +418,24 @@ func (s *Server) getSalesOrderByID(r *request) (any, error) {
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, errSalesOrderNotFound
 	}
-	return o, err
+	if err != nil {
+		return nil, err
+	}
+	charges, err := r.db.SalesOrderCharges(r.ctx, r.unit.ID, q.IDToken)
+	if err != nil {
+		return nil, err
+	}
+	d := orderDetail{SalesOrderDetail: o, Charges: charges}
+	if o.PublicToken.Valid {
+		d.PaymentURL = store.NewText(s.paymentURL(o.PublicToken.String))
+	}
+	return d, nil
+}
+
+// orderDetail is /get_sales_order_by_id's data: the order, every charge it
+// had (cancelled ones too) and its payment page.
+type orderDetail struct {
+	store.SalesOrderDetail
+	Charges    []store.Charge `json:"charges"`
+	PaymentURL store.Text     `json:"payment_url"`
 }

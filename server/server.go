@@ -8,9 +8,13 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strings"
+	"time"
 
 	"github.com/julienschmidt/httprouter"
 
+	"fincom/render"
+	"fincom/server/provider"
 	"fincom/store"
 )
 
@@ -23,6 +27,12 @@ type Config struct {
 	MaxJSONBytes      int64 // JSON bodies; spec is silent, fincom uses 1 MiB
 	MaxMultipartBytes int64 // multipart bodies, default 25 MiB
 	Logger            *slog.Logger
+	// PublicURL is where clients reach this server (scheme and host), for
+	// the payment links in e-mails. Default http://127.0.0.1:8080.
+	PublicURL string
+	// Providers are the collection providers by name; default the
+	// simulated built-ins.
+	Providers map[string]provider.Provider
 }
 
 // Server answers the API for the domains of one data directory.
@@ -33,10 +43,12 @@ type Server struct {
 	log     *slog.Logger
 	dec     decoder
 	routes  []route
+	render  *render.Renderer
+	limiter *rateLimiter
 }
 
 // New returns a Server over open domains and the system file.
-func New(domains *store.Domains, system *store.System, cfg Config) *Server {
+func New(domains *store.Domains, system *store.System, cfg Config) (*Server, error) {
 	if cfg.MaxJSONBytes <= 0 {
 		cfg.MaxJSONBytes = 1 << 20
 	}
@@ -46,9 +58,20 @@ func New(domains *store.Domains, system *store.System, cfg Config) *Server {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg, domains: domains, system: system, log: cfg.Logger}
+	if cfg.PublicURL == "" {
+		cfg.PublicURL = "http://127.0.0.1:8080"
+	}
+	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
+	if cfg.Providers == nil {
+		cfg.Providers = provider.Builtin()
+	}
+	r, err := render.New()
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{cfg: cfg, domains: domains, system: system, log: cfg.Logger, render: r, limiter: newRateLimiter(120, time.Minute)}
 	s.routes = s.routeTable()
-	return s
+	return s, nil
 }
 
 // Handler returns the HTTP handler with every route registered.
@@ -113,6 +136,14 @@ func (s *Server) adapt(rt *route) httprouter.Handle {
 		info.route = rt.path
 		req := &request{ctx: hr.Context(), http: hr, params: ps, route: rt, dec: &s.dec}
 		v, err := s.run(w, req)
+		if err != nil && rt.envelope == envHTML {
+			var e *Error
+			if !errors.As(err, &e) {
+				s.log.Error("internal error", "route", rt.path, "err", err)
+			}
+			s.errorPage(err).write(w)
+			return
+		}
 		if err != nil {
 			status, b := s.errorStatusBody(rt, err, s.log)
 			writeJSON(w, status, b)

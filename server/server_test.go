@@ -239,7 +239,11 @@ func newTestServer(t testing.TB) (*Server, *store.Domains) {
 		ds.Close()
 		sys.Close()
 	})
-	return New(ds, sys, Config{Version: "test"}), ds
+	srv, err := New(ds, sys, Config{Version: "test", PublicURL: "https://fincom.test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, ds
 }
 
 // call is one request of a scenario.

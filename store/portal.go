@@ -17,6 +17,7 @@ type PortalOrder struct {
 	UnitCNPJ    string
 	ContactName string
 	Status      string
+	NotifyEmail string // notify_email_charge
 	Charges     []Charge
 }
 
@@ -37,14 +38,14 @@ func (db *DB) PortalOrder(ctx context.Context, publicToken string) (PortalOrder,
 		if err != nil {
 			return err
 		}
-		var cnpj, contact sql.NullString
+		var cnpj, contact, notify sql.NullString
 		if err := tx.QueryRowContext(ctx, `
-			SELECT o.token, o.cod_orders, o.description, o.value, un.name, un.cnpj, c.display_name, o.charge_status
+			SELECT o.token, o.cod_orders, o.description, o.value, un.name, un.cnpj, c.display_name, o.charge_status, o.notify_email_charge
 			FROM sales_orders o JOIN units un ON un.id = o.unit_id LEFT JOIN contacts c ON c.id = o.contact_id
-			WHERE o.id = ?`, id).Scan(&p.OrderToken, &p.CodOrders, &p.Description, &p.Value, &p.UnitName, &cnpj, &contact, &p.Status); err != nil {
+			WHERE o.id = ?`, id).Scan(&p.OrderToken, &p.CodOrders, &p.Description, &p.Value, &p.UnitName, &cnpj, &contact, &p.Status, &notify); err != nil {
 			return err
 		}
-		p.UnitCNPJ, p.ContactName = cnpj.String, contact.String
+		p.UnitCNPJ, p.ContactName, p.NotifyEmail = cnpj.String, contact.String, notify.String
 		p.Charges, err = chargesOf(ctx, tx, id, true)
 		return err
 	})

@@ -149,6 +149,8 @@ type SalesOrder struct {
 type SalesOrderDetail struct {
 	SalesOrder
 	OriginIDToken Text          `json:"origin_id_token"`
+	// PublicToken is the payment portal's token, set with the first charge.
+	PublicToken Text `json:"-"`
 	ChargeConfig  ChargeConfig  `json:"charge_config"`
 	InvoiceConfig InvoiceConfig `json:"invoice_config"`
 }
@@ -316,7 +318,7 @@ const salesOrderSelect = `
 		pm.payment_key, o.pix_key, o.charge_status, o.nf_status_text, o.nf_kind, st.type, un.name, un.city_ibge, un.im,
 		st.description, pr.name, c.display_name, c.city_ibge, ba.nick_name,
 		orig.token, o.provider_bank, o.installment_credit, o.installments, o.notify_days_charge, bap.token,
-		o.in_automation, o.conciliation, o.generate_nf_webhook, o.service_id
+		o.in_automation, o.conciliation, o.generate_nf_webhook, o.service_id, o.public_token
 	FROM sales_orders o
 	JOIN units un ON un.id = o.unit_id
 	JOIN categories cat ON cat.id = o.category_id
@@ -356,7 +358,7 @@ func scanSalesOrder(s scanner) (SalesOrderDetail, error) {
 		&o.UnitName, &unitIBGE, &unitIM, &o.StockItemName, &o.ProjectName, &o.ContactName, &contactIBGE, &nick,
 		&o.OriginIDToken, &o.ChargeConfig.ProviderBank, &o.ChargeConfig.InstallmentCredit, &o.ChargeConfig.Installments,
 		&o.ChargeConfig.NotifyDaysCharge, &o.ChargeConfig.IDTokenBankAccountPayment, &o.ChargeConfig.InAutomation,
-		&o.ChargeConfig.Conciliation, &o.InvoiceConfig.GenerateNFWebhook, &o.InvoiceConfig.ServiceIDToken)
+		&o.ChargeConfig.Conciliation, &o.InvoiceConfig.GenerateNFWebhook, &o.InvoiceConfig.ServiceIDToken, &o.PublicToken)
 	if err != nil {
 		return o, err
 	}

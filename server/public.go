@@ -1,0 +1,321 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+
+	"fincom/render"
+	"fincom/render/pix"
+	"fincom/store"
+)
+
+// page is an HTML answer of a public route.
+type page struct {
+	status int
+	body   []byte
+}
+
+func (p page) write(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Referrer-Policy", "no-referrer")
+	w.WriteHeader(p.status)
+	w.Write(p.body)
+}
+
+// pngImage is an image answer.
+type pngImage []byte
+
+func (b pngImage) write(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "image/png")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	w.Write(b)
+}
+
+// errorPage renders a public route's failure as a page.
+func (s *Server) errorPage(err error) page {
+	var e *Error
+	if !errors.As(err, &e) {
+		e = newError(http.StatusInternalServerError, "Algo deu errado. Tente de novo mais tarde.")
+	}
+	var buf bytes.Buffer
+	title := map[int]string{404: "Página não encontrada", 429: "Muitas requisições"}[e.Status]
+	if title == "" {
+		title = "Não foi possível atender"
+	}
+	s.render.ErrorPage(&buf, title, e.Text)
+	return page{status: e.Status, body: buf.Bytes()}
+}
+
+// publicDB opens the domain a public token names. Unknown tokens are not
+// found, never an error that tells domains apart.
+func (s *Server) publicDB(ctx context.Context, r *http.Request, token string) (*store.DB, func(), error) {
+	if !s.limiter.allow(r) {
+		return nil, nil, errTooManyRequests
+	}
+	name, ok := store.TokenDomain(token)
+	if !ok || token[:4] != "fcp_" {
+		return nil, nil, errPortalNotFound
+	}
+	db, release, err := s.domains.Acquire(ctx, name)
+	if errors.Is(err, store.ErrNoDomain) {
+		return nil, nil, errPortalNotFound
+	}
+	return db, release, err
+}
+
+var paymentNames = map[string]string{
+	"BOLETO": "Boleto bancário", "PIX": "PIX", "PIX_AUTOMATICO": "PIX Automático", "CREDIT_CARD": "Cartão de crédito",
+	"DEBIT_CARD": "Cartão de débito", "TRANSFER": "Transferência bancária", "CASH": "Dinheiro",
+}
+
+var statusNames = map[string]string{
+	store.ChargePending: "Em aberto", store.ChargeOverdue: "Vencido", store.ChargePaid: "Pago", store.ChargeIssuing: "Em emissão",
+}
+
+// publicPayment (GET) is the order's payment page: seller, order, amount,
+// due dates and the ways to pay (boleto line with a copy button, PIX QR and
+// copy-and-paste code). Viewing it is recorded.
+func (s *Server) publicPayment(r *request) (any, error) {
+	token := r.params.ByName("token")
+	db, release, err := s.publicDB(r.ctx, r.http, token)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	o, err := db.PortalOrder(r.ctx, token)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errPortalNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := db.RecordPortalEvent(r.ctx, token, "viewed", ""); err != nil {
+		return nil, err
+	}
+	base := Prefix + "/sales_orders/"
+	d := render.PaymentPageData{Seller: o.UnitName, SellerCNPJ: o.UnitCNPJ, Customer: o.ContactName, OrderCode: o.CodOrders,
+		Description: o.Description, Total: render.BRL(o.Value.String()), Status: statusNames[o.Status], Token: token,
+		EventURL: base + "public_event"}
+	if d.Status == "" {
+		d.Status = o.Status
+	}
+	for _, c := range o.Charges {
+		n := strconv.Itoa(c.Installment)
+		v := render.ChargeView{Installment: c.Installment, Installments: c.Installments, PaymentMethod: paymentNames[c.PaymentKey],
+			Amount: render.BRL(c.Amount.String()), DueDate: render.DateBR(c.DueDate), Status: statusNames[c.Status],
+			Paid: c.Status == store.ChargePaid}
+		if c.BoletoLine.Valid {
+			v.BoletoLine, v.BoletoURL = render.FormatLine(c.BoletoLine.String), base+"public_boleto/"+token+"?installment="+n
+		}
+		if c.PixPayload.Valid {
+			v.PixPayload, v.PixQRURL = c.PixPayload.String, base+"public_pix_qr/"+token+"?installment="+n
+		}
+		d.Charges = append(d.Charges, v)
+	}
+	var buf bytes.Buffer
+	if err := s.render.PaymentPage(&buf, d); err != nil {
+		return nil, err
+	}
+	return page{status: http.StatusOK, body: buf.Bytes()}, nil
+}
+
+// portalCharge finds the charge of the ?installment= query (default: the
+// first that has what want asks for).
+func portalCharge(r *request, o store.PortalOrder, want func(store.Charge) bool) (store.Charge, error) {
+	n, _ := strconv.Atoi(r.http.URL.Query().Get("installment"))
+	for _, c := range o.Charges {
+		if (n == 0 || c.Installment == n) && want(c) {
+			return c, nil
+		}
+	}
+	return store.Charge{}, errPortalNotFound
+}
+
+// publicBoleto (GET) is a printable boleto: linha digitável and the bar
+// code drawn as Interleaved 2 of 5.
+func (s *Server) publicBoleto(r *request) (any, error) {
+	token := r.params.ByName("token")
+	db, release, err := s.publicDB(r.ctx, r.http, token)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	o, err := db.PortalOrder(r.ctx, token)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errPortalNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	c, err := portalCharge(r, o, func(c store.Charge) bool { return c.BoletoLine.Valid })
+	if err != nil {
+		return nil, err
+	}
+	img, err := render.BarcodeDataURI(c.BoletoBarcode.String)
+	if err != nil {
+		return nil, err
+	}
+	if err := db.RecordPortalEvent(r.ctx, token, "opened_boleto", strconv.Itoa(c.Installment)); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	err = s.render.BoletoPage(&buf, render.BoletoPageData{Bank: c.BoletoBarcode.String[:3] + "-" + bankDigit(c.BoletoBarcode.String[:3]),
+		Seller: o.UnitName, SellerCNPJ: o.UnitCNPJ, Customer: o.ContactName, OrderCode: o.CodOrders, Description: o.Description,
+		Amount: render.BRL(c.Amount.String()), DueDate: render.DateBR(c.DueDate), Line: render.FormatLine(c.BoletoLine.String),
+		BarcodeImage: img})
+	if err != nil {
+		return nil, err
+	}
+	return page{status: http.StatusOK, body: buf.Bytes()}, nil
+}
+
+// bankDigit is the check digit printed after a bank's code (module 11).
+func bankDigit(code string) string {
+	sum := 0
+	for i, w := range []int{4, 3, 2} {
+		sum += int(code[i]-'0') * w
+	}
+	d := 11 - sum%11
+	switch d {
+	case 10:
+		return "X"
+	case 11:
+		return "0"
+	}
+	return strconv.Itoa(d)
+}
+
+// publicPixQR (GET) is the PNG QR code of a charge's BR Code.
+func (s *Server) publicPixQR(r *request) (any, error) {
+	token := r.params.ByName("token")
+	db, release, err := s.publicDB(r.ctx, r.http, token)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	o, err := db.PortalOrder(r.ctx, token)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errPortalNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	c, err := portalCharge(r, o, func(c store.Charge) bool { return c.PixPayload.Valid })
+	if err != nil {
+		return nil, err
+	}
+	img, err := pix.QRPNG(c.PixPayload.String, 320)
+	if err != nil {
+		return nil, err
+	}
+	return pngImage(img), nil
+}
+
+// portalEvents are the events the portal records.
+var portalEvents = map[string]bool{"viewed": true, "copied_boleto": true, "copied_pix": true, "opened_boleto": true, "printed_boleto": true}
+
+type publicEventRequest struct {
+	Token  string `json:"token" alias:"public_token"`
+	Event  string `json:"event" alias:"kind"`
+	Detail string `json:"detail"`
+}
+
+func (q *publicEventRequest) validate() error {
+	if q.Token == "" || q.Event == "" {
+		return errMissing
+	}
+	if !portalEvents[q.Event] || len(q.Detail) > 500 {
+		return errUnknownEventKind
+	}
+	return nil
+}
+
+// publicEvent records an event of the portal for the order.
+func (s *Server) publicEvent(r *request) (any, error) {
+	var q publicEventRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	db, release, err := s.publicDB(r.ctx, r.http, q.Token)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	if err := db.RecordPortalEvent(r.ctx, q.Token, q.Event, q.Detail); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, errPortalNotFound
+		}
+		return nil, err
+	}
+	return created{Message: "Event recorded.", Token: q.Token}, nil
+}
+
+type publicPayRequest struct {
+	Token       string       `json:"token" alias:"public_token"`
+	Installment int          `json:"installment"`
+	Amount      *store.Money `json:"amount"`
+}
+
+func (q *publicPayRequest) validate() error {
+	if q.Token == "" {
+		return errMissing
+	}
+	if q.Amount != nil && !q.Amount.IsPositive() {
+		return errInvalidValue
+	}
+	return nil
+}
+
+// publicPay is the simulated provider's payment confirmation: the open
+// charge (or the given installment) becomes PAID, with its effects (income
+// entry with in_automation, reconciliation with conciliation, the invoice
+// made due with generateNFWebhook) and the payment notice.
+func (s *Server) publicPay(r *request) (any, error) {
+	var q publicPayRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	db, release, err := s.publicDB(r.ctx, r.http, q.Token)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	var notice *store.Notice
+	if o, err := db.PortalOrder(r.ctx, q.Token); err == nil {
+		notice, err = s.paymentNotice(o, q)
+		if err != nil {
+			return nil, err
+		}
+	}
+	p, err := db.PayCharge(r.ctx, q.Token, q.Installment, q.Amount, notice)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil, errPortalNotFound
+	case errors.Is(err, store.ErrNothingToPay):
+		return nil, errNothingToPay
+	case err != nil:
+		return nil, err
+	}
+	return withMessage{Message: "Payment confirmed.", Data: p}, nil
+}
+
+// paymentNotice renders the payment confirmation for the order's
+// notify_email_charge.
+func (s *Server) paymentNotice(o store.PortalOrder, q publicPayRequest) (*store.Notice, error) {
+	for _, c := range o.Charges {
+		if (q.Installment == 0 || c.Installment == q.Installment) && (c.Status == store.ChargePending || c.Status == store.ChargeOverdue) {
+			if q.Amount != nil {
+				c.Amount = *q.Amount
+			}
+			return s.notice("payment_confirmed", o.NotifyEmail, "payment_confirmed:"+c.Token,
+				s.mailData(o.UnitName, o.ContactName, o.CodOrders, o.Description, q.Token, c))
+		}
+	}
+	return nil, nil
+}

@@ -1,0 +1,59 @@
+package server
+
+import (
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// rateLimiter bounds the requests of one client address to the public
+// routes: a token bucket of burst tokens refilled over window. The public
+// routes need no token, so this is what keeps a script from walking them.
+type rateLimiter struct {
+	mu      sync.Mutex
+	burst   float64
+	rate    float64 // tokens per second
+	buckets map[string]*bucket
+}
+
+type bucket struct {
+	tokens float64
+	last   time.Time
+}
+
+func newRateLimiter(burst int, window time.Duration) *rateLimiter {
+	return &rateLimiter{burst: float64(burst), rate: float64(burst) / window.Seconds(), buckets: map[string]*bucket{}}
+}
+
+// allow takes a token for the request's client address (the connection's
+// peer: fincom does not trust forwarding headers).
+func (l *rateLimiter) allow(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	now := time.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.buckets) > 10000 {
+		// Forget clients whose buckets are full again.
+		for k, b := range l.buckets {
+			if now.Sub(b.last).Seconds()*l.rate >= l.burst {
+				delete(l.buckets, k)
+			}
+		}
+	}
+	b := l.buckets[host]
+	if b == nil {
+		b = &bucket{tokens: l.burst, last: now}
+		l.buckets[host] = b
+	}
+	b.tokens = min(l.burst, b.tokens+now.Sub(b.last).Seconds()*l.rate)
+	b.last = now
+	if b.tokens < 1 {
+		return false
+	}
+	b.tokens--
+	return true
+}
