@@ -148,9 +148,9 @@ type SalesOrder struct {
 // it comes from.
 type SalesOrderDetail struct {
 	SalesOrder
-	OriginIDToken Text          `json:"origin_id_token"`
+	OriginIDToken Text `json:"origin_id_token"`
 	// PublicToken is the payment portal's token, set with the first charge.
-	PublicToken Text `json:"-"`
+	PublicToken   Text          `json:"-"`
 	ChargeConfig  ChargeConfig  `json:"charge_config"`
 	InvoiceConfig InvoiceConfig `json:"invoice_config"`
 }
