@@ -8,12 +8,13 @@ import (
 	"github.com/spf13/cobra"
 
 	"fincom/jobs"
+	"fincom/render"
 	"fincom/store"
 )
 
 func newJobsCmd(a *app) *cobra.Command {
 	c := &cobra.Command{Use: "jobs", Short: "Run and inspect scheduled jobs (monthly recurrence, ...)"}
-	var at string
+	var at, publicURL string
 	run := &cobra.Command{
 		Use:   "run DOMAIN --at YYYY-MM-DD",
 		Short: "Run the jobs of a day now, for that date (idempotent)",
@@ -28,7 +29,11 @@ func newJobsCmd(a *app) *cobra.Command {
 				return err
 			}
 			defer ds.Close()
-			r := &jobs.Runner{Domains: ds, Log: slog.New(slog.NewJSONHandler(a.errOut, nil))}
+			rd, err := render.New()
+			if err != nil {
+				return err
+			}
+			r := &jobs.Runner{Domains: ds, Log: slog.New(slog.NewJSONHandler(a.errOut, nil)), Render: rd, PublicURL: publicURL}
 			var results []jobs.Result
 			err = a.withOpen(ds, cmd, args[0], func(db *store.DB) error {
 				results, err = r.RunDay(cmd.Context(), db, day)
@@ -46,6 +51,7 @@ func newJobsCmd(a *app) *cobra.Command {
 		},
 	}
 	run.Flags().StringVar(&at, "at", "", "the day whose jobs to run (YYYY-MM-DD)")
+	run.Flags().StringVar(&publicURL, "public-url", "http://127.0.0.1:8080", "where clients reach the server, for the links in reminders")
 	c.AddCommand(run)
 	c.AddCommand(&cobra.Command{
 		Use:   "list DOMAIN",

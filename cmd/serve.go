@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"fincom/jobs"
+	"fincom/render"
 	"fincom/server"
 	"fincom/store"
 )
@@ -25,12 +26,16 @@ type serveOptions struct {
 	maxUpload int64
 	idleClose time.Duration
 	publicURL string
+	smtpURL   string
+	smtpFrom  string
 }
 
 func (o *serveOptions) flags(c *cobra.Command, a *app) {
 	c.Flags().StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to listen on")
 	c.Flags().Int64Var(&o.maxUpload, "max-upload", 25<<20, "largest multipart body in bytes")
 	c.Flags().StringVar(&o.publicURL, "public-url", "", "where clients reach this server, for payment links in e-mails (default http://ADDR)")
+	c.Flags().StringVar(&o.smtpURL, "smtp-url", os.Getenv("FINCOM_SMTP_URL"), "deliver e-mails through smtp://user:pass@host:port or smtps://... (env FINCOM_SMTP_URL); unset keeps them in the outbox")
+	c.Flags().StringVar(&o.smtpFrom, "smtp-from", os.Getenv("FINCOM_SMTP_FROM"), "sender address of the e-mails (env FINCOM_SMTP_FROM)")
 	c.Flags().DurationVar(&o.idleClose, "idle-close", 5*time.Minute, "close a domain file unused for this long")
 	c.Flags().StringVar(&a.durability, "durability", "full", "full: every answered write survives a power cut; normal: faster, may lose the last writes on power loss")
 }
@@ -75,6 +80,10 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if o.publicURL == "" {
 		o.publicURL = "http://" + o.addr
 	}
+	rd, err := render.New()
+	if err != nil {
+		return err
+	}
 	srv, err := server.New(ds, sys, server.Config{Version: Version, MaxMultipartBytes: o.maxUpload, Logger: log, PublicURL: o.publicURL})
 	if err != nil {
 		return err
@@ -96,7 +105,13 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	defer stop()
 	// Scheduled jobs (monthly recurrence): caught up now for the days the
 	// server was down, then daily.
-	stopJobs := (&jobs.Runner{Domains: ds, Log: log}).Start(ctx)
+	runner := &jobs.Runner{Domains: ds, Log: log, Render: rd, PublicURL: o.publicURL}
+	if o.smtpURL != "" {
+		if runner.Sender, err = jobs.ParseSMTP(o.smtpURL, o.smtpFrom); err != nil {
+			return err
+		}
+	}
+	stopJobs := runner.Start(ctx)
 	defer stopJobs()
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/robfig/cron/v3"
 
+	"fincom/render"
 	"fincom/store"
 )
 
@@ -19,6 +20,11 @@ import (
 type Runner struct {
 	Domains *store.Domains
 	Log     *slog.Logger
+	// Render writes the e-mails; PublicURL prefixes their payment links.
+	Render    *render.Renderer
+	PublicURL string
+	// Sender delivers the outbox; nil keeps messages there, unsent.
+	Sender Sender
 }
 
 // Result is what one job created for one day.
@@ -26,13 +32,49 @@ type Result struct {
 	Job     string   `json:"job"`
 	Date    string   `json:"date"`
 	Created []string `json:"created"`
+	// Changed counts records changed or queued (overdue charges, notices).
+	Changed int `json:"changed"`
 }
 
-// RunDay runs every job due on day for one domain. The recurrence is due
-// on day 1 of each month. Jobs are idempotent: a day run twice creates
+// reminder renders a charge reminder.
+func (r *Runner) reminder(c store.NoticeCandidate) (*store.Notice, error) {
+	subject, body, err := r.Render.Mail("charge_notice", render.MailData{Seller: c.Seller, Customer: c.Customer, OrderCode: c.OrderCode,
+		Description: c.Description, Amount: render.BRL(c.Amount.String()), DueDate: render.DateBR(c.Due),
+		PaymentURL: r.PublicURL + "/api/v1/sales_orders/public_payment/" + c.PublicToken, Days: c.Days})
+	if err != nil {
+		return nil, err
+	}
+	return &store.Notice{Kind: "charge_notice", To: c.Email, Subject: subject, Body: body}, nil
+}
+
+// OverdueJob and NoticeJob name the daily jobs in the results.
+const (
+	OverdueJob = "charges_overdue"
+	NoticeJob  = "charge_notices"
+)
+
+// RunDay runs every job due on day for one domain: daily, open charges
+// past their due date become OVERDUE and the reminders due that day
+// (notify_days_charge before the due date) are queued; on day 1 of each
+// month, the recurrence. Jobs are idempotent: a day run twice creates
 // nothing more.
 func (r *Runner) RunDay(ctx context.Context, db *store.DB, day store.Date) ([]Result, error) {
 	out := []Result{}
+	n, err := db.MarkOverdue(ctx, day)
+	if err != nil {
+		return out, fmt.Errorf("%s %s: %w", OverdueJob, day.ISO(), err)
+	}
+	out = append(out, Result{Job: OverdueJob, Date: day.ISO(), Created: []string{}, Changed: n})
+	if r.Render != nil {
+		q, err := db.QueueChargeNotices(ctx, day, r.reminder)
+		if err != nil {
+			return out, fmt.Errorf("%s %s: %w", NoticeJob, day.ISO(), err)
+		}
+		out = append(out, Result{Job: NoticeJob, Date: day.ISO(), Created: []string{}, Changed: q})
+		if n+q > 0 {
+			r.Log.Info("job run", "domain", db.Name, "date", day.ISO(), "overdue", n, "notices", q)
+		}
+	}
 	if day.Day() == 1 {
 		created, err := db.CreateRecurringOrders(ctx, day)
 		if err != nil {
@@ -61,11 +103,15 @@ func (r *Runner) CatchUp(ctx context.Context, name string) error {
 	}
 	today := store.Today(r.Domains.Now())
 	for day := nextFirst(last); !day.After(today.Time); day = store.AddMonths(day, 1) {
-		if _, err := r.RunDay(ctx, db, day); err != nil {
+		if day.Equal(today.Time) {
+			break // today's run below does it
+		}
+		if _, err := db.CreateRecurringOrders(ctx, day); err != nil {
 			return err
 		}
 	}
-	return nil
+	_, err = r.RunDay(ctx, db, today)
+	return err
 }
 
 // nextFirst is the first day 1 after d.
@@ -105,6 +151,13 @@ func (r *Runner) Start(ctx context.Context) (stop func()) {
 		}
 	}
 	c.AddFunc("5 0 * * *", run)
+	if r.Sender != nil {
+		c.AddFunc("@every 30s", func() {
+			if err := r.Deliver(ctx); err != nil {
+				r.Log.Error("outbox delivery", "err", err)
+			}
+		})
+	}
 	c.Start()
 	done := make(chan struct{})
 	go func() {

@@ -174,7 +174,7 @@ func TestRecurrenceSkipsDisabledAndNonRecurring(t *testing.T) {
 	}
 	// Run directly for a day that is not a day 1: nothing is due.
 	res, err := w.runner.RunDay(context.Background(), w.db, store.Date{Time: time.Date(2026, 2, 2, 0, 0, 0, 0, time.UTC)})
-	if err != nil || len(res) != 0 {
+	if err != nil || len(res) != 1 || res[0].Job != OverdueJob {
 		t.Fatalf("RunDay(2 Feb) = %v, %v", res, err)
 	}
 }

@@ -1,0 +1,157 @@
+package jobs
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/tls"
+	"encoding/hex"
+	"fmt"
+	"mime"
+	"net"
+	"net/mail"
+	"net/smtp"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Sender delivers one e-mail.
+type Sender interface {
+	Send(ctx context.Context, to, subject, body string) error
+}
+
+// SMTP sends through an SMTP server: smtp://user:pass@host:587 (STARTTLS
+// when the server offers it) or smtps://user:pass@host:465 (TLS from the
+// start).
+type SMTP struct {
+	addr, host string
+	implicit   bool
+	auth       smtp.Auth
+	from       string
+	// Timeout bounds one delivery.
+	Timeout time.Duration
+}
+
+// ParseSMTP reads an smtp:// or smtps:// URL and the sender address.
+func ParseSMTP(raw, from string) (*SMTP, error) {
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") || u.Hostname() == "" {
+		return nil, fmt.Errorf("smtp url %q: use smtp://user:pass@host:port or smtps://...", raw)
+	}
+	if _, err := mail.ParseAddress(from); err != nil {
+		return nil, fmt.Errorf("smtp from %q: %w", from, err)
+	}
+	s := &SMTP{host: u.Hostname(), implicit: u.Scheme == "smtps", from: from, Timeout: 30 * time.Second}
+	port := u.Port()
+	if port == "" {
+		port = map[bool]string{true: "465", false: "587"}[s.implicit]
+	}
+	s.addr = net.JoinHostPort(s.host, port)
+	if u.User != nil {
+		pass, _ := u.User.Password()
+		s.auth = smtp.PlainAuth("", u.User.Username(), pass, s.host)
+	}
+	return s, nil
+}
+
+// message builds an RFC 5322 text message in UTF-8.
+func (s *SMTP) message(to, subject, body string) []byte {
+	id := make([]byte, 12)
+	rand.Read(id)
+	host := s.from[strings.LastIndexByte(s.from, '@')+1:]
+	var b strings.Builder
+	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\nMessage-ID: <%s@%s>\r\n", s.from, to,
+		mime.QEncoding.Encode("utf-8", subject), time.Now().Format(time.RFC1123Z), hex.EncodeToString(id), strings.Trim(host, ">"))
+	b.WriteString("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n")
+	b.WriteString(strings.ReplaceAll(strings.ReplaceAll(body, "\r\n", "\n"), "\n", "\r\n"))
+	return []byte(b.String())
+}
+
+// Send delivers one message.
+func (s *SMTP) Send(ctx context.Context, to, subject, body string) error {
+	rcpt, err := mail.ParseAddress(to)
+	if err != nil {
+		return fmt.Errorf("recipient %q: %w", to, err)
+	}
+	from, _ := mail.ParseAddress(s.from)
+	d := net.Dialer{Timeout: s.Timeout}
+	ctx, cancel := context.WithTimeout(ctx, s.Timeout)
+	defer cancel()
+	conn, err := d.DialContext(ctx, "tcp", s.addr)
+	if err != nil {
+		return err
+	}
+	conn.SetDeadline(time.Now().Add(s.Timeout))
+	if s.implicit {
+		conn = tls.Client(conn, &tls.Config{ServerName: s.host})
+	}
+	c, err := smtp.NewClient(conn, s.host)
+	if err != nil {
+		conn.Close()
+		return err
+	}
+	defer c.Close()
+	if ok, _ := c.Extension("STARTTLS"); ok && !s.implicit {
+		if err := c.StartTLS(&tls.Config{ServerName: s.host}); err != nil {
+			return err
+		}
+	}
+	if s.auth != nil {
+		if err := c.Auth(s.auth); err != nil {
+			return err
+		}
+	}
+	if err := c.Mail(from.Address); err != nil {
+		return err
+	}
+	if err := c.Rcpt(rcpt.Address); err != nil {
+		return err
+	}
+	w, err := c.Data()
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(s.message(to, subject, body)); err != nil {
+		return err
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	return c.Quit()
+}
+
+// Deliver sends the due messages of every domain's outbox; a failure is
+// recorded on the message, which is tried again later with backoff.
+func (r *Runner) Deliver(ctx context.Context) error {
+	if r.Sender == nil {
+		return nil
+	}
+	names, err := r.Domains.Names()
+	if err != nil {
+		return err
+	}
+	for _, n := range names {
+		db, release, err := r.Domains.Acquire(ctx, n)
+		if err != nil {
+			r.Log.Error("outbox", "domain", n, "err", err)
+			continue
+		}
+		due, err := db.DueMail(ctx, 50)
+		for _, m := range due {
+			if serr := r.Sender.Send(ctx, m.To, m.Subject, m.Body); serr != nil {
+				r.Log.Warn("mail not sent", "domain", n, "mail", m.Token, "attempt", m.Attempts+1, "err", serr)
+				err = db.MailFailed(ctx, m.Token, serr)
+			} else {
+				err = db.MailSent(ctx, m.Token)
+			}
+			if err != nil {
+				break
+			}
+		}
+		release()
+		if err != nil {
+			r.Log.Error("outbox", "domain", n, "err", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,183 @@
+package jobs
+
+import (
+	"bufio"
+	"context"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"fincom/render"
+	"fincom/store"
+)
+
+// smtpServer is a minimal SMTP server for tests: it records every message
+// and refuses the first refuse recipients with 451 (a temporary failure).
+type smtpServer struct {
+	ln     net.Listener
+	mu     sync.Mutex
+	got    []string
+	refuse int
+}
+
+func newSMTPServer(t *testing.T, refuse int) *smtpServer {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &smtpServer{ln: ln, refuse: refuse}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go s.serve(c)
+		}
+	}()
+	return s
+}
+
+func (s *smtpServer) serve(c net.Conn) {
+	defer c.Close()
+	r := bufio.NewReader(c)
+	say := func(l string) { c.Write([]byte(l + "\r\n")) }
+	say("220 test ESMTP")
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return
+		}
+		cmd := strings.ToUpper(strings.TrimSpace(line))
+		switch {
+		case strings.HasPrefix(cmd, "EHLO"), strings.HasPrefix(cmd, "HELO"):
+			say("250-test")
+			say("250 8BITMIME")
+		case strings.HasPrefix(cmd, "MAIL"):
+			say("250 ok")
+		case strings.HasPrefix(cmd, "RCPT"):
+			s.mu.Lock()
+			refuse := s.refuse > 0
+			s.refuse--
+			s.mu.Unlock()
+			if refuse {
+				say("451 try again later")
+			} else {
+				say("250 ok")
+			}
+		case cmd == "DATA":
+			say("354 go on")
+			var msg strings.Builder
+			for {
+				l, err := r.ReadString('\n')
+				if err != nil || l == ".\r\n" {
+					break
+				}
+				msg.WriteString(l)
+			}
+			s.mu.Lock()
+			s.got = append(s.got, msg.String())
+			s.mu.Unlock()
+			say("250 queued")
+		case cmd == "QUIT":
+			say("221 bye")
+			return
+		case cmd == "RSET", cmd == "NOOP":
+			say("250 ok")
+		default:
+			say("502 unknown")
+		}
+	}
+}
+
+func (s *smtpServer) messages() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.got...)
+}
+
+// chargedWorld is a world whose order has an issued boleto charge due on
+// 2026-12-10, reminders 3 days before, to cliente@example.com.
+func chargedWorld(t *testing.T) *world {
+	w := newWorld(t, time.Date(2026, 11, 20, 15, 0, 0, 0, time.UTC))
+	w.fields.Recurrence = false
+	w.fields.NotifyDaysCharge = 3
+	w.fields.NotifyEmailCharge = "Cliente <cliente@example.com>"
+	tok := w.order("2026-12-10")
+	ctx := context.Background()
+	plan, err := w.db.PrepareCharges(ctx, w.unit.ID, tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.db.CompleteCharge(ctx, plan.Charges[0].Token, store.IssuedCharge{Ref: "x"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	rd, err := render.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.runner.Render, w.runner.PublicURL = rd, "https://pay.example"
+	return w
+}
+
+func TestNoticesAndOverdue(t *testing.T) {
+	w := chargedWorld(t)
+	ctx := context.Background()
+	w.at("2026-12-06T12:00:00Z") // 4 days before: nothing
+	w.at("2026-12-07T12:00:00Z") // 3 days before: the reminder
+	w.at("2026-12-07T18:00:00Z") // again the same day: still one
+	mails, _ := w.db.Outbox(ctx, 10)
+	if len(mails) != 1 || mails[0].Kind != "charge_notice" || !strings.Contains(mails[0].Subject, "vence em 3 dia(s)") ||
+		!strings.Contains(mails[0].Body, "https://pay.example/api/v1/sales_orders/public_payment/fcp_acme_") {
+		t.Fatalf("outbox %+v", mails)
+	}
+	w.at("2026-12-11T12:00:00Z") // past due: OVERDUE
+	all, _ := w.db.SalesOrders(ctx, w.unit.ID, store.SalesOrderFilter{From: "2026-01-01", To: "2027-01-01"})
+	if all[0].ChargeStatus != store.ChargeOverdue {
+		t.Fatalf("charge status %s", all[0].ChargeStatus)
+	}
+}
+
+// TestSMTPDelivery: the outbox goes out through a real SMTP conversation;
+// a temporary refusal is tried again later, with backoff.
+func TestSMTPDelivery(t *testing.T) {
+	w := chargedWorld(t)
+	ctx := context.Background()
+	w.at("2026-12-07T12:00:00Z")
+	srv := newSMTPServer(t, 1)
+	sender, err := ParseSMTP("smtp://"+srv.ln.Addr().String(), "Acme <cobranca@acme.example>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.runner.Sender = sender
+	if err := w.runner.Deliver(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mails, _ := w.db.Outbox(ctx, 10)
+	if mails[0].Status != "pending" || mails[0].Attempts != 1 || !strings.Contains(mails[0].LastError.String, "451") {
+		t.Fatalf("after a refusal: %+v", mails[0])
+	}
+	w.runner.Deliver(ctx) // not due yet: the backoff holds it
+	if len(srv.messages()) != 0 {
+		t.Fatal("sent before its next try")
+	}
+	w.now = w.now.Add(2 * time.Minute)
+	if err := w.runner.Deliver(ctx); err != nil {
+		t.Fatal(err)
+	}
+	msgs := srv.messages()
+	if len(msgs) != 1 || !strings.Contains(msgs[0], "To: Cliente <cliente@example.com>") || !strings.Contains(msgs[0], "=?utf-8?q?") ||
+		!strings.Contains(msgs[0], "Content-Type: text/plain; charset=UTF-8") {
+		t.Fatalf("messages %q", msgs)
+	}
+	mails, _ = w.db.Outbox(ctx, 10)
+	if mails[0].Status != "sent" || mails[0].Attempts != 2 {
+		t.Fatalf("after delivery: %+v", mails[0])
+	}
+	if _, err := ParseSMTP("http://x", "a@b.c"); err == nil {
+		t.Fatal("bad scheme accepted")
+	}
+}
