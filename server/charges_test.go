@@ -265,3 +265,28 @@ func TestPublicRateLimit(t *testing.T) {
 		t.Fatal("never limited")
 	}
 }
+
+// TestPaymentEffects: conciliation reconciles the income entry, and
+// generateNFWebhook makes the invoice due when the payment is confirmed.
+func TestPaymentEffects(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	id := orderWith(t, h, `"in_automation":true`, `"in_automation":true,"conciliation":true`, `"nf_kind":"nfse"`, `"nf_kind":"nfse","generateNFWebhook":true`)
+	url := post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["payment_url"].(string)
+	public := url[strings.LastIndex(url, "/")+1:]
+	paid := post(t, h, "/sales_orders/public_pay", `{"token":"`+public+`","amount":"1490.10"}`)["data"].(map[string]any)
+	if paid["reconciled"] != true || paid["invoice_due"] != true || paid["paid_amount"] != "1490.10" || paid["charge_status"] != "PAID" {
+		t.Fatalf("payment %v", paid)
+	}
+	o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	if o["nf_status_text"] != store.NFPendingText || o["charge_status"] != "PAID" || o["date_payment"] == nil {
+		t.Fatalf("order %v %v %v", o["nf_status_text"], o["charge_status"], o["date_payment"])
+	}
+	tx := post(t, h, "/transactions", `{`+auth+`,"from_date":"2026-11-01","to_date":"2026-11-30"}`)["data"].([]any)[0].(map[string]any)
+	if tx["conciliation_date"] != "2026-11-22" || tx["value"] != "1490.10" || tx["nick_name_bank"] != "BB Principal" {
+		t.Fatalf("income %v", tx)
+	}
+	if rec := do(h, http.MethodPost, "/sales_orders/public_pay", `{"token":"`+public+`"}`); rec.Code != 409 {
+		t.Fatalf("paid twice: %d", rec.Code)
+	}
+}
