@@ -2,6 +2,10 @@ package render
 
 import (
 	"bytes"
+	"encoding/base64"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -43,5 +47,32 @@ func TestFormats(t *testing.T) {
 	}
 	if got := FormatLine("00190000090114971860168524522114675860000102656"); got != "00190.00009 01149.718601 68524.522114 6 75860000102656" {
 		t.Errorf("FormatLine = %s", got)
+	}
+}
+
+// TestBarcodeDecodes reads the boleto's Interleaved 2 of 5 bar code back
+// with zbarimg.
+func TestBarcodeDecodes(t *testing.T) {
+	zbar, err := exec.LookPath("zbarimg")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("zbarimg is not installed (.ci/run installs zbar-tools)")
+		}
+		t.Skip("zbarimg not installed")
+	}
+	const barcode = "00196758600001026560000001149718606852452211"
+	uri, err := BarcodeDataURI(barcode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := base64.StdEncoding.DecodeString(strings.TrimPrefix(string(uri), "data:image/png;base64,"))
+	path := filepath.Join(t.TempDir(), "barcode.png")
+	os.WriteFile(path, raw, 0o644)
+	out, err := exec.Command(zbar, "--raw", "-q", "-Sdisable", "-Si25.enable", path).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(string(out)); got != barcode {
+		t.Fatalf("zbarimg read %q", got)
 	}
 }

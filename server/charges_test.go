@@ -62,7 +62,7 @@ func TestChargeFlow(t *testing.T) {
 	if page.Code != 200 || !strings.Contains(page.Header().Get("Content-Type"), "text/html") {
 		t.Fatalf("page: %d %s", page.Code, page.Header())
 	}
-	for _, want := range []string{"Acme Matriz", "CNPJ 11222333000181", "PV-000001", "R$ 1.500,00", "Parcela 1 de 2", "30/11/2026", spaced(line)} {
+	for _, want := range []string{"Acme Matriz", "CNPJ 11.222.333/0001-81", "PV-000001", "R$ 1.500,00", "Parcela 1 de 2", "30/11/2026", spaced(line)} {
 		if !strings.Contains(page.Body.String(), want) {
 			t.Errorf("page lacks %q", want)
 		}

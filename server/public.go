@@ -9,6 +9,7 @@ import (
 
 	"fincom/render"
 	"fincom/render/pix"
+	"fincom/server/brdoc"
 	"fincom/store"
 )
 
@@ -99,7 +100,7 @@ func (s *Server) publicPayment(r *request) (any, error) {
 		return nil, err
 	}
 	base := Prefix + "/sales_orders/"
-	d := render.PaymentPageData{Seller: o.UnitName, SellerCNPJ: o.UnitCNPJ, Customer: o.ContactName, OrderCode: o.CodOrders,
+	d := render.PaymentPageData{Seller: o.UnitName, SellerCNPJ: brdoc.FormatCNPJ(o.UnitCNPJ), Customer: o.ContactName, OrderCode: o.CodOrders,
 		Description: o.Description, Total: render.BRL(o.Value.String()), Status: statusNames[o.Status], Token: token,
 		EventURL: base + "public_event"}
 	if d.Status == "" {
@@ -166,7 +167,7 @@ func (s *Server) publicBoleto(r *request) (any, error) {
 	}
 	var buf bytes.Buffer
 	err = s.render.BoletoPage(&buf, render.BoletoPageData{Bank: c.BoletoBarcode.String[:3] + "-" + bankDigit(c.BoletoBarcode.String[:3]),
-		Seller: o.UnitName, SellerCNPJ: o.UnitCNPJ, Customer: o.ContactName, OrderCode: o.CodOrders, Description: o.Description,
+		Seller: o.UnitName, SellerCNPJ: brdoc.FormatCNPJ(o.UnitCNPJ), Customer: o.ContactName, OrderCode: o.CodOrders, Description: o.Description,
 		Amount: render.BRL(c.Amount.String()), DueDate: render.DateBR(c.DueDate), Line: render.FormatLine(c.BoletoLine.String),
 		BarcodeImage: img})
 	if err != nil {

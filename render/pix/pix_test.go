@@ -3,6 +3,10 @@ package pix
 import (
 	"bytes"
 	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -64,5 +68,30 @@ func TestQRPNG(t *testing.T) {
 	img, err := png.Decode(bytes.NewReader(b))
 	if err != nil || img.Bounds().Dx() != 256 {
 		t.Fatalf("png: %v %v", img.Bounds(), err)
+	}
+}
+
+// TestQRDecodes reads the QR code back with zbarimg (Debian's zbar-tools),
+// a reader that knows nothing of fincom.
+func TestQRDecodes(t *testing.T) {
+	zbar, err := exec.LookPath("zbarimg")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("zbarimg is not installed (.ci/run installs zbar-tools)")
+		}
+		t.Skip("zbarimg not installed")
+	}
+	b, err := QRPNG(manual, 320)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "qr.png")
+	os.WriteFile(path, b, 0o644)
+	out, err := exec.Command(zbar, "--raw", "-q", path).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(string(out)); got != manual {
+		t.Fatalf("zbarimg read %q", got)
 	}
 }

@@ -185,3 +185,12 @@ func ValidAccessKey(s string) bool {
 	}
 	return int(s[43]-'0') == d
 }
+
+// FormatCNPJ masks a cleaned 14-character CNPJ as 11.222.333/0001-81;
+// anything else is returned as it is.
+func FormatCNPJ(s string) string {
+	if len(s) != 14 {
+		return s
+	}
+	return s[0:2] + "." + s[2:5] + "." + s[5:8] + "/" + s[8:12] + "-" + s[12:14]
+}

@@ -1,0 +1,235 @@
+package server
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"image/png"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/net/websocket"
+)
+
+// cdp is a minimal Chrome DevTools Protocol client over one WebSocket.
+type cdp struct {
+	ws *websocket.Conn
+	id int
+}
+
+func dialCDP(t *testing.T, url string) *cdp {
+	t.Helper()
+	ws, err := websocket.Dial(url, "", "http://127.0.0.1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	return &cdp{ws: ws}
+}
+
+// call sends a command and waits for its answer, skipping events.
+func (c *cdp) call(t *testing.T, method string, params any) json.RawMessage {
+	t.Helper()
+	c.id++
+	if err := websocket.JSON.Send(c.ws, map[string]any{"id": c.id, "method": method, "params": params}); err != nil {
+		t.Fatal(err)
+	}
+	c.ws.SetReadDeadline(time.Now().Add(30 * time.Second))
+	for {
+		var msg struct {
+			ID     int             `json:"id"`
+			Result json.RawMessage `json:"result"`
+			Error  *struct {
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := websocket.JSON.Receive(c.ws, &msg); err != nil {
+			t.Fatalf("%s: %v", method, err)
+		}
+		if msg.ID != c.id {
+			continue
+		}
+		if msg.Error != nil {
+			t.Fatalf("%s: %s", method, msg.Error.Message)
+		}
+		return msg.Result
+	}
+}
+
+// eval runs JavaScript in the page (as a user gesture) and answers its
+// value.
+func (c *cdp) eval(t *testing.T, js string) any {
+	t.Helper()
+	raw := c.call(t, "Runtime.evaluate", map[string]any{"expression": js, "awaitPromise": true, "returnByValue": true, "userGesture": true})
+	var out struct {
+		Result struct {
+			Value any `json:"value"`
+		} `json:"result"`
+		ExceptionDetails any `json:"exceptionDetails"`
+	}
+	json.Unmarshal(raw, &out)
+	if out.ExceptionDetails != nil {
+		t.Fatalf("%s: %v", js, out.ExceptionDetails)
+	}
+	return out.Result.Value
+}
+
+// waitFor polls a JavaScript condition.
+func (c *cdp) waitFor(t *testing.T, js string) {
+	t.Helper()
+	for i := 0; i < 100; i++ {
+		if c.eval(t, js) == true {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s", js)
+}
+
+// chromium starts headless Chromium with remote debugging on a free port
+// and answers the browser's and the first page's WebSocket URLs.
+func chromium(t *testing.T) (browser, page string) {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("chromium is not installed (.ci/run installs Debian's chromium)")
+		}
+		t.Skip("chromium not installed")
+	}
+	profile, err := os.MkdirTemp("", "fincom-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(path, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--remote-debugging-port=0", "--remote-allow-origins=*", "--user-data-dir="+profile, "--window-size=420,900", "about:blank")
+	// Its own process group, so that its helpers go with it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		cmd.Wait()
+		os.RemoveAll(profile)
+	})
+	found := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		re := regexp.MustCompile(`DevTools listening on (ws://\S+)`)
+		for sc.Scan() {
+			if m := re.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1]
+			}
+		}
+	}()
+	select {
+	case browser = <-found:
+	case <-time.After(30 * time.Second):
+		t.Fatal("chromium did not start")
+	}
+	host := strings.TrimPrefix(browser, "ws://")
+	host = host[:strings.Index(host, "/")]
+	resp, err := http.Get("http://" + host + "/json/list")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var targets []struct{ Type, WebSocketDebuggerURL string }
+	json.NewDecoder(resp.Body).Decode(&targets)
+	for _, tg := range targets {
+		if tg.Type == "page" {
+			return browser, tg.WebSocketDebuggerURL
+		}
+	}
+	t.Fatal("no page target")
+	return "", ""
+}
+
+// TestPortalInBrowser opens the payment page of a PIX charge in headless
+// Chromium: it renders, the QR image loads, the copy button copies the code
+// and the portal records it; a screenshot is kept (and must not be blank).
+func TestPortalInBrowser(t *testing.T) {
+	browser, pageURL := chromium(t)
+	s, ds := newTestServer(t)
+	ts := httptest.NewServer(s.Handler())
+	defer ts.Close()
+	h := s.Handler()
+	id := post(t, h, "/insert_sales_order", productOrder)["data"].(map[string]any)["id"].(string)
+	url := post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["payment_url"].(string)
+	public := url[strings.LastIndex(url, "/")+1:]
+	target := ts.URL + Prefix + "/sales_orders/public_payment/" + public
+
+	b := dialCDP(t, browser)
+	b.call(t, "Browser.grantPermissions", map[string]any{"origin": ts.URL, "permissions": []string{"clipboardReadWrite", "clipboardSanitizedWrite"}})
+	p := dialCDP(t, pageURL)
+	p.call(t, "Page.enable", map[string]any{})
+	// A headless page has no focus, and the clipboard wants one.
+	p.call(t, "Emulation.setFocusEmulationEnabled", map[string]any{"enabled": true})
+	p.call(t, "Page.navigate", map[string]any{"url": target})
+	p.waitFor(t, `document.readyState === "complete" && document.title.indexOf("PV-000001") >= 0`)
+	p.waitFor(t, `(() => { const i = document.querySelector("img.qr"); return !!i && i.complete && i.naturalWidth > 100 })()`)
+	if got := p.eval(t, `document.querySelector("#total").textContent`); got != "R$ 35,00" {
+		t.Errorf("total %v", got)
+	}
+	code := p.eval(t, `document.querySelector("code.pix-code").textContent`).(string)
+	p.eval(t, `document.querySelector("button.copy").click()`)
+	p.waitFor(t, `document.querySelector("button.copy").textContent === "Copiado!"`)
+	if clip := p.eval(t, `navigator.clipboard.readText()`); clip != code {
+		t.Errorf("clipboard %q, want the PIX code %q", clip, code)
+	}
+
+	shot := p.call(t, "Page.captureScreenshot", map[string]any{"format": "png"})
+	var sc struct{ Data string }
+	json.Unmarshal(shot, &sc)
+	raw, _ := base64.StdEncoding.DecodeString(sc.Data)
+	img, err := png.Decode(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	colors := map[uint32]bool{}
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y += 7 {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x += 7 {
+			r, g, bb, _ := img.At(x, y).RGBA()
+			colors[r>>8<<16|g>>8<<8|bb>>8] = true
+		}
+	}
+	if len(colors) < 8 {
+		t.Fatalf("screenshot looks blank: %d colours", len(colors))
+	}
+	out := filepath.Join(t.TempDir(), "portal.png")
+	if dir := os.Getenv("FINCOM_SCREENSHOTS"); dir != "" {
+		out = filepath.Join(dir, "portal.png")
+	}
+	os.WriteFile(out, raw, 0o644)
+
+	// The copy was recorded by the portal (the page posted the event).
+	db, release, _ := ds.Acquire(context.Background(), "acme")
+	defer release()
+	var kinds []string
+	for i := 0; i < 40; i++ {
+		events, _ := db.PortalEvents(context.Background(), 1, id)
+		kinds = kinds[:0]
+		for _, e := range events {
+			kinds = append(kinds, e.Kind)
+		}
+		if strings.Contains(strings.Join(kinds, ","), "copied_pix") {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("events %v: the copy was not recorded", fmt.Sprint(kinds))
+}
