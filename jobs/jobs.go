@@ -36,6 +36,18 @@ type Result struct {
 	Changed int `json:"changed"`
 }
 
+// overdueAlert renders the alert of a charge that became overdue, for the
+// order's notify_email_alert.
+func (r *Runner) overdueAlert(c store.NoticeCandidate) (*store.Notice, error) {
+	subject, body, err := r.Render.Mail("charge_overdue", render.MailData{Seller: c.Seller, Customer: c.Customer, OrderCode: c.OrderCode,
+		Description: c.Description, Amount: render.BRL(c.Amount.String()), DueDate: render.DateBR(c.Due),
+		PaymentURL: r.PublicURL + "/api/v1/sales_orders/public_payment/" + c.PublicToken})
+	if err != nil {
+		return nil, err
+	}
+	return &store.Notice{Kind: "charge_overdue", To: c.Email, Subject: subject, Body: body}, nil
+}
+
 // reminder renders a charge reminder.
 func (r *Runner) reminder(c store.NoticeCandidate) (*store.Notice, error) {
 	subject, body, err := r.Render.Mail("charge_notice", render.MailData{Seller: c.Seller, Customer: c.Customer, OrderCode: c.OrderCode,
@@ -60,7 +72,11 @@ const (
 // nothing more.
 func (r *Runner) RunDay(ctx context.Context, db *store.DB, day store.Date) ([]Result, error) {
 	out := []Result{}
-	n, err := db.MarkOverdue(ctx, day)
+	var alert func(store.NoticeCandidate) (*store.Notice, error)
+	if r.Render != nil {
+		alert = r.overdueAlert
+	}
+	n, err := db.MarkOverdue(ctx, day, alert)
 	if err != nil {
 		return out, fmt.Errorf("%s %s: %w", OverdueJob, day.ISO(), err)
 	}

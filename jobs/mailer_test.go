@@ -106,6 +106,7 @@ func chargedWorld(t *testing.T) *world {
 	w.fields.Recurrence = false
 	w.fields.NotifyDaysCharge = 3
 	w.fields.NotifyEmailCharge = "Cliente <cliente@example.com>"
+	w.fields.NotifyEmailAlert = "financeiro@acme.example"
 	tok := w.order("2026-12-10")
 	ctx := context.Background()
 	plan, err := w.db.PrepareCharges(ctx, w.unit.ID, tok)
@@ -134,10 +135,15 @@ func TestNoticesAndOverdue(t *testing.T) {
 		!strings.Contains(mails[0].Body, "https://pay.example/api/v1/sales_orders/public_payment/fcp_acme_") {
 		t.Fatalf("outbox %+v", mails)
 	}
-	w.at("2026-12-11T12:00:00Z") // past due: OVERDUE
+	w.at("2026-12-11T12:00:00Z") // past due: OVERDUE, and the alert
+	w.at("2026-12-12T12:00:00Z") // one alert only
 	all, _ := w.db.SalesOrders(ctx, w.unit.ID, store.SalesOrderFilter{From: "2026-01-01", To: "2027-01-01"})
 	if all[0].ChargeStatus != store.ChargeOverdue {
 		t.Fatalf("charge status %s", all[0].ChargeStatus)
+	}
+	mails, _ = w.db.Outbox(ctx, 10)
+	if len(mails) != 2 || mails[0].Kind != "charge_overdue" || mails[0].To != "financeiro@acme.example" || !strings.Contains(mails[0].Body, "10/12/2026") {
+		t.Fatalf("outbox %+v", mails)
 	}
 }
 

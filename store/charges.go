@@ -377,32 +377,62 @@ func (db *DB) QueueChargeNotice(ctx context.Context, unitID int64, orderToken st
 	})
 }
 
-// MarkOverdue turns the PENDING charges due before today into OVERDUE and
-// answers how many changed.
-func (db *DB) MarkOverdue(ctx context.Context, today Date) (int, error) {
+// MarkOverdue turns the PENDING charges due before today into OVERDUE,
+// queues for each the alert that render writes (to the order's
+// notify_email_alert; render may answer nil), and answers how many changed.
+func (db *DB) MarkOverdue(ctx context.Context, today Date, render func(NoticeCandidate) (*Notice, error)) (int, error) {
 	var n int
 	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
-		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT order_id FROM charges WHERE status = 'PENDING' AND due_date < ?`, today.ISO())
+		rows, err := tx.QueryContext(ctx, `
+			SELECT c.id, c.token, COALESCE(o.public_token, ''), COALESCE(o.notify_email_alert, ''), un.name,
+				COALESCE(ct.display_name, ''), o.cod_orders, o.description, c.due_date, c.amount, o.id, o.unit_id
+			FROM charges c JOIN sales_orders o ON o.id = c.order_id JOIN units un ON un.id = o.unit_id
+			LEFT JOIN contacts ct ON ct.id = o.contact_id
+			WHERE c.status = 'PENDING' AND c.due_date < ?`, today.ISO())
 		if err != nil {
 			return err
 		}
-		var orders []int64
+		type row struct {
+			id int64
+			c  NoticeCandidate
+		}
+		var due []row
 		for rows.Next() {
-			var id int64
-			rows.Scan(&id)
-			orders = append(orders, id)
+			var r row
+			if err := rows.Scan(&r.id, &r.c.ChargeToken, &r.c.PublicToken, &r.c.Email, &r.c.Seller, &r.c.Customer, &r.c.OrderCode,
+				&r.c.Description, &r.c.Due, &r.c.Amount, &r.c.orderID, &r.c.unitID); err != nil {
+				rows.Close()
+				return err
+			}
+			due = append(due, r)
 		}
 		rows.Close()
-		res, err := tx.ExecContext(ctx, `UPDATE charges SET status = 'OVERDUE', updated_at = ? WHERE status = 'PENDING' AND due_date < ?`,
-			timestamp(now), today.ISO())
-		if err != nil {
+		if err := rows.Err(); err != nil {
 			return err
 		}
-		c, _ := res.RowsAffected()
-		n = int(c)
-		for _, id := range orders {
-			if err := refreshOrder(ctx, tx, id, now); err != nil {
+		refreshed := map[int64]bool{}
+		for _, r := range due {
+			if _, err := tx.ExecContext(ctx, `UPDATE charges SET status = 'OVERDUE', updated_at = ? WHERE id = ?`, timestamp(now), r.id); err != nil {
 				return err
+			}
+			n++
+			if render != nil && r.c.Email != "" {
+				notice, err := render(r.c)
+				if err != nil {
+					return err
+				}
+				if notice != nil {
+					notice.DedupeKey = "charge_overdue:" + r.c.ChargeToken
+					if err := queueNotice(ctx, tx, r.c.unitID, r.c.orderID, notice, now, db.id); err != nil {
+						return err
+					}
+				}
+			}
+			if !refreshed[r.c.orderID] {
+				refreshed[r.c.orderID] = true
+				if err := refreshOrder(ctx, tx, r.c.orderID, now); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
