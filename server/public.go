@@ -70,6 +70,23 @@ func (s *Server) publicDB(ctx context.Context, r *http.Request, token string) (*
 	return db, release, err
 }
 
+// portalOrder opens the domain of a public token and reads its order.
+func (s *Server) portalOrder(r *request, token string) (*store.DB, store.PortalOrder, func(), error) {
+	db, release, err := s.publicDB(r.ctx, r.http, token)
+	if err != nil {
+		return nil, store.PortalOrder{}, nil, err
+	}
+	o, err := db.PortalOrder(r.ctx, token)
+	if err != nil {
+		release()
+		if errors.Is(err, store.ErrNotFound) {
+			err = errPortalNotFound
+		}
+		return nil, store.PortalOrder{}, nil, err
+	}
+	return db, o, release, nil
+}
+
 var paymentNames = map[string]string{
 	"BOLETO": "Boleto bancário", "PIX": "PIX", "PIX_AUTOMATICO": "PIX Automático", "CREDIT_CARD": "Cartão de crédito",
 	"DEBIT_CARD": "Cartão de débito", "TRANSFER": "Transferência bancária", "CASH": "Dinheiro",
@@ -84,18 +101,11 @@ var statusNames = map[string]string{
 // copy-and-paste code). Viewing it is recorded.
 func (s *Server) publicPayment(r *request) (any, error) {
 	token := r.params.ByName("token")
-	db, release, err := s.publicDB(r.ctx, r.http, token)
+	db, o, release, err := s.portalOrder(r, token)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	o, err := db.PortalOrder(r.ctx, token)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, errPortalNotFound
-	}
-	if err != nil {
-		return nil, err
-	}
 	if err := db.RecordPortalEvent(r.ctx, token, "viewed", ""); err != nil {
 		return nil, err
 	}
@@ -142,18 +152,11 @@ func portalCharge(r *request, o store.PortalOrder, want func(store.Charge) bool)
 // code drawn as Interleaved 2 of 5.
 func (s *Server) publicBoleto(r *request) (any, error) {
 	token := r.params.ByName("token")
-	db, release, err := s.publicDB(r.ctx, r.http, token)
+	db, o, release, err := s.portalOrder(r, token)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	o, err := db.PortalOrder(r.ctx, token)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, errPortalNotFound
-	}
-	if err != nil {
-		return nil, err
-	}
 	c, err := portalCharge(r, o, func(c store.Charge) bool { return c.BoletoLine.Valid })
 	if err != nil {
 		return nil, err
@@ -195,18 +198,11 @@ func bankDigit(code string) string {
 // publicPixQR (GET) is the PNG QR code of a charge's BR Code.
 func (s *Server) publicPixQR(r *request) (any, error) {
 	token := r.params.ByName("token")
-	db, release, err := s.publicDB(r.ctx, r.http, token)
+	_, o, release, err := s.portalOrder(r, token)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	o, err := db.PortalOrder(r.ctx, token)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, errPortalNotFound
-	}
-	if err != nil {
-		return nil, err
-	}
 	c, err := portalCharge(r, o, func(c store.Charge) bool { return c.PixPayload.Valid })
 	if err != nil {
 		return nil, err
