@@ -1,0 +1,322 @@
+// Package fiscal issues Brazilian fiscal invoices (NF-e, NFC-e, municipal
+// NFS-e and national NFS-e) through a tax authority. fincom cannot reach
+// the real authorities, so Simulated stands in for them: it authorizes
+// documents built in the national layouts' structures, with valid access
+// keys, in the test environment (tpAmb 2), so that nobody mistakes them
+// for legally valid invoices.
+package fiscal
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"math/big"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"fincom/server/brdoc"
+)
+
+// Kinds of invoice.
+const (
+	NFe   = "nfe"   // model 55
+	NFCe  = "nfce"  // model 65, consumer
+	NFSe  = "nfse"  // municipal service invoice (ABRASF layout)
+	NFSeN = "nfsen" // national service invoice (Sistema Nacional NFS-e)
+)
+
+// Environment 2 is homologação: the documents are for testing.
+const Environment = 2
+
+// Party is an issuer or a recipient.
+type Party struct {
+	Register     string // CNPJ (also alphanumeric) or CPF, cleaned
+	Name         string
+	IM           string
+	Address      string
+	Number       string
+	Neighborhood string
+	CityIBGE     string
+	City         string
+	State        string
+	Zip          string
+	Email        string
+}
+
+// Item is one product line.
+type Item struct {
+	Code        string
+	Description string
+	NCM         string
+	CFOP        string
+	Unit        string
+	Quantity    decimal.Decimal
+	UnitValue   decimal.Decimal
+	Total       decimal.Decimal
+}
+
+// Service is what a service invoice carries.
+type Service struct {
+	Code        string // municipal or national service code (service_cod)
+	ID          string // service_id_token
+	Description string
+	Location    string // IBGE code of where the service is rendered
+	Gross       decimal.Decimal
+	Deductions  decimal.Decimal
+	Base        decimal.Decimal
+	ISSRate     decimal.Decimal
+	ISSAmount   decimal.Decimal
+	Retentions  decimal.Decimal
+	Net         decimal.Decimal
+}
+
+// Invoice is a document to issue.
+type Invoice struct {
+	Kind            string
+	Series, Number  int
+	Issued          time.Time
+	Emitter         Party
+	Recipient       Party
+	Items           []Item
+	Service         Service
+	Total           decimal.Decimal // the order's value
+	Freight         decimal.Decimal
+	FreightMode     int
+	TipoDocumento   string
+	Finalidade      string
+	Presenca        string
+	ConsumidorFinal string
+	LocalDestino    int
+	PaymentKey      string
+	// Code is the random code of the key (cNF for NF-e, 8 digits; 9 for the
+	// national NFS-e), derived from the order so that a retry gives the
+	// same document.
+	Code string
+}
+
+// Problem is one reason an invoice cannot be issued.
+type Problem struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// Validate lists every problem of the invoice's fiscal data, so the caller
+// can fix them all at once.
+func Validate(inv Invoice) []Problem {
+	var ps []Problem
+	add := func(field, msg string) { ps = append(ps, Problem{field, msg}) }
+	if !brdoc.ValidCNPJ(inv.Emitter.Register) {
+		add("unit.cnpj", "the issuing unit needs a valid CNPJ")
+	}
+	if _, ok := brdoc.LookupIBGE(inv.Emitter.CityIBGE); !ok {
+		add("unit.city_ibge", "the issuing unit needs its city's IBGE code")
+	}
+	r := inv.Recipient
+	if !brdoc.ValidCNPJ(r.Register) && !brdoc.ValidCPF(r.Register) {
+		add("contact.register", "the customer needs a valid CPF or CNPJ")
+	}
+	needsAddress := inv.Kind == NFe || inv.Kind == NFSe || inv.Kind == NFSeN
+	if needsAddress {
+		if r.Address == "" || r.Number == "" {
+			add("contact.address", "the customer's street and number are required")
+		}
+		if _, ok := brdoc.LookupIBGE(r.CityIBGE); !ok {
+			add("contact.city", "the customer's city (IBGE code) is required")
+		}
+		if len(r.Zip) != 8 {
+			add("contact.zip_code", "the customer's zip code (8 digits) is required")
+		}
+	}
+	switch inv.Kind {
+	case NFe, NFCe:
+		if len(inv.Items) == 0 {
+			add("pv.products", "a product invoice needs products")
+		}
+		for i, it := range inv.Items {
+			f := fmt.Sprintf("pv.products[%d]", i)
+			if len(it.NCM) != 8 {
+				add(f+".ncm", "product "+it.Description+" needs its NCM (8 digits)")
+			}
+			if len(it.CFOP) != 4 {
+				add(f+".cfop", "product "+it.Description+" needs its CFOP (4 digits)")
+			} else if want := cfopFirst(inv.TipoDocumento, inv.LocalDestino); want != 0 && it.CFOP[0] != want {
+				add(f+".cfop", "CFOP "+it.CFOP+" does not fit tipo_documento "+inv.TipoDocumento+" and local_destino "+strconv.Itoa(inv.LocalDestino)+
+					" (it must start with "+string(want)+")")
+			}
+			if it.Unit == "" {
+				add(f+".unit", "product "+it.Description+" needs its commercial unit")
+			}
+		}
+		if inv.TipoDocumento == "" {
+			add("nf.tipo_documento", "tipo_documento is required (0 entry, 1 exit)")
+		}
+		if inv.Finalidade == "" {
+			add("nf.finalidade_emissao", "finalidade_emissao is required (1 to 4)")
+		}
+		if inv.Presenca == "" {
+			add("nf.presenca_comprador", "presenca_comprador is required")
+		}
+		if inv.ConsumidorFinal == "" {
+			add("nf.consumidor_final", "consumidor_final is required (0 or 1)")
+		}
+		if inv.Kind == NFCe && (inv.LocalDestino != 1 || inv.ConsumidorFinal == "0") {
+			add("nf.local_destino", "an NFC-e is an internal sale to a final consumer")
+		}
+		if inv.FreightMode != 9 && inv.Freight.IsZero() && inv.FreightMode != 0 {
+			add("nf.freight_total", "a freight mode other than 9 (no freight) needs freight_total")
+		}
+		if inv.FreightMode == 9 && !inv.Freight.IsZero() {
+			add("nf.freight_mode", "freight_total needs a freight mode other than 9")
+		}
+	case NFSe, NFSeN:
+		s := inv.Service
+		if s.Code == "" {
+			add("nf.service_cod", "a service invoice needs the service code")
+		}
+		if s.ID == "" {
+			add("nf.service_id_token", "a service invoice needs service_id_token")
+		}
+		if inv.Kind == NFSe && inv.Emitter.IM == "" {
+			add("unit.im", "the issuing unit needs its municipal registration (inscrição municipal)")
+		}
+		if !s.ISSRate.IsPositive() || s.ISSRate.GreaterThan(decimal.NewFromInt(5)) || s.ISSRate.LessThan(decimal.NewFromInt(2)) {
+			add("nf.tax_iss_rate_percent", "the ISS rate must be between 2% and 5%")
+		}
+		base := s.Gross.Sub(s.Deductions)
+		if !s.Base.IsZero() && !s.Base.Equal(base) {
+			add("nf.tax_service_base_amount", "the base must be the gross amount less deductions ("+base.StringFixed(2)+")")
+		}
+		if !s.ISSAmount.IsZero() && !s.ISSAmount.Equal(base.Mul(s.ISSRate).Div(decimal.NewFromInt(100)).Round(2)) {
+			add("nf.tax_iss_amount", "the ISS amount must be the base times the rate ("+base.Mul(s.ISSRate).Div(decimal.NewFromInt(100)).StringFixed(2)+")")
+		}
+		if !s.Net.Equal(inv.Total.Sub(s.Retentions)) {
+			add("nf.net_receivable_amount", "net_receivable_amount must be value - ret_total_amount ("+inv.Total.Sub(s.Retentions).StringFixed(2)+")")
+		}
+	default:
+		add("nf.nf_kind", "unknown invoice kind")
+	}
+	return ps
+}
+
+// cfopFirst is the first digit a CFOP must have: exits are 5 (internal), 6
+// (interstate), 7 (foreign); entries 1, 2, 3. 0 when unknown.
+func cfopFirst(tipo string, destino int) byte {
+	if destino < 1 || destino > 3 {
+		return 0
+	}
+	switch tipo {
+	case "1":
+		return byte('4' + destino)
+	case "0":
+		return byte('0' + destino)
+	}
+	return 0
+}
+
+// digitsOf derives n digits from a seed.
+func digitsOf(seed string, n int) string {
+	h := sha256.Sum256([]byte(seed))
+	s := new(big.Int).SetBytes(h[:]).String()
+	for len(s) < n {
+		s += s
+	}
+	return s[:n]
+}
+
+// RandomCode derives the key's random code from the order and the
+// attempt, so that issuing again after a failure gives the same key.
+func RandomCode(seed string, n int) string { return digitsOf("fincom:nf:"+seed, n) }
+
+func mod11(s string) int {
+	sum, w := 0, 2
+	for i := len(s) - 1; i >= 0; i-- {
+		sum += int(s[i]-'0') * w
+		if w++; w > 9 {
+			w = 2
+		}
+	}
+	d := 11 - sum%11
+	if d >= 10 {
+		return 0
+	}
+	return d
+}
+
+// stateCode is the IBGE code of a state: the first two digits of its
+// cities' codes.
+func stateCode(cityIBGE string) string {
+	if len(cityIBGE) >= 2 {
+		return cityIBGE[:2]
+	}
+	return "00"
+}
+
+func pad(n, width int) string {
+	s := strconv.Itoa(n)
+	return strings.Repeat("0", max(0, width-len(s))) + s
+}
+
+// AccessKey is the NF-e/NFC-e key: cUF (2), AAMM (4), CNPJ (14), model (2),
+// series (3), number (9), emission type (1), random code (8) and the
+// module 11 check digit.
+func AccessKey(inv Invoice) string {
+	model := "55"
+	if inv.Kind == NFCe {
+		model = "65"
+	}
+	k := stateCode(inv.Emitter.CityIBGE) + inv.Issued.Format("0601") + inv.Emitter.Register + model + pad(inv.Series, 3) +
+		pad(inv.Number, 9) + "1" + inv.Code
+	return k + strconv.Itoa(mod11(k))
+}
+
+// NationalKey is the national NFS-e's 50-character key: city IBGE (7),
+// environment (1), registration type (1: CPF, 2: CNPJ), registration (14),
+// NFS-e number (13), AAMM (4), random code (9), module 11 check digit.
+func NationalKey(inv Invoice) string {
+	reg := inv.Emitter.Register
+	kind := "2"
+	if len(reg) == 11 {
+		kind, reg = "1", "000"+reg
+	}
+	k := inv.Emitter.CityIBGE + strconv.Itoa(Environment) + kind + reg + pad(inv.Number, 13) + inv.Issued.Format("0601") + inv.Code
+	return k + strconv.Itoa(mod11(k))
+}
+
+// ValidNationalKey checks a national NFS-e key's check digit.
+func ValidNationalKey(k string) bool {
+	if len(k) != 50 || brdoc.Digits(k) != k {
+		return false
+	}
+	return mod11(k[:49]) == int(k[49]-'0')
+}
+
+// Authorization is the authority's answer.
+type Authorization struct {
+	Protocol string
+	Status   int
+	Message  string
+	At       time.Time
+}
+
+// Authority authorizes documents.
+type Authority interface {
+	Authorize(ctx context.Context, inv Invoice, key string) (Authorization, error)
+}
+
+// Simulated authorizes every well-formed document: validation ran before,
+// as the real authority's schema and rule checks would. Its protocol
+// number derives from the key, so asking twice gives the same answer.
+type Simulated struct{}
+
+// Authorize answers status 100 with a protocol number.
+func (Simulated) Authorize(_ context.Context, inv Invoice, key string) (Authorization, error) {
+	msg := "Autorizado o uso da NF-e"
+	if inv.Kind == NFSe || inv.Kind == NFSeN {
+		msg = "NFS-e gerada com sucesso"
+	}
+	return Authorization{Protocol: stateCode(inv.Emitter.CityIBGE) + "5" + inv.Issued.Format("06") + digitsOf(key, 10),
+		Status: 100, Message: msg, At: inv.Issued}, nil
+}
