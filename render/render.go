@@ -13,8 +13,10 @@ import (
 	"io"
 	"strings"
 	texttemplate "text/template"
+	"time"
 
 	"github.com/boombuler/barcode"
+	"github.com/boombuler/barcode/code128"
 	"github.com/boombuler/barcode/twooffive"
 )
 
@@ -128,6 +130,7 @@ type MailData struct {
 	DueDate     string
 	PaymentURL  string
 	Days        int
+	Extra       string // one more line, such as a second link
 }
 
 // Mail renders an e-mail of a kind (charge_created, charge_notice,
@@ -178,4 +181,61 @@ func FormatLine(l string) string {
 		return l
 	}
 	return l[0:5] + "." + l[5:10] + " " + l[10:15] + "." + l[15:21] + " " + l[21:26] + "." + l[26:32] + " " + l[32:33] + " " + l[33:]
+}
+
+// DocumentLine is one product line of a DANFE.
+type DocumentLine struct {
+	Description, NCM, CFOP, Unit, Quantity, UnitValue, Total string
+}
+
+// Labelled is a labelled value (the totals of a DANFE).
+type Labelled struct{ Label, Value string }
+
+// DANFEData fills the printable invoice (DANFE, DANFE NFC-e, or the NFS-e's
+// equivalent).
+type DANFEData struct {
+	Title                        string // "DANFE", "DANFE NFC-e", "NFS-e"
+	Number, Series               int
+	Key, Verification            string
+	Barcode                      htmltemplate.URL
+	Protocol, IssuedAt           string
+	Emitter, EmitterRegister     string
+	Recipient, RecipientRegister string
+	Items                        []DocumentLine
+	Service                      string
+	Totals                       []Labelled
+	Cancelled                    bool
+	CancelledAt                  string
+}
+
+// DANFE writes the printable invoice.
+func (r *Renderer) DANFE(w io.Writer, d DANFEData) error {
+	return r.pages.ExecuteTemplate(w, "danfe.html", d)
+}
+
+// Code128DataURI draws an access key as Code 128 (the DANFE's bar code),
+// as a PNG data URI.
+func Code128DataURI(key string) (htmltemplate.URL, error) {
+	raw, err := code128.Encode(key)
+	if err != nil {
+		return "", err
+	}
+	code, err := barcode.Scale(raw, 840, 100)
+	if err != nil {
+		return "", err
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, code); err != nil {
+		return "", err
+	}
+	return htmltemplate.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(buf.Bytes())), nil
+}
+
+// DateTimeBR formats a moment as DD/MM/YYYY HH:mm in São Paulo time.
+func DateTimeBR(t time.Time) string {
+	loc, err := time.LoadLocation("America/Sao_Paulo")
+	if err != nil {
+		loc = time.FixedZone("-03", -3*3600)
+	}
+	return t.In(loc).Format("02/01/2006 15:04")
 }

@@ -68,6 +68,14 @@ const (
 	textTooManyRequests = "Muitas requisições. Tente de novo em instantes."
 	textUnknownEvent    = "Unknown event. Use viewed, copied_boleto, copied_pix, opened_boleto or printed_boleto."
 
+	// Fiscal invoices.
+	textInvoiceInvalid  = "The order's fiscal data is incomplete: fix every problem listed in details."
+	textNoInvoice       = "The order has no authorized invoice."
+	textCancelWindow    = "The invoice can no longer be cancelled: its cancellation window has closed."
+	textCancelReason    = "The cancellation reason needs 15 to 255 characters."
+	textNoNFEmail       = "The sales order has no notify_email_nf."
+	textInvoiceNotFound = "Nota fiscal não encontrada."
+
 	// fincom's own texts, for failures the spec does not name.
 	textInvalidJSON     = "Invalid JSON body."
 	textBodyTooLarge    = "Request body too large."

@@ -150,11 +150,18 @@ func (s *Server) routeTable() []route {
 		post("/cancel_charge", s.cancelCharge, textsDefault),
 		post("/resend_charge", s.resendCharge, textsDefault),
 
+		// Fiscal invoices.
+		post("/generate_nf", s.generateNF, textsDefault),
+		post("/cancel_nf", s.cancelNF, textsDefault),
+		post("/send_danfe_xml", s.sendDanfeXML, textsDefault),
+
 		// The public payment portal: no tokens but the order's public one
 		// (spec, Authentication 7); rate-limited per client address.
 		{method: http.MethodGet, path: "/sales_orders/public_payment/:token", handler: s.publicPayment, auth: authPublic, envelope: envHTML, texts: textsDefault},
 		{method: http.MethodGet, path: "/sales_orders/public_boleto/:token", handler: s.publicBoleto, auth: authPublic, envelope: envHTML, texts: textsDefault},
 		{method: http.MethodGet, path: "/sales_orders/public_pix_qr/:token", handler: s.publicPixQR, auth: authPublic, envelope: envHTML, texts: textsDefault},
+		{method: http.MethodGet, path: "/sales_orders/public_danfe/:token", handler: s.publicDANFE, auth: authPublic, envelope: envHTML, texts: textsDefault},
+		{method: http.MethodGet, path: "/sales_orders/public_nf_xml/:token", handler: s.publicNFXML, auth: authPublic, envelope: envHTML, texts: textsDefault},
 		with(post("/sales_orders/public_event", s.publicEvent, textsDefault), authPublic),
 		with(post("/sales_orders/public_pay", s.publicPay, textsDefault), authPublic),
 

@@ -429,6 +429,13 @@ func (s *Server) getSalesOrderByID(r *request) (any, error) {
 	if o.PublicToken.Valid {
 		d.PaymentURL = store.NewText(s.paymentURL(o.PublicToken.String))
 	}
+	inv, err := r.db.OrderInvoice(r.ctx, r.unit.ID, q.IDToken)
+	if err == nil {
+		a := s.invoiceAnswer(r.db, r.unit.ID, q.IDToken, inv)
+		d.Invoice = &a
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
 	return d, nil
 }
 
@@ -438,4 +445,7 @@ type orderDetail struct {
 	store.SalesOrderDetail
 	Charges    []store.Charge `json:"charges"`
 	PaymentURL store.Text     `json:"payment_url"`
+	// Invoice is the latest invoice (authorized or cancelled), with links
+	// to its XML and DANFE.
+	Invoice *invoiceAnswer `json:"invoice"`
 }

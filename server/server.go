@@ -14,6 +14,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"fincom/render"
+	"fincom/server/fiscal"
 	"fincom/server/provider"
 	"fincom/store"
 )
@@ -33,6 +34,11 @@ type Config struct {
 	// Providers are the collection providers by name; default the
 	// simulated built-ins.
 	Providers map[string]provider.Provider
+	// Authority authorizes invoices; default the simulated one.
+	Authority fiscal.Authority
+	// NFCancelWindow is how long after authorization an invoice may be
+	// cancelled; default 24 hours (the NF-e rule).
+	NFCancelWindow time.Duration
 }
 
 // Server answers the API for the domains of one data directory.
@@ -62,6 +68,12 @@ func New(domains *store.Domains, system *store.System, cfg Config) (*Server, err
 		cfg.PublicURL = "http://127.0.0.1:8080"
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
+	if cfg.Authority == nil {
+		cfg.Authority = fiscal.Simulated{}
+	}
+	if cfg.NFCancelWindow <= 0 {
+		cfg.NFCancelWindow = 24 * time.Hour
+	}
 	if cfg.Providers == nil {
 		cfg.Providers = provider.Builtin()
 	}

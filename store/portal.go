@@ -95,14 +95,19 @@ func (db *DB) PortalEvents(ctx context.Context, unitID int64, orderToken string)
 
 // Payment is what a confirmed payment did.
 type Payment struct {
-	ChargeToken  string `json:"charge_token"`
-	Installment  int    `json:"installment"`
-	PaidAmount   Money  `json:"paid_amount"`
-	OrderStatus  string `json:"charge_status"`
-	IncomeToken  Text   `json:"income_token"`
-	Reconciled   bool   `json:"reconciled"`
-	InvoiceDue   bool   `json:"invoice_due"`
-	notifyCharge string
+	ChargeToken string `json:"charge_token"`
+	Installment int    `json:"installment"`
+	PaidAmount  Money  `json:"paid_amount"`
+	OrderStatus string `json:"charge_status"`
+	IncomeToken Text   `json:"income_token"`
+	Reconciled  bool   `json:"reconciled"`
+	InvoiceDue  bool   `json:"invoice_due"`
+	// InvoiceToken is the invoice issued after the payment, if any.
+	InvoiceToken Text `json:"invoice_token"`
+	// OrderToken and UnitID name the order, so that the caller can issue
+	// the invoice the payment made due.
+	OrderToken string `json:"-"`
+	UnitID     int64  `json:"-"`
 }
 
 // NFPendingText is the order's nf_status_text while an invoice that the
@@ -180,7 +185,8 @@ func (db *DB) PayCharge(ctx context.Context, publicToken string, installment int
 				return err
 			}
 		}
-		if err := tx.QueryRowContext(ctx, `SELECT charge_status FROM sales_orders WHERE id = ?`, id).Scan(&p.OrderStatus); err != nil {
+		p.UnitID = unitID
+		if err := tx.QueryRowContext(ctx, `SELECT charge_status, token FROM sales_orders WHERE id = ?`, id).Scan(&p.OrderStatus, &p.OrderToken); err != nil {
 			return err
 		}
 		return queueNotice(ctx, tx, unitID, id, notice, now, db.id)

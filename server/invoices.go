@@ -1,0 +1,342 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/shopspring/decimal"
+
+	"fincom/render"
+	"fincom/server/brdoc"
+	"fincom/server/fiscal"
+	"fincom/store"
+)
+
+var (
+	errInvoiceInvalid = newError(http.StatusUnprocessableEntity, textInvoiceInvalid)
+	errNoInvoice      = newError(http.StatusConflict, textNoInvoice)
+	errCancelWindow   = newError(http.StatusConflict, textCancelWindow)
+	errCancelReason   = newError(http.StatusBadRequest, textCancelReason)
+	errNoNFEmail      = newError(http.StatusBadRequest, textNoNFEmail)
+	errInvoiceUnknown = newError(http.StatusNotFound, textInvoiceNotFound)
+)
+
+// invoiceSeries is the series fincom issues in.
+const invoiceSeries = 1
+
+func party(p store.InvoiceParty) fiscal.Party {
+	out := fiscal.Party{Register: brdoc.Clean(p.Register), Name: p.Name, IM: p.IM, Address: p.Address, Number: p.Number,
+		Neighborhood: p.Neighborhood, CityIBGE: p.CityIBGE, City: p.City, State: p.State, Zip: p.Zip, Email: p.Email}
+	if m, ok := brdoc.LookupIBGE(p.CityIBGE); ok {
+		out.City, out.State = m.Name, m.State
+	}
+	return out
+}
+
+// fiscalInvoice builds the document of an order.
+func fiscalInvoice(d store.InvoiceData) fiscal.Invoice {
+	inv := fiscal.Invoice{Kind: d.Kind, Emitter: party(d.Emitter), Recipient: party(d.Recipient), Total: d.Value.Decimal,
+		Freight: d.FreightTotal.Decimal, FreightMode: d.FreightMode, TipoDocumento: d.TipoDocumento, Finalidade: d.FinalidadeEmissao,
+		Presenca: d.PresencaComprador, ConsumidorFinal: d.ConsumidorFinal, LocalDestino: d.LocalDestino, PaymentKey: d.PaymentKey}
+	for _, it := range d.Items {
+		inv.Items = append(inv.Items, fiscal.Item{Code: it.Code[:8], Description: it.Description, NCM: it.NCM, CFOP: it.CFOP, Unit: it.Unit,
+			Quantity: it.Quantity.Decimal, UnitValue: it.UnitValue.Decimal, Total: it.UnitValue.Mul(it.Quantity.Decimal).Round(2)})
+	}
+	t := d.Taxes
+	gross := t.TaxServiceGrossAmount.Decimal
+	if gross.IsZero() {
+		gross = d.Value.Decimal
+	}
+	inv.Service = fiscal.Service{Code: d.ServiceCod, ID: d.ServiceID, Description: d.Description, Location: d.ServiceLocation,
+		Gross: gross, Deductions: t.TaxServiceDeductionAmount.Decimal, Base: t.TaxServiceBaseAmount.Decimal,
+		ISSRate: t.TaxIssRatePercent.Decimal, ISSAmount: t.TaxIssAmount.Decimal, Retentions: t.RetTotalAmount.Decimal,
+		Net: t.NetReceivableAmount.Decimal}
+	if inv.Service.Net.IsZero() {
+		inv.Service.Net = d.Value.Sub(t.RetTotalAmount.Decimal)
+	}
+	return inv
+}
+
+// issueInvoice issues an order's invoice through the authority: validate
+// (422 listing every problem), take a number, build and authorize the
+// document, store it. An order whose invoice is authorized answers it:
+// issuing twice issues once.
+func (s *Server) issueInvoice(ctx context.Context, db *store.DB, unitID int64, orderToken string) (store.Invoice, error) {
+	d, err := db.InvoiceData(ctx, unitID, orderToken)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Invoice{}, errSalesOrderNotFound
+	}
+	if err != nil {
+		return store.Invoice{}, err
+	}
+	if d.Existing != nil {
+		return *d.Existing, nil
+	}
+	if !d.Active {
+		return store.Invoice{}, errOrderDisabled
+	}
+	inv := fiscalInvoice(d)
+	if problems := fiscal.Validate(inv); len(problems) > 0 {
+		return store.Invoice{}, &Error{Status: http.StatusUnprocessableEntity, Text: textInvoiceInvalid, Details: map[string]any{"problems": problems}}
+	}
+	n, err := db.ReserveInvoiceNumber(ctx, unitID, inv.Kind, invoiceSeries)
+	if err != nil {
+		return store.Invoice{}, err
+	}
+	inv.Series, inv.Number, inv.Issued = invoiceSeries, n, db.Now()
+	codeLen := 8
+	if inv.Kind == fiscal.NFSeN {
+		codeLen = 9
+	}
+	inv.Code = fiscal.RandomCode(fmt.Sprintf("%s:%s:%d:%d", orderToken, inv.Kind, invoiceSeries, n), codeLen)
+	rec := store.NewInvoice{Kind: inv.Kind, Series: inv.Series, Number: n, Issued: inv.Issued}
+	switch inv.Kind {
+	case fiscal.NFe, fiscal.NFCe:
+		rec.AccessKey = fiscal.AccessKey(inv)
+	case fiscal.NFSeN:
+		rec.AccessKey = fiscal.NationalKey(inv)
+	case fiscal.NFSe:
+		rec.Verification = strings.ToUpper(inv.Code)
+	}
+	auth, err := s.cfg.Authority.Authorize(ctx, inv, rec.AccessKey+rec.Verification)
+	if err != nil {
+		return store.Invoice{}, errProviderDown
+	}
+	rec.Protocol = auth.Protocol
+	switch inv.Kind {
+	case fiscal.NFe, fiscal.NFCe:
+		rec.XML, err = fiscal.NFeXML(inv, rec.AccessKey, auth)
+	case fiscal.NFSeN:
+		rec.XML, err = fiscal.NationalXML(inv, rec.AccessKey, auth)
+	case fiscal.NFSe:
+		rec.XML, err = fiscal.MunicipalXML(inv, rec.Verification, auth)
+	}
+	if err != nil {
+		return store.Invoice{}, err
+	}
+	notice, err := s.invoiceNotice(d, "invoice_issued", d.PublicToken)
+	if err != nil {
+		return store.Invoice{}, err
+	}
+	return db.SaveInvoice(ctx, d.OrderID, unitID, rec, auth.Message+" (protocolo "+auth.Protocol+")", notice)
+}
+
+// invoiceNotice renders the e-mail that carries an invoice's documents to
+// notify_email_nf. The order's public token may be set only when the
+// invoice is saved: the links then use it.
+func (s *Server) invoiceNotice(d store.InvoiceData, kind, publicToken string) (*store.Notice, error) {
+	if d.NotifyEmailNF == "" {
+		return nil, nil
+	}
+	if publicToken == "" {
+		return nil, nil
+	}
+	base := s.cfg.PublicURL + Prefix + "/sales_orders/"
+	return s.notice(kind, d.NotifyEmailNF, "", render.MailData{Seller: d.Emitter.Name, Customer: d.Recipient.Name, OrderCode: d.CodOrders,
+		Description: d.Description, Amount: render.BRL(d.Value.String()), PaymentURL: base + "public_danfe/" + publicToken,
+		Extra: "XML: " + base + "public_nf_xml/" + publicToken})
+}
+
+// invoiceAnswer is the data of /generate_nf.
+type invoiceAnswer struct {
+	IDToken string `json:"id_token"`
+	store.Invoice
+	XMLURL   store.Text `json:"xml_url"`
+	DANFEURL store.Text `json:"danfe_url"`
+}
+
+func (s *Server) invoiceAnswer(db *store.DB, unitID int64, orderToken string, inv store.Invoice) invoiceAnswer {
+	a := invoiceAnswer{IDToken: orderToken, Invoice: inv}
+	if o, err := db.SalesOrder(context.Background(), unitID, orderToken); err == nil && o.PublicToken.Valid {
+		base := s.cfg.PublicURL + Prefix + "/sales_orders/"
+		a.XMLURL, a.DANFEURL = store.NewText(base+"public_nf_xml/"+o.PublicToken.String), store.NewText(base+"public_danfe/"+o.PublicToken.String)
+	}
+	return a
+}
+
+// generateNF issues the order's invoice (its nf_kind).
+func (s *Server) generateNF(r *request) (any, error) {
+	var q idRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	inv, err := s.issueInvoice(r.ctx, r.db, r.unit.ID, q.IDToken)
+	if err != nil {
+		return nil, err
+	}
+	return withMessage{Message: "Invoice issued successfully.", Data: s.invoiceAnswer(r.db, r.unit.ID, q.IDToken, inv)}, nil
+}
+
+type cancelNFRequest struct {
+	IDToken string `json:"id_token" alias:"token"`
+	Reason  string `json:"reason" alias:"justificativa,motivo"`
+}
+
+func (q *cancelNFRequest) validate() error {
+	q.Reason = strings.TrimSpace(q.Reason)
+	if q.IDToken == "" {
+		return errMissing
+	}
+	if n := utf8.RuneCountInString(q.Reason); n < 15 || n > 255 {
+		return errCancelReason
+	}
+	return nil
+}
+
+// cancelNF cancels the order's authorized invoice within the legal window
+// (24 h by default, --nf-cancel-window), with a reason of at least 15
+// characters.
+func (s *Server) cancelNF(r *request) (any, error) {
+	var q cancelNFRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	err := r.db.CancelInvoice(r.ctx, r.unit.ID, q.IDToken, q.Reason, s.cfg.NFCancelWindow, "Cancelada: "+q.Reason)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil, errSalesOrderNotFound
+	case errors.Is(err, store.ErrNoInvoice):
+		return nil, errNoInvoice
+	case errors.Is(err, store.ErrCancelWindow):
+		return nil, errCancelWindow
+	case err != nil:
+		return nil, err
+	}
+	return created{Message: "Invoice cancelled successfully.", Token: q.IDToken}, nil
+}
+
+// sendDanfeXML e-mails the invoice's DANFE and XML links to notify_email_nf.
+func (s *Server) sendDanfeXML(r *request) (any, error) {
+	var q idRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	d, err := r.db.InvoiceData(r.ctx, r.unit.ID, q.IDToken)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errSalesOrderNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	if d.Existing == nil {
+		return nil, errNoInvoice
+	}
+	if d.NotifyEmailNF == "" {
+		return nil, errNoNFEmail
+	}
+	n, err := s.invoiceNotice(d, "invoice_issued", d.PublicToken)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.db.QueueInvoiceNotice(r.ctx, r.unit.ID, q.IDToken, *n); err != nil {
+		return nil, err
+	}
+	return created{Message: "DANFE and XML sent.", Token: q.IDToken}, nil
+}
+
+// publicInvoice reads the invoice of a public token.
+func (s *Server) publicInvoice(r *request) (*store.DB, store.Invoice, store.InvoiceData, func(), error) {
+	token := r.params.ByName("token")
+	db, release, err := s.publicDB(r.ctx, r.http, token)
+	if err != nil {
+		return nil, store.Invoice{}, store.InvoiceData{}, nil, err
+	}
+	inv, unitID, order, err := db.PublicInvoice(r.ctx, token)
+	if err == nil {
+		var d store.InvoiceData
+		d, err = db.InvoiceData(r.ctx, unitID, order)
+		if err == nil {
+			return db, inv, d, release, nil
+		}
+	}
+	release()
+	if errors.Is(err, store.ErrNotFound) {
+		err = errInvoiceUnknown
+	}
+	return nil, store.Invoice{}, store.InvoiceData{}, nil, err
+}
+
+// xmlDocument is an XML download.
+type xmlDocument struct {
+	name string
+	body []byte
+}
+
+func (x xmlDocument) write(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/xml; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+x.name+`"`)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusOK)
+	w.Write(x.body)
+}
+
+// publicNFXML (GET) downloads the invoice's XML.
+func (s *Server) publicNFXML(r *request) (any, error) {
+	_, inv, _, release, err := s.publicInvoice(r)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	name := inv.AccessKey.String
+	if name == "" {
+		name = inv.Kind + "-" + decimal.NewFromInt(int64(inv.Number)).String()
+	}
+	return xmlDocument{name: name + ".xml", body: []byte(inv.XML)}, nil
+}
+
+// publicDANFE (GET) is the printable invoice with the key's Code 128 bar
+// code.
+func (s *Server) publicDANFE(r *request) (any, error) {
+	_, inv, d, release, err := s.publicInvoice(r)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	fi := fiscalInvoice(d)
+	v := render.DANFEData{Number: inv.Number, Series: inv.Series, Protocol: inv.Protocol, IssuedAt: formatIssued(inv.IssuedTime()),
+		Emitter: fi.Emitter.Name, EmitterRegister: brdoc.FormatCNPJ(fi.Emitter.Register), Recipient: fi.Recipient.Name,
+		RecipientRegister: fi.Recipient.Register, Verification: inv.Verification.String, Cancelled: inv.Status == "CANCELLED",
+		CancelledAt: inv.CancelledAt.String}
+	switch inv.Kind {
+	case fiscal.NFe, fiscal.NFCe:
+		v.Title = map[string]string{fiscal.NFe: "DANFE", fiscal.NFCe: "DANFE NFC-e"}[inv.Kind]
+		for _, it := range fi.Items {
+			v.Items = append(v.Items, render.DocumentLine{Description: it.Description, NCM: it.NCM, CFOP: it.CFOP, Unit: it.Unit,
+				Quantity: it.Quantity.String(), UnitValue: render.BRL(it.UnitValue.StringFixed(2)), Total: render.BRL(it.Total.StringFixed(2))})
+		}
+		v.Totals = []render.Labelled{{Label: "Frete", Value: render.BRL(fi.Freight.StringFixed(2))},
+			{Label: "Valor total da nota", Value: render.BRL(fi.Total.Add(fi.Freight).StringFixed(2))}}
+	default:
+		v.Title = "NFS-e"
+		v.Service = fi.Service.Code + " — " + fi.Service.Description
+		v.Totals = []render.Labelled{{Label: "Valor do serviço", Value: render.BRL(fi.Service.Gross.StringFixed(2))},
+			{Label: "ISS (" + fi.Service.ISSRate.StringFixed(2) + "%)", Value: render.BRL(fi.Service.ISSAmount.StringFixed(2))},
+			{Label: "Retenções", Value: render.BRL(fi.Service.Retentions.StringFixed(2))},
+			{Label: "Valor líquido", Value: render.BRL(fi.Service.Net.StringFixed(2))}}
+	}
+	if k := inv.AccessKey.String; k != "" {
+		var groups []string
+		for i := 0; i < len(k); i += 4 {
+			groups = append(groups, k[i:min(i+4, len(k))])
+		}
+		v.Key = strings.Join(groups, " ")
+		if v.Barcode, err = render.Code128DataURI(k); err != nil {
+			return nil, err
+		}
+	}
+	var buf bytes.Buffer
+	if err := s.render.DANFE(&buf, v); err != nil {
+		return nil, err
+	}
+	return page{status: http.StatusOK, body: buf.Bytes()}, nil
+}
+
+func formatIssued(t time.Time) string {
+	return render.DateTimeBR(t)
+}

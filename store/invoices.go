@@ -1,0 +1,271 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Errors of invoice transitions.
+var (
+	ErrCancelWindow = errors.New("cancellation window closed")
+	ErrNoInvoice    = errors.New("no authorized invoice")
+)
+
+// InvoiceParty is an issuer's or recipient's data as stored.
+type InvoiceParty struct {
+	Register, Name, IM, Address, Number, Neighborhood, CityIBGE, City, State, Zip, Email string
+}
+
+// InvoiceItem is one product line with its fiscal data.
+type InvoiceItem struct {
+	Code, Description, NCM, CFOP, Unit string
+	Quantity                           Decimal
+	UnitValue                          Money
+}
+
+// InvoiceData is what issuing an order's invoice needs.
+type InvoiceData struct {
+	OrderID, UnitID                        int64
+	OrderToken, CodOrders, Kind            string
+	Active                                 bool
+	Emitter, Recipient                     InvoiceParty
+	Items                                  []InvoiceItem
+	ServiceName                            string
+	Description                            string
+	Value, FreightTotal                    Money
+	Quantity                               Decimal
+	FreightMode, LocalDestino              int
+	TipoDocumento, FinalidadeEmissao       string
+	PresencaComprador, ConsumidorFinal     string
+	ServiceID, ServiceCod, ServiceLocation string
+	Taxes                                  Taxes
+	PaymentKey, NotifyEmailNF, PublicToken string
+	Existing                               *Invoice
+}
+
+// Invoice is an issued invoice.
+type Invoice struct {
+	Token        string `json:"token"`
+	Kind         string `json:"kind"`
+	Status       string `json:"status"`
+	Series       int    `json:"series"`
+	Number       int    `json:"number"`
+	AccessKey    Text   `json:"access_key"`
+	Verification Text   `json:"verification_code"`
+	Protocol     string `json:"protocol"`
+	IssuedAt     string `json:"issued_at"`
+	CancelledAt  Text   `json:"cancelled_at"`
+	CancelReason Text   `json:"cancel_reason"`
+	XML          string `json:"-"`
+	issued       time.Time
+}
+
+// IssuedTime is when the invoice was authorized.
+func (i Invoice) IssuedTime() time.Time { return i.issued }
+
+const invoiceSelect = `SELECT token, kind, status, series, number, access_key, verification, protocol, issued_at, cancelled_at, cancel_reason, xml FROM invoices`
+
+func scanInvoice(s scanner) (Invoice, error) {
+	var i Invoice
+	err := s.Scan(&i.Token, &i.Kind, &i.Status, &i.Series, &i.Number, &i.AccessKey, &i.Verification, &i.Protocol, &i.IssuedAt,
+		&i.CancelledAt, &i.CancelReason, &i.XML)
+	if err == nil {
+		i.issued, _ = time.Parse(time.RFC3339, i.IssuedAt)
+		i.IssuedAt = displayTimestamp(i.IssuedAt)
+		if i.CancelledAt.Valid {
+			i.CancelledAt = NewText(displayTimestamp(i.CancelledAt.String))
+		}
+	}
+	return i, err
+}
+
+// InvoiceData reads what issuing the invoice of an order of the unit needs.
+func (db *DB) InvoiceData(ctx context.Context, unitID int64, orderToken string) (InvoiceData, error) {
+	var d InvoiceData
+	err := db.read(ctx, func(tx *sql.Tx) error {
+		o, err := scanSalesOrder(tx.QueryRowContext(ctx, salesOrderSelect+` WHERE o.unit_id = ? AND o.token = ?`, unitID, orderToken))
+		if err != nil {
+			return notFound(err)
+		}
+		d.OrderID, d.UnitID, d.OrderToken, d.CodOrders, d.Kind, d.Active = o.id, unitID, o.IDToken, o.CodOrders, o.NFKind, o.Active
+		d.Description, d.Value, d.FreightTotal, d.Quantity = o.Description, o.Value, o.FreightTotal, o.Quantity
+		d.FreightMode, d.LocalDestino = o.FreightMode, o.LocalDestino
+		d.TipoDocumento, d.FinalidadeEmissao = o.TipoDocumento.String, o.FinalidadeEmissao.String
+		d.PresencaComprador, d.ConsumidorFinal = o.PresencaComprador.String, o.ConsumidorFinal.String
+		d.ServiceID, d.ServiceCod, d.ServiceLocation = o.InvoiceConfig.ServiceIDToken.String, o.ServiceCod.String, o.ServiceLocation.String
+		d.Taxes, d.PaymentKey, d.NotifyEmailNF, d.PublicToken = o.Taxes, o.PaymentKey, o.NotifyEmailNF.String, o.PublicToken.String
+		d.ServiceName = o.StockItemName.String
+		var cnpj, ibge, im sql.NullString
+		if err := tx.QueryRowContext(ctx, `SELECT name, cnpj, city_ibge, im FROM units WHERE id = ?`, unitID).Scan(&d.Emitter.Name, &cnpj, &ibge, &im); err != nil {
+			return err
+		}
+		d.Emitter.Register, d.Emitter.CityIBGE, d.Emitter.IM = cnpj.String, ibge.String, im.String
+		var c [10]sql.NullString
+		if err := tx.QueryRowContext(ctx, `SELECT c.register, COALESCE(c.social_reason, c.full_name, c.display_name), c.address, c.number,
+			c.neighborhood, c.city_ibge, c.city, c.state, c.zip_code, c.email
+			FROM sales_orders o JOIN contacts c ON c.id = o.contact_id WHERE o.id = ?`, o.id).
+			Scan(&c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7], &c[8], &c[9]); err != nil {
+			return err
+		}
+		d.Recipient = InvoiceParty{Register: c[0].String, Name: c[1].String, Address: c[2].String, Number: c[3].String,
+			Neighborhood: c[4].String, CityIBGE: c[5].String, City: c[6].String, State: c[7].String, Zip: c[8].String, Email: c[9].String}
+		rows, err := tx.QueryContext(ctx, `SELECT p.token, p.description, COALESCE(p.ncm, ''), COALESCE(p.cfop, ''), COALESCE(p.unit, ''),
+			l.quantity, p.monetary_value FROM sales_order_products l JOIN products p ON p.id = l.product_id WHERE l.order_id = ? ORDER BY l.position`, o.id)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var it InvoiceItem
+			if err := rows.Scan(&it.Code, &it.Description, &it.NCM, &it.CFOP, &it.Unit, &it.Quantity, &it.UnitValue); err != nil {
+				rows.Close()
+				return err
+			}
+			d.Items = append(d.Items, it)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		inv, err := scanInvoice(tx.QueryRowContext(ctx, invoiceSelect+` WHERE order_id = ? AND status = 'AUTHORIZED'`, o.id))
+		if err == nil {
+			d.Existing = &inv
+		} else if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		return nil
+	})
+	return d, err
+}
+
+// ReserveInvoiceNumber takes the next number of a unit's series of a kind.
+// A number whose document is then not authorized stays unused (the real
+// authorities call for its inutilização).
+func (db *DB) ReserveInvoiceNumber(ctx context.Context, unitID int64, kind string, series int) (int, error) {
+	var n int64
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var err error
+		n, err = nextCounter(ctx, tx, unitID, fmt.Sprintf("invoice:%s:%d", kind, series))
+		return err
+	})
+	return int(n), err
+}
+
+// NewInvoice is an authorized document to store.
+type NewInvoice struct {
+	Kind                   string
+	Series, Number         int
+	AccessKey              string
+	Verification, Protocol string
+	XML                    []byte
+	Issued                 time.Time
+}
+
+// SaveInvoice stores an authorized invoice for an order and marks the
+// order: nf, date_nf, nf_status_text. If another request authorized one
+// first, that one is answered (an order has one authorized invoice).
+func (db *DB) SaveInvoice(ctx context.Context, orderID, unitID int64, in NewInvoice, statusText string, notice *Notice) (Invoice, error) {
+	var out Invoice
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		existing, err := scanInvoice(tx.QueryRowContext(ctx, invoiceSelect+` WHERE order_id = ? AND status = 'AUTHORIZED'`, orderID))
+		if err == nil {
+			out = existing
+			return nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		// The invoice's documents are reached by the order's public token.
+		if _, err := tx.ExecContext(ctx, `UPDATE sales_orders SET public_token = ? WHERE id = ? AND public_token IS NULL`,
+			publicPrefix+db.Name+"_"+NewSecret(16), orderID); err != nil {
+			return err
+		}
+		tok := db.id()
+		if _, err := tx.ExecContext(ctx, `INSERT INTO invoices (token, order_id, unit_id, kind, status, series, number, access_key, verification,
+			protocol, xml, issued_at) VALUES (?, ?, ?, ?, 'AUTHORIZED', ?, ?, ?, ?, ?, ?, ?)`,
+			tok, orderID, unitID, in.Kind, in.Series, in.Number, nullString(in.AccessKey), nullString(in.Verification), in.Protocol,
+			string(in.XML), timestamp(in.Issued)); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE sales_orders SET nf = 1, date_nf = ?, nf_status_text = ?, cancel_nf = 0, date_cancel_nf = NULL,
+			updated_at = ? WHERE id = ?`, timestamp(in.Issued), statusText, timestamp(now), orderID); err != nil {
+			return err
+		}
+		if err := queueNotice(ctx, tx, unitID, orderID, notice, now, db.id); err != nil {
+			return err
+		}
+		out, err = scanInvoice(tx.QueryRowContext(ctx, invoiceSelect+` WHERE token = ?`, tok))
+		return err
+	})
+	return out, err
+}
+
+// OrderInvoice returns the latest invoice of an order of the unit.
+func (db *DB) OrderInvoice(ctx context.Context, unitID int64, orderToken string) (Invoice, error) {
+	i, err := scanInvoice(db.r.QueryRowContext(ctx, invoiceSelect+` WHERE unit_id = ? AND order_id = (SELECT id FROM sales_orders WHERE unit_id = ? AND token = ?)
+		ORDER BY id DESC LIMIT 1`, unitID, unitID, orderToken))
+	return i, notFound(err)
+}
+
+// PublicInvoice returns the latest invoice of the active order of a public
+// token, and the order's unit token (the issuer's documents are read with
+// InvoiceData).
+func (db *DB) PublicInvoice(ctx context.Context, publicToken string) (Invoice, int64, string, error) {
+	var unitID int64
+	var order string
+	if err := db.r.QueryRowContext(ctx, `SELECT unit_id, token FROM sales_orders WHERE public_token = ? AND active = 1`, publicToken).
+		Scan(&unitID, &order); err != nil {
+		return Invoice{}, 0, "", notFound(err)
+	}
+	i, err := scanInvoice(db.r.QueryRowContext(ctx, invoiceSelect+` WHERE order_id = (SELECT id FROM sales_orders WHERE public_token = ?)
+		ORDER BY id DESC LIMIT 1`, publicToken))
+	return i, unitID, order, notFound(err)
+}
+
+// CancelInvoice cancels the authorized invoice of an order of the unit
+// within window of its authorization, with a reason.
+func (db *DB) CancelInvoice(ctx context.Context, unitID int64, orderToken, reason string, window time.Duration, statusText string) error {
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var id, orderID int64
+		var issued string
+		err := tx.QueryRowContext(ctx, `SELECT i.id, i.order_id, i.issued_at FROM invoices i JOIN sales_orders o ON o.id = i.order_id
+			WHERE o.unit_id = ? AND o.token = ? AND i.status = 'AUTHORIZED'`, unitID, orderToken).Scan(&id, &orderID, &issued)
+		if errors.Is(err, sql.ErrNoRows) {
+			var one int
+			if tx.QueryRowContext(ctx, `SELECT 1 FROM sales_orders WHERE unit_id = ? AND token = ?`, unitID, orderToken).Scan(&one) != nil {
+				return ErrNotFound
+			}
+			return ErrNoInvoice
+		}
+		if err != nil {
+			return err
+		}
+		t, err := time.Parse(time.RFC3339, issued)
+		if err != nil {
+			return err
+		}
+		if now.Sub(t) > window {
+			return ErrCancelWindow
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE invoices SET status = 'CANCELLED', cancelled_at = ?, cancel_reason = ? WHERE id = ?`,
+			timestamp(now), reason, id); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE sales_orders SET cancel_nf = 1, date_cancel_nf = ?, nf_status_text = ?, updated_at = ? WHERE id = ?`,
+			timestamp(now), statusText, timestamp(now), orderID)
+		return err
+	})
+}
+
+// QueueInvoiceNotice queues a notice about an order's invoice.
+func (db *DB) QueueInvoiceNotice(ctx context.Context, unitID int64, orderToken string, n Notice) error {
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var id int64
+		if err := tx.QueryRowContext(ctx, `SELECT id FROM sales_orders WHERE unit_id = ? AND token = ?`, unitID, orderToken).Scan(&id); err != nil {
+			return notFound(err)
+		}
+		return queueNotice(ctx, tx, unitID, id, &n, now, db.id)
+	})
+}
