@@ -120,7 +120,11 @@ func (s *Server) issueInvoice(ctx context.Context, db *store.DB, unitID int64, o
 	if err != nil {
 		return store.Invoice{}, err
 	}
-	notice, err := s.invoiceNotice(d, "invoice_issued", d.PublicToken)
+	public, err := db.EnsurePublicToken(ctx, unitID, orderToken)
+	if err != nil {
+		return store.Invoice{}, err
+	}
+	notice, err := s.invoiceNotice(d, "invoice_issued", public)
 	if err != nil {
 		return store.Invoice{}, err
 	}
@@ -131,10 +135,7 @@ func (s *Server) issueInvoice(ctx context.Context, db *store.DB, unitID int64, o
 // notify_email_nf. The order's public token may be set only when the
 // invoice is saved: the links then use it.
 func (s *Server) invoiceNotice(d store.InvoiceData, kind, publicToken string) (*store.Notice, error) {
-	if d.NotifyEmailNF == "" {
-		return nil, nil
-	}
-	if publicToken == "" {
+	if d.NotifyEmailNF == "" || publicToken == "" {
 		return nil, nil
 	}
 	base := s.cfg.PublicURL + Prefix + "/sales_orders/"

@@ -210,6 +210,14 @@ func buildFixture(dir string) error {
 // newTestServer copies the fixture into a temp dir and serves it.
 func newTestServer(t testing.TB) (*Server, *store.Domains) {
 	t.Helper()
+	now := fixedNow
+	return newTestServerAt(t, &now, Config{Version: "test", PublicURL: "https://fincom.test"})
+}
+
+// newTestServerAt is newTestServer on a clock the test moves, with a
+// configuration.
+func newTestServerAt(t testing.TB, now *time.Time, cfg Config) (*Server, *store.Domains) {
+	t.Helper()
 	dir := t.TempDir()
 	entries, err := os.ReadDir(fx.dir)
 	if err != nil {
@@ -227,7 +235,7 @@ func newTestServer(t testing.TB) (*Server, *store.Domains) {
 			t.Fatal(err)
 		}
 	}
-	ds, err := store.OpenDomains(dir, store.Options{Schema: fx.schema, Now: func() time.Time { return fixedNow }, NewID: seqID(1)})
+	ds, err := store.OpenDomains(dir, store.Options{Schema: fx.schema, Now: func() time.Time { return *now }, NewID: seqID(1)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +247,7 @@ func newTestServer(t testing.TB) (*Server, *store.Domains) {
 		ds.Close()
 		sys.Close()
 	})
-	srv, err := New(ds, sys, Config{Version: "test", PublicURL: "https://fincom.test"})
+	srv, err := New(ds, sys, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

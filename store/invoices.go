@@ -177,11 +177,6 @@ func (db *DB) SaveInvoice(ctx context.Context, orderID, unitID int64, in NewInvo
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		// The invoice's documents are reached by the order's public token.
-		if _, err := tx.ExecContext(ctx, `UPDATE sales_orders SET public_token = ? WHERE id = ? AND public_token IS NULL`,
-			publicPrefix+db.Name+"_"+NewSecret(16), orderID); err != nil {
-			return err
-		}
 		tok := db.id()
 		if _, err := tx.ExecContext(ctx, `INSERT INTO invoices (token, order_id, unit_id, kind, status, series, number, access_key, verification,
 			protocol, xml, issued_at) VALUES (?, ?, ?, ?, 'AUTHORIZED', ?, ?, ?, ?, ?, ?, ?)`,
@@ -268,4 +263,18 @@ func (db *DB) QueueInvoiceNotice(ctx context.Context, unitID int64, orderToken s
 		}
 		return queueNotice(ctx, tx, unitID, id, &n, now, db.id)
 	})
+}
+
+// EnsurePublicToken gives an order of the unit its public token (the
+// portal's, and its invoice documents') if it has none, and answers it.
+func (db *DB) EnsurePublicToken(ctx context.Context, unitID int64, orderToken string) (string, error) {
+	var tok string
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE sales_orders SET public_token = ? WHERE unit_id = ? AND token = ? AND public_token IS NULL`,
+			publicPrefix+db.Name+"_"+NewSecret(16), unitID, orderToken); err != nil {
+			return err
+		}
+		return notFound(tx.QueryRowContext(ctx, `SELECT public_token FROM sales_orders WHERE unit_id = ? AND token = ?`, unitID, orderToken).Scan(&tok))
+	})
+	return tok, err
 }

@@ -1,0 +1,141 @@
+package server
+
+import (
+	"context"
+	"encoding/xml"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"fincom/server/brdoc"
+	"fincom/server/docread"
+	"fincom/server/fiscal"
+)
+
+// withAddress completes contact1's address, which invoices need.
+const withAddress = `{` + auth + `,"id_token":"{{contact1}}","address":"Av. Paulista","number":"1500","neighborhood":"Bela Vista",
+	"city":"São Paulo","state":"SP","zip_code":"01310-100"}`
+
+func TestInvoiceProblems(t *testing.T) {
+	run(t, []scenario{
+		{name: "every problem listed", path: "/generate_nf", before: []call{{"/insert_sales_order", strings.Replace(serviceOrder, `"tax_iss_amount":75`, `"tax_iss_amount":70`, 1)}},
+			body: `{` + auth + `,"id_token":"00000000-0000-4000-8001-000000000001"}`, status: 422,
+			text: "The order's fiscal data is incomplete: fix every problem listed in details.", golden: "invoices/problems"},
+		{name: "interstate product", path: "/generate_nf", before: []call{{"/update_contact", withAddress}, {"/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1)},
+			{"/insert_sales_order", productOrder}}, body: `{` + auth + `,"id_token":"00000000-0000-4000-8001-000000000001"}`, status: 422,
+			text: "The order's fiscal data is incomplete: fix every problem listed in details.",
+			check: func(t *testing.T, r map[string]any) {
+				ps := r["details"].(map[string]any)["problems"].([]any)
+				if len(ps) != 1 || ps[0].(map[string]any)["field"] != "pv.products[0].cfop" {
+					t.Errorf("problems %v", ps)
+				}
+			}},
+		{name: "unknown order", path: "/generate_nf", body: `{` + auth + `,"id_token":"x"}`, status: 404, text: "Sales order not found or not updated."},
+		{name: "cancel without invoice", path: "/cancel_nf", before: []call{{"/insert_sales_order", serviceOrder}},
+			body: `{` + auth + `,"id_token":"00000000-0000-4000-8001-000000000001","reason":"Erro na descrição do serviço"}`, status: 409, text: "The order has no authorized invoice."},
+		{name: "cancel short reason", path: "/cancel_nf", body: `{` + auth + `,"id_token":"x","reason":"curto"}`, status: 400, text: "The cancellation reason needs 15 to 255 characters."},
+		{name: "send without invoice", path: "/send_danfe_xml", before: []call{{"/insert_sales_order", serviceOrder}},
+			body: `{` + auth + `,"id_token":"00000000-0000-4000-8001-000000000001"}`, status: 409, text: "The order has no authorized invoice."},
+	})
+}
+
+// TestInvoiceLifecycle: issue an NFS-e (once), read its documents, send
+// them, cancel it within the window, and refuse after it.
+func TestInvoiceLifecycle(t *testing.T) {
+	now := fixedNow
+	s, ds := newTestServerAt(t, &now, Config{PublicURL: "https://fincom.test", NFCancelWindow: time.Hour})
+	h := s.Handler()
+	post(t, h, "/update_contact", withAddress)
+	id := orderWith(t, h)
+	out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	if out["kind"] != "nfse" || out["status"] != "AUTHORIZED" || out["number"] != 1.0 || out["verification_code"] == nil || out["danfe_url"] == nil {
+		t.Fatalf("issued %v", out)
+	}
+	again := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	if again["token"] != out["token"] {
+		t.Fatal("issued twice")
+	}
+	o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	if o["nf"] != true || o["date_nf"] != "22/11/2026 09:00" || !strings.HasPrefix(o["nf_status_text"].(string), "NFS-e gerada com sucesso") ||
+		o["invoice"].(map[string]any)["token"] != out["token"] {
+		t.Fatalf("order: nf %v date %v text %v", o["nf"], o["date_nf"], o["nf_status_text"])
+	}
+	public := out["danfe_url"].(string)[strings.LastIndex(out["danfe_url"].(string), "/")+1:]
+	x := do(h, http.MethodGet, "/sales_orders/public_nf_xml/"+public, "")
+	if x.Code != 200 || !strings.HasPrefix(x.Header().Get("Content-Type"), "application/xml") {
+		t.Fatalf("xml: %d", x.Code)
+	}
+	var root struct{ XMLName xml.Name }
+	if err := xml.Unmarshal(x.Body.Bytes(), &root); err != nil || root.XMLName.Local != "CompNfse" {
+		t.Fatalf("xml root %v %v", root.XMLName, err)
+	}
+	r, err := docread.ReadXML(x.Body.Bytes())
+	if err != nil || r.Fields["value"].Value != "1477.50" || r.Fields["supplier_register"].Value != "11222333000181" {
+		t.Fatalf("read back %+v %v", r, err)
+	}
+	danfe := do(h, http.MethodGet, "/sales_orders/public_danfe/"+public, "")
+	if danfe.Code != 200 || !strings.Contains(danfe.Body.String(), "NFS-e") || !strings.Contains(danfe.Body.String(), "R$ 1.477,50") {
+		t.Fatalf("danfe: %d", danfe.Code)
+	}
+	post(t, h, "/send_danfe_xml", `{`+auth+`,"id_token":"`+id+`"}`)
+	db, release, _ := ds.Acquire(context.Background(), "acme")
+	mails, _ := db.Outbox(context.Background(), 10)
+	release()
+	if len(mails) != 2 || mails[0].Kind != "invoice_issued" || mails[0].To != "nf@alfa.com.br" || !strings.Contains(mails[0].Body, "public_nf_xml/"+public) {
+		t.Fatalf("outbox %+v", mails)
+	}
+
+	if rec := do(h, http.MethodPost, "/cancel_nf", `{`+auth+`,"id_token":"`+id+`","reason":"Serviço prestado em outra data"}`); rec.Code != 200 {
+		t.Fatalf("cancel: %d %s", rec.Code, rec.Body.String())
+	}
+	o = post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	if o["cancel_nf"] != true || o["date_cancel_nf"] == nil || o["invoice"].(map[string]any)["status"] != "CANCELLED" {
+		t.Fatalf("after cancel: %v %v", o["cancel_nf"], o["invoice"])
+	}
+	if !strings.Contains(do(h, http.MethodGet, "/sales_orders/public_danfe/"+public, "").Body.String(), "DOCUMENTO CANCELADO") {
+		t.Fatal("cancelled DANFE not marked")
+	}
+	// A new invoice after the cancellation takes the next number.
+	next := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	if next["number"] != 2.0 {
+		t.Fatalf("reissued %v", next)
+	}
+	now = now.Add(2 * time.Hour)
+	if rec := do(h, http.MethodPost, "/cancel_nf", `{`+auth+`,"id_token":"`+id+`","reason":"Serviço prestado em outra data"}`); rec.Code != 409 ||
+		!strings.Contains(rec.Body.String(), "window has closed") {
+		t.Fatalf("cancel after the window: %d %s", rec.Code, rec.Body.String())
+	}
+}
+
+// TestNFeAndWebhook: a product order with generateNFWebhook gets its NF-e
+// when its PIX charge is paid; the key is valid and the DANFE shows its
+// bar code.
+func TestNFeAndWebhook(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
+	body := strings.Replace(strings.Replace(productOrder, `"local_destino":2`, `"local_destino":1`, 1), `"nf_kind":"nfe"`, `"nf_kind":"nfe","generateNFWebhook":true`, 1)
+	id := post(t, h, "/insert_sales_order", body)["data"].(map[string]any)["id"].(string)
+	url := post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["payment_url"].(string)
+	public := url[strings.LastIndex(url, "/")+1:]
+	paid := post(t, h, "/sales_orders/public_pay", `{"token":"`+public+`"}`)["data"].(map[string]any)
+	if paid["invoice_due"] != true || paid["invoice_token"] == nil {
+		t.Fatalf("payment %v", paid)
+	}
+	inv := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["invoice"].(map[string]any)
+	key := inv["access_key"].(string)
+	if inv["kind"] != "nfe" || !brdoc.ValidAccessKey(key) || key[20:22] != "55" || key[:2] != "35" {
+		t.Fatalf("invoice %v", inv)
+	}
+	danfe := do(h, http.MethodGet, "/sales_orders/public_danfe/"+public, "").Body.String()
+	if !strings.Contains(danfe, "DANFE") || !strings.Contains(danfe, key[:4]+" "+key[4:8]) || !strings.Contains(danfe, "data:image/png;base64,") {
+		t.Fatal("DANFE lacks its key or bar code")
+	}
+	x := do(h, http.MethodGet, "/sales_orders/public_nf_xml/"+public, "").Body.Bytes()
+	r, err := docread.ReadXML(x)
+	if err != nil || r.Kind != "nfe" || r.Fields["access_key"].Value != key || r.Fields["value"].Value != "47.30" {
+		t.Fatalf("read back %+v %v", r, err)
+	}
+	_ = fiscal.NFe
+}
