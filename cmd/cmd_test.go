@@ -97,6 +97,12 @@ func TestCLIEndToEnd(t *testing.T) {
 	if err := cliErr(t, schema, data, "unit", "create", "acme", "--name", "X", "--cnpj", "11222333000182"); err == nil {
 		t.Fatal("bad CNPJ accepted")
 	}
+	if v := jsonOut(t, cli(t, schema, data, "unit", "set", "acme", unit, "--allow-negative-stock=true", "--json")); v["allow_negative_stock"] != true {
+		t.Fatalf("unit set: %v", v)
+	}
+	if err := cliErr(t, schema, data, "unit", "set", "acme", "fcu_acme_nope", "--allow-negative-stock"); err == nil {
+		t.Fatal("unknown unit set")
+	}
 	units := jsonOut(t, cli(t, schema, data, "unit", "list", "acme", "--json"))
 	if list := units["units"].([]any); len(list) != 1 {
 		t.Fatalf("unit list: %v", units)

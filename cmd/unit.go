@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -48,6 +49,29 @@ func newUnitCmd(a *app) *cobra.Command {
 	create.Flags().StringVar(&in.CityIBGE, "city-ibge", "", "IBGE code of the unit's municipality, e.g. 3550308")
 	create.Flags().StringVar(&in.IM, "im", "", "municipal registration (inscrição municipal)")
 	c.AddCommand(create)
+	var allowNegative bool
+	set := &cobra.Command{
+		Use:   "set DOMAIN UNIT_TOKEN --allow-negative-stock=true|false",
+		Short: "Change a unit's settings",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !cmd.Flags().Changed("allow-negative-stock") {
+				return fmt.Errorf("nothing to set: use --allow-negative-stock")
+			}
+			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
+				if err := db.SetAllowNegativeStock(cmd.Context(), args[1], allowNegative); err != nil {
+					if errors.Is(err, store.ErrNotFound) {
+						return fmt.Errorf("no unit %q in %s", args[1], args[0])
+					}
+					return err
+				}
+				return a.print(map[string]any{"domain": args[0], "unit_token": args[1], "allow_negative_stock": allowNegative},
+					fmt.Sprintf("allow_negative_stock = %v", allowNegative))
+			})
+		},
+	}
+	set.Flags().BoolVar(&allowNegative, "allow-negative-stock", false, "let inventory exits take a product's stock below zero")
+	c.AddCommand(set)
 	c.AddCommand(&cobra.Command{
 		Use:   "list DOMAIN",
 		Short: "List a domain's units with their unit tokens",

@@ -76,6 +76,18 @@ const (
 	textNoNFEmail       = "The sales order has no notify_email_nf."
 	textInvoiceNotFound = "Nota fiscal não encontrada."
 
+	// Inventory (spec, /get_inventory_moviment and /get_inventory_reports).
+	textDBQueryError      = "DB Query Error"
+	textReportParams      = "Parâmetros 'year' e 'type_data' são obrigatórios."
+	textInsufficientStock = "Insufficient stock: this change would take the product's stock below zero."
+	textMovementNotFound  = "Inventory movement not found or not updated."
+	textInvalidQuantity   = "Invalid quantity. It must be greater than zero, with up to 3 decimal places."
+	textInvalidUnitary    = "Invalid unitary_value. It must not be negative."
+	textInvalidMoveDate   = "Invalid date_in_out. Use YYYY-MM-DD."
+	textInvalidValidation = "Invalid validation_date. Use YYYY-MM-DD."
+	textInvalidModuleType = "Invalid module_type. Use in, out or all."
+	textInvalidRangeDate  = "Invalid date range. Use YYYY-MM-DD."
+
 	// fincom's own texts, for failures the spec does not name.
 	textInvalidJSON     = "Invalid JSON body."
 	textBodyTooLarge    = "Request body too large."

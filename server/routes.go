@@ -92,6 +92,15 @@ var (
 		format:   textsDefault.format,
 		internal: textErroDesconhecido,
 	}
+	// Inventory: 400 "Missing parameters", 403 "Invalid data", 404 "Unit
+	// not found", 500 "DB Query Error".
+	textsInventory = texts{
+		missing:  textsDefault.missing,
+		invalid:  textsDefault.invalid,
+		unit:     textsDefault.unit,
+		format:   textsDefault.format,
+		internal: textDBQueryError,
+	}
 	// /update_bank_account: "Missing required parameters" without a dot.
 	textsUpdateBankAccount = texts{
 		missing:  newError(http.StatusBadRequest, textMissingRequiredParameters),
@@ -164,6 +173,15 @@ func (s *Server) routeTable() []route {
 		{method: http.MethodGet, path: "/sales_orders/public_nf_xml/:token", handler: s.publicNFXML, auth: authPublic, envelope: envHTML, texts: textsDefault},
 		with(post("/sales_orders/public_event", s.publicEvent, textsDefault), authPublic),
 		with(post("/sales_orders/public_pay", s.publicPay, textsDefault), authPublic),
+
+		// Inventory.
+		post("/get_inventory_moviment", s.getInventoryMoviment, textsInventory),
+		post("/get_inventory_reports", s.getInventoryReports, textsInventory),
+		post("/insert_inventory_movement", s.insertInventoryMovement, textsInventory),
+		post("/update_inventory_movement", s.updateInventoryMovement, textsInventory),
+		post("/enable_inventory_movement", s.setMovementActive(true), textsInventory),
+		post("/disable_inventory_movement", s.setMovementActive(false), textsInventory),
+		post("/get_stock_balance", s.getStockBalance, textsInventory),
 
 		// Products and services.
 		post("/get_products_and_services", s.getProductsAndServices, textsProducts),

@@ -1,0 +1,217 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"fincom/store"
+)
+
+var (
+	errReportParams       = newError(http.StatusBadRequest, textReportParams)
+	errInsufficientStock  = newError(http.StatusConflict, textInsufficientStock)
+	errMovementNotFound   = newError(http.StatusNotFound, textMovementNotFound)
+	errInvalidQuantity    = newError(http.StatusBadRequest, textInvalidQuantity)
+	errInvalidUnitary     = newError(http.StatusBadRequest, textInvalidUnitary)
+	errInvalidMoveDate    = newError(http.StatusBadRequest, textInvalidMoveDate)
+	errInvalidValidation  = newError(http.StatusBadRequest, textInvalidValidation)
+	errInvalidModuleType  = newError(http.StatusBadRequest, textInvalidModuleType)
+	errInvalidRangeDate   = newError(http.StatusBadRequest, textInvalidRangeDate)
+	errMovementNoFields   = newError(http.StatusBadRequest, textNoFieldsToUpdate)
+	maxMovementQuantity   = decimal.New(1, 9)
+	maxMovementUnitaryVal = decimal.New(1, 9)
+)
+
+type movementsRequest struct {
+	Contact    string `json:"id_token_contact" alias:"id_contact"`
+	Product    string `json:"id_token_product" alias:"id_stock_product"`
+	Lote       string `json:"lote"`
+	DateRange1 string `json:"dateRange1"`
+	DateRange2 string `json:"dateRange2"`
+	ModuleType string `json:"module_type" alias:"type"`
+}
+
+func (q *movementsRequest) validate() error {
+	for _, d := range []*string{&q.DateRange1, &q.DateRange2} {
+		if *d != "" {
+			v, err := store.ParseDateISO(*d)
+			if err != nil {
+				return errInvalidRangeDate
+			}
+			*d = v.ISO()
+		}
+	}
+	switch q.ModuleType {
+	case "", "all":
+		q.ModuleType = ""
+	case "in", "out":
+	default:
+		return errInvalidModuleType
+	}
+	return nil
+}
+
+// getInventoryMoviment answers the unit's active movements, newest first;
+// dateRange1 alone means "from", dateRange2 alone "up to".
+func (s *Server) getInventoryMoviment(r *request) (any, error) {
+	var q movementsRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	return r.db.Movements(r.ctx, r.unit.ID, store.MovementFilter{ContactToken: q.Contact, ProductToken: q.Product,
+		Lote: strings.TrimSpace(q.Lote), From: q.DateRange1, To: q.DateRange2, Type: q.ModuleType})
+}
+
+type reportRequest struct {
+	Year     *flexInt `json:"year"`
+	TypeData string   `json:"type_data"`
+	Contact  string   `json:"id_token_contact"`
+	Product  string   `json:"id_token_product"`
+}
+
+func (q *reportRequest) validate() error {
+	if q.Year == nil || *q.Year < 1900 || *q.Year > 9999 || (q.TypeData != "quantity" && q.TypeData != "monetary_value") {
+		return errReportParams
+	}
+	return nil
+}
+
+// getInventoryReports sums a year's active movements by product, month and
+// type: quantities, or quantity × unitary value.
+func (s *Server) getInventoryReports(r *request) (any, error) {
+	var q reportRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	rows, err := r.db.InventoryReport(r.ctx, r.unit.ID, int(*q.Year), q.TypeData == "monetary_value", q.Contact, q.Product)
+	if err != nil {
+		return nil, err
+	}
+	return withMessage{Message: "Inventory report generated successfully.", Data: rows}, nil
+}
+
+// movementRequest is the body of the movement insert and update routes,
+// named as /get_inventory_moviment returns a movement.
+type movementRequest struct {
+	IDToken        string         `json:"id_token" alias:"token"`
+	Product        *string        `json:"id_token_product" alias:"id_stock_product"`
+	Contact        *string        `json:"id_token_contact" alias:"id_contact"`
+	Type           *string        `json:"type" alias:"module_type"`
+	Quantity       *store.Decimal `json:"quantity"`
+	UnitaryValue   *store.Money   `json:"unitary_value"`
+	Lote           *string        `json:"lote"`
+	ValidationDate *string        `json:"validation_date"`
+	DateInOut      *string        `json:"date_in_out"`
+}
+
+func (q *movementRequest) apply(f *store.MovementFields) error {
+	for _, t := range []struct{ dst, src *string }{{&f.ProductToken, q.Product}, {&f.ContactToken, q.Contact}, {&f.Type, q.Type}, {&f.Lote, q.Lote}} {
+		if err := setText(t.dst, t.src, maxShortText); err != nil {
+			return err
+		}
+	}
+	if q.Quantity != nil {
+		if !q.Quantity.IsPositive() || q.Quantity.GreaterThan(maxMovementQuantity) || !q.Quantity.Equal(q.Quantity.Round(3)) {
+			return errInvalidQuantity
+		}
+		f.Quantity = *q.Quantity
+	}
+	if q.UnitaryValue != nil {
+		if q.UnitaryValue.IsNegative() || q.UnitaryValue.GreaterThan(maxMovementUnitaryVal) {
+			return errInvalidUnitary
+		}
+		f.UnitaryValue = store.NewMoney(q.UnitaryValue.Round(2))
+	}
+	if err := isoDate(&f.ValidationDate, q.ValidationDate, errInvalidValidation); err != nil {
+		return err
+	}
+	if err := isoDate(&f.DateInOut, q.DateInOut, errInvalidMoveDate); err != nil {
+		return err
+	}
+	switch {
+	case f.ProductToken == "" || f.Quantity.IsZero():
+		return errMissing
+	case f.Type != "in" && f.Type != "out":
+		return errInvalidTypeIO
+	}
+	return nil
+}
+
+func movementStoreError(err error) error {
+	switch {
+	case errors.Is(err, store.ErrInsufficientStock):
+		return errInsufficientStock
+	case errors.Is(err, store.ErrInvalidReference):
+		return textsDefault.invalid
+	case errors.Is(err, store.ErrNotFound):
+		return errMovementNotFound
+	}
+	return err
+}
+
+// insertInventoryMovement records a movement; an exit may not take the
+// product's stock below zero unless the unit allows it (the check and the
+// write are one transaction).
+func (s *Server) insertInventoryMovement(r *request) (any, error) {
+	var q movementRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	f := store.MovementFields{DateInOut: store.Today(r.db.Now()).ISO()}
+	if err := q.apply(&f); err != nil {
+		return nil, err
+	}
+	token, err := r.db.InsertMovement(r.ctx, r.unit.ID, f)
+	if err != nil {
+		return nil, movementStoreError(err)
+	}
+	return created{Message: "Inventory movement created successfully.", Token: token}, nil
+}
+
+// updateInventoryMovement changes the sent fields of a movement.
+func (s *Server) updateInventoryMovement(r *request) (any, error) {
+	var q movementRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	if q.IDToken == "" {
+		return nil, errMissing
+	}
+	if sent(q.Product, q.Contact, q.Type, q.Quantity, q.UnitaryValue, q.Lote, q.ValidationDate, q.DateInOut) == 0 {
+		return nil, errMovementNoFields
+	}
+	if err := r.db.UpdateMovement(r.ctx, r.unit.ID, q.IDToken, q.apply); err != nil {
+		return nil, movementStoreError(err)
+	}
+	return created{Message: "Inventory movement updated successfully.", Token: q.IDToken}, nil
+}
+
+// setMovementActive enables or disables a movement; the stock must stay
+// non-negative.
+func (s *Server) setMovementActive(active bool) handler {
+	inner := setActive((*store.DB).SetMovementActive, active, errMovementNotFound, "Inventory movement")
+	return func(r *request) (any, error) {
+		v, err := inner(r)
+		if errors.Is(err, store.ErrInsufficientStock) {
+			return nil, errInsufficientStock
+		}
+		return v, err
+	}
+}
+
+type stockBalanceRequest struct {
+	Product string `json:"id_token_product" alias:"id_stock_product"`
+}
+
+// getStockBalance (a fincom route) answers the stock of the unit's
+// products, from their active movements.
+func (s *Server) getStockBalance(r *request) (any, error) {
+	var q stockBalanceRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	return r.db.StockBalances(r.ctx, r.unit.ID, q.Product)
+}

@@ -1,0 +1,326 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// ErrInsufficientStock is returned when a change would take a product's
+// stock below zero in a unit that does not allow it.
+var ErrInsufficientStock = errors.New("insufficient stock")
+
+// MovementFields are an inventory movement's writable fields.
+type MovementFields struct {
+	ProductToken   string
+	ContactToken   string
+	Type           string // in or out
+	Quantity       Decimal
+	UnitaryValue   Money
+	Lote           string
+	ValidationDate string // YYYY-MM-DD or empty
+	DateInOut      string // YYYY-MM-DD
+}
+
+// Movement is a movement as /get_inventory_moviment returns it.
+type Movement struct {
+	Token          string  `json:"token"`
+	IDUnit         string  `json:"id_unit"`
+	IDContact      Text    `json:"id_contact"`
+	Active         bool    `json:"active"`
+	CreatedDate    string  `json:"created_date"`
+	Type           string  `json:"type"`
+	Quantity       Decimal `json:"quantity"`
+	IDStockProduct string  `json:"id_stock_product"`
+	Unit           Text    `json:"unit"`
+	Product        string  `json:"product"`
+	Lote           Text    `json:"lote"`
+	ValidationDate Text    `json:"validation_date"`
+	DateInOut      string  `json:"date_in_out"`
+	UnitaryValue   Money   `json:"unitary_value"`
+	TotalValue     Decimal `json:"total_value"`
+	ContactName    Text    `json:"contact_name"`
+}
+
+// MovementFilter narrows /get_inventory_moviment.
+type MovementFilter struct {
+	ContactToken, ProductToken, Lote string
+	From, To                         string // on date_in_out, inclusive; either may be empty
+	Type                             string // in, out or "" for both
+}
+
+// milli is a quantity in thousandths, the integer the stock sums use.
+func milli(q Decimal) int64 { return q.Shift(3).Round(0).IntPart() }
+
+// totalValue is quantity × unitary value, exact (no rounding).
+func totalValue(q Decimal, v Money) Decimal { return Decimal{q.Mul(v.Decimal)} }
+
+func movementRefs(ctx context.Context, tx *sql.Tx, unitID int64, f MovementFields) (product int64, contact sql.NullInt64, err error) {
+	err = tx.QueryRowContext(ctx, `SELECT id FROM products WHERE unit_id = ? AND token = ? AND active = 1`, unitID, f.ProductToken).Scan(&product)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, contact, &RefError{"id_token_product"}
+	}
+	if err != nil || f.ContactToken == "" {
+		return product, contact, err
+	}
+	err = tx.QueryRowContext(ctx, `SELECT id FROM contacts WHERE unit_id = ? AND token = ? AND active = 1`, unitID, f.ContactToken).Scan(&contact)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, contact, &RefError{"id_token_contact"}
+	}
+	return product, contact, err
+}
+
+// checkStock refuses a product's negative balance (active movements) unless
+// the unit allows it. It runs in the write transaction that changed the
+// movements, so concurrent exits cannot both pass.
+func checkStock(ctx context.Context, tx *sql.Tx, unitID, productID int64) error {
+	var allow bool
+	var balance int64
+	if err := tx.QueryRowContext(ctx, `SELECT allow_negative_stock FROM units WHERE id = ?`, unitID).Scan(&allow); err != nil {
+		return err
+	}
+	if allow {
+		return nil
+	}
+	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(SUM(CASE type WHEN 'in' THEN quantity_milli ELSE -quantity_milli END), 0)
+		FROM inventory_movements WHERE product_id = ? AND active = 1`, productID).Scan(&balance); err != nil {
+		return err
+	}
+	if balance < 0 {
+		return ErrInsufficientStock
+	}
+	return nil
+}
+
+// InsertMovement records an active movement.
+func (db *DB) InsertMovement(ctx context.Context, unitID int64, f MovementFields) (string, error) {
+	token := db.id()
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		return insertMovement(ctx, tx, unitID, token, f, sql.NullInt64{}, now)
+	})
+	return token, err
+}
+
+func insertMovement(ctx context.Context, tx *sql.Tx, unitID int64, token string, f MovementFields, purchase sql.NullInt64, now time.Time) error {
+	product, contact, err := movementRefs(ctx, tx, unitID, f)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `
+		INSERT INTO inventory_movements (token, unit_id, product_id, contact_id, purchase_id, type, quantity, quantity_milli, unitary_value,
+			total_value, lote, validation_date, date_in_out, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		token, unitID, product, contact, purchase, f.Type, f.Quantity, milli(f.Quantity), f.UnitaryValue, totalValue(f.Quantity, f.UnitaryValue),
+		nullString(f.Lote), nullString(f.ValidationDate), f.DateInOut, timestamp(now), timestamp(now)); err != nil {
+		return err
+	}
+	return checkStock(ctx, tx, unitID, product)
+}
+
+// UpdateMovement reads, changes (apply) and writes a movement of the unit,
+// checking the stock of the products it touches.
+func (db *DB) UpdateMovement(ctx context.Context, unitID int64, token string, apply func(*MovementFields) error) error {
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var f MovementFields
+		var oldProduct int64
+		var contact, lote, validation sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT m.product_id, p.token, c.token, m.type, m.quantity, m.unitary_value, m.lote, m.validation_date, m.date_in_out
+			FROM inventory_movements m JOIN products p ON p.id = m.product_id LEFT JOIN contacts c ON c.id = m.contact_id
+			WHERE m.unit_id = ? AND m.token = ?`, unitID, token).
+			Scan(&oldProduct, &f.ProductToken, &contact, &f.Type, &f.Quantity, &f.UnitaryValue, &lote, &validation, &f.DateInOut)
+		if err != nil {
+			return notFound(err)
+		}
+		f.ContactToken, f.Lote, f.ValidationDate = contact.String, lote.String, validation.String
+		if err := apply(&f); err != nil {
+			return err
+		}
+		product, contactID, err := movementRefs(ctx, tx, unitID, f)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE inventory_movements SET product_id = ?, contact_id = ?, type = ?, quantity = ?, quantity_milli = ?,
+			unitary_value = ?, total_value = ?, lote = ?, validation_date = ?, date_in_out = ?, updated_at = ? WHERE unit_id = ? AND token = ?`,
+			product, contactID, f.Type, f.Quantity, milli(f.Quantity), f.UnitaryValue, totalValue(f.Quantity, f.UnitaryValue), nullString(f.Lote),
+			nullString(f.ValidationDate), f.DateInOut, timestamp(now), unitID, token); err != nil {
+			return err
+		}
+		if err := checkStock(ctx, tx, unitID, product); err != nil {
+			return err
+		}
+		return checkStock(ctx, tx, unitID, oldProduct)
+	})
+}
+
+// SetMovementActive enables or disables a movement of the unit. Enabling
+// an exit, or disabling an entry, must leave the stock non-negative.
+func (db *DB) SetMovementActive(ctx context.Context, unitID int64, token string, active bool) error {
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var product int64
+		if err := tx.QueryRowContext(ctx, `SELECT product_id FROM inventory_movements WHERE unit_id = ? AND token = ?`, unitID, token).Scan(&product); err != nil {
+			return notFound(err)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE inventory_movements SET active = ?, updated_at = ? WHERE unit_id = ? AND token = ?`,
+			boolInt(active), timestamp(now), unitID, token); err != nil {
+			return err
+		}
+		return checkStock(ctx, tx, unitID, product)
+	})
+}
+
+// Movements lists the unit's active movements, newest movement date first.
+func (db *DB) Movements(ctx context.Context, unitID int64, f MovementFilter) ([]Movement, error) {
+	where, args := []string{"m.unit_id = ?", "m.active = 1"}, []any{unitID}
+	for _, c := range []struct{ cond, val string }{
+		{"c.token = ?", f.ContactToken}, {"p.token = ?", f.ProductToken}, {"m.date_in_out >= ?", f.From}, {"m.date_in_out <= ?", f.To}, {"m.type = ?", f.Type},
+	} {
+		if c.val != "" {
+			where, args = append(where, c.cond), append(args, c.val)
+		}
+	}
+	if f.Lote != "" {
+		where, args = append(where, `m.lote LIKE ? ESCAPE '\'`), append(args, likeEscape(f.Lote))
+	}
+	rows, err := db.r.QueryContext(ctx, `
+		SELECT m.token, un.token, c.token, m.active, m.created_at, m.type, m.quantity, p.token, p.unit, p.description, m.lote,
+			m.validation_date, m.date_in_out, m.unitary_value, m.total_value, c.display_name
+		FROM inventory_movements m JOIN units un ON un.id = m.unit_id JOIN products p ON p.id = m.product_id
+		LEFT JOIN contacts c ON c.id = m.contact_id
+		WHERE `+strings.Join(where, " AND ")+` ORDER BY m.date_in_out DESC, m.id DESC`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Movement{}
+	for rows.Next() {
+		var m Movement
+		if err := rows.Scan(&m.Token, &m.IDUnit, &m.IDContact, &m.Active, &m.CreatedDate, &m.Type, &m.Quantity, &m.IDStockProduct, &m.Unit,
+			&m.Product, &m.Lote, &m.ValidationDate, &m.DateInOut, &m.UnitaryValue, &m.TotalValue, &m.ContactName); err != nil {
+			return nil, err
+		}
+		m.CreatedDate = displayTimestamp(m.CreatedDate)
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// ReportRow is a row of /get_inventory_reports.
+type ReportRow struct {
+	Product  string  `json:"product"`
+	Month    string  `json:"month"`
+	MonthNum int     `json:"month_num"`
+	Total    Decimal `json:"total"`
+	Type     string  `json:"type"`
+}
+
+var monthNames = [...]string{"", "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
+
+// InventoryReport sums the unit's active movements of a year by product,
+// month and type, ordered by product then month: quantities, or (byValue)
+// quantity × unitary value. The sums are exact.
+func (db *DB) InventoryReport(ctx context.Context, unitID int64, year int, byValue bool, contactToken, productToken string) ([]ReportRow, error) {
+	where, args := []string{"m.unit_id = ?", "m.active = 1", "m.date_in_out BETWEEN ? AND ?"}, []any{unitID, fmt.Sprintf("%04d-01-01", year), fmt.Sprintf("%04d-12-31", year)}
+	if contactToken != "" {
+		where, args = append(where, "m.contact_id = (SELECT id FROM contacts WHERE unit_id = ? AND token = ?)"), append(args, unitID, contactToken)
+	}
+	if productToken != "" {
+		where, args = append(where, "p.token = ?"), append(args, productToken)
+	}
+	// Quantities are summed by SQLite as integers (thousandths); values
+	// (with up to five decimals each) are summed here with decimals, since
+	// their integer form could overflow a 64-bit sum.
+	sel := `SUM(m.quantity_milli)`
+	group := `GROUP BY p.id, month, m.type`
+	if byValue {
+		sel, group = `m.total_value`, ``
+	}
+	rows, err := db.r.QueryContext(ctx, `
+		SELECT p.description, p.id, CAST(substr(m.date_in_out, 6, 2) AS INTEGER) AS month, m.type, `+sel+`
+		FROM inventory_movements m JOIN products p ON p.id = m.product_id
+		WHERE `+strings.Join(where, " AND ")+` `+group+`
+		ORDER BY p.description, p.id, month, m.type`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []ReportRow{}
+	type key struct {
+		product int64
+		month   int
+		typ     string
+	}
+	var last key
+	for rows.Next() {
+		var r ReportRow
+		var k key
+		if byValue {
+			var v Decimal
+			if err := rows.Scan(&r.Product, &k.product, &k.month, &k.typ, &v); err != nil {
+				return nil, err
+			}
+			if len(out) > 0 && k == last {
+				out[len(out)-1].Total.Decimal = out[len(out)-1].Total.Add(v.Decimal)
+				continue
+			}
+			r.Total = v
+		} else {
+			var q int64
+			if err := rows.Scan(&r.Product, &k.product, &k.month, &k.typ, &q); err != nil {
+				return nil, err
+			}
+			r.Total = Decimal{decimal.New(q, -3)}
+		}
+		last = k
+		r.MonthNum, r.Month, r.Type = k.month, monthNames[k.month], k.typ
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// StockBalance is a product's stock in a unit.
+type StockBalance struct {
+	IDStockProduct string  `json:"id_stock_product"`
+	Product        string  `json:"product"`
+	Unit           Text    `json:"unit"`
+	Quantity       Decimal `json:"quantity"`
+	In             Decimal `json:"in"`
+	Out            Decimal `json:"out"`
+}
+
+// StockBalances answers the stock of the unit's active products (one, when
+// productToken is set), from their active movements.
+func (db *DB) StockBalances(ctx context.Context, unitID int64, productToken string) ([]StockBalance, error) {
+	rows, err := db.r.QueryContext(ctx, `
+		SELECT p.token, p.description, p.unit,
+			COALESCE(SUM(CASE m.type WHEN 'in' THEN m.quantity_milli END), 0), COALESCE(SUM(CASE m.type WHEN 'out' THEN m.quantity_milli END), 0)
+		FROM products p LEFT JOIN inventory_movements m ON m.product_id = p.id AND m.active = 1
+		WHERE p.unit_id = ? AND p.active = 1 AND p.type = 'product' AND (? = '' OR p.token = ?)
+		GROUP BY p.id ORDER BY p.description, p.id`, unitID, productToken, productToken)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []StockBalance{}
+	for rows.Next() {
+		var b StockBalance
+		var in, outQ int64
+		if err := rows.Scan(&b.IDStockProduct, &b.Product, &b.Unit, &in, &outQ); err != nil {
+			return nil, err
+		}
+		b.In, b.Out, b.Quantity = Decimal{decimal.New(in, -3)}, Decimal{decimal.New(outQ, -3)}, Decimal{decimal.New(in-outQ, -3)}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}
+
+// SetAllowNegativeStock sets a unit's inventory setting.
+func (db *DB) SetAllowNegativeStock(ctx context.Context, unitToken string, allow bool) error {
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		return changed(tx.ExecContext(ctx, `UPDATE units SET allow_negative_stock = ? WHERE token = ?`, boolInt(allow), unitToken))
+	})
+}
