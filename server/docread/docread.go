@@ -25,6 +25,7 @@ type Item struct {
 	Quantity    string `json:"quantity,omitempty"`
 	UnitValue   string `json:"unit_value,omitempty"`
 	Total       string `json:"total,omitempty"`
+	Tax         string `json:"tax,omitempty"` // approximate taxes of the item (vTotTrib)
 }
 
 // Result is what was read. Kind is nfe, nfce, nfse, nfse_abrasf, boleto or

@@ -36,7 +36,12 @@ type nfeInf struct {
 		Name  string `xml:"xNome"`
 		Fancy string `xml:"xFant"`
 	} `xml:"emit"`
+	Dest struct {
+		CNPJ string `xml:"CNPJ"`
+		CPF  string `xml:"CPF"`
+	} `xml:"dest"`
 	Det []struct {
+		Tax  string `xml:"imposto>vTotTrib"`
 		Prod struct {
 			Description string `xml:"xProd"`
 			NCM         string `xml:"NCM"`
@@ -47,8 +52,17 @@ type nfeInf struct {
 			Total       string `xml:"vProd"`
 		} `xml:"prod"`
 	} `xml:"det"`
-	Total string `xml:"total>ICMSTot>vNF"`
-	Dup   []struct {
+	ICMSTot struct {
+		VNF     string `xml:"vNF"`
+		VICMS   string `xml:"vICMS"`
+		VST     string `xml:"vST"`
+		VIPI    string `xml:"vIPI"`
+		VPIS    string `xml:"vPIS"`
+		VCOFINS string `xml:"vCOFINS"`
+		VFrete  string `xml:"vFrete"`
+		VProd   string `xml:"vProd"`
+	} `xml:"total>ICMSTot"`
+	Dup []struct {
 		Due   string `xml:"dVenc"`
 		Value string `xml:"vDup"`
 	} `xml:"cobr>dup"`
@@ -160,7 +174,17 @@ func ReadXML(data []byte) (Result, error) {
 		issued := dateOf(firstNonEmpty(inf.Ide.DhEmi, inf.Ide.DEmi))
 		r.set("issue_date", issued, 1)
 		r.set("competence_date", issued, 1)
-		r.set("value", money(inf.Total), 1)
+		r.set("value", money(inf.ICMSTot.VNF), 1)
+		r.set("recipient_register", firstNonEmpty(inf.Dest.CNPJ, inf.Dest.CPF), 1)
+		r.set("freight_value", money(inf.ICMSTot.VFrete), 1)
+		r.set("items_total", money(inf.ICMSTot.VProd), 1)
+		tax := decimal.Zero
+		for _, v := range []string{inf.ICMSTot.VICMS, inf.ICMSTot.VST, inf.ICMSTot.VIPI, inf.ICMSTot.VPIS, inf.ICMSTot.VCOFINS} {
+			if d, err := decimal.NewFromString(strings.TrimSpace(v)); err == nil {
+				tax = tax.Add(d)
+			}
+		}
+		r.set("total_tax", tax.StringFixed(2), 1)
 		if len(inf.Dup) > 0 {
 			r.set("due_date", dateOf(inf.Dup[0].Due), 1)
 		}
@@ -170,7 +194,7 @@ func ReadXML(data []byte) (Result, error) {
 		for _, d := range inf.Det {
 			p := d.Prod
 			r.Items = append(r.Items, Item{Description: p.Description, NCM: p.NCM, CFOP: p.CFOP, Unit: p.Unit,
-				Quantity: p.Quantity, UnitValue: p.UnitValue, Total: money(p.Total)})
+				Quantity: p.Quantity, UnitValue: p.UnitValue, Total: money(p.Total), Tax: money(d.Tax)})
 		}
 	case "NFSe":
 		var doc nfseDoc
