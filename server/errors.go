@@ -88,6 +88,18 @@ const (
 	textInvalidModuleType = "Invalid module_type. Use in, out or all."
 	textInvalidRangeDate  = "Invalid date range. Use YYYY-MM-DD."
 
+	// Purchases and the NF-e inbox.
+	textInvalidKey     = "Invalid access key: use the 44 digits with a valid check digit."
+	textPurchaseExists = "A purchase order for this access key already exists."
+	textNFeInInbox     = "This NF-e is already in the inbox."
+	textNotNFe         = "The file is not a readable NF-e XML."
+	textForeignNFe     = "The NF-e was not issued to this unit's CNPJ."
+	textNFeNotFound    = "NF-e not found in the unit's inbox."
+	textManifestEvent  = "Invalid event. Use ciencia, confirmacao, desconhecimento or nao_realizada."
+	textManifestReason = "Operação não realizada needs a justification of 15 to 255 characters."
+	textManifestDone   = "The NF-e already has a conclusive manifestation."
+	textManifestTwice  = "Ciência da operação was already recorded."
+
 	// fincom's own texts, for failures the spec does not name.
 	textInvalidJSON     = "Invalid JSON body."
 	textBodyTooLarge    = "Request body too large."

@@ -174,6 +174,16 @@ func (s *Server) routeTable() []route {
 		with(post("/sales_orders/public_event", s.publicEvent, textsDefault), authPublic),
 		with(post("/sales_orders/public_pay", s.publicPay, textsDefault), authPublic),
 
+		// Purchases and the NF-e inbox (spec: 403 "Invalid data", 500 "Erro
+		// desconhecido", as /list_sales_orders).
+		post("/list_purchase_orders", s.listPurchaseOrders, textsListSalesOrders),
+		post("/set_purchase_order_active", s.setPurchaseOrderActive, textsListSalesOrders),
+		post("/get_purchase_order_by_id", s.getPurchaseOrderByID, textsListSalesOrders),
+		post("/insert_purchase_order_by_access_key", s.insertPurchaseOrderByAccessKey, textsDefault),
+		post("/list_nfes", s.listNFes, textsDefault),
+		post("/manifest_nfe", s.manifestNFe, textsDefault),
+		post("/import_nfe", s.importNFe, textsDefault),
+
 		// Inventory.
 		post("/get_inventory_moviment", s.getInventoryMoviment, textsInventory),
 		post("/get_inventory_reports", s.getInventoryReports, textsInventory),

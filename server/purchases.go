@@ -1,0 +1,254 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"fincom/server/brdoc"
+	"fincom/server/docread"
+	"fincom/store"
+)
+
+var (
+	errInvalidAccessKeyPO = newError(http.StatusUnprocessableEntity, textInvalidKey)
+	errPurchaseExists     = newError(http.StatusConflict, textPurchaseExists)
+	errNFeInInbox         = newError(http.StatusConflict, textNFeInInbox)
+	errNotNFe             = newError(http.StatusUnprocessableEntity, textNotNFe)
+	errForeignNFe         = newError(http.StatusUnprocessableEntity, textForeignNFe)
+	errNFeNotFound        = newError(http.StatusNotFound, textNFeNotFound)
+	errManifestEvent      = newError(http.StatusBadRequest, textManifestEvent)
+	errManifestReason     = newError(http.StatusBadRequest, textManifestReason)
+	errManifestDone       = newError(http.StatusConflict, textManifestDone)
+	errManifestTwice      = newError(http.StatusConflict, textManifestTwice)
+)
+
+// ErrForeignNFe is ReadInboxNFe's answer for an NF-e of another recipient.
+var ErrForeignNFe = errors.New("the NF-e was not issued to the unit's CNPJ")
+
+// ReadInboxNFe reads an NF-e XML for a unit's inbox: it must be an NF-e
+// (or NFC-e) with a valid key, issued to the unit's CNPJ.
+func ReadInboxNFe(data []byte, unitCNPJ string) (store.NewInboxNFe, error) {
+	r, err := docread.ReadXML(data)
+	if err != nil || (r.Kind != "nfe" && r.Kind != "nfce") || r.Fields["access_key"].Value == "" {
+		return store.NewInboxNFe{}, docread.ErrUnreadable
+	}
+	if brdoc.Clean(r.Fields["recipient_register"].Value) != brdoc.Clean(unitCNPJ) || unitCNPJ == "" {
+		return store.NewInboxNFe{}, ErrForeignNFe
+	}
+	total, _ := store.ParseMoney(r.Fields["value"].Value)
+	return store.NewInboxNFe{AccessKey: r.Fields["access_key"].Value, SupplierCNPJ: brdoc.Clean(r.Fields["supplier_register"].Value),
+		SupplierName: r.Fields["supplier_name"].Value, IssueDate: r.Fields["issue_date"].Value, Total: total, XML: data}, nil
+}
+
+// importNFe (a fincom route: it stands in for the tax authority's
+// distribution service) puts an uploaded NF-e XML in the unit's inbox.
+func (s *Server) importNFe(r *request) (any, error) {
+	f, err := oneFile(r)
+	if err != nil {
+		return nil, err
+	}
+	n, err := ReadInboxNFe(f.Data, r.unit.CNPJ)
+	switch {
+	case errors.Is(err, ErrForeignNFe):
+		return nil, errForeignNFe
+	case err != nil:
+		return nil, errNotNFe
+	}
+	token, err := r.db.ImportNFe(r.ctx, r.unit.ID, n)
+	if errors.Is(err, store.ErrDuplicate) {
+		return nil, errNFeInInbox
+	}
+	if err != nil {
+		return nil, err
+	}
+	return created{Message: "NF-e imported into the inbox.", Token: token}, nil
+}
+
+// listNFes answers the unit's NF-e inbox, newest first.
+func (s *Server) listNFes(r *request) (any, error) {
+	return r.db.InboxNFes(r.ctx, r.unit.ID)
+}
+
+type manifestRequest struct {
+	ID            string `json:"access_key" alias:"id_token,token"`
+	Event         string `json:"event" alias:"manifestation"`
+	Justification string `json:"justification" alias:"justificativa"`
+}
+
+// manifestEvents are the recipient's manifestations (event codes 210210,
+// 210200, 220220 and 210240).
+var manifestEvents = map[string]bool{"ciencia": true, "confirmacao": true, "desconhecimento": true, "nao_realizada": true}
+
+func (q *manifestRequest) validate() error {
+	q.ID, q.Justification = strings.TrimSpace(q.ID), strings.TrimSpace(q.Justification)
+	switch {
+	case q.ID == "" || q.Event == "":
+		return errMissing
+	case !manifestEvents[q.Event]:
+		return errManifestEvent
+	case q.Event == "nao_realizada" && (len([]rune(q.Justification)) < 15 || len([]rune(q.Justification)) > 255):
+		return errManifestReason
+	}
+	return nil
+}
+
+// manifestNFe records the recipient's manifestation of an NF-e of the
+// inbox: ciência da operação (once, optional, first), then one conclusive
+// event: confirmação da operação, desconhecimento, or operação não
+// realizada (with a justification of 15 to 255 characters).
+func (s *Server) manifestNFe(r *request) (any, error) {
+	var q manifestRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	err := r.db.Manifest(r.ctx, r.unit.ID, q.ID, q.Event, q.Justification)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil, errNFeNotFound
+	case errors.Is(err, store.ErrAlreadyManifested):
+		return nil, errManifestDone
+	case errors.Is(err, store.ErrManifestRule):
+		return nil, errManifestTwice
+	case err != nil:
+		return nil, err
+	}
+	return created{Message: "Manifestation recorded.", Token: q.ID}, nil
+}
+
+type purchaseByKeyRequest struct {
+	AccessKey string `json:"access_key" alias:"accessKey,chave"`
+	Category  string `json:"category_id_token" alias:"id_token_category,categoryId"`
+	Project   string `json:"id_token_project" alias:"projectId"`
+}
+
+func (q *purchaseByKeyRequest) validate() error {
+	if q.AccessKey == "" {
+		return errMissing
+	}
+	q.AccessKey = brdoc.Digits(q.AccessKey)
+	if !brdoc.ValidAccessKey(q.AccessKey) {
+		return errInvalidAccessKeyPO
+	}
+	return nil
+}
+
+// insertPurchaseOrderByAccessKey creates a purchase order from an NF-e key:
+// filled from the XML when the NF-e is in the unit's inbox, else from what
+// the key says, awaiting its XML. The supplier becomes a contact when new.
+func (s *Server) insertPurchaseOrderByAccessKey(r *request) (any, error) {
+	var q purchaseByKeyRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	k := q.AccessKey
+	f := store.PurchaseFields{AccessKey: k, Status: "awaiting_xml", CategoryToken: q.Category, ProjectToken: q.Project,
+		SupplierCNPJ: k[6:20], SupplierName: "Fornecedor " + brdoc.FormatCNPJ(k[6:20]), Items: []store.PurchaseItem{},
+		KeyInfo: store.KeyInfo{State: k[0:2], YearMonth: "20" + k[2:4] + "-" + k[4:6], CNPJ: k[6:20], Model: k[20:22], Series: k[22:25], Number: k[25:34]}}
+	if x, err := r.db.InboxXML(r.ctx, r.unit.ID, k); err == nil {
+		doc, err := docread.ReadXML(x)
+		if err != nil {
+			return nil, err
+		}
+		v := func(name string) string { return doc.Fields[name].Value }
+		money := func(name string) store.Money { m, _ := store.ParseMoney(v(name)); return m }
+		f.Status, f.SupplierName, f.IssueDate, f.XMLFileName = "complete", v("supplier_name"), v("issue_date"), k+"-nfe.xml"
+		f.EstimatedPaymentDate = v("due_date")
+		if f.EstimatedPaymentDate == "" {
+			f.EstimatedPaymentDate = f.IssueDate
+		}
+		f.Total, f.ItemsTotal, f.Freight, f.TotalTax = money("value"), money("items_total"), money("freight_value"), money("total_tax")
+		var itemsTax store.Money
+		for _, it := range doc.Items {
+			if it.Tax == "" {
+				it.Tax = "0.00"
+			}
+			f.Items = append(f.Items, store.PurchaseItem{Description: it.Description, NCM: it.NCM, CFOP: it.CFOP, Unit: it.Unit,
+				Quantity: it.Quantity, UnitValue: it.UnitValue, Total: it.Total, Tax: it.Tax})
+			if t, err := store.ParseMoney(it.Tax); err == nil {
+				itemsTax = store.NewMoney(itemsTax.Add(t.Decimal))
+			}
+		}
+		f.ItemsTax = itemsTax
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
+	token, err := r.db.InsertPurchaseOrder(r.ctx, r.unit.ID, f)
+	switch {
+	case errors.Is(err, store.ErrDuplicate):
+		return nil, errPurchaseExists
+	case errors.Is(err, store.ErrInvalidReference):
+		return nil, textsDefault.invalid
+	case err != nil:
+		return nil, err
+	}
+	return created{Message: "Purchase order created successfully.", Token: token}, nil
+}
+
+type listPurchasesRequest struct {
+	DateFrom  string `json:"date_from"`
+	DateTo    string `json:"date_to"`
+	Contact   string `json:"id_token_contact"`
+	Category  string `json:"category_id_token"`
+	Project   string `json:"id_token_project"`
+	Search    string `json:"search"`
+	AccessKey string `json:"access_key"`
+	Code      string `json:"code"`
+}
+
+// listPurchaseOrders answers the unit's purchase orders by every filter of
+// the spec (dates on the estimated payment date).
+func (s *Server) listPurchaseOrders(r *request) (any, error) {
+	var q listPurchasesRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	return r.db.PurchaseOrders(r.ctx, r.unit.ID, store.PurchaseFilter{From: q.DateFrom, To: q.DateTo, ContactToken: q.Contact,
+		CategoryToken: q.Category, ProjectToken: q.Project, Search: strings.TrimSpace(q.Search), AccessKey: brdoc.Digits(q.AccessKey), Code: q.Code})
+}
+
+// getPurchaseOrderByID answers one purchase order of the unit.
+func (s *Server) getPurchaseOrderByID(r *request) (any, error) {
+	var q idRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	p, err := r.db.PurchaseOrder(r.ctx, r.unit.ID, q.IDToken)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, textsDefault.invalid
+	}
+	return p, err
+}
+
+type setPurchaseActiveRequest struct {
+	ID     string `json:"id_token_purchase_order" alias:"id_token,token"`
+	Active *bool  `json:"active"`
+}
+
+func (q *setPurchaseActiveRequest) validate() error {
+	if q.ID == "" || q.Active == nil {
+		return errMissing
+	}
+	return nil
+}
+
+type purchaseActive struct {
+	ID     string `json:"id"`
+	Active bool   `json:"active"`
+}
+
+// setPurchaseOrderActive (spec): {ok, message, data: {id, active}} nested in
+// data; a purchase order of another unit is invalid data.
+func (s *Server) setPurchaseOrderActive(r *request) (any, error) {
+	var q setPurchaseActiveRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	if err := r.db.SetPurchaseOrderActive(r.ctx, r.unit.ID, q.ID, *q.Active); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, textsDefault.invalid
+		}
+		return nil, err
+	}
+	return okData{OK: true, Message: "Purchase order updated successfully.", Data: purchaseActive{ID: q.ID, Active: *q.Active}}, nil
+}

@@ -1,0 +1,92 @@
+package server
+
+import (
+	"net/http"
+	"testing"
+)
+
+const purchaseKey = "35170458716523000119550010000000121000123458"
+
+func TestPurchases(t *testing.T) {
+	nfe := testFile(t, "nfe.xml")
+	importIt := func(h http.Handler) {
+		t.Helper()
+		if rec := doMultipart(h, "/import_nfe", `{`+auth+`}`, map[string][]byte{"nota.xml": nfe}); rec.Code != 200 {
+			t.Fatalf("import: %d %s", rec.Code, rec.Body.String())
+		}
+	}
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	importIt(h)
+	if rec := doMultipart(h, "/import_nfe", `{`+auth+`}`, map[string][]byte{"nota.xml": nfe}); rec.Code != 409 {
+		t.Fatalf("import twice: %d", rec.Code)
+	}
+	if rec := doMultipart(h, "/import_nfe", `{"access_token":"{{access}}","unit_token":"{{unitB}}"}`, map[string][]byte{"nota.xml": nfe}); rec.Code != 422 {
+		t.Fatalf("import for another CNPJ: %d %s", rec.Code, rec.Body.String())
+	}
+	inbox := post(t, h, "/list_nfes", `{`+auth+`}`)["data"].([]any)
+	if len(inbox) != 1 || inbox[0].(map[string]any)["access_key"] != purchaseKey || inbox[0].(map[string]any)["total_value"] != "335.50" {
+		t.Fatalf("inbox %v", inbox)
+	}
+	// Manifestation rules.
+	for _, c := range []struct {
+		body   string
+		status int
+	}{
+		{`{` + auth + `,"access_key":"` + purchaseKey + `","event":"ciencia"}`, 200},
+		{`{` + auth + `,"access_key":"` + purchaseKey + `","event":"ciencia"}`, 409},
+		{`{` + auth + `,"access_key":"` + purchaseKey + `","event":"nao_realizada","justification":"curta"}`, 400},
+		{`{` + auth + `,"access_key":"` + purchaseKey + `","event":"vendido"}`, 400},
+		{`{` + auth + `,"access_key":"` + purchaseKey + `","event":"confirmacao"}`, 200},
+		{`{` + auth + `,"access_key":"` + purchaseKey + `","event":"desconhecimento"}`, 409},
+		{`{` + auth + `,"access_key":"35170458716523000119550010000000131000123450","event":"ciencia"}`, 404},
+	} {
+		if rec := do(h, http.MethodPost, "/manifest_nfe", c.body); rec.Code != c.status {
+			t.Errorf("%s: %d %s", c.body, rec.Code, rec.Body.String())
+		}
+	}
+	// A purchase order from the key fills from the inbox's XML.
+	id := post(t, h, "/insert_purchase_order_by_access_key", `{`+auth+`,"access_key":"`+purchaseKey+`"}`)["token"].(string)
+	if rec := do(h, http.MethodPost, "/insert_purchase_order_by_access_key", `{`+auth+`,"access_key":"`+purchaseKey+`"}`); rec.Code != 409 {
+		t.Fatalf("same key twice: %d", rec.Code)
+	}
+	if rec := do(h, http.MethodPost, "/insert_purchase_order_by_access_key", `{`+auth+`,"access_key":"35170458716523000119550010000000121000123459"}`); rec.Code != 422 {
+		t.Fatalf("bad key: %d", rec.Code)
+	}
+	compareGoldenHandler(t, h, "/get_purchase_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`, "purchases/from_xml")
+	// A key not in the inbox gives an order awaiting its XML, from the key.
+	post(t, h, "/insert_purchase_order_by_access_key", `{`+auth+`,"access_key":"35261111222333000181550010000000071123456788"}`)
+	list := post(t, h, "/list_purchase_orders", `{`+auth+`,"search":"Fornecedor"}`)["data"].([]any)
+	if len(list) != 1 || list[0].(map[string]any)["status"] != "awaiting_xml" || list[0].(map[string]any)["keyInfo"].(map[string]any)["number"] != "000000007" {
+		t.Fatalf("awaiting order %v", list)
+	}
+	if n := len(post(t, h, "/list_purchase_orders", `{`+auth+`,"access_key":"`+purchaseKey+`"}`)["data"].([]any)); n != 1 {
+		t.Fatalf("by key: %d", n)
+	}
+	if n := len(post(t, h, "/list_purchase_orders", `{`+auth+`,"date_from":"2017-05-01","date_to":"2017-05-31"}`)["data"].([]any)); n != 1 {
+		t.Fatalf("by date: %d", n)
+	}
+	// The supplier became a contact.
+	if n := len(post(t, h, "/get_contacts", `{`+auth+`,"register":"58716523000119"}`)["data"].([]any)); n != 1 {
+		t.Fatal("supplier contact not created")
+	}
+	out := post(t, h, "/set_purchase_order_active", `{`+auth+`,"id_token_purchase_order":"`+id+`","active":false}`)
+	if d := out["data"].(map[string]any); d["ok"] != true || d["data"].(map[string]any)["active"] != false || d["data"].(map[string]any)["id"] != id {
+		t.Fatalf("set active %v", out)
+	}
+	if rec := do(h, http.MethodPost, "/set_purchase_order_active", `{"access_token":"{{access}}","unit_token":"{{unitB}}","id_token_purchase_order":"`+id+`","active":true}`); rec.Code != 403 {
+		t.Fatalf("other unit: %d", rec.Code)
+	}
+	if rec := do(h, http.MethodPost, "/set_purchase_order_active", `{`+auth+`,"id_token_purchase_order":"`+id+`"}`); rec.Code != 403 {
+		t.Fatalf("missing active: %d", rec.Code)
+	}
+}
+
+func compareGoldenHandler(t *testing.T, h http.Handler, path, body, golden string) {
+	t.Helper()
+	rec := do(h, http.MethodPost, path, body)
+	if rec.Code != 200 {
+		t.Fatalf("%s: %d %s", path, rec.Code, rec.Body.String())
+	}
+	compareGolden(t, golden, rec.Body.Bytes())
+}

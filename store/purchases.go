@@ -1,0 +1,304 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Errors of the purchases.
+var (
+	ErrForeignNFe        = errors.New("nf-e not issued to the unit")
+	ErrManifestRule      = errors.New("manifestation not allowed")
+	ErrAlreadyManifested = errors.New("already manifested conclusively")
+)
+
+// InboxNFe is an NF-e issued against the unit's CNPJ, in its inbox.
+type InboxNFe struct {
+	Token         string `json:"token"`
+	AccessKey     string `json:"access_key"`
+	SupplierCNPJ  string `json:"supplier_cnpj"`
+	SupplierName  string `json:"supplier_name"`
+	IssueDate     Text   `json:"issue_date"`
+	TotalValue    Money  `json:"total_value"`
+	Manifestation Text   `json:"manifestation"`
+	ManifestedAt  Text   `json:"manifested_at"`
+	Justification Text   `json:"justification"`
+	PurchaseOrder Text   `json:"id_purchase_order"`
+	CreatedDate   string `json:"created_date"`
+}
+
+// NewInboxNFe is an imported NF-e, already read and checked.
+type NewInboxNFe struct {
+	AccessKey, SupplierCNPJ, SupplierName, IssueDate string
+	Total                                            Money
+	XML                                              []byte
+}
+
+// ImportNFe puts an NF-e in the unit's inbox; the same key twice is
+// ErrDuplicate.
+func (db *DB) ImportNFe(ctx context.Context, unitID int64, n NewInboxNFe) (string, error) {
+	token := db.id()
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO nfe_inbox (token, unit_id, access_key, supplier_cnpj, supplier_name, issue_date, total_value, xml, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, token, unitID, n.AccessKey, n.SupplierCNPJ, n.SupplierName, nullString(n.IssueDate), n.Total,
+			string(n.XML), timestamp(now))
+		if isUnique(err) {
+			return ErrDuplicate
+		}
+		return err
+	})
+	return token, err
+}
+
+// InboxNFes lists the unit's inbox, newest first.
+func (db *DB) InboxNFes(ctx context.Context, unitID int64) ([]InboxNFe, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT n.token, n.access_key, n.supplier_cnpj, n.supplier_name, n.issue_date, n.total_value, n.manifestation,
+		n.manifested_at, n.justification, p.token, n.created_at
+		FROM nfe_inbox n LEFT JOIN purchase_orders p ON p.unit_id = n.unit_id AND p.access_key = n.access_key
+		WHERE n.unit_id = ? ORDER BY n.id DESC`, unitID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []InboxNFe{}
+	for rows.Next() {
+		var n InboxNFe
+		if err := rows.Scan(&n.Token, &n.AccessKey, &n.SupplierCNPJ, &n.SupplierName, &n.IssueDate, &n.TotalValue, &n.Manifestation,
+			&n.ManifestedAt, &n.Justification, &n.PurchaseOrder, &n.CreatedDate); err != nil {
+			return nil, err
+		}
+		n.CreatedDate = displayTimestamp(n.CreatedDate)
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}
+
+// InboxXML returns the XML of an NF-e of the unit's inbox, by key.
+func (db *DB) InboxXML(ctx context.Context, unitID int64, key string) ([]byte, error) {
+	var x string
+	err := db.r.QueryRowContext(ctx, `SELECT xml FROM nfe_inbox WHERE unit_id = ? AND access_key = ?`, unitID, key).Scan(&x)
+	return []byte(x), notFound(err)
+}
+
+// Manifest records the recipient's manifestation of an NF-e of the inbox
+// (by key or token). Ciência may come first and only once; then one
+// conclusive event (confirmação, desconhecimento, operação não realizada)
+// ends it.
+func (db *DB) Manifest(ctx context.Context, unitID int64, id, event, justification string) error {
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var current sql.NullString
+		var rowID int64
+		err := tx.QueryRowContext(ctx, `SELECT id, manifestation FROM nfe_inbox WHERE unit_id = ? AND (access_key = ? OR token = ?)`, unitID, id, id).
+			Scan(&rowID, &current)
+		if err != nil {
+			return notFound(err)
+		}
+		switch {
+		case current.String != "" && current.String != "ciencia":
+			return ErrAlreadyManifested
+		case event == "ciencia" && current.String == "ciencia":
+			return ErrManifestRule
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE nfe_inbox SET manifestation = ?, manifested_at = ?, justification = ? WHERE id = ?`,
+			event, timestamp(now), nullString(justification), rowID)
+		return err
+	})
+}
+
+// PurchaseItem is one item of a purchase order.
+type PurchaseItem struct {
+	Description string `json:"description"`
+	NCM         string `json:"ncm"`
+	CFOP        string `json:"cfop"`
+	Unit        string `json:"unit"`
+	Quantity    string `json:"quantity"`
+	UnitValue   string `json:"unitValue"`
+	Total       string `json:"total"`
+	Tax         string `json:"tax"`
+}
+
+// KeyInfo is what an access key itself says.
+type KeyInfo struct {
+	State     string `json:"state"`
+	YearMonth string `json:"yearMonth"`
+	CNPJ      string `json:"cnpj"`
+	Model     string `json:"model"`
+	Series    string `json:"series"`
+	Number    string `json:"number"`
+}
+
+// PurchaseFields are what a purchase order is created with.
+type PurchaseFields struct {
+	AccessKey, Status, IssueDate, EstimatedPaymentDate string
+	SupplierName, SupplierCNPJ                         string
+	CategoryToken, ProjectToken                        string
+	Total, ItemsTotal, ItemsTax, Freight, TotalTax     Money
+	Items                                              []PurchaseItem
+	XMLFileName                                        string
+	KeyInfo                                            KeyInfo
+}
+
+// PurchaseOrder is a purchase order as /list_purchase_orders returns it.
+type PurchaseOrder struct {
+	PurchaseOrders string         `json:"purchase_orders"`
+	ID             string         `json:"id"`
+	IssueDate      Text           `json:"issueDate"`
+	AccessKey      string         `json:"accessKey"`
+	SupplierName   string         `json:"supplierName"`
+	SupplierCnpj   string         `json:"supplierCnpj"`
+	TotalValue     Money          `json:"totalValue"`
+	Active         bool           `json:"active"`
+	CreatedDate    string         `json:"createdDate"`
+	ItemsTotal     Money          `json:"itemsTotal"`
+	ItemsTaxTotal  Money          `json:"itemsTaxTotal"`
+	ItemsCount     int            `json:"itemsCount"`
+	ContactID      Text           `json:"contactId"`
+	CategoryID     Text           `json:"categoryId"`
+	ProjectID      Text           `json:"projectId"`
+	FreightValue   Money          `json:"freightValue"`
+	TotalTax       Money          `json:"totalTax"`
+	XMLFileName    Text           `json:"xmlFileName"`
+	UnitToken      string         `json:"unitToken"`
+	FilesName      []string       `json:"filesName"`
+	PdfsName       []string       `json:"pdfsName"`
+	Items          []PurchaseItem `json:"items"`
+	Status         string         `json:"status"`
+	EstimatedDate  Text           `json:"estimatedPaymentDate"`
+	KeyInfo        KeyInfo        `json:"keyInfo"`
+}
+
+// InsertPurchaseOrder creates a purchase order for an access key, and the
+// supplier contact when the unit has none with that CNPJ. The same key
+// twice is ErrDuplicate.
+func (db *DB) InsertPurchaseOrder(ctx context.Context, unitID int64, f PurchaseFields) (string, error) {
+	token := db.id()
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var cat, proj sql.NullInt64
+		for _, q := range []struct {
+			field, tok, table string
+			dst               *sql.NullInt64
+		}{{"category_id_token", f.CategoryToken, "categories", &cat}, {"id_token_project", f.ProjectToken, "projects", &proj}} {
+			if q.tok == "" {
+				continue
+			}
+			if err := tx.QueryRowContext(ctx, `SELECT id FROM `+q.table+` WHERE unit_id = ? AND token = ? AND active = 1`, unitID, q.tok).Scan(q.dst); err != nil {
+				if errors.Is(err, sql.ErrNoRows) {
+					return &RefError{q.field}
+				}
+				return err
+			}
+		}
+		var contact int64
+		err := tx.QueryRowContext(ctx, `SELECT id FROM contacts WHERE unit_id = ? AND register = ?`, unitID, f.SupplierCNPJ).Scan(&contact)
+		if errors.Is(err, sql.ErrNoRows) {
+			name := f.SupplierName
+			res, err := tx.ExecContext(ctx, `INSERT INTO contacts (token, unit_id, type, register, display_name, social_reason, observation, created_at, updated_at)
+				VALUES (?, ?, 'legal', ?, ?, ?, 'Fornecedor criado por uma NF-e de compra', ?, ?)`,
+				db.id(), unitID, f.SupplierCNPJ, name, name, timestamp(now), timestamp(now))
+			if err != nil {
+				return err
+			}
+			contact, _ = res.LastInsertId()
+		} else if err != nil {
+			return err
+		}
+		seq, err := nextCounter(ctx, tx, unitID, "purchase_order")
+		if err != nil {
+			return err
+		}
+		items, _ := json.Marshal(f.Items)
+		info, _ := json.Marshal(f.KeyInfo)
+		_, err = tx.ExecContext(ctx, `INSERT INTO purchase_orders (token, unit_id, code, access_key, status, issue_date, estimated_payment_date, contact_id,
+			supplier_name, supplier_cnpj, category_id, project_id, total_value, items_total, items_tax_total, freight_value, total_tax, items, xml_file_name,
+			files_name, pdfs_name, key_info, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', '[]', ?, ?, ?)`,
+			token, unitID, fmt.Sprintf("PC-%06d", seq), f.AccessKey, f.Status, nullString(f.IssueDate), nullString(f.EstimatedPaymentDate), contact,
+			f.SupplierName, f.SupplierCNPJ, cat, proj, f.Total, f.ItemsTotal, f.ItemsTax, f.Freight, f.TotalTax, string(items),
+			nullString(f.XMLFileName), string(info), timestamp(now), timestamp(now))
+		if isUnique(err) {
+			return ErrDuplicate
+		}
+		return err
+	})
+	return token, err
+}
+
+// PurchaseFilter narrows /list_purchase_orders.
+type PurchaseFilter struct {
+	From, To, ContactToken, CategoryToken, ProjectToken, Search, AccessKey, Code string
+}
+
+const purchaseSelect = `SELECT p.code, p.token, p.issue_date, p.access_key, p.supplier_name, p.supplier_cnpj, p.total_value, p.active, p.created_at,
+	p.items_total, p.items_tax_total, c.token, cat.token, pr.token, p.freight_value, p.total_tax, p.xml_file_name, un.token, p.files_name,
+	p.pdfs_name, p.items, p.status, p.estimated_payment_date, p.key_info
+	FROM purchase_orders p JOIN units un ON un.id = p.unit_id LEFT JOIN contacts c ON c.id = p.contact_id
+	LEFT JOIN categories cat ON cat.id = p.category_id LEFT JOIN projects pr ON pr.id = p.project_id`
+
+func scanPurchase(s scanner) (PurchaseOrder, error) {
+	var p PurchaseOrder
+	var files, pdfs, items, info string
+	err := s.Scan(&p.PurchaseOrders, &p.ID, &p.IssueDate, &p.AccessKey, &p.SupplierName, &p.SupplierCnpj, &p.TotalValue, &p.Active, &p.CreatedDate,
+		&p.ItemsTotal, &p.ItemsTaxTotal, &p.ContactID, &p.CategoryID, &p.ProjectID, &p.FreightValue, &p.TotalTax, &p.XMLFileName, &p.UnitToken,
+		&files, &pdfs, &items, &p.Status, &p.EstimatedDate, &info)
+	if err != nil {
+		return p, err
+	}
+	p.CreatedDate = displayTimestamp(p.CreatedDate)
+	json.Unmarshal([]byte(files), &p.FilesName)
+	json.Unmarshal([]byte(pdfs), &p.PdfsName)
+	json.Unmarshal([]byte(items), &p.Items)
+	json.Unmarshal([]byte(info), &p.KeyInfo)
+	if p.Items == nil {
+		p.Items = []PurchaseItem{}
+	}
+	p.ItemsCount = len(p.Items)
+	return p, nil
+}
+
+// PurchaseOrders lists the unit's purchase orders (active and not).
+func (db *DB) PurchaseOrders(ctx context.Context, unitID int64, f PurchaseFilter) ([]PurchaseOrder, error) {
+	where, args := []string{"p.unit_id = ?"}, []any{unitID}
+	for _, c := range []struct{ cond, val string }{
+		{"p.estimated_payment_date >= ?", f.From}, {"p.estimated_payment_date <= ?", f.To}, {"c.token = ?", f.ContactToken},
+		{"cat.token = ?", f.CategoryToken}, {"pr.token = ?", f.ProjectToken}, {"p.access_key = ?", f.AccessKey}, {"p.code = ?", f.Code},
+	} {
+		if c.val != "" {
+			where, args = append(where, c.cond), append(args, c.val)
+		}
+	}
+	if f.Search != "" {
+		where = append(where, `(p.supplier_name LIKE ? ESCAPE '\' OR p.items LIKE ? ESCAPE '\')`)
+		args = append(args, likeEscape(f.Search), likeEscape(f.Search))
+	}
+	rows, err := db.r.QueryContext(ctx, purchaseSelect+` WHERE `+strings.Join(where, " AND ")+` ORDER BY p.estimated_payment_date DESC, p.id DESC`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []PurchaseOrder{}
+	for rows.Next() {
+		p, err := scanPurchase(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// PurchaseOrder returns one purchase order of the unit.
+func (db *DB) PurchaseOrder(ctx context.Context, unitID int64, token string) (PurchaseOrder, error) {
+	p, err := scanPurchase(db.r.QueryRowContext(ctx, purchaseSelect+` WHERE p.unit_id = ? AND p.token = ?`, unitID, token))
+	return p, notFound(err)
+}
+
+// SetPurchaseOrderActive activates or deactivates a purchase order of the
+// unit.
+func (db *DB) SetPurchaseOrderActive(ctx context.Context, unitID int64, token string, active bool) error {
+	return db.setActive(ctx, "purchase_orders", unitID, token, active)
+}
