@@ -434,6 +434,13 @@ CREATE TABLE inventory_movements (
 CREATE INDEX inventory_unit_date ON inventory_movements(unit_id, active, date_in_out);
 CREATE INDEX inventory_product ON inventory_movements(product_id, active);
 
+-- A product's stock, kept with every movement in the same transaction, so
+-- that checking an exit does not sum the product's history.
+CREATE TABLE product_stock (
+	product_id    INTEGER PRIMARY KEY REFERENCES products(id),
+	balance_milli INTEGER NOT NULL
+) STRICT;
+
 CREATE TABLE nfe_inbox (
 	id             INTEGER PRIMARY KEY,
 	token          TEXT NOT NULL UNIQUE,

@@ -75,26 +75,46 @@ func movementRefs(ctx context.Context, tx *sql.Tx, unitID int64, f MovementField
 	return product, contact, err
 }
 
-// checkStock refuses a product's negative balance (active movements) unless
-// the unit allows it. It runs in the write transaction that changed the
-// movements, so concurrent exits cannot both pass.
+// checkStock recomputes a product's stock from its active movements, keeps
+// it, and refuses a negative one unless the unit allows it. It runs in the
+// write transaction that changed the movements, so concurrent exits cannot
+// both pass.
 func checkStock(ctx context.Context, tx *sql.Tx, unitID, productID int64) error {
-	var allow bool
 	var balance int64
-	if err := tx.QueryRowContext(ctx, `SELECT allow_negative_stock FROM units WHERE id = ?`, unitID).Scan(&allow); err != nil {
-		return err
-	}
-	if allow {
-		return nil
-	}
 	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(SUM(CASE type WHEN 'in' THEN quantity_milli ELSE -quantity_milli END), 0)
 		FROM inventory_movements WHERE product_id = ? AND active = 1`, productID).Scan(&balance); err != nil {
 		return err
 	}
-	if balance < 0 {
-		return ErrInsufficientStock
+	return keepStock(ctx, tx, unitID, productID, balance)
+}
+
+// moveStock applies one new movement to a product's kept stock: the hot
+// path of inserts costs one row, whatever the history.
+func moveStock(ctx context.Context, tx *sql.Tx, unitID, productID int64, delta int64) error {
+	var balance int64
+	err := tx.QueryRowContext(ctx, `SELECT balance_milli FROM product_stock WHERE product_id = ?`, productID).Scan(&balance)
+	if errors.Is(err, sql.ErrNoRows) {
+		return checkStock(ctx, tx, unitID, productID)
 	}
-	return nil
+	if err != nil {
+		return err
+	}
+	return keepStock(ctx, tx, unitID, productID, balance+delta)
+}
+
+func keepStock(ctx context.Context, tx *sql.Tx, unitID, productID, balance int64) error {
+	if balance < 0 {
+		var allow bool
+		if err := tx.QueryRowContext(ctx, `SELECT allow_negative_stock FROM units WHERE id = ?`, unitID).Scan(&allow); err != nil {
+			return err
+		}
+		if !allow {
+			return ErrInsufficientStock
+		}
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO product_stock (product_id, balance_milli) VALUES (?, ?)
+		ON CONFLICT (product_id) DO UPDATE SET balance_milli = excluded.balance_milli`, productID, balance)
+	return err
 }
 
 // InsertMovement records an active movement.
@@ -119,7 +139,11 @@ func insertMovement(ctx context.Context, tx *sql.Tx, unitID int64, token string,
 		nullString(f.Lote), nullString(f.ValidationDate), f.DateInOut, timestamp(now), timestamp(now)); err != nil {
 		return err
 	}
-	return checkStock(ctx, tx, unitID, product)
+	delta := milli(f.Quantity)
+	if f.Type == "out" {
+		delta = -delta
+	}
+	return moveStock(ctx, tx, unitID, product, delta)
 }
 
 // UpdateMovement reads, changes (apply) and writes a movement of the unit,
