@@ -112,6 +112,16 @@ func TestCLIEndToEnd(t *testing.T) {
 		t.Fatalf("user create: %v", user)
 	}
 	tec := jsonOut(t, cli(t, schema, data, "token", "tec", "--json"))["token_tec"].(string)
+	// The sample NF-e was issued to 11.222.333/0001-81, this unit's CNPJ.
+	if v := jsonOut(t, cli(t, schema, data, "nfe", "import", "acme", unit, "../testdata/docread/nfe.xml", "--json")); len(v["imported"].([]any)) != 1 {
+		t.Fatalf("nfe import: %v", v)
+	}
+	if v := jsonOut(t, cli(t, schema, data, "nfe", "import", "acme", unit, "../testdata/docread/nfe.xml", "--json")); len(v["imported"].([]any)) != 0 {
+		t.Fatalf("nfe imported twice: %v", v)
+	}
+	if err := cliErr(t, schema, data, "nfe", "import", "acme", unit, "../testdata/docread/nfse_abrasf.xml"); err == nil {
+		t.Fatal("an NFS-e imported as NF-e")
+	}
 	second := jsonOut(t, cli(t, schema, data, "token", "create", "acme", "--json"))["access_token"].(string)
 	cli(t, schema, data, "token", "revoke", "acme", second)
 	if err := cliErr(t, schema, data, "token", "revoke", "acme", second); err == nil {
