@@ -100,6 +100,13 @@ const (
 	textManifestDone   = "The NF-e already has a conclusive manifestation."
 	textManifestTwice  = "Ciência da operação was already recorded."
 
+	// CRM (spec, /insert_crm).
+	textInvalidAccessOrUnit = "Invalid access_token or unit_token"
+	textCRMContact          = "id_contact not found, inactive, or not linked to unit_token"
+	textCRMRecordDate       = "Invalid record_date. Use YYYY-MM-DD."
+	textCRMNextContact      = "Invalid next_contact_datetime. Use ISO 8601, e.g. 2026-12-01T14:30:00-03:00."
+	textCRMNotFound         = "CRM record not found or not updated."
+
 	// fincom's own texts, for failures the spec does not name.
 	textInvalidJSON     = "Invalid JSON body."
 	textBodyTooLarge    = "Request body too large."

@@ -101,6 +101,15 @@ var (
 		format:   textsDefault.format,
 		internal: textDBQueryError,
 	}
+	// /insert_crm and its siblings: 400 "Missing required parameters.",
+	// 403 "Invalid access_token or unit_token", 500 "An unexpected error...".
+	textsCRM = texts{
+		missing:  newError(http.StatusBadRequest, textMissingRequiredDot),
+		invalid:  newError(http.StatusForbidden, textInvalidAccessOrUnit),
+		unit:     newError(http.StatusForbidden, textInvalidAccessOrUnit),
+		format:   textsDefault.format,
+		internal: textUnexpectedError,
+	}
 	// /update_bank_account: "Missing required parameters" without a dot.
 	textsUpdateBankAccount = texts{
 		missing:  newError(http.StatusBadRequest, textMissingRequiredParameters),
@@ -183,6 +192,13 @@ func (s *Server) routeTable() []route {
 		post("/list_nfes", s.listNFes, textsDefault),
 		post("/manifest_nfe", s.manifestNFe, textsDefault),
 		post("/import_nfe", s.importNFe, textsDefault),
+
+		// CRM.
+		post("/insert_crm", s.insertCRM, textsCRM),
+		post("/update_crm", s.updateCRM, textsCRM),
+		post("/list_crm", s.listCRM, textsCRM),
+		post("/enable_crm", setActive((*store.DB).SetCRMActive, true, errCRMNotFound, "CRM record"), textsCRM),
+		post("/disable_crm", setActive((*store.DB).SetCRMActive, false, errCRMNotFound, "CRM record"), textsCRM),
 
 		// Inventory.
 		post("/get_inventory_moviment", s.getInventoryMoviment, textsInventory),

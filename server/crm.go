@@ -1,0 +1,172 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"fincom/store"
+)
+
+var (
+	errCRMContact      = newError(http.StatusForbidden, textCRMContact)
+	errCRMRecordDate   = newError(http.StatusBadRequest, textCRMRecordDate)
+	errCRMNextContact  = newError(http.StatusBadRequest, textCRMNextContact)
+	errCRMNotFound     = newError(http.StatusNotFound, textCRMNotFound)
+	errCRMNoFields     = newError(http.StatusBadRequest, textNoFieldsToUpdateDot)
+	errCRMInvalidRange = newError(http.StatusBadRequest, textInvalidRangeDate)
+)
+
+// crmRequest is the body of /insert_crm and /update_crm (spec, CRM).
+type crmRequest struct {
+	IDToken             string  `json:"id_token" alias:"token"`
+	IDContact           *string `json:"id_contact" alias:"id_token_contact"`
+	RecordDate          *string `json:"record_date"`
+	CommunicationType   *string `json:"communication_type"`
+	LifecyclePhase      *string `json:"lifecycle_phase"`
+	LeadStatus          *string `json:"lead_status"`
+	Description         *string `json:"description"`
+	ContactSuccess      *bool   `json:"contact_success"`
+	NextContactDatetime *string `json:"next_contact_datetime"`
+	NextContactReason   *string `json:"next_contact_reason"`
+}
+
+// nextContactLayouts are the date-time forms accepted for
+// next_contact_datetime: ISO 8601 preferred (spec), the common others too.
+var nextContactLayouts = []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02 15:04", time.DateOnly}
+
+func (q *crmRequest) apply(f *store.CRMFields) error {
+	for _, t := range []struct {
+		dst, src *string
+		max      int
+	}{
+		{&f.ContactToken, q.IDContact, maxShortText}, {&f.CommunicationType, q.CommunicationType, maxShortText},
+		{&f.LifecyclePhase, q.LifecyclePhase, maxShortText}, {&f.LeadStatus, q.LeadStatus, maxShortText},
+		{&f.Description, q.Description, maxLongText}, {&f.NextContactReason, q.NextContactReason, maxLongText},
+	} {
+		if err := setText(t.dst, t.src, t.max); err != nil {
+			return err
+		}
+	}
+	if err := isoDate(&f.RecordDate, q.RecordDate, errCRMRecordDate); err != nil {
+		return err
+	}
+	if q.ContactSuccess != nil {
+		f.ContactSuccess = *q.ContactSuccess
+	}
+	if q.NextContactDatetime != nil {
+		f.NextContactDatetime = ""
+		if v := strings.TrimSpace(*q.NextContactDatetime); v != "" {
+			var t time.Time
+			var err error
+			for _, l := range nextContactLayouts {
+				// Times without a zone are São Paulo's.
+				if t, err = time.ParseInLocation(l, v, saoPaulo); err == nil {
+					break
+				}
+			}
+			if err != nil {
+				return errCRMNextContact
+			}
+			f.NextContactDatetime = t.Format(time.RFC3339)
+		}
+	}
+	return nil
+}
+
+var saoPaulo = func() *time.Location {
+	l, err := time.LoadLocation("America/Sao_Paulo")
+	if err != nil {
+		return time.FixedZone("-03", -3*3600)
+	}
+	return l
+}()
+
+func crmStoreError(err error) error {
+	switch {
+	case errors.Is(err, store.ErrInvalidReference):
+		return errCRMContact
+	case errors.Is(err, store.ErrNotFound):
+		return errCRMNotFound
+	}
+	return err
+}
+
+// insertCRM creates an active CRM record (spec, /insert_crm): record_date
+// defaults to today, contact_success to false, empty texts become null.
+func (s *Server) insertCRM(r *request) (any, error) {
+	var q crmRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	f := store.CRMFields{RecordDate: store.Today(r.db.Now()).ISO()}
+	if err := q.apply(&f); err != nil {
+		return nil, err
+	}
+	if f.RecordDate == "" {
+		f.RecordDate = store.Today(r.db.Now()).ISO()
+	}
+	token, err := r.db.InsertCRM(r.ctx, r.unit.ID, f)
+	if err != nil {
+		return nil, crmStoreError(err)
+	}
+	return created{Message: "CRM record created successfully.", Token: token}, nil
+}
+
+// updateCRM changes the sent fields of a record (a fincom route).
+func (s *Server) updateCRM(r *request) (any, error) {
+	var q crmRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	if q.IDToken == "" {
+		return nil, errMissing
+	}
+	if sent(q.IDContact, q.RecordDate, q.CommunicationType, q.LifecyclePhase, q.LeadStatus, q.Description, q.ContactSuccess,
+		q.NextContactDatetime, q.NextContactReason) == 0 {
+		return nil, errCRMNoFields
+	}
+	apply := func(f *store.CRMFields) error {
+		if err := q.apply(f); err != nil {
+			return err
+		}
+		if f.RecordDate == "" {
+			return errCRMRecordDate
+		}
+		return nil
+	}
+	if err := r.db.UpdateCRM(r.ctx, r.unit.ID, q.IDToken, apply); err != nil {
+		return nil, crmStoreError(err)
+	}
+	return created{Message: "CRM record updated successfully.", Token: q.IDToken}, nil
+}
+
+type listCRMRequest struct {
+	IDContact string `json:"id_contact" alias:"id_token_contact"`
+	DateFrom  string `json:"date_from"`
+	DateTo    string `json:"date_to"`
+	Active    *bool  `json:"active"`
+}
+
+func (q *listCRMRequest) validate() error {
+	for _, d := range []*string{&q.DateFrom, &q.DateTo} {
+		if *d != "" {
+			v, err := store.ParseDateISO(*d)
+			if err != nil {
+				return errCRMInvalidRange
+			}
+			*d = v.ISO()
+		}
+	}
+	return nil
+}
+
+// listCRM (a fincom route) answers the unit's records, newest first.
+func (s *Server) listCRM(r *request) (any, error) {
+	var q listCRMRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	return r.db.CRMRecords(r.ctx, r.unit.ID, store.CRMFilter{ContactToken: q.IDContact, From: q.DateFrom, To: q.DateTo, Active: q.Active})
+}
