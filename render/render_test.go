@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/shopspring/decimal"
 )
 
 func TestPages(t *testing.T) {
@@ -75,4 +77,87 @@ func TestBarcodeDecodes(t *testing.T) {
 	if got := strings.TrimSpace(string(out)); got != barcode {
 		t.Fatalf("zbarimg read %q", got)
 	}
+}
+
+func TestAmountInWords(t *testing.T) {
+	for in, want := range map[string]string{
+		"0":          "zero real",
+		"1":          "um real",
+		"0.01":       "um centavo",
+		"1.50":       "um real e cinquenta centavos",
+		"100":        "cem reais",
+		"101":        "cento e um reais",
+		"1000":       "mil reais",
+		"1001":       "mil e um reais",
+		"1100":       "mil e cem reais",
+		"1234.56":    "mil duzentos e trinta e quatro reais e cinquenta e seis centavos",
+		"2000000":    "dois milhões de reais",
+		"1000000":    "um milhão de reais",
+		"1500000.10": "um milhão quinhentos mil reais e dez centavos",
+		"21":         "vinte e um reais",
+		"315":        "trezentos e quinze reais",
+	} {
+		if got := AmountInWords(decimal.RequireFromString(in)); got != want {
+			t.Errorf("%s: %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestSanitizeHostile: every hostile template comes out inert.
+func TestSanitizeHostile(t *testing.T) {
+	for _, in := range []string{
+		`<script>alert(1)</script><p>ok</p>`,
+		`<p onclick="alert(1)" onmouseover=alert(2)>x</p>`,
+		`<a href="javascript:alert(1)">x</a><a href=" JaVaScRiPt:alert(1)">y</a><a href="java&#x09;script:alert(1)">z</a>`,
+		`<div style="background:url(javascript:alert(1))">x</div>`,
+		`<img src=x onerror=alert(1)>`,
+		`<svg><script>alert(1)</script><foreignObject><p onload=alert(1)>x</p></foreignObject></svg>`,
+		`<svg/onload=alert(1)>`,
+		`<math><mi xlink:href="javascript:alert(1)">x</mi></math>`,
+		`<iframe src="https://evil.example"></iframe><object data="x"></object><embed src=x>`,
+		`<p>unclosed <b>bold <i>italic</p><table><tr><td>cell`,
+		`<style>body{background:url(https://evil.example/x)}</style>`,
+		`<<script>script>alert(1)<</script>/script>`,
+		`<a href="https://ok.example" target=_blank rel=opener>fine</a>`,
+		`<link rel=stylesheet href=https://evil.example/x.css><meta http-equiv=refresh content="0;url=https://evil.example">`,
+		`<form action=https://evil.example><input name=x><button>go</button></form>`,
+		`<p>{{contato_nome}}</p><!-- <script>alert(1)</script> -->`,
+	} {
+		out := SanitizeHTML(in)
+		low := strings.ToLower(out)
+		for _, bad := range []string{"<script", "javascript:", "onerror", "onload", "onclick", "onmouseover", "<svg", "<iframe", "<object", "<embed",
+			"<img", "<style", "style=", "<link", "<meta", "<form", "<input", "<math", "xlink", "evil.example/x"} {
+			if strings.Contains(low, bad) {
+				t.Errorf("%q -> %q still has %q", in, out, bad)
+			}
+		}
+	}
+	if got := SanitizeHTML(`<p class="x">Olá <b>{{contato_nome}}</b></p>`); got != `<p class="x">Olá <b>{{contato_nome}}</b></p>` {
+		t.Errorf("clean HTML changed: %q", got)
+	}
+	css := SanitizeCSS(`body { font-family: serif; background: url(https://evil.example/x.png); } @import url(x.css); p { width: expression(alert(1)); color: red }`)
+	for _, bad := range []string{"url(", "@import", "expression"} {
+		if strings.Contains(strings.ToLower(css), bad) {
+			t.Errorf("css %q still has %q", css, bad)
+		}
+	}
+	if !strings.Contains(css, "font-family: serif") || !strings.Contains(css, "color: red") {
+		t.Errorf("css lost its safe parts: %q", css)
+	}
+}
+
+func FuzzSanitizeHTML(f *testing.F) {
+	f.Add(`<script>alert(1)</script><p onclick=x>ok</p>`)
+	f.Add(`<svg><a href="javascript:x">y</a></svg>`)
+	f.Fuzz(func(t *testing.T, in string) {
+		out := strings.ToLower(SanitizeHTML(in))
+		for _, bad := range []string{"<script", "javascript:", "<iframe", "<svg", "<img", "<style"} {
+			if strings.Contains(out, bad) {
+				t.Fatalf("%q -> %q has %q", in, out, bad)
+			}
+		}
+		if again := SanitizeHTML(SanitizeHTML(in)); strings.ToLower(again) != out {
+			t.Fatalf("not idempotent: %q -> %q", out, again)
+		}
+	})
 }
