@@ -11,6 +11,7 @@ import (
 	htmltemplate "html/template"
 	"image/png"
 	"io"
+	"regexp"
 	"strings"
 	texttemplate "text/template"
 	"time"
@@ -238,4 +239,33 @@ func DateTimeBR(t time.Time) string {
 		loc = time.FixedZone("-03", -3*3600)
 	}
 	return t.In(loc).Format("02/01/2006 15:04")
+}
+
+// ContractDocument is a contract's printable page. Body, Header and Footer
+// are template HTML that SanitizeHTML reduced, with placeholders already
+// replaced by escaped values; CSS went through SanitizeCSS. The page's
+// Content-Security-Policy forbids loading or running anything anyway.
+type ContractDocument struct {
+	Title                string
+	CSS                  htmltemplate.CSS
+	Body, Header, Footer htmltemplate.HTML
+}
+
+// Contract writes the contract's printable page.
+func (r *Renderer) Contract(w io.Writer, d ContractDocument) error {
+	return r.pages.ExecuteTemplate(w, "contract.html", d)
+}
+
+var placeholder = regexp.MustCompile(`\{\{\s*([a-z_]+)\s*\}\}`)
+
+// FillPlaceholders replaces {{name}} in sanitized template HTML by the
+// escaped value of name; unknown placeholders stay visible.
+func FillPlaceholders(sanitized string, values map[string]string) string {
+	return placeholder.ReplaceAllStringFunc(sanitized, func(m string) string {
+		name := placeholder.FindStringSubmatch(m)[1]
+		if v, ok := values[name]; ok {
+			return htmltemplate.HTMLEscapeString(v)
+		}
+		return m
+	})
 }

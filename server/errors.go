@@ -107,6 +107,17 @@ const (
 	textCRMNextContact      = "Invalid next_contact_datetime. Use ISO 8601, e.g. 2026-12-01T14:30:00-03:00."
 	textCRMNotFound         = "CRM record not found or not updated."
 
+	// Contracts (spec, /insert_contract: failures as {success: false,
+	// message, data: null}).
+	textInternalServerError = "Internal server error"
+	textContractFileType    = "Attachments must be PDF or image files."
+	textContractNotFound    = "Contract not found or not updated."
+	textRecurrenceType      = "Invalid recurrence_type. Use unique, monthly or yearly."
+	textContractStatus      = "Invalid status. Use draft, active, expired or cancelled."
+	textContractDates       = "Invalid validity dates. Use YYYY-MM-DD, the end not before the start."
+	textTemplateNotFound    = "Template not found."
+	textPreviewTarget       = "Provide id_contract or id_token_template."
+
 	// fincom's own texts, for failures the spec does not name.
 	textInvalidJSON     = "Invalid JSON body."
 	textBodyTooLarge    = "Request body too large."

@@ -110,6 +110,15 @@ var (
 		format:   textsDefault.format,
 		internal: textUnexpectedError,
 	}
+	// /insert_contract and /update_contract: 400 "Missing parameters", 403
+	// "Invalid data", 500 "Internal server error", all with data null.
+	textsContract = texts{
+		missing:  textsDefault.missing,
+		invalid:  textsDefault.invalid,
+		unit:     textsDefault.invalid,
+		format:   textsDefault.format,
+		internal: textInternalServerError,
+	}
 	// /update_bank_account: "Missing required parameters" without a dot.
 	textsUpdateBankAccount = texts{
 		missing:  newError(http.StatusBadRequest, textMissingRequiredParameters),
@@ -192,6 +201,19 @@ func (s *Server) routeTable() []route {
 		post("/list_nfes", s.listNFes, textsDefault),
 		post("/manifest_nfe", s.manifestNFe, textsDefault),
 		post("/import_nfe", s.importNFe, textsDefault),
+
+		// Contracts and their templates.
+		{method: http.MethodPost, path: "/insert_contract", handler: s.insertContract, auth: authUnit, envelope: envMessage, texts: textsContract},
+		{method: http.MethodPost, path: "/update_contract", handler: s.updateContract, auth: authUnit, envelope: envMessage, texts: textsContract},
+		post("/list_contracts", s.listContracts, textsContract),
+		post("/enable_contract", setActive((*store.DB).SetContractActive, true, errContractNotFound, "Contract"), textsContract),
+		post("/disable_contract", setActive((*store.DB).SetContractActive, false, errContractNotFound, "Contract"), textsContract),
+		post("/delete_contract_files", s.deleteContractFiles, textsContract),
+		post("/get_contract_preview", s.getContractPreview, textsContract),
+		post("/insert_contract_template", s.insertContractTemplate, textsContract),
+		post("/update_contract_template", s.updateContractTemplate, textsContract),
+		post("/list_contract_templates", s.listContractTemplates, textsContract),
+		post("/get_contract_template", s.getContractTemplate, textsContract),
 
 		// CRM.
 		post("/insert_crm", s.insertCRM, textsCRM),

@@ -172,3 +172,22 @@ func (db *DB) ActiveContact(ctx context.Context, unitID int64, token string) err
 	var one int
 	return notFound(db.r.QueryRowContext(ctx, `SELECT 1 FROM contacts WHERE unit_id = ? AND token = ? AND active = 1`, unitID, token).Scan(&one))
 }
+
+// ContactByToken returns the fields of a contact of the unit (active or
+// not).
+func (db *DB) ContactByToken(ctx context.Context, unitID int64, token string) (ContactFields, error) {
+	var cols [18]sql.NullString
+	scan := make([]any, len(cols))
+	for i := range cols {
+		scan[i] = &cols[i]
+	}
+	err := db.r.QueryRowContext(ctx, `SELECT `+contactColumns+` FROM contacts WHERE unit_id = ? AND token = ?`, unitID, token).Scan(scan...)
+	if err != nil {
+		return ContactFields{}, notFound(err)
+	}
+	var f ContactFields
+	for i, p := range f.pointers() {
+		*p = cols[i].String
+	}
+	return f, nil
+}

@@ -132,3 +132,8 @@ func sanitizeName(name string) string {
 	}
 	return name
 }
+
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}

@@ -194,3 +194,11 @@ func FormatCNPJ(s string) string {
 	}
 	return s[0:2] + "." + s[2:5] + "." + s[5:8] + "/" + s[8:12] + "-" + s[12:14]
 }
+
+// FormatCPF masks a cleaned 11-digit CPF as 529.982.247-25.
+func FormatCPF(s string) string {
+	if len(s) != 11 {
+		return s
+	}
+	return s[0:3] + "." + s[3:6] + "." + s[6:9] + "-" + s[9:11]
+}

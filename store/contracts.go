@@ -1,0 +1,397 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"time"
+)
+
+// Template is a contract template as the template routes return it. Its
+// HTML was sanitized before it was stored.
+type Template struct {
+	Token      string `json:"token"`
+	Name       string `json:"name"`
+	BodyHTML   string `json:"body_html"`
+	PageCSS    string `json:"page_css"`
+	HeaderHTML Text   `json:"header_html"`
+	FooterHTML Text   `json:"footer_html"`
+	IsDefault  bool   `json:"is_default"`
+	Active     bool   `json:"active"`
+}
+
+// TemplateFields are a template's writable fields.
+type TemplateFields struct {
+	Name, BodyHTML, PageCSS, HeaderHTML, FooterHTML string
+}
+
+// DefaultTemplate is seeded for a unit the first time it needs one.
+var DefaultTemplate = TemplateFields{
+	Name: "Contrato de prestação de serviços (padrão)",
+	BodyHTML: `<h1>{{contrato_nome}}</h1>
+<p><b>CONTRATANTE:</b> {{contato_nome}}, inscrito(a) no CPF/CNPJ sob o nº {{contato_documento}}, com endereço em {{contato_endereco}}.</p>
+<p><b>CONTRATADA:</b> {{empresa_nome}}, inscrita no CNPJ sob o nº {{empresa_cnpj}}.</p>
+<h2>Cláusula 1ª — Objeto</h2>
+<p>{{contrato_descricao}}</p>
+<h2>Cláusula 2ª — Preço e pagamento</h2>
+<p>Pelo objeto deste contrato, a CONTRATANTE pagará {{valor}} ({{valor_extenso}}), por {{forma_pagamento}}, {{recorrencia}}.</p>
+<h2>Cláusula 3ª — Vigência</h2>
+<p>Este contrato vigora de {{contrato_inicio}} a {{contrato_fim}}.</p>
+<p>{{cidade}}, {{data_hoje}}.</p>
+<p>Responsável: {{responsavel}}</p>`,
+	PageCSS:    `body { font-family: Georgia, serif; font-size: 12pt; line-height: 1.5; } h1 { font-size: 16pt; text-align: center; } h2 { font-size: 12pt; }`,
+	FooterHTML: `<p class="rodape">{{empresa_nome}} · CNPJ {{empresa_cnpj}}</p>`,
+}
+
+const templateSelect = `SELECT token, name, body_html, page_css, header_html, footer_html, is_default, active FROM contract_templates`
+
+func scanTemplate(s scanner) (Template, error) {
+	var t Template
+	err := s.Scan(&t.Token, &t.Name, &t.BodyHTML, &t.PageCSS, &t.HeaderHTML, &t.FooterHTML, &t.IsDefault, &t.Active)
+	return t, err
+}
+
+func ensureDefaultTemplate(ctx context.Context, tx *sql.Tx, unitID int64, now time.Time, newID func() string) error {
+	d := DefaultTemplate
+	_, err := tx.ExecContext(ctx, `INSERT INTO contract_templates (token, unit_id, name, body_html, page_css, header_html, footer_html, is_default, created_at, updated_at)
+		SELECT ?, ?, ?, ?, ?, ?, ?, 1, ?, ? WHERE NOT EXISTS (SELECT 1 FROM contract_templates WHERE unit_id = ? AND is_default = 1)`,
+		newID(), unitID, d.Name, d.BodyHTML, d.PageCSS, nullString(d.HeaderHTML), nullString(d.FooterHTML), timestamp(now), timestamp(now), unitID)
+	return err
+}
+
+// Templates lists the unit's active templates (seeding the default one),
+// the default first.
+func (db *DB) Templates(ctx context.Context, unitID int64) ([]Template, error) {
+	if err := db.write(ctx, func(tx *sql.Tx, now time.Time) error { return ensureDefaultTemplate(ctx, tx, unitID, now, db.id) }); err != nil {
+		return nil, err
+	}
+	rows, err := db.r.QueryContext(ctx, templateSelect+` WHERE unit_id = ? AND active = 1 ORDER BY is_default DESC, name, id`, unitID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Template{}
+	for rows.Next() {
+		t, err := scanTemplate(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// Template returns a template of the unit; "" is the unit's default.
+func (db *DB) Template(ctx context.Context, unitID int64, token string) (Template, error) {
+	if token == "" {
+		ts, err := db.Templates(ctx, unitID)
+		if err != nil {
+			return Template{}, err
+		}
+		return ts[0], nil
+	}
+	t, err := scanTemplate(db.r.QueryRowContext(ctx, templateSelect+` WHERE unit_id = ? AND token = ?`, unitID, token))
+	return t, notFound(err)
+}
+
+// InsertTemplate stores a template (already sanitized).
+func (db *DB) InsertTemplate(ctx context.Context, unitID int64, f TemplateFields) (string, error) {
+	token := db.id()
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO contract_templates (token, unit_id, name, body_html, page_css, header_html, footer_html, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, token, unitID, f.Name, f.BodyHTML, f.PageCSS, nullString(f.HeaderHTML), nullString(f.FooterHTML),
+			timestamp(now), timestamp(now))
+		return err
+	})
+	return token, err
+}
+
+// UpdateTemplate reads, changes (apply) and writes a template of the unit.
+func (db *DB) UpdateTemplate(ctx context.Context, unitID int64, token string, apply func(*TemplateFields) error) error {
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		t, err := scanTemplate(tx.QueryRowContext(ctx, templateSelect+` WHERE unit_id = ? AND token = ?`, unitID, token))
+		if err != nil {
+			return notFound(err)
+		}
+		f := TemplateFields{Name: t.Name, BodyHTML: t.BodyHTML, PageCSS: t.PageCSS, HeaderHTML: t.HeaderHTML.String, FooterHTML: t.FooterHTML.String}
+		if err := apply(&f); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE contract_templates SET name = ?, body_html = ?, page_css = ?, header_html = ?, footer_html = ?, updated_at = ?
+			WHERE unit_id = ? AND token = ?`, f.Name, f.BodyHTML, f.PageCSS, nullString(f.HeaderHTML), nullString(f.FooterHTML), timestamp(now), unitID, token)
+		return err
+	})
+}
+
+// Contract statuses. A contract is created draft; it becomes active,
+// expired (past its validity without auto_extend) or cancelled.
+var ContractStatuses = map[string]bool{"draft": true, "active": true, "expired": true, "cancelled": true}
+
+// ContractFields are a contract's writable fields.
+type ContractFields struct {
+	ContactToken, TemplateToken, Name, Status string
+	ValidityStart, ValidityEnd                string
+	IsRecurring, GeneratesPayment, AutoExtend bool
+	RecurrenceType, Description               string
+	OrderTokens                               []string // existing orders to link
+}
+
+// Contract is a contract as /list_contracts returns it.
+type Contract struct {
+	Token            string     `json:"id_token"`
+	ContractName     string     `json:"contract_name"`
+	Status           string     `json:"status"`
+	IDContact        string     `json:"id_token_contact"`
+	ContactName      Text       `json:"contact_name"`
+	IDTemplate       Text       `json:"id_token_template"`
+	ValidityStart    string     `json:"validity_start"`
+	ValidityEnd      Text       `json:"validity_end"`
+	IsRecurring      bool       `json:"is_recurring"`
+	RecurrenceType   Text       `json:"recurrence_type"`
+	GeneratesPayment bool       `json:"generates_payment"`
+	AutoExtend       bool       `json:"auto_extend"`
+	Description      Text       `json:"description"`
+	IDSalesOrder     Text       `json:"id_sales_order"`
+	SalesOrders      []string   `json:"id_token_sales_orders"`
+	Files            []FileInfo `json:"files"`
+	Active           bool       `json:"active"`
+	CreatedDate      string     `json:"created_date"`
+	id               int64
+}
+
+func contractRefs(ctx context.Context, tx *sql.Tx, unitID int64, f ContractFields) (contact int64, template sql.NullInt64, orders []int64, err error) {
+	err = tx.QueryRowContext(ctx, `SELECT id FROM contacts WHERE unit_id = ? AND token = ? AND active = 1`, unitID, f.ContactToken).Scan(&contact)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, template, nil, &RefError{"id_token_contact"}
+	}
+	if err != nil {
+		return
+	}
+	if f.TemplateToken != "" {
+		if err = tx.QueryRowContext(ctx, `SELECT id FROM contract_templates WHERE unit_id = ? AND token = ?`, unitID, f.TemplateToken).Scan(&template); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				err = &RefError{"id_token_template"}
+			}
+			return
+		}
+	}
+	for _, t := range f.OrderTokens {
+		var id int64
+		if err = tx.QueryRowContext(ctx, `SELECT id FROM sales_orders WHERE unit_id = ? AND token = ?`, unitID, t).Scan(&id); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				err = &RefError{"id_token_sales_orders"}
+			}
+			return
+		}
+		orders = append(orders, id)
+	}
+	return
+}
+
+// InsertContract creates a draft contract with its files, its linked
+// orders, and (when order is set) the sales order created with it, in one
+// transaction. It answers the contract's and the order's tokens.
+func (db *DB) InsertContract(ctx context.Context, unitID int64, f ContractFields, files []NewFile, order *SalesOrderFields) (string, string, error) {
+	token, orderToken := db.id(), ""
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		contact, template, orders, err := contractRefs(ctx, tx, unitID, f)
+		if err != nil {
+			return err
+		}
+		var orderID sql.NullInt64
+		if order != nil {
+			refs, err := resolveOrderRefs(ctx, tx, unitID, *order)
+			if err != nil {
+				return err
+			}
+			orderToken = db.id()
+			if _, err := insertOrder(ctx, tx, unitID, orderToken, *order, refs, sql.NullInt64{}, "", now); err != nil {
+				return err
+			}
+			if err := tx.QueryRowContext(ctx, `SELECT id FROM sales_orders WHERE token = ?`, orderToken).Scan(&orderID); err != nil {
+				return err
+			}
+			orders = append(orders, orderID.Int64)
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO contracts (token, unit_id, contact_id, template_id, contract_name, status, validity_start, validity_end,
+			is_recurring, recurrence_type, generates_payment, auto_extend, description, sales_order_id, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, 'draft', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			token, unitID, contact, template, f.Name, f.ValidityStart, nullString(f.ValidityEnd), boolInt(f.IsRecurring), nullString(f.RecurrenceType),
+			boolInt(f.GeneratesPayment), boolInt(f.AutoExtend), nullString(f.Description), orderID, timestamp(now), timestamp(now))
+		if err != nil {
+			return err
+		}
+		id, _ := res.LastInsertId()
+		return linkContract(ctx, tx, id, orders, files, now, db.id)
+	})
+	return token, orderToken, err
+}
+
+func linkContract(ctx context.Context, tx *sql.Tx, id int64, orders []int64, files []NewFile, now time.Time, newID func() string) error {
+	for _, o := range orders {
+		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO contract_orders (contract_id, order_id) VALUES (?, ?)`, id, o); err != nil {
+			return err
+		}
+	}
+	for _, f := range files {
+		sum := sha256Hex(f.Data)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO contract_files (token, contract_id, name, content_type, size, sha256, data, created_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, newID(), id, sanitizeName(f.Name), f.ContentType, len(f.Data), sum, f.Data, timestamp(now)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// UpdateContract reads, changes (apply) and writes a contract of the unit,
+// adding files and links.
+func (db *DB) UpdateContract(ctx context.Context, unitID int64, token string, apply func(*ContractFields) error, files []NewFile) error {
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		c, err := scanContract(tx.QueryRowContext(ctx, contractSelect+` WHERE k.unit_id = ? AND k.token = ?`, unitID, token))
+		if err != nil {
+			return notFound(err)
+		}
+		f := ContractFields{ContactToken: c.IDContact, TemplateToken: c.IDTemplate.String, Name: c.ContractName, Status: c.Status,
+			ValidityStart: c.ValidityStart, ValidityEnd: c.ValidityEnd.String, IsRecurring: c.IsRecurring, GeneratesPayment: c.GeneratesPayment,
+			AutoExtend: c.AutoExtend, RecurrenceType: c.RecurrenceType.String, Description: c.Description.String}
+		if err := apply(&f); err != nil {
+			return err
+		}
+		contact, template, orders, err := contractRefs(ctx, tx, unitID, f)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE contracts SET contact_id = ?, template_id = ?, contract_name = ?, status = ?, validity_start = ?,
+			validity_end = ?, is_recurring = ?, recurrence_type = ?, generates_payment = ?, auto_extend = ?, description = ?, updated_at = ?
+			WHERE id = ?`, contact, template, f.Name, f.Status, f.ValidityStart, nullString(f.ValidityEnd), boolInt(f.IsRecurring),
+			nullString(f.RecurrenceType), boolInt(f.GeneratesPayment), boolInt(f.AutoExtend), nullString(f.Description), timestamp(now), c.id); err != nil {
+			return err
+		}
+		return linkContract(ctx, tx, c.id, orders, files, now, db.id)
+	})
+}
+
+// SetContractActive enables or disables a contract of the unit.
+func (db *DB) SetContractActive(ctx context.Context, unitID int64, token string, active bool) error {
+	return db.setActive(ctx, "contracts", unitID, token, active)
+}
+
+// DeleteContractFiles removes files of a contract of the unit, all or none.
+func (db *DB) DeleteContractFiles(ctx context.Context, unitID int64, token string, fileTokens []string) error {
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var id int64
+		if err := tx.QueryRowContext(ctx, `SELECT id FROM contracts WHERE unit_id = ? AND token = ?`, unitID, token).Scan(&id); err != nil {
+			return notFound(err)
+		}
+		for _, ft := range fileTokens {
+			if err := changed(tx.ExecContext(ctx, `DELETE FROM contract_files WHERE contract_id = ? AND token = ?`, id, ft)); err != nil {
+				return ErrInvalidReference
+			}
+		}
+		return nil
+	})
+}
+
+const contractSelect = `SELECT k.id, k.token, k.contract_name, k.status, c.token, c.display_name, t.token, k.validity_start, k.validity_end,
+	k.is_recurring, k.recurrence_type, k.generates_payment, k.auto_extend, k.description, o.token, k.active, k.created_at
+	FROM contracts k JOIN contacts c ON c.id = k.contact_id LEFT JOIN contract_templates t ON t.id = k.template_id
+	LEFT JOIN sales_orders o ON o.id = k.sales_order_id`
+
+func scanContract(s scanner) (Contract, error) {
+	var c Contract
+	err := s.Scan(&c.id, &c.Token, &c.ContractName, &c.Status, &c.IDContact, &c.ContactName, &c.IDTemplate, &c.ValidityStart, &c.ValidityEnd,
+		&c.IsRecurring, &c.RecurrenceType, &c.GeneratesPayment, &c.AutoExtend, &c.Description, &c.IDSalesOrder, &c.Active, &c.CreatedDate)
+	c.CreatedDate = displayTimestamp(c.CreatedDate)
+	return c, err
+}
+
+func attachContractParts(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}, c *Contract) error {
+	c.SalesOrders, c.Files = []string{}, []FileInfo{}
+	rows, err := q.QueryContext(ctx, `SELECT o.token FROM contract_orders l JOIN sales_orders o ON o.id = l.order_id WHERE l.contract_id = ? ORDER BY o.id`, c.id)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var t string
+		rows.Scan(&t)
+		c.SalesOrders = append(c.SalesOrders, t)
+	}
+	rows.Close()
+	rows, err = q.QueryContext(ctx, `SELECT token, name, content_type, size, sha256, created_at FROM contract_files WHERE contract_id = ? ORDER BY id`, c.id)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var f FileInfo
+		if err := rows.Scan(&f.Token, &f.Name, &f.ContentType, &f.Size, &f.SHA256, &f.CreatedDate); err != nil {
+			return err
+		}
+		f.CreatedDate = displayTimestamp(f.CreatedDate)
+		c.Files = append(c.Files, f)
+	}
+	return rows.Err()
+}
+
+// Contract returns one contract of the unit.
+func (db *DB) Contract(ctx context.Context, unitID int64, token string) (Contract, error) {
+	var c Contract
+	err := db.read(ctx, func(tx *sql.Tx) error {
+		var err error
+		if c, err = scanContract(tx.QueryRowContext(ctx, contractSelect+` WHERE k.unit_id = ? AND k.token = ?`, unitID, token)); err != nil {
+			return notFound(err)
+		}
+		return attachContractParts(ctx, tx, &c)
+	})
+	return c, err
+}
+
+// ContractFilter narrows /list_contracts.
+type ContractFilter struct {
+	ContactToken, Status, ValidOn string
+	Active                        *bool
+}
+
+// Contracts lists the unit's contracts (active ones unless asked), newest
+// validity first.
+func (db *DB) Contracts(ctx context.Context, unitID int64, f ContractFilter) ([]Contract, error) {
+	where, args := []string{"k.unit_id = ?", "k.active = ?"}, []any{unitID, 1}
+	if f.Active != nil {
+		args[1] = boolInt(*f.Active)
+	}
+	for _, c := range []struct{ cond, val string }{{"c.token = ?", f.ContactToken}, {"k.status = ?", f.Status}} {
+		if c.val != "" {
+			where, args = append(where, c.cond), append(args, c.val)
+		}
+	}
+	if f.ValidOn != "" {
+		where = append(where, "k.validity_start <= ? AND (k.validity_end IS NULL OR k.validity_end >= ? OR k.auto_extend = 1)")
+		args = append(args, f.ValidOn, f.ValidOn)
+	}
+	out := []Contract{}
+	err := db.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, contractSelect+` WHERE `+strings.Join(where, " AND ")+` ORDER BY k.validity_start DESC, k.id DESC`, args...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			c, err := scanContract(rows)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			out = append(out, c)
+		}
+		rows.Close()
+		for i := range out {
+			if err := attachContractParts(ctx, tx, &out[i]); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	})
+	return out, err
+}
