@@ -302,7 +302,10 @@ CREATE TABLE sales_orders (
 	nf_status_text          TEXT,
 	created_at              TEXT NOT NULL,
 	updated_at              TEXT NOT NULL,
-	public_token            TEXT
+	public_token            TEXT,
+	requested_payment_mode  TEXT,
+	charge_on_pix_acceptance INTEGER NOT NULL DEFAULT 0,
+	pix_accepted_at         TEXT
 ) STRICT;
 CREATE UNIQUE INDEX sales_orders_code ON sales_orders(unit_id, cod_seq);
 -- One generated order per origin and month: the recurrence job may run
@@ -565,3 +568,11 @@ CREATE TABLE contract_files (
 	created_at   TEXT NOT NULL
 ) STRICT;
 CREATE INDEX contract_files_contract ON contract_files(contract_id);
+
+-- A contract's billing: one order per period, made once.
+CREATE TABLE contract_billing (
+	contract_id INTEGER NOT NULL REFERENCES contracts(id),
+	period      INTEGER NOT NULL,
+	order_id    INTEGER NOT NULL REFERENCES sales_orders(id),
+	PRIMARY KEY (contract_id, period)
+) STRICT;

@@ -9,6 +9,7 @@ import (
 
 	"fincom/jobs"
 	"fincom/render"
+	"fincom/server"
 	"fincom/store"
 )
 
@@ -33,7 +34,16 @@ func newJobsCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			r := &jobs.Runner{Domains: ds, Log: slog.New(slog.NewJSONHandler(a.errOut, nil)), Render: rd, PublicURL: publicURL}
+			sys, err := store.OpenSystem(a.dataDir, store.DurabilityFull, nil)
+			if err != nil {
+				return err
+			}
+			defer sys.Close()
+			srv, err := server.New(ds, sys, server.Config{Version: Version, PublicURL: publicURL})
+			if err != nil {
+				return err
+			}
+			r := &jobs.Runner{Domains: ds, Log: slog.New(slog.NewJSONHandler(a.errOut, nil)), Render: rd, PublicURL: publicURL, ChargeOrder: srv.IssueCharges}
 			var results []jobs.Result
 			err = a.withOpen(ds, cmd, args[0], func(db *store.DB) error {
 				results, err = r.RunDay(cmd.Context(), db, day)

@@ -107,7 +107,7 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	defer stop()
 	// Scheduled jobs (monthly recurrence): caught up now for the days the
 	// server was down, then daily.
-	runner := &jobs.Runner{Domains: ds, Log: log, Render: rd, PublicURL: o.publicURL}
+	runner := &jobs.Runner{Domains: ds, Log: log, Render: rd, PublicURL: o.publicURL, ChargeOrder: srv.IssueCharges}
 	if o.smtpURL != "" {
 		if runner.Sender, err = jobs.ParseSMTP(o.smtpURL, o.smtpFrom); err != nil {
 			return err

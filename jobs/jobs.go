@@ -25,6 +25,9 @@ type Runner struct {
 	PublicURL string
 	// Sender delivers the outbox; nil keeps messages there, unsent.
 	Sender Sender
+	// ChargeOrder issues an order's charges through its provider (the
+	// server's; cmd wires it): contract billing charges what it bills.
+	ChargeOrder func(ctx context.Context, db *store.DB, unitID int64, orderToken string) error
 }
 
 // Result is what one job created for one day.
@@ -91,6 +94,25 @@ func (r *Runner) RunDay(ctx context.Context, db *store.DB, day store.Date) ([]Re
 			r.Log.Info("job run", "domain", db.Name, "date", day.ISO(), "overdue", n, "notices", q)
 		}
 	}
+	billed, expired, err := db.BillContracts(ctx, day)
+	if err != nil {
+		return out, fmt.Errorf("%s %s: %w", store.ContractBillingJob, day.ISO(), err)
+	}
+	codes := []string{}
+	for _, b := range billed {
+		codes = append(codes, b.Code)
+		if r.ChargeOrder != nil {
+			// A failed charge leaves the order billed and uncharged; the
+			// log says so, and /generate_charge can be retried safely.
+			if err := r.ChargeOrder(ctx, db, b.UnitID, b.Token); err != nil {
+				r.Log.Error("contract billing charge", "domain", db.Name, "order", b.Code, "err", err)
+			}
+		}
+	}
+	if len(billed)+expired > 0 {
+		r.Log.Info("job run", "domain", db.Name, "job", store.ContractBillingJob, "date", day.ISO(), "orders", codes, "expired", expired)
+	}
+	out = append(out, Result{Job: store.ContractBillingJob, Date: day.ISO(), Created: codes, Changed: expired})
 	if day.Day() == 1 {
 		created, err := db.CreateRecurringOrders(ctx, day)
 		if err != nil {

@@ -154,7 +154,13 @@ func TestRecurrenceCatchUpAfterDowntime(t *testing.T) {
 	if got, want := w.copies(other), []string{"2026-03-10", "2026-04-10", "2026-05-10"}; !equal(got, want) {
 		t.Fatalf("copies of other %v, want %v", got, want)
 	}
-	runs, _ := w.db.JobRuns(context.Background(), 10)
+	all, _ := w.db.JobRuns(context.Background(), 10)
+	var runs []store.JobRun
+	for _, r := range all {
+		if r.Job == store.RecurrenceJob {
+			runs = append(runs, r)
+		}
+	}
 	if len(runs) != 3 || runs[0].RunDate != "2026-04-01" || runs[0].Created != 2 {
 		t.Fatalf("job runs %+v", runs)
 	}
@@ -174,7 +180,68 @@ func TestRecurrenceSkipsDisabledAndNonRecurring(t *testing.T) {
 	}
 	// Run directly for a day that is not a day 1: nothing is due.
 	res, err := w.runner.RunDay(context.Background(), w.db, store.Date{Time: time.Date(2026, 2, 2, 0, 0, 0, 0, time.UTC)})
-	if err != nil || len(res) != 1 || res[0].Job != OverdueJob {
+	for _, r := range res {
+		if r.Job == store.RecurrenceJob {
+			t.Fatalf("recurrence ran on 2 Feb: %v", res)
+		}
+	}
+	if err != nil || len(res) != 2 {
 		t.Fatalf("RunDay(2 Feb) = %v, %v", res, err)
+	}
+}
+
+// contract makes an active monthly contract billing the world's order
+// (due on the 20th) from 2026-01-15, ending on end ("" for none).
+func (w *world) contract(end string, autoExtend bool) string {
+	w.t.Helper()
+	ctx := context.Background()
+	order := w.fields
+	order.Recurrence = false
+	order.EstimatedPaymentDate = "2026-01-20"
+	f := store.ContractFields{ContactToken: w.fields.ContactToken, Name: "Suporte", Status: "draft", ValidityStart: "2026-01-15",
+		ValidityEnd: end, IsRecurring: true, RecurrenceType: "monthly", GeneratesPayment: true, AutoExtend: autoExtend}
+	tok, _, err := w.db.InsertContract(ctx, w.unit.ID, f, nil, &order)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	if err := w.db.UpdateContract(ctx, w.unit.ID, tok, func(f *store.ContractFields) error { f.Status = "active"; return nil }, nil); err != nil {
+		w.t.Fatal(err)
+	}
+	return tok
+}
+
+func (w *world) billedDues(contract string) []string {
+	w.t.Helper()
+	c, err := w.db.Contract(context.Background(), w.unit.ID, contract)
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	var out []string
+	for _, tok := range c.SalesOrders {
+		o, _ := w.db.SalesOrder(context.Background(), w.unit.ID, tok)
+		out = append(out, o.EstimatedPaymentDate[:10])
+	}
+	return out
+}
+
+// TestContractBilling bills a monthly contract across its end, with and
+// without auto_extend, once per period.
+func TestContractBilling(t *testing.T) {
+	w := newWorld(t, time.Date(2026, 1, 10, 12, 0, 0, 0, time.UTC))
+	ending := w.contract("2026-03-31", false)
+	extending := w.contract("2026-03-31", true)
+	w.at("2026-02-20T12:00:00Z")
+	w.at("2026-04-20T12:00:00Z")
+	w.at("2026-04-21T12:00:00Z") // again: nothing more
+	if got, want := w.billedDues(ending), []string{"2026-01-20", "2026-02-20", "2026-03-20"}; !equal(got, want) {
+		t.Fatalf("ending contract orders due %v, want %v", got, want)
+	}
+	if got, want := w.billedDues(extending), []string{"2026-01-20", "2026-02-20", "2026-03-20", "2026-04-20"}; !equal(got, want) {
+		t.Fatalf("auto-extending contract orders due %v, want %v", got, want)
+	}
+	for tok, want := range map[string]string{ending: "expired", extending: "active"} {
+		if c, _ := w.db.Contract(context.Background(), w.unit.ID, tok); c.Status != want {
+			t.Errorf("contract status %s, want %s", c.Status, want)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 
@@ -67,18 +68,27 @@ func (s *Server) generateCharge(r *request) (any, error) {
 	if err := r.decode(&q); err != nil {
 		return nil, err
 	}
-	plan, err := r.db.PrepareCharges(r.ctx, r.unit.ID, q.IDToken)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return nil, errSalesOrderNotFound
-	case errors.Is(err, store.ErrOrderDisabled):
-		return nil, errOrderDisabled
-	case err != nil:
+	if err := s.IssueCharges(r.ctx, r.db, r.unit.ID, q.IDToken); err != nil {
 		return nil, err
 	}
-	order, err := r.db.SalesOrder(r.ctx, r.unit.ID, q.IDToken)
+	return s.chargeState(r, q.IDToken, "Charge generated successfully.")
+}
+
+// IssueCharges issues an order's charges (see generateCharge); the
+// scheduler's contract billing calls it too.
+func (s *Server) IssueCharges(ctx context.Context, db *store.DB, unitID int64, orderToken string) error {
+	plan, err := db.PrepareCharges(ctx, unitID, orderToken)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return errSalesOrderNotFound
+	case errors.Is(err, store.ErrOrderDisabled):
+		return errOrderDisabled
+	case err != nil:
+		return err
+	}
+	order, err := db.SalesOrder(ctx, unitID, orderToken)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	city := "BRASIL"
 	if m, ok := brdoc.LookupIBGE(plan.UnitCityIBGE); ok {
@@ -90,40 +100,40 @@ func (s *Server) generateCharge(r *request) (any, error) {
 		}
 		p, ok := s.cfg.Providers[c.Provider]
 		if !ok {
-			r.db.CancelCharges(r.ctx, r.unit.ID, q.IDToken)
-			return nil, errUnknownProvider
+			db.CancelCharges(ctx, unitID, orderToken)
+			return errUnknownProvider
 		}
 		due, _ := store.ParseDateISO(c.DueDate)
 		card := 1
 		if c.CardInstallments != nil {
 			card = *c.CardInstallments
 		}
-		issued, err := p.Issue(r.ctx, provider.Request{IdempotencyKey: c.IdempotencyKey(), PaymentKey: c.PaymentKey,
+		issued, err := p.Issue(ctx, provider.Request{IdempotencyKey: c.IdempotencyKey(), PaymentKey: c.PaymentKey,
 			Amount: c.Amount.Decimal, DueDate: due.Time, PixKey: c.PixKey(), MerchantName: plan.UnitName, MerchantCity: city,
 			CardInstallments: card})
 		if errors.Is(err, provider.ErrRefused) {
 			// A refused charge is no charge: the installment may be charged
 			// again once the order is fixed.
-			if cerr := r.db.CancelCharges(r.ctx, r.unit.ID, q.IDToken); cerr != nil && !errors.Is(cerr, store.ErrNothingToCancel) {
-				return nil, cerr
+			if cerr := db.CancelCharges(ctx, unitID, orderToken); cerr != nil && !errors.Is(cerr, store.ErrNothingToCancel) {
+				return cerr
 			}
-			return nil, errProviderRefused
+			return errProviderRefused
 		}
 		if err != nil {
 			s.log.Warn("provider call failed", "provider", p.Name(), "err", err)
-			return nil, errProviderDown // the charge stays ISSUING; a retry is safe
+			return errProviderDown // the charge stays ISSUING; a retry is safe
 		}
 		notice, err := s.notice("charge_created", order.NotifyEmailCharge.String, "charge_created:"+c.Token,
 			s.mailData(order.UnitName, order.ContactName.String, order.CodOrders, order.Description, plan.PublicToken, c))
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if err := r.db.CompleteCharge(r.ctx, c.Token, store.IssuedCharge{Ref: issued.Ref, BoletoLine: issued.BoletoLine,
+		if err := db.CompleteCharge(ctx, c.Token, store.IssuedCharge{Ref: issued.Ref, BoletoLine: issued.BoletoLine,
 			BoletoBarcode: issued.BoletoBarcode, PixPayload: issued.PixPayload, PixTxID: issued.PixTxID}, notice); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return s.chargeState(r, q.IDToken, "Charge generated successfully.")
+	return nil
 }
 
 func (s *Server) chargeState(r *request, orderToken, message string) (any, error) {

@@ -538,3 +538,31 @@ func decimalValue(raw json.RawMessage) (store.Money, error) {
 	err := m.UnmarshalJSON(raw)
 	return m, err
 }
+
+var errNoPixAutomatico = newError(http.StatusConflict, textNoPixAutomatico)
+
+// acceptPixAutomatico (a fincom route; spec, /insert_contract's rule)
+// records that the payer accepted the contract's PIX automático
+// recurrence: its order becomes due in 30 days and, with
+// generateChargeOnPixAutomaticAcceptance and requested_payment_mode
+// PIX_AUTOMATICO, its first charge is issued at once. Accepting again
+// answers the same charge.
+func (s *Server) acceptPixAutomatico(r *request) (any, error) {
+	var q idRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	order, err := r.db.AcceptPixAutomatico(r.ctx, r.unit.ID, q.IDToken)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil, errContractNotFound
+	case errors.Is(err, store.ErrNoPixAutomatico):
+		return nil, errNoPixAutomatico
+	case err != nil:
+		return nil, err
+	}
+	if err := s.IssueCharges(r.ctx, r.db, r.unit.ID, order); err != nil {
+		return nil, err
+	}
+	return s.chargeState(r, order, "PIX automático accepted; first charge issued.")
+}

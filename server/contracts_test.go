@@ -149,3 +149,29 @@ func TestContractPreviewGolden(t *testing.T) {
 			status: 200, golden: "contracts/preview_template"},
 	})
 }
+
+// TestPixAutomatico: accepting the recurrence issues the cycle's first
+// charge, due in 30 days; accepting again issues nothing more.
+func TestPixAutomatico(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	meta := strings.Replace(contractMeta, `"payment_type":"`+payBoleto+`","recurrence":true`,
+		`"payment_type":"9c61cd65-9b9c-525b-84e6-37a6bc09d571","pix_key":"pix@acme.com.br","requested_payment_mode":"PIX_AUTOMATICO","generateChargeOnPixAutomaticAcceptance":true`, 1)
+	id := post(t, h, "/insert_contract", meta)["data"].(map[string]any)["id_token"].(string)
+	out := post(t, h, "/accept_pix_automatico", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	charges := out["charges"].([]any)
+	if len(charges) != 1 || charges[0].(map[string]any)["due_date"] != "2026-12-22" || charges[0].(map[string]any)["payment_key"] != "PIX_AUTOMATICO" {
+		t.Fatalf("first charge %v", out)
+	}
+	again := post(t, h, "/accept_pix_automatico", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	if len(again["charges"].([]any)) != 1 || again["charges"].([]any)[0].(map[string]any)["token"] != charges[0].(map[string]any)["token"] {
+		t.Fatalf("accepted twice: %v", again)
+	}
+	if c := post(t, h, "/list_contracts", `{`+auth+`}`)["data"].([]any)[0].(map[string]any); c["status"] != "active" {
+		t.Fatalf("contract %v", c["status"])
+	}
+	plain := post(t, h, "/insert_contract", contractMeta)["data"].(map[string]any)["id_token"].(string)
+	if rec := do(h, http.MethodPost, "/accept_pix_automatico", `{`+auth+`,"id_token":"`+plain+`"}`); rec.Code != 409 {
+		t.Fatalf("plain contract: %d %s", rec.Code, rec.Body.String())
+	}
+}

@@ -117,6 +117,7 @@ const (
 	textContractDates       = "Invalid validity dates. Use YYYY-MM-DD, the end not before the start."
 	textTemplateNotFound    = "Template not found."
 	textPreviewTarget       = "Provide id_contract or id_token_template."
+	textNoPixAutomatico     = "The contract's order does not charge on PIX automático acceptance (requested_payment_mode PIX_AUTOMATICO and generateChargeOnPixAutomaticAcceptance)."
 
 	// fincom's own texts, for failures the spec does not name.
 	textInvalidJSON     = "Invalid JSON body."

@@ -214,6 +214,7 @@ func (s *Server) routeTable() []route {
 		post("/update_contract_template", s.updateContractTemplate, textsContract),
 		post("/list_contract_templates", s.listContractTemplates, textsContract),
 		post("/get_contract_template", s.getContractTemplate, textsContract),
+		post("/accept_pix_automatico", s.acceptPixAutomatico, textsContract),
 
 		// CRM.
 		post("/insert_crm", s.insertCRM, textsCRM),

@@ -106,6 +106,9 @@ type orderCharge struct {
 	NotifyDaysCharge     *flexInt `json:"notify_days_charge"`
 	BankAccountPayment   string   `json:"bankAccountPayment" alias:"id_token_bank_account_payment"`
 	EstimatedPaymentDate string   `json:"estimated_payment_date"`
+	// PIX automático (spec, /insert_contract's sales_order).
+	ChargeOnPixAcceptance bool   `json:"generateChargeOnPixAutomaticAcceptance"`
+	RequestedPaymentMode  string `json:"requested_payment_mode"`
 }
 
 type orderNF struct {
@@ -260,6 +263,12 @@ func (q *salesOrderRequest) fields(paymentKey string) (store.SalesOrderFields, e
 	}
 	switch nf.Kind {
 	case "", "nfse", "nfsen", "nfe", "nfce":
+	default:
+		return f, errOrderFormat
+	}
+	switch ch.RequestedPaymentMode {
+	case "", "PIX_AUTOMATICO", "PIX", "BOLETO", "CREDIT_CARD", "DEBIT_CARD", "TRANSFER", "CASH":
+		f.RequestedPaymentMode, f.ChargeOnPixAcceptance = ch.RequestedPaymentMode, ch.ChargeOnPixAcceptance
 	default:
 		return f, errOrderFormat
 	}

@@ -395,3 +395,151 @@ func (db *DB) Contracts(ctx context.Context, unitID int64, f ContractFilter) ([]
 	})
 	return out, err
 }
+
+// ContractBillingJob names the contract billing's job runs.
+const ContractBillingJob = "contract_billing"
+
+// maxPeriods bounds how many periods one contract is billed for in a run.
+const maxPeriods = 1200
+
+// BillContracts runs the contract billing for today: every active contract
+// (status active) that is recurring and generates payment gets, for each
+// period (month or year from validity_start) that has started by today,
+// a copy of its sales order due that many periods after the original's
+// due date, while the period starts within the validity or the contract
+// auto-extends. A period is billed once. Contracts past their end without
+// auto_extend become expired. It answers the codes of the orders created.
+func (db *DB) BillContracts(ctx context.Context, today Date) ([]BilledOrder, int, error) {
+	var created []string
+	var billed []BilledOrder
+	expired := 0
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		rows, err := tx.QueryContext(ctx, `SELECT k.id, k.unit_id, k.validity_start, k.validity_end, k.auto_extend, k.recurrence_type, k.sales_order_id,
+			o.estimated_payment_date
+			FROM contracts k JOIN sales_orders o ON o.id = k.sales_order_id
+			WHERE k.active = 1 AND k.status = 'active' AND k.is_recurring = 1 AND k.generates_payment = 1 AND k.recurrence_type IN ('monthly', 'yearly')`)
+		if err != nil {
+			return err
+		}
+		type contract struct {
+			id, unit, order int64
+			start, due      Date
+			end             sql.NullString
+			autoExtend      bool
+			months          int
+		}
+		var cs []contract
+		for rows.Next() {
+			var c contract
+			var start, due, kind string
+			if err := rows.Scan(&c.id, &c.unit, &start, &c.end, &c.autoExtend, &kind, &c.order, &due); err != nil {
+				rows.Close()
+				return err
+			}
+			c.start, _ = ParseDateISO(start)
+			c.due, _ = ParseDateISO(due)
+			c.months = map[string]int{"monthly": 1, "yearly": 12}[kind]
+			cs = append(cs, c)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for _, c := range cs {
+			for k := 1; k <= maxPeriods; k++ {
+				periodStart := AddMonths(c.start, k*c.months)
+				if periodStart.After(today.Time) || (c.end.Valid && periodStart.ISO() > c.end.String && !c.autoExtend) {
+					break
+				}
+				var one int
+				if err := tx.QueryRowContext(ctx, `SELECT 1 FROM contract_billing WHERE contract_id = ? AND period = ?`, c.id, k).Scan(&one); err == nil {
+					continue
+				} else if !errors.Is(err, sql.ErrNoRows) {
+					return err
+				}
+				seq, err := nextCounter(ctx, tx, c.unit, "sales_order")
+				if err != nil {
+					return err
+				}
+				tok := db.id()
+				res, err := tx.ExecContext(ctx, `
+					INSERT INTO sales_orders (token, cod_seq, cod_orders, estimated_payment_date, recurrence, created_at, updated_at, `+orderCopyColumns+`)
+					SELECT ?, ?, ?, ?, 0, ?, ?, `+orderCopyColumns+` FROM sales_orders WHERE id = ?`,
+					tok, seq, OrderCode(seq), AddMonths(c.due, k*c.months).ISO(), timestamp(now), timestamp(now), c.order)
+				if err != nil {
+					return err
+				}
+				id, _ := res.LastInsertId()
+				if _, err := tx.ExecContext(ctx, `INSERT INTO sales_order_products (order_id, position, product_id, quantity)
+					SELECT ?, position, product_id, quantity FROM sales_order_products WHERE order_id = ?`, id, c.order); err != nil {
+					return err
+				}
+				if _, err := tx.ExecContext(ctx, `INSERT INTO contract_billing (contract_id, period, order_id) VALUES (?, ?, ?)`, c.id, k, id); err != nil {
+					return err
+				}
+				if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO contract_orders (contract_id, order_id) VALUES (?, ?)`, c.id, id); err != nil {
+					return err
+				}
+				created = append(created, OrderCode(seq))
+				billed = append(billed, BilledOrder{UnitID: c.unit, Token: tok, Code: OrderCode(seq)})
+			}
+		}
+		// Expiry comes after billing, so that a contract's last periods are
+		// billed even when the job first runs after its end.
+		res, err := tx.ExecContext(ctx, `UPDATE contracts SET status = 'expired', updated_at = ?
+			WHERE status IN ('draft', 'active') AND auto_extend = 0 AND validity_end IS NOT NULL AND validity_end < ?`, timestamp(now), today.ISO())
+		if err != nil {
+			return err
+		}
+		n, _ := res.RowsAffected()
+		expired = int(n)
+		return recordJobRun(ctx, tx, ContractBillingJob, today, created, now)
+	})
+	return billed, expired, err
+}
+
+// BilledOrder is an order the contract billing created.
+type BilledOrder struct {
+	UnitID      int64
+	Token, Code string
+}
+
+// ErrNoPixAutomatico is returned when a contract's order does not ask for
+// a charge on PIX automático acceptance.
+var ErrNoPixAutomatico = errors.New("order does not charge on PIX automático acceptance")
+
+// AcceptPixAutomatico records the payer's acceptance of a contract's PIX
+// automático recurrence: the contract's order (requested_payment_mode
+// PIX_AUTOMATICO, generateChargeOnPixAutomaticAcceptance) becomes due in
+// 30 days, and the contract active. It answers the order's token, whose
+// first charge the caller then issues.
+func (db *DB) AcceptPixAutomatico(ctx context.Context, unitID int64, contractToken string) (string, error) {
+	var order string
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var orderID sql.NullInt64
+		var mode sql.NullString
+		var charge bool
+		var accepted sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT o.id, o.token, o.requested_payment_mode, o.charge_on_pix_acceptance, o.pix_accepted_at
+			FROM contracts k JOIN sales_orders o ON o.id = k.sales_order_id WHERE k.unit_id = ? AND k.token = ? AND k.active = 1`, unitID, contractToken).
+			Scan(&orderID, &order, &mode, &charge, &accepted)
+		if err != nil {
+			return notFound(err)
+		}
+		if mode.String != "PIX_AUTOMATICO" || !charge {
+			return ErrNoPixAutomatico
+		}
+		if accepted.Valid {
+			return nil // accepted before: the charge exists or is being issued
+		}
+		due := Date{Today(now).AddDate(0, 0, 30)}
+		if _, err := tx.ExecContext(ctx, `UPDATE sales_orders SET pix_accepted_at = ?, estimated_payment_date = ?, updated_at = ? WHERE id = ?`,
+			timestamp(now), due.ISO(), timestamp(now), orderID); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE contracts SET status = 'active', updated_at = ? WHERE unit_id = ? AND token = ? AND status = 'draft'`,
+			timestamp(now), unitID, contractToken)
+		return err
+	})
+	return order, err
+}

@@ -75,7 +75,7 @@ const orderCopyColumns = `unit_id, contact_id, stock_item_id, category_id, proje
 	provider_bank, installment_credit, installments, pix_key, notify_days_charge, notify_email_charge, notify_email_nf,
 	notify_email_alert, observation_sales, nf_kind, generate_nf_webhook, tipo_documento, finalidade_emissao,
 	presenca_comprador, consumidor_final, service_assoc_id, service_id, service_cod, service_location, freight_mode,
-	freight_total, local_destino, taxes`
+	freight_total, local_destino, taxes, requested_payment_mode, charge_on_pix_acceptance`
 
 // AddMonths moves a date by n months, keeping the day of month and
 // clamping it to the month's last day (the 31st becomes the 30th, or
@@ -105,6 +105,8 @@ func (db *DB) CreateRecurringOrders(ctx context.Context, day Date) ([]string, er
 		rows, err := tx.QueryContext(ctx, `
 			SELECT id, unit_id, created_at, estimated_payment_date FROM sales_orders
 			WHERE recurrence = 1 AND active = 1 AND origin_id IS NULL AND created_at < ?
+				-- A billing contract drives its order's repetition itself.
+				AND NOT EXISTS (SELECT 1 FROM contracts k WHERE k.sales_order_id = sales_orders.id AND k.is_recurring = 1 AND k.generates_payment = 1)
 			ORDER BY id`, timestamp(start))
 		if err != nil {
 			return err

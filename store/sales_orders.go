@@ -66,6 +66,10 @@ type SalesOrderFields struct {
 	FreightMode, LocalDestino                                   int
 	FreightTotal                                                Money
 	Taxes                                                       Taxes
+	// RequestedPaymentMode PIX_AUTOMATICO with ChargeOnPixAcceptance: the
+	// cycle\'s first charge is issued when the payer accepts.
+	RequestedPaymentMode  string
+	ChargeOnPixAcceptance bool
 }
 
 // OrderLine is a product line as an order shows it.
@@ -276,8 +280,8 @@ func insertOrder(ctx context.Context, tx *sql.Tx, unitID int64, token string, f 
 			installments, pix_key, notify_days_charge, notify_email_charge, notify_email_nf, notify_email_alert,
 			observation_sales, nf_kind, generate_nf_webhook, tipo_documento, finalidade_emissao, presenca_comprador,
 			consumidor_final, service_assoc_id, service_id, service_cod, service_location, freight_mode, freight_total,
-			local_destino, taxes, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			local_destino, taxes, created_at, updated_at, requested_payment_mode, charge_on_pix_acceptance)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		token, unitID, seq, OrderCode(seq), origin, nullString(month), refs.contact, refs.stock,
 		refs.category, refs.project, refs.account, refs.accountPay, refs.method, f.Description, f.Value, cents,
 		f.Quantity, f.EstimatedPaymentDate, boolInt(f.Recurrence), boolInt(f.InAutomation), boolInt(f.Conciliation),
@@ -286,7 +290,8 @@ func insertOrder(ctx context.Context, tx *sql.Tx, unitID int64, token string, f 
 		nullString(f.ObservationSales), nullString(f.NFKind), boolInt(f.GenerateNFWebhook), nullString(f.TipoDocumento),
 		nullString(f.FinalidadeEmissao), nullString(f.PresencaComprador), nullString(f.ConsumidorFinal),
 		nullString(f.ServiceAssocID), nullString(f.ServiceID), nullString(f.ServiceCod), nullString(f.ServiceLocation),
-		f.FreightMode, f.FreightTotal, f.LocalDestino, string(taxes), timestamp(now), timestamp(now))
+		f.FreightMode, f.FreightTotal, f.LocalDestino, string(taxes), timestamp(now), timestamp(now), nullString(f.RequestedPaymentMode),
+		boolInt(f.ChargeOnPixAcceptance))
 	if err != nil {
 		return "", err
 	}

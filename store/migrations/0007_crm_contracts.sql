@@ -74,3 +74,14 @@ CREATE TABLE contract_files (
 	created_at   TEXT NOT NULL
 ) STRICT;
 CREATE INDEX contract_files_contract ON contract_files(contract_id);
+
+-- A contract's billing: one order per period, made once.
+CREATE TABLE contract_billing (
+	contract_id INTEGER NOT NULL REFERENCES contracts(id),
+	period      INTEGER NOT NULL,
+	order_id    INTEGER NOT NULL REFERENCES sales_orders(id),
+	PRIMARY KEY (contract_id, period)
+) STRICT;
+ALTER TABLE sales_orders ADD COLUMN requested_payment_mode TEXT;
+ALTER TABLE sales_orders ADD COLUMN charge_on_pix_acceptance INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE sales_orders ADD COLUMN pix_accepted_at TEXT;
