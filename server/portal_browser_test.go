@@ -233,3 +233,33 @@ func TestPortalInBrowser(t *testing.T) {
 	}
 	t.Fatalf("events %v: the copy was not recorded", fmt.Sprint(kinds))
 }
+
+// TestContractDocumentInBrowser loads a preview's html_document in
+// headless Chromium: it renders its text, and a hostile template's page
+// runs nothing.
+func TestContractDocumentInBrowser(t *testing.T) {
+	_, pageURL := chromium(t)
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	tok := post(t, h, "/insert_contract_template", `{`+auth+`,"name":"T","body_html":"<h1>Contrato de {{contato_nome}}</h1><p onclick=\"document.title='hacked'\">x</p><script>document.title='hacked'</script><img src=x onerror=\"document.title='hacked'\">"}`)["token"].(string)
+	doc := post(t, h, "/get_contract_preview", `{`+auth+`,"id_token_template":"`+tok+`","id_contact":"{{contact2}}"}`)["data"].(map[string]any)["html_document"].(string)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(doc))
+	}))
+	defer ts.Close()
+	p := dialCDP(t, pageURL)
+	p.call(t, "Page.enable", map[string]any{})
+	p.call(t, "Page.navigate", map[string]any{"url": ts.URL})
+	p.waitFor(t, `document.readyState === "complete"`)
+	if got := p.eval(t, `document.querySelector("h1").textContent`); got != "Contrato de Maria da Silva" {
+		t.Fatalf("h1 %v", got)
+	}
+	p.eval(t, `document.querySelector("p") && document.querySelector("p").click()`)
+	if got := p.eval(t, `document.title`); got != "T" {
+		t.Fatalf("title %v: something ran", got)
+	}
+	if n := p.eval(t, `document.querySelectorAll("script, img, iframe").length`); n != 0.0 {
+		t.Fatalf("%v active elements", n)
+	}
+}
