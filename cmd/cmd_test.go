@@ -142,6 +142,12 @@ func TestCLIEndToEnd(t *testing.T) {
 	if err := cliErr(t, schema, data, "jobs", "run", "acme", "--at", "1/12/2026"); err == nil {
 		t.Fatal("bad --at accepted")
 	}
+	if v := jsonOut(t, cli(t, schema, data, "doctor", "--json")); v["status"] != "ok" {
+		t.Fatalf("doctor: %v", v)
+	}
+	if v := jsonOut(t, cli(t, schema, data, "backup", "--all", "--dir", t.TempDir(), "--keep", "3", "--json")); len(v["files"].([]any)) != 1 {
+		t.Fatalf("backup --all: %v", v)
+	}
 	if v := jsonOut(t, cli(t, schema, data, "version", "--json")); v["version"] != Version {
 		t.Fatalf("version: %v", v)
 	}

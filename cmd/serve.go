@@ -29,6 +29,9 @@ type serveOptions struct {
 	smtpURL   string
 	smtpFrom  string
 	nfWindow  time.Duration
+	backup    string // cron spec
+	backupDir string
+	keep      int
 }
 
 func (o *serveOptions) flags(c *cobra.Command, a *app) {
@@ -38,6 +41,9 @@ func (o *serveOptions) flags(c *cobra.Command, a *app) {
 	c.Flags().StringVar(&o.smtpURL, "smtp-url", os.Getenv("FINCOM_SMTP_URL"), "deliver e-mails through smtp://user:pass@host:port or smtps://... (env FINCOM_SMTP_URL); unset keeps them in the outbox")
 	c.Flags().StringVar(&o.smtpFrom, "smtp-from", os.Getenv("FINCOM_SMTP_FROM"), "sender address of the e-mails (env FINCOM_SMTP_FROM)")
 	c.Flags().DurationVar(&o.nfWindow, "nf-cancel-window", 24*time.Hour, "how long after authorization an invoice may be cancelled")
+	c.Flags().StringVar(&o.backup, "backup-cron", "", `back up every domain on this cron schedule, e.g. "0 3 * * *" (São Paulo time)`)
+	c.Flags().StringVar(&o.backupDir, "backup-dir", "", "with --backup-cron: where the backups go (default DATA/backups)")
+	c.Flags().IntVar(&o.keep, "backup-keep", 7, "with --backup-cron: backups kept per domain")
 	c.Flags().DurationVar(&o.idleClose, "idle-close", 5*time.Minute, "close a domain file unused for this long")
 	c.Flags().StringVar(&a.durability, "durability", "full", "full: every answered write survives a power cut; normal: faster, may lose the last writes on power loss")
 }
@@ -113,7 +119,16 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 			return err
 		}
 	}
-	stopJobs := runner.Start(ctx)
+	if o.backup != "" {
+		if o.backupDir == "" {
+			o.backupDir = filepath.Join(a.dataDir, "backups")
+		}
+		runner.Backup = &jobs.BackupPlan{Spec: o.backup, Dir: o.backupDir, Keep: o.keep}
+	}
+	stopJobs, err := runner.Start(ctx)
+	if err != nil {
+		return err
+	}
 	defer stopJobs()
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

@@ -28,6 +28,15 @@ type Runner struct {
 	// ChargeOrder issues an order's charges through its provider (the
 	// server's; cmd wires it): contract billing charges what it bills.
 	ChargeOrder func(ctx context.Context, db *store.DB, unitID int64, orderToken string) error
+	// Backup, when set, backs up every domain on a schedule.
+	Backup *BackupPlan
+}
+
+// BackupPlan is a scheduled backup of every domain.
+type BackupPlan struct {
+	Spec string // cron, in São Paulo time
+	Dir  string
+	Keep int
 }
 
 // Result is what one job created for one day.
@@ -177,7 +186,7 @@ func (r *Runner) CatchUpAll(ctx context.Context) error {
 // Start runs the catch-up now and then every day a few minutes after
 // midnight in São Paulo, until ctx ends. It returns a function that waits
 // for running jobs to finish.
-func (r *Runner) Start(ctx context.Context) (stop func()) {
+func (r *Runner) Start(ctx context.Context) (stop func(), err error) {
 	loc, err := time.LoadLocation("America/Sao_Paulo")
 	if err != nil {
 		loc = time.FixedZone("BRT", -3*3600)
@@ -189,6 +198,18 @@ func (r *Runner) Start(ctx context.Context) (stop func()) {
 		}
 	}
 	c.AddFunc("5 0 * * *", run)
+	if b := r.Backup; b != nil {
+		if _, err := c.AddFunc(b.Spec, func() {
+			files, err := r.Domains.BackupAll(ctx, b.Dir, b.Keep)
+			if err != nil {
+				r.Log.Error("scheduled backup", "err", err)
+				return
+			}
+			r.Log.Info("scheduled backup", "files", len(files), "dir", b.Dir)
+		}); err != nil {
+			return nil, fmt.Errorf("--backup-cron %q: %w", b.Spec, err)
+		}
+	}
 	if r.Sender != nil {
 		c.AddFunc("@every 30s", func() {
 			if err := r.Deliver(ctx); err != nil {
@@ -205,5 +226,5 @@ func (r *Runner) Start(ctx context.Context) (stop func()) {
 	return func() {
 		<-c.Stop().Done()
 		<-done
-	}
+	}, nil
 }

@@ -456,3 +456,124 @@ func (d *Domains) CheckVersions() error {
 	}
 	return nil
 }
+
+// BackupAll backs up every domain into dir as <domain>-<UTC time>.db and
+// keeps the newest keep backups of each domain (0 keeps all). It answers
+// the files written.
+func (d *Domains) BackupAll(ctx context.Context, dir string, keep int) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	names, err := d.Names()
+	if err != nil {
+		return nil, err
+	}
+	stamp := time.Now().UTC().Format("20060102T150405Z")
+	var written []string
+	for _, n := range names {
+		out := filepath.Join(dir, n+"-"+stamp+".db")
+		if err := d.Backup(ctx, n, out); err != nil {
+			return written, fmt.Errorf("backup %s: %w", n, err)
+		}
+		written = append(written, out)
+		if keep > 0 {
+			if err := prune(dir, n, keep); err != nil {
+				return written, err
+			}
+		}
+	}
+	return written, nil
+}
+
+// backupName matches a backup file of BackupAll: <domain>-<stamp>.db.
+var backupName = regexp.MustCompile(`^([a-z0-9][a-z0-9-]{0,62})-(\d{8}T\d{6}Z)\.db$`)
+
+// prune removes a domain's oldest backups beyond keep.
+func prune(dir, domain string, keep int) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	var mine []string
+	for _, e := range entries {
+		if m := backupName.FindStringSubmatch(e.Name()); m != nil && m[1] == domain {
+			mine = append(mine, e.Name())
+		}
+	}
+	sort.Strings(mine) // the stamp sorts by time
+	for len(mine) > keep {
+		if err := os.Remove(filepath.Join(dir, mine[0])); err != nil {
+			return err
+		}
+		mine = mine[1:]
+	}
+	return nil
+}
+
+// Finding is one line of a doctor report.
+type Finding struct {
+	Domain  string `json:"domain,omitempty"`
+	File    string `json:"file"`
+	Level   string `json:"level"` // ok, warning, error
+	Message string `json:"message"`
+}
+
+// Doctor checks every file of the data directory: each domain's integrity
+// (PRAGMA integrity_check), schema version and WAL size, and files that
+// belong to no domain (leftover temporary files, WAL files without their
+// database).
+func (d *Domains) Doctor(ctx context.Context) ([]Finding, error) {
+	entries, err := os.ReadDir(d.dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []Finding
+	dbs := map[string]bool{}
+	for _, e := range entries {
+		if n, ok := strings.CutSuffix(e.Name(), ".db"); ok && ValidDomainName(n) {
+			dbs[n] = true
+		}
+	}
+	for _, e := range entries {
+		name := e.Name()
+		full := filepath.Join(d.dir, name)
+		switch {
+		case name == "_system.db" || name == ".fincom.lock" || strings.HasPrefix(name, "_system.db-"):
+		case strings.HasSuffix(name, ".db") && dbs[strings.TrimSuffix(name, ".db")]:
+			n := strings.TrimSuffix(name, ".db")
+			f := Finding{Domain: n, File: name, Level: "ok"}
+			var msgs []string
+			if err := CheckFile(ctx, full); err != nil {
+				f.Level, msgs = "error", append(msgs, err.Error())
+			} else {
+				conn, err := sql.Open("sqlite", "file:"+full+"?mode=ro")
+				if err == nil {
+					var v int
+					conn.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
+					conn.Close()
+					msgs = append(msgs, fmt.Sprintf("integrity ok, schema %d of %d", v, SchemaVersion()))
+					if v < SchemaVersion() {
+						f.Level, msgs = "warning", append(msgs, "older schema: run fincom migrate")
+					}
+				}
+			}
+			if st, err := os.Stat(full + "-wal"); err == nil {
+				msgs = append(msgs, fmt.Sprintf("WAL %d bytes", st.Size()))
+				if st.Size() > 64<<20 {
+					f.Level = "warning"
+					msgs = append(msgs, "large WAL: a long reader may be holding checkpoints back")
+				}
+			}
+			f.Message = strings.Join(msgs, "; ")
+			out = append(out, f)
+		case strings.HasSuffix(name, ".db-wal") || strings.HasSuffix(name, ".db-shm"):
+			base := strings.TrimSuffix(strings.TrimSuffix(name, "-wal"), "-shm")
+			if !dbs[strings.TrimSuffix(base, ".db")] {
+				out = append(out, Finding{File: name, Level: "warning", Message: "WAL or shared-memory file without its database"})
+			}
+		default:
+			out = append(out, Finding{File: name, Level: "warning", Message: "not a fincom file (a leftover temporary or a foreign file)"})
+		}
+	}
+	return out, nil
+}

@@ -316,3 +316,41 @@ func TestTextJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestBackupAllAndDoctor(t *testing.T) {
+	ctx := context.Background()
+	ds := newDomains(t)
+	ds.Create(ctx, "a")
+	ds.Create(ctx, "b")
+	dir := t.TempDir()
+	// Older backups of a: the oldest two go.
+	for _, old := range []string{"a-20200101T000000Z.db", "a-20210101T000000Z.db", "a-20220101T000000Z.db", "other-file.txt"} {
+		os.WriteFile(filepath.Join(dir, old), []byte("x"), 0o600)
+	}
+	files, err := ds.BackupAll(ctx, dir, 2)
+	if err != nil || len(files) != 2 {
+		t.Fatalf("backup all: %v %v", files, err)
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if len(names) != 4 || names[0] != "a-20220101T000000Z.db" || names[3] != "other-file.txt" {
+		t.Fatalf("kept %v", names)
+	}
+	os.WriteFile(filepath.Join(ds.Dir(), "stray.tmp-123"), []byte("x"), 0o600)
+	os.WriteFile(filepath.Join(ds.Dir(), "gone.db-wal"), []byte("x"), 0o600)
+	os.WriteFile(filepath.Join(ds.Dir(), "broken.db"), []byte("not sqlite"), 0o600)
+	findings, err := ds.Doctor(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	levels := map[string]string{}
+	for _, f := range findings {
+		levels[f.File] = f.Level
+	}
+	if levels["a.db"] != "ok" || levels["b.db"] != "ok" || levels["broken.db"] != "error" || levels["stray.tmp-123"] != "warning" || levels["gone.db-wal"] != "warning" {
+		t.Fatalf("findings %+v", findings)
+	}
+}
