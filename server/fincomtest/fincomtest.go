@@ -1,0 +1,110 @@
+// Package fincomtest starts fincom in-process for integration tests: a
+// fresh data directory, one domain with one unit and an access token, a
+// server on a free loopback port, all stopped by t.Cleanup.
+//
+//	func TestMyIntegration(t *testing.T) {
+//		f := fincomtest.Start(t)
+//		body := fmt.Sprintf(`{"access_token":%q,"unit_token":%q}`, f.AccessToken, f.UnitToken)
+//		resp, err := http.Post(f.URL+"/get_contacts", "application/json", strings.NewReader(body))
+//		...
+//	}
+package fincomtest
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	"fincom/server"
+	"fincom/store"
+)
+
+// Instance is a running fincom.
+type Instance struct {
+	// URL is the API's base address, ending in /api/v1.
+	URL         string
+	Domain      string
+	AccessToken string
+	UnitToken   string
+	DataDir     string
+	// Domains gives tests direct access to the data (to create more units,
+	// tokens or users).
+	Domains *store.Domains
+}
+
+// Options change what Start prepares.
+type Options struct {
+	// Now fixes the clock (zero: the wall clock).
+	Now time.Time
+	// UnitCNPJ and UnitCityIBGE describe the unit (defaults: a valid CNPJ
+	// and São Paulo), which invoices need.
+	UnitCNPJ, UnitCityIBGE string
+}
+
+// Start starts fincom for the test. It fails the test when anything does.
+func Start(t testing.TB, opts ...Options) *Instance {
+	t.Helper()
+	var o Options
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	if o.UnitCNPJ == "" {
+		o.UnitCNPJ = "11222333000181"
+	}
+	if o.UnitCityIBGE == "" {
+		o.UnitCityIBGE = "3550308"
+	}
+	now := time.Now
+	if !o.Now.IsZero() {
+		fixed := o.Now
+		now = func() time.Time { return fixed }
+	}
+	dir := t.TempDir()
+	ds, err := store.OpenDomains(dir, store.Options{Now: now})
+	if err != nil {
+		t.Fatalf("fincomtest: %v", err)
+	}
+	sys, err := store.OpenSystem(dir, store.DurabilityNormal, now)
+	if err != nil {
+		t.Fatalf("fincomtest: %v", err)
+	}
+	ctx := context.Background()
+	inst := &Instance{Domain: "test", DataDir: dir, Domains: ds}
+	if err := ds.Create(ctx, inst.Domain); err != nil {
+		t.Fatalf("fincomtest: %v", err)
+	}
+	db, release, err := ds.Acquire(ctx, inst.Domain)
+	if err != nil {
+		t.Fatalf("fincomtest: %v", err)
+	}
+	if inst.AccessToken, err = db.CreateAccessToken(ctx); err != nil {
+		t.Fatalf("fincomtest: %v", err)
+	}
+	u, err := db.CreateUnit(ctx, store.UnitInput{Name: "Unidade de teste", CNPJ: o.UnitCNPJ, CityIBGE: o.UnitCityIBGE, IM: "123456"})
+	if err != nil {
+		t.Fatalf("fincomtest: %v", err)
+	}
+	release()
+	inst.UnitToken = u.Token
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatalf("fincomtest: %v", err)
+	}
+	srv, err := server.New(ds, sys, server.Config{Version: "fincomtest", PublicURL: "http://" + ln.Addr().String()})
+	if err != nil {
+		t.Fatalf("fincomtest: %v", err)
+	}
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	go hs.Serve(ln)
+	inst.URL = "http://" + ln.Addr().String() + server.Prefix
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		hs.Shutdown(ctx)
+		ds.Close()
+		sys.Close()
+	})
+	return inst
+}
