@@ -26,6 +26,8 @@ func newDemoCmd(a *app) *cobra.Command {
 			if err := a.prepareDemo(cmd.Context(), o.addr); err != nil {
 				return err
 			}
+			// The demo is for trying things: test mode is on.
+			o.testMode = true
 			return a.serve(cmd.Context(), o)
 		},
 	}

@@ -32,6 +32,7 @@ type serveOptions struct {
 	backup    string // cron spec
 	backupDir string
 	keep      int
+	testMode  bool
 }
 
 func (o *serveOptions) flags(c *cobra.Command, a *app) {
@@ -44,6 +45,7 @@ func (o *serveOptions) flags(c *cobra.Command, a *app) {
 	c.Flags().StringVar(&o.backup, "backup-cron", "", `back up every domain on this cron schedule, e.g. "0 3 * * *" (São Paulo time)`)
 	c.Flags().StringVar(&o.backupDir, "backup-dir", "", "with --backup-cron: where the backups go (default DATA/backups)")
 	c.Flags().IntVar(&o.keep, "backup-keep", 7, "with --backup-cron: backups kept per domain")
+	c.Flags().BoolVar(&o.testMode, "test-mode", false, "serve the /api/v1/_test routes for integrators (clock, inspection, throw-away domains)")
 	c.Flags().DurationVar(&o.idleClose, "idle-close", 5*time.Minute, "close a domain file unused for this long")
 	c.Flags().StringVar(&a.durability, "durability", "full", "full: every answered write survives a power cut; normal: faster, may lose the last writes on power loss")
 }
@@ -92,10 +94,16 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if err != nil {
 		return err
 	}
-	srv, err := server.New(ds, sys, server.Config{Version: Version, MaxMultipartBytes: o.maxUpload, Logger: log, PublicURL: o.publicURL, NFCancelWindow: o.nfWindow})
+	runner := &jobs.Runner{Domains: ds, Log: log, Render: rd, PublicURL: o.publicURL}
+	srv, err := server.New(ds, sys, server.Config{Version: Version, MaxMultipartBytes: o.maxUpload, Logger: log, PublicURL: o.publicURL,
+		NFCancelWindow: o.nfWindow, TestMode: o.testMode,
+		RunDay: func(ctx context.Context, db *store.DB, day store.Date) (any, error) {
+			return runner.RunDay(ctx, db, day)
+		}})
 	if err != nil {
 		return err
 	}
+	runner.ChargeOrder = srv.IssueCharges
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return err
@@ -113,7 +121,6 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	defer stop()
 	// Scheduled jobs (monthly recurrence): caught up now for the days the
 	// server was down, then daily.
-	runner := &jobs.Runner{Domains: ds, Log: log, Render: rd, PublicURL: o.publicURL, ChargeOrder: srv.IssueCharges}
 	if o.smtpURL != "" {
 		if runner.Sender, err = jobs.ParseSMTP(o.smtpURL, o.smtpFrom); err != nil {
 			return err

@@ -20,6 +20,8 @@ const (
 	// authUnits: like authUnit, or unit_tokens (an array of units of the
 	// access token's domain) instead of unit_token (spec, Authentication 4).
 	authUnits
+	// authDomain: access_token alone (test-mode routes act on a domain).
+	authDomain
 	// authPublic: no tokens; the order's public token is in the path or
 	// body (spec, Authentication 7).
 	authPublic
@@ -34,6 +36,9 @@ func (s *Server) authenticate(req *request) (release func(), err error) {
 		return func() {}, nil
 	}
 	access := req.body.str("access_token")
+	if rt.auth == authDomain {
+		return s.authenticateDomain(req, access)
+	}
 	unitToken := req.body.str("unit_token")
 	var more []string
 	if rt.auth == authUnits && unitToken == "" {
@@ -93,4 +98,30 @@ func (s *Server) authError(rt *route, err error) error {
 		return rt.texts.unit
 	}
 	return err
+}
+
+// authenticateDomain checks an access token alone and opens its domain.
+func (s *Server) authenticateDomain(req *request, access string) (func(), error) {
+	rt := req.route
+	if access == "" {
+		return nil, rt.texts.missing
+	}
+	name, ok := store.TokenDomain(access)
+	if !ok {
+		return nil, rt.texts.invalid
+	}
+	db, release, err := s.domains.Acquire(req.ctx, name)
+	if errors.Is(err, store.ErrNoDomain) {
+		return nil, rt.texts.invalid
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := db.CheckAccessToken(req.ctx, access); err != nil {
+		release()
+		return nil, s.authError(rt, err)
+	}
+	req.db = db
+	requestInfo(req.ctx).domain = name
+	return release, nil
 }

@@ -276,3 +276,17 @@ func (s *Server) routeTable() []route {
 		post("/get_users", s.getUsers, textsDefault),
 	}
 }
+
+// testRoutes exist only in test mode (404 otherwise); they act on the
+// domain of the access token.
+func (s *Server) testRoutes() []route {
+	domain := func(path string, h handler) route {
+		return route{method: http.MethodPost, path: path, handler: h, auth: authDomain, envelope: envDirect, texts: textsDefault}
+	}
+	return []route{
+		domain("/_test/clock", s.testClock),
+		domain("/_test/outbox", s.testOutbox),
+		domain("/_test/job_runs", s.testJobRuns),
+		{method: http.MethodPost, path: "/_test/domains", handler: s.testDomains, auth: authPublic, envelope: envDirect, texts: textsDefault},
+	}
+}

@@ -39,6 +39,10 @@ type Config struct {
 	// NFCancelWindow is how long after authorization an invoice may be
 	// cancelled; default 24 hours (the NF-e rule).
 	NFCancelWindow time.Duration
+	// TestMode serves the /_test routes (serve --test-mode, demo).
+	TestMode bool
+	// RunDay runs a day's jobs for a domain (test mode's clock).
+	RunDay DayRunner
 }
 
 // Server answers the API for the domains of one data directory.
@@ -83,6 +87,9 @@ func New(domains *store.Domains, system *store.System, cfg Config) (*Server, err
 	}
 	s := &Server{cfg: cfg, domains: domains, system: system, log: cfg.Logger, render: r, limiter: newRateLimiter(120, time.Minute)}
 	s.routes = s.routeTable()
+	if cfg.TestMode {
+		s.routes = append(s.routes, s.testRoutes()...)
+	}
 	return s, nil
 }
 

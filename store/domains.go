@@ -43,8 +43,9 @@ type Domains struct {
 	dir  string
 	opts Options
 
-	mu   sync.Mutex
-	open map[string]*DB
+	mu     sync.Mutex
+	open   map[string]*DB
+	clocks map[string]*clock
 }
 
 // OpenDomains prepares the data directory. It refuses an SQLite older than
@@ -66,7 +67,7 @@ func OpenDomains(dir string, opts Options) (*Domains, error) {
 	if opts.NewID == nil {
 		opts.NewID = NewUUID
 	}
-	return &Domains{dir: dir, opts: opts, open: map[string]*DB{}}, nil
+	return &Domains{dir: dir, opts: opts, open: map[string]*DB{}, clocks: map[string]*clock{}}, nil
 }
 
 // Dir returns the data directory.
@@ -113,7 +114,7 @@ func (d *Domains) openFile(ctx context.Context, name string, fresh bool) (*DB, e
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{Name: name, path: d.path(name), w: w, r: r, now: d.opts.Now, id: d.opts.NewID}
+	db := &DB{Name: name, path: d.path(name), w: w, r: r, now: d.clockOf(name).now, id: d.opts.NewID}
 	fail := func(err error) (*DB, error) {
 		r.Close()
 		w.Close()

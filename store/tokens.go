@@ -129,3 +129,15 @@ func (db *DB) UnitByToken(ctx context.Context, unitToken string) (Unit, error) {
 	})
 	return u, err
 }
+
+// CheckAccessToken reports ErrUnauthorized unless token is a live access
+// token of the domain.
+func (db *DB) CheckAccessToken(ctx context.Context, token string) error {
+	want := hashToken(token)
+	var got []byte
+	err := db.r.QueryRowContext(ctx, `SELECT hash FROM access_tokens WHERE hash = ? AND revoked_at IS NULL`, want).Scan(&got)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && subtle.ConstantTimeCompare(got, want) != 1) {
+		return ErrUnauthorized
+	}
+	return err
+}

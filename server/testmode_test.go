@@ -1,0 +1,75 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"fincom/jobs"
+	"fincom/render"
+	"fincom/store"
+)
+
+func testModeServer(t *testing.T) http.Handler {
+	t.Helper()
+	now := fixedNow
+	base, ds := newTestServerAt(t, &now, Config{})
+	rd, _ := render.New()
+	runner := &jobs.Runner{Domains: ds, Log: base.log, Render: rd, PublicURL: "https://fincom.test"}
+	s, err := New(ds, base.system, Config{PublicURL: "https://fincom.test", TestMode: true,
+		RunDay: func(ctx context.Context, db *store.DB, day store.Date) (any, error) { return runner.RunDay(ctx, db, day) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner.ChargeOrder = s.IssueCharges
+	return s.Handler()
+}
+
+// TestTestClock: advancing a domain's clock runs the jobs of the days it
+// crosses; other domains keep their clock.
+func TestTestClock(t *testing.T) {
+	h := testModeServer(t)
+	post(t, h, "/insert_sales_order", serviceOrder) // recurring, created 2026-11-22
+	out := post(t, h, "/_test/clock", `{"access_token":"{{access}}","advance":"P10D"}`)["data"].(map[string]any)
+	if out["now"] != "2026-12-02T12:00:00Z" || len(out["jobs"].([]any)) != 10 {
+		t.Fatalf("advance: %v", out)
+	}
+	orders := post(t, h, "/list_sales_orders", `{`+auth+`,"date_from":"2026-01-01","date_to":"2027-12-31"}`)["data"].([]any)
+	if len(orders) != 2 || orders[1].(map[string]any)["estimated_payment_date"] != "2026-12-30T00:00:00.000Z" {
+		t.Fatalf("orders after day 1: %v", len(orders))
+	}
+	// The domain's new "today" drives the defaults.
+	if tx := post(t, h, "/transactions", `{`+auth+`}`); tx["success"] != true {
+		t.Fatal(tx)
+	}
+	runs := post(t, h, "/_test/job_runs", `{"access_token":"{{access}}"}`)["data"].([]any)
+	if len(runs) == 0 {
+		t.Fatal("no job runs")
+	}
+	if rec := do(h, http.MethodPost, "/_test/clock", `{"access_token":"{{access}}","advance":"-P1D"}`); rec.Code != 400 {
+		t.Fatalf("backwards: %d", rec.Code)
+	}
+	if rec := do(h, http.MethodPost, "/_test/clock", `{"access_token":"{{revoked}}","reset":true}`); rec.Code != 403 {
+		t.Fatalf("revoked: %d", rec.Code)
+	}
+	post(t, h, "/_test/clock", `{"access_token":"{{access}}","now":"2030-01-01T00:00:00Z"}`)
+	post(t, h, "/_test/clock", `{"access_token":"{{access}}","reset":true}`)
+	// A throw-away domain works at once.
+	d := post(t, h, "/_test/domains", `{}`)["data"].(map[string]any)
+	if !strings.HasPrefix(d["domain"].(string), "t-") {
+		t.Fatalf("domain %v", d)
+	}
+	body := `{"access_token":"` + d["access_token"].(string) + `","unit_token":"` + d["unit_token"].(string) + `"}`
+	if rec := do(h, http.MethodPost, "/get_contacts", body); rec.Code != 200 {
+		t.Fatalf("throw-away domain: %d", rec.Code)
+	}
+}
+
+// TestNoTestRoutes: without test mode the routes do not exist.
+func TestNoTestRoutes(t *testing.T) {
+	s, _ := newTestServer(t)
+	if rec := do(s.Handler(), http.MethodPost, "/_test/clock", `{"access_token":"{{access}}","reset":true}`); rec.Code != 404 {
+		t.Fatalf("%d", rec.Code)
+	}
+}
