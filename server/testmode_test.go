@@ -18,7 +18,9 @@ func testModeServer(t *testing.T) http.Handler {
 	rd, _ := render.New()
 	runner := &jobs.Runner{Domains: ds, Log: base.log, Render: rd, PublicURL: "https://fincom.test"}
 	s, err := New(ds, base.system, Config{PublicURL: "https://fincom.test", TestMode: true,
-		RunDay: func(ctx context.Context, db *store.DB, day store.Date) (any, error) { return runner.RunDay(ctx, db, day) }})
+		RunDay: func(ctx context.Context, db *store.DB, day store.Date) (any, error) {
+			return runner.RunDay(ctx, db, day)
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
