@@ -2,11 +2,14 @@ package server
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/shopspring/decimal"
 
 	"fincom/store"
 )
@@ -143,4 +146,95 @@ func (s *Server) testDomains(r *request) (any, error) {
 		return nil, err
 	}
 	return testDomain{Domain: name, AccessToken: access, UnitToken: u.Token}, nil
+}
+
+type testPayRequest struct {
+	IDToken     string       `json:"id_token" alias:"token"`
+	Installment int          `json:"installment"`
+	Amount      *store.Money `json:"amount"`
+	Late        bool         `json:"late"`
+}
+
+func (q *testPayRequest) validate() error {
+	if q.IDToken == "" {
+		return errMissing
+	}
+	if q.Amount != nil && !q.Amount.IsPositive() {
+		return errInvalidValue
+	}
+	return nil
+}
+
+// lateAmount is what a late payer pays: a 2% fine and 1% a month of
+// interest, pro rata by day, the usual terms of Brazilian boletos.
+func lateAmount(amount decimal.Decimal, due, paid store.Date) decimal.Decimal {
+	days := int(paid.Sub(due.Time).Hours() / 24)
+	if days <= 0 {
+		return amount
+	}
+	fine := amount.Mul(decimal.New(2, -2))
+	interest := amount.Mul(decimal.NewFromInt(int64(days))).Div(decimal.NewFromInt(3000)) // 1% a month of 30 days
+	return amount.Add(fine).Add(interest).Round(2)
+}
+
+// testPayCharge (test mode) is the payer paying an order's open charge, as
+// the portal's confirmation does (revenue, reconciliation, invoice): the
+// charge's amount, any amount (partial or over), or with `late` the amount
+// with fine and interest up to the domain's today.
+func (s *Server) testPayCharge(r *request) (any, error) {
+	var q testPayRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	public, err := r.db.EnsurePublicToken(r.ctx, r.unit.ID, q.IDToken)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errSalesOrderNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	amount := q.Amount
+	if q.Late && amount == nil {
+		charges, err := r.db.SalesOrderCharges(r.ctx, r.unit.ID, q.IDToken)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range charges {
+			if (c.Status == store.ChargePending || c.Status == store.ChargeOverdue) && (q.Installment == 0 || c.Installment == q.Installment) {
+				due, _ := store.ParseDateISO(c.DueDate)
+				m := store.NewMoney(lateAmount(c.Amount.Decimal, due, store.Today(r.db.Now())))
+				amount = &m
+				break
+			}
+		}
+	}
+	p, err := r.db.PayCharge(r.ctx, public, q.Installment, amount, nil)
+	switch {
+	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrNothingToPay):
+		return nil, errNothingToPay
+	case err != nil:
+		return nil, err
+	}
+	if p.InvoiceDue {
+		if inv, err := s.issueInvoice(r.ctx, r.db, p.UnitID, p.OrderToken); err == nil {
+			p.InvoiceToken = store.NewText(inv.Token)
+		}
+	}
+	return withMessage{Message: "Payment simulated.", Data: p}, nil
+}
+
+// testOverdueCharge (test mode) makes an order's pending charges overdue.
+func (s *Server) testOverdueCharge(r *request) (any, error) {
+	var q idRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	n, err := r.db.ForceOverdue(r.ctx, r.unit.ID, q.IDToken)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errSalesOrderNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	return withMessage{Message: "Charges made overdue.", Data: map[string]int{"changed": n}}, nil
 }

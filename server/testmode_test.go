@@ -75,3 +75,24 @@ func TestNoTestRoutes(t *testing.T) {
 		t.Fatalf("%d", rec.Code)
 	}
 }
+
+// TestSimulatedPayments: late payment with fine and interest, and a forced
+// overdue.
+func TestSimulatedPayments(t *testing.T) {
+	h := testModeServer(t)
+	id := orderWith(t, h) // boleto, 1500.00 due 2026-11-30
+	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+	post(t, h, "/_test/overdue_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+	if o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any); o["charge_status"] != "OVERDUE" {
+		t.Fatalf("status %v", o["charge_status"])
+	}
+	post(t, h, "/_test/clock", `{"access_token":"{{access}}","now":"2026-12-30T12:00:00Z"}`)
+	p := post(t, h, "/_test/pay_charge", `{`+auth+`,"id_token":"`+id+`","late":true}`)["data"].(map[string]any)
+	// 30 days late: 2% fine (30.00) and 1% interest (15.00).
+	if p["paid_amount"] != "1545.00" || p["charge_status"] != "PAID" {
+		t.Fatalf("late payment %v", p)
+	}
+	if rec := do(h, http.MethodPost, "/_test/pay_charge", `{`+auth+`,"id_token":"`+id+`"}`); rec.Code != 409 {
+		t.Fatalf("paid twice: %d", rec.Code)
+	}
+}

@@ -439,3 +439,22 @@ func (db *DB) MarkOverdue(ctx context.Context, today Date, render func(NoticeCan
 	})
 	return n, err
 }
+
+// ForceOverdue makes an order's PENDING charges OVERDUE now, whatever their
+// due date (test mode's simulation of a payer who did not pay).
+func (db *DB) ForceOverdue(ctx context.Context, unitID int64, orderToken string) (int, error) {
+	var n int64
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		o, err := orderForCharge(ctx, tx, `o.unit_id = ? AND o.token = ?`, unitID, orderToken)
+		if err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE charges SET status = 'OVERDUE', updated_at = ? WHERE order_id = ? AND status = 'PENDING'`, timestamp(now), o.id)
+		if err != nil {
+			return err
+		}
+		n, _ = res.RowsAffected()
+		return refreshOrder(ctx, tx, o.id, now)
+	})
+	return int(n), err
+}
