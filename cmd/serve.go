@@ -33,6 +33,7 @@ type serveOptions struct {
 	backupDir string
 	keep      int
 	testMode  bool
+	seed      uint64
 }
 
 func (o *serveOptions) flags(c *cobra.Command, a *app) {
@@ -46,6 +47,7 @@ func (o *serveOptions) flags(c *cobra.Command, a *app) {
 	c.Flags().StringVar(&o.backupDir, "backup-dir", "", "with --backup-cron: where the backups go (default DATA/backups)")
 	c.Flags().IntVar(&o.keep, "backup-keep", 7, "with --backup-cron: backups kept per domain")
 	c.Flags().BoolVar(&o.testMode, "test-mode", false, "serve the /api/v1/_test routes for integrators (clock, inspection, throw-away domains)")
+	c.Flags().Uint64Var(&o.seed, "seed", 1, "test mode: the seed of its random choices (faults), for reproducible runs")
 	c.Flags().DurationVar(&o.idleClose, "idle-close", 5*time.Minute, "close a domain file unused for this long")
 	c.Flags().StringVar(&a.durability, "durability", "full", "full: every answered write survives a power cut; normal: faster, may lose the last writes on power loss")
 }
@@ -96,7 +98,7 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	}
 	runner := &jobs.Runner{Domains: ds, Log: log, Render: rd, PublicURL: o.publicURL}
 	srv, err := server.New(ds, sys, server.Config{Version: Version, MaxMultipartBytes: o.maxUpload, Logger: log, PublicURL: o.publicURL,
-		NFCancelWindow: o.nfWindow, TestMode: o.testMode,
+		NFCancelWindow: o.nfWindow, TestMode: o.testMode, Seed: o.seed,
 		RunDay: func(ctx context.Context, db *store.DB, day store.Date) (any, error) {
 			return runner.RunDay(ctx, db, day)
 		}})

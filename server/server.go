@@ -43,6 +43,8 @@ type Config struct {
 	TestMode bool
 	// RunDay runs a day's jobs for a domain (test mode's clock).
 	RunDay DayRunner
+	// Seed makes test mode's random choices (faults) reproducible.
+	Seed uint64
 }
 
 // Server answers the API for the domains of one data directory.
@@ -55,6 +57,7 @@ type Server struct {
 	routes  []route
 	render  *render.Renderer
 	limiter *rateLimiter
+	faults  *faults // test mode's
 }
 
 // New returns a Server over open domains and the system file.
@@ -89,6 +92,7 @@ func New(domains *store.Domains, system *store.System, cfg Config) (*Server, err
 	s.routes = s.routeTable()
 	if cfg.TestMode {
 		s.routes = append(s.routes, s.testRoutes()...)
+		s.faults = newFaults(cfg.Seed)
 	}
 	return s, nil
 }
@@ -196,6 +200,11 @@ func (s *Server) run(w http.ResponseWriter, req *request) (v any, err error) {
 		return nil, err
 	}
 	defer release()
+	if s.faults != nil && req.db != nil {
+		if err := s.faults.apply(req.db.Name, rt.path); err != nil {
+			return nil, err
+		}
+	}
 	v, err = rt.handler(req)
 	if errors.Is(err, errMissing) {
 		err = rt.texts.missing

@@ -96,3 +96,23 @@ func TestSimulatedPayments(t *testing.T) {
 		t.Fatalf("paid twice: %d", rec.Code)
 	}
 }
+
+// TestFaults: a rule fails a route with the spec's text; removing it
+// restores the route; the rules are the domain's.
+func TestFaults(t *testing.T) {
+	h := testModeServer(t)
+	post(t, h, "/_test/faults", `{"access_token":"{{access}}","rules":[{"route":"/get_contacts","probability":1,"status":500,"text":"Something went wrong. Please try again later."}]}`)
+	if rec := do(h, http.MethodPost, "/get_contacts", `{`+auth+`}`); rec.Code != 500 || !strings.Contains(rec.Body.String(), "Something went wrong") {
+		t.Fatalf("fault: %d %s", rec.Code, rec.Body.String())
+	}
+	if rec := do(h, http.MethodPost, "/get_contacts", `{"access_token":"{{otherAccess}}","unit_token":"{{unitC}}"}`); rec.Code != 200 {
+		t.Fatalf("other domain: %d", rec.Code)
+	}
+	post(t, h, "/_test/faults", `{"access_token":"{{access}}","rules":[]}`)
+	if rec := do(h, http.MethodPost, "/get_contacts", `{`+auth+`}`); rec.Code != 200 {
+		t.Fatalf("after removal: %d", rec.Code)
+	}
+	if rec := do(h, http.MethodPost, "/_test/faults", `{"access_token":"{{access}}","rules":[{"route":"/x","probability":2,"status":500}]}`); rec.Code != 400 {
+		t.Fatalf("bad rule: %d", rec.Code)
+	}
+}
