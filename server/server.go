@@ -57,7 +57,8 @@ type Server struct {
 	routes  []route
 	render  *render.Renderer
 	limiter *rateLimiter
-	faults  *faults // test mode's
+	faults  *faults  // test mode's
+	journal *journal // test mode's
 }
 
 // New returns a Server over open domains and the system file.
@@ -93,6 +94,7 @@ func New(domains *store.Domains, system *store.System, cfg Config) (*Server, err
 	if cfg.TestMode {
 		s.routes = append(s.routes, s.testRoutes()...)
 		s.faults = newFaults(cfg.Seed)
+		s.journal = &journal{entries: map[string][]journalEntry{}}
 	}
 	return s, nil
 }
@@ -158,6 +160,11 @@ func (s *Server) adapt(rt *route) httprouter.Handle {
 		info := requestInfo(hr.Context())
 		info.route = rt.path
 		req := &request{ctx: hr.Context(), http: hr, params: ps, route: rt, dec: &s.dec}
+		if s.journal != nil {
+			tw := &teeWriter{ResponseWriter: w, status: http.StatusOK}
+			defer s.record(req, tw, time.Now())
+			w = tw
+		}
 		v, err := s.run(w, req)
 		if err != nil && rt.envelope == envHTML {
 			var e *Error

@@ -116,3 +116,23 @@ func TestFaults(t *testing.T) {
 		t.Fatalf("bad rule: %d", rec.Code)
 	}
 }
+
+// TestJournal: the domain's requests and answers are kept, tokens masked.
+func TestJournal(t *testing.T) {
+	h := testModeServer(t)
+	post(t, h, "/insert_project", `{`+auth+`,"name":"Journal"}`)
+	do(h, http.MethodPost, "/insert_project", `{`+auth+`}`)
+	entries := post(t, h, "/_test/journal", `{"access_token":"{{access}}"}`)["data"].([]any)
+	if len(entries) != 2 {
+		t.Fatalf("entries %v", entries)
+	}
+	first := entries[0].(map[string]any)
+	req := first["request"].(map[string]any)
+	if first["route"] != "/insert_project" || first["status"] != 200.0 || req["access_token"] != "***" || req["name"] != "Journal" ||
+		first["response"].(map[string]any)["success"] != true {
+		t.Fatalf("entry %v", first)
+	}
+	if second := entries[1].(map[string]any); second["status"] != 400.0 {
+		t.Fatalf("second %v", second)
+	}
+}
