@@ -210,6 +210,11 @@ func (r *Runner) Start(ctx context.Context) (stop func(), err error) {
 			return nil, fmt.Errorf("--backup-cron %q: %w", b.Spec, err)
 		}
 	}
+	c.AddFunc("@every 10s", func() {
+		if err := r.DeliverWebhooks(ctx); err != nil {
+			r.Log.Error("webhook delivery", "err", err)
+		}
+	})
 	if r.Sender != nil {
 		c.AddFunc("@every 30s", func() {
 			if err := r.Deliver(ctx); err != nil {

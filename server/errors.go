@@ -119,6 +119,11 @@ const (
 	textPreviewTarget       = "Provide id_contract or id_token_template."
 	textNoPixAutomatico     = "The contract's order does not charge on PIX automático acceptance (requested_payment_mode PIX_AUTOMATICO and generateChargeOnPixAutomaticAcceptance)."
 
+	// Webhooks.
+	textWebhookURL      = "Invalid url. Use an http or https address."
+	textWebhookEvents   = "Unknown event. See the README for the event names."
+	textWebhookNotFound = "Webhook not found or not updated."
+
 	// Test mode.
 	textClockRequest = "Send now (RFC 3339), advance (an ISO 8601 duration such as P1M) or reset."
 	textClockBack    = "advance moves the clock forward only; use now to set it back."

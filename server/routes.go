@@ -216,6 +216,13 @@ func (s *Server) routeTable() []route {
 		post("/get_contract_template", s.getContractTemplate, textsContract),
 		post("/accept_pix_automatico", s.acceptPixAutomatico, textsContract),
 
+		// Webhooks (fincom routes).
+		post("/insert_webhook", s.insertWebhook, textsDefault),
+		post("/list_webhooks", s.listWebhooks, textsDefault),
+		post("/enable_webhook", setActive((*store.DB).SetWebhookActive, true, errWebhookNotFound, "Webhook"), textsDefault),
+		post("/disable_webhook", setActive((*store.DB).SetWebhookActive, false, errWebhookNotFound, "Webhook"), textsDefault),
+		post("/list_webhook_deliveries", s.listWebhookDeliveries, textsDefault),
+
 		// CRM.
 		post("/insert_crm", s.insertCRM, textsCRM),
 		post("/update_crm", s.updateCRM, textsCRM),

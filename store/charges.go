@@ -313,8 +313,24 @@ func (db *DB) CompleteCharge(ctx context.Context, chargeToken string, in IssuedC
 		if err := queueNotice(ctx, tx, unitID, orderID, notice, now, db.id); err != nil {
 			return err
 		}
+		if err := emitCharge(ctx, tx, unitID, "charge.created", chargeToken, now); err != nil {
+			return err
+		}
 		return refreshOrder(ctx, tx, orderID, now)
 	})
+}
+
+// emitCharge reports a charge's change to the unit's webhooks.
+func emitCharge(ctx context.Context, tx *sql.Tx, unitID int64, typ, chargeToken string, now time.Time) error {
+	c, err := scanCharge(tx.QueryRowContext(ctx, chargeSelect+` WHERE c.token = ?`, chargeToken))
+	if err != nil {
+		return err
+	}
+	var order string
+	if err := tx.QueryRowContext(ctx, `SELECT o.token FROM charges c JOIN sales_orders o ON o.id = c.order_id WHERE c.token = ?`, chargeToken).Scan(&order); err != nil {
+		return err
+	}
+	return emit(ctx, tx, unitID, typ, map[string]any{"id_token_sales_order": order, "charge": c}, now)
 }
 
 // SalesOrderCharges lists every charge of an order of the unit.
@@ -341,10 +357,21 @@ func (db *DB) CancelCharges(ctx context.Context, unitID int64, orderToken string
 		if err != nil {
 			return err
 		}
+		open, err := chargesOf(ctx, tx, o.id, true)
+		if err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, `UPDATE charges SET status = 'CANCELLED', cancelled_at = ?, updated_at = ?
 			WHERE order_id = ? AND status IN ('ISSUING', 'PENDING', 'OVERDUE')`, timestamp(now), timestamp(now), o.id)
 		if err != nil {
 			return err
+		}
+		for _, c := range open {
+			if c.Status != ChargePaid {
+				if err := emitCharge(ctx, tx, unitID, "charge.cancelled", c.Token, now); err != nil {
+					return err
+				}
+			}
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			var paid int
@@ -415,6 +442,9 @@ func (db *DB) MarkOverdue(ctx context.Context, today Date, render func(NoticeCan
 			if _, err := tx.ExecContext(ctx, `UPDATE charges SET status = 'OVERDUE', updated_at = ? WHERE id = ?`, timestamp(now), r.id); err != nil {
 				return err
 			}
+			if err := emitCharge(ctx, tx, r.c.unitID, "charge.overdue", r.c.ChargeToken, now); err != nil {
+				return err
+			}
 			n++
 			if render != nil && r.c.Email != "" {
 				notice, err := render(r.c)
@@ -449,11 +479,22 @@ func (db *DB) ForceOverdue(ctx context.Context, unitID int64, orderToken string)
 		if err != nil {
 			return err
 		}
+		pending, err := chargesOf(ctx, tx, o.id, true)
+		if err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, `UPDATE charges SET status = 'OVERDUE', updated_at = ? WHERE order_id = ? AND status = 'PENDING'`, timestamp(now), o.id)
 		if err != nil {
 			return err
 		}
 		n, _ = res.RowsAffected()
+		for _, c := range pending {
+			if c.Status == ChargePending {
+				if err := emitCharge(ctx, tx, unitID, "charge.overdue", c.Token, now); err != nil {
+					return err
+				}
+			}
+		}
 		return refreshOrder(ctx, tx, o.id, now)
 	})
 	return int(n), err

@@ -223,7 +223,10 @@ func (db *DB) InsertContract(ctx context.Context, unitID int64, f ContractFields
 			return err
 		}
 		id, _ := res.LastInsertId()
-		return linkContract(ctx, tx, id, orders, files, now, db.id)
+		if err := linkContract(ctx, tx, id, orders, files, now, db.id); err != nil {
+			return err
+		}
+		return emit(ctx, tx, unitID, "contract.created", map[string]any{"id_token": token, "contract_name": f.Name, "status": "draft"}, now)
 	})
 	return token, orderToken, err
 }
@@ -268,7 +271,10 @@ func (db *DB) UpdateContract(ctx context.Context, unitID int64, token string, ap
 			nullString(f.RecurrenceType), boolInt(f.GeneratesPayment), boolInt(f.AutoExtend), nullString(f.Description), timestamp(now), c.id); err != nil {
 			return err
 		}
-		return linkContract(ctx, tx, c.id, orders, files, now, db.id)
+		if err := linkContract(ctx, tx, c.id, orders, files, now, db.id); err != nil {
+			return err
+		}
+		return emit(ctx, tx, unitID, "contract.updated", map[string]any{"id_token": token, "contract_name": f.Name, "status": f.Status}, now)
 	})
 }
 
@@ -478,6 +484,10 @@ func (db *DB) BillContracts(ctx context.Context, today Date) ([]BilledOrder, int
 					return err
 				}
 				if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO contract_orders (contract_id, order_id) VALUES (?, ?)`, c.id, id); err != nil {
+					return err
+				}
+				if err := emit(ctx, tx, c.unit, "sales_order.created", map[string]any{"id_token": tok, "cod_orders": OrderCode(seq),
+					"estimated_payment_date": AddMonths(c.due, k*c.months).ISO()}, now); err != nil {
 					return err
 				}
 				created = append(created, OrderCode(seq))

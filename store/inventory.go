@@ -143,7 +143,29 @@ func insertMovement(ctx context.Context, tx *sql.Tx, unitID int64, token string,
 	if f.Type == "out" {
 		delta = -delta
 	}
-	return moveStock(ctx, tx, unitID, product, delta)
+	if err := moveStock(ctx, tx, unitID, product, delta); err != nil {
+		return err
+	}
+	if f.Type == "out" {
+		return lowStock(ctx, tx, unitID, product, now)
+	}
+	return nil
+}
+
+// lowStock reports, after an exit, a product whose stock reached zero or
+// less to the unit's webhooks (inventory.low_stock).
+func lowStock(ctx context.Context, tx *sql.Tx, unitID, productID int64, now time.Time) error {
+	var balance int64
+	var token, desc string
+	if err := tx.QueryRowContext(ctx, `SELECT s.balance_milli, p.token, p.description FROM product_stock s JOIN products p ON p.id = s.product_id
+		WHERE s.product_id = ?`, productID).Scan(&balance, &token, &desc); err != nil {
+		return notFound(err)
+	}
+	if balance > 0 {
+		return nil
+	}
+	return emit(ctx, tx, unitID, "inventory.low_stock", map[string]any{"id_stock_product": token, "product": desc,
+		"quantity": Decimal{decimal.New(balance, -3)}}, now)
 }
 
 // UpdateMovement reads, changes (apply) and writes a movement of the unit,

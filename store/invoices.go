@@ -191,8 +191,10 @@ func (db *DB) SaveInvoice(ctx context.Context, orderID, unitID int64, in NewInvo
 		if err := queueNotice(ctx, tx, unitID, orderID, notice, now, db.id); err != nil {
 			return err
 		}
-		out, err = scanInvoice(tx.QueryRowContext(ctx, invoiceSelect+` WHERE token = ?`, tok))
-		return err
+		if out, err = scanInvoice(tx.QueryRowContext(ctx, invoiceSelect+` WHERE token = ?`, tok)); err != nil {
+			return err
+		}
+		return emitInvoice(ctx, tx, unitID, orderID, "invoice.issued", out, now)
 	})
 	return out, err
 }
@@ -248,10 +250,25 @@ func (db *DB) CancelInvoice(ctx context.Context, unitID int64, orderToken, reaso
 			timestamp(now), reason, id); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE sales_orders SET cancel_nf = 1, date_cancel_nf = ?, nf_status_text = ?, updated_at = ? WHERE id = ?`,
-			timestamp(now), statusText, timestamp(now), orderID)
-		return err
+		if _, err = tx.ExecContext(ctx, `UPDATE sales_orders SET cancel_nf = 1, date_cancel_nf = ?, nf_status_text = ?, updated_at = ? WHERE id = ?`,
+			timestamp(now), statusText, timestamp(now), orderID); err != nil {
+			return err
+		}
+		inv, err := scanInvoice(tx.QueryRowContext(ctx, invoiceSelect+` WHERE id = ?`, id))
+		if err != nil {
+			return err
+		}
+		return emitInvoice(ctx, tx, unitID, orderID, "invoice.cancelled", inv, now)
 	})
+}
+
+// emitInvoice reports an invoice's change to the unit's webhooks.
+func emitInvoice(ctx context.Context, tx *sql.Tx, unitID, orderID int64, typ string, inv Invoice, now time.Time) error {
+	var order string
+	if err := tx.QueryRowContext(ctx, `SELECT token FROM sales_orders WHERE id = ?`, orderID).Scan(&order); err != nil {
+		return err
+	}
+	return emit(ctx, tx, unitID, typ, map[string]any{"id_token_sales_order": order, "invoice": inv}, now)
 }
 
 // QueueInvoiceNotice queues a notice about an order's invoice.

@@ -189,6 +189,9 @@ func (db *DB) PayCharge(ctx context.Context, publicToken string, installment int
 		if err := tx.QueryRowContext(ctx, `SELECT charge_status, token FROM sales_orders WHERE id = ?`, id).Scan(&p.OrderStatus, &p.OrderToken); err != nil {
 			return err
 		}
+		if err := emitCharge(ctx, tx, unitID, "charge.paid", p.ChargeToken, now); err != nil {
+			return err
+		}
 		return queueNotice(ctx, tx, unitID, id, notice, now, db.id)
 	})
 	return p, err

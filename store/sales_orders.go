@@ -305,6 +305,10 @@ func insertOrder(ctx context.Context, tx *sql.Tx, unitID int64, token string, f 
 			return "", err
 		}
 	}
+	if err := emit(ctx, tx, unitID, "sales_order.created", map[string]any{"id_token": token, "cod_orders": OrderCode(seq),
+		"value": f.Value, "estimated_payment_date": f.EstimatedPaymentDate}, now); err != nil {
+		return "", err
+	}
 	return OrderCode(seq), nil
 }
 

@@ -1,0 +1,83 @@
+package server
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"fincom/store"
+)
+
+var (
+	errWebhookURL      = newError(http.StatusBadRequest, textWebhookURL)
+	errWebhookEvents   = newError(http.StatusBadRequest, textWebhookEvents)
+	errWebhookNotFound = newError(http.StatusNotFound, textWebhookNotFound)
+)
+
+type webhookRequest struct {
+	URL    string   `json:"url"`
+	Secret string   `json:"secret"`
+	Events []string `json:"events"`
+}
+
+func (q *webhookRequest) validate() error {
+	if q.URL == "" || len(q.Events) == 0 {
+		return errMissing
+	}
+	u, err := url.Parse(q.URL)
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || len(q.URL) > 2000 {
+		return errWebhookURL
+	}
+	for _, e := range q.Events {
+		if e != "*" && !store.WebhookEvents[e] && !(strings.HasSuffix(e, ".*") && validPrefix(strings.TrimSuffix(e, "*"))) {
+			return errWebhookEvents
+		}
+	}
+	if len(q.Secret) > 200 {
+		return errTooLong
+	}
+	return nil
+}
+
+func validPrefix(p string) bool {
+	for e := range store.WebhookEvents {
+		if strings.HasPrefix(e, p) {
+			return true
+		}
+	}
+	return false
+}
+
+type webhookCreated struct {
+	Token  string `json:"token"`
+	Secret string `json:"secret"`
+}
+
+// insertWebhook (a fincom route) registers an endpoint for events of the
+// unit: `url`, `events` (names, "contract.*" or "*"), optional `secret`
+// (one is made when absent; it is answered once).
+func (s *Server) insertWebhook(r *request) (any, error) {
+	var q webhookRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	if q.Secret == "" {
+		q.Secret = "whsec_" + store.NewSecret(24)
+	}
+	token, err := r.db.InsertWebhook(r.ctx, r.unit.ID, q.URL, q.Secret, q.Events)
+	if err != nil {
+		return nil, err
+	}
+	return withMessage{Message: "Webhook registered.", Data: webhookCreated{Token: token, Secret: q.Secret}}, nil
+}
+
+func (s *Server) listWebhooks(r *request) (any, error) {
+	return r.db.Webhooks(r.ctx, r.unit.ID)
+}
+
+// listWebhookDeliveries answers the delivery log, newest first: event id,
+// type, status (pending, sent, failed), attempts, the last answer or error,
+// and the payload sent.
+func (s *Server) listWebhookDeliveries(r *request) (any, error) {
+	return r.db.Deliveries(r.ctx, r.unit.ID, 200)
+}

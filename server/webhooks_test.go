@@ -1,0 +1,81 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"fincom/jobs"
+)
+
+// TestWebhooks: events are queued with the change, delivered signed, and a
+// failing endpoint is retried without ever failing a request.
+func TestWebhooks(t *testing.T) {
+	now := fixedNow
+	s, ds := newTestServerAt(t, &now, Config{PublicURL: "https://fincom.test"})
+	h := s.Handler()
+	var mu sync.Mutex
+	var got []map[string]any
+	fail := true
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		defer mu.Unlock()
+		if fail {
+			w.WriteHeader(503)
+			return
+		}
+		sig := r.Header.Get("X-Fincom-Signature")
+		ts := sig[2:strings.Index(sig, ",")]
+		if want := jobs.Sign("s3cret", now, body); sig != want || ts == "" {
+			t.Errorf("signature %s, want %s", sig, want)
+		}
+		var ev map[string]any
+		json.Unmarshal(body, &ev)
+		if ev["id"] != r.Header.Get("X-Fincom-Delivery") || ev["type"] != r.Header.Get("X-Fincom-Event") {
+			t.Errorf("headers do not match %v", ev)
+		}
+		got = append(got, ev)
+	}))
+	defer receiver.Close()
+	post(t, h, "/insert_webhook", `{`+auth+`,"url":"`+receiver.URL+`","secret":"s3cret","events":["sales_order.created","charge.*"]}`)
+	if rec := do(h, http.MethodPost, "/insert_webhook", `{`+auth+`,"url":"ftp://x","events":["*"]}`); rec.Code != 400 {
+		t.Fatalf("bad url: %d", rec.Code)
+	}
+	if rec := do(h, http.MethodPost, "/insert_webhook", `{`+auth+`,"url":"https://x.example","events":["order.eaten"]}`); rec.Code != 400 {
+		t.Fatalf("bad event: %d", rec.Code)
+	}
+	id := orderWith(t, h)
+	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`) // requests succeed while the endpoint is down
+	runner := &jobs.Runner{Domains: ds, Log: slog.New(slog.DiscardHandler)}
+	runner.DeliverWebhooks(context.Background())
+	log := post(t, h, "/list_webhook_deliveries", `{`+auth+`}`)["data"].([]any)
+	if len(log) != 2 || log[0].(map[string]any)["status"] != "pending" || log[0].(map[string]any)["last_status"] != 503.0 {
+		t.Fatalf("after a failure: %v", log)
+	}
+	mu.Lock()
+	fail = false
+	mu.Unlock()
+	runner.DeliverWebhooks(context.Background()) // not due yet: backoff
+	if len(got) != 0 {
+		t.Fatal("delivered before its next try")
+	}
+	now = now.Add(time.Minute)
+	runner.DeliverWebhooks(context.Background())
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 2 || got[0]["type"] != "sales_order.created" || got[1]["type"] != "charge.created" {
+		t.Fatalf("delivered %v", got)
+	}
+	log = post(t, h, "/list_webhook_deliveries", `{`+auth+`}`)["data"].([]any)
+	if log[0].(map[string]any)["status"] != "sent" || log[0].(map[string]any)["attempts"] != 2.0 {
+		t.Fatalf("log %v", log[0])
+	}
+}

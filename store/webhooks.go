@@ -1,0 +1,218 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"strings"
+	"time"
+)
+
+// WebhookEvents are the events a webhook may subscribe to ("*" for all).
+var WebhookEvents = map[string]bool{
+	"sales_order.created": true, "charge.created": true, "charge.paid": true, "charge.overdue": true, "charge.cancelled": true,
+	"invoice.issued": true, "invoice.cancelled": true, "contract.created": true, "contract.updated": true, "inventory.low_stock": true,
+}
+
+// Webhook is a registered endpoint (its secret is shown once, at
+// creation).
+type Webhook struct {
+	Token     string   `json:"token"`
+	URL       string   `json:"url"`
+	Events    []string `json:"events"`
+	Active    bool     `json:"active"`
+	CreatedAt string   `json:"created_date"`
+}
+
+// InsertWebhook registers an endpoint for events of the unit.
+func (db *DB) InsertWebhook(ctx context.Context, unitID int64, url, secret string, events []string) (string, error) {
+	token := db.id()
+	ev, _ := json.Marshal(events)
+	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO webhooks (token, unit_id, url, secret, events, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			token, unitID, url, secret, string(ev), timestamp(now), timestamp(now))
+		return err
+	})
+	return token, err
+}
+
+// Webhooks lists the unit's webhooks.
+func (db *DB) Webhooks(ctx context.Context, unitID int64) ([]Webhook, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT token, url, events, active, created_at FROM webhooks WHERE unit_id = ? ORDER BY id`, unitID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Webhook{}
+	for rows.Next() {
+		var w Webhook
+		var ev string
+		if err := rows.Scan(&w.Token, &w.URL, &ev, &w.Active, &w.CreatedAt); err != nil {
+			return nil, err
+		}
+		json.Unmarshal([]byte(ev), &w.Events)
+		w.CreatedAt = displayTimestamp(w.CreatedAt)
+		out = append(out, w)
+	}
+	return out, rows.Err()
+}
+
+// SetWebhookActive enables or disables a webhook of the unit.
+func (db *DB) SetWebhookActive(ctx context.Context, unitID int64, token string, active bool) error {
+	return db.setActive(ctx, "webhooks", unitID, token, active)
+}
+
+// Event is a webhook delivery's body.
+type Event struct {
+	ID        string `json:"id"`
+	Type      string `json:"type"`
+	CreatedAt string `json:"created_at"`
+	UnitToken string `json:"unit_token"`
+	Data      any    `json:"data"`
+}
+
+// emit queues an event for every active webhook of the unit that wants it,
+// in the transaction of the change it reports: the event is delivered iff
+// the change is committed, and no request waits for an endpoint.
+func emit(ctx context.Context, tx *sql.Tx, unitID int64, typ string, data any, now time.Time) error {
+	rows, err := tx.QueryContext(ctx, `SELECT w.id, w.events, u.token FROM webhooks w JOIN units u ON u.id = w.unit_id WHERE w.unit_id = ? AND w.active = 1`, unitID)
+	if err != nil {
+		return err
+	}
+	type hook struct {
+		id   int64
+		unit string
+	}
+	var hooks []hook
+	for rows.Next() {
+		var h hook
+		var ev string
+		if err := rows.Scan(&h.id, &ev, &h.unit); err != nil {
+			rows.Close()
+			return err
+		}
+		var events []string
+		json.Unmarshal([]byte(ev), &events)
+		for _, e := range events {
+			if e == typ || e == "*" || (strings.HasSuffix(e, ".*") && strings.HasPrefix(typ, strings.TrimSuffix(e, "*"))) {
+				hooks = append(hooks, h)
+				break
+			}
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, h := range hooks {
+		ev := Event{ID: "evt_" + NewUUID(), Type: typ, CreatedAt: now.UTC().Format(time.RFC3339), UnitToken: h.unit, Data: data}
+		payload, err := json.Marshal(ev)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO webhook_deliveries (event_id, webhook_id, event_type, payload, status, next_try_at, created_at)
+			VALUES (?, ?, ?, ?, 'pending', ?, ?)`, ev.ID, h.id, typ, string(payload), timestamp(now), timestamp(now)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Delivery is a webhook delivery as its log shows it.
+type Delivery struct {
+	EventID     string          `json:"event_id"`
+	Webhook     string          `json:"id_token_webhook"`
+	EventType   string          `json:"event_type"`
+	Status      string          `json:"status"`
+	Attempts    int             `json:"attempts"`
+	LastStatus  *int            `json:"last_status"`
+	LastError   Text            `json:"last_error"`
+	DeliveredAt Text            `json:"delivered_at"`
+	CreatedAt   string          `json:"created_date"`
+	Payload     json.RawMessage `json:"payload"`
+}
+
+// Deliveries lists the deliveries of the unit's webhooks, newest first.
+func (db *DB) Deliveries(ctx context.Context, unitID int64, limit int) ([]Delivery, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT d.event_id, w.token, d.event_type, d.status, d.attempts, d.last_status, d.last_error, d.delivered_at,
+		d.created_at, d.payload FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE w.unit_id = ? ORDER BY d.id DESC LIMIT ?`, unitID, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Delivery{}
+	for rows.Next() {
+		var d Delivery
+		var last sql.NullInt64
+		var payload string
+		if err := rows.Scan(&d.EventID, &d.Webhook, &d.EventType, &d.Status, &d.Attempts, &last, &d.LastError, &d.DeliveredAt, &d.CreatedAt, &payload); err != nil {
+			return nil, err
+		}
+		if last.Valid {
+			n := int(last.Int64)
+			d.LastStatus = &n
+		}
+		d.Payload = json.RawMessage(payload)
+		d.CreatedAt = displayTimestamp(d.CreatedAt)
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// DueDelivery is a delivery ready to be sent.
+type DueDelivery struct {
+	EventID, URL, Secret, EventType string
+	Payload                         []byte
+	Attempts                        int
+}
+
+// DueDeliveries lists up to limit deliveries whose next try is due.
+func (db *DB) DueDeliveries(ctx context.Context, limit int) ([]DueDelivery, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT d.event_id, w.url, w.secret, d.event_type, d.payload, d.attempts FROM webhook_deliveries d
+		JOIN webhooks w ON w.id = d.webhook_id WHERE d.status = 'pending' AND d.next_try_at <= ? ORDER BY d.id LIMIT ?`, timestamp(db.now()), limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []DueDelivery
+	for rows.Next() {
+		var d DueDelivery
+		var p string
+		if err := rows.Scan(&d.EventID, &d.URL, &d.Secret, &d.EventType, &p, &d.Attempts); err != nil {
+			return nil, err
+		}
+		d.Payload = []byte(p)
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+// MaxDeliveryAttempts is how often a delivery is tried.
+const MaxDeliveryAttempts = 10
+
+// DeliveryDone records a try: delivered, or failed with the next try after
+// 30 s, 1, 2, 4 … minutes (at most 6 h), failed for good after
+// MaxDeliveryAttempts.
+func (db *DB) DeliveryDone(ctx context.Context, eventID string, status int, cause error) error {
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var attempts int
+		if err := tx.QueryRowContext(ctx, `SELECT attempts FROM webhook_deliveries WHERE event_id = ?`, eventID).Scan(&attempts); err != nil {
+			return notFound(err)
+		}
+		attempts++
+		st := sql.NullInt64{Int64: int64(status), Valid: status != 0}
+		if cause == nil {
+			_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = 'sent', attempts = ?, last_status = ?, last_error = NULL, delivered_at = ?
+				WHERE event_id = ?`, attempts, st, timestamp(now), eventID)
+			return err
+		}
+		next := min((30*time.Second)<<min(attempts-1, 12), 6*time.Hour)
+		state := "pending"
+		if attempts >= MaxDeliveryAttempts {
+			state = "failed"
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = ?, attempts = ?, last_status = ?, last_error = ?, next_try_at = ? WHERE event_id = ?`,
+			state, attempts, st, cause.Error(), timestamp(now.Add(next)), eventID)
+		return err
+	})
+}
