@@ -608,3 +608,15 @@ CREATE TABLE webhook_deliveries (
 ) STRICT;
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries(status, next_try_at);
 CREATE INDEX webhook_deliveries_hook ON webhook_deliveries(webhook_id, id);
+
+-- Who changed what and when.
+CREATE TABLE audit_log (
+	id         INTEGER PRIMARY KEY,
+	at         TEXT NOT NULL,
+	actor      TEXT NOT NULL,
+	unit_id    INTEGER REFERENCES units(id),
+	route      TEXT NOT NULL,
+	record     TEXT,
+	status     INTEGER NOT NULL
+) STRICT;
+CREATE INDEX audit_log_at ON audit_log(at);

@@ -222,6 +222,7 @@ func (s *Server) routeTable() []route {
 		post("/enable_webhook", setActive((*store.DB).SetWebhookActive, true, errWebhookNotFound, "Webhook"), textsDefault),
 		post("/disable_webhook", setActive((*store.DB).SetWebhookActive, false, errWebhookNotFound, "Webhook"), textsDefault),
 		post("/list_webhook_deliveries", s.listWebhookDeliveries, textsDefault),
+		post("/list_audit", s.listAudit, textsDefault),
 
 		// CRM.
 		post("/insert_crm", s.insertCRM, textsCRM),

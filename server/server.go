@@ -207,6 +207,10 @@ func (s *Server) run(w http.ResponseWriter, req *request) (v any, err error) {
 		return nil, err
 	}
 	defer release()
+	if req.db != nil && audited(rt.path) {
+		record := req.body.str("id_token", "token", "id_token_purchase_order", "access_key")
+		req.ctx = store.WithAudit(req.ctx, req.db.TokenActor(req.ctx, req.body.str("access_token")), rt.path, record, req.unit.ID)
+	}
 	if s.faults != nil && req.db != nil {
 		if err := s.faults.apply(req.db.Name, rt.path); err != nil {
 			return nil, err
@@ -217,4 +221,16 @@ func (s *Server) run(w http.ResponseWriter, req *request) (v any, err error) {
 		err = rt.texts.missing
 	}
 	return v, err
+}
+
+// audited reports whether a route changes data: its writes are recorded in
+// the audit log with the access token that made them.
+func audited(path string) bool {
+	for _, p := range []string{"/insert_", "/update_", "/enable_", "/disable_", "/delete_", "/set_", "/generate_", "/cancel_", "/resend_",
+		"/send_", "/manifest_", "/import_", "/accept_"} {
+		if strings.HasPrefix(path, p) {
+			return true
+		}
+	}
+	return false
 }

@@ -81,3 +81,9 @@ func (s *Server) listWebhooks(r *request) (any, error) {
 func (s *Server) listWebhookDeliveries(r *request) (any, error) {
 	return r.db.Deliveries(r.ctx, r.unit.ID, 200)
 }
+
+// listAudit (a fincom route) answers the domain's latest changes: when,
+// which access token (its id and hint), which unit, route and record.
+func (s *Server) listAudit(r *request) (any, error) {
+	return r.db.AuditLog(r.ctx, 500)
+}

@@ -79,3 +79,22 @@ func TestWebhooks(t *testing.T) {
 		t.Fatalf("log %v", log[0])
 	}
 }
+
+// TestAudit: writes are recorded with the token that made them; reads are
+// not.
+func TestAudit(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	post(t, h, "/insert_project", `{`+auth+`,"name":"Auditado"}`)
+	post(t, h, "/update_project", `{`+auth+`,"id_token":"{{project1}}","name":"Novo nome"}`)
+	post(t, h, "/get_projects", `{`+auth+`}`)
+	do(h, http.MethodPost, "/update_project", `{`+auth+`,"id_token":"nope","name":"x"}`) // refused: not recorded
+	log := post(t, h, "/list_audit", `{`+auth+`}`)["data"].([]any)
+	if len(log) != 2 {
+		t.Fatalf("log %v", log)
+	}
+	last := log[0].(map[string]any)
+	if last["route"] != "/update_project" || last["record"] != fx.tokens["project1"] || !strings.HasPrefix(last["actor"].(string), "token:1 (fca_acme_") {
+		t.Fatalf("entry %v", last)
+	}
+}

@@ -121,12 +121,17 @@ func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx, now time.Time) erro
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer tx.Rollback()
-	if err := fn(tx, db.now()); err != nil {
+	now := db.now()
+	if err := fn(tx, now); err != nil {
 		return err
+	}
+	if err := auditInTx(ctx, tx, now); err != nil {
+		return fmt.Errorf("audit: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
+	auditCommitted(ctx)
 	return nil
 }
 
