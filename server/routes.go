@@ -297,6 +297,8 @@ func (s *Server) testRoutes() []route {
 		domain("/_test/job_runs", s.testJobRuns),
 		domain("/_test/faults", s.testFaults),
 		domain("/_test/journal", s.testJournal),
+		domain("/_test/snapshot", s.testSnapshot),
+		domain("/_test/reset", s.testReset),
 		{method: http.MethodPost, path: "/_test/pay_charge", handler: s.testPayCharge, auth: authUnit, envelope: envDirect, texts: textsDefault},
 		{method: http.MethodPost, path: "/_test/overdue_charge", handler: s.testOverdueCharge, auth: authUnit, envelope: envDirect, texts: textsDefault},
 		{method: http.MethodPost, path: "/_test/domains", handler: s.testDomains, auth: authPublic, envelope: envDirect, texts: textsDefault},

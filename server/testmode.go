@@ -145,6 +145,9 @@ func (s *Server) testDomains(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := s.domains.Snapshot(r.ctx, name, "initial"); err != nil {
+		return nil, err
+	}
 	return testDomain{Domain: name, AccessToken: access, UnitToken: u.Token}, nil
 }
 
@@ -237,4 +240,49 @@ func (s *Server) testOverdueCharge(r *request) (any, error) {
 		return nil, err
 	}
 	return withMessage{Message: "Charges made overdue.", Data: map[string]int{"changed": n}}, nil
+}
+
+type snapshotRequest struct {
+	Name string `json:"name" alias:"snapshot"`
+}
+
+func (q *snapshotRequest) validate() error {
+	if q.Name == "" {
+		return errMissing
+	}
+	return nil
+}
+
+var errSnapshot = newError(http.StatusBadRequest, textSnapshot)
+
+// testSnapshot (test mode) saves the domain's state under a name.
+func (s *Server) testSnapshot(r *request) (any, error) {
+	var q snapshotRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	if err := s.domains.Snapshot(r.ctx, r.db.Name, q.Name); err != nil {
+		if errors.Is(err, store.ErrBadSnapshot) {
+			return nil, errSnapshot
+		}
+		return nil, err
+	}
+	return withMessage{Message: "Snapshot saved.", Data: map[string]string{"domain": r.db.Name, "snapshot": q.Name}}, nil
+}
+
+// testReset (test mode) brings the domain back to a snapshot; a domain
+// made by /_test/domains has the snapshot "initial" (empty but for its
+// unit and token).
+func (s *Server) testReset(r *request) (any, error) {
+	var q snapshotRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	if err := s.domains.ResetTo(r.ctx, r.db.Name, q.Name, 1); err != nil {
+		if errors.Is(err, store.ErrBadSnapshot) {
+			return nil, errSnapshot
+		}
+		return nil, err
+	}
+	return withMessage{Message: "Domain reset.", Data: map[string]string{"domain": r.db.Name, "snapshot": q.Name}}, nil
 }

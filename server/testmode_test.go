@@ -136,3 +136,27 @@ func TestJournal(t *testing.T) {
 		t.Fatalf("second %v", second)
 	}
 }
+
+// TestSnapshots: save, change, reset; a throw-away domain resets to empty.
+func TestSnapshots(t *testing.T) {
+	h := testModeServer(t)
+	post(t, h, "/_test/snapshot", `{"access_token":"{{access}}","name":"before"}`)
+	post(t, h, "/insert_project", `{`+auth+`,"name":"Depois"}`)
+	if n := len(post(t, h, "/get_projects", `{`+auth+`}`)["data"].([]any)); n != 2 {
+		t.Fatalf("projects %d", n)
+	}
+	post(t, h, "/_test/reset", `{"access_token":"{{access}}","name":"before"}`)
+	if n := len(post(t, h, "/get_projects", `{`+auth+`}`)["data"].([]any)); n != 1 {
+		t.Fatalf("after reset: %d projects", n)
+	}
+	if rec := do(h, http.MethodPost, "/_test/reset", `{"access_token":"{{access}}","name":"../x"}`); rec.Code != 400 {
+		t.Fatalf("bad name: %d", rec.Code)
+	}
+	d := post(t, h, "/_test/domains", `{}`)["data"].(map[string]any)
+	tok := `"access_token":"` + d["access_token"].(string) + `","unit_token":"` + d["unit_token"].(string) + `"`
+	post(t, h, "/insert_project", `{`+tok+`,"name":"X"}`)
+	post(t, h, "/_test/reset", `{"access_token":"`+d["access_token"].(string)+`","name":"initial"}`)
+	if n := len(post(t, h, "/get_projects", `{`+tok+`}`)["data"].([]any)); n != 0 {
+		t.Fatalf("throw-away domain after reset: %d projects", n)
+	}
+}

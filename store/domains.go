@@ -539,7 +539,7 @@ func (d *Domains) Doctor(ctx context.Context) ([]Finding, error) {
 		name := e.Name()
 		full := filepath.Join(d.dir, name)
 		switch {
-		case name == "_system.db" || name == ".fincom.lock" || strings.HasPrefix(name, "_system.db-"):
+		case name == "_system.db" || name == ".fincom.lock" || strings.HasPrefix(name, "_system.db-") || name == "_snapshots" || name == "backups":
 		case strings.HasSuffix(name, ".db") && dbs[strings.TrimSuffix(name, ".db")]:
 			n := strings.TrimSuffix(name, ".db")
 			f := Finding{Domain: n, File: name, Level: "ok"}
@@ -577,4 +577,60 @@ func (d *Domains) Doctor(ctx context.Context) ([]Finding, error) {
 		}
 	}
 	return out, nil
+}
+
+var snapshotName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
+
+// ErrBadSnapshot is returned for a snapshot name outside [a-z0-9-], or an
+// unknown snapshot.
+var ErrBadSnapshot = errors.New("unknown or invalid snapshot name")
+
+func (d *Domains) snapshotPath(domain, snap string) string {
+	return filepath.Join(d.dir, "_snapshots", domain, snap+".db")
+}
+
+// Snapshot saves the domain's current state under a name (test mode).
+func (d *Domains) Snapshot(ctx context.Context, domain, snap string) error {
+	if !snapshotName.MatchString(snap) {
+		return ErrBadSnapshot
+	}
+	if err := os.MkdirAll(filepath.Dir(d.snapshotPath(domain, snap)), 0o700); err != nil {
+		return err
+	}
+	return d.Backup(ctx, domain, d.snapshotPath(domain, snap))
+}
+
+// ResetTo replaces the domain's file by a snapshot (test mode). The domain
+// is unavailable for as long as its in-flight requests take to finish
+// (held is how many of them belong to the caller); then its file is closed
+// and swapped, and the next request opens the snapshot's state.
+func (d *Domains) ResetTo(ctx context.Context, domain, snap string, held int64) error {
+	if !snapshotName.MatchString(snap) {
+		return ErrBadSnapshot
+	}
+	src := d.snapshotPath(domain, snap)
+	if _, err := os.Stat(src); err != nil {
+		return ErrBadSnapshot
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if db := d.open[domain]; db != nil {
+		deadline := time.Now().Add(5 * time.Second)
+		for db.users.Load() > held {
+			if time.Now().After(deadline) {
+				return fmt.Errorf("reset %s: requests still running", domain)
+			}
+			time.Sleep(time.Millisecond)
+		}
+		delete(d.open, domain)
+		db.Close()
+	}
+	tmp := d.path(domain) + ".reset"
+	if err := copyFile(src, tmp); err != nil {
+		return err
+	}
+	p := d.path(domain)
+	os.Remove(p + "-wal")
+	os.Remove(p + "-shm")
+	return os.Rename(tmp, p)
 }
