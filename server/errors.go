@@ -125,10 +125,12 @@ const (
 	textWebhookNotFound = "Webhook not found or not updated."
 
 	// Test mode.
-	textClockRequest = "Send now (RFC 3339), advance (an ISO 8601 duration such as P1M) or reset."
-	textClockBack    = "advance moves the clock forward only; use now to set it back."
-	textSnapshot     = "Unknown or invalid snapshot: use 1 to 40 lower-case letters, digits and hyphens."
-	textFaultRule    = "Invalid fault rule: route, probability 0 to 1, and a status 400 to 599 or a latency_ms up to 60000."
+	textClockRequest    = "Send now (RFC 3339), advance (an ISO 8601 duration such as P1M) or reset."
+	textClockBack       = "advance moves the clock forward only; use now to set it back."
+	textAuthorityMode   = "Use mode authorize, reject (code 200 to 999 and reason) or delay (delay_ms up to 60000)."
+	textInvoiceRejected = "The tax authority rejected the invoice: see details."
+	textSnapshot        = "Unknown or invalid snapshot: use 1 to 40 lower-case letters, digits and hyphens."
+	textFaultRule       = "Invalid fault rule: route, probability 0 to 1, and a status 400 to 599 or a latency_ms up to 60000."
 
 	// fincom's own texts, for failures the spec does not name.
 	textInvalidJSON     = "Invalid JSON body."

@@ -104,6 +104,15 @@ func (s *Server) issueInvoice(ctx context.Context, db *store.DB, unitID int64, o
 	case fiscal.NFSe:
 		rec.Verification = strings.ToUpper(inv.Code)
 	}
+	if m, ok := s.authorityFor(db.Name); ok {
+		switch m.Mode {
+		case "reject":
+			return store.Invoice{}, &Error{Status: http.StatusUnprocessableEntity, Text: textInvoiceRejected,
+				Details: map[string]any{"code": m.Code, "reason": m.Reason}}
+		case "delay":
+			time.Sleep(time.Duration(m.DelayMS) * time.Millisecond)
+		}
+	}
 	auth, err := s.cfg.Authority.Authorize(ctx, inv, rec.AccessKey+rec.Verification)
 	if err != nil {
 		return store.Invoice{}, errProviderDown

@@ -298,6 +298,8 @@ func (s *Server) testRoutes() []route {
 		domain("/_test/faults", s.testFaults),
 		domain("/_test/journal", s.testJournal),
 		domain("/_test/snapshot", s.testSnapshot),
+		domain("/_test/authority", s.testAuthority),
+		{method: http.MethodPost, path: "/_test/refuse_charge", handler: s.testRefuseCharge, auth: authUnit, envelope: envDirect, texts: textsDefault},
 		domain("/_test/reset", s.testReset),
 		{method: http.MethodPost, path: "/_test/pay_charge", handler: s.testPayCharge, auth: authUnit, envelope: envDirect, texts: textsDefault},
 		{method: http.MethodPost, path: "/_test/overdue_charge", handler: s.testOverdueCharge, auth: authUnit, envelope: envDirect, texts: textsDefault},

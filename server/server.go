@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/julienschmidt/httprouter"
@@ -59,6 +60,9 @@ type Server struct {
 	limiter *rateLimiter
 	faults  *faults  // test mode's
 	journal *journal // test mode's
+	// authority is test mode's per-domain choice for the tax authority
+	// (domain -> authorityMode).
+	authority sync.Map
 }
 
 // New returns a Server over open domains and the system file.

@@ -286,3 +286,86 @@ func (s *Server) testReset(r *request) (any, error) {
 	}
 	return withMessage{Message: "Domain reset.", Data: map[string]string{"domain": r.db.Name, "snapshot": q.Name}}, nil
 }
+
+type refuseRequest struct {
+	IDToken string `json:"id_token" alias:"token"`
+	Reason  string `json:"reason"`
+}
+
+func (q *refuseRequest) validate() error {
+	if q.IDToken == "" {
+		return errMissing
+	}
+	if q.Reason == "" {
+		q.Reason = "Pagamento recusado pelo emissor do cartão (51: saldo insuficiente)"
+	}
+	return nil
+}
+
+// testRefuseCharge (test mode) is a refused payment attempt: the charge
+// stays open; charge.refused goes to the webhooks.
+func (s *Server) testRefuseCharge(r *request) (any, error) {
+	var q refuseRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	if err := r.db.RefusePayment(r.ctx, r.unit.ID, q.IDToken, q.Reason); err != nil {
+		if errors.Is(err, store.ErrNothingToPay) {
+			return nil, errNothingToPay
+		}
+		return nil, err
+	}
+	return created{Message: "Payment refused.", Token: q.IDToken}, nil
+}
+
+// authorityMode is test mode's choice of what the simulated tax authority
+// does with a domain's next invoices.
+type authorityMode struct {
+	Mode    string `json:"mode"` // authorize, reject, delay
+	Code    int    `json:"code"`
+	Reason  string `json:"reason"`
+	DelayMS int    `json:"delay_ms"`
+}
+
+var errAuthorityMode = newError(http.StatusBadRequest, textAuthorityMode)
+
+func (q *authorityMode) validate() error {
+	switch q.Mode {
+	case "authorize":
+	case "reject":
+		if q.Code == 0 {
+			q.Code, q.Reason = 301, "Uso Denegado: Irregularidade fiscal do emitente"
+		}
+		if q.Code < 200 || q.Code > 999 || q.Reason == "" {
+			return errAuthorityMode
+		}
+	case "delay":
+		if q.DelayMS <= 0 || q.DelayMS > 60_000 {
+			return errAuthorityMode
+		}
+	default:
+		return errAuthorityMode
+	}
+	return nil
+}
+
+// testAuthority (test mode) sets what the simulated tax authority does
+// with the domain's invoices: authorize, reject with a code and reason
+// (SEFAZ style, e.g. 301 "Uso Denegado: Irregularidade fiscal do
+// emitente"), or delay.
+func (s *Server) testAuthority(r *request) (any, error) {
+	var q authorityMode
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	s.authority.Store(r.db.Name, q)
+	return q, nil
+}
+
+// authorityFor answers the domain's test-mode authority choice.
+func (s *Server) authorityFor(domain string) (authorityMode, bool) {
+	if v, ok := s.authority.Load(domain); ok {
+		return v.(authorityMode), true
+	}
+	return authorityMode{}, false
+}

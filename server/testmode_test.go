@@ -160,3 +160,25 @@ func TestSnapshots(t *testing.T) {
 		t.Fatalf("throw-away domain after reset: %d projects", n)
 	}
 }
+
+// TestSimulatedAuthorityAndRefusal: the authority rejects with a code, then
+// authorizes; a refused payment leaves the charge open.
+func TestSimulatedAuthorityAndRefusal(t *testing.T) {
+	h := testModeServer(t)
+	post(t, h, "/update_contact", withAddress)
+	id := orderWith(t, h)
+	post(t, h, "/_test/authority", `{"access_token":"{{access}}","mode":"reject","code":539,"reason":"Duplicidade de NF-e com diferença na chave de acesso"}`)
+	rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	if rec.Code != 422 || !strings.Contains(rec.Body.String(), `"code":539`) {
+		t.Fatalf("rejection: %d %s", rec.Code, rec.Body.String())
+	}
+	post(t, h, "/_test/authority", `{"access_token":"{{access}}","mode":"authorize"}`)
+	if rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`); rec.Code != 200 {
+		t.Fatalf("authorize: %d %s", rec.Code, rec.Body.String())
+	}
+	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+	post(t, h, "/_test/refuse_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+	if o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any); o["charge_status"] != "PENDING" {
+		t.Fatalf("after refusal: %v", o["charge_status"])
+	}
+}

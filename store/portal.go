@@ -196,3 +196,27 @@ func (db *DB) PayCharge(ctx context.Context, publicToken string, installment int
 	})
 	return p, err
 }
+
+// RefusePayment records a refused payment attempt on an open charge of an
+// order of the unit (test mode: a card declined, a PIX returned): the
+// charge stays open, the portal's events and the unit's webhooks
+// (charge.refused) say so.
+func (db *DB) RefusePayment(ctx context.Context, unitID int64, orderToken, reason string) error {
+	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+		var orderID int64
+		var charge string
+		err := tx.QueryRowContext(ctx, `SELECT o.id, c.token FROM sales_orders o JOIN charges c ON c.order_id = o.id
+			WHERE o.unit_id = ? AND o.token = ? AND c.status IN ('PENDING', 'OVERDUE') ORDER BY c.installment LIMIT 1`, unitID, orderToken).Scan(&orderID, &charge)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNothingToPay
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO portal_events (order_id, kind, detail, created_at) VALUES (?, 'payment_refused', ?, ?)`,
+			orderID, nullString(reason), timestamp(now)); err != nil {
+			return err
+		}
+		return emitCharge(ctx, tx, unitID, "charge.refused", charge, now)
+	})
+}

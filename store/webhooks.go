@@ -10,7 +10,7 @@ import (
 
 // WebhookEvents are the events a webhook may subscribe to ("*" for all).
 var WebhookEvents = map[string]bool{
-	"sales_order.created": true, "charge.created": true, "charge.paid": true, "charge.overdue": true, "charge.cancelled": true,
+	"sales_order.created": true, "charge.created": true, "charge.paid": true, "charge.overdue": true, "charge.cancelled": true, "charge.refused": true,
 	"invoice.issued": true, "invoice.cancelled": true, "contract.created": true, "contract.updated": true, "inventory.low_stock": true,
 }
 
