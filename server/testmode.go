@@ -128,7 +128,10 @@ type testDomain struct {
 // unit (a valid CNPJ, São Paulo) and answers its tokens, so that each test
 // of a suite has its own isolated data.
 func (s *Server) testDomains(r *request) (any, error) {
-	name := "t-" + store.NewSecret(8)
+	s.expireTestDomains()
+	// The name carries its birth (unix seconds), so that expiry needs no
+	// file opened.
+	name := "t-" + strconv.FormatInt(time.Now().Unix(), 10) + "-" + store.NewSecret(6)
 	if err := s.domains.Create(r.ctx, name); err != nil {
 		return nil, err
 	}
@@ -368,4 +371,30 @@ func (s *Server) authorityFor(domain string) (authorityMode, bool) {
 		return v.(authorityMode), true
 	}
 	return authorityMode{}, false
+}
+
+// testDomainTTL is how long a throw-away domain lives.
+const testDomainTTL = 24 * time.Hour
+
+var testDomainName = regexp.MustCompile(`^t-(\d+)-[0-9a-f]+$`)
+
+// expireTestDomains removes the throw-away domains older than a day (run
+// whenever a new one is made).
+func (s *Server) expireTestDomains() {
+	names, err := s.domains.Names()
+	if err != nil {
+		return
+	}
+	for _, n := range names {
+		m := testDomainName.FindStringSubmatch(n)
+		if m == nil {
+			continue
+		}
+		born, _ := strconv.ParseInt(m[1], 10, 64)
+		if time.Since(time.Unix(born, 0)) > testDomainTTL {
+			if err := s.domains.Remove(n); err != nil {
+				s.log.Warn("throw-away domain not removed", "domain", n, "err", err)
+			}
+		}
+	}
 }

@@ -59,7 +59,7 @@ func TestTestClock(t *testing.T) {
 	post(t, h, "/_test/clock", `{"access_token":"{{access}}","reset":true}`)
 	// A throw-away domain works at once.
 	d := post(t, h, "/_test/domains", `{}`)["data"].(map[string]any)
-	if !strings.HasPrefix(d["domain"].(string), "t-") {
+	if !testDomainName.MatchString(d["domain"].(string)) {
 		t.Fatalf("domain %v", d)
 	}
 	body := `{"access_token":"` + d["access_token"].(string) + `","unit_token":"` + d["unit_token"].(string) + `"}`
@@ -180,5 +180,23 @@ func TestSimulatedAuthorityAndRefusal(t *testing.T) {
 	post(t, h, "/_test/refuse_charge", `{`+auth+`,"id_token":"`+id+`"}`)
 	if o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any); o["charge_status"] != "PENDING" {
 		t.Fatalf("after refusal: %v", o["charge_status"])
+	}
+}
+
+// TestThrowAwayExpiry: a throw-away domain older than a day goes when a
+// new one is made.
+func TestThrowAwayExpiry(t *testing.T) {
+	now := fixedNow
+	base, ds := newTestServerAt(t, &now, Config{})
+	s, err := New(ds, base.system, Config{TestMode: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ds.Create(context.Background(), "t-1000-abcdef"); err != nil {
+		t.Fatal(err)
+	}
+	post(t, s.Handler(), "/_test/domains", `{}`)
+	if ds.Exists("t-1000-abcdef") {
+		t.Fatal("an expired throw-away domain survived")
 	}
 }

@@ -634,3 +634,32 @@ func (d *Domains) ResetTo(ctx context.Context, domain, snap string, held int64) 
 	os.Remove(p + "-shm")
 	return os.Rename(tmp, p)
 }
+
+// Remove deletes a domain: its file, WAL and snapshots. It must not be in
+// use (ErrInUse otherwise).
+func (d *Domains) Remove(name string) error {
+	if !ValidDomainName(name) {
+		return ErrBadName
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if db := d.open[name]; db != nil {
+		if db.users.Load() > 0 {
+			return ErrInUse
+		}
+		delete(d.open, name)
+		db.Close()
+	}
+	delete(d.clocks, name)
+	p := d.path(name)
+	os.Remove(p + "-wal")
+	os.Remove(p + "-shm")
+	os.RemoveAll(filepath.Join(d.dir, "_snapshots", name))
+	if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// ErrInUse is returned when removing a domain that requests are using.
+var ErrInUse = errors.New("domain in use")

@@ -354,3 +354,20 @@ func TestBackupAllAndDoctor(t *testing.T) {
 		t.Fatalf("findings %+v", findings)
 	}
 }
+
+func TestRemove(t *testing.T) {
+	ctx := context.Background()
+	ds := newDomains(t)
+	ds.Create(ctx, "gone")
+	_, release, _ := ds.Acquire(ctx, "gone")
+	if err := ds.Remove("gone"); !errors.Is(err, ErrInUse) {
+		t.Fatalf("in use: %v", err)
+	}
+	release()
+	if err := ds.Remove("gone"); err != nil {
+		t.Fatal(err)
+	}
+	if ds.Exists("gone") {
+		t.Fatal("still there")
+	}
+}
