@@ -297,6 +297,8 @@ func (s *Server) testRoutes() []route {
 		domain("/_test/job_runs", s.testJobRuns),
 		domain("/_test/faults", s.testFaults),
 		domain("/_test/journal", s.testJournal),
+		domain("/_test/webhooks", s.testWebhooks),
+		domain("/_test/documents", s.testDocuments),
 		domain("/_test/snapshot", s.testSnapshot),
 		domain("/_test/authority", s.testAuthority),
 		{method: http.MethodPost, path: "/_test/refuse_charge", handler: s.testRefuseCharge, auth: authUnit, envelope: envDirect, texts: textsDefault},

@@ -398,3 +398,15 @@ func (s *Server) expireTestDomains() {
 		}
 	}
 }
+
+// testWebhooks (test mode) answers the delivery log of every unit's
+// webhooks, without consuming anything.
+func (s *Server) testWebhooks(r *request) (any, error) {
+	return r.db.Deliveries(r.ctx, 0, 500)
+}
+
+// testDocuments (test mode) answers the generated documents: boleto lines
+// and bar codes, BR Codes, invoice keys and XML.
+func (s *Server) testDocuments(r *request) (any, error) {
+	return r.db.Documents(r.ctx, 500)
+}

@@ -177,6 +177,14 @@ func TestSimulatedAuthorityAndRefusal(t *testing.T) {
 		t.Fatalf("authorize: %d %s", rec.Code, rec.Body.String())
 	}
 	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+	docs := post(t, h, "/_test/documents", `{"access_token":"{{access}}"}`)["data"].([]any)
+	if len(docs) != 2 {
+		t.Fatalf("documents %v", docs)
+	}
+	kinds := docs[0].(map[string]any)["kind"].(string) + "," + docs[1].(map[string]any)["kind"].(string)
+	if !strings.Contains(kinds, "boleto") || !strings.Contains(kinds, "nfse") {
+		t.Fatalf("kinds %s", kinds)
+	}
 	post(t, h, "/_test/refuse_charge", `{`+auth+`,"id_token":"`+id+`"}`)
 	if o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any); o["charge_status"] != "PENDING" {
 		t.Fatalf("after refusal: %v", o["charge_status"])

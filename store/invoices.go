@@ -295,3 +295,42 @@ func (db *DB) EnsurePublicToken(ctx context.Context, unitID int64, orderToken st
 	})
 	return tok, err
 }
+
+// Document is a generated artefact, as test mode lists them: a charge's
+// boleto line and bar code or BR Code, an invoice's key and XML.
+type Document struct {
+	Kind      string `json:"kind"` // boleto, pix, nfe, nfce, nfse, nfsen
+	Order     string `json:"id_token_sales_order"`
+	Reference string `json:"reference"` // charge or invoice token
+	Key       string `json:"key"`       // line, BR Code or access key
+	Barcode   Text   `json:"barcode"`
+	XML       Text   `json:"xml"`
+	CreatedAt string `json:"created_at"`
+}
+
+// Documents lists the domain's generated documents, newest first.
+func (db *DB) Documents(ctx context.Context, limit int) ([]Document, error) {
+	rows, err := db.r.QueryContext(ctx, `
+		SELECT * FROM (
+			SELECT CASE WHEN c.boleto_line IS NOT NULL THEN 'boleto' ELSE 'pix' END, o.token, c.token,
+				COALESCE(c.boleto_line, c.pix_payload), c.boleto_barcode, NULL, c.created_at
+			FROM charges c JOIN sales_orders o ON o.id = c.order_id WHERE c.boleto_line IS NOT NULL OR c.pix_payload IS NOT NULL
+			UNION ALL
+			SELECT i.kind, o.token, i.token, COALESCE(i.access_key, i.verification, ''), NULL, i.xml, i.issued_at
+			FROM invoices i JOIN sales_orders o ON o.id = i.order_id)
+		ORDER BY 7 DESC LIMIT ?`, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Document{}
+	for rows.Next() {
+		var d Document
+		if err := rows.Scan(&d.Kind, &d.Order, &d.Reference, &d.Key, &d.Barcode, &d.XML, &d.CreatedAt); err != nil {
+			return nil, err
+		}
+		d.CreatedAt = displayTimestamp(d.CreatedAt)
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}

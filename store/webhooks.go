@@ -132,10 +132,12 @@ type Delivery struct {
 	Payload     json.RawMessage `json:"payload"`
 }
 
-// Deliveries lists the deliveries of the unit's webhooks, newest first.
+// Deliveries lists the deliveries of the unit's webhooks (0: every unit's),
+// newest first.
 func (db *DB) Deliveries(ctx context.Context, unitID int64, limit int) ([]Delivery, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT d.event_id, w.token, d.event_type, d.status, d.attempts, d.last_status, d.last_error, d.delivered_at,
-		d.created_at, d.payload FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE w.unit_id = ? ORDER BY d.id DESC LIMIT ?`, unitID, limit)
+		d.created_at, d.payload FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE (? = 0 OR w.unit_id = ?) ORDER BY d.id DESC LIMIT ?`,
+		unitID, unitID, limit)
 	if err != nil {
 		return nil, err
 	}
