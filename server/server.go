@@ -60,6 +60,7 @@ type Server struct {
 	limiter *rateLimiter
 	faults  *faults  // test mode's
 	journal *journal // test mode's
+	openapi []byte   // the OpenAPI document, built once from the routes
 	// authority is test mode's per-domain choice for the tax authority
 	// (domain -> authorityMode).
 	authority sync.Map
@@ -100,6 +101,9 @@ func New(domains *store.Domains, system *store.System, cfg Config) (*Server, err
 		s.faults = newFaults(cfg.Seed)
 		s.journal = &journal{entries: map[string][]journalEntry{}}
 	}
+	if s.openapi, err = s.openAPI(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -111,6 +115,7 @@ func (s *Server) Handler() http.Handler {
 		r.Handle(rt.method, Prefix+rt.path, s.adapt(rt))
 	}
 	r.GET(Prefix+"/health", s.health)
+	r.GET(Prefix+"/openapi.json", s.serveOpenAPI)
 	r.NotFound = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusNotFound, errorBody{Error: textRouteNotFound})
 	})

@@ -48,6 +48,14 @@ func TestMain(m *testing.M) {
 	code := 1
 	if err == nil {
 		code = m.Run()
+		// Every answer the tests got must match the OpenAPI document.
+		if checked, report := contractReport(); report != "" {
+			fmt.Fprintf(os.Stderr, "answers that do not match testdata/openapi.json:\n%s\n", report)
+			code = 1
+		} else if code == 0 && checked == 0 && !testing.Short() && flag.Lookup("test.run").Value.String() == "" {
+			fmt.Fprintln(os.Stderr, "openapi contract: no answer was checked")
+			code = 1
+		}
 	} else {
 		fmt.Fprintln(os.Stderr, "fixture:", err)
 	}
@@ -304,6 +312,7 @@ func do(h http.Handler, method, path, body string) *httptest.ResponseRecorder {
 	req := httptest.NewRequest(method, Prefix+path, strings.NewReader(expand(body)))
 	req.Header.Set("Content-Type", "application/json")
 	h.ServeHTTP(rec, req)
+	checkContract(method, path, rec)
 	return rec
 }
 
@@ -427,6 +436,7 @@ func doMultipart(h http.Handler, path, metadata string, files map[string][]byte)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
+	checkContract(http.MethodPost, path, rec)
 	return rec
 }
 

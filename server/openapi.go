@@ -1,0 +1,639 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/julienschmidt/httprouter"
+
+	"fincom/store"
+)
+
+// The OpenAPI document is generated from the route table and the docs of
+// openapi_routes.go: request schemas from the request structs the handlers
+// decode (aliases included), response schemas from the Go types they
+// return, error answers from the route's texts. Generating it keeps it true:
+// a field added to a struct is documented the moment it exists, and the
+// scenario tests validate every answer against it.
+
+// apiDoc documents one route.
+type apiDoc struct {
+	tag     string
+	summary string
+	// req is the zero value of the request struct the handler decodes; nil
+	// when the route reads only its tokens.
+	req any
+	// multipart: the body may also be multipart/form-data (a `metadata`
+	// JSON part and `files`).
+	multipart bool
+	// resp is the zero value of what the handler returns: created{},
+	// withMessage{Data: T}, okData{Data: T}, T, or nullable{T} / oneOf.
+	resp any
+	// raw: the route answers a document of this media type, not JSON.
+	raw string
+}
+
+// nullable documents a value that may be null (data: null).
+type nullable struct{ v any }
+
+// eitherOf documents data that takes one of several shapes.
+type eitherOf []any
+
+// openAPIVersion is the document's own version, not the API's.
+const openAPIVersion = "1.0.0"
+
+// schemaGen turns Go types into JSON Schema (2020-12, OpenAPI 3.1's
+// dialect), collecting named structs as components.
+type schemaGen struct {
+	components map[string]any
+	names      map[refKey]string
+	taken      map[string]refKey
+	err        error
+}
+
+var (
+	typeMoney    = reflect.TypeOf(store.Money{})
+	typeNumber   = reflect.TypeOf(store.Number{})
+	typeDecimal  = reflect.TypeOf(store.Decimal{})
+	typeDateBR   = reflect.TypeOf(store.DateBR{})
+	typeText     = reflect.TypeOf(store.Text{})
+	typeTime     = reflect.TypeOf(time.Time{})
+	typeRaw      = reflect.TypeOf(json.RawMessage{})
+	typeBytes    = reflect.TypeOf([]byte{})
+	typeNullable = reflect.TypeOf(nullable{})
+)
+
+// schema answers the schema of t; input selects what requests accept
+// (amounts as numbers or strings, unknown fields ignored) over what
+// responses hold (exactly these fields).
+func (g *schemaGen) schema(t reflect.Type, input bool) map[string]any {
+	switch t {
+	case typeMoney:
+		if input {
+			return map[string]any{"type": []string{"string", "number"}, "description": "Amount: a decimal number or string such as \"12.50\"."}
+		}
+		return map[string]any{"type": "string", "pattern": `^-?[0-9]+\.[0-9]{2}$`, "description": "Amount with two decimal places."}
+	case typeNumber:
+		if input {
+			return map[string]any{"type": []string{"number", "string"}}
+		}
+		return map[string]any{"type": "number"}
+	case typeDecimal:
+		if input {
+			return map[string]any{"type": []string{"string", "number"}}
+		}
+		return map[string]any{"type": "string", "pattern": `^-?[0-9]+(\.[0-9]+)?$`}
+	case typeDateBR:
+		return map[string]any{"type": "string", "pattern": `^[0-9]{2}/[0-9]{2}/[0-9]{4}$`, "description": "Date as DD/MM/YYYY."}
+	case typeText:
+		return map[string]any{"type": []string{"string", "null"}}
+	case typeTime:
+		return map[string]any{"type": "string", "format": "date-time"}
+	case typeRaw:
+		return map[string]any{"description": "Any JSON value."}
+	case typeBytes:
+		return map[string]any{"type": "string", "contentEncoding": "base64"}
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		s := g.schema(t.Elem(), input)
+		return orNull(s)
+	case reflect.Interface:
+		return map[string]any{"description": "Any JSON value."}
+	case reflect.String:
+		return map[string]any{"type": "string"}
+	case reflect.Bool:
+		return map[string]any{"type": "boolean"}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return map[string]any{"type": "integer"}
+	case reflect.Float32, reflect.Float64:
+		return map[string]any{"type": "number"}
+	case reflect.Slice, reflect.Array:
+		// A nil slice is written as null: fincom's listings answer [], but
+		// a struct's slice field may be absent.
+		return map[string]any{"type": []string{"array", "null"}, "items": g.schema(t.Elem(), input)}
+	case reflect.Map:
+		return map[string]any{"type": "object", "additionalProperties": g.schema(t.Elem(), input)}
+	case reflect.Struct:
+		return g.ref(t, input)
+	}
+	g.fail(fmt.Errorf("openapi: no schema for %s", t))
+	return map[string]any{}
+}
+
+func (g *schemaGen) fail(err error) {
+	if g.err == nil {
+		g.err = err
+	}
+}
+
+// orNull lets a schema be null too.
+func orNull(s map[string]any) map[string]any {
+	if ref, ok := s["$ref"]; ok {
+		return map[string]any{"anyOf": []any{map[string]any{"$ref": ref}, map[string]any{"type": "null"}}}
+	}
+	out := map[string]any{}
+	for k, v := range s {
+		out[k] = v
+	}
+	switch typ := s["type"].(type) {
+	case string:
+		out["type"] = []string{typ, "null"}
+	case []string:
+		if !contains(typ, "null") {
+			out["type"] = append(append([]string{}, typ...), "null")
+		}
+	case nil:
+		// No type: anything, null included.
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// ref answers a $ref to the struct's component, generating it once; a
+// struct read in requests and written in responses gets one of each.
+func (g *schemaGen) ref(t reflect.Type, input bool) map[string]any {
+	if t.Name() == "" {
+		return g.object(t, input)
+	}
+	k := refKey{t, input}
+	if n, ok := g.names[k]; ok {
+		return map[string]any{"$ref": "#/components/schemas/" + n}
+	}
+	name := componentName(t)
+	switch {
+	case input && !strings.HasSuffix(name, "Request"):
+		name += "Input"
+	case !input:
+		// A request struct echoed back (the fault rules) is named for
+		// what it holds.
+		name = strings.TrimSuffix(name, "Request")
+	}
+	if other, ok := g.taken[name]; ok {
+		g.fail(fmt.Errorf("openapi: two types named %s (%s, %s)", name, other.t, t))
+	}
+	g.taken[name] = k
+	g.names[k] = name
+	g.components[name] = g.object(t, input)
+	return map[string]any{"$ref": "#/components/schemas/" + name}
+}
+
+type refKey struct {
+	t     reflect.Type
+	input bool
+}
+
+// componentName is the Go type's name, capitalized: contactRequest ->
+// ContactRequest, store.Contact -> Contact.
+func componentName(t reflect.Type) string {
+	n := t.Name()
+	if n == "" {
+		return "Anonymous"
+	}
+	return strings.ToUpper(n[:1]) + n[1:]
+}
+
+// object documents a struct as encoding/json and fincom's decoder see it:
+// json names, omitempty, embedded structs flattened, and in requests the
+// alias tag's other names.
+func (g *schemaGen) object(t reflect.Type, input bool) map[string]any {
+	props := map[string]any{}
+	var required []string
+	g.fields(t, input, props, &required)
+	out := map[string]any{"type": "object", "properties": props}
+	if !input {
+		out["additionalProperties"] = false
+		if len(required) > 0 {
+			sort.Strings(required)
+			out["required"] = required
+		}
+	}
+	return out
+}
+
+func (g *schemaGen) fields(t reflect.Type, input bool, props map[string]any, required *[]string) {
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" {
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				g.fields(ft, input, props, required)
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		s := g.schema(f.Type, input)
+		if d := f.Tag.Get("doc"); d != "" {
+			s = withDescription(s, d)
+		}
+		props[name] = s
+		if input {
+			for _, a := range strings.Split(f.Tag.Get("alias"), ",") {
+				if a != "" {
+					props[a] = withDescription(s, "Alias of `"+name+"`.")
+				}
+			}
+			continue
+		}
+		if !strings.Contains(opts, "omitempty") && !strings.Contains(opts, "omitzero") {
+			*required = append(*required, name)
+		}
+	}
+}
+
+func withDescription(s map[string]any, d string) map[string]any {
+	if _, ok := s["$ref"]; ok {
+		return map[string]any{"allOf": []any{s}, "description": d}
+	}
+	out := map[string]any{"description": d}
+	for k, v := range s {
+		if k != "description" {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// dataSchema documents what a handler returns in `data`.
+func (g *schemaGen) dataSchema(v any) map[string]any {
+	switch v := v.(type) {
+	case nil:
+		return map[string]any{"type": "null"}
+	case nullable:
+		return orNull(g.dataSchema(v.v))
+	case eitherOf:
+		var list []any
+		for _, x := range v {
+			list = append(list, g.dataSchema(x))
+		}
+		return map[string]any{"oneOf": list}
+	case okData:
+		return map[string]any{
+			"type":                 "object",
+			"required":             []string{"data", "message", "ok"},
+			"additionalProperties": false,
+			"properties": map[string]any{
+				"ok":      map[string]any{"type": "boolean"},
+				"message": map[string]any{"type": "string"},
+				"data":    g.dataSchema(v.Data),
+			},
+		}
+	}
+	t := reflect.TypeOf(v)
+	if t == typeNullable {
+		return map[string]any{}
+	}
+	s := g.schema(t, false)
+	if t.Kind() == reflect.Slice {
+		// Listings always answer an array, [] when empty.
+		s["type"] = "array"
+	}
+	return s
+}
+
+// successSchema wraps data in the success envelope the handler's value
+// selects (see successBody).
+func (g *schemaGen) successSchema(v any) map[string]any {
+	obj := func(props map[string]any) map[string]any {
+		req := make([]string, 0, len(props))
+		for k := range props {
+			req = append(req, k)
+		}
+		sort.Strings(req)
+		return map[string]any{"type": "object", "properties": props, "required": req, "additionalProperties": false}
+	}
+	success := map[string]any{"const": true}
+	switch v := v.(type) {
+	case created:
+		return obj(map[string]any{"success": success, "message": map[string]any{"type": "string"}, "token": map[string]any{"type": "string"}})
+	case withMessage:
+		return obj(map[string]any{"success": success, "message": map[string]any{"type": "string"}, "data": g.dataSchema(v.Data)})
+	}
+	return obj(map[string]any{"success": success, "data": g.dataSchema(v)})
+}
+
+// errorSchema refers to the failure envelope of a route's envelope and
+// status (see errorStatusBody).
+func errorSchema(env envelope, status int) map[string]any {
+	name := "Error"
+	switch {
+	case env == envMessage && status >= 500:
+		name = "ErrorWithData"
+	case env == envMessage:
+		name = "ErrorMessage"
+	}
+	return map[string]any{"$ref": "#/components/schemas/" + name}
+}
+
+// errorEnvelopes are the components errorSchema refers to.
+func errorEnvelopes(c map[string]any) {
+	c["Error"] = errorEnvelope(envDirect, 400)
+	c["ErrorWithData"] = errorEnvelope(envMessage, 500)
+	c["ErrorMessage"] = errorEnvelope(envMessage, 400)
+}
+
+func errorEnvelope(env envelope, status int) map[string]any {
+	props := map[string]any{"success": map[string]any{"const": false}}
+	req := []string{"success"}
+	switch {
+	case env == envMessage && status >= 500:
+		props["error"] = map[string]any{"type": "string"}
+		props["data"] = map[string]any{"type": "null"}
+		req = append(req, "data", "error")
+	case env == envMessage:
+		props["message"] = map[string]any{"type": "string"}
+		props["data"] = map[string]any{"type": "null"}
+		req = append(req, "data", "message")
+	default:
+		props["error"] = map[string]any{"type": "string"}
+		props["details"] = map[string]any{"description": "Which fields failed, where the route names them."}
+		req = append(req, "error")
+	}
+	sort.Strings(req)
+	return map[string]any{"type": "object", "properties": props, "required": req, "additionalProperties": false}
+}
+
+// authSchemaNames name the components of the token fields of each auth
+// kind.
+var authSchemaNames = map[authKind]string{
+	authUnit:        "UnitAuth",
+	authUnits:       "UnitsAuth",
+	authTecOrAccess: "TecOrAccessAuth",
+	authDomain:      "DomainAuth",
+}
+
+// tokenProps are the body fields a route's auth kind reads.
+func tokenProps(a authKind) (map[string]any, []string) {
+	str := func(d string) map[string]any { return map[string]any{"type": "string", "description": d} }
+	access := str("The domain's access token.")
+	unit := str("The unit's token.")
+	switch a {
+	case authUnit:
+		return map[string]any{"access_token": access, "unit_token": unit}, []string{"access_token", "unit_token"}
+	case authUnits:
+		return map[string]any{"access_token": access, "unit_token": unit,
+			"unit_tokens": map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "description": "Several units of the domain, instead of unit_token."}}, []string{"access_token"}
+	case authTecOrAccess:
+		return map[string]any{"access_token": access, "unit_token": unit, "token_tec": str("The technical token, instead of access_token.")}, []string{"unit_token"}
+	case authDomain:
+		return map[string]any{"access_token": access}, []string{"access_token"}
+	}
+	return map[string]any{}, nil
+}
+
+// openAPI builds the document of the server's routes.
+func (s *Server) openAPI() ([]byte, error) {
+	docs := routeDocs()
+	g := &schemaGen{components: map[string]any{}, names: map[refKey]string{}, taken: map[string]refKey{}}
+	paths := map[string]any{}
+	tags := map[string]bool{}
+	for i := range s.routes {
+		rt := &s.routes[i]
+		d, ok := docs[rt.path]
+		if !ok {
+			return nil, fmt.Errorf("openapi: route %s %s has no doc", rt.method, rt.path)
+		}
+		tags[d.tag] = true
+		op := map[string]any{
+			"operationId": operationID(rt.path),
+			"summary":     d.summary,
+			"tags":        []string{d.tag},
+			"security":    []any{},
+			"responses":   g.responses(rt, d),
+		}
+		if strings.HasPrefix(rt.path, "/_test/") {
+			op["description"] = "Only with `fincom serve --test-mode` (404 otherwise)."
+		}
+		var params []any
+		for _, seg := range strings.Split(rt.path, "/") {
+			if strings.HasPrefix(seg, ":") {
+				params = append(params, map[string]any{"name": seg[1:], "in": "path", "required": true,
+					"description": "The sales order's public token.", "schema": map[string]any{"type": "string"}})
+			}
+		}
+		if params != nil {
+			op["parameters"] = params
+		}
+		if rt.method == http.MethodPost {
+			op["requestBody"] = g.requestBody(rt, d)
+		}
+		p := openAPIPath(rt.path)
+		item, _ := paths[p].(map[string]any)
+		if item == nil {
+			item = map[string]any{}
+			paths[p] = item
+		}
+		item[strings.ToLower(rt.method)] = op
+	}
+	paths["/health"] = map[string]any{"get": map[string]any{
+		"operationId": "health", "summary": "Liveness: the version, open domains, whether the data directory is writable.",
+		"tags": []string{"Operations"}, "security": []any{},
+		"responses": map[string]any{
+			"200": map[string]any{"description": "Serving.", "content": map[string]any{"application/json": map[string]any{"schema": g.successSchema(healthData{})}}},
+			"503": map[string]any{"description": "The data directory is not writable (success false, the same data).", "content": map[string]any{"application/json": map[string]any{"schema": map[string]any{
+				"type": "object", "required": []string{"data", "success"}, "additionalProperties": false,
+				"properties": map[string]any{"success": map[string]any{"const": false}, "data": g.schema(reflect.TypeOf(healthData{}), false)},
+			}}}},
+		},
+	}}
+	paths["/openapi.json"] = map[string]any{"get": map[string]any{
+		"operationId": "openapi", "summary": "This document.", "tags": []string{"Operations"}, "security": []any{},
+		"responses": map[string]any{"200": map[string]any{"description": "The OpenAPI document.",
+			"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"type": "object"}}}}},
+	}}
+	// Go's HTTP server answers a malformed request 400 before any route.
+	for _, p := range []string{"/health", "/openapi.json"} {
+		p := paths[p].(map[string]any)["get"].(map[string]any)["responses"].(map[string]any)
+		p["4XX"] = map[string]any{"description": "A malformed HTTP request (plain text, from the HTTP server).",
+			"content": map[string]any{"text/plain": map[string]any{"schema": map[string]any{"type": "string"}}}}
+	}
+	tags["Operations"] = true
+	errorEnvelopes(g.components)
+	if g.err != nil {
+		return nil, g.err
+	}
+	var tagList []any
+	names := make([]string, 0, len(tags))
+	for t := range tags {
+		names = append(names, t)
+	}
+	sort.Strings(names)
+	for _, t := range names {
+		tagList = append(tagList, map[string]any{"name": t, "description": tagDescriptions[t]})
+	}
+	doc := map[string]any{
+		"openapi": "3.1.0",
+		"info": map[string]any{
+			"title":       "fincom API",
+			"version":     openAPIVersion,
+			"summary":     "Finance and sales back end for Brazilian small firms.",
+			"description": "Every route is under /api/v1. Private routes take their tokens in the body (access_token and unit_token), not in headers. Amounts are exact decimals; errors carry the texts of the interface specification byte for byte.",
+			"license":     map[string]any{"name": "Proprietary", "identifier": "LicenseRef-fincom"},
+		},
+		"servers":    []any{map[string]any{"url": Prefix, "description": "The fincom serving this document."}},
+		"tags":       tagList,
+		"paths":      paths,
+		"components": map[string]any{"schemas": g.components},
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+var tagDescriptions = map[string]string{
+	"Finance":    "Expenses, income, their files, transactions and cash flow.",
+	"Documents":  "Reading fiscal documents and boletos; the screening inbox.",
+	"Sales":      "Sales orders, charges (boleto, PIX, card) and fiscal invoices.",
+	"Portal":     "The public payment portal: pages and actions reached with an order's public token.",
+	"Purchases":  "Purchase orders and the inbox of received NF-e.",
+	"Contracts":  "Contracts, their files, templates and previews.",
+	"Webhooks":   "Outbound webhooks, their delivery log, and the audit log.",
+	"CRM":        "Customer relationship records.",
+	"Inventory":  "Inventory movements, reports and stock balances.",
+	"Registers":  "Products, contacts, categories, projects, banks, bank accounts, payment methods and users.",
+	"Test mode":  "Routes for integrators' test suites; they exist only in test mode.",
+	"Operations": "Health and this document.",
+}
+
+func (g *schemaGen) requestBody(rt *route, d apiDoc) map[string]any {
+	var parts []any
+	if name := authSchemaNames[rt.auth]; name != "" {
+		if _, ok := g.components[name]; !ok {
+			props, required := tokenProps(rt.auth)
+			g.components[name] = map[string]any{"type": "object", "properties": props, "required": required}
+		}
+		parts = append(parts, map[string]any{"$ref": "#/components/schemas/" + name})
+	}
+	if d.req != nil {
+		parts = append(parts, g.ref(reflect.TypeOf(d.req), true))
+	}
+	var body map[string]any
+	switch len(parts) {
+	case 0:
+		body = map[string]any{"type": "object"}
+	case 1:
+		body = parts[0].(map[string]any)
+	default:
+		body = map[string]any{"allOf": parts}
+	}
+	content := map[string]any{"application/json": map[string]any{"schema": body}}
+	if d.multipart {
+		content["multipart/form-data"] = map[string]any{"schema": map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"metadata": map[string]any{"type": "string", "contentMediaType": "application/json", "description": "The JSON body above, as one part."},
+				"files":    map[string]any{"type": "array", "items": map[string]any{"type": "string", "contentMediaType": "application/octet-stream"}},
+			},
+		}}
+	}
+	return map[string]any{"required": rt.auth != authPublic, "content": content}
+}
+
+func (g *schemaGen) responses(rt *route, d apiDoc) map[string]any {
+	out := map[string]any{}
+	if d.raw != "" {
+		page := map[string]any{"text/html": map[string]any{"schema": map[string]any{"type": "string"}}}
+		out["200"] = map[string]any{"description": "The document.", "content": map[string]any{d.raw: map[string]any{"schema": map[string]any{"type": "string"}}}}
+		out["404"] = map[string]any{"description": "Unknown or expired public token: an HTML page.", "content": page}
+		out["429"] = map[string]any{"description": "Too many requests from this address: an HTML page.", "content": page}
+		return out
+	}
+	out["200"] = map[string]any{"description": "Success.", "content": map[string]any{"application/json": map[string]any{"schema": g.successSchema(d.resp)}}}
+	// The texts the route table gives, by status; route-specific failures
+	// share the 4XX envelope.
+	byStatus := map[int][]string{}
+	for _, e := range []*Error{rt.texts.missing, rt.texts.invalid, rt.texts.unit, rt.texts.format} {
+		if e != nil && !contains(byStatus[e.Status], e.Text) {
+			byStatus[e.Status] = append(byStatus[e.Status], e.Text)
+		}
+	}
+	if rt.auth == authPublic {
+		byStatus = map[int][]string{}
+	}
+	for status, list := range byStatus {
+		out[fmt.Sprint(status)] = map[string]any{
+			"description": "Texts: " + quoteAll(list) + ", or a route-specific one.",
+			"content":     map[string]any{"application/json": map[string]any{"schema": errorSchema(rt.envelope, status)}},
+		}
+	}
+	out["4XX"] = map[string]any{"description": "Invalid request: the error text says why.",
+		"content": map[string]any{"application/json": map[string]any{"schema": errorSchema(rt.envelope, 400)}}}
+	out["5XX"] = map[string]any{"description": "Internal failure: " + quoteAll([]string{rt.texts.internal}) + "; the cause is only logged.",
+		"content": map[string]any{"application/json": map[string]any{"schema": errorSchema(rt.envelope, 500)}}}
+	return out
+}
+
+func quoteAll(list []string) string {
+	q := make([]string, len(list))
+	for i, s := range list {
+		q[i] = `"` + s + `"`
+	}
+	return strings.Join(q, ", ")
+}
+
+// operationID names an operation after its path: /get_contacts ->
+// get_contacts, /sales_orders/public_pay -> public_pay.
+func operationID(path string) string {
+	if path == "/" {
+		return "transactions_legacy"
+	}
+	var keep []string
+	for _, seg := range strings.Split(strings.Trim(path, "/"), "/") {
+		if seg != "" && !strings.HasPrefix(seg, ":") && seg != "sales_orders" {
+			keep = append(keep, seg)
+		}
+	}
+	return strings.Join(keep, "_")
+}
+
+// openAPIPath writes httprouter's :param as {param}.
+func openAPIPath(path string) string {
+	segs := strings.Split(path, "/")
+	for i, s := range segs {
+		if strings.HasPrefix(s, ":") {
+			segs[i] = "{" + s[1:] + "}"
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
+// serveOpenAPI answers GET /api/v1/openapi.json.
+func (s *Server) serveOpenAPI(w http.ResponseWriter, _ *http.Request, _ httprouter.Params) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusOK)
+	w.Write(s.openapi)
+}

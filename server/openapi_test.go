@@ -1,0 +1,263 @@
+package server
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+const openAPIGolden = "../testdata/openapi.json"
+
+// TestOpenAPIDocument keeps testdata/openapi.json (the file CI lints) equal
+// to the document the server serves in test mode, which documents every
+// route; -update rewrites it.
+func TestOpenAPIDocument(t *testing.T) {
+	now := fixedNow
+	s, _ := newTestServerAt(t, &now, Config{Version: "test", TestMode: true})
+	rec := do(s.Handler(), http.MethodGet, "/openapi.json", "")
+	if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != "application/json; charset=utf-8" {
+		t.Fatalf("GET /openapi.json: %d %s", rec.Code, rec.Header().Get("Content-Type"))
+	}
+	if *update {
+		if err := os.WriteFile(openAPIGolden, rec.Body.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(openAPIGolden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(rec.Body.Bytes(), want) {
+		t.Fatalf("the served document differs from %s (run go test ./server -update)", openAPIGolden)
+	}
+}
+
+// TestOpenAPIRoutes: every registered route is documented and every
+// documented operation is served (not "route not found"), in test mode and
+// out of it.
+func TestOpenAPIRoutes(t *testing.T) {
+	for _, testMode := range []bool{false, true} {
+		now := fixedNow
+		s, _ := newTestServerAt(t, &now, Config{Version: "test", TestMode: testMode})
+		var doc struct {
+			Paths map[string]map[string]json.RawMessage `json:"paths"`
+		}
+		if err := json.Unmarshal(s.openapi, &doc); err != nil {
+			t.Fatal(err)
+		}
+		documented := map[string]bool{}
+		for p, ops := range doc.Paths {
+			for m := range ops {
+				documented[strings.ToUpper(m)+" "+p] = true
+			}
+		}
+		registered := map[string]bool{"GET /health": true, "GET /openapi.json": true}
+		for _, rt := range s.routes {
+			registered[rt.method+" "+openAPIPath(rt.path)] = true
+		}
+		for op := range registered {
+			if !documented[op] {
+				t.Errorf("test mode %v: %s is registered but not documented", testMode, op)
+			}
+		}
+		h := s.Handler()
+		for op := range documented {
+			if !registered[op] {
+				t.Errorf("test mode %v: %s is documented but not in the route table", testMode, op)
+			}
+			method, path, _ := strings.Cut(op, " ")
+			rec := do(h, method, strings.ReplaceAll(path, "{token}", "x"), "")
+			if rec.Code == http.StatusNotFound && strings.Contains(rec.Body.String(), textRouteNotFound) || rec.Code == http.StatusMethodNotAllowed {
+				t.Errorf("test mode %v: %s is documented but not served: %d", testMode, op, rec.Code)
+			}
+		}
+		if len(registered) < 100 {
+			t.Fatalf("only %d routes registered", len(registered))
+		}
+	}
+}
+
+// TestContractCatchesMismatches proves the contract check can fail: answers
+// with a missing field, an extra field, a wrong type or an undocumented
+// status are violations.
+func TestContractCatchesMismatches(t *testing.T) {
+	for _, c := range []struct {
+		path   string
+		status int
+		body   string
+		ok     bool
+	}{
+		{"/get_contacts", 200, `{"success":true,"data":[]}`, true},
+		{"/get_contacts", 200, `{"success":true,"data":null}`, false},
+		{"/get_contacts", 200, `{"success":true,"data":[{"id_token":"x"}]}`, false},
+		{"/get_contacts", 200, `{"success":true,"data":[],"extra":1}`, false},
+		{"/insert_contact", 200, `{"success":true,"message":"ok","token":7}`, false},
+		{"/insert_contact", 400, `{"success":false,"error":"Invalid CPF."}`, true},
+		{"/insert_contact", 400, `{"success":false,"message":"Invalid CPF."}`, false},
+		{"/insert_contract", 400, `{"success":false,"message":"Missing parameters","data":null}`, true},
+		{"/insert_contract", 500, `{"success":false,"error":"Internal server error","data":null}`, true},
+		{"/cash_flow", 200, `{"success":true,"data":{}}`, false},
+	} {
+		rec := httptest.NewRecorder()
+		rec.Header().Set("Content-Type", "application/json; charset=utf-8")
+		rec.WriteHeader(c.status)
+		rec.WriteString(c.body)
+		contract.mu.Lock()
+		before := len(contract.violations)
+		contract.mu.Unlock()
+		checkContract(http.MethodPost, Prefix+c.path, rec)
+		contract.mu.Lock()
+		got := len(contract.violations) == before
+		contract.violations = contract.violations[:before]
+		contract.mu.Unlock()
+		if got != c.ok {
+			t.Errorf("%s %d %s: valid = %v, want %v", c.path, c.status, c.body, got, c.ok)
+		}
+	}
+}
+
+// contract validates every answer the tests' do and doMultipart get against
+// the OpenAPI document; TestMain fails the run on any violation, so every
+// scenario test is also a contract test.
+var contract struct {
+	once     sync.Once
+	err      error
+	compiler *jsonschema.Compiler
+	paths    map[string]map[string]struct {
+		Responses map[string]struct {
+			Content map[string]json.RawMessage `json:"content"`
+		} `json:"responses"`
+	}
+	mu         sync.Mutex
+	schemas    map[string]*jsonschema.Schema
+	violations []string
+	checked    int
+}
+
+func loadContract() {
+	raw, err := os.ReadFile(openAPIGolden)
+	if err != nil {
+		contract.err = err
+		return
+	}
+	var doc struct {
+		Paths map[string]map[string]struct {
+			Responses map[string]struct {
+				Content map[string]json.RawMessage `json:"content"`
+			} `json:"responses"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		contract.err = err
+		return
+	}
+	contract.paths = doc.Paths
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		contract.err = err
+		return
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	if err := c.AddResource("file:///openapi.json", inst); err != nil {
+		contract.err = err
+		return
+	}
+	contract.compiler = c
+	contract.schemas = map[string]*jsonschema.Schema{}
+}
+
+// jsonPointerEscape escapes a JSON Pointer token.
+func jsonPointerEscape(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// checkContract validates one JSON answer.
+func checkContract(method, path string, rec *httptest.ResponseRecorder) {
+	contract.once.Do(loadContract)
+	if !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
+		return
+	}
+	route := strings.TrimPrefix(path, Prefix)
+	docPath := ""
+	for p := range contract.paths {
+		if p == route || strings.Contains(p, "{token}") && strings.HasPrefix(route, strings.TrimSuffix(p, "{token}")) {
+			docPath = p
+		}
+	}
+	op := strings.ToLower(method)
+	if _, ok := contract.paths[docPath][op]; !ok || *update {
+		// Not a route ("route not found", "method not allowed"), or the
+		// document is being rewritten.
+		return
+	}
+	ops := contract.paths[docPath]
+	status := fmt.Sprint(rec.Code)
+	if _, ok := ops[op].Responses[status]; !ok {
+		status = status[:1] + "XX"
+	}
+	resp, ok := ops[op].Responses[status]
+	contract.mu.Lock()
+	defer contract.mu.Unlock()
+	if contract.err != nil {
+		return
+	}
+	contract.checked++
+	if !ok || resp.Content["application/json"] == nil {
+		contract.violations = append(contract.violations, fmt.Sprintf("%s %s: status %d is not documented", method, route, rec.Code))
+		return
+	}
+	ptr := "file:///openapi.json#/paths/" + jsonPointerEscape(docPath) + "/" + op + "/responses/" + status + "/content/application~1json/schema"
+	sch := contract.schemas[ptr]
+	if sch == nil {
+		var err error
+		if sch, err = contract.compiler.Compile(ptr); err != nil {
+			contract.violations = append(contract.violations, fmt.Sprintf("%s %s: compile %s: %v", method, route, ptr, err))
+			return
+		}
+		contract.schemas[ptr] = sch
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(rec.Body.Bytes()))
+	if err == nil {
+		err = sch.Validate(inst)
+	}
+	if err != nil {
+		body := rec.Body.String()
+		if len(body) > 400 {
+			body = body[:400] + "..."
+		}
+		contract.violations = append(contract.violations, fmt.Sprintf("%s %s %d: %v\nbody: %s", method, route, rec.Code, err, body))
+	}
+}
+
+// contractReport answers the violations seen, for TestMain.
+func contractReport() (checked int, report string) {
+	contract.mu.Lock()
+	defer contract.mu.Unlock()
+	if contract.err != nil {
+		return 0, "openapi contract: " + contract.err.Error()
+	}
+	seen := map[string]bool{}
+	var lines []string
+	for _, v := range contract.violations {
+		if !seen[v] {
+			seen[v] = true
+			lines = append(lines, v)
+		}
+	}
+	sort.Strings(lines)
+	if len(lines) > 40 {
+		lines = append(lines[:40], fmt.Sprintf("... and %d more", len(lines)-40))
+	}
+	return contract.checked, strings.Join(lines, "\n")
+}
