@@ -206,11 +206,29 @@ func TestCLIEndToEnd(t *testing.T) {
 	if err := cliErr(t, schema, data, "serve", "--addr", "127.0.0.1:0"); err == nil || !strings.Contains(err.Error(), "in use") {
 		t.Fatalf("second server: %v", err)
 	}
-	// Backup while serving; restore is refused while serving.
+	// Backup while serving, one more contact, then restore while serving:
+	// the running server swaps the file in and the contact is gone.
 	bk := filepath.Join(t.TempDir(), "acme.bak")
 	cli(t, schema, data, "backup", "acme", "--out", bk)
-	if err := cliErr(t, schema, data, "restore", "acme", "--from", bk); err == nil {
-		t.Fatal("restore under a running server")
+	if code, m := call("/insert_contact", `{`+tokens+`,"type":"natural_person","register":"52998224725","fullName":"Depois do Backup"}`); code != 200 {
+		t.Fatalf("insert_contact: %d %v", code, m)
+	}
+	if out := jsonOut(t, cli(t, schema, data, "restore", "acme", "--from", bk, "--json")); out["online"] != true {
+		t.Fatalf("online restore: %v", out)
+	}
+	if code, m := call("/get_contacts", `{`+tokens+`}`); code != 200 || len(m["data"].([]any)) != 1 {
+		t.Fatalf("get_contacts after the online restore: %d %v", code, m)
+	}
+	// A backup of another domain is refused, and the domain keeps serving.
+	other := filepath.Join(t.TempDir(), "other.bak")
+	if err := os.WriteFile(other, []byte("not a database"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := cliErr(t, schema, data, "restore", "acme", "--from", other); err == nil {
+		t.Fatal("restore of a broken file")
+	}
+	if code, _ := call("/get_contacts", `{`+tokens+`}`); code != 200 {
+		t.Fatalf("get_contacts after a refused restore: %d", code)
 	}
 	cancel()
 	if err := <-done; err != nil {

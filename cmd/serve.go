@@ -82,6 +82,8 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if err := ds.CheckVersions(); err != nil {
 		return err
 	}
+	// Restores handed over while no server ran.
+	ds.ApplyRestores(ctx)
 	sys, err := store.OpenSystem(a.dataDir, store.Durability(a.durability), nil)
 	if err != nil {
 		return err
@@ -145,10 +147,18 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 
 	tick := time.NewTicker(time.Minute)
 	defer tick.Stop()
+	// `fincom restore` run while the server runs hands its copy over
+	// through DATA/_restore; a quarter second later the domain is swapped.
+	restores := time.NewTicker(250 * time.Millisecond)
+	defer restores.Stop()
 	for {
 		select {
 		case err := <-errc:
 			return err
+		case <-restores.C:
+			for _, n := range ds.ApplyRestores(ctx) {
+				log.Info("domain restored", "domain", n)
+			}
 		case <-tick.C:
 			if n := ds.CloseIdle(o.idleClose); n > 0 {
 				log.Info("closed idle domains", "count", n)

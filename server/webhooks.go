@@ -61,14 +61,11 @@ func (s *Server) insertWebhook(r *request) (any, error) {
 	if err := r.decode(&q); err != nil {
 		return nil, err
 	}
-	if q.Secret == "" {
-		q.Secret = "whsec_" + store.NewSecret(24)
-	}
-	token, err := r.db.InsertWebhook(r.ctx, r.unit.ID, q.URL, q.Secret, q.Events)
+	token, secret, err := r.db.InsertWebhook(r.ctx, r.unit.ID, q.URL, q.Secret, q.Events)
 	if err != nil {
 		return nil, err
 	}
-	return withMessage{Message: "Webhook registered.", Data: webhookCreated{Token: token, Secret: q.Secret}}, nil
+	return withMessage{Message: "Webhook registered.", Data: webhookCreated{Token: token, Secret: secret}}, nil
 }
 
 func (s *Server) listWebhooks(r *request) (any, error) {

@@ -224,7 +224,7 @@ func (db *DB) PrepareCharges(ctx context.Context, unitID int64, orderToken strin
 			return ErrOrderDisabled
 		}
 		if o.publicToken == "" {
-			o.publicToken = publicPrefix + db.Name + "_" + NewSecret(16)
+			o.publicToken = publicPrefix + db.Name + "_" + db.secret(16)
 			if _, err := tx.ExecContext(ctx, `UPDATE sales_orders SET public_token = ? WHERE id = ?`, o.publicToken, o.id); err != nil {
 				return err
 			}
@@ -313,7 +313,7 @@ func (db *DB) CompleteCharge(ctx context.Context, chargeToken string, in IssuedC
 		if err := queueNotice(ctx, tx, unitID, orderID, notice, now, db.id); err != nil {
 			return err
 		}
-		if err := emitCharge(ctx, tx, unitID, "charge.created", chargeToken, now); err != nil {
+		if err := db.emitCharge(ctx, tx, unitID, "charge.created", chargeToken, now); err != nil {
 			return err
 		}
 		return refreshOrder(ctx, tx, orderID, now)
@@ -321,7 +321,7 @@ func (db *DB) CompleteCharge(ctx context.Context, chargeToken string, in IssuedC
 }
 
 // emitCharge reports a charge's change to the unit's webhooks.
-func emitCharge(ctx context.Context, tx *sql.Tx, unitID int64, typ, chargeToken string, now time.Time) error {
+func (db *DB) emitCharge(ctx context.Context, tx *sql.Tx, unitID int64, typ, chargeToken string, now time.Time) error {
 	c, err := scanCharge(tx.QueryRowContext(ctx, chargeSelect+` WHERE c.token = ?`, chargeToken))
 	if err != nil {
 		return err
@@ -330,7 +330,7 @@ func emitCharge(ctx context.Context, tx *sql.Tx, unitID int64, typ, chargeToken 
 	if err := tx.QueryRowContext(ctx, `SELECT o.token FROM charges c JOIN sales_orders o ON o.id = c.order_id WHERE c.token = ?`, chargeToken).Scan(&order); err != nil {
 		return err
 	}
-	return emit(ctx, tx, unitID, typ, map[string]any{"id_token_sales_order": order, "charge": c}, now)
+	return db.emit(ctx, tx, unitID, typ, map[string]any{"id_token_sales_order": order, "charge": c}, now)
 }
 
 // SalesOrderCharges lists every charge of an order of the unit.
@@ -368,7 +368,7 @@ func (db *DB) CancelCharges(ctx context.Context, unitID int64, orderToken string
 		}
 		for _, c := range open {
 			if c.Status != ChargePaid {
-				if err := emitCharge(ctx, tx, unitID, "charge.cancelled", c.Token, now); err != nil {
+				if err := db.emitCharge(ctx, tx, unitID, "charge.cancelled", c.Token, now); err != nil {
 					return err
 				}
 			}
@@ -442,7 +442,7 @@ func (db *DB) MarkOverdue(ctx context.Context, today Date, render func(NoticeCan
 			if _, err := tx.ExecContext(ctx, `UPDATE charges SET status = 'OVERDUE', updated_at = ? WHERE id = ?`, timestamp(now), r.id); err != nil {
 				return err
 			}
-			if err := emitCharge(ctx, tx, r.c.unitID, "charge.overdue", r.c.ChargeToken, now); err != nil {
+			if err := db.emitCharge(ctx, tx, r.c.unitID, "charge.overdue", r.c.ChargeToken, now); err != nil {
 				return err
 			}
 			n++
@@ -490,7 +490,7 @@ func (db *DB) ForceOverdue(ctx context.Context, unitID int64, orderToken string)
 		n, _ = res.RowsAffected()
 		for _, c := range pending {
 			if c.Status == ChargePending {
-				if err := emitCharge(ctx, tx, unitID, "charge.overdue", c.Token, now); err != nil {
+				if err := db.emitCharge(ctx, tx, unitID, "charge.overdue", c.Token, now); err != nil {
 					return err
 				}
 			}

@@ -206,7 +206,7 @@ func (db *DB) InsertContract(ctx context.Context, unitID int64, f ContractFields
 				return err
 			}
 			orderToken = db.id()
-			if _, err := insertOrder(ctx, tx, unitID, orderToken, *order, refs, sql.NullInt64{}, "", now); err != nil {
+			if _, err := db.insertOrder(ctx, tx, unitID, orderToken, *order, refs, sql.NullInt64{}, "", now); err != nil {
 				return err
 			}
 			if err := tx.QueryRowContext(ctx, `SELECT id FROM sales_orders WHERE token = ?`, orderToken).Scan(&orderID); err != nil {
@@ -226,7 +226,7 @@ func (db *DB) InsertContract(ctx context.Context, unitID int64, f ContractFields
 		if err := linkContract(ctx, tx, id, orders, files, now, db.id); err != nil {
 			return err
 		}
-		return emit(ctx, tx, unitID, "contract.created", map[string]any{"id_token": token, "contract_name": f.Name, "status": "draft"}, now)
+		return db.emit(ctx, tx, unitID, "contract.created", map[string]any{"id_token": token, "contract_name": f.Name, "status": "draft"}, now)
 	})
 	return token, orderToken, err
 }
@@ -274,7 +274,7 @@ func (db *DB) UpdateContract(ctx context.Context, unitID int64, token string, ap
 		if err := linkContract(ctx, tx, c.id, orders, files, now, db.id); err != nil {
 			return err
 		}
-		return emit(ctx, tx, unitID, "contract.updated", map[string]any{"id_token": token, "contract_name": f.Name, "status": f.Status}, now)
+		return db.emit(ctx, tx, unitID, "contract.updated", map[string]any{"id_token": token, "contract_name": f.Name, "status": f.Status}, now)
 	})
 }
 
@@ -486,7 +486,7 @@ func (db *DB) BillContracts(ctx context.Context, today Date) ([]BilledOrder, int
 				if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO contract_orders (contract_id, order_id) VALUES (?, ?)`, c.id, id); err != nil {
 					return err
 				}
-				if err := emit(ctx, tx, c.unit, "sales_order.created", map[string]any{"id_token": tok, "cod_orders": OrderCode(seq),
+				if err := db.emit(ctx, tx, c.unit, "sales_order.created", map[string]any{"id_token": tok, "cod_orders": OrderCode(seq),
 					"estimated_payment_date": AddMonths(c.due, k*c.months).ISO()}, now); err != nil {
 					return err
 				}

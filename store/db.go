@@ -64,6 +64,9 @@ type DB struct {
 	r    *sql.DB
 	now  func() time.Time
 	id   func() string
+	// secret draws n bytes as hex for secrets and tokens.
+	secret func(n int) string
+	ids    *idSource // set when seeded: records its counter in writes
 
 	users    atomic.Int64 // in-flight users; an idle domain may be closed
 	lastUsed atomic.Int64 // unix nanoseconds
@@ -128,9 +131,17 @@ func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx, now time.Time) erro
 	if err := auditInTx(ctx, tx, now); err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
+	recorded := func() {}
+	if db.ids != nil {
+		var err error
+		if recorded, err = db.ids.record(ctx, tx); err != nil {
+			return err
+		}
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
+	recorded()
 	auditCommitted(ctx)
 	return nil
 }

@@ -34,8 +34,12 @@ type Options struct {
 	Durability Durability
 	// Now is the clock for every stored timestamp.
 	Now func() time.Time
-	// NewID makes record tokens (UUIDs).
+	// NewID makes record tokens (UUIDs) of unseeded domains.
 	NewID func() string
+	// Seeded makes every domain's tokens and secrets reproducible from
+	// Seed (serve --seed; see idSource).
+	Seeded bool
+	Seed   uint64
 }
 
 // Domains opens domain files on demand and keeps them open while in use.
@@ -46,6 +50,9 @@ type Domains struct {
 	mu     sync.Mutex
 	open   map[string]*DB
 	clocks map[string]*clock
+	// swapping holds the domains whose file is being replaced (restore,
+	// reset): their requests wait on the channel, other domains' do not.
+	swapping map[string]chan struct{}
 }
 
 // OpenDomains prepares the data directory. It refuses an SQLite older than
@@ -67,7 +74,7 @@ func OpenDomains(dir string, opts Options) (*Domains, error) {
 	if opts.NewID == nil {
 		opts.NewID = NewUUID
 	}
-	return &Domains{dir: dir, opts: opts, open: map[string]*DB{}, clocks: map[string]*clock{}}, nil
+	return &Domains{dir: dir, opts: opts, open: map[string]*DB{}, clocks: map[string]*clock{}, swapping: map[string]chan struct{}{}}, nil
 }
 
 // Dir returns the data directory.
@@ -114,7 +121,7 @@ func (d *Domains) openFile(ctx context.Context, name string, fresh bool) (*DB, e
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{Name: name, path: d.path(name), w: w, r: r, now: d.clockOf(name).now, id: d.opts.NewID}
+	db := &DB{Name: name, path: d.path(name), w: w, r: r, now: d.clockOf(name).now, id: d.opts.NewID, secret: NewSecret}
 	fail := func(err error) (*DB, error) {
 		r.Close()
 		w.Close()
@@ -122,6 +129,13 @@ func (d *Domains) openFile(ctx context.Context, name string, fresh bool) (*DB, e
 	}
 	if _, err := migrate(ctx, w, d.opts.Schema, d.opts.Now()); err != nil {
 		return fail(fmt.Errorf("domain %s: %w", name, err))
+	}
+	if d.opts.Seeded {
+		db.ids = &idSource{seed: d.opts.Seed, stream: name}
+		if err := db.ids.load(ctx, w); err != nil {
+			return fail(err)
+		}
+		db.id, db.secret = db.ids.uuid, db.ids.secret
 	}
 	if fresh {
 		if _, err := w.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES ('domain', ?), ('created_at', ?)`, name, timestamp(d.opts.Now())); err != nil {
@@ -145,7 +159,20 @@ func (d *Domains) Acquire(ctx context.Context, name string) (db *DB, release fun
 	if !ValidDomainName(name) {
 		return nil, nil, ErrNoDomain
 	}
-	d.mu.Lock()
+	for {
+		d.mu.Lock()
+		ch := d.swapping[name]
+		if ch == nil {
+			break
+		}
+		// The file is being replaced: wait for the new one.
+		d.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		}
+	}
 	defer d.mu.Unlock()
 	db = d.open[name]
 	if db == nil {
@@ -168,6 +195,63 @@ func (d *Domains) Acquire(ctx context.Context, name string) (db *DB, release fun
 			db.users.Add(-1)
 		})
 	}, nil
+}
+
+// swapIn replaces the domain's file by a copy of src while the server
+// runs. The copy is made first; then the domain's new requests wait, its
+// in-flight ones finish (held of them belong to the caller), its file is
+// closed and replaced, and the waiting requests open the new one. Other
+// domains are never blocked.
+func (d *Domains) swapIn(ctx context.Context, name, src string, held int64) error {
+	p := d.path(name)
+	tmp := p + ".swap"
+	if err := copyFile(src, tmp); err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	if err := syncFile(tmp); err != nil {
+		return err
+	}
+	d.mu.Lock()
+	if d.swapping[name] != nil {
+		d.mu.Unlock()
+		return fmt.Errorf("domain %s: a restore or reset is already running", name)
+	}
+	ch := make(chan struct{})
+	d.swapping[name] = ch
+	db := d.open[name]
+	d.mu.Unlock()
+	defer func() {
+		d.mu.Lock()
+		delete(d.swapping, name)
+		d.mu.Unlock()
+		close(ch)
+	}()
+	if db != nil {
+		deadline := time.Now().Add(10 * time.Second)
+		for db.users.Load() > held {
+			if time.Now().After(deadline) {
+				return fmt.Errorf("domain %s: requests still running after 10s", name)
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if db := d.open[name]; db != nil {
+		delete(d.open, name)
+		db.Close()
+	}
+	os.Remove(p + "-wal")
+	os.Remove(p + "-shm")
+	if err := os.Rename(tmp, p); err != nil {
+		return err
+	}
+	return syncDir(d.dir)
 }
 
 // Names lists the domains in the data directory.
@@ -329,12 +413,22 @@ func DomainOf(ctx context.Context, path string) (string, error) {
 	return name, err
 }
 
-// Restore replaces a domain's file by a checked copy of from. The domain
-// must not be open: the CLI refuses while a server holds the data dir.
+// Restore replaces a domain's file by a checked copy of from, the server
+// running or not (see swapIn): the domain is unavailable for as long as
+// its in-flight requests take, the others not at all.
 func (d *Domains) Restore(ctx context.Context, name, from string) error {
 	if !ValidDomainName(name) {
 		return ErrBadName
 	}
+	if err := CheckRestorable(ctx, name, from); err != nil {
+		return err
+	}
+	return d.swapIn(ctx, name, from, 0)
+}
+
+// CheckRestorable checks that from is a sound copy of the domain: integrity
+// and the domain's own stamp.
+func CheckRestorable(ctx context.Context, name, from string) error {
 	if err := CheckFile(ctx, from); err != nil {
 		return err
 	}
@@ -345,27 +439,7 @@ func (d *Domains) Restore(ctx context.Context, name, from string) error {
 	if stamped != name {
 		return fmt.Errorf("%s holds domain %q, not %q", from, stamped, name)
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if db := d.open[name]; db != nil {
-		delete(d.open, name)
-		db.Close()
-	}
-	tmp := d.path(name) + ".restore"
-	if err := copyFile(from, tmp); err != nil {
-		return err
-	}
-	defer os.Remove(tmp)
-	if err := syncFile(tmp); err != nil {
-		return err
-	}
-	p := d.path(name)
-	os.Remove(p + "-wal")
-	os.Remove(p + "-shm")
-	if err := os.Rename(tmp, p); err != nil {
-		return err
-	}
-	return syncDir(d.dir)
+	return nil
 }
 
 func copyFile(from, to string) error {
@@ -600,10 +674,8 @@ func (d *Domains) Snapshot(ctx context.Context, domain, snap string) error {
 	return d.Backup(ctx, domain, d.snapshotPath(domain, snap))
 }
 
-// ResetTo replaces the domain's file by a snapshot (test mode). The domain
-// is unavailable for as long as its in-flight requests take to finish
-// (held is how many of them belong to the caller); then its file is closed
-// and swapped, and the next request opens the snapshot's state.
+// ResetTo replaces the domain's file by a snapshot (test mode), as a
+// restore does; held is how many in-flight requests belong to the caller.
 func (d *Domains) ResetTo(ctx context.Context, domain, snap string, held int64) error {
 	if !snapshotName.MatchString(snap) {
 		return ErrBadSnapshot
@@ -612,27 +684,7 @@ func (d *Domains) ResetTo(ctx context.Context, domain, snap string, held int64) 
 	if _, err := os.Stat(src); err != nil {
 		return ErrBadSnapshot
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if db := d.open[domain]; db != nil {
-		deadline := time.Now().Add(5 * time.Second)
-		for db.users.Load() > held {
-			if time.Now().After(deadline) {
-				return fmt.Errorf("reset %s: requests still running", domain)
-			}
-			time.Sleep(time.Millisecond)
-		}
-		delete(d.open, domain)
-		db.Close()
-	}
-	tmp := d.path(domain) + ".reset"
-	if err := copyFile(src, tmp); err != nil {
-		return err
-	}
-	p := d.path(domain)
-	os.Remove(p + "-wal")
-	os.Remove(p + "-shm")
-	return os.Rename(tmp, p)
+	return d.swapIn(ctx, domain, src, held)
 }
 
 // Remove deletes a domain: its file, WAL and snapshots. It must not be in
@@ -663,3 +715,84 @@ func (d *Domains) Remove(name string) error {
 
 // ErrInUse is returned when removing a domain that requests are using.
 var ErrInUse = errors.New("domain in use")
+
+// restoreDir is where `fincom restore` hands a checked copy to a running
+// server (the data directory's lock tells it one runs).
+func restoreDir(dataDir string) string { return filepath.Join(dataDir, "_restore") }
+
+// RequestRestore asks the server running on dataDir to restore a domain:
+// it checks from, leaves a copy in DATA/_restore (renamed into place, so the
+// server never sees half a file) and waits for the server's answer.
+func RequestRestore(ctx context.Context, dataDir, name, from string, wait time.Duration) error {
+	if !ValidDomainName(name) {
+		return ErrBadName
+	}
+	if err := CheckRestorable(ctx, name, from); err != nil {
+		return err
+	}
+	dir := restoreDir(dataDir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	req, result := filepath.Join(dir, name+".db"), filepath.Join(dir, name+".result")
+	os.Remove(result)
+	part := req + ".part"
+	if err := copyFile(from, part); err != nil {
+		return err
+	}
+	if err := syncFile(part); err != nil {
+		os.Remove(part)
+		return err
+	}
+	if err := os.Rename(part, req); err != nil {
+		os.Remove(part)
+		return err
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		if b, err := os.ReadFile(result); err == nil {
+			os.Remove(result)
+			if msg := strings.TrimSpace(string(b)); msg != "ok" {
+				return errors.New(msg)
+			}
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the server did not take the restore within %s; %s stays and is applied when the server next starts", wait, req)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// ApplyRestores swaps in the copies `fincom restore` handed over (see
+// RequestRestore) and leaves each one's answer beside it. The server calls
+// it at start and every few hundred milliseconds; it answers the domains
+// restored.
+func (d *Domains) ApplyRestores(ctx context.Context) []string {
+	dir := restoreDir(d.dir)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var done []string
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".db")
+		if !ok || e.IsDir() {
+			continue
+		}
+		req := filepath.Join(dir, e.Name())
+		answer := "ok"
+		if err := d.Restore(ctx, name, req); err != nil {
+			answer = fmt.Sprintf("restore %s: %v", name, err)
+		} else {
+			done = append(done, name)
+		}
+		os.Remove(req)
+		os.WriteFile(filepath.Join(dir, name+".result"), []byte(answer+"\n"), 0o600)
+	}
+	return done
+}

@@ -121,12 +121,12 @@ func keepStock(ctx context.Context, tx *sql.Tx, unitID, productID, balance int64
 func (db *DB) InsertMovement(ctx context.Context, unitID int64, f MovementFields) (string, error) {
 	token := db.id()
 	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
-		return insertMovement(ctx, tx, unitID, token, f, sql.NullInt64{}, now)
+		return db.insertMovement(ctx, tx, unitID, token, f, sql.NullInt64{}, now)
 	})
 	return token, err
 }
 
-func insertMovement(ctx context.Context, tx *sql.Tx, unitID int64, token string, f MovementFields, purchase sql.NullInt64, now time.Time) error {
+func (db *DB) insertMovement(ctx context.Context, tx *sql.Tx, unitID int64, token string, f MovementFields, purchase sql.NullInt64, now time.Time) error {
 	product, contact, err := movementRefs(ctx, tx, unitID, f)
 	if err != nil {
 		return err
@@ -147,14 +147,14 @@ func insertMovement(ctx context.Context, tx *sql.Tx, unitID int64, token string,
 		return err
 	}
 	if f.Type == "out" {
-		return lowStock(ctx, tx, unitID, product, now)
+		return db.lowStock(ctx, tx, unitID, product, now)
 	}
 	return nil
 }
 
 // lowStock reports, after an exit, a product whose stock reached zero or
 // less to the unit's webhooks (inventory.low_stock).
-func lowStock(ctx context.Context, tx *sql.Tx, unitID, productID int64, now time.Time) error {
+func (db *DB) lowStock(ctx context.Context, tx *sql.Tx, unitID, productID int64, now time.Time) error {
 	var balance int64
 	var token, desc string
 	if err := tx.QueryRowContext(ctx, `SELECT s.balance_milli, p.token, p.description FROM product_stock s JOIN products p ON p.id = s.product_id
@@ -164,7 +164,7 @@ func lowStock(ctx context.Context, tx *sql.Tx, unitID, productID int64, now time
 	if balance > 0 {
 		return nil
 	}
-	return emit(ctx, tx, unitID, "inventory.low_stock", map[string]any{"id_stock_product": token, "product": desc,
+	return db.emit(ctx, tx, unitID, "inventory.low_stock", map[string]any{"id_stock_product": token, "product": desc,
 		"quantity": Decimal{decimal.New(balance, -3)}}, now)
 }
 

@@ -194,7 +194,7 @@ func (db *DB) SaveInvoice(ctx context.Context, orderID, unitID int64, in NewInvo
 		if out, err = scanInvoice(tx.QueryRowContext(ctx, invoiceSelect+` WHERE token = ?`, tok)); err != nil {
 			return err
 		}
-		return emitInvoice(ctx, tx, unitID, orderID, "invoice.issued", out, now)
+		return db.emitInvoice(ctx, tx, unitID, orderID, "invoice.issued", out, now)
 	})
 	return out, err
 }
@@ -258,17 +258,17 @@ func (db *DB) CancelInvoice(ctx context.Context, unitID int64, orderToken, reaso
 		if err != nil {
 			return err
 		}
-		return emitInvoice(ctx, tx, unitID, orderID, "invoice.cancelled", inv, now)
+		return db.emitInvoice(ctx, tx, unitID, orderID, "invoice.cancelled", inv, now)
 	})
 }
 
 // emitInvoice reports an invoice's change to the unit's webhooks.
-func emitInvoice(ctx context.Context, tx *sql.Tx, unitID, orderID int64, typ string, inv Invoice, now time.Time) error {
+func (db *DB) emitInvoice(ctx context.Context, tx *sql.Tx, unitID, orderID int64, typ string, inv Invoice, now time.Time) error {
 	var order string
 	if err := tx.QueryRowContext(ctx, `SELECT token FROM sales_orders WHERE id = ?`, orderID).Scan(&order); err != nil {
 		return err
 	}
-	return emit(ctx, tx, unitID, typ, map[string]any{"id_token_sales_order": order, "invoice": inv}, now)
+	return db.emit(ctx, tx, unitID, typ, map[string]any{"id_token_sales_order": order, "invoice": inv}, now)
 }
 
 // QueueInvoiceNotice queues a notice about an order's invoice.
@@ -288,7 +288,7 @@ func (db *DB) EnsurePublicToken(ctx context.Context, unitID int64, orderToken st
 	var tok string
 	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE sales_orders SET public_token = ? WHERE unit_id = ? AND token = ? AND public_token IS NULL`,
-			publicPrefix+db.Name+"_"+NewSecret(16), unitID, orderToken); err != nil {
+			publicPrefix+db.Name+"_"+db.secret(16), unitID, orderToken); err != nil {
 			return err
 		}
 		return notFound(tx.QueryRowContext(ctx, `SELECT public_token FROM sales_orders WHERE unit_id = ? AND token = ?`, unitID, orderToken).Scan(&tok))

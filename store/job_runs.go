@@ -165,7 +165,7 @@ func (db *DB) CreateRecurringOrders(ctx context.Context, day Date) ([]string, er
 				SELECT ?, position, product_id, quantity FROM sales_order_products WHERE order_id = ?`, id, o.id); err != nil {
 				return err
 			}
-			if err := emit(ctx, tx, o.unit, "sales_order.created", map[string]any{"cod_orders": OrderCode(seq), "estimated_payment_date": due.ISO(),
+			if err := db.emit(ctx, tx, o.unit, "sales_order.created", map[string]any{"cod_orders": OrderCode(seq), "estimated_payment_date": due.ISO(),
 				"recurrence_month": month}, now); err != nil {
 				return err
 			}

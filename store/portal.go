@@ -189,7 +189,7 @@ func (db *DB) PayCharge(ctx context.Context, publicToken string, installment int
 		if err := tx.QueryRowContext(ctx, `SELECT charge_status, token FROM sales_orders WHERE id = ?`, id).Scan(&p.OrderStatus, &p.OrderToken); err != nil {
 			return err
 		}
-		if err := emitCharge(ctx, tx, unitID, "charge.paid", p.ChargeToken, now); err != nil {
+		if err := db.emitCharge(ctx, tx, unitID, "charge.paid", p.ChargeToken, now); err != nil {
 			return err
 		}
 		return queueNotice(ctx, tx, unitID, id, notice, now, db.id)
@@ -217,6 +217,6 @@ func (db *DB) RefusePayment(ctx context.Context, unitID int64, orderToken, reaso
 			orderID, nullString(reason), timestamp(now)); err != nil {
 			return err
 		}
-		return emitCharge(ctx, tx, unitID, "charge.refused", charge, now)
+		return db.emitCharge(ctx, tx, unitID, "charge.refused", charge, now)
 	})
 }

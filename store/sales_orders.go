@@ -253,7 +253,7 @@ func (db *DB) InsertSalesOrder(ctx context.Context, unitID int64, f SalesOrderFi
 		if err != nil {
 			return err
 		}
-		code, err = insertOrder(ctx, tx, unitID, token, f, refs, sql.NullInt64{}, "", now)
+		code, err = db.insertOrder(ctx, tx, unitID, token, f, refs, sql.NullInt64{}, "", now)
 		return err
 	})
 	if err != nil {
@@ -262,7 +262,7 @@ func (db *DB) InsertSalesOrder(ctx context.Context, unitID int64, f SalesOrderFi
 	return token, code, nil
 }
 
-func insertOrder(ctx context.Context, tx *sql.Tx, unitID int64, token string, f SalesOrderFields, refs orderRefs,
+func (db *DB) insertOrder(ctx context.Context, tx *sql.Tx, unitID int64, token string, f SalesOrderFields, refs orderRefs,
 	origin sql.NullInt64, month string, now time.Time) (string, error) {
 	seq, err := nextCounter(ctx, tx, unitID, "sales_order")
 	if err != nil {
@@ -305,7 +305,7 @@ func insertOrder(ctx context.Context, tx *sql.Tx, unitID int64, token string, f 
 			return "", err
 		}
 	}
-	if err := emit(ctx, tx, unitID, "sales_order.created", map[string]any{"id_token": token, "cod_orders": OrderCode(seq),
+	if err := db.emit(ctx, tx, unitID, "sales_order.created", map[string]any{"id_token": token, "cod_orders": OrderCode(seq),
 		"value": f.Value, "estimated_payment_date": f.EstimatedPaymentDate}, now); err != nil {
 		return "", err
 	}

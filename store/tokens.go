@@ -50,7 +50,7 @@ type AccessToken struct {
 // CreateAccessToken makes a new access token. The clear value is returned
 // once; the file keeps only its hash.
 func (db *DB) CreateAccessToken(ctx context.Context) (string, error) {
-	token := accessPrefix + db.Name + "_" + NewSecret(32)
+	token := accessPrefix + db.Name + "_" + db.secret(32)
 	hint := token[:len(accessPrefix)+len(db.Name)+1+6] + "…"
 	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO access_tokens (hash, hint, created_at) VALUES (?, ?, ?)`,

@@ -24,16 +24,20 @@ type Webhook struct {
 	CreatedAt string   `json:"created_date"`
 }
 
-// InsertWebhook registers an endpoint for events of the unit.
-func (db *DB) InsertWebhook(ctx context.Context, unitID int64, url, secret string, events []string) (string, error) {
-	token := db.id()
+// InsertWebhook registers an endpoint for events of the unit; an empty
+// secret is made here (answered once). It answers the token and secret.
+func (db *DB) InsertWebhook(ctx context.Context, unitID int64, url, secret string, events []string) (token, usedSecret string, err error) {
+	token = db.id()
+	if secret == "" {
+		secret = "whsec_" + db.secret(24)
+	}
 	ev, _ := json.Marshal(events)
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err = db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO webhooks (token, unit_id, url, secret, events, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 			token, unitID, url, secret, string(ev), timestamp(now), timestamp(now))
 		return err
 	})
-	return token, err
+	return token, secret, err
 }
 
 // Webhooks lists the unit's webhooks.
@@ -74,7 +78,7 @@ type Event struct {
 // emit queues an event for every active webhook of the unit that wants it,
 // in the transaction of the change it reports: the event is delivered iff
 // the change is committed, and no request waits for an endpoint.
-func emit(ctx context.Context, tx *sql.Tx, unitID int64, typ string, data any, now time.Time) error {
+func (db *DB) emit(ctx context.Context, tx *sql.Tx, unitID int64, typ string, data any, now time.Time) error {
 	rows, err := tx.QueryContext(ctx, `SELECT w.id, w.events, u.token FROM webhooks w JOIN units u ON u.id = w.unit_id WHERE w.unit_id = ? AND w.active = 1`, unitID)
 	if err != nil {
 		return err
@@ -105,7 +109,7 @@ func emit(ctx context.Context, tx *sql.Tx, unitID int64, typ string, data any, n
 		return err
 	}
 	for _, h := range hooks {
-		ev := Event{ID: "evt_" + NewUUID(), Type: typ, CreatedAt: now.UTC().Format(time.RFC3339), UnitToken: h.unit, Data: data}
+		ev := Event{ID: "evt_" + db.id(), Type: typ, CreatedAt: now.UTC().Format(time.RFC3339), UnitToken: h.unit, Data: data}
 		payload, err := json.Marshal(ev)
 		if err != nil {
 			return err

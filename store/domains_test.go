@@ -1,0 +1,122 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestSwapPausesOnlyItsDomain: while a domain's file is being replaced and
+// a request still holds it, that domain's new requests wait and another
+// domain answers at once; the waiting requests then see the new file.
+func TestSwapPausesOnlyItsDomain(t *testing.T) {
+	ctx := context.Background()
+	ds := newDomains(t)
+	for _, n := range []string{"alpha", "beta"} {
+		if err := ds.Create(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ds.Snapshot(ctx, "alpha", "empty"); err != nil {
+		t.Fatal(err)
+	}
+	db, release, err := ds.Acquire(ctx, "alpha")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.CreateUnit(ctx, UnitInput{Name: "Loja", CNPJ: "11222333000181", CityIBGE: "3550308"}); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- ds.ResetTo(ctx, "alpha", "empty", 0) }()
+	// The reset waits for the held request.
+	time.Sleep(30 * time.Millisecond)
+	select {
+	case err := <-done:
+		t.Fatalf("reset did not wait for the in-flight request: %v", err)
+	default:
+	}
+	start := time.Now()
+	if _, rel, err := ds.Acquire(ctx, "beta"); err != nil {
+		t.Fatal(err)
+	} else {
+		rel()
+	}
+	if d := time.Since(start); d > 20*time.Millisecond {
+		t.Fatalf("another domain waited %s", d)
+	}
+	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+	defer cancel()
+	if _, _, err := ds.Acquire(short, "alpha"); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("alpha during its swap: %v", err)
+	}
+	release()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	db, release, err = ds.Acquire(ctx, "alpha")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	if units, err := db.Units(ctx); err != nil || len(units) != 0 {
+		t.Fatalf("after the reset: %v units, %v", len(units), err)
+	}
+}
+
+// TestRequestRestore: the CLI's copy handed over through DATA/_restore is
+// applied by the server side, and a copy of another domain is refused with
+// its reason.
+func TestRequestRestore(t *testing.T) {
+	ctx := context.Background()
+	ds := newDomains(t)
+	for _, n := range []string{"alpha", "beta"} {
+		if err := ds.Create(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bk := filepath.Join(t.TempDir(), "alpha.bak")
+	if err := ds.Backup(ctx, "alpha", bk); err != nil {
+		t.Fatal(err)
+	}
+	db, release, err := ds.Acquire(ctx, "alpha")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.CreateUnit(ctx, UnitInput{Name: "Loja", CNPJ: "11222333000181", CityIBGE: "3550308"}); err != nil {
+		t.Fatal(err)
+	}
+	release()
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(10 * time.Millisecond):
+				ds.ApplyRestores(ctx)
+			}
+		}
+	}()
+	if err := RequestRestore(ctx, ds.Dir(), "alpha", bk, 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	db, release, err = ds.Acquire(ctx, "alpha")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if units, _ := db.Units(ctx); len(units) != 0 {
+		t.Fatalf("restore not applied: %d units", len(units))
+	}
+	release()
+	if err := RequestRestore(ctx, ds.Dir(), "beta", bk, 5*time.Second); err == nil {
+		t.Fatal("a backup of alpha restored as beta")
+	}
+	if entries, _ := os.ReadDir(filepath.Join(ds.Dir(), "_restore")); len(entries) != 0 {
+		t.Fatalf("left in _restore: %v", entries)
+	}
+}

@@ -1,0 +1,81 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"sync/atomic"
+)
+
+// idSource draws a seeded domain's tokens and secrets (serve --seed N).
+// Each draw is SHA-256(seed, stream, counter): the same requests in the
+// same order make the same record tokens, access and unit tokens, public
+// tokens, webhook secrets and event ids run to run, so that integrators'
+// golden files hold. The stream is the domain's name; the counter is kept
+// in the domain file (meta token_seq), advanced in each write's own
+// transaction, so a restart, a snapshot or a reset goes on from the state
+// it brings back and never draws a token the file already holds.
+//
+// Unseeded domains draw from crypto/rand, as real tokens must.
+type idSource struct {
+	seed   uint64
+	stream string
+	n      atomic.Uint64 // draws made
+	saved  atomic.Uint64 // draws recorded in the file
+}
+
+// draw answers 32 bytes for the next counter value.
+func (s *idSource) draw() [32]byte {
+	n := s.n.Add(1)
+	var b [8 + 8]byte
+	binary.BigEndian.PutUint64(b[:8], s.seed)
+	binary.BigEndian.PutUint64(b[8:], n)
+	return sha256.Sum256(append(append(b[:8:8], s.stream+"\x00"...), b[8:]...))
+}
+
+// uuid answers a version 4 UUID (the format of record tokens).
+func (s *idSource) uuid() string {
+	b := s.draw()
+	b[6] = (b[6] & 0x0f) | 0x40
+	b[8] = (b[8] & 0x3f) | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
+
+// secret answers n bytes as hex, like NewSecret.
+func (s *idSource) secret(n int) string {
+	out := make([]byte, 0, n)
+	for len(out) < n {
+		b := s.draw()
+		out = append(out, b[:min(32, n-len(out))]...)
+	}
+	return hex.EncodeToString(out)
+}
+
+// load reads the counter a file has recorded.
+func (s *idSource) load(ctx context.Context, w *sql.DB) error {
+	var v sql.NullInt64
+	err := w.QueryRowContext(ctx, `SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'token_seq'`).Scan(&v)
+	if err != nil && err != sql.ErrNoRows {
+		return fmt.Errorf("read token_seq: %w", err)
+	}
+	s.n.Store(uint64(v.Int64))
+	s.saved.Store(uint64(v.Int64))
+	return nil
+}
+
+// record writes the counter in the write's transaction when draws were
+// made since the last record; committed tells it was kept.
+func (s *idSource) record(ctx context.Context, tx *sql.Tx) (committed func(), err error) {
+	n := s.n.Load()
+	if n == s.saved.Load() {
+		return func() {}, nil
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO meta (key, value) VALUES ('token_seq', ?)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, fmt.Sprint(n)); err != nil {
+		return nil, fmt.Errorf("record token_seq: %w", err)
+	}
+	return func() { s.saved.Store(n) }, nil
+}
