@@ -23,6 +23,7 @@ func newDemoCmd(a *app) *cobra.Command {
 		Short: "Create (or reuse) the domain 'demo' with sample data, print its tokens, and serve",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.seeded = cmd.Flags().Changed("seed")
 			if err := a.prepareDemo(cmd.Context(), o.addr); err != nil {
 				return err
 			}

@@ -26,8 +26,11 @@ type app struct {
 	dataDir    string
 	jsonOut    bool
 	durability string
-	out        io.Writer
-	errOut     io.Writer
+	// seeded: serve --seed was given, so domains draw reproducible tokens.
+	seeded bool
+	seed   uint64
+	out    io.Writer
+	errOut io.Writer
 }
 
 // Execute runs the CLI and returns the process exit code.
@@ -90,7 +93,7 @@ func (a *app) domains() (*store.Domains, error) {
 	if d != store.DurabilityFull && d != store.DurabilityNormal {
 		return nil, fmt.Errorf("--durability must be full or normal, not %q", a.durability)
 	}
-	return store.OpenDomains(a.dataDir, store.Options{Schema: a.schema, Durability: d, Now: now})
+	return store.OpenDomains(a.dataDir, store.Options{Schema: a.schema, Durability: d, Now: now, Seeded: a.seeded, Seed: a.seed})
 }
 
 // withDomain opens one existing domain for a command.

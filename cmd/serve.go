@@ -34,6 +34,7 @@ type serveOptions struct {
 	keep      int
 	testMode  bool
 	seed      uint64
+	seeded    bool // --seed given: tokens too are drawn from it
 }
 
 func (o *serveOptions) flags(c *cobra.Command, a *app) {
@@ -47,7 +48,7 @@ func (o *serveOptions) flags(c *cobra.Command, a *app) {
 	c.Flags().StringVar(&o.backupDir, "backup-dir", "", "with --backup-cron: where the backups go (default DATA/backups)")
 	c.Flags().IntVar(&o.keep, "backup-keep", 7, "with --backup-cron: backups kept per domain")
 	c.Flags().BoolVar(&o.testMode, "test-mode", false, "serve the /api/v1/_test routes for integrators (clock, inspection, throw-away domains)")
-	c.Flags().Uint64Var(&o.seed, "seed", 1, "test mode: the seed of its random choices (faults), for reproducible runs")
+	c.Flags().Uint64Var(&o.seed, "seed", 1, "test mode: draw tokens, secrets and throw-away names from this seed (reproducible runs); fault draws use it always")
 	c.Flags().DurationVar(&o.idleClose, "idle-close", 5*time.Minute, "close a domain file unused for this long")
 	c.Flags().StringVar(&a.durability, "durability", "full", "full: every answered write survives a power cut; normal: faster, may lose the last writes on power loss")
 }
@@ -59,6 +60,7 @@ func newServeCmd(a *app) *cobra.Command {
 		Short: "Serve the API under /api/v1",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			o.seeded = cmd.Flags().Changed("seed")
 			return a.serve(cmd.Context(), o)
 		},
 	}
@@ -69,6 +71,11 @@ func newServeCmd(a *app) *cobra.Command {
 // serve runs the HTTP server until SIGINT or SIGTERM, then drains in-flight
 // requests and closes every domain file cleanly.
 func (a *app) serve(ctx context.Context, o serveOptions) error {
+	if o.seeded && !o.testMode {
+		// Tokens drawn from a known seed can be guessed: never for real data.
+		return fmt.Errorf("--seed makes tokens predictable; it needs --test-mode")
+	}
+	a.seeded, a.seed = o.seeded, o.seed
 	unlock, err := lockDataDir(a.dataDir)
 	if err != nil {
 		return err

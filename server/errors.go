@@ -130,6 +130,7 @@ const (
 	textAuthorityMode   = "Use mode authorize, reject (code 200 to 999 and reason) or delay (delay_ms up to 60000)."
 	textInvoiceRejected = "The tax authority rejected the invoice: see details."
 	textSnapshot        = "Unknown or invalid snapshot: use 1 to 40 lower-case letters, digits and hyphens."
+	textInvalidLabel    = "Invalid label: use 1 to 30 lower-case letters, digits and hyphens."
 	textFaultRule       = "Invalid fault rule: route, probability 0 to 1, and a status 400 to 599 or a latency_ms up to 60000."
 
 	// fincom's own texts, for failures the spec does not name.

@@ -151,9 +151,9 @@ func routeDocs() map[string]apiDoc {
 		"/_test/snapshot":       {tag: testMode, summary: "Save the domain's current state under a name.", req: snapshotRequest{}, resp: withMessage{Data: map[string]string{}}},
 		"/_test/authority":      {tag: testMode, summary: "Make the simulated tax authority authorize, reject (code and reason) or delay.", req: authorityMode{}, resp: authorityMode{}},
 		"/_test/refuse_charge":  {tag: testMode, summary: "Refuse an order's open charge, as a card issuer would.", req: refuseRequest{}, resp: done},
-		"/_test/reset":          {tag: testMode, summary: "Reset the domain to a named snapshot, or to empty.", req: snapshotRequest{}, resp: withMessage{Data: map[string]string{}}},
+		"/_test/reset":          {tag: testMode, summary: "Reset the domain to a named snapshot, or to empty (units, tokens and users kept).", req: resetRequest{}, resp: withMessage{Data: map[string]string{}}},
 		"/_test/pay_charge":     {tag: testMode, summary: "Pay an order's charge: full, partial, over or late with fine and interest.", req: testPayRequest{}, resp: withMessage{Data: store.Payment{}}},
 		"/_test/overdue_charge": {tag: testMode, summary: "Make an order's open charges overdue now.", req: idRequest{}, resp: withMessage{Data: map[string]int{}}},
-		"/_test/domains":        {tag: testMode, summary: "Create a throw-away domain with one unit (optionally from a snapshot); answers its tokens.", resp: testDomain{}},
+		"/_test/domains":        {tag: testMode, summary: "Create a throw-away domain with one unit (optionally from a snapshot of another domain); answers its tokens.", req: testDomainsRequest{}, resp: testDomain{}},
 	}
 }

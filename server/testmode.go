@@ -119,20 +119,72 @@ func (s *Server) testJobRuns(r *request) (any, error) {
 }
 
 type testDomain struct {
-	Domain      string `json:"domain"`
-	AccessToken string `json:"access_token"`
-	UnitToken   string `json:"unit_token"`
+	Domain      string     `json:"domain"`
+	AccessToken string     `json:"access_token"`
+	UnitToken   string     `json:"unit_token"` // the first unit's
+	Units       []testUnit `json:"units"`
 }
 
-// testDomains (test mode, no tokens) creates a throw-away domain with one
-// unit (a valid CNPJ, São Paulo) and answers its tokens, so that each test
-// of a suite has its own isolated data.
+type testUnit struct {
+	Name      string `json:"name"`
+	UnitToken string `json:"unit_token"`
+}
+
+// testDomainsRequest is the body of /_test/domains; every field is
+// optional.
+type testDomainsRequest struct {
+	// Label goes into the name; with --seed it makes the name, hence every
+	// token of the domain, the same run to run.
+	Label string `json:"label"`
+	// AccessToken and Snapshot: start from that snapshot of the access
+	// token's domain instead of empty.
+	AccessToken string `json:"access_token"`
+	Snapshot    string `json:"snapshot"`
+}
+
+func (q *testDomainsRequest) validate() error {
+	if !store.ValidLabel(q.Label) {
+		return errInvalidLabel
+	}
+	return nil
+}
+
+// testDomains (test mode) creates a throw-away domain and answers its
+// tokens, so that each test of a suite has its own isolated data: empty
+// with one unit (a valid CNPJ, São Paulo), or a copy of a snapshot of
+// another domain (its units with new unit tokens, its records with their
+// tokens).
 func (s *Server) testDomains(r *request) (any, error) {
-	s.expireTestDomains()
-	// The name carries its birth (unix seconds), so that expiry needs no
-	// file opened.
-	name := "t-" + strconv.FormatInt(time.Now().Unix(), 10) + "-" + store.NewSecret(6)
-	if err := s.domains.Create(r.ctx, name); err != nil {
+	var q testDomainsRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	s.domains.ExpireThrowAway(testDomainTTL)
+	create := func(name string) error { return s.domains.Create(r.ctx, name) }
+	if q.Snapshot != "" {
+		release, err := s.authenticateDomain(r, q.AccessToken)
+		if err != nil {
+			return nil, err
+		}
+		source := r.db.Name
+		release()
+		create = func(name string) error { return s.domains.CreateFromSnapshot(r.ctx, name, source, q.Snapshot) }
+	}
+	var name string
+	for k := 0; ; k++ {
+		name = s.domains.ThrowAwayName(q.Label, k)
+		err := create(name)
+		if err == nil {
+			break
+		}
+		if errors.Is(err, store.ErrBadSnapshot) {
+			return nil, errSnapshot
+		}
+		if !errors.Is(err, store.ErrDomainExists) || k > 1000 {
+			return nil, err
+		}
+	}
+	if err := s.domains.MarkThrowAway(name); err != nil {
 		return nil, err
 	}
 	db, release, err := s.domains.Acquire(r.ctx, name)
@@ -144,14 +196,25 @@ func (s *Server) testDomains(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	u, err := db.CreateUnit(r.ctx, store.UnitInput{Name: "Unidade de teste", CNPJ: "11222333000181", CityIBGE: "3550308", IM: "123456"})
+	units, err := db.Units(r.ctx)
 	if err != nil {
 		return nil, err
+	}
+	if len(units) == 0 {
+		u, err := db.CreateUnit(r.ctx, store.UnitInput{Name: "Unidade de teste", CNPJ: "11222333000181", CityIBGE: "3550308", IM: "123456"})
+		if err != nil {
+			return nil, err
+		}
+		units = append(units, u)
 	}
 	if err := s.domains.Snapshot(r.ctx, name, "initial"); err != nil {
 		return nil, err
 	}
-	return testDomain{Domain: name, AccessToken: access, UnitToken: u.Token}, nil
+	out := testDomain{Domain: name, AccessToken: access, UnitToken: units[0].Token}
+	for _, u := range units {
+		out.Units = append(out.Units, testUnit{Name: u.Name, UnitToken: u.Token})
+	}
+	return out, nil
 }
 
 type testPayRequest struct {
@@ -256,7 +319,10 @@ func (q *snapshotRequest) validate() error {
 	return nil
 }
 
-var errSnapshot = newError(http.StatusBadRequest, textSnapshot)
+var (
+	errSnapshot     = newError(http.StatusBadRequest, textSnapshot)
+	errInvalidLabel = newError(http.StatusBadRequest, textInvalidLabel)
+)
 
 // testSnapshot (test mode) saves the domain's state under a name.
 func (s *Server) testSnapshot(r *request) (any, error) {
@@ -277,9 +343,15 @@ func (s *Server) testSnapshot(r *request) (any, error) {
 // made by /_test/domains has the snapshot "initial" (empty but for its
 // unit and token).
 func (s *Server) testReset(r *request) (any, error) {
-	var q snapshotRequest
+	var q resetRequest
 	if err := r.decode(&q); err != nil {
 		return nil, err
+	}
+	if q.Empty {
+		if err := r.db.ResetEmpty(r.ctx); err != nil {
+			return nil, err
+		}
+		return withMessage{Message: "Domain emptied.", Data: map[string]string{"domain": r.db.Name, "snapshot": ""}}, nil
 	}
 	if err := s.domains.ResetTo(r.ctx, r.db.Name, q.Name, 1); err != nil {
 		if errors.Is(err, store.ErrBadSnapshot) {
@@ -288,6 +360,20 @@ func (s *Server) testReset(r *request) (any, error) {
 		return nil, err
 	}
 	return withMessage{Message: "Domain reset.", Data: map[string]string{"domain": r.db.Name, "snapshot": q.Name}}, nil
+}
+
+// resetRequest names a snapshot, or asks for an empty domain (its units,
+// tokens and users kept).
+type resetRequest struct {
+	Name  string `json:"name" alias:"snapshot"`
+	Empty bool   `json:"empty"`
+}
+
+func (q *resetRequest) validate() error {
+	if q.Name == "" && !q.Empty {
+		return errMissing
+	}
+	return nil
 }
 
 type refuseRequest struct {
@@ -375,29 +461,6 @@ func (s *Server) authorityFor(domain string) (authorityMode, bool) {
 
 // testDomainTTL is how long a throw-away domain lives.
 const testDomainTTL = 24 * time.Hour
-
-var testDomainName = regexp.MustCompile(`^t-(\d+)-[0-9a-f]+$`)
-
-// expireTestDomains removes the throw-away domains older than a day (run
-// whenever a new one is made).
-func (s *Server) expireTestDomains() {
-	names, err := s.domains.Names()
-	if err != nil {
-		return
-	}
-	for _, n := range names {
-		m := testDomainName.FindStringSubmatch(n)
-		if m == nil {
-			continue
-		}
-		born, _ := strconv.ParseInt(m[1], 10, 64)
-		if time.Since(time.Unix(born, 0)) > testDomainTTL {
-			if err := s.domains.Remove(n); err != nil {
-				s.log.Warn("throw-away domain not removed", "domain", n, "err", err)
-			}
-		}
-	}
-}
 
 // testWebhooks (test mode) answers the delivery log of every unit's
 // webhooks, without consuming anything.

@@ -2,9 +2,14 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"fincom/jobs"
 	"fincom/render"
@@ -59,7 +64,7 @@ func TestTestClock(t *testing.T) {
 	post(t, h, "/_test/clock", `{"access_token":"{{access}}","reset":true}`)
 	// A throw-away domain works at once.
 	d := post(t, h, "/_test/domains", `{}`)["data"].(map[string]any)
-	if !testDomainName.MatchString(d["domain"].(string)) {
+	if !regexp.MustCompile(`^t-[0-9]+-[0-9a-f]{12}$`).MatchString(d["domain"].(string)) {
 		t.Fatalf("domain %v", d)
 	}
 	body := `{"access_token":"` + d["access_token"].(string) + `","unit_token":"` + d["unit_token"].(string) + `"}`
@@ -203,8 +208,151 @@ func TestThrowAwayExpiry(t *testing.T) {
 	if err := ds.Create(context.Background(), "t-1000-abcdef"); err != nil {
 		t.Fatal(err)
 	}
+	if err := ds.MarkThrowAway("t-1000-abcdef"); err != nil {
+		t.Fatal(err)
+	}
+	// Born two days ago; a domain named alike but not marked is a user's.
+	old := time.Now().Add(-48 * time.Hour).UTC().Format(time.RFC3339)
+	if err := os.WriteFile(filepath.Join(ds.Dir(), "_throwaway", "t-1000-abcdef"), []byte(old), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := ds.Create(context.Background(), "t-1000-fedcba"); err != nil {
+		t.Fatal(err)
+	}
 	post(t, s.Handler(), "/_test/domains", `{}`)
 	if ds.Exists("t-1000-abcdef") {
 		t.Fatal("an expired throw-away domain survived")
 	}
+	if !ds.Exists("t-1000-fedcba") {
+		t.Fatal("an unmarked domain was removed")
+	}
+}
+
+// seededScript runs one integrator's session on a fresh data directory
+// served with --seed: a throw-away domain, registers, an order with a PIX
+// charge, a webhook. It answers every response body.
+func seededScript(t *testing.T, seed uint64) []string {
+	t.Helper()
+	dir := t.TempDir()
+	now := func() time.Time { return fixedNow }
+	ds, err := store.OpenDomains(dir, store.Options{Schema: fx.schema, Now: now, Seeded: true, Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys, err := store.OpenSystem(dir, store.DurabilityFull, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ds.Close()
+		sys.Close()
+	})
+	s, err := New(ds, sys, Config{Version: "test", PublicURL: "https://fincom.test", TestMode: true, Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := s.Handler()
+	var bodies []string
+	call := func(path, body string) map[string]any {
+		rec := do(h, http.MethodPost, path, body)
+		if rec.Code != http.StatusOK {
+			t.Fatalf("%s: %d %s", path, rec.Code, rec.Body.String())
+		}
+		bodies = append(bodies, rec.Body.String())
+		var m map[string]any
+		json.Unmarshal(rec.Body.Bytes(), &m)
+		return m
+	}
+	d := call("/_test/domains", `{"label":"checkout"}`)["data"].(map[string]any)
+	tok := `"access_token":"` + d["access_token"].(string) + `","unit_token":"` + d["unit_token"].(string) + `"`
+	contact := call("/insert_contact", `{`+tok+`,"type":"legal","register":"11444777000161","socialReason":"Cliente SA","email":"fin@cliente.com.br"}`)["token"].(string)
+	product := call("/insert_product_or_service", `{`+tok+`,"description":"Consultoria","type":"service","monetary_value":"250.00"}`)["token"].(string)
+	cats := call("/get_categories", `{`+tok+`,"type":"in"}`)["data"].([]any)
+	category := cats[0].(map[string]any)["token"].(string)
+	call("/insert_webhook", `{`+tok+`,"url":"http://127.0.0.1:9/hook","events":["*"]}`)
+	order := call("/insert_sales_order", `{`+tok+`,
+		"pv": {"id_token_contact":"`+contact+`","id_token_stock_item":"`+product+`","description":"Consultoria","value":250,"quantity":1},
+		"faturamento": {"id_token_category":"`+category+`","estimated_payment_date":"2026-11-30"},
+		"charge": {"payment_type":"`+payPix+`","provider_bank":"provider_a","installment_credit":1,"charge_pix_key":"fin@loja.com.br"}}`)["data"].(map[string]any)["id"].(string)
+	call("/generate_charge", `{`+tok+`,"id_token":"`+order+`"}`)
+	call("/get_sales_order_by_id", `{`+tok+`,"id_token":"`+order+`"}`)
+	call("/_test/webhooks", `{"access_token":"`+d["access_token"].(string)+`"}`)
+	return bodies
+}
+
+// TestSeededRunsAreReproducible: with --seed, the same session on a fresh
+// data directory answers the same bytes (domain name, access and unit
+// tokens, record tokens, public tokens, BR Codes, webhook secrets and event
+// ids); another seed answers other tokens.
+func TestSeededRunsAreReproducible(t *testing.T) {
+	a, b, c := seededScript(t, 42), seededScript(t, 42), seededScript(t, 43)
+	if strings.Join(a, "\n") != strings.Join(b, "\n") {
+		for i := range a {
+			if a[i] != b[i] {
+				t.Fatalf("answer %d differs between two runs with seed 42:\n%s\n%s", i, a[i], b[i])
+			}
+		}
+	}
+	if a[0] == c[0] || a[1] == c[1] {
+		t.Fatalf("seeds 42 and 43 gave the same tokens: %s", a[0])
+	}
+	if !strings.Contains(a[0], `"domain":"t-checkout-`) {
+		t.Fatalf("label not in the name: %s", a[0])
+	}
+}
+
+// TestDomainFromSnapshotAndResetEmpty: a throw-away domain made from
+// another's snapshot holds its records under its own tokens; a reset to
+// empty keeps units, tokens and default categories and drops the rest.
+func TestDomainFromSnapshotAndResetEmpty(t *testing.T) {
+	now := fixedNow
+	s, _ := newTestServerAt(t, &now, Config{Version: "test", TestMode: true})
+	h := s.Handler()
+	tokensOf := func(d map[string]any) string {
+		return `"access_token":"` + d["access_token"].(string) + `","unit_token":"` + d["unit_token"].(string) + `"`
+	}
+	first := post(t, h, "/_test/domains", `{"label":"source"}`)["data"].(map[string]any)
+	contact := post(t, h, "/insert_contact", `{`+tokensOf(first)+`,"type":"legal","register":"11444777000161","socialReason":"Cliente SA"}`)["token"].(string)
+	post(t, h, "/_test/snapshot", `{"access_token":"`+first["access_token"].(string)+`","name":"with-contact"}`)
+
+	if rec := do(h, http.MethodPost, "/_test/domains", `{"access_token":"`+first["access_token"].(string)+`","snapshot":"nope"}`); rec.Code != 400 || !strings.Contains(rec.Body.String(), textSnapshot) {
+		t.Fatalf("unknown snapshot: %d %s", rec.Code, rec.Body.String())
+	}
+	if rec := do(h, http.MethodPost, "/_test/domains", `{"access_token":"fca_nope_00","snapshot":"with-contact"}`); rec.Code != 403 {
+		t.Fatalf("bad source token: %d %s", rec.Code, rec.Body.String())
+	}
+	if rec := do(h, http.MethodPost, "/_test/domains", `{"label":"Bad Label"}`); rec.Code != 400 || !strings.Contains(rec.Body.String(), textInvalidLabel) {
+		t.Fatalf("bad label: %d %s", rec.Code, rec.Body.String())
+	}
+	copyDomain := post(t, h, "/_test/domains", `{"access_token":"`+first["access_token"].(string)+`","snapshot":"with-contact"}`)["data"].(map[string]any)
+	if copyDomain["domain"] == first["domain"] || copyDomain["unit_token"] == first["unit_token"] {
+		t.Fatalf("the copy shares the source's name or unit token: %v", copyDomain)
+	}
+	got := post(t, h, "/get_contacts", `{`+tokensOf(copyDomain)+`}`)["data"].([]any)
+	if len(got) != 1 || got[0].(map[string]any)["token"] != contact {
+		t.Fatalf("contacts of the copy: %v", got)
+	}
+	// The source's access token opens nothing in the copy.
+	mixed := `{"access_token":"` + first["access_token"].(string) + `","unit_token":"` + copyDomain["unit_token"].(string) + `"}`
+	if rec := do(h, http.MethodPost, "/get_contacts", mixed); rec.Code == 200 {
+		t.Fatal("the source's access token reads the copy")
+	}
+	// A change in the copy leaves the source as it was.
+	post(t, h, "/insert_contact", `{`+tokensOf(copyDomain)+`,"type":"natural_person","register":"52998224725","fullName":"Só na Cópia"}`)
+	if n := len(post(t, h, "/get_contacts", `{`+tokensOf(first)+`}`)["data"].([]any)); n != 1 {
+		t.Fatalf("source has %d contacts", n)
+	}
+
+	if rec := do(h, http.MethodPost, "/_test/reset", `{"access_token":"`+copyDomain["access_token"].(string)+`"}`); rec.Code != 400 {
+		t.Fatalf("reset without name or empty: %d", rec.Code)
+	}
+	post(t, h, "/_test/reset", `{"access_token":"`+copyDomain["access_token"].(string)+`","empty":true}`)
+	if n := len(post(t, h, "/get_contacts", `{`+tokensOf(copyDomain)+`}`)["data"].([]any)); n != 0 {
+		t.Fatalf("%d contacts after the reset to empty", n)
+	}
+	if n := len(post(t, h, "/get_categories", `{`+tokensOf(copyDomain)+`,"type":"in"}`)["data"].([]any)); n == 0 {
+		t.Fatal("default categories gone after the reset to empty")
+	}
+	// The codes start again.
+	post(t, h, "/insert_contact", `{`+tokensOf(copyDomain)+`,"type":"legal","register":"11444777000161","socialReason":"De Novo SA"}`)
 }

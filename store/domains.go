@@ -707,6 +707,7 @@ func (d *Domains) Remove(name string) error {
 	os.Remove(p + "-wal")
 	os.Remove(p + "-shm")
 	os.RemoveAll(filepath.Join(d.dir, "_snapshots", name))
+	os.Remove(d.throwAwayMarker(name))
 	if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}

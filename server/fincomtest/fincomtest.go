@@ -41,6 +41,10 @@ type Options struct {
 	// UnitCNPJ and UnitCityIBGE describe the unit (defaults: a valid CNPJ
 	// and São Paulo), which invoices need.
 	UnitCNPJ, UnitCityIBGE string
+	// Seed, when not zero, draws every token, secret and throw-away name
+	// from it (as serve --seed), so that the test's answers are the same
+	// every run.
+	Seed uint64
 }
 
 // Start starts fincom for the test. It fails the test when anything does.
@@ -62,7 +66,7 @@ func Start(t testing.TB, opts ...Options) *Instance {
 		now = func() time.Time { return fixed }
 	}
 	dir := t.TempDir()
-	ds, err := store.OpenDomains(dir, store.Options{Now: now})
+	ds, err := store.OpenDomains(dir, store.Options{Now: now, Seeded: o.Seed != 0, Seed: o.Seed})
 	if err != nil {
 		t.Fatalf("fincomtest: %v", err)
 	}
@@ -92,7 +96,9 @@ func Start(t testing.TB, opts ...Options) *Instance {
 	if err != nil {
 		t.Fatalf("fincomtest: %v", err)
 	}
-	srv, err := server.New(ds, sys, server.Config{Version: "fincomtest", PublicURL: "http://" + ln.Addr().String()})
+	// Test mode is on: the /_test routes (clock, simulations, snapshots,
+	// throw-away domains) are what integrators' tests need.
+	srv, err := server.New(ds, sys, server.Config{Version: "fincomtest", PublicURL: "http://" + ln.Addr().String(), TestMode: true, Seed: o.Seed})
 	if err != nil {
 		t.Fatalf("fincomtest: %v", err)
 	}
