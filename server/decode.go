@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // body is a request body read into its top-level fields. Values stay raw
@@ -67,11 +68,78 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) (body, error) 
 	return b, nil
 }
 
-// parseObject accepts exactly one JSON object.
+// maxDepth bounds the nesting of request bodies: fincom's deepest shape
+// (a sales order's taxes) is four levels.
+const maxDepth = 32
+
+// checkStructure walks the body's tokens once: depth and duplicate keys.
+func checkStructure(raw []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber() // numbers are judged by the field that reads them
+	type frame struct {
+		keys   map[string]bool
+		object bool
+		key    bool // next string token in this object is a key
+	}
+	var stack []frame
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return errInvalidJSON
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = &stack[len(stack)-1]
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			switch v {
+			case '{', '[':
+				if top != nil && top.object {
+					top.key = true
+				}
+				if len(stack) >= maxDepth {
+					return errInvalidJSON
+				}
+				stack = append(stack, frame{object: v == '{', key: v == '{', keys: map[string]bool{}})
+				continue
+			case '}', ']':
+				stack = stack[:len(stack)-1]
+				if len(stack) > 0 && stack[len(stack)-1].object {
+					stack[len(stack)-1].key = true
+				}
+				continue
+			}
+		case string:
+			if top != nil && top.object && top.key {
+				if top.keys[v] {
+					return errInvalidJSON
+				}
+				top.keys[v] = true
+				top.key = false
+				continue
+			}
+		}
+		if top != nil && top.object {
+			top.key = true
+		}
+	}
+}
+
+// parseObject accepts exactly one JSON object, in valid UTF-8, nested at
+// most maxDepth deep, with no key twice in any object: encoding/json would
+// replace bad bytes and keep the last of two keys silently, and a client
+// sending either has a bug it should hear about.
 func parseObject(raw []byte, into *map[string]json.RawMessage) error {
 	trimmed := bytes.TrimSpace(raw)
-	if len(trimmed) == 0 || trimmed[0] != '{' {
+	if len(trimmed) == 0 || trimmed[0] != '{' || !utf8.Valid(trimmed) {
 		return errInvalidJSON
+	}
+	if err := checkStructure(trimmed); err != nil {
+		return err
 	}
 	if err := json.Unmarshal(trimmed, into); err != nil || *into == nil {
 		return errInvalidJSON
