@@ -1,0 +1,219 @@
+package store
+
+// Backups and restores of domain files, offline and while the server runs.
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Backup writes a consistent copy of a live domain to out: VACUUM INTO a
+// temporary file beside out (a read transaction, so writers go on), an
+// integrity check of the copy, fsync, then an atomic rename.
+func (d *Domains) Backup(ctx context.Context, name, out string) error {
+	db, release, err := d.Acquire(ctx, name)
+	if err != nil {
+		return err
+	}
+	defer release()
+	tmp := fmt.Sprintf("%s.tmp-%d", out, time.Now().UnixNano())
+	defer os.Remove(tmp)
+	conn, err := sql.Open("sqlite", "file:"+db.path+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "VACUUM INTO ?", tmp); err != nil {
+		return fmt.Errorf("vacuum into: %w", err)
+	}
+	if err := CheckFile(ctx, tmp); err != nil {
+		return err
+	}
+	if err := syncFile(tmp); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		return fmt.Errorf("rename backup: %w", err)
+	}
+	return syncDir(filepath.Dir(out))
+}
+
+// Restore replaces a domain's file by a checked copy of from, the server
+// running or not (see swapIn): the domain is unavailable for as long as
+// its in-flight requests take, the others not at all.
+func (d *Domains) Restore(ctx context.Context, name, from string) error {
+	if !ValidDomainName(name) {
+		return ErrBadName
+	}
+	if err := CheckRestorable(ctx, name, from); err != nil {
+		return err
+	}
+	return d.swapIn(ctx, name, from, 0)
+}
+
+// CheckRestorable checks that from is a sound copy of the domain: integrity
+// and the domain's own stamp.
+func CheckRestorable(ctx context.Context, name, from string) error {
+	if err := CheckFile(ctx, from); err != nil {
+		return err
+	}
+	stamped, err := DomainOf(ctx, from)
+	if err != nil {
+		return fmt.Errorf("read domain of %s: %w", from, err)
+	}
+	if stamped != name {
+		return fmt.Errorf("%s holds domain %q, not %q", from, stamped, name)
+	}
+	return nil
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+func syncFile(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
+func syncDir(dir string) error {
+	f, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
+// BackupAll backs up every domain into dir as <domain>-<UTC time>.db and
+// keeps the newest keep backups of each domain (0 keeps all). It answers
+// the files written.
+func (d *Domains) BackupAll(ctx context.Context, dir string, keep int) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	names, err := d.Names()
+	if err != nil {
+		return nil, err
+	}
+	stamp := time.Now().UTC().Format("20060102T150405Z")
+	var written []string
+	for _, n := range names {
+		out := filepath.Join(dir, n+"-"+stamp+".db")
+		if err := d.Backup(ctx, n, out); err != nil {
+			return written, fmt.Errorf("backup %s: %w", n, err)
+		}
+		written = append(written, out)
+		if keep > 0 {
+			if err := prune(dir, n, keep); err != nil {
+				return written, err
+			}
+		}
+	}
+	return written, nil
+}
+
+// restoreDir is where `fincom restore` hands a checked copy to a running
+// server (the data directory's lock tells it one runs).
+func restoreDir(dataDir string) string { return filepath.Join(dataDir, "_restore") }
+
+// RequestRestore asks the server running on dataDir to restore a domain:
+// it checks from, leaves a copy in DATA/_restore (renamed into place, so the
+// server never sees half a file) and waits for the server's answer.
+func RequestRestore(ctx context.Context, dataDir, name, from string, wait time.Duration) error {
+	if !ValidDomainName(name) {
+		return ErrBadName
+	}
+	if err := CheckRestorable(ctx, name, from); err != nil {
+		return err
+	}
+	dir := restoreDir(dataDir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	req, result := filepath.Join(dir, name+".db"), filepath.Join(dir, name+".result")
+	os.Remove(result)
+	part := req + ".part"
+	if err := copyFile(from, part); err != nil {
+		return err
+	}
+	if err := syncFile(part); err != nil {
+		os.Remove(part)
+		return err
+	}
+	if err := os.Rename(part, req); err != nil {
+		os.Remove(part)
+		return err
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		if b, err := os.ReadFile(result); err == nil {
+			os.Remove(result)
+			if msg := strings.TrimSpace(string(b)); msg != "ok" {
+				return errors.New(msg)
+			}
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the server did not take the restore within %s; %s stays and is applied when the server next starts", wait, req)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// ApplyRestores swaps in the copies `fincom restore` handed over (see
+// RequestRestore) and leaves each one's answer beside it. The server calls
+// it at start and every few hundred milliseconds; it answers the domains
+// restored.
+func (d *Domains) ApplyRestores(ctx context.Context) []string {
+	dir := restoreDir(d.dir)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var done []string
+	for _, e := range entries {
+		name, ok := strings.CutSuffix(e.Name(), ".db")
+		if !ok || e.IsDir() {
+			continue
+		}
+		req := filepath.Join(dir, e.Name())
+		answer := "ok"
+		if err := d.Restore(ctx, name, req); err != nil {
+			answer = fmt.Sprintf("restore %s: %v", name, err)
+		} else {
+			done = append(done, name)
+		}
+		os.Remove(req)
+		os.WriteFile(filepath.Join(dir, name+".result"), []byte(answer+"\n"), 0o600)
+	}
+	return done
+}
