@@ -99,7 +99,10 @@ func (db *DB) ResetEmpty(ctx context.Context) error {
 // data directory gets the same names, hence the same tokens, every run.
 func (d *Domains) ThrowAwayName(label string, k int) string {
 	if !d.opts.Seeded {
-		return "t-" + fmt.Sprint(time.Now().Unix()) + "-" + NewSecret(6)
+		if label != "" {
+			label += "-"
+		}
+		return "t-" + label + fmt.Sprint(time.Now().Unix()) + "-" + NewSecret(6)
 	}
 	var b [16]byte
 	binary.BigEndian.PutUint64(b[:8], d.opts.Seed)
