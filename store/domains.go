@@ -131,8 +131,7 @@ func (d *Domains) openFile(ctx context.Context, name string, fresh bool) (*DB, e
 		return fail(fmt.Errorf("domain %s: %w", name, err))
 	}
 	if d.opts.Seeded {
-		db.ids = &idSource{seed: d.opts.Seed, stream: name}
-		if err := db.ids.load(ctx, w); err != nil {
+		if db.ids, err = newIDSource(ctx, w, d.opts.Seed, name); err != nil {
 			return fail(err)
 		}
 		db.id, db.secret = db.ids.uuid, db.ids.secret

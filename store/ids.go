@@ -28,12 +28,22 @@ type idSource struct {
 }
 
 // draw answers 32 bytes for the next counter value.
-func (s *idSource) draw() [32]byte {
-	n := s.n.Add(1)
+func (s *idSource) draw() [32]byte { return seededHash(s.seed, s.stream, s.n.Add(1)) }
+
+// seededHash is SHA-256(seed, stream, n): the one derivation of every
+// seeded token and name.
+func seededHash(seed uint64, stream string, n uint64) [32]byte {
 	var b [8 + 8]byte
-	binary.BigEndian.PutUint64(b[:8], s.seed)
+	binary.BigEndian.PutUint64(b[:8], seed)
 	binary.BigEndian.PutUint64(b[8:], n)
-	return sha256.Sum256(append(append(b[:8:8], s.stream+"\x00"...), b[8:]...))
+	return sha256.Sum256(append(append(b[:8:8], stream+"\x00"...), b[8:]...))
+}
+
+// newIDSource opens the seeded draws of the domain file w holds, going on
+// from the counter it recorded.
+func newIDSource(ctx context.Context, w *sql.DB, seed uint64, stream string) (*idSource, error) {
+	s := &idSource{seed: seed, stream: stream}
+	return s, s.load(ctx, w)
 }
 
 // uuid answers a version 4 UUID (the format of record tokens).

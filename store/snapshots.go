@@ -2,9 +2,7 @@ package store
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -63,27 +61,22 @@ func (db *DB) ResetEmpty(ctx context.Context) error {
 				return fmt.Errorf("empty %s: %w", t, err)
 			}
 		}
+		// AUTOINCREMENT counters of the emptied tables start again.
 		var hasSeq int
-		tx.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE name = 'sqlite_sequence'`).Scan(&hasSeq)
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE name = 'sqlite_sequence'`).Scan(&hasSeq); err != nil {
+			return err
+		}
 		if hasSeq > 0 {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM sqlite_sequence WHERE name NOT IN (SELECT name FROM sqlite_schema WHERE name IN ('meta','access_tokens','units','users'))`); err != nil {
-				return err
+			for _, t := range tables {
+				if _, err := tx.ExecContext(ctx, `DELETE FROM sqlite_sequence WHERE name = ?`, t); err != nil {
+					return err
+				}
 			}
 		}
-		var units []int64
-		urows, err := tx.QueryContext(ctx, `SELECT id FROM units ORDER BY id`)
+		units, err := unitIDs(ctx, tx)
 		if err != nil {
 			return err
 		}
-		for urows.Next() {
-			var id int64
-			if err := urows.Scan(&id); err != nil {
-				urows.Close()
-				return err
-			}
-			units = append(units, id)
-		}
-		urows.Close()
 		for _, id := range units {
 			if err := seedUnitCategories(ctx, tx, id, now, db.id); err != nil {
 				return err
@@ -104,10 +97,7 @@ func (d *Domains) ThrowAwayName(label string, k int) string {
 		}
 		return "t-" + label + fmt.Sprint(time.Now().Unix()) + "-" + NewSecret(6)
 	}
-	var b [16]byte
-	binary.BigEndian.PutUint64(b[:8], d.opts.Seed)
-	binary.BigEndian.PutUint64(b[8:], uint64(k))
-	h := sha256.Sum256(append(append(b[:8:8], label+"\x00"...), b[8:]...))
+	h := seededHash(d.opts.Seed, label, uint64(k))
 	if label == "" {
 		label = "x"
 	}
@@ -227,8 +217,7 @@ func (d *Domains) readdress(ctx context.Context, path, name, source string) erro
 	secret := NewSecret
 	var ids *idSource
 	if d.opts.Seeded {
-		ids = &idSource{seed: d.opts.Seed, stream: name}
-		if err := ids.load(ctx, w); err != nil {
+		if ids, err = newIDSource(ctx, w, d.opts.Seed, name); err != nil {
 			return err
 		}
 		secret = ids.secret
@@ -248,20 +237,10 @@ func (d *Domains) readdress(ctx context.Context, path, name, source string) erro
 			return err
 		}
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT id FROM units ORDER BY id`)
+	units, err := unitIDs(ctx, tx)
 	if err != nil {
 		return err
 	}
-	var units []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		units = append(units, id)
-	}
-	rows.Close()
 	for _, id := range units {
 		if _, err := tx.ExecContext(ctx, `UPDATE units SET token = ? WHERE id = ?`, unitPrefix+name+"_"+secret(16), id); err != nil {
 			return err
@@ -273,6 +252,24 @@ func (d *Domains) readdress(ctx context.Context, path, name, source string) erro
 		}
 	}
 	return tx.Commit()
+}
+
+// unitIDs lists the domain's units inside a transaction.
+func unitIDs(ctx context.Context, tx *sql.Tx) ([]int64, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id FROM units ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
 }
 
 // likePrefix escapes a LIKE pattern matching strings that start with s.
