@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -58,15 +59,14 @@ type schemaGen struct {
 }
 
 var (
-	typeMoney    = reflect.TypeOf(store.Money{})
-	typeNumber   = reflect.TypeOf(store.Number{})
-	typeDecimal  = reflect.TypeOf(store.Decimal{})
-	typeDateBR   = reflect.TypeOf(store.DateBR{})
-	typeText     = reflect.TypeOf(store.Text{})
-	typeTime     = reflect.TypeOf(time.Time{})
-	typeRaw      = reflect.TypeOf(json.RawMessage{})
-	typeBytes    = reflect.TypeOf([]byte{})
-	typeNullable = reflect.TypeOf(nullable{})
+	typeMoney   = reflect.TypeOf(store.Money{})
+	typeNumber  = reflect.TypeOf(store.Number{})
+	typeDecimal = reflect.TypeOf(store.Decimal{})
+	typeDateBR  = reflect.TypeOf(store.DateBR{})
+	typeText    = reflect.TypeOf(store.Text{})
+	typeTime    = reflect.TypeOf(time.Time{})
+	typeRaw     = reflect.TypeOf(json.RawMessage{})
+	typeBytes   = reflect.TypeOf([]byte{})
 )
 
 // schema answers the schema of t; input selects what requests accept
@@ -147,22 +147,13 @@ func orNull(s map[string]any) map[string]any {
 	case string:
 		out["type"] = []string{typ, "null"}
 	case []string:
-		if !contains(typ, "null") {
+		if !slices.Contains(typ, "null") {
 			out["type"] = append(append([]string{}, typ...), "null")
 		}
 	case nil:
 		// No type: anything, null included.
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // ref answers a $ref to the struct's component, generating it once; a
@@ -308,9 +299,6 @@ func (g *schemaGen) dataSchema(v any) map[string]any {
 		}
 	}
 	t := reflect.TypeOf(v)
-	if t == typeNullable {
-		return map[string]any{}
-	}
 	s := g.schema(t, false)
 	if t.Kind() == reflect.Slice {
 		// Listings always answer an array, [] when empty.
@@ -576,7 +564,7 @@ func (g *schemaGen) responses(rt *route, d apiDoc) map[string]any {
 	// share the 4XX envelope.
 	byStatus := map[int][]string{}
 	for _, e := range []*Error{rt.texts.missing, rt.texts.invalid, rt.texts.unit, rt.texts.format} {
-		if e != nil && !contains(byStatus[e.Status], e.Text) {
+		if e != nil && !slices.Contains(byStatus[e.Status], e.Text) {
 			byStatus[e.Status] = append(byStatus[e.Status], e.Text)
 		}
 	}

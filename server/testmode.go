@@ -168,6 +168,9 @@ func (s *Server) testDomains(r *request) (any, error) {
 		}
 		source := r.db.Name
 		release()
+		// The source was only checked: nothing of this request may use
+		// its released handle (the journal would record into it).
+		r.db = nil
 		create = func(name string) error { return s.domains.CreateFromSnapshot(r.ctx, name, source, q.Snapshot) }
 	}
 	var name string
