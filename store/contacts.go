@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // ContactFields are a contact's writable fields, already validated and
@@ -138,11 +139,25 @@ func (db *DB) SetContactActive(ctx context.Context, unitID int64, token string, 
 
 // Contacts lists the unit's active contacts by name.
 func (db *DB) Contacts(ctx context.Context, unitID int64, f ContactFilter) ([]Contact, error) {
-	where, args := []string{"unit_id = ?", "active = 1"}, []any{unitID}
+	from, where, args := "contacts", []string{"unit_id = ?", "active = 1"}, []any{unitID}
 	if f.Search != "" {
-		where = append(where, `(full_name LIKE ? ESCAPE '\' OR social_reason LIKE ? ESCAPE '\' OR fantasy_name LIKE ? ESCAPE '\')`)
-		s := likeEscape(f.Search)
-		args = append(args, s, s, s)
+		if trigrams(f.Search) {
+			// The trigram index narrows 10,000 contacts to the few that
+			// may match; the test below decides (see 0010_search.sql).
+			// A quoted phrase of trigrams matches where the text occurs;
+			// CROSS JOIN keeps the index the outer loop, which the planner
+			// would otherwise trade for the unit's name order.
+			// The phrase is written into the statement as a literal: bound,
+			// it makes SQLite prepare the statement a second time on every
+			// call to plan for its value.
+			from = `contacts_fts CROSS JOIN contacts ON contacts.id = contacts_fts.rowid`
+			where = append(where, `contacts_fts MATCH `+sqlQuote(`"`+strings.ReplaceAll(f.Search, `"`, `""`)+`"`))
+		}
+		// instr over lower() is LIKE '%text%' (both fold ASCII case
+		// only) without escaping, and a LIKE with a bound pattern makes
+		// SQLite prepare the statement twice on every call.
+		where = append(where, `(instr(lower(full_name), lower(?)) OR instr(lower(social_reason), lower(?)) OR instr(lower(fantasy_name), lower(?)))`)
+		args = append(args, f.Search, f.Search, f.Search)
 	}
 	if f.Register != "" {
 		where = append(where, "register = ?")
@@ -150,7 +165,7 @@ func (db *DB) Contacts(ctx context.Context, unitID int64, f ContactFilter) ([]Co
 	}
 	rows, err := db.r.QueryContext(ctx, `
 		SELECT token, type, register, display_name, social_reason, phone, email, observation
-		FROM contacts WHERE `+strings.Join(where, " AND ")+` ORDER BY display_name, id`, args...)
+		FROM `+from+` WHERE `+strings.Join(where, " AND ")+` ORDER BY display_name, id`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -165,6 +180,16 @@ func (db *DB) Contacts(ctx context.Context, unitID int64, f ContactFilter) ([]Co
 	}
 	return out, rows.Err()
 }
+
+// trigrams reports whether the trigram index can serve a search for s: it
+// needs three characters, and no NUL.
+func trigrams(s string) bool {
+	return utf8.RuneCountInString(s) >= 3 && !strings.ContainsRune(s, 0)
+}
+
+// sqlQuote writes s as an SQL string literal. s holds no NUL (trigrams
+// checks), the one character a literal cannot carry.
+func sqlQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // ActiveContact reports whether the unit has an active contact with token;
 // other resources use it to check references.

@@ -36,7 +36,9 @@ func (db *DB) ResetEmpty(ctx context.Context) error {
 		if _, err := tx.ExecContext(ctx, `PRAGMA defer_foreign_keys = ON`); err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
+		// Ordinary tables only: the search index (virtual, and its shadow
+		// tables) empties through the contacts' delete trigger.
+		rows, err := tx.QueryContext(ctx, `SELECT name FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%'`)
 		if err != nil {
 			return err
 		}
