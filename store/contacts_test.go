@@ -1,0 +1,103 @@
+package store
+
+import (
+	"context"
+	"slices"
+	"testing"
+)
+
+// TestContactSearch proves that the trigram index only narrows the search:
+// what a search finds is what LIKE '%text%' found before the index, for
+// short texts (no index), quotes, wildcards and accents, and after renames,
+// disabling and deletion.
+func TestContactSearch(t *testing.T) {
+	ctx := context.Background()
+	ds := newDomains(t)
+	if err := ds.Create(ctx, "acme"); err != nil {
+		t.Fatal(err)
+	}
+	db, release, err := ds.Acquire(ctx, "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	u, err := db.CreateUnit(ctx, UnitInput{Name: "Matriz"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens := map[string]string{}
+	for i, c := range []ContactFields{
+		{Type: "natural_person", Register: "52998224725", FullName: "Ana Maria d'Ávila"},
+		{Type: "legal", Register: "11444777000161", SocialReason: "Padaria 100% Pão Ltda", FantasyName: "Pão_Quente"},
+		{Type: "natural_person", Register: "11144477735", FullName: `João "Jota" Silva`},
+		{Type: "legal", Register: "11222333000181", SocialReason: "ÉDEN Comércio", FantasyName: "eden"},
+	} {
+		tok, err := db.InsertContact(ctx, u.ID, c)
+		if err != nil {
+			t.Fatal(i, err)
+		}
+		tokens[c.Register] = tok
+	}
+	find := func(search string) []string {
+		t.Helper()
+		cs, err := db.Contacts(ctx, u.ID, ContactFilter{Search: search})
+		if err != nil {
+			t.Fatalf("%q: %v", search, err)
+		}
+		var regs []string
+		for _, c := range cs {
+			regs = append(regs, c.Register)
+		}
+		slices.Sort(regs)
+		return regs
+	}
+	for _, c := range []struct {
+		search string
+		want   []string
+	}{
+		{"an", []string{"52998224725"}},      // two letters: no index
+		{"MARIA", []string{"52998224725"}},   // ASCII case folds
+		{"D'ÁV", []string{"52998224725"}},    // quote, accent, ASCII case
+		{"d'áv", nil},                        // LIKE folds ASCII only
+		{"100%", []string{"11444777000161"}}, // % is a letter
+		{"0% P", []string{"11444777000161"}},
+		{"o_q", []string{"11444777000161"}}, // _ is a letter
+		{"o%q", nil},
+		{`"Jota"`, []string{"11144477735"}}, // double quotes
+		{`"jota" silva`, []string{"11144477735"}},
+		{"eden", []string{"11222333000181"}}, // the fantasy name
+		{"éden", nil},                        // É is not é for LIKE
+		{"ria\nPad", nil},                    // names do not run together
+		{"Silva\x00", nil},                   // a NUL finds nothing
+		{"zzz", nil},
+	} {
+		if got := find(c.search); !slices.Equal(got, c.want) {
+			t.Errorf("search %q = %v, want %v", c.search, got, c.want)
+		}
+	}
+	if err := db.UpdateContact(ctx, u.ID, tokens["11144477735"], func(f *ContactFields) error {
+		f.FullName = "João Souza"
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := find("Silva"); got != nil {
+		t.Errorf("old name still found: %v", got)
+	}
+	if got := find("Souza"); !slices.Equal(got, []string{"11144477735"}) {
+		t.Errorf("new name = %v", got)
+	}
+	if err := db.SetContactActive(ctx, u.ID, tokens["52998224725"], false); err != nil {
+		t.Fatal(err)
+	}
+	if got := find("Maria"); got != nil {
+		t.Errorf("disabled contact found: %v", got)
+	}
+	if err := db.ResetEmpty(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM contacts_fts WHERE contacts_fts MATCH '"Souza"'`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("index after reset: %d %v", n, err)
+	}
+}
