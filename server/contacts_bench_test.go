@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"path/filepath"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -52,15 +50,6 @@ func benchServer(b *testing.B, n int) (http.Handler, string) {
 	}
 	release()
 	return s.Handler(), filepath.Join(ds.Dir(), "acme.db")
-}
-
-func benchPost(b *testing.B, h http.Handler, path, body string) {
-	rec := httptest.NewRecorder()
-	req := httptest.NewRequest(http.MethodPost, Prefix+path, strings.NewReader(body))
-	h.ServeHTTP(rec, req)
-	if rec.Code != http.StatusOK {
-		b.Fatalf("%s: %d %s", path, rec.Code, rec.Body.String())
-	}
 }
 
 // BenchmarkGetContacts lists through the real handler over 10,000
