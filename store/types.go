@@ -9,9 +9,10 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
+
+	"fincom/server/jsonenc"
 )
 
 // Money is an exact monetary amount. It is stored in SQLite as canonical
@@ -32,7 +33,10 @@ func ParseMoney(s string) (Money, error) {
 func (m Money) String() string { return m.Decimal.StringFixed(2) }
 
 // MarshalJSON writes "12.50".
-func (m Money) MarshalJSON() ([]byte, error) { return []byte(`"` + m.String() + `"`), nil }
+func (m Money) MarshalJSON() ([]byte, error) { return m.AppendJSON(nil), nil }
+
+// AppendJSON appends "12.50" (jsonenc.Appender: listings write many).
+func (m Money) AppendJSON(b []byte) []byte { return append(append(append(b, '"'), m.String()...), '"') }
 
 // UnmarshalJSON accepts 12.5 and "12.5".
 func (m *Money) UnmarshalJSON(b []byte) error {
@@ -60,7 +64,10 @@ type Number struct{ decimal.Decimal }
 
 // MarshalJSON writes the value as a bare JSON number, without exponent.
 // The value was parsed from a finite decimal, so it is always valid JSON.
-func (n Number) MarshalJSON() ([]byte, error) { return []byte(n.Decimal.String()), nil }
+func (n Number) MarshalJSON() ([]byte, error) { return n.AppendJSON(nil), nil }
+
+// AppendJSON appends the bare number (jsonenc.Appender).
+func (n Number) AppendJSON(b []byte) []byte { return append(b, n.Decimal.String()...) }
 
 // UnmarshalJSON accepts 12.5 and "12.5".
 func (n *Number) UnmarshalJSON(b []byte) error {
@@ -175,7 +182,10 @@ func (d *Date) Scan(src any) error {
 type DateBR struct{ Date }
 
 // MarshalJSON writes "DD/MM/YYYY".
-func (d DateBR) MarshalJSON() ([]byte, error) { return []byte(`"` + d.BR() + `"`), nil }
+func (d DateBR) MarshalJSON() ([]byte, error) { return d.AppendJSON(nil), nil }
+
+// AppendJSON appends "DD/MM/YYYY" (jsonenc.Appender).
+func (d DateBR) AppendJSON(b []byte) []byte { return append(append(append(b, '"'), d.BR()...), '"') }
 
 // UnmarshalJSON reads "DD/MM/YYYY".
 func (d *DateBR) UnmarshalJSON(b []byte) error {
@@ -205,55 +215,16 @@ type Text struct{ sql.NullString }
 // NewText returns the Text for s; empty is null.
 func NewText(s string) Text { return Text{nullString(s)} }
 
-// MarshalJSON writes the string or null. It escapes by hand: listings
-// write tens of thousands of these, and encoding/json's reflection per
-// field showed in profiles.
-func (t Text) MarshalJSON() ([]byte, error) {
-	if !t.Valid {
-		return []byte("null"), nil
-	}
-	return appendJSONString(make([]byte, 0, len(t.String)+2), t.String), nil
-}
+// MarshalJSON writes the string or null.
+func (t Text) MarshalJSON() ([]byte, error) { return t.AppendJSON(nil), nil }
 
-// appendJSONString quotes s as JSON: quotes, backslashes and control
-// characters escaped, invalid UTF-8 replaced, HTML characters kept (as the
-// server's encoder keeps them).
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\':
-				b = append(b, '\\', c)
-			case c == '\n':
-				b = append(b, '\\', 'n')
-			case c == '\r':
-				b = append(b, '\\', 'r')
-			case c == '\t':
-				b = append(b, '\\', 't')
-			case c < 0x20:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-			default:
-				b = append(b, c)
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, `\u202`...)
-			b = append(b, hex[r&0xf])
-		default:
-			b = append(b, s[i:i+size]...)
-		}
-		i += size
+// AppendJSON appends the string or null (jsonenc.Appender: listings write
+// tens of thousands of these).
+func (t Text) AppendJSON(b []byte) []byte {
+	if !t.Valid {
+		return append(b, "null"...)
 	}
-	return append(b, '"')
+	return jsonenc.AppendString(b, t.String)
 }
 
 // Decimal is an exact quantity written to JSON as a decimal string without
@@ -261,7 +232,12 @@ func appendJSONString(b []byte, s string) []byte {
 type Decimal struct{ decimal.Decimal }
 
 // MarshalJSON writes "2.5".
-func (d Decimal) MarshalJSON() ([]byte, error) { return []byte(`"` + d.Decimal.String() + `"`), nil }
+func (d Decimal) MarshalJSON() ([]byte, error) { return d.AppendJSON(nil), nil }
+
+// AppendJSON appends "2.5" (jsonenc.Appender).
+func (d Decimal) AppendJSON(b []byte) []byte {
+	return append(append(append(b, '"'), d.Decimal.String()...), '"')
+}
 
 // UnmarshalJSON accepts 2.5 and "2.5".
 func (d *Decimal) UnmarshalJSON(b []byte) error {
