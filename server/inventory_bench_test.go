@@ -35,7 +35,8 @@ func BenchmarkInventoryReports(b *testing.B) {
 	}
 	release()
 	ds.Close()
-	raw, err := sql.Open("sqlite", "file:"+filepath.Join(ds.Dir(), "acme.db")+"?_pragma=busy_timeout(10000)")
+	path := filepath.Join(ds.Dir(), "acme.db")
+	raw, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -73,5 +74,77 @@ func BenchmarkInventoryReports(b *testing.B) {
 				}
 			})
 		})
+		bare := bareDB(b, path, false)
+		sameAnswer(b, h, "/get_inventory_reports", body, bareInventoryReport(b, bare, typ == "monetary_value"))
+		b.Run(typ+"_baseline", func(b *testing.B) {
+			b.ReportAllocs()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					bareInventoryReport(b, bare, typ == "monetary_value")
+				}
+			})
+		})
 	}
+}
+
+type bareReportRow struct {
+	Product  string `json:"product"`
+	Month    string `json:"month"`
+	MonthNum int    `json:"month_num"`
+	Total    string `json:"total"`
+	Type     string `json:"type"`
+}
+
+// bareInventoryReport runs store.InventoryReport's SQL and the same answer
+// with database/sql, shopspring/decimal and encoding/json alone.
+func bareInventoryReport(b *testing.B, db *sql.DB, byValue bool) []byte {
+	sel, group := `SUM(m.quantity_milli)`, `GROUP BY p.id, month, m.type`
+	if byValue {
+		sel, group = `m.total_value`, ``
+	}
+	rows, err := db.Query(`
+		SELECT p.description, p.id, CAST(substr(m.date_in_out, 6, 2) AS INTEGER) AS month, m.type, `+sel+`
+		FROM inventory_movements m JOIN products p ON p.id = m.product_id
+		WHERE m.unit_id = ? AND m.active = 1 AND m.date_in_out BETWEEN ? AND ? `+group+`
+		ORDER BY p.description, p.id, month, m.type`, 1, "2026-01-01", "2026-12-31")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rows.Close()
+	months := [...]string{"", "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
+	out := []bareReportRow{}
+	var totals []decimal.Decimal
+	type key struct {
+		product int64
+		month   int
+		typ     string
+	}
+	var last key
+	for rows.Next() {
+		var r bareReportRow
+		var k key
+		var v string
+		if err := rows.Scan(&r.Product, &k.product, &k.month, &k.typ, &v); err != nil {
+			b.Fatal(err)
+		}
+		d, _ := decimal.NewFromString(v)
+		if !byValue {
+			d = d.Shift(-3)
+		} else if len(out) > 0 && k == last {
+			totals[len(totals)-1] = totals[len(totals)-1].Add(d)
+			continue
+		}
+		last = k
+		r.MonthNum, r.Month, r.Type = k.month, months[k.month], k.typ
+		out = append(out, r)
+		totals = append(totals, d)
+	}
+	for i := range out {
+		out[i].Total = totals[i].String()
+	}
+	return bareWrite(b, struct {
+		Success bool            `json:"success"`
+		Message string          `json:"message"`
+		Data    []bareReportRow `json:"data"`
+	}{true, "Inventory report generated successfully.", out})
 }
