@@ -322,3 +322,21 @@ func bareSalesOrders(b *testing.B, db *sql.DB) []byte {
 	}
 	return bareWrite(b, bareData{true, orders})
 }
+
+// BenchmarkInsertSalesOrder inserts a complete service order (taxes,
+// notifications, code sequence, audit) through the real handler, with
+// full durability. Its baseline is BenchmarkInsertContactBaseline's one
+// fsync'd statement: an order is several statements in one transaction,
+// and the fsync is the floor both pay.
+func BenchmarkInsertSalesOrder(b *testing.B) {
+	s, _ := newTestServer(b)
+	h := s.Handler()
+	body := expand(serviceOrder)
+	b.ResetTimer()
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			benchPost(b, h, "/insert_sales_order", body)
+		}
+	})
+}
