@@ -122,6 +122,11 @@ func (r *Runner) RunDay(ctx context.Context, db *store.DB, day store.Date) ([]Re
 		r.Log.Info("job run", "domain", db.Name, "job", store.ContractBillingJob, "date", day.ISO(), "orders", codes, "expired", expired)
 	}
 	out = append(out, Result{Job: store.ContractBillingJob, Date: day.ISO(), Created: codes, Changed: expired})
+	// Housekeeping, not a job of its own: a failure costs search speed
+	// only.
+	if err := db.CompactSearch(ctx); err != nil {
+		r.Log.Error("compact search index", "domain", db.Name, "err", err)
+	}
 	if day.Day() == 1 {
 		created, err := db.CreateRecurringOrders(ctx, day)
 		if err != nil {

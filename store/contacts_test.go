@@ -93,6 +93,12 @@ func TestContactSearch(t *testing.T) {
 	if got := find("Maria"); got != nil {
 		t.Errorf("disabled contact found: %v", got)
 	}
+	if err := db.CompactSearch(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := find("Souza"); !slices.Equal(got, []string{"11144477735"}) {
+		t.Errorf("after compacting = %v", got)
+	}
 	if err := db.ResetEmpty(ctx); err != nil {
 		t.Fatal(err)
 	}

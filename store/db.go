@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -68,6 +69,9 @@ type DB struct {
 	secret func(n int) string
 	ids    *idSource // set when seeded: records its counter in writes
 
+	stmtMu sync.Mutex
+	auth   *sql.Stmt // Authenticate's statement, prepared on first use
+
 	users    atomic.Int64 // in-flight users; an idle domain may be closed
 	lastUsed atomic.Int64 // unix nanoseconds
 }
@@ -104,8 +108,32 @@ func openDB(path string, durability Durability) (w, r *sql.DB, err error) {
 	return w, r, nil
 }
 
+// authQuery checks an access token and resolves a unit token in one
+// statement: no row is an unknown token, a NULL unit an unknown unit.
+const authQuery = `SELECT t.hash, u.id, u.token, u.name, u.cnpj, u.city_ibge, u.im, u.created_at
+	FROM access_tokens t LEFT JOIN units u ON u.token = ?
+	WHERE t.hash = ? AND t.revoked_at IS NULL`
+
+func (db *DB) authStmt() (*sql.Stmt, error) {
+	db.stmtMu.Lock()
+	defer db.stmtMu.Unlock()
+	if db.auth == nil {
+		st, err := db.r.Prepare(authQuery)
+		if err != nil {
+			return nil, err
+		}
+		db.auth = st
+	}
+	return db.auth, nil
+}
+
 // Close checkpoints and closes both pools.
 func (db *DB) Close() error {
+	db.stmtMu.Lock()
+	if db.auth != nil {
+		db.auth.Close()
+	}
+	db.stmtMu.Unlock()
 	err := db.r.Close()
 	if _, cerr := db.w.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); cerr != nil && err == nil {
 		err = cerr

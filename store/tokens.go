@@ -102,21 +102,29 @@ func (db *DB) RevokeAccessToken(ctx context.Context, tokenOrID string) error {
 // unit token. It returns ErrUnauthorized for an unknown or revoked access
 // token and ErrUnitNotFound for a unit token that is not of this domain.
 func (db *DB) Authenticate(ctx context.Context, accessToken, unitToken string) (Unit, error) {
-	var u Unit
-	err := db.read(ctx, func(tx *sql.Tx) error {
-		want := hashToken(accessToken)
-		var got []byte
-		err := tx.QueryRowContext(ctx, `SELECT hash FROM access_tokens WHERE hash = ? AND revoked_at IS NULL`, want).Scan(&got)
-		if errors.Is(err, sql.ErrNoRows) || (err == nil && subtle.ConstantTimeCompare(got, want) != 1) {
-			return ErrUnauthorized
-		}
-		if err != nil {
-			return err
-		}
-		u, err = unitByToken(ctx, tx, unitToken)
-		return err
-	})
-	return u, err
+	stmt, err := db.authStmt()
+	if err != nil {
+		return Unit{}, err
+	}
+	// One statement, prepared once per connection: every private request
+	// pays for it, and parsing it each time was most of fincom's own cost
+	// on a small listing.
+	want := hashToken(accessToken)
+	var got []byte
+	var id sql.NullInt64
+	var token, name sql.NullString
+	var cnpj, ibge, im, created sql.NullString
+	err = stmt.QueryRowContext(ctx, unitToken, want).Scan(&got, &id, &token, &name, &cnpj, &ibge, &im, &created)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && subtle.ConstantTimeCompare(got, want) != 1) {
+		return Unit{}, ErrUnauthorized
+	}
+	if err != nil {
+		return Unit{}, err
+	}
+	if !id.Valid {
+		return Unit{}, ErrUnitNotFound
+	}
+	return Unit{ID: id.Int64, Token: token.String, Name: name.String, CNPJ: cnpj.String, CityIBGE: ibge.String, IM: im.String, CreatedAt: created.String}, nil
 }
 
 // UnitByToken resolves a unit token alone (for token_tec callers).

@@ -1,0 +1,38 @@
+-- Inserts contacts with valid, distinct CPFs: each thread numbers its own
+-- in a slot of 4,000,000 chosen by thread id and a base drawn from the
+-- clock, so runs on the same data rarely collide on "Register already
+-- used" (run.sh seeds fresh data each time anyway).
+local threads = 0
+function setup(thread)
+  threads = threads + 1
+  thread:set("tid", threads)
+end
+
+local n = 0
+local base = os.time() % 100
+
+local function cpf(num)
+  local d = {}
+  local s = string.format("%09d", num % 1000000000)
+  for i = 1, 9 do d[i] = tonumber(s:sub(i, i)) end
+  for k = 10, 11 do
+    local sum = 0
+    for i = 1, k - 1 do sum = sum + d[i] * (k + 1 - i) end
+    d[k] = (sum * 10) % 11 % 10
+  end
+  return table.concat(d)
+end
+
+function request()
+  n = n + 1
+  local body = string.format('{"access_token":"%s","unit_token":"%s","type":"natural_person","register":"%s","fullName":"Carga %d"}',
+    os.getenv("ACCESS"), os.getenv("UNIT"), cpf(100000000 + (base * 2 + tid) * 4000000 + n), n)
+  return wrk.format("POST", nil, {["Content-Type"] = "application/json"}, body)
+end
+
+function done(summary, latency, requests)
+  local secs = summary.duration / 1e6
+  local bad = summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.write + summary.errors.timeout
+  io.write(string.format("%-34s %9.0f req/s   p50 %7.2f ms   p99 %7.2f ms   errors %d\n",
+    os.getenv("ROUTE"), summary.requests / secs, latency:percentile(50) / 1000, latency:percentile(99) / 1000, bad))
+end

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# End-to-end load: builds fincom, seeds a fresh data directory (seed/),
+# serves it on loopback and drives each hot route with wrk (32
+# connections), printing requests/s and p50/p99 latency per route, then
+# the memory and start-up figures. Issue 10's targets and this machine's
+# figures are in the README ("Performance").
+#
+#   testdata/load/run.sh            # full sizes, 10 s per route
+#   DURATION=5s SMALL=1 testdata/load/run.sh
+#
+# Needs wrk (apt-get install wrk). Runs from any directory.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
+
+DURATION=${DURATION:-10s}
+CONNS=${CONNS:-32}
+PORT=${PORT:-18080}
+WORK=$(mktemp -d)
+trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
+URL=http://127.0.0.1:$PORT/api/v1
+LOAD=testdata/load
+
+if [ -n "${SMALL:-}" ]; then
+  SIZES=(-contacts 2000 -months 12 -entries 300 -orders 100 -movements 20000 -domains 100)
+else
+  SIZES=(-contacts 10000 -months 100 -entries 1000 -orders 500 -movements 200000 -domains 1000)
+fi
+
+echo "# $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem/{print $2}') GiB, $(go version | cut -d' ' -f3)"
+CGO_ENABLED=0 go build -o "$WORK/fincom" .
+echo "# seeding: ${SIZES[*]}"
+go run ./testdata/load/seed -data "$WORK/data" "${SIZES[@]}" > "$WORK/tokens.env"
+# shellcheck disable=SC1091
+source "$WORK/tokens.env"
+export ACCESS UNIT
+
+# serve DURABILITY: starts fincom and waits until it answers; prints the
+# milliseconds that took.
+serve() {
+  local t0 t1
+  t0=$(date +%s%N)
+  "$WORK/fincom" serve --data "$WORK/data" --addr "127.0.0.1:$PORT" --durability "$1" >"$WORK/serve.log" 2>&1 &
+  PID=$!
+  until curl -sf "$URL/health" >/dev/null 2>&1; do sleep 0.002; done
+  t1=$(date +%s%N)
+  echo $(( (t1 - t0) / 1000000 ))
+}
+
+stop() { kill "$PID"; wait "$PID" 2>/dev/null || true; }
+
+rss() { awk '/VmRSS/{printf "%d MB", $2/1024}' "/proc/$PID/status"; }
+peak() { awk '/VmHWM/{printf "%d MB", $2/1024}' "/proc/$PID/status"; }
+
+auth="\"access_token\":\"$ACCESS\",\"unit_token\":\"$UNIT\""
+run() { # ROUTE BODY [SCRIPT]
+  ROUTE=${ROUTE:-$1} BODY=$2 wrk -t2 -c"$CONNS" -d"$DURATION" -s "$LOAD/${3:-post.lua}" "$URL/$1" | tail -n1
+}
+
+ready=$(serve full)
+echo "# serve ready in ${ready} ms with $(ls "$WORK"/data/*.db | wc -l) domain files"
+printf '%-34s %15s   %10s   %10s\n' route throughput p50 p99
+run get_contacts "{$auth,\"search\":\"grupo-7\"}"
+run transactions "{$auth,\"from_date\":\"2026-11-01\",\"to_date\":\"2026-11-30\"}"
+run list_sales_orders "{$auth,\"date_from\":\"2026-11-01\",\"date_to\":\"2026-11-30\"}"
+run get_inventory_reports "{$auth,\"year\":2026,\"type_data\":\"quantity\"}"
+run insert_contact "" insert_contact.lua
+echo "# one busy domain: resident $(rss), peak $(peak)"
+stop
+
+serve normal >/dev/null
+ROUTE="insert_contact (normal)" run insert_contact "" insert_contact.lua
+stop
+
+if [ -f "$WORK/data/domains.tokens" ]; then
+  ready=$(serve full)
+  n=0
+  while read -r access unit; do
+    curl -sf "$URL/get_contacts" -d "{\"access_token\":\"$access\",\"unit_token\":\"$unit\"}" >/dev/null
+    n=$((n + 1))
+  done < "$WORK/data/domains.tokens"
+  echo "# serve ready in ${ready} ms; after touching $n domains: resident $(rss), peak $(peak)"
+  stop
+fi
