@@ -39,7 +39,11 @@ func TestEntries(t *testing.T) {
 		{name: "every field listed", path: "/transactions", before: []call{{"/insert_income", full}},
 			body: `{` + auth + `,` + november + `}`, status: 200, golden: "entries/every_field"},
 		{name: "multipart with file", path: "/insert_expense", body: `{` + auth + `,"description":"Boleto papel","value":1026.56,"due_date":"2026-11-15"}`,
-			files: map[string][]byte{"../../boleto.pdf": pdf}, status: 200},
+			files: map[string][]byte{"boleto.pdf": pdf}, status: 200},
+		// Names with folders were once cut to their last element; since
+		// issue 10 they are refused.
+		{name: "multipart path traversal name", path: "/insert_expense", body: `{` + auth + `,"description":"Boleto papel","value":1026.56,"due_date":"2026-11-15"}`,
+			files: map[string][]byte{"../../boleto.pdf": pdf}, status: 400, text: textFileName},
 		{name: "missing description", path: "/insert_expense", body: `{` + auth + `,"value":10,"due_date":"2026-11-05"}`, status: 400, text: "Missing parameters"},
 		{name: "missing due date", path: "/insert_expense", body: `{` + auth + `,"description":"X","value":10}`, status: 400, text: "Missing parameters"},
 		{name: "missing value", path: "/insert_expense", body: `{` + auth + `,"description":"X","due_date":"2026-11-05"}`, status: 400, text: "Invalid value. It must be greater than zero."},
@@ -101,7 +105,7 @@ func TestEntryFiles(t *testing.T) {
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	rec := doMultipart(h, "/insert_expense", `{`+auth+`,"description":"Papel","value":335.5,"due_date":"2026-11-10"}`,
-		map[string][]byte{"../etc/nota.xml": xml, "boleto.pdf": pdf})
+		map[string][]byte{"a nota.xml": xml, "boleto.pdf": pdf})
 	if rec.Code != 200 {
 		t.Fatalf("insert: %d %s", rec.Code, rec.Body.String())
 	}
@@ -111,9 +115,9 @@ func TestEntryFiles(t *testing.T) {
 	if len(files) != 2 {
 		t.Fatalf("files: %v", files)
 	}
-	// Parts go in name order: "../etc/nota.xml" first.
-	if f := files[0].(map[string]any); f["name"] != "nota.xml" || f["content_type"] != "application/xml" {
-		t.Errorf("file 0 (path stripped, type sniffed): %v", f)
+	// Parts go in name order: "a nota.xml" first.
+	if f := files[0].(map[string]any); f["name"] != "a nota.xml" || f["content_type"] != "application/xml" {
+		t.Errorf("file 0 (type sniffed): %v", f)
 	}
 	f0 := files[1].(map[string]any)
 	if f0["name"] != "boleto.pdf" || f0["content_type"] != "application/pdf" || int(f0["size"].(float64)) != len(pdf) {

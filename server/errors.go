@@ -184,6 +184,7 @@ const (
 	textFileType     = "Unsupported file type. Send PDF, image (PNG, JPEG, GIF, WebP) or XML."
 	textFileTooLarge = "File too large. The limit is 10 MiB per file."
 	textNoFiles      = "No files sent. Send them as multipart parts named files."
+	textFileName     = "Invalid file name. Send a plain name (no folders or control characters, at most 255 bytes)."
 )
 
 // Errors shared by many routes.

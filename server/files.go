@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/xml"
 	"io"
+	"mime"
 	"mime/multipart"
 	"net/http"
+	"strings"
+	"unicode/utf8"
 
 	"fincom/store"
 )
@@ -14,6 +17,7 @@ var (
 	errFileType     = newError(http.StatusUnsupportedMediaType, textFileType)
 	errFileTooLarge = newError(http.StatusRequestEntityTooLarge, textFileTooLarge)
 	errNoFiles      = newError(http.StatusBadRequest, textNoFiles)
+	errFileName     = newError(http.StatusBadRequest, textFileName)
 )
 
 // maxFileBytes is the largest single attachment (the whole body is bounded
@@ -34,7 +38,7 @@ func sniff(b []byte) string {
 }
 
 // isXML reports whether b starts (after an optional BOM and blanks) with a
-// well-formed XML element or declaration.
+// well-formed XML element or declaration, other than HTML or SVG.
 func isXML(b []byte) bool {
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	b = bytes.TrimSpace(b)
@@ -47,10 +51,35 @@ func isXML(b []byte) bool {
 		if err != nil {
 			return false
 		}
-		if _, ok := tok.(xml.StartElement); ok {
-			return true
+		if el, ok := tok.(xml.StartElement); ok {
+			// Markup a browser would run (HTML, SVG) is not a document
+			// fincom keeps, however well-formed.
+			switch strings.ToLower(el.Name.Local) {
+			case "html", "svg":
+				return false
+			}
+			return el.Name.Space != "http://www.w3.org/1999/xhtml" && el.Name.Space != "http://www.w3.org/2000/svg"
 		}
 	}
+}
+
+// goodFileName reports whether the part's file name, as the client sent
+// it, is a plain name. mime/multipart hands over only the last path
+// element, so "../../etc/passwd" would be kept as "passwd"; fincom stores
+// names in the domain file and never on disk, but a client sending folders
+// or control characters has a bug it should hear about.
+func goodFileName(fh *multipart.FileHeader) bool {
+	_, params, err := mime.ParseMediaType(fh.Header.Get("Content-Disposition"))
+	name := params["filename"]
+	if err != nil || name == "" || len(name) > 255 || !utf8.ValidString(name) || name == "." || name == ".." {
+		return false
+	}
+	for _, c := range name {
+		if c < 0x20 || c == 0x7f || c == '/' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // readFiles reads the request's `files` parts, each within maxFileBytes and
@@ -58,6 +87,9 @@ func isXML(b []byte) bool {
 func readFiles(fhs []*multipart.FileHeader) ([]store.NewFile, error) {
 	out := make([]store.NewFile, 0, len(fhs))
 	for _, fh := range fhs {
+		if !goodFileName(fh) {
+			return nil, errFileName
+		}
 		if fh.Size > maxFileBytes {
 			return nil, errFileTooLarge
 		}

@@ -226,7 +226,12 @@ func newTestServer(t testing.TB) (*Server, *store.Domains) {
 // configuration.
 func newTestServerAt(t testing.TB, now *time.Time, cfg Config) (*Server, *store.Domains) {
 	t.Helper()
-	dir := t.TempDir()
+	return newTestServerIn(t, t.TempDir(), now, cfg)
+}
+
+// newTestServerIn is newTestServerAt with the data in dir.
+func newTestServerIn(t testing.TB, dir string, now *time.Time, cfg Config) (*Server, *store.Domains) {
+	t.Helper()
 	entries, err := os.ReadDir(fx.dir)
 	if err != nil {
 		t.Fatal(err)

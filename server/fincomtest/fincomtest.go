@@ -13,7 +13,6 @@ package fincomtest
 import (
 	"context"
 	"net"
-	"net/http"
 	"testing"
 	"time"
 
@@ -102,7 +101,7 @@ func Start(t testing.TB, opts ...Options) *Instance {
 	if err != nil {
 		t.Fatalf("fincomtest: %v", err)
 	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	hs := server.NewHTTPServer(srv.Handler(), server.DefaultTimeouts(), nil)
 	go hs.Serve(ln)
 	inst.URL = "http://" + ln.Addr().String() + server.Prefix
 	t.Cleanup(func() {

@@ -35,8 +35,8 @@ go run ./testdata/load/seed -data "$WORK/data" "${SIZES[@]}" > "$WORK/tokens.env
 source "$WORK/tokens.env"
 export ACCESS UNIT
 
-# serve DURABILITY: starts fincom and waits until it answers; prints the
-# milliseconds that took.
+# serve DURABILITY: starts fincom and waits until it answers; READY is the
+# milliseconds that took, PID the server's.
 serve() {
   local t0 t1
   t0=$(date +%s%N)
@@ -44,7 +44,7 @@ serve() {
   PID=$!
   until curl -sf "$URL/health" >/dev/null 2>&1; do sleep 0.002; done
   t1=$(date +%s%N)
-  echo $(( (t1 - t0) / 1000000 ))
+  READY=$(( (t1 - t0) / 1000000 ))
 }
 
 stop() { kill "$PID"; wait "$PID" 2>/dev/null || true; }
@@ -54,31 +54,34 @@ peak() { awk '/VmHWM/{printf "%d MB", $2/1024}' "/proc/$PID/status"; }
 
 auth="\"access_token\":\"$ACCESS\",\"unit_token\":\"$UNIT\""
 run() { # ROUTE BODY [SCRIPT]
-  ROUTE=${ROUTE:-$1} BODY=$2 wrk -t2 -c"$CONNS" -d"$DURATION" -s "$LOAD/${3:-post.lua}" "$URL/$1" | tail -n1
+  ROUTE=${ROUTE:-$1} BODY=$2 wrk -t"$(( CONNS < 2 ? 1 : 2 ))" -c"$CONNS" -d"$DURATION" -s "$LOAD/${3:-post.lua}" "$URL/$1" | tail -n1
 }
 
-ready=$(serve full)
-echo "# serve ready in ${ready} ms with $(ls "$WORK"/data/*.db | wc -l) domain files"
+serve full
+echo "# serve ready in ${READY} ms with $(ls "$WORK"/data/*.db | wc -l) domain files"
 printf '%-34s %15s   %10s   %10s\n' route throughput p50 p99
 run get_contacts "{$auth,\"search\":\"grupo-7\"}"
 run transactions "{$auth,\"from_date\":\"2026-11-01\",\"to_date\":\"2026-11-30\"}"
 run list_sales_orders "{$auth,\"date_from\":\"2026-11-01\",\"date_to\":\"2026-11-30\"}"
+# A month's listing alone (one connection): its own latency, not a queue's.
+CONNS=1 ROUTE="transactions (1 connection)" run transactions "{$auth,\"from_date\":\"2026-11-01\",\"to_date\":\"2026-11-30\"}"
+CONNS=1 ROUTE="list_sales_orders (1 connection)" run list_sales_orders "{$auth,\"date_from\":\"2026-11-01\",\"date_to\":\"2026-11-30\"}"
 run get_inventory_reports "{$auth,\"year\":2026,\"type_data\":\"quantity\"}"
 run insert_contact "" insert_contact.lua
 echo "# one busy domain: resident $(rss), peak $(peak)"
 stop
 
-serve normal >/dev/null
+serve normal
 ROUTE="insert_contact (normal)" run insert_contact "" insert_contact.lua
 stop
 
 if [ -f "$WORK/data/domains.tokens" ]; then
-  ready=$(serve full)
+  serve full
   n=0
   while read -r access unit; do
     curl -sf "$URL/get_contacts" -d "{\"access_token\":\"$access\",\"unit_token\":\"$unit\"}" >/dev/null
     n=$((n + 1))
   done < "$WORK/data/domains.tokens"
-  echo "# serve ready in ${ready} ms; after touching $n domains: resident $(rss), peak $(peak)"
+  echo "# serve ready in ${READY} ms; after touching $n domains: resident $(rss), peak $(peak)"
   stop
 fi
