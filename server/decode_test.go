@@ -115,7 +115,7 @@ func TestAliases(t *testing.T) {
 	}
 }
 
-// FuzzDecode feeds arbitrary bodies to every register route's decoding: it
+// FuzzDecode feeds arbitrary bodies to every route's decoding: it
 // must answer a JSON envelope, never panic or 500.
 func FuzzDecode(f *testing.F) {
 	for _, seed := range []string{
