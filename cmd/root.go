@@ -29,8 +29,10 @@ type app struct {
 	// seeded: serve --seed was given, so domains draw reproducible tokens.
 	seeded bool
 	seed   uint64
-	out    io.Writer
-	errOut io.Writer
+	// maxOpen: serve --max-open-domains (0: store's default).
+	maxOpen int
+	out     io.Writer
+	errOut  io.Writer
 }
 
 // Execute runs the CLI and returns the process exit code.
@@ -93,7 +95,7 @@ func (a *app) domains() (*store.Domains, error) {
 	if d != store.DurabilityFull && d != store.DurabilityNormal {
 		return nil, fmt.Errorf("--durability must be full or normal, not %q", a.durability)
 	}
-	return store.OpenDomains(a.dataDir, store.Options{Schema: a.schema, Durability: d, Now: now, Seeded: a.seeded, Seed: a.seed})
+	return store.OpenDomains(a.dataDir, store.Options{Schema: a.schema, Durability: d, Now: now, Seeded: a.seeded, Seed: a.seed, MaxOpen: a.maxOpen})
 }
 
 // withDomain opens one existing domain for a command.

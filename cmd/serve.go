@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -35,6 +36,7 @@ type serveOptions struct {
 	testMode  bool
 	seed      uint64
 	seeded    bool // --seed given: tokens too are drawn from it
+	cpuProf   string
 }
 
 func (o *serveOptions) flags(c *cobra.Command, a *app) {
@@ -50,6 +52,8 @@ func (o *serveOptions) flags(c *cobra.Command, a *app) {
 	c.Flags().BoolVar(&o.testMode, "test-mode", false, "serve the /api/v1/_test routes for integrators (clock, inspection, throw-away domains)")
 	c.Flags().Uint64Var(&o.seed, "seed", 1, "test mode: draw tokens, secrets and throw-away names from this seed (reproducible runs); fault draws use it always")
 	c.Flags().DurationVar(&o.idleClose, "idle-close", 5*time.Minute, "close a domain file unused for this long")
+	c.Flags().IntVar(&a.maxOpen, "max-open-domains", 64, "domain files kept open while idle; the least recently used close first")
+	c.Flags().StringVar(&o.cpuProf, "cpuprofile", "", "write a CPU profile (go tool pprof) to this file until the server stops")
 	c.Flags().StringVar(&a.durability, "durability", "full", "full: every answered write survives a power cut; normal: faster, may lose the last writes on power loss")
 }
 
@@ -76,6 +80,19 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 		return fmt.Errorf("--seed makes tokens predictable; it needs --test-mode")
 	}
 	a.seeded, a.seed = o.seeded, o.seed
+	if o.cpuProf != "" {
+		f, err := os.Create(o.cpuProf)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}()
+	}
 	unlock, err := lockDataDir(a.dataDir)
 	if err != nil {
 		return err

@@ -147,11 +147,9 @@ func (db *DB) Contacts(ctx context.Context, unitID int64, f ContactFilter) ([]Co
 			// A quoted phrase of trigrams matches where the text occurs;
 			// CROSS JOIN keeps the index the outer loop, which the planner
 			// would otherwise trade for the unit's name order.
-			// The phrase is written into the statement as a literal: bound,
-			// it makes SQLite prepare the statement a second time on every
-			// call to plan for its value.
 			from = `contacts_fts CROSS JOIN contacts ON contacts.id = contacts_fts.rowid`
-			where = append(where, `contacts_fts MATCH `+sqlQuote(`"`+strings.ReplaceAll(f.Search, `"`, `""`)+`"`))
+			where = append(where, `contacts_fts MATCH ?`)
+			args = append(args, `"`+strings.ReplaceAll(f.Search, `"`, `""`)+`"`)
 		}
 		// instr over lower() is LIKE '%text%' (both fold ASCII case
 		// only) without escaping, and a LIKE with a bound pattern makes
@@ -163,7 +161,7 @@ func (db *DB) Contacts(ctx context.Context, unitID int64, f ContactFilter) ([]Co
 		where = append(where, "register = ?")
 		args = append(args, f.Register)
 	}
-	rows, err := db.r.QueryContext(ctx, `
+	rows, err := db.cachedQuery(ctx, nil, `
 		SELECT token, type, register, display_name, social_reason, phone, email, observation
 		FROM `+from+` WHERE `+strings.Join(where, " AND ")+` ORDER BY display_name, id`, args...)
 	if err != nil {
@@ -193,14 +191,11 @@ func (db *DB) CompactSearch(ctx context.Context) error {
 }
 
 // trigrams reports whether the trigram index can serve a search for s: it
-// needs three characters, and no NUL.
+// needs three characters, and no NUL (which the FTS5 query parser ends a
+// string at).
 func trigrams(s string) bool {
 	return utf8.RuneCountInString(s) >= 3 && !strings.ContainsRune(s, 0)
 }
-
-// sqlQuote writes s as an SQL string literal. s holds no NUL (trigrams
-// checks), the one character a literal cannot carry.
-func sqlQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
 // ActiveContact reports whether the unit has an active contact with token;
 // other resources use it to check references.

@@ -40,7 +40,15 @@ type Options struct {
 	// Seed (serve --seed; see idSource).
 	Seeded bool
 	Seed   uint64
+	// MaxOpen caps the domain files kept open while idle (default 64):
+	// each open domain holds a few hundred kilobytes of SQLite state, so a
+	// server touching a thousand domains would otherwise hold them all
+	// until they idle out.
+	MaxOpen int
 }
+
+// defaultMaxOpen is Options.MaxOpen's default.
+const defaultMaxOpen = 64
 
 // Domains opens domain files on demand and keeps them open while in use.
 type Domains struct {
@@ -73,6 +81,9 @@ func OpenDomains(dir string, opts Options) (*Domains, error) {
 	}
 	if opts.NewID == nil {
 		opts.NewID = NewUUID
+	}
+	if opts.MaxOpen <= 0 {
+		opts.MaxOpen = defaultMaxOpen
 	}
 	return &Domains{dir: dir, opts: opts, open: map[string]*DB{}, clocks: map[string]*clock{}, swapping: map[string]chan struct{}{}}, nil
 }
@@ -184,6 +195,7 @@ func (d *Domains) Acquire(ctx context.Context, name string) (db *DB, release fun
 		if db, err = d.openFile(ctx, name, false); err != nil {
 			return nil, nil, err
 		}
+		d.evictLocked(d.opts.MaxOpen - 1)
 		d.open[name] = db
 	}
 	db.users.Add(1)
@@ -294,6 +306,25 @@ func (d *Domains) CloseIdle(idle time.Duration) int {
 		}
 	}
 	return n
+}
+
+// evictLocked closes the least recently used idle domains until at most
+// keep are open. Domains in use stay open whatever the count. d.mu is held.
+func (d *Domains) evictLocked(keep int) {
+	for len(d.open) > keep {
+		var lru string
+		var oldest int64
+		for name, db := range d.open {
+			if db.users.Load() == 0 && (lru == "" || db.lastUsed.Load() < oldest) {
+				lru, oldest = name, db.lastUsed.Load()
+			}
+		}
+		if lru == "" {
+			return
+		}
+		d.open[lru].Close()
+		delete(d.open, lru)
+	}
 }
 
 // OpenCount returns how many domain files are open.

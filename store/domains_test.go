@@ -160,3 +160,44 @@ func TestSeededTokensSurviveRestarts(t *testing.T) {
 		t.Fatalf("two directories with one seed differ: %v %v", a, b)
 	}
 }
+
+// TestMaxOpen: past Options.MaxOpen, the least recently used idle domain
+// closes when another opens; a domain in use stays open.
+func TestMaxOpen(t *testing.T) {
+	ctx := context.Background()
+	ds, err := OpenDomains(t.TempDir(), Options{Schema: testSchema(t), MaxOpen: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	names := []string{"a1", "a2", "a3", "a4", "a5"}
+	for _, n := range names {
+		if err := ds.Create(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ds.CloseIdle(0)
+	_, hold, err := ds.Acquire(ctx, "a1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names[1:] {
+		_, release, err := ds.Acquire(ctx, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		release()
+		if c := ds.OpenCount(); c > 3 {
+			t.Fatalf("after %s: %d open", n, c)
+		}
+	}
+	ds.mu.Lock()
+	_, held := ds.open["a1"]
+	_, last := ds.open["a5"]
+	_, lru := ds.open["a2"]
+	ds.mu.Unlock()
+	if !held || !last || lru {
+		t.Fatalf("held a1 open %v, last a5 open %v, least recent a2 open %v", held, last, lru)
+	}
+	hold()
+}

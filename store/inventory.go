@@ -285,7 +285,7 @@ func (db *DB) InventoryReport(ctx context.Context, unitID int64, year int, byVal
 	if byValue {
 		sel, group = `m.total_value`, ``
 	}
-	rows, err := db.r.QueryContext(ctx, `
+	rows, err := db.cachedQuery(ctx, nil, `
 		SELECT p.description, p.id, CAST(substr(m.date_in_out, 6, 2) AS INTEGER) AS month, m.type, `+sel+`
 		FROM inventory_movements m JOIN products p ON p.id = m.product_id
 		WHERE `+strings.Join(where, " AND ")+` `+group+`

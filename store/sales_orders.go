@@ -526,7 +526,7 @@ func (db *DB) SalesOrders(ctx context.Context, unitID int64, f SalesOrderFilter)
 	}
 	out := []SalesOrder{}
 	err := db.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, salesOrderSelect+` WHERE `+strings.Join(where, " AND ")+` ORDER BY o.estimated_payment_date, o.id`, args...)
+		rows, err := db.cachedQuery(ctx, tx, salesOrderSelect+` WHERE `+strings.Join(where, " AND ")+` ORDER BY o.estimated_payment_date, o.id`, args...)
 		if err != nil {
 			return err
 		}

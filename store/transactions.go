@@ -68,7 +68,7 @@ func (db *DB) Transactions(ctx context.Context, unitIDs []int64, f TransactionFi
 		where = append(where, "e.user_id = (SELECT id FROM users WHERE token = ?)")
 		args = append(args, f.UserToken)
 	}
-	rows, err := db.r.QueryContext(ctx, `
+	rows, err := db.cachedQuery(ctx, nil, `
 		SELECT e.token, us.token, e.access_key, us.name, un.name, COALESCE(c.social_reason, c.display_name), e.created_at,
 			e.description, e.barcode, e.due_date, e.pay_day, e.competence_date, e.value, e.type, cat.name, e.note, e.active,
 			c.data_bank, e.private, un.token, ba.nick_name, pm.payment_key, e.id_ofx, e.conciliation_date, c.display_name,

@@ -7,6 +7,7 @@
 #
 #   testdata/load/run.sh            # full sizes, 10 s per route
 #   DURATION=5s SMALL=1 testdata/load/run.sh
+#   KEEP=/tmp/fincom-load testdata/load/run.sh   # seed once, reuse after
 #
 # Needs wrk (apt-get install wrk). Runs from any directory.
 set -euo pipefail
@@ -16,8 +17,14 @@ command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; e
 DURATION=${DURATION:-10s}
 CONNS=${CONNS:-32}
 PORT=${PORT:-18080}
-WORK=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
+if [ -n "${KEEP:-}" ]; then
+  WORK=$KEEP
+  mkdir -p "$WORK"
+  trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
+else
+  WORK=$(mktemp -d)
+  trap 'kill $(jobs -p) 2>/dev/null || true; rm -rf "$WORK"' EXIT
+fi
 URL=http://127.0.0.1:$PORT/api/v1
 LOAD=testdata/load
 
@@ -29,8 +36,10 @@ fi
 
 echo "# $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(free -g | awk '/Mem/{print $2}') GiB, $(go version | cut -d' ' -f3)"
 CGO_ENABLED=0 go build -o "$WORK/fincom" .
-echo "# seeding: ${SIZES[*]}"
-go run ./testdata/load/seed -data "$WORK/data" "${SIZES[@]}" > "$WORK/tokens.env"
+if [ ! -s "$WORK/tokens.env" ]; then
+  echo "# seeding: ${SIZES[*]}"
+  go run ./testdata/load/seed -data "$WORK/data" "${SIZES[@]}" > "$WORK/tokens.env"
+fi
 # shellcheck disable=SC1091
 source "$WORK/tokens.env"
 export ACCESS UNIT
@@ -40,7 +49,7 @@ export ACCESS UNIT
 serve() {
   local t0 t1
   t0=$(date +%s%N)
-  "$WORK/fincom" serve --data "$WORK/data" --addr "127.0.0.1:$PORT" --durability "$1" >"$WORK/serve.log" 2>&1 &
+  "$WORK/fincom" serve --data "$WORK/data" --addr "127.0.0.1:$PORT" --durability "$1" ${PROFILE:+--cpuprofile "$PROFILE"} >"$WORK/serve.log" 2>&1 &
   PID=$!
   until curl -sf "$URL/health" >/dev/null 2>&1; do sleep 0.002; done
   t1=$(date +%s%N)
@@ -54,7 +63,9 @@ peak() { awk '/VmHWM/{printf "%d MB", $2/1024}' "/proc/$PID/status"; }
 
 auth="\"access_token\":\"$ACCESS\",\"unit_token\":\"$UNIT\""
 run() { # ROUTE BODY [SCRIPT]
-  ROUTE=${ROUTE:-$1} BODY=$2 wrk -t"$(( CONNS < 2 ? 1 : 2 ))" -c"$CONNS" -d"$DURATION" -s "$LOAD/${3:-post.lua}" "$URL/$1" | tail -n1
+  local line
+  line=$(ROUTE=${ROUTE:-$1} BODY=$2 wrk -t"$(( CONNS < 2 ? 1 : 2 ))" -c"$CONNS" -d"$DURATION" --timeout 10s -s "$LOAD/${3:-post.lua}" "$URL/$1" | tail -n1)
+  echo "$line   rss $(rss)"
 }
 
 serve full
