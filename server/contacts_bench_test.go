@@ -141,6 +141,7 @@ func BenchmarkInsertContact(b *testing.B) {
 	var n atomic.Int64
 	start := time.Now()
 	b.ResetTimer()
+	b.SetParallelism(16) // 32 writers on 2 cores, as the load script's 32 connections
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			i := n.Add(1)
@@ -159,6 +160,7 @@ func BenchmarkInsertContactBaseline(b *testing.B) {
 	var n atomic.Int64
 	start := time.Now()
 	b.ResetTimer()
+	b.SetParallelism(16)
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			i := n.Add(1)

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -105,5 +107,59 @@ func TestContactSearch(t *testing.T) {
 	var n int
 	if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM contacts_fts WHERE contacts_fts MATCH '"Souza"'`).Scan(&n); err != nil || n != 0 {
 		t.Errorf("index after reset: %d %v", n, err)
+	}
+}
+
+// TestGroupCommit: writes committed together (see DB.write) keep their
+// own outcomes: a duplicate in the middle of a batch fails alone, every
+// other insert is committed, and nothing of the failed one remains.
+func TestGroupCommit(t *testing.T) {
+	ctx := context.Background()
+	ds := newDomains(t)
+	if err := ds.Create(ctx, "acme"); err != nil {
+		t.Fatal(err)
+	}
+	db, release, err := ds.Acquire(ctx, "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	u, err := db.CreateUnit(ctx, UnitInput{Name: "Matriz"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.InsertContact(ctx, u.ID, ContactFields{Type: "natural_person", Register: "52998224725", FullName: "Primeira"}); err != nil {
+		t.Fatal(err)
+	}
+	const n = 200
+	errs := make(chan error, n)
+	start := make(chan struct{})
+	for i := 0; i < n; i++ {
+		go func() {
+			<-start
+			reg := fmt.Sprintf("R%05d", i)
+			if i%5 == 0 {
+				reg = "52998224725" // taken: fails, in whatever batch it lands
+			}
+			_, err := db.InsertContact(ctx, u.ID, ContactFields{Type: "natural_person", Register: reg, FullName: fmt.Sprintf("Lote %d", i)})
+			errs <- err
+		}()
+	}
+	close(start)
+	dup := 0
+	for i := 0; i < n; i++ {
+		switch err := <-errs; {
+		case errors.Is(err, ErrDuplicate):
+			dup++
+		case err != nil:
+			t.Fatal(err)
+		}
+	}
+	var rows int
+	if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM contacts`).Scan(&rows); err != nil {
+		t.Fatal(err)
+	}
+	if dup != n/5 || rows != 1+n-n/5 {
+		t.Fatalf("%d duplicates refused, %d rows; want %d and %d", dup, rows, n/5, 1+n-n/5)
 	}
 }
