@@ -166,6 +166,14 @@ func (r *Runner) CatchUp(ctx context.Context, name string) error {
 	return err
 }
 
+// names lists every domain (all) or the open ones.
+func (r *Runner) names(all bool) ([]string, error) {
+	if all {
+		return r.Domains.Names()
+	}
+	return r.Domains.OpenNames(), nil
+}
+
 // nextFirst is the first day 1 after d.
 func nextFirst(d store.Date) store.Date {
 	return store.Date{Time: time.Date(d.Year(), d.Month()+1, 1, 0, 0, 0, 0, time.UTC)}
@@ -215,18 +223,21 @@ func (r *Runner) Start(ctx context.Context) (stop func(), err error) {
 			return nil, fmt.Errorf("--backup-cron %q: %w", b.Spec, err)
 		}
 	}
-	c.AddFunc("@every 10s", func() {
-		if err := r.DeliverWebhooks(ctx); err != nil {
+	// Deliveries are queued by requests, so the domains that have new
+	// ones are open: those are visited often. Every domain (retries of a
+	// domain closed since, a restart) is visited every ten minutes:
+	// opening a thousand files every ten seconds was most of an idle
+	// server's work and memory.
+	deliver := func(all bool) {
+		if err := r.DeliverWebhooks(ctx, all); err != nil {
 			r.Log.Error("webhook delivery", "err", err)
 		}
-	})
-	if r.Sender != nil {
-		c.AddFunc("@every 30s", func() {
-			if err := r.Deliver(ctx); err != nil {
-				r.Log.Error("outbox delivery", "err", err)
-			}
-		})
+		if err := r.Deliver(ctx, all); err != nil {
+			r.Log.Error("outbox delivery", "err", err)
+		}
 	}
+	c.AddFunc("@every 10s", func() { deliver(false) })
+	c.AddFunc("@every 10m", func() { deliver(true) })
 	c.Start()
 	done := make(chan struct{})
 	go func() {

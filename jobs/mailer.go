@@ -120,13 +120,14 @@ func (s *SMTP) Send(ctx context.Context, to, subject, body string) error {
 	return c.Quit()
 }
 
-// Deliver sends the due messages of every domain's outbox; a failure is
-// recorded on the message, which is tried again later with backoff.
-func (r *Runner) Deliver(ctx context.Context) error {
+// Deliver sends the due messages of every domain's outbox (all) or of the
+// open domains'; a failure is recorded on the message, which is tried
+// again later with backoff.
+func (r *Runner) Deliver(ctx context.Context, all bool) error {
 	if r.Sender == nil {
 		return nil
 	}
-	names, err := r.Domains.Names()
+	names, err := r.names(all)
 	if err != nil {
 		return err
 	}

@@ -159,19 +159,19 @@ func TestSMTPDelivery(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.runner.Sender = sender
-	if err := w.runner.Deliver(ctx); err != nil {
+	if err := w.runner.Deliver(ctx, true); err != nil {
 		t.Fatal(err)
 	}
 	mails, _ := w.db.Outbox(ctx, 10)
 	if mails[0].Status != "pending" || mails[0].Attempts != 1 || !strings.Contains(mails[0].LastError.String, "451") {
 		t.Fatalf("after a refusal: %+v", mails[0])
 	}
-	w.runner.Deliver(ctx) // not due yet: the backoff holds it
+	w.runner.Deliver(ctx, true) // not due yet: the backoff holds it
 	if len(srv.messages()) != 0 {
 		t.Fatal("sent before its next try")
 	}
 	w.now = w.now.Add(2 * time.Minute)
-	if err := w.runner.Deliver(ctx); err != nil {
+	if err := w.runner.Deliver(ctx, true); err != nil {
 		t.Fatal(err)
 	}
 	msgs := srv.messages()

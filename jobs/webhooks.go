@@ -26,11 +26,12 @@ func Sign(secret string, t time.Time, body []byte) string {
 // webhookTimeout is how long an endpoint gets to answer.
 const webhookTimeout = 10 * time.Second
 
-// DeliverWebhooks sends the due webhook deliveries of every domain. A
-// failure (network, timeout, non-2xx) is recorded and tried again later
-// with backoff; it never reaches the request that caused the event.
-func (r *Runner) DeliverWebhooks(ctx context.Context) error {
-	names, err := r.Domains.Names()
+// DeliverWebhooks sends the due webhook deliveries of every domain (all)
+// or of the open ones. A failure (network, timeout, non-2xx) is recorded
+// and tried again later with backoff; it never reaches the request that
+// caused the event.
+func (r *Runner) DeliverWebhooks(ctx context.Context, all bool) error {
+	names, err := r.names(all)
 	if err != nil {
 		return err
 	}

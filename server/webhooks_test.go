@@ -55,7 +55,7 @@ func TestWebhooks(t *testing.T) {
 	id := orderWith(t, h)
 	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`) // requests succeed while the endpoint is down
 	runner := &jobs.Runner{Domains: ds, Log: slog.New(slog.DiscardHandler)}
-	runner.DeliverWebhooks(context.Background())
+	runner.DeliverWebhooks(context.Background(), true)
 	log := post(t, h, "/list_webhook_deliveries", `{`+auth+`}`)["data"].([]any)
 	if len(log) != 2 || log[0].(map[string]any)["status"] != "pending" || log[0].(map[string]any)["last_status"] != 503.0 {
 		t.Fatalf("after a failure: %v", log)
@@ -63,12 +63,12 @@ func TestWebhooks(t *testing.T) {
 	mu.Lock()
 	fail = false
 	mu.Unlock()
-	runner.DeliverWebhooks(context.Background()) // not due yet: backoff
+	runner.DeliverWebhooks(context.Background(), true) // not due yet: backoff
 	if len(got) != 0 {
 		t.Fatal("delivered before its next try")
 	}
 	now = now.Add(time.Minute)
-	runner.DeliverWebhooks(context.Background())
+	runner.DeliverWebhooks(context.Background(), true)
 	mu.Lock()
 	defer mu.Unlock()
 	if len(got) != 2 || got[0]["type"] != "sales_order.created" || got[1]["type"] != "charge.created" {

@@ -61,6 +61,9 @@ type Domains struct {
 	// swapping holds the domains whose file is being replaced (restore,
 	// reset): their requests wait on the channel, other domains' do not.
 	swapping map[string]chan struct{}
+	// opening holds the domains whose file is being opened (and migrated)
+	// outside d.mu, so that one slow open does not hold up the others.
+	opening map[string]chan struct{}
 }
 
 // OpenDomains prepares the data directory. It refuses an SQLite older than
@@ -85,7 +88,8 @@ func OpenDomains(dir string, opts Options) (*Domains, error) {
 	if opts.MaxOpen <= 0 {
 		opts.MaxOpen = defaultMaxOpen
 	}
-	return &Domains{dir: dir, opts: opts, open: map[string]*DB{}, clocks: map[string]*clock{}, swapping: map[string]chan struct{}{}}, nil
+	return &Domains{dir: dir, opts: opts, open: map[string]*DB{}, clocks: map[string]*clock{}, swapping: map[string]chan struct{}{},
+		opening: map[string]chan struct{}{}}, nil
 }
 
 // Dir returns the data directory.
@@ -173,9 +177,12 @@ func (d *Domains) Acquire(ctx context.Context, name string) (db *DB, release fun
 		d.mu.Lock()
 		ch := d.swapping[name]
 		if ch == nil {
+			ch = d.opening[name]
+		}
+		if ch == nil {
 			break
 		}
-		// The file is being replaced: wait for the new one.
+		// The file is being replaced or opened: wait for it.
 		d.mu.Unlock()
 		select {
 		case <-ch:
@@ -183,21 +190,24 @@ func (d *Domains) Acquire(ctx context.Context, name string) (db *DB, release fun
 			return nil, nil, ctx.Err()
 		}
 	}
-	defer d.mu.Unlock()
 	db = d.open[name]
 	if db == nil {
-		if _, err := os.Stat(d.path(name)); err != nil {
-			if errors.Is(err, os.ErrNotExist) {
-				return nil, nil, ErrNoDomain
-			}
-			return nil, nil, err
-		}
-		if db, err = d.openFile(ctx, name, false); err != nil {
+		// Opened outside the lock: other domains' requests go on.
+		ch := make(chan struct{})
+		d.opening[name] = ch
+		d.mu.Unlock()
+		db, err = d.openExisting(ctx, name)
+		d.mu.Lock()
+		delete(d.opening, name)
+		close(ch)
+		if err != nil {
+			d.mu.Unlock()
 			return nil, nil, err
 		}
 		d.evictLocked(d.opts.MaxOpen - 1)
 		d.open[name] = db
 	}
+	defer d.mu.Unlock()
 	db.users.Add(1)
 	var once sync.Once
 	return db, func() {
@@ -206,6 +216,17 @@ func (d *Domains) Acquire(ctx context.Context, name string) (db *DB, release fun
 			db.users.Add(-1)
 		})
 	}, nil
+}
+
+// openExisting opens the domain's file, which must exist.
+func (d *Domains) openExisting(ctx context.Context, name string) (*DB, error) {
+	if _, err := os.Stat(d.path(name)); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, ErrNoDomain
+		}
+		return nil, err
+	}
+	return d.openFile(ctx, name, false)
 }
 
 // swapIn replaces the domain's file by a copy of src while the server
@@ -230,6 +251,13 @@ func (d *Domains) swapIn(ctx context.Context, name, src string, held int64) erro
 	}
 	ch := make(chan struct{})
 	d.swapping[name] = ch
+	// An open that started before is let finish (no new one starts now).
+	for d.opening[name] != nil {
+		o := d.opening[name]
+		d.mu.Unlock()
+		<-o
+		d.mu.Lock()
+	}
 	db := d.open[name]
 	d.mu.Unlock()
 	defer func() {
@@ -325,6 +353,18 @@ func (d *Domains) evictLocked(keep int) {
 		d.open[lru].Close()
 		delete(d.open, lru)
 	}
+}
+
+// OpenNames lists the domains whose file is open now, in name order.
+func (d *Domains) OpenNames() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	names := make([]string, 0, len(d.open))
+	for n := range d.open {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
 }
 
 // OpenCount returns how many domain files are open.
@@ -602,6 +642,9 @@ func (d *Domains) Remove(name string) error {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.opening[name] != nil {
+		return ErrInUse
+	}
 	if db := d.open[name]; db != nil {
 		if db.users.Load() > 0 {
 			return ErrInUse

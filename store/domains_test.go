@@ -201,3 +201,36 @@ func TestMaxOpen(t *testing.T) {
 	}
 	hold()
 }
+
+// TestAcquireOpensOnce: many requests to a closed domain at once open its
+// file once (outside the domains lock) and share it.
+func TestAcquireOpensOnce(t *testing.T) {
+	ctx := context.Background()
+	ds := newDomains(t)
+	for _, n := range []string{"a1", "a2"} {
+		if err := ds.Create(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ds.CloseIdle(0)
+	got := make(chan *DB, 40)
+	for i := 0; i < 40; i++ {
+		go func() {
+			db, release, err := ds.Acquire(ctx, []string{"a1", "a2"}[i%2])
+			if err != nil {
+				t.Error(err)
+				got <- nil
+				return
+			}
+			defer release()
+			got <- db
+		}()
+	}
+	seen := map[*DB]bool{}
+	for i := 0; i < 40; i++ {
+		seen[<-got] = true
+	}
+	if len(seen) != 2 || ds.OpenCount() != 2 {
+		t.Fatalf("%d handles for 2 domains, %d open", len(seen), ds.OpenCount())
+	}
+}
