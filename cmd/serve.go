@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"runtime/pprof"
 	"syscall"
 	"time"
@@ -80,6 +81,13 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 		return fmt.Errorf("--seed makes tokens predictable; it needs --test-mode")
 	}
 	a.seeded, a.seed = o.seeded, o.seed
+	if os.Getenv("GOGC") == "" {
+		// A month's listing allocates megabytes over a live heap of about
+		// 15 MB: at Go's default every such request ran a collection
+		// (7.5 ms p50 for 1,000 entries, 5.8 ms at 200), for some 10 MB
+		// more of resident memory. GOGC in the environment still rules.
+		debug.SetGCPercent(200)
+	}
 	if o.cpuProf != "" {
 		f, err := os.Create(o.cpuProf)
 		if err != nil {
