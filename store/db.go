@@ -79,6 +79,10 @@ type DB struct {
 	writes     chan *writeReq
 	quit       chan struct{}
 	writerDone chan struct{}
+	checkpoint chan struct{} // a nudge to the checkpointer
+	ckDone     chan struct{}
+	commits    int         // since the last nudge; the writer's own
+	restartWAL atomic.Bool // the checkpointer asks the writer to restart the WAL
 
 	users    atomic.Int64 // in-flight users; an idle domain may be closed
 	lastUsed atomic.Int64 // unix nanoseconds
@@ -99,7 +103,11 @@ func openDB(path string, durability Durability) (w, r *sql.DB, err error) {
 			"&_pragma=journal_mode(WAL)&_pragma=foreign_keys(ON)&_pragma=secure_delete(ON)" +
 			"&_pragma=synchronous(" + strings.ToUpper(string(durability)) + ")" + extra
 	}
-	w, err = sql.Open("sqlite", dsn("&_txlock=immediate"))
+	// The writer never checkpoints: a checkpoint in the commit that
+	// crosses 1,000 WAL pages held that commit (and every write queued
+	// behind it) for tens of milliseconds. The domain's checkpointer does
+	// it beside the writer (see checkpointer).
+	w, err = sql.Open("sqlite", dsn("&_txlock=immediate&_pragma=wal_autocheckpoint(0)"))
 	if err != nil {
 		return nil, nil, fmt.Errorf("open writer: %w", err)
 	}
@@ -231,8 +239,66 @@ func (db *DB) startWriter() {
 	db.writes = make(chan *writeReq)
 	db.quit = make(chan struct{})
 	db.writerDone = make(chan struct{})
+	db.checkpoint = make(chan struct{}, 1)
+	db.ckDone = make(chan struct{})
 	go db.writer()
+	go db.checkpointer()
 }
+
+// checkpointEvery is how many commits pass between checkpoints: about the
+// 1,000 WAL pages of SQLite's own automatic checkpoint for small writes.
+const checkpointEvery = 200
+
+// committed counts a commit and nudges the checkpointer now and then.
+func (db *DB) committed() {
+	if db.commits++; db.commits >= checkpointEvery {
+		db.commits = 0
+		select {
+		case db.checkpoint <- struct{}{}:
+		default: // one is pending already
+		}
+	}
+}
+
+// checkpointer copies the WAL back into the database file on its own
+// connection, beside the writer: a PASSIVE checkpoint waits for nobody, and
+// the writer goes on appending to the WAL meanwhile. It keeps the WAL from
+// growing without end; what it cannot copy yet (pages readers still use)
+// the next one does.
+func (db *DB) checkpointer() {
+	defer close(db.ckDone)
+	var ck *sql.DB
+	defer func() {
+		if ck != nil {
+			ck.Close()
+		}
+	}()
+	for {
+		select {
+		case <-db.checkpoint:
+		case <-db.quit:
+			return
+		}
+		if ck == nil {
+			var err error
+			if ck, err = sql.Open("sqlite", "file:"+(&url.URL{Path: db.path}).EscapedPath()+"?_pragma=busy_timeout(10000)"); err != nil {
+				continue
+			}
+			ck.SetMaxOpenConns(1)
+		}
+		var busy, log, done int
+		if err := ck.QueryRow(`PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &log, &done); err == nil && log > restartFrames {
+			db.restartWAL.Store(true)
+		}
+	}
+}
+
+// restartFrames is the WAL length (in pages) past which the writer
+// restarts the WAL. Under a steady stream of writes a passive checkpoint
+// never reaches the WAL's end (frames arrive while it copies), and SQLite
+// starts the WAL over only after a checkpoint that did: the writer's
+// RESTART checkpoint, with nearly everything copied already, is short.
+const restartFrames = 10000
 
 // stopWriter ends the writer goroutine, if it started.
 func (db *DB) stopWriter() {
@@ -240,6 +306,7 @@ func (db *DB) stopWriter() {
 	if db.quit != nil {
 		close(db.quit)
 		<-db.writerDone
+		<-db.ckDone
 	}
 }
 
@@ -265,9 +332,13 @@ func (db *DB) writer() {
 		}
 		if len(batch) == 1 {
 			batch[0].done <- db.writeOne(batch[0].ctx, batch[0].fn)
-			continue
+		} else {
+			db.writeBatch(batch)
 		}
-		db.writeBatch(batch)
+		db.committed()
+		if db.restartWAL.Swap(false) {
+			db.w.Exec(`PRAGMA wal_checkpoint(RESTART)`)
+		}
 	}
 }
 

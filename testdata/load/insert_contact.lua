@@ -1,7 +1,7 @@
 -- Inserts contacts with valid, distinct CPFs: each thread numbers its own
--- in a slot of 4,000,000 chosen by thread id and a base drawn from the
--- clock, so runs on the same data rarely collide on "Register already
--- used" (run.sh seeds fresh data each time anyway).
+-- in one of 225 slots of 4,000,000 CPFs, drawn at random per thread, so
+-- runs on the same data (KEEP=) rarely collide on "Register already used"
+-- (run.sh seeds fresh data each time otherwise).
 local threads = 0
 function setup(thread)
   threads = threads + 1
@@ -9,7 +9,7 @@ function setup(thread)
 end
 
 local n = 0
-local base = os.time() % 100
+local slot = nil
 
 local function cpf(num)
   local d = {}
@@ -24,9 +24,13 @@ local function cpf(num)
 end
 
 function request()
+  if slot == nil then
+    math.randomseed(os.time() * 7 + tid)
+    slot = math.random(0, 224)
+  end
   n = n + 1
   local body = string.format('{"access_token":"%s","unit_token":"%s","type":"natural_person","register":"%s","fullName":"Carga %d"}',
-    os.getenv("ACCESS"), os.getenv("UNIT"), cpf(100000000 + (base * 2 + tid) * 4000000 + n), n)
+    os.getenv("ACCESS"), os.getenv("UNIT"), cpf(100000000 + slot * 4000000 + n), n)
   return wrk.format("POST", nil, {["Content-Type"] = "application/json"}, body)
 end
 
