@@ -107,33 +107,48 @@ func (s *Server) errorStatusBody(rt *route, err error, log *slog.Logger) (int, a
 	return e.Status, errorBody{false, e.Text, e.Details}
 }
 
-// answerBuffers holds answer buffers between requests, so that a listing
-// does not grow a new one from nothing each time.
-var answerBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+// answerBuffers holds answer buffers between requests. An answer is
+// written through one in pieces of 32 KiB (jsonenc.Write), so a buffer
+// never grows much past that.
+var answerBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 40<<10); return &b }}
+
+// headerWriter sends the status line and headers before the first bytes
+// of the answer.
+type headerWriter struct {
+	w      http.ResponseWriter
+	status int
+	sent   bool
+}
+
+func (h *headerWriter) Write(b []byte) (int, error) {
+	if !h.sent {
+		h.sent = true
+		h.w.Header().Set("Content-Type", "application/json; charset=utf-8")
+		h.w.Header().Set("X-Content-Type-Options", "nosniff")
+		h.w.WriteHeader(h.status)
+	}
+	return h.w.Write(b)
+}
 
 // writeJSON is the one place that writes a JSON response.
 // Texts are written as they are (no \u003c for "<"): clients compare them
 // byte for byte.
 func writeJSON(w http.ResponseWriter, status int, body any) {
-	// jsonenc writes what encoding/json would, with HTML escaping off,
-	// faster (its package comment says why).
 	bp := answerBuffers.Get().(*[]byte)
-	defer func() {
-		// A month's listing is a megabyte or more; buffers that grew past
-		// 4 MiB are left to the collector rather than held.
-		if cap(*bp) <= 4<<20 {
-			answerBuffers.Put(bp)
-		}
-	}()
-	b, err := jsonenc.Append((*bp)[:0], body)
+	defer answerBuffers.Put(bp)
+	hw := &headerWriter{w: w, status: status}
+	// jsonenc writes what encoding/json would, with HTML escaping off,
+	// faster (its package comment says why), and a long answer in pieces.
+	b, started, err := jsonenc.Write(hw, *bp, body)
+	*bp = b[:0]
 	if err != nil {
-		status = http.StatusInternalServerError
-		b = []byte(`{"success":false,"error":"` + textSomethingWentWrong + `"}`)
+		if started {
+			// Half an answer is out: the client must not take it for a
+			// whole one.
+			panic(http.ErrAbortHandler)
+		}
+		hw.status = http.StatusInternalServerError
+		b = append(b[:0], `{"success":false,"error":"`+textSomethingWentWrong+`"}`...)
 	}
-	b = append(b, '\n')
-	w.Header().Set("Content-Type", "application/json; charset=utf-8")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(status)
-	w.Write(b)
-	*bp = b
+	hw.Write(append(b, '\n'))
 }

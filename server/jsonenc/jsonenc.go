@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"encoding"
 	"encoding/json"
+	"io"
 	"reflect"
 	"strconv"
 	"strings"
@@ -27,14 +28,59 @@ type Appender interface {
 
 // Append appends v's JSON form to b.
 func Append(b []byte, v any) ([]byte, error) {
-	if v == nil {
-		return append(b, "null"...), nil
-	}
-	rv := reflect.ValueOf(v)
-	return encoderOf(rv.Type())(b, rv)
+	st := &state{b: b}
+	err := st.value(v)
+	return st.b, err
 }
 
-type encoder func(b []byte, v reflect.Value) ([]byte, error)
+// Write writes v's JSON form to w through buf (reused, and returned for
+// reuse): answers longer than flushAt go out in pieces as they are made,
+// so a listing of a megabyte is never whole in memory. started reports
+// whether anything reached w, which an error afterwards cannot take back.
+func Write(w io.Writer, buf []byte, v any) (out []byte, started bool, err error) {
+	st := &state{b: buf[:0], w: w}
+	if err := st.value(v); err != nil {
+		return st.b, st.flushed, err
+	}
+	if err := st.flush(); err != nil {
+		return st.b, true, err
+	}
+	return st.b, st.flushed, nil
+}
+
+// flushAt is the size past which Write hands what it has to its writer.
+const flushAt = 32 << 10
+
+// state is one encoding in progress: the bytes not yet written, and where
+// they go (nil for Append).
+type state struct {
+	b       []byte
+	w       io.Writer
+	flushed bool
+}
+
+func (st *state) value(v any) error {
+	if v == nil {
+		st.b = append(st.b, "null"...)
+		return nil
+	}
+	rv := reflect.ValueOf(v)
+	return encoderOf(rv.Type())(st, rv)
+}
+
+// flush writes the pending bytes; the answer's tail stays for the caller
+// to add to.
+func (st *state) flush() error {
+	if st.w == nil || len(st.b) == 0 {
+		return nil
+	}
+	st.flushed = true
+	_, err := st.w.Write(st.b)
+	st.b = st.b[:0]
+	return err
+}
+
+type encoder func(st *state, v reflect.Value) error
 
 // encoders caches each type's encoder, as encoding/json caches its own:
 // written once per type, read by every answer after.
@@ -60,65 +106,75 @@ func newEncoder(t reflect.Type) encoder {
 	switch {
 	case t.Implements(appenderType):
 		byAddr := t.Kind() != reflect.Pointer
-		return func(b []byte, v reflect.Value) ([]byte, error) {
-			if v.Kind() == reflect.Pointer && v.IsNil() {
-				return append(b, "null"...), nil
-			}
-			if byAddr && v.CanAddr() {
+		return func(st *state, v reflect.Value) error {
+			switch {
+			case v.Kind() == reflect.Pointer && v.IsNil():
+				st.b = append(st.b, "null"...)
+			case byAddr && v.CanAddr():
 				// Through a pointer: boxing a struct value would allocate.
-				return v.Addr().Interface().(Appender).AppendJSON(b), nil
+				st.b = v.Addr().Interface().(Appender).AppendJSON(st.b)
+			default:
+				st.b = v.Interface().(Appender).AppendJSON(st.b)
 			}
-			return v.Interface().(Appender).AppendJSON(b), nil
+			return nil
 		}
 	case hasOwnForm(t):
 		return delegate
 	}
 	switch t.Kind() {
 	case reflect.Bool:
-		return func(b []byte, v reflect.Value) ([]byte, error) { return strconv.AppendBool(b, v.Bool()), nil }
+		return func(st *state, v reflect.Value) error { st.b = strconv.AppendBool(st.b, v.Bool()); return nil }
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return func(b []byte, v reflect.Value) ([]byte, error) { return strconv.AppendInt(b, v.Int(), 10), nil }
+		return func(st *state, v reflect.Value) error { st.b = strconv.AppendInt(st.b, v.Int(), 10); return nil }
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return func(b []byte, v reflect.Value) ([]byte, error) { return strconv.AppendUint(b, v.Uint(), 10), nil }
+		return func(st *state, v reflect.Value) error { st.b = strconv.AppendUint(st.b, v.Uint(), 10); return nil }
 	case reflect.String:
-		return func(b []byte, v reflect.Value) ([]byte, error) { return AppendString(b, v.String()), nil }
+		return func(st *state, v reflect.Value) error { st.b = AppendString(st.b, v.String()); return nil }
 	case reflect.Interface:
-		return func(b []byte, v reflect.Value) ([]byte, error) {
+		return func(st *state, v reflect.Value) error {
 			if v.IsNil() {
-				return append(b, "null"...), nil
+				st.b = append(st.b, "null"...)
+				return nil
 			}
 			e := v.Elem()
-			return encoderOf(e.Type())(b, e)
+			return encoderOf(e.Type())(st, e)
 		}
 	case reflect.Pointer:
 		elem := t.Elem()
-		return func(b []byte, v reflect.Value) ([]byte, error) {
+		return func(st *state, v reflect.Value) error {
 			if v.IsNil() {
-				return append(b, "null"...), nil
+				st.b = append(st.b, "null"...)
+				return nil
 			}
-			return encoderOf(elem)(b, v.Elem())
+			return encoderOf(elem)(st, v.Elem())
 		}
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 {
 			return delegate // base64
 		}
 		elem := t.Elem()
-		return func(b []byte, v reflect.Value) ([]byte, error) {
+		return func(st *state, v reflect.Value) error {
 			if v.IsNil() {
-				return append(b, "null"...), nil
+				st.b = append(st.b, "null"...)
+				return nil
 			}
 			enc := encoderOf(elem)
-			b = append(b, '[')
-			var err error
+			st.b = append(st.b, '[')
 			for i := range v.Len() {
 				if i > 0 {
-					b = append(b, ',')
+					st.b = append(st.b, ',')
 				}
-				if b, err = enc(b, v.Index(i)); err != nil {
-					return b, err
+				if err := enc(st, v.Index(i)); err != nil {
+					return err
+				}
+				if len(st.b) >= flushAt {
+					if err := st.flush(); err != nil {
+						return err
+					}
 				}
 			}
-			return append(b, ']'), nil
+			st.b = append(st.b, ']')
+			return nil
 		}
 	case reflect.Struct:
 		if fields, ok := structFields(t); ok {
@@ -129,14 +185,15 @@ func newEncoder(t reflect.Type) encoder {
 }
 
 // delegate writes v with encoding/json.
-func delegate(b []byte, v reflect.Value) ([]byte, error) {
+func delegate(st *state, v reflect.Value) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v.Interface()); err != nil {
-		return b, err
+		return err
 	}
-	return append(b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...), nil
+	st.b = append(st.b, bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
+	return nil
 }
 
 type field struct {
@@ -218,10 +275,9 @@ func validName(s string) bool {
 }
 
 func structEncoder(fields []field) encoder {
-	return func(b []byte, v reflect.Value) ([]byte, error) {
-		b = append(b, '{')
+	return func(st *state, v reflect.Value) error {
+		st.b = append(st.b, '{')
 		first := true
-		var err error
 		for i := range fields {
 			f := &fields[i]
 			fv := v.FieldByIndex(f.index)
@@ -229,15 +285,16 @@ func structEncoder(fields []field) encoder {
 				continue
 			}
 			if !first {
-				b = append(b, ',')
+				st.b = append(st.b, ',')
 			}
 			first = false
-			b = append(b, f.key...)
-			if b, err = encoderOf(f.typ)(b, fv); err != nil {
-				return b, err
+			st.b = append(st.b, f.key...)
+			if err := encoderOf(f.typ)(st, fv); err != nil {
+				return err
 			}
 		}
-		return append(b, '}'), nil
+		st.b = append(st.b, '}')
+		return nil
 	}
 }
 

@@ -124,3 +124,41 @@ func BenchmarkAppend(b *testing.B) {
 		}
 	})
 }
+
+// TestWriteInPieces: Write's pieces make exactly Append's bytes, and a
+// long answer goes out before it is whole.
+func TestWriteInPieces(t *testing.T) {
+	rows := make([]inner, 20_000)
+	for i := range rows {
+		rows[i] = inner{A: "linha com acentuação", B: i}
+	}
+	body := struct {
+		Success bool    `json:"success"`
+		Data    []inner `json:"data"`
+	}{true, rows}
+	whole, err := Append(nil, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w countingWriter
+	tail, started, err := Write(&w, nil, body)
+	if err != nil || !started || w.writes < 2 {
+		t.Fatalf("err %v, started %v, %d writes", err, started, w.writes)
+	}
+	if got := append(w.buf.Bytes(), tail...); !bytes.Equal(got, whole) {
+		t.Fatal("pieces differ from the whole")
+	}
+	if len(tail) >= flushAt {
+		t.Fatalf("tail of %d bytes kept", len(tail))
+	}
+}
+
+type countingWriter struct {
+	buf    bytes.Buffer
+	writes int
+}
+
+func (c *countingWriter) Write(b []byte) (int, error) {
+	c.writes++
+	return c.buf.Write(b)
+}
