@@ -8,11 +8,9 @@ import (
 	"testing"
 )
 
-// TestContactSearch proves that the trigram index only narrows the search:
-// what a search finds is what LIKE '%text%' found before the index, for
-// short texts (no index), quotes, wildcards and accents, and after renames,
-// disabling and deletion.
-func TestContactSearch(t *testing.T) {
+// newUnit is a fresh domain "acme" with one unit, held for the test.
+func newUnit(t *testing.T) (*DB, Unit) {
+	t.Helper()
 	ctx := context.Background()
 	ds := newDomains(t)
 	if err := ds.Create(ctx, "acme"); err != nil {
@@ -22,11 +20,21 @@ func TestContactSearch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer release()
+	t.Cleanup(release)
 	u, err := db.CreateUnit(ctx, UnitInput{Name: "Matriz"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return db, u
+}
+
+// TestContactSearch proves that the trigram index only narrows the search:
+// what a search finds is what LIKE '%text%' found before the index, for
+// short texts (no index), quotes, wildcards and accents, and after renames,
+// disabling and deletion.
+func TestContactSearch(t *testing.T) {
+	ctx := context.Background()
+	db, u := newUnit(t)
 	tokens := map[string]string{}
 	for i, c := range []ContactFields{
 		{Type: "natural_person", Register: "52998224725", FullName: "Ana Maria d'Ávila"},
@@ -115,19 +123,7 @@ func TestContactSearch(t *testing.T) {
 // other insert is committed, and nothing of the failed one remains.
 func TestGroupCommit(t *testing.T) {
 	ctx := context.Background()
-	ds := newDomains(t)
-	if err := ds.Create(ctx, "acme"); err != nil {
-		t.Fatal(err)
-	}
-	db, release, err := ds.Acquire(ctx, "acme")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
-	u, err := db.CreateUnit(ctx, UnitInput{Name: "Matriz"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	db, u := newUnit(t)
 	if _, err := db.InsertContact(ctx, u.ID, ContactFields{Type: "natural_person", Register: "52998224725", FullName: "Primeira"}); err != nil {
 		t.Fatal(err)
 	}
