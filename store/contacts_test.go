@@ -2,10 +2,13 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 )
 
 // newUnit is a fresh domain "acme" with one unit, held for the test.
@@ -157,5 +160,46 @@ func TestGroupCommit(t *testing.T) {
 	}
 	if dup != n/5 || rows != 1+n-n/5 {
 		t.Fatalf("%d duplicates refused, %d rows; want %d and %d", dup, rows, n/5, 1+n-n/5)
+	}
+}
+
+// TestWritePanic: a write that panics answers an error and rolls back,
+// alone or in a batch; the writer and the other writes go on.
+func TestWritePanic(t *testing.T) {
+	ctx := context.Background()
+	db, u := newUnit(t)
+	boom := func(tx *sql.Tx, now time.Time) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO projects (token, unit_id, name, created_at, updated_at) VALUES ('p-boom', ?, 'x', 'x', 'x')`, u.ID); err != nil {
+			return err
+		}
+		var m map[string]int
+		m["x"] = 1 // panics
+		return nil
+	}
+	errs := make(chan error, 20)
+	for i := 0; i < 20; i++ {
+		go func() {
+			if i%4 == 0 {
+				errs <- db.write(ctx, boom)
+				return
+			}
+			_, err := db.InsertContact(ctx, u.ID, ContactFields{Type: "natural_person", Register: fmt.Sprintf("P%03d", i), FullName: "Pânico"})
+			errs <- err
+		}()
+	}
+	failed := 0
+	for i := 0; i < 20; i++ {
+		if err := <-errs; err != nil {
+			if !strings.Contains(err.Error(), "write panicked") {
+				t.Fatal(err)
+			}
+			failed++
+		}
+	}
+	var projects, contacts int
+	db.r.QueryRowContext(ctx, `SELECT count(*) FROM projects WHERE token = 'p-boom'`).Scan(&projects)
+	db.r.QueryRowContext(ctx, `SELECT count(*) FROM contacts`).Scan(&contacts)
+	if failed != 5 || projects != 0 || contacts != 15 {
+		t.Fatalf("%d failed, %d half-written projects, %d contacts", failed, projects, contacts)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -210,6 +211,9 @@ func (db *DB) Close() error {
 // every insert route.
 func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx, now time.Time) error) error {
 	db.writerOnce.Do(db.startWriter)
+	if db.writes == nil {
+		return errClosed // closed before its first write
+	}
 	req := &writeReq{ctx: ctx, fn: fn, done: make(chan error, 1)}
 	select {
 	case db.writes <- req:
@@ -363,6 +367,13 @@ func (db *DB) writeOne(ctx context.Context, fn func(tx *sql.Tx, now time.Time) e
 // runWrite runs fn and what every write adds (the audit entry, the seeded
 // token counter) in tx; commit is to be called once tx is committed.
 func (db *DB) runWrite(ctx context.Context, tx *sql.Tx, fn func(tx *sql.Tx, now time.Time) error) (commit func(), err error) {
+	// fn runs on the domain's writer goroutine, where a panic would take
+	// the whole server down: it becomes this write's error instead.
+	defer func() {
+		if p := recover(); p != nil {
+			commit, err = nil, fmt.Errorf("write panicked: %v\n%s", p, debug.Stack())
+		}
+	}()
 	now := db.now()
 	if err := fn(tx, now); err != nil {
 		return nil, err
