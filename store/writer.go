@@ -1,0 +1,260 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"runtime/debug"
+	"time"
+)
+
+// write runs fn in one immediate transaction with one clock reading, so that
+// every row the transaction touches carries the same time, and returns once
+// that transaction is durable (fsync'd under full durability).
+//
+// Writes waiting together are committed together (group commit): the
+// domain's writer takes every write queued while the previous commit was
+// being fsync'd and runs each in its own savepoint of one transaction, so
+// that one fsync acknowledges many. A write that fails rolls back to its
+// savepoint and leaves the others; nothing is acknowledged before the
+// commit. Without it, one writer at one fsync per write was the ceiling of
+// every insert route.
+func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx, now time.Time) error) error {
+	db.writerOnce.Do(db.startWriter)
+	if db.writes == nil {
+		return errClosed // closed before its first write
+	}
+	req := &writeReq{ctx: ctx, fn: fn, done: make(chan error, 1)}
+	select {
+	case db.writes <- req:
+	case <-db.quit:
+		return errClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	// Once taken, the write runs to its end: the caller must hear whether
+	// it was committed.
+	return <-req.done
+}
+
+// maxBatch bounds how many writes share one commit.
+const maxBatch = 64
+
+var errClosed = errors.New("domain closed")
+
+// writeReq is one write waiting for the domain's writer.
+type writeReq struct {
+	ctx  context.Context
+	fn   func(tx *sql.Tx, now time.Time) error
+	done chan error
+}
+
+func (db *DB) startWriter() {
+	db.writes = make(chan *writeReq)
+	db.quit = make(chan struct{})
+	db.writerDone = make(chan struct{})
+	db.checkpoint = make(chan struct{}, 1)
+	db.ckDone = make(chan struct{})
+	go db.writer()
+	go db.checkpointer()
+}
+
+// checkpointEvery is how many commits pass between checkpoints: about the
+// 1,000 WAL pages of SQLite's own automatic checkpoint for small writes.
+const checkpointEvery = 200
+
+// committed counts a commit and nudges the checkpointer now and then.
+func (db *DB) committed() {
+	if db.commits++; db.commits >= checkpointEvery {
+		db.commits = 0
+		select {
+		case db.checkpoint <- struct{}{}:
+		default: // one is pending already
+		}
+	}
+}
+
+// checkpointer copies the WAL back into the database file on its own
+// connection, beside the writer: a PASSIVE checkpoint waits for nobody, and
+// the writer goes on appending to the WAL meanwhile. It keeps the WAL from
+// growing without end; what it cannot copy yet (pages readers still use)
+// the next one does.
+func (db *DB) checkpointer() {
+	defer close(db.ckDone)
+	var ck *sql.DB
+	defer func() {
+		if ck != nil {
+			ck.Close()
+		}
+	}()
+	for {
+		select {
+		case <-db.checkpoint:
+		case <-db.quit:
+			return
+		}
+		if ck == nil {
+			var err error
+			if ck, err = sql.Open("sqlite", "file:"+(&url.URL{Path: db.path}).EscapedPath()+"?_pragma=busy_timeout(10000)"); err != nil {
+				continue
+			}
+			ck.SetMaxOpenConns(1)
+		}
+		var busy, log, done int
+		if err := ck.QueryRow(`PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &log, &done); err == nil && log > restartFrames {
+			db.restartWAL.Store(true)
+		}
+	}
+}
+
+// restartFrames is the WAL length (in pages) past which the writer
+// restarts the WAL. Under a steady stream of writes a passive checkpoint
+// never reaches the WAL's end (frames arrive while it copies), and SQLite
+// starts the WAL over only after a checkpoint that did: the writer's
+// RESTART checkpoint, with nearly everything copied already, is short.
+const restartFrames = 10000
+
+// stopWriter ends the writer goroutine, if it started.
+func (db *DB) stopWriter() {
+	db.writerOnce.Do(func() {}) // no writer starts after this
+	if db.quit != nil {
+		close(db.quit)
+		<-db.writerDone
+		<-db.ckDone
+	}
+}
+
+// writer commits the queued writes, a batch at a time.
+func (db *DB) writer() {
+	defer close(db.writerDone)
+	for {
+		var batch []*writeReq
+		select {
+		case r := <-db.writes:
+			batch = append(batch, r)
+		case <-db.quit:
+			return
+		}
+	fill:
+		for len(batch) < maxBatch {
+			select {
+			case r := <-db.writes:
+				batch = append(batch, r)
+			default:
+				break fill
+			}
+		}
+		if len(batch) == 1 {
+			batch[0].done <- db.writeOne(batch[0].ctx, batch[0].fn)
+		} else {
+			db.writeBatch(batch)
+		}
+		db.committed()
+		if db.restartWAL.Swap(false) {
+			db.w.Exec(`PRAGMA wal_checkpoint(RESTART)`)
+		}
+	}
+}
+
+// writeOne is a write alone in its transaction.
+func (db *DB) writeOne(ctx context.Context, fn func(tx *sql.Tx, now time.Time) error) error {
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	defer tx.Rollback()
+	commit, err := db.runWrite(ctx, tx, fn)
+	if err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	commit()
+	return nil
+}
+
+// runWrite runs fn and what every write adds (the audit entry, the seeded
+// token counter) in tx; commit is to be called once tx is committed.
+func (db *DB) runWrite(ctx context.Context, tx *sql.Tx, fn func(tx *sql.Tx, now time.Time) error) (commit func(), err error) {
+	// fn runs on the domain's writer goroutine, where a panic would take
+	// the whole server down: it becomes this write's error instead.
+	defer func() {
+		if p := recover(); p != nil {
+			commit, err = nil, fmt.Errorf("write panicked: %v\n%s", p, debug.Stack())
+		}
+	}()
+	now := db.now()
+	if err := fn(tx, now); err != nil {
+		return nil, err
+	}
+	if err := auditInTx(ctx, tx, now); err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
+	recorded := func() {}
+	if db.ids != nil {
+		if recorded, err = db.ids.record(ctx, tx); err != nil {
+			return nil, err
+		}
+	}
+	return func() {
+		recorded()
+		auditCommitted(ctx)
+	}, nil
+}
+
+// writeBatch commits several writes in one transaction, each in a
+// savepoint. If the transaction itself fails (the commit, or a savepoint
+// statement after SQLite rolled everything back on a full disk or an
+// interrupt), every write of the batch gets the error: none was
+// acknowledged, none is kept.
+func (db *DB) writeBatch(batch []*writeReq) {
+	bg := context.Background()
+	errs := make([]error, len(batch))
+	commits := make([]func(), len(batch))
+	fail := func(err error) {
+		for _, r := range batch {
+			r.done <- err
+		}
+	}
+	tx, err := db.w.BeginTx(bg, nil)
+	if err != nil {
+		fail(fmt.Errorf("begin: %w", err))
+		return
+	}
+	defer tx.Rollback()
+	for i, r := range batch {
+		// A caller gone before its turn is not run (its own statements
+		// would be interrupted, which rolls back the whole transaction).
+		if err := r.ctx.Err(); err != nil {
+			errs[i] = err
+			continue
+		}
+		if _, err := tx.ExecContext(bg, `SAVEPOINT write`); err != nil {
+			fail(fmt.Errorf("savepoint: %w", err))
+			return
+		}
+		if commits[i], errs[i] = db.runWrite(r.ctx, tx, r.fn); errs[i] != nil {
+			if _, err := tx.ExecContext(bg, `ROLLBACK TO write`); err != nil {
+				fail(fmt.Errorf("%w (rollback to savepoint: %v)", errs[i], err))
+				return
+			}
+		}
+		if _, err := tx.ExecContext(bg, `RELEASE write`); err != nil {
+			fail(fmt.Errorf("release savepoint: %w", err))
+			return
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		fail(fmt.Errorf("commit: %w", err))
+		return
+	}
+	for i, r := range batch {
+		if errs[i] == nil {
+			commits[i]()
+		}
+		r.done <- errs[i]
+	}
+}
