@@ -177,7 +177,7 @@ func copyHistory(b *testing.B, ds *store.Domains, path, table string, copies int
 }
 
 // acquire opens the fixture's domain for seeding through the store.
-func acquire(b *testing.B, ds *store.Domains) (*store.DB, func()) {
+func acquire(b testing.TB, ds *store.Domains) (*store.DB, func()) {
 	b.Helper()
 	db, release, err := ds.Acquire(context.Background(), "acme")
 	if err != nil {

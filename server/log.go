@@ -50,11 +50,30 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 		start := time.Now()
 		i := &info{route: "unmatched"}
 		sw := &statusWriter{ResponseWriter: w}
+		defer func() {
+			// An answer cut short (the client left mid-answer) still gets
+			// its line, as 499; net/http then drops the connection.
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					sw.status = statusClientClosed
+				}
+				s.logRequest(r, i, sw, start)
+				panic(v)
+			}
+		}()
 		next.ServeHTTP(sw, r.WithContext(context.WithValue(r.Context(), infoKey{}, i)))
-		if i.route == "unmatched" && r.URL.Path == Prefix+"/health" {
-			i.route = "/health"
-		}
-		s.log.Info("request", "method", r.Method, "route", i.route, "domain", i.domain,
-			"status", sw.status, "bytes", sw.bytes, "duration_ms", float64(time.Since(start).Microseconds())/1000)
+		s.logRequest(r, i, sw, start)
 	})
+}
+
+// statusClientClosed is nginx's status for a request whose client left
+// before its answer; it only ever reaches the log.
+const statusClientClosed = 499
+
+func (s *Server) logRequest(r *http.Request, i *info, sw *statusWriter, start time.Time) {
+	if i.route == "unmatched" && r.URL.Path == Prefix+"/health" {
+		i.route = "/health"
+	}
+	s.log.Info("request", "method", r.Method, "route", i.route, "domain", i.domain,
+		"status", sw.status, "bytes", sw.bytes, "duration_ms", float64(time.Since(start).Microseconds())/1000)
 }

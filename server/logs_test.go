@@ -2,12 +2,19 @@ package server
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
+
+	"fincom/store"
 )
 
 type lockedBuffer struct {
@@ -46,6 +53,81 @@ func TestLogsHoldNoSecrets(t *testing.T) {
 		"12345678909", "123.456.789-09", "11444777000162", "11.444.777/0001-62"} {
 		if secret != "" && strings.Contains(out, secret) {
 			t.Errorf("the log holds %q", secret)
+		}
+	}
+}
+
+// brokenPipe is a client that leaves after the first piece of its answer.
+type brokenPipe struct {
+	*httptest.ResponseRecorder
+	writes int
+}
+
+func (b *brokenPipe) Write(p []byte) (int, error) {
+	if b.writes++; b.writes > 1 {
+		return 0, syscall.EPIPE
+	}
+	return b.ResponseRecorder.Write(p)
+}
+
+// TestClientGoneIsNotAnError: a client that leaves before its answer, or
+// in the middle of it, is logged as 499 and not as an internal error or a
+// panic; an answer cut short is aborted (net/http then drops the
+// connection), never ended as if whole.
+func TestClientGoneIsNotAnError(t *testing.T) {
+	var logs lockedBuffer
+	now := fixedNow
+	s, ds := newTestServerAt(t, &now, Config{Version: "test", Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	h := s.Handler()
+	// Enough contacts for an answer of several 32 KiB pieces.
+	db, release := acquire(t, ds)
+	units, _ := db.Units(context.Background())
+	for i := range 200 {
+		if _, err := db.InsertContact(context.Background(), units[0].ID, store.ContactFields{Type: "natural_person",
+			Register: cpf(200_000 + i), FullName: fmt.Sprintf("Cliente com um nome longo %05d", i),
+			Email: fmt.Sprintf("cliente%d@example.com", i), Phone: "11999990000"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	release()
+	body := expand(`{` + auth + `}`)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	req := httptest.NewRequestWithContext(ctx, http.MethodPost, Prefix+"/get_contacts", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	h.ServeHTTP(httptest.NewRecorder(), req)
+
+	req = httptest.NewRequest(http.MethodPost, Prefix+"/get_contacts", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	func() {
+		defer func() {
+			if v := recover(); v != http.ErrAbortHandler {
+				t.Errorf("a failed answer ended with %v, want http.ErrAbortHandler", v)
+			}
+		}()
+		h.ServeHTTP(&brokenPipe{ResponseRecorder: httptest.NewRecorder()}, req)
+	}()
+
+	var lines []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(logs.b.String()), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("%v: %s", err, l)
+		}
+		if m["level"] != "INFO" {
+			t.Errorf("logged as %v: %s", m["level"], l)
+		}
+		if m["route"] == "/get_contacts" {
+			lines = append(lines, m)
+		}
+	}
+	if len(lines) != 2 {
+		t.Fatalf("%d request lines, want 2: %s", len(lines), logs.b.String())
+	}
+	for _, m := range lines {
+		if m["status"] != float64(statusClientClosed) {
+			t.Errorf("status %v, want 499: %v", m["status"], m)
 		}
 	}
 }

@@ -123,6 +123,11 @@ func (s *Server) Handler() http.Handler {
 		writeJSON(w, http.StatusMethodNotAllowed, errorBody{Error: textMethodNotAllow})
 	})
 	r.PanicHandler = func(w http.ResponseWriter, req *http.Request, v any) {
+		if v == http.ErrAbortHandler {
+			// Half an answer is out (writeJSON): net/http must cut the
+			// connection, not end the body as if it were whole.
+			panic(v)
+		}
 		s.log.Error("panic", "path", req.URL.Path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 		writeJSON(w, http.StatusInternalServerError, errorBody{Error: textSomethingWentWrong})
 	}
@@ -175,6 +180,13 @@ func (s *Server) adapt(rt *route) httprouter.Handle {
 			w = tw
 		}
 		v, err := s.run(w, req)
+		if err != nil && hr.Context().Err() != nil {
+			// The client went away (a closed tab, a load tool's end): no
+			// one reads an answer, and the error is the cancellation's,
+			// not the server's. Logged as 499, not as an internal error.
+			w.WriteHeader(statusClientClosed)
+			return
+		}
 		if err != nil && rt.envelope == envHTML {
 			var e *Error
 			if !errors.As(err, &e) {

@@ -141,12 +141,15 @@ func newEncoder(t reflect.Type) encoder {
 		}
 	case reflect.Pointer:
 		elem := t.Elem()
+		var once sync.Once
+		var enc encoder
 		return func(st *state, v reflect.Value) error {
 			if v.IsNil() {
 				st.b = append(st.b, "null"...)
 				return nil
 			}
-			return encoderOf(elem)(st, v.Elem())
+			once.Do(func() { enc = encoderOf(elem) })
+			return enc(st, v.Elem())
 		}
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 {
@@ -275,12 +278,28 @@ func validName(s string) bool {
 }
 
 func structEncoder(fields []field) encoder {
+	// The fields' encoders are looked up on first use, not here: a
+	// recursive type would otherwise ask for its own encoder while it is
+	// being built. Looking them up once, not per value, matters: a month's
+	// listing has tens of thousands of fields.
+	var once sync.Once
+	encs := make([]encoder, len(fields))
 	return func(st *state, v reflect.Value) error {
+		once.Do(func() {
+			for i, f := range fields {
+				encs[i] = encoderOf(f.typ)
+			}
+		})
 		st.b = append(st.b, '{')
 		first := true
 		for i := range fields {
 			f := &fields[i]
-			fv := v.FieldByIndex(f.index)
+			var fv reflect.Value
+			if len(f.index) == 1 {
+				fv = v.Field(f.index[0])
+			} else {
+				fv = v.FieldByIndex(f.index)
+			}
 			if f.omitEmpty && isEmpty(fv) {
 				continue
 			}
@@ -289,7 +308,7 @@ func structEncoder(fields []field) encoder {
 			}
 			first = false
 			st.b = append(st.b, f.key...)
-			if err := encoderOf(f.typ)(st, fv); err != nil {
+			if err := encs[i](st, fv); err != nil {
 				return err
 			}
 		}

@@ -28,6 +28,13 @@ func (q quoted) MarshalJSON() ([]byte, error) { return q.AppendJSON(nil), nil }
 
 type level string
 
+// node refers to itself: its encoder must not be needed while it is built.
+type node struct {
+	V    int    `json:"v"`
+	Next *node  `json:"next"`
+	Kids []node `json:"kids,omitempty"`
+}
+
 type inner struct {
 	A string `json:"a"`
 	B int    `json:"b,omitempty"`
@@ -82,6 +89,7 @@ func TestAppendMatchesEncodingJSON(t *testing.T) {
 		&outer{QP: &quoted{"p"}, PInner: &inner{"p", 1}, Any: []any{}},
 		conflict{inner{"deep", 1}, "shallow"},
 		withString{5},
+		node{1, &node{2, &node{V: 3}, []node{{V: 4}}}, nil},
 		map[string]any{"success": true, "data": []outer{{}}},
 	}
 	for i, v := range values {
