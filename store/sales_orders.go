@@ -412,8 +412,9 @@ func displayDateTime(stored sql.NullString) Text {
 	return NewText(t.In(saoPaulo).Format("02/01/2006 15:04"))
 }
 
-func scanSalesOrder(s scanner) (SalesOrderDetail, error) {
-	var o SalesOrderDetail
+// scanSalesOrder fills o, which the caller allocates: a listing keeps
+// each order where it was read, not a copy of it.
+func scanSalesOrder(s scanner, o *SalesOrderDetail) error {
 	var created, taxes, date string
 	var dates [6]sql.NullString
 	var stockType, unitIBGE, unitIM, contactIBGE, nick, nfKind sql.NullString
@@ -429,14 +430,14 @@ func scanSalesOrder(s scanner) (SalesOrderDetail, error) {
 		&o.ChargeConfig.NotifyDaysCharge, &o.ChargeConfig.IDTokenBankAccountPayment, &o.ChargeConfig.InAutomation,
 		&o.ChargeConfig.Conciliation, &o.InvoiceConfig.GenerateNFWebhook, &o.InvoiceConfig.ServiceIDToken, &o.PublicToken)
 	if err != nil {
-		return o, err
+		return err
 	}
 	o.CreatedDateHours = displayDateTime(sql.NullString{String: created, Valid: true}).String
 	o.EstimatedPaymentDate = date + "T00:00:00.000Z"
 	o.DateNF, o.DateRevenue, o.DateCharge = displayDateTime(dates[0]), displayDateTime(dates[1]), displayDateTime(dates[2])
 	o.DateCancelNF, o.DateCancelCharge, o.DatePayment = displayDateTime(dates[3]), displayDateTime(dates[4]), displayDateTime(dates[5])
 	if err := o.Taxes.decode(taxes); err != nil {
-		return o, fmt.Errorf("order taxes: %w", err)
+		return fmt.Errorf("order taxes: %w", err)
 	}
 	o.NFKind = nfKind.String
 	if o.NFKind == "" {
@@ -449,7 +450,7 @@ func scanSalesOrder(s scanner) (SalesOrderDetail, error) {
 	o.InvoiceConfig.NFKind = o.NFKind
 	o.UnitCityIBGE, o.UnitIM, o.CustomerCityIBGE, o.NickNameBankAccount = unitIBGE.String, unitIM.String, contactIBGE.String, nick.String
 	o.ProductIDTokens = []string{}
-	return o, nil
+	return nil
 }
 
 // attachLines loads the product lines of the orders.
@@ -510,7 +511,7 @@ func attachLines(ctx context.Context, q interface {
 
 // SalesOrders lists the unit's orders whose estimated payment date is in
 // the filter's period, by that date.
-func (db *DB) SalesOrders(ctx context.Context, unitID int64, f SalesOrderFilter) ([]SalesOrder, error) {
+func (db *DB) SalesOrders(ctx context.Context, unitID int64, f SalesOrderFilter) ([]*SalesOrder, error) {
 	where := []string{"o.unit_id = ?", "o.estimated_payment_date BETWEEN ? AND ?"}
 	args := []any{unitID, f.From, f.To}
 	for _, c := range []struct{ cond, val string }{
@@ -524,7 +525,7 @@ func (db *DB) SalesOrders(ctx context.Context, unitID int64, f SalesOrderFilter)
 	if f.Active != nil {
 		where, args = append(where, "o.active = ?"), append(args, boolInt(*f.Active))
 	}
-	out := []SalesOrder{}
+	out := []*SalesOrder{}
 	err := db.read(ctx, func(tx *sql.Tx) error {
 		rows, err := db.cachedQuery(ctx, tx, salesOrderSelect+` WHERE `+strings.Join(where, " AND ")+` ORDER BY o.estimated_payment_date, o.id`, args...)
 		if err != nil {
@@ -532,12 +533,12 @@ func (db *DB) SalesOrders(ctx context.Context, unitID int64, f SalesOrderFilter)
 		}
 		var all []*SalesOrderDetail
 		for rows.Next() {
-			o, err := scanSalesOrder(rows)
-			if err != nil {
+			o := new(SalesOrderDetail)
+			if err := scanSalesOrder(rows, o); err != nil {
 				rows.Close()
 				return err
 			}
-			all = append(all, &o)
+			all = append(all, o)
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -546,9 +547,9 @@ func (db *DB) SalesOrders(ctx context.Context, unitID int64, f SalesOrderFilter)
 		if err := attachLines(ctx, tx, all); err != nil {
 			return err
 		}
-		out = make([]SalesOrder, 0, len(all))
+		out = make([]*SalesOrder, 0, len(all))
 		for _, o := range all {
-			out = append(out, o.SalesOrder)
+			out = append(out, &o.SalesOrder)
 		}
 		return nil
 	})
@@ -559,9 +560,7 @@ func (db *DB) SalesOrders(ctx context.Context, unitID int64, f SalesOrderFilter)
 func (db *DB) SalesOrder(ctx context.Context, unitID int64, token string) (SalesOrderDetail, error) {
 	var o SalesOrderDetail
 	err := db.read(ctx, func(tx *sql.Tx) error {
-		var err error
-		o, err = scanSalesOrder(tx.QueryRowContext(ctx, salesOrderSelect+` WHERE o.unit_id = ? AND o.token = ?`, unitID, token))
-		if err != nil {
+		if err := scanSalesOrder(tx.QueryRowContext(ctx, salesOrderSelect+` WHERE o.unit_id = ? AND o.token = ?`, unitID, token), &o); err != nil {
 			return notFound(err)
 		}
 		return attachLines(ctx, tx, []*SalesOrderDetail{&o})
