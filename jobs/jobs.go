@@ -144,7 +144,7 @@ func (r *Runner) RunDay(ctx context.Context, db *store.DB, day store.Date) ([]Re
 // CatchUp runs, for one domain, every day-1 job from the day after its last
 // recorded run (or the domain's creation) up to today, in order.
 func (r *Runner) CatchUp(ctx context.Context, name string) error {
-	db, release, err := r.Domains.Acquire(ctx, name)
+	db, release, err := r.Domains.Visit(ctx, name)
 	if err != nil {
 		return err
 	}

@@ -132,7 +132,7 @@ func (r *Runner) Deliver(ctx context.Context, all bool) error {
 		return err
 	}
 	for _, n := range names {
-		db, release, err := r.Domains.Acquire(ctx, n)
+		db, release, err := r.Domains.Visit(ctx, n)
 		if err != nil {
 			r.Log.Error("outbox", "domain", n, "err", err)
 			continue

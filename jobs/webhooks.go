@@ -37,7 +37,7 @@ func (r *Runner) DeliverWebhooks(ctx context.Context, all bool) error {
 	}
 	client := &http.Client{Timeout: webhookTimeout, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	for _, n := range names {
-		db, release, err := r.Domains.Acquire(ctx, n)
+		db, release, err := r.Domains.Visit(ctx, n)
 		if err != nil {
 			r.Log.Error("webhooks", "domain", n, "err", err)
 			continue

@@ -234,3 +234,56 @@ func TestAcquireOpensOnce(t *testing.T) {
 		t.Fatalf("%d handles for 2 domains, %d open", len(seen), ds.OpenCount())
 	}
 }
+
+// TestVisitClosesWhatItOpened: background passes leave closed domains
+// closed, open ones open, and never close a domain a request holds.
+func TestVisitClosesWhatItOpened(t *testing.T) {
+	ctx := context.Background()
+	ds := newDomains(t)
+	for _, n := range []string{"a1", "a2", "a3"} {
+		if err := ds.Create(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ds.CloseIdle(0)
+	isOpen := func(n string) bool {
+		ds.mu.Lock()
+		defer ds.mu.Unlock()
+		return ds.open[n] != nil
+	}
+
+	// Closed before: closed after.
+	_, release, err := ds.Visit(ctx, "a1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !isOpen("a1") {
+		t.Fatal("a1 not open during the visit")
+	}
+	release()
+	release() // twice is harmless
+	if isOpen("a1") {
+		t.Fatal("a1 left open by a visit")
+	}
+
+	// Open before (a request used it): open after.
+	_, rel, _ := ds.Acquire(ctx, "a2")
+	rel()
+	_, release, _ = ds.Visit(ctx, "a2")
+	release()
+	if !isOpen("a2") {
+		t.Fatal("a visit closed a2, which a request had opened")
+	}
+
+	// A request arriving during the visit keeps the domain open and usable.
+	_, release, _ = ds.Visit(ctx, "a3")
+	db, rel, _ := ds.Acquire(ctx, "a3")
+	release()
+	if !isOpen("a3") {
+		t.Fatal("a visit closed a3 under a request")
+	}
+	if _, err := db.Units(ctx); err != nil {
+		t.Fatalf("the request's domain: %v", err)
+	}
+	rel()
+}
