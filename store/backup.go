@@ -25,7 +25,7 @@ func (d *Domains) Backup(ctx context.Context, name, out string) error {
 	defer release()
 	tmp := fmt.Sprintf("%s.tmp-%d", out, time.Now().UnixNano())
 	defer os.Remove(tmp)
-	conn, err := sql.Open("sqlite", "file:"+db.path+"?_pragma=busy_timeout(10000)")
+	conn, err := sql.Open("sqlite", "file:"+db.path+"?_pragma=busy_timeout("+busyMillis+")")
 	if err != nil {
 		return err
 	}

@@ -83,10 +83,16 @@ type DB struct {
 	ckDone     chan struct{}
 	commits    int         // since the last nudge; the writer's own
 	restartWAL atomic.Bool // the checkpointer asks the writer to restart the WAL
+	restartAt  int         // WAL pages past which it asks (restartFrames; tests lower it)
+	ckBusy     sync.Mutex  // held by whichever of them checkpoints
 
 	users    atomic.Int64 // in-flight users; an idle domain may be closed
 	lastUsed atomic.Int64 // unix nanoseconds
 }
+
+// busyMillis is how long a connection waits for a lock held by another
+// (a checkpoint, a backup, a CLI command) before SQLITE_BUSY.
+const busyMillis = "10000"
 
 // readers is the size of each domain's reader pool: enough for two cores,
 // small enough that a thousand open domains stay cheap.
@@ -99,7 +105,7 @@ func openDB(path string, durability Durability) (w, r *sql.DB, err error) {
 	// busy_timeout comes first so that it already applies while the other
 	// pragmas run (journal_mode needs a lock on a fresh file).
 	dsn := func(extra string) string {
-		return "file:" + (&url.URL{Path: path}).EscapedPath() + "?_pragma=busy_timeout(10000)" +
+		return "file:" + (&url.URL{Path: path}).EscapedPath() + "?_pragma=busy_timeout(" + busyMillis + ")" +
 			"&_pragma=journal_mode(WAL)&_pragma=foreign_keys(ON)&_pragma=secure_delete(ON)" +
 			"&_pragma=synchronous(" + strings.ToUpper(string(durability)) + ")" + extra
 	}

@@ -136,7 +136,8 @@ func (d *Domains) openFile(ctx context.Context, name string, fresh bool) (*DB, e
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{Name: name, path: d.path(name), w: w, r: r, now: d.clockOf(name).now, id: d.opts.NewID, secret: NewSecret}
+	db := &DB{Name: name, path: d.path(name), w: w, r: r, now: d.clockOf(name).now, id: d.opts.NewID, secret: NewSecret,
+		restartAt: restartFrames}
 	fail := func(err error) (*DB, error) {
 		r.Close()
 		w.Close()
@@ -444,7 +445,7 @@ func (d *Domains) MigrateAll(ctx context.Context) (map[string]int, error) {
 // CheckFile runs PRAGMA integrity_check on a database file and checks that
 // its schema is one this build knows.
 func CheckFile(ctx context.Context, path string) error {
-	conn, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(10000)")
+	conn, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout("+busyMillis+")")
 	if err != nil {
 		return err
 	}

@@ -97,13 +97,16 @@ func (db *DB) checkpointer() {
 		}
 		if ck == nil {
 			var err error
-			if ck, err = sql.Open("sqlite", "file:"+(&url.URL{Path: db.path}).EscapedPath()+"?_pragma=busy_timeout(10000)"); err != nil {
+			if ck, err = sql.Open("sqlite", "file:"+(&url.URL{Path: db.path}).EscapedPath()+"?_pragma=busy_timeout("+busyMillis+")"); err != nil {
 				continue
 			}
 			ck.SetMaxOpenConns(1)
 		}
 		var busy, log, done int
-		if err := ck.QueryRow(`PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &log, &done); err == nil && log > restartFrames {
+		db.ckBusy.Lock()
+		err := ck.QueryRow(`PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &log, &done)
+		db.ckBusy.Unlock()
+		if err == nil && log > db.restartAt {
 			db.restartWAL.Store(true)
 		}
 	}
@@ -152,10 +155,36 @@ func (db *DB) writer() {
 			db.writeBatch(batch)
 		}
 		db.committed()
-		if db.restartWAL.Swap(false) {
-			db.w.Exec(`PRAGMA wal_checkpoint(RESTART)`)
+		if db.restartWAL.Load() && db.ckBusy.TryLock() {
+			if db.restartLog() {
+				db.restartWAL.Store(false)
+			}
+			db.ckBusy.Unlock()
 		}
 	}
+}
+
+// restartLog starts the WAL over if it can do so at once, and reports
+// whether it did. It never waits: not for the checkpointer (the caller
+// holds ckBusy), nor for readers still using the WAL (busy timeout 0 for
+// this one statement; it then does what a passive checkpoint does and the
+// writer tries again after a later batch). Waiting here held every queued
+// write: a RESTART meeting the checkpointer slept in SQLite's busy
+// handler, the tail of the inserts under --durability normal.
+func (db *DB) restartLog() bool {
+	ctx := context.Background()
+	conn, err := db.w.Conn(ctx)
+	if err != nil {
+		return false
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA busy_timeout = 0`); err != nil {
+		return false
+	}
+	defer conn.ExecContext(ctx, `PRAGMA busy_timeout = `+busyMillis)
+	var busy, log, done int
+	err = conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(RESTART)`).Scan(&busy, &log, &done)
+	return err == nil && busy == 0
 }
 
 // writeOne is a write alone in its transaction.

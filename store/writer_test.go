@@ -1,0 +1,91 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"testing"
+	"time"
+)
+
+// TestWALRestartNeverWaits: past its length limit the WAL is started over
+// by the writer between batches, but never by waiting: a reader holding an
+// old snapshot makes the writer put the restart off (writes go on at full
+// speed), and once the reader is gone the next batch restarts it.
+func TestWALRestartNeverWaits(t *testing.T) {
+	ctx := context.Background()
+	db, u := newUnit(t)
+	db.restartAt = 20
+	insert := func(i int) time.Duration {
+		t.Helper()
+		start := time.Now()
+		if _, err := db.InsertContact(ctx, u.ID, ContactFields{Type: "legal", Register: fmt.Sprintf("%014d", 1000+i), SocialReason: fmt.Sprintf("Empresa %d", i)}); err != nil {
+			t.Fatal(err)
+		}
+		return time.Since(start)
+	}
+	// flagged nudges the checkpointer and waits (a while) for its verdict.
+	flagged := func() bool {
+		db.checkpoint <- struct{}{}
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			if db.restartWAL.Load() {
+				return true
+			}
+		}
+		return false
+	}
+	// walPages is the WAL's length, read as the checkpointer reads it (and
+	// never at the same time as it or the writer's restart).
+	walPages := func() int {
+		t.Helper()
+		db.ckBusy.Lock()
+		defer db.ckBusy.Unlock()
+		c, err := sql.Open("sqlite", "file:"+db.path+"?_pragma=busy_timeout("+busyMillis+")")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		var busy, log, done int
+		if err := c.QueryRow(`PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &log, &done); err != nil {
+			t.Fatal(err)
+		}
+		return log
+	}
+
+	// A reader takes its snapshot and keeps it.
+	rtx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := rtx.QueryRow(`SELECT count(*) FROM contacts`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 40 {
+		insert(i)
+	}
+	if !flagged() {
+		t.Fatalf("a WAL of %d pages (limit %d) was not flagged for a restart", walPages(), db.restartAt)
+	}
+	for i := range 5 {
+		if d := insert(100 + i); d > time.Second {
+			t.Fatalf("a write waited %v behind the WAL restart", d)
+		}
+	}
+	if !db.restartWAL.Load() {
+		t.Fatal("the WAL restarted under a reader's snapshot")
+	}
+	before := walPages()
+
+	rtx.Rollback()
+	insert(200) // the restart, right after this batch
+	for deadline := time.Now().Add(5 * time.Second); db.restartWAL.Load(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the WAL was not restarted once the reader left")
+		}
+	}
+	insert(201)
+	if after := walPages(); after >= before || after > db.restartAt {
+		t.Fatalf("WAL of %d pages after the restart, %d before", after, before)
+	}
+}
