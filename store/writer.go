@@ -108,6 +108,7 @@ func (db *DB) checkpointer() {
 		db.ckBusy.Unlock()
 		if err == nil && log > db.restartAt {
 			db.restartWAL.Store(true)
+			db.forceRestart.Store(log > forceFactor*db.restartAt)
 		}
 	}
 }
@@ -155,8 +156,15 @@ func (db *DB) writer() {
 			db.writeBatch(batch)
 		}
 		db.committed()
-		if db.restartWAL.Load() && db.ckBusy.TryLock() {
-			if db.restartLog() {
+		if db.forceRestart.Load() {
+			db.ckBusy.Lock()
+			if db.restartLog(true) {
+				db.restartWAL.Store(false)
+				db.forceRestart.Store(false)
+			}
+			db.ckBusy.Unlock()
+		} else if db.restartWAL.Load() && db.ckBusy.TryLock() {
+			if db.restartLog(false) {
 				db.restartWAL.Store(false)
 			}
 			db.ckBusy.Unlock()
@@ -164,24 +172,33 @@ func (db *DB) writer() {
 	}
 }
 
-// restartLog starts the WAL over if it can do so at once, and reports
-// whether it did. It never waits: not for the checkpointer (the caller
-// holds ckBusy), nor for readers still using the WAL (busy timeout 0 for
-// this one statement; it then does what a passive checkpoint does and the
-// writer tries again after a later batch). Waiting here held every queued
-// write: a RESTART meeting the checkpointer slept in SQLite's busy
-// handler, the tail of the inserts under --durability normal.
-func (db *DB) restartLog() bool {
+// forceFactor: past forceFactor × restartAt pages, the writer waits for
+// the readers to let the WAL restart (see restartLog).
+const forceFactor = 4
+
+// restartLog starts the WAL over and reports whether it did. Unless wait,
+// it does so only if it can at once: not behind the checkpointer (the
+// caller holds ckBusy), nor behind readers still using the WAL (busy
+// timeout 0 for this one statement; it then does what a passive checkpoint
+// does and the writer tries again after a later batch). Waiting held
+// every queued write: a RESTART meeting the checkpointer slept in SQLite's
+// busy handler (the tail of the inserts under --durability normal), and
+// one meeting a long read waited for it. But under reads that never pause
+// the WAL would then grow without end: past forceFactor times the limit
+// the writer waits after all (wait), up to the busy timeout.
+func (db *DB) restartLog(wait bool) bool {
 	ctx := context.Background()
 	conn, err := db.w.Conn(ctx)
 	if err != nil {
 		return false
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, `PRAGMA busy_timeout = 0`); err != nil {
-		return false
+	if !wait {
+		if _, err := conn.ExecContext(ctx, `PRAGMA busy_timeout = 0`); err != nil {
+			return false
+		}
+		defer conn.ExecContext(ctx, `PRAGMA busy_timeout = `+busyMillis)
 	}
-	defer conn.ExecContext(ctx, `PRAGMA busy_timeout = `+busyMillis)
 	var busy, log, done int
 	err = conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(RESTART)`).Scan(&busy, &log, &done)
 	return err == nil && busy == 0

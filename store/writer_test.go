@@ -14,8 +14,52 @@ import (
 // speed), and once the reader is gone the next batch restarts it.
 func TestWALRestartNeverWaits(t *testing.T) {
 	ctx := context.Background()
+	db, insert, flagged, walPages := walFixture(t, 200)
+	// A reader takes its snapshot and keeps it.
+	rtx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := rtx.QueryRow(`SELECT count(*) FROM contacts`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 40 {
+		insert(i)
+	}
+	if !flagged() {
+		t.Fatalf("a WAL of %d pages (limit %d) was not flagged for a restart", walPages(), db.restartAt)
+	}
+	for i := range 5 {
+		if d := insert(100 + i); d > time.Second {
+			t.Fatalf("a write waited %v behind the WAL restart", d)
+		}
+	}
+	if !db.restartWAL.Load() || db.forceRestart.Load() {
+		t.Fatal("the WAL restarted under a reader's snapshot, or was forced to")
+	}
+	before := walPages()
+
+	rtx.Rollback()
+	insert(200) // the restart, right after this batch
+	for deadline := time.Now().Add(5 * time.Second); db.restartWAL.Load(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the WAL was not restarted once the reader left")
+		}
+	}
+	insert(201)
+	if after := walPages(); after >= before || after > db.restartAt {
+		t.Fatalf("WAL of %d pages after the restart, %d before", after, before)
+	}
+}
+
+// walFixture is a fresh domain whose writer asks for a WAL restart past
+// restartAt pages, with helpers: insert a contact (how long it took);
+// nudge the checkpointer and wait for its verdict; the WAL's length.
+func walFixture(t *testing.T, restartAt int) (*DB, func(int) time.Duration, func() bool, func() int) {
+	ctx := context.Background()
 	db, u := newUnit(t)
-	db.restartAt = 20
+	db.restartAt = restartAt
 	insert := func(i int) time.Duration {
 		t.Helper()
 		start := time.Now()
@@ -51,8 +95,15 @@ func TestWALRestartNeverWaits(t *testing.T) {
 		}
 		return log
 	}
+	return db, insert, flagged, walPages
+}
 
-	// A reader takes its snapshot and keeps it.
+// TestWALRestartForced: a WAL past forceFactor times its limit is
+// restarted even if that means waiting for the readers: under reads that
+// never pause it would otherwise grow without end.
+func TestWALRestartForced(t *testing.T) {
+	ctx := context.Background()
+	db, insert, flagged, walPages := walFixture(t, 20)
 	rtx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
@@ -64,28 +115,23 @@ func TestWALRestartNeverWaits(t *testing.T) {
 	for i := range 40 {
 		insert(i)
 	}
-	if !flagged() {
-		t.Fatalf("a WAL of %d pages (limit %d) was not flagged for a restart", walPages(), db.restartAt)
+	if !flagged() || !db.forceRestart.Load() {
+		t.Fatalf("a WAL of %d pages (limit %d) was not forced to restart", walPages(), db.restartAt)
 	}
-	for i := range 5 {
-		if d := insert(100 + i); d > time.Second {
-			t.Fatalf("a write waited %v behind the WAL restart", d)
-		}
-	}
-	if !db.restartWAL.Load() {
-		t.Fatal("the WAL restarted under a reader's snapshot")
-	}
-	before := walPages()
-
-	rtx.Rollback()
-	insert(200) // the restart, right after this batch
-	for deadline := time.Now().Add(5 * time.Second); db.restartWAL.Load(); time.Sleep(5 * time.Millisecond) {
+	go func() {
+		time.Sleep(200 * time.Millisecond)
+		rtx.Rollback()
+	}()
+	// The restart after this batch waits for the reader, and succeeds
+	// with no further write.
+	insert(100)
+	for deadline := time.Now().Add(5 * time.Second); db.restartWAL.Load() || db.forceRestart.Load(); time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatal("the WAL was not restarted once the reader left")
+			t.Fatal("the forced restart did not happen once the reader left")
 		}
 	}
-	insert(201)
-	if after := walPages(); after >= before || after > db.restartAt {
-		t.Fatalf("WAL of %d pages after the restart, %d before", after, before)
+	insert(101) // the first write after a restart starts the WAL over
+	if p := walPages(); p > db.restartAt {
+		t.Fatalf("WAL of %d pages after the forced restart", p)
 	}
 }
