@@ -13,17 +13,9 @@ import (
 // old snapshot makes the writer put the restart off (writes go on at full
 // speed), and once the reader is gone the next batch restarts it.
 func TestWALRestartNeverWaits(t *testing.T) {
-	ctx := context.Background()
 	db, insert, flagged, walPages := walFixture(t, 200)
 	// A reader takes its snapshot and keeps it.
-	rtx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var n int
-	if err := rtx.QueryRow(`SELECT count(*) FROM contacts`).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
+	rtx := holdSnapshot(t, db)
 	for i := range 40 {
 		insert(i)
 	}
@@ -102,16 +94,8 @@ func walFixture(t *testing.T, restartAt int) (*DB, func(int) time.Duration, func
 // restarted even if that means waiting for the readers: under reads that
 // never pause it would otherwise grow without end.
 func TestWALRestartForced(t *testing.T) {
-	ctx := context.Background()
 	db, insert, flagged, walPages := walFixture(t, 20)
-	rtx, err := db.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var n int
-	if err := rtx.QueryRow(`SELECT count(*) FROM contacts`).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
+	rtx := holdSnapshot(t, db)
 	for i := range 40 {
 		insert(i)
 	}
@@ -134,4 +118,18 @@ func TestWALRestartForced(t *testing.T) {
 	if p := walPages(); p > db.restartAt {
 		t.Fatalf("WAL of %d pages after the forced restart", p)
 	}
+}
+
+// holdSnapshot starts a read that keeps its snapshot until rolled back.
+func holdSnapshot(t *testing.T, db *DB) *sql.Tx {
+	t.Helper()
+	rtx, err := db.r.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := rtx.QueryRow(`SELECT count(*) FROM contacts`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return rtx
 }
