@@ -77,7 +77,7 @@ func (w *world) order(due string) string {
 // dues lists the estimated payment dates of the copies of origin.
 func (w *world) copies(origin string) []string {
 	w.t.Helper()
-	all, err := w.db.SalesOrders(context.Background(), w.unit.ID, store.SalesOrderFilter{From: "2000-01-01", To: "2100-01-01"})
+	all, err := w.db.SalesOrders(context.Background(), w.unit, store.SalesOrderFilter{From: "2000-01-01", To: "2100-01-01"}).All()
 	if err != nil {
 		w.t.Fatal(err)
 	}

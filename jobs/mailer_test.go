@@ -137,7 +137,7 @@ func TestNoticesAndOverdue(t *testing.T) {
 	}
 	w.at("2026-12-11T12:00:00Z") // past due: OVERDUE, and the alert
 	w.at("2026-12-12T12:00:00Z") // one alert only
-	all, _ := w.db.SalesOrders(ctx, w.unit.ID, store.SalesOrderFilter{From: "2026-01-01", To: "2027-01-01"})
+	all, _ := w.db.SalesOrders(ctx, w.unit, store.SalesOrderFilter{From: "2026-01-01", To: "2027-01-01"}).All()
 	if all[0].ChargeStatus != store.ChargeOverdue {
 		t.Fatalf("charge status %s", all[0].ChargeStatus)
 	}

@@ -174,13 +174,27 @@ func TestTransactions(t *testing.T) {
 			}
 		}
 	}
+	// Each row names its own unit: a listing of several units takes their
+	// names and tokens from the units the request named.
+	ownUnits := func(t *testing.T, r map[string]any) {
+		t.Helper()
+		descriptions("Filial", "Hoje")(t, r)
+		want := map[string][2]string{"Filial": {"Acme Filial", fx.tokens["unitB"]}, "Hoje": {"Acme Matriz", fx.tokens["unitA"]}}
+		for _, d := range r["data"].([]any) {
+			row := d.(map[string]any)
+			w := want[row["description"].(string)]
+			if row["company_name"] != w[0] || row["id_token_unit"] != w[1] {
+				t.Fatalf("%v: company_name %v, id_token_unit %v; want %v", row["description"], row["company_name"], row["id_token_unit"], w)
+			}
+		}
+	}
 	run(t, []scenario{
 		{name: "defaults are this month to today", path: "/transactions", before: seed, body: `{` + auth + `}`, status: 200, check: descriptions("Novembro", "Hoje")},
 		{name: "legacy alias", path: "/", before: seed, body: `{` + auth + `}`, status: 200, check: descriptions("Novembro", "Hoje")},
 		{name: "range and order", path: "/transactions", before: seed, body: `{` + auth + `,"from_date":"2026-10-01","to_date":"2026-12-31"}`, status: 200, check: descriptions("Outubro", "Novembro", "Hoje", "Amanhã")},
 		{name: "type", path: "/transactions", before: seed, body: `{` + auth + `,"from_date":"2026-10-01","to_date":"2026-12-31","type":"in"}`, status: 200, check: descriptions("Hoje", "Amanhã")},
 		{name: "user", path: "/transactions", before: seed, body: `{` + auth + `,"from_date":"2026-10-01","to_date":"2026-12-31","user_token":"{{user1}}"}`, status: 200, check: descriptions("Outubro", "Hoje")},
-		{name: "unit tokens", path: "/transactions", before: seed, body: `{"access_token":"{{access}}","unit_tokens":["{{unitA}}","{{unitB}}"],"type":"in"}`, status: 200, check: descriptions("Filial", "Hoje")},
+		{name: "unit tokens", path: "/transactions", before: seed, body: `{"access_token":"{{access}}","unit_tokens":["{{unitA}}","{{unitB}}"],"type":"in"}`, status: 200, check: ownUnits},
 		{name: "unit B only", path: "/transactions", before: seed, body: `{"access_token":"{{access}}","unit_token":"{{unitB}}"}`, status: 200, check: descriptions("Filial")},
 		{name: "unit tokens of another domain", path: "/transactions", body: `{"access_token":"{{access}}","unit_tokens":["{{unitA}}","{{unitC}}"]}`, status: 403, text: "Invalid data"},
 		{name: "unit tokens wrong type", path: "/transactions", body: `{"access_token":"{{access}}","unit_tokens":"{{unitA}}"}`, status: 400, text: "Missing parameters"},

@@ -410,9 +410,9 @@ func (s *Server) listSalesOrders(r *request) (any, error) {
 	if err := r.decode(&q); err != nil {
 		return nil, err
 	}
-	return r.db.SalesOrders(r.ctx, r.unit.ID, store.SalesOrderFilter{From: q.DateFrom, To: q.DateTo,
+	return r.db.SalesOrders(r.ctx, r.unit, store.SalesOrderFilter{From: q.DateFrom, To: q.DateTo,
 		ProjectToken: q.Project, ContactToken: q.Contact, StockItemToken: q.StockItem, CategoryToken: q.Category,
-		CodeOrders: q.CodeOrders, Active: q.Active})
+		CodeOrders: q.CodeOrders, Active: q.Active}), nil
 }
 
 // getSalesOrderByID answers one order (active or not) with the listing's

@@ -234,7 +234,6 @@ func bareSalesOrders(b *testing.B, db *sql.DB) []byte {
 		return &v
 	}
 	orders := []*bareOrder{}
-	ids := []any{}
 	byID := map[int64]*bareOrder{}
 	for rows.Next() {
 		o := &bareOrder{ProductIDTokens: []string{}}
@@ -278,38 +277,36 @@ func bareSalesOrders(b *testing.B, db *sql.DB) []byte {
 		}
 		o.UnitCityIBGE, o.UnitIM, o.CustomerCityIBGE, o.NickNameBankAccount = deref(unitIBGE), deref(unitIM), deref(contactIBGE), deref(nick)
 		orders = append(orders, o)
-		ids = append(ids, id)
 		byID[id] = o
 	}
 	rows.Close()
-	for start := 0; start < len(ids); start += 500 {
-		end := min(start+500, len(ids))
-		rows, err := tx.Query(`
-			SELECT l.order_id, p.token, p.description, l.quantity, p.monetary_value
-			FROM sales_order_products l JOIN products p ON p.id = l.product_id
-			WHERE l.order_id IN (`+strings.TrimSuffix(strings.Repeat("?,", end-start), ",")+`)
-			ORDER BY l.order_id, l.position`, ids[start:end]...)
-		if err != nil {
+	rows, err = tx.Query(`
+		SELECT l.order_id, p.token, p.description, l.quantity, p.monetary_value
+		FROM sales_orders o
+		JOIN sales_order_products l ON l.order_id = o.id
+		JOIN products p ON p.id = l.product_id
+		WHERE o.unit_id = ? AND o.estimated_payment_date BETWEEN ? AND ?
+		ORDER BY o.estimated_payment_date, o.id, l.position`, 1, "2026-11-01", "2026-11-30")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for rows.Next() {
+		var id int64
+		var l bareLine
+		if err := rows.Scan(&id, &l.Token, &l.Description, &l.Quantity, &l.UnitValue); err != nil {
 			b.Fatal(err)
 		}
-		for rows.Next() {
-			var id int64
-			var l bareLine
-			if err := rows.Scan(&id, &l.Token, &l.Description, &l.Quantity, &l.UnitValue); err != nil {
-				b.Fatal(err)
-			}
-			q, _ := decimal.NewFromString(l.Quantity)
-			v, _ := decimal.NewFromString(l.UnitValue)
-			l.Total = v.Mul(q).Round(2).StringFixed(2)
-			o := byID[id]
-			if o.Products == nil {
-				o.Products = &[]bareLine{}
-			}
-			*o.Products = append(*o.Products, l)
-			o.ProductIDTokens = append(o.ProductIDTokens, l.Token)
+		q, _ := decimal.NewFromString(l.Quantity)
+		v, _ := decimal.NewFromString(l.UnitValue)
+		l.Total = v.Mul(q).Round(2).StringFixed(2)
+		o := byID[id]
+		if o.Products == nil {
+			o.Products = &[]bareLine{}
 		}
-		rows.Close()
+		*o.Products = append(*o.Products, l)
+		o.ProductIDTokens = append(o.ProductIDTokens, l.Token)
 	}
+	rows.Close()
 	for _, o := range orders {
 		if o.Products != nil {
 			qty := make([]string, len(*o.Products))

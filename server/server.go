@@ -146,6 +146,9 @@ type request struct {
 	unit   store.Unit
 	units  []store.Unit // with authUnits: every unit named; else just unit
 	dec    *decoder
+	// release lets the domain go. It runs after the answer is written:
+	// a listing (store.Listing) reads its rows while it is written.
+	release func()
 }
 
 // validator is implemented by request structs.
@@ -179,6 +182,11 @@ func (s *Server) adapt(rt *route) httprouter.Handle {
 			defer s.record(req, tw, time.Now())
 			w = tw
 		}
+		defer func() {
+			if req.release != nil {
+				req.release()
+			}
+		}()
 		v, err := s.run(w, req)
 		if err != nil && hr.Context().Err() != nil {
 			// The client went away (a closed tab, a load tool's end): no
@@ -223,11 +231,9 @@ func (s *Server) run(w http.ResponseWriter, req *request) (v any, err error) {
 			return nil, err
 		}
 	}
-	release, err := s.authenticate(req)
-	if err != nil {
+	if req.release, err = s.authenticate(req); err != nil {
 		return nil, err
 	}
-	defer release()
 	if req.db != nil && audited(rt.path) {
 		record := req.body.str("id_token", "token", "id_token_purchase_order", "access_key")
 		req.ctx = store.WithAudit(req.ctx, req.db.TokenActor(req.ctx, req.body.str("access_token")), rt.path, record, req.unit.ID)

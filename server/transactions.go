@@ -82,9 +82,5 @@ func (s *Server) transactions(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	ids := make([]int64, len(r.units))
-	for i, u := range r.units {
-		ids[i] = u.ID
-	}
-	return r.db.Transactions(r.ctx, ids, store.TransactionFilter{From: from.ISO(), To: to.ISO(), Type: q.Type, UserToken: q.UserToken})
+	return r.db.Transactions(r.ctx, r.units, store.TransactionFilter{From: from.ISO(), To: to.ISO(), Type: q.Type, UserToken: q.UserToken}), nil
 }

@@ -126,13 +126,16 @@ func BenchmarkTransactionsBaseline(b *testing.B) {
 }
 
 func bareTransactions(b *testing.B, db *sql.DB) []byte {
+	var unitName, unitToken string
+	if err := db.QueryRow(`SELECT name, token FROM units WHERE id = ?`, 1).Scan(&unitName, &unitToken); err != nil {
+		b.Fatal(err)
+	}
 	rows, err := db.Query(`
-		SELECT e.token, us.token, e.access_key, us.name, un.name, COALESCE(c.social_reason, c.display_name), e.created_at,
+		SELECT e.token, us.token, e.access_key, us.name, e.unit_id, COALESCE(c.social_reason, c.display_name), e.created_at,
 			e.description, e.barcode, e.due_date, e.pay_day, e.competence_date, e.value, e.type, cat.name, e.note, e.active,
-			c.data_bank, e.private, un.token, ba.nick_name, pm.payment_key, e.id_ofx, e.conciliation_date, c.display_name,
+			c.data_bank, e.private, ba.nick_name, pm.payment_key, e.id_ofx, e.conciliation_date, c.display_name,
 			e.key_method_credor
 		FROM entries e
-		JOIN units un ON un.id = e.unit_id
 		LEFT JOIN users us ON us.id = e.user_id
 		LEFT JOIN contacts c ON c.id = e.contact_id
 		LEFT JOIN categories cat ON cat.id = e.category_id
@@ -148,12 +151,14 @@ func bareTransactions(b *testing.B, db *sql.DB) []byte {
 	for rows.Next() {
 		var t bareTransaction
 		var created string
-		if err := rows.Scan(&t.ID, &t.IDUser, &t.AccessKey, &t.UserName, &t.CompanyName, &t.EntityName, &created,
+		var unitID int64
+		if err := rows.Scan(&t.ID, &t.IDUser, &t.AccessKey, &t.UserName, &unitID, &t.EntityName, &created,
 			&t.Description, &t.Barcode, &t.DueDate, &t.PayDay, &t.CompetenceDate, &t.Value, &t.Type, &t.Category, &t.Note,
-			&t.Active, &t.DataBank, &t.Private, &t.IDTokenUnit, &t.NickNameBank, &t.Wallet, &t.IDOfx, &t.ConciliationDate,
+			&t.Active, &t.DataBank, &t.Private, &t.NickNameBank, &t.Wallet, &t.IDOfx, &t.ConciliationDate,
 			&t.ContactName, &t.KeyMethodCredor); err != nil {
 			b.Fatal(err)
 		}
+		t.CompanyName, t.IDTokenUnit = unitName, unitToken
 		if c, err := time.Parse(time.RFC3339, created); err == nil {
 			t.CreatedDate = c.In(saoPaulo).Format(time.RFC3339)
 		}

@@ -377,65 +377,86 @@ func (db *DB) SetSalesOrderActive(ctx context.Context, unitID int64, token strin
 	return db.setActive(ctx, "sales_orders", unitID, token, active)
 }
 
-const salesOrderSelect = `
+// salesOrderList reads what a listing answers. The unit's columns are not
+// in it: a listing is one unit's, and the caller has that unit (joining
+// it again cost a seek and four text columns per order).
+const salesOrderList = `
 	SELECT o.id, o.token, o.created_at, o.active, o.freight_mode, o.freight_total, o.notify_email_charge, o.notify_email_nf,
 		o.notify_email_alert, o.local_destino, o.tipo_documento, o.finalidade_emissao, o.presenca_comprador,
-		o.consumidor_final, o.observation_sales, un.token, st.token, pr.token, c.token, ba.token, pm.token, o.description,
+		o.consumidor_final, o.observation_sales, st.token, pr.token, c.token, ba.token, pm.token, o.description,
 		o.value, cat.token, cat.name, o.estimated_payment_date, o.recurrence, o.quantity, o.cod_orders, o.nf, o.revenue,
 		o.charge, o.cancel_nf, o.cancel_charge, o.date_nf, o.date_revenue, o.date_charge, o.date_cancel_nf,
 		o.date_cancel_charge, o.date_payment, o.service_assoc_id, o.service_cod, o.service_location, o.taxes,
-		pm.payment_key, o.pix_key, o.charge_status, o.nf_status_text, o.nf_kind, st.type, un.name, un.city_ibge, un.im,
-		st.description, pr.name, c.display_name, c.city_ibge, ba.nick_name,
-		orig.token, o.provider_bank, o.installment_credit, o.installments, o.notify_days_charge, bap.token,
-		o.in_automation, o.conciliation, o.generate_nf_webhook, o.service_id, o.public_token
+		pm.payment_key, o.pix_key, o.charge_status, o.nf_status_text, o.nf_kind, st.type,
+		st.description, pr.name, c.display_name, c.city_ibge, ba.nick_name`
+
+const salesOrderJoins = `
 	FROM sales_orders o
-	JOIN units un ON un.id = o.unit_id
 	JOIN categories cat ON cat.id = o.category_id
 	JOIN payment_methods pm ON pm.id = o.payment_method_id
 	LEFT JOIN contacts c ON c.id = o.contact_id
 	LEFT JOIN products st ON st.id = o.stock_item_id
 	LEFT JOIN projects pr ON pr.id = o.project_id
-	LEFT JOIN bank_accounts ba ON ba.id = o.bank_account_id
+	LEFT JOIN bank_accounts ba ON ba.id = o.bank_account_id`
+
+// salesOrderSelect reads one order whole: the listing's columns, then its
+// unit's and the configuration only get-by-id answers.
+const salesOrderSelect = salesOrderList + `,
+		un.token, un.name, un.city_ibge, un.im,
+		orig.token, o.provider_bank, o.installment_credit, o.installments, o.notify_days_charge, bap.token,
+		o.in_automation, o.conciliation, o.generate_nf_webhook, o.service_id, o.public_token` + salesOrderJoins + `
+	JOIN units un ON un.id = o.unit_id
 	LEFT JOIN bank_accounts bap ON bap.id = o.bank_account_payment_id
 	LEFT JOIN sales_orders orig ON orig.id = o.origin_id`
 
 // displayDateTime renders a stored UTC timestamp as DD/MM/YYYY HH:mm in
 // São Paulo time, the spec's display format.
-func displayDateTime(stored sql.NullString) Text {
-	if !stored.Valid {
-		return Text{}
-	}
-	t, err := time.Parse(time.RFC3339, stored.String)
+func displayDateTime(stored string) string {
+	t, err := time.Parse(time.RFC3339, stored)
 	if err != nil {
-		return NewText(stored.String)
+		return stored
 	}
-	return NewText(t.In(saoPaulo).Format("02/01/2006 15:04"))
+	return t.In(saoPaulo).Format("02/01/2006 15:04")
+}
+
+// displayDateTimes displays a listing's timestamps, each once (see memo).
+func displayDateTimes(m memo, dates ...*Text) {
+	for _, d := range dates {
+		if d.Valid {
+			*d = NewText(m.get(d.String, displayDateTime))
+		}
+	}
 }
 
 // scanSalesOrder fills o, which the caller allocates: a listing keeps
 // each order where it was read, not a copy of it.
-func scanSalesOrder(s scanner, o *SalesOrderDetail) error {
+func scanSalesOrder(s scanner, o *SalesOrderDetail, unit *Unit, shown memo) error {
 	var created, taxes, date string
-	var dates [6]sql.NullString
-	var stockType, unitIBGE, unitIM, contactIBGE, nick, nfKind sql.NullString
-	err := s.Scan(&o.id, &o.IDToken, &created, &o.Active, &o.FreightMode, &o.FreightTotal, &o.NotifyEmailCharge,
+	var stockType, unitIBGE, unitIM, contactIBGE, nick, nfKind Text
+	dest := []any{&o.id, &o.IDToken, &created, &o.Active, &o.FreightMode, &o.FreightTotal, &o.NotifyEmailCharge,
 		&o.NotifyEmailNF, &o.NotifyEmailAlert, &o.LocalDestino, &o.TipoDocumento, &o.FinalidadeEmissao,
-		&o.PresencaComprador, &o.ConsumidorFinal, &o.ObservationSales, &o.IDUnit, &o.IDStockItem, &o.IDProject,
+		&o.PresencaComprador, &o.ConsumidorFinal, &o.ObservationSales, &o.IDStockItem, &o.IDProject,
 		&o.IDContact, &o.IDBankAccount, &o.PaymentType, &o.Description, &o.Value, &o.IDTokenCategory, &o.Category,
 		&date, &o.Recurrence, &o.Quantity, &o.CodOrders, &o.NF, &o.Revenue, &o.Charge, &o.CancelNF, &o.CancelCharge,
-		&dates[0], &dates[1], &dates[2], &dates[3], &dates[4], &dates[5], &o.ServiceAssocID, &o.ServiceCod,
+		&o.DateNF, &o.DateRevenue, &o.DateCharge, &o.DateCancelNF, &o.DateCancelCharge, &o.DatePayment, &o.ServiceAssocID, &o.ServiceCod,
 		&o.ServiceLocation, &taxes, &o.PaymentKey, &o.PixKey, &o.ChargeStatus, &o.NFStatusText, &nfKind, &stockType,
-		&o.UnitName, &unitIBGE, &unitIM, &o.StockItemName, &o.ProjectName, &o.ContactName, &contactIBGE, &nick,
-		&o.OriginIDToken, &o.ChargeConfig.ProviderBank, &o.ChargeConfig.InstallmentCredit, &o.ChargeConfig.Installments,
-		&o.ChargeConfig.NotifyDaysCharge, &o.ChargeConfig.IDTokenBankAccountPayment, &o.ChargeConfig.InAutomation,
-		&o.ChargeConfig.Conciliation, &o.InvoiceConfig.GenerateNFWebhook, &o.InvoiceConfig.ServiceIDToken, &o.PublicToken)
-	if err != nil {
+		&o.StockItemName, &o.ProjectName, &o.ContactName, &contactIBGE, &nick}
+	if unit == nil {
+		dest = append(dest, &o.IDUnit, &o.UnitName, &unitIBGE, &unitIM,
+			&o.OriginIDToken, &o.ChargeConfig.ProviderBank, &o.ChargeConfig.InstallmentCredit, &o.ChargeConfig.Installments,
+			&o.ChargeConfig.NotifyDaysCharge, &o.ChargeConfig.IDTokenBankAccountPayment, &o.ChargeConfig.InAutomation,
+			&o.ChargeConfig.Conciliation, &o.InvoiceConfig.GenerateNFWebhook, &o.InvoiceConfig.ServiceIDToken, &o.PublicToken)
+	}
+	if err := s.Scan(dest...); err != nil {
 		return err
 	}
-	o.CreatedDateHours = displayDateTime(sql.NullString{String: created, Valid: true}).String
+	if unit != nil {
+		o.IDUnit, o.UnitName = unit.Token, unit.Name
+		unitIBGE, unitIM = NewText(unit.CityIBGE), NewText(unit.IM)
+	}
+	o.CreatedDateHours = shown.get(created, displayDateTime)
 	o.EstimatedPaymentDate = date + "T00:00:00.000Z"
-	o.DateNF, o.DateRevenue, o.DateCharge = displayDateTime(dates[0]), displayDateTime(dates[1]), displayDateTime(dates[2])
-	o.DateCancelNF, o.DateCancelCharge, o.DatePayment = displayDateTime(dates[3]), displayDateTime(dates[4]), displayDateTime(dates[5])
+	displayDateTimes(shown, &o.DateNF, &o.DateRevenue, &o.DateCharge, &o.DateCancelNF, &o.DateCancelCharge, &o.DatePayment)
 	if err := o.Taxes.decode(taxes); err != nil {
 		return fmt.Errorf("order taxes: %w", err)
 	}
@@ -453,67 +474,63 @@ func scanSalesOrder(s scanner, o *SalesOrderDetail) error {
 	return nil
 }
 
-// attachLines loads the product lines of the orders.
-func attachLines(ctx context.Context, q interface {
-	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
-}, orders []*SalesOrderDetail) error {
-	if len(orders) == 0 {
-		return nil
-	}
-	byID := make(map[int64]*SalesOrderDetail, len(orders))
-	ids := make([]any, 0, len(orders))
-	for _, o := range orders {
-		byID[o.id] = o
-		ids = append(ids, o.id)
-	}
-	// Chunks keep the statement within SQLite's parameter limit.
-	for start := 0; start < len(ids); start += 500 {
-		end := min(start+500, len(ids))
-		rows, err := q.QueryContext(ctx, `
-			SELECT l.order_id, p.token, p.description, l.quantity, p.monetary_value
-			FROM sales_order_products l JOIN products p ON p.id = l.product_id
-			WHERE l.order_id IN (`+strings.TrimSuffix(strings.Repeat("?,", end-start), ",")+`)
-			ORDER BY l.order_id, l.position`, ids[start:end]...)
-		if err != nil {
-			return err
+// orderLines reads rows of (order id, product token, description,
+// quantity, unit value) into each order's lines, in the rows' order.
+func orderLines(rows *sql.Rows) (map[int64][]OrderLine, error) {
+	defer rows.Close()
+	lines := map[int64][]OrderLine{}
+	for rows.Next() {
+		var id int64
+		var l OrderLine
+		if err := rows.Scan(&id, &l.Token, &l.Description, &l.Quantity, &l.UnitValue); err != nil {
+			return nil, err
 		}
-		for rows.Next() {
-			var id int64
-			var l OrderLine
-			if err := rows.Scan(&id, &l.Token, &l.Description, &l.Quantity, &l.UnitValue); err != nil {
-				rows.Close()
-				return err
-			}
-			l.Total = Money{l.UnitValue.Mul(l.Quantity.Decimal).Round(2)}
-			o := byID[id]
-			if o.Products == nil {
-				o.Products = &[]OrderLine{}
-			}
-			*o.Products = append(*o.Products, l)
-			o.ProductIDTokens = append(o.ProductIDTokens, l.Token)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
+		l.Total = Money{l.UnitValue.Mul(l.Quantity.Decimal).Round(2)}
+		lines[id] = append(lines[id], l)
 	}
-	for _, o := range orders {
-		if o.Products != nil {
-			qty := make([]string, len(*o.Products))
-			for i, l := range *o.Products {
-				qty[i] = l.Quantity.String()
-			}
-			o.ProductsQty = NewText(strings.Join(qty, ","))
-		}
+	return lines, rows.Err()
+}
+
+// setLines gives an order its product lines (an order without any keeps
+// products and products_qty null).
+func setLines(o *SalesOrderDetail, lines []OrderLine) {
+	if len(lines) == 0 {
+		return
 	}
+	o.Products = &lines
+	qty := make([]string, len(lines))
+	for i, l := range lines {
+		qty[i] = l.Quantity.String()
+		o.ProductIDTokens = append(o.ProductIDTokens, l.Token)
+	}
+	o.ProductsQty = NewText(strings.Join(qty, ","))
+}
+
+// attachLines loads the product lines of one order.
+func attachLines(ctx context.Context, tx *sql.Tx, o *SalesOrderDetail) error {
+	rows, err := tx.QueryContext(ctx, `
+		SELECT l.order_id, p.token, p.description, l.quantity, p.monetary_value
+		FROM sales_order_products l JOIN products p ON p.id = l.product_id
+		WHERE l.order_id = ?
+		ORDER BY l.position`, o.id)
+	if err != nil {
+		return err
+	}
+	lines, err := orderLines(rows)
+	if err != nil {
+		return err
+	}
+	setLines(o, lines[o.id])
 	return nil
 }
 
 // SalesOrders lists the unit's orders whose estimated payment date is in
-// the filter's period, by that date.
-func (db *DB) SalesOrders(ctx context.Context, unitID int64, f SalesOrderFilter) ([]*SalesOrder, error) {
+// the filter's period, by that date. The period's product lines are read
+// first, in one statement, so that each order goes out whole as soon as it
+// is read.
+func (db *DB) SalesOrders(ctx context.Context, unit Unit, f SalesOrderFilter) Listing[*SalesOrder] {
 	where := []string{"o.unit_id = ?", "o.estimated_payment_date BETWEEN ? AND ?"}
-	args := []any{unitID, f.From, f.To}
+	args := []any{unit.ID, f.From, f.To}
 	for _, c := range []struct{ cond, val string }{
 		{"pr.token = ?", f.ProjectToken}, {"c.token = ?", f.ContactToken}, {"st.token = ?", f.StockItemToken},
 		{"cat.token = ?", f.CategoryToken}, {"o.cod_orders = ?", f.CodeOrders},
@@ -525,45 +542,55 @@ func (db *DB) SalesOrders(ctx context.Context, unitID int64, f SalesOrderFilter)
 	if f.Active != nil {
 		where, args = append(where, "o.active = ?"), append(args, boolInt(*f.Active))
 	}
-	out := []*SalesOrder{}
-	err := db.read(ctx, func(tx *sql.Tx) error {
-		rows, err := db.cachedQuery(ctx, tx, salesOrderSelect+` WHERE `+strings.Join(where, " AND ")+` ORDER BY o.estimated_payment_date, o.id`, args...)
-		if err != nil {
-			return err
-		}
-		var all []*SalesOrderDetail
-		for rows.Next() {
-			o := new(SalesOrderDetail)
-			if err := scanSalesOrder(rows, o); err != nil {
-				rows.Close()
+	query := salesOrderList + salesOrderJoins + ` WHERE ` + strings.Join(where, " AND ") + ` ORDER BY o.estimated_payment_date, o.id`
+	return Listing[*SalesOrder]{func(yield func(*SalesOrder) error) error {
+		return db.read(ctx, func(tx *sql.Tx) error {
+			// The lines of every order of the period, whatever the other
+			// filters: a few more lines than needed, one plain statement.
+			rows, err := db.cachedQuery(ctx, tx, `
+				SELECT l.order_id, p.token, p.description, l.quantity, p.monetary_value
+				FROM sales_orders o
+				JOIN sales_order_products l ON l.order_id = o.id
+				JOIN products p ON p.id = l.product_id
+				WHERE o.unit_id = ? AND o.estimated_payment_date BETWEEN ? AND ?
+				ORDER BY o.estimated_payment_date, o.id, l.position`, unit.ID, f.From, f.To)
+			if err != nil {
 				return err
 			}
-			all = append(all, o)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		if err := attachLines(ctx, tx, all); err != nil {
-			return err
-		}
-		out = make([]*SalesOrder, 0, len(all))
-		for _, o := range all {
-			out = append(out, &o.SalesOrder)
-		}
-		return nil
-	})
-	return out, err
+			lines, err := orderLines(rows)
+			if err != nil {
+				return err
+			}
+			if rows, err = db.cachedQuery(ctx, tx, query, args...); err != nil {
+				return err
+			}
+			defer rows.Close()
+			shown := memo{}
+			for rows.Next() {
+				// A new value per order: the JSON writer may still hold
+				// the last ones.
+				o := new(SalesOrderDetail)
+				if err := scanSalesOrder(rows, o, &unit, shown); err != nil {
+					return err
+				}
+				setLines(o, lines[o.id])
+				if err := yield(&o.SalesOrder); err != nil {
+					return err
+				}
+			}
+			return rows.Err()
+		})
+	}}
 }
 
 // SalesOrder returns one order of the unit, active or not.
 func (db *DB) SalesOrder(ctx context.Context, unitID int64, token string) (SalesOrderDetail, error) {
 	var o SalesOrderDetail
 	err := db.read(ctx, func(tx *sql.Tx) error {
-		if err := scanSalesOrder(tx.QueryRowContext(ctx, salesOrderSelect+` WHERE o.unit_id = ? AND o.token = ?`, unitID, token), &o); err != nil {
+		if err := scanSalesOrder(tx.QueryRowContext(ctx, salesOrderSelect+` WHERE o.unit_id = ? AND o.token = ?`, unitID, token), &o, nil, nil); err != nil {
 			return notFound(err)
 		}
-		return attachLines(ctx, tx, []*SalesOrderDetail{&o})
+		return attachLines(ctx, tx, &o)
 	})
 	return o, err
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -52,12 +53,16 @@ type TransactionFilter struct {
 
 // Transactions lists the entries of the units (all of this domain) due in
 // the period, ordered by due date. Cancelled entries are included with
-// active false.
-func (db *DB) Transactions(ctx context.Context, unitIDs []int64, f TransactionFilter) ([]*Transaction, error) {
-	where := []string{"e.unit_id IN (" + strings.TrimSuffix(strings.Repeat("?,", len(unitIDs)), ",") + ")", "e.due_date BETWEEN ? AND ?"}
-	args := make([]any, 0, len(unitIDs)+4)
-	for _, id := range unitIDs {
-		args = append(args, id)
+// active false. The units' names and tokens come from the caller, which
+// has resolved them: joining units again cost a seek and two text columns
+// per row.
+func (db *DB) Transactions(ctx context.Context, units []Unit, f TransactionFilter) Listing[*Transaction] {
+	byID := make(map[int64]*Unit, len(units))
+	where := []string{"e.unit_id IN (" + strings.TrimSuffix(strings.Repeat("?,", len(units)), ",") + ")", "e.due_date BETWEEN ? AND ?"}
+	args := make([]any, 0, len(units)+4)
+	for i := range units {
+		byID[units[i].ID] = &units[i]
+		args = append(args, units[i].ID)
 	}
 	args = append(args, f.From, f.To)
 	if f.Type != "" {
@@ -68,44 +73,53 @@ func (db *DB) Transactions(ctx context.Context, unitIDs []int64, f TransactionFi
 		where = append(where, "e.user_id = (SELECT id FROM users WHERE token = ?)")
 		args = append(args, f.UserToken)
 	}
-	rows, err := db.cachedQuery(ctx, nil, `
-		SELECT e.token, us.token, e.access_key, us.name, un.name, COALESCE(c.social_reason, c.display_name), e.created_at,
+	query := `
+		SELECT e.token, us.token, e.access_key, us.name, e.unit_id, COALESCE(c.social_reason, c.display_name), e.created_at,
 			e.description, e.barcode, e.due_date, e.pay_day, e.competence_date, e.value, e.type, cat.name, e.note, e.active,
-			c.data_bank, e.private, un.token, ba.nick_name, pm.payment_key, e.id_ofx, e.conciliation_date, c.display_name,
+			c.data_bank, e.private, ba.nick_name, pm.payment_key, e.id_ofx, e.conciliation_date, c.display_name,
 			e.key_method_credor
 		FROM entries e
-		JOIN units un ON un.id = e.unit_id
 		LEFT JOIN users us ON us.id = e.user_id
 		LEFT JOIN contacts c ON c.id = e.contact_id
 		LEFT JOIN categories cat ON cat.id = e.category_id
 		LEFT JOIN bank_accounts ba ON ba.id = e.bank_account_id
 		LEFT JOIN payment_methods pm ON pm.id = e.payment_method_id
-		WHERE `+strings.Join(where, " AND ")+`
-		ORDER BY e.due_date, e.id`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	today := Today(db.now()).ISO()
-	// Pointers, not values: a month is a thousand rows of 600 bytes, and
-	// a growing slice of values copied them about four times over (most
-	// of the listing's allocation).
-	out := []*Transaction{}
-	for rows.Next() {
-		t := new(Transaction)
-		var created string
-		if err := rows.Scan(&t.ID, &t.IDUser, &t.AccessKey, &t.UserName, &t.CompanyName, &t.EntityName, &created,
-			&t.Description, &t.Barcode, &t.DueDate, &t.PayDay, &t.CompetenceDate, &t.Value, &t.Type, &t.Category, &t.Note,
-			&t.Active, &t.DataBank, &t.Private, &t.IDTokenUnit, &t.NickNameBank, &t.Wallet, &t.IDOfx, &t.ConciliationDate,
-			&t.ContactName, &t.KeyMethodCredor); err != nil {
-			return nil, err
+		WHERE ` + strings.Join(where, " AND ") + `
+		ORDER BY e.due_date, e.id`
+	return Listing[*Transaction]{func(yield func(*Transaction) error) error {
+		rows, err := db.cachedQuery(ctx, nil, query, args...)
+		if err != nil {
+			return err
 		}
-		t.CreatedDate = displayTimestamp(created)
-		t.Status = entryStatus(t.Active, t.PayDay.NullString, t.DueDate, today)
-		t.ActionStatus = actionStatus(t.Type, t.Status)
-		out = append(out, t)
-	}
-	return out, rows.Err()
+		defer rows.Close()
+		today := Today(db.now()).ISO()
+		shown := memo{}
+		for rows.Next() {
+			// A new value per row: the JSON writer may still hold the
+			// last ones.
+			t := new(Transaction)
+			var created string
+			var unitID int64
+			if err := rows.Scan(&t.ID, &t.IDUser, &t.AccessKey, &t.UserName, &unitID, &t.EntityName, &created,
+				&t.Description, &t.Barcode, &t.DueDate, &t.PayDay, &t.CompetenceDate, &t.Value, &t.Type, &t.Category, &t.Note,
+				&t.Active, &t.DataBank, &t.Private, &t.NickNameBank, &t.Wallet, &t.IDOfx, &t.ConciliationDate,
+				&t.ContactName, &t.KeyMethodCredor); err != nil {
+				return err
+			}
+			u := byID[unitID]
+			if u == nil {
+				return fmt.Errorf("entry %s: unit %d was not asked for", t.ID, unitID)
+			}
+			t.CompanyName, t.IDTokenUnit = u.Name, u.Token
+			t.CreatedDate = shown.get(created, displayTimestamp)
+			t.Status = entryStatus(t.Active, t.PayDay.NullString, t.DueDate, today)
+			t.ActionStatus = actionStatus(t.Type, t.Status)
+			if err := yield(t); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	}}
 }
 
 // displayTimestamp turns a stored UTC timestamp into ISO 8601 in São Paulo

@@ -252,6 +252,21 @@ type Text struct{ sql.NullString }
 // NewText returns the Text for s; empty is null.
 func NewText(s string) Text { return Text{nullString(s)} }
 
+// Scan takes a text column. SQLite's strings are stored as they come, not
+// through NullString's general conversion: a month's listing scans tens of
+// thousands of them.
+func (t *Text) Scan(src any) error {
+	switch v := src.(type) {
+	case string:
+		t.String, t.Valid = v, true
+		return nil
+	case nil:
+		t.String, t.Valid = "", false
+		return nil
+	}
+	return t.NullString.Scan(src)
+}
+
 // MarshalJSON writes the string or null.
 func (t Text) MarshalJSON() ([]byte, error) { return t.AppendJSON(nil), nil }
 

@@ -104,6 +104,8 @@ func encoderOf(t reflect.Type) encoder {
 
 func newEncoder(t reflect.Type) encoder {
 	switch {
+	case t.Implements(sequenceType):
+		return encodeSequence
 	case t.Implements(appenderType):
 		byAddr := t.Kind() != reflect.Pointer
 		return func(st *state, v reflect.Value) error {
