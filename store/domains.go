@@ -482,11 +482,23 @@ func DomainOf(ctx context.Context, path string) (string, error) {
 	return name, err
 }
 
-// NewUUID returns a random (version 4) UUID.
-func NewUUID() string {
+// NewUUID returns a record token: a version 7 UUID (RFC 9562), the Unix
+// time in milliseconds followed by 74 random bits. Tokens are unique keys
+// of their tables: random (version 4) ones landed each insert on a random
+// page of every token index, so a batch of 25 inserts dirtied 25 more pages
+// and the WAL grew half as fast again (the tail of insert_contact under
+// sustained writes); time-ordered ones append. Unguessable still (the
+// payment portal's public tokens are secrets, not UUIDs).
+func NewUUID() string { return newUUIDAt(time.Now()) }
+
+func newUUIDAt(t time.Time) string {
 	var b [16]byte
-	rand.Read(b[:])
-	b[6] = (b[6] & 0x0f) | 0x40
+	rand.Read(b[6:])
+	ms := uint64(t.UnixMilli())
+	for i := range 6 {
+		b[i] = byte(ms >> (40 - 8*i))
+	}
+	b[6] = (b[6] & 0x0f) | 0x70
 	b[8] = (b[8] & 0x3f) | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -286,4 +288,33 @@ func TestVisitClosesWhatItOpened(t *testing.T) {
 		t.Fatalf("the request's domain: %v", err)
 	}
 	rel()
+}
+
+// Record tokens are version 7 UUIDs: canonical form, version and variant
+// bits, the time in their first 48 bits, so that tokens made later sort
+// after (token indexes append), and distinct within one millisecond.
+func TestNewUUIDIsTimeOrdered(t *testing.T) {
+	at := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	seen := map[string]bool{}
+	prev := ""
+	for i := range 2000 {
+		tok := newUUIDAt(at.Add(time.Duration(i/10) * time.Millisecond))
+		if len(tok) != 36 || tok[8] != '-' || tok[13] != '-' || tok[18] != '-' || tok[23] != '-' {
+			t.Fatalf("not a canonical UUID: %q", tok)
+		}
+		if tok[14] != '7' || !strings.ContainsRune("89ab", rune(tok[19])) {
+			t.Fatalf("version or variant: %q", tok)
+		}
+		ms, err := strconv.ParseUint(strings.ReplaceAll(tok[:13], "-", ""), 16, 64)
+		if err != nil || int64(ms) != at.UnixMilli()+int64(i/10) {
+			t.Fatalf("%q: time prefix %d, want %d", tok, ms, at.UnixMilli()+int64(i/10))
+		}
+		if tok[:13] < prev {
+			t.Fatalf("%q sorts before an earlier token's prefix %q", tok, prev)
+		}
+		if seen[tok] {
+			t.Fatalf("drawn twice: %q", tok)
+		}
+		seen[tok], prev = true, tok[:13]
+	}
 }
