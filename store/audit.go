@@ -34,15 +34,16 @@ func WithAudit(ctx context.Context, actor, route, record string, unitID int64) c
 	return context.WithValue(ctx, auditKey{}, &auditInfo{actor: actor, route: route, record: record, unitID: unitID})
 }
 
+const sqlAuditEntry = `INSERT INTO audit_log (at, actor, unit_id, route, record, status) VALUES (?, ?, ?, ?, ?, 200)`
+
 // auditInTx writes the context's audit entry into the transaction, once.
-func auditInTx(ctx context.Context, tx *sql.Tx, now time.Time) error {
+func (db *DB) auditInTx(ctx context.Context, tx *sql.Tx, now time.Time) error {
 	a, ok := ctx.Value(auditKey{}).(*auditInfo)
 	if !ok || a.done.Load() {
 		return nil
 	}
 	unit := sql.NullInt64{Int64: a.unitID, Valid: a.unitID != 0}
-	_, err := tx.ExecContext(ctx, `INSERT INTO audit_log (at, actor, unit_id, route, record, status) VALUES (?, ?, ?, ?, ?, 200)`,
-		timestamp(now), a.actor, unit, a.route, nullString(a.record))
+	_, err := db.exec(ctx, tx, sqlAuditEntry, timestamp(now), a.actor, unit, a.route, nullString(a.record))
 	return err
 }
 

@@ -64,6 +64,9 @@ type ContactFilter struct {
 const contactColumns = `type, register, full_name, social_reason, fantasy_name, birth_date, phone, email,
 	address, number, complement, neighborhood, city, state, zip_code, observation, data_bank, city_ibge`
 
+const sqlInsertContact = `INSERT INTO contacts (token, unit_id, display_name, ` + contactColumns + `, created_at, updated_at)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
 const contactSets = `type = ?, register = ?, full_name = ?, social_reason = ?, fantasy_name = ?, birth_date = ?,
 	phone = ?, email = ?, address = ?, number = ?, complement = ?, neighborhood = ?, city = ?, state = ?, zip_code = ?,
 	observation = ?, data_bank = ?, city_ibge = ?`
@@ -89,8 +92,7 @@ func (db *DB) InsertContact(ctx context.Context, unitID int64, f ContactFields) 
 	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
 		args := append([]any{token, unitID, f.DisplayName()}, f.values()...)
 		args = append(args, timestamp(now), timestamp(now))
-		_, err := tx.ExecContext(ctx, `INSERT INTO contacts (token, unit_id, display_name, `+contactColumns+`, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
+		_, err := db.exec(ctx, tx, sqlInsertContact, args...)
 		if isUnique(err) {
 			return ErrDuplicate
 		}

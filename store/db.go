@@ -72,6 +72,9 @@ type DB struct {
 	stmtMu sync.Mutex
 	auth   *sql.Stmt            // Authenticate's statement, prepared on first use
 	stmts  map[string]*sql.Stmt // the listings' reads, by SQL text (see cachedQuery)
+	// prepared holds hotWrites, prepared when the writer starts; read by
+	// the writer goroutine only.
+	prepared map[string]*sql.Stmt
 
 	// The writer goroutine and its queue (see write), started on the
 	// first write.
@@ -186,6 +189,9 @@ func (db *DB) cachedQuery(ctx context.Context, tx *sql.Tx, query string, args ..
 // Close checkpoints and closes both pools.
 func (db *DB) Close() error {
 	db.stopWriter()
+	for _, st := range db.prepared {
+		st.Close()
+	}
 	db.stmtMu.Lock()
 	if db.auth != nil {
 		db.auth.Close()

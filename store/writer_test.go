@@ -133,3 +133,19 @@ func holdSnapshot(t *testing.T, db *DB) *sql.Tx {
 	}
 	return rtx
 }
+
+// Every hot write statement prepares against the schema: one that did not
+// would still run, unprepared, and the writer would silently parse it for
+// every write again.
+func TestHotWritesPrepare(t *testing.T) {
+	ctx := context.Background()
+	db, u := newUnit(t)
+	if _, err := db.InsertContact(ctx, u.ID, ContactFields{Type: "natural_person", Register: "52998224725", FullName: "Primeira"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range hotWrites {
+		if db.prepared[q] == nil {
+			t.Errorf("not prepared: %s", q)
+		}
+	}
+}
