@@ -72,17 +72,21 @@ CREATE INDEX contacts_unit_name ON contacts(unit_id, active, display_name);
 -- more than the listing's test matches (it folds case beyond ASCII, and the three
 -- names share one column), so the listing checks each row it finds.
 CREATE VIRTUAL TABLE contacts_fts USING fts5(names, content = '', contentless_delete = 1, tokenize = 'trigram');
+-- The triggers queue the contacts a transaction changed; the writer
+-- indexes them once, just before it commits (DB.indexSearch): FTS5 writes
+-- a segment at every savepoint, and each write of a batch has its own.
+CREATE TABLE contacts_fts_pending (
+	contact_id INTEGER PRIMARY KEY,
+	indexed    INTEGER NOT NULL -- 1: the index holds an entry of it to remove first
+) STRICT;
 CREATE TRIGGER contacts_fts_insert AFTER INSERT ON contacts BEGIN
-	INSERT INTO contacts_fts (rowid, names) VALUES (new.id,
-		coalesce(new.full_name, '') || char(10) || coalesce(new.social_reason, '') || char(10) || coalesce(new.fantasy_name, ''));
+	INSERT INTO contacts_fts_pending (contact_id, indexed) VALUES (new.id, 0) ON CONFLICT DO NOTHING;
 END;
 CREATE TRIGGER contacts_fts_update AFTER UPDATE OF full_name, social_reason, fantasy_name ON contacts BEGIN
-	DELETE FROM contacts_fts WHERE rowid = old.id;
-	INSERT INTO contacts_fts (rowid, names) VALUES (new.id,
-		coalesce(new.full_name, '') || char(10) || coalesce(new.social_reason, '') || char(10) || coalesce(new.fantasy_name, ''));
+	INSERT INTO contacts_fts_pending (contact_id, indexed) VALUES (old.id, 1) ON CONFLICT DO NOTHING;
 END;
 CREATE TRIGGER contacts_fts_delete AFTER DELETE ON contacts BEGIN
-	DELETE FROM contacts_fts WHERE rowid = old.id;
+	INSERT INTO contacts_fts_pending (contact_id, indexed) VALUES (old.id, 1) ON CONFLICT DO NOTHING;
 END;
 
 CREATE TABLE category_groups (

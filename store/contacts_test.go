@@ -171,6 +171,17 @@ func TestGroupCommit(t *testing.T) {
 	if dup != n/5 || rows != 1+n-n/5 {
 		t.Fatalf("%d duplicates refused, %d rows; want %d and %d", dup, rows, n/5, 1+n-n/5)
 	}
+	// The search index holds the committed contacts and only them (it is
+	// written once per batch, after the savepoints), and its queue is
+	// empty again.
+	var indexed, queued int
+	if err := db.r.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM contacts_fts WHERE contacts_fts MATCH '"Lote"'),
+		(SELECT count(*) FROM contacts_fts_pending)`).Scan(&indexed, &queued); err != nil {
+		t.Fatal(err)
+	}
+	if indexed != n-n/5 || queued != 0 {
+		t.Fatalf("index holds %d of %d inserted, %d still queued", indexed, n-n/5, queued)
+	}
 }
 
 // TestWritePanic: a write that panics answers an error and rolls back,

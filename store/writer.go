@@ -56,7 +56,8 @@ type writeReq struct {
 // writer prepares them once, when it starts. Parsing them again for each
 // write was a quarter of the writer's time under an insert load (modernc
 // runs SQLite's parser as Go, slower than C's).
-var hotWrites = []string{sqlSavepoint, sqlRelease, sqlRollbackTo, sqlAuditEntry, sqlInsertContact}
+var hotWrites = []string{sqlSavepoint, sqlRelease, sqlRollbackTo, sqlAuditEntry, sqlInsertContact,
+	sqlSearchPending, sqlSearchRemove, sqlSearchAdd, sqlSearchDone}
 
 const (
 	sqlSavepoint  = `SAVEPOINT write`
@@ -71,6 +72,38 @@ func (db *DB) exec(ctx context.Context, tx *sql.Tx, query string, args ...any) (
 		return tx.StmtContext(ctx, st).ExecContext(ctx, args...)
 	}
 	return tx.ExecContext(ctx, query, args...)
+}
+
+// The contact search index's queue (migration 0011).
+const (
+	sqlSearchPending = `SELECT EXISTS (SELECT 1 FROM contacts_fts_pending)`
+	sqlSearchRemove  = `DELETE FROM contacts_fts WHERE rowid IN (SELECT contact_id FROM contacts_fts_pending WHERE indexed = 1)`
+	sqlSearchAdd     = `INSERT INTO contacts_fts (rowid, names)
+		SELECT c.id, coalesce(c.full_name, '') || char(10) || coalesce(c.social_reason, '') || char(10) || coalesce(c.fantasy_name, '')
+		FROM contacts_fts_pending p JOIN contacts c ON c.id = p.contact_id`
+	sqlSearchDone = `DELETE FROM contacts_fts_pending`
+)
+
+// indexSearch indexes the contacts the transaction changed, once, after
+// its writes and before its commit: outside every savepoint, so that FTS5
+// writes one segment per commit, not one per write of a batch.
+func (db *DB) indexSearch(ctx context.Context, tx *sql.Tx) error {
+	var pending bool
+	var row *sql.Row
+	if st := db.prepared[sqlSearchPending]; st != nil {
+		row = tx.StmtContext(ctx, st).QueryRowContext(ctx)
+	} else {
+		row = tx.QueryRowContext(ctx, sqlSearchPending)
+	}
+	if err := row.Scan(&pending); err != nil || !pending {
+		return err
+	}
+	for _, s := range []string{sqlSearchRemove, sqlSearchAdd, sqlSearchDone} {
+		if _, err := db.exec(ctx, tx, s); err != nil {
+			return fmt.Errorf("search index: %w", err)
+		}
+	}
+	return nil
 }
 
 func (db *DB) startWriter() {
@@ -246,6 +279,9 @@ func (db *DB) writeOne(ctx context.Context, fn func(tx *sql.Tx, now time.Time) e
 	if err != nil {
 		return err
 	}
+	if err := db.indexSearch(ctx, tx); err != nil {
+		return err
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
@@ -323,6 +359,10 @@ func (db *DB) writeBatch(batch []*writeReq) {
 			fail(fmt.Errorf("release savepoint: %w", err))
 			return
 		}
+	}
+	if err := db.indexSearch(bg, tx); err != nil {
+		fail(err)
+		return
 	}
 	if err := tx.Commit(); err != nil {
 		fail(fmt.Errorf("commit: %w", err))
