@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -66,10 +67,11 @@ func TestMain(m *testing.M) {
 // seqID makes deterministic UUIDs; series keeps the fixture's apart from a
 // scenario's.
 func seqID(series int) func() string {
-	n := 0
+	// Atomic: concurrent requests draw tokens at once (the insert
+	// benchmark's 32 writers drew the same token now and then).
+	var n atomic.Int64
 	return func() string {
-		n++
-		return fmt.Sprintf("00000000-0000-4000-8%03d-%012d", series, n)
+		return fmt.Sprintf("00000000-0000-4000-8%03d-%012d", series, n.Add(1))
 	}
 }
 
