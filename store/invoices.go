@@ -87,7 +87,7 @@ func (db *DB) InvoiceData(ctx context.Context, unitID int64, orderToken string) 
 	var d InvoiceData
 	err := db.read(ctx, func(tx *sql.Tx) error {
 		var o SalesOrderDetail
-		if err := scanSalesOrder(tx.QueryRowContext(ctx, salesOrderSelect+` WHERE o.unit_id = ? AND o.token = ?`, unitID, orderToken), &o, nil, nil); err != nil {
+		if err := new(orderReader).scan(tx.QueryRowContext(ctx, salesOrderSelect+` WHERE o.unit_id = ? AND o.token = ?`, unitID, orderToken), &o); err != nil {
 			return notFound(err)
 		}
 		d.OrderID, d.UnitID, d.OrderToken, d.CodOrders, d.Kind, d.Active = o.id, unitID, o.IDToken, o.CodOrders, o.NFKind, o.Active

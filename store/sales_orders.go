@@ -428,48 +428,62 @@ func displayDateTimes(m memo, dates ...*Text) {
 	}
 }
 
-// scanSalesOrder fills o, which the caller allocates: a listing keeps
-// each order where it was read, not a copy of it.
-func scanSalesOrder(s scanner, o *SalesOrderDetail, unit *Unit, shown memo) error {
-	var created, taxes, date string
-	var stockType, unitIBGE, unitIM, contactIBGE, nick, nfKind Text
-	dest := []any{&o.id, &o.IDToken, &created, &o.Active, &o.FreightMode, &o.FreightTotal, &o.NotifyEmailCharge,
+// orderReader scans orders. A listing makes one and reuses it row after
+// row: the columns that are not the order's own (its creation time, taxes,
+// kind, ...) land in its fields instead of fresh variables per order.
+// unit, when set, is the listing's unit (its columns are not read); shown
+// displays the listing's timestamps once each.
+type orderReader struct {
+	unit  *Unit
+	shown memo
+
+	created, taxes, date                                   string
+	stockType, unitIBGE, unitIM, contactIBGE, nick, nfKind Text
+	dest                                                   []any
+}
+
+// scan fills o, which the caller allocates: a listing keeps each order
+// where it was read, not a copy of it.
+func (r *orderReader) scan(s scanner, o *SalesOrderDetail) error {
+	r.dest = append(r.dest[:0], &o.id, &o.IDToken, &r.created, &o.Active, &o.FreightMode, &o.FreightTotal, &o.NotifyEmailCharge,
 		&o.NotifyEmailNF, &o.NotifyEmailAlert, &o.LocalDestino, &o.TipoDocumento, &o.FinalidadeEmissao,
 		&o.PresencaComprador, &o.ConsumidorFinal, &o.ObservationSales, &o.IDStockItem, &o.IDProject,
 		&o.IDContact, &o.IDBankAccount, &o.PaymentType, &o.Description, &o.Value, &o.IDTokenCategory, &o.Category,
-		&date, &o.Recurrence, &o.Quantity, &o.CodOrders, &o.NF, &o.Revenue, &o.Charge, &o.CancelNF, &o.CancelCharge,
+		&r.date, &o.Recurrence, &o.Quantity, &o.CodOrders, &o.NF, &o.Revenue, &o.Charge, &o.CancelNF, &o.CancelCharge,
 		&o.DateNF, &o.DateRevenue, &o.DateCharge, &o.DateCancelNF, &o.DateCancelCharge, &o.DatePayment, &o.ServiceAssocID, &o.ServiceCod,
-		&o.ServiceLocation, &taxes, &o.PaymentKey, &o.PixKey, &o.ChargeStatus, &o.NFStatusText, &nfKind, &stockType,
-		&o.StockItemName, &o.ProjectName, &o.ContactName, &contactIBGE, &nick}
-	if unit == nil {
-		dest = append(dest, &o.IDUnit, &o.UnitName, &unitIBGE, &unitIM,
+		&o.ServiceLocation, &r.taxes, &o.PaymentKey, &o.PixKey, &o.ChargeStatus, &o.NFStatusText, &r.nfKind, &r.stockType,
+		&o.StockItemName, &o.ProjectName, &o.ContactName, &r.contactIBGE, &r.nick)
+	if r.unit == nil {
+		r.dest = append(r.dest, &o.IDUnit, &o.UnitName, &r.unitIBGE, &r.unitIM,
 			&o.OriginIDToken, &o.ChargeConfig.ProviderBank, &o.ChargeConfig.InstallmentCredit, &o.ChargeConfig.Installments,
 			&o.ChargeConfig.NotifyDaysCharge, &o.ChargeConfig.IDTokenBankAccountPayment, &o.ChargeConfig.InAutomation,
 			&o.ChargeConfig.Conciliation, &o.InvoiceConfig.GenerateNFWebhook, &o.InvoiceConfig.ServiceIDToken, &o.PublicToken)
 	}
-	if err := s.Scan(dest...); err != nil {
+	err := s.Scan(r.dest...)
+	clear(r.dest) // the order is the caller's now
+	if err != nil {
 		return err
 	}
-	if unit != nil {
-		o.IDUnit, o.UnitName = unit.Token, unit.Name
-		unitIBGE, unitIM = NewText(unit.CityIBGE), NewText(unit.IM)
+	if r.unit != nil {
+		o.IDUnit, o.UnitName = r.unit.Token, r.unit.Name
+		r.unitIBGE, r.unitIM = NewText(r.unit.CityIBGE), NewText(r.unit.IM)
 	}
-	o.CreatedDateHours = shown.get(created, displayDateTime)
-	o.EstimatedPaymentDate = date + "T00:00:00.000Z"
-	displayDateTimes(shown, &o.DateNF, &o.DateRevenue, &o.DateCharge, &o.DateCancelNF, &o.DateCancelCharge, &o.DatePayment)
-	if err := o.Taxes.decode(taxes); err != nil {
+	o.CreatedDateHours = r.shown.get(r.created, displayDateTime)
+	o.EstimatedPaymentDate = r.date + "T00:00:00.000Z"
+	displayDateTimes(r.shown, &o.DateNF, &o.DateRevenue, &o.DateCharge, &o.DateCancelNF, &o.DateCancelCharge, &o.DatePayment)
+	if err := o.Taxes.decode(r.taxes); err != nil {
 		return fmt.Errorf("order taxes: %w", err)
 	}
-	o.NFKind = nfKind.String
+	o.NFKind = r.nfKind.String
 	if o.NFKind == "" {
 		// No kind was asked for: the order's items say which invoice fits.
 		o.NFKind = "nfe"
-		if stockType.String == "service" {
+		if r.stockType.String == "service" {
 			o.NFKind = "nfse"
 		}
 	}
 	o.InvoiceConfig.NFKind = o.NFKind
-	o.UnitCityIBGE, o.UnitIM, o.CustomerCityIBGE, o.NickNameBankAccount = unitIBGE.String, unitIM.String, contactIBGE.String, nick.String
+	o.UnitCityIBGE, o.UnitIM, o.CustomerCityIBGE, o.NickNameBankAccount = r.unitIBGE.String, r.unitIM.String, r.contactIBGE.String, r.nick.String
 	o.ProductIDTokens = []string{}
 	return nil
 }
@@ -565,12 +579,12 @@ func (db *DB) SalesOrders(ctx context.Context, unit Unit, f SalesOrderFilter) Li
 				return err
 			}
 			defer rows.Close()
-			shown := memo{}
+			reader := &orderReader{unit: &unit, shown: memo{}}
 			for rows.Next() {
 				// A new value per order: the JSON writer may still hold
 				// the last ones.
 				o := new(SalesOrderDetail)
-				if err := scanSalesOrder(rows, o, &unit, shown); err != nil {
+				if err := reader.scan(rows, o); err != nil {
 					return err
 				}
 				setLines(o, lines[o.id])
@@ -587,7 +601,7 @@ func (db *DB) SalesOrders(ctx context.Context, unit Unit, f SalesOrderFilter) Li
 func (db *DB) SalesOrder(ctx context.Context, unitID int64, token string) (SalesOrderDetail, error) {
 	var o SalesOrderDetail
 	err := db.read(ctx, func(tx *sql.Tx) error {
-		if err := scanSalesOrder(tx.QueryRowContext(ctx, salesOrderSelect+` WHERE o.unit_id = ? AND o.token = ?`, unitID, token), &o, nil, nil); err != nil {
+		if err := new(orderReader).scan(tx.QueryRowContext(ctx, salesOrderSelect+` WHERE o.unit_id = ? AND o.token = ?`, unitID, token), &o); err != nil {
 			return notFound(err)
 		}
 		return attachLines(ctx, tx, &o)
