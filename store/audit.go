@@ -55,7 +55,7 @@ func auditCommitted(ctx context.Context) {
 
 // Audit records a change.
 func (db *DB) Audit(ctx context.Context, actor string, unitID int64, route, record string, status int) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		unit := sql.NullInt64{Int64: unitID, Valid: unitID != 0}
 		_, err := tx.ExecContext(ctx, `INSERT INTO audit_log (at, actor, unit_id, route, record, status) VALUES (?, ?, ?, ?, ?, ?)`,
 			timestamp(now), actor, unit, route, nullString(record), status)

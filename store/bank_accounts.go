@@ -65,7 +65,7 @@ func (f BankAccountFields) values() []any {
 // or a code_bank that is not the bank's, is ErrInvalidReference.
 func (db *DB) InsertBankAccount(ctx context.Context, unitID int64, f BankAccountFields) (string, error) {
 	token := db.id()
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		bankID, typeID, err := bankAccountRefs(ctx, tx, f)
 		if err != nil {
 			return err
@@ -86,7 +86,7 @@ func (db *DB) InsertBankAccount(ctx context.Context, unitID int64, f BankAccount
 // UpdateBankAccount reads, changes (apply) and writes an account of the unit
 // in one transaction.
 func (db *DB) UpdateBankAccount(ctx context.Context, unitID int64, token string, apply func(*BankAccountFields) error) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var f BankAccountFields
 		var t [6]sql.NullString
 		var date sql.NullString

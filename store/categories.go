@@ -55,7 +55,7 @@ func groupArg(code int64) sql.NullInt64 { return sql.NullInt64{Int64: code, Vali
 // ErrInvalidReference.
 func (db *DB) InsertCategory(ctx context.Context, unitID int64, f CategoryFields) (string, error) {
 	token := db.id()
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		if err := checkGroup(ctx, tx, f); err != nil {
 			return err
 		}
@@ -77,7 +77,7 @@ func (db *DB) InsertCategory(ctx context.Context, unitID int64, f CategoryFields
 // UpdateCategory reads, changes (apply) and writes a category of the unit in
 // one transaction.
 func (db *DB) UpdateCategory(ctx context.Context, unitID int64, token string, apply func(*CategoryFields) error) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var f CategoryFields
 		var note sql.NullString
 		var group sql.NullInt64

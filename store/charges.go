@@ -215,7 +215,7 @@ func splitAmount(v decimal.Decimal, n int) []decimal.Decimal {
 // public token for the payment portal.
 func (db *DB) PrepareCharges(ctx context.Context, unitID int64, orderToken string) (ChargePlan, error) {
 	var plan ChargePlan
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		o, err := orderForCharge(ctx, tx, `o.unit_id = ? AND o.token = ?`, unitID, orderToken)
 		if err != nil {
 			return err
@@ -294,7 +294,7 @@ type IssuedCharge struct {
 // it PENDING and queues the notice. A charge already completed is left as
 // it is (a retry).
 func (db *DB) CompleteCharge(ctx context.Context, chargeToken string, in IssuedCharge, notice *Notice) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var orderID, unitID int64
 		err := tx.QueryRowContext(ctx, `SELECT c.order_id, o.unit_id FROM charges c JOIN sales_orders o ON o.id = c.order_id
 			WHERE c.token = ? AND c.status = 'ISSUING'`, chargeToken).Scan(&orderID, &unitID)
@@ -352,7 +352,7 @@ func (db *DB) SalesOrderCharges(ctx context.Context, unitID int64, orderToken st
 // charge stays paid; with nothing unpaid to cancel it answers
 // ErrAlreadyPaid (when some are paid) or ErrNothingToCancel.
 func (db *DB) CancelCharges(ctx context.Context, unitID int64, orderToken string) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		o, err := orderForCharge(ctx, tx, `o.unit_id = ? AND o.token = ?`, unitID, orderToken)
 		if err != nil {
 			return err
@@ -388,7 +388,7 @@ func (db *DB) CancelCharges(ctx context.Context, unitID int64, orderToken string
 // QueueChargeNotice queues a notice about an order's open charges (resend);
 // ErrNoChargeToResend when it has none.
 func (db *DB) QueueChargeNotice(ctx context.Context, unitID int64, orderToken string, n Notice) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		o, err := orderForCharge(ctx, tx, `o.unit_id = ? AND o.token = ?`, unitID, orderToken)
 		if err != nil {
 			return err
@@ -409,7 +409,7 @@ func (db *DB) QueueChargeNotice(ctx context.Context, unitID int64, orderToken st
 // notify_email_alert; render may answer nil), and answers how many changed.
 func (db *DB) MarkOverdue(ctx context.Context, today Date, render func(NoticeCandidate) (*Notice, error)) (int, error) {
 	var n int
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		rows, err := tx.QueryContext(ctx, `
 			SELECT c.id, c.token, COALESCE(o.public_token, ''), COALESCE(o.notify_email_alert, ''), un.name,
 				COALESCE(ct.display_name, ''), o.cod_orders, o.description, c.due_date, c.amount, o.id, o.unit_id
@@ -474,7 +474,7 @@ func (db *DB) MarkOverdue(ctx context.Context, today Date, render func(NoticeCan
 // due date (test mode's simulation of a payer who did not pay).
 func (db *DB) ForceOverdue(ctx context.Context, unitID int64, orderToken string) (int, error) {
 	var n int64
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		o, err := orderForCharge(ctx, tx, `o.unit_id = ? AND o.token = ?`, unitID, orderToken)
 		if err != nil {
 			return err

@@ -89,7 +89,7 @@ func (f ContactFields) values() []any {
 // already used in the unit (inactive contacts included) is ErrDuplicate.
 func (db *DB) InsertContact(ctx context.Context, unitID int64, f ContactFields) (string, error) {
 	token := db.id()
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		args := append([]any{token, unitID, f.DisplayName()}, f.values()...)
 		args = append(args, timestamp(now), timestamp(now))
 		_, err := db.exec(ctx, tx, sqlInsertContact, args...)
@@ -107,7 +107,7 @@ func (db *DB) InsertContact(ctx context.Context, unitID int64, f ContactFields) 
 // UpdateContact reads the unit's contact, lets apply change and validate its
 // fields, and writes the result, all in one transaction.
 func (db *DB) UpdateContact(ctx context.Context, unitID int64, token string, apply func(*ContactFields) error) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var cols [18]sql.NullString
 		scan := make([]any, len(cols))
 		for i := range cols {
@@ -196,7 +196,7 @@ func (db *DB) CompactSearch(ctx context.Context) error {
 	if changed == compacted {
 		return nil
 	}
-	return db.write(ctx, func(tx *sql.Tx, _ time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, _ time.Time) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO contacts_fts (contacts_fts) VALUES ('optimize')`); err != nil {
 			return err
 		}

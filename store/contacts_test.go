@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -189,7 +190,7 @@ func TestGroupCommit(t *testing.T) {
 func TestWritePanic(t *testing.T) {
 	ctx := context.Background()
 	db, u := newUnit(t)
-	boom := func(tx *sql.Tx, now time.Time) error {
+	boom := func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO projects (token, unit_id, name, created_at, updated_at) VALUES ('p-boom', ?, 'x', 'x', 'x')`, u.ID); err != nil {
 			return err
 		}
@@ -222,5 +223,65 @@ func TestWritePanic(t *testing.T) {
 	db.r.QueryRowContext(ctx, `SELECT count(*) FROM contacts`).Scan(&contacts)
 	if failed != 5 || projects != 0 || contacts != 15 {
 		t.Fatalf("%d failed, %d half-written projects, %d contacts", failed, projects, contacts)
+	}
+}
+
+// TestCallerGoneDuringItsWrite: a caller that leaves while its statement
+// runs inside a batch fails neither the batch's other writes nor its own.
+// modernc interrupts a statement whose context ends, and SQLite rolls back
+// the whole transaction of an interrupted write: every write of the batch
+// used to answer an error for one client's departure.
+func TestCallerGoneDuringItsWrite(t *testing.T) {
+	ctx := context.Background()
+	db, u := newUnit(t)
+	insert := func(ctx context.Context, tx *sql.Tx, token, from string) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO projects (token, unit_id, name, created_at, updated_at)
+			SELECT ?, ?, 'x', 'x', 'x' `+from, token, u.ID)
+		return err
+	}
+	// Hold the writer so that the writes below queue up and share a batch.
+	held, release := make(chan struct{}), make(chan struct{})
+	go db.write(ctx, func(context.Context, *sql.Tx, time.Time) error { close(held); <-release; return nil })
+	<-held
+
+	var mu sync.Mutex
+	txs := map[*sql.Tx]int{}
+	seen := func(tx *sql.Tx) { mu.Lock(); txs[tx]++; mu.Unlock() }
+	errs := make(chan error, 11)
+	gone, leave := context.WithCancel(ctx)
+	go func() {
+		errs <- db.write(gone, func(ctx context.Context, tx *sql.Tx, _ time.Time) error {
+			seen(tx)
+			time.AfterFunc(10*time.Millisecond, leave)
+			// Some hundreds of milliseconds of SQLite's work: the caller
+			// leaves in the middle of it.
+			return insert(ctx, tx, "p-gone", `FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x+1 FROM c WHERE x < 2000000) SELECT max(x) FROM c)`)
+		})
+	}()
+	for i := 0; i < 10; i++ {
+		go func() {
+			errs <- db.write(ctx, func(ctx context.Context, tx *sql.Tx, _ time.Time) error {
+				seen(tx)
+				return insert(ctx, tx, fmt.Sprintf("p-%d", i), "")
+			})
+		}()
+	}
+	time.Sleep(50 * time.Millisecond) // all eleven wait on the writer
+	close(release)
+	for i := 0; i < 11; i++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if gone.Err() == nil {
+		t.Fatal("the caller did not leave during its write")
+	}
+	if len(txs) != 1 {
+		t.Fatalf("the writes ran in %d transactions, not one batch: %v", len(txs), txs)
+	}
+	var n int
+	db.r.QueryRowContext(ctx, `SELECT count(*) FROM projects WHERE token LIKE 'p-%'`).Scan(&n)
+	if n != 11 {
+		t.Fatalf("%d of 11 projects written", n)
 	}
 }

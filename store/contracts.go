@@ -63,8 +63,18 @@ func ensureDefaultTemplate(ctx context.Context, tx *sql.Tx, unitID int64, now ti
 // Templates lists the unit's active templates (seeding the default one),
 // the default first.
 func (db *DB) Templates(ctx context.Context, unitID int64) ([]Template, error) {
-	if err := db.write(ctx, func(tx *sql.Tx, now time.Time) error { return ensureDefaultTemplate(ctx, tx, unitID, now, db.id) }); err != nil {
+	// Seeded once: a listing queues behind the domain's writes only when
+	// the unit has no default yet (the insert checks again, in its turn).
+	var seeded bool
+	if err := db.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM contract_templates WHERE unit_id = ? AND is_default = 1)`, unitID).Scan(&seeded); err != nil {
 		return nil, err
+	}
+	if !seeded {
+		if err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+			return ensureDefaultTemplate(ctx, tx, unitID, now, db.id)
+		}); err != nil {
+			return nil, err
+		}
 	}
 	rows, err := db.r.QueryContext(ctx, templateSelect+` WHERE unit_id = ? AND active = 1 ORDER BY is_default DESC, name, id`, unitID)
 	if err != nil {
@@ -98,7 +108,7 @@ func (db *DB) Template(ctx context.Context, unitID int64, token string) (Templat
 // InsertTemplate stores a template (already sanitized).
 func (db *DB) InsertTemplate(ctx context.Context, unitID int64, f TemplateFields) (string, error) {
 	token := db.id()
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO contract_templates (token, unit_id, name, body_html, page_css, header_html, footer_html, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, token, unitID, f.Name, f.BodyHTML, f.PageCSS, nullString(f.HeaderHTML), nullString(f.FooterHTML),
 			timestamp(now), timestamp(now))
@@ -109,7 +119,7 @@ func (db *DB) InsertTemplate(ctx context.Context, unitID int64, f TemplateFields
 
 // UpdateTemplate reads, changes (apply) and writes a template of the unit.
 func (db *DB) UpdateTemplate(ctx context.Context, unitID int64, token string, apply func(*TemplateFields) error) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		t, err := scanTemplate(tx.QueryRowContext(ctx, templateSelect+` WHERE unit_id = ? AND token = ?`, unitID, token))
 		if err != nil {
 			return notFound(err)
@@ -194,7 +204,7 @@ func contractRefs(ctx context.Context, tx *sql.Tx, unitID int64, f ContractField
 // transaction. It answers the contract's and the order's tokens.
 func (db *DB) InsertContract(ctx context.Context, unitID int64, f ContractFields, files []NewFile, order *SalesOrderFields) (string, string, error) {
 	token, orderToken := db.id(), ""
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		contact, template, orders, err := contractRefs(ctx, tx, unitID, f)
 		if err != nil {
 			return err
@@ -250,7 +260,7 @@ func linkContract(ctx context.Context, tx *sql.Tx, id int64, orders []int64, fil
 // UpdateContract reads, changes (apply) and writes a contract of the unit,
 // adding files and links.
 func (db *DB) UpdateContract(ctx context.Context, unitID int64, token string, apply func(*ContractFields) error, files []NewFile) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		c, err := scanContract(tx.QueryRowContext(ctx, contractSelect+` WHERE k.unit_id = ? AND k.token = ?`, unitID, token))
 		if err != nil {
 			return notFound(err)
@@ -285,7 +295,7 @@ func (db *DB) SetContractActive(ctx context.Context, unitID int64, token string,
 
 // DeleteContractFiles removes files of a contract of the unit, all or none.
 func (db *DB) DeleteContractFiles(ctx context.Context, unitID int64, token string, fileTokens []string) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var id int64
 		if err := tx.QueryRowContext(ctx, `SELECT id FROM contracts WHERE unit_id = ? AND token = ?`, unitID, token).Scan(&id); err != nil {
 			return notFound(err)
@@ -419,7 +429,7 @@ func (db *DB) BillContracts(ctx context.Context, today Date) ([]BilledOrder, int
 	var created []string
 	var billed []BilledOrder
 	expired := 0
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		rows, err := tx.QueryContext(ctx, `SELECT k.id, k.unit_id, k.validity_start, k.validity_end, k.auto_extend, k.recurrence_type, k.sales_order_id,
 			o.estimated_payment_date
 			FROM contracts k JOIN sales_orders o ON o.id = k.sales_order_id
@@ -525,7 +535,7 @@ var ErrNoPixAutomatico = errors.New("order does not charge on PIX automático ac
 // first charge the caller then issues.
 func (db *DB) AcceptPixAutomatico(ctx context.Context, unitID int64, contractToken string) (string, error) {
 	var order string
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var orderID sql.NullInt64
 		var mode sql.NullString
 		var charge bool

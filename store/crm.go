@@ -59,7 +59,7 @@ func (f CRMFields) values() []any {
 // as null.
 func (db *DB) InsertCRM(ctx context.Context, unitID int64, f CRMFields) (string, error) {
 	token := db.id()
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		contact, err := crmContact(ctx, tx, unitID, f.ContactToken)
 		if err != nil {
 			return err
@@ -75,7 +75,7 @@ func (db *DB) InsertCRM(ctx context.Context, unitID int64, f CRMFields) (string,
 
 // UpdateCRM reads, changes (apply) and writes a record of the unit.
 func (db *DB) UpdateCRM(ctx context.Context, unitID int64, token string, apply func(*CRMFields) error) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var f CRMFields
 		var t [7]sql.NullString
 		err := tx.QueryRowContext(ctx, `SELECT c.token, r.record_date, r.communication_type, r.lifecycle_phase, r.lead_status, r.description,

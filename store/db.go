@@ -307,7 +307,7 @@ func SQLiteVersion() (string, error) {
 // setActive enables or disables one record of a unit-scoped table. table is
 // always one of the constants below, never input.
 func (db *DB) setActive(ctx context.Context, table string, unitID int64, token string, active bool) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		return changed(tx.ExecContext(ctx,
 			fmt.Sprintf(`UPDATE %s SET active = ?, updated_at = ? WHERE unit_id = ? AND token = ?`, table),
 			boolInt(active), timestamp(now), unitID, token))

@@ -164,7 +164,7 @@ var maxCents = decimal.New(1, 15)
 // entry's first attachment and the screening is marked converted.
 func (db *DB) InsertEntry(ctx context.Context, unitID int64, f EntryFields, files []NewFile, screeningToken string) (string, error) {
 	token := db.id()
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		refs, err := resolveEntryRefs(ctx, tx, unitID, f)
 		if err != nil {
 			return err
@@ -201,7 +201,7 @@ func (db *DB) InsertEntry(ctx context.Context, unitID int64, f EntryFields, file
 // UpdateEntry reads, changes (apply) and writes an entry of the unit and
 // type, adding files, in one transaction.
 func (db *DB) UpdateEntry(ctx context.Context, unitID int64, typ, token string, apply func(*EntryFields) error, files []NewFile) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var id int64
 		var f EntryFields
 		var t [12]sql.NullString

@@ -80,7 +80,7 @@ func (db *DB) EntryFiles(ctx context.Context, unitID int64, typ, token string) (
 // tokens.
 func (db *DB) AddEntryFiles(ctx context.Context, unitID int64, typ, token string, files []NewFile) ([]string, error) {
 	var tokens []string
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		id, err := entryID(ctx, tx, unitID, typ, token)
 		if err != nil {
 			return err
@@ -96,7 +96,7 @@ func (db *DB) AddEntryFiles(ctx context.Context, unitID int64, typ, token string
 // bytes go with the row: domain files run with secure_delete, which
 // overwrites freed content.
 func (db *DB) DeleteEntryFiles(ctx context.Context, unitID int64, typ, token string, fileTokens []string) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		id, err := entryID(ctx, tx, unitID, typ, token)
 		if err != nil {
 			return err

@@ -120,7 +120,7 @@ func keepStock(ctx context.Context, tx *sql.Tx, unitID, productID, balance int64
 // InsertMovement records an active movement.
 func (db *DB) InsertMovement(ctx context.Context, unitID int64, f MovementFields) (string, error) {
 	token := db.id()
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		return db.insertMovement(ctx, tx, unitID, token, f, sql.NullInt64{}, now)
 	})
 	return token, err
@@ -171,7 +171,7 @@ func (db *DB) lowStock(ctx context.Context, tx *sql.Tx, unitID, productID int64,
 // UpdateMovement reads, changes (apply) and writes a movement of the unit,
 // checking the stock of the products it touches.
 func (db *DB) UpdateMovement(ctx context.Context, unitID int64, token string, apply func(*MovementFields) error) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var f MovementFields
 		var oldProduct int64
 		var contact, lote, validation sql.NullString
@@ -206,7 +206,7 @@ func (db *DB) UpdateMovement(ctx context.Context, unitID int64, token string, ap
 // SetMovementActive enables or disables a movement of the unit. Enabling
 // an exit, or disabling an entry, must leave the stock non-negative.
 func (db *DB) SetMovementActive(ctx context.Context, unitID int64, token string, active bool) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var product int64
 		if err := tx.QueryRowContext(ctx, `SELECT product_id FROM inventory_movements WHERE unit_id = ? AND token = ?`, unitID, token).Scan(&product); err != nil {
 			return notFound(err)
@@ -366,7 +366,7 @@ func (db *DB) StockBalances(ctx context.Context, unitID int64, productToken stri
 
 // SetAllowNegativeStock sets a unit's inventory setting.
 func (db *DB) SetAllowNegativeStock(ctx context.Context, unitToken string, allow bool) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		return changed(tx.ExecContext(ctx, `UPDATE units SET allow_negative_stock = ? WHERE token = ?`, boolInt(allow), unitToken))
 	})
 }

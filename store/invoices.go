@@ -145,7 +145,7 @@ func (db *DB) InvoiceData(ctx context.Context, unitID int64, orderToken string) 
 // authorities call for its inutilização).
 func (db *DB) ReserveInvoiceNumber(ctx context.Context, unitID int64, kind string, series int) (int, error) {
 	var n int64
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var err error
 		n, err = nextCounter(ctx, tx, unitID, fmt.Sprintf("invoice:%s:%d", kind, series))
 		return err
@@ -168,7 +168,7 @@ type NewInvoice struct {
 // first, that one is answered (an order has one authorized invoice).
 func (db *DB) SaveInvoice(ctx context.Context, orderID, unitID int64, in NewInvoice, statusText string, notice *Notice) (Invoice, error) {
 	var out Invoice
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		existing, err := scanInvoice(tx.QueryRowContext(ctx, invoiceSelect+` WHERE order_id = ? AND status = 'AUTHORIZED'`, orderID))
 		if err == nil {
 			out = existing
@@ -224,7 +224,7 @@ func (db *DB) PublicInvoice(ctx context.Context, publicToken string) (Invoice, i
 // CancelInvoice cancels the authorized invoice of an order of the unit
 // within window of its authorization, with a reason.
 func (db *DB) CancelInvoice(ctx context.Context, unitID int64, orderToken, reason string, window time.Duration, statusText string) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var id, orderID int64
 		var issued string
 		err := tx.QueryRowContext(ctx, `SELECT i.id, i.order_id, i.issued_at FROM invoices i JOIN sales_orders o ON o.id = i.order_id
@@ -273,7 +273,7 @@ func (db *DB) emitInvoice(ctx context.Context, tx *sql.Tx, unitID, orderID int64
 
 // QueueInvoiceNotice queues a notice about an order's invoice.
 func (db *DB) QueueInvoiceNotice(ctx context.Context, unitID int64, orderToken string, n Notice) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var id int64
 		if err := tx.QueryRowContext(ctx, `SELECT id FROM sales_orders WHERE unit_id = ? AND token = ?`, unitID, orderToken).Scan(&id); err != nil {
 			return notFound(err)
@@ -286,7 +286,7 @@ func (db *DB) QueueInvoiceNotice(ctx context.Context, unitID int64, orderToken s
 // portal's, and its invoice documents') if it has none, and answers it.
 func (db *DB) EnsurePublicToken(ctx context.Context, unitID int64, orderToken string) (string, error) {
 	var tok string
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE sales_orders SET public_token = ? WHERE unit_id = ? AND token = ? AND public_token IS NULL`,
 			publicPrefix+db.Name+"_"+db.secret(16), unitID, orderToken); err != nil {
 			return err

@@ -98,7 +98,7 @@ const RecurrenceJob = "sales_order_recurrence"
 // the codes of the orders it created.
 func (db *DB) CreateRecurringOrders(ctx context.Context, day Date) ([]string, error) {
 	var created []string
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		month := day.Format("2006-01")
 		// Day 1 starts at midnight in São Paulo.
 		start := time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, saoPaulo)

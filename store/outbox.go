@@ -69,7 +69,7 @@ type NoticeCandidate struct {
 // queued once (dedupe key). It answers how many it queued.
 func (db *DB) QueueChargeNotices(ctx context.Context, today Date, render func(NoticeCandidate) (*Notice, error)) (int, error) {
 	n := 0
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		rows, err := tx.QueryContext(ctx, `
 			SELECT c.token, o.public_token, o.notify_email_charge, un.name, COALESCE(ct.display_name, ''), o.cod_orders,
 				o.description, c.due_date, c.amount, o.notify_days_charge, o.id, o.unit_id
@@ -143,7 +143,7 @@ const MaxMailAttempts = 8
 
 // MailSent marks a message sent.
 func (db *DB) MailSent(ctx context.Context, token string) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		_, err := tx.ExecContext(ctx, `UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL WHERE token = ?`,
 			timestamp(now), token)
 		return err
@@ -154,7 +154,7 @@ func (db *DB) MailSent(ctx context.Context, token string) error {
 // last (one minute, two, four, ... up to six hours); after MaxMailAttempts
 // the message is failed for good.
 func (db *DB) MailFailed(ctx context.Context, token string, cause error) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var attempts int
 		if err := tx.QueryRowContext(ctx, `SELECT attempts FROM outbox WHERE token = ?`, token).Scan(&attempts); err != nil {
 			return notFound(err)

@@ -55,7 +55,7 @@ func (db *DB) PortalOrder(ctx context.Context, publicToken string) (PortalOrder,
 // RecordPortalEvent stores an event of the portal (viewed, copied, ...)
 // for the order of a public token.
 func (db *DB) RecordPortalEvent(ctx context.Context, publicToken, kind, detail string) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		id, err := portalOrderID(ctx, tx, publicToken)
 		if err != nil {
 			return err
@@ -122,7 +122,7 @@ const NFPendingText = "Emissão pendente: pagamento confirmado, aguardando o emi
 // invoice is due. The notice, when given, is queued.
 func (db *DB) PayCharge(ctx context.Context, publicToken string, installment int, amount *Money, notice *Notice) (Payment, error) {
 	var p Payment
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		id, err := portalOrderID(ctx, tx, publicToken)
 		if err != nil {
 			return err
@@ -202,7 +202,7 @@ func (db *DB) PayCharge(ctx context.Context, publicToken string, installment int
 // charge stays open, the portal's events and the unit's webhooks
 // (charge.refused) say so.
 func (db *DB) RefusePayment(ctx context.Context, unitID int64, orderToken, reason string) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var orderID int64
 		var charge string
 		err := tx.QueryRowContext(ctx, `SELECT o.id, c.token FROM sales_orders o JOIN charges c ON c.order_id = o.id

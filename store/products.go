@@ -46,7 +46,7 @@ func (f ProductFields) values() []any {
 // InsertProduct creates an active product or service.
 func (db *DB) InsertProduct(ctx context.Context, unitID int64, f ProductFields) (string, error) {
 	token := db.id()
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		args := append([]any{token, unitID}, f.values()...)
 		_, err := tx.ExecContext(ctx, `
 			INSERT INTO products (token, unit_id, description, type, monetary_value, usage_type, ncm, cfop, unit, created_at, updated_at)
@@ -62,7 +62,7 @@ func (db *DB) InsertProduct(ctx context.Context, unitID int64, f ProductFields) 
 // UpdateProduct reads, changes (apply) and writes a product of the unit in
 // one transaction.
 func (db *DB) UpdateProduct(ctx context.Context, unitID int64, token string, apply func(*ProductFields) error) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var f ProductFields
 		var ncm, cfop, unit sql.NullString
 		err := tx.QueryRowContext(ctx, `SELECT description, type, monetary_value, usage_type, ncm, cfop, unit

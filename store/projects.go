@@ -25,7 +25,7 @@ type ProjectFields struct {
 // InsertProject creates an active project.
 func (db *DB) InsertProject(ctx context.Context, unitID int64, f ProjectFields) (string, error) {
 	token := db.id()
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		_, err := tx.ExecContext(ctx, `
 			INSERT INTO projects (token, unit_id, name, observation, budget, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -41,7 +41,7 @@ func (db *DB) InsertProject(ctx context.Context, unitID int64, f ProjectFields) 
 // UpdateProject reads, changes (apply) and writes a project of the unit in
 // one transaction.
 func (db *DB) UpdateProject(ctx context.Context, unitID int64, token string, apply func(*ProjectFields) error) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var f ProjectFields
 		var obs sql.NullString
 		err := tx.QueryRowContext(ctx, `SELECT name, observation, budget FROM projects WHERE unit_id = ? AND token = ?`,

@@ -43,7 +43,7 @@ type NewInboxNFe struct {
 // ErrDuplicate.
 func (db *DB) ImportNFe(ctx context.Context, unitID int64, n NewInboxNFe) (string, error) {
 	token := db.id()
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO nfe_inbox (token, unit_id, access_key, supplier_cnpj, supplier_name, issue_date, total_value, xml, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, token, unitID, n.AccessKey, n.SupplierCNPJ, n.SupplierName, nullString(n.IssueDate), n.Total,
 			string(n.XML), timestamp(now))
@@ -90,7 +90,7 @@ func (db *DB) InboxXML(ctx context.Context, unitID int64, key string) ([]byte, e
 // conclusive event (confirmação, desconhecimento, operação não realizada)
 // ends it.
 func (db *DB) Manifest(ctx context.Context, unitID int64, id, event, justification string) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var current sql.NullString
 		var rowID int64
 		err := tx.QueryRowContext(ctx, `SELECT id, manifestation FROM nfe_inbox WHERE unit_id = ? AND (access_key = ? OR token = ?)`, unitID, id, id).
@@ -177,7 +177,7 @@ type PurchaseOrder struct {
 // twice is ErrDuplicate.
 func (db *DB) InsertPurchaseOrder(ctx context.Context, unitID int64, f PurchaseFields) (string, error) {
 	token := db.id()
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var cat, proj sql.NullInt64
 		for _, q := range []struct {
 			field, tok, table string

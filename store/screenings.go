@@ -30,7 +30,7 @@ type Screening struct {
 func (db *DB) InsertScreening(ctx context.Context, unitID int64, f NewFile, extracted json.RawMessage, note string) (string, error) {
 	token := db.id()
 	sum := sha256.Sum256(f.Data)
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		_, err := tx.ExecContext(ctx, `
 			INSERT INTO screenings (token, unit_id, status, file_name, content_type, size, sha256, data, extracted, note, created_at, updated_at)
 			VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -102,7 +102,7 @@ func takeScreening(ctx context.Context, tx *sql.Tx, unitID int64, token string, 
 // SetScreeningStatus discards a pending screening or brings a discarded one
 // back to pending.
 func (db *DB) SetScreeningStatus(ctx context.Context, unitID int64, token, from, to string) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		return changed(tx.ExecContext(ctx, `UPDATE screenings SET status = ?, updated_at = ? WHERE unit_id = ? AND token = ? AND status = ?`,
 			to, timestamp(now), unitID, token, from))
 	})

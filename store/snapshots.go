@@ -35,7 +35,7 @@ var keptWhenEmptied = map[string]bool{
 // default categories again: the state of a domain whose units were just
 // created. The domain's clock and token counter go on.
 func (db *DB) ResetEmpty(ctx context.Context) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		// Foreign keys are checked at commit, when every table is empty.
 		if _, err := tx.ExecContext(ctx, `PRAGMA defer_foreign_keys = ON`); err != nil {
 			return err

@@ -52,7 +52,7 @@ type AccessToken struct {
 func (db *DB) CreateAccessToken(ctx context.Context) (string, error) {
 	token := accessPrefix + db.Name + "_" + db.secret(32)
 	hint := token[:len(accessPrefix)+len(db.Name)+1+6] + "…"
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO access_tokens (hash, hint, created_at) VALUES (?, ?, ?)`,
 			hashToken(token), hint, timestamp(now))
 		return err
@@ -90,7 +90,7 @@ func (db *DB) AccessTokens(ctx context.Context) ([]AccessToken, error) {
 
 // RevokeAccessToken revokes a token given in clear or by its id.
 func (db *DB) RevokeAccessToken(ctx context.Context, tokenOrID string) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		return changed(tx.ExecContext(ctx, `
 			UPDATE access_tokens SET revoked_at = ?
 			WHERE revoked_at IS NULL AND (hash = ? OR CAST(id AS TEXT) = ?)`,

@@ -26,7 +26,7 @@ type UnitInput struct {
 // CreateUnit creates a unit with its unit token and default categories.
 func (db *DB) CreateUnit(ctx context.Context, in UnitInput) (Unit, error) {
 	u := Unit{Token: unitPrefix + db.Name + "_" + db.secret(16), Name: in.Name, CNPJ: in.CNPJ, CityIBGE: in.CityIBGE, IM: in.IM}
-	err := db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		u.CreatedAt = timestamp(now)
 		res, err := tx.ExecContext(ctx, `
 			INSERT INTO units (token, name, cnpj, city_ibge, im, created_at) VALUES (?, ?, ?, ?, ?, ?)`,

@@ -32,7 +32,7 @@ func (db *DB) InsertWebhook(ctx context.Context, unitID int64, url, secret strin
 		secret = "whsec_" + db.secret(24)
 	}
 	ev, _ := json.Marshal(events)
-	err = db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	err = db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO webhooks (token, unit_id, url, secret, events, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 			token, unitID, url, secret, string(ev), timestamp(now), timestamp(now))
 		return err
@@ -200,7 +200,7 @@ const MaxDeliveryAttempts = 10
 // 30 s, 1, 2, 4 … minutes (at most 6 h), failed for good after
 // MaxDeliveryAttempts.
 func (db *DB) DeliveryDone(ctx context.Context, eventID string, status int, cause error) error {
-	return db.write(ctx, func(tx *sql.Tx, now time.Time) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var attempts int
 		if err := tx.QueryRowContext(ctx, `SELECT attempts FROM webhook_deliveries WHERE event_id = ?`, eventID).Scan(&attempts); err != nil {
 			return notFound(err)

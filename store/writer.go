@@ -21,7 +21,7 @@ import (
 // savepoint and leaves the others; nothing is acknowledged before the
 // commit. Without it, one writer at one fsync per write was the ceiling of
 // every insert route.
-func (db *DB) write(ctx context.Context, fn func(tx *sql.Tx, now time.Time) error) error {
+func (db *DB) write(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx, now time.Time) error) error {
 	db.writerOnce.Do(db.startWriter)
 	if db.writes == nil {
 		return errClosed // closed before its first write
@@ -47,7 +47,7 @@ var errClosed = errors.New("domain closed")
 // writeReq is one write waiting for the domain's writer.
 type writeReq struct {
 	ctx  context.Context
-	fn   func(tx *sql.Tx, now time.Time) error
+	fn   func(ctx context.Context, tx *sql.Tx, now time.Time) error
 	done chan error
 }
 
@@ -269,7 +269,13 @@ func (db *DB) restartLog(wait bool) bool {
 }
 
 // writeOne is a write alone in its transaction.
-func (db *DB) writeOne(ctx context.Context, fn func(tx *sql.Tx, now time.Time) error) error {
+func (db *DB) writeOne(ctx context.Context, fn func(ctx context.Context, tx *sql.Tx, now time.Time) error) error {
+	// A caller gone before its turn is not run (see runWrite for one gone
+	// during it).
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	ctx = context.WithoutCancel(ctx)
 	tx, err := db.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
@@ -291,7 +297,7 @@ func (db *DB) writeOne(ctx context.Context, fn func(tx *sql.Tx, now time.Time) e
 
 // runWrite runs fn and what every write adds (the audit entry, the seeded
 // token counter) in tx; commit is to be called once tx is committed.
-func (db *DB) runWrite(ctx context.Context, tx *sql.Tx, fn func(tx *sql.Tx, now time.Time) error) (commit func(), err error) {
+func (db *DB) runWrite(ctx context.Context, tx *sql.Tx, fn func(ctx context.Context, tx *sql.Tx, now time.Time) error) (commit func(), err error) {
 	// fn runs on the domain's writer goroutine, where a panic would take
 	// the whole server down: it becomes this write's error instead.
 	defer func() {
@@ -299,8 +305,15 @@ func (db *DB) runWrite(ctx context.Context, tx *sql.Tx, fn func(tx *sql.Tx, now 
 			commit, err = nil, fmt.Errorf("write panicked: %v\n%s", p, debug.Stack())
 		}
 	}()
+	// The write's statements run under a context its caller's departure
+	// cannot cancel: modernc interrupts a statement whose context ends, and
+	// SQLite answers an interrupted write by rolling back the whole
+	// transaction, the other writes of the batch with it. A write whose
+	// turn has come runs to its end (its caller may be gone; as for any
+	// answer lost on the way, the record is there).
+	ctx = context.WithoutCancel(ctx)
 	now := db.now()
-	if err := fn(tx, now); err != nil {
+	if err := fn(ctx, tx, now); err != nil {
 		return nil, err
 	}
 	if err := db.auditInTx(ctx, tx, now); err != nil {
@@ -339,8 +352,7 @@ func (db *DB) writeBatch(batch []*writeReq) {
 	}
 	defer tx.Rollback()
 	for i, r := range batch {
-		// A caller gone before its turn is not run (its own statements
-		// would be interrupted, which rolls back the whole transaction).
+		// A caller gone before its turn is not run.
 		if err := r.ctx.Err(); err != nil {
 			errs[i] = err
 			continue
