@@ -2,11 +2,8 @@ package store
 
 import (
 	"context"
-	"crypto/rand"
-	"crypto/sha256"
 	"database/sql"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -482,41 +479,6 @@ func DomainOf(ctx context.Context, path string) (string, error) {
 	return name, err
 }
 
-// NewUUID returns a record token: a version 7 UUID (RFC 9562), the Unix
-// time in milliseconds followed by 74 random bits. Tokens are unique keys
-// of their tables: random (version 4) ones landed each insert on a random
-// page of every token index, so a batch of 25 inserts dirtied 25 more pages
-// and the WAL grew half as fast again (the tail of insert_contact under
-// sustained writes); time-ordered ones append. Unguessable still (the
-// payment portal's public tokens are secrets, not UUIDs).
-func NewUUID() string { return newUUIDAt(time.Now()) }
-
-func newUUIDAt(t time.Time) string {
-	var b [16]byte
-	rand.Read(b[6:])
-	ms := uint64(t.UnixMilli())
-	for i := range 6 {
-		b[i] = byte(ms >> (40 - 8*i))
-	}
-	b[6] = (b[6] & 0x0f) | 0x70
-	b[8] = (b[8] & 0x3f) | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
-}
-
-// NewSecret returns n random bytes as lower-case hex.
-func NewSecret(n int) string {
-	b := make([]byte, n)
-	rand.Read(b)
-	return hex.EncodeToString(b)
-}
-
-// hashToken is how access tokens are kept: a SHA-256 of a 256-bit random
-// value cannot be reversed, and needs no slow hash.
-func hashToken(token string) []byte {
-	h := sha256.Sum256([]byte(token))
-	return h[:]
-}
-
 // CheckVersions reads the schema version of every domain file from its
 // header (PRAGMA user_version is the big-endian integer at offset 60) and
 // refuses files newer than this build, so that the server says so at start
@@ -640,40 +602,6 @@ func (d *Domains) Doctor(ctx context.Context) ([]Finding, error) {
 		}
 	}
 	return out, nil
-}
-
-var snapshotName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
-
-// ErrBadSnapshot is returned for a snapshot name outside [a-z0-9-], or an
-// unknown snapshot.
-var ErrBadSnapshot = errors.New("unknown or invalid snapshot name")
-
-func (d *Domains) snapshotPath(domain, snap string) string {
-	return filepath.Join(d.dir, "_snapshots", domain, snap+".db")
-}
-
-// Snapshot saves the domain's current state under a name (test mode).
-func (d *Domains) Snapshot(ctx context.Context, domain, snap string) error {
-	if !snapshotName.MatchString(snap) {
-		return ErrBadSnapshot
-	}
-	if err := os.MkdirAll(filepath.Dir(d.snapshotPath(domain, snap)), 0o700); err != nil {
-		return err
-	}
-	return d.Backup(ctx, domain, d.snapshotPath(domain, snap))
-}
-
-// ResetTo replaces the domain's file by a snapshot (test mode), as a
-// restore does; held is how many in-flight requests belong to the caller.
-func (d *Domains) ResetTo(ctx context.Context, domain, snap string, held int64) error {
-	if !snapshotName.MatchString(snap) {
-		return ErrBadSnapshot
-	}
-	src := d.snapshotPath(domain, snap)
-	if _, err := os.Stat(src); err != nil {
-		return ErrBadSnapshot
-	}
-	return d.swapIn(ctx, domain, src, held)
 }
 
 // Remove deletes a domain: its file, WAL and snapshots. It must not be in

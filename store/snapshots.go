@@ -9,12 +9,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 )
 
-// Test mode's domain operations beyond snapshots and resets (domains.go):
-// emptying a domain, throw-away domains and their expiry, and domains made
+// Test mode's domain operations: snapshots and resets to them, emptying a
+// domain, throw-away domains and their expiry, and domains made
 // from another domain's snapshot.
 
 // keptWhenEmptied are the tables a reset to empty keeps: the domain's
@@ -283,4 +284,38 @@ func unitIDs(ctx context.Context, tx *sql.Tx) ([]int64, error) {
 func likePrefix(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 	return r.Replace(s) + "%"
+}
+
+var snapshotName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
+
+// ErrBadSnapshot is returned for a snapshot name outside [a-z0-9-], or an
+// unknown snapshot.
+var ErrBadSnapshot = errors.New("unknown or invalid snapshot name")
+
+func (d *Domains) snapshotPath(domain, snap string) string {
+	return filepath.Join(d.dir, "_snapshots", domain, snap+".db")
+}
+
+// Snapshot saves the domain's current state under a name (test mode).
+func (d *Domains) Snapshot(ctx context.Context, domain, snap string) error {
+	if !snapshotName.MatchString(snap) {
+		return ErrBadSnapshot
+	}
+	if err := os.MkdirAll(filepath.Dir(d.snapshotPath(domain, snap)), 0o700); err != nil {
+		return err
+	}
+	return d.Backup(ctx, domain, d.snapshotPath(domain, snap))
+}
+
+// ResetTo replaces the domain's file by a snapshot (test mode), as a
+// restore does; held is how many in-flight requests belong to the caller.
+func (d *Domains) ResetTo(ctx context.Context, domain, snap string, held int64) error {
+	if !snapshotName.MatchString(snap) {
+		return ErrBadSnapshot
+	}
+	src := d.snapshotPath(domain, snap)
+	if _, err := os.Stat(src); err != nil {
+		return ErrBadSnapshot
+	}
+	return d.swapIn(ctx, domain, src, held)
 }
