@@ -80,12 +80,12 @@ func TestWebhooks(t *testing.T) {
 	}
 }
 
-// TestAudit: writes are recorded with the token that made them; reads are
-// not.
+// TestAudit: writes are recorded with the token that made them and the
+// record they changed or made; reads are not.
 func TestAudit(t *testing.T) {
 	s, _ := newTestServer(t)
 	h := s.Handler()
-	post(t, h, "/insert_project", `{`+auth+`,"name":"Auditado"}`)
+	made := post(t, h, "/insert_project", `{`+auth+`,"name":"Auditado"}`)["token"]
 	post(t, h, "/update_project", `{`+auth+`,"id_token":"{{project1}}","name":"Novo nome"}`)
 	post(t, h, "/get_projects", `{`+auth+`}`)
 	do(h, http.MethodPost, "/update_project", `{`+auth+`,"id_token":"nope","name":"x"}`) // refused: not recorded
@@ -96,5 +96,9 @@ func TestAudit(t *testing.T) {
 	last := log[0].(map[string]any)
 	if last["route"] != "/update_project" || last["record"] != fx.tokens["project1"] || !strings.HasPrefix(last["actor"].(string), "token:1 (fca_acme_") {
 		t.Fatalf("entry %v", last)
+	}
+	// An insert's entry names the record it made.
+	if first := log[1].(map[string]any); first["route"] != "/insert_project" || first["record"] != made {
+		t.Fatalf("entry %v, made %v", first, made)
 	}
 }

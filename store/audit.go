@@ -36,6 +36,18 @@ func WithAudit(ctx context.Context, actor, route, record string, unitID int64) c
 
 const sqlAuditEntry = `INSERT INTO audit_log (at, actor, unit_id, route, record, status) VALUES (?, ?, ?, ?, ?, 200)`
 
+// newToken draws the token of a record an insert makes. The first one
+// drawn in a request whose audit entry names no record yet is named by it:
+// an insert's entry says what it made (an update's names the record its
+// body names).
+func (db *DB) newToken(ctx context.Context) string {
+	token := db.id()
+	if a, ok := ctx.Value(auditKey{}).(*auditInfo); ok && a.record == "" {
+		a.record = token
+	}
+	return token
+}
+
 // auditInTx writes the context's audit entry into the transaction, once.
 func (db *DB) auditInTx(ctx context.Context, tx *sql.Tx, now time.Time) error {
 	a, ok := ctx.Value(auditKey{}).(*auditInfo)

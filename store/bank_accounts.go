@@ -64,7 +64,7 @@ func (f BankAccountFields) values() []any {
 // InsertBankAccount creates an active account. An unknown bank or bank type,
 // or a code_bank that is not the bank's, is ErrInvalidReference.
 func (db *DB) InsertBankAccount(ctx context.Context, unitID int64, f BankAccountFields) (string, error) {
-	token := db.id()
+	token := db.newToken(ctx)
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		bankID, typeID, err := bankAccountRefs(ctx, tx, f)
 		if err != nil {

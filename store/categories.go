@@ -54,7 +54,7 @@ func groupArg(code int64) sql.NullInt64 { return sql.NullInt64{Int64: code, Vali
 // module type in the unit is ErrDuplicate; an unknown group is
 // ErrInvalidReference.
 func (db *DB) InsertCategory(ctx context.Context, unitID int64, f CategoryFields) (string, error) {
-	token := db.id()
+	token := db.newToken(ctx)
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		if err := checkGroup(ctx, tx, f); err != nil {
 			return err

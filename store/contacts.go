@@ -88,7 +88,7 @@ func (f ContactFields) values() []any {
 // InsertContact creates an active contact and returns its token. A register
 // already used in the unit (inactive contacts included) is ErrDuplicate.
 func (db *DB) InsertContact(ctx context.Context, unitID int64, f ContactFields) (string, error) {
-	token := db.id()
+	token := db.newToken(ctx)
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		args := append([]any{token, unitID, f.DisplayName()}, f.values()...)
 		args = append(args, timestamp(now), timestamp(now))

@@ -107,7 +107,7 @@ func (db *DB) Template(ctx context.Context, unitID int64, token string) (Templat
 
 // InsertTemplate stores a template (already sanitized).
 func (db *DB) InsertTemplate(ctx context.Context, unitID int64, f TemplateFields) (string, error) {
-	token := db.id()
+	token := db.newToken(ctx)
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO contract_templates (token, unit_id, name, body_html, page_css, header_html, footer_html, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, token, unitID, f.Name, f.BodyHTML, f.PageCSS, nullString(f.HeaderHTML), nullString(f.FooterHTML),
@@ -203,7 +203,7 @@ func contractRefs(ctx context.Context, tx *sql.Tx, unitID int64, f ContractField
 // orders, and (when order is set) the sales order created with it, in one
 // transaction. It answers the contract's and the order's tokens.
 func (db *DB) InsertContract(ctx context.Context, unitID int64, f ContractFields, files []NewFile, order *SalesOrderFields) (string, string, error) {
-	token, orderToken := db.id(), ""
+	token, orderToken := db.newToken(ctx), ""
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		contact, template, orders, err := contractRefs(ctx, tx, unitID, f)
 		if err != nil {

@@ -58,7 +58,7 @@ func (f CRMFields) values() []any {
 // active contact of the unit (ErrInvalidReference). Empty texts are stored
 // as null.
 func (db *DB) InsertCRM(ctx context.Context, unitID int64, f CRMFields) (string, error) {
-	token := db.id()
+	token := db.newToken(ctx)
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		contact, err := crmContact(ctx, tx, unitID, f.ContactToken)
 		if err != nil {

@@ -163,7 +163,7 @@ var maxCents = decimal.New(1, 15)
 // screening token links the screened document: its file becomes the
 // entry's first attachment and the screening is marked converted.
 func (db *DB) InsertEntry(ctx context.Context, unitID int64, f EntryFields, files []NewFile, screeningToken string) (string, error) {
-	token := db.id()
+	token := db.newToken(ctx)
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		refs, err := resolveEntryRefs(ctx, tx, unitID, f)
 		if err != nil {

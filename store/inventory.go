@@ -119,7 +119,7 @@ func keepStock(ctx context.Context, tx *sql.Tx, unitID, productID, balance int64
 
 // InsertMovement records an active movement.
 func (db *DB) InsertMovement(ctx context.Context, unitID int64, f MovementFields) (string, error) {
-	token := db.id()
+	token := db.newToken(ctx)
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		return db.insertMovement(ctx, tx, unitID, token, f, sql.NullInt64{}, now)
 	})

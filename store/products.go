@@ -45,7 +45,7 @@ func (f ProductFields) values() []any {
 
 // InsertProduct creates an active product or service.
 func (db *DB) InsertProduct(ctx context.Context, unitID int64, f ProductFields) (string, error) {
-	token := db.id()
+	token := db.newToken(ctx)
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		args := append([]any{token, unitID}, f.values()...)
 		_, err := tx.ExecContext(ctx, `

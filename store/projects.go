@@ -24,7 +24,7 @@ type ProjectFields struct {
 
 // InsertProject creates an active project.
 func (db *DB) InsertProject(ctx context.Context, unitID int64, f ProjectFields) (string, error) {
-	token := db.id()
+	token := db.newToken(ctx)
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		_, err := tx.ExecContext(ctx, `
 			INSERT INTO projects (token, unit_id, name, observation, budget, created_at, updated_at)

@@ -42,7 +42,7 @@ type NewInboxNFe struct {
 // ImportNFe puts an NF-e in the unit's inbox; the same key twice is
 // ErrDuplicate.
 func (db *DB) ImportNFe(ctx context.Context, unitID int64, n NewInboxNFe) (string, error) {
-	token := db.id()
+	token := db.newToken(ctx)
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO nfe_inbox (token, unit_id, access_key, supplier_cnpj, supplier_name, issue_date, total_value, xml, created_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, token, unitID, n.AccessKey, n.SupplierCNPJ, n.SupplierName, nullString(n.IssueDate), n.Total,
@@ -176,7 +176,7 @@ type PurchaseOrder struct {
 // supplier contact when the unit has none with that CNPJ. The same key
 // twice is ErrDuplicate.
 func (db *DB) InsertPurchaseOrder(ctx context.Context, unitID int64, f PurchaseFields) (string, error) {
-	token := db.id()
+	token := db.newToken(ctx)
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var cat, proj sql.NullInt64
 		for _, q := range []struct {

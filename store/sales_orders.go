@@ -307,7 +307,7 @@ func OrderCode(seq int64) string { return fmt.Sprintf("PV-%06d", seq) }
 
 // InsertSalesOrder creates an active order and answers its token and code.
 func (db *DB) InsertSalesOrder(ctx context.Context, unitID int64, f SalesOrderFields) (token, code string, err error) {
-	token = db.id()
+	token = db.newToken(ctx)
 	err = db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		refs, err := resolveOrderRefs(ctx, tx, unitID, f)
 		if err != nil {

@@ -28,7 +28,7 @@ type Screening struct {
 // InsertScreening stores a received document with the data read from it
 // (extracted, a JSON object).
 func (db *DB) InsertScreening(ctx context.Context, unitID int64, f NewFile, extracted json.RawMessage, note string) (string, error) {
-	token := db.id()
+	token := db.newToken(ctx)
 	sum := sha256.Sum256(f.Data)
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		_, err := tx.ExecContext(ctx, `

@@ -18,7 +18,7 @@ type User struct {
 
 // CreateUser adds a user. The e-mail is unique within the domain.
 func (db *DB) CreateUser(ctx context.Context, name, email string) (User, error) {
-	u := User{Token: db.id(), Name: name, Email: email, Active: true}
+	u := User{Token: db.newToken(ctx), Name: name, Email: email, Active: true}
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO users (token, name, email, created_at) VALUES (?, ?, ?, ?)`,
 			u.Token, name, email, timestamp(now))

@@ -27,7 +27,7 @@ type Webhook struct {
 // InsertWebhook registers an endpoint for events of the unit; an empty
 // secret is made here (answered once). It answers the token and secret.
 func (db *DB) InsertWebhook(ctx context.Context, unitID int64, url, secret string, events []string) (token, usedSecret string, err error) {
-	token = db.id()
+	token = db.newToken(ctx)
 	if secret == "" {
 		secret = "whsec_" + db.secret(24)
 	}
