@@ -414,6 +414,17 @@ CREATE TABLE outbox (
 ) STRICT;
 CREATE INDEX outbox_pending ON outbox(status, next_try_at);
 
+-- Files an e-mail carries (an invoice's XML), as they were when the
+-- message was queued: a retry sends the same bytes.
+CREATE TABLE outbox_attachments (
+	outbox_id    INTEGER NOT NULL REFERENCES outbox(id) ON DELETE CASCADE,
+	position     INTEGER NOT NULL,
+	name         TEXT NOT NULL,
+	content_type TEXT NOT NULL,
+	data         BLOB NOT NULL,
+	PRIMARY KEY (outbox_id, position)
+) STRICT;
+
 -- Fiscal invoices of sales orders.
 CREATE TABLE invoices (
 	id            INTEGER PRIMARY KEY,

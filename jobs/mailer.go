@@ -1,23 +1,30 @@
 package jobs
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/tls"
+	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"mime"
+	"mime/multipart"
 	"net"
 	"net/mail"
 	"net/smtp"
+	"net/textproto"
 	"net/url"
 	"strings"
 	"time"
+
+	"fincom/store"
 )
 
 // Sender delivers one e-mail.
 type Sender interface {
-	Send(ctx context.Context, to, subject, body string) error
+	Send(ctx context.Context, to, subject, body string, files []store.Attachment) error
 }
 
 // SMTP sends through an SMTP server: smtp://user:pass@host:587 (STARTTLS
@@ -54,21 +61,45 @@ func ParseSMTP(raw, from string) (*SMTP, error) {
 	return s, nil
 }
 
-// message builds an RFC 5322 text message in UTF-8.
-func (s *SMTP) message(to, subject, body string) []byte {
+// message builds an RFC 5322 message in UTF-8: plain text, or with files
+// a multipart/mixed one whose first part is the text and each file a
+// base64 part (RFC 2045's 76-character lines).
+func (s *SMTP) message(to, subject, body string, files []store.Attachment) []byte {
 	id := make([]byte, 12)
 	rand.Read(id)
 	host := s.from[strings.LastIndexByte(s.from, '@')+1:]
-	var b strings.Builder
-	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\nMessage-ID: <%s@%s>\r\n", s.from, to,
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "From: %s\r\nTo: %s\r\nSubject: %s\r\nDate: %s\r\nMessage-ID: <%s@%s>\r\nMIME-Version: 1.0\r\n", s.from, to,
 		mime.QEncoding.Encode("utf-8", subject), time.Now().Format(time.RFC1123Z), hex.EncodeToString(id), strings.Trim(host, ">"))
-	b.WriteString("MIME-Version: 1.0\r\nContent-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: 8bit\r\n\r\n")
-	b.WriteString(strings.ReplaceAll(strings.ReplaceAll(body, "\r\n", "\n"), "\n", "\r\n"))
-	return []byte(b.String())
+	text := strings.ReplaceAll(strings.ReplaceAll(body, "\r\n", "\n"), "\n", "\r\n")
+	const textHeader = "Content-Type: text/plain; charset=UTF-8\r\nContent-Transfer-Encoding: 8bit\r\n"
+	if len(files) == 0 {
+		b.WriteString(textHeader + "\r\n" + text)
+		return b.Bytes()
+	}
+	mw := multipart.NewWriter(&b)
+	fmt.Fprintf(&b, "Content-Type: multipart/mixed;\r\n\tboundary=%q\r\n\r\n", mw.Boundary())
+	part, _ := mw.CreatePart(textproto.MIMEHeader{"Content-Type": {"text/plain; charset=UTF-8"}, "Content-Transfer-Encoding": {"8bit"}})
+	io.WriteString(part, text)
+	for _, f := range files {
+		part, _ = mw.CreatePart(textproto.MIMEHeader{
+			"Content-Type":              {mime.FormatMediaType(f.ContentType, map[string]string{"name": f.Name})},
+			"Content-Disposition":       {mime.FormatMediaType("attachment", map[string]string{"filename": f.Name})},
+			"Content-Transfer-Encoding": {"base64"},
+		})
+		enc := base64.StdEncoding.EncodeToString(f.Data)
+		for len(enc) > 76 {
+			io.WriteString(part, enc[:76]+"\r\n")
+			enc = enc[76:]
+		}
+		io.WriteString(part, enc+"\r\n")
+	}
+	mw.Close()
+	return b.Bytes()
 }
 
 // Send delivers one message.
-func (s *SMTP) Send(ctx context.Context, to, subject, body string) error {
+func (s *SMTP) Send(ctx context.Context, to, subject, body string, files []store.Attachment) error {
 	rcpt, err := mail.ParseAddress(to)
 	if err != nil {
 		return fmt.Errorf("recipient %q: %w", to, err)
@@ -111,7 +142,7 @@ func (s *SMTP) Send(ctx context.Context, to, subject, body string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := w.Write(s.message(to, subject, body)); err != nil {
+	if _, err := w.Write(s.message(to, subject, body, files)); err != nil {
 		return err
 	}
 	if err := w.Close(); err != nil {
@@ -139,7 +170,7 @@ func (r *Runner) Deliver(ctx context.Context, all bool) error {
 		}
 		due, err := db.DueMail(ctx, 50)
 		for _, m := range due {
-			if serr := r.Sender.Send(ctx, m.To, m.Subject, m.Body); serr != nil {
+			if serr := r.Sender.Send(ctx, m.To, m.Subject, m.Body, m.Attachments); serr != nil {
 				r.Log.Warn("mail not sent", "domain", n, "mail", m.Token, "attempt", m.Attempts+1, "err", serr)
 				err = db.MailFailed(ctx, m.Token, serr)
 			} else {

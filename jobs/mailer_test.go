@@ -2,8 +2,14 @@ package jobs
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/base64"
+	"io"
+	"mime"
+	"mime/multipart"
 	"net"
+	"net/mail"
 	"strings"
 	"sync"
 	"testing"
@@ -185,5 +191,73 @@ func TestSMTPDelivery(t *testing.T) {
 	}
 	if _, err := ParseSMTP("http://x", "a@b.c"); err == nil {
 		t.Fatal("bad scheme accepted")
+	}
+}
+
+// TestSMTPAttachments: a message's files (an invoice's XML) travel as a
+// multipart/mixed message that a mail reader takes apart again, byte for
+// byte; the outbox lists them.
+func TestSMTPAttachments(t *testing.T) {
+	w := newWorld(t, time.Date(2026, 11, 20, 15, 0, 0, 0, time.UTC))
+	ctx := context.Background()
+	doc := []byte(`<?xml version="1.0" encoding="UTF-8"?><CompNfse>` + strings.Repeat("<Discriminacao>Serviço prestado</Discriminacao>", 40) + `</CompNfse>`)
+	file := store.Attachment{Name: "35261111222333000181550010000000011000000019.xml", ContentType: "application/xml", Data: doc}
+	err := w.db.QueueInvoiceNotice(ctx, w.unit.ID, w.order("2026-12-10"), store.Notice{Kind: "invoice_issued",
+		To: "Cliente <cliente@example.com>", Subject: "Nota fiscal emitida", Body: "Olá,\nsegue a nota.", Attachments: []store.Attachment{file}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mails, _ := w.db.Outbox(ctx, 10)
+	if len(mails) != 1 || len(mails[0].Attachments) != 1 ||
+		mails[0].Attachments[0] != (store.AttachmentInfo{Name: file.Name, ContentType: file.ContentType, Size: int64(len(doc))}) {
+		t.Fatalf("outbox %+v", mails)
+	}
+	srv := newSMTPServer(t, 0)
+	if w.runner.Sender, err = ParseSMTP("smtp://"+srv.ln.Addr().String(), "Acme <nf@acme.example>"); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.runner.Deliver(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	msgs := srv.messages()
+	if len(msgs) != 1 {
+		t.Fatalf("%d messages sent", len(msgs))
+	}
+	// RFC 5322: no line over 998 characters; RFC 2045: base64 in lines of
+	// at most 76.
+	for _, l := range strings.Split(msgs[0], "\r\n") {
+		if len(l) > 998 || len(l) > 76 && strings.Trim(l, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=") == "" {
+			t.Fatalf("line of %d characters: %.80q", len(l), l)
+		}
+	}
+	m, err := mail.ReadMessage(strings.NewReader(msgs[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mt, params, err := mime.ParseMediaType(m.Header.Get("Content-Type"))
+	if err != nil || mt != "multipart/mixed" {
+		t.Fatalf("content type %q %v", m.Header.Get("Content-Type"), err)
+	}
+	parts := multipart.NewReader(m.Body, params["boundary"])
+	text, err := parts.NextPart()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := io.ReadAll(text); text.Header.Get("Content-Type") != "text/plain; charset=UTF-8" || string(b) != "Olá,\r\nsegue a nota." {
+		t.Fatalf("text part %v %q", text.Header, b)
+	}
+	att, err := parts.NextPart()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(base64.NewDecoder(base64.StdEncoding, att))
+	if err != nil || att.FileName() != file.Name || !strings.HasPrefix(att.Header.Get("Content-Type"), "application/xml") || !bytes.Equal(got, doc) {
+		t.Fatalf("attachment %v %q (%d bytes) %v", att.Header, att.FileName(), len(got), err)
+	}
+	if _, err := parts.NextPart(); err != io.EOF {
+		t.Fatalf("a third part: %v", err)
+	}
+	if mails, _ = w.db.Outbox(ctx, 10); mails[0].Status != "sent" {
+		t.Fatalf("after delivery: %+v", mails[0])
 	}
 }

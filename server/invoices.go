@@ -6,11 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/shopspring/decimal"
 
 	"fincom/render"
 	"fincom/server/brdoc"
@@ -133,7 +132,7 @@ func (s *Server) issueInvoice(ctx context.Context, db *store.DB, unitID int64, o
 	if err != nil {
 		return store.Invoice{}, err
 	}
-	notice, err := s.invoiceNotice(d, "invoice_issued", public)
+	notice, err := s.invoiceNotice(d, "invoice_issued", public, invoiceXML(inv.Kind, n, rec.AccessKey, string(rec.XML)))
 	if err != nil {
 		return store.Invoice{}, err
 	}
@@ -143,14 +142,20 @@ func (s *Server) issueInvoice(ctx context.Context, db *store.DB, unitID int64, o
 // invoiceNotice renders the e-mail that carries an invoice's documents to
 // notify_email_nf. The order's public token may be set only when the
 // invoice is saved: the links then use it.
-func (s *Server) invoiceNotice(d store.InvoiceData, kind, publicToken string) (*store.Notice, error) {
+func (s *Server) invoiceNotice(d store.InvoiceData, kind, publicToken string, xml xmlDocument) (*store.Notice, error) {
 	if d.NotifyEmailNF == "" || publicToken == "" {
 		return nil, nil
 	}
 	base := s.cfg.PublicURL + Prefix + "/sales_orders/"
-	return s.notice(kind, d.NotifyEmailNF, "", render.MailData{Seller: d.Emitter.Name, Customer: d.Recipient.Name, OrderCode: d.CodOrders,
+	n, err := s.notice(kind, d.NotifyEmailNF, "", render.MailData{Seller: d.Emitter.Name, Customer: d.Recipient.Name, OrderCode: d.CodOrders,
 		Description: d.Description, Amount: render.BRL(d.Value.String()), PaymentURL: base + "public_danfe/" + publicToken,
 		Extra: "XML: " + base + "public_nf_xml/" + publicToken})
+	if n != nil {
+		// The recipient keeps the XML itself (the buyer of an NF-e must be
+		// able to), not only a link to it.
+		n.Attachments = []store.Attachment{{Name: xml.name, ContentType: "application/xml", Data: xml.body}}
+	}
+	return n, err
 }
 
 // invoiceAnswer is the data of /generate_nf.
@@ -240,7 +245,8 @@ func (s *Server) sendDanfeXML(r *request) (any, error) {
 	if d.NotifyEmailNF == "" {
 		return nil, errNoNFEmail
 	}
-	n, err := s.invoiceNotice(d, "invoice_issued", d.PublicToken)
+	inv := d.Existing
+	n, err := s.invoiceNotice(d, "invoice_issued", d.PublicToken, invoiceXML(inv.Kind, inv.Number, inv.AccessKey.String, inv.XML))
 	if err != nil {
 		return nil, err
 	}
@@ -278,6 +284,16 @@ type xmlDocument struct {
 	body []byte
 }
 
+// invoiceXML names an invoice's XML file by its access key, or by its kind
+// and number when it has none (municipal NFS-e).
+func invoiceXML(kind string, number int, accessKey, xml string) xmlDocument {
+	name := accessKey
+	if name == "" {
+		name = kind + "-" + strconv.Itoa(number)
+	}
+	return xmlDocument{name: name + ".xml", body: []byte(xml)}
+}
+
 func (x xmlDocument) write(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "application/xml; charset=utf-8")
 	w.Header().Set("Content-Disposition", `attachment; filename="`+x.name+`"`)
@@ -293,11 +309,7 @@ func (s *Server) publicNFXML(r *request) (any, error) {
 		return nil, err
 	}
 	defer release()
-	name := inv.AccessKey.String
-	if name == "" {
-		name = inv.Kind + "-" + decimal.NewFromInt(int64(inv.Number)).String()
-	}
-	return xmlDocument{name: name + ".xml", body: []byte(inv.XML)}, nil
+	return invoiceXML(inv.Kind, inv.Number, inv.AccessKey.String, inv.XML), nil
 }
 
 // publicDANFE (GET) is the printable invoice with the key's Code 128 bar

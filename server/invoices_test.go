@@ -11,6 +11,7 @@ import (
 	"fincom/server/brdoc"
 	"fincom/server/docread"
 	"fincom/server/fiscal"
+	"fincom/store"
 )
 
 // withAddress completes contact1's address, which invoices need.
@@ -84,6 +85,14 @@ func TestInvoiceLifecycle(t *testing.T) {
 	release()
 	if len(mails) != 2 || mails[0].Kind != "invoice_issued" || mails[0].To != "nf@alfa.com.br" || !strings.Contains(mails[0].Body, "public_nf_xml/"+public) {
 		t.Fatalf("outbox %+v", mails)
+	}
+	// Both e-mails (at issue, and sent again) carry the XML itself, named
+	// as its download is.
+	name := strings.TrimSuffix(strings.TrimPrefix(x.Header().Get("Content-Disposition"), `attachment; filename="`), `"`)
+	for _, m := range mails {
+		if want := (store.AttachmentInfo{Name: name, ContentType: "application/xml", Size: int64(x.Body.Len())}); len(m.Attachments) != 1 || m.Attachments[0] != want {
+			t.Fatalf("attachments %+v, want %+v", m.Attachments, want)
+		}
 	}
 
 	if rec := do(h, http.MethodPost, "/cancel_nf", `{`+auth+`,"id_token":"`+id+`","reason":"Serviço prestado em outra data"}`); rec.Code != 200 {

@@ -75,6 +75,7 @@ type ChargePlan struct {
 // Notice is an e-mail to queue in the outbox with a state change.
 type Notice struct {
 	Kind, To, Subject, Body string
+	Attachments             []Attachment
 	// DedupeKey makes the same notice queued twice count once.
 	DedupeKey string
 }

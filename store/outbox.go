@@ -3,21 +3,38 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"time"
 )
 
 // Mail is a message of the outbox.
 type Mail struct {
-	Token     string `json:"token"`
-	Kind      string `json:"kind"`
-	To        string `json:"to"`
-	Subject   string `json:"subject"`
-	Body      string `json:"body"`
-	Status    string `json:"status"`
-	Attempts  int    `json:"attempts"`
-	LastError Text   `json:"last_error"`
-	SentAt    Text   `json:"sent_at"`
-	CreatedAt string `json:"created_at"`
+	Token       string           `json:"token"`
+	Kind        string           `json:"kind"`
+	To          string           `json:"to"`
+	Subject     string           `json:"subject"`
+	Body        string           `json:"body"`
+	Attachments []AttachmentInfo `json:"attachments"`
+	Status      string           `json:"status"`
+	Attempts    int              `json:"attempts"`
+	LastError   Text             `json:"last_error"`
+	SentAt      Text             `json:"sent_at"`
+	CreatedAt   string           `json:"created_at"`
+}
+
+// Attachment is a file an e-mail carries.
+type Attachment struct {
+	Name, ContentType string
+	Data              []byte
+}
+
+// AttachmentInfo describes an attachment in the outbox's listing.
+type AttachmentInfo struct {
+	Name        string `json:"name"`
+	ContentType string `json:"content_type"`
+	Size        int64  `json:"size"`
 }
 
 // queueNotice adds a message to the outbox; a notice without an address is
@@ -27,17 +44,33 @@ func queueNotice(ctx context.Context, tx *sql.Tx, unitID, orderID int64, n *Noti
 	if n == nil || n.To == "" {
 		return nil
 	}
-	_, err := tx.ExecContext(ctx, `
+	var id int64
+	err := tx.QueryRowContext(ctx, `
 		INSERT INTO outbox (token, unit_id, order_id, kind, dedupe_key, to_addr, subject, body, status, next_try_at, created_at)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)
-		ON CONFLICT (dedupe_key) DO NOTHING`,
-		newID(), unitID, orderID, n.Kind, nullString(n.DedupeKey), n.To, n.Subject, n.Body, timestamp(now), timestamp(now))
-	return err
+		ON CONFLICT (dedupe_key) DO NOTHING
+		RETURNING id`,
+		newID(), unitID, orderID, n.Kind, nullString(n.DedupeKey), n.To, n.Subject, n.Body, timestamp(now), timestamp(now)).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil // queued already
+	}
+	if err != nil {
+		return err
+	}
+	for i, a := range n.Attachments {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO outbox_attachments (outbox_id, position, name, content_type, data) VALUES (?, ?, ?, ?, ?)`,
+			id, i, a.Name, a.ContentType, a.Data); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Outbox lists the domain's messages, newest first.
 func (db *DB) Outbox(ctx context.Context, limit int) ([]Mail, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT token, kind, to_addr, subject, body, status, attempts, last_error, sent_at, created_at
+	rows, err := db.r.QueryContext(ctx, `SELECT token, kind, to_addr, subject, body, status, attempts, last_error, sent_at, created_at,
+			(SELECT json_group_array(json_object('name', name, 'content_type', content_type, 'size', length(data)))
+			 FROM (SELECT * FROM outbox_attachments WHERE outbox_id = outbox.id ORDER BY position))
 		FROM outbox ORDER BY id DESC LIMIT ?`, limit)
 	if err != nil {
 		return nil, err
@@ -46,8 +79,12 @@ func (db *DB) Outbox(ctx context.Context, limit int) ([]Mail, error) {
 	out := []Mail{}
 	for rows.Next() {
 		var m Mail
-		if err := rows.Scan(&m.Token, &m.Kind, &m.To, &m.Subject, &m.Body, &m.Status, &m.Attempts, &m.LastError, &m.SentAt, &m.CreatedAt); err != nil {
+		var files string
+		if err := rows.Scan(&m.Token, &m.Kind, &m.To, &m.Subject, &m.Body, &m.Status, &m.Attempts, &m.LastError, &m.SentAt, &m.CreatedAt, &files); err != nil {
 			return nil, err
+		}
+		if err := json.Unmarshal([]byte(files), &m.Attachments); err != nil {
+			return nil, fmt.Errorf("outbox attachments: %w", err)
 		}
 		out = append(out, m)
 	}
@@ -116,26 +153,54 @@ func (db *DB) QueueChargeNotices(ctx context.Context, today Date, render func(No
 // PendingMail is a message ready to be sent.
 type PendingMail struct {
 	Token, To, Subject, Body string
+	Attachments              []Attachment
 	Attempts                 int
 }
 
-// DueMail lists up to limit pending messages whose next try is due.
+// DueMail lists up to limit pending messages whose next try is due, with
+// their attachments.
 func (db *DB) DueMail(ctx context.Context, limit int) ([]PendingMail, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT token, to_addr, subject, body, attempts FROM outbox
-		WHERE status = 'pending' AND next_try_at <= ? ORDER BY id LIMIT ?`, timestamp(db.now()), limit)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	var out []PendingMail
-	for rows.Next() {
-		var m PendingMail
-		if err := rows.Scan(&m.Token, &m.To, &m.Subject, &m.Body, &m.Attempts); err != nil {
-			return nil, err
+	err := db.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT id, token, to_addr, subject, body, attempts FROM outbox
+			WHERE status = 'pending' AND next_try_at <= ? ORDER BY id LIMIT ?`, timestamp(db.now()), limit)
+		if err != nil {
+			return err
 		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+		defer rows.Close()
+		var ids []int64
+		for rows.Next() {
+			var id int64
+			var m PendingMail
+			if err := rows.Scan(&id, &m.Token, &m.To, &m.Subject, &m.Body, &m.Attempts); err != nil {
+				return err
+			}
+			ids, out = append(ids, id), append(out, m)
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		for i, id := range ids {
+			files, err := tx.QueryContext(ctx, `SELECT name, content_type, data FROM outbox_attachments WHERE outbox_id = ? ORDER BY position`, id)
+			if err != nil {
+				return err
+			}
+			for files.Next() {
+				var a Attachment
+				if err := files.Scan(&a.Name, &a.ContentType, &a.Data); err != nil {
+					files.Close()
+					return err
+				}
+				out[i].Attachments = append(out[i].Attachments, a)
+			}
+			files.Close()
+			if err := files.Err(); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return out, err
 }
 
 // MaxMailAttempts is how often a message is tried before it is failed.
