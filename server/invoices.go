@@ -66,7 +66,7 @@ func fiscalInvoice(d store.InvoiceData) fiscal.Invoice {
 // (422 listing every problem), take a number, build and authorize the
 // document, store it. An order whose invoice is authorized answers it:
 // issuing twice issues once.
-func (s *Server) issueInvoice(ctx context.Context, db *store.DB, unitID int64, orderToken string) (store.Invoice, error) {
+func (s *Server) issueInvoice(ctx context.Context, db *store.DB, unitID int64, orderToken string) (_ store.Invoice, err error) {
 	d, err := db.InvoiceData(ctx, unitID, orderToken)
 	if errors.Is(err, store.ErrNotFound) {
 		return store.Invoice{}, errSalesOrderNotFound
@@ -88,6 +88,16 @@ func (s *Server) issueInvoice(ctx context.Context, db *store.DB, unitID int64, o
 	if err != nil {
 		return store.Invoice{}, err
 	}
+	// Until the authority authorizes (or denies) the document, its number
+	// is only lent: on any other way out it is given back.
+	used := false
+	defer func() {
+		if !used {
+			if rerr := db.ReleaseInvoiceNumber(context.WithoutCancel(ctx), unitID, inv.Kind, invoiceSeries, n); rerr != nil && err == nil {
+				err = rerr
+			}
+		}
+	}()
 	inv.Series, inv.Number, inv.Issued = invoiceSeries, n, db.Now()
 	codeLen := 8
 	if inv.Kind == fiscal.NFSeN {
@@ -106,6 +116,10 @@ func (s *Server) issueInvoice(ctx context.Context, db *store.DB, unitID int64, o
 	if m, ok := s.authorityFor(db.Name); ok {
 		switch m.Mode {
 		case "reject":
+			// A denial (SEFAZ's 301 to 303, "uso denegado") is recorded by
+			// the authority: its number is spent. Any other rejection
+			// leaves the number free.
+			used = m.Code >= 301 && m.Code <= 303
 			return store.Invoice{}, &Error{Status: http.StatusUnprocessableEntity, Text: textInvoiceRejected,
 				Details: map[string]any{"code": m.Code, "reason": m.Reason}}
 		case "delay":
@@ -116,6 +130,7 @@ func (s *Server) issueInvoice(ctx context.Context, db *store.DB, unitID int64, o
 	if err != nil {
 		return store.Invoice{}, errProviderDown
 	}
+	used = true // authorized: the number is the document's, whatever follows
 	rec.Protocol = auth.Protocol
 	switch inv.Kind {
 	case fiscal.NFe, fiscal.NFCe:

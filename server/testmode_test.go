@@ -167,7 +167,8 @@ func TestSnapshots(t *testing.T) {
 }
 
 // TestSimulatedAuthorityAndRefusal: the authority rejects with a code, then
-// authorizes; a refused payment leaves the charge open.
+// authorizes (with the rejected document's number; a denied one's is
+// spent); a refused payment leaves the charge open.
 func TestSimulatedAuthorityAndRefusal(t *testing.T) {
 	h := testModeServer(t)
 	post(t, h, "/update_contact", withAddress)
@@ -178,12 +179,24 @@ func TestSimulatedAuthorityAndRefusal(t *testing.T) {
 		t.Fatalf("rejection: %d %s", rec.Code, rec.Body.String())
 	}
 	post(t, h, "/_test/authority", `{"access_token":"{{access}}","mode":"authorize"}`)
-	if rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`); rec.Code != 200 {
+	// The rejected document's number was given back: the series has no
+	// hole.
+	if rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`); rec.Code != 200 || !strings.Contains(rec.Body.String(), `"number":1,`) {
 		t.Fatalf("authorize: %d %s", rec.Code, rec.Body.String())
+	}
+	// A denial (301, the default) spends its number, as SEFAZ records it.
+	denied := orderWith(t, h)
+	post(t, h, "/_test/authority", `{"access_token":"{{access}}","mode":"reject"}`)
+	if rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+denied+`"}`); rec.Code != 422 || !strings.Contains(rec.Body.String(), `"code":301`) {
+		t.Fatalf("denial: %d %s", rec.Code, rec.Body.String())
+	}
+	post(t, h, "/_test/authority", `{"access_token":"{{access}}","mode":"authorize"}`)
+	if rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+denied+`"}`); rec.Code != 200 || !strings.Contains(rec.Body.String(), `"number":3,`) {
+		t.Fatalf("after a denial: %d %s", rec.Code, rec.Body.String())
 	}
 	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
 	docs := post(t, h, "/_test/documents", `{"access_token":"{{access}}"}`)["data"].([]any)
-	if len(docs) != 2 {
+	if len(docs) != 3 {
 		t.Fatalf("documents %v", docs)
 	}
 	kinds := docs[0].(map[string]any)["kind"].(string) + "," + docs[1].(map[string]any)["kind"].(string)

@@ -141,16 +141,38 @@ func (db *DB) InvoiceData(ctx context.Context, unitID int64, orderToken string) 
 }
 
 // ReserveInvoiceNumber takes the next number of a unit's series of a kind.
-// A number whose document is then not authorized stays unused (the real
-// authorities call for its inutilização).
 func (db *DB) ReserveInvoiceNumber(ctx context.Context, unitID int64, kind string, series int) (int, error) {
 	var n int64
+	counter := invoiceCounter(kind, series)
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		var err error
-		n, err = nextCounter(ctx, tx, unitID, fmt.Sprintf("invoice:%s:%d", kind, series))
+		// A number given back (ReleaseInvoiceNumber) first: the series
+		// keeps no hole where the authority refused a document.
+		err := tx.QueryRowContext(ctx, `DELETE FROM invoice_free_numbers WHERE rowid =
+			(SELECT rowid FROM invoice_free_numbers WHERE unit_id = ? AND counter = ? ORDER BY number LIMIT 1)
+			RETURNING number`, unitID, counter).Scan(&n)
+		if errors.Is(err, sql.ErrNoRows) {
+			n, err = nextCounter(ctx, tx, unitID, counter)
+		}
 		return err
 	})
 	return int(n), err
+}
+
+// ReleaseInvoiceNumber gives back a number ReserveInvoiceNumber took that
+// no authorized document carries: the authority rejected the document
+// without denying it, or was not reached. The next invoice takes it.
+// A denied document (SEFAZ's "uso denegado") keeps its number: it is not
+// given back.
+func (db *DB) ReleaseInvoiceNumber(ctx context.Context, unitID int64, kind string, series, number int) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO invoice_free_numbers (unit_id, counter, number) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
+			unitID, invoiceCounter(kind, series), number)
+		return err
+	})
+}
+
+func invoiceCounter(kind string, series int) string {
+	return fmt.Sprintf("invoice:%s:%d", kind, series)
 }
 
 // NewInvoice is an authorized document to store.
