@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -67,6 +69,15 @@ func fiscalInvoice(d store.InvoiceData) fiscal.Invoice {
 // document, store it. An order whose invoice is authorized answers it:
 // issuing twice issues once.
 func (s *Server) issueInvoice(ctx context.Context, db *store.DB, unitID int64, orderToken string) (_ store.Invoice, err error) {
+	// One issue per order at a time: two requests for one order each took
+	// a number and had a document authorized, and the second was thrown
+	// away when the first was stored (an authorized document lost, and a
+	// number spent for nothing).
+	h := fnv.New32a()
+	io.WriteString(h, db.Name+"\x00"+orderToken)
+	mu := &s.issuing[h.Sum32()%uint32(len(s.issuing))]
+	mu.Lock()
+	defer mu.Unlock()
 	d, err := db.InvoiceData(ctx, unitID, orderToken)
 	if errors.Is(err, store.ErrNotFound) {
 		return store.Invoice{}, errSalesOrderNotFound

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"encoding/xml"
 	"net/http"
 	"strings"
@@ -147,4 +148,36 @@ func TestNFeAndWebhook(t *testing.T) {
 		t.Fatalf("read back %+v %v", r, err)
 	}
 	_ = fiscal.NFe
+}
+
+// TestConcurrentIssue: requests issuing one order's invoice at once get
+// the same invoice, and spend one number: the next order takes the next.
+func TestConcurrentIssue(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	post(t, h, "/update_contact", withAddress)
+	id := orderWith(t, h)
+	const n = 8
+	answers := make(chan map[string]any, n)
+	for range n {
+		go func() {
+			rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+			var a map[string]any
+			json.Unmarshal(rec.Body.Bytes(), &a)
+			answers <- a
+		}()
+	}
+	var token any
+	for range n {
+		a := <-answers
+		data, _ := a["data"].(map[string]any)
+		if data == nil || data["number"] != 1.0 || token != nil && data["token"] != token {
+			t.Fatalf("answer %v", a)
+		}
+		token = data["token"]
+	}
+	next := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+orderWith(t, h)+`"}`)["data"].(map[string]any)
+	if next["number"] != 2.0 {
+		t.Fatalf("the next order's invoice is number %v", next["number"])
+	}
 }

@@ -64,6 +64,9 @@ type Server struct {
 	// authority is test mode's per-domain choice for the tax authority
 	// (domain -> authorityMode).
 	authority sync.Map
+	// issuing serializes the issue of one order's invoice (see
+	// issueInvoice): striped by domain and order, so the set stays bounded.
+	issuing [64]sync.Mutex
 }
 
 // New returns a Server over open domains and the system file.
