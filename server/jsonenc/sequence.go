@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime/debug"
+	"sync"
 )
 
 // Sequence is a JSON array whose elements are read while it is written
@@ -67,6 +68,17 @@ func encodeSequence(st *state, v reflect.Value) error {
 		}
 	}()
 
+	stopReader := sync.OnceFunc(func() { close(stop) })
+	defer func() {
+		// A panic while writing (a bug) still stops the reader and waits
+		// for it, or it would hold its read transaction for ever.
+		if p := recover(); p != nil {
+			stopReader()
+			for range batches {
+			}
+			panic(p)
+		}
+	}()
 	var writeErr error
 	st.b = append(st.b, '[')
 	n := 0
@@ -82,7 +94,7 @@ func encodeSequence(st *state, v reflect.Value) error {
 			}
 			n++
 			if writeErr = st.element(x, &lastType, &enc); writeErr != nil {
-				close(stop)
+				stopReader()
 				break
 			}
 		}

@@ -118,3 +118,25 @@ func TestSequenceWriterGone(t *testing.T) {
 		t.Fatal("the reader read every row")
 	}
 }
+
+type panickingWriter struct{}
+
+func (panickingWriter) Write([]byte) (int, error) { panic("write boom") }
+
+// A panic while writing (a bug) goes on up to the server's recovery, but
+// only once the reader has been stopped and has returned: it would
+// otherwise wait for ever, holding its read transaction.
+func TestSequenceWriterPanics(t *testing.T) {
+	r := &rows{items: many(20000), failAt: -1, panicAt: -1}
+	func() {
+		defer func() {
+			if p := recover(); p != "write boom" {
+				t.Fatalf("recovered %v", p)
+			}
+		}()
+		Write(panickingWriter{}, nil, r)
+	}()
+	if !errors.Is(r.ended, errStopped) {
+		t.Fatalf("reader ended with %v after %d of %d rows", r.ended, r.read, len(r.items))
+	}
+}
