@@ -69,6 +69,10 @@ func TestContracts(t *testing.T) {
 	if n := len(post(t, h, "/list_contracts", `{`+auth+`}`)["data"].([]any)); n != 0 {
 		t.Fatal("disabled contract listed")
 	}
+	post(t, h, "/enable_contract", `{`+auth+`,"token":"`+id+`"}`)
+	if n := len(post(t, h, "/list_contracts", `{`+auth+`}`)["data"].([]any)); n != 1 {
+		t.Fatal("enabled contract not listed")
+	}
 }
 
 func TestContractErrors(t *testing.T) {
@@ -129,6 +133,15 @@ func TestHostileTemplate(t *testing.T) {
 	}
 	if rec := do(h, http.MethodPost, "/get_contract_preview", `{`+auth+`}`); rec.Code != 400 {
 		t.Fatalf("no target: %d", rec.Code)
+	}
+	// An update is sanitized as an insert is.
+	post(t, h, "/update_contract_template", `{`+auth+`,"id_token":"`+tok+`","name":"Revisto","body_html":"<p>Caro {{contato_nome}}<script>alert(6)</script></p>"}`)
+	tpl = post(t, h, "/get_contract_template", `{`+auth+`,"id_token":"`+tok+`"}`)["data"].(map[string]any)
+	if tpl["name"] != "Revisto" || tpl["body_html"] != "<p>Caro {{contato_nome}}</p>" {
+		t.Fatalf("updated template %v", tpl)
+	}
+	if rec := do(h, http.MethodPost, "/update_contract_template", `{`+auth+`,"id_token":"nope","name":"X"}`); rec.Code != 404 {
+		t.Fatalf("unknown template: %d %s", rec.Code, rec.Body.String())
 	}
 	list := post(t, h, "/list_contract_templates", `{`+auth+`}`)["data"].([]any)
 	if len(list) != 2 || list[0].(map[string]any)["is_default"] != true {

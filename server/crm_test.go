@@ -41,6 +41,10 @@ func TestCRM(t *testing.T) {
 		{name: "update unknown", path: "/update_crm", body: `{` + auth + `,"id_token":"x","lead_status":"y"}`, status: 404, text: "CRM record not found or not updated."},
 		{name: "disable hides", path: "/list_crm", before: []call{{"/insert_crm", full}, {"/disable_crm", `{` + auth + `,"token":"00000000-0000-4000-8001-000000000001"}`}},
 			body: `{` + auth + `}`, status: 200, check: wantCount(0)},
+		{name: "enable restores", path: "/list_crm", before: []call{{"/insert_crm", full}, {"/disable_crm", `{` + auth + `,"token":"00000000-0000-4000-8001-000000000001"}`},
+			{"/enable_crm", `{` + auth + `,"id_token":"00000000-0000-4000-8001-000000000001"}`}},
+			body: `{` + auth + `}`, status: 200, check: wantCount(1)},
+		{name: "enable unknown", path: "/enable_crm", body: `{` + auth + `,"id_token":"x"}`, status: 404, text: "CRM record not found or not updated."},
 		{name: "list by contact", path: "/list_crm", before: []call{{"/insert_crm", full}, {"/insert_crm", `{` + auth + `}`}},
 			body: `{` + auth + `,"id_contact":"{{contact1}}"}`, status: 200, check: wantCount(1)},
 	})

@@ -40,6 +40,9 @@ func TestInventory(t *testing.T) {
 		{name: "update unknown", path: "/update_inventory_movement", body: `{` + auth + `,"id_token":"x","quantity":1}`, status: 404, text: "Inventory movement not found or not updated."},
 		{name: "disabled not listed", path: "/get_inventory_moviment", before: append(seed, call{"/disable_inventory_movement", `{` + auth + `,"token":"00000000-0000-4000-8001-000000000002"}`}),
 			body: `{` + auth + `}`, status: 200, check: wantCount(2)},
+		{name: "enabled listed again", path: "/get_inventory_moviment", before: append(seed, call{"/disable_inventory_movement", `{` + auth + `,"token":"00000000-0000-4000-8001-000000000002"}`},
+			call{"/enable_inventory_movement", `{` + auth + `,"id_token":"00000000-0000-4000-8001-000000000002"}`}),
+			body: `{` + auth + `}`, status: 200, check: wantCount(3)},
 	})
 }
 

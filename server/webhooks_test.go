@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -100,5 +101,34 @@ func TestAudit(t *testing.T) {
 	// An insert's entry names the record it made.
 	if first := log[1].(map[string]any); first["route"] != "/insert_project" || first["record"] != made {
 		t.Fatalf("entry %v, made %v", first, made)
+	}
+}
+
+// TestWebhookActive: the listing shows a unit's webhooks (never their
+// secret); a disabled webhook is sent no events until it is enabled again.
+func TestWebhookActive(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	tok := post(t, h, "/insert_webhook", `{`+auth+`,"url":"https://hooks.example/fincom","secret":"s3cret","events":["sales_order.created"]}`)["data"].(map[string]any)["token"].(string)
+	list := post(t, h, "/list_webhooks", `{`+auth+`}`)["data"].([]any)
+	if w := list[0].(map[string]any); len(list) != 1 || w["token"] != tok || w["active"] != true || w["url"] != "https://hooks.example/fincom" ||
+		strings.Contains(fmt.Sprint(w), "s3cret") {
+		t.Fatalf("webhooks %v", list)
+	}
+	post(t, h, "/disable_webhook", `{`+auth+`,"id_token":"`+tok+`"}`)
+	if w := post(t, h, "/list_webhooks", `{`+auth+`}`)["data"].([]any)[0].(map[string]any); w["active"] != false {
+		t.Fatalf("disabled webhook %v", w)
+	}
+	orderWith(t, h)
+	if n := len(post(t, h, "/list_webhook_deliveries", `{`+auth+`}`)["data"].([]any)); n != 0 {
+		t.Fatalf("a disabled webhook was sent %d events", n)
+	}
+	post(t, h, "/enable_webhook", `{`+auth+`,"token":"`+tok+`"}`)
+	orderWith(t, h)
+	if n := len(post(t, h, "/list_webhook_deliveries", `{`+auth+`}`)["data"].([]any)); n != 1 {
+		t.Fatalf("an enabled webhook was sent %d events", n)
+	}
+	if rec := do(h, http.MethodPost, "/enable_webhook", `{`+auth+`,"id_token":"nope"}`); rec.Code != 404 {
+		t.Fatalf("unknown webhook: %d %s", rec.Code, rec.Body.String())
 	}
 }
