@@ -231,6 +231,25 @@ func (s *Server) listContracts(r *request) (any, error) {
 	return r.db.Contracts(r.ctx, r.unit.ID, store.ContractFilter{ContactToken: q.Contact, Status: q.Status, ValidOn: q.ValidOn, Active: q.Active})
 }
 
+// getContractFile answers the bytes of one file of a contract (a fincom
+// route).
+func (s *Server) getContractFile(r *request) (any, error) {
+	var q fileRequest
+	if err := r.decode(&q); err != nil {
+		return nil, err
+	}
+	f, err := r.db.ContractFile(r.ctx, r.unit.ID, q.IDToken, q.FileToken)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil, errContractNotFound
+	case errors.Is(err, store.ErrInvalidReference):
+		return nil, errContractFileMissing
+	case err != nil:
+		return nil, err
+	}
+	return download{f}, nil
+}
+
 // deleteContractFiles removes files of a contract, all or none.
 func (s *Server) deleteContractFiles(r *request) (any, error) {
 	var q deleteFilesRequest

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"net/http"
 	"strings"
 	"testing"
@@ -57,6 +58,20 @@ func TestContracts(t *testing.T) {
 	files := c["files"].([]any)
 	if len(files) != 2 {
 		t.Fatalf("files %v", files)
+	}
+	// Each file reads back as it was sent.
+	added := files[1].(map[string]any)
+	get := do(h, http.MethodPost, "/get_contract_file", `{`+auth+`,"id_token":"`+id+`","file_token":"`+added["token"].(string)+`"}`)
+	if get.Code != 200 || !bytes.Equal(get.Body.Bytes(), pdf) || get.Header().Get("Content-Type") != "application/pdf" || added["name"] != "anexo.pdf" {
+		t.Fatalf("get file: %d %v", get.Code, get.Header())
+	}
+	if rec := do(h, http.MethodPost, "/get_contract_file", `{`+auth+`,"id_token":"`+id+`","file_token":"nope"}`); rec.Code != 404 ||
+		!strings.Contains(rec.Body.String(), `"File not found."`) {
+		t.Fatalf("unknown file: %d %s", rec.Code, rec.Body.String())
+	}
+	if rec := do(h, http.MethodPost, "/get_contract_file", `{"access_token":"{{access}}","unit_token":"{{unitB}}","id_token":"`+id+`","file_token":"`+added["token"].(string)+`"}`); rec.Code != 404 ||
+		!strings.Contains(rec.Body.String(), `"Contract not found or not updated."`) {
+		t.Fatalf("other unit: %d %s", rec.Code, rec.Body.String())
 	}
 	post(t, h, "/delete_contract_files", `{`+auth+`,"id_token":"`+id+`","files":["`+files[1].(map[string]any)["token"].(string)+`"]}`)
 	if n := len(post(t, h, "/list_contracts", `{`+auth+`}`)["data"].([]any)[0].(map[string]any)["files"].([]any)); n != 1 {

@@ -1,7 +1,9 @@
 package server
 
 import (
+	"bytes"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -122,6 +124,31 @@ func TestEntryFiles(t *testing.T) {
 	f0 := files[1].(map[string]any)
 	if f0["name"] != "boleto.pdf" || f0["content_type"] != "application/pdf" || int(f0["size"].(float64)) != len(pdf) {
 		t.Errorf("file 1: %v", f0)
+	}
+	// A file is read back as it was sent, as an attachment never rendered
+	// in place; only its own record and unit reach it.
+	get := do(h, "POST", "/get_expense_file", `{`+auth+`,"id_token":"`+entry+`","file_token":"`+f0["token"].(string)+`"}`)
+	if get.Code != 200 || !bytes.Equal(get.Body.Bytes(), pdf) || get.Header().Get("Content-Type") != "application/pdf" ||
+		get.Header().Get("Content-Disposition") != `attachment; filename=boleto.pdf` || get.Header().Get("ETag") != `"`+f0["sha256"].(string)+`"` ||
+		get.Header().Get("X-Content-Type-Options") != "nosniff" {
+		t.Fatalf("get file: %d %v %d bytes", get.Code, get.Header(), get.Body.Len())
+	}
+	if get := do(h, "POST", "/get_expense_file", `{`+auth+`,"token":"`+entry+`","id_token_file":"`+files[0].(map[string]any)["token"].(string)+`"}`); get.Code != 200 ||
+		!bytes.Equal(get.Body.Bytes(), xml) || get.Header().Get("Content-Disposition") != `attachment; filename="a nota.xml"` {
+		t.Fatalf("get file by aliases: %d %v", get.Code, get.Header())
+	}
+	for _, c := range []struct{ path, body, text string }{
+		{"/get_expense_file", `{` + auth + `,"id_token":"` + entry + `","file_token":"nope"}`, "File not found."},
+		{"/get_expense_file", `{` + auth + `,"id_token":"nope","file_token":"` + f0["token"].(string) + `"}`, "Expense not found or not updated."},
+		{"/get_income_file", `{` + auth + `,"id_token":"` + entry + `","file_token":"` + f0["token"].(string) + `"}`, "Income not found or not updated."},
+		{"/get_expense_file", `{"access_token":"{{access}}","unit_token":"{{unitB}}","id_token":"` + entry + `","file_token":"` + f0["token"].(string) + `"}`, "Expense not found or not updated."},
+	} {
+		if rec := do(h, "POST", c.path, c.body); rec.Code != 404 || !strings.Contains(rec.Body.String(), `"`+c.text+`"`) {
+			t.Fatalf("%s %s: %d %s", c.path, c.body, rec.Code, rec.Body.String())
+		}
+	}
+	if rec := do(h, "POST", "/get_expense_file", `{`+auth+`,"id_token":"`+entry+`"}`); rec.Code != 400 {
+		t.Fatalf("no file token: %d %s", rec.Code, rec.Body.String())
 	}
 	if rec := doMultipart(h, "/insert_expense_files", `{`+auth+`,"id_token":"`+entry+`"}`, map[string][]byte{"more.pdf": pdf}); rec.Code != 200 {
 		t.Fatalf("insert files: %d %s", rec.Code, rec.Body.String())

@@ -66,6 +66,27 @@ func (q *deleteFilesRequest) validate() error {
 	return nil
 }
 
+// getEntryFile answers the bytes of one attachment of an entry (a fincom
+// route: the spec lists files without a way to read them back).
+func (s *Server) getEntryFile(k entryKind) handler {
+	return func(r *request) (any, error) {
+		var q fileRequest
+		if err := r.decode(&q); err != nil {
+			return nil, err
+		}
+		f, err := r.db.EntryFile(r.ctx, r.unit.ID, k.typ, q.IDToken, q.FileToken)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			return nil, k.notFound
+		case errors.Is(err, store.ErrInvalidReference):
+			return nil, errEntryFileNotFound
+		case err != nil:
+			return nil, err
+		}
+		return download{f}, nil
+	}
+}
+
 // deleteEntryFiles removes attachments of an entry; all or none.
 func (s *Server) deleteEntryFiles(k entryKind) handler {
 	return func(r *request) (any, error) {

@@ -36,7 +36,8 @@ type apiDoc struct {
 	// resp is the zero value of what the handler returns: created{},
 	// withMessage{Data: T}, okData{Data: T}, T, or nullable{T} / oneOf.
 	resp any
-	// raw: the route answers a document of this media type, not JSON.
+	// raw: the route answers a document of this media type (or of one of
+	// these, comma-separated), not JSON.
 	raw string
 }
 
@@ -553,13 +554,25 @@ func (g *schemaGen) requestBody(rt *route, d apiDoc) map[string]any {
 func (g *schemaGen) responses(rt *route, d apiDoc) map[string]any {
 	out := map[string]any{}
 	if d.raw != "" {
-		page := map[string]any{"text/html": map[string]any{"schema": map[string]any{"type": "string"}}}
-		out["200"] = map[string]any{"description": "The document.", "content": map[string]any{d.raw: map[string]any{"schema": map[string]any{"type": "string"}}}}
-		out["404"] = map[string]any{"description": "Unknown or expired public token: an HTML page.", "content": page}
-		out["429"] = map[string]any{"description": "Too many requests from this address: an HTML page.", "content": page}
-		return out
+		doc := map[string]any{}
+		for _, t := range strings.Split(d.raw, ",") {
+			sch := map[string]any{"type": "string"}
+			if !strings.HasPrefix(t, "text/") && t != "application/xml" {
+				sch["format"] = "binary"
+			}
+			doc[t] = map[string]any{"schema": sch}
+		}
+		out["200"] = map[string]any{"description": "The document.", "content": doc}
+		if rt.auth == authPublic {
+			page := map[string]any{"text/html": map[string]any{"schema": map[string]any{"type": "string"}}}
+			out["404"] = map[string]any{"description": "Unknown or expired public token: an HTML page.", "content": page}
+			out["429"] = map[string]any{"description": "Too many requests from this address: an HTML page.", "content": page}
+			return out
+		}
+		// A private document route fails as every private route does.
+	} else {
+		out["200"] = map[string]any{"description": "Success.", "content": map[string]any{"application/json": map[string]any{"schema": g.successSchema(d.resp)}}}
 	}
-	out["200"] = map[string]any{"description": "Success.", "content": map[string]any{"application/json": map[string]any{"schema": g.successSchema(d.resp)}}}
 	// The texts the route table gives, by status; route-specific failures
 	// share the 4XX envelope.
 	byStatus := map[int][]string{}

@@ -293,6 +293,22 @@ func (db *DB) SetContractActive(ctx context.Context, unitID int64, token string,
 	return db.setActive(ctx, "contracts", unitID, token, active)
 }
 
+// ContractFile reads one file of a contract of the unit: ErrNotFound
+// without the contract, ErrInvalidReference when the file is not its.
+func (db *DB) ContractFile(ctx context.Context, unitID int64, token, fileToken string) (File, error) {
+	var f File
+	err := db.read(ctx, func(tx *sql.Tx) error {
+		var id int64
+		if err := tx.QueryRowContext(ctx, `SELECT id FROM contracts WHERE unit_id = ? AND token = ?`, unitID, token).Scan(&id); err != nil {
+			return notFound(err)
+		}
+		var err error
+		f, err = readFile(ctx, tx, "contract_files", "contract_id", id, fileToken)
+		return err
+	})
+	return f, err
+}
+
 // DeleteContractFiles removes files of a contract of the unit, all or none.
 func (db *DB) DeleteContractFiles(ctx context.Context, unitID int64, token string, fileTokens []string) error {
 	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {

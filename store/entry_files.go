@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -26,6 +27,43 @@ type FileInfo struct {
 	Size        int64  `json:"size"`
 	SHA256      string `json:"sha256"`
 	CreatedDate string `json:"created_date"`
+}
+
+// File is an attachment with its bytes.
+type File struct {
+	FileInfo
+	Data []byte
+}
+
+// readFile reads one attachment of a parent record (an entry, a contract)
+// the caller has found: ErrInvalidReference when the parent has no such
+// file.
+func readFile(ctx context.Context, tx *sql.Tx, table, parentColumn string, parentID int64, token string) (File, error) {
+	var f File
+	// Table and column names are this package's constants, never a
+	// request's.
+	err := tx.QueryRowContext(ctx, `SELECT token, name, content_type, size, sha256, created_at, data FROM `+table+`
+		WHERE `+parentColumn+` = ? AND token = ?`, parentID, token).Scan(&f.Token, &f.Name, &f.ContentType, &f.Size, &f.SHA256, &f.CreatedDate, &f.Data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return f, ErrInvalidReference
+	}
+	f.CreatedDate = displayTimestamp(f.CreatedDate)
+	return f, err
+}
+
+// EntryFile reads one attachment of an entry of the unit: ErrNotFound
+// without the entry, ErrInvalidReference when the file is not the entry's.
+func (db *DB) EntryFile(ctx context.Context, unitID int64, typ, token, fileToken string) (File, error) {
+	var f File
+	err := db.read(ctx, func(tx *sql.Tx) error {
+		id, err := entryID(ctx, tx, unitID, typ, token)
+		if err != nil {
+			return err
+		}
+		f, err = readFile(ctx, tx, "entry_files", "entry_id", id, fileToken)
+		return err
+	})
+	return f, err
 }
 
 func insertFiles(ctx context.Context, tx *sql.Tx, entryID int64, files []NewFile, now time.Time, newID func() string) ([]string, error) {
