@@ -102,28 +102,53 @@ func (d *Domains) Create(ctx context.Context, name string) error {
 	if !ValidDomainName(name) {
 		return ErrBadName
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	p := d.path(name)
-	// O_EXCL makes two concurrent creates of one name fail cleanly.
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if errors.Is(err, os.ErrExist) {
-		return ErrDomainExists
-	}
+	finish, err := d.creating(name)
 	if err != nil {
-		return fmt.Errorf("create domain file: %w", err)
-	}
-	f.Close()
-	db, err := d.openFile(ctx, name, true)
-	if err != nil {
-		os.Remove(p)
-		os.Remove(p + "-wal")
-		os.Remove(p + "-shm")
 		return err
 	}
+	db, err := d.openFile(ctx, name, true)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	finish(err != nil)
+	if err != nil {
+		return err
+	}
+	d.evictLocked(d.opts.MaxOpen - 1)
 	d.open[name] = db
 	db.lastUsed.Store(time.Now().UnixNano())
 	return nil
+}
+
+// creating starts a new domain's file: it is created empty under the lock
+// (O_EXCL: two creates of one name fail cleanly, and an existing file is
+// never taken), then filled by the caller outside the lock, as a file is
+// opened (Acquire): the domain's requests wait for it meanwhile, other
+// domains' go on. Migrating a new file takes tens of milliseconds, and
+// throw-away test domains are made while other tests run. finish, called
+// with d.mu held, ends the wait, removing the file if it failed.
+func (d *Domains) creating(name string) (finish func(failed bool), err error) {
+	p := d.path(name)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if errors.Is(err, os.ErrExist) {
+		return nil, ErrDomainExists
+	}
+	if err != nil {
+		return nil, fmt.Errorf("create domain file: %w", err)
+	}
+	f.Close()
+	ch := make(chan struct{})
+	d.opening[name] = ch
+	return func(failed bool) {
+		if failed {
+			os.Remove(p)
+			os.Remove(p + "-wal")
+			os.Remove(p + "-shm")
+		}
+		delete(d.opening, name)
+		close(ch)
+	}, nil
 }
 
 // openFile opens and migrates a domain file. A new file is stamped with its

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -234,6 +236,67 @@ func TestAcquireOpensOnce(t *testing.T) {
 	}
 	if len(seen) != 2 || ds.OpenCount() != 2 {
 		t.Fatalf("%d handles for 2 domains, %d open", len(seen), ds.OpenCount())
+	}
+}
+
+// TestCreateWhileAcquired: a domain is made outside the domains' lock; a
+// request for it meanwhile waits, then finds it whole or not at all (never
+// a file half-migrated), and one create of a name wins.
+func TestCreateWhileAcquired(t *testing.T) {
+	ctx := context.Background()
+	ds := newDomains(t)
+	const n = 10
+	var wg sync.WaitGroup
+	var created atomic.Int32
+	for i := 0; i < 2*n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i%2 == 0 {
+				switch err := ds.Create(ctx, "nova"); {
+				case err == nil:
+					created.Add(1)
+				case !errors.Is(err, ErrDomainExists):
+					t.Error(err)
+				}
+				return
+			}
+			db, release, err := ds.Acquire(ctx, "nova")
+			if errors.Is(err, ErrNoDomain) {
+				return // asked before the file was there
+			}
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer release()
+			var units int
+			if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM units`).Scan(&units); err != nil {
+				t.Errorf("a half-made domain: %v", err)
+			}
+		}()
+	}
+	wg.Wait()
+	if created.Load() != 1 {
+		t.Fatalf("%d creates of one name succeeded", created.Load())
+	}
+	// A create that fails once its file is made (a snapshot that is not a
+	// database) removes the file and frees the name.
+	bad := ds.snapshotPath("nova", "estragado")
+	if err := os.MkdirAll(filepath.Dir(bad), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, []byte(strings.Repeat("not a database ", 400)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := ds.CreateFromSnapshot(ctx, "copia", "nova", "estragado"); err == nil {
+		t.Fatal("a copy of garbage was made a domain")
+	}
+	if ds.Exists("copia") {
+		t.Fatal("a failed copy left its file")
+	}
+	if err := ds.Create(ctx, "copia"); err != nil {
+		t.Fatalf("the name stayed taken: %v", err)
 	}
 }
 

@@ -176,29 +176,24 @@ func (d *Domains) CreateFromSnapshot(ctx context.Context, name, source, snap str
 	}
 	defer in.Close()
 	p := d.path(name)
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	out, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if errors.Is(err, os.ErrExist) {
-		return ErrDomainExists
-	}
+	finish, err := d.creating(name)
 	if err != nil {
 		return err
 	}
-	_, err = io.Copy(out, in)
-	if cerr := out.Close(); err == nil {
-		err = cerr
+	out, err := os.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0o600)
+	if err == nil {
+		_, err = io.Copy(out, in)
+		if cerr := out.Close(); err == nil {
+			err = cerr
+		}
 	}
 	if err == nil {
 		err = d.readdress(ctx, p, name, source)
 	}
-	if err != nil {
-		os.Remove(p)
-		os.Remove(p + "-wal")
-		os.Remove(p + "-shm")
-		return err
-	}
-	return nil
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	finish(err != nil)
+	return err
 }
 
 // readdress stamps a copied file with its new domain name, in one
