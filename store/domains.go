@@ -102,7 +102,7 @@ func (d *Domains) Create(ctx context.Context, name string) error {
 	if !ValidDomainName(name) {
 		return ErrBadName
 	}
-	finish, err := d.creating(name)
+	finish, err := d.creating(ctx, name)
 	if err != nil {
 		return err
 	}
@@ -126,10 +126,29 @@ func (d *Domains) Create(ctx context.Context, name string) error {
 // domains' go on. Migrating a new file takes tens of milliseconds, and
 // throw-away test domains are made while other tests run. finish, called
 // with d.mu held, ends the wait, removing the file if it failed.
-func (d *Domains) creating(name string) (finish func(failed bool), err error) {
+func (d *Domains) creating(ctx context.Context, name string) (finish func(failed bool), err error) {
 	p := d.path(name)
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	// A request may be opening the name (it will find no file): the new
+	// file is made after that open has given up, or both would migrate it.
+	for {
+		ch := d.opening[name]
+		if ch == nil {
+			ch = d.swapping[name]
+		}
+		if ch == nil {
+			break
+		}
+		d.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			d.mu.Lock()
+			return nil, ctx.Err()
+		}
+		d.mu.Lock()
+	}
 	f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if errors.Is(err, os.ErrExist) {
 		return nil, ErrDomainExists

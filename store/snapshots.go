@@ -176,7 +176,7 @@ func (d *Domains) CreateFromSnapshot(ctx context.Context, name, source, snap str
 	}
 	defer in.Close()
 	p := d.path(name)
-	finish, err := d.creating(name)
+	finish, err := d.creating(ctx, name)
 	if err != nil {
 		return err
 	}
