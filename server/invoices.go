@@ -158,7 +158,7 @@ func (s *Server) issueInvoice(ctx context.Context, db *store.DB, unitID int64, o
 	if err != nil {
 		return store.Invoice{}, err
 	}
-	notice, err := s.invoiceNotice(d, "invoice_issued", public, invoiceXML(inv.Kind, n, rec.AccessKey, string(rec.XML)))
+	notice, err := s.invoiceNotice(d, "invoice_issued", public, rec.Invoice())
 	if err != nil {
 		return store.Invoice{}, err
 	}
@@ -168,7 +168,7 @@ func (s *Server) issueInvoice(ctx context.Context, db *store.DB, unitID int64, o
 // invoiceNotice renders the e-mail that carries an invoice's documents to
 // notify_email_nf. The order's public token may be set only when the
 // invoice is saved: the links then use it.
-func (s *Server) invoiceNotice(d store.InvoiceData, kind, publicToken string, xml xmlDocument) (*store.Notice, error) {
+func (s *Server) invoiceNotice(d store.InvoiceData, kind, publicToken string, inv store.Invoice) (*store.Notice, error) {
 	if d.NotifyEmailNF == "" || publicToken == "" {
 		return nil, nil
 	}
@@ -176,12 +176,19 @@ func (s *Server) invoiceNotice(d store.InvoiceData, kind, publicToken string, xm
 	n, err := s.notice(kind, d.NotifyEmailNF, "", render.MailData{Seller: d.Emitter.Name, Customer: d.Recipient.Name, OrderCode: d.CodOrders,
 		Description: d.Description, Amount: render.BRL(d.Value.String()), PaymentURL: base + "public_danfe/" + publicToken,
 		Extra: "XML: " + base + "public_nf_xml/" + publicToken})
-	if n != nil {
-		// The recipient keeps the XML itself (the buyer of an NF-e must be
-		// able to), not only a link to it.
-		n.Attachments = []store.Attachment{{Name: xml.name, ContentType: "application/xml", Data: xml.body}}
+	if n == nil || err != nil {
+		return n, err
 	}
-	return n, err
+	// The recipient keeps the documents themselves (the buyer of an NF-e
+	// must be able to keep its XML), not only links to them.
+	xml := invoiceXML(inv.Kind, inv.Number, inv.AccessKey.String, inv.XML)
+	pdf, err := danfePDF(inv, fiscalInvoice(d))
+	if err != nil {
+		return nil, err
+	}
+	n.Attachments = []store.Attachment{{Name: xml.name, ContentType: "application/xml", Data: xml.body},
+		{Name: pdf.name, ContentType: "application/pdf", Data: pdf.body}}
+	return n, nil
 }
 
 // invoiceAnswer is the data of /generate_nf.
@@ -271,8 +278,7 @@ func (s *Server) sendDanfeXML(r *request) (any, error) {
 	if d.NotifyEmailNF == "" {
 		return nil, errNoNFEmail
 	}
-	inv := d.Existing
-	n, err := s.invoiceNotice(d, "invoice_issued", d.PublicToken, invoiceXML(inv.Kind, inv.Number, inv.AccessKey.String, inv.XML))
+	n, err := s.invoiceNotice(d, "invoice_issued", d.PublicToken, *d.Existing)
 	if err != nil {
 		return nil, err
 	}
@@ -338,15 +344,9 @@ func (s *Server) publicNFXML(r *request) (any, error) {
 	return invoiceXML(inv.Kind, inv.Number, inv.AccessKey.String, inv.XML), nil
 }
 
-// publicDANFE (GET) is the printable invoice with the key's Code 128 bar
-// code.
-func (s *Server) publicDANFE(r *request) (any, error) {
-	_, inv, d, release, err := s.publicInvoice(r)
-	if err != nil {
-		return nil, err
-	}
-	defer release()
-	fi := fiscalInvoice(d)
+// danfeData is what the DANFE shows of an invoice, as a page and as a PDF.
+// The bar code image is the page's alone (the PDF draws its own bars).
+func danfeData(inv store.Invoice, fi fiscal.Invoice) render.DANFEData {
 	v := render.DANFEData{Number: inv.Number, Series: inv.Series, Protocol: inv.Protocol, IssuedAt: formatIssued(inv.IssuedTime()),
 		Emitter: fi.Emitter.Name, EmitterRegister: brdoc.FormatCNPJ(fi.Emitter.Register), Recipient: fi.Recipient.Name,
 		RecipientRegister: fi.Recipient.Register, Verification: inv.Verification.String, Cancelled: inv.Status == "CANCELLED",
@@ -374,6 +374,20 @@ func (s *Server) publicDANFE(r *request) (any, error) {
 			groups = append(groups, k[i:min(i+4, len(k))])
 		}
 		v.Key = strings.Join(groups, " ")
+	}
+	return v
+}
+
+// publicDANFE (GET) is the printable invoice with the key's Code 128 bar
+// code.
+func (s *Server) publicDANFE(r *request) (any, error) {
+	_, inv, d, release, err := s.publicInvoice(r)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	v := danfeData(inv, fiscalInvoice(d))
+	if k := inv.AccessKey.String; k != "" {
 		if v.Barcode, err = render.Code128DataURI(k); err != nil {
 			return nil, err
 		}
@@ -383,6 +397,41 @@ func (s *Server) publicDANFE(r *request) (any, error) {
 		return nil, err
 	}
 	return page{status: http.StatusOK, body: buf.Bytes()}, nil
+}
+
+// publicDANFEPDF (GET, a fincom route) is the DANFE as a PDF, for printing
+// with the goods; the invoice e-mails carry it too.
+func (s *Server) publicDANFEPDF(r *request) (any, error) {
+	_, inv, d, release, err := s.publicInvoice(r)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	return danfePDF(inv, fiscalInvoice(d))
+}
+
+// danfePDF is an invoice's DANFE as a PDF file named as its XML is.
+func danfePDF(inv store.Invoice, fi fiscal.Invoice) (pdfDocument, error) {
+	b, err := render.DANFEPDF(danfeData(inv, fi))
+	if err != nil {
+		return pdfDocument{}, err
+	}
+	return pdfDocument{name: strings.TrimSuffix(invoiceXML(inv.Kind, inv.Number, inv.AccessKey.String, "").name, ".xml") + ".pdf", body: b}, nil
+}
+
+// pdfDocument is a PDF answer, shown in place (a DANFE is for printing).
+type pdfDocument struct {
+	name string
+	body []byte
+}
+
+func (p pdfDocument) write(w http.ResponseWriter) {
+	w.Header().Set("Content-Type", "application/pdf")
+	w.Header().Set("Content-Disposition", `inline; filename="`+p.name+`"`)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	w.Write(p.body)
 }
 
 func formatIssued(t time.Time) string {

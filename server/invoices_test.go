@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -87,13 +88,23 @@ func TestInvoiceLifecycle(t *testing.T) {
 	if len(mails) != 2 || mails[0].Kind != "invoice_issued" || mails[0].To != "nf@alfa.com.br" || !strings.Contains(mails[0].Body, "public_nf_xml/"+public) {
 		t.Fatalf("outbox %+v", mails)
 	}
-	// Both e-mails (at issue, and sent again) carry the XML itself, named
-	// as its download is.
+	// Both e-mails (at issue, and sent again) carry the XML and the DANFE
+	// PDF themselves, named and made as their downloads are.
 	name := strings.TrimSuffix(strings.TrimPrefix(x.Header().Get("Content-Disposition"), `attachment; filename="`), `"`)
+	pdf := do(h, http.MethodGet, "/sales_orders/public_danfe_pdf/"+public, "")
+	if pdf.Code != 200 || pdf.Header().Get("Content-Type") != "application/pdf" || !strings.HasPrefix(pdf.Body.String(), "%PDF-1.4") ||
+		pdf.Header().Get("Content-Disposition") != `inline; filename="`+strings.TrimSuffix(name, ".xml")+`.pdf"` {
+		t.Fatalf("danfe pdf: %d %v", pdf.Code, pdf.Header())
+	}
 	for _, m := range mails {
-		if want := (store.AttachmentInfo{Name: name, ContentType: "application/xml", Size: int64(x.Body.Len())}); len(m.Attachments) != 1 || m.Attachments[0] != want {
+		want := []store.AttachmentInfo{{Name: name, ContentType: "application/xml", Size: int64(x.Body.Len())},
+			{Name: strings.TrimSuffix(name, ".xml") + ".pdf", ContentType: "application/pdf", Size: int64(pdf.Body.Len())}}
+		if !slices.Equal(m.Attachments, want) {
 			t.Fatalf("attachments %+v, want %+v", m.Attachments, want)
 		}
+	}
+	if rec := do(h, http.MethodGet, "/sales_orders/public_danfe_pdf/fcp_acme_nope", ""); rec.Code != 404 {
+		t.Fatalf("unknown public token: %d", rec.Code)
 	}
 
 	if rec := do(h, http.MethodPost, "/cancel_nf", `{`+auth+`,"id_token":"`+id+`","reason":"Serviço prestado em outra data"}`); rec.Code != 200 {

@@ -190,6 +190,7 @@ func (s *Server) routeTable() []route {
 		{method: http.MethodGet, path: "/sales_orders/public_boleto/:token", handler: s.publicBoleto, auth: authPublic, envelope: envHTML, texts: textsDefault},
 		{method: http.MethodGet, path: "/sales_orders/public_pix_qr/:token", handler: s.publicPixQR, auth: authPublic, envelope: envHTML, texts: textsDefault},
 		{method: http.MethodGet, path: "/sales_orders/public_danfe/:token", handler: s.publicDANFE, auth: authPublic, envelope: envHTML, texts: textsDefault},
+		{method: http.MethodGet, path: "/sales_orders/public_danfe_pdf/:token", handler: s.publicDANFEPDF, auth: authPublic, envelope: envHTML, texts: textsDefault},
 		{method: http.MethodGet, path: "/sales_orders/public_nf_xml/:token", handler: s.publicNFXML, auth: authPublic, envelope: envHTML, texts: textsDefault},
 		with(post("/sales_orders/public_event", s.publicEvent, textsDefault), authPublic),
 		with(post("/sales_orders/public_pay", s.publicPay, textsDefault), authPublic),

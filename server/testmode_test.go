@@ -184,9 +184,10 @@ func TestSimulatedAuthorityAndRefusal(t *testing.T) {
 	if rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`); rec.Code != 200 || !strings.Contains(rec.Body.String(), `"number":1,`) {
 		t.Fatalf("authorize: %d %s", rec.Code, rec.Body.String())
 	}
-	// The invoice's e-mail, as test mode shows it, carries the XML.
+	// The invoice's e-mail, as test mode shows it, carries the XML and the
+	// DANFE.
 	mails := post(t, h, "/_test/outbox", `{"access_token":"{{access}}"}`)["data"].([]any)
-	if m := mails[0].(map[string]any); m["kind"] != "invoice_issued" || len(m["attachments"].([]any)) != 1 ||
+	if m := mails[0].(map[string]any); m["kind"] != "invoice_issued" || len(m["attachments"].([]any)) != 2 ||
 		m["attachments"].([]any)[0].(map[string]any)["content_type"] != "application/xml" {
 		t.Fatalf("outbox %v", mails)
 	}

@@ -185,6 +185,14 @@ type NewInvoice struct {
 	Issued                 time.Time
 }
 
+// Invoice is the invoice n will be once saved (for what is made of it
+// before: its e-mail's documents).
+func (n NewInvoice) Invoice() Invoice {
+	return Invoice{Kind: n.Kind, Status: "AUTHORIZED", Series: n.Series, Number: n.Number, AccessKey: NewText(n.AccessKey),
+		Verification: NewText(n.Verification), Protocol: n.Protocol, IssuedAt: displayTimestamp(timestamp(n.Issued)), XML: string(n.XML),
+		issued: n.Issued}
+}
+
 // SaveInvoice stores an authorized invoice for an order and marks the
 // order: nf, date_nf, nf_status_text. If another request authorized one
 // first, that one is answered (an order has one authorized invoice).
