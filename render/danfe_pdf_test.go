@@ -102,3 +102,32 @@ func TestDANFEPDFCancelledService(t *testing.T) {
 		t.Error("an NFS-e without a key shows a key")
 	}
 }
+
+// FuzzDANFEPDF: whatever the names and descriptions hold, the DANFE is
+// made, and every string in its pages is a closed PDF literal: escaped
+// delimiters, no control characters.
+func FuzzDANFEPDF(f *testing.F) {
+	f.Add("Ação (Matriz) \\ Ltda", "peça\x00\n)(", "R$ 1,00")
+	f.Add("😀 emoji", "中文", "")
+	f.Fuzz(func(t *testing.T, emitter, item, value string) {
+		s := pdfString(emitter + item)
+		for i := 0; i < len(s); i++ {
+			switch c := s[i]; {
+			case c < 0x20:
+				t.Fatalf("control byte in %q", s)
+			case c == '\\':
+				i++ // an escape: the next byte is literal
+				if i == len(s) || (s[i] != '\\' && s[i] != '(' && s[i] != ')') {
+					t.Fatalf("lone backslash in %q", s)
+				}
+			case c == '(' || c == ')':
+				t.Fatalf("unescaped delimiter in %q", s)
+			}
+		}
+		d := danfeSample(3)
+		d.Emitter, d.Items[0].Description, d.Items[1].Total, d.Service = emitter, item, value, item
+		if _, err := DANFEPDF(d); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
