@@ -163,12 +163,15 @@ func DANFEPDF(d DANFEData) ([]byte, error) {
 	p.text(margin+contentW-150, y+36, 9, false, fmt.Sprintf("Série %d", d.Series))
 	y += 46
 
-	// Issuer.
-	p.box(margin, y, contentW, 40)
-	p.text(margin+8, y+12, 7, true, "EMITENTE")
-	p.text(margin+8, y+25, 10, true, fit(d.Emitter, contentW-16, 10))
-	p.text(margin+8, y+35, 8, false, "CNPJ "+d.EmitterRegister)
-	y += 40
+	// A party: its role, name and register, in a box.
+	party := func(role, name, register string) {
+		p.box(margin, y, contentW, 40)
+		p.text(margin+8, y+12, 7, true, role)
+		p.text(margin+8, y+25, 10, true, fit(name, contentW-16, 10))
+		p.text(margin+8, y+35, 8, false, register)
+		y += 40
+	}
+	party("EMITENTE", d.Emitter, "CNPJ "+d.EmitterRegister)
 
 	// Key and its bar code, or the verification code.
 	raw := strings.ReplaceAll(d.Key, " ", "")
@@ -210,12 +213,8 @@ func DANFEPDF(d DANFEData) ([]byte, error) {
 	p.text(margin+contentW/2, y+23, 9, false, d.Protocol+"  "+d.IssuedAt)
 	y += 28
 
-	// Recipient.
-	p.box(margin, y, contentW, 40)
-	p.text(margin+8, y+12, 7, true, "DESTINATÁRIO / TOMADOR")
-	p.text(margin+8, y+25, 10, true, fit(d.Recipient, contentW-16, 10))
-	p.text(margin+8, y+35, 8, false, "CPF/CNPJ "+d.RecipientRegister)
-	y += 48
+	party("DESTINATÁRIO / TOMADOR", d.Recipient, "CPF/CNPJ "+d.RecipientRegister)
+	y += 8
 
 	// Items, or the service.
 	if len(d.Items) > 0 {

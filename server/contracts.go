@@ -239,15 +239,22 @@ func (s *Server) getContractFile(r *request) (any, error) {
 		return nil, err
 	}
 	f, err := r.db.ContractFile(r.ctx, r.unit.ID, q.IDToken, q.FileToken)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return nil, errContractNotFound
-	case errors.Is(err, store.ErrInvalidReference):
-		return nil, errContractFileMissing
-	case err != nil:
-		return nil, err
+	if err != nil {
+		return nil, contractFileError(err)
 	}
 	return download{f}, nil
+}
+
+// contractFileError names what a contract's file route did not find: the
+// contract, or the file among the contract's.
+func contractFileError(err error) error {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return errContractNotFound
+	case errors.Is(err, store.ErrInvalidReference):
+		return errContractFileMissing
+	}
+	return err
 }
 
 // deleteContractFiles removes files of a contract, all or none.
@@ -256,14 +263,8 @@ func (s *Server) deleteContractFiles(r *request) (any, error) {
 	if err := r.decode(&q); err != nil {
 		return nil, err
 	}
-	err := r.db.DeleteContractFiles(r.ctx, r.unit.ID, q.IDToken, q.Files)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return nil, errContractNotFound
-	case errors.Is(err, store.ErrInvalidReference):
-		return nil, errContractFileMissing
-	case err != nil:
-		return nil, err
+	if err := r.db.DeleteContractFiles(r.ctx, r.unit.ID, q.IDToken, q.Files); err != nil {
+		return nil, contractFileError(err)
 	}
 	return created{Message: "Files deleted successfully.", Token: q.IDToken}, nil
 }

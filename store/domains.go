@@ -128,27 +128,12 @@ func (d *Domains) Create(ctx context.Context, name string) error {
 // with d.mu held, ends the wait, removing the file if it failed.
 func (d *Domains) creating(ctx context.Context, name string) (finish func(failed bool), err error) {
 	p := d.path(name)
-	d.mu.Lock()
-	defer d.mu.Unlock()
 	// A request may be opening the name (it will find no file): the new
 	// file is made after that open has given up, or both would migrate it.
-	for {
-		ch := d.opening[name]
-		if ch == nil {
-			ch = d.swapping[name]
-		}
-		if ch == nil {
-			break
-		}
-		d.mu.Unlock()
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			d.mu.Lock()
-			return nil, ctx.Err()
-		}
-		d.mu.Lock()
+	if err := d.lockSettled(ctx, name); err != nil {
+		return nil, err
 	}
+	defer d.mu.Unlock()
 	f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if errors.Is(err, os.ErrExist) {
 		return nil, ErrDomainExists
@@ -215,22 +200,8 @@ func (d *Domains) Acquire(ctx context.Context, name string) (db *DB, release fun
 	if !ValidDomainName(name) {
 		return nil, nil, ErrNoDomain
 	}
-	for {
-		d.mu.Lock()
-		ch := d.swapping[name]
-		if ch == nil {
-			ch = d.opening[name]
-		}
-		if ch == nil {
-			break
-		}
-		// The file is being replaced or opened: wait for it.
-		d.mu.Unlock()
-		select {
-		case <-ch:
-		case <-ctx.Done():
-			return nil, nil, ctx.Err()
-		}
+	if err := d.lockSettled(ctx, name); err != nil {
+		return nil, nil, err
 	}
 	db = d.open[name]
 	if db == nil {
@@ -258,6 +229,28 @@ func (d *Domains) Acquire(ctx context.Context, name string) (db *DB, release fun
 			db.users.Add(-1)
 		})
 	}, nil
+}
+
+// lockSettled takes d.mu once the domain's file is neither being replaced
+// nor opened (or created): until then it waits. On error the lock is not
+// held.
+func (d *Domains) lockSettled(ctx context.Context, name string) error {
+	for {
+		d.mu.Lock()
+		ch := d.swapping[name]
+		if ch == nil {
+			ch = d.opening[name]
+		}
+		if ch == nil {
+			return nil
+		}
+		d.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
 }
 
 // Visit is Acquire for background work that passes over every domain
