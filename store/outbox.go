@@ -58,8 +58,8 @@ func queueNotice(ctx context.Context, tx *sql.Tx, unitID, orderID int64, n *Noti
 		return err
 	}
 	for i, a := range n.Attachments {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO outbox_attachments (outbox_id, position, name, content_type, data) VALUES (?, ?, ?, ?, ?)`,
-			id, i, a.Name, a.ContentType, a.Data); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO outbox_attachments (outbox_id, position, name, content_type, size, data) VALUES (?, ?, ?, ?, ?, ?)`,
+			id, i, a.Name, a.ContentType, len(a.Data), a.Data); err != nil {
 			return err
 		}
 	}
@@ -69,7 +69,7 @@ func queueNotice(ctx context.Context, tx *sql.Tx, unitID, orderID int64, n *Noti
 // Outbox lists the domain's messages, newest first.
 func (db *DB) Outbox(ctx context.Context, limit int) ([]Mail, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT token, kind, to_addr, subject, body, status, attempts, last_error, sent_at, created_at,
-			(SELECT json_group_array(json_object('name', name, 'content_type', content_type, 'size', length(data)))
+			(SELECT json_group_array(json_object('name', name, 'content_type', content_type, 'size', size))
 			 FROM (SELECT * FROM outbox_attachments WHERE outbox_id = outbox.id ORDER BY position))
 		FROM outbox ORDER BY id DESC LIMIT ?`, limit)
 	if err != nil {
@@ -206,11 +206,15 @@ func (db *DB) DueMail(ctx context.Context, limit int) ([]PendingMail, error) {
 // MaxMailAttempts is how often a message is tried before it is failed.
 const MaxMailAttempts = 8
 
-// MailSent marks a message sent.
+// MailSent marks a message sent, and drops its files' bytes (their names
+// and sizes stay listed).
 func (db *DB) MailSent(ctx context.Context, token string) error {
 	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		_, err := tx.ExecContext(ctx, `UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL WHERE token = ?`,
-			timestamp(now), token)
+		if _, err := tx.ExecContext(ctx, `UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL WHERE token = ?`,
+			timestamp(now), token); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE outbox_attachments SET data = NULL WHERE outbox_id = (SELECT id FROM outbox WHERE token = ?)`, token)
 		return err
 	})
 }
