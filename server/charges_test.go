@@ -71,6 +71,14 @@ func TestChargeFlow(t *testing.T) {
 	if bol.Code != 200 || !strings.Contains(bol.Body.String(), "data:image/png;base64,") || !strings.Contains(bol.Body.String(), "341-7") {
 		t.Fatalf("boleto page: %d", bol.Code)
 	}
+	pdf := do(h, http.MethodGet, "/sales_orders/public_boleto_pdf/"+public+"?installment=2", "")
+	if pdf.Code != 200 || pdf.Header().Get("Content-Type") != "application/pdf" || !strings.HasPrefix(pdf.Body.String(), "%PDF-1.4") ||
+		!strings.HasSuffix(pdf.Header().Get("Content-Disposition"), `-2.pdf"`) {
+		t.Fatalf("boleto pdf: %d %v", pdf.Code, pdf.Header())
+	}
+	if rec := do(h, http.MethodGet, "/sales_orders/public_boleto_pdf/fcp_acme_0000", ""); rec.Code != 404 {
+		t.Fatalf("boleto pdf of an unknown token: %d", rec.Code)
+	}
 	if rec := do(h, http.MethodPost, "/sales_orders/public_event", `{"token":"`+public+`","event":"copied_boleto"}`); rec.Code != 200 {
 		t.Fatalf("event: %d %s", rec.Code, rec.Body.String())
 	}
@@ -115,7 +123,8 @@ func TestChargeFlow(t *testing.T) {
 		t.Fatalf("outbox kinds %v", kinds)
 	}
 	events, _ := db.PortalEvents(context.Background(), 1, id)
-	if len(events) != 3 || events[0].Kind != "viewed" || events[1].Kind != "opened_boleto" || events[2].Kind != "copied_boleto" {
+	// The boleto was opened twice: as a page, then as a PDF.
+	if len(events) != 4 || events[0].Kind != "viewed" || events[1].Kind != "opened_boleto" || events[2].Kind != "opened_boleto" || events[3].Kind != "copied_boleto" {
 		t.Fatalf("events %+v", events)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 
@@ -151,32 +152,52 @@ func portalCharge(r *request, o store.PortalOrder, want func(store.Charge) bool)
 // publicBoleto (GET) is a printable boleto: linha digitável and the bar
 // code drawn as Interleaved 2 of 5.
 func (s *Server) publicBoleto(r *request) (any, error) {
+	d, c, err := s.boleto(r)
+	if err != nil {
+		return nil, err
+	}
+	if d.BarcodeImage, err = render.BarcodeDataURI(c.BoletoBarcode.String); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := s.render.BoletoPage(&buf, d); err != nil {
+		return nil, err
+	}
+	return page{status: http.StatusOK, body: buf.Bytes()}, nil
+}
+
+// publicBoletoPDF (GET, a fincom route) is the boleto as a PDF.
+func (s *Server) publicBoletoPDF(r *request) (any, error) {
+	d, c, err := s.boleto(r)
+	if err != nil {
+		return nil, err
+	}
+	b, err := render.BoletoPDF(d, c.BoletoBarcode.String)
+	if err != nil {
+		return nil, err
+	}
+	return pdfDocument{name: fmt.Sprintf("boleto-%s-%d.pdf", d.OrderCode, c.Installment), body: b}, nil
+}
+
+// boleto reads what a boleto shows of the public token's open boleto
+// charge, and records that the payer opened it.
+func (s *Server) boleto(r *request) (render.BoletoPageData, store.Charge, error) {
 	token := r.params.ByName("token")
 	db, o, release, err := s.portalOrder(r, token)
 	if err != nil {
-		return nil, err
+		return render.BoletoPageData{}, store.Charge{}, err
 	}
 	defer release()
 	c, err := portalCharge(r, o, func(c store.Charge) bool { return c.BoletoLine.Valid })
 	if err != nil {
-		return nil, err
-	}
-	img, err := render.BarcodeDataURI(c.BoletoBarcode.String)
-	if err != nil {
-		return nil, err
+		return render.BoletoPageData{}, store.Charge{}, err
 	}
 	if err := db.RecordPortalEvent(r.ctx, token, "opened_boleto", strconv.Itoa(c.Installment)); err != nil {
-		return nil, err
+		return render.BoletoPageData{}, store.Charge{}, err
 	}
-	var buf bytes.Buffer
-	err = s.render.BoletoPage(&buf, render.BoletoPageData{Bank: c.BoletoBarcode.String[:3] + "-" + bankDigit(c.BoletoBarcode.String[:3]),
+	return render.BoletoPageData{Bank: c.BoletoBarcode.String[:3] + "-" + bankDigit(c.BoletoBarcode.String[:3]),
 		Seller: o.UnitName, SellerCNPJ: brdoc.FormatCNPJ(o.UnitCNPJ), Customer: o.ContactName, OrderCode: o.CodOrders, Description: o.Description,
-		Amount: render.BRL(c.Amount.String()), DueDate: render.DateBR(c.DueDate), Line: render.FormatLine(c.BoletoLine.String),
-		BarcodeImage: img})
-	if err != nil {
-		return nil, err
-	}
-	return page{status: http.StatusOK, body: buf.Bytes()}, nil
+		Amount: render.BRL(c.Amount.String()), DueDate: render.DateBR(c.DueDate), Line: render.FormatLine(c.BoletoLine.String)}, c, nil
 }
 
 // bankDigit is the check digit printed after a bank's code (module 11).

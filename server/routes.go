@@ -188,6 +188,7 @@ func (s *Server) routeTable() []route {
 		// (spec, Authentication 7); rate-limited per client address.
 		{method: http.MethodGet, path: "/sales_orders/public_payment/:token", handler: s.publicPayment, auth: authPublic, envelope: envHTML, texts: textsDefault},
 		{method: http.MethodGet, path: "/sales_orders/public_boleto/:token", handler: s.publicBoleto, auth: authPublic, envelope: envHTML, texts: textsDefault},
+		{method: http.MethodGet, path: "/sales_orders/public_boleto_pdf/:token", handler: s.publicBoletoPDF, auth: authPublic, envelope: envHTML, texts: textsDefault},
 		{method: http.MethodGet, path: "/sales_orders/public_pix_qr/:token", handler: s.publicPixQR, auth: authPublic, envelope: envHTML, texts: textsDefault},
 		{method: http.MethodGet, path: "/sales_orders/public_danfe/:token", handler: s.publicDANFE, auth: authPublic, envelope: envHTML, texts: textsDefault},
 		{method: http.MethodGet, path: "/sales_orders/public_danfe_pdf/:token", handler: s.publicDANFEPDF, auth: authPublic, envelope: envHTML, texts: textsDefault},
