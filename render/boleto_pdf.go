@@ -58,21 +58,8 @@ func BoletoPDF(d BoletoPageData, barcode string) ([]byte, error) {
 
 	// 103 mm by 13 mm, with a quiet zone on either side.
 	const barW, barH = 103 / 25.4 * 72, 13 / 25.4 * 72
-	width := code.Bounds().Dx()
-	module := barW / float64(width)
 	y += 12
-	for x := 0; x < width; {
-		if !isDark(code.At(x, 0)) {
-			x++
-			continue
-		}
-		run := 1
-		for x+run < width && isDark(code.At(x+run, 0)) {
-			run++
-		}
-		p.bar(margin+12+module*float64(x), y, module*float64(run), barH)
-		x += run
-	}
+	p.barcode(code, margin+12, y, barW/float64(code.Bounds().Dx()), barH)
 	y += barH + 14
 	p.text(margin, y, 7, false, "Autenticação mecânica")
 	p.text(margin, pageH-margin+10, 7, false, "Emitido por fincom.")

@@ -18,17 +18,7 @@ func TestBoletoPDF(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tools := map[string]string{}
-	for _, name := range []string{"pdftotext", "pdftoppm", "zbarimg"} {
-		path, err := exec.LookPath(name)
-		if err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not installed (.ci/run installs poppler-utils and zbar-tools)", name)
-			}
-			t.Skipf("%s not installed", name)
-		}
-		tools[name] = path
-	}
+	tools := readers(t)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "boleto.pdf")
 	os.WriteFile(file, b, 0o644)

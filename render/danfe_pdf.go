@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/zlib"
 	"fmt"
+	"image"
 	"image/color"
 	"strings"
 	"unicode/utf8"
@@ -49,6 +50,26 @@ func (p *pdf) box(x, y, w, h float64) {
 // bar fills a rectangle (a bar of a bar code).
 func (p *pdf) bar(x, y, w, h float64) {
 	fmt.Fprintf(p.page, "%.3f %.2f %.3f %.2f re f\n", x, pageH-y-h, w, h)
+}
+
+// barcode draws a one-dimensional bar code (one pixel per module, as
+// boombuler/barcode encodes them) at (x, y from the top), each module
+// module points wide, each bar height points tall: one rectangle per run
+// of dark modules.
+func (p *pdf) barcode(code image.Image, x, y, module, height float64) {
+	width := code.Bounds().Dx()
+	for i := 0; i < width; {
+		if !isDark(code.At(i, 0)) {
+			i++
+			continue
+		}
+		run := 1
+		for i+run < width && isDark(code.At(i+run, 0)) {
+			run++
+		}
+		p.bar(x+module*float64(i), y, module*float64(run), height)
+		i += run
+	}
 }
 
 // bytes assembles the document: catalog, page tree, the two fonts, then
@@ -183,20 +204,7 @@ func DANFEPDF(d DANFEData) ([]byte, error) {
 		p.box(margin, y, contentW, 96)
 		// One point per module, bars 40 points tall: about 2.8 pixels a
 		// module at 200 dpi, which bar code readers take.
-		width := code.Bounds().Dx()
-		x0 := margin + (contentW-float64(width))/2
-		for x := 0; x < width; {
-			if !isDark(code.At(x, 0)) {
-				x++
-				continue
-			}
-			run := 1
-			for x+run < width && isDark(code.At(x+run, 0)) {
-				run++
-			}
-			p.bar(x0+float64(x), y+8, float64(run), 40)
-			x += run
-		}
+		p.barcode(code, margin+(contentW-float64(code.Bounds().Dx()))/2, y+8, 1, 40)
 		p.text(margin+8, y+62, 7, true, "CHAVE DE ACESSO")
 		p.text(margin+8, y+74, 10, false, d.Key)
 		if d.Title != "NFS-e" {

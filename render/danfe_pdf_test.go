@@ -10,6 +10,25 @@ import (
 	"testing"
 )
 
+// readers finds the tools that read the PDFs back (poppler's and zbar's):
+// required in CI, which installs them; elsewhere the test skips without
+// them.
+func readers(t *testing.T) map[string]string {
+	t.Helper()
+	tools := map[string]string{}
+	for _, name := range []string{"pdftotext", "pdftoppm", "zbarimg"} {
+		path, err := exec.LookPath(name)
+		if err != nil {
+			if os.Getenv("CI") != "" {
+				t.Fatalf("%s is not installed (.ci/run installs poppler-utils and zbar-tools)", name)
+			}
+			t.Skipf("%s not installed", name)
+		}
+		tools[name] = path
+	}
+	return tools
+}
+
 const danfeKey = "35170458716523000119550010000000121000123458"
 
 func danfeSample(items int) DANFEData {
@@ -36,17 +55,7 @@ func TestDANFEPDF(t *testing.T) {
 	if !bytes.HasPrefix(b, []byte("%PDF-1.4")) || !bytes.Contains(b, []byte("/Count 2")) || !bytes.HasSuffix(b, []byte("%%EOF\n")) {
 		t.Fatalf("not a two-page PDF: %.100q", b)
 	}
-	tools := map[string]string{}
-	for _, name := range []string{"pdftotext", "pdftoppm", "zbarimg"} {
-		path, err := exec.LookPath(name)
-		if err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not installed (.ci/run installs poppler-utils and zbar-tools)", name)
-			}
-			t.Skipf("%s not installed", name)
-		}
-		tools[name] = path
-	}
+	tools := readers(t)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "danfe.pdf")
 	os.WriteFile(file, b, 0o644)

@@ -181,7 +181,7 @@ func (s *Server) invoiceNotice(d store.InvoiceData, kind, publicToken string, in
 	}
 	// The recipient keeps the documents themselves (the buyer of an NF-e
 	// must be able to keep its XML), not only links to them.
-	xml := invoiceXML(inv.Kind, inv.Number, inv.AccessKey.String, inv.XML)
+	xml := invoiceXML(inv)
 	pdf, err := danfePDF(inv, fiscalInvoice(d))
 	if err != nil {
 		return nil, err
@@ -316,14 +316,18 @@ type xmlDocument struct {
 	body []byte
 }
 
-// invoiceXML names an invoice's XML file by its access key, or by its kind
-// and number when it has none (municipal NFS-e).
-func invoiceXML(kind string, number int, accessKey, xml string) xmlDocument {
-	name := accessKey
-	if name == "" {
-		name = kind + "-" + strconv.Itoa(number)
+// invoiceFile is the base name of an invoice's documents (XML, PDF): its
+// access key, or its kind and number when it has none (municipal NFS-e).
+func invoiceFile(inv store.Invoice) string {
+	if inv.AccessKey.String != "" {
+		return inv.AccessKey.String
 	}
-	return xmlDocument{name: name + ".xml", body: []byte(xml)}
+	return inv.Kind + "-" + strconv.Itoa(inv.Number)
+}
+
+// invoiceXML is an invoice's XML document.
+func invoiceXML(inv store.Invoice) xmlDocument {
+	return xmlDocument{name: invoiceFile(inv) + ".xml", body: []byte(inv.XML)}
 }
 
 func (x xmlDocument) write(w http.ResponseWriter) {
@@ -341,7 +345,7 @@ func (s *Server) publicNFXML(r *request) (any, error) {
 		return nil, err
 	}
 	defer release()
-	return invoiceXML(inv.Kind, inv.Number, inv.AccessKey.String, inv.XML), nil
+	return invoiceXML(inv), nil
 }
 
 // danfeData is what the DANFE shows of an invoice, as a page and as a PDF.
@@ -416,7 +420,7 @@ func danfePDF(inv store.Invoice, fi fiscal.Invoice) (pdfDocument, error) {
 	if err != nil {
 		return pdfDocument{}, err
 	}
-	return pdfDocument{name: strings.TrimSuffix(invoiceXML(inv.Kind, inv.Number, inv.AccessKey.String, "").name, ".xml") + ".pdf", body: b}, nil
+	return pdfDocument{name: invoiceFile(inv) + ".pdf", body: b}, nil
 }
 
 // pdfDocument is a PDF answer, shown in place (a DANFE is for printing).
