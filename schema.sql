@@ -391,7 +391,9 @@ CREATE TABLE charges (
 	paid_amount       TEXT,
 	cancelled_at      TEXT,
 	created_at        TEXT NOT NULL,
-	updated_at        TEXT NOT NULL
+	updated_at        TEXT NOT NULL,
+	-- How a confirmed payment met the charge (store.Settlement*).
+	settlement        TEXT CHECK (settlement IN ('exact', 'partial', 'over', 'late'))
 ) STRICT;
 -- An installment has at most one live charge: it is never issued twice.
 CREATE UNIQUE INDEX charges_live ON charges(order_id, installment) WHERE status <> 'CANCELLED';

@@ -26,6 +26,7 @@ import (
 type serveOptions struct {
 	addr      string
 	maxUpload int64
+	uploadMem int64
 	idleClose time.Duration
 	publicURL string
 	smtpURL   string
@@ -43,6 +44,7 @@ type serveOptions struct {
 func (o *serveOptions) flags(c *cobra.Command, a *app) {
 	c.Flags().StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to listen on")
 	c.Flags().Int64Var(&o.maxUpload, "max-upload", 25<<20, "largest multipart body in bytes")
+	c.Flags().Int64Var(&o.uploadMem, "upload-memory", 100<<20, "memory all multipart bodies being read may hold at once, in bytes; an upload past it waits up to 15 s, then answers 503")
 	c.Flags().StringVar(&o.publicURL, "public-url", "", "where clients reach this server, for payment links in e-mails (default http://ADDR)")
 	c.Flags().StringVar(&o.smtpURL, "smtp-url", os.Getenv("FINCOM_SMTP_URL"), "deliver e-mails through smtp://user:pass@host:port or smtps://... (env FINCOM_SMTP_URL); unset keeps them in the outbox")
 	c.Flags().StringVar(&o.smtpFrom, "smtp-from", os.Getenv("FINCOM_SMTP_FROM"), "sender address of the e-mails (env FINCOM_SMTP_FROM)")
@@ -131,7 +133,7 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 		return err
 	}
 	runner := &jobs.Runner{Domains: ds, Log: log, Render: rd, PublicURL: o.publicURL}
-	srv, err := server.New(ds, sys, server.Config{Version: Version, MaxMultipartBytes: o.maxUpload, Logger: log, PublicURL: o.publicURL,
+	srv, err := server.New(ds, sys, server.Config{Version: Version, MaxMultipartBytes: o.maxUpload, UploadMemory: o.uploadMem, Logger: log, PublicURL: o.publicURL,
 		NFCancelWindow: o.nfWindow, TestMode: o.testMode, Seed: o.seed,
 		RunDay: func(ctx context.Context, db *store.DB, day store.Date) (any, error) {
 			return runner.RunDay(ctx, db, day)

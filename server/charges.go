@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 
 	"fincom/render"
@@ -12,15 +13,19 @@ import (
 )
 
 var (
-	errOrderDisabled    = newError(http.StatusConflict, textOrderDisabled)
-	errChargePaid       = newError(http.StatusConflict, textChargePaid)
-	errNothingToCancel  = newError(http.StatusConflict, textNothingToCancel)
-	errNothingToResend  = newError(http.StatusConflict, textNothingToResend)
-	errNoChargeEmail    = newError(http.StatusBadRequest, textNoChargeEmail)
-	errProviderRefused  = newError(http.StatusUnprocessableEntity, textProviderRefused)
-	errProviderDown     = newError(http.StatusBadGateway, textProviderDown)
-	errUnknownProvider  = newError(http.StatusUnprocessableEntity, textUnknownProvider)
-	errNothingToPay     = newError(http.StatusConflict, textNothingToPay)
+	errOrderDisabled   = newError(http.StatusConflict, textOrderDisabled)
+	errChargePaid      = newError(http.StatusConflict, textChargePaid)
+	errNothingToCancel = newError(http.StatusConflict, textNothingToCancel)
+	errNothingToResend = newError(http.StatusConflict, textNothingToResend)
+	errNoChargeEmail   = newError(http.StatusBadRequest, textNoChargeEmail)
+	errProviderRefused = newError(http.StatusUnprocessableEntity, textProviderRefused)
+	errProviderDown    = newError(http.StatusBadGateway, textProviderDown)
+	errUnknownProvider = newError(http.StatusUnprocessableEntity, textUnknownProvider)
+	errNothingToPay    = newError(http.StatusConflict, textNothingToPay)
+	errOnlinePayment   = newError(http.StatusConflict, textOnlinePayment)
+	// errAmountRange: a confirmed amount (with a late payment's fees) past
+	// the money range.
+	errAmountRange      = newError(http.StatusBadRequest, fmt.Sprintf(textMoneyRange, "amount"))
 	errPortalNotFound   = newError(http.StatusNotFound, textPortalNotFound)
 	errTooManyRequests  = newError(http.StatusTooManyRequests, textTooManyRequests)
 	errUnknownEventKind = newError(http.StatusBadRequest, textUnknownEvent)

@@ -29,7 +29,7 @@ func orderWith(t *testing.T, h http.Handler, replace ...string) string {
 
 // TestChargeFlow: charge -> portal -> pay -> income, through HTTP.
 func TestChargeFlow(t *testing.T) {
-	s, _ := newTestServer(t)
+	s, _ := newTestModeServer(t)
 	h := s.Handler()
 	id := orderWith(t, h, `"installment_credit":1`, `"installments":2`)
 	out := post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
@@ -278,7 +278,7 @@ func TestPublicRateLimit(t *testing.T) {
 // TestPaymentEffects: conciliation reconciles the income entry, and
 // generateNFWebhook makes the invoice due when the payment is confirmed.
 func TestPaymentEffects(t *testing.T) {
-	s, _ := newTestServer(t)
+	s, _ := newTestModeServer(t)
 	h := s.Handler()
 	id := orderWith(t, h, `"in_automation":true`, `"in_automation":true,"conciliation":true`, `"nf_kind":"nfse"`, `"nf_kind":"nfse","generateNFWebhook":true`)
 	url := post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["payment_url"].(string)

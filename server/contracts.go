@@ -140,8 +140,8 @@ func (s *Server) insertContract(r *request) (any, error) {
 			fields["id_token_contact"], _ = json.Marshal(f.ContactToken)
 		}
 		var so salesOrderRequest
-		if err := r.dec.decode(fields, nil, &so); err != nil {
-			return nil, r.route.texts.format
+		if err := r.dec.decodeIn("sales_order.", fields, nil, &so); err != nil {
+			return nil, r.decodeError(err)
 		}
 		key, err := s.paymentKey(r, so.Charge.PaymentType)
 		if err != nil {

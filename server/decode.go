@@ -6,12 +6,14 @@ import (
 	"errors"
 	"io"
 	"mime"
-	"mime/multipart"
 	"net/http"
+	"net/textproto"
 	"reflect"
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"fincom/store"
 )
 
 // body is a request body read into its top-level fields. Values stay raw
@@ -22,7 +24,17 @@ type body struct {
 	// form marks fields that came from plain multipart form fields: their
 	// text may stand for a number or a boolean.
 	form  map[string]bool
-	files []*multipart.FileHeader
+	files []filePart
+	// free gives back what a multipart body took of the upload budget;
+	// the adapter calls it when the request is done.
+	free func()
+}
+
+// filePart is one `files` part of a multipart body, read whole.
+type filePart struct {
+	name     string // as the client sent it
+	data     []byte
+	tooLarge bool // over maxFileBytes: drained, not kept
 }
 
 // str returns a top-level string field, trying each name in turn; a
@@ -147,31 +159,115 @@ func parseObject(raw []byte, into *map[string]json.RawMessage) error {
 	return nil
 }
 
+// maxParts bounds a multipart body's parts: the largest real form (a
+// metadata part and a few attachments) is far below.
+const maxParts = 1000
+
+// readMultipart streams a multipart body's parts into memory: the JSON
+// part `metadata`, plain form fields, and `files` parts (each up to
+// maxFileBytes; a larger one is drained and marked, never kept). Nothing
+// is spilled to disk, so no temporary file can outlive a request
+// (TestUploadsLeaveNoFiles); memory is bounded by --max-upload per
+// request and by the server's upload budget for all of them at once
+// (TestConcurrentUploadsStayInBudget).
 func (s *Server) readMultipart(w http.ResponseWriter, r *http.Request) (body, error) {
-	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxMultipartBytes)
-	// Files past 8 MiB spill to temporary files, removed after the request.
-	if err := r.ParseMultipartForm(8 << 20); err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			return body{}, errBodyTooLarge
-		}
-		return body{}, errInvalidJSON
+	if r.ContentLength > s.cfg.MaxMultipartBytes {
+		return body{}, errBodyTooLarge
+	}
+	free, err := s.uploads.reserve(r.Context(), r.ContentLength)
+	if err != nil {
+		return body{}, err
+	}
+	b, err := s.readParts(w, r)
+	if err != nil {
+		free()
+		return body{}, err
+	}
+	b.free = free
+	return b, nil
+}
+
+func (s *Server) readParts(w http.ResponseWriter, r *http.Request) (body, error) {
+	counted := &countingReader{r: http.MaxBytesReader(w, r.Body, s.cfg.MaxMultipartBytes)}
+	r.Body = counted
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return body{}, errInvalidMultipart
 	}
 	b := body{fields: map[string]json.RawMessage{}, form: map[string]bool{}}
-	form := r.MultipartForm
+	values := map[string]string{}
 	var meta []byte
-	if v := form.Value["metadata"]; len(v) > 0 {
-		meta = []byte(v[0])
-	} else if f := form.File["metadata"]; len(f) > 0 {
-		// Some clients send the JSON part as a file with type application/json.
-		fh, err := f[0].Open()
-		if err != nil {
-			return body{}, errInvalidJSON
+	for n := 0; ; n++ {
+		p, err := mr.NextRawPart()
+		if err == io.EOF {
+			break
 		}
-		meta, err = io.ReadAll(io.LimitReader(fh, s.cfg.MaxJSONBytes+1))
-		fh.Close()
-		if err != nil || int64(len(meta)) > s.cfg.MaxJSONBytes {
-			return body{}, errBodyTooLarge
+		if err != nil {
+			return body{}, multipartError(err)
+		}
+		if n >= maxParts {
+			return body{}, errInvalidMultipart
+		}
+		cd := p.Header.Get("Content-Disposition")
+		disposition, params, perr := mime.ParseMediaType(cd)
+		if perr != nil || disposition != "form-data" {
+			if strings.Contains(strings.ToLower(cd), "filename") {
+				// A name mime cannot read (a NUL, a control character, a
+				// broken quote) is a bad file name, not a bad body.
+				return body{}, errFileName
+			}
+			return body{}, errInvalidMultipart
+		}
+		name, filename, hasFile := params["name"], params["filename"], false
+		_, hasFile = params["filename"]
+		switch {
+		case name == "metadata":
+			if meta != nil {
+				return body{}, errTwoMetadata
+			}
+			if meta, err = readPart(p, s.cfg.MaxJSONBytes); err != nil {
+				return body{}, err
+			}
+		case name == "files":
+			if !hasFile || filename == "" {
+				return body{}, errFileName
+			}
+			f := filePart{name: filename}
+			// Sized once from what is left of the body: io.ReadAll's
+			// doubling would hold up to twice the file.
+			hint := int64(maxFileBytes + 1)
+			if r.ContentLength > 0 {
+				hint = min(hint, r.ContentLength-counted.n)
+			}
+			buf := bytes.NewBuffer(make([]byte, 0, max(hint, 0)+bytes.MinRead))
+			if _, err := buf.ReadFrom(io.LimitReader(p, maxFileBytes+1)); err != nil {
+				return body{}, multipartError(err)
+			}
+			data := buf.Bytes()
+			if len(data) > maxFileBytes {
+				// Drained, not kept: the handler answers 413 after it has
+				// checked the tokens, as for any file it refuses.
+				if _, err := io.Copy(io.Discard, p); err != nil {
+					return body{}, multipartError(err)
+				}
+				f.tooLarge = true
+			} else {
+				f.data = data
+			}
+			b.files = append(b.files, f)
+		case hasFile:
+			// A file under another name is not read by any route.
+			if _, err := io.Copy(io.Discard, p); err != nil {
+				return body{}, multipartError(err)
+			}
+		default:
+			v, err := readPart(p, s.cfg.MaxJSONBytes)
+			if err != nil {
+				return body{}, err
+			}
+			if _, seen := values[name]; !seen {
+				values[name] = string(v)
+			}
 		}
 	}
 	if meta != nil {
@@ -179,16 +275,57 @@ func (s *Server) readMultipart(w http.ResponseWriter, r *http.Request) (body, er
 			return body{}, err
 		}
 	}
-	for k, v := range form.Value {
-		if _, ok := b.fields[k]; ok || k == "metadata" || len(v) == 0 {
+	for k, v := range values {
+		if _, ok := b.fields[k]; ok || k == "" {
 			continue
 		}
-		enc, _ := json.Marshal(v[0])
+		enc, _ := json.Marshal(v)
 		b.fields[k] = enc
 		b.form[k] = true
 	}
-	b.files = form.File["files"]
 	return b, nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.ReadCloser
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func (c *countingReader) Close() error { return c.r.Close() }
+
+// readPart reads a form part of at most max bytes.
+func readPart(p io.Reader, max int64) ([]byte, error) {
+	v, err := io.ReadAll(io.LimitReader(p, max+1))
+	if err != nil {
+		return nil, multipartError(err)
+	}
+	if int64(len(v)) > max {
+		return nil, errBodyTooLarge
+	}
+	return v, nil
+}
+
+// multipartError answers a failure while reading the body: past
+// --max-upload 413; a part header textproto refuses for a control
+// character in its file name (a NUL, an escape) the file-name text;
+// anything else a malformed body.
+func multipartError(err error) error {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return errBodyTooLarge
+	}
+	var proto textproto.ProtocolError
+	if errors.As(err, &proto) && strings.Contains(strings.ToLower(string(proto)), "filename=") {
+		return errFileName
+	}
+	return errInvalidMultipart
 }
 
 // fieldInfo describes one field of a request struct: its JSON name, the
@@ -242,10 +379,25 @@ func (d *decoder) fieldsOf(t reflect.Type) []fieldInfo {
 
 var errFormat = errors.New("wrong field type")
 
+// fieldError is a decode failure of one field: its name as sent, dotted
+// below its group ("pv.value"), and the cause (errFormat, or the store's
+// range errors).
+type fieldError struct {
+	field string
+	err   error
+}
+
+func (e *fieldError) Error() string { return e.field + ": " + e.err.Error() }
+func (e *fieldError) Unwrap() error { return e.err }
+
 // decode fills dst (a pointer to a struct) from fields. The canonical name
 // wins over an alias; unknown fields are ignored (old clients send extras);
-// a value of the wrong type is errFormat.
+// a value of the wrong type is a *fieldError wrapping errFormat.
 func (d *decoder) decode(fields map[string]json.RawMessage, form map[string]bool, dst any) error {
+	return d.decodeIn("", fields, form, dst)
+}
+
+func (d *decoder) decodeIn(prefix string, fields map[string]json.RawMessage, form map[string]bool, dst any) error {
 	v := reflect.ValueOf(dst).Elem()
 	for _, fi := range d.fieldsOf(v.Type()) {
 		key := fi.name
@@ -260,11 +412,13 @@ func (d *decoder) decode(fields map[string]json.RawMessage, form map[string]bool
 		fv := v.FieldByIndex(fi.index)
 		if fi.group {
 			inner := fields
+			groupPrefix := prefix
 			if ok && string(raw) != "null" {
 				inner = nil
 				if err := json.Unmarshal(raw, &inner); err != nil {
-					return errFormat
+					return &fieldError{prefix + key, errFormat}
 				}
+				groupPrefix = prefix + key + "."
 			} else if !fi.flat {
 				continue
 			}
@@ -273,7 +427,7 @@ func (d *decoder) decode(fields map[string]json.RawMessage, form map[string]bool
 				fv.Set(reflect.New(fv.Type().Elem()))
 				target = fv.Elem()
 			}
-			if err := d.decode(inner, form, target.Addr().Interface()); err != nil {
+			if err := d.decodeIn(groupPrefix, inner, form, target.Addr().Interface()); err != nil {
 				return err
 			}
 			continue
@@ -282,9 +436,13 @@ func (d *decoder) decode(fields map[string]json.RawMessage, form map[string]bool
 			continue
 		}
 		if err := json.Unmarshal(raw, fv.Addr().Interface()); err != nil {
-			if !form[key] || !unquoteInto(raw, fv) {
-				return errFormat
+			if form[key] && unquoteInto(raw, fv) {
+				continue
 			}
+			if !errors.Is(err, store.ErrMoneyRange) && !errors.Is(err, store.ErrQuantityRange) {
+				err = errFormat
+			}
+			return &fieldError{prefix + key, err}
 		}
 	}
 	return nil

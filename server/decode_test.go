@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -110,7 +111,8 @@ func TestAliases(t *testing.T) {
 	if err := d.decode(map[string]json.RawMessage{"token": []byte(`"alias"`)}, nil, &q); err != nil || q.IDToken != "alias" {
 		t.Fatalf("alias: got %q, %v", q.IDToken, err)
 	}
-	if err := d.decode(map[string]json.RawMessage{"token": []byte(`5`)}, nil, &q); err != errFormat {
+	var fe *fieldError
+	if err := d.decode(map[string]json.RawMessage{"token": []byte(`5`)}, nil, &q); !errors.As(err, &fe) || fe.field != "token" || !errors.Is(err, errFormat) {
 		t.Fatalf("wrong type: %v", err)
 	}
 }

@@ -50,7 +50,7 @@ func TestEntries(t *testing.T) {
 		{name: "missing due date", path: "/insert_expense", body: `{` + auth + `,"description":"X","value":10}`, status: 400, text: "Missing parameters"},
 		{name: "missing value", path: "/insert_expense", body: `{` + auth + `,"description":"X","due_date":"2026-11-05"}`, status: 400, text: "Invalid value. It must be greater than zero."},
 		{name: "zero value", path: "/insert_expense", body: `{` + auth + `,"description":"X","value":0,"due_date":"2026-11-05"}`, status: 400, text: "Invalid value. It must be greater than zero."},
-		{name: "huge value", path: "/insert_expense", body: `{` + auth + `,"description":"X","value":"99999999999999.99","due_date":"2026-11-05"}`, status: 400, text: "Invalid value. It must be greater than zero."},
+		{name: "huge value", path: "/insert_expense", body: `{` + auth + `,"description":"X","value":"99999999999999.99","due_date":"2026-11-05"}`, status: 400, text: "Invalid value. Amounts must be between -9999999999.99 and 9999999999.99."},
 		{name: "text value", path: "/insert_expense", body: `{` + auth + `,"description":"X","value":"ten","due_date":"2026-11-05"}`, status: 400, text: "Invalid parameter format"},
 		{name: "bad due date", path: "/insert_expense", body: `{` + auth + `,"description":"X","value":1,"due_date":"05/11/2026"}`, status: 400, text: "Invalid due_date. Use YYYY-MM-DD."},
 		{name: "bad pay day", path: "/insert_expense", body: `{` + auth + `,"description":"X","value":1,"due_date":"2026-11-05","pay_day":"2026-02-30","id_token_bank_account":"{{account1}}"}`, status: 400, text: "Invalid pay_day. Use YYYY-MM-DD."},

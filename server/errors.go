@@ -64,6 +64,7 @@ const (
 	textProviderDown    = "The collection provider did not answer. Try again: the charge will not be issued twice."
 	textUnknownProvider = "Unknown collection provider."
 	textNothingToPay    = "There is no open charge to pay."
+	textOnlinePayment   = "Online payment is not available for this charge: pay the boleto or the PIX code."
 	textPortalNotFound  = "Pedido não encontrado ou cobrança cancelada."
 	textTooManyRequests = "Muitas requisições. Tente de novo em instantes."
 	textUnknownEvent    = "Unknown event. Use viewed, copied_boleto, copied_pix, opened_boleto or printed_boleto."
@@ -151,8 +152,12 @@ const (
 	textInvalidProdType = "Invalid type. Use product, service or all."
 	textInvalidDateBR   = "Invalid opening_balance_date. Use DD/MM/YYYY."
 	textTooLong         = "A text field is too long."
-	textNegativeBudget  = "Invalid budget. It must not be negative."
-	textInvalidUnit     = "Invalid unit. Use up to 6 characters."
+	// One range for every amount and quantity (store.MaxMoney,
+	// store.MaxQuantity); %s is the field as sent, dotted below its group.
+	textMoneyRange     = "Invalid %s. Amounts must be between -9999999999.99 and 9999999999.99."
+	textQuantityRange  = "Invalid %s. Quantities must be between -999999999.999 and 999999999.999."
+	textNegativeBudget = "Invalid budget. It must not be negative."
+	textInvalidUnit    = "Invalid unit. Use up to 6 characters."
 
 	// Finance.
 	textExpenseNotFound      = "Expense not found or not updated."
@@ -185,6 +190,11 @@ const (
 	textFileTooLarge = "File too large. The limit is 10 MiB per file."
 	textNoFiles      = "No files sent. Send them as multipart parts named files."
 	textFileName     = "Invalid file name. Send a plain name (no folders or control characters, at most 255 bytes)."
+
+	// Multipart bodies.
+	textInvalidMultipart = "Invalid multipart body. Send a JSON part named metadata and the files as parts named files."
+	textTwoMetadata      = "Send one metadata part."
+	textUploadsBusy      = "Too many uploads at once. Try again in a moment."
 )
 
 // Errors shared by many routes.

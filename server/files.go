@@ -3,9 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/xml"
-	"io"
 	"mime"
-	"mime/multipart"
 	"net/http"
 	"strconv"
 	"strings"
@@ -64,15 +62,12 @@ func isXML(b []byte) bool {
 	}
 }
 
-// goodFileName reports whether the part's file name, as the client sent
-// it, is a plain name. mime/multipart hands over only the last path
-// element, so "../../etc/passwd" would be kept as "passwd"; fincom stores
-// names in the domain file and never on disk, but a client sending folders
-// or control characters has a bug it should hear about.
-func goodFileName(fh *multipart.FileHeader) bool {
-	_, params, err := mime.ParseMediaType(fh.Header.Get("Content-Disposition"))
-	name := params["filename"]
-	if err != nil || name == "" || len(name) > 255 || !utf8.ValidString(name) || name == "." || name == ".." {
+// goodFileName reports whether a part's file name, as the client sent
+// it, is a plain name. fincom stores names in the domain file and never on
+// disk, but a client sending folders or control characters has a bug it
+// should hear about.
+func goodFileName(name string) bool {
+	if name == "" || len(name) > 255 || !utf8.ValidString(name) || name == "." || name == ".." {
 		return false
 	}
 	for _, c := range name {
@@ -83,34 +78,22 @@ func goodFileName(fh *multipart.FileHeader) bool {
 	return true
 }
 
-// readFiles reads the request's `files` parts, each within maxFileBytes and
-// of an accepted type.
-func readFiles(fhs []*multipart.FileHeader) ([]store.NewFile, error) {
-	out := make([]store.NewFile, 0, len(fhs))
-	for _, fh := range fhs {
-		if !goodFileName(fh) {
+// readFiles checks the request's `files` parts: each a plain name, within
+// maxFileBytes and of an accepted type.
+func readFiles(parts []filePart) ([]store.NewFile, error) {
+	out := make([]store.NewFile, 0, len(parts))
+	for _, p := range parts {
+		if !goodFileName(p.name) {
 			return nil, errFileName
 		}
-		if fh.Size > maxFileBytes {
+		if p.tooLarge {
 			return nil, errFileTooLarge
 		}
-		f, err := fh.Open()
-		if err != nil {
-			return nil, err
-		}
-		data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
-		f.Close()
-		if err != nil {
-			return nil, err
-		}
-		if len(data) > maxFileBytes {
-			return nil, errFileTooLarge
-		}
-		ct := sniff(data)
+		ct := sniff(p.data)
 		if ct == "" {
 			return nil, errFileType
 		}
-		out = append(out, store.NewFile{Name: fh.Filename, ContentType: ct, Data: data})
+		out = append(out, store.NewFile{Name: p.name, ContentType: ct, Data: p.data})
 	}
 	return out, nil
 }

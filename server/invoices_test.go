@@ -133,7 +133,7 @@ func TestInvoiceLifecycle(t *testing.T) {
 // when its PIX charge is paid; the key is valid and the DANFE shows its
 // bar code.
 func TestNFeAndWebhook(t *testing.T) {
-	s, _ := newTestServer(t)
+	s, _ := newTestModeServer(t)
 	h := s.Handler()
 	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
 	body := strings.Replace(strings.Replace(productOrder, `"local_destino":2`, `"local_destino":1`, 1), `"nf_kind":"nfe"`, `"nf_kind":"nfe","generateNFWebhook":true`, 1)

@@ -105,3 +105,73 @@ func TestRecordsOfAnotherUnitAreNotFound(t *testing.T) {
 	}
 	t.Fatal("contact1 gone from unit A")
 }
+
+// TestListingsShowNoSiblingUnit: unit A's records of every kind (contact,
+// entries, orders, charges and their public token, webhooks and their
+// deliveries, contracts, CRM, screenings, movements, purchase orders, the
+// audit log) never appear in any answer of any private route called with
+// unit B's token, listings included. Catalogues of the domain (banks,
+// payment methods, users, category groups) are the same for every unit by
+// design and are not A's records.
+func TestListingsShowNoSiblingUnit(t *testing.T) {
+	s, _ := newTestModeServer(t)
+	h := s.Handler()
+	leak := map[string]string{"unit A's token": fx.tokens["unitA"]}
+	for _, name := range []string{"contact1", "contact2", "contactInactive", "category1", "project1", "product1", "service1", "account1"} {
+		leak[name] = fx.tokens[name]
+	}
+	keep := func(what string, v any) {
+		if s, ok := v.(string); ok && s != "" {
+			leak[what] = s
+		}
+	}
+	keep("expense", post(t, h, "/insert_expense", `{`+auth+`,"description":"Aluguel","value":2500,"due_date":"2026-11-05"}`)["token"])
+	id, public := chargedOrder(t, h)
+	keep("order", id)
+	keep("public token", public)
+	paid := post(t, h, "/_test/pay_charge", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	keep("charge", paid["charge_token"])
+	keep("income", paid["income_token"])
+	keep("webhook", post(t, h, "/insert_webhook", `{`+auth+`,"url":"https://hooks.example.com/a","events":["*"]}`)["data"].(map[string]any)["token"])
+	id2, _ := chargedOrder(t, h)
+	keep("order 2", id2)
+	keep("crm", post(t, h, "/insert_crm", `{`+auth+`,"description":"ligar"}`)["token"])
+	keep("movement", post(t, h, "/insert_inventory_movement", `{`+auth+`,"id_token_product":"{{product1}}","type":"in","quantity":5,"unitary_value":1}`)["token"])
+	keep("purchase", post(t, h, "/insert_purchase_order_by_access_key", `{`+auth+`,"access_key":"`+purchaseKey+`"}`)["token"])
+	rec := doMultipart(h, "/insert_contract", contractMeta, map[string][]byte{"assinado.pdf": testFile(t, "boleto.pdf")})
+	if rec.Code != http.StatusOK {
+		t.Fatalf("contract: %d %s", rec.Code, rec.Body.String())
+	}
+	var contract map[string]any
+	json.Unmarshal(rec.Body.Bytes(), &contract)
+	keep("contract", contract["data"].(map[string]any)["id_token"])
+	rec = doMultipart(h, "/insert_screening", `{`+auth+`}`, map[string][]byte{"boleto.pdf": testFile(t, "boleto.pdf")})
+	var screening map[string]any
+	json.Unmarshal(rec.Body.Bytes(), &screening)
+	keep("screening", screening["token"])
+
+	unitB := `"access_token":"{{access}}","unit_token":"{{unitB}}"`
+	body := `{` + unitB + `,"date_from":"2026-01-01","date_to":"2026-12-31","from_date":"2026-01-01","to_date":"2026-12-31",` +
+		`"initial_date":"2026-01-01","final_date":"2026-12-31","year":2026,"type_data":"quantity","type":"in","group_bank":"CB","cnpj":"11444777000161"}`
+	checked := 0
+	for i := range s.routes {
+		rt := &s.routes[i]
+		if rt.auth == authPublic || rt.auth == authDomain || rt.method != http.MethodPost {
+			continue
+		}
+		rec := do(h, http.MethodPost, rt.path, body)
+		checked++
+		for what, tok := range leak {
+			if strings.Contains(rec.Body.String(), tok) {
+				t.Errorf("%s with unit B shows unit A's %s: %s", rt.path, what, rec.Body.String())
+			}
+		}
+	}
+	if checked < 90 {
+		t.Fatalf("only %d routes called", checked)
+	}
+	// And unit A's own audit log does show its changes.
+	if got := post(t, h, "/list_audit", `{`+auth+`}`)["data"].([]any); len(got) < 5 {
+		t.Fatalf("unit A's audit log: %v", got)
+	}
+}

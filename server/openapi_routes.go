@@ -98,7 +98,7 @@ func routeDocs() map[string]apiDoc {
 		"/enable_webhook":          {tag: webhooks, summary: "Enable a webhook.", req: idRequest{}, resp: done},
 		"/disable_webhook":         {tag: webhooks, summary: "Disable a webhook.", req: idRequest{}, resp: done},
 		"/list_webhook_deliveries": {tag: webhooks, summary: "The last deliveries of the unit's webhooks, with attempts and answers.", resp: []store.Delivery{}},
-		"/list_audit":              {tag: webhooks, summary: "The domain's audit log: who changed what, and when.", resp: []store.AuditEntry{}},
+		"/list_audit":              {tag: webhooks, summary: "The unit's audit log: who changed what, and when.", resp: []store.AuditEntry{}},
 
 		"/insert_crm":  {tag: crm, summary: "Insert a CRM record for a contact.", req: crmRequest{}, resp: done},
 		"/update_crm":  {tag: crm, summary: "Update a CRM record.", req: crmRequest{}, resp: done},

@@ -290,10 +290,14 @@ func (q *publicPayRequest) validate() error {
 	return nil
 }
 
-// publicPay is the simulated provider's payment confirmation: the open
-// charge (or the given installment) becomes PAID, with its effects (income
-// entry with in_automation, reconciliation with conciliation, the invoice
-// made due with generateNFWebhook) and the payment notice.
+// publicPay is the portal's "pay now". A payment is confirmed by the party
+// that received the money (the provider, the bank's return file, the
+// statement), never by the payer, and no provider takes payments on the
+// portal: outside test mode it answers 409 and settles nothing
+// (TestPublicPayInProduction). In test mode it is the simulated payer: the
+// open charge (or the given installment) becomes PAID, with its effects
+// (income entry with in_automation, reconciliation with conciliation, the
+// invoice made due with generateNFWebhook) and the payment notice.
 func (s *Server) publicPay(r *request) (any, error) {
 	var q publicPayRequest
 	if err := r.decode(&q); err != nil {
@@ -304,6 +308,15 @@ func (s *Server) publicPay(r *request) (any, error) {
 		return nil, err
 	}
 	defer release()
+	if !s.cfg.TestMode {
+		if _, err := db.PortalOrder(r.ctx, q.Token); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return nil, errPortalNotFound
+			}
+			return nil, err
+		}
+		return nil, errOnlinePayment
+	}
 	var notice *store.Notice
 	if o, err := db.PortalOrder(r.ctx, q.Token); err == nil {
 		notice, err = s.paymentNotice(o, q)
@@ -317,6 +330,8 @@ func (s *Server) publicPay(r *request) (any, error) {
 		return nil, errPortalNotFound
 	case errors.Is(err, store.ErrNothingToPay):
 		return nil, errNothingToPay
+	case errors.Is(err, store.ErrMoneyRange):
+		return nil, errAmountRange
 	case err != nil:
 		return nil, err
 	}

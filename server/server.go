@@ -28,7 +28,10 @@ type Config struct {
 	Version           string
 	MaxJSONBytes      int64 // JSON bodies; spec is silent, fincom uses 1 MiB
 	MaxMultipartBytes int64 // multipart bodies, default 25 MiB
-	Logger            *slog.Logger
+	// UploadMemory bounds the memory of all multipart bodies being read
+	// at once; default four times MaxMultipartBytes.
+	UploadMemory int64
+	Logger       *slog.Logger
 	// PublicURL is where clients reach this server (scheme and host), for
 	// the payment links in e-mails. Default http://127.0.0.1:8080.
 	PublicURL string
@@ -58,6 +61,7 @@ type Server struct {
 	routes  []route
 	render  *render.Renderer
 	limiter *rateLimiter
+	uploads *uploadBudget
 	faults  *faults  // test mode's
 	journal *journal // test mode's
 	openapi []byte   // the OpenAPI document, built once from the routes
@@ -76,6 +80,9 @@ func New(domains *store.Domains, system *store.System, cfg Config) (*Server, err
 	}
 	if cfg.MaxMultipartBytes <= 0 {
 		cfg.MaxMultipartBytes = 25 << 20
+	}
+	if cfg.UploadMemory <= 0 {
+		cfg.UploadMemory = 4 * cfg.MaxMultipartBytes
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -97,7 +104,8 @@ func New(domains *store.Domains, system *store.System, cfg Config) (*Server, err
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, domains: domains, system: system, log: cfg.Logger, render: r, limiter: newRateLimiter(120, time.Minute)}
+	s := &Server{cfg: cfg, domains: domains, system: system, log: cfg.Logger, render: r, limiter: newRateLimiter(120, time.Minute),
+		uploads: newUploadBudget(cfg.UploadMemory, cfg.MaxMultipartBytes)}
 	s.routes = s.routeTable()
 	if cfg.TestMode {
 		s.routes = append(s.routes, s.testRoutes()...)
@@ -161,12 +169,27 @@ type validator interface{ validate() error }
 // its validate method.
 func (r *request) decode(dst any) error {
 	if err := r.dec.decode(r.body.fields, r.body.form, dst); err != nil {
-		return r.route.texts.format
+		return r.decodeError(err)
 	}
 	if v, ok := dst.(validator); ok {
 		return v.validate()
 	}
 	return nil
+}
+
+// decodeError answers a decode failure: an amount or quantity out of
+// range names its field (400); any other is the route's format text.
+func (r *request) decodeError(err error) error {
+	var fe *fieldError
+	if errors.As(err, &fe) {
+		switch {
+		case errors.Is(err, store.ErrMoneyRange):
+			return newError(http.StatusBadRequest, fmt.Sprintf(textMoneyRange, fe.field))
+		case errors.Is(err, store.ErrQuantityRange):
+			return newError(http.StatusBadRequest, fmt.Sprintf(textQuantityRange, fe.field))
+		}
+	}
+	return r.route.texts.format
 }
 
 // errMissing is returned by validate methods for an absent required field;
@@ -188,6 +211,9 @@ func (s *Server) adapt(rt *route) httprouter.Handle {
 		defer func() {
 			if req.release != nil {
 				req.release()
+			}
+			if req.body.free != nil {
+				req.body.free()
 			}
 		}()
 		v, err := s.run(w, req)

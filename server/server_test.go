@@ -224,6 +224,14 @@ func newTestServer(t testing.TB) (*Server, *store.Domains) {
 	return newTestServerAt(t, &now, Config{Version: "test", PublicURL: "https://fincom.test"})
 }
 
+// newTestModeServer is newTestServer in test mode: the simulated payer,
+// authority and clock answer.
+func newTestModeServer(t testing.TB) (*Server, *store.Domains) {
+	t.Helper()
+	now := fixedNow
+	return newTestServerAt(t, &now, Config{Version: "test", PublicURL: "https://fincom.test", TestMode: true})
+}
+
 // newTestServerAt is newTestServer on a clock the test moves, with a
 // configuration.
 func newTestServerAt(t testing.TB, now *time.Time, cfg Config) (*Server, *store.Domains) {
@@ -290,6 +298,8 @@ type scenario struct {
 	// files, when set, makes the request multipart: body is the metadata
 	// part and each file a `files` part.
 	files map[string][]byte
+	// testMode serves the scenario with --test-mode's simulated parties.
+	testMode bool
 }
 
 // expand replaces {{name}} with the fixture's tokens.
@@ -328,6 +338,9 @@ func run(t *testing.T, scenarios []scenario) {
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
 			s, _ := newTestServer(t)
+			if sc.testMode {
+				s, _ = newTestModeServer(t)
+			}
 			h := s.Handler()
 			for _, c := range sc.before {
 				if rec := do(h, http.MethodPost, c.path, c.body); rec.Code != http.StatusOK {

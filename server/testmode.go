@@ -284,6 +284,8 @@ func (s *Server) testPayCharge(r *request) (any, error) {
 	switch {
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrNothingToPay):
 		return nil, errNothingToPay
+	case errors.Is(err, store.ErrMoneyRange):
+		return nil, errAmountRange
 	case err != nil:
 		return nil, err
 	}

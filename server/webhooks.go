@@ -79,8 +79,9 @@ func (s *Server) listWebhookDeliveries(r *request) (any, error) {
 	return r.db.Deliveries(r.ctx, r.unit.ID, 200)
 }
 
-// listAudit (a fincom route) answers the domain's latest changes: when,
-// which access token (its id and hint), which unit, route and record.
+// listAudit (a fincom route) answers the unit's latest changes: when,
+// which access token (its id and hint), route and record. Another unit's
+// changes are not shown (TestListingsShowNoSiblingUnit).
 func (s *Server) listAudit(r *request) (any, error) {
-	return r.db.AuditLog(r.ctx, 500)
+	return r.db.AuditLog(r.ctx, r.unit.ID, 500)
 }

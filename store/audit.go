@@ -75,10 +75,12 @@ func (db *DB) Audit(ctx context.Context, actor string, unitID int64, route, reco
 	})
 }
 
-// AuditLog lists the latest changes, newest first.
-func (db *DB) AuditLog(ctx context.Context, limit int) ([]AuditEntry, error) {
+// AuditLog lists the latest changes of a unit, newest first; unit 0 lists
+// the whole domain's (the operator's `fincom audit`), changes made outside
+// any unit included.
+func (db *DB) AuditLog(ctx context.Context, unitID int64, limit int) ([]AuditEntry, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT a.at, a.actor, u.token, a.route, a.record, a.status FROM audit_log a LEFT JOIN units u ON u.id = a.unit_id
-		ORDER BY a.id DESC LIMIT ?`, limit)
+		WHERE ? = 0 OR a.unit_id = ? ORDER BY a.id DESC LIMIT ?`, unitID, unitID, limit)
 	if err != nil {
 		return nil, err
 	}

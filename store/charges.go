@@ -23,6 +23,30 @@ const (
 	ChargeNone      = "NONE"
 )
 
+// How a confirmed payment met its charge. A payment is recorded as it
+// came, whatever its amount: the firm sees a short or late one and acts.
+const (
+	SettlementExact   = "exact"   // the amount, by the due date
+	SettlementPartial = "partial" // less than the amount
+	SettlementOver    = "over"    // more than the amount, by the due date
+	SettlementLate    = "late"    // after the due date, at least the amount
+)
+
+// settlementOf classifies a payment of paid on day for a charge of amount
+// due on due (YYYY-MM-DD): a short payment is partial even when late, and
+// a late one is late even with fees on top.
+func settlementOf(amount, paid decimal.Decimal, due, day string) string {
+	switch {
+	case paid.LessThan(amount):
+		return SettlementPartial
+	case day > due:
+		return SettlementLate
+	case paid.GreaterThan(amount):
+		return SettlementOver
+	}
+	return SettlementExact
+}
+
 // Errors of impossible charge transitions.
 var (
 	ErrOrderDisabled    = errors.New("order is disabled")
@@ -51,6 +75,8 @@ type Charge struct {
 	PaidAt           Text   `json:"paid_at"`
 	PaidAmount       Text   `json:"paid_amount"`
 	CancelledAt      Text   `json:"cancelled_at"`
+	// Settlement is how its payment met it (Settlement*), null unpaid.
+	Settlement Text `json:"settlement"`
 
 	idempotencyKey string
 	pixKey         string
@@ -82,7 +108,7 @@ type Notice struct {
 
 const chargeSelect = `SELECT c.token, c.installment, c.installments, c.provider, c.payment_key, c.status, c.amount, c.due_date,
 	c.boleto_line, c.boleto_barcode, c.pix_payload, c.pix_txid, c.provider_ref, c.card_installments, c.paid_at, c.paid_amount,
-	c.cancelled_at, c.idempotency_key, COALESCE(o.pix_key, '')
+	c.cancelled_at, c.settlement, c.idempotency_key, COALESCE(o.pix_key, '')
 	FROM charges c JOIN sales_orders o ON o.id = c.order_id`
 
 func scanCharge(s scanner) (Charge, error) {
@@ -90,7 +116,7 @@ func scanCharge(s scanner) (Charge, error) {
 	var card sql.NullInt64
 	err := s.Scan(&c.Token, &c.Installment, &c.Installments, &c.Provider, &c.PaymentKey, &c.Status, &c.Amount, &c.DueDate,
 		&c.BoletoLine, &c.BoletoBarcode, &c.PixPayload, &c.PixTxID, &c.ProviderRef, &card, &c.PaidAt, &c.PaidAmount,
-		&c.CancelledAt, &c.idempotencyKey, &c.pixKey)
+		&c.CancelledAt, &c.Settlement, &c.idempotencyKey, &c.pixKey)
 	if card.Valid {
 		n := int(card.Int64)
 		c.CardInstallments = &n

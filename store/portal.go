@@ -98,6 +98,8 @@ type Payment struct {
 	ChargeToken string `json:"charge_token"`
 	Installment int    `json:"installment"`
 	PaidAmount  Money  `json:"paid_amount"`
+	// Settlement is how the payment met the charge (Settlement*).
+	Settlement  string `json:"settlement"`
 	OrderStatus string `json:"charge_status"`
 	IncomeToken Text   `json:"income_token"`
 	Reconciled  bool   `json:"reconciled"`
@@ -129,21 +131,28 @@ func (db *DB) PayCharge(ctx context.Context, publicToken string, installment int
 		}
 		var chargeID int64
 		var due string
+		var charged Money
 		err = tx.QueryRowContext(ctx, `SELECT id, token, installment, amount, due_date FROM charges
 			WHERE order_id = ? AND status IN ('PENDING', 'OVERDUE') AND (? = 0 OR installment = ?) ORDER BY installment LIMIT 1`,
-			id, installment, installment).Scan(&chargeID, &p.ChargeToken, &p.Installment, &p.PaidAmount, &due)
+			id, installment, installment).Scan(&chargeID, &p.ChargeToken, &p.Installment, &charged, &due)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNothingToPay
 		}
 		if err != nil {
 			return err
 		}
+		p.PaidAmount = charged
 		if amount != nil {
 			p.PaidAmount = *amount
 		}
+		// Whoever confirms, a payment is a positive amount fincom can keep.
+		if !p.PaidAmount.IsPositive() || !InMoneyRange(p.PaidAmount.Decimal) {
+			return ErrMoneyRange
+		}
 		today := Today(now).ISO()
-		if _, err := tx.ExecContext(ctx, `UPDATE charges SET status = 'PAID', paid_at = ?, paid_amount = ?, updated_at = ? WHERE id = ?`,
-			timestamp(now), p.PaidAmount, timestamp(now), chargeID); err != nil {
+		p.Settlement = settlementOf(charged.Decimal, p.PaidAmount.Decimal, due, today)
+		if _, err := tx.ExecContext(ctx, `UPDATE charges SET status = 'PAID', paid_at = ?, paid_amount = ?, settlement = ?, updated_at = ?
+			WHERE id = ?`, timestamp(now), p.PaidAmount, p.Settlement, timestamp(now), chargeID); err != nil {
 			return err
 		}
 		var unitID int64

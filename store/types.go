@@ -24,9 +24,13 @@ type Money struct{ decimal.Decimal }
 // NewMoney returns the Money for a decimal value.
 func NewMoney(d decimal.Decimal) Money { return Money{d} }
 
-// ParseMoney parses a decimal string such as "12.5".
+// ParseMoney parses a decimal string such as "12.5" within the money
+// range.
 func ParseMoney(s string) (Money, error) {
 	d, err := parseDecimal(s)
+	if err == nil && !InMoneyRange(d) {
+		return Money{}, ErrMoneyRange
+	}
 	return Money{d}, err
 }
 
@@ -75,14 +79,12 @@ func appendFixed2(b []byte, d decimal.Decimal) []byte {
 // pow10[i] is 10^i.
 var pow10 = [19]int64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18}
 
-// UnmarshalJSON accepts 12.5 and "12.5".
+// UnmarshalJSON accepts 12.5 and "12.5" within the money range
+// (ErrMoneyRange otherwise).
 func (m *Money) UnmarshalJSON(b []byte) error {
-	d, err := decimalFromJSON(b)
-	if err != nil {
-		return err
-	}
+	d, err := moneyFromJSON(b)
 	m.Decimal = d
-	return nil
+	return err
 }
 
 // Value stores the canonical two-place text.
@@ -106,14 +108,12 @@ func (n Number) MarshalJSON() ([]byte, error) { return n.AppendJSON(nil), nil }
 // AppendJSON appends the bare number (jsonenc.Appender).
 func (n Number) AppendJSON(b []byte) []byte { return append(b, n.Decimal.String()...) }
 
-// UnmarshalJSON accepts 12.5 and "12.5".
+// UnmarshalJSON accepts 12.5 and "12.5" within the money range
+// (ErrMoneyRange otherwise).
 func (n *Number) UnmarshalJSON(b []byte) error {
-	d, err := decimalFromJSON(b)
-	if err != nil {
-		return err
-	}
+	d, err := moneyFromJSON(b)
 	n.Decimal = d
-	return nil
+	return err
 }
 
 // Value stores the canonical two-place text.
@@ -124,6 +124,35 @@ func (n *Number) Scan(src any) error {
 	d, err := scanDecimal(src)
 	n.Decimal = d
 	return err
+}
+
+// MaxMoney is the largest amount fincom accepts, in either sign, for every
+// money field: wide enough for any small firm, small enough that an amount
+// in cents fits an int64 with room for sums of millions of entries, and
+// that its text ("9999999999.99", 13 characters) fits the PIX BR Code's
+// amount field (EMV tag 54, at most 13). TestMoneyRange holds it.
+var MaxMoney = decimal.RequireFromString("9999999999.99")
+
+// MaxQuantity is the largest quantity fincom accepts (products, stock).
+var MaxQuantity = decimal.RequireFromString("999999999.999")
+
+// ErrMoneyRange is an amount outside ±MaxMoney, ErrQuantityRange a
+// quantity outside ±MaxQuantity; the decoder answers each with a 400 that
+// names the field.
+var (
+	ErrMoneyRange    = errors.New("amount out of range")
+	ErrQuantityRange = errors.New("quantity out of range")
+)
+
+// InMoneyRange reports whether d is an amount fincom can keep.
+func InMoneyRange(d decimal.Decimal) bool { return d.Abs().Cmp(MaxMoney) <= 0 }
+
+func moneyFromJSON(b []byte) (decimal.Decimal, error) {
+	d, err := decimalFromJSON(b)
+	if err == nil && !InMoneyRange(d) {
+		return decimal.Zero, ErrMoneyRange
+	}
+	return d, err
 }
 
 // maxDigits bounds the size of accepted decimals: far above any real amount,
@@ -291,14 +320,15 @@ func (d Decimal) AppendJSON(b []byte) []byte {
 	return append(append(append(b, '"'), d.Decimal.String()...), '"')
 }
 
-// UnmarshalJSON accepts 2.5 and "2.5".
+// UnmarshalJSON accepts 2.5 and "2.5" up to ±MaxQuantity
+// (ErrQuantityRange otherwise).
 func (d *Decimal) UnmarshalJSON(b []byte) error {
 	v, err := decimalFromJSON(b)
-	if err != nil {
-		return err
+	if err == nil && v.Abs().Cmp(MaxQuantity) > 0 {
+		return ErrQuantityRange
 	}
 	d.Decimal = v
-	return nil
+	return err
 }
 
 // Value stores the canonical text.

@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"fincom/server/brdoc"
+	"fincom/store"
 )
 
 // The NF-e layout (national, version 4.00), the parts fincom reads.
@@ -131,7 +132,9 @@ func rootName(data []byte) (string, error) {
 
 func money(s string) string {
 	d, err := decimal.NewFromString(strings.TrimSpace(s))
-	if err != nil || d.IsNegative() {
+	// An amount no firm could keep (store.MaxMoney) is not read: the field
+	// stays empty, as an unreadable one does.
+	if err != nil || d.IsNegative() || !store.InMoneyRange(d) {
 		return ""
 	}
 	return d.StringFixed(2)
