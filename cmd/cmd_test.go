@@ -269,3 +269,21 @@ func TestClock(t *testing.T) {
 		t.Fatal("bad FINCOM_NOW accepted")
 	}
 }
+
+// TestCLIBoundsInputFiles: a file the CLI reads is read up to its limit,
+// never whole: a device that never ends is refused at once.
+func TestCLIBoundsInputFiles(t *testing.T) {
+	schema := schemaForTest(t)
+	data := t.TempDir()
+	cli(t, schema, data, "domain", "create", "acme", "--json")
+	unit := jsonOut(t, cli(t, schema, data, "unit", "create", "acme", "--name", "Matriz", "--cnpj", "11222333000181", "--json"))["unit_token"].(string)
+	start := time.Now()
+	err := cliErr(t, schema, data, "nfe", "import", "acme", unit, "/dev/zero")
+	if err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Fatalf("nfe import /dev/zero: %v", err)
+	}
+	if err := cliErr(t, schema, data, "restore", "acme", "--from", "/dev/zero"); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("restore --from /dev/zero: %v", err)
+	}
+	t.Logf("refused in %v", time.Since(start).Round(time.Millisecond))
+}

@@ -11,8 +11,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -25,6 +27,13 @@ import (
 // as a child process (FINCOM_TEST_EXEC=1) and kills it with SIGKILL.
 func TestMain(m *testing.M) {
 	if os.Getenv("FINCOM_TEST_EXEC") == "1" {
+		if n, err := strconv.ParseUint(os.Getenv("FINCOM_TEST_NOFILE"), 10, 64); err == nil {
+			// A machine whose descriptor limit is n, hard and soft.
+			if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &syscall.Rlimit{Cur: n, Max: n}); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+		}
 		b, err := os.ReadFile("../schema.sql")
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -36,10 +45,10 @@ func TestMain(m *testing.M) {
 }
 
 // startChild serves data in a child process and answers its base URL.
-func startChild(t *testing.T, data string) (*exec.Cmd, string) {
+func startChild(t *testing.T, data string, env ...string) (*exec.Cmd, string) {
 	t.Helper()
 	c := exec.Command(os.Args[0], "serve", "--addr", "127.0.0.1:0", "--data", data)
-	c.Env = append(os.Environ(), "FINCOM_TEST_EXEC=1")
+	c.Env = append(append(os.Environ(), "FINCOM_TEST_EXEC=1"), env...)
 	out, err := c.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

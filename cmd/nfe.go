@@ -3,7 +3,6 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -27,7 +26,7 @@ func newNFeCmd(a *app) *cobra.Command {
 				var imported []string
 				var b strings.Builder
 				for _, path := range args[2:] {
-					data, err := os.ReadFile(path)
+					data, err := readInput(path, maxInputFile)
 					if err != nil {
 						return err
 					}

@@ -126,3 +126,26 @@ func (a *app) print(v any, text string) error {
 	_, err := fmt.Fprintln(a.out, text)
 	return err
 }
+
+// maxInputFile bounds a document the CLI reads (an NF-e XML): the API's
+// own limit for one file.
+const maxInputFile = 10 << 20
+
+// readInput reads a file of at most max bytes: a path naming a device or
+// a huge file (`nfe import D U /dev/zero`) is refused after max bytes,
+// never read whole.
+func readInput(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, max)
+	}
+	return data, nil
+}

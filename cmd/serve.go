@@ -36,9 +36,12 @@ type serveOptions struct {
 	backupDir string
 	keep      int
 	testMode  bool
+	hooksPriv bool
 	seed      uint64
 	seeded    bool // --seed given: tokens too are drawn from it
 	cpuProf   string
+	maxConns  int
+	perClient int
 }
 
 func (o *serveOptions) flags(c *cobra.Command, a *app) {
@@ -52,10 +55,13 @@ func (o *serveOptions) flags(c *cobra.Command, a *app) {
 	c.Flags().StringVar(&o.backup, "backup-cron", "", `back up every domain on this cron schedule, e.g. "0 3 * * *" (São Paulo time)`)
 	c.Flags().StringVar(&o.backupDir, "backup-dir", "", "with --backup-cron: where the backups go (default DATA/backups)")
 	c.Flags().IntVar(&o.keep, "backup-keep", 7, "with --backup-cron: backups kept per domain")
+	c.Flags().BoolVar(&o.hooksPriv, "webhook-allow-private", false, "let webhooks reach loopback, private and link-local addresses (implied by --test-mode)")
 	c.Flags().BoolVar(&o.testMode, "test-mode", false, "serve the /api/v1/_test routes for integrators (clock, inspection, throw-away domains)")
 	c.Flags().Uint64Var(&o.seed, "seed", 1, "test mode: draw tokens, secrets and throw-away names from this seed (reproducible runs); fault draws use it always")
 	c.Flags().DurationVar(&o.idleClose, "idle-close", 5*time.Minute, "close a domain file unused for this long")
 	c.Flags().IntVar(&a.maxOpen, "max-open-domains", 64, "domain files kept open while idle; the least recently used close first")
+	c.Flags().IntVar(&o.maxConns, "max-conns", 0, "connections held at once (default: from the descriptor limit, half of it at most); past it the oldest idle one is closed")
+	c.Flags().IntVar(&o.perClient, "max-conns-per-client", 0, "connections one client address may hold (default: a quarter of --max-conns)")
 	c.Flags().StringVar(&o.cpuProf, "cpuprofile", "", "write a CPU profile (go tool pprof) to this file until the server stops")
 	c.Flags().StringVar(&a.durability, "durability", "full", "full: every answered write survives a power cut; normal: faster, may lose the last writes on power loss")
 }
@@ -132,9 +138,9 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if err != nil {
 		return err
 	}
-	runner := &jobs.Runner{Domains: ds, Log: log, Render: rd, PublicURL: o.publicURL}
+	runner := &jobs.Runner{Domains: ds, Log: log, Render: rd, PublicURL: o.publicURL, WebhookAllowPrivate: o.hooksPriv || o.testMode}
 	srv, err := server.New(ds, sys, server.Config{Version: Version, MaxMultipartBytes: o.maxUpload, UploadMemory: o.uploadMem, Logger: log, PublicURL: o.publicURL,
-		NFCancelWindow: o.nfWindow, TestMode: o.testMode, Seed: o.seed,
+		NFCancelWindow: o.nfWindow, TestMode: o.testMode, WebhookAllowPrivate: o.hooksPriv, Seed: o.seed,
 		RunDay: func(ctx context.Context, db *store.DB, day store.Date) (any, error) {
 			return runner.RunDay(ctx, db, day)
 		}})
@@ -142,11 +148,22 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 		return err
 	}
 	runner.ChargeOrder = srv.IssueCharges
+	nofile := raiseNoFile()
+	limits := server.ConnLimitsFor(nofile, a.maxOpen)
+	if o.maxConns > 0 {
+		limits.Max = o.maxConns
+		limits.PerAddr = max(o.maxConns/4, 1)
+	}
+	if o.perClient > 0 {
+		limits.PerAddr = o.perClient
+	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return err
 	}
 	hs := server.NewHTTPServer(srv.Handler(), server.DefaultTimeouts(), log)
+	ln = server.GuardConns(ln, hs, limits)
+	log.Info("limits", "descriptors", nofile, "connections", limits.Max, "per_client", limits.PerAddr)
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	// Scheduled jobs (monthly recurrence): caught up now for the days the
@@ -199,6 +216,22 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 			return nil
 		}
 	}
+}
+
+// raiseNoFile raises the soft limit of open descriptors to the hard one
+// (a shell's default soft limit of 1,024 would cap the connections and
+// domains far below what the machine allows) and answers it.
+func raiseNoFile() uint64 {
+	var l syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &l); err != nil {
+		return 1024
+	}
+	if l.Cur < l.Max {
+		l.Cur = l.Max
+		syscall.Setrlimit(syscall.RLIMIT_NOFILE, &l)
+		syscall.Getrlimit(syscall.RLIMIT_NOFILE, &l)
+	}
+	return l.Cur
 }
 
 // lockDataDir takes an exclusive lock on the data directory, so that two

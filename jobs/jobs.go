@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/robfig/cron/v3"
@@ -30,6 +31,15 @@ type Runner struct {
 	ChargeOrder func(ctx context.Context, db *store.DB, unitID int64, orderToken string) error
 	// Backup, when set, backs up every domain on a schedule.
 	Backup *BackupPlan
+	// WebhookAllowPrivate lets webhooks reach loopback, private and
+	// link-local addresses (serve --webhook-allow-private, --test-mode).
+	WebhookAllowPrivate bool
+	// DeliveryEvery is how often the deliveries of open domains are
+	// looked at (default 5 s); every domain's are every 10 minutes.
+	DeliveryEvery time.Duration
+
+	loopsOnce      sync.Once
+	webhooks, mail *deliveryLoop
 }
 
 // BackupPlan is a scheduled backup of every domain.
@@ -223,29 +233,60 @@ func (r *Runner) Start(ctx context.Context) (stop func(), err error) {
 			return nil, fmt.Errorf("--backup-cron %q: %w", b.Spec, err)
 		}
 	}
-	// Deliveries are queued by requests, so the domains that have new
-	// ones are open: those are visited often. Every domain (retries of a
-	// domain closed since, a restart) is visited every ten minutes:
-	// opening a thousand files every ten seconds was most of an idle
-	// server's work and memory.
-	deliver := func(all bool) {
-		if err := r.DeliverWebhooks(ctx, all); err != nil {
-			r.Log.Error("webhook delivery", "err", err)
-		}
-		if err := r.Deliver(ctx, all); err != nil {
-			r.Log.Error("outbox delivery", "err", err)
-		}
-	}
-	c.AddFunc("@every 10s", func() { deliver(false) })
-	c.AddFunc("@every 10m", func() { deliver(true) })
 	c.Start()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		run()
 	}()
+	stopDeliveries := r.startDeliveries(ctx)
 	return func() {
 		<-c.Stop().Done()
 		<-done
+		stopDeliveries()
 	}, nil
+}
+
+// startDeliveries runs the webhook and e-mail loops until ctx ends, each
+// on its own: deliveries are queued by requests, so the domains that have
+// new ones are open and are looked at every DeliveryEvery; every domain
+// (retries of a domain closed since, a restart) every ten minutes, since
+// opening a thousand files every few seconds would be most of an idle
+// server's work and memory. A pass starts work on the domains that have
+// none running and does not wait for it. It answers a function that waits
+// for the work under way once ctx has ended.
+func (r *Runner) startDeliveries(ctx context.Context) (wait func()) {
+	every := r.DeliveryEvery
+	if every <= 0 {
+		every = 5 * time.Second
+	}
+	webhooks, mail := r.loops()
+	go func() {
+		tick, sweep := time.NewTicker(every), time.NewTicker(10*time.Minute)
+		defer tick.Stop()
+		defer sweep.Stop()
+		for {
+			all := false
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			case <-sweep.C:
+				all = true
+			}
+			names, err := r.names(all)
+			if err != nil {
+				r.Log.Error("deliveries", "err", err)
+				continue
+			}
+			webhooks.pass(ctx, r, names)
+			if r.Sender != nil {
+				mail.pass(ctx, r, names)
+			}
+		}
+	}()
+	return func() {
+		webhooks.wg.Wait()
+		mail.wg.Wait()
+	}
 }

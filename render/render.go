@@ -5,6 +5,7 @@ package render
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"embed"
 	"encoding/base64"
 	"fmt"
@@ -28,11 +29,17 @@ var files embed.FS
 type Renderer struct {
 	pages *htmltemplate.Template
 	mails *texttemplate.Template
+	csp   string
 }
 
 // New parses the embedded templates.
 func New() (*Renderer, error) {
-	pages, err := htmltemplate.New("pages").ParseFS(files, "templates/*.html")
+	script, err := files.ReadFile("templates/portal.js")
+	if err != nil {
+		return nil, err
+	}
+	funcs := htmltemplate.FuncMap{"portalScript": func() htmltemplate.JS { return htmltemplate.JS(script) }}
+	pages, err := htmltemplate.New("pages").Funcs(funcs).ParseFS(files, "templates/*.html")
 	if err != nil {
 		return nil, fmt.Errorf("parse pages: %w", err)
 	}
@@ -40,8 +47,18 @@ func New() (*Renderer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse mails: %w", err)
 	}
-	return &Renderer{pages: pages, mails: mails}, nil
+	sum := sha256.Sum256(script)
+	// The pages load nothing from elsewhere and run only the portal
+	// script, named by its hash; no page may be framed (clickjacking on a
+	// payment page). Their styles are inline blocks of the templates.
+	csp := "default-src 'none'; script-src 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'; style-src 'unsafe-inline'; " +
+		"img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+	return &Renderer{pages: pages, mails: mails, csp: csp}, nil
 }
+
+// PageCSP is the Content-Security-Policy of the pages (TestPortalHeaders,
+// and the browser test runs the script under it).
+func (r *Renderer) PageCSP() string { return r.csp }
 
 // ChargeView is one charge as the pages show it.
 type ChargeView struct {

@@ -3,6 +3,8 @@ package render
 import (
 	"bytes"
 	"encoding/base64"
+	"github.com/tdewolff/parse/v2"
+	"github.com/tdewolff/parse/v2/css"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -165,6 +167,90 @@ func FuzzSanitizeHTML(f *testing.F) {
 		}
 		if again := SanitizeHTML(SanitizeHTML(in)); strings.ToLower(again) != out {
 			t.Fatalf("not idempotent: %q -> %q", out, again)
+		}
+	})
+}
+
+// cssVerdict re-reads sanitized CSS as a browser would and names what it
+// should not hold, or "".
+func cssVerdict(out string) string {
+	l := css.NewLexer(parse.NewInputString(out))
+	for {
+		tt, raw := l.Next()
+		switch tt {
+		case css.ErrorToken:
+			return ""
+		case css.URLToken, css.BadURLToken:
+			return "a url"
+		case css.FunctionToken:
+			if n := cssName(bytes.TrimSuffix(raw, []byte("("))); !cssFunctions[n] {
+				return "the function " + n
+			}
+		case css.AtKeywordToken:
+			n := strings.TrimPrefix(strings.TrimPrefix(cssName(raw[1:]), "-webkit-"), "-moz-")
+			if !cssAtRules[n] {
+				return "the at-rule " + n
+			}
+		case css.IdentToken:
+			if cssDangerousProperties[cssName(raw)] {
+				return "the property " + cssName(raw)
+			}
+		}
+		if bytes.IndexByte(raw, '<') >= 0 {
+			return "markup"
+		}
+	}
+}
+
+func TestSanitizeCSSEscapes(t *testing.T) {
+	for _, in := range []string{
+		`p { background: u\72l(https://evil.example/x.png) }`,
+		`p { background: U\52 L(https://evil.example/x.png) }`,
+		`p { background-image: image-set("https://evil.example/x.png" 1x) }`,
+		`p { background-image: -webkit-image-set(url(x.png) 1x) }`,
+		`@\69mport "https://evil.example/x.css"; p { color: red }`,
+		`@IMPORT url(x.css); p { color: red }`,
+		`@font-face { font-family: x; src: url(https://evil.example/f.woff) } p { color: red }`,
+		`p { width: e\78pression(alert(1)) }`,
+		`p { -moz-binding: url(x.xml#y) }`,
+		`p { behavio\72: url(x.htc) }`,
+		`p { content: "</style><script>alert(1)</script>" }`,
+		`p { color: red } <!-- --> q { color: blue }`,
+		`p[title="<b>"] { color: red }`,
+		`p { background: cross-fade(url(a.png), url(b.png), 50%) }`,
+		`p { background: url("unterminated`,
+	} {
+		out := SanitizeCSS(in)
+		if v := cssVerdict(out); v != "" {
+			t.Errorf("%q -> %q still has %s", in, out, v)
+		}
+		if low := strings.ToLower(out); strings.Contains(low, "evil") || strings.Contains(low, "<") {
+			t.Errorf("%q -> %q", in, out)
+		}
+	}
+	for in, want := range map[string]string{
+		`@media print { p { color: red; background: url(x) } }`:     `@media print { p { color: red; } }`,
+		`@\69mport "x.css"; p { color: red }`:                       `  p { color: red }`,
+		`h1 { font: bold 12pt/1.2 serif; color: rgb(0 0 0) }`:       `h1 { font: bold 12pt/1.2 serif; color: rgb(0 0 0) }`,
+		`p:not(.x) { margin: calc(1em + 2px) }`:                     `p:not(.x) { margin: calc(1em + 2px) }`,
+		`@font-face { src: url(f.woff) } p { color: red }`:          `  p { color: red }`,
+		`p { color: red } /* a comment */ q { color: blue }`:        `p { color: red }   q { color: blue }`,
+		`p { color: red; background: u\72l(x); font-weight: bold }`: `p { color: red;  font-weight: bold }`,
+	} {
+		if got := SanitizeCSS(in); got != want {
+			t.Errorf("SanitizeCSS(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func FuzzSanitizeCSS(f *testing.F) {
+	f.Add(`p { background: u\72l(x) } @\69mport "y"; q { color: red }`)
+	f.Add(`@media print { p { width: expression(1) } }`)
+	f.Add(`p { content: "</style>" }`)
+	f.Fuzz(func(t *testing.T, in string) {
+		out := SanitizeCSS(in)
+		if v := cssVerdict(out); v != "" {
+			t.Fatalf("%q -> %q still has %s", in, out, v)
 		}
 	})
 }

@@ -2,7 +2,6 @@ package render
 
 import (
 	"bytes"
-	"regexp"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -94,24 +93,4 @@ func safeHref(v string) bool {
 		return r
 	}, v)))
 	return strings.HasPrefix(v, "https://") || strings.HasPrefix(v, "http://") || strings.HasPrefix(v, "mailto:") || strings.HasPrefix(v, "#")
-}
-
-var cssDanger = regexp.MustCompile(`(?i)(expression\s*\(|url\s*\(|@import|javascript:|behavior\s*:|-moz-binding|</?style|<)`)
-
-// SanitizeCSS keeps page CSS that loads nothing and runs nothing: no
-// url(), @import, expression(), behaviors or markup. Offending
-// declarations are removed.
-func SanitizeCSS(in string) string {
-	var out []string
-	for _, decl := range strings.Split(in, ";") {
-		if cssDanger.MatchString(decl) {
-			// Keep the structure: a closing brace in the removed part.
-			if strings.Contains(decl, "}") {
-				out = append(out, "}")
-			}
-			continue
-		}
-		out = append(out, decl)
-	}
-	return strings.Join(out, ";")
 }

@@ -35,6 +35,11 @@ func (s *Server) authenticate(req *request) (release func(), err error) {
 	if rt.auth == authPublic {
 		return func() {}, nil
 	}
+	// A token sent as a number or an object is a client's bug: the
+	// route's format text, not "missing".
+	if req.body.nonString("access_token", "unit_token", "token_tec") {
+		return nil, rt.texts.format
+	}
 	access := req.body.str("access_token")
 	if rt.auth == authDomain {
 		return s.authenticateDomain(req, access)
@@ -42,8 +47,13 @@ func (s *Server) authenticate(req *request) (release func(), err error) {
 	unitToken := req.body.str("unit_token")
 	var more []string
 	if rt.auth == authUnits && unitToken == "" {
-		if raw, ok := req.body.fields["unit_tokens"]; ok && json.Unmarshal(raw, &more) == nil && len(more) > 0 && more[0] != "" {
-			unitToken, more = more[0], more[1:]
+		if raw, ok := req.body.fields["unit_tokens"]; ok && string(raw) != "null" {
+			if json.Unmarshal(raw, &more) != nil {
+				return nil, rt.texts.format
+			}
+			if len(more) > 0 && more[0] != "" {
+				unitToken, more = more[0], more[1:]
+			}
 		}
 	}
 	tec := ""

@@ -23,7 +23,7 @@ type bankAccountRequest struct {
 	IDTokenBankType    *string       `json:"id_token_bank_type"`
 	Agency             *string       `json:"agency"`
 	CurrentAccount     *string       `json:"current_account"`
-	Observation        *string       `json:"observation"`
+	Observation        *string       `json:"observation" text:"multiline"`
 	CodeBank           *string       `json:"code_bank"`
 	DvAgencia          *string       `json:"dv_agencia"`
 	DvConta            *string       `json:"dv_conta"`

@@ -57,7 +57,7 @@ type categoryRequest struct {
 	IDToken        string  `json:"id_token" alias:"token"`
 	ModuleType     *string `json:"module_type" alias:"type"`
 	Category       *string `json:"category" alias:"name"`
-	Note           *string `json:"note" alias:"description"`
+	Note           *string `json:"note" alias:"description" text:"multiline"`
 	CategoryMaster *code   `json:"category_master" alias:"id_token_category_master"`
 }
 

@@ -110,7 +110,7 @@ func concurrentLoad(t *testing.T, domains int, duration time.Duration) {
 			time.Sleep(500 * time.Millisecond)
 			u := units[k%len(units)]
 			out := fmt.Sprintf("%s/%s-%d.db", backupDir, u.domain, k)
-			if err := ds.Backup(ctx, u.domain, out); err != nil {
+			if err := ds.Backup(ctx, u.domain, out, false); err != nil {
 				fail("backup under load: %v", err)
 				continue
 			}

@@ -57,8 +57,8 @@ type contactRequest struct {
 	State        *string `json:"state"`
 	City         *string `json:"city"`
 	Neighborhood *string `json:"neighborhood"`
-	Observation  *string `json:"observation"`
-	DataBank     *string `json:"data_bank" alias:"dataBank"`
+	Observation  *string `json:"observation" text:"multiline"`
+	DataBank     *string `json:"data_bank" alias:"dataBank" text:"multiline"`
 	Number       *string `json:"number"`
 	Complement   *string `json:"complement"`
 	CityIBGE     *string `json:"city_ibge" alias:"ibge"`

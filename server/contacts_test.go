@@ -27,7 +27,7 @@ func TestContacts(t *testing.T) {
 		{name: "get unknown domain", path: "/get_contacts", body: `{"access_token":"fca_nobody_00","unit_token":"{{unitA}}"}`, status: 403, text: "Invalid data"},
 		{name: "get array body", path: "/get_contacts", body: `[]`, status: 400, text: "Invalid JSON body."},
 		{name: "get malformed", path: "/get_contacts", body: `{"access_token":`, status: 400, text: "Invalid JSON body."},
-		{name: "get token wrong type", path: "/get_contacts", body: `{"access_token":12,"unit_token":"{{unitA}}"}`, status: 400, text: "Missing parameters"},
+		{name: "get token wrong type", path: "/get_contacts", body: `{"access_token":12,"unit_token":"{{unitA}}"}`, status: 400, text: "Invalid parameter format"},
 		{name: "get search wrong type", path: "/get_contacts", body: `{` + auth + `,"search":7}`, status: 400, text: "Invalid parameter format"},
 
 		// /insert_contact

@@ -42,7 +42,7 @@ type contractRequest struct {
 	AutoExtend       *bool           `json:"auto_extend"`
 	OrderTokens      []string        `json:"id_token_sales_orders"`
 	SalesOrder       json.RawMessage `json:"sales_order"`
-	Description      *string         `json:"description"`
+	Description      *string         `json:"description" text:"multiline"`
 }
 
 func (q *contractRequest) apply(f *store.ContractFields) error {
@@ -273,10 +273,10 @@ func (s *Server) deleteContractFiles(r *request) (any, error) {
 type templateRequest struct {
 	IDToken    string  `json:"id_token" alias:"id_token_template,token"`
 	Name       *string `json:"name"`
-	BodyHTML   *string `json:"body_html" alias:"html"`
-	PageCSS    *string `json:"page_css"`
-	HeaderHTML *string `json:"header_html"`
-	FooterHTML *string `json:"footer_html"`
+	BodyHTML   *string `json:"body_html" alias:"html" text:"multiline"`
+	PageCSS    *string `json:"page_css" text:"multiline"`
+	HeaderHTML *string `json:"header_html" text:"multiline"`
+	FooterHTML *string `json:"footer_html" text:"multiline"`
 }
 
 // apply sanitizes what it copies: template HTML is reduced to the

@@ -26,10 +26,10 @@ type crmRequest struct {
 	CommunicationType   *string `json:"communication_type"`
 	LifecyclePhase      *string `json:"lifecycle_phase"`
 	LeadStatus          *string `json:"lead_status"`
-	Description         *string `json:"description"`
+	Description         *string `json:"description" text:"multiline"`
 	ContactSuccess      *bool   `json:"contact_success"`
 	NextContactDatetime *string `json:"next_contact_datetime"`
-	NextContactReason   *string `json:"next_contact_reason"`
+	NextContactReason   *string `json:"next_contact_reason" text:"multiline"`
 }
 
 // nextContactLayouts are the date-time forms accepted for

@@ -53,6 +53,22 @@ func (b body) str(names ...string) string {
 	return ""
 }
 
+// nonString reports whether one of the names is sent with a value that is
+// neither a string nor null.
+func (b body) nonString(names ...string) bool {
+	for _, n := range names {
+		raw, ok := b.fields[n]
+		if !ok {
+			continue
+		}
+		raw = bytes.TrimSpace(raw)
+		if len(raw) > 0 && raw[0] != '"' && string(raw) != "null" {
+			return true
+		}
+	}
+	return false
+}
+
 // readBody reads a JSON object, or a multipart form whose `metadata` part is
 // a JSON object, within the server's size limits.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) (body, error) {
@@ -340,6 +356,10 @@ type fieldInfo struct {
 	aliases []string
 	group   bool
 	flat    bool
+	// multiline (`text:"multiline"`): a text of several lines (notes,
+	// observations, template HTML) may hold line breaks and tabs; every
+	// other text is one line. No text holds any other control character.
+	multiline bool
 }
 
 // decoder decodes request bodies into request structs. It reads each
@@ -367,7 +387,7 @@ func (d *decoder) fieldsOf(t reflect.Type) []fieldInfo {
 			continue
 		}
 		kind, opt, _ := strings.Cut(f.Tag.Get("decode"), ",")
-		fi := fieldInfo{index: []int{i}, name: name, group: kind == "group", flat: opt == "flat"}
+		fi := fieldInfo{index: []int{i}, name: name, group: kind == "group", flat: opt == "flat", multiline: f.Tag.Get("text") == "multiline"}
 		if a := f.Tag.Get("alias"); a != "" {
 			fi.aliases = strings.Split(a, ",")
 		}
@@ -444,8 +464,43 @@ func (d *decoder) decodeIn(prefix string, fields map[string]json.RawMessage, for
 			}
 			return &fieldError{prefix + key, err}
 		}
+		if s, ok := textOf(fv); ok && hasControl(s, fi.multiline) {
+			return &fieldError{prefix + key, errControl}
+		}
 	}
 	return nil
+}
+
+// errControl is a text holding a control character it may not hold.
+var errControl = errors.New("control character in a text")
+
+// textOf answers the text of a string field (or a pointer to one).
+func textOf(fv reflect.Value) (string, bool) {
+	if fv.Kind() == reflect.Pointer {
+		if fv.IsNil() {
+			return "", false
+		}
+		fv = fv.Elem()
+	}
+	if fv.Kind() != reflect.String {
+		return "", false
+	}
+	return fv.String(), true
+}
+
+// hasControl reports a C0 or C1 control character or DEL in s; a
+// multi-line text may hold line feeds, carriage returns and tabs. A NUL
+// or an escape in a name reaches logs, e-mail headers and invoices.
+func hasControl(s string, multiline bool) bool {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+			if multiline && (r == '\n' || r == '\r' || r == '\t') {
+				continue
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // unquoteInto decodes a form field's text as JSON ("12.5", "true") into a

@@ -61,7 +61,7 @@ type entryRequest struct {
 	Barcode         *string      `json:"barcode"`
 	AccessKey       *string      `json:"access_key"`
 	KeyMethodCredor *string      `json:"key_method_credor"`
-	Note            *string      `json:"note"`
+	Note            *string      `json:"note" text:"multiline"`
 	Private         *bool        `json:"private"`
 	Active          *bool        `json:"active"`
 	Screening       string       `json:"id_token_screening" alias:"screening_token"`

@@ -224,7 +224,7 @@ func TestTransactions(t *testing.T) {
 		{name: "unit tokens", path: "/transactions", before: seed, body: `{"access_token":"{{access}}","unit_tokens":["{{unitA}}","{{unitB}}"],"type":"in"}`, status: 200, check: ownUnits},
 		{name: "unit B only", path: "/transactions", before: seed, body: `{"access_token":"{{access}}","unit_token":"{{unitB}}"}`, status: 200, check: descriptions("Filial")},
 		{name: "unit tokens of another domain", path: "/transactions", body: `{"access_token":"{{access}}","unit_tokens":["{{unitA}}","{{unitC}}"]}`, status: 403, text: "Invalid data"},
-		{name: "unit tokens wrong type", path: "/transactions", body: `{"access_token":"{{access}}","unit_tokens":"{{unitA}}"}`, status: 400, text: "Missing parameters"},
+		{name: "unit tokens wrong type", path: "/transactions", body: `{"access_token":"{{access}}","unit_tokens":"{{unitA}}"}`, status: 400, text: "Invalid parameter format"},
 		{name: "missing access", path: "/transactions", body: `{"unit_token":"{{unitA}}"}`, status: 400, text: "Missing parameters"},
 		{name: "bad access", path: "/transactions", body: `{"access_token":"{{otherAccess}}","unit_token":"{{unitA}}"}`, status: 403, text: "Invalid data"},
 		{name: "366 days", path: "/transactions", body: `{` + auth + `,"from_date":"2025-01-01","to_date":"2026-01-02"}`, status: 400, text: "The interval between the dates must be at most 365 days."},

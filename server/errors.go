@@ -53,6 +53,7 @@ const (
 	textDatesRequired         = "Parâmetros de data são obrigatórios."
 	textErroInserirPedido     = "Erro ao inserir pedido"
 	textSalesOrderNotFound    = "Sales order not found or not updated."
+	textInvalidNotifyEmail    = "Invalid %s. Use an e-mail address."
 
 	// Charges and the payment portal.
 	textOrderDisabled   = "The sales order is disabled; enable it before charging."
@@ -122,6 +123,7 @@ const (
 
 	// Webhooks.
 	textWebhookURL      = "Invalid url. Use an http or https address."
+	textWebhookPrivate  = "Invalid url. Webhooks are posted to public addresses only, not to loopback, private, link-local or reserved ones."
 	textWebhookEvents   = "Unknown event. See the README for the event names."
 	textWebhookNotFound = "Webhook not found or not updated."
 
@@ -156,6 +158,7 @@ const (
 	// store.MaxQuantity); %s is the field as sent, dotted below its group.
 	textMoneyRange     = "Invalid %s. Amounts must be between -9999999999.99 and 9999999999.99."
 	textQuantityRange  = "Invalid %s. Quantities must be between -999999999.999 and 999999999.999."
+	textControlChars   = "Invalid %s. Texts may not hold control characters (such as NUL); only notes and observations take line breaks and tabs."
 	textNegativeBudget = "Invalid budget. It must not be negative."
 	textInvalidUnit    = "Invalid unit. Use up to 6 characters."
 

@@ -334,6 +334,9 @@ func (x xmlDocument) write(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "application/xml; charset=utf-8")
 	w.Header().Set("Content-Disposition", `attachment; filename="`+x.name+`"`)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
+	// The customer's invoice: no shared cache keeps it.
+	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Content-Security-Policy", "sandbox; default-src 'none'; frame-ancestors 'none'")
 	w.WriteHeader(http.StatusOK)
 	w.Write(x.body)
 }
@@ -400,7 +403,7 @@ func (s *Server) publicDANFE(r *request) (any, error) {
 	if err := s.render.DANFE(&buf, v); err != nil {
 		return nil, err
 	}
-	return page{status: http.StatusOK, body: buf.Bytes()}, nil
+	return s.newPage(http.StatusOK, buf.Bytes()), nil
 }
 
 // publicDANFEPDF (GET, a fincom route) is the DANFE as a PDF, for printing
@@ -433,6 +436,7 @@ func (p pdfDocument) write(w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "application/pdf")
 	w.Header().Set("Content-Disposition", `inline; filename="`+p.name+`"`)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.Header().Set("Content-Security-Policy", "frame-ancestors 'none'")
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
 	w.Write(p.body)

@@ -23,7 +23,7 @@ func (s *Server) getProjects(r *request) (any, error) {
 type projectRequest struct {
 	IDToken     string        `json:"id_token" alias:"token"`
 	Name        *string       `json:"name"`
-	Observation *string       `json:"observation"`
+	Observation *string       `json:"observation" text:"multiline"`
 	Budget      *store.Number `json:"budget"`
 }
 

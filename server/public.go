@@ -18,13 +18,22 @@ import (
 type page struct {
 	status int
 	body   []byte
+	csp    string // render.Renderer.PageCSP
+}
+
+// newPage is an HTML answer under the pages' Content-Security-Policy.
+func (s *Server) newPage(status int, body []byte) page {
+	return page{status: status, body: body, csp: s.render.PageCSP()}
 }
 
 func (p page) write(w http.ResponseWriter) {
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("Referrer-Policy", "no-referrer")
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Content-Security-Policy", p.csp)
+	h.Set("X-Frame-Options", "DENY") // browsers that predate frame-ancestors
 	w.WriteHeader(p.status)
 	w.Write(p.body)
 }
@@ -51,7 +60,7 @@ func (s *Server) errorPage(err error) page {
 		title = "Não foi possível atender"
 	}
 	s.render.ErrorPage(&buf, title, e.Text)
-	return page{status: e.Status, body: buf.Bytes()}
+	return s.newPage(e.Status, buf.Bytes())
 }
 
 // publicDB opens the domain a public token names. Unknown tokens are not
@@ -134,7 +143,7 @@ func (s *Server) publicPayment(r *request) (any, error) {
 	if err := s.render.PaymentPage(&buf, d); err != nil {
 		return nil, err
 	}
-	return page{status: http.StatusOK, body: buf.Bytes()}, nil
+	return s.newPage(http.StatusOK, buf.Bytes()), nil
 }
 
 // portalCharge finds the charge of the ?installment= query (default: the
@@ -163,7 +172,7 @@ func (s *Server) publicBoleto(r *request) (any, error) {
 	if err := s.render.BoletoPage(&buf, d); err != nil {
 		return nil, err
 	}
-	return page{status: http.StatusOK, body: buf.Bytes()}, nil
+	return s.newPage(http.StatusOK, buf.Bytes()), nil
 }
 
 // publicBoletoPDF (GET, a fincom route) is the boleto as a PDF.
@@ -241,7 +250,7 @@ var portalEvents = map[string]bool{"viewed": true, "copied_boleto": true, "copie
 type publicEventRequest struct {
 	Token  string `json:"token" alias:"public_token"`
 	Event  string `json:"event" alias:"kind"`
-	Detail string `json:"detail"`
+	Detail string `json:"detail" text:"multiline"`
 }
 
 func (q *publicEventRequest) validate() error {

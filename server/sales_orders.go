@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -77,7 +78,7 @@ type orderPV struct {
 	Description       string           `json:"description"`
 	Value             *store.Money     `json:"value"`
 	Quantity          *store.Decimal   `json:"quantity"`
-	ObservationSales  string           `json:"observation_sales"`
+	ObservationSales  string           `json:"observation_sales" text:"multiline"`
 	NotifyEmailCharge string           `json:"notify_email_charge"`
 	NotifyEmailNF     string           `json:"notify_email_nf"`
 	NotifyEmailAlert  string           `json:"notify_email_alert"`
@@ -226,6 +227,17 @@ func (q *salesOrderRequest) fields(paymentKey string) (store.SalesOrderFields, e
 	m.need(!service || nf.ServiceID != "", "nf.service_id_token")
 	if err := m.err(); err != nil {
 		return f, err
+	}
+
+	// Notice addresses: checked as a contact's e-mail is, the field named.
+	for _, e := range []struct {
+		name string
+		v    *string
+	}{{"pv.notify_email_charge", &f.NotifyEmailCharge}, {"pv.notify_email_nf", &f.NotifyEmailNF}, {"pv.notify_email_alert", &f.NotifyEmailAlert}} {
+		*e.v = strings.TrimSpace(*e.v)
+		if *e.v != "" && (!plausibleEmail(*e.v) || len(*e.v) > maxShortText) {
+			return f, newError(http.StatusBadRequest, fmt.Sprintf(textInvalidNotifyEmail, e.name))
+		}
 	}
 
 	// Formats: 422 "Invalid parameter format".

@@ -54,7 +54,7 @@ func (s *Server) getOCRDataByFile(r *request) (any, error) {
 }
 
 type screeningRequest struct {
-	Note string `json:"note" alias:"observation"`
+	Note string `json:"note" alias:"observation" text:"multiline"`
 }
 
 // insertScreening puts a received document (one file) in the unit's inbox

@@ -2,10 +2,14 @@ package server
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/net/html"
 )
 
 // The attacks of the README's Security section, each as an outsider (or a
@@ -140,5 +144,114 @@ func TestMoneyRange(t *testing.T) {
 			status: 400, text: "Invalid budget. Amounts must be between -9999999999.99 and 9999999999.99."},
 		{name: "movement quantity", path: "/insert_inventory_movement", body: `{` + auth + `,"id_token_product":"{{product1}}","type":"in","quantity":"5000000000","unitary_value":1}`,
 			status: 400, text: "Invalid quantity. Quantities must be between -999999999.999 and 999999999.999."},
+	})
+}
+
+// TestWebhookTargets: outside test mode a webhook may not point at the
+// server's own machine or network; test mode (and
+// --webhook-allow-private) lets developers point webhooks at their own
+// machine. Refusal only: nothing is sent.
+func TestWebhookTargets(t *testing.T) {
+	refused := []string{"http://127.0.0.1:8080/x", "http://169.254.169.254/latest/meta-data", "http://10.0.0.5/", "http://192.168.1.1/",
+		"http://172.16.0.1/", "http://[::1]:9000/", "http://[fe80::1]/", "http://[::ffff:127.0.0.1]/", "http://0.0.0.0/", "http://localhost:3000/",
+		"http://api.localhost/", "http://2130706433/", "http://0x7f.1/", "http://100.64.0.1/", "http://224.0.0.1/", "http://[64:ff9b::7f00:1]/"}
+	var scenarios []scenario
+	for _, u := range refused {
+		scenarios = append(scenarios, scenario{name: "refused " + u, path: "/insert_webhook", body: `{` + auth + `,"url":"` + u + `","events":["*"]}`,
+			status: 400, text: "Invalid url. Webhooks are posted to public addresses only, not to loopback, private, link-local or reserved ones."})
+	}
+	scenarios = append(scenarios,
+		scenario{name: "public name", path: "/insert_webhook", body: `{` + auth + `,"url":"https://hooks.example.com/fincom","events":["*"]}`, status: 200},
+		scenario{name: "public address", path: "/insert_webhook", body: `{` + auth + `,"url":"http://203.0.113.10:8443/x","events":["*"]}`, status: 200},
+		scenario{name: "user info", path: "/insert_webhook", body: `{` + auth + `,"url":"https://user:pw@hooks.example.com/","events":["*"]}`,
+			status: 400, text: "Invalid url. Use an http or https address."},
+		scenario{name: "test mode allows loopback", testMode: true, path: "/insert_webhook", body: `{` + auth + `,"url":"http://127.0.0.1:8080/x","events":["*"]}`, status: 200},
+	)
+	run(t, scenarios)
+	now := fixedNow
+	s, _ := newTestServerAt(t, &now, Config{Version: "test", WebhookAllowPrivate: true})
+	post(t, s.Handler(), "/insert_webhook", `{`+auth+`,"url":"http://127.0.0.1:8080/x","events":["*"]}`)
+}
+
+// TestPortalHeaders: the portal's pages may not be framed and run no
+// script but the portal's own, named by its hash in their
+// Content-Security-Policy; the invoice XML is never cached.
+func TestPortalHeaders(t *testing.T) {
+	s, _ := newTestModeServer(t)
+	h := s.Handler()
+	post(t, h, "/update_contact", withAddress)
+	id, public := chargedOrder(t, h, `"nf_kind":"nfse"`, `"nf_kind":"nfse","generateNFWebhook":true`)
+	post(t, h, "/_test/pay_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+	for _, path := range []string{"/sales_orders/public_payment/" + public, "/sales_orders/public_boleto/" + public, "/sales_orders/public_danfe/" + public,
+		"/sales_orders/public_payment/fcp_acme_0000"} {
+		rec := do(h, http.MethodGet, path, "")
+		csp := rec.Header().Get("Content-Security-Policy")
+		if !strings.Contains(csp, "frame-ancestors 'none'") || !strings.Contains(csp, "default-src 'none'") || rec.Header().Get("X-Frame-Options") != "DENY" {
+			t.Errorf("%s: CSP %q, X-Frame-Options %q", path, csp, rec.Header().Get("X-Frame-Options"))
+		}
+		doc, err := html.Parse(strings.NewReader(rec.Body.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var walk func(*html.Node)
+		walk = func(n *html.Node) {
+			if n.Type == html.ElementNode {
+				for _, a := range n.Attr {
+					if strings.HasPrefix(strings.ToLower(a.Key), "on") {
+						t.Errorf("%s: <%s %s> runs script outside the CSP", path, n.Data, a.Key)
+					}
+				}
+				if n.Data == "script" {
+					text := ""
+					if n.FirstChild != nil {
+						text = n.FirstChild.Data
+					}
+					sum := sha256.Sum256([]byte(text))
+					if !strings.Contains(csp, "'sha256-"+base64.StdEncoding.EncodeToString(sum[:])+"'") {
+						t.Errorf("%s: a script the CSP does not name", path)
+					}
+				}
+			}
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				walk(c)
+			}
+		}
+		walk(doc)
+	}
+	rec := do(h, http.MethodGet, "/sales_orders/public_nf_xml/"+public, "")
+	if rec.Code != 200 || rec.Header().Get("Cache-Control") != "no-store" {
+		t.Fatalf("public_nf_xml: %d, Cache-Control %q", rec.Code, rec.Header().Get("Cache-Control"))
+	}
+}
+
+// TestInputHygiene: notice addresses are checked as a contact's e-mail;
+// names and single-line texts hold no control character (notes and
+// observations may hold line breaks); a token of the wrong JSON type is a
+// format error, not a missing one.
+func TestInputHygiene(t *testing.T) {
+	order := func(old, new string) string { return strings.Replace(serviceOrder, old, new, 1) }
+	contact := func(extra string) string {
+		return `{` + auth + `,"type":"natural_person","register":"11144477735","fullName":"Maria"` + extra + `}`
+	}
+	run(t, []scenario{
+		{name: "notify e-mail", path: "/insert_sales_order", body: order(`"notify_email_charge":"fin@alfa.com.br"`, `"notify_email_charge":"fin at alfa"`),
+			status: 400, text: "Invalid pv.notify_email_charge. Use an e-mail address."},
+		{name: "notify e-mail with a header", path: "/insert_sales_order", body: order(`"notify_email_nf":"nf@alfa.com.br"`, `"notify_email_nf":"nf@alfa.com.br\r\nBcc: x@evil.example"`),
+			status: 400, text: "Invalid pv.notify_email_nf. Texts may not hold control characters (such as NUL); only notes and observations take line breaks and tabs."},
+		{name: "notify alert, flat form", path: "/insert_sales_order", body: order(`"notify_email_nf":"nf@alfa.com.br"`, `"notify_email_nf":"nf@alfa.com.br","notify_email_alert":"a@b"`),
+			status: 400, text: "Invalid pv.notify_email_alert. Use an e-mail address."},
+		{name: "NUL in a name", path: "/insert_contact", body: contact(`,"fantasyName":"Ma\u0000ria"`),
+			status: 400, text: "Invalid fantasyName. Texts may not hold control characters (such as NUL); only notes and observations take line breaks and tabs."},
+		{name: "escape in a description", path: "/insert_sales_order", body: order(`"description":"Instalação de rede"`, `"description":"Instalação\u001b[2J"`),
+			status: 400, text: "Invalid pv.description. Texts may not hold control characters (such as NUL); only notes and observations take line breaks and tabs."},
+		{name: "line break in a name", path: "/insert_project", body: `{` + auth + `,"name":"Obra\nNova"}`,
+			status: 400, text: "Invalid name. Texts may not hold control characters (such as NUL); only notes and observations take line breaks and tabs."},
+		{name: "line breaks in an observation", path: "/insert_project", body: `{` + auth + `,"name":"Obra Nova","observation":"linha 1\nlinha 2\tfim"}`, status: 200},
+		{name: "NUL in an observation", path: "/insert_contact", body: contact(`,"observation":"a\u0000b"`),
+			status: 400, text: "Invalid observation. Texts may not hold control characters (such as NUL); only notes and observations take line breaks and tabs."},
+		{name: "numeric access token", path: "/get_contacts", body: `{"access_token":123,"unit_token":"{{unitA}}"}`, status: 400, text: "Invalid parameter format"},
+		{name: "object unit token", path: "/insert_sales_order", body: `{"access_token":"{{access}}","unit_token":{"x":1}}`, status: 422, text: "Invalid parameter format"},
+		{name: "unit_tokens not a list", path: "/transactions", body: `{"access_token":"{{access}}","unit_tokens":"{{unitA}}"}`, status: 400, text: "Invalid parameter format"},
+		{name: "null token is missing", path: "/get_contacts", body: `{"access_token":null,"unit_token":"{{unitA}}"}`, status: 400, text: "Missing parameters"},
 	})
 }

@@ -43,8 +43,12 @@ type Config struct {
 	// NFCancelWindow is how long after authorization an invoice may be
 	// cancelled; default 24 hours (the NF-e rule).
 	NFCancelWindow time.Duration
-	// TestMode serves the /_test routes (serve --test-mode, demo).
+	// TestMode serves the /_test routes (serve --test-mode, demo). It
+	// implies WebhookAllowPrivate.
 	TestMode bool
+	// WebhookAllowPrivate accepts webhooks to loopback, private and
+	// link-local addresses (serve --webhook-allow-private).
+	WebhookAllowPrivate bool
 	// RunDay runs a day's jobs for a domain (test mode's clock).
 	RunDay DayRunner
 	// Seed makes test mode's random choices (faults) reproducible.
@@ -178,7 +182,8 @@ func (r *request) decode(dst any) error {
 }
 
 // decodeError answers a decode failure: an amount or quantity out of
-// range names its field (400); any other is the route's format text.
+// range, or a text with a control character, names its field (400); any
+// other is the route's format text.
 func (r *request) decodeError(err error) error {
 	var fe *fieldError
 	if errors.As(err, &fe) {
@@ -187,6 +192,8 @@ func (r *request) decodeError(err error) error {
 			return newError(http.StatusBadRequest, fmt.Sprintf(textMoneyRange, fe.field))
 		case errors.Is(err, store.ErrQuantityRange):
 			return newError(http.StatusBadRequest, fmt.Sprintf(textQuantityRange, fe.field))
+		case errors.Is(err, errControl):
+			return newError(http.StatusBadRequest, fmt.Sprintf(textControlChars, fe.field))
 		}
 	}
 	return r.route.texts.format

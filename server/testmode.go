@@ -383,7 +383,7 @@ func (q *resetRequest) validate() error {
 
 type refuseRequest struct {
 	IDToken string `json:"id_token" alias:"token"`
-	Reason  string `json:"reason"`
+	Reason  string `json:"reason" text:"multiline"`
 }
 
 func (q *refuseRequest) validate() error {
@@ -417,7 +417,7 @@ func (s *Server) testRefuseCharge(r *request) (any, error) {
 type authorityMode struct {
 	Mode    string `json:"mode"` // authorize, reject, delay
 	Code    int    `json:"code"`
-	Reason  string `json:"reason"`
+	Reason  string `json:"reason" text:"multiline"`
 	DelayMS int    `json:"delay_ms"`
 }
 

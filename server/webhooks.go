@@ -1,15 +1,17 @@
 package server
 
 import (
+	"errors"
 	"net/http"
-	"net/url"
 	"strings"
 
+	"fincom/server/webhook"
 	"fincom/store"
 )
 
 var (
 	errWebhookURL      = newError(http.StatusBadRequest, textWebhookURL)
+	errWebhookPrivate  = newError(http.StatusBadRequest, textWebhookPrivate)
 	errWebhookEvents   = newError(http.StatusBadRequest, textWebhookEvents)
 	errWebhookNotFound = newError(http.StatusNotFound, textWebhookNotFound)
 )
@@ -23,10 +25,6 @@ type webhookRequest struct {
 func (q *webhookRequest) validate() error {
 	if q.URL == "" || len(q.Events) == 0 {
 		return errMissing
-	}
-	u, err := url.Parse(q.URL)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || len(q.URL) > 2000 {
-		return errWebhookURL
 	}
 	for _, e := range q.Events {
 		if e != "*" && !store.WebhookEvents[e] && !(strings.HasSuffix(e, ".*") && validPrefix(strings.TrimSuffix(e, "*"))) {
@@ -55,11 +53,20 @@ type webhookCreated struct {
 
 // insertWebhook (a fincom route) registers an endpoint for events of the
 // unit: `url`, `events` (names, "contract.*" or "*"), optional `secret`
-// (one is made when absent; it is answered once).
+// (one is made when absent; it is answered once). Outside test mode the
+// url must be public: a loopback, private, link-local or reserved address
+// is refused here and, for a name, when a delivery connects
+// (TestWebhookTargets).
 func (s *Server) insertWebhook(r *request) (any, error) {
 	var q webhookRequest
 	if err := r.decode(&q); err != nil {
 		return nil, err
+	}
+	switch err := webhook.CheckURL(q.URL, s.cfg.WebhookAllowPrivate || s.cfg.TestMode); {
+	case errors.Is(err, webhook.ErrNotPublic):
+		return nil, errWebhookPrivate
+	case err != nil:
+		return nil, errWebhookURL
 	}
 	token, secret, err := r.db.InsertWebhook(r.ctx, r.unit.ID, q.URL, q.Secret, q.Events)
 	if err != nil {

@@ -14,18 +14,74 @@ import (
 	"time"
 )
 
-// Backup writes a consistent copy of a live domain to out: VACUUM INTO a
-// temporary file beside out (a read transaction, so writers go on), an
-// integrity check of the copy, fsync, then an atomic rename.
-func (d *Domains) Backup(ctx context.Context, name, out string) error {
+// Errors of a backup's target.
+var (
+	ErrBackupInDataDir = errors.New("a backup may not be written inside the data directory (but in its backups/ folder): it could replace a live domain or the lock")
+	ErrBackupExists    = errors.New("the backup file exists; give --force to replace it")
+)
+
+// Backup writes a consistent copy of a live domain to out, a file outside
+// the data directory (or inside its backups/ folder) that does not exist
+// yet unless overwrite (TestBackupTargets).
+func (d *Domains) Backup(ctx context.Context, name, out string, overwrite bool) error {
+	if err := d.checkBackupTarget(out); err != nil {
+		return err
+	}
+	if _, err := os.Lstat(out); err == nil && !overwrite {
+		return ErrBackupExists
+	}
+	return d.backupTo(ctx, name, out)
+}
+
+// checkBackupTarget refuses a path inside the data directory, but for its
+// backups/ folder: a backup written over DATA/beta.db or DATA/.fincom.lock
+// would corrupt a live domain or let a second server start. Paths are
+// compared after resolving symbolic links.
+func (d *Domains) checkBackupTarget(out string) error {
+	resolve := func(p string) string {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return p
+		}
+		// The file itself may not exist yet: resolve its folder.
+		if dir, err := filepath.EvalSymlinks(filepath.Dir(abs)); err == nil {
+			abs = filepath.Join(dir, filepath.Base(abs))
+		}
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = real
+		}
+		return abs
+	}
+	data, target := resolve(d.dir), resolve(out)
+	within := func(dir, p string) bool {
+		rel, err := filepath.Rel(dir, p)
+		return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+	}
+	if within(data, target) && !within(filepath.Join(data, "backups"), target) {
+		return ErrBackupInDataDir
+	}
+	return nil
+}
+
+// backupTo writes a consistent copy of a live domain to out: VACUUM INTO
+// a temporary file beside out (a read transaction, so writers go on),
+// created beforehand readable by its owner only (a backup holds tokens,
+// webhook secrets and customers' data), an integrity and schema check of
+// the copy, fsync, then an atomic rename.
+func (d *Domains) backupTo(ctx context.Context, name, out string) error {
 	db, release, err := d.Acquire(ctx, name)
 	if err != nil {
 		return err
 	}
 	defer release()
 	tmp := fmt.Sprintf("%s.tmp-%d", out, time.Now().UnixNano())
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("create backup: %w", err)
+	}
+	f.Close()
 	defer os.Remove(tmp)
-	conn, err := sql.Open("sqlite", "file:"+db.path+"?_pragma=busy_timeout("+busyMillis+")")
+	conn, err := sql.Open("sqlite", fileURI(db.path, "_pragma=busy_timeout("+busyMillis+")"))
 	if err != nil {
 		return err
 	}
@@ -55,12 +111,23 @@ func (d *Domains) Restore(ctx context.Context, name, from string) error {
 	if err := CheckRestorable(ctx, name, from); err != nil {
 		return err
 	}
+	if a, err := os.Stat(from); err == nil {
+		if b, err := os.Stat(d.path(name)); err == nil && os.SameFile(a, b) {
+			return fmt.Errorf("%s is the domain's own live file", from)
+		}
+	}
 	return d.swapIn(ctx, name, from, 0)
 }
 
-// CheckRestorable checks that from is a sound copy of the domain: integrity
-// and the domain's own stamp.
+// CheckRestorable checks that from is a sound copy of the domain:
+// integrity, exactly fincom's schema for its version (CheckFile), and the
+// domain's own stamp.
 func CheckRestorable(ctx context.Context, name, from string) error {
+	if st, err := os.Stat(from); err != nil {
+		return err
+	} else if !st.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file", from)
+	}
 	if err := CheckFile(ctx, from); err != nil {
 		return err
 	}
@@ -113,6 +180,9 @@ func syncDir(dir string) error {
 // keeps the newest keep backups of each domain (0 keeps all). It answers
 // the files written.
 func (d *Domains) BackupAll(ctx context.Context, dir string, keep int) ([]string, error) {
+	if err := d.checkBackupTarget(filepath.Join(dir, "x.db")); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
@@ -124,7 +194,7 @@ func (d *Domains) BackupAll(ctx context.Context, dir string, keep int) ([]string
 	var written []string
 	for _, n := range names {
 		out := filepath.Join(dir, n+"-"+stamp+".db")
-		if err := d.Backup(ctx, n, out); err != nil {
+		if err := d.backupTo(ctx, n, out); err != nil {
 			return written, fmt.Errorf("backup %s: %w", n, err)
 		}
 		written = append(written, out)

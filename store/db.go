@@ -7,7 +7,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -109,7 +108,7 @@ func openDB(path string, durability Durability) (w, r *sql.DB, err error) {
 	// busy_timeout comes first so that it already applies while the other
 	// pragmas run (journal_mode needs a lock on a fresh file).
 	dsn := func(extra string) string {
-		return "file:" + (&url.URL{Path: path}).EscapedPath() + "?_pragma=busy_timeout(" + busyMillis + ")" +
+		return fileURI(path, "_pragma=busy_timeout("+busyMillis+")") +
 			"&_pragma=journal_mode(WAL)&_pragma=foreign_keys(ON)&_pragma=secure_delete(ON)" +
 			"&_pragma=synchronous(" + strings.ToUpper(string(durability)) + ")" + extra
 	}

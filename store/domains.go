@@ -477,9 +477,11 @@ func (d *Domains) MigrateAll(ctx context.Context) (map[string]int, error) {
 }
 
 // CheckFile runs PRAGMA integrity_check on a database file and checks that
-// its schema is one this build knows.
+// its schema is exactly the one this build gives a file of its schema
+// version: no table, index, trigger or view more, less or different (a
+// file carrying a trigger of its own would run it on every write).
 func CheckFile(ctx context.Context, path string) error {
-	conn, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout("+busyMillis+")")
+	conn, err := sql.Open("sqlite", fileURI(path, "mode=ro&_pragma=busy_timeout("+busyMillis+")"))
 	if err != nil {
 		return err
 	}
@@ -501,12 +503,27 @@ func CheckFile(ctx context.Context, path string) error {
 	if v == 0 {
 		return fmt.Errorf("%s is not a fincom domain file", path)
 	}
+	want, err := expectedSchema(ctx, v)
+	if err != nil {
+		return err
+	}
+	got, err := describeSchema(ctx, conn)
+	if err != nil {
+		return err
+	}
+	if d := schemaDiff(want, got); len(d) > 0 {
+		return fmt.Errorf("%w: %s differs from fincom's schema %d: %s", ErrForeignSchema, path, v, strings.Join(d, ", "))
+	}
 	return nil
 }
 
+// ErrForeignSchema is a file whose schema is not the one fincom gives a
+// file of its version.
+var ErrForeignSchema = errors.New("foreign schema")
+
 // DomainOf returns the domain name stamped in a domain file.
 func DomainOf(ctx context.Context, path string) (string, error) {
-	conn, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	conn, err := sql.Open("sqlite", fileURI(path, "mode=ro"))
 	if err != nil {
 		return "", err
 	}
@@ -601,15 +618,21 @@ func (d *Domains) Doctor(ctx context.Context) ([]Finding, error) {
 		name := e.Name()
 		full := filepath.Join(d.dir, name)
 		switch {
-		case name == "_system.db" || name == ".fincom.lock" || strings.HasPrefix(name, "_system.db-") || name == "_snapshots" || name == "backups":
+		case name == "_system.db" || name == ".fincom.lock" || strings.HasPrefix(name, "_system.db-") || name == "_snapshots" || name == "backups" ||
+			name == "_restore" || name == "_throwaway":
+			// fincom's own: the system file, the lock, test mode's
+			// snapshots and markers, scheduled backups, restores being
+			// handed to the server.
 		case strings.HasSuffix(name, ".db") && dbs[strings.TrimSuffix(name, ".db")]:
 			n := strings.TrimSuffix(name, ".db")
 			f := Finding{Domain: n, File: name, Level: "ok"}
 			var msgs []string
 			if err := CheckFile(ctx, full); err != nil {
 				f.Level, msgs = "error", append(msgs, err.Error())
+			} else if stamped, err := DomainOf(ctx, full); err != nil || stamped != n {
+				f.Level, msgs = "error", append(msgs, fmt.Sprintf("stamped for domain %q, not %q: its tokens name another domain", stamped, n))
 			} else {
-				conn, err := sql.Open("sqlite", "file:"+full+"?mode=ro")
+				conn, err := sql.Open("sqlite", fileURI(full, "mode=ro"))
 				if err == nil {
 					var v int
 					conn.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)

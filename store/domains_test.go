@@ -83,7 +83,7 @@ func TestRequestRestore(t *testing.T) {
 		}
 	}
 	bk := filepath.Join(t.TempDir(), "alpha.bak")
-	if err := ds.Backup(ctx, "alpha", bk); err != nil {
+	if err := ds.Backup(ctx, "alpha", bk, false); err != nil {
 		t.Fatal(err)
 	}
 	db, release, err := ds.Acquire(ctx, "alpha")

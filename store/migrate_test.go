@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,59 +21,14 @@ func testSchema(t *testing.T) string {
 	return string(b)
 }
 
-// describe renders a database's schema as SQLite understands it (columns,
-// indexes, foreign keys), independent of how the SQL text was written.
+// describe is describeSchema, failing the test on an error.
 func describe(t *testing.T, db *sql.DB) string {
 	t.Helper()
-	var b strings.Builder
-	q := func(query string, args ...any) [][]string {
-		rows, err := db.Query(query, args...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		cols, _ := rows.Columns()
-		var out [][]string
-		for rows.Next() {
-			vals := make([]sql.NullString, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			row := make([]string, len(cols))
-			for i, v := range vals {
-				row[i] = v.String
-			}
-			out = append(out, row)
-		}
-		return out
+	d, err := describeSchema(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, obj := range q(`SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`) {
-		fmt.Fprintf(&b, "%s %s\n", obj[0], obj[1])
-		if obj[0] == "table" {
-			for _, c := range q(`SELECT name, type, "notnull", dflt_value, pk FROM pragma_table_info(?)`, obj[1]) {
-				fmt.Fprintf(&b, "  col %v\n", c)
-			}
-			for _, fk := range q(`SELECT "table", "from", "to" FROM pragma_foreign_key_list(?)`, obj[1]) {
-				fmt.Fprintf(&b, "  fk %v\n", fk)
-			}
-			for _, s := range q(`SELECT strict FROM pragma_table_list WHERE name = ?`, obj[1]) {
-				fmt.Fprintf(&b, "  strict %v\n", s)
-			}
-		}
-		if obj[0] == "index" {
-			for _, c := range q(`SELECT name, coll FROM pragma_index_xinfo(?) WHERE key = 1`, obj[1]) {
-				fmt.Fprintf(&b, "  key %v\n", c)
-			}
-			for _, u := range q(`SELECT "unique" FROM pragma_index_list((SELECT tbl_name FROM sqlite_master WHERE name = ?)) WHERE name = ?`, obj[1], obj[1]) {
-				fmt.Fprintf(&b, "  unique %v\n", u)
-			}
-		}
-	}
-	return b.String()
+	return d
 }
 
 // TestMigrationsProduceSchema proves that upgrading through every migration
@@ -96,7 +50,10 @@ func TestMigrationsProduceSchema(t *testing.T) {
 	viaSchema := open("a.db", testSchema(t))
 	viaMigrations := open("b.db", "")
 	if a, b := describe(t, viaSchema), describe(t, viaMigrations); a != b {
-		t.Fatalf("schema.sql and migrations differ:\n--- schema.sql\n%s\n--- migrations\n%s", a, b)
+		t.Fatalf("schema.sql and migrations differ: %v\n--- schema.sql\n%s\n--- migrations\n%s", schemaDiff(a, b), a, b)
+	}
+	if want, err := expectedSchema(ctx, SchemaVersion()); err != nil || want != describe(t, viaSchema) {
+		t.Fatalf("expectedSchema differs from schema.sql: %v %v", err, schemaDiff(want, describe(t, viaSchema)))
 	}
 	for _, db := range []*sql.DB{viaSchema, viaMigrations} {
 		var v int
@@ -207,7 +164,7 @@ func TestBackupRestore(t *testing.T) {
 	}
 	release()
 	out := filepath.Join(t.TempDir(), "acme-backup.db")
-	if err := ds.Backup(ctx, "acme", out); err != nil {
+	if err := ds.Backup(ctx, "acme", out, false); err != nil {
 		t.Fatal(err)
 	}
 	if err := CheckFile(ctx, out); err != nil {

@@ -299,7 +299,7 @@ func (d *Domains) Snapshot(ctx context.Context, domain, snap string) error {
 	if err := os.MkdirAll(filepath.Dir(d.snapshotPath(domain, snap)), 0o700); err != nil {
 		return err
 	}
-	return d.Backup(ctx, domain, d.snapshotPath(domain, snap))
+	return d.backupTo(ctx, domain, d.snapshotPath(domain, snap))
 }
 
 // ResetTo replaces the domain's file by a snapshot (test mode), as a

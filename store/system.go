@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 )
@@ -22,7 +23,14 @@ const tecPrefix = "fct_"
 
 // OpenSystem opens (creating when needed) the system file in dir.
 func OpenSystem(dir string, durability Durability, now func() time.Time) (*System, error) {
-	w, r, err := openDB(filepath.Join(dir, "_system.db"), durability)
+	path := filepath.Join(dir, "_system.db")
+	// Created readable by its owner only, as domain files are: it holds
+	// the technical tokens' hashes.
+	if f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+		f.Close()
+		os.Chmod(path, 0o600) // a file an older build made 0644
+	}
+	w, r, err := openDB(path, durability)
 	if err != nil {
 		return nil, err
 	}

@@ -167,14 +167,16 @@ func (db *DB) Deliveries(ctx context.Context, unitID int64, limit int) ([]Delive
 
 // DueDelivery is a delivery ready to be sent.
 type DueDelivery struct {
+	WebhookID                       int64
 	EventID, URL, Secret, EventType string
 	Payload                         []byte
 	Attempts                        int
 }
 
-// DueDeliveries lists up to limit deliveries whose next try is due.
+// DueDeliveries lists up to limit deliveries whose next try is due, in
+// the order their events happened.
 func (db *DB) DueDeliveries(ctx context.Context, limit int) ([]DueDelivery, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT d.event_id, w.url, w.secret, d.event_type, d.payload, d.attempts FROM webhook_deliveries d
+	rows, err := db.r.QueryContext(ctx, `SELECT w.id, d.event_id, w.url, w.secret, d.event_type, d.payload, d.attempts FROM webhook_deliveries d
 		JOIN webhooks w ON w.id = d.webhook_id WHERE d.status = 'pending' AND d.next_try_at <= ? ORDER BY d.id LIMIT ?`, timestamp(db.now()), limit)
 	if err != nil {
 		return nil, err
@@ -184,7 +186,7 @@ func (db *DB) DueDeliveries(ctx context.Context, limit int) ([]DueDelivery, erro
 	for rows.Next() {
 		var d DueDelivery
 		var p string
-		if err := rows.Scan(&d.EventID, &d.URL, &d.Secret, &d.EventType, &p, &d.Attempts); err != nil {
+		if err := rows.Scan(&d.WebhookID, &d.EventID, &d.URL, &d.Secret, &d.EventType, &p, &d.Attempts); err != nil {
 			return nil, err
 		}
 		d.Payload = []byte(p)
@@ -196,10 +198,10 @@ func (db *DB) DueDeliveries(ctx context.Context, limit int) ([]DueDelivery, erro
 // MaxDeliveryAttempts is how often a delivery is tried.
 const MaxDeliveryAttempts = 10
 
-// DeliveryDone records a try: delivered, or failed with the next try after
-// 30 s, 1, 2, 4 … minutes (at most 6 h), failed for good after
-// MaxDeliveryAttempts.
-func (db *DB) DeliveryDone(ctx context.Context, eventID string, status int, cause error) error {
+// DeliveryDone records a try: delivered (failure ""), or failed, with the
+// reason the log shows, and the next try after 30 s, 1, 2, 4 … minutes
+// (at most 6 h), failed for good after MaxDeliveryAttempts.
+func (db *DB) DeliveryDone(ctx context.Context, eventID string, status int, failure string) error {
 	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var attempts int
 		if err := tx.QueryRowContext(ctx, `SELECT attempts FROM webhook_deliveries WHERE event_id = ?`, eventID).Scan(&attempts); err != nil {
@@ -207,7 +209,7 @@ func (db *DB) DeliveryDone(ctx context.Context, eventID string, status int, caus
 		}
 		attempts++
 		st := sql.NullInt64{Int64: int64(status), Valid: status != 0}
-		if cause == nil {
+		if failure == "" {
 			_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = 'sent', attempts = ?, last_status = ?, last_error = NULL, delivered_at = ?
 				WHERE event_id = ?`, attempts, st, timestamp(now), eventID)
 			return err
@@ -218,7 +220,7 @@ func (db *DB) DeliveryDone(ctx context.Context, eventID string, status int, caus
 			state = "failed"
 		}
 		_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = ?, attempts = ?, last_status = ?, last_error = ?, next_try_at = ? WHERE event_id = ?`,
-			state, attempts, st, cause.Error(), timestamp(now.Add(next)), eventID)
+			state, attempts, st, failure, timestamp(now.Add(next)), eventID)
 		return err
 	})
 }

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
 	"runtime/debug"
 	"time"
 )
@@ -161,7 +160,7 @@ func (db *DB) checkpointer() {
 		}
 		if ck == nil {
 			var err error
-			if ck, err = sql.Open("sqlite", "file:"+(&url.URL{Path: db.path}).EscapedPath()+"?_pragma=busy_timeout("+busyMillis+")"); err != nil {
+			if ck, err = sql.Open("sqlite", fileURI(db.path, "_pragma=busy_timeout("+busyMillis+")")); err != nil {
 				continue
 			}
 			ck.SetMaxOpenConns(1)

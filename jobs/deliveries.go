@@ -1,0 +1,209 @@
+package jobs
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+
+	"fincom/server/webhook"
+	"fincom/store"
+)
+
+// webhookTimeout is how long an endpoint gets to answer one delivery.
+const webhookTimeout = 10 * time.Second
+
+// Bounds of the delivery loops: how many domains are worked on at once,
+// and how many webhook posts one domain has in flight. A domain whose
+// endpoints never answer holds its own postsPerDomain, never another
+// domain's deliveries nor the e-mail (TestSlowEndpointHoldsNoOneElse).
+const (
+	domainsAtOnce  = 8
+	postsPerDomain = 4
+)
+
+// deliveryLoop runs one kind of delivery (webhooks, e-mail) over domains:
+// a domain is never worked on by two passes at once, so a slow one is
+// skipped by the next pass instead of being posted twice, and a pass does
+// not wait for it before starting the others.
+type deliveryLoop struct {
+	name string
+	work func(ctx context.Context, db *store.DB) error
+	sem  chan struct{}
+	mu   sync.Mutex
+	busy map[string]bool
+	wg   sync.WaitGroup
+}
+
+func newDeliveryLoop(name string, work func(ctx context.Context, db *store.DB) error) *deliveryLoop {
+	return &deliveryLoop{name: name, work: work, sem: make(chan struct{}, domainsAtOnce), busy: map[string]bool{}}
+}
+
+// pass starts work for each named domain not already being worked on and
+// answers a channel closed when the work it started is done.
+func (l *deliveryLoop) pass(ctx context.Context, r *Runner, names []string) <-chan struct{} {
+	var started sync.WaitGroup
+	for _, n := range names {
+		l.mu.Lock()
+		if l.busy[n] {
+			l.mu.Unlock()
+			continue
+		}
+		l.busy[n] = true
+		l.mu.Unlock()
+		started.Add(1)
+		l.wg.Add(1)
+		go func() {
+			defer l.wg.Done()
+			defer started.Done()
+			defer func() {
+				l.mu.Lock()
+				delete(l.busy, n)
+				l.mu.Unlock()
+			}()
+			select {
+			case l.sem <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			defer func() { <-l.sem }()
+			db, release, err := r.Domains.Visit(ctx, n)
+			if err != nil {
+				r.Log.Error(l.name, "domain", n, "err", err)
+				return
+			}
+			defer release()
+			if err := l.work(ctx, db); err != nil {
+				r.Log.Error(l.name, "domain", n, "err", err)
+			}
+		}()
+	}
+	done := make(chan struct{})
+	go func() {
+		started.Wait()
+		close(done)
+	}()
+	return done
+}
+
+// loops makes the runner's delivery loops once.
+func (r *Runner) loops() (webhooks, mail *deliveryLoop) {
+	r.loopsOnce.Do(func() {
+		client := webhook.NewClient(webhookTimeout, r.WebhookAllowPrivate)
+		r.webhooks = newDeliveryLoop("webhooks", func(ctx context.Context, db *store.DB) error {
+			return r.deliverWebhooks(ctx, db, client)
+		})
+		r.mail = newDeliveryLoop("outbox", r.deliverMail)
+	})
+	return r.webhooks, r.mail
+}
+
+// DeliverWebhooks sends the due webhook deliveries of every domain (all)
+// or of the open ones, and waits for them. A failure (network, timeout,
+// non-2xx, a refused address) is recorded and tried again later with
+// backoff; it never reaches the request that caused the event.
+func (r *Runner) DeliverWebhooks(ctx context.Context, all bool) error {
+	names, err := r.names(all)
+	if err != nil {
+		return err
+	}
+	w, _ := r.loops()
+	<-w.pass(ctx, r, names)
+	return nil
+}
+
+// Deliver sends the due messages of every domain's outbox (all) or of the
+// open domains', and waits for them; a failure is recorded on the
+// message, which is tried again later with backoff.
+func (r *Runner) Deliver(ctx context.Context, all bool) error {
+	if r.Sender == nil {
+		return nil
+	}
+	names, err := r.names(all)
+	if err != nil {
+		return err
+	}
+	_, m := r.loops()
+	<-m.pass(ctx, r, names)
+	return nil
+}
+
+// deliverWebhooks posts a domain's due deliveries. Each webhook gets its
+// events in order, one post at a time, and a failure ends its turn in
+// this pass (the events after it wait for the next, keeping their order);
+// the domain's webhooks are posted to side by side, postsPerDomain at
+// most. Each event is posted once per attempt.
+func (r *Runner) deliverWebhooks(ctx context.Context, db *store.DB, client *http.Client) error {
+	due, err := db.DueDeliveries(ctx, 100)
+	if err != nil {
+		return err
+	}
+	var order []int64
+	chains := map[int64][]store.DueDelivery{}
+	for _, d := range due {
+		if _, ok := chains[d.WebhookID]; !ok {
+			order = append(order, d.WebhookID)
+		}
+		chains[d.WebhookID] = append(chains[d.WebhookID], d)
+	}
+	sem := make(chan struct{}, postsPerDomain)
+	errs := make(chan error, len(order))
+	var wg sync.WaitGroup
+	for _, id := range order {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			errs <- r.postChain(ctx, db, client, chains[id])
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// postChain posts one webhook's due deliveries in order, until one fails.
+func (r *Runner) postChain(ctx context.Context, db *store.DB, client *http.Client, chain []store.DueDelivery) error {
+	for _, d := range chain {
+		status, perr := webhook.Post(ctx, client, webhook.Delivery{URL: d.URL, Secret: d.Secret, EventID: d.EventID,
+			EventType: d.EventType, Payload: d.Payload}, db.Now())
+		failure := ""
+		if perr != nil {
+			failure = webhook.Reason(status, perr)
+			r.Log.Warn("webhook not delivered", "domain", db.Name, "event", d.EventID, "attempt", d.Attempts+1, "err", perr)
+		}
+		if err := db.DeliveryDone(ctx, d.EventID, status, failure); err != nil {
+			return err
+		}
+		if perr != nil {
+			return nil
+		}
+	}
+	return nil
+}
+
+// deliverMail sends a domain's due e-mails, one at a time.
+func (r *Runner) deliverMail(ctx context.Context, db *store.DB) error {
+	due, err := db.DueMail(ctx, 50)
+	if err != nil {
+		return err
+	}
+	for _, m := range due {
+		if serr := r.Sender.Send(ctx, m.To, m.Subject, m.Body, m.Attachments); serr != nil {
+			r.Log.Warn("mail not sent", "domain", db.Name, "mail", m.Token, "attempt", m.Attempts+1, "err", serr)
+			err = db.MailFailed(ctx, m.Token, serr)
+		} else {
+			err = db.MailSent(ctx, m.Token)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,211 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// domainWithBackup makes domain acme with a unit and a project, and a
+// backup of it outside the data directory.
+func domainWithBackup(t *testing.T) (*Domains, string) {
+	t.Helper()
+	ctx := context.Background()
+	ds := newDomains(t)
+	if err := ds.Create(ctx, "acme"); err != nil {
+		t.Fatal(err)
+	}
+	db, release, _ := ds.Acquire(ctx, "acme")
+	u, _ := db.CreateUnit(ctx, UnitInput{Name: "A"})
+	db.InsertProject(ctx, u.ID, ProjectFields{Name: "kept"})
+	release()
+	out := filepath.Join(t.TempDir(), "acme-backup.db")
+	if err := ds.Backup(ctx, "acme", out, false); err != nil {
+		t.Fatal(err)
+	}
+	return ds, out
+}
+
+// TestBackupTargets: a backup is never written over a live file of the
+// data directory (a domain, the lock), nor over an existing file unless
+// asked; it and every other copy fincom writes are readable by their
+// owner only.
+func TestBackupTargets(t *testing.T) {
+	ctx := context.Background()
+	ds, out := domainWithBackup(t)
+	ds.Create(ctx, "beta")
+	data := ds.Dir()
+	elsewhere := t.TempDir()
+	link := filepath.Join(elsewhere, "into-data")
+	if err := os.Symlink(data, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{filepath.Join(data, "beta.db"), filepath.Join(data, ".fincom.lock"), filepath.Join(data, "new.db"),
+		filepath.Join(data, "_snapshots", "x.db"), filepath.Join(link, "beta.db"), data} {
+		if err := ds.Backup(ctx, "acme", target, true); !errors.Is(err, ErrBackupInDataDir) {
+			t.Errorf("backup to %s: %v", target, err)
+		}
+	}
+	if _, err := ds.BackupAll(ctx, data, 0); !errors.Is(err, ErrBackupInDataDir) {
+		t.Errorf("backup --all into the data directory: %v", err)
+	}
+	if err := ds.Backup(ctx, "acme", out, false); !errors.Is(err, ErrBackupExists) {
+		t.Fatalf("over an existing file: %v", err)
+	}
+	if err := ds.Backup(ctx, "acme", out, true); err != nil {
+		t.Fatalf("--force: %v", err)
+	}
+	os.MkdirAll(filepath.Join(data, "backups"), 0o700)
+	inBackups := filepath.Join(data, "backups", "acme.db")
+	if err := ds.Backup(ctx, "acme", inBackups, false); err != nil {
+		t.Fatalf("into DATA/backups: %v", err)
+	}
+	all, err := ds.BackupAll(ctx, filepath.Join(elsewhere, "all"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ds.Snapshot(ctx, "acme", "s1"); err != nil {
+		t.Fatal(err)
+	}
+	sys, err := OpenSystem(data, DurabilityFull, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sys.Close()
+	for _, f := range append(all, out, inBackups, ds.snapshotPath("acme", "s1"), filepath.Join(data, "_system.db"), ds.path("acme")) {
+		st, err := os.Stat(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != 0o600 {
+			t.Errorf("%s is %v, want -rw-------", f, st.Mode().Perm())
+		}
+	}
+}
+
+// TestRestoreOddPaths: a path is only ever a path. `restore --from
+// 'q.db?x=1'` checks the file named so (here junk), never q.db.
+func TestRestoreOddPaths(t *testing.T) {
+	ctx := context.Background()
+	ds, out := domainWithBackup(t)
+	dir := filepath.Dir(out)
+	good := filepath.Join(dir, "q.db")
+	if err := os.Rename(out, good); err != nil {
+		t.Fatal(err)
+	}
+	for _, odd := range []string{"q.db?x=1", "q.db#frag", "q.db?mode=memory"} {
+		os.WriteFile(filepath.Join(dir, odd), []byte("junk, not a database"), 0o600)
+		if err := ds.Restore(ctx, "acme", filepath.Join(dir, odd)); err == nil {
+			t.Fatalf("restored %q: the check read another file", odd)
+		}
+	}
+	// A good file under an odd name is restored as itself.
+	odd := filepath.Join(dir, "a%20b?c.db")
+	os.Rename(good, odd)
+	if err := ds.Restore(ctx, "acme", odd); err != nil {
+		t.Fatalf("restore %q: %v", odd, err)
+	}
+	if err := ds.Restore(ctx, "acme", "/dev/zero"); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("restore /dev/zero: %v", err)
+	}
+}
+
+// tamper opens a backup file and runs SQL on it.
+func tamper(t *testing.T, path string, stmts ...string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", fileURI(path, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, s := range stmts {
+		if _, err := db.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
+
+// TestRestoreRefusesForeignSchema: a restorable file has exactly the
+// schema this build gives a file of its version. A trigger of its own (one
+// that un-revokes tokens), an extra table or view, a dropped index, or a
+// version stamp that does not match its schema are refused, and doctor
+// says so.
+func TestRestoreRefusesForeignSchema(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name, want string
+		stmts      []string
+	}{
+		{"trigger", "extra trigger unrevoke", []string{`CREATE TRIGGER unrevoke AFTER UPDATE ON access_tokens BEGIN UPDATE access_tokens SET revoked_at = NULL WHERE id = new.id; END`}},
+		{"table", "extra table spy", []string{`CREATE TABLE spy (x TEXT)`}},
+		{"view", "extra view v", []string{`CREATE VIEW v AS SELECT 1`}},
+		{"dropped index", "missing index", []string{`DROP INDEX charges_due`}},
+		{"changed trigger", "changed trigger", []string{`DROP TRIGGER contacts_fts_insert`, `CREATE TRIGGER contacts_fts_insert AFTER INSERT ON contacts BEGIN SELECT 1; END`}},
+		{"older stamp", "differs from fincom's schema", []string{`PRAGMA user_version = 13`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ds, out := domainWithBackup(t)
+			tamper(t, out, c.stmts...)
+			err := ds.Restore(ctx, "acme", out)
+			if !errors.Is(err, ErrForeignSchema) || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("restore: %v", err)
+			}
+			// The live file was not touched; doctor on a data directory
+			// holding such a file reports it.
+			db, release, err := ds.Acquire(ctx, "acme")
+			if err != nil {
+				t.Fatal(err)
+			}
+			release()
+			_ = db
+			ds.Close()
+			copyFile(out, ds.path("acme"))
+			os.Remove(ds.path("acme") + "-wal")
+			os.Remove(ds.path("acme") + "-shm")
+			findings, err := ds.Doctor(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(findings) != 1 || findings[0].Level != "error" || !strings.Contains(findings[0].Message, c.want) {
+				t.Fatalf("doctor: %+v", findings)
+			}
+		})
+	}
+}
+
+// TestDoctorStampsAndRestoreDir: doctor reports a domain file stamped for
+// another domain, and leaves fincom's own folders alone.
+func TestDoctorStampsAndRestoreDir(t *testing.T) {
+	ctx := context.Background()
+	ds, out := domainWithBackup(t)
+	ds.Close()
+	copyFile(out, filepath.Join(ds.Dir(), "beta.db"))
+	for _, d := range []string{"_restore", "_throwaway", "_snapshots", "backups"} {
+		os.MkdirAll(filepath.Join(ds.Dir(), d), 0o700)
+	}
+	findings, err := ds.Doctor(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var beta *Finding
+	for i, f := range findings {
+		switch f.File {
+		case "beta.db":
+			beta = &findings[i]
+		case "acme.db":
+			if f.Level != "ok" {
+				t.Errorf("acme: %+v", f)
+			}
+		default:
+			t.Errorf("flagged %+v", f)
+		}
+	}
+	if beta == nil || beta.Level != "error" || !strings.Contains(beta.Message, `stamped for domain "acme"`) {
+		t.Fatalf("beta: %+v", beta)
+	}
+}
