@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"sync"
 
-	"fincom/server/jsonenc"
+	"fincom/render/jsonenc"
 )
 
 // envelope is how a route wraps its answers.

@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
-
-	"fincom/server/jsonenc"
 )
 
 // Money is an exact monetary amount. It is stored in SQLite as canonical
@@ -40,7 +38,7 @@ func (m Money) String() string { return string(appendFixed2(nil, m.Decimal)) }
 // MarshalJSON writes "12.50".
 func (m Money) MarshalJSON() ([]byte, error) { return m.AppendJSON(nil), nil }
 
-// AppendJSON appends "12.50" (jsonenc.Appender: listings write many).
+// AppendJSON appends "12.50" (listings write many: the answer encoder calls it).
 func (m Money) AppendJSON(b []byte) []byte {
 	return append(appendFixed2(append(b, '"'), m.Decimal), '"')
 }
@@ -105,7 +103,7 @@ type Number struct{ decimal.Decimal }
 // The value was parsed from a finite decimal, so it is always valid JSON.
 func (n Number) MarshalJSON() ([]byte, error) { return n.AppendJSON(nil), nil }
 
-// AppendJSON appends the bare number (jsonenc.Appender).
+// AppendJSON appends the bare number (the answer encoder calls it).
 func (n Number) AppendJSON(b []byte) []byte { return append(b, n.Decimal.String()...) }
 
 // UnmarshalJSON accepts 12.5 and "12.5" within the money range
@@ -250,7 +248,7 @@ type DateBR struct{ Date }
 // MarshalJSON writes "DD/MM/YYYY".
 func (d DateBR) MarshalJSON() ([]byte, error) { return d.AppendJSON(nil), nil }
 
-// AppendJSON appends "DD/MM/YYYY" (jsonenc.Appender).
+// AppendJSON appends "DD/MM/YYYY" (the answer encoder calls it).
 func (d DateBR) AppendJSON(b []byte) []byte { return append(append(append(b, '"'), d.BR()...), '"') }
 
 // UnmarshalJSON reads "DD/MM/YYYY".
@@ -297,16 +295,16 @@ func (t *Text) Scan(src any) error {
 }
 
 // MarshalJSON writes the string or null.
-func (t Text) MarshalJSON() ([]byte, error) { return t.AppendJSON(nil), nil }
-
-// AppendJSON appends the string or null (jsonenc.Appender: listings write
-// tens of thousands of these).
-func (t Text) AppendJSON(b []byte) []byte {
+func (t Text) MarshalJSON() ([]byte, error) {
 	if !t.Valid {
-		return append(b, "null"...)
+		return []byte("null"), nil
 	}
-	return jsonenc.AppendString(b, t.String)
+	return json.Marshal(t.String)
 }
+
+// NullableString answers the text and whether it has one (the answer
+// encoder, render/jsonenc, writes it without going through MarshalJSON).
+func (t Text) NullableString() (string, bool) { return t.String, t.Valid }
 
 // Decimal is an exact quantity written to JSON as a decimal string without
 // fixed places ("1", "2.5"), as the spec shows `quantity`.
@@ -315,7 +313,7 @@ type Decimal struct{ decimal.Decimal }
 // MarshalJSON writes "2.5".
 func (d Decimal) MarshalJSON() ([]byte, error) { return d.AppendJSON(nil), nil }
 
-// AppendJSON appends "2.5" (jsonenc.Appender).
+// AppendJSON appends "2.5" (the answer encoder calls it).
 func (d Decimal) AppendJSON(b []byte) []byte {
 	return append(append(append(b, '"'), d.Decimal.String()...), '"')
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end load: builds fincom, seeds a fresh data directory (seed/),
+# End-to-end load: builds fincom, seeds a fresh data directory (cmd/loadseed),
 # serves it on loopback and drives each hot route with wrk (32
 # connections), printing requests/s and p50/p99 latency per route, then
 # the memory and start-up figures. Issue 10's targets and this machine's
@@ -38,7 +38,7 @@ echo "# $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xa
 CGO_ENABLED=0 go build -o "$WORK/fincom" .
 if [ ! -s "$WORK/tokens.env" ]; then
   echo "# seeding: ${SIZES[*]}"
-  go run ./testdata/load/seed -data "$WORK/data" "${SIZES[@]}" > "$WORK/tokens.env"
+  go run ./cmd/loadseed -data "$WORK/data" "${SIZES[@]}" > "$WORK/tokens.env"
 fi
 # shellcheck disable=SC1091
 source "$WORK/tokens.env"

@@ -26,6 +26,12 @@ type Appender interface {
 	AppendJSON(b []byte) []byte
 }
 
+// NullString is a nullable text (store.Text): written as a JSON string,
+// or null when it has none. Listings write tens of thousands of these.
+type NullString interface {
+	NullableString() (string, bool)
+}
+
 // Append appends v's JSON form to b.
 func Append(b []byte, v any) ([]byte, error) {
 	st := &state{b: b}
@@ -88,6 +94,7 @@ var encoders sync.Map // reflect.Type -> encoder
 
 var (
 	appenderType      = reflect.TypeFor[Appender]()
+	nullStringType    = reflect.TypeFor[NullString]()
 	marshalerType     = reflect.TypeFor[json.Marshaler]()
 	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
 )
@@ -106,6 +113,22 @@ func newEncoder(t reflect.Type) encoder {
 	switch {
 	case t.Implements(sequenceType):
 		return encodeSequence
+	case t.Implements(nullStringType) && t.Kind() != reflect.Pointer:
+		return func(st *state, v reflect.Value) error {
+			var s string
+			var ok bool
+			if v.CanAddr() {
+				s, ok = v.Addr().Interface().(NullString).NullableString()
+			} else {
+				s, ok = v.Interface().(NullString).NullableString()
+			}
+			if !ok {
+				st.b = append(st.b, "null"...)
+			} else {
+				st.b = AppendString(st.b, s)
+			}
+			return nil
+		}
 	case t.Implements(appenderType):
 		byAddr := t.Kind() != reflect.Pointer
 		return func(st *state, v reflect.Value) error {

@@ -1,11 +1,11 @@
-// Command seed fills a data directory for the load script (run.sh): a
+// Command loadseed fills a data directory for the load script (run.sh): a
 // domain "load" with one unit holding the hot routes' data, through the
 // store (validation and indexes as in production; durability normal, as
 // seeding is not what is measured), plus any number of small extra domains
 // for the memory and start-up figures. It prints shell assignments of the
 // tokens.
 //
-//	go run ./testdata/load/seed -data DIR [-contacts N] [-months N] ...
+//	go run ./cmd/loadseed -data DIR [-contacts N] [-months N] ...
 package main
 
 import (

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 	"time"
+
+	"fincom/store"
 )
 
 // std is what encoding/json writes for v with HTML escaping off.
@@ -169,4 +172,28 @@ type countingWriter struct {
 func (c *countingWriter) Write(b []byte) (int, error) {
 	c.writes++
 	return c.buf.Write(b)
+}
+
+// TestNullString: a store.Text is written as encoding/json writes its
+// string (with HTML escaping off), or null.
+func TestNullString(t *testing.T) {
+	for _, s := range []string{"", "plain", `quo"te`, `back\slash`, "tab\tnl\ncr\r", "\x00\x1f", "ção <b>&", "bad\xffutf8", "\u2028\u2029", "😀"} {
+		got, err := Append(nil, struct {
+			T store.Text `json:"t"`
+		}{store.NewText(s)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf strings.Builder
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		var want any = s
+		if s == "" {
+			want = nil // empty text is null
+		}
+		enc.Encode(map[string]any{"t": want})
+		if string(got) != strings.TrimSuffix(buf.String(), "\n") {
+			t.Errorf("%q: got %s, want %s", s, got, buf.String())
+		}
+	}
 }
