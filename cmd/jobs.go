@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"fincom/jobs"
-	"fincom/render"
 	"fincom/server"
 	"fincom/store"
 )
@@ -30,20 +29,12 @@ func newJobsCmd(a *app) *cobra.Command {
 				return err
 			}
 			defer ds.Close()
-			rd, err := render.New()
+			log := slog.New(slog.NewJSONHandler(a.errOut, nil))
+			bill, _, err := server.NewServices(publicURL, log, 0)
 			if err != nil {
 				return err
 			}
-			sys, err := store.OpenSystem(a.dataDir, store.DurabilityFull, nil)
-			if err != nil {
-				return err
-			}
-			defer sys.Close()
-			srv, err := server.New(ds, sys, server.Config{Version: Version, PublicURL: publicURL})
-			if err != nil {
-				return err
-			}
-			r := &jobs.Runner{Domains: ds, Log: slog.New(slog.NewJSONHandler(a.errOut, nil)), Render: rd, PublicURL: publicURL, ChargeOrder: srv.IssueCharges}
+			r := &jobs.Runner{Domains: ds, Log: log, Billing: bill}
 			var results []jobs.Result
 			err = a.withOpen(ds, cmd, args[0], func(db *store.DB) error {
 				results, err = r.RunDay(cmd.Context(), db, day)

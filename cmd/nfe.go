@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"fincom/server"
+	"fincom/server/inbox"
 	"fincom/store"
 )
 
@@ -30,7 +30,7 @@ func newNFeCmd(a *app) *cobra.Command {
 					if err != nil {
 						return err
 					}
-					n, err := server.ReadInboxNFe(data, units[0].CNPJ)
+					n, err := inbox.ReadNFe(data, units[0].CNPJ)
 					if err != nil {
 						return fmt.Errorf("%s: %w", path, err)
 					}

@@ -18,7 +18,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"fincom/jobs"
-	"fincom/render"
 	"fincom/server"
 	"fincom/store"
 )
@@ -134,20 +133,20 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if o.publicURL == "" {
 		o.publicURL = "http://" + o.addr
 	}
-	rd, err := render.New()
+	// The business services, shared by the routes and the scheduler.
+	bill, inv, err := server.NewServices(o.publicURL, log, o.nfWindow)
 	if err != nil {
 		return err
 	}
-	runner := &jobs.Runner{Domains: ds, Log: log, Render: rd, PublicURL: o.publicURL, WebhookAllowPrivate: o.hooksPriv || o.testMode}
+	runner := &jobs.Runner{Domains: ds, Log: log, Billing: bill, WebhookAllowPrivate: o.hooksPriv || o.testMode}
 	srv, err := server.New(ds, sys, server.Config{Version: Version, MaxMultipartBytes: o.maxUpload, UploadMemory: o.uploadMem, Logger: log, PublicURL: o.publicURL,
-		NFCancelWindow: o.nfWindow, TestMode: o.testMode, WebhookAllowPrivate: o.hooksPriv, Seed: o.seed,
+		Billing: bill, Invoices: inv, TestMode: o.testMode, WebhookAllowPrivate: o.hooksPriv, Seed: o.seed,
 		RunDay: func(ctx context.Context, db *store.DB, day store.Date) (any, error) {
 			return runner.RunDay(ctx, db, day)
 		}})
 	if err != nil {
 		return err
 	}
-	runner.ChargeOrder = srv.IssueCharges
 	nofile := raiseNoFile()
 	limits := server.ConnLimitsFor(nofile, a.maxOpen)
 	if o.maxConns > 0 {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/robfig/cron/v3"
 
-	"fincom/render"
+	"fincom/server/billing"
 	"fincom/store"
 )
 
@@ -21,14 +21,12 @@ import (
 type Runner struct {
 	Domains *store.Domains
 	Log     *slog.Logger
-	// Render writes the e-mails; PublicURL prefixes their payment links.
-	Render    *render.Renderer
-	PublicURL string
+	// Billing renders the reminders and overdue alerts and issues the
+	// charges of the orders contract billing makes; nil queues no e-mail
+	// and leaves those orders uncharged.
+	Billing *billing.Service
 	// Sender delivers the outbox; nil keeps messages there, unsent.
 	Sender Sender
-	// ChargeOrder issues an order's charges through its provider (the
-	// server's; cmd wires it): contract billing charges what it bills.
-	ChargeOrder func(ctx context.Context, db *store.DB, unitID int64, orderToken string) error
 	// Backup, when set, backs up every domain on a schedule.
 	Backup *BackupPlan
 	// WebhookAllowPrivate lets webhooks reach loopback, private and
@@ -58,29 +56,6 @@ type Result struct {
 	Changed int `json:"changed"`
 }
 
-// overdueAlert renders the alert of a charge that became overdue, for the
-// order's notify_email_alert.
-func (r *Runner) overdueAlert(c store.NoticeCandidate) (*store.Notice, error) {
-	subject, body, err := r.Render.Mail("charge_overdue", render.MailData{Seller: c.Seller, Customer: c.Customer, OrderCode: c.OrderCode,
-		Description: c.Description, Amount: render.BRL(c.Amount.String()), DueDate: render.DateBR(c.Due),
-		PaymentURL: r.PublicURL + "/api/v1/sales_orders/public_payment/" + c.PublicToken})
-	if err != nil {
-		return nil, err
-	}
-	return &store.Notice{Kind: "charge_overdue", To: c.Email, Subject: subject, Body: body}, nil
-}
-
-// reminder renders a charge reminder.
-func (r *Runner) reminder(c store.NoticeCandidate) (*store.Notice, error) {
-	subject, body, err := r.Render.Mail("charge_notice", render.MailData{Seller: c.Seller, Customer: c.Customer, OrderCode: c.OrderCode,
-		Description: c.Description, Amount: render.BRL(c.Amount.String()), DueDate: render.DateBR(c.Due),
-		PaymentURL: r.PublicURL + "/api/v1/sales_orders/public_payment/" + c.PublicToken, Days: c.Days})
-	if err != nil {
-		return nil, err
-	}
-	return &store.Notice{Kind: "charge_notice", To: c.Email, Subject: subject, Body: body}, nil
-}
-
 // OverdueJob and NoticeJob name the daily jobs in the results.
 const (
 	OverdueJob = "charges_overdue"
@@ -95,16 +70,16 @@ const (
 func (r *Runner) RunDay(ctx context.Context, db *store.DB, day store.Date) ([]Result, error) {
 	out := []Result{}
 	var alert func(store.NoticeCandidate) (*store.Notice, error)
-	if r.Render != nil {
-		alert = r.overdueAlert
+	if r.Billing != nil {
+		alert = r.Billing.OverdueAlert
 	}
 	n, err := db.MarkOverdue(ctx, day, alert)
 	if err != nil {
 		return out, fmt.Errorf("%s %s: %w", OverdueJob, day.ISO(), err)
 	}
 	out = append(out, Result{Job: OverdueJob, Date: day.ISO(), Created: []string{}, Changed: n})
-	if r.Render != nil {
-		q, err := db.QueueChargeNotices(ctx, day, r.reminder)
+	if r.Billing != nil {
+		q, err := db.QueueChargeNotices(ctx, day, r.Billing.Reminder)
 		if err != nil {
 			return out, fmt.Errorf("%s %s: %w", NoticeJob, day.ISO(), err)
 		}
@@ -120,10 +95,10 @@ func (r *Runner) RunDay(ctx context.Context, db *store.DB, day store.Date) ([]Re
 	codes := []string{}
 	for _, b := range billed {
 		codes = append(codes, b.Code)
-		if r.ChargeOrder != nil {
+		if r.Billing != nil {
 			// A failed charge leaves the order billed and uncharged; the
 			// log says so, and /generate_charge can be retried safely.
-			if err := r.ChargeOrder(ctx, db, b.UnitID, b.Token); err != nil {
+			if err := r.Billing.IssueCharges(ctx, db, b.UnitID, b.Token); err != nil {
 				r.Log.Error("contract billing charge", "domain", db.Name, "order", b.Code, "err", err)
 			}
 		}

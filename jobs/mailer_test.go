@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"fincom/render"
+	"fincom/server/billing"
 	"fincom/store"
 )
 
@@ -126,7 +127,7 @@ func chargedWorld(t *testing.T) *world {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w.runner.Render, w.runner.PublicURL = rd, "https://pay.example"
+	w.runner.Billing = &billing.Service{Render: rd, Links: render.NewLinks("https://pay.example")}
 	return w
 }
 

@@ -286,3 +286,13 @@ func FillPlaceholders(sanitized string, values map[string]string) string {
 		return m
 	})
 }
+
+// paymentMethodNames are the payment keys as the portal and contracts
+// name them.
+var paymentMethodNames = map[string]string{
+	"BOLETO": "Boleto bancário", "PIX": "PIX", "PIX_AUTOMATICO": "PIX Automático", "CREDIT_CARD": "Cartão de crédito",
+	"DEBIT_CARD": "Cartão de débito", "TRANSFER": "Transferência bancária", "CASH": "Dinheiro",
+}
+
+// PaymentMethodName names a payment key in Portuguese ("" if unknown).
+func PaymentMethodName(key string) string { return paymentMethodNames[key] }

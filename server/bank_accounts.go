@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 	"strings"
 
@@ -78,31 +77,17 @@ func (q *bankAccountRequest) apply(f *store.BankAccountFields) error {
 	return nil
 }
 
-func bankAccountStoreError(err error) error {
-	switch {
-	case errors.Is(err, store.ErrInvalidReference):
-		return textsDefault.invalid
-	case errors.Is(err, store.ErrNotFound):
-		return errBankAccountNotFound
-	}
-	return err
-}
-
 // insertBankAccount creates an active account in one transaction.
-func (s *Server) insertBankAccount(r *request) (any, error) {
-	var q bankAccountRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) insertBankAccount(r *request, q *bankAccountRequest) (any, error) {
 	var f store.BankAccountFields
 	if err := q.apply(&f); err != nil {
 		return nil, err
 	}
 	token, err := r.db.InsertBankAccount(r.ctx, r.unit.ID, f)
 	if err != nil {
-		return nil, bankAccountStoreError(err)
+		return nil, err
 	}
-	return created{Message: "Bank account created successfully.", Token: token}, nil
+	return tokenAnswer{Message: "Bank account created successfully.", Token: token}, nil
 }
 
 // tokenData is the data of /update_bank_account's answer.
@@ -112,11 +97,7 @@ type tokenData struct {
 
 // updateBankAccount changes the sent fields of an account in one
 // transaction; it answers {success, message, data: {token}} (spec).
-func (s *Server) updateBankAccount(r *request) (any, error) {
-	var q bankAccountRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) updateBankAccount(r *request, q *bankAccountRequest) (any, error) {
 	if q.IDToken == "" {
 		return nil, errMissing
 	}
@@ -124,7 +105,7 @@ func (s *Server) updateBankAccount(r *request) (any, error) {
 		return nil, errBankAccountNoFieldsUpdate
 	}
 	if err := r.db.UpdateBankAccount(r.ctx, r.unit.ID, q.IDToken, q.apply); err != nil {
-		return nil, bankAccountStoreError(err)
+		return nil, err
 	}
 	return withMessage{Message: "Bank account updated successfully.", Data: tokenData{q.IDToken}}, nil
 }
@@ -138,17 +119,9 @@ type getBankAccountRequest struct {
 // getBankAccount answers one account ({data: {...}}) when `id_token` is
 // sent, else the unit's accounts ({data: [...]}), active ones unless
 // `active` is false.
-func (s *Server) getBankAccount(r *request) (any, error) {
-	var q getBankAccountRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) getBankAccount(r *request, q *getBankAccountRequest) (any, error) {
 	if q.IDToken != "" {
-		a, err := r.db.BankAccount(r.ctx, r.unit.ID, q.IDToken)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, errBankAccountNotFound
-		}
-		return a, err
+		return r.db.BankAccount(r.ctx, r.unit.ID, q.IDToken)
 	}
 	return r.db.BankAccounts(r.ctx, r.unit.ID, q.Active == nil || *q.Active)
 }

@@ -13,11 +13,7 @@ func (q *getBanksRequest) validate() error {
 }
 
 // getBanks answers the catalogue's banks of one group by name.
-func (s *Server) getBanks(r *request) (any, error) {
-	var q getBanksRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) getBanks(r *request, q *getBanksRequest) (any, error) {
 	return r.db.Banks(r.ctx, q.GroupBank)
 }
 

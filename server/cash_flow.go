@@ -12,11 +12,7 @@ type cashFlowRequest struct {
 // the current month), at most 365 days apart: the opening balance, then per
 // day and per month the realized in, out and balance and the forecast of
 // open entries, and the totals.
-func (s *Server) cashFlow(r *request) (any, error) {
-	var q cashFlowRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) cashFlow(r *request, q *cashFlowRequest) (any, error) {
 	first := firstOfMonth(store.Today(r.db.Now()))
 	last := store.Date{Time: first.AddDate(0, 1, -1)}
 	from, to, err := dateRange(q.InitialDate, q.FinalDate, first, last, errInvalidInitial, errInvalidFinal)

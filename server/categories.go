@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 	"strings"
 
@@ -34,20 +33,12 @@ func (q *listByTypeRequest) validate() error {
 }
 
 // getCategories answers the unit's active categories of a type.
-func (s *Server) getCategories(r *request) (any, error) {
-	var q listByTypeRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) getCategories(r *request, q *listByTypeRequest) (any, error) {
 	return r.db.Categories(r.ctx, r.unit.ID, q.Type, strings.TrimSpace(q.Search))
 }
 
 // listGroupCategories answers the active DRE groups of a type by name.
-func (s *Server) listGroupCategories(r *request) (any, error) {
-	var q listByTypeRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) listGroupCategories(r *request, q *listByTypeRequest) (any, error) {
 	return r.db.CategoryGroups(r.ctx, q.Type, strings.TrimSpace(q.Search))
 }
 
@@ -83,25 +74,9 @@ func (q *categoryRequest) apply(f *store.CategoryFields) error {
 	return nil
 }
 
-func categoryStoreError(err error) error {
-	switch {
-	case errors.Is(err, store.ErrDuplicate):
-		return errCategoryExists
-	case errors.Is(err, store.ErrInvalidReference):
-		return errCategoryGroupNotFound
-	case errors.Is(err, store.ErrNotFound):
-		return errCategoryNotFound
-	}
-	return err
-}
-
 // insertCategory creates an active category; `category_master` is the code
 // of its DRE group (/list_group_categories).
-func (s *Server) insertCategory(r *request) (any, error) {
-	var q categoryRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) insertCategory(r *request, q *categoryRequest) (any, error) {
 	if q.ModuleType == nil || q.Category == nil || *q.ModuleType == "" {
 		return nil, errMissing
 	}
@@ -111,17 +86,13 @@ func (s *Server) insertCategory(r *request) (any, error) {
 	}
 	token, err := r.db.InsertCategory(r.ctx, r.unit.ID, f)
 	if err != nil {
-		return nil, categoryStoreError(err)
+		return nil, err
 	}
-	return created{Message: "Category created successfully.", Token: token}, nil
+	return tokenAnswer{Message: "Category created successfully.", Token: token}, nil
 }
 
 // updateCategory changes the sent fields of a category.
-func (s *Server) updateCategory(r *request) (any, error) {
-	var q categoryRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) updateCategory(r *request, q *categoryRequest) (any, error) {
 	if q.IDToken == "" {
 		return nil, errMissing
 	}
@@ -129,7 +100,7 @@ func (s *Server) updateCategory(r *request) (any, error) {
 		return nil, errCategoryNoFieldsUpdate
 	}
 	if err := r.db.UpdateCategory(r.ctx, r.unit.ID, q.IDToken, q.apply); err != nil {
-		return nil, categoryStoreError(err)
+		return nil, err
 	}
-	return created{Message: "Category updated successfully.", Token: q.IDToken}, nil
+	return tokenAnswer{Message: "Category updated successfully.", Token: q.IDToken}, nil
 }

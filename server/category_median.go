@@ -35,11 +35,7 @@ func (q *categoryMedianRequest) validate() error {
 // unit's contact with this CNPJ (with or without mask, alphanumeric too;
 // a CPF also works), or data null when that category was used fewer than
 // store.MinCategoryUsage times.
-func (s *Server) getCategoryMedian(r *request) (any, error) {
-	var q categoryMedianRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) getCategoryMedian(r *request, q *categoryMedianRequest) (any, error) {
 	u, err := r.db.CategoryMedian(r.ctx, r.unit.ID, q.CNPJ, q.Type)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 	"strings"
 
@@ -32,11 +31,7 @@ type getContactsRequest struct {
 
 // getContacts answers the unit's active contacts; `search` matches any name,
 // `register` the CPF/CNPJ with or without mask.
-func (s *Server) getContacts(r *request) (any, error) {
-	var q getContactsRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) getContacts(r *request, q *getContactsRequest) (any, error) {
 	return r.db.Contacts(r.ctx, r.unit.ID, store.ContactFilter{Search: strings.TrimSpace(q.Search), Register: brdoc.Clean(q.Register)})
 }
 
@@ -170,22 +165,8 @@ func plausibleEmail(s string) bool {
 		!strings.Contains(domain, "@") && !strings.HasSuffix(domain, ".")
 }
 
-func contactStoreError(err error) error {
-	switch {
-	case errors.Is(err, store.ErrDuplicate):
-		return errRegisterUsed
-	case errors.Is(err, store.ErrNotFound):
-		return errContactNotFound
-	}
-	return err
-}
-
 // insertContact creates an active contact (spec, /insert_contact).
-func (s *Server) insertContact(r *request) (any, error) {
-	var q contactRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) insertContact(r *request, q *contactRequest) (any, error) {
 	if q.Type == nil || q.Register == nil || strings.TrimSpace(*q.Type) == "" || strings.TrimSpace(*q.Register) == "" {
 		return nil, errMissing
 	}
@@ -195,17 +176,13 @@ func (s *Server) insertContact(r *request) (any, error) {
 	}
 	token, err := r.db.InsertContact(r.ctx, r.unit.ID, f)
 	if err != nil {
-		return nil, contactStoreError(err)
+		return nil, err
 	}
-	return created{Message: "Contact created successfully.", Token: token}, nil
+	return tokenAnswer{Message: "Contact created successfully.", Token: token}, nil
 }
 
 // updateContact changes the sent fields of a contact (spec, /update_contact).
-func (s *Server) updateContact(r *request) (any, error) {
-	var q contactRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) updateContact(r *request, q *contactRequest) (any, error) {
 	if q.IDToken == "" {
 		return nil, errMissing
 	}
@@ -213,7 +190,7 @@ func (s *Server) updateContact(r *request) (any, error) {
 		return nil, errContactNoFieldsUpdate
 	}
 	if err := r.db.UpdateContact(r.ctx, r.unit.ID, q.IDToken, q.apply); err != nil {
-		return nil, contactStoreError(err)
+		return nil, err
 	}
-	return created{Message: "Contact updated successfully.", Token: q.IDToken}, nil
+	return tokenAnswer{Message: "Contact updated successfully.", Token: q.IDToken}, nil
 }

@@ -1,29 +1,24 @@
 package server
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	htmltemplate "html/template"
 	"net/http"
-	"sort"
 	"strings"
 
 	"fincom/render"
-	"fincom/server/brdoc"
+	"fincom/server/preview"
 	"fincom/store"
 )
 
 var (
-	errContractFileType    = newError(http.StatusUnsupportedMediaType, textContractFileType)
-	errContractNotFound    = newError(http.StatusNotFound, textContractNotFound)
-	errRecurrenceType      = newError(http.StatusBadRequest, textRecurrenceType)
-	errContractStatus      = newError(http.StatusBadRequest, textContractStatus)
-	errContractDates       = newError(http.StatusBadRequest, textContractDates)
-	errTemplateNotFound    = newError(http.StatusNotFound, textTemplateNotFound)
-	errPreviewTarget       = newError(http.StatusBadRequest, textPreviewTarget)
-	errContractFileMissing = newError(http.StatusNotFound, textFileNotFound)
-	errContractNoFields    = newError(http.StatusBadRequest, textNoFieldsToUpdate)
+	errContractFileType = newError(http.StatusUnsupportedMediaType, textContractFileType)
+	errContractNotFound = newError(http.StatusNotFound, textContractNotFound)
+	errRecurrenceType   = newError(http.StatusBadRequest, textRecurrenceType)
+	errContractStatus   = newError(http.StatusBadRequest, textContractStatus)
+	errContractDates    = newError(http.StatusBadRequest, textContractDates)
+	errTemplateNotFound = newError(http.StatusNotFound, textTemplateNotFound)
+	errPreviewTarget    = newError(http.StatusBadRequest, textPreviewTarget)
+	errContractNoFields = newError(http.StatusBadRequest, textNoFieldsToUpdate)
 )
 
 // contractRequest is the metadata of /insert_contract and /update_contract
@@ -99,16 +94,6 @@ func contractFiles(r *request) ([]store.NewFile, error) {
 	return files, nil
 }
 
-func contractStoreError(err error) error {
-	switch {
-	case errors.Is(err, store.ErrInvalidReference):
-		return textsDefault.invalid
-	case errors.Is(err, store.ErrNotFound):
-		return errContractNotFound
-	}
-	return err
-}
-
 type contractCreated struct {
 	IDToken      string     `json:"id_token"`
 	IDSalesOrder store.Text `json:"id_sales_order"`
@@ -117,11 +102,7 @@ type contractCreated struct {
 // insertContract creates a draft contract (multipart: metadata + files)
 // and, with `sales_order`, the order it bills (validated as
 // /insert_sales_order validates, in the same transaction).
-func (s *Server) insertContract(r *request) (any, error) {
-	var q contractRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) insertContract(r *request, q *contractRequest) (any, error) {
 	f := store.ContractFields{Status: "draft"}
 	if err := q.apply(&f); err != nil {
 		return nil, err
@@ -143,7 +124,7 @@ func (s *Server) insertContract(r *request) (any, error) {
 		if err := r.dec.decodeIn("sales_order.", fields, nil, &so); err != nil {
 			return nil, r.decodeError(err)
 		}
-		key, err := s.paymentKey(r, so.Charge.PaymentType)
+		key, err := r.db.PaymentKey(r.ctx, so.Charge.PaymentType)
 		if err != nil {
 			return nil, err
 		}
@@ -155,35 +136,14 @@ func (s *Server) insertContract(r *request) (any, error) {
 	}
 	token, orderToken, err := r.db.InsertContract(r.ctx, r.unit.ID, f, files, order)
 	if err != nil {
-		return nil, contractStoreError(err)
+		return nil, err
 	}
 	return withMessage{Message: "Contract created successfully.", Data: contractCreated{IDToken: token, IDSalesOrder: store.NewText(orderToken)}}, nil
 }
 
-// paymentKey is the payment_key of a payment method token ("" if unknown).
-func (s *Server) paymentKey(r *request, token string) (string, error) {
-	if token == "" {
-		return "", nil
-	}
-	methods, err := r.db.PaymentMethods(r.ctx)
-	if err != nil {
-		return "", err
-	}
-	for _, m := range methods {
-		if m.Token == token {
-			return m.PaymentKey, nil
-		}
-	}
-	return "", nil
-}
-
 // updateContract changes the sent fields of a contract, adds files and
 // links orders.
-func (s *Server) updateContract(r *request) (any, error) {
-	var q contractRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) updateContract(r *request, q *contractRequest) (any, error) {
 	if q.IDToken == "" {
 		return nil, errMissing
 	}
@@ -196,7 +156,7 @@ func (s *Server) updateContract(r *request) (any, error) {
 		return nil, err
 	}
 	if err := r.db.UpdateContract(r.ctx, r.unit.ID, q.IDToken, q.apply, files); err != nil {
-		return nil, contractStoreError(err)
+		return nil, err
 	}
 	return withMessage{Message: "Contract updated successfully.", Data: contractCreated{IDToken: q.IDToken}}, nil
 }
@@ -223,50 +183,26 @@ func (q *listContractsRequest) validate() error {
 }
 
 // listContracts answers the unit's contracts with their files and orders.
-func (s *Server) listContracts(r *request) (any, error) {
-	var q listContractsRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) listContracts(r *request, q *listContractsRequest) (any, error) {
 	return r.db.Contracts(r.ctx, r.unit.ID, store.ContractFilter{ContactToken: q.Contact, Status: q.Status, ValidOn: q.ValidOn, Active: q.Active})
 }
 
 // getContractFile answers the bytes of one file of a contract (a fincom
 // route).
-func (s *Server) getContractFile(r *request) (any, error) {
-	var q fileRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) getContractFile(r *request, q *fileRequest) (any, error) {
 	f, err := r.db.ContractFile(r.ctx, r.unit.ID, q.IDToken, q.FileToken)
 	if err != nil {
-		return nil, contractFileError(err)
+		return nil, err
 	}
 	return download{f}, nil
 }
 
-// contractFileError names what a contract's file route did not find: the
-// contract, or the file among the contract's.
-func contractFileError(err error) error {
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return errContractNotFound
-	case errors.Is(err, store.ErrInvalidReference):
-		return errContractFileMissing
-	}
-	return err
-}
-
 // deleteContractFiles removes files of a contract, all or none.
-func (s *Server) deleteContractFiles(r *request) (any, error) {
-	var q deleteFilesRequest
-	if err := r.decode(&q); err != nil {
+func (s *Server) deleteContractFiles(r *request, q *deleteFilesRequest) (any, error) {
+	if err := r.db.DeleteContractFiles(r.ctx, r.unit.ID, q.IDToken, q.Files); err != nil {
 		return nil, err
 	}
-	if err := r.db.DeleteContractFiles(r.ctx, r.unit.ID, q.IDToken, q.Files); err != nil {
-		return nil, contractFileError(err)
-	}
-	return created{Message: "Files deleted successfully.", Token: q.IDToken}, nil
+	return tokenAnswer{Message: "Files deleted successfully.", Token: q.IDToken}, nil
 }
 
 // templateRequest is the body of the template routes (fincom routes).
@@ -303,11 +239,7 @@ func (q *templateRequest) apply(f *store.TemplateFields) error {
 	return nil
 }
 
-func (s *Server) insertContractTemplate(r *request) (any, error) {
-	var q templateRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) insertContractTemplate(r *request, q *templateRequest) (any, error) {
 	var f store.TemplateFields
 	if err := q.apply(&f); err != nil {
 		return nil, err
@@ -316,40 +248,25 @@ func (s *Server) insertContractTemplate(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return created{Message: "Template created successfully.", Token: token}, nil
+	return tokenAnswer{Message: "Template created successfully.", Token: token}, nil
 }
 
-func (s *Server) updateContractTemplate(r *request) (any, error) {
-	var q templateRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) updateContractTemplate(r *request, q *templateRequest) (any, error) {
 	if q.IDToken == "" {
 		return nil, errMissing
 	}
 	if err := r.db.UpdateTemplate(r.ctx, r.unit.ID, q.IDToken, q.apply); err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, errTemplateNotFound
-		}
 		return nil, err
 	}
-	return created{Message: "Template updated successfully.", Token: q.IDToken}, nil
+	return tokenAnswer{Message: "Template updated successfully.", Token: q.IDToken}, nil
 }
 
 func (s *Server) listContractTemplates(r *request) (any, error) {
 	return r.db.Templates(r.ctx, r.unit.ID)
 }
 
-func (s *Server) getContractTemplate(r *request) (any, error) {
-	var q idRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
-	t, err := r.db.Template(r.ctx, r.unit.ID, q.IDToken)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, errTemplateNotFound
-	}
-	return t, err
+func (s *Server) getContractTemplate(r *request, q *idRequest) (any, error) {
+	return r.db.Template(r.ctx, r.unit.ID, q.IDToken)
 }
 
 type previewRequest struct {
@@ -366,197 +283,16 @@ func (q *previewRequest) validate() error {
 	return nil
 }
 
-// contractPreview is the spec's Contract preview.
-type contractPreview struct {
-	IDContract      store.Text        `json:"id_contract"`
-	IDTemplate      string            `json:"id_template"`
-	TemplateName    string            `json:"template_name"`
-	ContractName    store.Text        `json:"contract_name"`
-	Status          string            `json:"status"`
-	RenderedHTML    string            `json:"rendered_html"`
-	HTMLDocument    string            `json:"html_document"`
-	PageCSS         string            `json:"page_css"`
-	HeaderHTML      store.Text        `json:"header_html"`
-	FooterHTML      store.Text        `json:"footer_html"`
-	PlaceholderDict map[string]string `json:"placeholder_dict"`
-	Source          string            `json:"source"`
-}
-
 // getContractPreview renders a contract (id_contract) or a template
 // (id_token_template, optionally for a contact) to HTML, with every
 // placeholder's value in placeholder_dict; preview_context overrides them.
-func (s *Server) getContractPreview(r *request) (any, error) {
-	var q previewRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
-	p := contractPreview{Status: "draft", Source: "template"}
-	values := map[string]string{"data_hoje": render.DateBR(store.Today(r.db.Now()).ISO()), "responsavel": "", "contrato_nome": "",
-		"contrato_descricao": "", "contrato_inicio": "", "contrato_fim": "indeterminado", "recorrencia": "em parcela única",
-		"valor": "", "valor_extenso": "", "forma_pagamento": ""}
-	unitData(r.unit, values)
-	templateToken, contactToken := q.Template, q.IDContact
-	if q.IDContract != "" {
-		c, err := r.db.Contract(r.ctx, r.unit.ID, q.IDContract)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, errContractNotFound
-		}
-		if err != nil {
-			return nil, err
-		}
-		p.Source, p.Status, p.IDContract, p.ContractName = "contract", c.Status, store.NewText(c.Token), store.NewText(c.ContractName)
-		if templateToken == "" {
-			templateToken = c.IDTemplate.String
-		}
-		if contactToken == "" {
-			contactToken = c.IDContact
-		}
-		values["contrato_nome"], values["contrato_descricao"], values["contrato_inicio"] = c.ContractName, c.Description.String, render.DateBR(c.ValidityStart)
-		if c.ValidityEnd.Valid {
-			values["contrato_fim"] = render.DateBR(c.ValidityEnd.String)
-		}
-		if c.IsRecurring {
-			values["recorrencia"] = map[string]string{"monthly": "mensalmente", "yearly": "anualmente", "unique": "em parcela única"}[c.RecurrenceType.String]
-		}
-		if c.IDSalesOrder.Valid {
-			if o, err := r.db.SalesOrder(r.ctx, r.unit.ID, c.IDSalesOrder.String); err == nil {
-				values["valor"], values["valor_extenso"] = render.BRL(o.Value.String()), render.AmountInWords(o.Value.Decimal)
-				values["forma_pagamento"] = paymentNames[o.PaymentKey]
-			}
-		}
-	}
-	t, err := r.db.Template(r.ctx, r.unit.ID, templateToken)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, errTemplateNotFound
-	}
+func (s *Server) getContractPreview(r *request, q *previewRequest) (any, error) {
+	p, err := preview.Render(r.ctx, s.render, r.db, r.unit, preview.Request{Contract: q.IDContract, Template: q.Template,
+		Contact: q.IDContact, Context: q.Context})
 	if err != nil {
 		return nil, err
 	}
-	if contactToken != "" {
-		if err := contactData(r, contactToken, values); err != nil {
-			return nil, err
-		}
-	}
-	applyPreviewContext(q.Context, values)
-	p.IDTemplate, p.TemplateName, p.PageCSS, p.PlaceholderDict = t.Token, t.Name, t.PageCSS, values
-	p.RenderedHTML = render.FillPlaceholders(t.BodyHTML, values)
-	if t.HeaderHTML.Valid {
-		p.HeaderHTML = store.NewText(render.FillPlaceholders(t.HeaderHTML.String, values))
-	}
-	if t.FooterHTML.Valid {
-		p.FooterHTML = store.NewText(render.FillPlaceholders(t.FooterHTML.String, values))
-	}
-	var buf bytes.Buffer
-	title := p.ContractName.String
-	if title == "" {
-		title = t.Name
-	}
-	// The stored HTML is sanitized and the values escaped: safe to mark.
-	err = s.render.Contract(&buf, render.ContractDocument{Title: title, CSS: htmltemplate.CSS(t.PageCSS),
-		Body: htmltemplate.HTML(p.RenderedHTML), Header: htmltemplate.HTML(p.HeaderHTML.String), Footer: htmltemplate.HTML(p.FooterHTML.String)})
-	if err != nil {
-		return nil, err
-	}
-	p.HTMLDocument = buf.String()
 	return withMessage{Message: "Contract preview rendered successfully.", Data: p}, nil
-}
-
-func unitData(u store.Unit, values map[string]string) {
-	values["empresa_nome"], values["empresa_cnpj"], values["cidade"] = u.Name, brdoc.FormatCNPJ(u.CNPJ), ""
-	if m, ok := brdoc.LookupIBGE(u.CityIBGE); ok {
-		values["cidade"] = m.Name + "/" + m.State
-	}
-}
-
-func contactData(r *request, token string, values map[string]string) error {
-	cs, err := r.db.ContactByToken(r.ctx, r.unit.ID, token)
-	if errors.Is(err, store.ErrNotFound) {
-		return textsDefault.invalid
-	}
-	if err != nil {
-		return err
-	}
-	values["contato_nome"] = cs.SocialReason
-	if values["contato_nome"] == "" {
-		values["contato_nome"] = cs.FullName
-	}
-	values["contato_documento"] = brdoc.FormatCPF(brdoc.FormatCNPJ(cs.Register))
-	var addr []string
-	for _, p := range []string{strings.TrimSpace(cs.Address + ", " + cs.Number), cs.Neighborhood, cs.City, cs.State, cs.ZipCode} {
-		if p != "" && p != "," {
-			addr = append(addr, strings.Trim(p, ", "))
-		}
-	}
-	values["contato_endereco"] = strings.Join(addr, " — ")
-	return nil
-}
-
-// previewKeys maps preview_context entries (object.key) to placeholders.
-var previewKeys = map[string]string{
-	"contract.name": "contrato_nome", "contract.description": "contrato_descricao", "contract.validity_start": "contrato_inicio",
-	"contract.validity_end": "contrato_fim", "contact.name": "contato_nome", "contact.document": "contato_documento",
-	"contact.address": "contato_endereco", "unit.name": "empresa_nome", "unit.cnpj": "empresa_cnpj", "unit.city": "cidade",
-	"sales_order.payment_key_name": "forma_pagamento", "payment.name": "forma_pagamento", "sales_order.charge_description": "contrato_descricao",
-	"order.payment_key_name": "forma_pagamento",
-}
-
-// applyPreviewContext overrides placeholders from preview_context: its
-// objects (contract, contact, unit, order or sales_order, payment), a
-// responsible-person text, a sales order's value (written in figures and
-// words) and recurrence, and direct placeholders.
-func applyPreviewContext(ctx map[string]json.RawMessage, values map[string]string) {
-	keys := make([]string, 0, len(ctx))
-	for k := range ctx {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		raw := ctx[k]
-		var s string
-		if json.Unmarshal(raw, &s) == nil {
-			switch k {
-			case "responsible", "responsavel", "responsible_name":
-				values["responsavel"] = s
-			default:
-				if _, ok := values[k]; ok {
-					values[k] = s
-				}
-			}
-			continue
-		}
-		var obj map[string]json.RawMessage
-		if json.Unmarshal(raw, &obj) != nil {
-			continue
-		}
-		for field, v := range obj {
-			if (k == "sales_order" || k == "order") && field == "value" {
-				if m, err := decimalValue(v); err == nil {
-					values["valor"], values["valor_extenso"] = render.BRL(m.String()), render.AmountInWords(m.Decimal)
-				}
-				continue
-			}
-			if (k == "sales_order" || k == "order") && field == "recurrence" {
-				var b bool
-				if json.Unmarshal(v, &b) == nil && b {
-					values["recorrencia"] = "mensalmente"
-				}
-				continue
-			}
-			var text string
-			if json.Unmarshal(v, &text) != nil {
-				continue
-			}
-			if name, ok := previewKeys[k+"."+field]; ok {
-				values[name] = text
-			}
-		}
-	}
-}
-
-func decimalValue(raw json.RawMessage) (store.Money, error) {
-	var m store.Money
-	err := m.UnmarshalJSON(raw)
-	return m, err
 }
 
 var errNoPixAutomatico = newError(http.StatusConflict, textNoPixAutomatico)
@@ -567,21 +303,12 @@ var errNoPixAutomatico = newError(http.StatusConflict, textNoPixAutomatico)
 // generateChargeOnPixAutomaticAcceptance and requested_payment_mode
 // PIX_AUTOMATICO, its first charge is issued at once. Accepting again
 // answers the same charge.
-func (s *Server) acceptPixAutomatico(r *request) (any, error) {
-	var q idRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) acceptPixAutomatico(r *request, q *idRequest) (any, error) {
 	order, err := r.db.AcceptPixAutomatico(r.ctx, r.unit.ID, q.IDToken)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return nil, errContractNotFound
-	case errors.Is(err, store.ErrNoPixAutomatico):
-		return nil, errNoPixAutomatico
-	case err != nil:
+	if err != nil {
 		return nil, err
 	}
-	if err := s.IssueCharges(r.ctx, r.db, r.unit.ID, order); err != nil {
+	if err := s.billing.IssueCharges(r.ctx, r.db, r.unit.ID, order); err != nil {
 		return nil, err
 	}
 	return s.chargeState(r, order, "PIX automático accepted; first charge issued.")

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -83,23 +82,9 @@ var saoPaulo = func() *time.Location {
 	return l
 }()
 
-func crmStoreError(err error) error {
-	switch {
-	case errors.Is(err, store.ErrInvalidReference):
-		return errCRMContact
-	case errors.Is(err, store.ErrNotFound):
-		return errCRMNotFound
-	}
-	return err
-}
-
 // insertCRM creates an active CRM record (spec, /insert_crm): record_date
 // defaults to today, contact_success to false, empty texts become null.
-func (s *Server) insertCRM(r *request) (any, error) {
-	var q crmRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) insertCRM(r *request, q *crmRequest) (any, error) {
 	f := store.CRMFields{RecordDate: store.Today(r.db.Now()).ISO()}
 	if err := q.apply(&f); err != nil {
 		return nil, err
@@ -109,17 +94,13 @@ func (s *Server) insertCRM(r *request) (any, error) {
 	}
 	token, err := r.db.InsertCRM(r.ctx, r.unit.ID, f)
 	if err != nil {
-		return nil, crmStoreError(err)
+		return nil, err
 	}
-	return created{Message: "CRM record created successfully.", Token: token}, nil
+	return tokenAnswer{Message: "CRM record created successfully.", Token: token}, nil
 }
 
 // updateCRM changes the sent fields of a record (a fincom route).
-func (s *Server) updateCRM(r *request) (any, error) {
-	var q crmRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) updateCRM(r *request, q *crmRequest) (any, error) {
 	if q.IDToken == "" {
 		return nil, errMissing
 	}
@@ -137,9 +118,9 @@ func (s *Server) updateCRM(r *request) (any, error) {
 		return nil
 	}
 	if err := r.db.UpdateCRM(r.ctx, r.unit.ID, q.IDToken, apply); err != nil {
-		return nil, crmStoreError(err)
+		return nil, err
 	}
-	return created{Message: "CRM record updated successfully.", Token: q.IDToken}, nil
+	return tokenAnswer{Message: "CRM record updated successfully.", Token: q.IDToken}, nil
 }
 
 type listCRMRequest struct {
@@ -163,10 +144,6 @@ func (q *listCRMRequest) validate() error {
 }
 
 // listCRM (a fincom route) answers the unit's records, newest first.
-func (s *Server) listCRM(r *request) (any, error) {
-	var q listCRMRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) listCRM(r *request, q *listCRMRequest) (any, error) {
 	return r.db.CRMRecords(r.ctx, r.unit.ID, store.CRMFilter{ContactToken: q.IDContact, From: q.DateFrom, To: q.DateTo, Active: q.Active})
 }

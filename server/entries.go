@@ -2,11 +2,8 @@ package server
 
 import (
 	"encoding/json"
-	"errors"
 	"net/http"
 	"strings"
-
-	"github.com/shopspring/decimal"
 
 	"fincom/server/brdoc"
 	"fincom/server/docread"
@@ -27,19 +24,15 @@ var (
 	errScreeningUnavailable = newError(http.StatusBadRequest, textScreeningUnavailable)
 )
 
-// maxEntryValue is the largest value of one entry: ten trillion reais.
-var maxEntryValue = decimal.New(1, 13)
-
 // entryKind is what differs between the expense and the income routes.
 type entryKind struct {
-	typ      string // out or in
-	noun     string
-	notFound *Error
+	typ  string // out or in
+	noun string
 }
 
 var (
-	expense = entryKind{"out", "Expense", errExpenseNotFound}
-	income  = entryKind{"in", "Income", errIncomeNotFound}
+	expense = entryKind{"out", "Expense"}
+	income  = entryKind{"in", "Income"}
 )
 
 // entryRequest is the body (or multipart metadata) of the insert and update
@@ -133,7 +126,7 @@ func (q *entryRequest) apply(f *store.EntryFields) error {
 	switch {
 	case f.Description == "" || f.DueDate == "":
 		return errMissing
-	case !f.Value.IsPositive() || f.Value.GreaterThan(maxEntryValue):
+	case !f.Value.IsPositive():
 		return errInvalidValue
 	case f.PayDay != "" && f.BankAccountToken == "":
 		return errPaidNeedsAccount
@@ -175,32 +168,12 @@ func (q *entryRequest) prefill(sc store.Screening) {
 	}
 }
 
-func (k entryKind) storeError(err error) error {
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return k.notFound
-	case errors.Is(err, store.ErrInvalidReference):
-		var re *store.RefError
-		if errors.As(err, &re) && re.Field == "id_token_screening" {
-			return errScreeningUnavailable
-		}
-		return textsDefault.invalid
-	case errors.Is(err, store.ErrInvalidValue):
-		return errInvalidValue
-	}
-	return err
-}
-
 // insertEntry creates an expense or income with its attached files
 // (multipart `files`). A paid entry (pay_day set) moves its bank account's
 // balance. With id_token_screening, the screened document's file is
 // attached and its data fills the fields the request leaves out.
-func (s *Server) insertEntry(k entryKind) handler {
-	return func(r *request) (any, error) {
-		var q entryRequest
-		if err := r.decode(&q); err != nil {
-			return nil, err
-		}
+func (s *Server) insertEntry(k entryKind) action {
+	return handle(func(r *request, q *entryRequest) (any, error) {
 		if q.Screening != "" {
 			sc, err := r.db.Screening(r.ctx, r.unit.ID, q.Screening)
 			if err != nil || sc.Status != "pending" {
@@ -221,21 +194,17 @@ func (s *Server) insertEntry(k entryKind) handler {
 		}
 		token, err := r.db.InsertEntry(r.ctx, r.unit.ID, f, files, q.Screening)
 		if err != nil {
-			return nil, k.storeError(err)
+			return nil, err
 		}
-		return created{Message: k.noun + " created successfully.", Token: token}, nil
-	}
+		return tokenAnswer{Message: k.noun + " created successfully.", Token: token}, nil
+	})
 }
 
 // updateEntry changes the sent fields of an expense or income and attaches
 // the sent files. `active: false` cancels the entry; `pay_day: ""` reopens
 // it.
-func (s *Server) updateEntry(k entryKind) handler {
-	return func(r *request) (any, error) {
-		var q entryRequest
-		if err := r.decode(&q); err != nil {
-			return nil, err
-		}
+func (s *Server) updateEntry(k entryKind) action {
+	return handle(func(r *request, q *entryRequest) (any, error) {
 		if q.IDToken == "" {
 			return nil, errMissing
 		}
@@ -247,8 +216,8 @@ func (s *Server) updateEntry(k entryKind) handler {
 			return nil, err
 		}
 		if err := r.db.UpdateEntry(r.ctx, r.unit.ID, k.typ, q.IDToken, q.apply, files); err != nil {
-			return nil, k.storeError(err)
+			return nil, err
 		}
-		return created{Message: k.noun + " updated successfully.", Token: q.IDToken}, nil
-	}
+		return tokenAnswer{Message: k.noun + " updated successfully.", Token: q.IDToken}, nil
+	})
 }

@@ -1,38 +1,23 @@
 package server
 
 import (
-	"errors"
 	"net/http"
-
-	"fincom/store"
 )
 
-var errEntryFileNotFound = newError(http.StatusNotFound, textFileNotFound)
+var errFileNotFound = newError(http.StatusNotFound, textFileNotFound)
 
 // listEntryFiles answers an expense's or income's attachments (never their
 // bytes): [{token, name, content_type, size, sha256, created_date}].
-func (s *Server) listEntryFiles(k entryKind) handler {
-	return func(r *request) (any, error) {
-		var q idRequest
-		if err := r.decode(&q); err != nil {
-			return nil, err
-		}
-		files, err := r.db.EntryFiles(r.ctx, r.unit.ID, k.typ, q.IDToken)
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, k.notFound
-		}
-		return files, err
-	}
+func (s *Server) listEntryFiles(k entryKind) action {
+	return handle(func(r *request, q *idRequest) (any, error) {
+		return r.db.EntryFiles(r.ctx, r.unit.ID, k.typ, q.IDToken)
+	})
 }
 
 // insertEntryFiles attaches the multipart `files` to an entry and answers
 // {success, message, data: [file token, ...]}.
-func (s *Server) insertEntryFiles(k entryKind) handler {
-	return func(r *request) (any, error) {
-		var q idRequest
-		if err := r.decode(&q); err != nil {
-			return nil, err
-		}
+func (s *Server) insertEntryFiles(k entryKind) action {
+	return handle(func(r *request, q *idRequest) (any, error) {
 		if len(r.body.files) == 0 {
 			return nil, errNoFiles
 		}
@@ -42,13 +27,13 @@ func (s *Server) insertEntryFiles(k entryKind) handler {
 		}
 		tokens, err := r.db.AddEntryFiles(r.ctx, r.unit.ID, k.typ, q.IDToken, files)
 		if err != nil {
-			return nil, k.storeError(err)
+			return nil, err
 		}
 		return withMessage{Message: "Files attached successfully.", Data: tokens}, nil
-	}
+	})
 }
 
-// deleteFilesRequest names an entry and the files to delete: `files` (an
+// deleteFilesRequest names a record and the files to delete: `files` (an
 // array of file tokens, alias `id_token_files`) or `id_token_file`.
 type deleteFilesRequest struct {
 	IDToken string   `json:"id_token" alias:"token"`
@@ -68,43 +53,22 @@ func (q *deleteFilesRequest) validate() error {
 
 // getEntryFile answers the bytes of one attachment of an entry (a fincom
 // route: the spec lists files without a way to read them back).
-func (s *Server) getEntryFile(k entryKind) handler {
-	return func(r *request) (any, error) {
-		var q fileRequest
-		if err := r.decode(&q); err != nil {
-			return nil, err
-		}
+func (s *Server) getEntryFile(k entryKind) action {
+	return handle(func(r *request, q *fileRequest) (any, error) {
 		f, err := r.db.EntryFile(r.ctx, r.unit.ID, k.typ, q.IDToken, q.FileToken)
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			return nil, k.notFound
-		case errors.Is(err, store.ErrInvalidReference):
-			return nil, errEntryFileNotFound
-		case err != nil:
-			return nil, err
-		}
-		return download{f}, nil
-	}
-}
-
-// deleteEntryFiles removes attachments of an entry; all or none.
-func (s *Server) deleteEntryFiles(k entryKind) handler {
-	return func(r *request) (any, error) {
-		var q deleteFilesRequest
-		if err := r.decode(&q); err != nil {
-			return nil, err
-		}
-		err := r.db.DeleteEntryFiles(r.ctx, r.unit.ID, k.typ, q.IDToken, q.Files)
-		if errors.Is(err, store.ErrNotFound) {
-			// The entry exists (else EntryFiles fails): a file is not its.
-			if _, lerr := r.db.EntryFiles(r.ctx, r.unit.ID, k.typ, q.IDToken); lerr == nil {
-				return nil, errEntryFileNotFound
-			}
-			return nil, k.notFound
-		}
 		if err != nil {
 			return nil, err
 		}
-		return created{Message: "Files deleted successfully.", Token: q.IDToken}, nil
-	}
+		return download{f}, nil
+	})
+}
+
+// deleteEntryFiles removes attachments of an entry; all or none.
+func (s *Server) deleteEntryFiles(k entryKind) action {
+	return handle(func(r *request, q *deleteFilesRequest) (any, error) {
+		if err := r.db.DeleteEntryFiles(r.ctx, r.unit.ID, k.typ, q.IDToken, q.Files); err != nil {
+			return nil, err
+		}
+		return tokenAnswer{Message: "Files deleted successfully.", Token: q.IDToken}, nil
+	})
 }

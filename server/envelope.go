@@ -22,9 +22,10 @@ const (
 	envHTML
 )
 
-// created is the success body of inserts and updates that answer a token:
+// tokenAnswer is the success body of inserts and changes (update,
+// enable, disable, cancel, delete) that answer the record's token:
 // {success: true, message, token}.
-type created struct {
+type tokenAnswer struct {
 	Message string
 	Token   string
 }
@@ -80,7 +81,7 @@ type errorDataBody struct {
 // successBody wraps a handler's value in the route's success envelope.
 func successBody(v any) any {
 	switch v := v.(type) {
-	case created:
+	case tokenAnswer:
 		return tokenBody{true, v.Message, v.Token}
 	case withMessage:
 		return messageDataBody{true, v.Message, v.Data}

@@ -1,6 +1,13 @@
 package server
 
-import "net/http"
+import (
+	"errors"
+	"net/http"
+
+	"fincom/server/billing"
+	"fincom/server/invoicing"
+	"fincom/store"
+)
 
 // Error is an API failure: the HTTP status and the exact text the spec gives
 // for it, plus optional details (only /insert_sales_order shows them).
@@ -77,6 +84,7 @@ const (
 	textCancelReason    = "The cancellation reason needs 15 to 255 characters."
 	textNoNFEmail       = "The sales order has no notify_email_nf."
 	textInvoiceNotFound = "Nota fiscal não encontrada."
+	textAuthorityDown   = "The tax authority did not answer. Try again: the invoice will not be issued twice."
 
 	// Inventory (spec, /get_inventory_moviment and /get_inventory_reports).
 	textDBQueryError      = "DB Query Error"
@@ -205,3 +213,46 @@ var (
 	errInvalidJSON  = newError(http.StatusBadRequest, textInvalidJSON)
 	errBodyTooLarge = newError(http.StatusRequestEntityTooLarge, textBodyTooLarge)
 )
+
+// sharedErrors are the answers every route gives to the errors of the
+// business packages and the store that mean the same wherever they come
+// from; a route's own errMap comes first (route.answer).
+var sharedErrors = errMap{
+	{store.ErrMoneyRange, errAmountRange},
+	{store.ErrOrderDisabled, errOrderDisabled},
+	{store.ErrNothingToPay, errNothingToPay},
+	{store.ErrAlreadyPaid, errChargePaid},
+	{store.ErrNothingToCancel, errNothingToCancel},
+	{store.ErrNoChargeToResend, errNothingToResend},
+	{store.ErrNoInvoice, errNoInvoice},
+	{store.ErrCancelWindow, errCancelWindow},
+	{store.ErrInsufficientStock, errInsufficientStock},
+	{billing.ErrUnknownProvider, errUnknownProvider},
+	{billing.ErrProviderRefused, errProviderRefused},
+	{billing.ErrProviderDown, errProviderDown},
+	{billing.ErrNoChargeEmail, errNoChargeEmail},
+	{invoicing.ErrAuthorityDown, errAuthorityDown},
+	{invoicing.ErrNoNFEmail, errNoNFEmail},
+}
+
+// sharedError answers err as every route does (sharedErrors; a related
+// record missing or inactive is the route's "invalid data"; the
+// authority's refusals carry their details), or nil.
+func sharedError(rt *route, err error) error {
+	for _, m := range sharedErrors {
+		if errors.Is(err, m.err) {
+			return m.to
+		}
+	}
+	var invalid *invoicing.InvalidError
+	var rejected *invoicing.RejectedError
+	switch {
+	case errors.Is(err, store.ErrInvalidReference):
+		return rt.texts.invalid
+	case errors.As(err, &invalid):
+		return &Error{Status: http.StatusUnprocessableEntity, Text: textInvoiceInvalid, Details: map[string]any{"problems": invalid.Problems}}
+	case errors.As(err, &rejected):
+		return &Error{Status: http.StatusUnprocessableEntity, Text: textInvoiceRejected, Details: map[string]any{"code": rejected.Code, "reason": rejected.Reason}}
+	}
+	return nil
+}

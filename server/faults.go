@@ -86,11 +86,7 @@ func (q *faultsRequest) validate() error {
 // testFaults (test mode) replaces the domain's fault rules (an empty list
 // removes them) and answers them: {rules: [{route, probability, status,
 // text, latency_ms}]}, route as "/insert_contact".
-func (s *Server) testFaults(r *request) (any, error) {
-	var q faultsRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) testFaults(r *request, q *faultsRequest) (any, error) {
 	if q.Rules == nil {
 		q.Rules = []fault{}
 	}

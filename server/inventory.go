@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 	"strings"
 
@@ -56,11 +55,7 @@ func (q *movementsRequest) validate() error {
 
 // getInventoryMoviment answers the unit's active movements, newest first;
 // dateRange1 alone means "from", dateRange2 alone "up to".
-func (s *Server) getInventoryMoviment(r *request) (any, error) {
-	var q movementsRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) getInventoryMoviment(r *request, q *movementsRequest) (any, error) {
 	return r.db.Movements(r.ctx, r.unit.ID, store.MovementFilter{ContactToken: q.Contact, ProductToken: q.Product,
 		Lote: strings.TrimSpace(q.Lote), From: q.DateRange1, To: q.DateRange2, Type: q.ModuleType})
 }
@@ -81,11 +76,7 @@ func (q *reportRequest) validate() error {
 
 // getInventoryReports sums a year's active movements by product, month and
 // type: quantities, or quantity × unitary value.
-func (s *Server) getInventoryReports(r *request) (any, error) {
-	var q reportRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) getInventoryReports(r *request, q *reportRequest) (any, error) {
 	rows, err := r.db.InventoryReport(r.ctx, r.unit.ID, int(*q.Year), q.TypeData == "monetary_value", q.Contact, q.Product)
 	if err != nil {
 		return nil, err
@@ -140,43 +131,23 @@ func (q *movementRequest) apply(f *store.MovementFields) error {
 	return nil
 }
 
-func movementStoreError(err error) error {
-	switch {
-	case errors.Is(err, store.ErrInsufficientStock):
-		return errInsufficientStock
-	case errors.Is(err, store.ErrInvalidReference):
-		return textsDefault.invalid
-	case errors.Is(err, store.ErrNotFound):
-		return errMovementNotFound
-	}
-	return err
-}
-
 // insertInventoryMovement records a movement; an exit may not take the
 // product's stock below zero unless the unit allows it (the check and the
 // write are one transaction).
-func (s *Server) insertInventoryMovement(r *request) (any, error) {
-	var q movementRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) insertInventoryMovement(r *request, q *movementRequest) (any, error) {
 	f := store.MovementFields{DateInOut: store.Today(r.db.Now()).ISO()}
 	if err := q.apply(&f); err != nil {
 		return nil, err
 	}
 	token, err := r.db.InsertMovement(r.ctx, r.unit.ID, f)
 	if err != nil {
-		return nil, movementStoreError(err)
+		return nil, err
 	}
-	return created{Message: "Inventory movement created successfully.", Token: token}, nil
+	return tokenAnswer{Message: "Inventory movement created successfully.", Token: token}, nil
 }
 
 // updateInventoryMovement changes the sent fields of a movement.
-func (s *Server) updateInventoryMovement(r *request) (any, error) {
-	var q movementRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) updateInventoryMovement(r *request, q *movementRequest) (any, error) {
 	if q.IDToken == "" {
 		return nil, errMissing
 	}
@@ -184,22 +155,9 @@ func (s *Server) updateInventoryMovement(r *request) (any, error) {
 		return nil, errMovementNoFields
 	}
 	if err := r.db.UpdateMovement(r.ctx, r.unit.ID, q.IDToken, q.apply); err != nil {
-		return nil, movementStoreError(err)
+		return nil, err
 	}
-	return created{Message: "Inventory movement updated successfully.", Token: q.IDToken}, nil
-}
-
-// setMovementActive enables or disables a movement; the stock must stay
-// non-negative.
-func (s *Server) setMovementActive(active bool) handler {
-	inner := setActive((*store.DB).SetMovementActive, active, errMovementNotFound, "Inventory movement")
-	return func(r *request) (any, error) {
-		v, err := inner(r)
-		if errors.Is(err, store.ErrInsufficientStock) {
-			return nil, errInsufficientStock
-		}
-		return v, err
-	}
+	return tokenAnswer{Message: "Inventory movement updated successfully.", Token: q.IDToken}, nil
 }
 
 type stockBalanceRequest struct {
@@ -208,10 +166,6 @@ type stockBalanceRequest struct {
 
 // getStockBalance (a fincom route) answers the stock of the unit's
 // products, from their active movements.
-func (s *Server) getStockBalance(r *request) (any, error) {
-	var q stockBalanceRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) getStockBalance(r *request, q *stockBalanceRequest) (any, error) {
 	return r.db.StockBalances(r.ctx, r.unit.ID, q.Product)
 }

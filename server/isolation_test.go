@@ -156,7 +156,7 @@ func TestListingsShowNoSiblingUnit(t *testing.T) {
 	checked := 0
 	for i := range s.routes {
 		rt := &s.routes[i]
-		if rt.auth == authPublic || rt.auth == authDomain || rt.method != http.MethodPost {
+		if rt.auth == authPublic || rt.auth == authDomain || rt.methodOf() != http.MethodPost {
 			continue
 		}
 		rec := do(h, http.MethodPost, rt.path, body)

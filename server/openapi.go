@@ -16,30 +16,12 @@ import (
 	"fincom/store"
 )
 
-// The OpenAPI document is generated from the route table and the docs of
-// openapi_routes.go: request schemas from the request structs the handlers
-// decode (aliases included), response schemas from the Go types they
-// return, error answers from the route's texts. Generating it keeps it true:
+// The OpenAPI document is generated from the route table (routes.go):
+// request schemas from the request structs the handlers decode (aliases
+// included), response schemas from the Go types they return, error
+// answers from the route's texts and errMap. Generating it keeps it true:
 // a field added to a struct is documented the moment it exists, and the
 // scenario tests validate every answer against it.
-
-// apiDoc documents one route.
-type apiDoc struct {
-	tag     string
-	summary string
-	// req is the zero value of the request struct the handler decodes; nil
-	// when the route reads only its tokens.
-	req any
-	// multipart: the body may also be multipart/form-data (a `metadata`
-	// JSON part and `files`).
-	multipart bool
-	// resp is the zero value of what the handler returns: created{},
-	// withMessage{Data: T}, okData{Data: T}, T, or nullable{T} / oneOf.
-	resp any
-	// raw: the route answers a document of this media type (or of one of
-	// these, comma-separated), not JSON.
-	raw string
-}
 
 // nullable documents a value that may be null (data: null).
 type nullable struct{ v any }
@@ -321,7 +303,7 @@ func (g *schemaGen) successSchema(v any) map[string]any {
 	}
 	success := map[string]any{"const": true}
 	switch v := v.(type) {
-	case created:
+	case tokenAnswer:
 		return obj(map[string]any{"success": success, "message": map[string]any{"type": "string"}, "token": map[string]any{"type": "string"}})
 	case withMessage:
 		return obj(map[string]any{"success": success, "message": map[string]any{"type": "string"}, "data": g.dataSchema(v.Data)})
@@ -400,15 +382,14 @@ func tokenProps(a authKind) (map[string]any, []string) {
 
 // openAPI builds the document of the server's routes.
 func (s *Server) openAPI() ([]byte, error) {
-	docs := routeDocs()
 	g := &schemaGen{components: map[string]any{}, names: map[refKey]string{}, taken: map[string]refKey{}}
 	paths := map[string]any{}
 	tags := map[string]bool{}
 	for i := range s.routes {
 		rt := &s.routes[i]
-		d, ok := docs[rt.path]
-		if !ok {
-			return nil, fmt.Errorf("openapi: route %s %s has no doc", rt.method, rt.path)
+		d := rt.doc
+		if d.tag == "" || d.summary == "" || (d.resp == nil && d.raw == "") {
+			return nil, fmt.Errorf("openapi: route %s %s has no doc", rt.methodOf(), rt.path)
 		}
 		tags[d.tag] = true
 		op := map[string]any{
@@ -418,8 +399,11 @@ func (s *Server) openAPI() ([]byte, error) {
 			"security":    []any{},
 			"responses":   g.responses(rt, d),
 		}
+		if d.desc != "" {
+			op["description"] = d.desc
+		}
 		if strings.HasPrefix(rt.path, "/_test/") {
-			op["description"] = "Only with `fincom serve --test-mode` (404 otherwise)."
+			op["description"] = strings.TrimSpace(d.desc + "\n\nOnly with `fincom serve --test-mode` (404 otherwise).")
 		}
 		var params []any
 		for _, seg := range strings.Split(rt.path, "/") {
@@ -431,8 +415,8 @@ func (s *Server) openAPI() ([]byte, error) {
 		if params != nil {
 			op["parameters"] = params
 		}
-		if rt.method == http.MethodPost {
-			op["requestBody"] = g.requestBody(rt, d)
+		if rt.methodOf() == http.MethodPost {
+			op["requestBody"] = g.requestBody(rt)
 		}
 		p := openAPIPath(rt.path)
 		item, _ := paths[p].(map[string]any)
@@ -440,7 +424,7 @@ func (s *Server) openAPI() ([]byte, error) {
 			item = map[string]any{}
 			paths[p] = item
 		}
-		item[strings.ToLower(rt.method)] = op
+		item[strings.ToLower(rt.methodOf())] = op
 	}
 	paths["/health"] = map[string]any{"get": map[string]any{
 		"operationId": "health", "summary": "Liveness: the version, open domains, whether the data directory is writable.",
@@ -517,7 +501,7 @@ var tagDescriptions = map[string]string{
 	"Operations": "Health and this document.",
 }
 
-func (g *schemaGen) requestBody(rt *route, d apiDoc) map[string]any {
+func (g *schemaGen) requestBody(rt *route) map[string]any {
 	var parts []any
 	if name := authSchemaNames[rt.auth]; name != "" {
 		if _, ok := g.components[name]; !ok {
@@ -526,8 +510,8 @@ func (g *schemaGen) requestBody(rt *route, d apiDoc) map[string]any {
 		}
 		parts = append(parts, map[string]any{"$ref": "#/components/schemas/" + name})
 	}
-	if d.req != nil {
-		parts = append(parts, g.ref(reflect.TypeOf(d.req), true))
+	if rt.do.req != nil {
+		parts = append(parts, g.ref(rt.do.req, true))
 	}
 	var body map[string]any
 	switch len(parts) {
@@ -539,7 +523,7 @@ func (g *schemaGen) requestBody(rt *route, d apiDoc) map[string]any {
 		body = map[string]any{"allOf": parts}
 	}
 	content := map[string]any{"application/json": map[string]any{"schema": body}}
-	if d.multipart {
+	if rt.doc.multipart {
 		content["multipart/form-data"] = map[string]any{"schema": map[string]any{
 			"type": "object",
 			"properties": map[string]any{
@@ -551,7 +535,7 @@ func (g *schemaGen) requestBody(rt *route, d apiDoc) map[string]any {
 	return map[string]any{"required": rt.auth != authPublic, "content": content}
 }
 
-func (g *schemaGen) responses(rt *route, d apiDoc) map[string]any {
+func (g *schemaGen) responses(rt *route, d doc) map[string]any {
 	out := map[string]any{}
 	if d.raw != "" {
 		doc := map[string]any{}
@@ -576,7 +560,11 @@ func (g *schemaGen) responses(rt *route, d apiDoc) map[string]any {
 	// The texts the route table gives, by status; route-specific failures
 	// share the 4XX envelope.
 	byStatus := map[int][]string{}
-	for _, e := range []*Error{rt.texts.missing, rt.texts.invalid, rt.texts.unit, rt.texts.format} {
+	known := []*Error{rt.texts.missing, rt.texts.invalid, rt.texts.unit, rt.texts.format}
+	for _, m := range rt.errs {
+		known = append(known, m.to)
+	}
+	for _, e := range known {
 		if e != nil && !slices.Contains(byStatus[e.Status], e.Text) {
 			byStatus[e.Status] = append(byStatus[e.Status], e.Text)
 		}

@@ -63,7 +63,7 @@ func TestOpenAPIRoutes(t *testing.T) {
 		}
 		registered := map[string]bool{"GET /health": true, "GET /openapi.json": true}
 		for _, rt := range s.routes {
-			registered[rt.method+" "+openAPIPath(rt.path)] = true
+			registered[rt.methodOf()+" "+openAPIPath(rt.path)] = true
 		}
 		for op := range registered {
 			if !documented[op] {

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 	"strings"
 	"unicode/utf8"
@@ -44,11 +43,7 @@ func (q *getProductsRequest) validate() error {
 }
 
 // getProductsAndServices answers the unit's active products and services.
-func (s *Server) getProductsAndServices(r *request) (any, error) {
-	var q getProductsRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) getProductsAndServices(r *request, q *getProductsRequest) (any, error) {
 	typ := q.Type
 	if typ == "all" {
 		typ = ""
@@ -126,11 +121,7 @@ func (q *productRequest) apply(f *store.ProductFields) error {
 }
 
 // insertProductOrService creates an active product or service.
-func (s *Server) insertProductOrService(r *request) (any, error) {
-	var q productRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) insertProductOrService(r *request, q *productRequest) (any, error) {
 	if q.Type == nil || *q.Type == "" {
 		return nil, errMissing
 	}
@@ -142,15 +133,11 @@ func (s *Server) insertProductOrService(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return created{Message: "Product or service created successfully.", Token: token}, nil
+	return tokenAnswer{Message: "Product or service created successfully.", Token: token}, nil
 }
 
 // updateProductOrService changes the sent fields of a product or service.
-func (s *Server) updateProductOrService(r *request) (any, error) {
-	var q productRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) updateProductOrService(r *request, q *productRequest) (any, error) {
 	if q.IDToken == "" {
 		return nil, errMissing
 	}
@@ -158,10 +145,7 @@ func (s *Server) updateProductOrService(r *request) (any, error) {
 		return nil, errProductNoFieldsUpdate
 	}
 	if err := r.db.UpdateProduct(r.ctx, r.unit.ID, q.IDToken, q.apply); err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, errProductNotFound
-		}
 		return nil, err
 	}
-	return created{Message: "Product or service updated successfully.", Token: q.IDToken}, nil
+	return tokenAnswer{Message: "Product or service updated successfully.", Token: q.IDToken}, nil
 }

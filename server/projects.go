@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 
 	"fincom/store"
@@ -47,11 +46,7 @@ func (q *projectRequest) apply(f *store.ProjectFields) error {
 }
 
 // insertProject creates an active project.
-func (s *Server) insertProject(r *request) (any, error) {
-	var q projectRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) insertProject(r *request, q *projectRequest) (any, error) {
 	var f store.ProjectFields
 	if err := q.apply(&f); err != nil {
 		return nil, err
@@ -60,15 +55,11 @@ func (s *Server) insertProject(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return created{Message: "Project created successfully.", Token: token}, nil
+	return tokenAnswer{Message: "Project created successfully.", Token: token}, nil
 }
 
 // updateProject changes the sent fields of a project.
-func (s *Server) updateProject(r *request) (any, error) {
-	var q projectRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) updateProject(r *request, q *projectRequest) (any, error) {
 	if q.IDToken == "" {
 		return nil, errMissing
 	}
@@ -76,10 +67,7 @@ func (s *Server) updateProject(r *request) (any, error) {
 		return nil, errProjectNoFieldsUpdate
 	}
 	if err := r.db.UpdateProject(r.ctx, r.unit.ID, q.IDToken, q.apply); err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, errProjectNotFound
-		}
 		return nil, err
 	}
-	return created{Message: "Project updated successfully.", Token: q.IDToken}, nil
+	return tokenAnswer{Message: "Project updated successfully.", Token: q.IDToken}, nil
 }

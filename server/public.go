@@ -97,10 +97,9 @@ func (s *Server) portalOrder(r *request, token string) (*store.DB, store.PortalO
 	return db, o, release, nil
 }
 
-var paymentNames = map[string]string{
-	"BOLETO": "Boleto bancário", "PIX": "PIX", "PIX_AUTOMATICO": "PIX Automático", "CREDIT_CARD": "Cartão de crédito",
-	"DEBIT_CARD": "Cartão de débito", "TRANSFER": "Transferência bancária", "CASH": "Dinheiro",
-}
+// pageLinks are the portal's links within its own pages: paths, so that
+// they work however the server is reached.
+var pageLinks = render.Links{}
 
 var statusNames = map[string]string{
 	store.ChargePending: "Em aberto", store.ChargeOverdue: "Vencido", store.ChargePaid: "Pago", store.ChargeIssuing: "Em emissão",
@@ -119,23 +118,21 @@ func (s *Server) publicPayment(r *request) (any, error) {
 	if err := db.RecordPortalEvent(r.ctx, token, "viewed", ""); err != nil {
 		return nil, err
 	}
-	base := Prefix + "/sales_orders/"
 	d := render.PaymentPageData{Seller: o.UnitName, SellerCNPJ: brdoc.FormatCNPJ(o.UnitCNPJ), Customer: o.ContactName, OrderCode: o.CodOrders,
 		Description: o.Description, Total: render.BRL(o.Value.String()), Status: statusNames[o.Status], Token: token,
-		EventURL: base + "public_event"}
+		EventURL: pageLinks.Event()}
 	if d.Status == "" {
 		d.Status = o.Status
 	}
 	for _, c := range o.Charges {
-		n := strconv.Itoa(c.Installment)
-		v := render.ChargeView{Installment: c.Installment, Installments: c.Installments, PaymentMethod: paymentNames[c.PaymentKey],
+		v := render.ChargeView{Installment: c.Installment, Installments: c.Installments, PaymentMethod: render.PaymentMethodName(c.PaymentKey),
 			Amount: render.BRL(c.Amount.String()), DueDate: render.DateBR(c.DueDate), Status: statusNames[c.Status],
 			Paid: c.Status == store.ChargePaid}
 		if c.BoletoLine.Valid {
-			v.BoletoLine, v.BoletoURL = render.FormatLine(c.BoletoLine.String), base+"public_boleto/"+token+"?installment="+n
+			v.BoletoLine, v.BoletoURL = render.FormatLine(c.BoletoLine.String), pageLinks.Boleto(token, c.Installment)
 		}
 		if c.PixPayload.Valid {
-			v.PixPayload, v.PixQRURL = c.PixPayload.String, base+"public_pix_qr/"+token+"?installment="+n
+			v.PixPayload, v.PixQRURL = c.PixPayload.String, pageLinks.PixQR(token, c.Installment)
 		}
 		d.Charges = append(d.Charges, v)
 	}
@@ -185,7 +182,7 @@ func (s *Server) publicBoletoPDF(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return pdfDocument{name: fmt.Sprintf("boleto-%s-%d.pdf", d.OrderCode, c.Installment), body: b}, nil
+	return pdfDocument(fmt.Sprintf("boleto-%s-%d.pdf", d.OrderCode, c.Installment), b), nil
 }
 
 // boleto reads what a boleto shows of the public token's open boleto
@@ -264,23 +261,16 @@ func (q *publicEventRequest) validate() error {
 }
 
 // publicEvent records an event of the portal for the order.
-func (s *Server) publicEvent(r *request) (any, error) {
-	var q publicEventRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) publicEvent(r *request, q *publicEventRequest) (any, error) {
 	db, release, err := s.publicDB(r.ctx, r.http, q.Token)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
 	if err := db.RecordPortalEvent(r.ctx, q.Token, q.Event, q.Detail); err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, errPortalNotFound
-		}
 		return nil, err
 	}
-	return created{Message: "Event recorded.", Token: q.Token}, nil
+	return tokenAnswer{Message: "Event recorded.", Token: q.Token}, nil
 }
 
 type publicPayRequest struct {
@@ -303,15 +293,9 @@ func (q *publicPayRequest) validate() error {
 // that received the money (the provider, the bank's return file, the
 // statement), never by the payer, and no provider takes payments on the
 // portal: outside test mode it answers 409 and settles nothing
-// (TestPublicPayInProduction). In test mode it is the simulated payer: the
-// open charge (or the given installment) becomes PAID, with its effects
-// (income entry with in_automation, reconciliation with conciliation, the
-// invoice made due with generateNFWebhook) and the payment notice.
-func (s *Server) publicPay(r *request) (any, error) {
-	var q publicPayRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+// (TestPublicPayInProduction). In test mode it is the simulated payer
+// (billing.Service.Pay).
+func (s *Server) publicPay(r *request, q *publicPayRequest) (any, error) {
 	db, release, err := s.publicDB(r.ctx, r.http, q.Token)
 	if err != nil {
 		return nil, err
@@ -319,56 +303,13 @@ func (s *Server) publicPay(r *request) (any, error) {
 	defer release()
 	if !s.cfg.TestMode {
 		if _, err := db.PortalOrder(r.ctx, q.Token); err != nil {
-			if errors.Is(err, store.ErrNotFound) {
-				return nil, errPortalNotFound
-			}
 			return nil, err
 		}
 		return nil, errOnlinePayment
 	}
-	var notice *store.Notice
-	if o, err := db.PortalOrder(r.ctx, q.Token); err == nil {
-		notice, err = s.paymentNotice(o, q)
-		if err != nil {
-			return nil, err
-		}
-	}
-	p, err := db.PayCharge(r.ctx, q.Token, q.Installment, q.Amount, notice)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return nil, errPortalNotFound
-	case errors.Is(err, store.ErrNothingToPay):
-		return nil, errNothingToPay
-	case errors.Is(err, store.ErrMoneyRange):
-		return nil, errAmountRange
-	case err != nil:
+	p, err := s.billing.Pay(r.ctx, db, q.Token, q.Installment, q.Amount)
+	if err != nil {
 		return nil, err
 	}
-	if p.InvoiceDue {
-		// generateNFWebhook: the invoice follows the payment. Incomplete
-		// fiscal data leaves the order's nf_status_text saying it is due;
-		// the payment itself stands.
-		inv, err := s.issueInvoice(r.ctx, db, p.UnitID, p.OrderToken)
-		if err != nil {
-			s.log.Warn("invoice after payment not issued", "order", p.OrderToken, "err", err)
-		} else {
-			p.InvoiceToken = store.NewText(inv.Token)
-		}
-	}
 	return withMessage{Message: "Payment confirmed.", Data: p}, nil
-}
-
-// paymentNotice renders the payment confirmation for the order's
-// notify_email_charge.
-func (s *Server) paymentNotice(o store.PortalOrder, q publicPayRequest) (*store.Notice, error) {
-	for _, c := range o.Charges {
-		if (q.Installment == 0 || c.Installment == q.Installment) && (c.Status == store.ChargePending || c.Status == store.ChargeOverdue) {
-			if q.Amount != nil {
-				c.Amount = *q.Amount
-			}
-			return s.notice("payment_confirmed", o.NotifyEmail, "payment_confirmed:"+c.Token,
-				s.mailData(o.UnitName, o.ContactName, o.CodOrders, o.Description, q.Token, c))
-		}
-	}
-	return nil, nil
 }

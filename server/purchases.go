@@ -7,6 +7,7 @@ import (
 
 	"fincom/server/brdoc"
 	"fincom/server/docread"
+	"fincom/server/inbox"
 	"fincom/store"
 )
 
@@ -23,24 +24,6 @@ var (
 	errManifestTwice      = newError(http.StatusConflict, textManifestTwice)
 )
 
-// ErrForeignNFe is ReadInboxNFe's answer for an NF-e of another recipient.
-var ErrForeignNFe = errors.New("the NF-e was not issued to the unit's CNPJ")
-
-// ReadInboxNFe reads an NF-e XML for a unit's inbox: it must be an NF-e
-// (or NFC-e) with a valid key, issued to the unit's CNPJ.
-func ReadInboxNFe(data []byte, unitCNPJ string) (store.NewInboxNFe, error) {
-	r, err := docread.ReadXML(data)
-	if err != nil || (r.Kind != "nfe" && r.Kind != "nfce") || r.Fields["access_key"].Value == "" {
-		return store.NewInboxNFe{}, docread.ErrUnreadable
-	}
-	if brdoc.Clean(r.Fields["recipient_register"].Value) != brdoc.Clean(unitCNPJ) || unitCNPJ == "" {
-		return store.NewInboxNFe{}, ErrForeignNFe
-	}
-	total, _ := store.ParseMoney(r.Fields["value"].Value)
-	return store.NewInboxNFe{AccessKey: r.Fields["access_key"].Value, SupplierCNPJ: brdoc.Clean(r.Fields["supplier_register"].Value),
-		SupplierName: r.Fields["supplier_name"].Value, IssueDate: r.Fields["issue_date"].Value, Total: total, XML: data}, nil
-}
-
 // importNFe (a fincom route: it stands in for the tax authority's
 // distribution service) puts an uploaded NF-e XML in the unit's inbox.
 func (s *Server) importNFe(r *request) (any, error) {
@@ -48,21 +31,18 @@ func (s *Server) importNFe(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := ReadInboxNFe(f.Data, r.unit.CNPJ)
+	n, err := inbox.ReadNFe(f.Data, r.unit.CNPJ)
 	switch {
-	case errors.Is(err, ErrForeignNFe):
+	case errors.Is(err, inbox.ErrForeign):
 		return nil, errForeignNFe
 	case err != nil:
 		return nil, errNotNFe
 	}
 	token, err := r.db.ImportNFe(r.ctx, r.unit.ID, n)
-	if errors.Is(err, store.ErrDuplicate) {
-		return nil, errNFeInInbox
-	}
 	if err != nil {
 		return nil, err
 	}
-	return created{Message: "NF-e imported into the inbox.", Token: token}, nil
+	return tokenAnswer{Message: "NF-e imported into the inbox.", Token: token}, nil
 }
 
 // listNFes answers the unit's NF-e inbox, newest first.
@@ -97,23 +77,11 @@ func (q *manifestRequest) validate() error {
 // inbox: ciência da operação (once, optional, first), then one conclusive
 // event: confirmação da operação, desconhecimento, or operação não
 // realizada (with a justification of 15 to 255 characters).
-func (s *Server) manifestNFe(r *request) (any, error) {
-	var q manifestRequest
-	if err := r.decode(&q); err != nil {
+func (s *Server) manifestNFe(r *request, q *manifestRequest) (any, error) {
+	if err := r.db.Manifest(r.ctx, r.unit.ID, q.ID, q.Event, q.Justification); err != nil {
 		return nil, err
 	}
-	err := r.db.Manifest(r.ctx, r.unit.ID, q.ID, q.Event, q.Justification)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		return nil, errNFeNotFound
-	case errors.Is(err, store.ErrAlreadyManifested):
-		return nil, errManifestDone
-	case errors.Is(err, store.ErrManifestRule):
-		return nil, errManifestTwice
-	case err != nil:
-		return nil, err
-	}
-	return created{Message: "Manifestation recorded.", Token: q.ID}, nil
+	return tokenAnswer{Message: "Manifestation recorded.", Token: q.ID}, nil
 }
 
 type purchaseByKeyRequest struct {
@@ -136,11 +104,7 @@ func (q *purchaseByKeyRequest) validate() error {
 // insertPurchaseOrderByAccessKey creates a purchase order from an NF-e key:
 // filled from the XML when the NF-e is in the unit's inbox, else from what
 // the key says, awaiting its XML. The supplier becomes a contact when new.
-func (s *Server) insertPurchaseOrderByAccessKey(r *request) (any, error) {
-	var q purchaseByKeyRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) insertPurchaseOrderByAccessKey(r *request, q *purchaseByKeyRequest) (any, error) {
 	k := q.AccessKey
 	f := store.PurchaseFields{AccessKey: k, Status: "awaiting_xml", CategoryToken: q.Category, ProjectToken: q.Project,
 		SupplierCNPJ: k[6:20], SupplierName: "Fornecedor " + brdoc.FormatCNPJ(k[6:20]), Items: []store.PurchaseItem{},
@@ -174,15 +138,10 @@ func (s *Server) insertPurchaseOrderByAccessKey(r *request) (any, error) {
 		return nil, err
 	}
 	token, err := r.db.InsertPurchaseOrder(r.ctx, r.unit.ID, f)
-	switch {
-	case errors.Is(err, store.ErrDuplicate):
-		return nil, errPurchaseExists
-	case errors.Is(err, store.ErrInvalidReference):
-		return nil, textsDefault.invalid
-	case err != nil:
+	if err != nil {
 		return nil, err
 	}
-	return created{Message: "Purchase order created successfully.", Token: token}, nil
+	return tokenAnswer{Message: "Purchase order created successfully.", Token: token}, nil
 }
 
 type listPurchasesRequest struct {
@@ -198,26 +157,14 @@ type listPurchasesRequest struct {
 
 // listPurchaseOrders answers the unit's purchase orders by every filter of
 // the spec (dates on the estimated payment date).
-func (s *Server) listPurchaseOrders(r *request) (any, error) {
-	var q listPurchasesRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) listPurchaseOrders(r *request, q *listPurchasesRequest) (any, error) {
 	return r.db.PurchaseOrders(r.ctx, r.unit.ID, store.PurchaseFilter{From: q.DateFrom, To: q.DateTo, ContactToken: q.Contact,
 		CategoryToken: q.Category, ProjectToken: q.Project, Search: strings.TrimSpace(q.Search), AccessKey: brdoc.Digits(q.AccessKey), Code: q.Code})
 }
 
 // getPurchaseOrderByID answers one purchase order of the unit.
-func (s *Server) getPurchaseOrderByID(r *request) (any, error) {
-	var q idRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
-	p, err := r.db.PurchaseOrder(r.ctx, r.unit.ID, q.IDToken)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, textsDefault.invalid
-	}
-	return p, err
+func (s *Server) getPurchaseOrderByID(r *request, q *idRequest) (any, error) {
+	return r.db.PurchaseOrder(r.ctx, r.unit.ID, q.IDToken)
 }
 
 type setPurchaseActiveRequest struct {
@@ -239,15 +186,8 @@ type purchaseActive struct {
 
 // setPurchaseOrderActive (spec): {ok, message, data: {id, active}} nested in
 // data; a purchase order of another unit is invalid data.
-func (s *Server) setPurchaseOrderActive(r *request) (any, error) {
-	var q setPurchaseActiveRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) setPurchaseOrderActive(r *request, q *setPurchaseActiveRequest) (any, error) {
 	if err := r.db.SetPurchaseOrderActive(r.ctx, r.unit.ID, q.ID, *q.Active); err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, textsDefault.invalid
-		}
 		return nil, err
 	}
 	return okData{OK: true, Message: "Purchase order updated successfully.", Data: purchaseActive{ID: q.ID, Active: *q.Active}}, nil

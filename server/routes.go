@@ -3,23 +3,10 @@ package server
 import (
 	"net/http"
 
+	"fincom/server/docread"
+	"fincom/server/preview"
 	"fincom/store"
 )
-
-// handler is a route's logic: decode, validate, one store call, a value or
-// an error.
-type handler func(r *request) (any, error)
-
-// route is one entry of the route table: what differs between routes is
-// declared here, not re-implemented in handlers.
-type route struct {
-	method   string
-	path     string
-	handler  handler
-	auth     authKind
-	envelope envelope
-	texts    texts
-}
 
 // texts are a route's answers to the failures every route can meet.
 type texts struct {
@@ -129,187 +116,342 @@ var (
 	}
 )
 
-// routeTable lists every route, in the spec's order.
+// Tags of the OpenAPI document, by resource.
+const (
+	tagFinance   = "Finance"
+	tagDocuments = "Documents"
+	tagSales     = "Sales"
+	tagPortal    = "Portal"
+	tagPurchases = "Purchases"
+	tagContracts = "Contracts"
+	tagWebhooks  = "Webhooks"
+	tagCRM       = "CRM"
+	tagInventory = "Inventory"
+	tagRegisters = "Registers"
+	tagTestMode  = "Test mode"
+)
+
+// done is the answer {success, message, token} of inserts and changes.
+var done = tokenAnswer{}
+
+// Each resource's not-found (and duplicate) texts, for the routes that
+// name its records.
+var (
+	expenseErrs   = errMap{{store.ErrNotFound, errExpenseNotFound}, {store.ErrScreeningUnavailable, errScreeningUnavailable}}
+	incomeErrs    = errMap{{store.ErrNotFound, errIncomeNotFound}, {store.ErrScreeningUnavailable, errScreeningUnavailable}}
+	orderErrs     = errMap{{store.ErrNotFound, errSalesOrderNotFound}}
+	contractErrs  = errMap{{store.ErrNotFound, errContractNotFound}}
+	webhookErrs   = errMap{{store.ErrNotFound, errWebhookNotFound}}
+	crmErrs       = errMap{{store.ErrNotFound, errCRMNotFound}}
+	movementErrs  = errMap{{store.ErrNotFound, errMovementNotFound}}
+	productErrs   = errMap{{store.ErrNotFound, errProductNotFound}}
+	contactErrs   = errMap{{store.ErrNotFound, errContactNotFound}, {store.ErrDuplicate, errRegisterUsed}}
+	categoryErrs  = errMap{{store.ErrNotFound, errCategoryNotFound}, {store.ErrDuplicate, errCategoryExists}, {store.ErrInvalidReference, errCategoryGroupNotFound}}
+	projectErrs   = errMap{{store.ErrNotFound, errProjectNotFound}}
+	accountErrs   = errMap{{store.ErrNotFound, errBankAccountNotFound}}
+	screeningErrs = errMap{{store.ErrNotFound, errScreeningMissing}}
+)
+
+// routeTable lists every route, in the spec's order, each declared once.
 func (s *Server) routeTable() []route {
-	post := func(path string, h handler, t texts) route {
-		return route{method: http.MethodPost, path: path, handler: h, auth: authUnit, envelope: envDirect, texts: t}
-	}
-	with := func(r route, auth authKind) route {
-		r.auth = auth
-		return r
-	}
 	return []route{
 		// Transactions (POST / is the legacy name, spec Versioning) and cash
 		// flow.
-		with(post("/transactions", s.transactions, textsNo404), authUnits),
-		with(post("/", s.transactions, textsNo404), authUnits),
-		post("/cash_flow", s.cashFlow, textsNo404),
-		with(post("/get_category_median", s.getCategoryMedian, textsNo404), authTecOrAccess),
+		{path: "/transactions", do: handle(s.transactions), auth: authUnits, texts: textsNo404,
+			doc: doc{tag: tagFinance, summary: "Expenses and income of one or more units, filtered by dates, type and collector.", resp: []store.Transaction{}}},
+		{path: "/", do: handle(s.transactions), auth: authUnits, texts: textsNo404,
+			doc: doc{tag: tagFinance, summary: "The legacy name of /transactions.", resp: []store.Transaction{}}},
+		{path: "/cash_flow", do: handle(s.cashFlow), texts: textsNo404,
+			doc: doc{tag: tagFinance, summary: "Cash flow of a period: realized and forecast, by day and month.", resp: store.CashFlow{}}},
+		{path: "/get_category_median", do: handle(s.getCategoryMedian), auth: authTecOrAccess, texts: textsNo404,
+			doc: doc{tag: tagFinance, summary: "The category most used with a contact (null under two uses).", resp: nullable{store.CategoryUsage{}}}},
 
 		// Expenses and income, their files, their status.
-		post("/insert_expense", s.insertEntry(expense), textsDefault),
-		post("/update_expense", s.updateEntry(expense), textsDefault),
-		post("/list_expense_files", s.listEntryFiles(expense), textsDefault),
-		post("/get_expense_file", s.getEntryFile(expense), textsDefault),
-		post("/insert_expense_files", s.insertEntryFiles(expense), textsDefault),
-		post("/delete_expense_files", s.deleteEntryFiles(expense), textsDefault),
-		post("/insert_income", s.insertEntry(income), textsDefault),
-		post("/update_income", s.updateEntry(income), textsDefault),
-		post("/list_income_files", s.listEntryFiles(income), textsDefault),
-		post("/get_income_file", s.getEntryFile(income), textsDefault),
-		post("/insert_income_files", s.insertEntryFiles(income), textsDefault),
-		post("/delete_income_files", s.deleteEntryFiles(income), textsDefault),
-		post("/get_status", s.getStatus, textsDefault),
+		{path: "/insert_expense", do: s.insertEntry(expense), texts: textsDefault, errs: expenseErrs, write: true,
+			doc: doc{tag: tagFinance, summary: "Insert an expense (JSON, or multipart with attachments).", resp: done, multipart: true}},
+		{path: "/update_expense", do: s.updateEntry(expense), texts: textsDefault, errs: expenseErrs, write: true,
+			doc: doc{tag: tagFinance, summary: "Update an expense; only the fields sent change.", resp: done, multipart: true}},
+		{path: "/list_expense_files", do: s.listEntryFiles(expense), texts: textsDefault, errs: expenseErrs,
+			doc: doc{tag: tagFinance, summary: "The attachments of an expense.", resp: []store.FileInfo{}}},
+		{path: "/get_expense_file", do: s.getEntryFile(expense), texts: textsDefault, errs: append(errMap{{store.ErrFileNotFound, errFileNotFound}}, expenseErrs...),
+			doc: doc{tag: tagFinance, summary: "The bytes of one attachment of an expense (a fincom route).", raw: storedTypes}},
+		{path: "/insert_expense_files", do: s.insertEntryFiles(expense), texts: textsDefault, errs: expenseErrs, write: true,
+			doc: doc{tag: tagFinance, summary: "Attach files to an expense (multipart).", resp: withMessage{Data: []string{}}, multipart: true}},
+		{path: "/delete_expense_files", do: s.deleteEntryFiles(expense), texts: textsDefault, errs: append(errMap{{store.ErrFileNotFound, errFileNotFound}}, expenseErrs...), write: true,
+			doc: doc{tag: tagFinance, summary: "Remove attachments of an expense.", resp: done}},
+		{path: "/insert_income", do: s.insertEntry(income), texts: textsDefault, errs: incomeErrs, write: true,
+			doc: doc{tag: tagFinance, summary: "Insert an income (JSON, or multipart with attachments).", resp: done, multipart: true}},
+		{path: "/update_income", do: s.updateEntry(income), texts: textsDefault, errs: incomeErrs, write: true,
+			doc: doc{tag: tagFinance, summary: "Update an income; only the fields sent change.", resp: done, multipart: true}},
+		{path: "/list_income_files", do: s.listEntryFiles(income), texts: textsDefault, errs: incomeErrs,
+			doc: doc{tag: tagFinance, summary: "The attachments of an income.", resp: []store.FileInfo{}}},
+		{path: "/get_income_file", do: s.getEntryFile(income), texts: textsDefault, errs: append(errMap{{store.ErrFileNotFound, errFileNotFound}}, incomeErrs...),
+			doc: doc{tag: tagFinance, summary: "The bytes of one attachment of an income (a fincom route).", raw: storedTypes}},
+		{path: "/insert_income_files", do: s.insertEntryFiles(income), texts: textsDefault, errs: incomeErrs, write: true,
+			doc: doc{tag: tagFinance, summary: "Attach files to an income (multipart).", resp: withMessage{Data: []string{}}, multipart: true}},
+		{path: "/delete_income_files", do: s.deleteEntryFiles(income), texts: textsDefault, errs: append(errMap{{store.ErrFileNotFound, errFileNotFound}}, incomeErrs...), write: true,
+			doc: doc{tag: tagFinance, summary: "Remove attachments of an income.", resp: done}},
+		{path: "/get_status", do: handle(s.getStatus), texts: textsDefault, errs: errMap{{store.ErrNotFound, errEntryNotFound}},
+			doc: doc{tag: tagFinance, summary: "The status vocabulary, and the status of entries.", resp: statusAnswer{}}},
 
 		// Reading documents, and the inbox of received ones.
-		post("/get_ocr_data_by_file", s.getOCRDataByFile, textsDefault),
-		post("/insert_screening", s.insertScreening, textsDefault),
-		post("/list_screenings", s.listScreenings, textsDefault),
-		post("/discard_screening", s.discardScreening, textsDefault),
+		{path: "/get_ocr_data_by_file", do: plain(s.getOCRDataByFile), texts: textsDefault,
+			doc: doc{tag: tagDocuments, summary: "Read an NF-e, NFC-e, NFS-e XML or a boleto PDF (multipart, one file).", resp: docread.Result{}, multipart: true}},
+		{path: "/insert_screening", do: handle(s.insertScreening), texts: textsDefault, write: true,
+			doc: doc{tag: tagDocuments, summary: "Put a received document in the screening inbox (multipart, one file).", resp: done, multipart: true}},
+		{path: "/list_screenings", do: handle(s.listScreenings), texts: textsDefault,
+			doc: doc{tag: tagDocuments, summary: "The screening inbox (a fincom route).", resp: []store.Screening{}}},
+		{path: "/discard_screening", do: handle(s.discardScreening), texts: textsDefault, errs: screeningErrs, write: true,
+			doc: doc{tag: tagDocuments, summary: "Discard a pending screening (a fincom route).", resp: done}},
 
 		// Sales orders.
-		post("/list_sales_orders", s.listSalesOrders, textsListSalesOrders),
-		post("/insert_sales_order", s.insertSalesOrder, textsInsertSalesOrder),
-		post("/get_sales_order_by_id", s.getSalesOrderByID, textsDefault),
-		post("/enable_sales_order", setActive((*store.DB).SetSalesOrderActive, true, errSalesOrderNotFound, "Sales order"), textsDefault),
-		post("/disable_sales_order", setActive((*store.DB).SetSalesOrderActive, false, errSalesOrderNotFound, "Sales order"), textsDefault),
+		{path: "/list_sales_orders", do: handle(s.listSalesOrders), texts: textsListSalesOrders,
+			doc: doc{tag: tagSales, summary: "Sales orders of a period, with every field and filter.", resp: []store.SalesOrder{}}},
+		{path: "/insert_sales_order", do: handle(s.insertSalesOrder), texts: textsInsertSalesOrder, write: true,
+			doc: doc{tag: tagSales, summary: "Insert a sales order (grouped or flat form), optionally recurring.", resp: withMessage{Data: orderCreated{}}}},
+		{path: "/get_sales_order_by_id", do: handle(s.getSalesOrderByID), texts: textsDefault, errs: orderErrs,
+			doc: doc{tag: tagSales, summary: "One sales order with its lines, charges, invoice and portal events.", resp: orderDetail{}}},
+		{path: "/enable_sales_order", do: setActive((*store.DB).SetSalesOrderActive, true, "Sales order"), texts: textsDefault, errs: orderErrs, write: true,
+			doc: doc{tag: tagSales, summary: "Enable a sales order.", resp: done}},
+		{path: "/disable_sales_order", do: setActive((*store.DB).SetSalesOrderActive, false, "Sales order"), texts: textsDefault, errs: orderErrs, write: true,
+			doc: doc{tag: tagSales, summary: "Disable a sales order.", resp: done}},
 
 		// Charges.
-		post("/generate_charge", s.generateCharge, textsDefault),
-		post("/cancel_charge", s.cancelCharge, textsDefault),
-		post("/resend_charge", s.resendCharge, textsDefault),
+		{path: "/generate_charge", do: handle(s.generateCharge), texts: textsDefault, errs: orderErrs, write: true,
+			doc: doc{tag: tagSales, summary: "Issue the order's charges (boleto, PIX or card) through its provider; idempotent.", resp: withMessage{Data: chargeAnswer{}}}},
+		{path: "/cancel_charge", do: handle(s.cancelCharge), texts: textsDefault, errs: orderErrs, write: true,
+			doc: doc{tag: tagSales, summary: "Cancel the order's unpaid charges.", resp: done}},
+		{path: "/resend_charge", do: handle(s.resendCharge), texts: textsDefault, errs: orderErrs, write: true,
+			doc: doc{tag: tagSales, summary: "E-mail the order's open charge to the customer again.", resp: done}},
 
 		// Fiscal invoices.
-		post("/generate_nf", s.generateNF, textsDefault),
-		post("/cancel_nf", s.cancelNF, textsDefault),
-		post("/send_danfe_xml", s.sendDanfeXML, textsDefault),
+		{path: "/generate_nf", do: handle(s.generateNF), texts: textsDefault, errs: orderErrs, write: true,
+			doc: doc{tag: tagSales, summary: "Issue the order's fiscal invoice (NF-e, NFC-e or NFS-e) once.", resp: withMessage{Data: invoiceAnswer{}}}},
+		{path: "/cancel_nf", do: handle(s.cancelNF), texts: textsDefault, errs: orderErrs, write: true,
+			doc: doc{tag: tagSales, summary: "Cancel an authorized invoice within the cancellation window.", resp: done}},
+		{path: "/send_danfe_xml", do: handle(s.sendDanfeXML), texts: textsDefault, errs: orderErrs, write: true,
+			doc: doc{tag: tagSales, summary: "E-mail the invoice's XML and DANFE to the customer.", resp: done}},
 
 		// The public payment portal: no tokens but the order's public one
 		// (spec, Authentication 7); rate-limited per client address.
-		{method: http.MethodGet, path: "/sales_orders/public_payment/:token", handler: s.publicPayment, auth: authPublic, envelope: envHTML, texts: textsDefault},
-		{method: http.MethodGet, path: "/sales_orders/public_boleto/:token", handler: s.publicBoleto, auth: authPublic, envelope: envHTML, texts: textsDefault},
-		{method: http.MethodGet, path: "/sales_orders/public_boleto_pdf/:token", handler: s.publicBoletoPDF, auth: authPublic, envelope: envHTML, texts: textsDefault},
-		{method: http.MethodGet, path: "/sales_orders/public_pix_qr/:token", handler: s.publicPixQR, auth: authPublic, envelope: envHTML, texts: textsDefault},
-		{method: http.MethodGet, path: "/sales_orders/public_danfe/:token", handler: s.publicDANFE, auth: authPublic, envelope: envHTML, texts: textsDefault},
-		{method: http.MethodGet, path: "/sales_orders/public_danfe_pdf/:token", handler: s.publicDANFEPDF, auth: authPublic, envelope: envHTML, texts: textsDefault},
-		{method: http.MethodGet, path: "/sales_orders/public_nf_xml/:token", handler: s.publicNFXML, auth: authPublic, envelope: envHTML, texts: textsDefault},
-		with(post("/sales_orders/public_event", s.publicEvent, textsDefault), authPublic),
-		with(post("/sales_orders/public_pay", s.publicPay, textsDefault), authPublic),
+		{method: http.MethodGet, path: "/sales_orders/public_payment/:token", do: plain(s.publicPayment), auth: authPublic, envelope: envHTML, texts: textsDefault,
+			doc: doc{tag: tagPortal, summary: "The order's payment page.", raw: "text/html"}},
+		{method: http.MethodGet, path: "/sales_orders/public_boleto/:token", do: plain(s.publicBoleto), auth: authPublic, envelope: envHTML, texts: textsDefault,
+			doc: doc{tag: tagPortal, summary: "The printable boleto.", raw: "text/html"}},
+		{method: http.MethodGet, path: "/sales_orders/public_boleto_pdf/:token", do: plain(s.publicBoletoPDF), auth: authPublic, envelope: envHTML, texts: textsDefault,
+			doc: doc{tag: tagPortal, summary: "The boleto as a PDF (a fincom route).", raw: "application/pdf"}},
+		{method: http.MethodGet, path: "/sales_orders/public_pix_qr/:token", do: plain(s.publicPixQR), auth: authPublic, envelope: envHTML, texts: textsDefault,
+			doc: doc{tag: tagPortal, summary: "The PIX BR Code as a QR code image.", raw: "image/png"}},
+		{method: http.MethodGet, path: "/sales_orders/public_danfe/:token", do: plain(s.publicDANFE), auth: authPublic, envelope: envHTML, texts: textsDefault,
+			doc: doc{tag: tagPortal, summary: "The invoice's DANFE page (a fincom route).", raw: "text/html"}},
+		{method: http.MethodGet, path: "/sales_orders/public_danfe_pdf/:token", do: plain(s.publicDANFEPDF), auth: authPublic, envelope: envHTML, texts: textsDefault,
+			doc: doc{tag: tagPortal, summary: "The invoice's DANFE as a PDF (a fincom route).", raw: "application/pdf"}},
+		{method: http.MethodGet, path: "/sales_orders/public_nf_xml/:token", do: plain(s.publicNFXML), auth: authPublic, envelope: envHTML, texts: textsDefault,
+			doc: doc{tag: tagPortal, summary: "The authorized invoice's XML (a fincom route).", raw: "application/xml"}},
+		{path: "/sales_orders/public_event", do: handle(s.publicEvent), auth: authPublic, texts: textsDefault, errs: errMap{{store.ErrNotFound, errPortalNotFound}},
+			doc: doc{tag: tagPortal, summary: "Record a portal event (viewed, copied the PIX code, ...).", resp: done}},
+		{path: "/sales_orders/public_pay", do: handle(s.publicPay), auth: authPublic, texts: textsDefault, errs: errMap{{store.ErrNotFound, errPortalNotFound}},
+			doc: doc{tag: tagPortal, summary: "Pay from the portal: test mode's simulated payer; 409 outside test mode.", resp: withMessage{Data: store.Payment{}}}},
 
 		// Purchases and the NF-e inbox (spec: 403 "Invalid data", 500 "Erro
 		// desconhecido", as /list_sales_orders).
-		post("/list_purchase_orders", s.listPurchaseOrders, textsListSalesOrders),
-		post("/set_purchase_order_active", s.setPurchaseOrderActive, textsListSalesOrders),
-		post("/get_purchase_order_by_id", s.getPurchaseOrderByID, textsListSalesOrders),
-		post("/insert_purchase_order_by_access_key", s.insertPurchaseOrderByAccessKey, textsDefault),
-		post("/list_nfes", s.listNFes, textsDefault),
-		post("/manifest_nfe", s.manifestNFe, textsDefault),
-		post("/import_nfe", s.importNFe, textsDefault),
+		{path: "/list_purchase_orders", do: handle(s.listPurchaseOrders), texts: textsListSalesOrders,
+			doc: doc{tag: tagPurchases, summary: "Purchase orders, with filters.", resp: []store.PurchaseOrder{}}},
+		{path: "/set_purchase_order_active", do: handle(s.setPurchaseOrderActive), texts: textsListSalesOrders,
+			errs: errMap{{store.ErrNotFound, textsListSalesOrders.invalid}}, write: true,
+			doc: doc{tag: tagPurchases, summary: "Enable or disable a purchase order.", resp: okData{Data: purchaseActive{}}}},
+		{path: "/get_purchase_order_by_id", do: handle(s.getPurchaseOrderByID), texts: textsListSalesOrders, errs: errMap{{store.ErrNotFound, textsListSalesOrders.invalid}},
+			doc: doc{tag: tagPurchases, summary: "One purchase order with its items.", resp: store.PurchaseOrder{}}},
+		{path: "/insert_purchase_order_by_access_key", do: handle(s.insertPurchaseOrderByAccessKey), texts: textsDefault,
+			errs: errMap{{store.ErrDuplicate, errPurchaseExists}}, write: true,
+			doc: doc{tag: tagPurchases, summary: "Create a purchase order from an NF-e of the inbox or its access key.", resp: done}},
+		{path: "/list_nfes", do: plain(s.listNFes), texts: textsDefault,
+			doc: doc{tag: tagPurchases, summary: "The inbox of NF-e issued to the unit.", resp: []store.InboxNFe{}}},
+		{path: "/manifest_nfe", do: handle(s.manifestNFe), texts: textsDefault,
+			errs: errMap{{store.ErrNotFound, errNFeNotFound}, {store.ErrAlreadyManifested, errManifestDone}, {store.ErrManifestRule, errManifestTwice}}, write: true,
+			doc: doc{tag: tagPurchases, summary: "Record the recipient's manifestation on an NF-e of the inbox.", resp: done}},
+		{path: "/import_nfe", do: plain(s.importNFe), texts: textsDefault, errs: errMap{{store.ErrDuplicate, errNFeInInbox}}, write: true,
+			doc: doc{tag: tagPurchases, summary: "Import an NF-e XML into the inbox (multipart, one file; a fincom route).", resp: done, multipart: true}},
 
 		// Contracts and their templates.
-		{method: http.MethodPost, path: "/insert_contract", handler: s.insertContract, auth: authUnit, envelope: envMessage, texts: textsContract},
-		{method: http.MethodPost, path: "/update_contract", handler: s.updateContract, auth: authUnit, envelope: envMessage, texts: textsContract},
-		post("/list_contracts", s.listContracts, textsContract),
-		post("/enable_contract", setActive((*store.DB).SetContractActive, true, errContractNotFound, "Contract"), textsContract),
-		post("/disable_contract", setActive((*store.DB).SetContractActive, false, errContractNotFound, "Contract"), textsContract),
-		post("/get_contract_file", s.getContractFile, textsContract),
-		post("/delete_contract_files", s.deleteContractFiles, textsContract),
-		post("/get_contract_preview", s.getContractPreview, textsContract),
-		post("/insert_contract_template", s.insertContractTemplate, textsContract),
-		post("/update_contract_template", s.updateContractTemplate, textsContract),
-		post("/list_contract_templates", s.listContractTemplates, textsContract),
-		post("/get_contract_template", s.getContractTemplate, textsContract),
-		post("/accept_pix_automatico", s.acceptPixAutomatico, textsContract),
+		{path: "/insert_contract", do: handle(s.insertContract), envelope: envMessage, texts: textsContract, errs: contractErrs, write: true,
+			doc: doc{tag: tagContracts, summary: "Insert a contract (JSON or multipart with PDF/image files).", resp: withMessage{Data: contractCreated{}}, multipart: true}},
+		{path: "/update_contract", do: handle(s.updateContract), envelope: envMessage, texts: textsContract, errs: contractErrs, write: true,
+			doc: doc{tag: tagContracts, summary: "Update a contract; only the fields sent change.", resp: withMessage{Data: contractCreated{}}, multipart: true}},
+		{path: "/list_contracts", do: handle(s.listContracts), texts: textsContract,
+			doc: doc{tag: tagContracts, summary: "Contracts, with filters.", resp: []store.Contract{}}},
+		{path: "/enable_contract", do: setActive((*store.DB).SetContractActive, true, "Contract"), texts: textsContract, errs: contractErrs, write: true,
+			doc: doc{tag: tagContracts, summary: "Enable a contract.", resp: done}},
+		{path: "/disable_contract", do: setActive((*store.DB).SetContractActive, false, "Contract"), texts: textsContract, errs: contractErrs, write: true,
+			doc: doc{tag: tagContracts, summary: "Disable a contract.", resp: done}},
+		{path: "/get_contract_file", do: handle(s.getContractFile), texts: textsContract, errs: append(errMap{{store.ErrFileNotFound, errFileNotFound}}, contractErrs...),
+			doc: doc{tag: tagContracts, summary: "The bytes of one file of a contract (a fincom route).", raw: storedTypes}},
+		{path: "/delete_contract_files", do: handle(s.deleteContractFiles), texts: textsContract, errs: append(errMap{{store.ErrFileNotFound, errFileNotFound}}, contractErrs...), write: true,
+			doc: doc{tag: tagContracts, summary: "Remove files of a contract.", resp: done}},
+		{path: "/get_contract_preview", do: handle(s.getContractPreview), texts: textsContract,
+			errs: errMap{{preview.ErrContract, errContractNotFound}, {preview.ErrTemplate, errTemplateNotFound}, {preview.ErrContact, textsContract.invalid}},
+			doc:  doc{tag: tagContracts, summary: "A contract, or a template for a contact, rendered as an HTML document.", resp: withMessage{Data: preview.ContractPreview{}}}},
+		{path: "/insert_contract_template", do: handle(s.insertContractTemplate), texts: textsContract, write: true,
+			doc: doc{tag: tagContracts, summary: "Insert a contract template (sanitized HTML with placeholders; a fincom route).", resp: done}},
+		{path: "/update_contract_template", do: handle(s.updateContractTemplate), texts: textsContract, errs: errMap{{store.ErrNotFound, errTemplateNotFound}}, write: true,
+			doc: doc{tag: tagContracts, summary: "Update a contract template (a fincom route).", resp: done}},
+		{path: "/list_contract_templates", do: plain(s.listContractTemplates), texts: textsContract,
+			doc: doc{tag: tagContracts, summary: "The unit's contract templates (a fincom route).", resp: []store.Template{}}},
+		{path: "/get_contract_template", do: handle(s.getContractTemplate), texts: textsContract, errs: errMap{{store.ErrNotFound, errTemplateNotFound}},
+			doc: doc{tag: tagContracts, summary: "One contract template (a fincom route).", resp: store.Template{}}},
+		{path: "/accept_pix_automatico", do: handle(s.acceptPixAutomatico), texts: textsContract,
+			errs: append(errMap{{store.ErrNoPixAutomatico, errNoPixAutomatico}}, contractErrs...), write: true,
+			doc: doc{tag: tagContracts, summary: "Record the payer's acceptance of a contract's PIX automático (a fincom route).", resp: withMessage{Data: chargeAnswer{}}}},
 
-		// Webhooks (fincom routes).
-		post("/insert_webhook", s.insertWebhook, textsDefault),
-		post("/list_webhooks", s.listWebhooks, textsDefault),
-		post("/enable_webhook", setActive((*store.DB).SetWebhookActive, true, errWebhookNotFound, "Webhook"), textsDefault),
-		post("/disable_webhook", setActive((*store.DB).SetWebhookActive, false, errWebhookNotFound, "Webhook"), textsDefault),
-		post("/list_webhook_deliveries", s.listWebhookDeliveries, textsDefault),
-		post("/list_audit", s.listAudit, textsDefault),
+		// Webhooks and the audit log (fincom routes).
+		{path: "/insert_webhook", do: handle(s.insertWebhook), texts: textsDefault, write: true,
+			doc: doc{tag: tagWebhooks, summary: "Register a webhook with its events; answers the signing secret once.", resp: withMessage{Data: webhookCreated{}}}},
+		{path: "/list_webhooks", do: plain(s.listWebhooks), texts: textsDefault,
+			doc: doc{tag: tagWebhooks, summary: "The unit's webhooks (without secrets).", resp: []store.Webhook{}}},
+		{path: "/enable_webhook", do: setActive((*store.DB).SetWebhookActive, true, "Webhook"), texts: textsDefault, errs: webhookErrs, write: true,
+			doc: doc{tag: tagWebhooks, summary: "Enable a webhook.", resp: done}},
+		{path: "/disable_webhook", do: setActive((*store.DB).SetWebhookActive, false, "Webhook"), texts: textsDefault, errs: webhookErrs, write: true,
+			doc: doc{tag: tagWebhooks, summary: "Disable a webhook.", resp: done}},
+		{path: "/list_webhook_deliveries", do: plain(s.listWebhookDeliveries), texts: textsDefault,
+			doc: doc{tag: tagWebhooks, summary: "The latest deliveries of the unit's webhooks, with attempts and outcome.", resp: []store.Delivery{}}},
+		{path: "/list_audit", do: plain(s.listAudit), texts: textsDefault,
+			doc: doc{tag: tagWebhooks, summary: "The unit's audit log: who changed what, and when.", resp: []store.AuditEntry{}}},
 
 		// CRM.
-		post("/insert_crm", s.insertCRM, textsCRM),
-		post("/update_crm", s.updateCRM, textsCRM),
-		post("/list_crm", s.listCRM, textsCRM),
-		post("/enable_crm", setActive((*store.DB).SetCRMActive, true, errCRMNotFound, "CRM record"), textsCRM),
-		post("/disable_crm", setActive((*store.DB).SetCRMActive, false, errCRMNotFound, "CRM record"), textsCRM),
+		{path: "/insert_crm", do: handle(s.insertCRM), texts: textsCRM, errs: errMap{{store.ErrInvalidReference, errCRMContact}}, write: true,
+			doc: doc{tag: tagCRM, summary: "Insert a CRM record.", resp: done}},
+		{path: "/update_crm", do: handle(s.updateCRM), texts: textsCRM, errs: append(errMap{{store.ErrInvalidReference, errCRMContact}}, crmErrs...), write: true,
+			doc: doc{tag: tagCRM, summary: "Update a CRM record (a fincom route).", resp: done}},
+		{path: "/list_crm", do: handle(s.listCRM), texts: textsCRM,
+			doc: doc{tag: tagCRM, summary: "CRM records, with filters (a fincom route).", resp: []store.CRMRecord{}}},
+		{path: "/enable_crm", do: setActive((*store.DB).SetCRMActive, true, "CRM record"), texts: textsCRM, errs: crmErrs, write: true,
+			doc: doc{tag: tagCRM, summary: "Enable a CRM record (a fincom route).", resp: done}},
+		{path: "/disable_crm", do: setActive((*store.DB).SetCRMActive, false, "CRM record"), texts: textsCRM, errs: crmErrs, write: true,
+			doc: doc{tag: tagCRM, summary: "Disable a CRM record (a fincom route).", resp: done}},
 
 		// Inventory.
-		post("/get_inventory_moviment", s.getInventoryMoviment, textsInventory),
-		post("/get_inventory_reports", s.getInventoryReports, textsInventory),
-		post("/insert_inventory_movement", s.insertInventoryMovement, textsInventory),
-		post("/update_inventory_movement", s.updateInventoryMovement, textsInventory),
-		post("/enable_inventory_movement", s.setMovementActive(true), textsInventory),
-		post("/disable_inventory_movement", s.setMovementActive(false), textsInventory),
-		post("/get_stock_balance", s.getStockBalance, textsInventory),
+		{path: "/get_inventory_moviment", do: handle(s.getInventoryMoviment), texts: textsInventory,
+			doc: doc{tag: tagInventory, summary: "Active inventory movements, with filters, newest first.", resp: []store.Movement{}}},
+		{path: "/get_inventory_reports", do: handle(s.getInventoryReports), texts: textsInventory,
+			doc: doc{tag: tagInventory, summary: "A year's inventory report by product and month.", resp: withMessage{Data: []store.ReportRow{}}}},
+		{path: "/insert_inventory_movement", do: handle(s.insertInventoryMovement), texts: textsInventory, errs: movementErrs, write: true,
+			doc: doc{tag: tagInventory, summary: "Insert an entry or exit of stock; exits never take stock below zero unless the unit allows it.", resp: done}},
+		{path: "/update_inventory_movement", do: handle(s.updateInventoryMovement), texts: textsInventory, errs: movementErrs, write: true,
+			doc: doc{tag: tagInventory, summary: "Update an inventory movement.", resp: done}},
+		{path: "/enable_inventory_movement", do: setActive((*store.DB).SetMovementActive, true, "Inventory movement"), texts: textsInventory, errs: movementErrs, write: true,
+			doc: doc{tag: tagInventory, summary: "Enable an inventory movement.", resp: done}},
+		{path: "/disable_inventory_movement", do: setActive((*store.DB).SetMovementActive, false, "Inventory movement"), texts: textsInventory, errs: movementErrs, write: true,
+			doc: doc{tag: tagInventory, summary: "Disable an inventory movement.", resp: done}},
+		{path: "/get_stock_balance", do: handle(s.getStockBalance), texts: textsInventory,
+			doc: doc{tag: tagInventory, summary: "Stock balances by product (a fincom route).", resp: []store.StockBalance{}}},
 
 		// Products and services.
-		post("/get_products_and_services", s.getProductsAndServices, textsProducts),
-		post("/list_stock_items_by_unit", s.listStockItemsByUnit, textsStock),
-		post("/insert_product_or_service", s.insertProductOrService, textsDefault),
-		post("/update_product_or_service", s.updateProductOrService, textsDefault),
-		post("/enable_product_or_service", setActive((*store.DB).SetProductActive, true, errProductNotFound, "Product or service"), textsDefault),
-		post("/disable_product_or_service", setActive((*store.DB).SetProductActive, false, errProductNotFound, "Product or service"), textsDefault),
+		{path: "/get_products_and_services", do: handle(s.getProductsAndServices), texts: textsProducts,
+			doc: doc{tag: tagRegisters, summary: "Products and services, with filters.", resp: []store.Product{}}},
+		{path: "/list_stock_items_by_unit", do: plain(s.listStockItemsByUnit), texts: textsStock,
+			doc: doc{tag: tagRegisters, summary: "The unit's stock items.", resp: okData{Data: []store.StockItem{}}}},
+		{path: "/insert_product_or_service", do: handle(s.insertProductOrService), texts: textsDefault, write: true,
+			doc: doc{tag: tagRegisters, summary: "Insert a product or service.", resp: done}},
+		{path: "/update_product_or_service", do: handle(s.updateProductOrService), texts: textsDefault, errs: productErrs, write: true,
+			doc: doc{tag: tagRegisters, summary: "Update a product or service.", resp: done}},
+		{path: "/enable_product_or_service", do: setActive((*store.DB).SetProductActive, true, "Product or service"), texts: textsDefault, errs: productErrs, write: true,
+			doc: doc{tag: tagRegisters, summary: "Enable a product or service.", resp: done}},
+		{path: "/disable_product_or_service", do: setActive((*store.DB).SetProductActive, false, "Product or service"), texts: textsDefault, errs: productErrs, write: true,
+			doc: doc{tag: tagRegisters, summary: "Disable a product or service.", resp: done}},
 
 		// Contacts.
-		post("/get_contacts", s.getContacts, textsDefault),
-		post("/insert_contact", s.insertContact, textsContact),
-		post("/update_contact", s.updateContact, textsContact),
-		post("/enable_contact", setActive((*store.DB).SetContactActive, true, errContactNotFound, "Contact"), textsContact),
-		post("/disable_contact", setActive((*store.DB).SetContactActive, false, errContactNotFound, "Contact"), textsContact),
+		{path: "/get_contacts", do: handle(s.getContacts), texts: textsDefault,
+			doc: doc{tag: tagRegisters, summary: "Active contacts; search by name, CPF or CNPJ.", resp: []store.Contact{}}},
+		{path: "/insert_contact", do: handle(s.insertContact), texts: textsContact, errs: contactErrs, write: true,
+			doc: doc{tag: tagRegisters, summary: "Insert a contact (CPF, or CNPJ numeric or alphanumeric).", resp: done}},
+		{path: "/update_contact", do: handle(s.updateContact), texts: textsContact, errs: contactErrs, write: true,
+			doc: doc{tag: tagRegisters, summary: "Update a contact; only the fields sent change.", resp: done}},
+		{path: "/enable_contact", do: setActive((*store.DB).SetContactActive, true, "Contact"), texts: textsContact, errs: contactErrs, write: true,
+			doc: doc{tag: tagRegisters, summary: "Enable a contact.", resp: done}},
+		{path: "/disable_contact", do: setActive((*store.DB).SetContactActive, false, "Contact"), texts: textsContact, errs: contactErrs, write: true,
+			doc: doc{tag: tagRegisters, summary: "Disable a contact.", resp: done}},
 
 		// Categories and groups.
-		post("/get_categories", s.getCategories, textsDefault),
-		post("/list_group_categories", s.listGroupCategories, textsNo404),
-		post("/insert_category", s.insertCategory, textsDefault),
-		post("/update_category", s.updateCategory, textsDefault),
-		post("/enable_category", setActive((*store.DB).SetCategoryActive, true, errCategoryNotFound, "Category"), textsDefault),
-		post("/disable_category", setActive((*store.DB).SetCategoryActive, false, errCategoryNotFound, "Category"), textsDefault),
+		{path: "/get_categories", do: handle(s.getCategories), texts: textsDefault,
+			doc: doc{tag: tagRegisters, summary: "Categories of a module type.", resp: []store.Category{}}},
+		{path: "/list_group_categories", do: handle(s.listGroupCategories), texts: textsNo404,
+			doc: doc{tag: tagRegisters, summary: "Category groups of a module type.", resp: []store.CategoryGroup{}}},
+		{path: "/insert_category", do: handle(s.insertCategory), texts: textsDefault, errs: categoryErrs, write: true,
+			doc: doc{tag: tagRegisters, summary: "Insert a category.", resp: done}},
+		{path: "/update_category", do: handle(s.updateCategory), texts: textsDefault, errs: categoryErrs, write: true,
+			doc: doc{tag: tagRegisters, summary: "Update a category.", resp: done}},
+		{path: "/enable_category", do: setActive((*store.DB).SetCategoryActive, true, "Category"), texts: textsDefault, errs: categoryErrs, write: true,
+			doc: doc{tag: tagRegisters, summary: "Enable a category.", resp: done}},
+		{path: "/disable_category", do: setActive((*store.DB).SetCategoryActive, false, "Category"), texts: textsDefault, errs: categoryErrs, write: true,
+			doc: doc{tag: tagRegisters, summary: "Disable a category.", resp: done}},
 
 		// Projects.
-		post("/get_projects", s.getProjects, textsDefault),
-		post("/insert_project", s.insertProject, textsDefault),
-		post("/update_project", s.updateProject, textsDefault),
-		post("/enable_project", setActive((*store.DB).SetProjectActive, true, errProjectNotFound, "Project"), textsDefault),
-		post("/disable_project", setActive((*store.DB).SetProjectActive, false, errProjectNotFound, "Project"), textsDefault),
+		{path: "/get_projects", do: plain(s.getProjects), texts: textsDefault,
+			doc: doc{tag: tagRegisters, summary: "The unit's active projects.", resp: []store.Project{}}},
+		{path: "/insert_project", do: handle(s.insertProject), texts: textsDefault, write: true,
+			doc: doc{tag: tagRegisters, summary: "Insert a project.", resp: done}},
+		{path: "/update_project", do: handle(s.updateProject), texts: textsDefault, errs: projectErrs, write: true,
+			doc: doc{tag: tagRegisters, summary: "Update a project.", resp: done}},
+		{path: "/enable_project", do: setActive((*store.DB).SetProjectActive, true, "Project"), texts: textsDefault, errs: projectErrs, write: true,
+			doc: doc{tag: tagRegisters, summary: "Enable a project.", resp: done}},
+		{path: "/disable_project", do: setActive((*store.DB).SetProjectActive, false, "Project"), texts: textsDefault, errs: projectErrs, write: true,
+			doc: doc{tag: tagRegisters, summary: "Disable a project.", resp: done}},
 
 		// Banks and bank accounts.
-		post("/get_banks", s.getBanks, textsNo404),
-		post("/get_type_banks", s.getTypeBanks, textsDefault),
-		post("/insert_bank_account", s.insertBankAccount, textsDefault),
-		post("/update_bank_account", s.updateBankAccount, textsUpdateBankAccount),
-		post("/get_bank_account", s.getBankAccount, textsDefault),
-		post("/enable_bank_account", setActive((*store.DB).SetBankAccountActive, true, errBankAccountNotFound, "Bank account"), textsDefault),
-		post("/disable_bank_account", setActive((*store.DB).SetBankAccountActive, false, errBankAccountNotFound, "Bank account"), textsDefault),
+		{path: "/get_banks", do: handle(s.getBanks), texts: textsNo404,
+			doc: doc{tag: tagRegisters, summary: "Brazilian banks of a group, ordered by name.", resp: []store.Bank{}}},
+		{path: "/get_type_banks", do: plain(s.getTypeBanks), texts: textsDefault,
+			doc: doc{tag: tagRegisters, summary: "Bank account types.", resp: []store.BankType{}}},
+		{path: "/insert_bank_account", do: handle(s.insertBankAccount), texts: textsDefault, write: true,
+			doc: doc{tag: tagRegisters, summary: "Insert a bank account.", resp: done}},
+		{path: "/update_bank_account", do: handle(s.updateBankAccount), texts: textsUpdateBankAccount, errs: accountErrs, write: true,
+			doc: doc{tag: tagRegisters, summary: "Update a bank account.", resp: withMessage{Data: tokenData{}}}},
+		{path: "/get_bank_account", do: handle(s.getBankAccount), texts: textsDefault, errs: accountErrs,
+			doc: doc{tag: tagRegisters, summary: "One bank account by id_token, or all of the unit's.", resp: eitherOf{[]store.BankAccount{}, store.BankAccount{}}}},
+		{path: "/enable_bank_account", do: setActive((*store.DB).SetBankAccountActive, true, "Bank account"), texts: textsDefault, errs: accountErrs, write: true,
+			doc: doc{tag: tagRegisters, summary: "Enable a bank account.", resp: done}},
+		{path: "/disable_bank_account", do: setActive((*store.DB).SetBankAccountActive, false, "Bank account"), texts: textsDefault, errs: accountErrs, write: true,
+			doc: doc{tag: tagRegisters, summary: "Disable a bank account.", resp: done}},
 
 		// Payment methods and users.
-		post("/list_payments_method", s.listPaymentsMethod, textsDefault),
-		post("/get_users", s.getUsers, textsDefault),
+		{path: "/list_payments_method", do: plain(s.listPaymentsMethod), texts: textsDefault,
+			doc: doc{tag: tagRegisters, summary: "Payment methods.", resp: []store.PaymentMethod{}}},
+		{path: "/get_users", do: plain(s.getUsers), texts: textsDefault,
+			doc: doc{tag: tagRegisters, summary: "The domain's users (the same for every unit).", resp: []store.User{}}},
 	}
 }
 
-// testRoutes exist only in test mode (404 otherwise); they act on the
+// testRoutes exist only in test mode (404 otherwise); most act on the
 // domain of the access token.
 func (s *Server) testRoutes() []route {
-	domain := func(path string, h handler) route {
-		return route{method: http.MethodPost, path: path, handler: h, auth: authDomain, envelope: envDirect, texts: textsDefault}
-	}
 	return []route{
-		domain("/_test/clock", s.testClock),
-		domain("/_test/outbox", s.testOutbox),
-		domain("/_test/job_runs", s.testJobRuns),
-		domain("/_test/faults", s.testFaults),
-		domain("/_test/journal", s.testJournal),
-		domain("/_test/webhooks", s.testWebhooks),
-		domain("/_test/documents", s.testDocuments),
-		domain("/_test/snapshot", s.testSnapshot),
-		domain("/_test/authority", s.testAuthority),
-		{method: http.MethodPost, path: "/_test/refuse_charge", handler: s.testRefuseCharge, auth: authUnit, envelope: envDirect, texts: textsDefault},
-		domain("/_test/reset", s.testReset),
-		{method: http.MethodPost, path: "/_test/pay_charge", handler: s.testPayCharge, auth: authUnit, envelope: envDirect, texts: textsDefault},
-		{method: http.MethodPost, path: "/_test/overdue_charge", handler: s.testOverdueCharge, auth: authUnit, envelope: envDirect, texts: textsDefault},
-		{method: http.MethodPost, path: "/_test/domains", handler: s.testDomains, auth: authPublic, envelope: envDirect, texts: textsDefault},
+		{path: "/_test/clock", do: handle(s.testClock), auth: authDomain, texts: textsDefault,
+			doc: doc{tag: tagTestMode, summary: "Set or advance the domain's clock; advancing runs the jobs that fall due on the way.", resp: clockAnswer{}}},
+		{path: "/_test/outbox", do: plain(s.testOutbox), auth: authDomain, texts: textsDefault,
+			doc: doc{tag: tagTestMode, summary: "The e-mails queued and sent, without consuming them.", resp: []store.Mail{}}},
+		{path: "/_test/job_runs", do: plain(s.testJobRuns), auth: authDomain, texts: textsDefault,
+			doc: doc{tag: tagTestMode, summary: "The scheduled jobs' runs and what each created.", resp: []store.JobRun{}}},
+		{path: "/_test/faults", do: handle(s.testFaults), auth: authDomain, texts: textsDefault,
+			doc: doc{tag: tagTestMode, summary: "Set fault rules: by route, a probability of a fixed error or added latency.", resp: faultsRequest{}}},
+		{path: "/_test/journal", do: plain(s.testJournal), auth: authDomain, texts: textsDefault,
+			doc: doc{tag: tagTestMode, summary: "The domain's last requests with their answers.", resp: []journalEntry{}}},
+		{path: "/_test/webhooks", do: plain(s.testWebhooks), auth: authDomain, texts: textsDefault,
+			doc: doc{tag: tagTestMode, summary: "Every webhook delivery of the domain, with payloads.", resp: []store.Delivery{}}},
+		{path: "/_test/documents", do: plain(s.testDocuments), auth: authDomain, texts: textsDefault,
+			doc: doc{tag: tagTestMode, summary: "The generated documents: boletos, BR Codes, invoice keys and XML.", resp: []store.Document{}}},
+		{path: "/_test/snapshot", do: handle(s.testSnapshot), auth: authDomain, texts: textsDefault, errs: errMap{{store.ErrBadSnapshot, errSnapshot}},
+			doc: doc{tag: tagTestMode, summary: "Save the domain's current state under a name.", resp: withMessage{Data: map[string]string{}}}},
+		{path: "/_test/authority", do: handle(s.testAuthority), auth: authDomain, texts: textsDefault,
+			doc: doc{tag: tagTestMode, summary: "Make the simulated tax authority authorize, reject (code and reason) or delay.", resp: authorityMode{}}},
+		{path: "/_test/refuse_charge", do: handle(s.testRefuseCharge), texts: textsDefault, errs: orderErrs,
+			doc: doc{tag: tagTestMode, summary: "Refuse an order's open charge, as a card issuer would.", resp: done}},
+		{path: "/_test/reset", do: handle(s.testReset), auth: authDomain, texts: textsDefault, errs: errMap{{store.ErrBadSnapshot, errSnapshot}},
+			doc: doc{tag: tagTestMode, summary: "Reset the domain to a named snapshot, or to empty (units, tokens and users kept).", resp: withMessage{Data: map[string]string{}}}},
+		{path: "/_test/pay_charge", do: handle(s.testPayCharge), texts: textsDefault, errs: errMap{{store.ErrNotFound, errNothingToPay}},
+			doc: doc{tag: tagTestMode, summary: "Pay an order's charge: in full, partial, over, or late with fine and interest.", resp: withMessage{Data: store.Payment{}}}},
+		{path: "/_test/overdue_charge", do: handle(s.testOverdueCharge), texts: textsDefault, errs: orderErrs,
+			doc: doc{tag: tagTestMode, summary: "Make an order's open charges overdue now.", resp: withMessage{Data: map[string]int{}}}},
+		{path: "/_test/domains", do: handle(s.testDomains), auth: authPublic, texts: textsDefault,
+			doc: doc{tag: tagTestMode, summary: "Create a throw-away domain with one unit (optionally from another domain's snapshot); answers its tokens.", resp: testDomain{}}},
 	}
 }

@@ -355,22 +355,10 @@ func providerOf(ch *orderCharge) (string, error) {
 
 // insertSalesOrder creates an order from the grouped or the flat form and
 // answers {success, message, data: {id, cod_orders}}.
-func (s *Server) insertSalesOrder(r *request) (any, error) {
-	var q salesOrderRequest
-	if err := r.decode(&q); err != nil {
+func (s *Server) insertSalesOrder(r *request, q *salesOrderRequest) (any, error) {
+	key, err := r.db.PaymentKey(r.ctx, q.Charge.PaymentType)
+	if err != nil {
 		return nil, err
-	}
-	key := ""
-	if q.Charge.PaymentType != "" {
-		methods, err := r.db.PaymentMethods(r.ctx)
-		if err != nil {
-			return nil, err
-		}
-		for _, m := range methods {
-			if m.Token == q.Charge.PaymentType {
-				key = m.PaymentKey
-			}
-		}
 	}
 	f, err := q.fields(key)
 	if err != nil {
@@ -378,9 +366,6 @@ func (s *Server) insertSalesOrder(r *request) (any, error) {
 	}
 	token, code, err := r.db.InsertSalesOrder(r.ctx, r.unit.ID, f)
 	if err != nil {
-		if errors.Is(err, store.ErrInvalidReference) {
-			return nil, textsDefault.invalid
-		}
 		return nil, err
 	}
 	return withMessage{Message: "Sales order created successfully.", Data: orderCreated{ID: token, CodOrders: code}}, nil
@@ -417,11 +402,7 @@ func (q *listSalesOrdersRequest) validate() error {
 
 // listSalesOrders answers the unit's orders whose estimated payment date is
 // between date_from and date_to, with every field of the spec's record.
-func (s *Server) listSalesOrders(r *request) (any, error) {
-	var q listSalesOrdersRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) listSalesOrders(r *request, q *listSalesOrdersRequest) (any, error) {
 	return r.db.SalesOrders(r.ctx, r.unit, store.SalesOrderFilter{From: q.DateFrom, To: q.DateTo,
 		ProjectToken: q.Project, ContactToken: q.Contact, StockItemToken: q.StockItem, CategoryToken: q.Category,
 		CodeOrders: q.CodeOrders, Active: q.Active}), nil
@@ -430,15 +411,8 @@ func (s *Server) listSalesOrders(r *request) (any, error) {
 // getSalesOrderByID answers one order (active or not) with the listing's
 // fields plus its charge and invoice configuration and its recurrence
 // origin.
-func (s *Server) getSalesOrderByID(r *request) (any, error) {
-	var q idRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) getSalesOrderByID(r *request, q *idRequest) (any, error) {
 	o, err := r.db.SalesOrder(r.ctx, r.unit.ID, q.IDToken)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, errSalesOrderNotFound
-	}
 	if err != nil {
 		return nil, err
 	}
@@ -448,11 +422,11 @@ func (s *Server) getSalesOrderByID(r *request) (any, error) {
 	}
 	d := orderDetail{SalesOrderDetail: o, Charges: charges}
 	if o.PublicToken.Valid {
-		d.PaymentURL = store.NewText(s.paymentURL(o.PublicToken.String))
+		d.PaymentURL = store.NewText(s.links.Payment(o.PublicToken.String))
 	}
 	inv, err := r.db.OrderInvoice(r.ctx, r.unit.ID, q.IDToken)
 	if err == nil {
-		a := s.invoiceAnswer(r.db, r.unit.ID, q.IDToken, inv)
+		a := s.invoiceAnswer(q.IDToken, o.PublicToken.String, inv)
 		d.Invoice = &a
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return nil, err

@@ -60,11 +60,7 @@ type screeningRequest struct {
 // insertScreening puts a received document (one file) in the unit's inbox
 // with what fincom could read from it; an unreadable document is kept too,
 // with kind "unread", for a person to triage.
-func (s *Server) insertScreening(r *request) (any, error) {
-	var q screeningRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) insertScreening(r *request, q *screeningRequest) (any, error) {
 	f, err := oneFile(r)
 	if err != nil {
 		return nil, err
@@ -81,7 +77,7 @@ func (s *Server) insertScreening(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return created{Message: "Document received for screening.", Token: token}, nil
+	return tokenAnswer{Message: "Document received for screening.", Token: token}, nil
 }
 
 type listScreeningsRequest struct {
@@ -98,26 +94,15 @@ func (q *listScreeningsRequest) validate() error {
 
 // listScreenings (a fincom route) answers the unit's inbox, newest first,
 // optionally by status.
-func (s *Server) listScreenings(r *request) (any, error) {
-	var q listScreeningsRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) listScreenings(r *request, q *listScreeningsRequest) (any, error) {
 	return r.db.Screenings(r.ctx, r.unit.ID, q.Status)
 }
 
 // discardScreening (a fincom route) takes a pending document out of the
 // inbox.
-func (s *Server) discardScreening(r *request) (any, error) {
-	var q idRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) discardScreening(r *request, q *idRequest) (any, error) {
 	if err := r.db.SetScreeningStatus(r.ctx, r.unit.ID, q.IDToken, "pending", "discarded"); err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, errScreeningMissing
-		}
 		return nil, err
 	}
-	return created{Message: "Screening discarded.", Token: q.IDToken}, nil
+	return tokenAnswer{Message: "Screening discarded.", Token: q.IDToken}, nil
 }

@@ -9,13 +9,14 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/julienschmidt/httprouter"
 
 	"fincom/render"
+	"fincom/server/billing"
 	"fincom/server/fiscal"
+	"fincom/server/invoicing"
 	"fincom/server/provider"
 	"fincom/store"
 )
@@ -35,14 +36,10 @@ type Config struct {
 	// PublicURL is where clients reach this server (scheme and host), for
 	// the payment links in e-mails. Default http://127.0.0.1:8080.
 	PublicURL string
-	// Providers are the collection providers by name; default the
-	// simulated built-ins.
-	Providers map[string]provider.Provider
-	// Authority authorizes invoices; default the simulated one.
-	Authority fiscal.Authority
-	// NFCancelWindow is how long after authorization an invoice may be
-	// cancelled; default 24 hours (the NF-e rule).
-	NFCancelWindow time.Duration
+	// Billing and Invoices are the business services the server shares
+	// with the scheduler (NewServices; built here when nil).
+	Billing  *billing.Service
+	Invoices *invoicing.Service
 	// TestMode serves the /_test routes (serve --test-mode, demo). It
 	// implies WebhookAllowPrivate.
 	TestMode bool
@@ -57,24 +54,41 @@ type Config struct {
 
 // Server answers the API for the domains of one data directory.
 type Server struct {
-	cfg     Config
-	domains *store.Domains
-	system  *store.System
-	log     *slog.Logger
-	dec     decoder
-	routes  []route
-	render  *render.Renderer
-	limiter *rateLimiter
-	uploads *uploadBudget
-	faults  *faults  // test mode's
-	journal *journal // test mode's
-	openapi []byte   // the OpenAPI document, built once from the routes
-	// authority is test mode's per-domain choice for the tax authority
-	// (domain -> authorityMode).
-	authority sync.Map
-	// issuing serializes the issue of one order's invoice (see
-	// issueInvoice): striped by domain and order, so the set stays bounded.
-	issuing [64]sync.Mutex
+	cfg      Config
+	domains  *store.Domains
+	system   *store.System
+	log      *slog.Logger
+	dec      decoder
+	routes   []route
+	render   *render.Renderer
+	links    render.Links
+	billing  *billing.Service
+	invoices *invoicing.Service
+	limiter  *rateLimiter
+	uploads  *uploadBudget
+	faults   *faults  // test mode's
+	journal  *journal // test mode's
+	openapi  []byte   // the OpenAPI document, built once from the routes
+}
+
+// NewServices builds the business services a server and the scheduler
+// share: charges through the built-in providers, invoices through the
+// simulated authority (cancellable for cancelWindow, 24 h when 0), links
+// and e-mails for a server reached at publicURL.
+func NewServices(publicURL string, log *slog.Logger, cancelWindow time.Duration) (*billing.Service, *invoicing.Service, error) {
+	rd, err := render.New()
+	if err != nil {
+		return nil, nil, err
+	}
+	if cancelWindow <= 0 {
+		cancelWindow = 24 * time.Hour
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	links := render.NewLinks(publicURL)
+	inv := &invoicing.Service{Authority: fiscal.Simulated{}, Render: rd, Links: links, CancelWindow: cancelWindow}
+	return &billing.Service{Providers: provider.Builtin(), Render: rd, Links: links, Invoices: inv, Log: log}, inv, nil
 }
 
 // New returns a Server over open domains and the system file.
@@ -95,20 +109,19 @@ func New(domains *store.Domains, system *store.System, cfg Config) (*Server, err
 		cfg.PublicURL = "http://127.0.0.1:8080"
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
-	if cfg.Authority == nil {
-		cfg.Authority = fiscal.Simulated{}
-	}
-	if cfg.NFCancelWindow <= 0 {
-		cfg.NFCancelWindow = 24 * time.Hour
-	}
-	if cfg.Providers == nil {
-		cfg.Providers = provider.Builtin()
+	if cfg.Billing == nil || cfg.Invoices == nil {
+		b, inv, err := NewServices(cfg.PublicURL, cfg.Logger, 0)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Billing, cfg.Invoices = b, inv
 	}
 	r, err := render.New()
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, domains: domains, system: system, log: cfg.Logger, render: r, limiter: newRateLimiter(120, time.Minute),
+	s := &Server{cfg: cfg, domains: domains, system: system, log: cfg.Logger, render: r, links: render.NewLinks(cfg.PublicURL),
+		billing: cfg.Billing, invoices: cfg.Invoices, limiter: newRateLimiter(120, time.Minute),
 		uploads: newUploadBudget(cfg.UploadMemory, cfg.MaxMultipartBytes)}
 	s.routes = s.routeTable()
 	if cfg.TestMode {
@@ -127,7 +140,7 @@ func (s *Server) Handler() http.Handler {
 	r := httprouter.New()
 	for i := range s.routes {
 		rt := &s.routes[i]
-		r.Handle(rt.method, Prefix+rt.path, s.adapt(rt))
+		r.Handle(rt.methodOf(), Prefix+rt.path, s.adapt(rt))
 	}
 	r.GET(Prefix+"/health", s.health)
 	r.GET(Prefix+"/openapi.json", s.serveOpenAPI)
@@ -176,7 +189,7 @@ func (r *request) decode(dst any) error {
 		return r.decodeError(err)
 	}
 	if v, ok := dst.(validator); ok {
-		return v.validate()
+		return r.route.answer(v.validate())
 	}
 	return nil
 }
@@ -262,7 +275,7 @@ func (s *Server) run(w http.ResponseWriter, req *request) (v any, err error) {
 		}
 	}()
 	rt := req.route
-	if rt.method == http.MethodPost {
+	if rt.methodOf() == http.MethodPost {
 		if req.body, err = s.readBody(w, req.http); err != nil {
 			return nil, err
 		}
@@ -270,7 +283,7 @@ func (s *Server) run(w http.ResponseWriter, req *request) (v any, err error) {
 	if req.release, err = s.authenticate(req); err != nil {
 		return nil, err
 	}
-	if req.db != nil && audited(rt.path) {
+	if req.db != nil && rt.write {
 		record := req.body.str("id_token", "token", "id_token_purchase_order", "access_key")
 		req.ctx = store.WithAudit(req.ctx, req.db.TokenActor(req.ctx, req.body.str("access_token")), rt.path, record, req.unit.ID)
 	}
@@ -279,21 +292,6 @@ func (s *Server) run(w http.ResponseWriter, req *request) (v any, err error) {
 			return nil, err
 		}
 	}
-	v, err = rt.handler(req)
-	if errors.Is(err, errMissing) {
-		err = rt.texts.missing
-	}
-	return v, err
-}
-
-// audited reports whether a route changes data: its writes are recorded in
-// the audit log with the access token that made them.
-func audited(path string) bool {
-	for _, p := range []string{"/insert_", "/update_", "/enable_", "/disable_", "/delete_", "/set_", "/generate_", "/cancel_", "/resend_",
-		"/send_", "/manifest_", "/import_", "/accept_"} {
-		if strings.HasPrefix(path, p) {
-			return true
-		}
-	}
-	return false
+	v, err = rt.do.run(req)
+	return v, rt.answer(err)
 }

@@ -2,7 +2,6 @@ package server
 
 import (
 	"context"
-	"errors"
 
 	"fincom/store"
 )
@@ -19,25 +18,19 @@ func (q *idRequest) validate() error {
 	return nil
 }
 
-// setActive makes the enable/disable handler of a register. Both are
+// setActive makes the enable/disable action of a register. Both are
 // idempotent: enabling an enabled record succeeds. Answer:
-// {success: true, message, token}.
-func setActive(set func(*store.DB, context.Context, int64, string, bool) error, active bool, notFound *Error, noun string) handler {
+// {success: true, message, token}; the route's errMap names its
+// not-found text.
+func setActive(set func(*store.DB, context.Context, int64, string, bool) error, active bool, noun string) action {
 	verb := "disabled"
 	if active {
 		verb = "enabled"
 	}
-	return func(r *request) (any, error) {
-		var q idRequest
-		if err := r.decode(&q); err != nil {
-			return nil, err
-		}
+	return handle(func(r *request, q *idRequest) (any, error) {
 		if err := set(r.db, r.ctx, r.unit.ID, q.IDToken, active); err != nil {
-			if errors.Is(err, store.ErrNotFound) {
-				return nil, notFound
-			}
 			return nil, err
 		}
-		return created{Message: noun + " " + verb + " successfully.", Token: q.IDToken}, nil
-	}
+		return tokenAnswer{Message: noun + " " + verb + " successfully.", Token: q.IDToken}, nil
+	})
 }

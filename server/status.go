@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"net/http"
 
 	"fincom/store"
@@ -37,19 +36,12 @@ type statusAnswer struct {
 
 // getStatus answers the entry status vocabulary and, for the entries named
 // by id_token or id_tokens, their current status and action_status.
-func (s *Server) getStatus(r *request) (any, error) {
-	var q getStatusRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) getStatus(r *request, q *getStatusRequest) (any, error) {
 	tokens := q.IDTokens
 	if q.IDToken != "" {
 		tokens = append([]string{q.IDToken}, tokens...)
 	}
 	entries, err := r.db.EntryStatuses(r.ctx, r.unit.ID, tokens)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, errEntryNotFound
-	}
 	if err != nil {
 		return nil, err
 	}

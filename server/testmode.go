@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/shopspring/decimal"
-
+	"fincom/server/billing"
+	"fincom/server/invoicing"
 	"fincom/store"
 )
 
@@ -63,11 +63,7 @@ type clockAnswer struct {
 // jobs of every day it crosses (recurrences, notices, overdue charges,
 // contract billing), `reset` gives back the real clock. The answer lists
 // what each day's jobs did.
-func (s *Server) testClock(r *request) (any, error) {
-	var q clockRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) testClock(r *request, q *clockRequest) (any, error) {
 	name := r.db.Name
 	before := s.domains.DomainNow(name)
 	var after time.Time
@@ -154,11 +150,7 @@ func (q *testDomainsRequest) validate() error {
 // with one unit (a valid CNPJ, São Paulo), or a copy of a snapshot of
 // another domain (its units with new unit tokens, its records with their
 // tokens).
-func (s *Server) testDomains(r *request) (any, error) {
-	var q testDomainsRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) testDomains(r *request, q *testDomainsRequest) (any, error) {
 	s.domains.ExpireThrowAway(testDomainTTL)
 	create := func(name string) error { return s.domains.Create(r.ctx, name) }
 	if q.Snapshot != "" {
@@ -237,27 +229,11 @@ func (q *testPayRequest) validate() error {
 	return nil
 }
 
-// lateAmount is what a late payer pays: a 2% fine and 1% a month of
-// interest, pro rata by day, the usual terms of Brazilian boletos.
-func lateAmount(amount decimal.Decimal, due, paid store.Date) decimal.Decimal {
-	days := int(paid.Sub(due.Time).Hours() / 24)
-	if days <= 0 {
-		return amount
-	}
-	fine := amount.Mul(decimal.New(2, -2))
-	interest := amount.Mul(decimal.NewFromInt(int64(days))).Div(decimal.NewFromInt(3000)) // 1% a month of 30 days
-	return amount.Add(fine).Add(interest).Round(2)
-}
-
 // testPayCharge (test mode) is the payer paying an order's open charge, as
 // the portal's confirmation does (revenue, reconciliation, invoice): the
 // charge's amount, any amount (partial or over), or with `late` the amount
 // with fine and interest up to the domain's today.
-func (s *Server) testPayCharge(r *request) (any, error) {
-	var q testPayRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) testPayCharge(r *request, q *testPayRequest) (any, error) {
 	public, err := r.db.EnsurePublicToken(r.ctx, r.unit.ID, q.IDToken)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, errSalesOrderNotFound
@@ -274,39 +250,22 @@ func (s *Server) testPayCharge(r *request) (any, error) {
 		for _, c := range charges {
 			if (c.Status == store.ChargePending || c.Status == store.ChargeOverdue) && (q.Installment == 0 || c.Installment == q.Installment) {
 				due, _ := store.ParseDateISO(c.DueDate)
-				m := store.NewMoney(lateAmount(c.Amount.Decimal, due, store.Today(r.db.Now())))
+				m := store.NewMoney(billing.LateAmount(c.Amount.Decimal, due, store.Today(r.db.Now())))
 				amount = &m
 				break
 			}
 		}
 	}
-	p, err := r.db.PayCharge(r.ctx, public, q.Installment, amount, nil)
-	switch {
-	case errors.Is(err, store.ErrNotFound), errors.Is(err, store.ErrNothingToPay):
-		return nil, errNothingToPay
-	case errors.Is(err, store.ErrMoneyRange):
-		return nil, errAmountRange
-	case err != nil:
+	p, err := s.billing.Pay(r.ctx, r.db, public, q.Installment, amount)
+	if err != nil {
 		return nil, err
-	}
-	if p.InvoiceDue {
-		if inv, err := s.issueInvoice(r.ctx, r.db, p.UnitID, p.OrderToken); err == nil {
-			p.InvoiceToken = store.NewText(inv.Token)
-		}
 	}
 	return withMessage{Message: "Payment simulated.", Data: p}, nil
 }
 
 // testOverdueCharge (test mode) makes an order's pending charges overdue.
-func (s *Server) testOverdueCharge(r *request) (any, error) {
-	var q idRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) testOverdueCharge(r *request, q *idRequest) (any, error) {
 	n, err := r.db.ForceOverdue(r.ctx, r.unit.ID, q.IDToken)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, errSalesOrderNotFound
-	}
 	if err != nil {
 		return nil, err
 	}
@@ -330,15 +289,8 @@ var (
 )
 
 // testSnapshot (test mode) saves the domain's state under a name.
-func (s *Server) testSnapshot(r *request) (any, error) {
-	var q snapshotRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) testSnapshot(r *request, q *snapshotRequest) (any, error) {
 	if err := s.domains.Snapshot(r.ctx, r.db.Name, q.Name); err != nil {
-		if errors.Is(err, store.ErrBadSnapshot) {
-			return nil, errSnapshot
-		}
 		return nil, err
 	}
 	return withMessage{Message: "Snapshot saved.", Data: map[string]string{"domain": r.db.Name, "snapshot": q.Name}}, nil
@@ -347,11 +299,7 @@ func (s *Server) testSnapshot(r *request) (any, error) {
 // testReset (test mode) brings the domain back to a snapshot; a domain
 // made by /_test/domains has the snapshot "initial" (empty but for its
 // unit and token).
-func (s *Server) testReset(r *request) (any, error) {
-	var q resetRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) testReset(r *request, q *resetRequest) (any, error) {
 	if q.Empty {
 		if err := r.db.ResetEmpty(r.ctx); err != nil {
 			return nil, err
@@ -359,9 +307,6 @@ func (s *Server) testReset(r *request) (any, error) {
 		return withMessage{Message: "Domain emptied.", Data: map[string]string{"domain": r.db.Name, "snapshot": ""}}, nil
 	}
 	if err := s.domains.ResetTo(r.ctx, r.db.Name, q.Name, 1); err != nil {
-		if errors.Is(err, store.ErrBadSnapshot) {
-			return nil, errSnapshot
-		}
 		return nil, err
 	}
 	return withMessage{Message: "Domain reset.", Data: map[string]string{"domain": r.db.Name, "snapshot": q.Name}}, nil
@@ -398,18 +343,11 @@ func (q *refuseRequest) validate() error {
 
 // testRefuseCharge (test mode) is a refused payment attempt: the charge
 // stays open; charge.refused goes to the webhooks.
-func (s *Server) testRefuseCharge(r *request) (any, error) {
-	var q refuseRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) testRefuseCharge(r *request, q *refuseRequest) (any, error) {
 	if err := r.db.RefusePayment(r.ctx, r.unit.ID, q.IDToken, q.Reason); err != nil {
-		if errors.Is(err, store.ErrNothingToPay) {
-			return nil, errNothingToPay
-		}
 		return nil, err
 	}
-	return created{Message: "Payment refused.", Token: q.IDToken}, nil
+	return tokenAnswer{Message: "Payment refused.", Token: q.IDToken}, nil
 }
 
 // authorityMode is test mode's choice of what the simulated tax authority
@@ -447,21 +385,9 @@ func (q *authorityMode) validate() error {
 // with the domain's invoices: authorize, reject with a code and reason
 // (SEFAZ style, e.g. 301 "Uso Denegado: Irregularidade fiscal do
 // emitente"), or delay.
-func (s *Server) testAuthority(r *request) (any, error) {
-	var q authorityMode
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
-	s.authority.Store(r.db.Name, q)
-	return q, nil
-}
-
-// authorityFor answers the domain's test-mode authority choice.
-func (s *Server) authorityFor(domain string) (authorityMode, bool) {
-	if v, ok := s.authority.Load(domain); ok {
-		return v.(authorityMode), true
-	}
-	return authorityMode{}, false
+func (s *Server) testAuthority(r *request, q *authorityMode) (any, error) {
+	s.invoices.SetMode(r.db.Name, invoicing.Mode{Mode: q.Mode, Code: q.Code, Reason: q.Reason, DelayMS: q.DelayMS})
+	return *q, nil
 }
 
 // testDomainTTL is how long a throw-away domain lives.

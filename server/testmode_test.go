@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"fincom/jobs"
-	"fincom/render"
 	"fincom/store"
 )
 
@@ -20,16 +19,18 @@ func testModeServer(t *testing.T) http.Handler {
 	t.Helper()
 	now := fixedNow
 	base, ds := newTestServerAt(t, &now, Config{})
-	rd, _ := render.New()
-	runner := &jobs.Runner{Domains: ds, Log: base.log, Render: rd, PublicURL: "https://fincom.test"}
-	s, err := New(ds, base.system, Config{PublicURL: "https://fincom.test", TestMode: true,
+	bill, inv, err := NewServices("https://fincom.test", base.log, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runner := &jobs.Runner{Domains: ds, Log: base.log, Billing: bill}
+	s, err := New(ds, base.system, Config{PublicURL: "https://fincom.test", TestMode: true, Billing: bill, Invoices: inv,
 		RunDay: func(ctx context.Context, db *store.DB, day store.Date) (any, error) {
 			return runner.RunDay(ctx, db, day)
 		}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	runner.ChargeOrder = s.IssueCharges
 	return s.Handler()
 }
 

@@ -72,11 +72,7 @@ func (q *transactionsRequest) validate() error {
 // of several units of the domain (unit_tokens), due between from_date
 // (default: the first day of the current month) and to_date (default:
 // today), at most 365 days apart, ordered by due date.
-func (s *Server) transactions(r *request) (any, error) {
-	var q transactionsRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) transactions(r *request, q *transactionsRequest) (any, error) {
 	today := store.Today(r.db.Now())
 	from, to, err := dateRange(q.FromDate, q.ToDate, firstOfMonth(today), today, errInvalidFromDate, errInvalidToDate)
 	if err != nil {

@@ -57,11 +57,7 @@ type webhookCreated struct {
 // url must be public: a loopback, private, link-local or reserved address
 // is refused here and, for a name, when a delivery connects
 // (TestWebhookTargets).
-func (s *Server) insertWebhook(r *request) (any, error) {
-	var q webhookRequest
-	if err := r.decode(&q); err != nil {
-		return nil, err
-	}
+func (s *Server) insertWebhook(r *request, q *webhookRequest) (any, error) {
 	switch err := webhook.CheckURL(q.URL, s.cfg.WebhookAllowPrivate || s.cfg.TestMode); {
 	case errors.Is(err, webhook.ErrNotPublic):
 		return nil, errWebhookPrivate

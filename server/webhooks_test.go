@@ -140,3 +140,34 @@ func TestWebhookActive(t *testing.T) {
 		t.Fatalf("unknown webhook: %d %s", rec.Code, rec.Body.String())
 	}
 }
+
+// TestEveryChangeIsAudited: a route that changes data is declared so in
+// the route table (write), and its change reaches the audit log;
+// discarding a screening is one (it wrote no entry when the audit was
+// decided by route-name prefixes).
+func TestEveryChangeIsAudited(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	rec := doMultipart(h, "/insert_screening", `{`+auth+`}`, map[string][]byte{"boleto.pdf": testFile(t, "boleto.pdf")})
+	var sc map[string]any
+	json.Unmarshal(rec.Body.Bytes(), &sc)
+	post(t, h, "/discard_screening", `{`+auth+`,"id_token":"`+sc["token"].(string)+`"}`)
+	log := post(t, h, "/list_audit", `{`+auth+`}`)["data"].([]any)
+	if len(log) != 2 || log[0].(map[string]any)["route"] != "/discard_screening" || log[0].(map[string]any)["record"] != sc["token"] {
+		t.Fatalf("log %v", log)
+	}
+	// Reads are not writes; every verb that changes a record is.
+	reads := []string{"/get_", "/list_", "/transactions", "/", "/cash_flow", "/_test/", "/sales_orders/public_payment", "/sales_orders/public_boleto",
+		"/sales_orders/public_pix_qr", "/sales_orders/public_danfe", "/sales_orders/public_nf_xml"}
+	for _, rt := range s.routes {
+		read := false
+		for _, p := range reads {
+			if rt.path == p || p != "/" && strings.HasPrefix(rt.path, p) {
+				read = true
+			}
+		}
+		if read == rt.write && rt.auth != authPublic {
+			t.Errorf("%s: write %v", rt.path, rt.write)
+		}
+	}
+}

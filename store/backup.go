@@ -14,12 +14,6 @@ import (
 	"time"
 )
 
-// Errors of a backup's target.
-var (
-	ErrBackupInDataDir = errors.New("a backup may not be written inside the data directory (but in its backups/ folder): it could replace a live domain or the lock")
-	ErrBackupExists    = errors.New("the backup file exists; give --force to replace it")
-)
-
 // Backup writes a consistent copy of a live domain to out, a file outside
 // the data directory (or inside its backups/ folder) that does not exist
 // yet unless overwrite (TestBackupTargets).

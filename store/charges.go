@@ -47,15 +47,6 @@ func settlementOf(amount, paid decimal.Decimal, due, day string) string {
 	return SettlementExact
 }
 
-// Errors of impossible charge transitions.
-var (
-	ErrOrderDisabled    = errors.New("order is disabled")
-	ErrNothingToCancel  = errors.New("no unpaid charge to cancel")
-	ErrNothingToPay     = errors.New("no open charge to pay")
-	ErrAlreadyPaid      = errors.New("charge already paid")
-	ErrNoChargeToResend = errors.New("no open charge to resend")
-)
-
 // Charge is one charge of an order installment.
 type Charge struct {
 	Token            string `json:"token"`

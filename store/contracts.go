@@ -294,7 +294,7 @@ func (db *DB) SetContractActive(ctx context.Context, unitID int64, token string,
 }
 
 // ContractFile reads one file of a contract of the unit: ErrNotFound
-// without the contract, ErrInvalidReference when the file is not its.
+// without the contract, ErrFileNotFound when the file is not its.
 func (db *DB) ContractFile(ctx context.Context, unitID int64, token, fileToken string) (File, error) {
 	var f File
 	err := db.read(ctx, func(tx *sql.Tx) error {
@@ -318,7 +318,10 @@ func (db *DB) DeleteContractFiles(ctx context.Context, unitID int64, token strin
 		}
 		for _, ft := range fileTokens {
 			if err := changed(tx.ExecContext(ctx, `DELETE FROM contract_files WHERE contract_id = ? AND token = ?`, id, ft)); err != nil {
-				return ErrInvalidReference
+				if errors.Is(err, ErrNotFound) {
+					return ErrFileNotFound
+				}
+				return err
 			}
 		}
 		return nil
@@ -539,10 +542,6 @@ type BilledOrder struct {
 	UnitID      int64
 	Token, Code string
 }
-
-// ErrNoPixAutomatico is returned when a contract's order does not ask for
-// a charge on PIX automático acceptance.
-var ErrNoPixAutomatico = errors.New("order does not charge on PIX automático acceptance")
 
 // AcceptPixAutomatico records the payer's acceptance of a contract's PIX
 // automático recurrence: the contract's order (requested_payment_mode

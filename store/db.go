@@ -16,32 +16,6 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// Sentinel errors. The server maps them to the spec's statuses and texts.
-var (
-	// ErrNotFound is returned when a record does not exist in the caller's
-	// scope (another unit's or domain's record is "not found" too).
-	ErrNotFound = errors.New("not found")
-	// ErrDuplicate is returned when a UNIQUE constraint refuses a write.
-	ErrDuplicate = errors.New("duplicate")
-	// ErrUnauthorized is returned for an unknown or revoked access token.
-	ErrUnauthorized = errors.New("unauthorized")
-	// ErrUnitNotFound is returned when the unit token is not of the domain.
-	ErrUnitNotFound = errors.New("unit not found")
-	// ErrInvalidReference is returned when a write names a related record
-	// (bank, group, ...) that does not exist in scope.
-	ErrInvalidReference = errors.New("invalid reference")
-	// ErrInvalidValue is returned for an amount outside what a record takes.
-	ErrInvalidValue = errors.New("invalid value")
-	// ErrSchemaTooNew is returned for a file written by a newer fincom.
-	ErrSchemaTooNew = errors.New("schema is newer than this fincom")
-	// ErrNoDomain is returned when a domain's file does not exist.
-	ErrNoDomain = errors.New("domain does not exist")
-	// ErrDomainExists is returned when creating a domain that exists.
-	ErrDomainExists = errors.New("domain already exists")
-	// ErrBadName is returned for a domain name outside the allowed pattern.
-	ErrBadName = errors.New("invalid domain name: use 1 to 63 lower-case letters, digits and hyphens, starting with a letter or digit")
-)
-
 // MinSQLiteVersion is the oldest SQLite fincom runs on: 3.51.3 fixed a bug
 // that could corrupt a WAL database when a checkpoint raced a writer.
 const MinSQLiteVersion = "3.51.3"

@@ -517,10 +517,6 @@ func CheckFile(ctx context.Context, path string) error {
 	return nil
 }
 
-// ErrForeignSchema is a file whose schema is not the one fincom gives a
-// file of its version.
-var ErrForeignSchema = errors.New("foreign schema")
-
 // DomainOf returns the domain name stamped in a domain file.
 func DomainOf(ctx context.Context, path string) (string, error) {
 	conn, err := sql.Open("sqlite", fileURI(path, "mode=ro"))
@@ -693,6 +689,3 @@ func (d *Domains) Remove(name string) error {
 	}
 	return nil
 }
-
-// ErrInUse is returned when removing a domain that requests are using.
-var ErrInUse = errors.New("domain in use")

@@ -36,7 +36,7 @@ type File struct {
 }
 
 // readFile reads one attachment of a parent record (an entry, a contract)
-// the caller has found: ErrInvalidReference when the parent has no such
+// the caller has found: ErrFileNotFound when the parent has no such
 // file.
 func readFile(ctx context.Context, tx *sql.Tx, table, parentColumn string, parentID int64, token string) (File, error) {
 	var f File
@@ -45,14 +45,14 @@ func readFile(ctx context.Context, tx *sql.Tx, table, parentColumn string, paren
 	err := tx.QueryRowContext(ctx, `SELECT token, name, content_type, size, sha256, created_at, data FROM `+table+`
 		WHERE `+parentColumn+` = ? AND token = ?`, parentID, token).Scan(&f.Token, &f.Name, &f.ContentType, &f.Size, &f.SHA256, &f.CreatedDate, &f.Data)
 	if errors.Is(err, sql.ErrNoRows) {
-		return f, ErrInvalidReference
+		return f, ErrFileNotFound
 	}
 	f.CreatedDate = displayTimestamp(f.CreatedDate)
 	return f, err
 }
 
 // EntryFile reads one attachment of an entry of the unit: ErrNotFound
-// without the entry, ErrInvalidReference when the file is not the entry's.
+// without the entry, ErrFileNotFound when the file is not the entry's.
 func (db *DB) EntryFile(ctx context.Context, unitID int64, typ, token, fileToken string) (File, error) {
 	var f File
 	err := db.read(ctx, func(tx *sql.Tx) error {
@@ -130,7 +130,7 @@ func (db *DB) AddEntryFiles(ctx context.Context, unitID int64, typ, token string
 }
 
 // DeleteEntryFiles removes attachments of an entry of the unit. Every named
-// file must be the entry's (else ErrNotFound and nothing is deleted). The
+// file must be the entry's (else ErrFileNotFound and nothing is deleted). The
 // bytes go with the row: domain files run with secure_delete, which
 // overwrites freed content.
 func (db *DB) DeleteEntryFiles(ctx context.Context, unitID int64, typ, token string, fileTokens []string) error {
@@ -141,6 +141,9 @@ func (db *DB) DeleteEntryFiles(ctx context.Context, unitID int64, typ, token str
 		}
 		for _, ft := range fileTokens {
 			if err := changed(tx.ExecContext(ctx, `DELETE FROM entry_files WHERE entry_id = ? AND token = ?`, id, ft)); err != nil {
+				if errors.Is(err, ErrNotFound) {
+					return ErrFileNotFound
+				}
 				return err
 			}
 		}

@@ -11,10 +11,6 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// ErrInsufficientStock is returned when a change would take a product's
-// stock below zero in a unit that does not allow it.
-var ErrInsufficientStock = errors.New("insufficient stock")
-
 // MovementFields are an inventory movement's writable fields.
 type MovementFields struct {
 	ProductToken   string

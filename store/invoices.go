@@ -8,12 +8,6 @@ import (
 	"time"
 )
 
-// Errors of invoice transitions.
-var (
-	ErrCancelWindow = errors.New("cancellation window closed")
-	ErrNoInvoice    = errors.New("no authorized invoice")
-)
-
 // InvoiceParty is an issuer's or recipient's data as stored.
 type InvoiceParty struct {
 	Register, Name, IM, Address, Number, Neighborhood, CityIBGE, City, State, Zip, Email string

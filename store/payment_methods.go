@@ -1,6 +1,10 @@
 package store
 
-import "context"
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
 
 // PaymentMethod is a way to pay as /list_payments_method returns it. Its
 // token is the `payment_type` of a sales order's charge.
@@ -26,4 +30,19 @@ func (db *DB) PaymentMethods(ctx context.Context) ([]PaymentMethod, error) {
 		out = append(out, p)
 	}
 	return out, rows.Err()
+}
+
+// PaymentKey answers the payment_key of an active payment method's token,
+// "" when the token names none (the order's validation then says what is
+// missing).
+func (db *DB) PaymentKey(ctx context.Context, token string) (string, error) {
+	if token == "" {
+		return "", nil
+	}
+	var key string
+	err := db.r.QueryRowContext(ctx, `SELECT payment_key FROM payment_methods WHERE token = ? AND active = 1`, token).Scan(&key)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return key, err
 }

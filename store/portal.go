@@ -9,6 +9,7 @@ import (
 
 // PortalOrder is what the public payment portal shows of an order.
 type PortalOrder struct {
+	PublicToken string
 	OrderToken  string
 	CodOrders   string
 	Description string
@@ -45,7 +46,7 @@ func (db *DB) PortalOrder(ctx context.Context, publicToken string) (PortalOrder,
 			WHERE o.id = ?`, id).Scan(&p.OrderToken, &p.CodOrders, &p.Description, &p.Value, &p.UnitName, &cnpj, &contact, &p.Status, &notify); err != nil {
 			return err
 		}
-		p.UnitCNPJ, p.ContactName, p.NotifyEmail = cnpj.String, contact.String, notify.String
+		p.PublicToken, p.UnitCNPJ, p.ContactName, p.NotifyEmail = publicToken, cnpj.String, contact.String, notify.String
 		p.Charges, err = chargesOf(ctx, tx, id, true)
 		return err
 	})

@@ -10,13 +10,6 @@ import (
 	"time"
 )
 
-// Errors of the purchases.
-var (
-	ErrForeignNFe        = errors.New("nf-e not issued to the unit")
-	ErrManifestRule      = errors.New("manifestation not allowed")
-	ErrAlreadyManifested = errors.New("already manifested conclusively")
-)
-
 // InboxNFe is an NF-e issued against the unit's CNPJ, in its inbox.
 type InboxNFe struct {
 	Token         string `json:"token"`

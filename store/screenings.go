@@ -88,7 +88,7 @@ func takeScreening(ctx context.Context, tx *sql.Tx, unitID int64, token string, 
 	err := tx.QueryRowContext(ctx, `SELECT id, file_name, content_type, data FROM screenings WHERE unit_id = ? AND token = ? AND status = 'pending'`,
 		unitID, token).Scan(&id, &f.Name, &f.ContentType, &f.Data)
 	if errors.Is(err, sql.ErrNoRows) {
-		return sql.NullInt64{}, nil, &RefError{"id_token_screening"}
+		return sql.NullInt64{}, nil, ErrScreeningUnavailable
 	}
 	if err != nil {
 		return sql.NullInt64{}, nil, err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -282,10 +281,6 @@ func likePrefix(s string) string {
 }
 
 var snapshotName = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
-
-// ErrBadSnapshot is returned for a snapshot name outside [a-z0-9-], or an
-// unknown snapshot.
-var ErrBadSnapshot = errors.New("unknown or invalid snapshot name")
 
 func (d *Domains) snapshotPath(domain, snap string) string {
 	return filepath.Join(d.dir, "_snapshots", domain, snap+".db")

@@ -134,14 +134,6 @@ var MaxMoney = decimal.RequireFromString("9999999999.99")
 // MaxQuantity is the largest quantity fincom accepts (products, stock).
 var MaxQuantity = decimal.RequireFromString("999999999.999")
 
-// ErrMoneyRange is an amount outside ±MaxMoney, ErrQuantityRange a
-// quantity outside ±MaxQuantity; the decoder answers each with a 400 that
-// names the field.
-var (
-	ErrMoneyRange    = errors.New("amount out of range")
-	ErrQuantityRange = errors.New("quantity out of range")
-)
-
 // InMoneyRange reports whether d is an amount fincom can keep.
 func InMoneyRange(d decimal.Decimal) bool { return d.Abs().Cmp(MaxMoney) <= 0 }
 

@@ -1,0 +1,214 @@
+// Package billing issues an order's charges through its collection
+// provider, tells the customer (charge, reminder, overdue and payment
+// e-mails) and settles confirmed payments with their effects. It knows
+// nothing of HTTP; the server's routes, the scheduler (contract billing,
+// reminders) and test mode's simulated payer call it alike.
+package billing
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/shopspring/decimal"
+
+	"fincom/render"
+	"fincom/server/brdoc"
+	"fincom/server/invoicing"
+	"fincom/server/provider"
+	"fincom/store"
+)
+
+// Errors of IssueCharges and Resend besides the store's (ErrNotFound for
+// an unknown order, ErrOrderDisabled, ErrNoChargeToResend).
+var (
+	ErrUnknownProvider = errors.New("unknown collection provider")
+	// ErrProviderRefused: the provider will not issue the charge; the
+	// installment may be charged again once the order is fixed.
+	ErrProviderRefused = errors.New("the collection provider refused the charge")
+	// ErrProviderDown: the provider did not answer; the charge stays
+	// ISSUING and a retry asks with the same idempotency key.
+	ErrProviderDown  = errors.New("the collection provider did not answer")
+	ErrNoChargeEmail = errors.New("the order has no notify_email_charge")
+)
+
+// Service issues and settles charges.
+type Service struct {
+	Providers map[string]provider.Provider
+	Render    *render.Renderer
+	Links     render.Links
+	// Invoices issues the invoice a payment makes due (generateNFWebhook).
+	Invoices *invoicing.Service
+	Log      *slog.Logger
+}
+
+// MailData is what an e-mail says of an order's charge.
+func (s *Service) MailData(seller, customer, code, description, publicToken string, c store.Charge) render.MailData {
+	return render.MailData{Seller: seller, Customer: customer, OrderCode: code, Description: description,
+		Amount: render.BRL(c.Amount.String()), DueDate: render.DateBR(c.DueDate), PaymentURL: s.Links.Payment(publicToken)}
+}
+
+// IssueCharges issues an order's charges through its provider: one per
+// installment, each asked with an idempotency key, outside any database
+// transaction. A retry (after a timeout, or a crash between the
+// provider's answer and the write) asks again with the same key and gets
+// the same charge: an installment is never charged twice. An order whose
+// charges are issued is left as it is.
+func (s *Service) IssueCharges(ctx context.Context, db *store.DB, unitID int64, orderToken string) error {
+	plan, err := db.PrepareCharges(ctx, unitID, orderToken)
+	if err != nil {
+		return err
+	}
+	order, err := db.SalesOrder(ctx, unitID, orderToken)
+	if err != nil {
+		return err
+	}
+	city := "BRASIL"
+	if m, ok := brdoc.LookupIBGE(plan.UnitCityIBGE); ok {
+		city = m.Name
+	}
+	// refused cancels what was prepared: a refused charge is no charge.
+	refused := func(cause error) error {
+		if cerr := db.CancelCharges(ctx, unitID, orderToken); cerr != nil && !errors.Is(cerr, store.ErrNothingToCancel) {
+			return errors.Join(cause, fmt.Errorf("cancel the refused charges: %w", cerr))
+		}
+		return cause
+	}
+	for _, c := range plan.Charges {
+		if c.Status != store.ChargeIssuing {
+			continue
+		}
+		p, ok := s.Providers[c.Provider]
+		if !ok {
+			return refused(ErrUnknownProvider)
+		}
+		due, _ := store.ParseDateISO(c.DueDate)
+		card := 1
+		if c.CardInstallments != nil {
+			card = *c.CardInstallments
+		}
+		issued, err := p.Issue(ctx, provider.Request{IdempotencyKey: c.IdempotencyKey(), PaymentKey: c.PaymentKey,
+			Amount: c.Amount.Decimal, DueDate: due.Time, PixKey: c.PixKey(), MerchantName: plan.UnitName, MerchantCity: city,
+			CardInstallments: card})
+		if errors.Is(err, provider.ErrRefused) {
+			return refused(fmt.Errorf("%w: %v", ErrProviderRefused, err))
+		}
+		if err != nil {
+			s.Log.Warn("provider call failed", "provider", p.Name(), "err", err)
+			return fmt.Errorf("%w: %v", ErrProviderDown, err)
+		}
+		notice, err := s.Render.Notice("charge_created", order.NotifyEmailCharge.String, "charge_created:"+c.Token,
+			s.MailData(order.UnitName, order.ContactName.String, order.CodOrders, order.Description, plan.PublicToken, c))
+		if err != nil {
+			return err
+		}
+		if err := db.CompleteCharge(ctx, c.Token, store.IssuedCharge{Ref: issued.Ref, BoletoLine: issued.BoletoLine,
+			BoletoBarcode: issued.BoletoBarcode, PixPayload: issued.PixPayload, PixTxID: issued.PixTxID}, notice); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Resend e-mails the order's open charge again to notify_email_charge
+// (through the outbox).
+func (s *Service) Resend(ctx context.Context, db *store.DB, unitID int64, orderToken string) error {
+	order, err := db.SalesOrder(ctx, unitID, orderToken)
+	if err != nil {
+		return err
+	}
+	if order.NotifyEmailCharge.String == "" {
+		return ErrNoChargeEmail
+	}
+	all, err := db.SalesOrderCharges(ctx, unitID, orderToken)
+	if err != nil {
+		return err
+	}
+	for _, c := range all {
+		if c.Status != store.ChargePending && c.Status != store.ChargeOverdue {
+			continue
+		}
+		notice, err := s.Render.Notice("charge_resent", order.NotifyEmailCharge.String, "",
+			s.MailData(order.UnitName, order.ContactName.String, order.CodOrders, order.Description, order.PublicToken.String, c))
+		if err != nil {
+			return err
+		}
+		return db.QueueChargeNotice(ctx, unitID, orderToken, *notice)
+	}
+	return store.ErrNoChargeToResend
+}
+
+// Pay is a payer's payment as the party that received it confirms it
+// (test mode's simulated payer): the order's open charge (or the given
+// installment) becomes PAID for amount (nil: the charge's amount), with
+// its effects (income entry with in_automation, reconciliation with
+// conciliation), the payment e-mail, and the invoice when the payment
+// makes it due (generateNFWebhook; incomplete fiscal data leaves the
+// order's nf_status_text saying it is due, and the payment stands).
+func (s *Service) Pay(ctx context.Context, db *store.DB, publicToken string, installment int, amount *store.Money) (store.Payment, error) {
+	var notice *store.Notice
+	if o, err := db.PortalOrder(ctx, publicToken); err == nil {
+		if notice, err = s.paymentNotice(o, installment, amount); err != nil {
+			return store.Payment{}, err
+		}
+	}
+	p, err := db.PayCharge(ctx, publicToken, installment, amount, notice)
+	if err != nil {
+		return p, err
+	}
+	if p.InvoiceDue {
+		inv, err := s.Invoices.Issue(ctx, db, p.UnitID, p.OrderToken)
+		if err != nil {
+			s.Log.Warn("invoice after payment not issued", "order", p.OrderToken, "err", err)
+		} else {
+			p.InvoiceToken = store.NewText(inv.Token)
+		}
+	}
+	return p, nil
+}
+
+// paymentNotice renders the payment confirmation for the order's
+// notify_email_charge.
+func (s *Service) paymentNotice(o store.PortalOrder, installment int, amount *store.Money) (*store.Notice, error) {
+	for _, c := range o.Charges {
+		if (installment == 0 || c.Installment == installment) && (c.Status == store.ChargePending || c.Status == store.ChargeOverdue) {
+			if amount != nil {
+				c.Amount = *amount
+			}
+			return s.Render.Notice("payment_confirmed", o.NotifyEmail, "payment_confirmed:"+c.Token,
+				s.MailData(o.UnitName, o.ContactName, o.CodOrders, o.Description, o.PublicToken, c))
+		}
+	}
+	return nil, nil
+}
+
+// LateAmount is what a late payer pays: a 2% fine and 1% a month of
+// interest, pro rata by day, the usual terms of Brazilian boletos.
+func LateAmount(amount decimal.Decimal, due, paid store.Date) decimal.Decimal {
+	days := int(paid.Sub(due.Time).Hours() / 24)
+	if days <= 0 {
+		return amount
+	}
+	fine := amount.Mul(decimal.New(2, -2))
+	interest := amount.Mul(decimal.NewFromInt(int64(days))).Div(decimal.NewFromInt(3000)) // 1% a month of 30 days
+	return amount.Add(fine).Add(interest).Round(2)
+}
+
+// Reminder renders a charge's reminder (notify_days_charge before its due
+// date) for the scheduler.
+func (s *Service) Reminder(c store.NoticeCandidate) (*store.Notice, error) {
+	return s.candidateNotice("charge_notice", c)
+}
+
+// OverdueAlert renders the alert of a charge that became overdue, for the
+// order's notify_email_alert.
+func (s *Service) OverdueAlert(c store.NoticeCandidate) (*store.Notice, error) {
+	return s.candidateNotice("charge_overdue", c)
+}
+
+func (s *Service) candidateNotice(kind string, c store.NoticeCandidate) (*store.Notice, error) {
+	return s.Render.Notice(kind, c.Email, "", render.MailData{Seller: c.Seller, Customer: c.Customer, OrderCode: c.OrderCode,
+		Description: c.Description, Amount: render.BRL(c.Amount.String()), DueDate: render.DateBR(c.Due),
+		PaymentURL: s.Links.Payment(c.PublicToken), Days: c.Days})
+}

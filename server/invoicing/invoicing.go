@@ -1,0 +1,313 @@
+// Package invoicing issues, cancels and sends an order's fiscal invoice:
+// it builds the document from the order, lends it a number, has the tax
+// authority authorize it and stores it with the e-mail that carries it.
+// It knows nothing of HTTP; the server's routes, the scheduler and the
+// payment confirmations call it alike.
+package invoicing
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"fincom/render"
+	"fincom/server/brdoc"
+	"fincom/server/fiscal"
+	"fincom/store"
+)
+
+// Series is the series fincom issues in.
+const Series = 1
+
+// Errors of Issue, Cancel and Send besides the store's (ErrNotFound for an
+// unknown order, ErrOrderDisabled, ErrNoInvoice, ErrCancelWindow).
+var (
+	// ErrAuthorityDown: the authority did not answer; the number is given
+	// back and a retry issues once.
+	ErrAuthorityDown = errors.New("the tax authority did not answer")
+	// ErrNoNFEmail: the order has no notify_email_nf to send to.
+	ErrNoNFEmail = errors.New("the order has no notify_email_nf")
+)
+
+// InvalidError lists what keeps an order's invoice from being issued.
+type InvalidError struct{ Problems []fiscal.Problem }
+
+func (e *InvalidError) Error() string {
+	return fmt.Sprintf("invoice invalid: %d problems", len(e.Problems))
+}
+
+// RejectedError is the authority's refusal, with its code and reason.
+type RejectedError struct {
+	Code   int
+	Reason string
+}
+
+func (e *RejectedError) Error() string {
+	return fmt.Sprintf("rejected by the authority: %d %s", e.Code, e.Reason)
+}
+
+// Mode is test mode's choice of what the simulated authority does with a
+// domain's next invoices: authorize, reject (Code, Reason) or delay.
+type Mode struct {
+	Mode    string
+	Code    int
+	Reason  string
+	DelayMS int
+}
+
+// Service issues invoices. Its zero value is not usable: give it an
+// authority, the renderer and the links.
+type Service struct {
+	Authority fiscal.Authority
+	Render    *render.Renderer
+	Links     render.Links
+	// CancelWindow is how long after authorization an invoice may be
+	// cancelled (the NF-e rule: 24 hours).
+	CancelWindow time.Duration
+
+	modes   sync.Map       // domain -> Mode (test mode)
+	issuing [64]sync.Mutex // striped by domain and order (see Issue)
+}
+
+// SetMode sets test mode's authority behaviour for a domain.
+func (s *Service) SetMode(domain string, m Mode) { s.modes.Store(domain, m) }
+
+func (s *Service) mode(domain string) (Mode, bool) {
+	if v, ok := s.modes.Load(domain); ok {
+		return v.(Mode), true
+	}
+	return Mode{}, false
+}
+
+// Issue issues an order's invoice through the authority: validate
+// (*InvalidError listing every problem), take a number, build and
+// authorize the document, store it. An order whose invoice is authorized
+// answers it: issuing twice issues once.
+func (s *Service) Issue(ctx context.Context, db *store.DB, unitID int64, orderToken string) (_ store.Invoice, err error) {
+	// One issue per order at a time: two at once would each take a
+	// number and have a document authorized, and the second would be
+	// thrown away (TestConcurrentIssue).
+	h := fnv.New32a()
+	io.WriteString(h, db.Name+"\x00"+orderToken)
+	mu := &s.issuing[h.Sum32()%uint32(len(s.issuing))]
+	mu.Lock()
+	defer mu.Unlock()
+	d, err := db.InvoiceData(ctx, unitID, orderToken)
+	if err != nil {
+		return store.Invoice{}, err
+	}
+	if d.Existing != nil {
+		return *d.Existing, nil
+	}
+	if !d.Active {
+		return store.Invoice{}, store.ErrOrderDisabled
+	}
+	inv := Document(d)
+	if problems := fiscal.Validate(inv); len(problems) > 0 {
+		return store.Invoice{}, &InvalidError{Problems: problems}
+	}
+	n, err := db.ReserveInvoiceNumber(ctx, unitID, inv.Kind, Series)
+	if err != nil {
+		return store.Invoice{}, err
+	}
+	// Until the authority authorizes (or denies) the document, its number
+	// is only lent: on any other way out it is given back.
+	used := false
+	defer func() {
+		if !used {
+			if rerr := db.ReleaseInvoiceNumber(context.WithoutCancel(ctx), unitID, inv.Kind, Series, n); rerr != nil && err == nil {
+				err = rerr
+			}
+		}
+	}()
+	inv.Series, inv.Number, inv.Issued = Series, n, db.Now()
+	codeLen := 8
+	if inv.Kind == fiscal.NFSeN {
+		codeLen = 9
+	}
+	inv.Code = fiscal.RandomCode(fmt.Sprintf("%s:%s:%d:%d", orderToken, inv.Kind, Series, n), codeLen)
+	rec := store.NewInvoice{Kind: inv.Kind, Series: inv.Series, Number: n, Issued: inv.Issued}
+	switch inv.Kind {
+	case fiscal.NFe, fiscal.NFCe:
+		rec.AccessKey = fiscal.AccessKey(inv)
+	case fiscal.NFSeN:
+		rec.AccessKey = fiscal.NationalKey(inv)
+	case fiscal.NFSe:
+		rec.Verification = strings.ToUpper(inv.Code)
+	}
+	if m, ok := s.mode(db.Name); ok {
+		switch m.Mode {
+		case "reject":
+			// A denial (SEFAZ's 301 to 303, "uso denegado") is recorded by
+			// the authority: its number is spent. Any other rejection
+			// leaves the number free.
+			used = m.Code >= 301 && m.Code <= 303
+			return store.Invoice{}, &RejectedError{Code: m.Code, Reason: m.Reason}
+		case "delay":
+			time.Sleep(time.Duration(m.DelayMS) * time.Millisecond)
+		}
+	}
+	auth, err := s.Authority.Authorize(ctx, inv, rec.AccessKey+rec.Verification)
+	if err != nil {
+		return store.Invoice{}, fmt.Errorf("%w: %v", ErrAuthorityDown, err)
+	}
+	used = true // authorized: the number is the document's, whatever follows
+	rec.Protocol = auth.Protocol
+	switch inv.Kind {
+	case fiscal.NFe, fiscal.NFCe:
+		rec.XML, err = fiscal.NFeXML(inv, rec.AccessKey, auth)
+	case fiscal.NFSeN:
+		rec.XML, err = fiscal.NationalXML(inv, rec.AccessKey, auth)
+	case fiscal.NFSe:
+		rec.XML, err = fiscal.MunicipalXML(inv, rec.Verification, auth)
+	}
+	if err != nil {
+		return store.Invoice{}, err
+	}
+	public, err := db.EnsurePublicToken(ctx, unitID, orderToken)
+	if err != nil {
+		return store.Invoice{}, err
+	}
+	notice, err := s.notice(d, public, rec.Invoice())
+	if err != nil {
+		return store.Invoice{}, err
+	}
+	return db.SaveInvoice(ctx, d.OrderID, unitID, rec, auth.Message+" (protocolo "+auth.Protocol+")", notice)
+}
+
+// Cancel cancels the order's authorized invoice within the cancellation
+// window, with its reason.
+func (s *Service) Cancel(ctx context.Context, db *store.DB, unitID int64, orderToken, reason string) error {
+	return db.CancelInvoice(ctx, unitID, orderToken, reason, s.CancelWindow, "Cancelada: "+reason)
+}
+
+// Send e-mails the order's invoice (its XML and DANFE, and their links)
+// to notify_email_nf again.
+func (s *Service) Send(ctx context.Context, db *store.DB, unitID int64, orderToken string) error {
+	d, err := db.InvoiceData(ctx, unitID, orderToken)
+	if err != nil {
+		return err
+	}
+	if d.Existing == nil {
+		return store.ErrNoInvoice
+	}
+	if d.NotifyEmailNF == "" {
+		return ErrNoNFEmail
+	}
+	n, err := s.notice(d, d.PublicToken, *d.Existing)
+	if err != nil {
+		return err
+	}
+	return db.QueueInvoiceNotice(ctx, unitID, orderToken, *n)
+}
+
+// notice renders the e-mail that carries an invoice's documents to
+// notify_email_nf. The order's public token may be set only when the
+// invoice is saved: the links then use it.
+func (s *Service) notice(d store.InvoiceData, publicToken string, inv store.Invoice) (*store.Notice, error) {
+	if d.NotifyEmailNF == "" || publicToken == "" {
+		return nil, nil
+	}
+	n, err := s.Render.Notice("invoice_issued", d.NotifyEmailNF, "", render.MailData{Seller: d.Emitter.Name, Customer: d.Recipient.Name,
+		OrderCode: d.CodOrders, Description: d.Description, Amount: render.BRL(d.Value.String()), PaymentURL: s.Links.DANFE(publicToken),
+		Extra: "XML: " + s.Links.InvoiceXML(publicToken)})
+	if n == nil || err != nil {
+		return n, err
+	}
+	// The recipient keeps the documents themselves (the buyer of an NF-e
+	// must be able to keep its XML), not only links to them.
+	pdf, err := DANFEPDF(inv, Document(d))
+	if err != nil {
+		return nil, err
+	}
+	n.Attachments = []store.Attachment{{Name: FileName(inv) + ".xml", ContentType: "application/xml", Data: []byte(inv.XML)},
+		{Name: FileName(inv) + ".pdf", ContentType: "application/pdf", Data: pdf}}
+	return n, nil
+}
+
+// FileName is the base name of an invoice's documents (XML, PDF): its
+// access key, or its kind and number when it has none (municipal NFS-e).
+func FileName(inv store.Invoice) string {
+	if inv.AccessKey.String != "" {
+		return inv.AccessKey.String
+	}
+	return inv.Kind + "-" + strconv.Itoa(inv.Number)
+}
+
+func party(p store.InvoiceParty) fiscal.Party {
+	out := fiscal.Party{Register: brdoc.Clean(p.Register), Name: p.Name, IM: p.IM, Address: p.Address, Number: p.Number,
+		Neighborhood: p.Neighborhood, CityIBGE: p.CityIBGE, City: p.City, State: p.State, Zip: p.Zip, Email: p.Email}
+	if m, ok := brdoc.LookupIBGE(p.CityIBGE); ok {
+		out.City, out.State = m.Name, m.State
+	}
+	return out
+}
+
+// Document builds the fiscal document of an order.
+func Document(d store.InvoiceData) fiscal.Invoice {
+	inv := fiscal.Invoice{Kind: d.Kind, Emitter: party(d.Emitter), Recipient: party(d.Recipient), Total: d.Value.Decimal,
+		Freight: d.FreightTotal.Decimal, FreightMode: d.FreightMode, TipoDocumento: d.TipoDocumento, Finalidade: d.FinalidadeEmissao,
+		Presenca: d.PresencaComprador, ConsumidorFinal: d.ConsumidorFinal, LocalDestino: d.LocalDestino, PaymentKey: d.PaymentKey}
+	for _, it := range d.Items {
+		inv.Items = append(inv.Items, fiscal.Item{Code: it.Code[:8], Description: it.Description, NCM: it.NCM, CFOP: it.CFOP, Unit: it.Unit,
+			Quantity: it.Quantity.Decimal, UnitValue: it.UnitValue.Decimal, Total: it.UnitValue.Mul(it.Quantity.Decimal).Round(2)})
+	}
+	t := d.Taxes
+	gross := t.TaxServiceGrossAmount.Decimal
+	if gross.IsZero() {
+		gross = d.Value.Decimal
+	}
+	inv.Service = fiscal.Service{Code: d.ServiceCod, ID: d.ServiceID, Description: d.Description, Location: d.ServiceLocation,
+		Gross: gross, Deductions: t.TaxServiceDeductionAmount.Decimal, Base: t.TaxServiceBaseAmount.Decimal,
+		ISSRate: t.TaxIssRatePercent.Decimal, ISSAmount: t.TaxIssAmount.Decimal, Retentions: t.RetTotalAmount.Decimal,
+		Net: t.NetReceivableAmount.Decimal}
+	if inv.Service.Net.IsZero() {
+		inv.Service.Net = d.Value.Sub(t.RetTotalAmount.Decimal)
+	}
+	return inv
+}
+
+// DANFEData is what the DANFE shows of an invoice, as a page and as a
+// PDF. The bar code image is the page's alone (the PDF draws its own bars).
+func DANFEData(inv store.Invoice, fi fiscal.Invoice) render.DANFEData {
+	v := render.DANFEData{Number: inv.Number, Series: inv.Series, Protocol: inv.Protocol, IssuedAt: render.DateTimeBR(inv.IssuedTime()),
+		Emitter: fi.Emitter.Name, EmitterRegister: brdoc.FormatCNPJ(fi.Emitter.Register), Recipient: fi.Recipient.Name,
+		RecipientRegister: fi.Recipient.Register, Verification: inv.Verification.String, Cancelled: inv.Status == "CANCELLED",
+		CancelledAt: inv.CancelledAt.String}
+	switch inv.Kind {
+	case fiscal.NFe, fiscal.NFCe:
+		v.Title = map[string]string{fiscal.NFe: "DANFE", fiscal.NFCe: "DANFE NFC-e"}[inv.Kind]
+		for _, it := range fi.Items {
+			v.Items = append(v.Items, render.DocumentLine{Description: it.Description, NCM: it.NCM, CFOP: it.CFOP, Unit: it.Unit,
+				Quantity: it.Quantity.String(), UnitValue: render.BRL(it.UnitValue.StringFixed(2)), Total: render.BRL(it.Total.StringFixed(2))})
+		}
+		v.Totals = []render.Labelled{{Label: "Frete", Value: render.BRL(fi.Freight.StringFixed(2))},
+			{Label: "Valor total da nota", Value: render.BRL(fi.Total.Add(fi.Freight).StringFixed(2))}}
+	default:
+		v.Title = "NFS-e"
+		v.Service = fi.Service.Code + " — " + fi.Service.Description
+		v.Totals = []render.Labelled{{Label: "Valor do serviço", Value: render.BRL(fi.Service.Gross.StringFixed(2))},
+			{Label: "ISS (" + fi.Service.ISSRate.StringFixed(2) + "%)", Value: render.BRL(fi.Service.ISSAmount.StringFixed(2))},
+			{Label: "Retenções", Value: render.BRL(fi.Service.Retentions.StringFixed(2))},
+			{Label: "Valor líquido", Value: render.BRL(fi.Service.Net.StringFixed(2))}}
+	}
+	if k := inv.AccessKey.String; k != "" {
+		var groups []string
+		for i := 0; i < len(k); i += 4 {
+			groups = append(groups, k[i:min(i+4, len(k))])
+		}
+		v.Key = strings.Join(groups, " ")
+	}
+	return v
+}
+
+// DANFEPDF is an invoice's DANFE as a PDF.
+func DANFEPDF(inv store.Invoice, fi fiscal.Invoice) ([]byte, error) {
+	return render.DANFEPDF(DANFEData(inv, fi))
+}

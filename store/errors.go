@@ -1,0 +1,64 @@
+package store
+
+import "errors"
+
+// The store's errors, all of them. The server maps each to the spec's
+// status and text for the route that meets it (server/route.go's errMap);
+// the CLI prints them.
+var (
+	// ErrNotFound: a record does not exist in the caller's scope (another
+	// unit's or domain's record is "not found" too).
+	ErrNotFound = errors.New("not found")
+	// ErrDuplicate: a UNIQUE constraint refused a write.
+	ErrDuplicate = errors.New("duplicate")
+	// ErrUnauthorized: an unknown or revoked access token.
+	ErrUnauthorized = errors.New("unauthorized")
+	// ErrUnitNotFound: the unit token is not of the domain.
+	ErrUnitNotFound = errors.New("unit not found")
+	// ErrInvalidReference: a write names a related record (bank, contact,
+	// group, ...) that does not exist in scope, or is inactive.
+	ErrInvalidReference = errors.New("invalid reference")
+	// ErrScreeningUnavailable: the screening named is not the unit's, or
+	// not pending any more.
+	ErrScreeningUnavailable = errors.New("screening not found or already used")
+	// ErrFileNotFound: a file named is not among the record's.
+	ErrFileNotFound = errors.New("file not found")
+	// ErrInvalidValue: an amount outside what a record takes.
+	ErrInvalidValue = errors.New("invalid value")
+	// ErrMoneyRange: an amount outside ±MaxMoney; ErrQuantityRange: a
+	// quantity outside ±MaxQuantity.
+	ErrMoneyRange    = errors.New("amount out of range")
+	ErrQuantityRange = errors.New("quantity out of range")
+
+	// Charges: impossible transitions.
+	ErrOrderDisabled    = errors.New("order is disabled")
+	ErrNothingToCancel  = errors.New("no unpaid charge to cancel")
+	ErrNothingToPay     = errors.New("no open charge to pay")
+	ErrAlreadyPaid      = errors.New("charge already paid")
+	ErrNoChargeToResend = errors.New("no open charge to resend")
+	ErrNoPixAutomatico  = errors.New("order does not charge on PIX automático acceptance")
+
+	// Invoices.
+	ErrCancelWindow = errors.New("cancellation window closed")
+	ErrNoInvoice    = errors.New("no authorized invoice")
+
+	// Purchases and the NF-e inbox.
+	ErrManifestRule      = errors.New("manifestation not allowed")
+	ErrAlreadyManifested = errors.New("already manifested conclusively")
+
+	// Inventory: an exit that would take a product's stock below zero.
+	ErrInsufficientStock = errors.New("insufficient stock")
+
+	// Domain files.
+	ErrSchemaTooNew  = errors.New("schema is newer than this fincom")
+	ErrForeignSchema = errors.New("foreign schema")
+	ErrNoDomain      = errors.New("domain does not exist")
+	ErrDomainExists  = errors.New("domain already exists")
+	ErrInUse         = errors.New("domain in use")
+	ErrBadName       = errors.New("invalid domain name: use 1 to 63 lower-case letters, digits and hyphens, starting with a letter or digit")
+	ErrBadSnapshot   = errors.New("unknown or invalid snapshot name")
+
+	// Backups.
+	ErrBackupInDataDir = errors.New("a backup may not be written inside the data directory (but in its backups/ folder): it could replace a live domain or the lock")
+	ErrBackupExists    = errors.New("the backup file exists; give --force to replace it")
+)
