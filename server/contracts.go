@@ -121,7 +121,7 @@ func (s *Server) insertContract(r *request, q *contractRequest) (any, error) {
 			fields["id_token_contact"], _ = json.Marshal(f.ContactToken)
 		}
 		var so salesOrderRequest
-		if err := r.dec.decodeIn("sales_order.", fields, nil, &so); err != nil {
+		if err := r.dec.fillIn("sales_order.", fields, nil, &so); err != nil {
 			return nil, r.decodeError(err)
 		}
 		key, err := r.db.PaymentKey(r.ctx, so.Charge.PaymentType)

@@ -410,14 +410,14 @@ type fieldError struct {
 func (e *fieldError) Error() string { return e.field + ": " + e.err.Error() }
 func (e *fieldError) Unwrap() error { return e.err }
 
-// decode fills dst (a pointer to a struct) from fields. The canonical name
+// fill fills dst (a pointer to a struct) from fields. The canonical name
 // wins over an alias; unknown fields are ignored (old clients send extras);
 // a value of the wrong type is a *fieldError wrapping errFormat.
-func (d *decoder) decode(fields map[string]json.RawMessage, form map[string]bool, dst any) error {
-	return d.decodeIn("", fields, form, dst)
+func (d *decoder) fill(fields map[string]json.RawMessage, form map[string]bool, dst any) error {
+	return d.fillIn("", fields, form, dst)
 }
 
-func (d *decoder) decodeIn(prefix string, fields map[string]json.RawMessage, form map[string]bool, dst any) error {
+func (d *decoder) fillIn(prefix string, fields map[string]json.RawMessage, form map[string]bool, dst any) error {
 	v := reflect.ValueOf(dst).Elem()
 	for _, fi := range d.fieldsOf(v.Type()) {
 		key := fi.name
@@ -447,7 +447,7 @@ func (d *decoder) decodeIn(prefix string, fields map[string]json.RawMessage, for
 				fv.Set(reflect.New(fv.Type().Elem()))
 				target = fv.Elem()
 			}
-			if err := d.decodeIn(groupPrefix, inner, form, target.Addr().Interface()); err != nil {
+			if err := d.fillIn(groupPrefix, inner, form, target.Addr().Interface()); err != nil {
 				return err
 			}
 			continue

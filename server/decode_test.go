@@ -103,16 +103,16 @@ func TestMultipart(t *testing.T) {
 func TestAliases(t *testing.T) {
 	var d decoder
 	var q idRequest
-	err := d.decode(map[string]json.RawMessage{"token": []byte(`"alias"`), "id_token": []byte(`"canonical"`)}, nil, &q)
+	err := d.fill(map[string]json.RawMessage{"token": []byte(`"alias"`), "id_token": []byte(`"canonical"`)}, nil, &q)
 	if err != nil || q.IDToken != "canonical" {
 		t.Fatalf("got %q, %v", q.IDToken, err)
 	}
 	q = idRequest{}
-	if err := d.decode(map[string]json.RawMessage{"token": []byte(`"alias"`)}, nil, &q); err != nil || q.IDToken != "alias" {
+	if err := d.fill(map[string]json.RawMessage{"token": []byte(`"alias"`)}, nil, &q); err != nil || q.IDToken != "alias" {
 		t.Fatalf("alias: got %q, %v", q.IDToken, err)
 	}
 	var fe *fieldError
-	if err := d.decode(map[string]json.RawMessage{"token": []byte(`5`)}, nil, &q); !errors.As(err, &fe) || fe.field != "token" || !errors.Is(err, errFormat) {
+	if err := d.fill(map[string]json.RawMessage{"token": []byte(`5`)}, nil, &q); !errors.As(err, &fe) || fe.field != "token" || !errors.Is(err, errFormat) {
 		t.Fatalf("wrong type: %v", err)
 	}
 }

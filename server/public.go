@@ -69,8 +69,8 @@ func (s *Server) publicDB(ctx context.Context, r *http.Request, token string) (*
 	if !s.limiter.allow(r) {
 		return nil, nil, errTooManyRequests
 	}
-	name, ok := store.TokenDomain(token)
-	if !ok || token[:4] != "fcp_" {
+	name, ok := store.PublicTokenDomain(token)
+	if !ok {
 		return nil, nil, errPortalNotFound
 	}
 	db, release, err := s.domains.Acquire(ctx, name)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"reflect"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -43,23 +44,6 @@ type taxFields struct {
 	RetOtherRatePercent            *store.Money `json:"ret_other_rate_percent"`
 	RetOtherAmount                 *store.Money `json:"ret_other_amount"`
 	RetTotalAmount                 *store.Money `json:"ret_total_amount"`
-}
-
-// pairs lines up the request's tax fields with the stored ones.
-func (t *taxFields) pairs(s *store.Taxes) [][2]any {
-	return [][2]any{
-		{&t.TaxServiceGrossAmount, &s.TaxServiceGrossAmount}, {&t.TaxServiceDeductionAmount, &s.TaxServiceDeductionAmount},
-		{&t.TaxServiceUncondDiscountAmount, &s.TaxServiceUncondDiscountAmount}, {&t.TaxServiceCondDiscountAmount, &s.TaxServiceCondDiscountAmount},
-		{&t.TaxServiceBaseAmount, &s.TaxServiceBaseAmount}, {&t.TaxIssRatePercent, &s.TaxIssRatePercent},
-		{&t.TaxIssAmount, &s.TaxIssAmount}, {&t.NetReceivableAmount, &s.NetReceivableAmount},
-		{&t.RetPisRatePercent, &s.RetPisRatePercent}, {&t.RetPisAmount, &s.RetPisAmount},
-		{&t.RetCofinsRatePercent, &s.RetCofinsRatePercent}, {&t.RetCofinsAmount, &s.RetCofinsAmount},
-		{&t.RetCsllRatePercent, &s.RetCsllRatePercent}, {&t.RetCsllAmount, &s.RetCsllAmount},
-		{&t.RetIrRatePercent, &s.RetIrRatePercent}, {&t.RetIrAmount, &s.RetIrAmount},
-		{&t.RetInssRatePercent, &s.RetInssRatePercent}, {&t.RetInssAmount, &s.RetInssAmount},
-		{&t.RetOtherRatePercent, &s.RetOtherRatePercent}, {&t.RetOtherAmount, &s.RetOtherAmount},
-		{&t.RetTotalAmount, &s.RetTotalAmount},
-	}
 }
 
 type orderProduct struct {
@@ -315,13 +299,17 @@ func (q *salesOrderRequest) fields(paymentKey string) (store.SalesOrderFields, e
 		if src == nil {
 			continue
 		}
-		for _, p := range src.pairs(&f.Taxes) {
-			in, out := p[0].(**store.Money), p[1].(*store.Money)
-			if *in != nil && out.IsZero() {
-				if (*in).IsNegative() {
+		// Matched by name: the request lists them in the spec's input
+		// order, the store in its listing's.
+		v := reflect.ValueOf(src).Elem()
+		for i := range v.NumField() {
+			in, _ := v.Field(i).Interface().(*store.Money)
+			out := f.Taxes.Amount(v.Type().Field(i).Tag.Get("json"))
+			if in != nil && out != nil && out.IsZero() {
+				if in.IsNegative() {
 					return f, errOrderFormat
 				}
-				*out = store.NewMoney((*in).Round(2))
+				*out = store.NewMoney(in.Round(2))
 			}
 		}
 	}
@@ -420,7 +408,11 @@ func (s *Server) getSalesOrderByID(r *request, q *idRequest) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := orderDetail{SalesOrderDetail: o, Charges: charges}
+	events, err := r.db.PortalEvents(r.ctx, r.unit.ID, q.IDToken)
+	if err != nil {
+		return nil, err
+	}
+	d := orderDetail{SalesOrderDetail: o, Charges: charges, PortalEvents: events}
 	if o.PublicToken.Valid {
 		d.PaymentURL = store.NewText(s.links.Payment(o.PublicToken.String))
 	}
@@ -443,4 +435,7 @@ type orderDetail struct {
 	// Invoice is the latest invoice (authorized or cancelled), with links
 	// to its XML and DANFE.
 	Invoice *invoiceAnswer `json:"invoice"`
+	// PortalEvents is what the payer did on the portal (viewed, copied,
+	// opened the boleto, a refused payment), oldest first.
+	PortalEvents []store.PortalEvent `json:"portal_events"`
 }

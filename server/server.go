@@ -185,7 +185,7 @@ type validator interface{ validate() error }
 // decode fills dst from the body (aliases applied, types checked) and runs
 // its validate method.
 func (r *request) decode(dst any) error {
-	if err := r.dec.decode(r.body.fields, r.body.form, dst); err != nil {
+	if err := r.dec.fill(r.body.fields, r.body.form, dst); err != nil {
 		return r.decodeError(err)
 	}
 	if v, ok := dst.(validator); ok {

@@ -65,16 +65,6 @@ func auditCommitted(ctx context.Context) {
 	}
 }
 
-// Audit records a change.
-func (db *DB) Audit(ctx context.Context, actor string, unitID int64, route, record string, status int) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		unit := sql.NullInt64{Int64: unitID, Valid: unitID != 0}
-		_, err := tx.ExecContext(ctx, `INSERT INTO audit_log (at, actor, unit_id, route, record, status) VALUES (?, ?, ?, ?, ?, ?)`,
-			timestamp(now), actor, unit, route, nullString(record), status)
-		return err
-	})
-}
-
 // AuditLog lists the latest changes of a unit, newest first; unit 0 lists
 // the whole domain's (the operator's `fincom audit`), changes made outside
 // any unit included.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // domainWithBackup makes domain acme with a unit and a project, and a
@@ -207,5 +208,141 @@ func TestDoctorStampsAndRestoreDir(t *testing.T) {
 	}
 	if beta == nil || beta.Level != "error" || !strings.Contains(beta.Message, `stamped for domain "acme"`) {
 		t.Fatalf("beta: %+v", beta)
+	}
+}
+
+// TestRequestRestore: the CLI's copy handed over through DATA/_restore is
+// applied by the server side, and a copy of another domain is refused with
+// its reason.
+func TestRequestRestore(t *testing.T) {
+	ctx := context.Background()
+	ds := newDomains(t)
+	for _, n := range []string{"alpha", "beta"} {
+		if err := ds.Create(ctx, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bk := filepath.Join(t.TempDir(), "alpha.bak")
+	if err := ds.Backup(ctx, "alpha", bk, false); err != nil {
+		t.Fatal(err)
+	}
+	db, release, err := ds.Acquire(ctx, "alpha")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.CreateUnit(ctx, UnitInput{Name: "Loja", CNPJ: "11222333000181", CityIBGE: "3550308"}); err != nil {
+		t.Fatal(err)
+	}
+	release()
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(10 * time.Millisecond):
+				ds.ApplyRestores(ctx)
+			}
+		}
+	}()
+	if err := RequestRestore(ctx, ds.Dir(), "alpha", bk, 5*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	db, release, err = ds.Acquire(ctx, "alpha")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if units, _ := db.Units(ctx); len(units) != 0 {
+		t.Fatalf("restore not applied: %d units", len(units))
+	}
+	release()
+	if err := RequestRestore(ctx, ds.Dir(), "beta", bk, 5*time.Second); err == nil {
+		t.Fatal("a backup of alpha restored as beta")
+	}
+	if entries, _ := os.ReadDir(filepath.Join(ds.Dir(), "_restore")); len(entries) != 0 {
+		t.Fatalf("left in _restore: %v", entries)
+	}
+}
+
+func TestBackupRestore(t *testing.T) {
+	ctx := context.Background()
+	ds := newDomains(t)
+	if err := ds.Create(ctx, "acme"); err != nil {
+		t.Fatal(err)
+	}
+	db, release, _ := ds.Acquire(ctx, "acme")
+	u, err := db.CreateUnit(ctx, UnitInput{Name: "A"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.InsertProject(ctx, u.ID, ProjectFields{Name: "kept"}); err != nil {
+		t.Fatal(err)
+	}
+	release()
+	out := filepath.Join(t.TempDir(), "acme-backup.db")
+	if err := ds.Backup(ctx, "acme", out, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckFile(ctx, out); err != nil {
+		t.Fatal(err)
+	}
+	db, release, _ = ds.Acquire(ctx, "acme")
+	db.InsertProject(ctx, u.ID, ProjectFields{Name: "after backup"})
+	release()
+	if err := ds.Restore(ctx, "acme", out); err != nil {
+		t.Fatal(err)
+	}
+	db, release, _ = ds.Acquire(ctx, "acme")
+	defer release()
+	ps, err := db.Projects(ctx, u.ID)
+	if err != nil || len(ps) != 1 || ps[0].Name != "kept" {
+		t.Fatalf("after restore: %v %v", ps, err)
+	}
+	if err := ds.Restore(ctx, "other", out); err == nil {
+		t.Fatal("restored acme's file as other")
+	}
+	junk := filepath.Join(t.TempDir(), "junk.db")
+	os.WriteFile(junk, []byte("not a database"), 0o600)
+	if err := ds.Restore(ctx, "acme", junk); err == nil {
+		t.Fatal("restored junk")
+	}
+}
+
+func TestBackupAllAndDoctor(t *testing.T) {
+	ctx := context.Background()
+	ds := newDomains(t)
+	ds.Create(ctx, "a")
+	ds.Create(ctx, "b")
+	dir := t.TempDir()
+	// Older backups of a: the oldest two go.
+	for _, old := range []string{"a-20200101T000000Z.db", "a-20210101T000000Z.db", "a-20220101T000000Z.db", "other-file.txt"} {
+		os.WriteFile(filepath.Join(dir, old), []byte("x"), 0o600)
+	}
+	files, err := ds.BackupAll(ctx, dir, 2)
+	if err != nil || len(files) != 2 {
+		t.Fatalf("backup all: %v %v", files, err)
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if len(names) != 4 || names[0] != "a-20220101T000000Z.db" || names[3] != "other-file.txt" {
+		t.Fatalf("kept %v", names)
+	}
+	os.WriteFile(filepath.Join(ds.Dir(), "stray.tmp-123"), []byte("x"), 0o600)
+	os.WriteFile(filepath.Join(ds.Dir(), "gone.db-wal"), []byte("x"), 0o600)
+	os.WriteFile(filepath.Join(ds.Dir(), "broken.db"), []byte("not sqlite"), 0o600)
+	findings, err := ds.Doctor(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	levels := map[string]string{}
+	for _, f := range findings {
+		levels[f.File] = f.Level
+	}
+	if levels["a.db"] != "ok" || levels["b.db"] != "ok" || levels["broken.db"] != "error" || levels["stray.tmp-123"] != "warning" || levels["gone.db-wal"] != "warning" {
+		t.Fatalf("findings %+v", findings)
 	}
 }

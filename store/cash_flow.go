@@ -83,7 +83,7 @@ func (db *DB) CashFlow(ctx context.Context, unitID int64, from, to Date) (CashFl
 				rows.Close()
 				return err
 			}
-			c := bal.Shift(2).Round(0).IntPart()
+			c := Money{bal.Decimal}.Cents()
 			switch {
 			case !date.Valid || date.String < cf.InitialDate:
 				opening += c

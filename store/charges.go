@@ -212,8 +212,8 @@ func orderForCharge(ctx context.Context, tx *sql.Tx, where string, args ...any) 
 
 // splitAmount divides a value into n installments of whole cents, the
 // remainder going to the first, so the parts add up exactly.
-func splitAmount(v decimal.Decimal, n int) []decimal.Decimal {
-	cents := v.Shift(2).Round(0).IntPart()
+func splitAmount(v Money, n int) []decimal.Decimal {
+	cents := v.Cents()
 	each, rest := cents/int64(n), cents%int64(n)
 	out := make([]decimal.Decimal, n)
 	for i := range out {
@@ -263,7 +263,7 @@ func (db *DB) PrepareCharges(ctx context.Context, unitID int64, orderToken strin
 		if o.paymentKey == "CREDIT_CARD" {
 			n = 1 // card installments are the card issuer's, one charge
 		}
-		parts := splitAmount(o.value.Decimal, n)
+		parts := splitAmount(o.value, n)
 		for i := 1; i <= n; i++ {
 			if have[i] {
 				continue
@@ -355,11 +355,10 @@ func (db *DB) emitCharge(ctx context.Context, tx *sql.Tx, unitID int64, typ, cha
 func (db *DB) SalesOrderCharges(ctx context.Context, unitID int64, orderToken string) ([]Charge, error) {
 	var out []Charge
 	err := db.read(ctx, func(tx *sql.Tx) error {
-		var id int64
-		if err := tx.QueryRowContext(ctx, `SELECT id FROM sales_orders WHERE unit_id = ? AND token = ?`, unitID, orderToken).Scan(&id); err != nil {
-			return notFound(err)
+		id, err := recordID(ctx, tx, tableSalesOrders, unitID, orderToken, false)
+		if err != nil {
+			return err
 		}
-		var err error
 		out, err = chargesOf(ctx, tx, id, false)
 		return err
 	})

@@ -39,20 +39,6 @@ func (d *Domains) SetClock(name string, t time.Time) {
 	d.clockOf(name).frozen.Store(t.UnixNano())
 }
 
-// ShiftClock moves a domain's clock by dt (test mode): a frozen clock
-// stays frozen at its new moment; a running one runs dt ahead.
-func (d *Domains) ShiftClock(name string, dt time.Duration) time.Time {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	c := d.clockOf(name)
-	if f := c.frozen.Load(); f != 0 {
-		c.frozen.Store(f + int64(dt))
-	} else {
-		c.offset.Add(int64(dt))
-	}
-	return c.now()
-}
-
 // ResetClock gives a domain back the process clock.
 func (d *Domains) ResetClock(name string) {
 	d.mu.Lock()

@@ -215,13 +215,6 @@ func trigrams(s string) bool {
 	return utf8.RuneCountInString(s) >= 3 && !strings.ContainsRune(s, 0)
 }
 
-// ActiveContact reports whether the unit has an active contact with token;
-// other resources use it to check references.
-func (db *DB) ActiveContact(ctx context.Context, unitID int64, token string) error {
-	var one int
-	return notFound(db.r.QueryRowContext(ctx, `SELECT 1 FROM contacts WHERE unit_id = ? AND token = ? AND active = 1`, unitID, token).Scan(&one))
-}
-
 // ContactByToken returns the fields of a contact of the unit (active or
 // not).
 func (db *DB) ContactByToken(ctx context.Context, unitID int64, token string) (ContactFields, error) {

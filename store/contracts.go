@@ -171,32 +171,25 @@ type Contract struct {
 }
 
 func contractRefs(ctx context.Context, tx *sql.Tx, unitID int64, f ContractFields) (contact int64, template sql.NullInt64, orders []int64, err error) {
-	err = tx.QueryRowContext(ctx, `SELECT id FROM contacts WHERE unit_id = ? AND token = ? AND active = 1`, unitID, f.ContactToken).Scan(&contact)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, template, nil, &RefError{"id_token_contact"}
-	}
-	if err != nil {
+	var c sql.NullInt64
+	if err = resolveRefs(ctx, tx, unitID, ref{field: "id_token_contact", token: f.ContactToken, table: tableContacts, dst: &c},
+		ref{field: "id_token_template", token: f.TemplateToken, table: tableTemplates, dst: &template, inactive: true}); err != nil {
 		return
 	}
-	if f.TemplateToken != "" {
-		if err = tx.QueryRowContext(ctx, `SELECT id FROM contract_templates WHERE unit_id = ? AND token = ?`, unitID, f.TemplateToken).Scan(&template); err != nil {
-			if errors.Is(err, sql.ErrNoRows) {
-				err = &RefError{"id_token_template"}
-			}
-			return
-		}
+	if !c.Valid {
+		return 0, template, nil, &RefError{"id_token_contact"}
 	}
 	for _, t := range f.OrderTokens {
-		var id int64
-		if err = tx.QueryRowContext(ctx, `SELECT id FROM sales_orders WHERE unit_id = ? AND token = ?`, unitID, t).Scan(&id); err != nil {
-			if errors.Is(err, sql.ErrNoRows) {
-				err = &RefError{"id_token_sales_orders"}
-			}
+		var id sql.NullInt64
+		if err = resolveRefs(ctx, tx, unitID, ref{field: "id_token_sales_orders", token: t, table: tableSalesOrders, dst: &id, inactive: true}); err != nil {
 			return
 		}
-		orders = append(orders, id)
+		if !id.Valid {
+			return 0, template, nil, &RefError{"id_token_sales_orders"}
+		}
+		orders = append(orders, id.Int64)
 	}
-	return
+	return c.Int64, template, orders, nil
 }
 
 // InsertContract creates a draft contract with its files, its linked
@@ -298,11 +291,10 @@ func (db *DB) SetContractActive(ctx context.Context, unitID int64, token string,
 func (db *DB) ContractFile(ctx context.Context, unitID int64, token, fileToken string) (File, error) {
 	var f File
 	err := db.read(ctx, func(tx *sql.Tx) error {
-		var id int64
-		if err := tx.QueryRowContext(ctx, `SELECT id FROM contracts WHERE unit_id = ? AND token = ?`, unitID, token).Scan(&id); err != nil {
-			return notFound(err)
+		id, err := recordID(ctx, tx, tableContracts, unitID, token, false)
+		if err != nil {
+			return err
 		}
-		var err error
 		f, err = readFile(ctx, tx, "contract_files", "contract_id", id, fileToken)
 		return err
 	})
@@ -312,9 +304,9 @@ func (db *DB) ContractFile(ctx context.Context, unitID int64, token, fileToken s
 // DeleteContractFiles removes files of a contract of the unit, all or none.
 func (db *DB) DeleteContractFiles(ctx context.Context, unitID int64, token string, fileTokens []string) error {
 	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		var id int64
-		if err := tx.QueryRowContext(ctx, `SELECT id FROM contracts WHERE unit_id = ? AND token = ?`, unitID, token).Scan(&id); err != nil {
-			return notFound(err)
+		id, err := recordID(ctx, tx, tableContracts, unitID, token, false)
+		if err != nil {
+			return err
 		}
 		for _, ft := range fileTokens {
 			if err := changed(tx.ExecContext(ctx, `DELETE FROM contract_files WHERE contract_id = ? AND token = ?`, id, ft)); err != nil {

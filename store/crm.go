@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"strings"
 	"time"
 )
@@ -39,13 +38,7 @@ type CRMRecord struct {
 
 func crmContact(ctx context.Context, tx *sql.Tx, unitID int64, token string) (sql.NullInt64, error) {
 	var id sql.NullInt64
-	if token == "" {
-		return id, nil
-	}
-	err := tx.QueryRowContext(ctx, `SELECT id FROM contacts WHERE unit_id = ? AND token = ? AND active = 1`, unitID, token).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return id, &RefError{"id_contact"}
-	}
+	err := resolveRefs(ctx, tx, unitID, ref{field: "id_contact", token: token, table: tableContacts, dst: &id})
 	return id, err
 }
 

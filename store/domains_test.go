@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -68,100 +67,6 @@ func TestSwapPausesOnlyItsDomain(t *testing.T) {
 	defer release()
 	if units, err := db.Units(ctx); err != nil || len(units) != 0 {
 		t.Fatalf("after the reset: %v units, %v", len(units), err)
-	}
-}
-
-// TestRequestRestore: the CLI's copy handed over through DATA/_restore is
-// applied by the server side, and a copy of another domain is refused with
-// its reason.
-func TestRequestRestore(t *testing.T) {
-	ctx := context.Background()
-	ds := newDomains(t)
-	for _, n := range []string{"alpha", "beta"} {
-		if err := ds.Create(ctx, n); err != nil {
-			t.Fatal(err)
-		}
-	}
-	bk := filepath.Join(t.TempDir(), "alpha.bak")
-	if err := ds.Backup(ctx, "alpha", bk, false); err != nil {
-		t.Fatal(err)
-	}
-	db, release, err := ds.Acquire(ctx, "alpha")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.CreateUnit(ctx, UnitInput{Name: "Loja", CNPJ: "11222333000181", CityIBGE: "3550308"}); err != nil {
-		t.Fatal(err)
-	}
-	release()
-	stop := make(chan struct{})
-	defer close(stop)
-	go func() {
-		for {
-			select {
-			case <-stop:
-				return
-			case <-time.After(10 * time.Millisecond):
-				ds.ApplyRestores(ctx)
-			}
-		}
-	}()
-	if err := RequestRestore(ctx, ds.Dir(), "alpha", bk, 5*time.Second); err != nil {
-		t.Fatal(err)
-	}
-	db, release, err = ds.Acquire(ctx, "alpha")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if units, _ := db.Units(ctx); len(units) != 0 {
-		t.Fatalf("restore not applied: %d units", len(units))
-	}
-	release()
-	if err := RequestRestore(ctx, ds.Dir(), "beta", bk, 5*time.Second); err == nil {
-		t.Fatal("a backup of alpha restored as beta")
-	}
-	if entries, _ := os.ReadDir(filepath.Join(ds.Dir(), "_restore")); len(entries) != 0 {
-		t.Fatalf("left in _restore: %v", entries)
-	}
-}
-
-// TestSeededTokensSurviveRestarts: a seeded domain's counter is kept in its
-// file, so tokens drawn after reopening never repeat earlier ones, and a
-// second data directory with the same seed draws the same sequence.
-func TestSeededTokensSurviveRestarts(t *testing.T) {
-	ctx := context.Background()
-	run := func(dir string) []string {
-		var tokens []string
-		for round := 0; round < 2; round++ {
-			ds, err := OpenDomains(dir, Options{Schema: testSchema(t), Seeded: true, Seed: 7})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if round == 0 {
-				if err := ds.Create(ctx, "acme"); err != nil {
-					t.Fatal(err)
-				}
-			}
-			db, release, err := ds.Acquire(ctx, "acme")
-			if err != nil {
-				t.Fatal(err)
-			}
-			u, err := db.CreateUnit(ctx, UnitInput{Name: "Loja", CNPJ: "11222333000181", CityIBGE: "3550308"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			tokens = append(tokens, u.Token)
-			release()
-			ds.Close()
-		}
-		return tokens
-	}
-	a, b := run(t.TempDir()), run(t.TempDir())
-	if a[0] == a[1] {
-		t.Fatalf("a token repeated after a restart: %v", a)
-	}
-	if a[0] != b[0] || a[1] != b[1] {
-		t.Fatalf("two directories with one seed differ: %v %v", a, b)
 	}
 }
 
@@ -353,31 +258,103 @@ func TestVisitClosesWhatItOpened(t *testing.T) {
 	rel()
 }
 
-// Record tokens are version 7 UUIDs: canonical form, version and variant
-// bits, the time in their first 48 bits, so that tokens made later sort
-// after (token indexes append), and distinct within one millisecond.
-func TestNewUUIDIsTimeOrdered(t *testing.T) {
-	at := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-	seen := map[string]bool{}
-	prev := ""
-	for i := range 2000 {
-		tok := newUUIDAt(at.Add(time.Duration(i/10) * time.Millisecond))
-		if len(tok) != 36 || tok[8] != '-' || tok[13] != '-' || tok[18] != '-' || tok[23] != '-' {
-			t.Fatalf("not a canonical UUID: %q", tok)
+func TestDomains(t *testing.T) {
+	ctx := context.Background()
+	t.Run("ErrBadName", func(t *testing.T) {
+		ds := newDomains(t)
+		for _, n := range []string{"", "Acme", "../x", "a.b", "-a", "a_b", strings.Repeat("a", 64), "a/b"} {
+			if err := ds.Create(ctx, n); !errors.Is(err, ErrBadName) {
+				t.Errorf("Create(%q) = %v", n, err)
+			}
 		}
-		if tok[14] != '7' || !strings.ContainsRune("89ab", rune(tok[19])) {
-			t.Fatalf("version or variant: %q", tok)
+		if err := ds.Create(ctx, strings.Repeat("a", 63)); err != nil {
+			t.Errorf("63 chars: %v", err)
 		}
-		ms, err := strconv.ParseUint(strings.ReplaceAll(tok[:13], "-", ""), 16, 64)
-		if err != nil || int64(ms) != at.UnixMilli()+int64(i/10) {
-			t.Fatalf("%q: time prefix %d, want %d", tok, ms, at.UnixMilli()+int64(i/10))
+	})
+	t.Run("ErrDomainExists", func(t *testing.T) {
+		ds := newDomains(t)
+		if err := ds.Create(ctx, "acme"); err != nil {
+			t.Fatal(err)
 		}
-		if tok[:13] < prev {
-			t.Fatalf("%q sorts before an earlier token's prefix %q", tok, prev)
+		if err := ds.Create(ctx, "acme"); !errors.Is(err, ErrDomainExists) {
+			t.Fatalf("second create: %v", err)
 		}
-		if seen[tok] {
-			t.Fatalf("drawn twice: %q", tok)
+	})
+	t.Run("ErrNoDomain", func(t *testing.T) {
+		ds := newDomains(t)
+		if _, _, err := ds.Acquire(ctx, "ghost"); !errors.Is(err, ErrNoDomain) {
+			t.Fatalf("acquire: %v", err)
 		}
-		seen[tok], prev = true, tok[:13]
+	})
+	t.Run("ErrSchemaTooNew", func(t *testing.T) {
+		ds := newDomains(t)
+		if err := ds.Create(ctx, "acme"); err != nil {
+			t.Fatal(err)
+		}
+		db, release, _ := ds.Acquire(ctx, "acme")
+		db.w.Exec("PRAGMA user_version = 999")
+		release()
+		ds.Close()
+		_, _, err := ds.Acquire(ctx, "acme")
+		if !errors.Is(err, ErrSchemaTooNew) || !strings.Contains(err.Error(), "upgrade fincom") {
+			t.Fatalf("acquire newer file: %v", err)
+		}
+		if err := ds.CheckVersions(); !errors.Is(err, ErrSchemaTooNew) || !strings.Contains(err.Error(), "acme (schema 999)") {
+			t.Fatalf("CheckVersions: %v", err)
+		}
+	})
+	t.Run("CloseIdle", func(t *testing.T) {
+		ds := newDomains(t)
+		ds.Create(ctx, "a")
+		ds.Create(ctx, "b")
+		_, release, _ := ds.Acquire(ctx, "a")
+		if n := ds.CloseIdle(0); n != 1 {
+			t.Fatalf("closed %d, want 1 (a is in use)", n)
+		}
+		release()
+		if n := ds.CloseIdle(0); n != 1 || ds.OpenCount() != 0 {
+			t.Fatalf("closed %d, open %d", n, ds.OpenCount())
+		}
+		if _, release, err := ds.Acquire(ctx, "b"); err != nil {
+			t.Fatalf("reopen: %v", err)
+		} else {
+			release()
+		}
+	})
+	t.Run("RenamedFileRefused", func(t *testing.T) {
+		ds := newDomains(t)
+		ds.Create(ctx, "acme")
+		ds.Close()
+		os.Rename(filepath.Join(ds.Dir(), "acme.db"), filepath.Join(ds.Dir(), "other.db"))
+		if _, _, err := ds.Acquire(ctx, "other"); err == nil || !strings.Contains(err.Error(), "keeps its name") {
+			t.Fatalf("acquire renamed: %v", err)
+		}
+	})
+}
+
+func TestRemove(t *testing.T) {
+	ctx := context.Background()
+	ds := newDomains(t)
+	ds.Create(ctx, "gone")
+	_, release, _ := ds.Acquire(ctx, "gone")
+	if err := ds.Remove("gone"); !errors.Is(err, ErrInUse) {
+		t.Fatalf("in use: %v", err)
 	}
+	release()
+	if err := ds.Remove("gone"); err != nil {
+		t.Fatal(err)
+	}
+	if ds.Exists("gone") {
+		t.Fatal("still there")
+	}
+}
+
+func newDomains(t *testing.T) *Domains {
+	t.Helper()
+	ds, err := OpenDomains(t.TempDir(), Options{Schema: testSchema(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ds.Close() })
+	return ds
 }

@@ -3,12 +3,10 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"time"
 	_ "time/tzdata"
-
-	"github.com/shopspring/decimal" // São Paulo's zone, even where the OS has none
+	// São Paulo's zone, even where the OS has none
 )
 
 // saoPaulo is the zone of "today" for entry statuses and of displayed
@@ -89,55 +87,33 @@ type EntryFields struct {
 	Active             bool
 }
 
-// RefError is ErrInvalidReference naming the field whose token is not of
-// the unit (or not active, or of the wrong type).
-type RefError struct{ Field string }
-
-func (e *RefError) Error() string { return "invalid reference: " + e.Field }
-
-// Unwrap makes errors.Is(err, ErrInvalidReference) true.
-func (e *RefError) Unwrap() error { return ErrInvalidReference }
-
 type entryRefs struct {
 	category, contact, account, project, method, user sql.NullInt64
 }
 
-// resolve turns the tokens of f into ids within the unit. A category must be
-// of the entry's type; every related record must be active.
+// resolveEntryRefs turns the tokens of f into ids within the unit. A
+// category must be of the entry's type; every related record must be
+// active.
 func resolveEntryRefs(ctx context.Context, tx *sql.Tx, unitID int64, f EntryFields) (entryRefs, error) {
 	var r entryRefs
-	for _, q := range []struct {
-		field, token, query string
-		args                []any
-		dst                 *sql.NullInt64
-	}{
-		{"id_token_category", f.CategoryToken, `SELECT id FROM categories WHERE unit_id = ? AND token = ? AND active = 1 AND module_type = ?`, []any{unitID, f.CategoryToken, f.Type}, &r.category},
-		{"id_token_contact", f.ContactToken, `SELECT id FROM contacts WHERE unit_id = ? AND token = ? AND active = 1`, []any{unitID, f.ContactToken}, &r.contact},
-		{"id_token_bank_account", f.BankAccountToken, `SELECT id FROM bank_accounts WHERE unit_id = ? AND token = ? AND active = 1`, []any{unitID, f.BankAccountToken}, &r.account},
-		{"id_token_project", f.ProjectToken, `SELECT id FROM projects WHERE unit_id = ? AND token = ? AND active = 1`, []any{unitID, f.ProjectToken}, &r.project},
-		{"payment_type", f.PaymentMethodToken, `SELECT id FROM payment_methods WHERE token = ? AND active = 1`, []any{f.PaymentMethodToken}, &r.method},
-		{"user_token", f.UserToken, `SELECT id FROM users WHERE token = ? AND active = 1`, []any{f.UserToken}, &r.user},
-	} {
-		if q.token == "" {
-			continue
-		}
-		err := tx.QueryRowContext(ctx, q.query, q.args...).Scan(q.dst)
-		if errors.Is(err, sql.ErrNoRows) {
-			return r, &RefError{q.field}
-		}
-		if err != nil {
-			return r, err
-		}
-	}
-	return r, nil
+	err := resolveRefs(ctx, tx, unitID,
+		ref{field: "id_token_category", token: f.CategoryToken, table: tableCategories, dst: &r.category, moduleType: f.Type},
+		ref{field: "id_token_contact", token: f.ContactToken, table: tableContacts, dst: &r.contact},
+		ref{field: "id_token_bank_account", token: f.BankAccountToken, table: tableBankAccounts, dst: &r.account},
+		ref{field: "id_token_project", token: f.ProjectToken, table: tableProjects, dst: &r.project},
+		ref{field: "payment_type", token: f.PaymentMethodToken, table: tablePaymentMethods, dst: &r.method},
+		ref{field: "user_token", token: f.UserToken, table: tableUsers, dst: &r.user})
+	return r, err
 }
 
+// cents is the entry's value in cents; an entry's value is positive and
+// within the money range (the server checks both; this keeps a caller
+// that does not from storing a sum that would overflow).
 func (f EntryFields) cents() (int64, error) {
-	c := f.Value.Decimal.Shift(2).Round(0)
-	if !c.IsInteger() || c.Sign() <= 0 || c.Cmp(maxCents) > 0 {
+	if !f.Value.IsPositive() || !InMoneyRange(f.Value.Decimal) {
 		return 0, ErrInvalidValue
 	}
-	return c.IntPart(), nil
+	return f.Value.Cents(), nil
 }
 
 func (f EntryFields) values(refs entryRefs) []any {
@@ -154,10 +130,6 @@ const entryColumns = `type, description, value, due_date, pay_day, competence_da
 const entrySets = `type = ?, description = ?, value = ?, due_date = ?, pay_day = ?, competence_date = ?,
 	category_id = ?, contact_id = ?, bank_account_id = ?, project_id = ?, payment_method_id = ?, user_id = ?,
 	barcode = ?, access_key = ?, key_method_credor = ?, note = ?, private = ?, active = ?`
-
-// maxCents bounds an entry's value: ten trillion reais, far above any real
-// entry and far inside SQLite's integers, so sums cannot overflow.
-var maxCents = decimal.New(1, 15)
 
 // InsertEntry creates an entry with its attachments in one transaction. A
 // screening token links the screened document: its file becomes the

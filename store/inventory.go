@@ -57,18 +57,13 @@ func milli(q Decimal) int64 { return q.Shift(3).Round(0).IntPart() }
 func totalValue(q Decimal, v Money) Decimal { return Decimal{q.Mul(v.Decimal)} }
 
 func movementRefs(ctx context.Context, tx *sql.Tx, unitID int64, f MovementFields) (product int64, contact sql.NullInt64, err error) {
-	err = tx.QueryRowContext(ctx, `SELECT id FROM products WHERE unit_id = ? AND token = ? AND active = 1`, unitID, f.ProductToken).Scan(&product)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, contact, &RefError{"id_token_product"}
+	var p sql.NullInt64
+	err = resolveRefs(ctx, tx, unitID, ref{field: "id_token_product", token: f.ProductToken, table: tableProducts, dst: &p},
+		ref{field: "id_token_contact", token: f.ContactToken, table: tableContacts, dst: &contact})
+	if err == nil && !p.Valid {
+		err = &RefError{"id_token_product"}
 	}
-	if err != nil || f.ContactToken == "" {
-		return product, contact, err
-	}
-	err = tx.QueryRowContext(ctx, `SELECT id FROM contacts WHERE unit_id = ? AND token = ? AND active = 1`, unitID, f.ContactToken).Scan(&contact)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, contact, &RefError{"id_token_contact"}
-	}
-	return product, contact, err
+	return p.Int64, contact, err
 }
 
 // checkStock recomputes a product's stock from its active movements, keeps

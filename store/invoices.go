@@ -298,9 +298,9 @@ func (db *DB) emitInvoice(ctx context.Context, tx *sql.Tx, unitID, orderID int64
 // QueueInvoiceNotice queues a notice about an order's invoice.
 func (db *DB) QueueInvoiceNotice(ctx context.Context, unitID int64, orderToken string, n Notice) error {
 	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		var id int64
-		if err := tx.QueryRowContext(ctx, `SELECT id FROM sales_orders WHERE unit_id = ? AND token = ?`, unitID, orderToken).Scan(&id); err != nil {
-			return notFound(err)
+		id, err := recordID(ctx, tx, tableSalesOrders, unitID, orderToken, false)
+		if err != nil {
+			return err
 		}
 		return queueNotice(ctx, tx, unitID, id, &n, now, db.id)
 	})

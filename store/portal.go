@@ -176,7 +176,7 @@ func (db *DB) PayCharge(ctx context.Context, publicToken string, installment int
 				INSERT INTO entries (token, unit_id, type, description, value, value_cents, due_date, pay_day, competence_date,
 					category_id, contact_id, bank_account_id, conciliation_date, active, created_at, updated_at)
 				VALUES (?, ?, 'in', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-				tok, unitID, desc, p.PaidAmount, p.PaidAmount.Shift(2).Round(0).IntPart(), due, today, due, category, contact, account,
+				tok, unitID, desc, p.PaidAmount, p.PaidAmount.Cents(), due, today, due, category, contact, account,
 				concil, timestamp(now), timestamp(now)); err != nil {
 				return err
 			}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -47,6 +46,25 @@ func (t *Taxes) amounts() [21]*Money {
 		&t.RetTotalAmount, &t.NetReceivableAmount}
 }
 
+// taxIndex is each tax field's index in amounts, by its JSON name.
+var taxIndex = func() map[string]int {
+	m := map[string]int{}
+	t := reflect.TypeFor[Taxes]()
+	for i := range t.NumField() {
+		m[t.Field(i).Tag.Get("json")] = i
+	}
+	return m
+}()
+
+// Amount answers the tax field of a JSON name (nil for none).
+func (t *Taxes) Amount(name string) *Money {
+	i, ok := taxIndex[name]
+	if !ok {
+		return nil
+	}
+	return t.amounts()[i]
+}
+
 // taxKeys are what json.Marshal writes before each of amounts' values:
 // `{"tax_service_gross_amount":"`, then `","tax_service_deduction_amount":"`
 // and so on.
@@ -63,11 +81,11 @@ var taxKeys = func() [21]string {
 	return keys
 }()
 
-// decode reads the stored column. What json.Marshal wrote is read
+// readStored reads the stored column. What json.Marshal wrote is read
 // directly (a listing decodes 21 amounts per order, and encoding/json's
 // reflection was half of a month's listing); anything else goes through
 // encoding/json.
-func (t *Taxes) decode(stored string) error {
+func (t *Taxes) readStored(stored string) error {
 	s, amounts := stored, t.amounts()
 	for i, key := range taxKeys {
 		end := -1
@@ -253,40 +271,26 @@ type orderRefs struct {
 
 func resolveOrderRefs(ctx context.Context, tx *sql.Tx, unitID int64, f SalesOrderFields) (orderRefs, error) {
 	var r orderRefs
-	for _, q := range []struct {
-		field, token, query string
-		args                []any
-		dst                 *sql.NullInt64
-	}{
-		{"pv.id_token_contact", f.ContactToken, `SELECT id FROM contacts WHERE unit_id = ? AND token = ? AND active = 1`, []any{unitID, f.ContactToken}, &r.contact},
-		{"pv.id_token_stock_item", f.StockItemToken, `SELECT id FROM products WHERE unit_id = ? AND token = ? AND active = 1`, []any{unitID, f.StockItemToken}, &r.stock},
-		{"faturamento.id_token_category", f.CategoryToken, `SELECT id FROM categories WHERE unit_id = ? AND token = ? AND active = 1 AND module_type = 'in'`, []any{unitID, f.CategoryToken}, &r.category},
-		{"faturamento.id_token_project", f.ProjectToken, `SELECT id FROM projects WHERE unit_id = ? AND token = ? AND active = 1`, []any{unitID, f.ProjectToken}, &r.project},
-		{"faturamento.id_token_bank_account", f.BankAccountToken, `SELECT id FROM bank_accounts WHERE unit_id = ? AND token = ? AND active = 1`, []any{unitID, f.BankAccountToken}, &r.account},
-		{"charge.bankAccountPayment", f.BankAccountPaymentToken, `SELECT id FROM bank_accounts WHERE unit_id = ? AND token = ? AND active = 1`, []any{unitID, f.BankAccountPaymentToken}, &r.accountPay},
-		{"charge.payment_type", f.PaymentTypeToken, `SELECT id FROM payment_methods WHERE token = ? AND active = 1`, []any{f.PaymentTypeToken}, &r.method},
-	} {
-		if q.token == "" {
-			continue
-		}
-		err := tx.QueryRowContext(ctx, q.query, q.args...).Scan(q.dst)
-		if errors.Is(err, sql.ErrNoRows) {
-			return r, &RefError{q.field}
-		}
-		if err != nil {
-			return r, err
-		}
+	err := resolveRefs(ctx, tx, unitID,
+		ref{field: "pv.id_token_contact", token: f.ContactToken, table: tableContacts, dst: &r.contact},
+		ref{field: "pv.id_token_stock_item", token: f.StockItemToken, table: tableProducts, dst: &r.stock},
+		ref{field: "faturamento.id_token_category", token: f.CategoryToken, table: tableCategories, dst: &r.category, moduleType: "in"},
+		ref{field: "faturamento.id_token_project", token: f.ProjectToken, table: tableProjects, dst: &r.project},
+		ref{field: "faturamento.id_token_bank_account", token: f.BankAccountToken, table: tableBankAccounts, dst: &r.account},
+		ref{field: "charge.bankAccountPayment", token: f.BankAccountPaymentToken, table: tableBankAccounts, dst: &r.accountPay},
+		ref{field: "charge.payment_type", token: f.PaymentTypeToken, table: tablePaymentMethods, dst: &r.method})
+	if err != nil {
+		return r, err
 	}
 	for _, p := range f.Products {
-		var id int64
-		err := tx.QueryRowContext(ctx, `SELECT id FROM products WHERE unit_id = ? AND token = ? AND active = 1`, unitID, p.Token).Scan(&id)
-		if errors.Is(err, sql.ErrNoRows) {
-			return r, &RefError{"pv.products"}
-		}
-		if err != nil {
+		var id sql.NullInt64
+		if err := resolveRefs(ctx, tx, unitID, ref{field: "pv.products", token: p.Token, table: tableProducts, dst: &id}); err != nil {
 			return r, err
 		}
-		r.products = append(r.products, id)
+		if !id.Valid {
+			return r, &RefError{"pv.products"}
+		}
+		r.products = append(r.products, id.Int64)
 	}
 	return r, nil
 }
@@ -332,7 +336,7 @@ func (db *DB) insertOrder(ctx context.Context, tx *sql.Tx, unitID int64, token s
 	if err != nil {
 		return "", err
 	}
-	cents := f.Value.Shift(2).Round(0).IntPart()
+	cents := f.Value.Cents()
 	res, err := tx.ExecContext(ctx, `
 		INSERT INTO sales_orders (token, unit_id, cod_seq, cod_orders, origin_id, recurrence_month, contact_id, stock_item_id,
 			category_id, project_id, bank_account_id, bank_account_payment_id, payment_method_id, description, value, value_cents,
@@ -471,7 +475,7 @@ func (r *orderReader) scan(s scanner, o *SalesOrderDetail) error {
 	o.CreatedDateHours = r.shown.get(r.created, displayDateTime)
 	o.EstimatedPaymentDate = r.date + "T00:00:00.000Z"
 	displayDateTimes(r.shown, &o.DateNF, &o.DateRevenue, &o.DateCharge, &o.DateCancelNF, &o.DateCancelCharge, &o.DatePayment)
-	if err := o.Taxes.decode(r.taxes); err != nil {
+	if err := o.Taxes.readStored(r.taxes); err != nil {
 		return fmt.Errorf("order taxes: %w", err)
 	}
 	o.NFKind = r.nfKind.String
@@ -499,7 +503,7 @@ func orderLines(rows *sql.Rows) (map[int64][]OrderLine, error) {
 		if err := rows.Scan(&id, &l.Token, &l.Description, &l.Quantity, &l.UnitValue); err != nil {
 			return nil, err
 		}
-		l.Total = Money{l.UnitValue.Mul(l.Quantity.Decimal).Round(2)}
+		l.Total = LineTotal(l.Quantity, l.UnitValue)
 		lines[id] = append(lines[id], l)
 	}
 	return lines, rows.Err()
@@ -607,4 +611,10 @@ func (db *DB) SalesOrder(ctx context.Context, unitID int64, token string) (Sales
 		return attachLines(ctx, tx, &o)
 	})
 	return o, err
+}
+
+// LineTotal is an order line's total: quantity times unit value, rounded
+// half away from zero to cents, as the NF-e's vProd is.
+func LineTotal(quantity Decimal, unitValue Money) Money {
+	return Money{unitValue.Mul(quantity.Decimal).Round(2)}
 }

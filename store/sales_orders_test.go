@@ -8,9 +8,9 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// TestTaxesDecode holds the direct reading of the stored taxes to
+// TestTaxesReadStored holds the direct reading of the stored taxes to
 // encoding/json's, for what json.Marshal writes and for other forms.
-func TestTaxesDecode(t *testing.T) {
+func TestTaxesReadStored(t *testing.T) {
 	var full Taxes
 	for i, a := range full.amounts() {
 		a.Decimal = decimal.New(int64(i*137), -2)
@@ -19,7 +19,7 @@ func TestTaxesDecode(t *testing.T) {
 	for _, s := range []string{string(stored), `{}`, `{"ret_ir_amount":"1.5"}`, `{"ret_ir_amount":2.25, "tax_iss_amount":"3"}`,
 		`{"tax_service_gross_amount":"0.00","tax_service_deduction_amount":"1"}`} {
 		var got, want Taxes
-		if err := got.decode(s); err != nil {
+		if err := got.readStored(s); err != nil {
 			t.Fatalf("%s: %v", s, err)
 		}
 		if err := json.Unmarshal([]byte(s), &want); err != nil {
@@ -29,7 +29,7 @@ func TestTaxesDecode(t *testing.T) {
 			t.Errorf("%s:\n got %s\nwant %s", s, g, w)
 		}
 	}
-	if got := new(Taxes); got.decode(`{"tax_service_gross_amount":"x"`) == nil {
+	if got := new(Taxes); got.readStored(`{"tax_service_gross_amount":"x"`) == nil {
 		t.Error("broken column decoded")
 	}
 	if !reflect.DeepEqual(len(taxKeys), reflect.TypeFor[Taxes]().NumField()) {

@@ -39,6 +39,15 @@ func TokenDomain(token string) (string, bool) {
 	return rest[:i], true
 }
 
+// PublicTokenDomain returns the domain an order's public token (the
+// payment portal's) names, or false when it is not one.
+func PublicTokenDomain(token string) (string, bool) {
+	if !strings.HasPrefix(token, publicPrefix) {
+		return "", false
+	}
+	return TokenDomain(token)
+}
+
 // AccessToken describes a domain access token without its secret.
 type AccessToken struct {
 	ID        int64      `json:"id"`

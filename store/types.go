@@ -85,6 +85,12 @@ func (m *Money) UnmarshalJSON(b []byte) error {
 	return err
 }
 
+// Cents answers the amount in whole cents, rounded half away from zero,
+// as the integer columns that SQL sums use. Every Money fincom keeps is
+// within ±MaxMoney, so it fits an int64 with room for the sum of millions
+// (TestMoneyRange).
+func (m Money) Cents() int64 { return m.Shift(2).Round(0).IntPart() }
+
 // Value stores the canonical two-place text.
 func (m Money) Value() (driver.Value, error) { return m.String(), nil }
 

@@ -36,3 +36,21 @@ func TestMoneyStringBeyondInt64(t *testing.T) {
 		t.Fatalf("got %s, want %s", got, want)
 	}
 }
+
+func TestMoney(t *testing.T) {
+	for in, want := range map[string]string{`12.5`: `"12.50"`, `"0.1"`: `"0.10"`, `"1234567.891"`: `"1234567.89"`, `0`: `"0.00"`, `-3`: `"-3.00"`} {
+		var m Money
+		if err := m.UnmarshalJSON([]byte(in)); err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if b, _ := m.MarshalJSON(); string(b) != want {
+			t.Errorf("%s -> %s, want %s", in, b, want)
+		}
+	}
+	for _, bad := range []string{`"NaN"`, `1e3`, `"Infinity"`, `""`, `"1.2.3"`, `true`, `"12,50"`, `"--1"`} {
+		var m Money
+		if err := m.UnmarshalJSON([]byte(bad)); err == nil {
+			t.Errorf("%s accepted as %s", bad, m)
+		}
+	}
+}

@@ -32,13 +32,6 @@ type NullString interface {
 	NullableString() (string, bool)
 }
 
-// Append appends v's JSON form to b.
-func Append(b []byte, v any) ([]byte, error) {
-	st := &state{b: b}
-	err := st.value(v)
-	return st.b, err
-}
-
 // Write writes v's JSON form to w through buf (reused, and returned for
 // reuse): answers longer than flushAt go out in pieces as they are made,
 // so a listing of a megabyte is never whole in memory. started reports

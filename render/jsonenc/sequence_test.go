@@ -53,7 +53,7 @@ func TestSequenceAsSlice(t *testing.T) {
 		if n == 1 {
 			items[0] = nil // a nil element is null
 		}
-		got, err := Append(nil, struct {
+		got, err := appendJSON(nil, struct {
 			Data any `json:"data"`
 		}{&rows{items: items, failAt: -1, panicAt: -1}})
 		if err != nil {
@@ -73,7 +73,7 @@ func TestSequenceAsSlice(t *testing.T) {
 // whole.
 func TestSequenceReadError(t *testing.T) {
 	for _, at := range []int{0, 1, readAhead, 100} {
-		got, err := Append(nil, &rows{items: many(200), failAt: at, panicAt: -1})
+		got, err := appendJSON(nil, &rows{items: many(200), failAt: at, panicAt: -1})
 		if !errors.Is(err, errRead) {
 			t.Fatalf("fail at %d: err %v", at, err)
 		}
@@ -85,7 +85,7 @@ func TestSequenceReadError(t *testing.T) {
 
 // A panic while reading is an error, not the end of the process.
 func TestSequencePanic(t *testing.T) {
-	_, err := Append(nil, &rows{items: many(100), failAt: -1, panicAt: 40})
+	_, err := appendJSON(nil, &rows{items: many(100), failAt: -1, panicAt: 40})
 	if err == nil || !strings.Contains(err.Error(), "panic: boom") {
 		t.Fatalf("err %v", err)
 	}

@@ -256,7 +256,7 @@ func Document(d store.InvoiceData) fiscal.Invoice {
 		Presenca: d.PresencaComprador, ConsumidorFinal: d.ConsumidorFinal, LocalDestino: d.LocalDestino, PaymentKey: d.PaymentKey}
 	for _, it := range d.Items {
 		inv.Items = append(inv.Items, fiscal.Item{Code: it.Code[:8], Description: it.Description, NCM: it.NCM, CFOP: it.CFOP, Unit: it.Unit,
-			Quantity: it.Quantity.Decimal, UnitValue: it.UnitValue.Decimal, Total: it.UnitValue.Mul(it.Quantity.Decimal).Round(2)})
+			Quantity: it.Quantity.Decimal, UnitValue: it.UnitValue.Decimal, Total: store.LineTotal(it.Quantity, it.UnitValue).Decimal})
 	}
 	t := d.Taxes
 	gross := t.TaxServiceGrossAmount.Decimal
