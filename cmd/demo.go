@@ -96,7 +96,7 @@ func (a *app) prepareDemo(ctx context.Context, addr string) error {
 	for _, u := range units {
 		fmt.Fprintf(a.out, "unit_token (%s): %s\n", u.Name, u.Token)
 	}
-	fmt.Fprintf(a.out, "\ntry:\n  curl -s http://%s%s/get_contacts -d '{\"access_token\":\"%s\",\"unit_token\":\"%s\"}'\n\n",
+	fmt.Fprintf(a.out, "\ntry:\n  curl -s http://%s%s/get_contacts -H 'Content-Type: application/json' -d '{\"access_token\":\"%s\",\"unit_token\":\"%s\"}'\n\n",
 		addr, server.Prefix, access, units[0].Token)
 	return nil
 }

@@ -125,3 +125,19 @@ func (s *Server) getBankAccount(r *request, q *getBankAccountRequest) (any, erro
 	}
 	return r.db.BankAccounts(r.ctx, r.unit.ID, q.Active == nil || *q.Active)
 }
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docInsertBankAccount = "Creates an active bank account in one transaction (spec): `id_token_bank`, `id_token_bank_type` " +
+		"required; `agency`, `dv_agencia`, `current_account`, `dv_conta`, `code_bank` (when sent, the bank's " +
+		"COMPE code), `nick_name`, `observation`, `opening_balance` (a number), `opening_balance_date` " +
+		"(`DD/MM/YYYY`). Unknown bank or type tokens answer 403 `Invalid data`."
+	docUpdateBankAccount = "Changes the sent fields of an account (`id_token`) in one transaction; answers `{success, message, " +
+		"data: {token}}` (spec). 400 `Missing required parameters`, `No fields provided to update`; 404 " +
+		"`Bank account not found or not updated`."
+	docGetBankAccount = "With `id_token`, that account (active or not); without, the unit's active accounts (`active: false` " +
+		"lists the disabled ones). `balance` is the opening balance plus paid income minus paid expenses " +
+		"(active entries)."
+	docSetBankAccountActive = "Enables or disables a bank account (`id_token`); idempotent."
+)

@@ -21,3 +21,12 @@ func (s *Server) getBanks(r *request, q *getBanksRequest) (any, error) {
 func (s *Server) getTypeBanks(r *request) (any, error) {
 	return r.db.BankTypes(r.ctx)
 }
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docGetBanks = "Brazilian banks and payment institutions of a `group_bank` (required), by name: `CB` banks and " +
+		"credit cooperatives, `AC` payment institutions and credit companies, `CV` brokers and distributors. " +
+		"Bank tokens are the same in every domain (derived from the COMPE code)."
+	docGetTypeBanks = "Bank account types: checking, savings, payment, investment, cash, credit card."
+)

@@ -21,3 +21,16 @@ func (s *Server) cashFlow(r *request, q *cashFlowRequest) (any, error) {
 	}
 	return r.db.CashFlow(r.ctx, r.unit.ID, from, to)
 }
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docCashFlow = "The cash flow of a period: `initial_date` (default: the first day of the current month) to " +
+		"`final_date` (default: its last day), at most 365 days. Realized `in` and `out` are paid entries by " +
+		"payment date; the forecast is the open entries by due date. The opening balance is the unit's bank " +
+		"accounts' opening balances dated before the period (or undated) plus everything paid before it; an " +
+		"account opened within the period adds its opening balance on that day. Answers `{initial_date, " +
+		"final_date, opening_balance, days: [{date, in, out, balance, forecast_in, forecast_out, " +
+		"forecast_balance}], months: [{month, ...}], totals: {in, out, forecast_in, forecast_out, " +
+		"closing_balance, forecast_closing_balance}}`; sums are exact (integer cents)."
+)

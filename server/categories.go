@@ -104,3 +104,18 @@ func (s *Server) updateCategory(r *request, q *categoryRequest) (any, error) {
 	}
 	return tokenAnswer{Message: "Category updated successfully.", Token: q.IDToken}, nil
 }
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docGetCategories = "The unit's categories of a `type` (`in`, `out`; required), by name, optionally by `search` (name or " +
+		"note)."
+	docListGroups = "The active DRE groups of a module `type`, by name, optionally by `search`: `[{name, description, " +
+		"code}]`; `code` is what `category_master` takes."
+	docInsertCategory = "Creates a category: `module_type` (alias `type`), `category` (alias `name`), optional `note` (alias " +
+		"`description`) and `category_master` (the `code` of a group of the same type). Names are unique per " +
+		"unit and type, case aside, disabled ones included (400 `Category already exists for this type.`); " +
+		"400 `Category group not found for this type.`."
+	docUpdateCategory    = "Changes the sent fields of a category (`id_token`)."
+	docSetCategoryActive = "Enables or disables a category (`id_token`); idempotent."
+)

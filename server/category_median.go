@@ -45,3 +45,13 @@ func (s *Server) getCategoryMedian(r *request, q *categoryMedianRequest) (any, e
 	}
 	return u, nil
 }
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docCategoryMedian = "The category most used on the active entries of the unit's contact whose document is `cnpj` (with " +
+		"or without mask, alphanumeric too; a CPF works as well), optionally of one `type`; ties go to the " +
+		"most recently used. `usage_count` is a string. `data` is null when that category was used fewer " +
+		"than two times. Authenticates with `access_token`, or `token_tec` (spec, Authentication 3; made by " +
+		"`fincom token tec`). 400 `Provide cnpj.`, `Invalid CNPJ.`."
+)

@@ -80,3 +80,23 @@ func (s *Server) resendCharge(r *request, q *idRequest) (any, error) {
 	}
 	return tokenAnswer{Message: "Charge sent again.", Token: q.IDToken}, nil
 }
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docGenerateCharge = "Issues the order's charges through its provider (`provider_bank`, or the `generate_*` flags; none: " +
+		"a manual charge): one per installment (`installments`, monthly from the estimated payment date, the " +
+		"value split in whole cents, the remainder on the first), or one card charge with " +
+		"`installment_credit` card installments. Each installment's charge is asked with an idempotency key " +
+		"outside any transaction: a retry after a timeout gets the same charge, and calling the route again " +
+		"answers the same charges. A charge is `ISSUING` while its provider is asked, then `PENDING`; " +
+		"`OVERDUE` after its due date (daily job); `PAID` when its payment is confirmed; `CANCELLED` by " +
+		"`/cancel_charge`. The order's `charge_status` sums them up: `NONE`, `PENDING`, `OVERDUE` (any), " +
+		"`PAID` (all), `CANCELLED` (all). 409 `The sales order is disabled; enable it before charging.`, 422 " +
+		"`The collection provider refused the charge.`, 502 `The collection provider did not answer. Try " +
+		"again: the charge will not be issued twice.`"
+	docCancelCharge = "Cancels the order's unpaid charges (409 `The charge is paid and cannot be cancelled.`, `There is no " +
+		"open charge to cancel.`). A cancelled installment can be charged again."
+	docResendCharge = "E-mails the order's open charge again to `notify_email_charge` (400 `The sales order has no " +
+		"notify_email_charge.`, 409 `There is no open charge to send.`)."
+)

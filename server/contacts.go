@@ -194,3 +194,23 @@ func (s *Server) updateContact(r *request, q *contactRequest) (any, error) {
 	}
 	return tokenAnswer{Message: "Contact updated successfully.", Token: q.IDToken}, nil
 }
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docGetContacts = "The unit's active contacts by name, optionally by `search` (any of the names, as a substring; ASCII " +
+		"letters in either case) and `register` (CPF or CNPJ, with or without mask). `contact_name` is the " +
+		"full name, else the fantasy name, else the company name; `company_name` is the company name (null " +
+		"for people)."
+	docInsertContact = "Creates an active contact (spec): `type` (`legal`, `natural_person`) and `register` required, with " +
+		"`fullName` for people and `socialReason` for firms (aliases `full_name`, `social_reason`, " +
+		"`fantasy_name`, `birth_date`, `zipCode`, `dataBank`). `register` keeps digits and letters (the " +
+		"alphanumeric CNPJ too) and its check digits are verified; `phone` and `zip_code` are stored as " +
+		"digits. Errors in this order: `Missing required parameters.`, `Invalid contact type.`, `Invalid " +
+		"CPF.` / `Invalid CNPJ.`, the name's text, then `Invalid state. …`, `Invalid zip_code. …`, `Invalid " +
+		"email.`, `Invalid birthDate. …`; `Register already used in a contact of this unit.` (inactive " +
+		"contacts included)."
+	docUpdateContact = "Changes the sent fields of a contact (`id_token`); at least one (400 `No fields provided to " +
+		"update.`). A sent `register` is checked as an insert checks it."
+	docSetContactActive = "Enables or disables a contact (`id_token`); idempotent."
+)

@@ -313,3 +313,46 @@ func (s *Server) acceptPixAutomatico(r *request, q *idRequest) (any, error) {
 	}
 	return s.chargeState(r, order, "PIX automático accepted; first charge issued.")
 }
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docInsertContract = "Creates a draft contract: multipart (`metadata` and `files`) or JSON. `id_token_contact`, " +
+		"`contract_name`, `validity_start` required; `validity_end`, `is_recurring`, `recurrence_type` " +
+		"(`unique`, `monthly`, `yearly`; required when recurring), `generates_payment`, `auto_extend`, " +
+		"`description`, `id_token_template`, `id_token_sales_orders` (orders of the unit to link), and " +
+		"`sales_order`: the order it bills, validated exactly as `/insert_sales_order`'s flat form and " +
+		"created in the same transaction. Files: PDF or images (415 `Attachments must be PDF or image " +
+		"files.`). Failures as the spec shows them: `{success: false, message, data: null}`, and a 500 " +
+		"`{success: false, error: \"Internal server error\", data: null}`.\n\nA contract is `draft`, then " +
+		"`active`, `expired` (the daily job, after `validity_end` without `auto_extend`) or `cancelled`. " +
+		"Daily, every active recurring contract that `generates_payment` gets a copy of its order per period " +
+		"started, charged through its provider at once."
+	docUpdateContract = "Changes the sent fields of a contract (`id_token`), `status` included, adds files and links orders."
+	docListContracts  = "The unit's contracts with their files and orders, optionally by `id_token_contact`, `status`, " +
+		"`valid_on` (a date within the validity) and `active`."
+	docSetContractActive   = "Enables or disables a contract (`id_token`); idempotent."
+	docGetContractFile     = "The bytes of one file of a contract (`id_token`, `file_token`), as `/get_expense_file` answers them."
+	docDeleteContractFiles = "Deletes files of a contract (`id_token`, `files`); all or none."
+	docContractPreview     = "Renders a contract (`id_contract`) or a template (`id_token_template`, optionally for `id_contact`) " +
+		"as HTML (400 `Provide id_contract or id_token_template.`): `rendered_html`, and `html_document`, a " +
+		"complete printable A4 page whose Content-Security-Policy forbids loading or running anything. " +
+		"Placeholders: `{{contato_nome}}`, `{{contato_documento}}`, `{{contato_endereco}}`, " +
+		"`{{empresa_nome}}`, `{{empresa_cnpj}}`, `{{cidade}}`, `{{contrato_nome}}`, " +
+		"`{{contrato_descricao}}`, `{{contrato_inicio}}`, `{{contrato_fim}}`, `{{valor}}`, " +
+		"`{{valor_extenso}}`, `{{forma_pagamento}}`, `{{recorrencia}}`, `{{data_hoje}}`, `{{responsavel}}`, " +
+		"each value escaped; `placeholder_dict` lists them. `preview_context` overrides them: `responsible`, " +
+		"`contract.*`, `contact.*`, `unit.*`, `sales_order`/`order` (`value`, `recurrence`, " +
+		"`payment_key_name`, `charge_description`), `payment.name`, or a placeholder by name."
+	docInsertTemplate = "Creates a contract template: `name`, `body_html`, optional `page_css`, `header_html`, " +
+		"`footer_html`. The HTML is reduced to an allow-list before it is stored (text structure, lists, " +
+		"tables, links; no script, style, iframe, form, image or event handler) and the CSS to what loads " +
+		"and runs nothing. A unit gets a default template the first time it needs one."
+	docUpdateTemplate      = "Changes the sent fields of a template (`id_token`), sanitized as an insert."
+	docListTemplates       = "The unit's contract templates."
+	docGetTemplate         = "One contract template (`id_token`)."
+	docAcceptPixAutomatico = "Records the payer's acceptance of a contract's PIX automático (`id_token`): when its order has " +
+		"`requested_payment_mode` `PIX_AUTOMATICO` and `generateChargeOnPixAutomaticAcceptance`, it becomes " +
+		"due in 30 days and its first charge is issued (spec, /insert_contract's rule); accepting again " +
+		"answers the same charge."
+)

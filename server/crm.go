@@ -147,3 +147,16 @@ func (q *listCRMRequest) validate() error {
 func (s *Server) listCRM(r *request, q *listCRMRequest) (any, error) {
 	return r.db.CRMRecords(r.ctx, r.unit.ID, store.CRMFilter{ContactToken: q.IDContact, From: q.DateFrom, To: q.DateTo, Active: q.Active})
 }
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docInsertCRM = "Creates a CRM record (spec): optional `id_contact` (an active contact of the unit, else 403 " +
+		"`id_contact not found, inactive, or not linked to unit_token`), `record_date` (default today), " +
+		"`communication_type`, `lifecycle_phase`, `lead_status`, `description`, `contact_success` (default " +
+		"false), `next_contact_datetime` (ISO 8601; without a zone, São Paulo's), `next_contact_reason`; " +
+		"empty texts are stored as null."
+	docUpdateCRM    = "Changes the sent fields of a CRM record (`id_token`)."
+	docListCRM      = "The unit's CRM records, newest first, optionally by `id_contact`, `date_from`, `date_to`, `active`."
+	docSetCRMActive = "Enables or disables a CRM record (`id_token`); idempotent."
+)

@@ -221,3 +221,26 @@ func (s *Server) updateEntry(k entryKind) action {
 		return tokenAnswer{Message: k.noun + " updated successfully.", Token: q.IDToken}, nil
 	})
 }
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docInsertEntry = "Inserts an expense (`/insert_expense`) or an income (`/insert_income`): JSON, or multipart with the " +
+		"JSON part `metadata` and the attachments as `files` parts. Required: `description`, `value` (> 0, " +
+		"exact, rounded to cents) and `due_date` (`YYYY-MM-DD`). Optional: `pay_day` (set = paid; needs " +
+		"`id_token_bank_account`), `competence_date` (default: the due date), `id_token_category` (of the " +
+		"entry's type), `id_token_contact`, `id_token_bank_account`, `id_token_project`, `payment_type` (a " +
+		"`/list_payments_method` token), `user_token` (who records it), `barcode` (a boleto's line or bar " +
+		"code, check digits verified), `access_key` (an NF-e key, check digit verified), `key_method_credor` " +
+		"(the creditor's payment key), `note`, `private`, and `id_token_screening`: a pending screening " +
+		"whose document fills the fields left out and becomes the first attachment (400 `Screening not found " +
+		"or already used.` once used). Related records must be active records of the unit (403 `Invalid " +
+		"data`). A paid entry moves its bank account's balance.\n\nAttachments: PDF, PNG, JPEG, GIF, WebP or " +
+		"XML, recognised from their bytes (415 otherwise; HTML and SVG are refused even as XML), up to 10 " +
+		"MiB each (413), with plain file names (400 `Invalid file name. …`)."
+	docUpdateEntry = "Changes the sent fields of an expense (`/update_expense`) or income (`/update_income`), `id_token` " +
+		"naming it, and attaches the sent files; at least one field or file (400 `No fields provided to " +
+		"update`). `active: false` cancels the entry, `pay_day: \"\"` reopens it. An expense's token on the " +
+		"income route is not found, and the reverse (404 `Expense not found or not updated.` / `Income not " +
+		"found or not updated.`)."
+)

@@ -72,3 +72,18 @@ func (s *Server) deleteEntryFiles(k entryKind) action {
 		return tokenAnswer{Message: "Files deleted successfully.", Token: q.IDToken}, nil
 	})
 }
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docListEntryFiles = "The attachments of an entry (`id_token`), never their bytes: `[{token, name, content_type, size, " +
+		"sha256, created_date}]`."
+	docGetEntryFile = "The bytes of one attachment (`id_token` of the entry and `file_token`, alias `id_token_file`) as " +
+		"they were sent, as a download: its stored `Content-Type`, `Content-Disposition: attachment` with " +
+		"its name, its SHA-256 as `ETag`, `X-Content-Type-Options: nosniff` and a sandboxing " +
+		"`Content-Security-Policy`. Failures are JSON: 404 `File not found.`, or the entry's not-found text."
+	docInsertEntryFiles = "Attaches the multipart `files` to an entry (`id_token` in `metadata`) and answers their tokens. The " +
+		"same file rules as the inserts."
+	docDeleteEntryFiles = "Deletes attachments of an entry: `id_token` and `files` (file tokens) or `id_token_file`; all or " +
+		"none (404 `File not found.`). The bytes are overwritten in the domain file (`secure_delete`)."
+)

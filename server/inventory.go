@@ -169,3 +169,25 @@ type stockBalanceRequest struct {
 func (s *Server) getStockBalance(r *request, q *stockBalanceRequest) (any, error) {
 	return r.db.StockBalances(r.ctx, r.unit.ID, q.Product)
 }
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docGetMovements = "Active inventory movements, newest movement date first, optionally by `id_token_contact`, " +
+		"`id_token_product`, `lote` (contains), `dateRange1` (from), `dateRange2` (up to) and `module_type` " +
+		"(`in`, `out`, `all`). `quantity`, `unitary_value` and `total_value` (quantity × unitary value, " +
+		"exact) are decimal strings."
+	docInventoryReports = "A year's report (`year`, `type_data`: `quantity` or `monetary_value`; optional `id_token_contact`, " +
+		"`id_token_product`): `[{product, month, month_num, total, type}]` grouped by product, month and " +
+		"type, ordered by product then month. 400 `Parâmetros 'year' e 'type_data' são obrigatórios.`."
+	docInsertMovement = "Records an entry or exit: `id_token_product` (alias `id_stock_product`), `type` (`in`, `out`), " +
+		"`quantity` (> 0, up to 3 decimals), `unitary_value` (≥ 0), optional `id_token_contact`, `lote`, " +
+		"`validation_date`, `date_in_out` (default today). An exit may not take the product's stock below " +
+		"zero (409 `Insufficient stock: …`) unless the unit allows it (`fincom unit set " +
+		"--allow-negative-stock`); the check and the write are one transaction."
+	docUpdateMovement    = "Changes the sent fields of a movement (`id_token`), checking the stock as an insert does."
+	docSetMovementActive = "Enables or disables a movement (`id_token`); the stock must stay non-negative (disabling an entry " +
+		"lowers it)."
+	docStockBalance = "The stock of the unit's products from their active movements (optionally one, `id_token_product`): " +
+		"`[{id_stock_product, product, unit, quantity, in, out}]`."
+)

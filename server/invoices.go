@@ -175,3 +175,31 @@ func (s *Server) publicDANFEPDF(r *request) (any, error) {
 	}
 	return pdfDocument(invoicing.FileName(inv)+".pdf", b), nil
 }
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docGenerateNF = "Issues the order's invoice of its `nf_kind` (`nfe`, `nfce`, `nfse` municipal, `nfsen` national) " +
+		"through the tax authority. Every fiscal rule is checked first, and 422 `The order's fiscal data is " +
+		"incomplete: fix every problem listed in details.` lists them all in `details.problems` (`[{field, " +
+		"message}]`); nothing is issued half-way. Then a number is taken (series 1, sequential per unit and " +
+		"kind; a number whose document was rejected or never received is given back and taken by the next " +
+		"invoice, a denied one, SEFAZ 301 to 303, is spent), the document is built, authorized and stored " +
+		"with the order (`nf`, `date_nf`, `nf_status_text`), and e-mailed with its XML and DANFE to " +
+		"`notify_email_nf`. Issuing twice issues once; concurrent requests for one order are taken one after " +
+		"the other. 422 `The tax authority rejected the invoice: see details.`, 502 `The tax authority did " +
+		"not answer. Try again: the invoice will not be issued twice.`"
+	docCancelNF = "Cancels the order's authorized invoice within the window after its authorization (24 hours, `serve " +
+		"--nf-cancel-window`), with a `reason` of 15 to 255 characters (aliases `justificativa`, `motivo`). " +
+		"409 `The invoice can no longer be cancelled: its cancellation window has closed.`, `The order has " +
+		"no authorized invoice.`. An order whose invoice was cancelled can be invoiced again (the next " +
+		"number)."
+	docSendDanfeXML = "E-mails the invoice's XML and its DANFE as a PDF (named `<access key>.xml` and `.pdf`, or " +
+		"`nfse-<number>`), with their links, to `notify_email_nf` again (400 `The sales order has no " +
+		"notify_email_nf.`). The files go with the message as queued; their bytes are dropped once it is " +
+		"sent."
+	docPublicDANFE = "The printable DANFE of the order's invoice (or the NFS-e's equivalent) with the access key's Code " +
+		"128 bar code. Documents of the test environment say so."
+	docPublicDANFEPDF = "The DANFE as an A4 PDF, as the invoice e-mails carry it."
+	docPublicNFXML    = "The invoice's XML, as a download, never cached."
+)

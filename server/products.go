@@ -149,3 +149,18 @@ func (s *Server) updateProductOrService(r *request, q *productRequest) (any, err
 	}
 	return tokenAnswer{Message: "Product or service updated successfully.", Token: q.IDToken}, nil
 }
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docGetProducts = "The unit's active products and services, optionally by `search` (description) and `type` " +
+		"(`product`, `service`, `all`). 401 `Invalid token` for bad tokens (spec), 500 `Server error`."
+	docStockItems = "The unit's stock items, nested as the spec shows: `data: {ok, message, data: [{id, description, " +
+		"type, usage_type, monetary_value, ncm, cfop, unit}]}`. Bad or missing tokens: 403 `Invalid data`."
+	docInsertProduct = "Creates a product or service: `description`, `type` (`product`, `service`) required; " +
+		"`monetary_value` (alias `value`, ≥ 0), `ncm` (8 digits), `cfop` (4 digits, first 1 to 7), `unit` " +
+		"(up to 6 characters), `usage_type` (the SPED item type, default `00` for products and `09` for " +
+		"services)."
+	docUpdateProduct    = "Changes the sent fields of a product or service (`id_token`)."
+	docSetProductActive = "Enables or disables a product or service (`id_token`); idempotent."
+)

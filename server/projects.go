@@ -71,3 +71,12 @@ func (s *Server) updateProject(r *request, q *projectRequest) (any, error) {
 	}
 	return tokenAnswer{Message: "Project updated successfully.", Token: q.IDToken}, nil
 }
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docGetProjects      = "The unit's active projects by name; `budget` is a JSON number (spec)."
+	docInsertProject    = "Creates a project: `name` required, `observation`, `budget` (≥ 0)."
+	docUpdateProject    = "Changes the sent fields of a project (`id_token`)."
+	docSetProjectActive = "Enables or disables a project (`id_token`); idempotent."
+)

@@ -313,3 +313,28 @@ func (s *Server) publicPay(r *request, q *publicPayRequest) (any, error) {
 	}
 	return withMessage{Message: "Payment confirmed.", Data: p}, nil
 }
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docPublicPayment = "The order's payment page (HTML, Portuguese, mobile-first), by its public token (`fcp_…`, in " +
+		"`payment_url`): seller and CNPJ, order, customer, amount, each installment's due date and status, " +
+		"the boleto line with a copy button and a link to the printable boleto, the PIX QR code and " +
+		"copy-and-paste code. Viewing and copying are recorded. Unknown, disabled and cancelled orders " +
+		"answer a 404 page; 120 requests a minute per address (429)."
+	docPublicBoleto = "The printable boleto of an installment (`?installment=N`; default the first with a boleto): the " +
+		"typeable line and the bar code drawn as Interleaved 2 of 5. Records an `opened_boleto` event."
+	docPublicBoletoPDF = "The boleto of an installment as an A4 PDF: the payer's receipt and the slip with the bar code at " +
+		"FEBRABAN's 103 × 13 mm."
+	docPublicPixQR = "The BR Code of an installment's PIX charge as a PNG QR code."
+	docPublicEvent = "Records what the payer did on the portal: `token`, `event` (`viewed`, `copied_boleto`, " +
+		"`copied_pix`, `opened_boleto`, `printed_boleto`), optional `detail`."
+	docPublicPay = "A payment is confirmed by the party that received the money, never by the payer: outside test mode " +
+		"this route settles nothing and answers 409 `Online payment is not available for this charge: pay " +
+		"the boleto or the PIX code.` In test mode it is the simulated payer: `{token, installment, amount}` " +
+		"(both optional: the first open installment, its amount) pays the charge, recorded as `settlement` " +
+		"`exact`, `partial` (less than the amount), `over` (more, on time) or `late` (after the due date, at " +
+		"least the amount); with `in_automation` the income entry is booked (paid today, on the order's bank " +
+		"account and category), with `conciliation` it is reconciled, with `generateNFWebhook` the invoice " +
+		"is issued. 409 `There is no open charge to pay.`"
+)

@@ -192,3 +192,34 @@ func (s *Server) setPurchaseOrderActive(r *request, q *setPurchaseActiveRequest)
 	}
 	return okData{OK: true, Message: "Purchase order updated successfully.", Data: purchaseActive{ID: q.ID, Active: *q.Active}}, nil
 }
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docListPurchaseOrders = "The unit's purchase orders, optionally by `date_from` and `date_to` (on the estimated payment " +
+		"date), `id_token_contact`, `category_id_token`, `id_token_project`, `search` (the supplier's name " +
+		"or document, an item's description or code), `access_key`, `code`. Fields of the spec plus `status` " +
+		"(`complete` from the NF-e's XML, `awaiting_xml` from its key alone), `estimatedPaymentDate` and " +
+		"`keyInfo`. Money as decimal strings. 403 `Invalid data`, 500 `Erro desconhecido`."
+	docSetPurchaseActive = "Enables or disables a purchase order (`id_token_purchase_order`, `active` required); answers `data: " +
+		"{ok, message, data: {id, active}}` (spec). An order of another unit is 403 `Invalid data`."
+	docGetPurchaseOrder = "One purchase order (`id_token`) with its items; another unit's is 403 `Invalid data`."
+	docPurchaseByKey    = "Creates a purchase order from an NF-e access key (44 digits with a valid check digit, else 422 " +
+		"`Invalid access key: …`), optional `category_id_token`, `id_token_project`. With the NF-e in the " +
+		"inbox the order is filled from its XML (supplier, items, totals, freight, taxes, the first " +
+		"installment's due date); else from what the key says. The supplier becomes a contact when the unit " +
+		"has none with its document. The same key twice: 409 `A purchase order for this access key already " +
+		"exists.`"
+	docListNFes = "The inbox of NF-e issued to the unit's CNPJ, newest first: `[{token, access_key, supplier_cnpj, " +
+		"supplier_name, issue_date, total_value, manifestation, manifested_at, justification, " +
+		"id_purchase_order, created_date}]`."
+	docManifestNFe = "Records the recipient's manifestation on an NF-e of the inbox (`access_key` or `id_token`): " +
+		"`ciencia` (optional, once, first), then one conclusive `event`: `confirmacao`, `desconhecimento` or " +
+		"`nao_realizada` (with a `justification` of 15 to 255 characters). 409 `The NF-e already has a " +
+		"conclusive manifestation.`, `Ciência da operação was already recorded.`; 404 `NF-e not found in the " +
+		"unit's inbox.`."
+	docImportNFe = "Puts an NF-e XML (multipart, one file) into the unit's inbox, standing in for the tax authority's " +
+		"distribution service (also `fincom nfe import`): a readable NF-e with a valid key issued to the " +
+		"unit's CNPJ (422 `The NF-e was not issued to this unit's CNPJ.`, `The file is not a readable NF-e " +
+		"XML.`); the same key twice is 409 `This NF-e is already in the inbox.`."
+)

@@ -439,3 +439,45 @@ type orderDetail struct {
 	// opened the boleto, a refused payment), oldest first.
 	PortalEvents []store.PortalEvent `json:"portal_events"`
 }
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docListSalesOrders = "The unit's sales orders whose `estimated_payment_date` falls between `date_from` and `date_to` " +
+		"(both required: 400 `Parâmetros de data são obrigatórios.`), optionally by `id_token_project`, " +
+		"`id_token_contact`, `id_token_stock_item`, `id_token_category`, `code_orders` (exact `cod_orders`) " +
+		"and `active` (filters only when sent). Every field of the spec's record: `created_date_hours` and " +
+		"the `date_*` fields as `DD/MM/YYYY HH:mm` in São Paulo time (or null), `estimated_payment_date` as " +
+		"an ISO 8601 timestamp, money as decimal strings, `quantity` as a decimal string, `freight_mode` and " +
+		"`local_destino` as numbers; `products` is `[{token, description, quantity, unit_value, total}]` or " +
+		"null, `products_qty` the quantities joined by commas; `charge_status` is `NONE` until a charge " +
+		"exists. Bad or missing tokens answer 403 `Invalid data`; 500 `Erro desconhecido`."
+	docInsertSalesOrder = "Creates a sales order from the groups `pv`, `faturamento`, `charge` and `nf` (spec), or the legacy " +
+		"flat form (a group's fields at the top level; a group object, when sent, wins). Synonyms: " +
+		"`installments`/`installment`, `charge_pix_key`/`pix_key`, " +
+		"`bankAccountPayment`/`id_token_bank_account_payment`, `service_id_token`/`service_id`, " +
+		"`service_assoc_id_token`/`service_assoc_id`, `service_cod`/`service_code`, " +
+		"`id_token_contact`/`id_contact`, `id_token_stock_item`/`id_stock_item`; " +
+		"`charge.estimated_payment_date` stands in for `faturamento.estimated_payment_date`; the " +
+		"`generate_*` flags equal `provider_bank`; products as `pv.products` or `product_id_tokens` + " +
+		"`product_qtys`; taxes flat in `nf` or nested in `nf.impostos` / `nf.retencoes` (flat wins). Numbers " +
+		"are accepted as JSON numbers or numeric strings.\n\nRequired (400 `Missing required fields`, with " +
+		"`details: {missing_fields: [\"group.field\", ...], group}`): `pv.id_token_contact`, " +
+		"`pv.description`, `pv.value`, `faturamento.id_token_category`, " +
+		"`faturamento.estimated_payment_date`, `charge.payment_type`; `pv.id_token_stock_item` and " +
+		"`nf.service_id_token` for `nfse`/`nfsen`; `pv.products` for `nfe`/`nfce`; `charge.charge_pix_key` " +
+		"for PIX; `charge.bankAccountPayment` for transfers. 422 `Invalid parameter format`: a field of the " +
+		"wrong type, `installment_credit` or `installments` < 1, a negative tax, a date that is not " +
+		"`YYYY-MM-DD`, or a code outside its list. 403 `Invalid data`: bad tokens, or related records that " +
+		"are not active records of the unit. 500 `Erro ao inserir pedido`.\n\nDefaults: `quantity` 1, " +
+		"`freight_mode` 9, `freight_total` 0.00, `local_destino` 1, taxes 0.00, `installment_credit` and " +
+		"`installments` 1. `cod_orders` is `PV-000001`, `PV-000002`, … per unit: sequential, never reused. " +
+		"With `recurrence`, a copy of the order is made on day 1 of each month, due the same day of the " +
+		"month as many months later (clamped to the month's end)."
+	docGetSalesOrder = "One order (`id_token`), active or not: the listing's fields plus `origin_id_token` (the recurring " +
+		"order it was copied from), `charge_config`, `invoice_config`, every charge it had (cancelled ones " +
+		"too), its payment page, its latest invoice with links to its XML and DANFE, and what the payer did " +
+		"on the portal (`portal_events`)."
+	docSetSalesOrderActive = "Enables or disables an order (`id_token`); idempotent. A disabled order is not charged nor " +
+		"invoiced, and the portal does not show it."
+)

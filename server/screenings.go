@@ -106,3 +106,21 @@ func (s *Server) discardScreening(r *request, q *idRequest) (any, error) {
 	}
 	return tokenAnswer{Message: "Screening discarded.", Token: q.IDToken}, nil
 }
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docOCR = "Reads one document (multipart, one `files` part) into an expense's fields, each with a confidence: " +
+		"NF-e and NFC-e XML (supplier, total, issue date, access key, the first installment's due date, " +
+		"items), national and ABRASF NFS-e XML, all with confidence 1; the text of a PDF: a boleto line " +
+		"whose check digits hold (0.99), an access key with a valid check digit (0.95), the first valid CNPJ " +
+		"(0.9), a due date and total next to their usual labels (0.7). XML entities are refused, never " +
+		"expanded; compressed PDF streams are bounded. Images answer 422 `Images need an OCR engine, and " +
+		"none is configured. …`; unreadable input 422 `Could not read the document.`."
+	docInsertScreening = "Puts a received document (multipart, one file; optional `note`) in the unit's screening inbox as " +
+		"`pending`, with what fincom read from it; an unreadable one is kept too, with `kind` `unread`, for " +
+		"a person. `/insert_expense` with `id_token_screening` turns it into an expense."
+	docListScreenings = "The screening inbox, newest first, optionally by `status` (`pending`, `converted`, `discarded`): " +
+		"`[{token, status, file_name, content_type, size, extracted, note, created_date}]`."
+	docDiscardScreening = "Takes a pending document (`id_token`) out of the inbox (404 `Screening not found or not pending.`)."
+)

@@ -13,8 +13,8 @@ import (
 )
 
 // The attacks of the README's Security section, each as an outsider (or a
-// unit's token holder) would make it. Every test here failed on the code
-// before its fix.
+// unit's token holder) would make it: each test is the attack, and what
+// fincom must answer to it.
 
 // chargedOrder inserts the service order (in_automation, a provider_a
 // boleto of 1,500.00), issues its charge and answers the order's token and

@@ -47,3 +47,13 @@ func (s *Server) getStatus(r *request, q *getStatusRequest) (any, error) {
 	}
 	return statusAnswer{Statuses: entryStatuses, Entries: entries}, nil
 }
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docGetStatus = "The status vocabulary, and the status of the entries named by `id_token` or `id_tokens`: " +
+		"`{statuses: [{status, label, rule}], entries: [{id, type, due_date, pay_day, status, " +
+		"action_status}]}`. Statuses are derived in this order, never stored: `cancelled` (inactive), `paid` " +
+		"(`pay_day` set), `overdue` (unpaid, due before today in São Paulo), `open`. `action_status`: " +
+		"`to_pay`, `to_receive`, `paid`, `received`, `cancelled`. 404 `Entry not found.`."
+)

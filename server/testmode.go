@@ -404,3 +404,14 @@ func (s *Server) testWebhooks(r *request) (any, error) {
 func (s *Server) testDocuments(r *request) (any, error) {
 	return r.db.Documents(r.ctx, 500)
 }
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docTestClock = "Sets (`now`, RFC 3339) or advances (`advance`, an ISO 8601 duration such as `P1M`) the domain's " +
+		"clock, or `reset`s it; advancing runs the jobs of every day crossed (recurrence, overdue charges, " +
+		"reminders, contract billing). Other domains keep their clock."
+	docTestPayCharge = "The simulated payer pays an order's open charge (`id_token`, optional `installment`): its amount, " +
+		"any `amount` (partial or over), or with `late` its amount with a 2% fine and 1% a month of interest " +
+		"up to the domain's today; with the effects of a confirmed payment."
+)

@@ -80,3 +80,22 @@ func (s *Server) transactions(r *request, q *transactionsRequest) (any, error) {
 	}
 	return r.db.Transactions(r.ctx, r.units, store.TransactionFilter{From: from.ISO(), To: to.ISO(), Type: q.Type, UserToken: q.UserToken}), nil
 }
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docTransactions = "Lists expenses and income (spec: Transactions) of `unit_token`, or of `unit_tokens` (several units " +
+		"of the access token's domain; any other answers 403 `Invalid data`), by due date. `from_date` " +
+		"defaults to the first day of the current month, `to_date` to today; at most 365 days apart (400 " +
+		"`The interval between the dates must be at most 365 days.`, `The start date must not be after the " +
+		"end date.`, `Invalid from_date. Use YYYY-MM-DD.`). Optional `type` (`in`, `out`) and `user_token` " +
+		"(entries recorded by one user). Cancelled entries are listed with `active: false`.\n\nFields: `id` " +
+		"(entry token), `id_user`, `access_key`, `user_name`, `company_name` (the unit), `entity_name` (the " +
+		"counterparty: the contact's company name, else its name), `created_date` (ISO 8601 in São Paulo " +
+		"time), `description`, `barcode` (digits), `due_date`, `pay_day`, `competence_date` (`YYYY-MM-DD` or " +
+		"null), `value` (decimal string), `type`, `category`, `note`, `active`, `data_bank`, `private`, " +
+		"`id_token_unit`, `action_status` and `status` (as `/get_status` derives them), `nick_name_bank`, " +
+		"`wallet` (the payment method's key), `active_remittances` (true while a CNAB remittance holds the " +
+		"entry's charge), `id_ofx` and `conciliation_date` (set by reconciliation), `contact_name`, " +
+		"`key_method_credor`. Absent values are null."
+)

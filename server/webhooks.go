@@ -88,3 +88,24 @@ func (s *Server) listWebhookDeliveries(r *request) (any, error) {
 func (s *Server) listAudit(r *request) (any, error) {
 	return r.db.AuditLog(r.ctx, r.unit.ID, 500)
 }
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docInsertWebhook = "Registers an endpoint for the unit's events: `url` (http or https; outside test mode a public " +
+		"address: loopback, private, link-local and reserved ones are refused, here and when delivering), " +
+		"`events` (names such as `charge.paid`, `charge.*` or `*`), optional `secret` (one is made when " +
+		"absent; answered once). Events: `sales_order.created`, `charge.created`, `charge.paid`, " +
+		"`charge.overdue`, `charge.cancelled`, `charge.refused`, `invoice.issued`, `invoice.cancelled`, " +
+		"`contract.created`, `contract.updated`, `inventory.low_stock`. Each delivery is a POST of `{id, " +
+		"type, created_at, unit_token, data}` with `X-Fincom-Event`, `X-Fincom-Delivery` and " +
+		"`X-Fincom-Signature: t=<unix>,v1=<hex HMAC-SHA256 of \"<t>.<body>\">`; a failure is tried again " +
+		"after 30 s, 1, 2, 4 … minutes (at most 6 h), 10 times."
+	docListWebhooks     = "The unit's webhooks, without their secrets."
+	docSetWebhookActive = "Enables or disables a webhook (`id_token`); idempotent."
+	docListDeliveries   = "The latest deliveries of the unit's webhooks, newest first: event, type, status (`pending`, `sent`, " +
+		"`failed`), attempts, the endpoint's last status, the kind of the last failure (never the " +
+		"connection's own error) and the payload."
+	docListAudit = "The unit's latest changes, newest first: when, which access token (its id and hint, never the " +
+		"token), which route and record."
+)

@@ -142,9 +142,8 @@ func TestWebhookActive(t *testing.T) {
 }
 
 // TestEveryChangeIsAudited: a route that changes data is declared so in
-// the route table (write), and its change reaches the audit log;
-// discarding a screening is one (it wrote no entry when the audit was
-// decided by route-name prefixes).
+// the route table (write), and its change reaches the audit log
+// (discarding a screening, whose name says nothing of a change, too).
 func TestEveryChangeIsAudited(t *testing.T) {
 	s, _ := newTestServer(t)
 	h := s.Handler()

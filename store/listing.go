@@ -37,8 +37,8 @@ func (l Listing[T]) All() ([]T, error) {
 }
 
 // memo remembers what a listing has displayed: rows made together (an
-// import, a batch, a recurrence) share their timestamps, and parsing and
-// formatting each in São Paulo time was a tenth of a month's listing. A
+// import, a batch, a recurrence) share their timestamps, each parsed and
+// formatted in São Paulo time once per listing (BenchmarkTransactions). A
 // nil memo remembers nothing.
 type memo map[string]string
 

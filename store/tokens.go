@@ -116,8 +116,7 @@ func (db *DB) Authenticate(ctx context.Context, accessToken, unitToken string) (
 		return Unit{}, err
 	}
 	// One statement, prepared once per connection: every private request
-	// pays for it, and parsing it each time was most of fincom's own cost
-	// on a small listing.
+	// runs it (BenchmarkGetContacts).
 	want := hashToken(accessToken)
 	var got []byte
 	var id sql.NullInt64

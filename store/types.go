@@ -44,9 +44,10 @@ func (m Money) AppendJSON(b []byte) []byte {
 }
 
 // appendFixed2 appends what d.StringFixed(2) returns: d rounded half away
-// from zero to two places. Amounts whose cents fit an int64 (all real
-// ones) are done in integers; StringFixed's big.Int arithmetic was a
-// sixth of a month's sales-order listing.
+// from zero to two places. Amounts whose cents fit an int64 (every amount
+// fincom keeps) are done in integers, without StringFixed's big.Int
+// arithmetic (BenchmarkListSalesOrders; FuzzMoneyString holds the two
+// equal).
 func appendFixed2(b []byte, d decimal.Decimal) []byte {
 	exp, digits := int(d.Exponent()), d.NumDigits()
 	if digits > 18 || exp < -18 || digits+exp+2 > 18 {
