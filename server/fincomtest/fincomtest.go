@@ -12,10 +12,12 @@ package fincomtest
 
 import (
 	"context"
+	"log/slog"
 	"net"
 	"testing"
 	"time"
 
+	"fincom/jobs"
 	"fincom/server"
 	"fincom/store"
 )
@@ -97,7 +99,17 @@ func Start(t testing.TB, opts ...Options) *Instance {
 	}
 	// Test mode is on: the /_test routes (clock, simulations, snapshots,
 	// throw-away domains) are what integrators' tests need.
-	srv, err := server.New(ds, sys, server.Config{Version: "fincomtest", PublicURL: "http://" + ln.Addr().String(), TestMode: true, Seed: o.Seed})
+	// The clock's advance runs the scheduler's jobs, as `serve` wires it.
+	publicURL := "http://" + ln.Addr().String()
+	bill, inv, err := server.NewServices(publicURL, nil, 0)
+	if err != nil {
+		t.Fatalf("fincomtest: %v", err)
+	}
+	runner := &jobs.Runner{Domains: ds, Log: slog.New(slog.DiscardHandler), Billing: bill, WebhookAllowPrivate: true}
+	srv, err := server.New(ds, sys, server.Config{Version: "fincomtest", PublicURL: publicURL, TestMode: true, Seed: o.Seed,
+		Billing: bill, Invoices: inv, RunDay: func(ctx context.Context, db *store.DB, day store.Date) (any, error) {
+			return runner.RunDay(ctx, db, day)
+		}})
 	if err != nil {
 		t.Fatalf("fincomtest: %v", err)
 	}

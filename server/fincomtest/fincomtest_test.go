@@ -51,3 +51,29 @@ func TestSeededStart(t *testing.T) {
 		t.Fatalf("seeded instances differ:\n%s\n%s", answers[0], answers[1])
 	}
 }
+
+// TestClockRunsJobs: in an instance, advancing the clock runs the
+// scheduler's jobs of the days it crosses, as `fincom serve --test-mode`
+// does.
+func TestClockRunsJobs(t *testing.T) {
+	f := Start(t, Options{Now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)})
+	resp, err := http.Post(f.URL+"/_test/clock", "application/json", strings.NewReader(fmt.Sprintf(`{"access_token":%q,"advance":"P10D"}`, f.AccessToken)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Data struct {
+			Jobs [][]struct {
+				Job  string `json:"job"`
+				Date string `json:"date"`
+			} `json:"jobs"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("%d %v", resp.StatusCode, err)
+	}
+	if len(out.Data.Jobs) != 10 || out.Data.Jobs[len(out.Data.Jobs)-1][0].Date != "2026-12-02" {
+		t.Fatalf("jobs run: %+v", out.Data.Jobs)
+	}
+}
