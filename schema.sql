@@ -174,9 +174,12 @@ CREATE TABLE products (
 	unit           TEXT,
 	active         INTEGER NOT NULL DEFAULT 1,
 	created_at     TEXT NOT NULL,
-	updated_at     TEXT NOT NULL
+	updated_at     TEXT NOT NULL,
+	-- The product's own code (the NF-e's cProd), unique in the unit.
+	code           TEXT
 ) STRICT;
 CREATE INDEX products_unit ON products(unit_id, active, description);
+CREATE UNIQUE INDEX products_code ON products(unit_id, code);
 
 CREATE TABLE payment_methods (
 	id          INTEGER PRIMARY KEY,
@@ -347,13 +350,23 @@ CREATE UNIQUE INDEX sales_orders_recurrence ON sales_orders(origin_id, recurrenc
 CREATE INDEX sales_orders_unit_date ON sales_orders(unit_id, estimated_payment_date);
 CREATE INDEX sales_orders_recurring ON sales_orders(recurrence) WHERE recurrence = 1;
 
-CREATE TABLE sales_order_products (
-	order_id   INTEGER NOT NULL REFERENCES sales_orders(id),
-	position   INTEGER NOT NULL,
-	product_id INTEGER NOT NULL REFERENCES products(id),
-	quantity   TEXT NOT NULL,
+-- An order's product lines as they were sold: what the catalogue said of
+-- each product when the order was made, its quantity and total.
+CREATE TABLE sales_order_lines (
+	order_id    INTEGER NOT NULL REFERENCES sales_orders(id),
+	position    INTEGER NOT NULL,
+	product_id  INTEGER NOT NULL REFERENCES products(id),
+	code        TEXT NOT NULL,
+	description TEXT NOT NULL,
+	ncm         TEXT,
+	cfop        TEXT,
+	unit        TEXT,
+	quantity    TEXT NOT NULL,
+	unit_value  TEXT NOT NULL,
+	total       TEXT NOT NULL,
 	PRIMARY KEY (order_id, position)
 ) STRICT;
+CREATE INDEX sales_order_lines_product ON sales_order_lines(product_id);
 
 CREATE TABLE job_runs (
 	id          INTEGER PRIMARY KEY,

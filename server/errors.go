@@ -52,6 +52,8 @@ const (
 	textCategoryNotFound      = "Category not found or not updated."
 	textProjectNotFound       = "Project not found or not updated."
 	textProductNotFound       = "Product or service not found or not updated."
+	textProductCodeUsed       = "Product code already used in this unit."
+	textInvalidProductCode    = "Invalid code. Use 1 to 60 characters."
 	textCategoryExists        = "Category already exists for this type."
 	textCategoryGroupNotFound = "Category group not found for this type."
 

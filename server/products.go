@@ -10,6 +10,8 @@ import (
 )
 
 var (
+	errProductCodeUsed       = newError(http.StatusBadRequest, textProductCodeUsed)
+	errInvalidProductCode    = newError(http.StatusBadRequest, textInvalidProductCode)
 	errProductNotFound       = newError(http.StatusNotFound, textProductNotFound)
 	errInvalidProductType    = newError(http.StatusBadRequest, textInvalidProdType)
 	errInvalidNCM            = newError(http.StatusBadRequest, textInvalidNCM)
@@ -72,9 +74,19 @@ type productRequest struct {
 	NCM           *string      `json:"ncm"`
 	CFOP          *string      `json:"cfop"`
 	Unit          *string      `json:"unit"`
+	// Code is the product's own code (the NF-e's cProd): at most 60
+	// characters; without it a product is numbered in its unit.
+	Code *string `json:"code" alias:"cod_product"`
 }
 
 func (q *productRequest) apply(f *store.ProductFields) error {
+	if q.Code != nil {
+		c := strings.TrimSpace(*q.Code)
+		if c == "" && f.Code != "" || len([]rune(c)) > 60 {
+			return errInvalidProductCode
+		}
+		f.Code = c
+	}
 	if err := setText(&f.Description, q.Description, maxShortText); err != nil {
 		return err
 	}
@@ -141,7 +153,7 @@ func (s *Server) updateProductOrService(r *request, q *productRequest) (any, err
 	if q.IDToken == "" {
 		return nil, errMissing
 	}
-	if sent(q.Description, q.Type, q.MonetaryValue, q.UsageType, q.NCM, q.CFOP, q.Unit) == 0 {
+	if sent(q.Description, q.Type, q.MonetaryValue, q.UsageType, q.NCM, q.CFOP, q.Unit, q.Code) == 0 {
 		return nil, errProductNoFieldsUpdate
 	}
 	if err := r.db.UpdateProduct(r.ctx, r.unit.ID, q.IDToken, q.apply); err != nil {

@@ -144,7 +144,7 @@ var (
 	webhookErrs   = errMap{{store.ErrNotFound, errWebhookNotFound}}
 	crmErrs       = errMap{{store.ErrNotFound, errCRMNotFound}}
 	movementErrs  = errMap{{store.ErrNotFound, errMovementNotFound}}
-	productErrs   = errMap{{store.ErrNotFound, errProductNotFound}}
+	productErrs   = errMap{{store.ErrNotFound, errProductNotFound}, {store.ErrDuplicate, errProductCodeUsed}}
 	contactErrs   = errMap{{store.ErrNotFound, errContactNotFound}, {store.ErrDuplicate, errRegisterUsed}}
 	categoryErrs  = errMap{{store.ErrNotFound, errCategoryNotFound}, {store.ErrDuplicate, errCategoryExists}, {store.ErrInvalidReference, errCategoryGroupNotFound}}
 	projectErrs   = errMap{{store.ErrNotFound, errProjectNotFound}}
@@ -350,7 +350,7 @@ func (s *Server) routeTable() []route {
 			doc: doc{tag: tagRegisters, summary: "Products and services, with filters.", desc: docGetProducts, resp: []store.Product{}}},
 		{path: "/list_stock_items_by_unit", do: plain(s.listStockItemsByUnit), texts: textsStock,
 			doc: doc{tag: tagRegisters, summary: "The unit's stock items.", desc: docStockItems, resp: okData{Data: []store.StockItem{}}}},
-		{path: "/insert_product_or_service", do: handle(s.insertProductOrService), texts: textsDefault, write: true,
+		{path: "/insert_product_or_service", do: handle(s.insertProductOrService), texts: textsDefault, errs: productErrs, write: true,
 			doc: doc{tag: tagRegisters, summary: "Insert a product or service.", desc: docInsertProduct, resp: done}},
 		{path: "/update_product_or_service", do: handle(s.updateProductOrService), texts: textsDefault, errs: productErrs, write: true,
 			doc: doc{tag: tagRegisters, summary: "Update a product or service.", desc: docUpdateProduct, resp: done}},

@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 )
@@ -69,6 +70,8 @@ func TestSalesOrders(t *testing.T) {
 			body: `{` + auth + `,"date_from":"2026-11-01","date_to":"2026-12-31","id_token_contact":"{{contact2}}"}`, status: 200, check: wantCount(1)},
 		{name: "filter stock item", path: "/list_sales_orders", before: []call{{"/insert_sales_order", serviceOrder}, {"/insert_sales_order", productOrder}},
 			body: `{` + auth + `,"date_from":"2026-11-01","date_to":"2026-12-31","id_token_stock_item":"{{service1}}"}`, status: 200, check: wantCount(1)},
+		{name: "filter stock item of a product line", path: "/list_sales_orders", before: []call{{"/insert_sales_order", serviceOrder}, {"/insert_sales_order", productOrder}},
+			body: `{` + auth + `,"date_from":"2026-11-01","date_to":"2026-12-31","id_token_stock_item":"{{product1}}"}`, status: 200, check: wantCount(1)},
 		{name: "filter project", path: "/list_sales_orders", before: []call{{"/insert_sales_order", serviceOrder}, {"/insert_sales_order", productOrder}},
 			body: `{` + auth + `,"date_from":"2026-11-01","date_to":"2026-12-31","id_token_project":"{{project1}}"}`, status: 200, check: wantCount(1)},
 		{name: "filter category", path: "/list_sales_orders", before: []call{{"/insert_sales_order", serviceOrder}},
@@ -165,4 +168,65 @@ func TestSalesOrderSynonyms(t *testing.T) {
 			t.Errorf("got %v, want %v", c.got, c.want)
 		}
 	}
+}
+
+// TestOrderLinesAsSold: an order keeps each product line as it was sold.
+// The product's later price and name change neither the order, its
+// listing, its invoice, nor the copies its recurrence makes; an invoice
+// whose lines do not add up to the order's value is refused, the
+// difference named.
+func TestOrderLinesAsSold(t *testing.T) {
+	h := testModeServer(t)
+	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
+	post(t, h, "/update_product_or_service", `{`+auth+`,"id_token":"{{product1}}","monetary_value":"40.00"}`)
+	order := strings.NewReplacer(`"quantity":100}],"description":"Parafusos","value":35`, `"quantity":2}],"description":"Parafusos","value":80`,
+		`"local_destino":2`, `"local_destino":1`, `"freight_mode":"1","freight_total":12.3`, `"freight_mode":"9"`,
+		`"estimated_payment_date":"2026-12-10"}`, `"estimated_payment_date":"2026-12-10","recurrence":true}`).Replace(productOrder)
+	id := post(t, h, "/insert_sales_order", order)["data"].(map[string]any)["id"].(string)
+	post(t, h, "/update_product_or_service", `{`+auth+`,"id_token":"{{product1}}","monetary_value":"55.00","description":"Parafuso 12mm"}`)
+
+	want := func(where string, lines []any) {
+		t.Helper()
+		l := lines[0].(map[string]any)
+		if len(lines) != 1 || l["unit_value"] != "40.00" || l["total"] != "80.00" || l["description"] != "Parafuso 10mm" || l["code"] != "000001" ||
+			l["ncm"] != "73181500" || l["cfop"] != "5102" || l["unit"] != "UN" || l["quantity"] != "2" {
+			t.Fatalf("%s: lines %v", where, lines)
+		}
+	}
+	o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	want("get_sales_order_by_id", o["products"].([]any))
+	listed := post(t, h, "/list_sales_orders", `{`+auth+`,"date_from":"2026-12-01","date_to":"2026-12-31"}`)["data"].([]any)
+	want("list_sales_orders", listed[0].(map[string]any)["products"].([]any))
+
+	post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	xml := do(h, http.MethodGet, "/sales_orders/public_nf_xml/"+publicToken(t, h, id), "").Body.String()
+	for _, w := range []string{"<vUnCom>40.0000000000</vUnCom>", "<vProd>80.00</vProd>", "<vNF>80.00</vNF>", "<xProd>Parafuso 10mm</xProd>", "<cProd>000001</cProd>"} {
+		if !strings.Contains(xml, w) {
+			t.Errorf("the NF-e lacks %s", w)
+		}
+	}
+
+	// The recurrence's copy for January bills what the origin sold.
+	post(t, h, "/_test/clock", `{"access_token":"{{access}}","advance":"P41D"}`)
+	jan := post(t, h, "/list_sales_orders", `{`+auth+`,"date_from":"2027-01-01","date_to":"2027-01-31"}`)["data"].([]any)
+	if len(jan) != 1 {
+		t.Fatalf("January: %v", jan)
+	}
+	want("the recurrence's copy", jan[0].(map[string]any)["products"].([]any))
+
+	// An order whose value is not what its lines add up to cannot be
+	// invoiced.
+	odd := strings.Replace(order, `"value":80`, `"value":100`, 1)
+	id2 := post(t, h, "/insert_sales_order", odd)["data"].(map[string]any)["id"].(string)
+	rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id2+`"}`)
+	if rec.Code != 422 || !strings.Contains(rec.Body.String(), `"field":"pv.value","message":"the order's lines add up to 110.00 but its value is 100.00 (a difference of -10.00)"`) {
+		t.Fatalf("mismatched order: %d %s", rec.Code, rec.Body.String())
+	}
+}
+
+// publicToken is an order's public token, given it has one.
+func publicToken(t *testing.T, h http.Handler, id string) string {
+	t.Helper()
+	u := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["invoice"].(map[string]any)["xml_url"].(string)
+	return u[strings.LastIndex(u, "/")+1:]
 }

@@ -497,8 +497,7 @@ func (db *DB) BillContracts(ctx context.Context, today Date) ([]BilledOrder, int
 					return err
 				}
 				id, _ := res.LastInsertId()
-				if _, err := tx.ExecContext(ctx, `INSERT INTO sales_order_products (order_id, position, product_id, quantity)
-					SELECT ?, position, product_id, quantity FROM sales_order_products WHERE order_id = ?`, id, c.order); err != nil {
+				if err := copyLines(ctx, tx, id, c.order); err != nil {
 					return err
 				}
 				if _, err := tx.ExecContext(ctx, `INSERT INTO contract_billing (contract_id, period, order_id) VALUES (?, ?, ?)`, c.id, k, id); err != nil {

@@ -202,6 +202,15 @@ func isUnique(err error) bool {
 	return errors.As(err, &se) && (se.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || se.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY)
 }
 
+// uniqueViolation turns SQLite's refusal of a UNIQUE constraint into
+// ErrDuplicate.
+func uniqueViolation(err error) error {
+	if isUnique(err) {
+		return ErrDuplicate
+	}
+	return err
+}
+
 // notFound turns sql.ErrNoRows into ErrNotFound.
 func notFound(err error) error {
 	if errors.Is(err, sql.ErrNoRows) {

@@ -17,7 +17,7 @@ type InvoiceParty struct {
 type InvoiceItem struct {
 	Code, Description, NCM, CFOP, Unit string
 	Quantity                           Decimal
-	UnitValue                          Money
+	UnitValue, Total                   Money
 }
 
 // InvoiceData is what issuing an order's invoice needs.
@@ -106,14 +106,15 @@ func (db *DB) InvoiceData(ctx context.Context, unitID int64, orderToken string) 
 		}
 		d.Recipient = InvoiceParty{Register: c[0].String, Name: c[1].String, Address: c[2].String, Number: c[3].String,
 			Neighborhood: c[4].String, CityIBGE: c[5].String, City: c[6].String, State: c[7].String, Zip: c[8].String, Email: c[9].String}
-		rows, err := tx.QueryContext(ctx, `SELECT p.token, p.description, COALESCE(p.ncm, ''), COALESCE(p.cfop, ''), COALESCE(p.unit, ''),
-			l.quantity, p.monetary_value FROM sales_order_products l JOIN products p ON p.id = l.product_id WHERE l.order_id = ? ORDER BY l.position`, o.id)
+		// The order's lines as sold: an invoice bills what the order sold.
+		rows, err := tx.QueryContext(ctx, `SELECT code, description, COALESCE(ncm, ''), COALESCE(cfop, ''), COALESCE(unit, ''),
+			quantity, unit_value, total FROM sales_order_lines WHERE order_id = ? ORDER BY position`, o.id)
 		if err != nil {
 			return err
 		}
 		for rows.Next() {
 			var it InvoiceItem
-			if err := rows.Scan(&it.Code, &it.Description, &it.NCM, &it.CFOP, &it.Unit, &it.Quantity, &it.UnitValue); err != nil {
+			if err := rows.Scan(&it.Code, &it.Description, &it.NCM, &it.CFOP, &it.Unit, &it.Quantity, &it.UnitValue, &it.Total); err != nil {
 				rows.Close()
 				return err
 			}

@@ -160,9 +160,7 @@ func (db *DB) CreateRecurringOrders(ctx context.Context, day Date) ([]string, er
 			if err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `
-				INSERT INTO sales_order_products (order_id, position, product_id, quantity)
-				SELECT ?, position, product_id, quantity FROM sales_order_products WHERE order_id = ?`, id, o.id); err != nil {
+			if err := copyLines(ctx, tx, id, o.id); err != nil {
 				return err
 			}
 			if err := db.emit(ctx, tx, o.unit, "sales_order.created", map[string]any{"cod_orders": OrderCode(seq), "estimated_payment_date": due.ISO(),

@@ -17,11 +17,15 @@ type ProductFields struct {
 	NCM           string
 	CFOP          string
 	Unit          string // commercial unit (UN, KG, H, ...)
+	// Code is the product's own code (the NF-e's cProd), unique in the
+	// unit; "" at insert takes the unit's next number (000001, 000002, …).
+	Code string
 }
 
 // Product is a product or service as /get_products_and_services returns it.
 type Product struct {
 	Token         string `json:"token"`
+	Code          string `json:"code"`
 	Description   string `json:"description"`
 	Type          string `json:"type"`
 	MonetaryValue Money  `json:"monetary_value"`
@@ -30,6 +34,7 @@ type Product struct {
 // StockItem is a product or service as /list_stock_items_by_unit returns it.
 type StockItem struct {
 	ID            string `json:"id"`
+	Code          string `json:"code"`
 	Description   string `json:"description"`
 	Type          string `json:"type"`
 	UsageType     string `json:"usage_type"`
@@ -40,18 +45,43 @@ type StockItem struct {
 }
 
 func (f ProductFields) values() []any {
-	return []any{f.Description, f.Type, f.MonetaryValue, f.UsageType, nullString(f.NCM), nullString(f.CFOP), nullString(f.Unit)}
+	return []any{f.Description, f.Type, f.MonetaryValue, f.UsageType, nullString(f.NCM), nullString(f.CFOP), nullString(f.Unit), f.Code}
+}
+
+// nextProductCode takes the unit's next free product number: codes the
+// firm gave itself are skipped.
+func nextProductCode(ctx context.Context, tx *sql.Tx, unitID int64) (string, error) {
+	for {
+		n, err := nextCounter(ctx, tx, unitID, "product_code")
+		if err != nil {
+			return "", err
+		}
+		code := fmt.Sprintf("%06d", n)
+		var taken int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM products WHERE unit_id = ? AND code = ?`, unitID, code).Scan(&taken); err != nil {
+			return "", err
+		}
+		if taken == 0 {
+			return code, nil
+		}
+	}
 }
 
 // InsertProduct creates an active product or service.
 func (db *DB) InsertProduct(ctx context.Context, unitID int64, f ProductFields) (string, error) {
 	token := db.newToken(ctx)
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		if f.Code == "" {
+			var err error
+			if f.Code, err = nextProductCode(ctx, tx, unitID); err != nil {
+				return err
+			}
+		}
 		args := append([]any{token, unitID}, f.values()...)
 		_, err := tx.ExecContext(ctx, `
-			INSERT INTO products (token, unit_id, description, type, monetary_value, usage_type, ncm, cfop, unit, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, append(args, timestamp(now), timestamp(now))...)
-		return err
+			INSERT INTO products (token, unit_id, description, type, monetary_value, usage_type, ncm, cfop, unit, code, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, append(args, timestamp(now), timestamp(now))...)
+		return uniqueViolation(err)
 	})
 	if err != nil {
 		return "", fmt.Errorf("insert product: %w", err)
@@ -65,9 +95,9 @@ func (db *DB) UpdateProduct(ctx context.Context, unitID int64, token string, app
 	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var f ProductFields
 		var ncm, cfop, unit sql.NullString
-		err := tx.QueryRowContext(ctx, `SELECT description, type, monetary_value, usage_type, ncm, cfop, unit
+		err := tx.QueryRowContext(ctx, `SELECT description, type, monetary_value, usage_type, ncm, cfop, unit, code
 			FROM products WHERE unit_id = ? AND token = ?`, unitID, token).
-			Scan(&f.Description, &f.Type, &f.MonetaryValue, &f.UsageType, &ncm, &cfop, &unit)
+			Scan(&f.Description, &f.Type, &f.MonetaryValue, &f.UsageType, &ncm, &cfop, &unit, &f.Code)
 		if err != nil {
 			return notFound(err)
 		}
@@ -76,9 +106,9 @@ func (db *DB) UpdateProduct(ctx context.Context, unitID int64, token string, app
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `
-			UPDATE products SET description = ?, type = ?, monetary_value = ?, usage_type = ?, ncm = ?, cfop = ?, unit = ?, updated_at = ?
-			WHERE unit_id = ? AND token = ?`, append(f.values(), timestamp(now), unitID, token)...)
-		return err
+			UPDATE products SET description = ?, type = ?, monetary_value = ?, usage_type = ?, ncm = ?, cfop = ?, unit = ?, code = ?,
+			updated_at = ? WHERE unit_id = ? AND token = ?`, append(f.values(), timestamp(now), unitID, token)...)
+		return uniqueViolation(err)
 	})
 }
 
@@ -99,7 +129,7 @@ func (db *DB) Products(ctx context.Context, unitID int64, search, typ string) ([
 		where = append(where, "type = ?")
 		args = append(args, typ)
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT token, description, type, monetary_value FROM products
+	rows, err := db.r.QueryContext(ctx, `SELECT token, code, description, type, monetary_value FROM products
 		WHERE `+strings.Join(where, " AND ")+` ORDER BY description, id`, args...)
 	if err != nil {
 		return nil, err
@@ -108,7 +138,7 @@ func (db *DB) Products(ctx context.Context, unitID int64, search, typ string) ([
 	out := []Product{}
 	for rows.Next() {
 		var p Product
-		if err := rows.Scan(&p.Token, &p.Description, &p.Type, &p.MonetaryValue); err != nil {
+		if err := rows.Scan(&p.Token, &p.Code, &p.Description, &p.Type, &p.MonetaryValue); err != nil {
 			return nil, err
 		}
 		out = append(out, p)
@@ -119,7 +149,7 @@ func (db *DB) Products(ctx context.Context, unitID int64, search, typ string) ([
 // StockItems lists the unit's active products and services with their
 // fiscal data.
 func (db *DB) StockItems(ctx context.Context, unitID int64) ([]StockItem, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT token, description, type, usage_type, monetary_value, ncm, cfop, unit
+	rows, err := db.r.QueryContext(ctx, `SELECT token, code, description, type, usage_type, monetary_value, ncm, cfop, unit
 		FROM products WHERE unit_id = ? AND active = 1 ORDER BY description, id`, unitID)
 	if err != nil {
 		return nil, err
@@ -128,7 +158,7 @@ func (db *DB) StockItems(ctx context.Context, unitID int64) ([]StockItem, error)
 	out := []StockItem{}
 	for rows.Next() {
 		var s StockItem
-		if err := rows.Scan(&s.ID, &s.Description, &s.Type, &s.UsageType, &s.MonetaryValue, &s.NCM, &s.CFOP, &s.Unit); err != nil {
+		if err := rows.Scan(&s.ID, &s.Code, &s.Description, &s.Type, &s.UsageType, &s.MonetaryValue, &s.NCM, &s.CFOP, &s.Unit); err != nil {
 			return nil, err
 		}
 		out = append(out, s)

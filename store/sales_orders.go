@@ -151,13 +151,23 @@ type SalesOrderFields struct {
 }
 
 // OrderLine is a product line as an order shows it.
+// It is the line as sold: what the catalogue said of the product when the
+// order was made, whatever it says now.
 type OrderLine struct {
 	Token       string  `json:"token"`
+	Code        string  `json:"code"`
 	Description string  `json:"description"`
+	NCM         Text    `json:"ncm"`
+	CFOP        Text    `json:"cfop"`
+	Unit        Text    `json:"unit"`
 	Quantity    Decimal `json:"quantity"`
 	UnitValue   Money   `json:"unit_value"`
 	Total       Money   `json:"total"`
 }
+
+// orderLineColumns are an order line's columns as orderLines scans them
+// (l: sales_order_lines, p: products).
+const orderLineColumns = `l.order_id, p.token, l.code, l.description, l.ncm, l.cfop, l.unit, l.quantity, l.unit_value, l.total`
 
 // SalesOrder is an order as /list_sales_orders returns it (spec, Sales
 // order), field for field.
@@ -295,6 +305,35 @@ func resolveOrderRefs(ctx context.Context, tx *sql.Tx, unitID int64, f SalesOrde
 	return r, nil
 }
 
+// insertLine adds a product line to an order as sold: the product's
+// code, description, NCM, CFOP, unit and price as the catalogue says them
+// now, its quantity and total (TestOrderLinesAsSold).
+func insertLine(ctx context.Context, tx *sql.Tx, orderID int64, position int, productID int64, quantity Decimal) error {
+	var price Money
+	if err := tx.QueryRowContext(ctx, `SELECT monetary_value FROM products WHERE id = ?`, productID).Scan(&price); err != nil {
+		return err
+	}
+	total := LineTotal(quantity, price)
+	if !InMoneyRange(total.Decimal) {
+		return ErrMoneyRange
+	}
+	_, err := tx.ExecContext(ctx, `
+		INSERT INTO sales_order_lines (order_id, position, product_id, code, description, ncm, cfop, unit, quantity, unit_value, total)
+		SELECT ?, ?, id, code, description, ncm, cfop, unit, ?, monetary_value, ? FROM products WHERE id = ?`,
+		orderID, position, quantity, total, productID)
+	return err
+}
+
+// copyLines gives an order the lines of another, as they were sold (a
+// recurrence's or a contract's copy bills what its origin sold).
+func copyLines(ctx context.Context, tx *sql.Tx, toOrder, fromOrder int64) error {
+	_, err := tx.ExecContext(ctx, `
+		INSERT INTO sales_order_lines (order_id, position, product_id, code, description, ncm, cfop, unit, quantity, unit_value, total)
+		SELECT ?, position, product_id, code, description, ncm, cfop, unit, quantity, unit_value, total
+		FROM sales_order_lines WHERE order_id = ?`, toOrder, fromOrder)
+	return err
+}
+
 // nextCounter increments and returns a per-unit counter in the write
 // transaction: codes are sequential and never reused.
 func nextCounter(ctx context.Context, tx *sql.Tx, unitID int64, name string) (int64, error) {
@@ -364,8 +403,7 @@ func (db *DB) insertOrder(ctx context.Context, tx *sql.Tx, unitID int64, token s
 		return "", err
 	}
 	for i, p := range f.Products {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO sales_order_products (order_id, position, product_id, quantity) VALUES (?, ?, ?, ?)`,
-			id, i+1, refs.products[i], p.Quantity); err != nil {
+		if err := insertLine(ctx, tx, id, i+1, refs.products[i], p.Quantity); err != nil {
 			return "", err
 		}
 	}
@@ -500,10 +538,9 @@ func orderLines(rows *sql.Rows) (map[int64][]OrderLine, error) {
 	for rows.Next() {
 		var id int64
 		var l OrderLine
-		if err := rows.Scan(&id, &l.Token, &l.Description, &l.Quantity, &l.UnitValue); err != nil {
+		if err := rows.Scan(&id, &l.Token, &l.Code, &l.Description, &l.NCM, &l.CFOP, &l.Unit, &l.Quantity, &l.UnitValue, &l.Total); err != nil {
 			return nil, err
 		}
-		l.Total = LineTotal(l.Quantity, l.UnitValue)
 		lines[id] = append(lines[id], l)
 	}
 	return lines, rows.Err()
@@ -526,9 +563,8 @@ func setLines(o *SalesOrderDetail, lines []OrderLine) {
 
 // attachLines loads the product lines of one order.
 func attachLines(ctx context.Context, tx *sql.Tx, o *SalesOrderDetail) error {
-	rows, err := tx.QueryContext(ctx, `
-		SELECT l.order_id, p.token, p.description, l.quantity, p.monetary_value
-		FROM sales_order_products l JOIN products p ON p.id = l.product_id
+	rows, err := tx.QueryContext(ctx, `SELECT `+orderLineColumns+`
+		FROM sales_order_lines l JOIN products p ON p.id = l.product_id
 		WHERE l.order_id = ?
 		ORDER BY l.position`, o.id)
 	if err != nil {
@@ -550,12 +586,18 @@ func (db *DB) SalesOrders(ctx context.Context, unit Unit, f SalesOrderFilter) Li
 	where := []string{"o.unit_id = ?", "o.estimated_payment_date BETWEEN ? AND ?"}
 	args := []any{unit.ID, f.From, f.To}
 	for _, c := range []struct{ cond, val string }{
-		{"pr.token = ?", f.ProjectToken}, {"c.token = ?", f.ContactToken}, {"st.token = ?", f.StockItemToken},
+		{"pr.token = ?", f.ProjectToken}, {"c.token = ?", f.ContactToken},
 		{"cat.token = ?", f.CategoryToken}, {"o.cod_orders = ?", f.CodeOrders},
 	} {
 		if c.val != "" {
 			where, args = append(where, c.cond), append(args, c.val)
 		}
+	}
+	if f.StockItemToken != "" {
+		// A product or service: the order's main item, or one of its lines.
+		where = append(where, `(st.token = ? OR EXISTS (SELECT 1 FROM sales_order_lines l JOIN products lp ON lp.id = l.product_id
+			WHERE l.order_id = o.id AND lp.token = ?))`)
+		args = append(args, f.StockItemToken, f.StockItemToken)
 	}
 	if f.Active != nil {
 		where, args = append(where, "o.active = ?"), append(args, boolInt(*f.Active))
@@ -565,10 +607,9 @@ func (db *DB) SalesOrders(ctx context.Context, unit Unit, f SalesOrderFilter) Li
 		return db.read(ctx, func(tx *sql.Tx) error {
 			// The lines of every order of the period, whatever the other
 			// filters: a few more lines than needed, one plain statement.
-			rows, err := db.cachedQuery(ctx, tx, `
-				SELECT l.order_id, p.token, p.description, l.quantity, p.monetary_value
+			rows, err := db.cachedQuery(ctx, tx, `SELECT `+orderLineColumns+`
 				FROM sales_orders o
-				JOIN sales_order_products l ON l.order_id = o.id
+				JOIN sales_order_lines l ON l.order_id = o.id
 				JOIN products p ON p.id = l.product_id
 				WHERE o.unit_id = ? AND o.estimated_payment_date BETWEEN ? AND ?
 				ORDER BY o.estimated_payment_date, o.id, l.position`, unit.ID, f.From, f.To)

@@ -135,6 +135,16 @@ func Validate(inv Invoice) []Problem {
 		if len(inv.Items) == 0 {
 			add("pv.products", "a product invoice needs products")
 		}
+		// The invoice bills what the order sold: its lines must add up to
+		// the order's value, or the document and the charge disagree.
+		var lines decimal.Decimal
+		for _, it := range inv.Items {
+			lines = lines.Add(it.Total)
+		}
+		if len(inv.Items) > 0 && !lines.Equal(inv.Total) {
+			add("pv.value", "the order's lines add up to "+lines.StringFixed(2)+" but its value is "+inv.Total.StringFixed(2)+
+				" (a difference of "+inv.Total.Sub(lines).StringFixed(2)+")")
+		}
 		for i, it := range inv.Items {
 			f := fmt.Sprintf("pv.products[%d]", i)
 			if len(it.NCM) != 8 {

@@ -255,8 +255,8 @@ func Document(d store.InvoiceData) fiscal.Invoice {
 		Freight: d.FreightTotal.Decimal, FreightMode: d.FreightMode, TipoDocumento: d.TipoDocumento, Finalidade: d.FinalidadeEmissao,
 		Presenca: d.PresencaComprador, ConsumidorFinal: d.ConsumidorFinal, LocalDestino: d.LocalDestino, PaymentKey: d.PaymentKey}
 	for _, it := range d.Items {
-		inv.Items = append(inv.Items, fiscal.Item{Code: it.Code[:8], Description: it.Description, NCM: it.NCM, CFOP: it.CFOP, Unit: it.Unit,
-			Quantity: it.Quantity.Decimal, UnitValue: it.UnitValue.Decimal, Total: store.LineTotal(it.Quantity, it.UnitValue).Decimal})
+		inv.Items = append(inv.Items, fiscal.Item{Code: it.Code, Description: it.Description, NCM: it.NCM, CFOP: it.CFOP, Unit: it.Unit,
+			Quantity: it.Quantity.Decimal, UnitValue: it.UnitValue.Decimal, Total: it.Total.Decimal})
 	}
 	t := d.Taxes
 	gross := t.TaxServiceGrossAmount.Decimal
