@@ -372,8 +372,10 @@ func TestBankAccountBalance(t *testing.T) {
 	post(t, h, "/insert_expense", `{`+auth+`,"description":"Out","value":"0.15","due_date":"2026-11-05","pay_day":"2026-11-06","id_token_bank_account":"{{account1}}"}`)
 	post(t, h, "/insert_expense", `{`+auth+`,"description":"Open","value":"50","due_date":"2026-11-05","id_token_bank_account":"{{account1}}"}`)
 	a := post(t, h, "/get_bank_account", `{`+auth+`,"id_token":"{{account1}}"}`)["data"].(map[string]any)
-	if a["balance"] != 1100.0 {
-		t.Fatalf("balance = %v, want 1100 (1000.10 + 100.05 - 0.15)", a["balance"])
+	// Money is a decimal string (spec, Resources); only opening_balance and
+	// budget are numbers, as the spec shows them.
+	if a["balance"] != "1100.00" || a["opening_balance"] != 1000.1 {
+		t.Fatalf("balance = %#v, opening_balance = %#v; want \"1100.00\" (1000.10 + 100.05 - 0.15) and 1000.1", a["balance"], a["opening_balance"])
 	}
 }
 

@@ -66,7 +66,7 @@ func (g *schemaGen) schema(t reflect.Type, input bool) map[string]any {
 		if input {
 			return map[string]any{"type": []string{"number", "string"}}
 		}
-		return map[string]any{"type": "number"}
+		return map[string]any{"type": "number", "description": "An amount the spec shows as a JSON number (budget, opening_balance); every other amount is a decimal string."}
 	case typeDecimal:
 		if input {
 			return map[string]any{"type": []string{"string", "number"}}

@@ -127,7 +127,7 @@ func (s *Server) insertPurchaseOrderByAccessKey(r *request, q *purchaseByKeyRequ
 			if it.Tax == "" {
 				it.Tax = "0.00"
 			}
-			f.Items = append(f.Items, store.PurchaseItem{Description: it.Description, NCM: it.NCM, CFOP: it.CFOP, Unit: it.Unit,
+			f.Items = append(f.Items, store.PurchaseItem{Code: it.Code, Description: it.Description, NCM: it.NCM, CFOP: it.CFOP, Unit: it.Unit,
 				Quantity: it.Quantity, UnitValue: it.UnitValue, Total: it.Total, Tax: it.Tax})
 			if t, err := store.ParseMoney(it.Tax); err == nil {
 				itemsTax = store.NewMoney(itemsTax.Add(t.Decimal))

@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"strconv"
 	"testing"
 )
 
@@ -89,4 +90,26 @@ func compareGoldenHandler(t *testing.T, h http.Handler, path, body, golden strin
 		t.Fatalf("%s: %d %s", path, rec.Code, rec.Body.String())
 	}
 	compareGolden(t, golden, rec.Body.Bytes())
+}
+
+// TestPurchaseSearchValues: a purchase order search looks at the
+// supplier's name and document and the items' descriptions and codes,
+// never at the stored items' JSON (whose keys, total, unit, ncm and
+// description, matched every complete order).
+func TestPurchaseSearchValues(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	if rec := doMultipart(h, "/import_nfe", `{`+auth+`}`, map[string][]byte{"nota.xml": testFile(t, "nfe.xml")}); rec.Code != 200 {
+		t.Fatalf("import: %d %s", rec.Code, rec.Body.String())
+	}
+	post(t, h, "/insert_purchase_order_by_access_key", `{`+auth+`,"access_key":"`+purchaseKey+`"}`)
+	for search, want := range map[string]int{
+		"Total": 0, "total": 0, "unit": 0, "ncm": 0, "description": 0, "unitValue": 0, "5102": 0,
+		"Caderno": 1, "caneta": 1, "CAD200": 1, "CAN0": 1, "58716523000119": 1, "58.716.523/0001-19": 1, "Papelaria": 1,
+	} {
+		body := `{` + auth + `,"search":` + strconv.Quote(search) + `}`
+		if got := len(post(t, h, "/list_purchase_orders", body)["data"].([]any)); got != want {
+			t.Errorf("search %q: %d orders, want %d", search, got, want)
+		}
+	}
 }

@@ -41,7 +41,7 @@ type BankAccount struct {
 	OpeningBalanceDate *DateBR `json:"opening_balance_date"`
 	// Balance is the opening balance plus the paid income less the paid
 	// expenses of the account (active entries).
-	Balance Number `json:"balance"`
+	Balance Money `json:"balance"`
 	Active  bool   `json:"active"`
 }
 
@@ -136,7 +136,7 @@ func scanBankAccount(s scanner) (BankAccount, error) {
 	var moved int64
 	err := s.Scan(&a.Token, &a.IDTokenBank, &a.CodeBank, &a.BankName, &a.IDTokenBankType, &a.BankType, &a.Agency,
 		&a.DvAgencia, &a.CurrentAccount, &a.DvConta, &a.NickName, &a.Observation, &a.OpeningBalance, &date, &a.Active, &moved)
-	a.Balance = Number{a.OpeningBalance.Add(cents(moved).Decimal)}
+	a.Balance = Money{a.OpeningBalance.Add(cents(moved).Decimal)}
 	if err == nil && date.Valid {
 		a.OpeningBalanceDate = &DateBR{}
 		err = a.OpeningBalanceDate.Scan(date.String)

@@ -105,6 +105,7 @@ func (db *DB) Manifest(ctx context.Context, unitID int64, id, event, justificati
 
 // PurchaseItem is one item of a purchase order.
 type PurchaseItem struct {
+	Code        string `json:"code"` // the supplier's product code (cProd)
 	Description string `json:"description"`
 	NCM         string `json:"ncm"`
 	CFOP        string `json:"cfop"`
@@ -265,8 +266,14 @@ func (db *DB) PurchaseOrders(ctx context.Context, unitID int64, f PurchaseFilter
 		}
 	}
 	if f.Search != "" {
-		where = append(where, `(p.supplier_name LIKE ? ESCAPE '\' OR p.items LIKE ? ESCAPE '\')`)
-		args = append(args, likeEscape(f.Search), likeEscape(f.Search))
+		// The supplier's name and document, and the items' descriptions
+		// and codes: values, never the stored JSON's keys
+		// (TestPurchaseSearchValues).
+		like := likeEscape(f.Search)
+		where = append(where, `(p.supplier_name LIKE ? ESCAPE '\' OR p.supplier_cnpj LIKE ? ESCAPE '\' OR EXISTS (
+			SELECT 1 FROM json_each(p.items) i WHERE i.value ->> 'description' LIKE ? ESCAPE '\' OR i.value ->> 'code' LIKE ? ESCAPE '\'))`)
+		document := strings.NewReplacer(".", "", "/", "", "-", "").Replace(f.Search) // a CNPJ typed with its mask
+		args = append(args, like, likeEscape(document), like, like)
 	}
 	rows, err := db.r.QueryContext(ctx, purchaseSelect+` WHERE `+strings.Join(where, " AND ")+` ORDER BY p.estimated_payment_date DESC, p.id DESC`, args...)
 	if err != nil {
@@ -295,3 +302,4 @@ func (db *DB) PurchaseOrder(ctx context.Context, unitID int64, token string) (Pu
 func (db *DB) SetPurchaseOrderActive(ctx context.Context, unitID int64, token string, active bool) error {
 	return db.setActive(ctx, "purchase_orders", unitID, token, active)
 }
+

@@ -18,6 +18,7 @@ type Field struct {
 
 // Item is one line of an invoice.
 type Item struct {
+	Code        string `json:"code,omitempty"` // the supplier's product code (cProd)
 	Description string `json:"description"`
 	NCM         string `json:"ncm,omitempty"`
 	CFOP        string `json:"cfop,omitempty"`

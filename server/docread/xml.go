@@ -44,6 +44,7 @@ type nfeInf struct {
 	Det []struct {
 		Tax  string `xml:"imposto>vTotTrib"`
 		Prod struct {
+			Code        string `xml:"cProd"`
 			Description string `xml:"xProd"`
 			NCM         string `xml:"NCM"`
 			CFOP        string `xml:"CFOP"`
@@ -196,7 +197,7 @@ func ReadXML(data []byte) (Result, error) {
 		}
 		for _, d := range inf.Det {
 			p := d.Prod
-			r.Items = append(r.Items, Item{Description: p.Description, NCM: p.NCM, CFOP: p.CFOP, Unit: p.Unit,
+			r.Items = append(r.Items, Item{Code: p.Code, Description: p.Description, NCM: p.NCM, CFOP: p.CFOP, Unit: p.Unit,
 				Quantity: p.Quantity, UnitValue: p.UnitValue, Total: money(p.Total), Tax: money(d.Tax)})
 		}
 	case "NFSe":
