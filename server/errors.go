@@ -103,6 +103,7 @@ const (
 	// Purchases and the NF-e inbox.
 	textInvalidKey     = "Invalid access key: use the 44 digits with a valid check digit."
 	textPurchaseExists = "A purchase order for this access key already exists."
+	textKeyIssuer      = "Invalid access key: its issuer's CNPJ is not a valid CNPJ, so no supplier can be made of it."
 	textNFeInInbox     = "This NF-e is already in the inbox."
 	textNotNFe         = "The file is not a readable NF-e XML."
 	textForeignNFe     = "The NF-e was not issued to this unit's CNPJ."

@@ -12,6 +12,7 @@ import (
 )
 
 var (
+	errKeyIssuer          = newError(http.StatusUnprocessableEntity, textKeyIssuer)
 	errInvalidAccessKeyPO = newError(http.StatusUnprocessableEntity, textInvalidKey)
 	errPurchaseExists     = newError(http.StatusConflict, textPurchaseExists)
 	errNFeInInbox         = newError(http.StatusConflict, textNFeInInbox)
@@ -98,6 +99,12 @@ func (q *purchaseByKeyRequest) validate() error {
 	if !brdoc.ValidAccessKey(q.AccessKey) {
 		return errInvalidAccessKeyPO
 	}
+	// The key names its issuer; a CNPJ whose check digits fail names no
+	// firm (SEFAZ authorizes no such document), so no supplier is made of
+	// it (TestPurchaseOnlyValidSuppliers).
+	if !brdoc.ValidCNPJ(q.AccessKey[6:20]) {
+		return errKeyIssuer
+	}
 	return nil
 }
 
@@ -136,6 +143,10 @@ func (s *Server) insertPurchaseOrderByAccessKey(r *request, q *purchaseByKeyRequ
 		f.ItemsTax = itemsTax
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return nil, err
+	}
+	// The supplier becomes a contact by the rules every contact meets.
+	if err := checkContact(&store.ContactFields{Type: "legal", Register: f.SupplierCNPJ, SocialReason: f.SupplierName}); err != nil {
+		return nil, errKeyIssuer
 	}
 	token, err := r.db.InsertPurchaseOrder(r.ctx, r.unit.ID, f)
 	if err != nil {

@@ -1,8 +1,10 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -112,4 +114,41 @@ func TestPurchaseSearchValues(t *testing.T) {
 			t.Errorf("search %q: %d orders, want %d", search, got, want)
 		}
 	}
+}
+
+// TestPurchaseOnlyValidSuppliers: a key whose check digit holds but whose
+// issuer CNPJ does not is refused, and makes no contact that
+// /insert_contact would refuse.
+func TestPurchaseOnlyValidSuppliers(t *testing.T) {
+	// 35.525.137/0001-00 (wrong check digits), model 55, series 1, number 7,
+	// with the key's own check digit right.
+	key := "3526113552513700010055001000000007112345678"
+	key += fmt.Sprint(keyDigit(key))
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	rec := do(h, http.MethodPost, "/insert_purchase_order_by_access_key", `{`+auth+`,"access_key":"`+key+`"}`)
+	if rec.Code != 422 || !strings.Contains(rec.Body.String(), `"Invalid access key: its issuer's CNPJ is not a valid CNPJ, so no supplier can be made of it."`) {
+		t.Fatalf("key with an invalid issuer: %d %s", rec.Code, rec.Body.String())
+	}
+	if n := len(post(t, h, "/get_contacts", `{`+auth+`,"register":"35525137000100"}`)["data"].([]any)); n != 0 {
+		t.Fatalf("a contact was made of an invalid CNPJ")
+	}
+	if n := len(post(t, h, "/list_purchase_orders", `{`+auth+`}`)["data"].([]any)); n != 0 {
+		t.Fatalf("a purchase order was made")
+	}
+}
+
+// keyDigit is an access key's module 11 check digit.
+func keyDigit(k string) int {
+	sum, w := 0, 2
+	for i := len(k) - 1; i >= 0; i-- {
+		sum += int(k[i]-'0') * w
+		if w++; w > 9 {
+			w = 2
+		}
+	}
+	if d := 11 - sum%11; d < 10 {
+		return d
+	}
+	return 0
 }
