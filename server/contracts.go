@@ -80,20 +80,6 @@ func (q *contractRequest) apply(f *store.ContractFields) error {
 	return nil
 }
 
-// contractFiles reads the attachments: PDF or images only.
-func contractFiles(r *request) ([]store.NewFile, error) {
-	files, err := readFiles(r.body.files)
-	if err != nil {
-		return nil, err
-	}
-	for _, f := range files {
-		if f.ContentType == "application/xml" {
-			return nil, errContractFileType
-		}
-	}
-	return files, nil
-}
-
 type contractCreated struct {
 	IDToken      string     `json:"id_token"`
 	IDSalesOrder store.Text `json:"id_sales_order"`
@@ -107,7 +93,7 @@ func (s *Server) insertContract(r *request, q *contractRequest) (any, error) {
 	if err := q.apply(&f); err != nil {
 		return nil, err
 	}
-	files, err := contractFiles(r)
+	files, err := readFiles(r.body.files, contractFiles)
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +137,7 @@ func (s *Server) updateContract(r *request, q *contractRequest) (any, error) {
 		q.GeneratesPayment, q.AutoExtend, q.Description) == 0 && len(q.OrderTokens) == 0 && len(r.body.files) == 0 {
 		return nil, errContractNoFields
 	}
-	files, err := contractFiles(r)
+	files, err := readFiles(r.body.files, contractFiles)
 	if err != nil {
 		return nil, err
 	}

@@ -203,3 +203,27 @@ func TestPixAutomatico(t *testing.T) {
 		t.Fatalf("plain contract: %d %s", rec.Code, rec.Body.String())
 	}
 }
+
+// TestFileRulesPerRoute: each route that takes files answers its own
+// rule's text: a contract takes PDF or images (and says so), an expense
+// takes XML too.
+func TestFileRulesPerRoute(t *testing.T) {
+	exe := append([]byte("MZ\x90\x00"), make([]byte, 64)...)
+	txt := []byte("apenas um texto")
+	xml := testFile(t, "nfe.xml")
+	expense := `{` + auth + `,"description":"Anexo","value":10,"due_date":"2026-12-01"}`
+	var scenarios []scenario
+	for name, data := range map[string][]byte{"a.exe": exe, "a.txt": txt, "nfe.xml": xml} {
+		scenarios = append(scenarios,
+			scenario{name: "contract " + name, path: "/insert_contract", body: contractMeta, files: map[string][]byte{name: data},
+				status: 415, text: "Attachments must be PDF or image files."},
+			scenario{name: "contract update " + name, path: "/update_contract", before: nil, body: `{` + auth + `,"id_token":"nope"}`,
+				files: map[string][]byte{name: data}, status: 415, text: "Attachments must be PDF or image files."})
+		if name != "nfe.xml" {
+			scenarios = append(scenarios, scenario{name: "expense " + name, path: "/insert_expense", body: expense, files: map[string][]byte{name: data},
+				status: 415, text: "Unsupported file type. Send PDF, image (PNG, JPEG, GIF, WebP) or XML."})
+		}
+	}
+	scenarios = append(scenarios, scenario{name: "expense xml", path: "/insert_expense", body: expense, files: map[string][]byte{"nfe.xml": xml}, status: 200})
+	run(t, scenarios)
+}

@@ -188,7 +188,7 @@ func (s *Server) insertEntry(k entryKind) action {
 		if f.CompetenceDate == "" {
 			f.CompetenceDate = f.DueDate
 		}
-		files, err := readFiles(r.body.files)
+		files, err := readFiles(r.body.files, documentFiles)
 		if err != nil {
 			return nil, err
 		}
@@ -211,7 +211,7 @@ func (s *Server) updateEntry(k entryKind) action {
 		if q.fieldCount() == 0 && len(r.body.files) == 0 {
 			return nil, errEntryNoFieldsUpdate
 		}
-		files, err := readFiles(r.body.files)
+		files, err := readFiles(r.body.files, documentFiles)
 		if err != nil {
 			return nil, err
 		}

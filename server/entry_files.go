@@ -21,7 +21,7 @@ func (s *Server) insertEntryFiles(k entryKind) action {
 		if len(r.body.files) == 0 {
 			return nil, errNoFiles
 		}
-		files, err := readFiles(r.body.files)
+		files, err := readFiles(r.body.files, documentFiles)
 		if err != nil {
 			return nil, err
 		}

@@ -78,9 +78,28 @@ func goodFileName(name string) bool {
 	return true
 }
 
+// fileRule is what a route accepts as attachments, and its one text for
+// anything else.
+type fileRule struct {
+	types map[string]bool // sniffed content types
+	err   *Error          // 415 with the route's text
+}
+
+var (
+	// documentFiles: expenses, income, the screening inbox and document
+	// reading take PDF, images and XML documents.
+	documentFiles = fileRule{types: map[string]bool{"application/pdf": true, "image/png": true, "image/jpeg": true, "image/gif": true,
+		"image/webp": true, "application/xml": true}, err: errFileType}
+	// contractFiles: a contract's attachments are PDF or images (spec,
+	// Limits), with the spec's own text.
+	contractFiles = fileRule{types: map[string]bool{"application/pdf": true, "image/png": true, "image/jpeg": true, "image/gif": true,
+		"image/webp": true}, err: errContractFileType}
+)
+
 // readFiles checks the request's `files` parts: each a plain name, within
-// maxFileBytes and of an accepted type.
-func readFiles(parts []filePart) ([]store.NewFile, error) {
+// maxFileBytes and of a type the route's rule accepts (its own 415 text
+// otherwise; TestFileRulesPerRoute).
+func readFiles(parts []filePart, rule fileRule) ([]store.NewFile, error) {
 	out := make([]store.NewFile, 0, len(parts))
 	for _, p := range parts {
 		if !goodFileName(p.name) {
@@ -90,8 +109,8 @@ func readFiles(parts []filePart) ([]store.NewFile, error) {
 			return nil, errFileTooLarge
 		}
 		ct := sniff(p.data)
-		if ct == "" {
-			return nil, errFileType
+		if !rule.types[ct] {
+			return nil, rule.err
 		}
 		out = append(out, store.NewFile{Name: p.name, ContentType: ct, Data: p.data})
 	}

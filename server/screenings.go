@@ -27,7 +27,7 @@ func oneFile(r *request) (store.NewFile, error) {
 	default:
 		return store.NewFile{}, errOneFile
 	}
-	files, err := readFiles(r.body.files)
+	files, err := readFiles(r.body.files, documentFiles)
 	if err != nil {
 		return store.NewFile{}, err
 	}
