@@ -33,7 +33,9 @@ CREATE TABLE users (
 	name       TEXT NOT NULL,
 	email      TEXT NOT NULL UNIQUE COLLATE NOCASE,
 	active     INTEGER NOT NULL DEFAULT 1,
-	created_at TEXT NOT NULL
+	created_at TEXT NOT NULL,
+	-- The name's Portuguese collation key: listings order by it.
+	sort_key       BLOB
 ) STRICT;
 
 -- Registers.
@@ -62,10 +64,12 @@ CREATE TABLE contacts (
 	active        INTEGER NOT NULL DEFAULT 1,
 	created_at    TEXT NOT NULL,
 	updated_at    TEXT NOT NULL,
-	city_ibge     TEXT
+	city_ibge     TEXT,
+	-- The name's Portuguese collation key: listings order by it.
+	sort_key       BLOB
 ) STRICT;
 CREATE UNIQUE INDEX contacts_unit_register ON contacts(unit_id, register);
-CREATE INDEX contacts_unit_name ON contacts(unit_id, active, display_name);
+CREATE INDEX contacts_unit_name ON contacts(unit_id, active, sort_key);
 -- Contact search by name: a trigram index lets "search" find the few
 -- contacts whose names contain a text without reading every contact of the
 -- unit. The index is contentless (the names stay in contacts) and may hold
@@ -94,7 +98,9 @@ CREATE TABLE category_groups (
 	module_type TEXT NOT NULL CHECK (module_type IN ('in', 'out')),
 	name        TEXT NOT NULL,
 	description TEXT NOT NULL,
-	active      INTEGER NOT NULL DEFAULT 1
+	active      INTEGER NOT NULL DEFAULT 1,
+	-- The name's Portuguese collation key: listings order by it.
+	sort_key       BLOB
 ) STRICT;
 
 CREATE TABLE categories (
@@ -107,7 +113,9 @@ CREATE TABLE categories (
 	group_code  INTEGER REFERENCES category_groups(code),
 	active      INTEGER NOT NULL DEFAULT 1,
 	created_at  TEXT NOT NULL,
-	updated_at  TEXT NOT NULL
+	updated_at  TEXT NOT NULL,
+	-- The name's Portuguese collation key: listings order by it.
+	sort_key       BLOB
 ) STRICT;
 CREATE UNIQUE INDEX categories_unit_name ON categories(unit_id, module_type, name COLLATE NOCASE);
 
@@ -120,7 +128,9 @@ CREATE TABLE projects (
 	budget      TEXT NOT NULL DEFAULT '0.00',
 	active      INTEGER NOT NULL DEFAULT 1,
 	created_at  TEXT NOT NULL,
-	updated_at  TEXT NOT NULL
+	updated_at  TEXT NOT NULL,
+	-- The name's Portuguese collation key: listings order by it.
+	sort_key       BLOB
 ) STRICT;
 CREATE INDEX projects_unit ON projects(unit_id, active);
 
@@ -130,9 +140,11 @@ CREATE TABLE banks (
 	code       TEXT NOT NULL UNIQUE,
 	ispb       TEXT NOT NULL,
 	name       TEXT NOT NULL,
-	group_bank TEXT NOT NULL
+	group_bank TEXT NOT NULL,
+	-- The name's Portuguese collation key: listings order by it.
+	sort_key       BLOB
 ) STRICT;
-CREATE INDEX banks_group ON banks(group_bank, name);
+CREATE INDEX banks_group ON banks(group_bank, sort_key);
 
 CREATE TABLE bank_types (
 	id    INTEGER PRIMARY KEY,
@@ -176,9 +188,11 @@ CREATE TABLE products (
 	created_at     TEXT NOT NULL,
 	updated_at     TEXT NOT NULL,
 	-- The product's own code (the NF-e's cProd), unique in the unit.
-	code           TEXT
+	code           TEXT,
+	-- The name's Portuguese collation key: listings order by it.
+	sort_key       BLOB
 ) STRICT;
-CREATE INDEX products_unit ON products(unit_id, active, description);
+CREATE INDEX products_unit ON products(unit_id, active, sort_key);
 CREATE UNIQUE INDEX products_code ON products(unit_id, code);
 
 CREATE TABLE payment_methods (
@@ -588,7 +602,9 @@ CREATE TABLE contract_templates (
 	is_default  INTEGER NOT NULL DEFAULT 0,
 	active      INTEGER NOT NULL DEFAULT 1,
 	created_at  TEXT NOT NULL,
-	updated_at  TEXT NOT NULL
+	updated_at  TEXT NOT NULL,
+	-- The name's Portuguese collation key: listings order by it.
+	sort_key       BLOB
 ) STRICT;
 CREATE UNIQUE INDEX contract_templates_default ON contract_templates(unit_id) WHERE is_default = 1;
 

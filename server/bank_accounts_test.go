@@ -1,6 +1,11 @@
 package server
 
-import "testing"
+import (
+	"testing"
+
+	"golang.org/x/text/collate"
+	"golang.org/x/text/language"
+)
 
 const newAccount = `"id_token_bank":"{{bankBB}}","id_token_bank_type":"{{typeChecking}}"`
 
@@ -11,14 +16,14 @@ func TestBanks(t *testing.T) {
 			if len(data) < 100 {
 				t.Fatalf("only %d banks in CB", len(data))
 			}
-			prev := ""
+			prev, portuguese := "", collate.New(language.BrazilianPortuguese)
 			for _, b := range data {
 				m := b.(map[string]any)
 				if m["group_bank"] != "CB" || len(m["code_bank"].(string)) != 3 || len(m["token"].(string)) != 36 {
 					t.Fatalf("bad bank %v", m)
 				}
-				if name := m["name"].(string); lower(name) < lower(prev) {
-					t.Fatalf("not ordered by name: %q after %q", name, prev)
+				if name := m["name"].(string); portuguese.CompareString(prev, name) > 0 {
+					t.Fatalf("not in Portuguese order: %q after %q", name, prev)
 				}
 				prev = m["name"].(string)
 			}
@@ -79,17 +84,6 @@ func wantAtLeast(n int) func(t *testing.T, r map[string]any) {
 			t.Errorf("len(data) = %d, want at least %d", len(data), n)
 		}
 	}
-}
-
-func lower(s string) string {
-	out := []rune{}
-	for _, r := range s {
-		if r >= 'A' && r <= 'Z' {
-			r += 'a' - 'A'
-		}
-		out = append(out, r)
-	}
-	return string(out)
 }
 
 // TestBankAccountUpdateAtomic: an update refused half-way (valid nick name,

@@ -106,7 +106,7 @@ func bareInventoryReport(b *testing.B, db *sql.DB, byValue bool) []byte {
 		SELECT p.description, p.id, CAST(substr(m.date_in_out, 6, 2) AS INTEGER) AS month, m.type, `+sel+`
 		FROM inventory_movements m JOIN products p ON p.id = m.product_id
 		WHERE m.unit_id = ? AND m.active = 1 AND m.date_in_out BETWEEN ? AND ? `+group+`
-		ORDER BY p.description, p.id, month, m.type`, 1, "2026-01-01", "2026-12-31")
+		ORDER BY p.sort_key, p.id, month, m.type`, 1, "2026-01-01", "2026-12-31")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -42,7 +42,7 @@ type BankAccount struct {
 	// Balance is the opening balance plus the paid income less the paid
 	// expenses of the account (active entries).
 	Balance Money `json:"balance"`
-	Active  bool   `json:"active"`
+	Active  bool  `json:"active"`
 }
 
 func bankAccountRefs(ctx context.Context, tx *sql.Tx, f BankAccountFields) (bankID, typeID int64, err error) {

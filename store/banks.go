@@ -19,7 +19,7 @@ type BankType struct {
 
 // Banks lists the catalogue's banks of a group by name.
 func (db *DB) Banks(ctx context.Context, group string) ([]Bank, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT code, name, token, group_bank FROM banks WHERE group_bank = ? ORDER BY name COLLATE NOCASE, code`, group)
+	rows, err := db.r.QueryContext(ctx, `SELECT code, name, token, group_bank FROM banks WHERE group_bank = ? ORDER BY sort_key, code`, group)
 	if err != nil {
 		return nil, err
 	}

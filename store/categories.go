@@ -60,9 +60,9 @@ func (db *DB) InsertCategory(ctx context.Context, unitID int64, f CategoryFields
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `
-			INSERT INTO categories (token, unit_id, module_type, name, note, group_code, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			token, unitID, f.ModuleType, f.Name, nullString(f.Note), groupArg(f.GroupCode), timestamp(now), timestamp(now))
+			INSERT INTO categories (token, unit_id, module_type, name, note, group_code, created_at, updated_at, sort_key)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			token, unitID, f.ModuleType, f.Name, nullString(f.Note), groupArg(f.GroupCode), timestamp(now), timestamp(now), sortKey(f.Name))
 		if isUnique(err) {
 			return ErrDuplicate
 		}
@@ -94,9 +94,9 @@ func (db *DB) UpdateCategory(ctx context.Context, unitID int64, token string, ap
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `
-			UPDATE categories SET module_type = ?, name = ?, note = ?, group_code = ?, updated_at = ?
+			UPDATE categories SET module_type = ?, name = ?, note = ?, group_code = ?, updated_at = ?, sort_key = ?
 			WHERE unit_id = ? AND token = ?`,
-			f.ModuleType, f.Name, nullString(f.Note), groupArg(f.GroupCode), timestamp(now), unitID, token)
+			f.ModuleType, f.Name, nullString(f.Note), groupArg(f.GroupCode), timestamp(now), sortKey(f.Name), unitID, token)
 		if isUnique(err) {
 			return ErrDuplicate
 		}
@@ -118,7 +118,7 @@ func (db *DB) Categories(ctx context.Context, unitID int64, moduleType, search s
 		args = append(args, likeEscape(search), likeEscape(search))
 	}
 	rows, err := db.r.QueryContext(ctx, `SELECT module_type, name, note, token FROM categories
-		WHERE `+strings.Join(where, " AND ")+` ORDER BY name COLLATE NOCASE, id`, args...)
+		WHERE `+strings.Join(where, " AND ")+` ORDER BY sort_key, id`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +143,7 @@ func (db *DB) CategoryGroups(ctx context.Context, moduleType, search string) ([]
 		args = append(args, likeEscape(search), likeEscape(search))
 	}
 	rows, err := db.r.QueryContext(ctx, `SELECT name, description, code FROM category_groups
-		WHERE `+strings.Join(where, " AND ")+` ORDER BY name, code`, args...)
+		WHERE `+strings.Join(where, " AND ")+` ORDER BY sort_key, code`, args...)
 	if err != nil {
 		return nil, err
 	}

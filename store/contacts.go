@@ -64,8 +64,8 @@ type ContactFilter struct {
 const contactColumns = `type, register, full_name, social_reason, fantasy_name, birth_date, phone, email,
 	address, number, complement, neighborhood, city, state, zip_code, observation, data_bank, city_ibge`
 
-const sqlInsertContact = `INSERT INTO contacts (token, unit_id, display_name, ` + contactColumns + `, created_at, updated_at)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+const sqlInsertContact = `INSERT INTO contacts (token, unit_id, display_name, ` + contactColumns + `, created_at, updated_at, sort_key)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 const contactSets = `type = ?, register = ?, full_name = ?, social_reason = ?, fantasy_name = ?, birth_date = ?,
 	phone = ?, email = ?, address = ?, number = ?, complement = ?, neighborhood = ?, city = ?, state = ?, zip_code = ?,
@@ -90,8 +90,9 @@ func (f ContactFields) values() []any {
 func (db *DB) InsertContact(ctx context.Context, unitID int64, f ContactFields) (string, error) {
 	token := db.newToken(ctx)
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		args := append([]any{token, unitID, f.DisplayName()}, f.values()...)
-		args = append(args, timestamp(now), timestamp(now))
+		name := f.DisplayName()
+		args := append([]any{token, unitID, name}, f.values()...)
+		args = append(args, timestamp(now), timestamp(now), sortKey(name))
 		_, err := db.exec(ctx, tx, sqlInsertContact, args...)
 		if isUnique(err) {
 			return ErrDuplicate
@@ -124,8 +125,9 @@ func (db *DB) UpdateContact(ctx context.Context, unitID int64, token string, app
 		if err := apply(&f); err != nil {
 			return err
 		}
-		args := append(f.values(), f.DisplayName(), timestamp(now), unitID, token)
-		_, err = tx.ExecContext(ctx, `UPDATE contacts SET `+contactSets+`, display_name = ?, updated_at = ?
+		name := f.DisplayName()
+		args := append(f.values(), name, sortKey(name), timestamp(now), unitID, token)
+		_, err = tx.ExecContext(ctx, `UPDATE contacts SET `+contactSets+`, display_name = ?, sort_key = ?, updated_at = ?
 			WHERE unit_id = ? AND token = ?`, args...)
 		if isUnique(err) {
 			return ErrDuplicate
@@ -165,7 +167,7 @@ func (db *DB) Contacts(ctx context.Context, unitID int64, f ContactFilter) ([]Co
 	}
 	rows, err := db.cachedQuery(ctx, nil, `
 		SELECT token, type, register, display_name, social_reason, phone, email, observation
-		FROM `+from+` WHERE `+strings.Join(where, " AND ")+` ORDER BY display_name, id`, args...)
+		FROM `+from+` WHERE `+strings.Join(where, " AND ")+` ORDER BY sort_key, id`, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -54,9 +54,11 @@ func scanTemplate(s scanner) (Template, error) {
 
 func ensureDefaultTemplate(ctx context.Context, tx *sql.Tx, unitID int64, now time.Time, newID func() string) error {
 	d := DefaultTemplate
-	_, err := tx.ExecContext(ctx, `INSERT INTO contract_templates (token, unit_id, name, body_html, page_css, header_html, footer_html, is_default, created_at, updated_at)
-		SELECT ?, ?, ?, ?, ?, ?, ?, 1, ?, ? WHERE NOT EXISTS (SELECT 1 FROM contract_templates WHERE unit_id = ? AND is_default = 1)`,
-		newID(), unitID, d.Name, d.BodyHTML, d.PageCSS, nullString(d.HeaderHTML), nullString(d.FooterHTML), timestamp(now), timestamp(now), unitID)
+	_, err := tx.ExecContext(ctx, `INSERT INTO contract_templates (token, unit_id, name, body_html, page_css, header_html, footer_html, is_default,
+		created_at, updated_at, sort_key)
+		SELECT ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM contract_templates WHERE unit_id = ? AND is_default = 1)`,
+		newID(), unitID, d.Name, d.BodyHTML, d.PageCSS, nullString(d.HeaderHTML), nullString(d.FooterHTML), timestamp(now), timestamp(now),
+		sortKey(d.Name), unitID)
 	return err
 }
 
@@ -76,7 +78,7 @@ func (db *DB) Templates(ctx context.Context, unitID int64) ([]Template, error) {
 			return nil, err
 		}
 	}
-	rows, err := db.r.QueryContext(ctx, templateSelect+` WHERE unit_id = ? AND active = 1 ORDER BY is_default DESC, name, id`, unitID)
+	rows, err := db.r.QueryContext(ctx, templateSelect+` WHERE unit_id = ? AND active = 1 ORDER BY is_default DESC, sort_key, id`, unitID)
 	if err != nil {
 		return nil, err
 	}
@@ -109,9 +111,9 @@ func (db *DB) Template(ctx context.Context, unitID int64, token string) (Templat
 func (db *DB) InsertTemplate(ctx context.Context, unitID int64, f TemplateFields) (string, error) {
 	token := db.newToken(ctx)
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO contract_templates (token, unit_id, name, body_html, page_css, header_html, footer_html, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, token, unitID, f.Name, f.BodyHTML, f.PageCSS, nullString(f.HeaderHTML), nullString(f.FooterHTML),
-			timestamp(now), timestamp(now))
+		_, err := tx.ExecContext(ctx, `INSERT INTO contract_templates (token, unit_id, name, body_html, page_css, header_html, footer_html,
+			created_at, updated_at, sort_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, token, unitID, f.Name, f.BodyHTML, f.PageCSS,
+			nullString(f.HeaderHTML), nullString(f.FooterHTML), timestamp(now), timestamp(now), sortKey(f.Name))
 		return err
 	})
 	return token, err
@@ -128,8 +130,9 @@ func (db *DB) UpdateTemplate(ctx context.Context, unitID int64, token string, ap
 		if err := apply(&f); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE contract_templates SET name = ?, body_html = ?, page_css = ?, header_html = ?, footer_html = ?, updated_at = ?
-			WHERE unit_id = ? AND token = ?`, f.Name, f.BodyHTML, f.PageCSS, nullString(f.HeaderHTML), nullString(f.FooterHTML), timestamp(now), unitID, token)
+		_, err = tx.ExecContext(ctx, `UPDATE contract_templates SET name = ?, body_html = ?, page_css = ?, header_html = ?, footer_html = ?, updated_at = ?,
+			sort_key = ? WHERE unit_id = ? AND token = ?`, f.Name, f.BodyHTML, f.PageCSS, nullString(f.HeaderHTML), nullString(f.FooterHTML),
+			timestamp(now), sortKey(f.Name), unitID, token)
 		return err
 	})
 }

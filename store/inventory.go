@@ -280,7 +280,7 @@ func (db *DB) InventoryReport(ctx context.Context, unitID int64, year int, byVal
 		SELECT p.description, p.id, CAST(substr(m.date_in_out, 6, 2) AS INTEGER) AS month, m.type, `+sel+`
 		FROM inventory_movements m JOIN products p ON p.id = m.product_id
 		WHERE `+strings.Join(where, " AND ")+` `+group+`
-		ORDER BY p.description, p.id, month, m.type`, args...)
+		ORDER BY p.sort_key, p.id, month, m.type`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -337,7 +337,7 @@ func (db *DB) StockBalances(ctx context.Context, unitID int64, productToken stri
 			COALESCE(SUM(CASE m.type WHEN 'in' THEN m.quantity_milli END), 0), COALESCE(SUM(CASE m.type WHEN 'out' THEN m.quantity_milli END), 0)
 		FROM products p LEFT JOIN inventory_movements m ON m.product_id = p.id AND m.active = 1
 		WHERE p.unit_id = ? AND p.active = 1 AND p.type = 'product' AND (? = '' OR p.token = ?)
-		GROUP BY p.id ORDER BY p.description, p.id`, unitID, productToken, productToken)
+		GROUP BY p.id ORDER BY p.sort_key, p.id`, unitID, productToken, productToken)
 	if err != nil {
 		return nil, err
 	}

@@ -39,6 +39,10 @@ func SchemaVersion() int {
 	return len(m)
 }
 
+// dataSteps are what some migrations do in Go, after their SQL and in its
+// transaction: data SQL alone cannot compute (a collation key).
+var dataSteps = map[int]func(context.Context, *sql.Tx) error{16: fillSortKeys}
+
 // migrate brings the file to the current schema. A fresh file gets
 // schema.sql in one step when it is given (a test proves that the
 // migrations produce the same schema); an existing one gets each pending
@@ -65,7 +69,7 @@ func migrate(ctx context.Context, w *sql.DB, schema string, now time.Time) (appl
 		if len(steps) == 1 && version == 0 && schema != "" {
 			target = len(all)
 		}
-		if err := execInTx(ctx, w, script+fmt.Sprintf("\nPRAGMA user_version = %d;", target)); err != nil {
+		if err := execInTx(ctx, w, script+fmt.Sprintf("\nPRAGMA user_version = %d;", target), dataSteps[target]); err != nil {
 			return applied, fmt.Errorf("migrate to %d: %w", target, err)
 		}
 		applied++
@@ -95,7 +99,7 @@ func migrate(ctx context.Context, w *sql.DB, schema string, now time.Time) (appl
 	return applied, tx.Commit()
 }
 
-func execInTx(ctx context.Context, w *sql.DB, script string) error {
+func execInTx(ctx context.Context, w *sql.DB, script string, step func(context.Context, *sql.Tx) error) error {
 	tx, err := w.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -103,6 +107,11 @@ func execInTx(ctx context.Context, w *sql.DB, script string) error {
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, script); err != nil {
 		return err
+	}
+	if step != nil {
+		if err := step(ctx, tx); err != nil {
+			return err
+		}
 	}
 	return tx.Commit()
 }

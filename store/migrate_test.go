@@ -3,8 +3,10 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -58,5 +60,53 @@ func TestMigrationsProduceSchema(t *testing.T) {
 		if v != SchemaVersion() {
 			t.Fatalf("user_version = %d, want %d", v, SchemaVersion())
 		}
+	}
+}
+
+// TestSortKeysOfExistingRows: a file made before names carried collation
+// keys gets a key for every row already there (migration 16's Go step),
+// so its old names list in Portuguese order beside new ones.
+func TestSortKeysOfExistingRows(t *testing.T) {
+	ctx := context.Background()
+	w, _, err := openDB(filepath.Join(t.TempDir(), "old.db"), DurabilityFull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	all, err := migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, script := range all[:15] {
+		if err := execInTx(ctx, w, script+fmt.Sprintf("\nPRAGMA user_version = %d;", i+1), nil); err != nil {
+			t.Fatalf("migration %d: %v", i+1, err)
+		}
+	}
+	if _, err := w.ExecContext(ctx, `INSERT INTO units (token, name, created_at) VALUES ('u', 'Loja', '2026-01-01T00:00:00.000Z');
+		INSERT INTO products (token, unit_id, description, type, usage_type, created_at, updated_at) VALUES
+			('p1', 1, 'Ébano', 'product', 'sale', '', ''), ('p2', 1, 'farinha', 'product', 'sale', '', ''), ('p3', 1, 'abacaxi', 'product', 'sale', '', '')`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := migrate(ctx, w, "", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := w.QueryContext(ctx, `SELECT description FROM products ORDER BY sort_key`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var d string
+		rows.Scan(&d)
+		got = append(got, d)
+	}
+	if want := "abacaxi Ébano farinha"; strings.Join(got, " ") != want {
+		t.Fatalf("order %q, want %q", got, want)
+	}
+	var missing int
+	w.QueryRowContext(ctx, `SELECT count(*) FROM banks WHERE sort_key IS NULL`).Scan(&missing)
+	if missing != 0 {
+		t.Fatalf("%d banks without a sort key", missing)
 	}
 }

@@ -79,8 +79,8 @@ func (db *DB) InsertProduct(ctx context.Context, unitID int64, f ProductFields) 
 		}
 		args := append([]any{token, unitID}, f.values()...)
 		_, err := tx.ExecContext(ctx, `
-			INSERT INTO products (token, unit_id, description, type, monetary_value, usage_type, ncm, cfop, unit, code, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, append(args, timestamp(now), timestamp(now))...)
+			INSERT INTO products (token, unit_id, description, type, monetary_value, usage_type, ncm, cfop, unit, code, created_at, updated_at, sort_key)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, append(args, timestamp(now), timestamp(now), sortKey(f.Description))...)
 		return uniqueViolation(err)
 	})
 	if err != nil {
@@ -107,7 +107,7 @@ func (db *DB) UpdateProduct(ctx context.Context, unitID int64, token string, app
 		}
 		_, err = tx.ExecContext(ctx, `
 			UPDATE products SET description = ?, type = ?, monetary_value = ?, usage_type = ?, ncm = ?, cfop = ?, unit = ?, code = ?,
-			updated_at = ? WHERE unit_id = ? AND token = ?`, append(f.values(), timestamp(now), unitID, token)...)
+			updated_at = ?, sort_key = ? WHERE unit_id = ? AND token = ?`, append(f.values(), timestamp(now), sortKey(f.Description), unitID, token)...)
 		return uniqueViolation(err)
 	})
 }
@@ -130,7 +130,7 @@ func (db *DB) Products(ctx context.Context, unitID int64, search, typ string) ([
 		args = append(args, typ)
 	}
 	rows, err := db.r.QueryContext(ctx, `SELECT token, code, description, type, monetary_value FROM products
-		WHERE `+strings.Join(where, " AND ")+` ORDER BY description, id`, args...)
+		WHERE `+strings.Join(where, " AND ")+` ORDER BY sort_key, id`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +150,7 @@ func (db *DB) Products(ctx context.Context, unitID int64, search, typ string) ([
 // fiscal data.
 func (db *DB) StockItems(ctx context.Context, unitID int64) ([]StockItem, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT token, code, description, type, usage_type, monetary_value, ncm, cfop, unit
-		FROM products WHERE unit_id = ? AND active = 1 ORDER BY description, id`, unitID)
+		FROM products WHERE unit_id = ? AND active = 1 ORDER BY sort_key, id`, unitID)
 	if err != nil {
 		return nil, err
 	}

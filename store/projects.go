@@ -27,9 +27,9 @@ func (db *DB) InsertProject(ctx context.Context, unitID int64, f ProjectFields) 
 	token := db.newToken(ctx)
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		_, err := tx.ExecContext(ctx, `
-			INSERT INTO projects (token, unit_id, name, observation, budget, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			token, unitID, f.Name, nullString(f.Observation), f.Budget, timestamp(now), timestamp(now))
+			INSERT INTO projects (token, unit_id, name, observation, budget, created_at, updated_at, sort_key)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			token, unitID, f.Name, nullString(f.Observation), f.Budget, timestamp(now), timestamp(now), sortKey(f.Name))
 		return err
 	})
 	if err != nil {
@@ -53,9 +53,9 @@ func (db *DB) UpdateProject(ctx context.Context, unitID int64, token string, app
 		if err := apply(&f); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE projects SET name = ?, observation = ?, budget = ?, updated_at = ?
+		_, err = tx.ExecContext(ctx, `UPDATE projects SET name = ?, observation = ?, budget = ?, updated_at = ?, sort_key = ?
 			WHERE unit_id = ? AND token = ?`,
-			f.Name, nullString(f.Observation), f.Budget, timestamp(now), unitID, token)
+			f.Name, nullString(f.Observation), f.Budget, timestamp(now), sortKey(f.Name), unitID, token)
 		return err
 	})
 }
@@ -68,7 +68,7 @@ func (db *DB) SetProjectActive(ctx context.Context, unitID int64, token string, 
 // Projects lists the unit's active projects by name.
 func (db *DB) Projects(ctx context.Context, unitID int64) ([]Project, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT token, name, observation, budget FROM projects
-		WHERE unit_id = ? AND active = 1 ORDER BY name, id`, unitID)
+		WHERE unit_id = ? AND active = 1 ORDER BY sort_key, id`, unitID)
 	if err != nil {
 		return nil, err
 	}

@@ -191,9 +191,9 @@ func (db *DB) InsertPurchaseOrder(ctx context.Context, unitID int64, f PurchaseF
 		err := tx.QueryRowContext(ctx, `SELECT id FROM contacts WHERE unit_id = ? AND register = ?`, unitID, f.SupplierCNPJ).Scan(&contact)
 		if errors.Is(err, sql.ErrNoRows) {
 			name := f.SupplierName
-			res, err := tx.ExecContext(ctx, `INSERT INTO contacts (token, unit_id, type, register, display_name, social_reason, observation, created_at, updated_at)
-				VALUES (?, ?, 'legal', ?, ?, ?, 'Fornecedor criado por uma NF-e de compra', ?, ?)`,
-				db.id(), unitID, f.SupplierCNPJ, name, name, timestamp(now), timestamp(now))
+			res, err := tx.ExecContext(ctx, `INSERT INTO contacts (token, unit_id, type, register, display_name, social_reason, observation,
+				created_at, updated_at, sort_key) VALUES (?, ?, 'legal', ?, ?, ?, 'Fornecedor criado por uma NF-e de compra', ?, ?, ?)`,
+				db.id(), unitID, f.SupplierCNPJ, name, name, timestamp(now), timestamp(now), sortKey(name))
 			if err != nil {
 				return err
 			}
@@ -302,4 +302,3 @@ func (db *DB) PurchaseOrder(ctx context.Context, unitID int64, token string) (Pu
 func (db *DB) SetPurchaseOrderActive(ctx context.Context, unitID int64, token string, active bool) error {
 	return db.setActive(ctx, "purchase_orders", unitID, token, active)
 }
-

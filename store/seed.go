@@ -102,9 +102,9 @@ func seed(ctx context.Context, tx *sql.Tx, now time.Time) error {
 	}
 	for _, r := range rows[1:] {
 		if _, err := tx.ExecContext(ctx, `
-			INSERT INTO banks (token, code, ispb, name, group_bank) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (code) DO UPDATE SET ispb = excluded.ispb, name = excluded.name, group_bank = excluded.group_bank`,
-			stableID("bank", r[0]), r[0], r[1], r[2], r[3]); err != nil {
+			INSERT INTO banks (token, code, ispb, name, group_bank, sort_key) VALUES (?, ?, ?, ?, ?, ?)
+			ON CONFLICT (code) DO UPDATE SET ispb = excluded.ispb, name = excluded.name, group_bank = excluded.group_bank, sort_key = excluded.sort_key`,
+			stableID("bank", r[0]), r[0], r[1], r[2], r[3], sortKey(r[2])); err != nil {
 			return fmt.Errorf("seed bank %s: %w", r[0], err)
 		}
 	}
@@ -126,9 +126,10 @@ func seed(ctx context.Context, tx *sql.Tx, now time.Time) error {
 	}
 	for _, g := range categoryGroups {
 		if _, err := tx.ExecContext(ctx, `
-			INSERT INTO category_groups (code, module_type, name, description) VALUES (?, ?, ?, ?)
-			ON CONFLICT (code) DO UPDATE SET module_type = excluded.module_type, name = excluded.name, description = excluded.description`,
-			g.code, g.moduleType, g.name, g.description); err != nil {
+			INSERT INTO category_groups (code, module_type, name, description, sort_key) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (code) DO UPDATE SET module_type = excluded.module_type, name = excluded.name, description = excluded.description,
+				sort_key = excluded.sort_key`,
+			g.code, g.moduleType, g.name, g.description, sortKey(g.name)); err != nil {
 			return fmt.Errorf("seed category group: %w", err)
 		}
 	}
@@ -142,9 +143,9 @@ func seedUnitCategories(ctx context.Context, tx *sql.Tx, unitID int64, now time.
 	for _, g := range categoryGroups {
 		for _, name := range g.defaultCategories {
 			if _, err := tx.ExecContext(ctx, `
-				INSERT INTO categories (token, unit_id, module_type, name, note, group_code, created_at, updated_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-				newID(), unitID, g.moduleType, name, g.name, g.code, ts, ts); err != nil {
+				INSERT INTO categories (token, unit_id, module_type, name, note, group_code, created_at, updated_at, sort_key)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				newID(), unitID, g.moduleType, name, g.name, g.code, ts, ts, sortKey(name)); err != nil {
 				return fmt.Errorf("seed category %q: %w", name, err)
 			}
 		}

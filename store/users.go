@@ -20,8 +20,8 @@ type User struct {
 func (db *DB) CreateUser(ctx context.Context, name, email string) (User, error) {
 	u := User{Token: db.newToken(ctx), Name: name, Email: email, Active: true}
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO users (token, name, email, created_at) VALUES (?, ?, ?, ?)`,
-			u.Token, name, email, timestamp(now))
+		_, err := tx.ExecContext(ctx, `INSERT INTO users (token, name, email, created_at, sort_key) VALUES (?, ?, ?, ?, ?)`,
+			u.Token, name, email, timestamp(now), sortKey(name))
 		if isUnique(err) {
 			return ErrDuplicate
 		}
@@ -35,7 +35,7 @@ func (db *DB) CreateUser(ctx context.Context, name, email string) (User, error) 
 
 // Users lists the domain's active users by name.
 func (db *DB) Users(ctx context.Context) ([]User, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT token, name, email, active FROM users WHERE active = 1 ORDER BY name, id`)
+	rows, err := db.r.QueryContext(ctx, `SELECT token, name, email, active FROM users WHERE active = 1 ORDER BY sort_key, id`)
 	if err != nil {
 		return nil, err
 	}
