@@ -3,8 +3,6 @@ package render
 import (
 	"bytes"
 	"encoding/base64"
-	"github.com/tdewolff/parse/v2"
-	"github.com/tdewolff/parse/v2/css"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,7 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/shopspring/decimal"
+	"github.com/tdewolff/parse/v2"
+	"github.com/tdewolff/parse/v2/css"
 )
 
 func TestPages(t *testing.T) {
@@ -79,30 +78,6 @@ func TestBarcodeDecodes(t *testing.T) {
 	}
 	if got := strings.TrimSpace(string(out)); got != barcode {
 		t.Fatalf("zbarimg read %q", got)
-	}
-}
-
-func TestAmountInWords(t *testing.T) {
-	for in, want := range map[string]string{
-		"0":          "zero real",
-		"1":          "um real",
-		"0.01":       "um centavo",
-		"1.50":       "um real e cinquenta centavos",
-		"100":        "cem reais",
-		"101":        "cento e um reais",
-		"1000":       "mil reais",
-		"1001":       "mil e um reais",
-		"1100":       "mil e cem reais",
-		"1234.56":    "mil duzentos e trinta e quatro reais e cinquenta e seis centavos",
-		"2000000":    "dois milhões de reais",
-		"1000000":    "um milhão de reais",
-		"1500000.10": "um milhão quinhentos mil reais e dez centavos",
-		"21":         "vinte e um reais",
-		"315":        "trezentos e quinze reais",
-	} {
-		if got := AmountInWords(decimal.RequireFromString(in)); got != want {
-			t.Errorf("%s: %q, want %q", in, got, want)
-		}
 	}
 }
 

@@ -63,11 +63,17 @@ func intWords(n int64) string {
 		}
 		parts = append(parts, w)
 	}
-	// "e" joins the last group when it is below 100 or a round hundred.
+	// Portuguese joins the last class with "e" when it is below a hundred
+	// or a round hundred, whichever class it is: "mil e um", "um milhão e
+	// quinhentos mil", "dois milhões quinhentos mil e trezentos", but "um
+	// milhão duzentos e trinta mil" (TestAmountInWords).
+	last := 0
+	for groups[last] == 0 {
+		last++
+	}
 	out := parts[0]
 	for i := 1; i < len(parts); i++ {
-		last := groups[0]
-		if i == len(parts)-1 && groups[0] != 0 && (last < 100 || last%100 == 0) {
+		if i == len(parts)-1 && (groups[last] < 100 || groups[last]%100 == 0) {
 			out += " e " + parts[i]
 		} else {
 			out += " " + parts[i]
