@@ -23,7 +23,7 @@ func newAuditCmd(a *app) *cobra.Command {
 				}
 				var b strings.Builder
 				for _, e := range log {
-					fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", e.At, e.Actor, e.Route, e.Record.String)
+					fmt.Fprintf(&b, "%s\t%s\t%s\t%s\n", e.At.String, e.Actor, e.Route, e.Record.String)
 				}
 				return a.print(map[string]any{"domain": args[0], "entries": log}, strings.TrimRight(b.String(), "\n"))
 			})

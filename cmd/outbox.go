@@ -31,7 +31,7 @@ func newOutboxCmd(a *app) *cobra.Command {
 					case "failed":
 						state = "failed: " + m.LastError.String
 					}
-					fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%s\n", m.CreatedAt, m.Kind, m.To, m.Subject, state)
+					fmt.Fprintf(&b, "%s\t%s\t%s\t%s\t%s\n", m.CreatedAt.String, m.Kind, m.To, m.Subject, state)
 				}
 				return a.print(map[string]any{"domain": args[0], "mails": mails}, strings.TrimRight(b.String(), "\n"))
 			})

@@ -47,6 +47,7 @@ var (
 	typeDecimal = reflect.TypeOf(store.Decimal{})
 	typeDateBR  = reflect.TypeOf(store.DateBR{})
 	typeText    = reflect.TypeOf(store.Text{})
+	typeStamp   = reflect.TypeOf(store.Stamp{})
 	typeTime    = reflect.TypeOf(time.Time{})
 	typeRaw     = reflect.TypeOf(json.RawMessage{})
 	typeBytes   = reflect.TypeOf([]byte{})
@@ -76,6 +77,9 @@ func (g *schemaGen) schema(t reflect.Type, input bool) map[string]any {
 		return map[string]any{"type": "string", "pattern": `^[0-9]{2}/[0-9]{2}/[0-9]{4}$`, "description": "Date as DD/MM/YYYY."}
 	case typeText:
 		return map[string]any{"type": []string{"string", "null"}}
+	case typeStamp:
+		return map[string]any{"type": []string{"string", "null"}, "format": "date-time",
+			"description": "A moment in São Paulo time, RFC 3339 (2026-11-22T09:00:00-03:00); null until it happens."}
 	case typeTime:
 		return map[string]any{"type": "string", "format": "date-time"}
 	case typeRaw:

@@ -172,7 +172,8 @@ const (
 	docInsertProduct = "Creates a product or service: `description`, `type` (`product`, `service`) required; " +
 		"`monetary_value` (alias `value`, ≥ 0), `ncm` (8 digits), `cfop` (4 digits, first 1 to 7), `unit` " +
 		"(up to 6 characters), `usage_type` (the SPED item type, default `00` for products and `09` for " +
-		"services)."
+		"services), `code` (the product's own code, the NF-e's cProd: up to 60 characters, unique in the unit, " +
+		"given or numbered 1, 2, 3… per unit; 400 `Product code already used in this unit.`)."
 	docUpdateProduct    = "Changes the sent fields of a product or service (`id_token`)."
 	docSetProductActive = "Enables or disables a product or service (`id_token`); idempotent."
 )

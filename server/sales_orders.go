@@ -445,11 +445,13 @@ type orderDetail struct {
 const (
 	docListSalesOrders = "The unit's sales orders whose `estimated_payment_date` falls between `date_from` and `date_to` " +
 		"(both required: 400 `Parâmetros de data são obrigatórios.`), optionally by `id_token_project`, " +
-		"`id_token_contact`, `id_token_stock_item`, `id_token_category`, `code_orders` (exact `cod_orders`) " +
+		"`id_token_contact`, `id_token_stock_item` (a service order of that service or a product order with " +
+		"that product among its lines), `id_token_category`, `code_orders` (exact `cod_orders`) " +
 		"and `active` (filters only when sent). Every field of the spec's record: `created_date_hours` and " +
 		"the `date_*` fields as `DD/MM/YYYY HH:mm` in São Paulo time (or null), `estimated_payment_date` as " +
 		"an ISO 8601 timestamp, money as decimal strings, `quantity` as a decimal string, `freight_mode` and " +
-		"`local_destino` as numbers; `products` is `[{token, description, quantity, unit_value, total}]` or " +
+		"`local_destino` as numbers; `products` is the order's lines as sold, `[{token, code, description, ncm, cfop, unit, " +
+		"quantity, unit_value, total}]` (the catalogue's later changes do not touch them), or " +
 		"null, `products_qty` the quantities joined by commas; `charge_status` is `NONE` until a charge " +
 		"exists. Bad or missing tokens answer 403 `Invalid data`; 500 `Erro desconhecido`."
 	docInsertSalesOrder = "Creates a sales order from the groups `pv`, `faturamento`, `charge` and `nf` (spec), or the legacy " +

@@ -11,7 +11,7 @@ import (
 // AuditEntry is one change: who (the access token's id and hint, "cli",
 // "scheduler" or "portal"), through which route, on which record, when.
 type AuditEntry struct {
-	At     string `json:"at"`
+	At     Stamp  `json:"at"`
 	Actor  string `json:"actor"`
 	Unit   Text   `json:"unit_token"`
 	Route  string `json:"route"`
@@ -81,7 +81,6 @@ func (db *DB) AuditLog(ctx context.Context, unitID int64, limit int) ([]AuditEnt
 		if err := rows.Scan(&e.At, &e.Actor, &e.Unit, &e.Route, &e.Record, &e.Status); err != nil {
 			return nil, err
 		}
-		e.At = displayTimestamp(e.At)
 		out = append(out, e)
 	}
 	return out, rows.Err()

@@ -63,9 +63,9 @@ type Charge struct {
 	PixTxID          Text   `json:"pix_txid"`
 	ProviderRef      Text   `json:"provider_ref"`
 	CardInstallments *int   `json:"card_installments"`
-	PaidAt           Text   `json:"paid_at"`
+	PaidAt           Stamp  `json:"paid_at"`
 	PaidAmount       Text   `json:"paid_amount"`
-	CancelledAt      Text   `json:"cancelled_at"`
+	CancelledAt      Stamp  `json:"cancelled_at"`
 	// Settlement is how its payment met it (Settlement*), null unpaid.
 	Settlement Text `json:"settlement"`
 

@@ -169,7 +169,7 @@ type Contract struct {
 	SalesOrders      []string   `json:"id_token_sales_orders"`
 	Files            []FileInfo `json:"files"`
 	Active           bool       `json:"active"`
-	CreatedDate      string     `json:"created_date"`
+	CreatedDate      Stamp      `json:"created_date"`
 	id               int64
 }
 
@@ -332,7 +332,6 @@ func scanContract(s scanner) (Contract, error) {
 	var c Contract
 	err := s.Scan(&c.id, &c.Token, &c.ContractName, &c.Status, &c.IDContact, &c.ContactName, &c.IDTemplate, &c.ValidityStart, &c.ValidityEnd,
 		&c.IsRecurring, &c.RecurrenceType, &c.GeneratesPayment, &c.AutoExtend, &c.Description, &c.IDSalesOrder, &c.Active, &c.CreatedDate)
-	c.CreatedDate = displayTimestamp(c.CreatedDate)
 	return c, err
 }
 
@@ -360,7 +359,6 @@ func attachContractParts(ctx context.Context, q interface {
 		if err := rows.Scan(&f.Token, &f.Name, &f.ContentType, &f.Size, &f.SHA256, &f.CreatedDate); err != nil {
 			return err
 		}
-		f.CreatedDate = displayTimestamp(f.CreatedDate)
 		c.Files = append(c.Files, f)
 	}
 	return rows.Err()

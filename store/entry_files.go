@@ -26,7 +26,7 @@ type FileInfo struct {
 	ContentType string `json:"content_type"`
 	Size        int64  `json:"size"`
 	SHA256      string `json:"sha256"`
-	CreatedDate string `json:"created_date"`
+	CreatedDate Stamp  `json:"created_date"`
 }
 
 // File is an attachment with its bytes.
@@ -47,7 +47,6 @@ func readFile(ctx context.Context, tx *sql.Tx, table, parentColumn string, paren
 	if errors.Is(err, sql.ErrNoRows) {
 		return f, ErrFileNotFound
 	}
-	f.CreatedDate = displayTimestamp(f.CreatedDate)
 	return f, err
 }
 
@@ -106,7 +105,6 @@ func (db *DB) EntryFiles(ctx context.Context, unitID int64, typ, token string) (
 			if err := rows.Scan(&f.Token, &f.Name, &f.ContentType, &f.Size, &f.SHA256, &f.CreatedDate); err != nil {
 				return err
 			}
-			f.CreatedDate = displayTimestamp(f.CreatedDate)
 			out = append(out, f)
 		}
 		return rows.Err()

@@ -29,7 +29,7 @@ type Movement struct {
 	IDUnit         string  `json:"id_unit"`
 	IDContact      Text    `json:"id_contact"`
 	Active         bool    `json:"active"`
-	CreatedDate    string  `json:"created_date"`
+	CreatedDate    Stamp   `json:"created_date"`
 	Type           string  `json:"type"`
 	Quantity       Decimal `json:"quantity"`
 	IDStockProduct string  `json:"id_stock_product"`
@@ -240,7 +240,6 @@ func (db *DB) Movements(ctx context.Context, unitID int64, f MovementFilter) ([]
 			&m.Product, &m.Lote, &m.ValidationDate, &m.DateInOut, &m.UnitaryValue, &m.TotalValue, &m.ContactName); err != nil {
 			return nil, err
 		}
-		m.CreatedDate = displayTimestamp(m.CreatedDate)
 		out = append(out, m)
 	}
 	return out, rows.Err()

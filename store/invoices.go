@@ -51,7 +51,7 @@ type Invoice struct {
 	Verification Text   `json:"verification_code"`
 	Protocol     string `json:"protocol"`
 	IssuedAt     string `json:"issued_at"`
-	CancelledAt  Text   `json:"cancelled_at"`
+	CancelledAt  Stamp  `json:"cancelled_at"`
 	CancelReason Text   `json:"cancel_reason"`
 	XML          string `json:"-"`
 	issued       time.Time
@@ -69,9 +69,6 @@ func scanInvoice(s scanner) (Invoice, error) {
 	if err == nil {
 		i.issued, _ = time.Parse(time.RFC3339, i.IssuedAt)
 		i.IssuedAt = displayTimestamp(i.IssuedAt)
-		if i.CancelledAt.Valid {
-			i.CancelledAt = NewText(displayTimestamp(i.CancelledAt.String))
-		}
 	}
 	return i, err
 }
@@ -330,7 +327,7 @@ type Document struct {
 	Key       string `json:"key"`       // line, BR Code or access key
 	Barcode   Text   `json:"barcode"`
 	XML       Text   `json:"xml"`
-	CreatedAt string `json:"created_at"`
+	CreatedAt Stamp  `json:"created_at"`
 }
 
 // Documents lists the domain's generated documents, newest first.
@@ -354,7 +351,6 @@ func (db *DB) Documents(ctx context.Context, limit int) ([]Document, error) {
 		if err := rows.Scan(&d.Kind, &d.Order, &d.Reference, &d.Key, &d.Barcode, &d.XML, &d.CreatedAt); err != nil {
 			return nil, err
 		}
-		d.CreatedAt = displayTimestamp(d.CreatedAt)
 		out = append(out, d)
 	}
 	return out, rows.Err()

@@ -15,7 +15,7 @@ type JobRun struct {
 	RunDate    string `json:"run_date"`
 	Created    int    `json:"created"`
 	Detail     string `json:"detail"`
-	FinishedAt string `json:"finished_at"`
+	FinishedAt Stamp  `json:"finished_at"`
 }
 
 // LastJobRun returns the latest day a job ran for, or the domain's creation

@@ -20,8 +20,8 @@ type Mail struct {
 	Status      string           `json:"status"`
 	Attempts    int              `json:"attempts"`
 	LastError   Text             `json:"last_error"`
-	SentAt      Text             `json:"sent_at"`
-	CreatedAt   string           `json:"created_at"`
+	SentAt      Stamp            `json:"sent_at"`
+	CreatedAt   Stamp            `json:"created_at"`
 }
 
 // Attachment is a file an e-mail carries.

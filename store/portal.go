@@ -71,7 +71,7 @@ func (db *DB) RecordPortalEvent(ctx context.Context, publicToken, kind, detail s
 type PortalEvent struct {
 	Kind      string `json:"kind"`
 	Detail    Text   `json:"detail"`
-	CreatedAt string `json:"created_at"`
+	CreatedAt Stamp  `json:"created_at"`
 }
 
 // PortalEvents lists an order's portal events, oldest first.
@@ -88,7 +88,6 @@ func (db *DB) PortalEvents(ctx context.Context, unitID int64, orderToken string)
 		if err := rows.Scan(&e.Kind, &e.Detail, &e.CreatedAt); err != nil {
 			return nil, err
 		}
-		e.CreatedAt = displayTimestamp(e.CreatedAt)
 		out = append(out, e)
 	}
 	return out, rows.Err()

@@ -19,10 +19,10 @@ type InboxNFe struct {
 	IssueDate     Text   `json:"issue_date"`
 	TotalValue    Money  `json:"total_value"`
 	Manifestation Text   `json:"manifestation"`
-	ManifestedAt  Text   `json:"manifested_at"`
+	ManifestedAt  Stamp  `json:"manifested_at"`
 	Justification Text   `json:"justification"`
 	PurchaseOrder Text   `json:"id_purchase_order"`
-	CreatedDate   string `json:"created_date"`
+	CreatedDate   Stamp  `json:"created_date"`
 }
 
 // NewInboxNFe is an imported NF-e, already read and checked.
@@ -65,7 +65,6 @@ func (db *DB) InboxNFes(ctx context.Context, unitID int64) ([]InboxNFe, error) {
 			&n.ManifestedAt, &n.Justification, &n.PurchaseOrder, &n.CreatedDate); err != nil {
 			return nil, err
 		}
-		n.CreatedDate = displayTimestamp(n.CreatedDate)
 		out = append(out, n)
 	}
 	return out, rows.Err()
@@ -147,7 +146,7 @@ type PurchaseOrder struct {
 	SupplierCnpj   string         `json:"supplierCnpj"`
 	TotalValue     Money          `json:"totalValue"`
 	Active         bool           `json:"active"`
-	CreatedDate    string         `json:"createdDate"`
+	CreatedDate    Stamp          `json:"createdDate"`
 	ItemsTotal     Money          `json:"itemsTotal"`
 	ItemsTaxTotal  Money          `json:"itemsTaxTotal"`
 	ItemsCount     int            `json:"itemsCount"`
@@ -242,7 +241,6 @@ func scanPurchase(s scanner) (PurchaseOrder, error) {
 	if err != nil {
 		return p, err
 	}
-	p.CreatedDate = displayTimestamp(p.CreatedDate)
 	json.Unmarshal([]byte(files), &p.FilesName)
 	json.Unmarshal([]byte(pdfs), &p.PdfsName)
 	json.Unmarshal([]byte(items), &p.Items)

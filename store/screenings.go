@@ -22,7 +22,7 @@ type Screening struct {
 	Size        int64           `json:"size"`
 	Extracted   json.RawMessage `json:"extracted"`
 	Note        Text            `json:"note"`
-	CreatedDate string          `json:"created_date"`
+	CreatedDate Stamp           `json:"created_date"`
 }
 
 // InsertScreening stores a received document with the data read from it
@@ -51,7 +51,6 @@ func scanScreening(s scanner) (Screening, error) {
 	var extracted string
 	err := s.Scan(&sc.Token, &sc.Status, &sc.FileName, &sc.ContentType, &sc.Size, &extracted, &sc.Note, &sc.CreatedDate)
 	sc.Extracted = json.RawMessage(extracted)
-	sc.CreatedDate = displayTimestamp(sc.CreatedDate)
 	return sc, err
 }
 

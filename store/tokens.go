@@ -121,7 +121,8 @@ func (db *DB) Authenticate(ctx context.Context, accessToken, unitToken string) (
 	var got []byte
 	var id sql.NullInt64
 	var token, name sql.NullString
-	var cnpj, ibge, im, created sql.NullString
+	var cnpj, ibge, im sql.NullString
+	var created Stamp
 	err = stmt.QueryRowContext(ctx, unitToken, want).Scan(&got, &id, &token, &name, &cnpj, &ibge, &im, &created)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && subtle.ConstantTimeCompare(got, want) != 1) {
 		return Unit{}, ErrUnauthorized
@@ -132,7 +133,7 @@ func (db *DB) Authenticate(ctx context.Context, accessToken, unitToken string) (
 	if !id.Valid {
 		return Unit{}, ErrUnitNotFound
 	}
-	return Unit{ID: id.Int64, Token: token.String, Name: name.String, CNPJ: cnpj.String, CityIBGE: ibge.String, IM: im.String, CreatedAt: created.String}, nil
+	return Unit{ID: id.Int64, Token: token.String, Name: name.String, CNPJ: cnpj.String, CityIBGE: ibge.String, IM: im.String, CreatedAt: created}, nil
 }
 
 // UnitByToken resolves a unit token alone (for token_tec callers).

@@ -271,6 +271,30 @@ func (d DateBR) Value() (driver.Value, error) { return d.Date.Value() }
 // RFC 3339 with milliseconds, which sorts as text.
 func timestamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
 
+// Stamp is a moment fincom recorded (created, paid, sent, manifested…):
+// stored in UTC with milliseconds (timestamp), answered in São Paulo time
+// as RFC 3339 ("2026-11-22T09:00:00-03:00"), the one timestamp format of
+// every answer; null when the moment has not come (TestOneTimestampFormat).
+type Stamp struct{ Text }
+
+// stampOf is the Stamp of t.
+func stampOf(t time.Time) Stamp { return Stamp{NewText(t.In(saoPaulo).Format(time.RFC3339))} }
+
+// Scan reads a stored timestamp.
+func (s *Stamp) Scan(src any) error {
+	if err := s.Text.Scan(src); err != nil || !s.Valid {
+		return err
+	}
+	s.String = displayTimestamp(s.String)
+	return nil
+}
+
+// Time is the moment; zero when null.
+func (s Stamp) Time() time.Time {
+	t, _ := time.Parse(time.RFC3339, s.String)
+	return t
+}
+
 // Text is a nullable string written to JSON as a string or null. Empty text
 // is stored as NULL throughout fincom.
 type Text struct{ sql.NullString }

@@ -15,7 +15,7 @@ type Unit struct {
 	CNPJ      string `json:"cnpj,omitempty"`
 	CityIBGE  string `json:"city_ibge,omitempty"`
 	IM        string `json:"im,omitempty"`
-	CreatedAt string `json:"created_at"`
+	CreatedAt Stamp  `json:"created_at"`
 }
 
 // UnitInput is what creating a unit takes; validation is the caller's.
@@ -27,10 +27,10 @@ type UnitInput struct {
 func (db *DB) CreateUnit(ctx context.Context, in UnitInput) (Unit, error) {
 	u := Unit{Token: unitPrefix + db.Name + "_" + db.secret(16), Name: in.Name, CNPJ: in.CNPJ, CityIBGE: in.CityIBGE, IM: in.IM}
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		u.CreatedAt = timestamp(now)
+		u.CreatedAt = stampOf(now)
 		res, err := tx.ExecContext(ctx, `
 			INSERT INTO units (token, name, cnpj, city_ibge, im, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-			u.Token, u.Name, nullString(u.CNPJ), nullString(u.CityIBGE), nullString(u.IM), u.CreatedAt)
+			u.Token, u.Name, nullString(u.CNPJ), nullString(u.CityIBGE), nullString(u.IM), timestamp(now))
 		if err != nil {
 			return err
 		}

@@ -21,7 +21,7 @@ type Webhook struct {
 	URL       string   `json:"url"`
 	Events    []string `json:"events"`
 	Active    bool     `json:"active"`
-	CreatedAt string   `json:"created_date"`
+	CreatedAt Stamp    `json:"created_date"`
 }
 
 // InsertWebhook registers an endpoint for events of the unit; an empty
@@ -55,7 +55,6 @@ func (db *DB) Webhooks(ctx context.Context, unitID int64) ([]Webhook, error) {
 			return nil, err
 		}
 		json.Unmarshal([]byte(ev), &w.Events)
-		w.CreatedAt = displayTimestamp(w.CreatedAt)
 		out = append(out, w)
 	}
 	return out, rows.Err()
@@ -109,7 +108,7 @@ func (db *DB) emit(ctx context.Context, tx *sql.Tx, unitID int64, typ string, da
 		return err
 	}
 	for _, h := range hooks {
-		ev := Event{ID: "evt_" + db.id(), Type: typ, CreatedAt: now.UTC().Format(time.RFC3339), UnitToken: h.unit, Data: data}
+		ev := Event{ID: "evt_" + db.id(), Type: typ, CreatedAt: stampOf(now).String, UnitToken: h.unit, Data: data}
 		payload, err := json.Marshal(ev)
 		if err != nil {
 			return err
@@ -131,8 +130,8 @@ type Delivery struct {
 	Attempts    int             `json:"attempts"`
 	LastStatus  *int            `json:"last_status"`
 	LastError   Text            `json:"last_error"`
-	DeliveredAt Text            `json:"delivered_at"`
-	CreatedAt   string          `json:"created_date"`
+	DeliveredAt Stamp           `json:"delivered_at"`
+	CreatedAt   Stamp           `json:"created_date"`
 	Payload     json.RawMessage `json:"payload"`
 }
 
@@ -159,7 +158,6 @@ func (db *DB) Deliveries(ctx context.Context, unitID int64, limit int) ([]Delive
 			d.LastStatus = &n
 		}
 		d.Payload = json.RawMessage(payload)
-		d.CreatedAt = displayTimestamp(d.CreatedAt)
 		out = append(out, d)
 	}
 	return out, rows.Err()

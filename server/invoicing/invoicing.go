@@ -279,7 +279,10 @@ func DANFEData(inv store.Invoice, fi fiscal.Invoice) render.DANFEData {
 	v := render.DANFEData{Number: inv.Number, Series: inv.Series, Protocol: inv.Protocol, IssuedAt: render.DateTimeBR(inv.IssuedTime()),
 		Emitter: fi.Emitter.Name, EmitterRegister: brdoc.FormatCNPJ(fi.Emitter.Register), Recipient: fi.Recipient.Name,
 		RecipientRegister: fi.Recipient.Register, Verification: inv.Verification.String, Cancelled: inv.Status == "CANCELLED",
-		CancelledAt: inv.CancelledAt.String}
+	}
+	if inv.CancelledAt.Valid {
+		v.CancelledAt = render.DateTimeBR(inv.CancelledAt.Time())
+	}
 	switch inv.Kind {
 	case fiscal.NFe, fiscal.NFCe:
 		v.Title = map[string]string{fiscal.NFe: "DANFE", fiscal.NFCe: "DANFE NFC-e"}[inv.Kind]
