@@ -98,9 +98,6 @@ type tokenData struct {
 // updateBankAccount changes the sent fields of an account in one
 // transaction; it answers {success, message, data: {token}} (spec).
 func (s *Server) updateBankAccount(r *request, q *bankAccountRequest) (any, error) {
-	if q.IDToken == "" {
-		return nil, errMissing
-	}
 	if q.fieldCount() == 0 {
 		return nil, errBankAccountNoFieldsUpdate
 	}

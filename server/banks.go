@@ -2,14 +2,7 @@ package server
 
 // getBanksRequest is the body of /get_banks.
 type getBanksRequest struct {
-	GroupBank string `json:"group_bank"`
-}
-
-func (q *getBanksRequest) validate() error {
-	if q.GroupBank == "" {
-		return errMissing
-	}
-	return nil
+	GroupBank string `json:"group_bank" required:"true"`
 }
 
 // getBanks answers the catalogue's banks of one group by name.

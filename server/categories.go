@@ -18,18 +18,8 @@ var (
 // listByTypeRequest is the body of /get_categories and
 // /list_group_categories: a required module type and an optional search.
 type listByTypeRequest struct {
-	Type   string `json:"type" alias:"module_type"`
+	Type   string `json:"type" alias:"module_type" required:"true" enum:"in,out"`
 	Search string `json:"search"`
-}
-
-func (q *listByTypeRequest) validate() error {
-	if q.Type == "" {
-		return errMissing
-	}
-	if q.Type != "in" && q.Type != "out" {
-		return errInvalidTypeIO
-	}
-	return nil
 }
 
 // getCategories answers the unit's active categories of a type.
@@ -46,7 +36,7 @@ func (s *Server) listGroupCategories(r *request, q *listByTypeRequest) (any, err
 // named as /get_categories returns a category.
 type categoryRequest struct {
 	IDToken        string  `json:"id_token" alias:"token"`
-	ModuleType     *string `json:"module_type" alias:"type"`
+	ModuleType     *string `json:"module_type" alias:"type" enum:"in,out"`
 	Category       *string `json:"category" alias:"name"`
 	Note           *string `json:"note" alias:"description" text:"multiline"`
 	CategoryMaster *code   `json:"category_master" alias:"id_token_category_master"`
@@ -77,9 +67,6 @@ func (q *categoryRequest) apply(f *store.CategoryFields) error {
 // insertCategory creates an active category; `category_master` is the code
 // of its DRE group (/list_group_categories).
 func (s *Server) insertCategory(r *request, q *categoryRequest) (any, error) {
-	if q.ModuleType == nil || q.Category == nil || *q.ModuleType == "" {
-		return nil, errMissing
-	}
 	var f store.CategoryFields
 	if err := q.apply(&f); err != nil {
 		return nil, err
@@ -93,9 +80,6 @@ func (s *Server) insertCategory(r *request, q *categoryRequest) (any, error) {
 
 // updateCategory changes the sent fields of a category.
 func (s *Server) updateCategory(r *request, q *categoryRequest) (any, error) {
-	if q.IDToken == "" {
-		return nil, errMissing
-	}
 	if sent(q.ModuleType, q.Category, q.Note, q.CategoryMaster) == 0 {
 		return nil, errCategoryNoFieldsUpdate
 	}

@@ -24,7 +24,7 @@ func TestCategories(t *testing.T) {
 		{name: "insert without group", path: "/insert_category", body: `{` + auth + `,"module_type":"in","category":"Doações"}`, status: 200},
 		{name: "insert missing name", path: "/insert_category", body: `{` + auth + `,"module_type":"in"}`, status: 400, text: "Missing parameters"},
 		{name: "insert missing type", path: "/insert_category", body: `{` + auth + `,"category":"X"}`, status: 400, text: "Missing parameters"},
-		{name: "insert bad type", path: "/insert_category", body: `{` + auth + `,"module_type":"x","category":"X"}`, status: 400, text: "Invalid type. Use in or out."},
+		{name: "insert bad type", path: "/insert_category", body: `{` + auth + `,"module_type":"x","category":"X"}`, status: 400, text: "Invalid module_type. Use in or out."},
 		{name: "insert duplicate name", path: "/insert_category", body: `{` + auth + `,"module_type":"in","category":"assinaturas"}`, status: 400, text: "Category already exists for this type."},
 		{name: "insert group of other type", path: "/insert_category", body: `{` + auth + `,"module_type":"in","category":"X","category_master":205}`, status: 400, text: "Category group not found for this type."},
 		{name: "insert unknown group", path: "/insert_category", body: `{` + auth + `,"module_type":"in","category":"X","category_master":999}`, status: 400, text: "Category group not found for this type."},

@@ -14,19 +14,14 @@ var (
 )
 
 type categoryMedianRequest struct {
-	CNPJ string `json:"cnpj"`
-	Type string `json:"type"`
+	CNPJ string `json:"cnpj" required:"true"`
+	Type string `json:"type" enum:"in,out"`
 }
 
 func (q *categoryMedianRequest) validate() error {
 	q.CNPJ = brdoc.Clean(q.CNPJ)
-	switch {
-	case q.CNPJ == "":
-		return errProvideCNPJ
-	case !brdoc.ValidCNPJ(q.CNPJ) && !brdoc.ValidCPF(q.CNPJ):
+	if !brdoc.ValidCNPJ(q.CNPJ) && !brdoc.ValidCPF(q.CNPJ) {
 		return errMedianCNPJ
-	case q.Type != "" && q.Type != "in" && q.Type != "out":
-		return errInvalidTypeIO
 	}
 	return nil
 }

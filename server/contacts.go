@@ -39,7 +39,7 @@ func (s *Server) getContacts(r *request, q *getContactsRequest) (any, error) {
 // field is a pointer so that an update tells "not sent" from "emptied".
 type contactRequest struct {
 	IDToken      string  `json:"id_token" alias:"token"`
-	Type         *string `json:"type"`
+	Type         *string `json:"type" enum:"legal,natural_person"`
 	Register     *string `json:"register"`
 	FullName     *string `json:"fullName" alias:"full_name,contact_name"`
 	SocialReason *string `json:"socialReason" alias:"social_reason,company_name"`
@@ -167,9 +167,6 @@ func plausibleEmail(s string) bool {
 
 // insertContact creates an active contact (spec, /insert_contact).
 func (s *Server) insertContact(r *request, q *contactRequest) (any, error) {
-	if q.Type == nil || q.Register == nil || strings.TrimSpace(*q.Type) == "" || strings.TrimSpace(*q.Register) == "" {
-		return nil, errMissing
-	}
 	var f store.ContactFields
 	if err := q.apply(&f); err != nil {
 		return nil, err
@@ -183,9 +180,6 @@ func (s *Server) insertContact(r *request, q *contactRequest) (any, error) {
 
 // updateContact changes the sent fields of a contact (spec, /update_contact).
 func (s *Server) updateContact(r *request, q *contactRequest) (any, error) {
-	if q.IDToken == "" {
-		return nil, errMissing
-	}
 	if q.fieldCount() == 0 {
 		return nil, errContactNoFieldsUpdate
 	}

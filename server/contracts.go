@@ -28,11 +28,11 @@ type contractRequest struct {
 	Contact          *string         `json:"id_token_contact"`
 	Template         *string         `json:"id_token_template"`
 	ContractName     *string         `json:"contract_name"`
-	Status           *string         `json:"status"`
+	Status           *string         `json:"status" enum:"draft,active,expired,cancelled"`
 	ValidityStart    *string         `json:"validity_start"`
 	ValidityEnd      *string         `json:"validity_end"`
 	IsRecurring      *bool           `json:"is_recurring"`
-	RecurrenceType   *string         `json:"recurrence_type"`
+	RecurrenceType   *string         `json:"recurrence_type" enum:"unique,monthly,yearly"`
 	GeneratesPayment *bool           `json:"generates_payment"`
 	AutoExtend       *bool           `json:"auto_extend"`
 	OrderTokens      []string        `json:"id_token_sales_orders"`
@@ -114,7 +114,7 @@ func (s *Server) insertContract(r *request, q *contractRequest) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		of, err := so.fields(key)
+		of, err := so.fields(r.dec, key)
 		if err != nil {
 			return nil, err
 		}
@@ -130,9 +130,6 @@ func (s *Server) insertContract(r *request, q *contractRequest) (any, error) {
 // updateContract changes the sent fields of a contract, adds files and
 // links orders.
 func (s *Server) updateContract(r *request, q *contractRequest) (any, error) {
-	if q.IDToken == "" {
-		return nil, errMissing
-	}
 	if sent(q.Contact, q.Template, q.ContractName, q.Status, q.ValidityStart, q.ValidityEnd, q.IsRecurring, q.RecurrenceType,
 		q.GeneratesPayment, q.AutoExtend, q.Description) == 0 && len(q.OrderTokens) == 0 && len(r.body.files) == 0 {
 		return nil, errContractNoFields
@@ -149,15 +146,12 @@ func (s *Server) updateContract(r *request, q *contractRequest) (any, error) {
 
 type listContractsRequest struct {
 	Contact string `json:"id_token_contact"`
-	Status  string `json:"status"`
+	Status  string `json:"status" enum:"draft,active,expired,cancelled"`
 	ValidOn string `json:"valid_on"`
 	Active  *bool  `json:"active"`
 }
 
 func (q *listContractsRequest) validate() error {
-	if q.Status != "" && !store.ContractStatuses[q.Status] {
-		return errContractStatus
-	}
 	if q.ValidOn != "" {
 		d, err := store.ParseDateISO(q.ValidOn)
 		if err != nil {
@@ -238,9 +232,6 @@ func (s *Server) insertContractTemplate(r *request, q *templateRequest) (any, er
 }
 
 func (s *Server) updateContractTemplate(r *request, q *templateRequest) (any, error) {
-	if q.IDToken == "" {
-		return nil, errMissing
-	}
 	if err := r.db.UpdateTemplate(r.ctx, r.unit.ID, q.IDToken, q.apply); err != nil {
 		return nil, err
 	}

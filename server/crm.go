@@ -101,9 +101,6 @@ func (s *Server) insertCRM(r *request, q *crmRequest) (any, error) {
 
 // updateCRM changes the sent fields of a record (a fincom route).
 func (s *Server) updateCRM(r *request, q *crmRequest) (any, error) {
-	if q.IDToken == "" {
-		return nil, errMissing
-	}
 	if sent(q.IDContact, q.RecordDate, q.CommunicationType, q.LifecyclePhase, q.LeadStatus, q.Description, q.ContactSuccess,
 		q.NextContactDatetime, q.NextContactReason) == 0 {
 		return nil, errCRMNoFields

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/textproto"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -360,6 +361,13 @@ type fieldInfo struct {
 	// observations, template HTML) may hold line breaks and tabs; every
 	// other text is one line. No text holds any other control character.
 	multiline bool
+	// required (`required:"true"`): every route that decodes the struct
+	// needs the field (a route's need adds what only it needs).
+	required bool
+	// choices (`enum:"in,out,all"`): the values a text or code field
+	// takes; another is refused (choiceError) and the OpenAPI document
+	// lists them. Empty is "not sent".
+	choices []string
 }
 
 // decoder decodes request bodies into request structs. It reads each
@@ -390,6 +398,10 @@ func (d *decoder) fieldsOf(t reflect.Type) []fieldInfo {
 		fi := fieldInfo{index: []int{i}, name: name, group: kind == "group", flat: opt == "flat", multiline: f.Tag.Get("text") == "multiline"}
 		if a := f.Tag.Get("alias"); a != "" {
 			fi.aliases = strings.Split(a, ",")
+		}
+		fi.required = f.Tag.Get("required") == "true"
+		if e := f.Tag.Get("enum"); e != "" {
+			fi.choices = strings.Split(e, ",")
 		}
 		out = append(out, fi)
 	}
@@ -464,11 +476,105 @@ func (d *decoder) fillIn(prefix string, fields map[string]json.RawMessage, form 
 			}
 			return &fieldError{prefix + key, err}
 		}
-		if s, ok := textOf(fv); ok && hasControl(s, fi.multiline) {
+		s, isText := textOf(fv)
+		if isText && hasControl(s, fi.multiline) {
 			return &fieldError{prefix + key, errControl}
+		}
+		if fi.choices != nil && isText && strings.TrimSpace(s) != "" && !slices.Contains(fi.choices, strings.TrimSpace(s)) {
+			return &fieldError{prefix + key, &choiceError{fi.choices}}
 		}
 	}
 	return nil
+}
+
+// errChoice is a value outside its field's choices; a route may answer it
+// with its own text (errMap), else with textInvalidChoice.
+var errChoice = errors.New("value outside the field's choices")
+
+// choiceError is errChoice with the choices.
+type choiceError struct{ choices []string }
+
+func (e *choiceError) Error() string        { return "use " + strings.Join(e.choices, ", ") }
+func (e *choiceError) Is(target error) bool { return target == errChoice }
+
+// orList writes choices as a sentence does: "in, out or all".
+func orList(choices []string) string {
+	if len(choices) < 2 {
+		return strings.Join(choices, "")
+	}
+	return strings.Join(choices[:len(choices)-1], ", ") + " or " + choices[len(choices)-1]
+}
+
+// missingError lists the required fields (the route's need) a request
+// lacks, dotted below their group, in the order the route declares them.
+type missingError struct{ fields []string }
+
+func (e *missingError) Error() string        { return "missing " + strings.Join(e.fields, ", ") }
+func (e *missingError) Is(target error) bool { return target == errMissing }
+
+// missing answers which required fields dst lacks, its struct's
+// (`required:"true"`) then need (JSON names, dotted below a group): a text
+// that is blank, a pointer or group that is nil, an empty list. Required
+// fields are only of these kinds (TestRequiredFieldsResolve).
+func (d *decoder) missing(dst any, need []string) []string {
+	var out []string
+	for _, name := range append(d.required(reflect.TypeOf(dst).Elem()), need...) {
+		v, ok := d.lookup(reflect.ValueOf(dst).Elem(), name)
+		if !ok || blank(v) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// required are the JSON names of t's fields tagged required.
+func (d *decoder) required(t reflect.Type) []string {
+	var out []string
+	for _, fi := range d.fieldsOf(t) {
+		if fi.required {
+			out = append(out, fi.name)
+		}
+	}
+	return out
+}
+
+// lookup finds the field a dotted JSON name refers to; false when a group
+// on the way is nil or the name is unknown.
+func (d *decoder) lookup(v reflect.Value, name string) (reflect.Value, bool) {
+	head, rest, dotted := strings.Cut(name, ".")
+	for _, fi := range d.fieldsOf(v.Type()) {
+		if fi.name != head {
+			continue
+		}
+		fv := v.FieldByIndex(fi.index)
+		if !dotted {
+			return fv, true
+		}
+		if fv.Kind() == reflect.Pointer {
+			if fv.IsNil() {
+				return fv, false
+			}
+			fv = fv.Elem()
+		}
+		if fv.Kind() != reflect.Struct {
+			return fv, false
+		}
+		return d.lookup(fv, rest)
+	}
+	return reflect.Value{}, false
+}
+
+// blank reports an absent value of a field a route needs.
+func blank(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.String:
+		return strings.TrimSpace(v.String()) == ""
+	case reflect.Pointer, reflect.Interface:
+		return v.IsNil() || blank(v.Elem())
+	case reflect.Slice, reflect.Map:
+		return v.Len() == 0
+	}
+	return false
 }
 
 // errControl is a text holding a control character it may not hold.

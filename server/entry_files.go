@@ -36,7 +36,7 @@ func (s *Server) insertEntryFiles(k entryKind) action {
 // deleteFilesRequest names a record and the files to delete: `files` (an
 // array of file tokens, alias `id_token_files`) or `id_token_file`.
 type deleteFilesRequest struct {
-	IDToken string   `json:"id_token" alias:"token"`
+	IDToken string   `json:"id_token" alias:"token" required:"true"`
 	Files   []string `json:"files" alias:"id_token_files"`
 	File    string   `json:"id_token_file" alias:"file_token"`
 }
@@ -45,7 +45,7 @@ func (q *deleteFilesRequest) validate() error {
 	if q.File != "" {
 		q.Files = append(q.Files, q.File)
 	}
-	if q.IDToken == "" || len(q.Files) == 0 {
+	if len(q.Files) == 0 {
 		return errMissing
 	}
 	return nil

@@ -77,7 +77,6 @@ const (
 	textOnlinePayment   = "Online payment is not available for this charge: pay the boleto or the PIX code."
 	textPortalNotFound  = "Pedido não encontrado ou cobrança cancelada."
 	textTooManyRequests = "Muitas requisições. Tente de novo em instantes."
-	textUnknownEvent    = "Unknown event. Use viewed, copied_boleto, copied_pix, opened_boleto or printed_boleto."
 
 	// Fiscal invoices.
 	textInvoiceInvalid  = "The order's fiscal data is incomplete: fix every problem listed in details."
@@ -97,7 +96,6 @@ const (
 	textInvalidUnitary    = "Invalid unitary_value. It must not be negative."
 	textInvalidMoveDate   = "Invalid date_in_out. Use YYYY-MM-DD."
 	textInvalidValidation = "Invalid validation_date. Use YYYY-MM-DD."
-	textInvalidModuleType = "Invalid module_type. Use in, out or all."
 	textInvalidRangeDate  = "Invalid date range. Use YYYY-MM-DD."
 
 	// Purchases and the NF-e inbox.
@@ -108,7 +106,6 @@ const (
 	textNotNFe         = "The file is not a readable NF-e XML."
 	textForeignNFe     = "The NF-e was not issued to this unit's CNPJ."
 	textNFeNotFound    = "NF-e not found in the unit's inbox."
-	textManifestEvent  = "Invalid event. Use ciencia, confirmacao, desconhecimento or nao_realizada."
 	textManifestReason = "Operação não realizada needs a justification of 15 to 255 characters."
 	textManifestDone   = "The NF-e already has a conclusive manifestation."
 	textManifestTwice  = "Ciência da operação was already recorded."
@@ -169,6 +166,7 @@ const (
 	// store.MaxQuantity); %s is the field as sent, dotted below its group.
 	textMoneyRange     = "Invalid %s. Amounts must be between -9999999999.99 and 9999999999.99."
 	textQuantityRange  = "Invalid %s. Quantities must be between -999999999.999 and 999999999.999."
+	textInvalidChoice  = "Invalid %s. Use %s."
 	textControlChars   = "Invalid %s. Texts may not hold control characters (such as NUL); only notes and observations take line breaks and tabs."
 	textNegativeBudget = "Invalid budget. It must not be negative."
 	textInvalidUnit    = "Invalid unit. Use up to 6 characters."
@@ -195,7 +193,6 @@ const (
 	textEntryNotFound        = "Entry not found."
 	textOneFile              = "Send exactly one file."
 	textScreeningNotFound    = "Screening not found or not pending."
-	textScreeningStatus      = "Invalid status. Use pending, converted or discarded."
 	textUnreadable           = "Could not read the document."
 	textNoOCR                = "Images need an OCR engine, and none is configured. Send the XML or a PDF with text."
 

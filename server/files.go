@@ -120,15 +120,8 @@ func readFiles(parts []filePart, rule fileRule) ([]store.NewFile, error) {
 // fileRequest is the body of the file downloads (fincom routes): the
 // record's token and the file's, as the record's listing shows them.
 type fileRequest struct {
-	IDToken   string `json:"id_token" alias:"token"`
-	FileToken string `json:"file_token" alias:"id_token_file"`
-}
-
-func (q *fileRequest) validate() error {
-	if q.IDToken == "" || q.FileToken == "" {
-		return errMissing
-	}
-	return nil
+	IDToken   string `json:"id_token" alias:"token" required:"true"`
+	FileToken string `json:"file_token" alias:"id_token_file" required:"true"`
 }
 
 // storedTypes are the types fincom keeps files of (sniff), hence those a

@@ -17,7 +17,6 @@ var (
 	errInvalidUnitary     = newError(http.StatusBadRequest, textInvalidUnitary)
 	errInvalidMoveDate    = newError(http.StatusBadRequest, textInvalidMoveDate)
 	errInvalidValidation  = newError(http.StatusBadRequest, textInvalidValidation)
-	errInvalidModuleType  = newError(http.StatusBadRequest, textInvalidModuleType)
 	errInvalidRangeDate   = newError(http.StatusBadRequest, textInvalidRangeDate)
 	errMovementNoFields   = newError(http.StatusBadRequest, textNoFieldsToUpdate)
 	maxMovementQuantity   = decimal.New(1, 9)
@@ -30,7 +29,7 @@ type movementsRequest struct {
 	Lote       string `json:"lote"`
 	DateRange1 string `json:"dateRange1"`
 	DateRange2 string `json:"dateRange2"`
-	ModuleType string `json:"module_type" alias:"type"`
+	ModuleType string `json:"module_type" alias:"type" enum:"in,out,all"`
 }
 
 func (q *movementsRequest) validate() error {
@@ -43,12 +42,8 @@ func (q *movementsRequest) validate() error {
 			*d = v.ISO()
 		}
 	}
-	switch q.ModuleType {
-	case "", "all":
+	if q.ModuleType == "all" {
 		q.ModuleType = ""
-	case "in", "out":
-	default:
-		return errInvalidModuleType
 	}
 	return nil
 }
@@ -61,14 +56,14 @@ func (s *Server) getInventoryMoviment(r *request, q *movementsRequest) (any, err
 }
 
 type reportRequest struct {
-	Year     *flexInt `json:"year"`
-	TypeData string   `json:"type_data"`
+	Year     *flexInt `json:"year" required:"true"`
+	TypeData string   `json:"type_data" required:"true" enum:"quantity,monetary_value"`
 	Contact  string   `json:"id_token_contact"`
 	Product  string   `json:"id_token_product"`
 }
 
 func (q *reportRequest) validate() error {
-	if q.Year == nil || *q.Year < 1900 || *q.Year > 9999 || (q.TypeData != "quantity" && q.TypeData != "monetary_value") {
+	if *q.Year < 1900 || *q.Year > 9999 {
 		return errReportParams
 	}
 	return nil
@@ -90,7 +85,7 @@ type movementRequest struct {
 	IDToken        string         `json:"id_token" alias:"token"`
 	Product        *string        `json:"id_token_product" alias:"id_stock_product"`
 	Contact        *string        `json:"id_token_contact" alias:"id_contact"`
-	Type           *string        `json:"type" alias:"module_type"`
+	Type           *string        `json:"type" alias:"module_type" enum:"in,out"`
 	Quantity       *store.Decimal `json:"quantity"`
 	UnitaryValue   *store.Money   `json:"unitary_value"`
 	Lote           *string        `json:"lote"`
@@ -148,9 +143,6 @@ func (s *Server) insertInventoryMovement(r *request, q *movementRequest) (any, e
 
 // updateInventoryMovement changes the sent fields of a movement.
 func (s *Server) updateInventoryMovement(r *request, q *movementRequest) (any, error) {
-	if q.IDToken == "" {
-		return nil, errMissing
-	}
 	if sent(q.Product, q.Contact, q.Type, q.Quantity, q.UnitaryValue, q.Lote, q.ValidationDate, q.DateInOut) == 0 {
 		return nil, errMovementNoFields
 	}

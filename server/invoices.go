@@ -54,15 +54,12 @@ func (s *Server) invoiceAnswer(orderToken, publicToken string, inv store.Invoice
 }
 
 type cancelNFRequest struct {
-	IDToken string `json:"id_token" alias:"token"`
+	IDToken string `json:"id_token" alias:"token" required:"true"`
 	Reason  string `json:"reason" alias:"justificativa,motivo"`
 }
 
 func (q *cancelNFRequest) validate() error {
 	q.Reason = strings.TrimSpace(q.Reason)
-	if q.IDToken == "" {
-		return errMissing
-	}
 	if n := utf8.RuneCountInString(q.Reason); n < 15 || n > 255 {
 		return errCancelReason
 	}

@@ -51,7 +51,44 @@ var (
 	typeTime    = reflect.TypeOf(time.Time{})
 	typeRaw     = reflect.TypeOf(json.RawMessage{})
 	typeBytes   = reflect.TypeOf([]byte{})
+	typeFlexInt = reflect.TypeOf(flexInt(0))
+	typeCode    = reflect.TypeOf(code(0))
+	typeFlexStr = reflect.TypeOf(flexString(""))
 )
+
+// inputs are the shapes requests accept beside the plain JSON types, as
+// components: a value that may come as a number or as a numeric string is
+// a oneOf of the two, which client generators turn into a union
+// (oapi-codegen, ogen and openapi-typescript read it; a type list such as
+// [number, string] they do not).
+var inputs = map[string]map[string]any{
+	"AmountInput": {"description": "An amount: a JSON number (12.5) or a decimal string (\"12.50\"), between -9999999999.99 and 9999999999.99.",
+		"oneOf": []any{
+			map[string]any{"type": "number", "minimum": -9999999999.99, "maximum": 9999999999.99},
+			map[string]any{"type": "string", "pattern": `^\s*-?[0-9]{1,10}(\.[0-9]+)?\s*$`},
+		}},
+	"QuantityInput": {"description": "A quantity: a JSON number (2.5) or a decimal string (\"2.5\"), between -999999999.999 and 999999999.999.",
+		"oneOf": []any{
+			map[string]any{"type": "number", "minimum": -999999999.999, "maximum": 999999999.999},
+			map[string]any{"type": "string", "pattern": `^\s*-?[0-9]{1,9}(\.[0-9]+)?\s*$`},
+		}},
+	"IntegerInput": {"description": "An integer: a JSON number (3) or a numeric string (\"3\").",
+		"oneOf": []any{
+			map[string]any{"type": "integer"},
+			map[string]any{"type": "string", "pattern": `^-?[0-9]+$`},
+		}},
+	"CodeInput": {"description": "A numeric code: a JSON number (9) or a string (\"9\").",
+		"oneOf": []any{
+			map[string]any{"type": "integer"},
+			map[string]any{"type": "string"},
+		}},
+}
+
+// input refers to one of inputs, adding it to the components.
+func (g *schemaGen) input(name string) map[string]any {
+	g.components[name] = inputs[name]
+	return map[string]any{"$ref": "#/components/schemas/" + name}
+}
 
 // schema answers the schema of t; input selects what requests accept
 // (amounts as numbers or strings, unknown fields ignored) over what
@@ -60,17 +97,17 @@ func (g *schemaGen) schema(t reflect.Type, input bool) map[string]any {
 	switch t {
 	case typeMoney:
 		if input {
-			return map[string]any{"type": []string{"string", "number"}, "description": "Amount: a decimal number or string such as \"12.50\"."}
+			return g.input("AmountInput")
 		}
 		return map[string]any{"type": "string", "pattern": `^-?[0-9]+\.[0-9]{2}$`, "description": "Amount with two decimal places."}
 	case typeNumber:
 		if input {
-			return map[string]any{"type": []string{"number", "string"}}
+			return g.input("AmountInput")
 		}
 		return map[string]any{"type": "number", "description": "An amount the spec shows as a JSON number (budget, opening_balance); every other amount is a decimal string."}
 	case typeDecimal:
 		if input {
-			return map[string]any{"type": []string{"string", "number"}}
+			return g.input("QuantityInput")
 		}
 		return map[string]any{"type": "string", "pattern": `^-?[0-9]+(\.[0-9]+)?$`}
 	case typeDateBR:
@@ -86,6 +123,14 @@ func (g *schemaGen) schema(t reflect.Type, input bool) map[string]any {
 		return map[string]any{"description": "Any JSON value."}
 	case typeBytes:
 		return map[string]any{"type": "string", "contentEncoding": "base64"}
+	case typeFlexInt, typeCode:
+		if input {
+			return g.input("IntegerInput")
+		}
+	case typeFlexStr:
+		if input {
+			return g.input("CodeInput")
+		}
 	}
 	switch t.Kind() {
 	case reflect.Pointer:
@@ -103,9 +148,12 @@ func (g *schemaGen) schema(t reflect.Type, input bool) map[string]any {
 	case reflect.Float32, reflect.Float64:
 		return map[string]any{"type": "number"}
 	case reflect.Slice, reflect.Array:
-		// A nil slice is written as null: fincom's listings answer [], but
-		// a struct's slice field may be absent.
-		return map[string]any{"type": []string{"array", "null"}, "items": g.schema(t.Elem(), input)}
+		// Answers write a nil slice as [] (render/jsonenc); a request may
+		// send null for "not sent".
+		if input {
+			return map[string]any{"type": []string{"array", "null"}, "items": g.schema(t.Elem(), input)}
+		}
+		return map[string]any{"type": "array", "items": g.schema(t.Elem(), input)}
 	case reflect.Map:
 		return map[string]any{"type": "object", "additionalProperties": g.schema(t.Elem(), input)}
 	case reflect.Struct:
@@ -196,10 +244,10 @@ func (g *schemaGen) object(t reflect.Type, input bool) map[string]any {
 	out := map[string]any{"type": "object", "properties": props}
 	if !input {
 		out["additionalProperties"] = false
-		if len(required) > 0 {
-			sort.Strings(required)
-			out["required"] = required
-		}
+	}
+	if len(required) > 0 {
+		sort.Strings(required)
+		out["required"] = required
 	}
 	return out
 }
@@ -228,16 +276,36 @@ func (g *schemaGen) fields(t reflect.Type, input bool, props map[string]any, req
 		if name == "" {
 			name = f.Name
 		}
-		s := g.schema(f.Type, input)
+		var s map[string]any
+		if e := f.Tag.Get("enum"); e != "" {
+			s = enumSchema(f.Type, strings.Split(e, ","), input)
+		} else {
+			s = g.schema(f.Type, input)
+		}
+		for _, k := range []string{"format", "pattern"} {
+			if v := f.Tag.Get(k); v != "" {
+				s[k] = v
+			}
+		}
+		var notes []string
 		if d := f.Tag.Get("doc"); d != "" {
-			s = withDescription(s, d)
+			notes = append(notes, d)
+		}
+		if input {
+			// An alias is told, not listed: two properties for one field
+			// give generated clients two fields (ogen refuses birthDate
+			// beside birth_date).
+			if a := f.Tag.Get("alias"); a != "" {
+				notes = append(notes, "Also accepted as `"+strings.ReplaceAll(a, ",", "`, `")+"`.")
+			}
+		}
+		if notes != nil {
+			s = withDescription(s, strings.Join(notes, " "))
 		}
 		props[name] = s
 		if input {
-			for _, a := range strings.Split(f.Tag.Get("alias"), ",") {
-				if a != "" {
-					props[a] = withDescription(s, "Alias of `"+name+"`.")
-				}
+			if f.Tag.Get("required") == "true" {
+				*required = append(*required, name)
 			}
 			continue
 		}
@@ -245,6 +313,46 @@ func (g *schemaGen) fields(t reflect.Type, input bool, props map[string]any, req
 			*required = append(*required, name)
 		}
 	}
+}
+
+// enumSchema documents a field of closed vocabulary: a text, or a code a
+// client may send as a number (flexString) in a request; a pointer may be
+// null (not sent).
+func enumSchema(t reflect.Type, choices []string, input bool) map[string]any {
+	ptr := t.Kind() == reflect.Pointer
+	if ptr {
+		t = t.Elem()
+	}
+	var s map[string]any
+	if t == typeFlexStr && input {
+		var ints []any
+		for _, c := range choices {
+			var n int
+			fmt.Sscan(c, &n)
+			ints = append(ints, n)
+		}
+		s = map[string]any{"oneOf": []any{
+			map[string]any{"type": "integer", "enum": ints},
+			map[string]any{"type": "string", "enum": choices},
+		}}
+		if ptr {
+			s["oneOf"] = append(s["oneOf"].([]any), map[string]any{"type": "null"})
+		}
+		return s
+	}
+	s = map[string]any{"type": "string", "enum": choices}
+	if ptr {
+		s = map[string]any{"type": []string{"string", "null"}, "enum": append(append([]any{}, toAny(choices)...), nil)}
+	}
+	return s
+}
+
+func toAny(list []string) []any {
+	out := make([]any, len(list))
+	for i, v := range list {
+		out[i] = v
+	}
+	return out
 }
 
 func withDescription(s map[string]any, d string) map[string]any {
@@ -305,7 +413,7 @@ func (g *schemaGen) successSchema(v any) map[string]any {
 		sort.Strings(req)
 		return map[string]any{"type": "object", "properties": props, "required": req, "additionalProperties": false}
 	}
-	success := map[string]any{"const": true}
+	success := map[string]any{"type": "boolean", "const": true}
 	switch v := v.(type) {
 	case tokenAnswer:
 		return obj(map[string]any{"success": success, "message": map[string]any{"type": "string"}, "token": map[string]any{"type": "string"}})
@@ -336,7 +444,7 @@ func errorEnvelopes(c map[string]any) {
 }
 
 func errorEnvelope(env envelope, status int) map[string]any {
-	props := map[string]any{"success": map[string]any{"const": false}}
+	props := map[string]any{"success": map[string]any{"type": "boolean", "const": false}}
 	req := []string{"success"}
 	switch {
 	case env == envMessage && status >= 500:
@@ -432,17 +540,19 @@ func (s *Server) openAPI() ([]byte, error) {
 	}
 	paths["/health"] = map[string]any{"get": map[string]any{
 		"operationId": "health", "summary": "Liveness: the version, open domains, whether the data directory is writable.",
-		"tags": []string{"Operations"}, "security": []any{},
+		"description": "Needs no token. 200 while serving; 503 with the same data when the data directory cannot be written. HEAD answers the status alone.",
+		"tags":        []string{"Operations"}, "security": []any{},
 		"responses": map[string]any{
 			"200": map[string]any{"description": "Serving.", "content": map[string]any{"application/json": map[string]any{"schema": g.successSchema(healthData{})}}},
 			"503": map[string]any{"description": "The data directory is not writable (success false, the same data).", "content": map[string]any{"application/json": map[string]any{"schema": map[string]any{
 				"type": "object", "required": []string{"data", "success"}, "additionalProperties": false,
-				"properties": map[string]any{"success": map[string]any{"const": false}, "data": g.schema(reflect.TypeOf(healthData{}), false)},
+				"properties": map[string]any{"success": map[string]any{"type": "boolean", "const": false}, "data": g.schema(reflect.TypeOf(healthData{}), false)},
 			}}}},
 		},
 	}}
 	paths["/openapi.json"] = map[string]any{"get": map[string]any{
-		"operationId": "openapi", "summary": "This document.", "tags": []string{"Operations"}, "security": []any{},
+		"operationId": "openapi", "summary": "This document.",
+		"description": "The OpenAPI 3.1 document of this server, generated from its route table: every route, its fields, answers and error texts. Test-mode routes are listed only when the server runs in test mode.", "tags": []string{"Operations"}, "security": []any{},
 		"responses": map[string]any{"200": map[string]any{"description": "The OpenAPI document.",
 			"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"type": "object"}}}}},
 	}}
@@ -474,6 +584,7 @@ func (s *Server) openAPI() ([]byte, error) {
 			"summary":     "Finance and sales back end for Brazilian small firms.",
 			"description": "Every route is under /api/v1. Private routes take their tokens in the body (access_token and unit_token), not in headers. Amounts are exact decimals; errors carry the texts of the interface specification byte for byte.",
 			"license":     map[string]any{"name": "Proprietary", "identifier": "LicenseRef-fincom"},
+			"contact":     map[string]any{"name": "fincom", "url": "https://fincom.dev/"},
 		},
 		"servers":    []any{map[string]any{"url": Prefix, "description": "The fincom serving this document."}},
 		"tags":       tagList,
@@ -516,6 +627,18 @@ func (g *schemaGen) requestBody(rt *route) map[string]any {
 	}
 	if rt.do.req != nil {
 		parts = append(parts, g.ref(rt.do.req, true))
+	}
+	// What only this route needs of a struct other routes share (an
+	// insert's fields, optional in its update); a field below a group is
+	// told in the route's description, since the group may come flat.
+	var need []string
+	for _, n := range rt.need {
+		if !strings.Contains(n, ".") {
+			need = append(need, n)
+		}
+	}
+	if need != nil {
+		parts = append(parts, map[string]any{"required": need})
 	}
 	var body map[string]any
 	switch len(parts) {

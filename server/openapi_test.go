@@ -115,13 +115,45 @@ func TestContractCatchesMismatches(t *testing.T) {
 		contract.mu.Lock()
 		before := len(contract.violations)
 		contract.mu.Unlock()
-		checkContract(http.MethodPost, Prefix+c.path, rec)
+		checkContract(http.MethodPost, Prefix+c.path, nil, rec)
 		contract.mu.Lock()
 		got := len(contract.violations) == before
 		contract.violations = contract.violations[:before]
 		contract.mu.Unlock()
 		if got != c.ok {
 			t.Errorf("%s %d %s: valid = %v, want %v", c.path, c.status, c.body, got, c.ok)
+		}
+	}
+}
+
+// TestContractCatchesStrictRequests proves the request check can fail: a
+// request the server accepted that the document refuses is a violation;
+// an alias the document tells of is not.
+func TestContractCatchesStrictRequests(t *testing.T) {
+	ok := `{"success":true,"message":"Contact created successfully.","token":"x"}`
+	for _, c := range []struct {
+		body  string
+		valid bool
+	}{
+		{`{"access_token":"a","unit_token":"u","type":"legal","register":"11222333000181","socialReason":"Beta"}`, true},
+		{`{"access_token":"a","unit_token":"u","type":"legal","register":"11222333000181","social_reason":"Beta"}`, true},
+		{`{"access_token":"a","unit_token":"u","type":"company","register":"11222333000181"}`, false},
+		{`{"access_token":"a","unit_token":"u","type":"legal"}`, false},
+	} {
+		rec := httptest.NewRecorder()
+		rec.Header().Set("Content-Type", "application/json; charset=utf-8")
+		rec.WriteHeader(http.StatusOK)
+		rec.WriteString(ok)
+		contract.mu.Lock()
+		before := len(contract.violations)
+		contract.mu.Unlock()
+		checkContract(http.MethodPost, Prefix+"/insert_contact", []byte(c.body), rec)
+		contract.mu.Lock()
+		got := len(contract.violations) == before
+		contract.violations = contract.violations[:before]
+		contract.mu.Unlock()
+		if got != c.valid {
+			t.Errorf("%s: valid = %v, want %v", c.body, got, c.valid)
 		}
 	}
 }
@@ -181,8 +213,10 @@ func jsonPointerEscape(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
-// checkContract validates one JSON answer.
-func checkContract(method, path string, rec *httptest.ResponseRecorder) {
+// checkContract validates one JSON answer and, when the server accepted
+// the request (2xx), the request too: a document stricter than the server
+// would make validating proxies and typed clients refuse what works.
+func checkContract(method, path string, reqBody []byte, rec *httptest.ResponseRecorder) {
 	contract.once.Do(loadContract)
 	if !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
 		return
@@ -237,6 +271,57 @@ func checkContract(method, path string, rec *httptest.ResponseRecorder) {
 		}
 		contract.violations = append(contract.violations, fmt.Sprintf("%s %s %d: %v\nbody: %s", method, route, rec.Code, err, body))
 	}
+	if rec.Code/100 != 2 || len(bytes.TrimSpace(reqBody)) == 0 || !json.Valid(reqBody) {
+		return
+	}
+	ptr = "file:///openapi.json#/paths/" + jsonPointerEscape(docPath) + "/" + op + "/requestBody/content/application~1json/schema"
+	if sch = contract.schemas[ptr]; sch == nil {
+		if sch, err = contract.compiler.Compile(ptr); err != nil {
+			// The operation takes no JSON body (a GET).
+			return
+		}
+		contract.schemas[ptr] = sch
+	}
+	if inst, err = jsonschema.UnmarshalJSON(bytes.NewReader(canonicalNames(method, route, reqBody))); err == nil {
+		err = sch.Validate(inst)
+	}
+	if err != nil {
+		body := string(reqBody)
+		if len(body) > 400 {
+			body = body[:400] + "..."
+		}
+		contract.violations = append(contract.violations, fmt.Sprintf("%s %s accepted a request the document refuses: %v\nrequest: %s", method, route, err, body))
+	}
+}
+
+// canonicalNames renames the aliases a request used to the names the
+// document lists: a required field is required under its canonical name
+// (client generators cannot read "one of these names"), and the document
+// tells each alias in the field's description.
+func canonicalNames(method, route string, body []byte) []byte {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(body, &fields) != nil {
+		return body
+	}
+	s := &Server{}
+	var dec decoder
+	for _, rt := range append(s.routeTable(), s.testRoutes()...) {
+		if rt.methodOf() != method || rt.path != route || rt.do.req == nil {
+			continue
+		}
+		for _, fi := range dec.fieldsOf(rt.do.req) {
+			for _, a := range fi.aliases {
+				if v, ok := fields[a]; ok {
+					if _, has := fields[fi.name]; !has {
+						fields[fi.name] = v
+					}
+					delete(fields, a)
+				}
+			}
+		}
+	}
+	out, _ := json.Marshal(fields)
+	return out
 }
 
 // contractReport answers the violations seen, for TestMain.

@@ -33,15 +33,11 @@ var usageTypes = map[string]bool{
 
 type getProductsRequest struct {
 	Search string `json:"search"`
-	Type   string `json:"type"`
+	Type   string `json:"type" enum:"product,service,all"`
 }
 
 func (q *getProductsRequest) validate() error {
-	switch q.Type {
-	case "", "all", "product", "service":
-		return nil
-	}
-	return errInvalidProductType
+	return nil
 }
 
 // getProductsAndServices answers the unit's active products and services.
@@ -68,7 +64,7 @@ func (s *Server) listStockItemsByUnit(r *request) (any, error) {
 type productRequest struct {
 	IDToken       string       `json:"id_token" alias:"token"`
 	Description   *string      `json:"description"`
-	Type          *string      `json:"type"`
+	Type          *string      `json:"type" enum:"product,service"`
 	MonetaryValue *store.Money `json:"monetary_value" alias:"value"`
 	UsageType     *string      `json:"usage_type"`
 	NCM           *string      `json:"ncm"`
@@ -134,9 +130,6 @@ func (q *productRequest) apply(f *store.ProductFields) error {
 
 // insertProductOrService creates an active product or service.
 func (s *Server) insertProductOrService(r *request, q *productRequest) (any, error) {
-	if q.Type == nil || *q.Type == "" {
-		return nil, errMissing
-	}
 	var f store.ProductFields
 	if err := q.apply(&f); err != nil {
 		return nil, err
@@ -150,9 +143,6 @@ func (s *Server) insertProductOrService(r *request, q *productRequest) (any, err
 
 // updateProductOrService changes the sent fields of a product or service.
 func (s *Server) updateProductOrService(r *request, q *productRequest) (any, error) {
-	if q.IDToken == "" {
-		return nil, errMissing
-	}
 	if sent(q.Description, q.Type, q.MonetaryValue, q.UsageType, q.NCM, q.CFOP, q.Unit, q.Code) == 0 {
 		return nil, errProductNoFieldsUpdate
 	}

@@ -24,7 +24,7 @@ func TestProducts(t *testing.T) {
 		{name: "insert answer", path: "/insert_product_or_service", body: `{` + auth + `,"description":"Visita técnica","type":"service","value":120}`, status: 200, golden: "products/insert_answer"},
 		{name: "insert missing type", path: "/insert_product_or_service", body: `{` + auth + `,"description":"X"}`, status: 400, text: "Missing parameters"},
 		{name: "insert missing description", path: "/insert_product_or_service", body: `{` + auth + `,"type":"product"}`, status: 400, text: "Missing parameters"},
-		{name: "insert bad type", path: "/insert_product_or_service", body: `{` + auth + `,"description":"X","type":"thing"}`, status: 400, text: "Invalid type. Use product, service or all."},
+		{name: "insert bad type", path: "/insert_product_or_service", body: `{` + auth + `,"description":"X","type":"thing"}`, status: 400, text: "Invalid type. Use product or service."},
 		{name: "insert bad ncm", path: "/insert_product_or_service", body: `{` + auth + `,"description":"X","type":"product","ncm":"123"}`, status: 400, text: "Invalid ncm. Use 8 digits."},
 		{name: "insert bad cfop", path: "/insert_product_or_service", body: `{` + auth + `,"description":"X","type":"product","cfop":"9102"}`, status: 400, text: "Invalid cfop. Use 4 digits starting with 1 to 7."},
 		{name: "insert bad usage", path: "/insert_product_or_service", body: `{` + auth + `,"description":"X","type":"product","usage_type":"11"}`, status: 400, text: "Invalid usage_type. Use a SPED item type code (00 to 10, or 99)."},

@@ -60,9 +60,6 @@ func (s *Server) insertProject(r *request, q *projectRequest) (any, error) {
 
 // updateProject changes the sent fields of a project.
 func (s *Server) updateProject(r *request, q *projectRequest) (any, error) {
-	if q.IDToken == "" {
-		return nil, errMissing
-	}
 	if sent(q.Name, q.Observation, q.Budget) == 0 {
 		return nil, errProjectNoFieldsUpdate
 	}

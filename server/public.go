@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"unicode/utf8"
 
 	"fincom/render"
 	"fincom/render/pix"
@@ -241,21 +242,15 @@ func (s *Server) publicPixQR(r *request) (any, error) {
 	return pngImage(img), nil
 }
 
-// portalEvents are the events the portal records.
-var portalEvents = map[string]bool{"viewed": true, "copied_boleto": true, "copied_pix": true, "opened_boleto": true, "printed_boleto": true}
-
 type publicEventRequest struct {
-	Token  string `json:"token" alias:"public_token"`
-	Event  string `json:"event" alias:"kind"`
+	Token  string `json:"token" alias:"public_token" required:"true"`
+	Event  string `json:"event" alias:"kind" required:"true" enum:"viewed,copied_boleto,copied_pix,opened_boleto,printed_boleto"`
 	Detail string `json:"detail" text:"multiline"`
 }
 
 func (q *publicEventRequest) validate() error {
-	if q.Token == "" || q.Event == "" {
-		return errMissing
-	}
-	if !portalEvents[q.Event] || len(q.Detail) > 500 {
-		return errUnknownEventKind
+	if utf8.RuneCountInString(q.Detail) > 500 {
+		return errTooLong
 	}
 	return nil
 }
@@ -274,15 +269,12 @@ func (s *Server) publicEvent(r *request, q *publicEventRequest) (any, error) {
 }
 
 type publicPayRequest struct {
-	Token       string       `json:"token" alias:"public_token"`
+	Token       string       `json:"token" alias:"public_token" required:"true"`
 	Installment int          `json:"installment"`
 	Amount      *store.Money `json:"amount"`
 }
 
 func (q *publicPayRequest) validate() error {
-	if q.Token == "" {
-		return errMissing
-	}
 	if q.Amount != nil && !q.Amount.IsPositive() {
 		return errInvalidValue
 	}

@@ -19,7 +19,6 @@ var (
 	errNotNFe             = newError(http.StatusUnprocessableEntity, textNotNFe)
 	errForeignNFe         = newError(http.StatusUnprocessableEntity, textForeignNFe)
 	errNFeNotFound        = newError(http.StatusNotFound, textNFeNotFound)
-	errManifestEvent      = newError(http.StatusBadRequest, textManifestEvent)
 	errManifestReason     = newError(http.StatusBadRequest, textManifestReason)
 	errManifestDone       = newError(http.StatusConflict, textManifestDone)
 	errManifestTwice      = newError(http.StatusConflict, textManifestTwice)
@@ -52,8 +51,8 @@ func (s *Server) listNFes(r *request) (any, error) {
 }
 
 type manifestRequest struct {
-	ID            string `json:"access_key" alias:"id_token,token"`
-	Event         string `json:"event" alias:"manifestation"`
+	ID            string `json:"access_key" alias:"id_token,token" required:"true"`
+	Event         string `json:"event" alias:"manifestation" required:"true" enum:"ciencia,confirmacao,desconhecimento,nao_realizada"`
 	Justification string `json:"justification" alias:"justificativa"`
 }
 
@@ -64,10 +63,6 @@ var manifestEvents = map[string]bool{"ciencia": true, "confirmacao": true, "desc
 func (q *manifestRequest) validate() error {
 	q.ID, q.Justification = strings.TrimSpace(q.ID), strings.TrimSpace(q.Justification)
 	switch {
-	case q.ID == "" || q.Event == "":
-		return errMissing
-	case !manifestEvents[q.Event]:
-		return errManifestEvent
 	case q.Event == "nao_realizada" && (len([]rune(q.Justification)) < 15 || len([]rune(q.Justification)) > 255):
 		return errManifestReason
 	}
@@ -86,15 +81,12 @@ func (s *Server) manifestNFe(r *request, q *manifestRequest) (any, error) {
 }
 
 type purchaseByKeyRequest struct {
-	AccessKey string `json:"access_key" alias:"accessKey,chave"`
+	AccessKey string `json:"access_key" alias:"accessKey,chave" required:"true"`
 	Category  string `json:"category_id_token" alias:"id_token_category,categoryId"`
 	Project   string `json:"id_token_project" alias:"projectId"`
 }
 
 func (q *purchaseByKeyRequest) validate() error {
-	if q.AccessKey == "" {
-		return errMissing
-	}
 	q.AccessKey = brdoc.Digits(q.AccessKey)
 	if !brdoc.ValidAccessKey(q.AccessKey) {
 		return errInvalidAccessKeyPO
@@ -179,15 +171,8 @@ func (s *Server) getPurchaseOrderByID(r *request, q *idRequest) (any, error) {
 }
 
 type setPurchaseActiveRequest struct {
-	ID     string `json:"id_token_purchase_order" alias:"id_token,token"`
-	Active *bool  `json:"active"`
-}
-
-func (q *setPurchaseActiveRequest) validate() error {
-	if q.ID == "" || q.Active == nil {
-		return errMissing
-	}
-	return nil
+	ID     string `json:"id_token_purchase_order" alias:"id_token,token" required:"true"`
+	Active *bool  `json:"active" required:"true"`
 }
 
 type purchaseActive struct {

@@ -10,10 +10,14 @@ import (
 // routes is declared here once, and the router, the OpenAPI document and
 // the audit log derive from it.
 type route struct {
-	method   string // "" is POST
-	path     string
-	do       action
-	auth     authKind // zero: access_token and unit_token
+	method string // "" is POST
+	path   string
+	do     action
+	auth   authKind // zero: access_token and unit_token
+	// need are the request fields the route requires (JSON names, dotted
+	// below a group): the decoder answers the route's missing text when
+	// one is blank, and the OpenAPI document lists them as required.
+	need     []string
 	envelope envelope // zero: {success, data} and {success, error}
 	texts    texts    // the spec's texts for the failures every route meets
 	errs     errMap   // what this route answers for the store's and the business packages' errors
@@ -77,17 +81,21 @@ func (rt *route) answer(err error) error {
 	if err == nil {
 		return nil
 	}
+	for _, m := range rt.errs {
+		if errors.Is(err, m.err) {
+			return m.to
+		}
+	}
 	if errors.Is(err, errMissing) {
+		var m *missingError
+		if rt.texts.details && errors.As(err, &m) {
+			return missingFieldsError(m.fields)
+		}
 		return rt.texts.missing
 	}
 	var e *Error
 	if errors.As(err, &e) {
 		return e
-	}
-	for _, m := range rt.errs {
-		if errors.Is(err, m.err) {
-			return m.to
-		}
 	}
 	if e := sharedError(rt, err); e != nil {
 		return e

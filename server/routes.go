@@ -15,6 +15,9 @@ type texts struct {
 	unit     *Error // unit token not of the access token's domain
 	format   *Error // a field of the wrong JSON type
 	internal string // the 500 text; the cause is only logged
+	// details: the missing text carries the spec's details, which
+	// fields are missing (missingDetails).
+	details bool
 }
 
 // The texts the spec gives per route (see Endpoints and Authentication 8).
@@ -70,6 +73,7 @@ var (
 		unit:     textsDefault.invalid,
 		format:   newError(http.StatusUnprocessableEntity, textInvalidParameterFormat),
 		internal: textErroInserirPedido,
+		details:  true,
 	}
 	// /list_sales_orders: 403 "Invalid data", 500 "Erro desconhecido".
 	textsListSalesOrders = texts{
@@ -145,7 +149,7 @@ var (
 	crmErrs       = errMap{{store.ErrNotFound, errCRMNotFound}}
 	movementErrs  = errMap{{store.ErrNotFound, errMovementNotFound}}
 	productErrs   = errMap{{store.ErrNotFound, errProductNotFound}, {store.ErrDuplicate, errProductCodeUsed}}
-	contactErrs   = errMap{{store.ErrNotFound, errContactNotFound}, {store.ErrDuplicate, errRegisterUsed}}
+	contactErrs   = errMap{{store.ErrNotFound, errContactNotFound}, {store.ErrDuplicate, errRegisterUsed}, {errChoice, errInvalidContactType}}
 	categoryErrs  = errMap{{store.ErrNotFound, errCategoryNotFound}, {store.ErrDuplicate, errCategoryExists}, {store.ErrInvalidReference, errCategoryGroupNotFound}}
 	projectErrs   = errMap{{store.ErrNotFound, errProjectNotFound}}
 	accountErrs   = errMap{{store.ErrNotFound, errBankAccountNotFound}}
@@ -163,13 +167,13 @@ func (s *Server) routeTable() []route {
 			doc: doc{tag: tagFinance, summary: "The legacy name of /transactions.", desc: docTransactions, resp: []store.Transaction{}}},
 		{path: "/cash_flow", do: handle(s.cashFlow), texts: textsNo404,
 			doc: doc{tag: tagFinance, summary: "Cash flow of a period: realized and forecast, by day and month.", desc: docCashFlow, resp: store.CashFlow{}}},
-		{path: "/get_category_median", do: handle(s.getCategoryMedian), auth: authTecOrAccess, texts: textsNo404,
+		{path: "/get_category_median", do: handle(s.getCategoryMedian), auth: authTecOrAccess, texts: textsNo404, errs: errMap{{errMissing, errProvideCNPJ}},
 			doc: doc{tag: tagFinance, summary: "The category most used with a contact (null under two uses).", desc: docCategoryMedian, resp: nullable{store.CategoryUsage{}}}},
 
 		// Expenses and income, their files, their status.
-		{path: "/insert_expense", do: s.insertEntry(expense), texts: textsDefault, errs: expenseErrs, write: true,
+		{path: "/insert_expense", do: s.insertEntry(expense), need: []string{"description"}, texts: textsDefault, errs: expenseErrs, write: true,
 			doc: doc{tag: tagFinance, summary: "Insert an expense (JSON, or multipart with attachments).", desc: docInsertEntry, resp: done, multipart: true}},
-		{path: "/update_expense", do: s.updateEntry(expense), texts: textsDefault, errs: expenseErrs, write: true,
+		{path: "/update_expense", do: s.updateEntry(expense), need: []string{"id_token"}, texts: textsDefault, errs: expenseErrs, write: true,
 			doc: doc{tag: tagFinance, summary: "Update an expense; only the fields sent change.", desc: docUpdateEntry, resp: done, multipart: true}},
 		{path: "/list_expense_files", do: s.listEntryFiles(expense), texts: textsDefault, errs: expenseErrs,
 			doc: doc{tag: tagFinance, summary: "The attachments of an expense.", desc: docListEntryFiles, resp: []store.FileInfo{}}},
@@ -179,9 +183,9 @@ func (s *Server) routeTable() []route {
 			doc: doc{tag: tagFinance, summary: "Attach files to an expense (multipart).", desc: docInsertEntryFiles, resp: withMessage{Data: []string{}}, multipart: true}},
 		{path: "/delete_expense_files", do: s.deleteEntryFiles(expense), texts: textsDefault, errs: append(errMap{{store.ErrFileNotFound, errFileNotFound}}, expenseErrs...), write: true,
 			doc: doc{tag: tagFinance, summary: "Remove attachments of an expense.", desc: docDeleteEntryFiles, resp: done}},
-		{path: "/insert_income", do: s.insertEntry(income), texts: textsDefault, errs: incomeErrs, write: true,
+		{path: "/insert_income", do: s.insertEntry(income), need: []string{"description"}, texts: textsDefault, errs: incomeErrs, write: true,
 			doc: doc{tag: tagFinance, summary: "Insert an income (JSON, or multipart with attachments).", desc: docInsertEntry, resp: done, multipart: true}},
-		{path: "/update_income", do: s.updateEntry(income), texts: textsDefault, errs: incomeErrs, write: true,
+		{path: "/update_income", do: s.updateEntry(income), need: []string{"id_token"}, texts: textsDefault, errs: incomeErrs, write: true,
 			doc: doc{tag: tagFinance, summary: "Update an income; only the fields sent change.", desc: docUpdateEntry, resp: done, multipart: true}},
 		{path: "/list_income_files", do: s.listEntryFiles(income), texts: textsDefault, errs: incomeErrs,
 			doc: doc{tag: tagFinance, summary: "The attachments of an income.", desc: docListEntryFiles, resp: []store.FileInfo{}}},
@@ -205,9 +209,9 @@ func (s *Server) routeTable() []route {
 			doc: doc{tag: tagDocuments, summary: "Discard a pending screening (a fincom route).", desc: docDiscardScreening, resp: done}},
 
 		// Sales orders.
-		{path: "/list_sales_orders", do: handle(s.listSalesOrders), texts: textsListSalesOrders,
+		{path: "/list_sales_orders", do: handle(s.listSalesOrders), need: []string{"date_from", "date_to"}, texts: textsListSalesOrders, errs: errMap{{errMissing, errDatesRequired}},
 			doc: doc{tag: tagSales, summary: "Sales orders of a period, with every field and filter.", desc: docListSalesOrders, resp: []store.SalesOrder{}}},
-		{path: "/insert_sales_order", do: handle(s.insertSalesOrder), texts: textsInsertSalesOrder, write: true,
+		{path: "/insert_sales_order", do: handle(s.insertSalesOrder), need: orderNeed, texts: textsInsertSalesOrder, errs: errMap{{errChoice, textsInsertSalesOrder.format}}, write: true,
 			doc: doc{tag: tagSales, summary: "Insert a sales order (grouped or flat form), optionally recurring.", desc: docInsertSalesOrder, resp: withMessage{Data: orderCreated{}}}},
 		{path: "/get_sales_order_by_id", do: handle(s.getSalesOrderByID), texts: textsDefault, errs: orderErrs,
 			doc: doc{tag: tagSales, summary: "One sales order with its lines, charges, invoice and portal events.", desc: docGetSalesOrder, resp: orderDetail{}}},
@@ -274,9 +278,9 @@ func (s *Server) routeTable() []route {
 			doc: doc{tag: tagPurchases, summary: "Import an NF-e XML into the inbox (multipart, one file; a fincom route).", desc: docImportNFe, resp: done, multipart: true}},
 
 		// Contracts and their templates.
-		{path: "/insert_contract", do: handle(s.insertContract), envelope: envMessage, texts: textsContract, errs: contractErrs, write: true,
+		{path: "/insert_contract", do: handle(s.insertContract), envelope: envMessage, need: []string{"id_token_contact", "contract_name", "validity_start"}, texts: textsContract, errs: contractErrs, write: true,
 			doc: doc{tag: tagContracts, summary: "Insert a contract (JSON or multipart with PDF/image files).", desc: docInsertContract, resp: withMessage{Data: contractCreated{}}, multipart: true}},
-		{path: "/update_contract", do: handle(s.updateContract), envelope: envMessage, texts: textsContract, errs: contractErrs, write: true,
+		{path: "/update_contract", do: handle(s.updateContract), envelope: envMessage, need: []string{"id_token"}, texts: textsContract, errs: contractErrs, write: true,
 			doc: doc{tag: tagContracts, summary: "Update a contract; only the fields sent change.", desc: docUpdateContract, resp: withMessage{Data: contractCreated{}}, multipart: true}},
 		{path: "/list_contracts", do: handle(s.listContracts), texts: textsContract,
 			doc: doc{tag: tagContracts, summary: "Contracts, with filters.", desc: docListContracts, resp: []store.Contract{}}},
@@ -291,9 +295,9 @@ func (s *Server) routeTable() []route {
 		{path: "/get_contract_preview", do: handle(s.getContractPreview), texts: textsContract,
 			errs: errMap{{preview.ErrContract, errContractNotFound}, {preview.ErrTemplate, errTemplateNotFound}, {preview.ErrContact, textsContract.invalid}},
 			doc:  doc{tag: tagContracts, summary: "A contract, or a template for a contact, rendered as an HTML document.", desc: docContractPreview, resp: withMessage{Data: preview.ContractPreview{}}}},
-		{path: "/insert_contract_template", do: handle(s.insertContractTemplate), texts: textsContract, write: true,
+		{path: "/insert_contract_template", do: handle(s.insertContractTemplate), need: []string{"name", "body_html"}, texts: textsContract, write: true,
 			doc: doc{tag: tagContracts, summary: "Insert a contract template (sanitized HTML with placeholders; a fincom route).", desc: docInsertTemplate, resp: done}},
-		{path: "/update_contract_template", do: handle(s.updateContractTemplate), texts: textsContract, errs: errMap{{store.ErrNotFound, errTemplateNotFound}}, write: true,
+		{path: "/update_contract_template", do: handle(s.updateContractTemplate), need: []string{"id_token"}, texts: textsContract, errs: errMap{{store.ErrNotFound, errTemplateNotFound}}, write: true,
 			doc: doc{tag: tagContracts, summary: "Update a contract template (a fincom route).", desc: docUpdateTemplate, resp: done}},
 		{path: "/list_contract_templates", do: plain(s.listContractTemplates), texts: textsContract,
 			doc: doc{tag: tagContracts, summary: "The unit's contract templates (a fincom route).", desc: docListTemplates, resp: []store.Template{}}},
@@ -320,7 +324,7 @@ func (s *Server) routeTable() []route {
 		// CRM.
 		{path: "/insert_crm", do: handle(s.insertCRM), texts: textsCRM, errs: errMap{{store.ErrInvalidReference, errCRMContact}}, write: true,
 			doc: doc{tag: tagCRM, summary: "Insert a CRM record.", desc: docInsertCRM, resp: done}},
-		{path: "/update_crm", do: handle(s.updateCRM), texts: textsCRM, errs: append(errMap{{store.ErrInvalidReference, errCRMContact}}, crmErrs...), write: true,
+		{path: "/update_crm", do: handle(s.updateCRM), need: []string{"id_token"}, texts: textsCRM, errs: append(errMap{{store.ErrInvalidReference, errCRMContact}}, crmErrs...), write: true,
 			doc: doc{tag: tagCRM, summary: "Update a CRM record (a fincom route).", desc: docUpdateCRM, resp: done}},
 		{path: "/list_crm", do: handle(s.listCRM), texts: textsCRM,
 			doc: doc{tag: tagCRM, summary: "CRM records, with filters (a fincom route).", desc: docListCRM, resp: []store.CRMRecord{}}},
@@ -332,11 +336,11 @@ func (s *Server) routeTable() []route {
 		// Inventory.
 		{path: "/get_inventory_moviment", do: handle(s.getInventoryMoviment), texts: textsInventory,
 			doc: doc{tag: tagInventory, summary: "Active inventory movements, with filters, newest first.", desc: docGetMovements, resp: []store.Movement{}}},
-		{path: "/get_inventory_reports", do: handle(s.getInventoryReports), texts: textsInventory,
+		{path: "/get_inventory_reports", do: handle(s.getInventoryReports), texts: textsInventory, errs: errMap{{errMissing, errReportParams}, {errChoice, errReportParams}},
 			doc: doc{tag: tagInventory, summary: "A year's inventory report by product and month.", desc: docInventoryReports, resp: withMessage{Data: []store.ReportRow{}}}},
-		{path: "/insert_inventory_movement", do: handle(s.insertInventoryMovement), texts: textsInventory, errs: movementErrs, write: true,
+		{path: "/insert_inventory_movement", do: handle(s.insertInventoryMovement), need: []string{"id_token_product", "type", "quantity"}, texts: textsInventory, errs: movementErrs, write: true,
 			doc: doc{tag: tagInventory, summary: "Insert an entry or exit of stock; exits never take stock below zero unless the unit allows it.", desc: docInsertMovement, resp: done}},
-		{path: "/update_inventory_movement", do: handle(s.updateInventoryMovement), texts: textsInventory, errs: movementErrs, write: true,
+		{path: "/update_inventory_movement", do: handle(s.updateInventoryMovement), need: []string{"id_token"}, texts: textsInventory, errs: movementErrs, write: true,
 			doc: doc{tag: tagInventory, summary: "Update an inventory movement.", desc: docUpdateMovement, resp: done}},
 		{path: "/enable_inventory_movement", do: setActive((*store.DB).SetMovementActive, true, "Inventory movement"), texts: textsInventory, errs: movementErrs, write: true,
 			doc: doc{tag: tagInventory, summary: "Enable an inventory movement.", desc: docSetMovementActive, resp: done}},
@@ -350,9 +354,9 @@ func (s *Server) routeTable() []route {
 			doc: doc{tag: tagRegisters, summary: "Products and services, with filters.", desc: docGetProducts, resp: []store.Product{}}},
 		{path: "/list_stock_items_by_unit", do: plain(s.listStockItemsByUnit), texts: textsStock,
 			doc: doc{tag: tagRegisters, summary: "The unit's stock items.", desc: docStockItems, resp: okData{Data: []store.StockItem{}}}},
-		{path: "/insert_product_or_service", do: handle(s.insertProductOrService), texts: textsDefault, errs: productErrs, write: true,
+		{path: "/insert_product_or_service", do: handle(s.insertProductOrService), need: []string{"description", "type"}, texts: textsDefault, errs: productErrs, write: true,
 			doc: doc{tag: tagRegisters, summary: "Insert a product or service.", desc: docInsertProduct, resp: done}},
-		{path: "/update_product_or_service", do: handle(s.updateProductOrService), texts: textsDefault, errs: productErrs, write: true,
+		{path: "/update_product_or_service", do: handle(s.updateProductOrService), need: []string{"id_token"}, texts: textsDefault, errs: productErrs, write: true,
 			doc: doc{tag: tagRegisters, summary: "Update a product or service.", desc: docUpdateProduct, resp: done}},
 		{path: "/enable_product_or_service", do: setActive((*store.DB).SetProductActive, true, "Product or service"), texts: textsDefault, errs: productErrs, write: true,
 			doc: doc{tag: tagRegisters, summary: "Enable a product or service.", desc: docSetProductActive, resp: done}},
@@ -362,9 +366,9 @@ func (s *Server) routeTable() []route {
 		// Contacts.
 		{path: "/get_contacts", do: handle(s.getContacts), texts: textsDefault,
 			doc: doc{tag: tagRegisters, summary: "Active contacts; search by name, CPF or CNPJ.", desc: docGetContacts, resp: []store.Contact{}}},
-		{path: "/insert_contact", do: handle(s.insertContact), texts: textsContact, errs: contactErrs, write: true,
+		{path: "/insert_contact", do: handle(s.insertContact), need: []string{"type", "register"}, texts: textsContact, errs: contactErrs, write: true,
 			doc: doc{tag: tagRegisters, summary: "Insert a contact (CPF, or CNPJ numeric or alphanumeric).", desc: docInsertContact, resp: done}},
-		{path: "/update_contact", do: handle(s.updateContact), texts: textsContact, errs: contactErrs, write: true,
+		{path: "/update_contact", do: handle(s.updateContact), need: []string{"id_token"}, texts: textsContact, errs: contactErrs, write: true,
 			doc: doc{tag: tagRegisters, summary: "Update a contact; only the fields sent change.", desc: docUpdateContact, resp: done}},
 		{path: "/enable_contact", do: setActive((*store.DB).SetContactActive, true, "Contact"), texts: textsContact, errs: contactErrs, write: true,
 			doc: doc{tag: tagRegisters, summary: "Enable a contact.", desc: docSetContactActive, resp: done}},
@@ -376,9 +380,9 @@ func (s *Server) routeTable() []route {
 			doc: doc{tag: tagRegisters, summary: "Categories of a module type.", desc: docGetCategories, resp: []store.Category{}}},
 		{path: "/list_group_categories", do: handle(s.listGroupCategories), texts: textsNo404,
 			doc: doc{tag: tagRegisters, summary: "Category groups of a module type.", desc: docListGroups, resp: []store.CategoryGroup{}}},
-		{path: "/insert_category", do: handle(s.insertCategory), texts: textsDefault, errs: categoryErrs, write: true,
+		{path: "/insert_category", do: handle(s.insertCategory), need: []string{"module_type", "category"}, texts: textsDefault, errs: categoryErrs, write: true,
 			doc: doc{tag: tagRegisters, summary: "Insert a category.", desc: docInsertCategory, resp: done}},
-		{path: "/update_category", do: handle(s.updateCategory), texts: textsDefault, errs: categoryErrs, write: true,
+		{path: "/update_category", do: handle(s.updateCategory), need: []string{"id_token"}, texts: textsDefault, errs: categoryErrs, write: true,
 			doc: doc{tag: tagRegisters, summary: "Update a category.", desc: docUpdateCategory, resp: done}},
 		{path: "/enable_category", do: setActive((*store.DB).SetCategoryActive, true, "Category"), texts: textsDefault, errs: categoryErrs, write: true,
 			doc: doc{tag: tagRegisters, summary: "Enable a category.", desc: docSetCategoryActive, resp: done}},
@@ -388,9 +392,9 @@ func (s *Server) routeTable() []route {
 		// Projects.
 		{path: "/get_projects", do: plain(s.getProjects), texts: textsDefault,
 			doc: doc{tag: tagRegisters, summary: "The unit's active projects.", desc: docGetProjects, resp: []store.Project{}}},
-		{path: "/insert_project", do: handle(s.insertProject), texts: textsDefault, write: true,
+		{path: "/insert_project", do: handle(s.insertProject), need: []string{"name"}, texts: textsDefault, write: true,
 			doc: doc{tag: tagRegisters, summary: "Insert a project.", desc: docInsertProject, resp: done}},
-		{path: "/update_project", do: handle(s.updateProject), texts: textsDefault, errs: projectErrs, write: true,
+		{path: "/update_project", do: handle(s.updateProject), need: []string{"id_token"}, texts: textsDefault, errs: projectErrs, write: true,
 			doc: doc{tag: tagRegisters, summary: "Update a project.", desc: docUpdateProject, resp: done}},
 		{path: "/enable_project", do: setActive((*store.DB).SetProjectActive, true, "Project"), texts: textsDefault, errs: projectErrs, write: true,
 			doc: doc{tag: tagRegisters, summary: "Enable a project.", desc: docSetProjectActive, resp: done}},
@@ -402,9 +406,9 @@ func (s *Server) routeTable() []route {
 			doc: doc{tag: tagRegisters, summary: "Brazilian banks of a group, ordered by name.", desc: docGetBanks, resp: []store.Bank{}}},
 		{path: "/get_type_banks", do: plain(s.getTypeBanks), texts: textsDefault,
 			doc: doc{tag: tagRegisters, summary: "Bank account types.", desc: docGetTypeBanks, resp: []store.BankType{}}},
-		{path: "/insert_bank_account", do: handle(s.insertBankAccount), texts: textsDefault, write: true,
+		{path: "/insert_bank_account", do: handle(s.insertBankAccount), need: []string{"id_token_bank", "id_token_bank_type"}, texts: textsDefault, write: true,
 			doc: doc{tag: tagRegisters, summary: "Insert a bank account.", desc: docInsertBankAccount, resp: done}},
-		{path: "/update_bank_account", do: handle(s.updateBankAccount), texts: textsUpdateBankAccount, errs: accountErrs, write: true,
+		{path: "/update_bank_account", do: handle(s.updateBankAccount), need: []string{"id_token"}, texts: textsUpdateBankAccount, errs: accountErrs, write: true,
 			doc: doc{tag: tagRegisters, summary: "Update a bank account.", desc: docUpdateBankAccount, resp: withMessage{Data: tokenData{}}}},
 		{path: "/get_bank_account", do: handle(s.getBankAccount), texts: textsDefault, errs: accountErrs,
 			doc: doc{tag: tagRegisters, summary: "One bank account by id_token, or all of the unit's.", desc: docGetBankAccount, resp: eitherOf{[]store.BankAccount{}, store.BankAccount{}}}},

@@ -13,7 +13,6 @@ import (
 )
 
 var (
-	errMissingFields      = newError(http.StatusBadRequest, textMissingRequiredFields)
 	errOrderFormat        = newError(http.StatusUnprocessableEntity, textInvalidParameterFormat)
 	errDatesRequired      = newError(http.StatusBadRequest, textDatesRequired)
 	errSalesOrderNotFound = newError(http.StatusNotFound, textSalesOrderNotFound)
@@ -80,7 +79,7 @@ type orderFaturamento struct {
 
 type orderCharge struct {
 	PaymentType          string   `json:"payment_type"`
-	ProviderBank         *string  `json:"provider_bank"`
+	ProviderBank         *string  `json:"provider_bank" enum:"provider_a,provider_b,provider_c"`
 	GenerateProviderA    bool     `json:"generate_with_provider_a"`
 	GenerateProviderAAlt bool     `json:"generate_provider_a_alt"`
 	GenerateProviderB    bool     `json:"generate_provider_b"`
@@ -93,27 +92,31 @@ type orderCharge struct {
 	EstimatedPaymentDate string   `json:"estimated_payment_date"`
 	// PIX automático (spec, /insert_contract's sales_order).
 	ChargeOnPixAcceptance bool   `json:"generateChargeOnPixAutomaticAcceptance"`
-	RequestedPaymentMode  string `json:"requested_payment_mode"`
+	RequestedPaymentMode  string `json:"requested_payment_mode" enum:"PIX_AUTOMATICO,PIX,BOLETO,CREDIT_CARD,DEBIT_CARD,TRANSFER,CASH"`
 }
 
 type orderNF struct {
-	Kind              string       `json:"nf_kind"`
+	Kind              string       `json:"nf_kind" enum:"nfse,nfsen,nfe,nfce"`
 	GenerateNFWebhook bool         `json:"generateNFWebhook"`
-	TipoDocumento     *flexString  `json:"tipo_documento"`
-	FinalidadeEmissao *flexString  `json:"finalidade_emissao"`
-	PresencaComprador *flexString  `json:"presenca_comprador"`
-	ConsumidorFinal   *flexString  `json:"consumidor_final"`
+	TipoDocumento     *flexString  `json:"tipo_documento" enum:"0,1"`
+	FinalidadeEmissao *flexString  `json:"finalidade_emissao" enum:"1,2,3,4"`
+	PresencaComprador *flexString  `json:"presenca_comprador" enum:"0,1,2,3,4,9"`
+	ConsumidorFinal   *flexString  `json:"consumidor_final" enum:"0,1"`
 	ServiceAssocID    string       `json:"service_assoc_id_token" alias:"service_assoc_id"`
 	ServiceID         string       `json:"service_id_token" alias:"service_id"`
 	ServiceCod        string       `json:"service_cod" alias:"service_code"`
 	ServiceLocation   string       `json:"service_location"`
-	FreightMode       *flexString  `json:"freight_mode"`
+	FreightMode       *flexString  `json:"freight_mode" enum:"0,1,2,9"`
 	FreightTotal      *store.Money `json:"freight_total"`
-	LocalDestino      *flexString  `json:"local_destino"`
+	LocalDestino      *flexString  `json:"local_destino" enum:"1,2,3"`
 	taxFields
 	Impostos  *taxFields `json:"impostos" decode:"group"`
 	Retencoes *taxFields `json:"retencoes" decode:"group"`
 }
+
+// orderNeed are the fields every sales order needs, wherever it is sent
+// (/insert_sales_order, a contract's sales_order).
+var orderNeed = []string{"pv.id_token_contact", "pv.description", "pv.value", "faturamento.id_token_category", "charge.payment_type"}
 
 type salesOrderRequest struct {
 	PV          orderPV          `json:"pv" decode:"group,flat"`
@@ -135,9 +138,15 @@ func (m missingFields) err() error {
 	if len(m) == 0 {
 		return nil
 	}
-	group, _, _ := strings.Cut(m[0], ".")
+	return missingFieldsError(m)
+}
+
+// missingFieldsError is 400 "Missing required fields" with the spec's
+// details: the fields, and the group of the first.
+func missingFieldsError(fields []string) *Error {
+	group, _, _ := strings.Cut(fields[0], ".")
 	return &Error{Status: http.StatusBadRequest, Text: textMissingRequiredFields,
-		Details: missingDetails{MissingFields: m, Group: group}}
+		Details: missingDetails{MissingFields: fields, Group: group}}
 }
 
 // missingDetails is the spec's details of 400 "Missing required fields".
@@ -162,7 +171,7 @@ func enum(v *flexString, def string, allowed ...string) (string, bool) {
 
 // fields validates the request and builds the order. paymentKey is the
 // payment_key of charge.payment_type ("" when unknown).
-func (q *salesOrderRequest) fields(paymentKey string) (store.SalesOrderFields, error) {
+func (q *salesOrderRequest) fields(dec *decoder, paymentKey string) (store.SalesOrderFields, error) {
 	pv, fat, ch, nf := &q.PV, &q.Faturamento, &q.Charge, &q.NF
 	f := store.SalesOrderFields{
 		ContactToken: pv.Contact, StockItemToken: pv.StockItem, CategoryToken: fat.Category, ProjectToken: fat.Project,
@@ -196,16 +205,13 @@ func (q *salesOrderRequest) fields(paymentKey string) (store.SalesOrderFields, e
 		}
 	}
 
-	var m missingFields
-	m.need(pv.Contact != "", "pv.id_token_contact")
+	// The fields every order needs, then those that depend on others:
+	// all listed at once.
+	m := missingFields(dec.missing(q, orderNeed))
 	service := nf.Kind == "nfse" || nf.Kind == "nfsen"
 	m.need(!service || pv.StockItem != "", "pv.id_token_stock_item")
 	m.need(!(nf.Kind == "nfe" || nf.Kind == "nfce") || len(f.Products) > 0, "pv.products")
-	m.need(f.Description != "", "pv.description")
-	m.need(pv.Value != nil, "pv.value")
-	m.need(fat.Category != "", "faturamento.id_token_category")
 	m.need(f.EstimatedPaymentDate != "", "faturamento.estimated_payment_date")
-	m.need(ch.PaymentType != "", "charge.payment_type")
 	m.need(!(paymentKey == "PIX" || paymentKey == "PIX_AUTOMATICO") || f.PixKey != "", "charge.charge_pix_key")
 	m.need(paymentKey != "TRANSFER" || ch.BankAccountPayment != "", "charge.bankAccountPayment")
 	m.need(!service || nf.ServiceID != "", "nf.service_id_token")
@@ -348,7 +354,7 @@ func (s *Server) insertSalesOrder(r *request, q *salesOrderRequest) (any, error)
 	if err != nil {
 		return nil, err
 	}
-	f, err := q.fields(key)
+	f, err := q.fields(r.dec, key)
 	if err != nil {
 		return nil, err
 	}

@@ -15,7 +15,6 @@ var (
 	errNoOCR            = newError(http.StatusUnprocessableEntity, textNoOCR)
 	errOneFile          = newError(http.StatusBadRequest, textOneFile)
 	errScreeningMissing = newError(http.StatusNotFound, textScreeningNotFound)
-	errScreeningStatus  = newError(http.StatusBadRequest, textScreeningStatus)
 )
 
 // oneFile reads the request's single `files` part.
@@ -81,15 +80,7 @@ func (s *Server) insertScreening(r *request, q *screeningRequest) (any, error) {
 }
 
 type listScreeningsRequest struct {
-	Status string `json:"status"`
-}
-
-func (q *listScreeningsRequest) validate() error {
-	switch q.Status {
-	case "", "pending", "converted", "discarded":
-		return nil
-	}
-	return errScreeningStatus
+	Status string `json:"status" enum:"pending,converted,discarded"`
 }
 
 // listScreenings (a fincom route) answers the unit's inbox, newest first,

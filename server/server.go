@@ -188,28 +188,51 @@ func (r *request) decode(dst any) error {
 	if err := r.dec.fill(r.body.fields, r.body.form, dst); err != nil {
 		return r.decodeError(err)
 	}
+	// A route whose missing text lists the fields in details checks its
+	// need itself, with the fields that depend on others (insert_sales_order).
+	if m := r.dec.missing(dst, r.route.need); m != nil && !r.route.texts.details {
+		return r.route.answer(&missingError{m})
+	}
 	if v, ok := dst.(validator); ok {
 		return r.route.answer(v.validate())
 	}
 	return nil
 }
 
-// decodeError answers a decode failure: an amount or quantity out of
-// range, or a text with a control character, names its field (400); any
-// other is the route's format text.
+// decodeError answers a decode failure, naming the field: what the route
+// declares for it (errMap), else an amount or quantity out of range, a text
+// with a control character, a value outside its choices (400 with the
+// field's text); any other is the route's format text with the field in
+// details.field.
 func (r *request) decodeError(err error) error {
 	var fe *fieldError
-	if errors.As(err, &fe) {
-		switch {
-		case errors.Is(err, store.ErrMoneyRange):
-			return newError(http.StatusBadRequest, fmt.Sprintf(textMoneyRange, fe.field))
-		case errors.Is(err, store.ErrQuantityRange):
-			return newError(http.StatusBadRequest, fmt.Sprintf(textQuantityRange, fe.field))
-		case errors.Is(err, errControl):
-			return newError(http.StatusBadRequest, fmt.Sprintf(textControlChars, fe.field))
+	if !errors.As(err, &fe) {
+		return r.route.texts.format
+	}
+	for _, m := range r.route.errs {
+		if errors.Is(err, m.err) {
+			return m.to
 		}
 	}
-	return r.route.texts.format
+	var choice *choiceError
+	switch {
+	case errors.Is(err, store.ErrMoneyRange):
+		return newError(http.StatusBadRequest, fmt.Sprintf(textMoneyRange, fe.field))
+	case errors.Is(err, store.ErrQuantityRange):
+		return newError(http.StatusBadRequest, fmt.Sprintf(textQuantityRange, fe.field))
+	case errors.Is(err, errControl):
+		return newError(http.StatusBadRequest, fmt.Sprintf(textControlChars, fe.field))
+	case errors.As(err, &choice):
+		return newError(http.StatusBadRequest, fmt.Sprintf(textInvalidChoice, fe.field, orList(choice.choices)))
+	}
+	f := *r.route.texts.format
+	f.Details = fieldDetails{Field: fe.field}
+	return &f
+}
+
+// fieldDetails names the field a format error is about.
+type fieldDetails struct {
+	Field string `json:"field"`
 }
 
 // errMissing is returned by validate methods for an absent required field;

@@ -329,7 +329,7 @@ func do(h http.Handler, method, path, body string) *httptest.ResponseRecorder {
 	req := httptest.NewRequest(method, Prefix+path, strings.NewReader(expand(body)))
 	req.Header.Set("Content-Type", "application/json")
 	h.ServeHTTP(rec, req)
-	checkContract(method, path, rec)
+	checkContract(method, path, []byte(expand(body)), rec)
 	return rec
 }
 
@@ -456,7 +456,7 @@ func doMultipart(h http.Handler, path, metadata string, files map[string][]byte)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
-	checkContract(http.MethodPost, path, rec)
+	checkContract(http.MethodPost, path, []byte(expand(metadata)), rec)
 	return rec
 }
 

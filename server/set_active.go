@@ -8,14 +8,7 @@ import (
 
 // idRequest names one record of the unit: `id_token`, alias `token`.
 type idRequest struct {
-	IDToken string `json:"id_token" alias:"token"`
-}
-
-func (q *idRequest) validate() error {
-	if q.IDToken == "" {
-		return errMissing
-	}
-	return nil
+	IDToken string `json:"id_token" alias:"token" required:"true"`
 }
 
 // setActive makes the enable/disable action of a register. Both are

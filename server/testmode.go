@@ -213,16 +213,13 @@ func (s *Server) testDomains(r *request, q *testDomainsRequest) (any, error) {
 }
 
 type testPayRequest struct {
-	IDToken     string       `json:"id_token" alias:"token"`
+	IDToken     string       `json:"id_token" alias:"token" required:"true"`
 	Installment int          `json:"installment"`
 	Amount      *store.Money `json:"amount"`
 	Late        bool         `json:"late"`
 }
 
 func (q *testPayRequest) validate() error {
-	if q.IDToken == "" {
-		return errMissing
-	}
 	if q.Amount != nil && !q.Amount.IsPositive() {
 		return errInvalidValue
 	}
@@ -273,14 +270,7 @@ func (s *Server) testOverdueCharge(r *request, q *idRequest) (any, error) {
 }
 
 type snapshotRequest struct {
-	Name string `json:"name" alias:"snapshot"`
-}
-
-func (q *snapshotRequest) validate() error {
-	if q.Name == "" {
-		return errMissing
-	}
-	return nil
+	Name string `json:"name" alias:"snapshot" required:"true"`
 }
 
 var (
@@ -327,14 +317,11 @@ func (q *resetRequest) validate() error {
 }
 
 type refuseRequest struct {
-	IDToken string `json:"id_token" alias:"token"`
+	IDToken string `json:"id_token" alias:"token" required:"true"`
 	Reason  string `json:"reason" text:"multiline"`
 }
 
 func (q *refuseRequest) validate() error {
-	if q.IDToken == "" {
-		return errMissing
-	}
 	if q.Reason == "" {
 		q.Reason = "Pagamento recusado pelo emissor do cartão (51: saldo insuficiente)"
 	}

@@ -8,13 +8,12 @@ import (
 )
 
 var (
-	errDateRange        = newError(http.StatusBadRequest, textDateRange)
-	errDateOrder        = newError(http.StatusBadRequest, textDateOrder)
-	errInvalidFromDate  = newError(http.StatusBadRequest, textInvalidFromDate)
-	errInvalidToDate    = newError(http.StatusBadRequest, textInvalidToDate)
-	errInvalidInitial   = newError(http.StatusBadRequest, textInvalidInitialDate)
-	errInvalidFinal     = newError(http.StatusBadRequest, textInvalidFinalDate)
-	errInvalidTypeInOut = errInvalidTypeIO
+	errDateRange       = newError(http.StatusBadRequest, textDateRange)
+	errDateOrder       = newError(http.StatusBadRequest, textDateOrder)
+	errInvalidFromDate = newError(http.StatusBadRequest, textInvalidFromDate)
+	errInvalidToDate   = newError(http.StatusBadRequest, textInvalidToDate)
+	errInvalidInitial  = newError(http.StatusBadRequest, textInvalidInitialDate)
+	errInvalidFinal    = newError(http.StatusBadRequest, textInvalidFinalDate)
 )
 
 // maxRangeDays is the spec's limit on a listing's interval (Limits).
@@ -57,15 +56,8 @@ func firstOfMonth(d store.Date) store.Date {
 type transactionsRequest struct {
 	FromDate  string `json:"from_date"`
 	ToDate    string `json:"to_date"`
-	Type      string `json:"type"`
+	Type      string `json:"type" enum:"in,out"`
 	UserToken string `json:"user_token"`
-}
-
-func (q *transactionsRequest) validate() error {
-	if q.Type != "" && q.Type != "in" && q.Type != "out" {
-		return errInvalidTypeInOut
-	}
-	return nil
 }
 
 // transactions lists the expenses and income of one unit (unit_token) or

@@ -17,15 +17,12 @@ var (
 )
 
 type webhookRequest struct {
-	URL    string   `json:"url"`
+	URL    string   `json:"url" required:"true"`
 	Secret string   `json:"secret"`
-	Events []string `json:"events"`
+	Events []string `json:"events" required:"true"`
 }
 
 func (q *webhookRequest) validate() error {
-	if q.URL == "" || len(q.Events) == 0 {
-		return errMissing
-	}
 	for _, e := range q.Events {
 		if e != "*" && !store.WebhookEvents[e] && !(strings.HasSuffix(e, ".*") && validPrefix(strings.TrimSuffix(e, "*"))) {
 			return errWebhookEvents

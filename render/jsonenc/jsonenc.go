@@ -5,7 +5,10 @@
 // compacting what it returned. Types that know their JSON form implement
 // Appender and are written in place; struct layouts are worked out once per
 // type; anything this package does not handle itself (maps, floats, other
-// marshalers) is handed to encoding/json, so the output never differs.
+// marshalers) is handed to encoding/json, so the output never differs but
+// in one rule: a nil slice is written [], not null. fincom's lists are
+// never null (the OpenAPI document types them as arrays); a value that may
+// be absent is a pointer, written null when nil (TestNilSliceIsEmptyList).
 package jsonenc
 
 import (
@@ -175,10 +178,6 @@ func newEncoder(t reflect.Type) encoder {
 		}
 		elem := t.Elem()
 		return func(st *state, v reflect.Value) error {
-			if v.IsNil() {
-				st.b = append(st.b, "null"...)
-				return nil
-			}
 			enc := encoderOf(elem)
 			st.b = append(st.b, '[')
 			for i := range v.Len() {

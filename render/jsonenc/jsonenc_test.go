@@ -86,14 +86,14 @@ func TestAppendMatchesEncodingJSON(t *testing.T) {
 		nil, true, 0, -12, uint64(math.MaxUint64), "plain", "é\u2028\u2029<>&\x00\x1f\b\f\n\r\t\"\\\xff",
 		[]string{"a", "b"}, []any{1, "x", nil, map[string]any{"k": []int{1}}},
 		outer{Name: "n", Skip: "s", private: 1, Level: "high", Q: quoted{"q\n"}, Inner: inner{"x", 0}, List: []inner{{"y", 2}},
-			Empty: nil, Map: map[string]int{"b": 2, "a": 1}, Any: inner{"z", 3}, Float: 1.5e-7, Bytes: []byte("hi"),
+			Nil: []string{}, Empty: nil, Map: map[string]int{"b": 2, "a": 1}, Any: inner{"z", 3}, Float: 1.5e-7, Bytes: []byte("hi"),
 			When: time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC), Raw: json.RawMessage(`{"r": 1}`), U: 7, Untagged: 3,
 			Nested: map[string]*inner{"n": nil}, inner: inner{"embedded", 1}, hidden: hidden{true}},
-		&outer{QP: &quoted{"p"}, PInner: &inner{"p", 1}, Any: []any{}},
+		&outer{QP: &quoted{"p"}, PInner: &inner{"p", 1}, Any: []any{}, List: []inner{}, Nil: []string{}},
 		conflict{inner{"deep", 1}, "shallow"},
 		withString{5},
 		node{1, &node{2, &node{V: 3}, []node{{V: 4}}}, nil},
-		map[string]any{"success": true, "data": []outer{{}}},
+		map[string]any{"success": true, "data": []outer{{List: []inner{}, Nil: []string{}}}},
 	}
 	for i, v := range values {
 		got, err := appendJSON(nil, v)
@@ -103,6 +103,28 @@ func TestAppendMatchesEncodingJSON(t *testing.T) {
 		if want := std(t, v); string(got) != want {
 			t.Errorf("%d:\n got %s\nwant %s", i, got, want)
 		}
+	}
+}
+
+// TestNilSliceIsEmptyList: a list is never null; a pointer that may be
+// absent is.
+func TestNilSliceIsEmptyList(t *testing.T) {
+	type lists struct {
+		Nil     []string         `json:"nil"`
+		Omitted []string         `json:"omitted,omitempty"`
+		Absent  *[]string        `json:"absent"`
+		Empty   *[]string        `json:"empty"`
+		Deep    [][]int          `json:"deep"`
+		Items   []inner          `json:"items"`
+		ByName  map[string][]int `json:"by_name"`
+	}
+	var empty []string
+	got, err := appendJSON(nil, []any{[]int(nil), lists{Empty: &empty, Deep: [][]int{nil}, Items: []inner{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `[[],{"nil":[],"absent":null,"empty":[],"deep":[[]],"items":[],"by_name":null}]`; string(got) != want {
+		t.Fatalf("got  %s\nwant %s", got, want)
 	}
 }
 
