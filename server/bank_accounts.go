@@ -92,7 +92,7 @@ func (s *Server) insertBankAccount(r *request, q *bankAccountRequest) (any, erro
 
 // tokenData is the data of /update_bank_account's answer.
 type tokenData struct {
-	Token string `json:"token"`
+	Token string `json:"token" format:"uuid"`
 }
 
 // updateBankAccount changes the sent fields of an account in one

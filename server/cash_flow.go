@@ -3,8 +3,8 @@ package server
 import "fincom/store"
 
 type cashFlowRequest struct {
-	InitialDate string `json:"initial_date"`
-	FinalDate   string `json:"final_date"`
+	InitialDate string `json:"initial_date" format:"date"`
+	FinalDate   string `json:"final_date" format:"date"`
 }
 
 // cashFlow answers the unit's cash flow between initial_date (default: the

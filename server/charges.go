@@ -27,8 +27,8 @@ var (
 
 // chargeAnswer is the data of /generate_charge.
 type chargeAnswer struct {
-	IDToken      string         `json:"id_token"`
-	ChargeStatus string         `json:"charge_status"`
+	IDToken      string         `json:"id_token" format:"uuid"`
+	ChargeStatus string         `json:"charge_status" enum:"NONE,PENDING,PAID,OVERDUE,CANCELLED"`
 	PaymentURL   string         `json:"payment_url"`
 	Charges      []store.Charge `json:"charges"`
 }

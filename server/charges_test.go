@@ -76,6 +76,16 @@ func TestChargeFlow(t *testing.T) {
 		!strings.HasSuffix(strings.Trim(pdf.Header().Get("Content-Disposition"), `"`), `-2.pdf`) {
 		t.Fatalf("boleto pdf: %d %v", pdf.Code, pdf.Header())
 	}
+	// A query that is not a whole number from 1 is refused, not read as
+	// the first installment.
+	for _, q := range []string{"x", "0", "-1", "1.5", ""} {
+		for _, p := range []string{"/sales_orders/public_boleto/", "/sales_orders/public_boleto_pdf/", "/sales_orders/public_pix_qr/"} {
+			rec := do(h, http.MethodGet, p+public+"?installment="+q, "")
+			if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "Invalid installment. Use a whole number from 1.") {
+				t.Errorf("%s?installment=%s: %d", p, q, rec.Code)
+			}
+		}
+	}
 	if rec := do(h, http.MethodGet, "/sales_orders/public_boleto_pdf/fcp_acme_0000", ""); rec.Code != 404 {
 		t.Fatalf("boleto pdf of an unknown token: %d", rec.Code)
 	}

@@ -46,7 +46,7 @@ type contactRequest struct {
 	FantasyName  *string `json:"fantasyName" alias:"fantasy_name"`
 	BirthDate    *string `json:"birthDate" alias:"birth_date"`
 	Phone        *string `json:"phone"`
-	Email        *string `json:"email"`
+	Email        *string `json:"email" format:"email"`
 	Address      *string `json:"address"`
 	ZipCode      *string `json:"zip_code" alias:"zipCode"`
 	State        *string `json:"state"`
@@ -151,18 +151,51 @@ func checkContact(f *store.ContactFields) error {
 	if f.ZipCode != "" && len(f.ZipCode) != 8 {
 		return errInvalidZip
 	}
-	if f.Email != "" && !plausibleEmail(f.Email) {
+	if f.Email != "" && !validEmail(f.Email) {
 		return errInvalidEmail
 	}
 	return nil
 }
 
-// plausibleEmail refuses what cannot be an address (no '@', spaces, no
-// domain) without second-guessing the many valid forms.
-func plausibleEmail(s string) bool {
+// validEmail accepts an address in RFC 5322's dot-atom form, as every
+// mail system takes it and as the OpenAPI document's `format: email`
+// promises: an ASCII local part of atext characters and single dots, "@",
+// a domain of at least two labels of letters, digits and inner hyphens.
+// Quoted local parts and addresses without a dotted domain are refused
+// (TestEmailFormat).
+func validEmail(s string) bool {
 	local, domain, ok := strings.Cut(s, "@")
-	return ok && local != "" && strings.Contains(domain, ".") && !strings.ContainsAny(s, " \t\r\n<>,;") &&
-		!strings.Contains(domain, "@") && !strings.HasSuffix(domain, ".")
+	if !ok || len(s) > 254 || !dotted(local, isAtext) || !strings.Contains(domain, ".") || !dotted(domain, isLabelChar) {
+		return false
+	}
+	for _, label := range strings.Split(domain, ".") {
+		if label[0] == '-' || label[len(label)-1] == '-' || len(label) > 63 {
+			return false
+		}
+	}
+	return true
+}
+
+// dotted reports s as non-empty runs of ok characters joined by single
+// dots.
+func dotted(s string, ok func(byte) bool) bool {
+	if s == "" || s[0] == '.' || s[len(s)-1] == '.' || strings.Contains(s, "..") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] != '.' && !ok(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isAtext(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-/=?^_`{|}~", c) >= 0
+}
+
+func isLabelChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-'
 }
 
 // insertContact creates an active contact (spec, /insert_contact).

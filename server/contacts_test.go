@@ -6,6 +6,8 @@ import (
 
 	"fincom/server/brdoc"
 	"fincom/store"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 func TestContacts(t *testing.T) {
@@ -166,4 +168,49 @@ func FuzzContactValidation(f *testing.F) {
 			t.Fatalf("accepted zip %q", c.ZipCode)
 		}
 	})
+}
+
+// TestEmailFormat: every address fincom accepts is one the document's
+// `format: email` accepts, judged by an independent JSON Schema validator;
+// what no mail system takes is refused.
+func TestEmailFormat(t *testing.T) {
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource("email.json", map[string]any{"type": "string", "format": "email"}); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("email.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		addr string
+		ok   bool
+	}{
+		{"maria@example.com", true},
+		{"maria.silva+nf@empresa.com.br", true},
+		{"o'neil@x-y.com.br", true},
+		{"a@b.co", true},
+		{"maria@localhost", false},
+		{"maria@@example.com", false},
+		{"maria @example.com", false},
+		{".maria@example.com", false},
+		{"maria.@example.com", false},
+		{"ma..ria@example.com", false},
+		{"maria@-example.com", false},
+		{"maria@example.com.", false},
+		{"joão@example.com", false},
+		{`"maria"@example.com`, false},
+		{"maria@exa_mple.com", false},
+		{"<maria@example.com>", false},
+	} {
+		if got := validEmail(tc.addr); got != tc.ok {
+			t.Errorf("validEmail(%q) = %v, want %v", tc.addr, got, tc.ok)
+		}
+		if validEmail(tc.addr) {
+			if err := sch.Validate(tc.addr); err != nil {
+				t.Errorf("%q is accepted but not a format email: %v", tc.addr, err)
+			}
+		}
+	}
 }

@@ -29,8 +29,8 @@ type contractRequest struct {
 	Template         *string         `json:"id_token_template"`
 	ContractName     *string         `json:"contract_name"`
 	Status           *string         `json:"status" enum:"draft,active,expired,cancelled"`
-	ValidityStart    *string         `json:"validity_start"`
-	ValidityEnd      *string         `json:"validity_end"`
+	ValidityStart    *string         `json:"validity_start" format:"date"`
+	ValidityEnd      *string         `json:"validity_end" pattern:"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"`
 	IsRecurring      *bool           `json:"is_recurring"`
 	RecurrenceType   *string         `json:"recurrence_type" enum:"unique,monthly,yearly"`
 	GeneratesPayment *bool           `json:"generates_payment"`
@@ -81,7 +81,7 @@ func (q *contractRequest) apply(f *store.ContractFields) error {
 }
 
 type contractCreated struct {
-	IDToken      string     `json:"id_token"`
+	IDToken      string     `json:"id_token" format:"uuid"`
 	IDSalesOrder store.Text `json:"id_sales_order"`
 }
 
@@ -147,7 +147,7 @@ func (s *Server) updateContract(r *request, q *contractRequest) (any, error) {
 type listContractsRequest struct {
 	Contact string `json:"id_token_contact"`
 	Status  string `json:"status" enum:"draft,active,expired,cancelled"`
-	ValidOn string `json:"valid_on"`
+	ValidOn string `json:"valid_on" format:"date"`
 	Active  *bool  `json:"active"`
 }
 

@@ -21,7 +21,7 @@ var (
 type crmRequest struct {
 	IDToken             string  `json:"id_token" alias:"token"`
 	IDContact           *string `json:"id_contact" alias:"id_token_contact"`
-	RecordDate          *string `json:"record_date"`
+	RecordDate          *string `json:"record_date" format:"date"`
 	CommunicationType   *string `json:"communication_type"`
 	LifecyclePhase      *string `json:"lifecycle_phase"`
 	LeadStatus          *string `json:"lead_status"`
@@ -122,8 +122,8 @@ func (s *Server) updateCRM(r *request, q *crmRequest) (any, error) {
 
 type listCRMRequest struct {
 	IDContact string `json:"id_contact" alias:"id_token_contact"`
-	DateFrom  string `json:"date_from"`
-	DateTo    string `json:"date_to"`
+	DateFrom  string `json:"date_from" format:"date"`
+	DateTo    string `json:"date_to" format:"date"`
 	Active    *bool  `json:"active"`
 }
 

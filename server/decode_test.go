@@ -7,6 +7,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -144,4 +145,50 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestRequiredFieldsResolve: every field a route needs names a field of its
+// request struct that can be blank (a text, a pointer, a list), so the
+// decoder's check can fail; every enum is on a text or code field.
+func TestRequiredFieldsResolve(t *testing.T) {
+	s := &Server{}
+	var dec decoder
+	for _, rt := range append(s.routeTable(), s.testRoutes()...) {
+		if rt.do.req == nil {
+			if rt.need != nil {
+				t.Errorf("%s needs %v but decodes no request", rt.path, rt.need)
+			}
+			continue
+		}
+		v := reflect.New(rt.do.req).Elem()
+		for _, name := range append(dec.required(rt.do.req), rt.need...) {
+			f, ok := dec.lookup(v, name)
+			if !ok {
+				t.Errorf("%s: needed field %q is not in %s", rt.path, name, rt.do.req)
+				continue
+			}
+			switch f.Kind() {
+			case reflect.String, reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+			default:
+				t.Errorf("%s: needed field %q is a %s, which is never blank", rt.path, name, f.Kind())
+			}
+		}
+		var walk func(t reflect.Type)
+		walk = func(typ reflect.Type) {
+			for _, fi := range dec.fieldsOf(typ) {
+				ft := typ.FieldByIndex(fi.index).Type
+				for ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if fi.group {
+					walk(ft)
+					continue
+				}
+				if fi.choices != nil && ft.Kind() != reflect.String {
+					t.Errorf("%s: enum on %s, a %s", rt.path, fi.name, ft.Kind())
+				}
+			}
+		}
+		walk(rt.do.req)
+	}
 }

@@ -42,9 +42,9 @@ type entryRequest struct {
 	IDToken         string       `json:"id_token" alias:"token"`
 	Description     *string      `json:"description"`
 	Value           *store.Money `json:"value"`
-	DueDate         *string      `json:"due_date"`
-	PayDay          *string      `json:"pay_day"`
-	CompetenceDate  *string      `json:"competence_date"`
+	DueDate         *string      `json:"due_date" format:"date"`
+	PayDay          *string      `json:"pay_day" pattern:"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"`
+	CompetenceDate  *string      `json:"competence_date" pattern:"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"`
 	Category        *string      `json:"id_token_category" alias:"category_token"`
 	Contact         *string      `json:"id_token_contact" alias:"id_contact"`
 	BankAccount     *string      `json:"id_token_bank_account" alias:"id_bank_account"`

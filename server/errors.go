@@ -167,6 +167,7 @@ const (
 	textMoneyRange     = "Invalid %s. Amounts must be between -9999999999.99 and 9999999999.99."
 	textQuantityRange  = "Invalid %s. Quantities must be between -999999999.999 and 999999999.999."
 	textInvalidChoice  = "Invalid %s. Use %s."
+	textInvalidQuery   = "Invalid %s. Use a whole number from 1."
 	textControlChars   = "Invalid %s. Texts may not hold control characters (such as NUL); only notes and observations take line breaks and tabs."
 	textNegativeBudget = "Invalid budget. It must not be negative."
 	textInvalidUnit    = "Invalid unit. Use up to 6 characters."

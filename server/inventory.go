@@ -27,8 +27,8 @@ type movementsRequest struct {
 	Contact    string `json:"id_token_contact" alias:"id_contact"`
 	Product    string `json:"id_token_product" alias:"id_stock_product"`
 	Lote       string `json:"lote"`
-	DateRange1 string `json:"dateRange1"`
-	DateRange2 string `json:"dateRange2"`
+	DateRange1 string `json:"dateRange1" format:"date"`
+	DateRange2 string `json:"dateRange2" format:"date"`
 	ModuleType string `json:"module_type" alias:"type" enum:"in,out,all"`
 }
 
@@ -89,8 +89,8 @@ type movementRequest struct {
 	Quantity       *store.Decimal `json:"quantity"`
 	UnitaryValue   *store.Money   `json:"unitary_value"`
 	Lote           *string        `json:"lote"`
-	ValidationDate *string        `json:"validation_date"`
-	DateInOut      *string        `json:"date_in_out"`
+	ValidationDate *string        `json:"validation_date" pattern:"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"`
+	DateInOut      *string        `json:"date_in_out" format:"date"`
 }
 
 func (q *movementRequest) apply(f *store.MovementFields) error {

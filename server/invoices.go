@@ -24,7 +24,7 @@ var (
 
 // invoiceAnswer is the data of /generate_nf.
 type invoiceAnswer struct {
-	IDToken string `json:"id_token"`
+	IDToken string `json:"id_token" format:"uuid"`
 	store.Invoice
 	XMLURL   store.Text `json:"xml_url"`
 	DANFEURL store.Text `json:"danfe_url"`

@@ -319,8 +319,8 @@ func (g *schemaGen) fields(t reflect.Type, input bool, props map[string]any, req
 // client may send as a number (flexString) in a request; a pointer may be
 // null (not sent).
 func enumSchema(t reflect.Type, choices []string, input bool) map[string]any {
-	ptr := t.Kind() == reflect.Pointer
-	if ptr {
+	ptr := t.Kind() == reflect.Pointer || t == typeText
+	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	var s map[string]any
@@ -524,6 +524,10 @@ func (s *Server) openAPI() ([]byte, error) {
 					"description": "The sales order's public token.", "schema": map[string]any{"type": "string"}})
 			}
 		}
+		for _, q := range rt.query {
+			params = append(params, map[string]any{"name": q.name, "in": "query", "required": false,
+				"description": q.doc, "schema": map[string]any{"type": "integer", "minimum": 1}})
+		}
 		if params != nil {
 			op["parameters"] = params
 		}
@@ -677,6 +681,9 @@ func (g *schemaGen) responses(rt *route, d doc) map[string]any {
 		if rt.auth == authPublic {
 			page := map[string]any{"text/html": map[string]any{"schema": map[string]any{"type": "string"}}}
 			out["404"] = map[string]any{"description": "Unknown or expired public token: an HTML page.", "content": page}
+			if rt.query != nil {
+				out["400"] = map[string]any{"description": "A query parameter that is not a whole number from 1: an HTML page.", "content": page}
+			}
 			out["429"] = map[string]any{"description": "Too many requests from this address: an HTML page.", "content": page}
 			return out
 		}

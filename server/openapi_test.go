@@ -200,6 +200,7 @@ func loadContract() {
 	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
 	if err := c.AddResource("file:///openapi.json", inst); err != nil {
 		contract.err = err
 		return

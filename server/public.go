@@ -147,7 +147,7 @@ func (s *Server) publicPayment(r *request) (any, error) {
 // portalCharge finds the charge of the ?installment= query (default: the
 // first that has what want asks for).
 func portalCharge(r *request, o store.PortalOrder, want func(store.Charge) bool) (store.Charge, error) {
-	n, _ := strconv.Atoi(r.http.URL.Query().Get("installment"))
+	n := r.query["installment"]
 	for _, c := range o.Charges {
 		if (n == 0 || c.Installment == n) && want(c) {
 			return c, nil

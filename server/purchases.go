@@ -148,8 +148,8 @@ func (s *Server) insertPurchaseOrderByAccessKey(r *request, q *purchaseByKeyRequ
 }
 
 type listPurchasesRequest struct {
-	DateFrom  string `json:"date_from"`
-	DateTo    string `json:"date_to"`
+	DateFrom  string `json:"date_from" format:"date"`
+	DateTo    string `json:"date_to" format:"date"`
 	Contact   string `json:"id_token_contact"`
 	Category  string `json:"category_id_token"`
 	Project   string `json:"id_token_project"`

@@ -2,8 +2,10 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"reflect"
+	"strconv"
 )
 
 // route is one entry of the route table: everything that differs between
@@ -17,7 +19,10 @@ type route struct {
 	// need are the request fields the route requires (JSON names, dotted
 	// below a group): the decoder answers the route's missing text when
 	// one is blank, and the OpenAPI document lists them as required.
-	need     []string
+	need []string
+	// query are the URL query parameters the route reads, each a whole
+	// number from 1: another value answers 400 before the handler runs.
+	query    []queryParam
 	envelope envelope // zero: {success, data} and {success, error}
 	texts    texts    // the spec's texts for the failures every route meets
 	errs     errMap   // what this route answers for the store's and the business packages' errors
@@ -101,6 +106,32 @@ func (rt *route) answer(err error) error {
 		return e
 	}
 	return err
+}
+
+// queryParam is a URL query parameter a route reads.
+type queryParam struct {
+	name, doc string
+}
+
+// readQuery checks the route's query parameters: absent is fine, else a
+// whole number from 1.
+func (rt *route) readQuery(r *http.Request) (map[string]int, error) {
+	if rt.query == nil {
+		return nil, nil
+	}
+	out := map[string]int{}
+	q := r.URL.Query()
+	for _, p := range rt.query {
+		if !q.Has(p.name) {
+			continue
+		}
+		n, err := strconv.Atoi(q.Get(p.name))
+		if err != nil || n < 1 {
+			return nil, newError(http.StatusBadRequest, fmt.Sprintf(textInvalidQuery, p.name))
+		}
+		out[p.name] = n
+	}
+	return out, nil
 }
 
 // methodOf is the route's HTTP method.

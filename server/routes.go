@@ -135,6 +135,10 @@ const (
 	tagTestMode  = "Test mode"
 )
 
+// installmentQuery is the ?installment=N of the portal's documents: which
+// installment's charge (default: the first that has one).
+var installmentQuery = []queryParam{{"installment", "The installment (1, 2, ...); default: the first that has this document."}}
+
 // done is the answer {success, message, token} of inserts and changes.
 var done = tokenAnswer{}
 
@@ -240,11 +244,11 @@ func (s *Server) routeTable() []route {
 		// (spec, Authentication 7); rate-limited per client address.
 		{method: http.MethodGet, path: "/sales_orders/public_payment/:token", do: plain(s.publicPayment), auth: authPublic, envelope: envHTML, texts: textsDefault,
 			doc: doc{tag: tagPortal, summary: "The order's payment page.", desc: docPublicPayment, raw: "text/html"}},
-		{method: http.MethodGet, path: "/sales_orders/public_boleto/:token", do: plain(s.publicBoleto), auth: authPublic, envelope: envHTML, texts: textsDefault,
+		{method: http.MethodGet, path: "/sales_orders/public_boleto/:token", do: plain(s.publicBoleto), query: installmentQuery, auth: authPublic, envelope: envHTML, texts: textsDefault,
 			doc: doc{tag: tagPortal, summary: "The printable boleto.", desc: docPublicBoleto, raw: "text/html"}},
-		{method: http.MethodGet, path: "/sales_orders/public_boleto_pdf/:token", do: plain(s.publicBoletoPDF), auth: authPublic, envelope: envHTML, texts: textsDefault,
+		{method: http.MethodGet, path: "/sales_orders/public_boleto_pdf/:token", do: plain(s.publicBoletoPDF), query: installmentQuery, auth: authPublic, envelope: envHTML, texts: textsDefault,
 			doc: doc{tag: tagPortal, summary: "The boleto as a PDF (a fincom route).", desc: docPublicBoletoPDF, raw: "application/pdf"}},
-		{method: http.MethodGet, path: "/sales_orders/public_pix_qr/:token", do: plain(s.publicPixQR), auth: authPublic, envelope: envHTML, texts: textsDefault,
+		{method: http.MethodGet, path: "/sales_orders/public_pix_qr/:token", do: plain(s.publicPixQR), query: installmentQuery, auth: authPublic, envelope: envHTML, texts: textsDefault,
 			doc: doc{tag: tagPortal, summary: "The PIX BR Code as a QR code image.", desc: docPublicPixQR, raw: "image/png"}},
 		{method: http.MethodGet, path: "/sales_orders/public_danfe/:token", do: plain(s.publicDANFE), auth: authPublic, envelope: envHTML, texts: textsDefault,
 			doc: doc{tag: tagPortal, summary: "The invoice's DANFE page (a fincom route).", desc: docPublicDANFE, raw: "text/html"}},

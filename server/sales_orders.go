@@ -62,14 +62,14 @@ type orderPV struct {
 	Value             *store.Money     `json:"value"`
 	Quantity          *store.Decimal   `json:"quantity"`
 	ObservationSales  string           `json:"observation_sales" text:"multiline"`
-	NotifyEmailCharge string           `json:"notify_email_charge"`
-	NotifyEmailNF     string           `json:"notify_email_nf"`
-	NotifyEmailAlert  string           `json:"notify_email_alert"`
+	NotifyEmailCharge string           `json:"notify_email_charge" format:"email"`
+	NotifyEmailNF     string           `json:"notify_email_nf" format:"email"`
+	NotifyEmailAlert  string           `json:"notify_email_alert" format:"email"`
 }
 
 type orderFaturamento struct {
 	Category             string `json:"id_token_category"`
-	EstimatedPaymentDate string `json:"estimated_payment_date"`
+	EstimatedPaymentDate string `json:"estimated_payment_date" format:"date"`
 	BankAccount          string `json:"id_token_bank_account"`
 	Project              string `json:"id_token_project"`
 	Recurrence           bool   `json:"recurrence"`
@@ -89,7 +89,7 @@ type orderCharge struct {
 	PixKey               string   `json:"charge_pix_key" alias:"pix_key"`
 	NotifyDaysCharge     *flexInt `json:"notify_days_charge"`
 	BankAccountPayment   string   `json:"bankAccountPayment" alias:"id_token_bank_account_payment"`
-	EstimatedPaymentDate string   `json:"estimated_payment_date"`
+	EstimatedPaymentDate string   `json:"estimated_payment_date" format:"date"`
 	// PIX automático (spec, /insert_contract's sales_order).
 	ChargeOnPixAcceptance bool   `json:"generateChargeOnPixAutomaticAcceptance"`
 	RequestedPaymentMode  string `json:"requested_payment_mode" enum:"PIX_AUTOMATICO,PIX,BOLETO,CREDIT_CARD,DEBIT_CARD,TRANSFER,CASH"`
@@ -225,7 +225,7 @@ func (q *salesOrderRequest) fields(dec *decoder, paymentKey string) (store.Sales
 		v    *string
 	}{{"pv.notify_email_charge", &f.NotifyEmailCharge}, {"pv.notify_email_nf", &f.NotifyEmailNF}, {"pv.notify_email_alert", &f.NotifyEmailAlert}} {
 		*e.v = strings.TrimSpace(*e.v)
-		if *e.v != "" && (!plausibleEmail(*e.v) || len(*e.v) > maxShortText) {
+		if *e.v != "" && (!validEmail(*e.v) || len(*e.v) > maxShortText) {
 			return f, newError(http.StatusBadRequest, fmt.Sprintf(textInvalidNotifyEmail, e.name))
 		}
 	}
@@ -371,8 +371,8 @@ type orderCreated struct {
 }
 
 type listSalesOrdersRequest struct {
-	DateFrom   string `json:"date_from"`
-	DateTo     string `json:"date_to"`
+	DateFrom   string `json:"date_from" format:"date"`
+	DateTo     string `json:"date_to" format:"date"`
 	Project    string `json:"id_token_project"`
 	Contact    string `json:"id_token_contact"`
 	StockItem  string `json:"id_token_stock_item"`

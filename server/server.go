@@ -172,7 +172,8 @@ type request struct {
 	body   body
 	db     *store.DB
 	unit   store.Unit
-	units  []store.Unit // with authUnits: every unit named; else just unit
+	units  []store.Unit   // with authUnits: every unit named; else just unit
+	query  map[string]int // the route's query parameters that were sent
 	dec    *decoder
 	// release lets the domain go. It runs after the answer is written:
 	// a listing (store.Listing) reads its rows while it is written.
@@ -298,6 +299,9 @@ func (s *Server) run(w http.ResponseWriter, req *request) (v any, err error) {
 		}
 	}()
 	rt := req.route
+	if req.query, err = rt.readQuery(req.http); err != nil {
+		return nil, err
+	}
 	if rt.methodOf() == http.MethodPost {
 		if req.body, err = s.readBody(w, req.http); err != nil {
 			return nil, err

@@ -54,8 +54,8 @@ func firstOfMonth(d store.Date) store.Date {
 }
 
 type transactionsRequest struct {
-	FromDate  string `json:"from_date"`
-	ToDate    string `json:"to_date"`
+	FromDate  string `json:"from_date" format:"date"`
+	ToDate    string `json:"to_date" format:"date"`
 	Type      string `json:"type" enum:"in,out"`
 	UserToken string `json:"user_token"`
 }

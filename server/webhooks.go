@@ -44,7 +44,7 @@ func validPrefix(p string) bool {
 }
 
 type webhookCreated struct {
-	Token  string `json:"token"`
+	Token  string `json:"token" format:"uuid"`
 	Secret string `json:"secret"`
 }
 

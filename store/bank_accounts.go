@@ -25,7 +25,7 @@ type BankAccountFields struct {
 
 // BankAccount is a bank account as /get_bank_account returns it.
 type BankAccount struct {
-	Token              string  `json:"token"`
+	Token              string  `json:"token" format:"uuid"`
 	IDTokenBank        string  `json:"id_token_bank"`
 	CodeBank           string  `json:"code_bank"`
 	BankName           string  `json:"bank_name"`

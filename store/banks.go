@@ -6,13 +6,13 @@ import "context"
 type Bank struct {
 	CodeBank  string `json:"code_bank"`
 	Name      string `json:"name"`
-	Token     string `json:"token"`
+	Token     string `json:"token" format:"uuid"`
 	GroupBank string `json:"group_bank"`
 }
 
 // BankType is a kind of bank account as /get_type_banks returns it.
 type BankType struct {
-	Token string `json:"token"`
+	Token string `json:"token" format:"uuid"`
 	Name  string `json:"name"`
 	Key   string `json:"key"`
 }

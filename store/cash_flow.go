@@ -12,7 +12,7 @@ import (
 // (paid entries by payment date; Balance also counts bank accounts opened
 // that day). The forecast adds the open entries by due date.
 type CashFlowDay struct {
-	Date            string `json:"date"`
+	Date            string `json:"date" format:"date"`
 	In              Money  `json:"in"`
 	Out             Money  `json:"out"`
 	Balance         Money  `json:"balance"`
@@ -45,8 +45,8 @@ type CashFlowTotals struct {
 
 // CashFlow is the answer of /cash_flow.
 type CashFlow struct {
-	InitialDate    string          `json:"initial_date"`
-	FinalDate      string          `json:"final_date"`
+	InitialDate    string          `json:"initial_date" format:"date"`
+	FinalDate      string          `json:"final_date" format:"date"`
 	OpeningBalance Money           `json:"opening_balance"`
 	Days           []CashFlowDay   `json:"days"`
 	Months         []CashFlowMonth `json:"months"`

@@ -11,10 +11,10 @@ import (
 
 // Category is a category as /get_categories returns it.
 type Category struct {
-	ModuleType string `json:"module_type"`
+	ModuleType string `json:"module_type" enum:"in,out"`
 	Category   string `json:"category"`
 	Note       Text   `json:"note"`
-	Token      string `json:"token"`
+	Token      string `json:"token" format:"uuid"`
 }
 
 // CategoryGroup is a DRE line as /list_group_categories returns it.

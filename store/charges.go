@@ -49,14 +49,14 @@ func settlementOf(amount, paid decimal.Decimal, due, day string) string {
 
 // Charge is one charge of an order installment.
 type Charge struct {
-	Token            string `json:"token"`
+	Token            string `json:"token" format:"uuid"`
 	Installment      int    `json:"installment"`
 	Installments     int    `json:"installments"`
-	Provider         string `json:"provider"`
-	PaymentKey       string `json:"payment_key"`
-	Status           string `json:"status"`
+	Provider         string `json:"provider" enum:",provider_a,provider_b,provider_c"`
+	PaymentKey       string `json:"payment_key" enum:"BOLETO,PIX,PIX_AUTOMATICO,CREDIT_CARD,DEBIT_CARD,TRANSFER,CASH"`
+	Status           string `json:"status" enum:"ISSUING,PENDING,PAID,OVERDUE,CANCELLED"`
 	Amount           Money  `json:"amount"`
-	DueDate          string `json:"due_date"`
+	DueDate          string `json:"due_date" format:"date"`
 	BoletoLine       Text   `json:"boleto_line"`
 	BoletoBarcode    Text   `json:"boleto_barcode"`
 	PixPayload       Text   `json:"pix_payload"`
@@ -67,7 +67,7 @@ type Charge struct {
 	PaidAmount       Text   `json:"paid_amount"`
 	CancelledAt      Stamp  `json:"cancelled_at"`
 	// Settlement is how its payment met it (Settlement*), null unpaid.
-	Settlement Text `json:"settlement"`
+	Settlement Text `json:"settlement" enum:"exact,partial,over,late"`
 
 	idempotencyKey string
 	pixKey         string

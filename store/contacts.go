@@ -45,13 +45,13 @@ func (f ContactFields) DisplayName() string {
 
 // Contact is a contact as /get_contacts returns it.
 type Contact struct {
-	Token       string `json:"token"`
-	Type        string `json:"type"`
-	Register    string `json:"register"`
+	Token       string `json:"token" format:"uuid"`
+	Type        string `json:"type" enum:"natural_person,legal"`
+	Register    string `json:"register" pattern:"^([0-9]{11}|[0-9A-Z]{12}[0-9]{2})$"`
 	ContactName Text   `json:"contact_name"`
 	CompanyName Text   `json:"company_name"`
 	Phone       Text   `json:"phone"`
-	Email       Text   `json:"email"`
+	Email       Text   `json:"email" format:"email"`
 	Observation Text   `json:"observation"`
 }
 

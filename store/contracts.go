@@ -11,7 +11,7 @@ import (
 // Template is a contract template as the template routes return it. Its
 // HTML was sanitized before it was stored.
 type Template struct {
-	Token      string `json:"token"`
+	Token      string `json:"token" format:"uuid"`
 	Name       string `json:"name"`
 	BodyHTML   string `json:"body_html"`
 	PageCSS    string `json:"page_css"`
@@ -152,16 +152,16 @@ type ContractFields struct {
 
 // Contract is a contract as /list_contracts returns it.
 type Contract struct {
-	Token            string     `json:"id_token"`
+	Token            string     `json:"id_token" format:"uuid"`
 	ContractName     string     `json:"contract_name"`
-	Status           string     `json:"status"`
+	Status           string     `json:"status" enum:"draft,active,expired,cancelled"`
 	IDContact        string     `json:"id_token_contact"`
 	ContactName      Text       `json:"contact_name"`
 	IDTemplate       Text       `json:"id_token_template"`
-	ValidityStart    string     `json:"validity_start"`
-	ValidityEnd      Text       `json:"validity_end"`
+	ValidityStart    string     `json:"validity_start" format:"date"`
+	ValidityEnd      Text       `json:"validity_end" format:"date"`
 	IsRecurring      bool       `json:"is_recurring"`
-	RecurrenceType   Text       `json:"recurrence_type"`
+	RecurrenceType   Text       `json:"recurrence_type" enum:"unique,monthly,yearly"`
 	GeneratesPayment bool       `json:"generates_payment"`
 	AutoExtend       bool       `json:"auto_extend"`
 	Description      Text       `json:"description"`

@@ -22,10 +22,10 @@ type CRMFields struct {
 
 // CRMRecord is a record as /list_crm returns it.
 type CRMRecord struct {
-	Token               string `json:"token"`
+	Token               string `json:"token" format:"uuid"`
 	IDContact           Text   `json:"id_contact"`
 	ContactName         Text   `json:"contact_name"`
-	RecordDate          string `json:"record_date"`
+	RecordDate          string `json:"record_date" format:"date"`
 	CommunicationType   Text   `json:"communication_type"`
 	LifecyclePhase      Text   `json:"lifecycle_phase"`
 	LeadStatus          Text   `json:"lead_status"`

@@ -217,11 +217,11 @@ func (db *DB) UpdateEntry(ctx context.Context, unitID int64, typ, token string, 
 // EntryStatus is an entry's derived status, as /get_status answers it.
 type EntryStatus struct {
 	ID           string `json:"id"`
-	Type         string `json:"type"`
-	DueDate      string `json:"due_date"`
-	PayDay       Text   `json:"pay_day"`
-	Status       string `json:"status"`
-	ActionStatus string `json:"action_status"`
+	Type         string `json:"type" enum:"in,out"`
+	DueDate      string `json:"due_date" format:"date"`
+	PayDay       Text   `json:"pay_day" format:"date"`
+	Status       string `json:"status" enum:"open,paid,overdue,cancelled"`
+	ActionStatus string `json:"action_status" enum:"to_pay,to_receive,paid,received,cancelled"`
 }
 
 // EntryStatuses derives the status of the unit's entries named by tokens;
@@ -250,8 +250,8 @@ func (db *DB) EntryStatuses(ctx context.Context, unitID int64, tokens []string) 
 // CategoryUsage is the most used category for a contact, as
 // /get_category_median answers it.
 type CategoryUsage struct {
-	Token      string `json:"token"`
-	ModuleType string `json:"module_type"`
+	Token      string `json:"token" format:"uuid"`
+	ModuleType string `json:"module_type" enum:"in,out"`
 	Category   string `json:"category"`
 	Note       Text   `json:"note"`
 	DreName    Text   `json:"dre_name"`

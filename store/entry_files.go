@@ -21,7 +21,7 @@ type NewFile struct {
 
 // FileInfo describes a stored attachment (never its bytes).
 type FileInfo struct {
-	Token       string `json:"token"`
+	Token       string `json:"token" format:"uuid"`
 	Name        string `json:"name"`
 	ContentType string `json:"content_type"`
 	Size        int64  `json:"size"`

@@ -25,19 +25,19 @@ type MovementFields struct {
 
 // Movement is a movement as /get_inventory_moviment returns it.
 type Movement struct {
-	Token          string  `json:"token"`
+	Token          string  `json:"token" format:"uuid"`
 	IDUnit         string  `json:"id_unit"`
 	IDContact      Text    `json:"id_contact"`
 	Active         bool    `json:"active"`
 	CreatedDate    Stamp   `json:"created_date"`
-	Type           string  `json:"type"`
+	Type           string  `json:"type" enum:"in,out"`
 	Quantity       Decimal `json:"quantity"`
 	IDStockProduct string  `json:"id_stock_product"`
 	Unit           Text    `json:"unit"`
 	Product        string  `json:"product"`
 	Lote           Text    `json:"lote"`
-	ValidationDate Text    `json:"validation_date"`
-	DateInOut      string  `json:"date_in_out"`
+	ValidationDate Text    `json:"validation_date" format:"date"`
+	DateInOut      string  `json:"date_in_out" format:"date"`
 	UnitaryValue   Money   `json:"unitary_value"`
 	TotalValue     Decimal `json:"total_value"`
 	ContactName    Text    `json:"contact_name"`
@@ -251,7 +251,7 @@ type ReportRow struct {
 	Month    string  `json:"month"`
 	MonthNum int     `json:"month_num"`
 	Total    Decimal `json:"total"`
-	Type     string  `json:"type"`
+	Type     string  `json:"type" enum:"in,out"`
 }
 
 var monthNames = [...]string{"", "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}

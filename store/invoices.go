@@ -42,12 +42,12 @@ type InvoiceData struct {
 
 // Invoice is an issued invoice.
 type Invoice struct {
-	Token        string `json:"token"`
-	Kind         string `json:"kind"`
-	Status       string `json:"status"`
+	Token        string `json:"token" format:"uuid"`
+	Kind         string `json:"kind" enum:"nfe,nfce,nfse,nfsen"`
+	Status       string `json:"status" enum:"AUTHORIZED,CANCELLED"`
 	Series       int    `json:"series"`
 	Number       int    `json:"number"`
-	AccessKey    Text   `json:"access_key"`
+	AccessKey    Text   `json:"access_key" pattern:"^[0-9]{44}$"`
 	Verification Text   `json:"verification_code"`
 	Protocol     string `json:"protocol"`
 	IssuedAt     string `json:"issued_at"`

@@ -12,7 +12,7 @@ import (
 // JobRun is one recorded run of a scheduled job for a day.
 type JobRun struct {
 	Job        string `json:"job"`
-	RunDate    string `json:"run_date"`
+	RunDate    string `json:"run_date" format:"date"`
 	Created    int    `json:"created"`
 	Detail     string `json:"detail"`
 	FinishedAt Stamp  `json:"finished_at"`

@@ -11,13 +11,13 @@ import (
 
 // Mail is a message of the outbox.
 type Mail struct {
-	Token       string           `json:"token"`
+	Token       string           `json:"token" format:"uuid"`
 	Kind        string           `json:"kind"`
 	To          string           `json:"to"`
 	Subject     string           `json:"subject"`
 	Body        string           `json:"body"`
 	Attachments []AttachmentInfo `json:"attachments"`
-	Status      string           `json:"status"`
+	Status      string           `json:"status" enum:"pending,sent,failed"`
 	Attempts    int              `json:"attempts"`
 	LastError   Text             `json:"last_error"`
 	SentAt      Stamp            `json:"sent_at"`

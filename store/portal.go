@@ -99,8 +99,8 @@ type Payment struct {
 	Installment int    `json:"installment"`
 	PaidAmount  Money  `json:"paid_amount"`
 	// Settlement is how the payment met the charge (Settlement*).
-	Settlement  string `json:"settlement"`
-	OrderStatus string `json:"charge_status"`
+	Settlement  string `json:"settlement" enum:"exact,partial,over,late"`
+	OrderStatus string `json:"charge_status" enum:"NONE,PENDING,PAID,OVERDUE,CANCELLED"`
 	IncomeToken Text   `json:"income_token"`
 	Reconciled  bool   `json:"reconciled"`
 	InvoiceDue  bool   `json:"invoice_due"`

@@ -24,10 +24,10 @@ type ProductFields struct {
 
 // Product is a product or service as /get_products_and_services returns it.
 type Product struct {
-	Token         string `json:"token"`
+	Token         string `json:"token" format:"uuid"`
 	Code          string `json:"code"`
 	Description   string `json:"description"`
-	Type          string `json:"type"`
+	Type          string `json:"type" enum:"product,service"`
 	MonetaryValue Money  `json:"monetary_value"`
 }
 
@@ -36,7 +36,7 @@ type StockItem struct {
 	ID            string `json:"id"`
 	Code          string `json:"code"`
 	Description   string `json:"description"`
-	Type          string `json:"type"`
+	Type          string `json:"type" enum:"product,service"`
 	UsageType     string `json:"usage_type"`
 	MonetaryValue Money  `json:"monetary_value"`
 	NCM           Text   `json:"ncm"`

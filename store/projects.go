@@ -9,7 +9,7 @@ import (
 
 // Project is a project as /get_projects returns it.
 type Project struct {
-	Token       string `json:"token"`
+	Token       string `json:"token" format:"uuid"`
 	Name        string `json:"name"`
 	Observation Text   `json:"observation"`
 	Budget      Number `json:"budget"`

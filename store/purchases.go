@@ -12,13 +12,13 @@ import (
 
 // InboxNFe is an NF-e issued against the unit's CNPJ, in its inbox.
 type InboxNFe struct {
-	Token         string `json:"token"`
-	AccessKey     string `json:"access_key"`
+	Token         string `json:"token" format:"uuid"`
+	AccessKey     string `json:"access_key" pattern:"^[0-9]{44}$"`
 	SupplierCNPJ  string `json:"supplier_cnpj"`
 	SupplierName  string `json:"supplier_name"`
-	IssueDate     Text   `json:"issue_date"`
+	IssueDate     Text   `json:"issue_date" format:"date"`
 	TotalValue    Money  `json:"total_value"`
-	Manifestation Text   `json:"manifestation"`
+	Manifestation Text   `json:"manifestation" enum:"ciencia,confirmacao,desconhecimento,nao_realizada"`
 	ManifestedAt  Stamp  `json:"manifested_at"`
 	Justification Text   `json:"justification"`
 	PurchaseOrder Text   `json:"id_purchase_order"`
@@ -160,7 +160,7 @@ type PurchaseOrder struct {
 	FilesName      []string       `json:"filesName"`
 	PdfsName       []string       `json:"pdfsName"`
 	Items          []PurchaseItem `json:"items"`
-	Status         string         `json:"status"`
+	Status         string         `json:"status" enum:"awaiting_xml,complete"`
 	EstimatedDate  Text           `json:"estimatedPaymentDate"`
 	KeyInfo        KeyInfo        `json:"keyInfo"`
 }

@@ -154,7 +154,7 @@ type SalesOrderFields struct {
 // It is the line as sold: what the catalogue said of the product when the
 // order was made, whatever it says now.
 type OrderLine struct {
-	Token       string  `json:"token"`
+	Token       string  `json:"token" format:"uuid"`
 	Code        string  `json:"code"`
 	Description string  `json:"description"`
 	NCM         Text    `json:"ncm"`
@@ -172,14 +172,14 @@ const orderLineColumns = `l.order_id, p.token, l.code, l.description, l.ncm, l.c
 // SalesOrder is an order as /list_sales_orders returns it (spec, Sales
 // order), field for field.
 type SalesOrder struct {
-	IDToken              string  `json:"id_token"`
+	IDToken              string  `json:"id_token" format:"uuid"`
 	CreatedDateHours     string  `json:"created_date_hours"`
 	Active               bool    `json:"active"`
 	FreightMode          int     `json:"freight_mode"`
 	FreightTotal         Money   `json:"freight_total"`
-	NotifyEmailCharge    Text    `json:"notify_email_charge"`
-	NotifyEmailNF        Text    `json:"notify_email_nf"`
-	NotifyEmailAlert     Text    `json:"notify_email_alert"`
+	NotifyEmailCharge    Text    `json:"notify_email_charge" format:"email"`
+	NotifyEmailNF        Text    `json:"notify_email_nf" format:"email"`
+	NotifyEmailAlert     Text    `json:"notify_email_alert" format:"email"`
 	LocalDestino         int     `json:"local_destino"`
 	ProductsQty          Text    `json:"products_qty"`
 	TipoDocumento        Text    `json:"tipo_documento"`
@@ -197,7 +197,7 @@ type SalesOrder struct {
 	Value                Money   `json:"value"`
 	IDTokenCategory      string  `json:"id_token_category"`
 	Category             string  `json:"category"`
-	EstimatedPaymentDate string  `json:"estimated_payment_date"`
+	EstimatedPaymentDate string  `json:"estimated_payment_date" format:"date-time"`
 	Recurrence           bool    `json:"recurrence"`
 	Quantity             Decimal `json:"quantity"`
 	CodOrders            string  `json:"cod_orders"`
@@ -216,11 +216,11 @@ type SalesOrder struct {
 	ServiceCod           Text    `json:"service_cod"`
 	ServiceLocation      Text    `json:"service_location"`
 	Taxes
-	PaymentKey          string       `json:"payment_key"`
+	PaymentKey          string       `json:"payment_key" enum:",BOLETO,PIX,PIX_AUTOMATICO,CREDIT_CARD,DEBIT_CARD,TRANSFER,CASH"`
 	PixKey              Text         `json:"pix_key"`
-	ChargeStatus        string       `json:"charge_status"`
+	ChargeStatus        string       `json:"charge_status" enum:"NONE,PENDING,PAID,OVERDUE,CANCELLED"`
 	NFStatusText        Text         `json:"nf_status_text"`
-	NFKind              string       `json:"nf_kind"`
+	NFKind              string       `json:"nf_kind" enum:"nfse,nfsen,nfe,nfce"`
 	Products            *[]OrderLine `json:"products"`
 	ProductIDTokens     []string     `json:"product_id_tokens"`
 	UnitName            string       `json:"unit_name"`
@@ -260,7 +260,7 @@ type ChargeConfig struct {
 
 // InvoiceConfig is how the order's invoice is to be issued.
 type InvoiceConfig struct {
-	NFKind            string `json:"nf_kind"`
+	NFKind            string `json:"nf_kind" enum:"nfse,nfsen,nfe,nfce"`
 	GenerateNFWebhook bool   `json:"generateNFWebhook"`
 	ServiceIDToken    Text   `json:"service_id_token"`
 }

@@ -15,8 +15,8 @@ import (
 // read from it, and its status (pending, converted into an expense, or
 // discarded).
 type Screening struct {
-	Token       string          `json:"token"`
-	Status      string          `json:"status"`
+	Token       string          `json:"token" format:"uuid"`
+	Status      string          `json:"status" enum:"pending,converted,discarded"`
 	FileName    string          `json:"file_name"`
 	ContentType string          `json:"content_type"`
 	Size        int64           `json:"size"`

@@ -14,26 +14,26 @@ import (
 type Transaction struct {
 	ID                string `json:"id"`
 	IDUser            Text   `json:"id_user"`
-	AccessKey         Text   `json:"access_key"`
+	AccessKey         Text   `json:"access_key" pattern:"^[0-9]{44}$"`
 	UserName          Text   `json:"user_name"`
 	CompanyName       string `json:"company_name"`
 	EntityName        Text   `json:"entity_name"`
-	CreatedDate       string `json:"created_date"`
+	CreatedDate       string `json:"created_date" format:"date-time"`
 	Description       string `json:"description"`
 	Barcode           Text   `json:"barcode"`
-	DueDate           string `json:"due_date"`
-	PayDay            Text   `json:"pay_day"`
-	CompetenceDate    Text   `json:"competence_date"`
+	DueDate           string `json:"due_date" format:"date"`
+	PayDay            Text   `json:"pay_day" format:"date"`
+	CompetenceDate    Text   `json:"competence_date" format:"date"`
 	Value             Money  `json:"value"`
-	Type              string `json:"type"`
+	Type              string `json:"type" enum:"in,out"`
 	Category          Text   `json:"category"`
 	Note              Text   `json:"note"`
 	Active            bool   `json:"active"`
 	DataBank          Text   `json:"data_bank"`
 	Private           bool   `json:"private"`
 	IDTokenUnit       string `json:"id_token_unit"`
-	ActionStatus      string `json:"action_status"`
-	Status            string `json:"status"`
+	ActionStatus      string `json:"action_status" enum:"to_pay,to_receive,paid,received,cancelled"`
+	Status            string `json:"status" enum:"open,paid,overdue,cancelled"`
 	NickNameBank      Text   `json:"nick_name_bank"`
 	Wallet            Text   `json:"wallet"`
 	ActiveRemittances bool   `json:"active_remittances"`

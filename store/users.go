@@ -10,9 +10,9 @@ import (
 // User is a person of the domain who records entries (the spec's
 // `user_token` filters entries by the user who inserted them).
 type User struct {
-	Token  string `json:"token"`
+	Token  string `json:"token" format:"uuid"`
 	Name   string `json:"name"`
-	Email  string `json:"email"`
+	Email  string `json:"email" format:"email"`
 	Active bool   `json:"active"`
 }
 

@@ -17,7 +17,7 @@ var WebhookEvents = map[string]bool{
 // Webhook is a registered endpoint (its secret is shown once, at
 // creation).
 type Webhook struct {
-	Token     string   `json:"token"`
+	Token     string   `json:"token" format:"uuid"`
 	URL       string   `json:"url"`
 	Events    []string `json:"events"`
 	Active    bool     `json:"active"`
@@ -126,7 +126,7 @@ type Delivery struct {
 	EventID     string          `json:"event_id"`
 	Webhook     string          `json:"id_token_webhook"`
 	EventType   string          `json:"event_type"`
-	Status      string          `json:"status"`
+	Status      string          `json:"status" enum:"pending,sent,failed"`
 	Attempts    int             `json:"attempts"`
 	LastStatus  *int            `json:"last_status"`
 	LastError   Text            `json:"last_error"`
