@@ -64,12 +64,12 @@ var (
 var inputs = map[string]map[string]any{
 	"AmountInput": {"description": "An amount: a JSON number (12.5) or a decimal string (\"12.50\"), between -9999999999.99 and 9999999999.99.",
 		"oneOf": []any{
-			map[string]any{"type": "number", "minimum": -9999999999.99, "maximum": 9999999999.99},
+			map[string]any{"type": "number", "format": "double", "minimum": -9999999999.99, "maximum": 9999999999.99},
 			map[string]any{"type": "string", "pattern": `^\s*-?[0-9]{1,10}(\.[0-9]+)?\s*$`},
 		}},
 	"QuantityInput": {"description": "A quantity: a JSON number (2.5) or a decimal string (\"2.5\"), between -999999999.999 and 999999999.999.",
 		"oneOf": []any{
-			map[string]any{"type": "number", "minimum": -999999999.999, "maximum": 999999999.999},
+			map[string]any{"type": "number", "format": "double", "minimum": -999999999.999, "maximum": 999999999.999},
 			map[string]any{"type": "string", "pattern": `^\s*-?[0-9]{1,9}(\.[0-9]+)?\s*$`},
 		}},
 	"IntegerInput": {"description": "An integer: a JSON number (3) or a numeric string (\"3\").",
