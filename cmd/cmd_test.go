@@ -171,6 +171,9 @@ func TestCLIEndToEnd(t *testing.T) {
 	if base == "" {
 		t.Fatalf("server did not start: %s", out.String())
 	}
+	if strings.Contains(out.String(), "TEST MODE") {
+		t.Fatalf("a production server says test mode: %s", out.String())
+	}
 	call := func(path, body string) (int, map[string]any) {
 		resp, err := http.Post(base+path, "application/json", strings.NewReader(body))
 		if err != nil {
@@ -240,12 +243,14 @@ func TestCLIEndToEnd(t *testing.T) {
 	}
 }
 
-// TestDemo prepares the demo domain twice: the first run seeds it, the
-// second reuses it and prints a new access token.
+// TestDemo prepares the demo domain three times: the first run seeds it,
+// the second reuses it and prints the same access token, the third mints
+// a new one because the kept one was revoked.
 func TestDemo(t *testing.T) {
 	schema := schemaForTest(t)
 	data := t.TempDir()
-	for i := 0; i < 2; i++ {
+	token := func() string {
+		t.Helper()
 		var out bytes.Buffer
 		a := &app{schema: schema, dataDir: data, out: &out, errOut: &bytes.Buffer{}}
 		if err := a.prepareDemo(context.Background(), "127.0.0.1:8080"); err != nil {
@@ -254,6 +259,79 @@ func TestDemo(t *testing.T) {
 		if !strings.Contains(out.String(), "access_token: fca_demo_") || strings.Count(out.String(), "unit_token (") != 2 {
 			t.Fatalf("demo output: %s", out.String())
 		}
+		_, rest, _ := strings.Cut(out.String(), "access_token: ")
+		tok, _, _ := strings.Cut(rest, "\n")
+		return tok
+	}
+	first := token()
+	if again := token(); again != first {
+		t.Fatalf("the demo printed a new token on its second start: %s, then %s", first, again)
+	}
+	cli(t, schema, data, "token", "revoke", "demo", first)
+	if third := token(); third == first {
+		t.Fatalf("a revoked token was printed again")
+	}
+}
+
+// TestServeSaysTestMode: a server in test mode says so as it starts.
+func TestServeSaysTestMode(t *testing.T) {
+	schema := schemaForTest(t)
+	data := t.TempDir()
+	var out safeBuffer
+	root := newRootCmd(&app{schema: schema, out: &out, errOut: &safeBuffer{}})
+	root.SetArgs([]string{"serve", "--test-mode", "--addr", "127.0.0.1:0", "--data", data})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+	for i := 0; i < 200 && !strings.Contains(out.String(), "listening on"); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	if !strings.Contains(out.String(), "listening on") || !strings.Contains(out.String(), "in TEST MODE") {
+		t.Fatalf("serve --test-mode said: %s", out.String())
+	}
+}
+
+// TestDemoLocked: a demo on a directory another fincom holds stops before
+// it prints any token.
+func TestDemoLocked(t *testing.T) {
+	schema := schemaForTest(t)
+	data := t.TempDir()
+	unlock, err := lockDataDir(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	var out, errOut bytes.Buffer
+	a := &app{schema: schema, out: &out, errOut: &errOut}
+	root := newRootCmd(a)
+	root.SetArgs([]string{"demo", "--data", data, "--addr", "127.0.0.1:0"})
+	err = root.Execute()
+	if err == nil || !strings.Contains(err.Error(), "in use by another fincom process") || strings.Contains(out.String(), "access_token") {
+		t.Fatalf("demo on a locked directory: %v\n%s", err, out.String())
+	}
+}
+
+// TestMissingDataDir: a read-only command on a mistyped --data says so and
+// makes nothing; --version answers.
+func TestMissingDataDir(t *testing.T) {
+	schema := schemaForTest(t)
+	missing := filepath.Join(t.TempDir(), "dat")
+	for _, args := range [][]string{{"domain", "list"}, {"unit", "list", "acme"}, {"token", "list", "acme"}, {"jobs", "list", "acme"}, {"doctor"}, {"migrate"}} {
+		err := cliErr(t, schema, missing, args...)
+		if err == nil || !strings.Contains(err.Error(), "does not exist") {
+			t.Errorf("%v: %v", args, err)
+		}
+		if _, err := os.Stat(missing); !os.IsNotExist(err) {
+			t.Fatalf("%v made the directory", args)
+		}
+	}
+	var out bytes.Buffer
+	root := newRootCmd(&app{schema: schema, out: &out, errOut: &bytes.Buffer{}})
+	root.SetArgs([]string{"--version"})
+	if err := root.Execute(); err != nil || out.String() != "fincom "+Version+"\n" {
+		t.Fatalf("--version: %v %q", err, out.String())
 	}
 }
 

@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -24,6 +27,14 @@ func newDemoCmd(a *app) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.seeded = cmd.Flags().Changed("seed")
+			// Locked first: a second demo on the same directory stops
+			// here, before it prints tokens of a server it cannot start.
+			unlock, err := lockDataDir(a.dataDir)
+			if err != nil {
+				return err
+			}
+			defer unlock()
+			o.locked = true
 			if err := a.prepareDemo(cmd.Context(), o.addr); err != nil {
 				return err
 			}
@@ -36,10 +47,16 @@ func newDemoCmd(a *app) *cobra.Command {
 	return c
 }
 
+// demoTokenFile keeps the demo's access token in the data directory, so
+// that every start prints the same one: the demo is for trying things, and
+// a token that changes each start breaks the scripts tried with it. Real
+// domains keep only a hash of their tokens.
+const demoTokenFile = "demo.access_token"
+
 // prepareDemo creates the demo domain on first run: two units and sample
 // registers, inserted through the API itself so that they pass the same
-// validation as a client's. Every run prints a fresh access token (the old
-// ones stay valid: tokens are shown once).
+// validation as a client's. Every run prints the demo's access token: the
+// kept one while it is valid, else a new one, kept.
 func (a *app) prepareDemo(ctx context.Context, addr string) error {
 	ds, err := a.domains()
 	if err != nil {
@@ -57,9 +74,16 @@ func (a *app) prepareDemo(ctx context.Context, addr string) error {
 		return err
 	}
 	defer release()
-	access, err := db.CreateAccessToken(ctx)
-	if err != nil {
-		return err
+	keep := filepath.Join(a.dataDir, demoTokenFile)
+	kept, _ := os.ReadFile(keep)
+	access := strings.TrimSpace(string(kept))
+	if access == "" || db.CheckAccessToken(ctx, access) != nil {
+		if access, err = db.CreateAccessToken(ctx); err != nil {
+			return err
+		}
+		if err := os.WriteFile(keep, []byte(access+"\n"), 0o600); err != nil {
+			return err
+		}
 	}
 	if fresh {
 		for _, u := range []store.UnitInput{

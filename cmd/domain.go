@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -16,6 +17,9 @@ func newDomainCmd(a *app) *cobra.Command {
 		Short: "Create a domain file and its first access token",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := os.MkdirAll(a.dataDir, 0o700); err != nil {
+				return err
+			}
 			ds, err := a.domains()
 			if err != nil {
 				return err

@@ -52,7 +52,9 @@ func newRootCmd(a *app) *cobra.Command {
 		Short:         "Self-hosted finance and sales back end for Brazilian small firms",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       Version,
 	}
+	root.SetVersionTemplate("fincom {{.Version}}\n")
 	def := os.Getenv("FINCOM_DATA")
 	if def == "" {
 		def = "./data"
@@ -82,8 +84,13 @@ func clock() (func() time.Time, error) {
 	return func() time.Time { return t }, nil
 }
 
-// domains opens the data directory.
+// domains opens the data directory, which must exist: a mistyped --data
+// is said, not silently made into an empty directory (TestMissingDataDir).
+// serve, demo, restore and domain create make it.
 func (a *app) domains() (*store.Domains, error) {
+	if fi, err := os.Stat(a.dataDir); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("data directory %s does not exist (check --data or FINCOM_DATA; `fincom domain create NAME` or `fincom serve` makes it)", a.dataDir)
+	}
 	now, err := clock()
 	if err != nil {
 		return nil, err

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"runtime/pprof"
+	"strings"
 	"syscall"
 	"time"
 
@@ -41,6 +42,8 @@ type serveOptions struct {
 	cpuProf   string
 	maxConns  int
 	perClient int
+	cors      []string
+	locked    bool // the caller holds the data directory's lock (demo)
 }
 
 func (o *serveOptions) flags(c *cobra.Command, a *app) {
@@ -61,6 +64,7 @@ func (o *serveOptions) flags(c *cobra.Command, a *app) {
 	c.Flags().IntVar(&a.maxOpen, "max-open-domains", 64, "domain files kept open while idle; the least recently used close first")
 	c.Flags().IntVar(&o.maxConns, "max-conns", 0, "connections held at once (default: from the descriptor limit, half of it at most); past it the oldest idle one is closed")
 	c.Flags().IntVar(&o.perClient, "max-conns-per-client", 0, "connections one client address may hold (default: a quarter of --max-conns)")
+	c.Flags().StringSliceVar(&o.cors, "cors-origin", nil, `a browser origin whose pages may call the API and read its answers (https://app.example.com); repeat or separate with commas; "*" for any. Default: none`)
 	c.Flags().StringVar(&o.cpuProf, "cpuprofile", "", "write a CPU profile (go tool pprof) to this file until the server stops")
 	c.Flags().StringVar(&a.durability, "durability", "full", "full: every answered write survives a power cut; normal: faster, may lose the last writes on power loss")
 }
@@ -88,6 +92,10 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 		return fmt.Errorf("--seed makes tokens predictable; it needs --test-mode")
 	}
 	a.seeded, a.seed = o.seeded, o.seed
+	origins, err := server.ParseOrigins(o.cors)
+	if err != nil {
+		return err
+	}
 	if os.Getenv("GOGC") == "" {
 		// A month's listing allocates megabytes over a live heap of about
 		// 15 MB: at Go's default every such request ran a collection
@@ -108,11 +116,13 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 			f.Close()
 		}()
 	}
-	unlock, err := lockDataDir(a.dataDir)
-	if err != nil {
-		return err
+	if !o.locked {
+		unlock, err := lockDataDir(a.dataDir)
+		if err != nil {
+			return err
+		}
+		defer unlock()
 	}
-	defer unlock()
 	ds, err := a.domains()
 	if err != nil {
 		return err
@@ -140,7 +150,7 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	}
 	runner := &jobs.Runner{Domains: ds, Log: log, Billing: bill, WebhookAllowPrivate: o.hooksPriv || o.testMode}
 	srv, err := server.New(ds, sys, server.Config{Version: Version, MaxMultipartBytes: o.maxUpload, UploadMemory: o.uploadMem, Logger: log, PublicURL: o.publicURL,
-		Billing: bill, Invoices: inv, TestMode: o.testMode, WebhookAllowPrivate: o.hooksPriv, Seed: o.seed,
+		Billing: bill, Invoices: inv, TestMode: o.testMode, WebhookAllowPrivate: o.hooksPriv, Seed: o.seed, CORSOrigins: origins,
 		RunDay: func(ctx context.Context, db *store.DB, day store.Date) (any, error) {
 			return runner.RunDay(ctx, db, day)
 		}})
@@ -185,7 +195,16 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	defer stopJobs()
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
-	fmt.Fprintf(a.out, "fincom %s listening on http://%s%s (data %s)\n", Version, ln.Addr(), server.Prefix, a.dataDir)
+	mode := ""
+	if o.testMode {
+		// Said at start: test mode serves /_test routes that reset data,
+		// move the clock and simulate payments.
+		mode = " in TEST MODE (simulated payments and tax authority, /_test routes)"
+	}
+	fmt.Fprintf(a.out, "fincom %s listening on http://%s%s%s (data %s)\n", Version, ln.Addr(), server.Prefix, mode, a.dataDir)
+	if len(origins) > 0 {
+		fmt.Fprintf(a.out, "CORS: pages of %s may read the answers\n", strings.Join(origins, ", "))
+	}
 
 	tick := time.NewTicker(time.Minute)
 	defer tick.Stop()

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -71,9 +72,23 @@ func (s *Server) logRequests(next http.Handler) http.Handler {
 const statusClientClosed = 499
 
 func (s *Server) logRequest(r *http.Request, i *info, sw *statusWriter, start time.Time) {
-	if i.route == "unmatched" && r.URL.Path == Prefix+"/health" {
-		i.route = "/health"
+	switch p := strings.TrimPrefix(r.URL.Path, Prefix); {
+	case i.route != "unmatched":
+	case p == "/health", p == "/openapi.json", p == "/docs":
+		i.route = p
+	case r.Method == http.MethodOptions:
+		i.route = "OPTIONS"
 	}
-	s.log.Info("request", "method", r.Method, "route", i.route, "domain", i.domain,
-		"status", sw.status, "bytes", sw.bytes, "duration_ms", float64(time.Since(start).Microseconds())/1000)
+	attrs := []any{"method", r.Method, "route", i.route, "domain", i.domain,
+		"status", sw.status, "bytes", sw.bytes, "duration_ms", float64(time.Since(start).Microseconds()) / 1000}
+	if i.route == "unmatched" {
+		// Which path was asked for: a client's typo, a probe. Bounded; the
+		// JSON handler escapes what it holds (TestUnknownPathsLogged).
+		p := r.URL.EscapedPath()
+		if len(p) > 200 {
+			p = p[:200] + "…"
+		}
+		attrs = append(attrs, "path", p)
+	}
+	s.log.Info("request", attrs...)
 }

@@ -131,3 +131,32 @@ func TestClientGoneIsNotAnError(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownPathsLogged: a request to no route is logged with the path it
+// asked for (bounded, escaped), so an operator sees a client's typo.
+func TestUnknownPathsLogged(t *testing.T) {
+	var logs lockedBuffer
+	now := fixedNow
+	s, _ := newTestServerAt(t, &now, Config{Version: "test", Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	h := s.Handler()
+	long := strings.Repeat("a", 500)
+	for _, p := range []string{"/get_contact", "/x%0A\"}{injected", "/" + long} {
+		if rec := do(h, http.MethodPost, p, `{}`); rec.Code != http.StatusNotFound {
+			t.Fatalf("%s: %d", p, rec.Code)
+		}
+	}
+	var lines []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(logs.b.String()), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("log line is not JSON: %q", l)
+		}
+		lines = append(lines, m)
+	}
+	want := []string{Prefix + "/get_contact", Prefix + "/x%0A%22%7D%7Binjected", Prefix + "/" + long[:200-len(Prefix)-1] + "…"}
+	for i, w := range want {
+		if i >= len(lines) || lines[i]["route"] != "unmatched" || lines[i]["path"] != w {
+			t.Errorf("line %d: %v, want path %q", i, lines[min(i, len(lines)-1)], w)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/julienschmidt/httprouter"
 
+	"fincom/render"
 	"fincom/store"
 )
 
@@ -554,6 +555,12 @@ func (s *Server) openAPI() ([]byte, error) {
 			}}}},
 		},
 	}}
+	paths["/docs"] = map[string]any{"get": map[string]any{
+		"operationId": "docs", "summary": "This document as an HTML reference.", "tags": []string{"Operations"}, "security": []any{},
+		"description": "Every operation with its fields, answers and schemas, drawn on the server from this document: no script, nothing loaded from elsewhere, readable offline.",
+		"responses": map[string]any{"200": map[string]any{"description": "The reference page.",
+			"content": map[string]any{"text/html": map[string]any{"schema": map[string]any{"type": "string"}}}}},
+	}}
 	paths["/openapi.json"] = map[string]any{"get": map[string]any{
 		"operationId": "openapi", "summary": "This document.",
 		"description": "The OpenAPI 3.1 document of this server, generated from its route table: every route, its fields, answers and error texts. Test-mode routes are listed only when the server runs in test mode.", "tags": []string{"Operations"}, "security": []any{},
@@ -561,7 +568,7 @@ func (s *Server) openAPI() ([]byte, error) {
 			"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{"type": "object"}}}}},
 	}}
 	// Go's HTTP server answers a malformed request 400 before any route.
-	for _, p := range []string{"/health", "/openapi.json"} {
+	for _, p := range []string{"/health", "/openapi.json", "/docs"} {
 		p := paths[p].(map[string]any)["get"].(map[string]any)["responses"].(map[string]any)
 		p["4XX"] = map[string]any{"description": "A malformed HTTP request (plain text, from the HTTP server).",
 			"content": map[string]any{"text/plain": map[string]any{"schema": map[string]any{"type": "string"}}}}
@@ -751,6 +758,25 @@ func openAPIPath(path string) string {
 		}
 	}
 	return strings.Join(segs, "/")
+}
+
+// apiReference draws the HTML reference of the document (render.APIDocs).
+func (s *Server) apiReference() ([]byte, error) {
+	d, err := render.ReadAPIDocs(s.openapi)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := s.render.APIReference(&buf, d); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// serveAPIDocs answers GET /api/v1/docs: the reference, drawn on the
+// server from the document, with no script and nothing from elsewhere.
+func (s *Server) serveAPIDocs(w http.ResponseWriter, _ *http.Request, _ httprouter.Params) {
+	s.newPage(http.StatusOK, s.apiDocs).write(w)
 }
 
 // serveOpenAPI answers GET /api/v1/openapi.json.

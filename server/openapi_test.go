@@ -61,7 +61,7 @@ func TestOpenAPIRoutes(t *testing.T) {
 				documented[strings.ToUpper(m)+" "+p] = true
 			}
 		}
-		registered := map[string]bool{"GET /health": true, "GET /openapi.json": true}
+		registered := map[string]bool{"GET /health": true, "GET /openapi.json": true, "GET /docs": true}
 		for _, rt := range s.routes {
 			registered[rt.methodOf()+" "+openAPIPath(rt.path)] = true
 		}

@@ -182,6 +182,10 @@ func TestPortalInBrowser(t *testing.T) {
 	p.call(t, "Page.navigate", map[string]any{"url": target})
 	p.waitFor(t, `document.readyState === "complete" && document.title.indexOf("PV-000001") >= 0`)
 	p.waitFor(t, `(() => { const i = document.querySelector("img.qr"); return !!i && i.complete && i.naturalWidth > 100 })()`)
+	// Its icon is in the page: the browser asks no /favicon.ico.
+	if got := p.eval(t, `!!document.querySelector('link[rel="icon"]') && !performance.getEntriesByType("resource").some(e => e.name.endsWith("/favicon.ico"))`); got != true {
+		t.Errorf("the page has no icon of its own")
+	}
 	if got := p.eval(t, `document.querySelector("#total").textContent`); got != "R$ 35,00" {
 		t.Errorf("total %v", got)
 	}
@@ -261,5 +265,71 @@ func TestContractDocumentInBrowser(t *testing.T) {
 	}
 	if n := p.eval(t, `document.querySelectorAll("script, img, iframe").length`); n != 0.0 {
 		t.Fatalf("%v active elements", n)
+	}
+}
+
+// TestAPIDocsInBrowser opens the API reference in headless Chromium: it
+// renders every operation of the document with its anchor, loads nothing
+// besides itself (no CDN, no script, no font), and is not blank.
+func TestAPIDocsInBrowser(t *testing.T) {
+	browser, pageURL := chromium(t)
+	_ = browser
+	now := fixedNow
+	s, _ := newTestServerAt(t, &now, Config{Version: "test", TestMode: true})
+	ts := httptest.NewServer(s.Handler())
+	defer ts.Close()
+	var doc struct {
+		Paths map[string]map[string]struct {
+			OperationID string `json:"operationId"`
+		} `json:"paths"`
+	}
+	if err := json.Unmarshal(s.openapi, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, ops := range doc.Paths {
+		for _, op := range ops {
+			ids = append(ids, op.OperationID)
+		}
+	}
+	p := dialCDP(t, pageURL)
+	p.call(t, "Page.enable", map[string]any{})
+	p.call(t, "Page.navigate", map[string]any{"url": ts.URL + Prefix + "/docs"})
+	p.waitFor(t, `document.readyState === "complete" && document.title.indexOf("API reference") >= 0`)
+	if n := p.eval(t, `document.querySelectorAll("section.op").length`); n != float64(len(ids)) {
+		t.Errorf("%v operations drawn, the document has %d", n, len(ids))
+	}
+	for _, id := range ids {
+		if p.eval(t, `!!document.getElementById("op-`+id+`")`) != true {
+			t.Errorf("no section for %s", id)
+		}
+	}
+	if got := p.eval(t, `document.querySelector("#op-get_contacts").textContent`).(string); !strings.Contains(got, "register") || !strings.Contains(got, "Invalid data") {
+		t.Errorf("get_contacts section lacks its fields or texts: %.300s", got)
+	}
+	if n := p.eval(t, `performance.getEntriesByType("resource").map(e => e.name).concat([...document.scripts].map(s => "script")).join(" ")`); n != "" {
+		t.Errorf("the reference loads %v resources or scripts", n)
+	}
+	// Every link inside the page leads to a section of it.
+	if bad := p.eval(t, `[...document.querySelectorAll('a[href^="#"]')].filter(a => !document.getElementById(a.getAttribute("href").slice(1))).map(a => a.getAttribute("href")).slice(0, 5)`); len(bad.([]any)) != 0 {
+		t.Errorf("links to no section: %v", bad)
+	}
+	shot := p.call(t, "Page.captureScreenshot", map[string]any{"format": "png"})
+	var sc struct{ Data string }
+	json.Unmarshal(shot, &sc)
+	raw, _ := base64.StdEncoding.DecodeString(sc.Data)
+	img, err := png.Decode(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	colors := map[uint32]bool{}
+	for y := img.Bounds().Min.Y; y < img.Bounds().Max.Y; y += 7 {
+		for x := img.Bounds().Min.X; x < img.Bounds().Max.X; x += 7 {
+			r, g, bb, _ := img.At(x, y).RGBA()
+			colors[r>>8<<16|g>>8<<8|bb>>8] = true
+		}
+	}
+	if len(colors) < 8 {
+		t.Fatalf("screenshot looks blank: %d colours", len(colors))
 	}
 }

@@ -50,6 +50,9 @@ type Config struct {
 	RunDay DayRunner
 	// Seed makes test mode's random choices (faults) reproducible.
 	Seed uint64
+	// CORSOrigins are the browser origins that may read the answers
+	// (ParseOrigins; serve --cors-origin); none by default.
+	CORSOrigins []string
 }
 
 // Server answers the API for the domains of one data directory.
@@ -69,6 +72,7 @@ type Server struct {
 	faults   *faults  // test mode's
 	journal  *journal // test mode's
 	openapi  []byte   // the OpenAPI document, built once from the routes
+	apiDocs  []byte   // its HTML reference (GET /docs), drawn once from it
 }
 
 // NewServices builds the business services a server and the scheduler
@@ -132,6 +136,9 @@ func New(domains *store.Domains, system *store.System, cfg Config) (*Server, err
 	if s.openapi, err = s.openAPI(); err != nil {
 		return nil, err
 	}
+	if s.apiDocs, err = s.apiReference(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -142,8 +149,13 @@ func (s *Server) Handler() http.Handler {
 		rt := &s.routes[i]
 		r.Handle(rt.methodOf(), Prefix+rt.path, s.adapt(rt))
 	}
-	r.GET(Prefix+"/health", s.health)
-	r.GET(Prefix+"/openapi.json", s.serveOpenAPI)
+	// HEAD is GET without the body (net/http drops it), for the routes
+	// without effects; a portal page records that it was viewed.
+	for path, h := range map[string]httprouter.Handle{"/health": s.health, "/openapi.json": s.serveOpenAPI, "/docs": s.serveAPIDocs} {
+		r.GET(Prefix+path, h)
+		r.HEAD(Prefix+path, h)
+	}
+	r.GlobalOPTIONS = http.HandlerFunc(s.options)
 	r.NotFound = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusNotFound, errorBody{Error: textRouteNotFound})
 	})
@@ -159,7 +171,7 @@ func (s *Server) Handler() http.Handler {
 		s.log.Error("panic", "path", req.URL.Path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 		writeJSON(w, http.StatusInternalServerError, errorBody{Error: textSomethingWentWrong})
 	}
-	return s.logRequests(r)
+	return s.logRequests(s.withCORS(r))
 }
 
 // request is what a handler gets: the decoded body, the resolved domain and
