@@ -285,7 +285,12 @@ func (g *schemaGen) fields(t reflect.Type, input bool, props map[string]any, req
 		}
 		for _, k := range []string{"format", "pattern"} {
 			if v := f.Tag.Get(k); v != "" {
-				s[k] = v
+				// On a list, the tag speaks of its items.
+				if items, ok := s["items"].(map[string]any); ok {
+					items[k] = v
+				} else {
+					s[k] = v
+				}
 			}
 		}
 		var notes []string
@@ -340,6 +345,15 @@ func enumSchema(t reflect.Type, choices []string, input bool) map[string]any {
 			s["oneOf"] = append(s["oneOf"].([]any), map[string]any{"type": "null"})
 		}
 		return s
+	}
+	if t.Kind() == reflect.Int {
+		var ints []any
+		for _, c := range choices {
+			var n int
+			fmt.Sscan(c, &n)
+			ints = append(ints, n)
+		}
+		return map[string]any{"type": "integer", "enum": ints}
 	}
 	s = map[string]any{"type": "string", "enum": choices}
 	if ptr {

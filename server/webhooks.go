@@ -19,7 +19,7 @@ var (
 type webhookRequest struct {
 	URL    string   `json:"url" required:"true"`
 	Secret string   `json:"secret"`
-	Events []string `json:"events" required:"true"`
+	Events []string `json:"events" required:"true" pattern:"^(\\*|[a-z_]+\\.(\\*|[a-z_]+))$"`
 }
 
 func (q *webhookRequest) validate() error {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +16,7 @@ import (
 
 	"fincom/jobs"
 	"fincom/server/webhook"
+	"fincom/store"
 )
 
 // TestWebhooks: events are queued with the change, delivered signed, and a
@@ -168,5 +170,32 @@ func TestEveryChangeIsAudited(t *testing.T) {
 		if read == rt.write && rt.auth != authPublic {
 			t.Errorf("%s: write %v", rt.path, rt.write)
 		}
+	}
+}
+
+// TestWebhookEventsDocumented: the events the document lists for a
+// delivery are exactly the ones a webhook may subscribe to.
+func TestWebhookEventsDocumented(t *testing.T) {
+	found := 0
+	for _, typ := range []reflect.Type{reflect.TypeFor[store.Event](), reflect.TypeFor[store.Delivery]()} {
+		for i := 0; i < typ.NumField(); i++ {
+			e := typ.Field(i).Tag.Get("enum")
+			if e == "" || !strings.Contains(typ.Field(i).Tag.Get("json"), "type") {
+				continue
+			}
+			found++
+			listed := strings.Split(e, ",")
+			if len(listed) != len(store.WebhookEvents) {
+				t.Errorf("%s lists %d events, subscriptions take %d", typ, len(listed), len(store.WebhookEvents))
+			}
+			for _, ev := range listed {
+				if !store.WebhookEvents[ev] {
+					t.Errorf("%s lists %q, which no webhook can subscribe to", typ, ev)
+				}
+			}
+		}
+	}
+	if found != 2 {
+		t.Fatalf("%d event type fields carry the list, want 2", found)
 	}
 }

@@ -175,12 +175,12 @@ type SalesOrder struct {
 	IDToken              string  `json:"id_token" format:"uuid"`
 	CreatedDateHours     string  `json:"created_date_hours"`
 	Active               bool    `json:"active"`
-	FreightMode          int     `json:"freight_mode"`
+	FreightMode          int     `json:"freight_mode" enum:"0,1,2,9"`
 	FreightTotal         Money   `json:"freight_total"`
 	NotifyEmailCharge    Text    `json:"notify_email_charge" format:"email"`
 	NotifyEmailNF        Text    `json:"notify_email_nf" format:"email"`
 	NotifyEmailAlert     Text    `json:"notify_email_alert" format:"email"`
-	LocalDestino         int     `json:"local_destino"`
+	LocalDestino         int     `json:"local_destino" enum:"1,2,3"`
 	ProductsQty          Text    `json:"products_qty"`
 	TipoDocumento        Text    `json:"tipo_documento"`
 	FinalidadeEmissao    Text    `json:"finalidade_emissao"`

@@ -9,6 +9,8 @@ import (
 )
 
 // WebhookEvents are the events a webhook may subscribe to ("*" for all).
+// The enum tags of Event.Type and Delivery.EventType list the same
+// (TestWebhookEventsDocumented).
 var WebhookEvents = map[string]bool{
 	"sales_order.created": true, "charge.created": true, "charge.paid": true, "charge.overdue": true, "charge.cancelled": true, "charge.refused": true,
 	"invoice.issued": true, "invoice.cancelled": true, "contract.created": true, "contract.updated": true, "inventory.low_stock": true,
@@ -68,7 +70,7 @@ func (db *DB) SetWebhookActive(ctx context.Context, unitID int64, token string, 
 // Event is a webhook delivery's body.
 type Event struct {
 	ID        string `json:"id"`
-	Type      string `json:"type"`
+	Type      string `json:"type" enum:"sales_order.created,charge.created,charge.paid,charge.overdue,charge.cancelled,charge.refused,invoice.issued,invoice.cancelled,contract.created,contract.updated,inventory.low_stock"`
 	CreatedAt string `json:"created_at"`
 	UnitToken string `json:"unit_token"`
 	Data      any    `json:"data"`
@@ -125,7 +127,7 @@ func (db *DB) emit(ctx context.Context, tx *sql.Tx, unitID int64, typ string, da
 type Delivery struct {
 	EventID     string          `json:"event_id"`
 	Webhook     string          `json:"id_token_webhook"`
-	EventType   string          `json:"event_type"`
+	EventType   string          `json:"event_type" enum:"sales_order.created,charge.created,charge.paid,charge.overdue,charge.cancelled,charge.refused,invoice.issued,invoice.cancelled,contract.created,contract.updated,inventory.low_stock"`
 	Status      string          `json:"status" enum:"pending,sent,failed"`
 	Attempts    int             `json:"attempts"`
 	LastStatus  *int            `json:"last_status"`
