@@ -38,9 +38,11 @@ func (s *Server) getContacts(r *request, q *getContactsRequest) (any, error) {
 // contactRequest is the body of /insert_contact and /update_contact. Every
 // field is a pointer so that an update tells "not sent" from "emptied".
 type contactRequest struct {
-	IDToken      string  `json:"id_token" alias:"token"`
-	Type         *string `json:"type" enum:"legal,natural_person"`
-	Register     *string `json:"register"`
+	IDToken string  `json:"id_token" alias:"token"`
+	Type    *string `json:"type" enum:"legal,natural_person"`
+	// Register is a CPF or CNPJ (alphanumeric too), with or without
+	// its mask.
+	Register     *string `json:"register" pattern:"^\\s*([0-9]{3}\\.?[0-9]{3}\\.?[0-9]{3}-?[0-9]{2}|[0-9A-Za-z]{2}\\.?[0-9A-Za-z]{3}\\.?[0-9A-Za-z]{3}/?[0-9A-Za-z]{4}-?[0-9]{2})\\s*$"`
 	FullName     *string `json:"fullName" alias:"full_name,contact_name"`
 	SocialReason *string `json:"socialReason" alias:"social_reason,company_name"`
 	FantasyName  *string `json:"fantasyName" alias:"fantasy_name"`
@@ -48,7 +50,7 @@ type contactRequest struct {
 	Phone        *string `json:"phone"`
 	Email        *string `json:"email" format:"email"`
 	Address      *string `json:"address"`
-	ZipCode      *string `json:"zip_code" alias:"zipCode"`
+	ZipCode      *string `json:"zip_code" alias:"zipCode" pattern:"^\\s*([0-9]{2}\\.?[0-9]{3}-?[0-9]{3})?\\s*$"`
 	State        *string `json:"state"`
 	City         *string `json:"city"`
 	Neighborhood *string `json:"neighborhood"`
@@ -63,6 +65,12 @@ func (q *contactRequest) fieldCount() int {
 	return sent(q.Type, q.Register, q.FullName, q.SocialReason, q.FantasyName, q.BirthDate, q.Phone, q.Email, q.Address,
 		q.ZipCode, q.State, q.City, q.Neighborhood, q.Observation, q.DataBank, q.Number, q.Complement, q.CityIBGE)
 }
+
+// The shapes of a register and a CEP, from their tags.
+var (
+	registerShape = tagPattern(contactRequest{}, "Register")
+	zipShape      = tagPattern(contactRequest{}, "ZipCode")
+)
 
 // apply copies the sent fields onto f, normalized: register without its
 // mask, phone and zip as digits, state upper case, birth date as ISO.
@@ -88,11 +96,19 @@ func (q *contactRequest) apply(f *store.ContactFields) error {
 	}
 	if q.Register != nil {
 		f.Register = brdoc.Clean(*q.Register)
+		if !registerShape.MatchString(*q.Register) {
+			// Not a CPF or CNPJ however it is masked: kept as sent, so
+			// that the check of its kind refuses it in its own words.
+			f.Register = *q.Register
+		}
 	}
 	if q.Phone != nil {
 		f.Phone = brdoc.Digits(*q.Phone)
 	}
 	if q.ZipCode != nil {
+		if !zipShape.MatchString(*q.ZipCode) {
+			return errInvalidZip
+		}
 		f.ZipCode = brdoc.Digits(*q.ZipCode)
 	}
 	if q.State != nil {

@@ -214,3 +214,28 @@ func TestEmailFormat(t *testing.T) {
 		}
 	}
 }
+
+// TestRequestPatterns: a CPF, CNPJ, CEP or access key is taken in every
+// form the document's pattern admits (the contract check validates each
+// accepted request against it) and refused in any other, in the route's
+// own words.
+func TestRequestPatterns(t *testing.T) {
+	contact := func(typ, register, zip string) string {
+		name := `"fullName":"Ana"`
+		if typ == "legal" {
+			name = `"socialReason":"Beta SA"`
+		}
+		return `{` + auth + `,"type":"` + typ + `","register":"` + register + `",` + name + `,"zip_code":"` + zip + `"}`
+	}
+	run(t, []scenario{
+		{name: "cpf masked", path: "/insert_contact", body: contact("natural_person", "314.159.265-90", "01310-100"), status: 200},
+		{name: "cpf bare, cep with dot", path: "/insert_contact", body: contact("natural_person", " 31415926590 ", "01.310-100"), status: 200},
+		{name: "cnpj alphanumeric masked", path: "/insert_contact", body: contact("legal", "12.ABC.345/01DE-35", "01310100"), status: 200},
+		{name: "cnpj lower case bare", path: "/insert_contact", body: contact("legal", "12abc34501de35", ""), status: 200},
+		{name: "cpf odd separators", path: "/insert_contact", body: contact("natural_person", "314_159_265_90", "01310-100"), status: 400, text: "Invalid CPF."},
+		{name: "cnpj with spaces inside", path: "/insert_contact", body: contact("legal", "11 222 333 0001 81", "01310-100"), status: 400, text: "Invalid CNPJ."},
+		{name: "cep with letters", path: "/insert_contact", body: contact("natural_person", "314.159.265-90", "01310-1OO"), status: 400, text: "Invalid zip_code. Use 8 digits."},
+		{name: "key in groups", path: "/insert_purchase_order_by_access_key", body: `{` + auth + `,"access_key":"3526 1111 2223 3300 0181 5500 1000 0000 0711 2345 6788"}`, status: 200},
+		{name: "key with dots", path: "/insert_purchase_order_by_access_key", body: `{` + auth + `,"access_key":"3526.1111.2223.3300.0181.5500.1000.0000.0711.2345.6788"}`, status: 422, text: "Invalid access key: use the 44 digits with a valid check digit."},
+	})
+}

@@ -192,3 +192,21 @@ func TestRequiredFieldsResolve(t *testing.T) {
 		walk(rt.do.req)
 	}
 }
+
+// TestFormatErrorNamesField: a field of the wrong type answers the
+// route's own text, with the field in details.field.
+func TestFormatErrorNamesField(t *testing.T) {
+	named := func(field string) func(t *testing.T, r map[string]any) {
+		return func(t *testing.T, r map[string]any) {
+			t.Helper()
+			if d, _ := r["details"].(map[string]any); d == nil || d["field"] != field {
+				t.Errorf("details %v, want field %q", r["details"], field)
+			}
+		}
+	}
+	run(t, []scenario{
+		{name: "top level", path: "/insert_bank_account", body: `{` + auth + `,` + newAccount + `,"opening_balance":"lots"}`, status: 400, text: "Invalid parameter format", check: named("opening_balance")},
+		{name: "in a group, route's own status", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"recurrence":true`, `"recurrence":"yes"`, 1), status: 422, text: "Invalid parameter format", check: named("faturamento.recurrence")},
+		{name: "alias as sent", path: "/get_categories", body: `{` + auth + `,"module_type":7}`, status: 400, text: "Invalid parameter format", check: named("module_type")},
+	})
+}

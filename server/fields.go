@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -42,6 +43,17 @@ func sent(fields ...any) int {
 		}
 	}
 	return n
+}
+
+// tagPattern compiles the `pattern` tag of a request struct's field: the
+// one expression both the OpenAPI document shows and the validation
+// applies (TestRequestPatterns).
+func tagPattern(v any, field string) *regexp.Regexp {
+	f, ok := reflect.TypeOf(v).FieldByName(field)
+	if !ok || f.Tag.Get("pattern") == "" {
+		panic("no pattern tag on " + reflect.TypeOf(v).String() + "." + field)
+	}
+	return regexp.MustCompile(f.Tag.Get("pattern"))
 }
 
 // code is an integer id sent as a JSON number or a numeric string (the

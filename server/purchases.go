@@ -81,12 +81,19 @@ func (s *Server) manifestNFe(r *request, q *manifestRequest) (any, error) {
 }
 
 type purchaseByKeyRequest struct {
-	AccessKey string `json:"access_key" alias:"accessKey,chave" required:"true"`
+	// AccessKey is 44 digits, as printed or in groups of four.
+	AccessKey string `json:"access_key" alias:"accessKey,chave" required:"true" pattern:"^\\s*([0-9]{4} ?){10}[0-9]{4}\\s*$"`
 	Category  string `json:"category_id_token" alias:"id_token_category,categoryId"`
 	Project   string `json:"id_token_project" alias:"projectId"`
 }
 
+// keyShape is an access key's, from its tag.
+var keyShape = tagPattern(purchaseByKeyRequest{}, "AccessKey")
+
 func (q *purchaseByKeyRequest) validate() error {
+	if !keyShape.MatchString(q.AccessKey) {
+		return errInvalidAccessKeyPO
+	}
 	q.AccessKey = brdoc.Digits(q.AccessKey)
 	if !brdoc.ValidAccessKey(q.AccessKey) {
 		return errInvalidAccessKeyPO
