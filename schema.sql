@@ -24,7 +24,37 @@ CREATE TABLE units (
 	city_ibge  TEXT,
 	im         TEXT,
 	created_at TEXT NOT NULL,
-	allow_negative_stock INTEGER NOT NULL DEFAULT 0
+	allow_negative_stock INTEGER NOT NULL DEFAULT 0,
+	-- The fiscal profile: what the unit's invoices carry.
+	street     TEXT,
+	number     TEXT,
+	complement TEXT,
+	district   TEXT,
+	zip        TEXT,
+	phone      TEXT,
+	ie         TEXT,
+	crt        INTEGER CHECK (crt BETWEEN 1 AND 4),
+	cnae       TEXT,
+	icms_rate  TEXT,
+	pis_rate   TEXT,
+	cofins_rate TEXT,
+	csc_id     TEXT,
+	-- The NFC-e's CSC, sealed with the operator's secrets key.
+	csc_sealed BLOB
+) STRICT;
+
+-- A unit's digital certificate (ICP-Brasil A1), its private key sealed
+-- with the operator's secrets key.
+CREATE TABLE unit_certificates (
+	unit_id      INTEGER PRIMARY KEY REFERENCES units(id),
+	cert         BLOB NOT NULL,
+	sealed_key   BLOB NOT NULL,
+	cnpj         TEXT NOT NULL,
+	subject      TEXT NOT NULL,
+	not_before   TEXT NOT NULL,
+	not_after    TEXT NOT NULL,
+	test         INTEGER NOT NULL DEFAULT 0,
+	installed_at TEXT NOT NULL
 ) STRICT;
 
 CREATE TABLE users (

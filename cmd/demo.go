@@ -86,9 +86,17 @@ func (a *app) prepareDemo(ctx context.Context, addr string) error {
 		}
 	}
 	if fresh {
+		// Complete fiscal profiles: the demo issues invoices (signed with
+		// test certificates made at the first one).
+		keys, err := a.keyring(true)
+		if err != nil {
+			return err
+		}
+		campinas := server.TestUnitProfile(keys)
+		campinas.Street, campinas.Number, campinas.Complement, campinas.District, campinas.Zip = "Avenida Norte-Sul", "500", "", "Cambuí", "13025320"
 		for _, u := range []store.UnitInput{
-			{Name: "Matriz São Paulo", CNPJ: "11222333000181", CityIBGE: "3550308", IM: "12345678"},
-			{Name: "Filial Campinas", CNPJ: "11444777000161", CityIBGE: "3509502"},
+			{Name: "Matriz São Paulo", CNPJ: "11222333000181", CityIBGE: "3550308", IM: "12345678", Profile: server.TestUnitProfile(keys)},
+			{Name: "Filial Campinas", CNPJ: "11444777000161", CityIBGE: "3509502", Profile: campinas},
 		} {
 			if _, err := db.CreateUnit(ctx, u); err != nil {
 				return err

@@ -30,7 +30,11 @@ func newJobsCmd(a *app) *cobra.Command {
 			}
 			defer ds.Close()
 			log := slog.New(slog.NewJSONHandler(a.errOut, nil))
-			bill, _, err := server.NewServices(publicURL, log, 0)
+			keys, err := a.keyring(false)
+			if err != nil {
+				return err
+			}
+			bill, _, err := server.NewServices(server.ServiceOptions{PublicURL: publicURL, Log: log, Keyring: keys})
 			if err != nil {
 				return err
 			}

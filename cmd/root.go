@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"fincom/server/certs"
 	"fincom/store"
 )
 
@@ -31,8 +33,11 @@ type app struct {
 	seed   uint64
 	// maxOpen: serve --max-open-domains (0: store's default).
 	maxOpen int
-	out     io.Writer
-	errOut  io.Writer
+	// secretsKey: --secrets-key-file, the key that seals certificates'
+	// private keys and CSCs in the domain files.
+	secretsKey string
+	out        io.Writer
+	errOut     io.Writer
 }
 
 // Execute runs the CLI and returns the process exit code.
@@ -61,6 +66,8 @@ func newRootCmd(a *app) *cobra.Command {
 	}
 	root.PersistentFlags().StringVar(&a.dataDir, "data", def, "data directory, one SQLite file per domain (env FINCOM_DATA)")
 	root.PersistentFlags().BoolVar(&a.jsonOut, "json", false, "print one JSON object")
+	root.PersistentFlags().StringVar(&a.secretsKey, "secrets-key-file", os.Getenv("FINCOM_SECRETS_KEY_FILE"),
+		"file of the 32-byte key that seals units' certificate keys and CSCs (env FINCOM_SECRETS_KEY_FILE; make one: head -c 32 /dev/urandom > key; chmod 600 key)")
 	root.SetOut(a.out)
 	root.SetErr(a.errOut)
 	root.AddCommand(
@@ -82,6 +89,28 @@ func clock() (func() time.Time, error) {
 		return nil, fmt.Errorf("FINCOM_NOW: %w", err)
 	}
 	return func() time.Time { return t }, nil
+}
+
+// testSecretsKey is the secrets key test mode and demo make in the data
+// directory when the operator gives none: their test certificates are
+// sealed like real ones.
+const testSecretsKey = ".test-secrets.key"
+
+// keyring answers the secrets key: the operator's --secrets-key-file, else
+// a test data directory's own (made in test mode), else nil: no unit can
+// then install a certificate or sign.
+func (a *app) keyring(testMode bool) (*certs.Keyring, error) {
+	if a.secretsKey != "" {
+		return certs.ReadKeyFile(a.secretsKey)
+	}
+	path := filepath.Join(a.dataDir, testSecretsKey)
+	if testMode {
+		return certs.WriteKeyFile(path)
+	}
+	if _, err := os.Stat(path); err == nil {
+		return certs.ReadKeyFile(path)
+	}
+	return nil, nil
 }
 
 // domains opens the data directory, which must exist: a mistyped --data

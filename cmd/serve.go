@@ -144,7 +144,12 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 		o.publicURL = "http://" + o.addr
 	}
 	// The business services, shared by the routes and the scheduler.
-	bill, inv, err := server.NewServices(o.publicURL, log, o.nfWindow)
+	keys, err := a.keyring(o.testMode)
+	if err != nil {
+		return err
+	}
+	bill, inv, err := server.NewServices(server.ServiceOptions{PublicURL: o.publicURL, Log: log, CancelWindow: o.nfWindow,
+		Keyring: keys, TestCertificates: o.testMode})
 	if err != nil {
 		return err
 	}

@@ -3,20 +3,29 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
+	"time"
 
+	"github.com/shopspring/decimal"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"fincom/server/brdoc"
+	"fincom/server/certs"
+	"fincom/server/fiscal"
+	"fincom/server/invoicing"
 	"fincom/store"
 )
 
 func newUnitCmd(a *app) *cobra.Command {
-	c := &cobra.Command{Use: "unit", Aliases: []string{"units"}, Short: "Create and list a domain's units"}
+	c := &cobra.Command{Use: "unit", Aliases: []string{"units"}, Short: "Create, configure and list a domain's units"}
 	var in store.UnitInput
+	var pf profileFlags
 	create := &cobra.Command{
 		Use:   "create DOMAIN",
-		Short: "Create a unit and print its unit token",
+		Short: "Create a unit (with its fiscal profile) and print its unit token",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			in.Name = strings.TrimSpace(in.Name)
@@ -34,6 +43,9 @@ func newUnitCmd(a *app) *cobra.Command {
 					return fmt.Errorf("--city-ibge %s: not an IBGE municipality code", in.CityIBGE)
 				}
 			}
+			if err := pf.apply(cmd.Flags(), &in.Profile, a); err != nil {
+				return err
+			}
 			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
 				u, err := db.CreateUnit(cmd.Context(), in)
 				if err != nil {
@@ -46,32 +58,56 @@ func newUnitCmd(a *app) *cobra.Command {
 	}
 	create.Flags().StringVar(&in.Name, "name", "", "unit name (required)")
 	create.Flags().StringVar(&in.CNPJ, "cnpj", "", "unit CNPJ, with or without mask")
-	create.Flags().StringVar(&in.CityIBGE, "city-ibge", "", "IBGE code of the unit's municipality, e.g. 3550308")
+	create.Flags().StringVar(&in.CityIBGE, "city-ibge", "", "IBGE code of the unit's municipality, e.g. 3550308 (its city and state)")
 	create.Flags().StringVar(&in.IM, "im", "", "municipal registration (inscrição municipal)")
+	pf.flags(create)
 	c.AddCommand(create)
+
 	var allowNegative bool
+	var spf profileFlags
 	set := &cobra.Command{
-		Use:   "set DOMAIN UNIT_TOKEN --allow-negative-stock=true|false",
-		Short: "Change a unit's settings",
+		Use:   "set DOMAIN UNIT_TOKEN [--street S --number N --district D --zip CEP --ie IE|ISENTO --crt N ...] [--allow-negative-stock=true|false]",
+		Short: "Change a unit's fiscal profile and settings; only the flags given change",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if !cmd.Flags().Changed("allow-negative-stock") {
-				return fmt.Errorf("nothing to set: use --allow-negative-stock")
+			profile := spf.changed(cmd.Flags())
+			if !profile && !cmd.Flags().Changed("allow-negative-stock") {
+				return fmt.Errorf("nothing to set: give a profile flag (--street, --ie, --crt, ...) or --allow-negative-stock")
 			}
 			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
-				if err := db.SetAllowNegativeStock(cmd.Context(), args[1], allowNegative); err != nil {
+				out := map[string]any{"domain": args[0], "unit_token": args[1]}
+				var text []string
+				if cmd.Flags().Changed("allow-negative-stock") {
+					if err := db.SetAllowNegativeStock(cmd.Context(), args[1], allowNegative); err != nil {
+						if errors.Is(err, store.ErrNotFound) {
+							return fmt.Errorf("no unit %q in %s", args[1], args[0])
+						}
+						return err
+					}
+					out["allow_negative_stock"] = allowNegative
+					text = append(text, fmt.Sprintf("allow_negative_stock = %v", allowNegative))
+				}
+				if profile {
+					p, err := db.SetUnitProfile(cmd.Context(), args[1], func(p *store.UnitProfile) error {
+						return spf.apply(cmd.Flags(), p, a)
+					})
 					if errors.Is(err, store.ErrNotFound) {
 						return fmt.Errorf("no unit %q in %s", args[1], args[0])
 					}
-					return err
+					if err != nil {
+						return err
+					}
+					out["profile"] = p
+					text = append(text, "fiscal profile: "+describeProfile(p))
 				}
-				return a.print(map[string]any{"domain": args[0], "unit_token": args[1], "allow_negative_stock": allowNegative},
-					fmt.Sprintf("allow_negative_stock = %v", allowNegative))
+				return a.print(out, strings.Join(text, "\n"))
 			})
 		},
 	}
 	set.Flags().BoolVar(&allowNegative, "allow-negative-stock", false, "let inventory exits take a product's stock below zero")
+	spf.flags(set)
 	c.AddCommand(set)
+	c.AddCommand(newUnitCertCmd(a))
 	c.AddCommand(&cobra.Command{
 		Use:   "list DOMAIN",
 		Short: "List a domain's units with their unit tokens",
@@ -93,5 +129,208 @@ func newUnitCmd(a *app) *cobra.Command {
 			})
 		},
 	})
+	return c
+}
+
+// profileFlags are the flags of a unit's fiscal profile.
+type profileFlags struct {
+	street, number, complement, district, zip, phone, ie, cnae string
+	crt                                                        int
+	icms, pis, cofins                                          string
+	cscID, csc                                                 string
+}
+
+func (f *profileFlags) flags(c *cobra.Command) {
+	fs := c.Flags()
+	fs.StringVar(&f.street, "street", "", "the unit's street (2 to 60 characters)")
+	fs.StringVar(&f.number, "number", "", "the unit's street number (S/N when it has none)")
+	fs.StringVar(&f.complement, "complement", "", "the address's complement")
+	fs.StringVar(&f.district, "district", "", "the unit's district (bairro)")
+	fs.StringVar(&f.zip, "zip", "", "the unit's CEP (8 digits)")
+	fs.StringVar(&f.phone, "phone", "", "the unit's phone (6 to 14 digits)")
+	fs.StringVar(&f.ie, "ie", "", "the unit's state registration (digits), or ISENTO")
+	fs.IntVar(&f.crt, "crt", 0, "tax regime: 1 Simples Nacional, 2 Simples Nacional over the sublimit, 3 normal regime, 4 MEI")
+	fs.StringVar(&f.cnae, "cnae", "", "the unit's main CNAE (7 digits)")
+	fs.StringVar(&f.icms, "icms-rate", "", "normal regime: the state's internal ICMS rate, percent (e.g. 18)")
+	fs.StringVar(&f.pis, "pis-rate", "", "normal regime: the PIS rate, percent (0.65 cumulative, 1.65 non-cumulative)")
+	fs.StringVar(&f.cofins, "cofins-rate", "", "normal regime: the COFINS rate, percent (3 cumulative, 7.6 non-cumulative)")
+	fs.StringVar(&f.cscID, "csc-id", "", "NFC-e: the id of the CSC the state gave the unit (e.g. 000001)")
+	fs.StringVar(&f.csc, "csc", "", "NFC-e: the CSC (kept sealed with --secrets-key-file)")
+}
+
+var profileFlagNames = []string{"street", "number", "complement", "district", "zip", "phone", "ie", "crt", "cnae", "icms-rate", "pis-rate",
+	"cofins-rate", "csc-id", "csc"}
+
+func (f *profileFlags) changed(fs *pflag.FlagSet) bool {
+	for _, n := range profileFlagNames {
+		if fs.Changed(n) {
+			return true
+		}
+	}
+	return false
+}
+
+// apply checks the given flags and sets them on p.
+func (f *profileFlags) apply(fs *pflag.FlagSet, p *store.UnitProfile, a *app) error {
+	text := func(name, v string, min, max int, dst *string) error {
+		if !fs.Changed(name) {
+			return nil
+		}
+		v = strings.TrimSpace(v)
+		if n := len([]rune(v)); v != "" && (n < min || n > max) {
+			return fmt.Errorf("--%s: use %d to %d characters", name, min, max)
+		}
+		*dst = v
+		return nil
+	}
+	for _, t := range []struct {
+		name     string
+		v        string
+		min, max int
+		dst      *string
+	}{{"street", f.street, 2, 60, &p.Street}, {"number", f.number, 1, 60, &p.Number}, {"complement", f.complement, 1, 60, &p.Complement},
+		{"district", f.district, 2, 60, &p.District}} {
+		if err := text(t.name, t.v, t.min, t.max, t.dst); err != nil {
+			return err
+		}
+	}
+	if fs.Changed("zip") {
+		if p.Zip = brdoc.Digits(f.zip); p.Zip != "" && len(p.Zip) != 8 {
+			return fmt.Errorf("--zip %s: a CEP has 8 digits", f.zip)
+		}
+	}
+	if fs.Changed("phone") {
+		if p.Phone = brdoc.Digits(f.phone); p.Phone != "" && (len(p.Phone) < 6 || len(p.Phone) > 14) {
+			return fmt.Errorf("--phone %s: use 6 to 14 digits", f.phone)
+		}
+	}
+	if fs.Changed("ie") {
+		ie := strings.ToUpper(strings.TrimSpace(f.ie))
+		if ie != "ISENTO" {
+			ie = brdoc.Digits(ie)
+		}
+		if ie != "" && !fiscal.ValidIE(ie) {
+			return fmt.Errorf("--ie %s: use the state registration's 2 to 14 digits, or ISENTO", f.ie)
+		}
+		p.IE = ie
+	}
+	if fs.Changed("crt") {
+		if f.crt < 1 || f.crt > 4 {
+			return fmt.Errorf("--crt %d: use 1 (Simples Nacional), 2 (Simples over the sublimit), 3 (normal regime) or 4 (MEI)", f.crt)
+		}
+		p.CRT = f.crt
+	}
+	if fs.Changed("cnae") {
+		if p.CNAE = brdoc.Digits(f.cnae); p.CNAE != "" && len(p.CNAE) != 7 {
+			return fmt.Errorf("--cnae %s: a CNAE has 7 digits", f.cnae)
+		}
+	}
+	for _, r := range []struct {
+		name, v string
+		dst     *string
+	}{{"icms-rate", f.icms, &p.ICMSRate}, {"pis-rate", f.pis, &p.PISRate}, {"cofins-rate", f.cofins, &p.COFINSRate}} {
+		if !fs.Changed(r.name) {
+			continue
+		}
+		v := strings.TrimSpace(strings.ReplaceAll(r.v, ",", "."))
+		if v == "" {
+			*r.dst = ""
+			continue
+		}
+		d, err := decimal.NewFromString(v)
+		if err != nil || d.IsNegative() || d.GreaterThan(decimal.NewFromInt(100)) || !d.Equal(d.Round(4)) {
+			return fmt.Errorf("--%s %s: a percent from 0 to 100, at most 4 decimals", r.name, r.v)
+		}
+		*r.dst = d.String()
+	}
+	if fs.Changed("csc-id") {
+		if p.CSCID = brdoc.Digits(f.cscID); p.CSCID != "" && len(p.CSCID) > 6 {
+			return fmt.Errorf("--csc-id %s: up to 6 digits", f.cscID)
+		}
+	}
+	if fs.Changed("csc") {
+		csc := strings.TrimSpace(f.csc)
+		if csc == "" {
+			p.CSCSealed = nil
+			return nil
+		}
+		if len(csc) < 16 || len(csc) > 36 {
+			return fmt.Errorf("--csc: the state's CSC has 16 to 36 characters")
+		}
+		keys, err := a.keyring(false)
+		if err != nil {
+			return err
+		}
+		if keys == nil {
+			return fmt.Errorf("--csc is kept sealed: give --secrets-key-file (the key serve uses)")
+		}
+		p.CSCSealed = keys.Seal([]byte(csc))
+	}
+	return nil
+}
+
+func describeProfile(p store.UnitProfile) string {
+	parts := []string{p.Street + ", " + p.Number, p.District, "CEP " + p.Zip, "IE " + p.IE, "CRT " + strconv.Itoa(p.CRT)}
+	if p.CSCID != "" {
+		parts = append(parts, "CSC id "+p.CSCID)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func newUnitCertCmd(a *app) *cobra.Command {
+	var pfx, passwordFile string
+	c := &cobra.Command{
+		Use:   "cert DOMAIN UNIT_TOKEN --pfx FILE [--password-file FILE]",
+		Short: "Install the unit's digital certificate (ICP-Brasil A1, .pfx) that signs its invoices",
+		Long: "Install the unit's A1 certificate. The password comes from --password-file or the environment (FINCOM_CERT_PASSWORD), never\n" +
+			"the command line. A certificate expired, not yet valid, or of another CNPJ is refused. Its private key is kept in the domain\n" +
+			"file sealed with --secrets-key-file (the key serve is given): neither the file nor its backups hold it in clear.",
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if pfx == "" {
+				return fmt.Errorf("--pfx is required")
+			}
+			keys, err := a.keyring(false)
+			if err != nil {
+				return err
+			}
+			if keys == nil {
+				return fmt.Errorf("the certificate's key is kept sealed: give --secrets-key-file (the key serve uses)")
+			}
+			data, err := readInput(pfx, 1<<20)
+			if err != nil {
+				return err
+			}
+			password := os.Getenv("FINCOM_CERT_PASSWORD")
+			if passwordFile != "" {
+				b, err := readInput(passwordFile, 4096)
+				if err != nil {
+					return err
+				}
+				password = strings.TrimRight(string(b), "\r\n")
+			}
+			c, err := certs.ReadPFX(data, password)
+			if err != nil {
+				return err
+			}
+			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
+				u, err := db.UnitByToken(cmd.Context(), args[1])
+				if err != nil {
+					return fmt.Errorf("no unit %q in %s", args[1], args[0])
+				}
+				if err := certs.Check(c.Cert, u.CNPJ, db.Now()); err != nil {
+					return fmt.Errorf("certificate refused: %w", err)
+				}
+				if err := invoicing.InstallCertificate(cmd.Context(), db, u.ID, keys, c); err != nil {
+					return err
+				}
+				out := map[string]any{"domain": args[0], "unit_token": args[1], "cnpj": certs.CNPJ(c.Cert), "subject": c.Cert.Subject.CommonName,
+					"not_after": c.Cert.NotAfter.Format(time.DateOnly)}
+				return a.print(out, fmt.Sprintf("certificate of %s installed (valid until %s)", c.Cert.Subject.CommonName, c.Cert.NotAfter.Format(time.DateOnly)))
+			})
+		},
+	}
+	c.Flags().StringVar(&pfx, "pfx", "", "the certificate file (.pfx or .p12)")
+	c.Flags().StringVar(&passwordFile, "password-file", "", "a file holding the certificate's password (else env FINCOM_CERT_PASSWORD)")
 	return c
 }

@@ -245,7 +245,7 @@ func TestRetriedProviderIssuesOnce(t *testing.T) {
 	f := &flaky{inner: provider.Builtin()["provider_a"], fails: 1, keys: map[string]int{}}
 	providers := provider.Builtin()
 	providers["provider_a"] = f
-	bill, inv, err := NewServices("", nil, 0)
+	bill, inv, err := testServices(ServiceOptions{Keyring: testKeys})
 	if err != nil {
 		t.Fatal(err)
 	}

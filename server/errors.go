@@ -2,9 +2,11 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 
 	"fincom/server/billing"
+	"fincom/server/certs"
 	"fincom/server/invoicing"
 	"fincom/store"
 )
@@ -86,6 +88,10 @@ const (
 	textNoNFEmail       = "The sales order has no notify_email_nf."
 	textInvoiceNotFound = "Nota fiscal não encontrada."
 	textAuthorityDown   = "The tax authority did not answer. Try again: the invoice will not be issued twice."
+	textNoCertificate   = "The unit has no digital certificate to sign its invoices: install its A1 with fincom unit cert DOMAIN UNIT_TOKEN --pfx FILE."
+	textNoSecretsKey    = "The server has no secrets key to open the unit's certificate: start it with --secrets-key-file."
+	textSealedKey       = "The server's secrets key does not open the unit's certificate or CSC: start it with the --secrets-key-file that sealed them."
+	textCertificate     = "The unit's digital certificate cannot sign: %s. Install a valid one with fincom unit cert."
 
 	// Inventory (spec, /get_inventory_moviment and /get_inventory_reports).
 	textDBQueryError      = "DB Query Error"
@@ -234,6 +240,9 @@ var sharedErrors = errMap{
 	{billing.ErrNoChargeEmail, errNoChargeEmail},
 	{invoicing.ErrAuthorityDown, errAuthorityDown},
 	{invoicing.ErrNoNFEmail, errNoNFEmail},
+	{invoicing.ErrNoCertificate, errNoCertificate},
+	{invoicing.ErrNoSecretsKey, errNoSecretsKey},
+	{certs.ErrSealed, errSealedKey},
 }
 
 // sharedError answers err as every route does (sharedErrors; a related
@@ -247,7 +256,10 @@ func sharedError(rt *route, err error) error {
 	}
 	var invalid *invoicing.InvalidError
 	var rejected *invoicing.RejectedError
+	var cert *invoicing.CertificateError
 	switch {
+	case errors.As(err, &cert):
+		return newError(http.StatusUnprocessableEntity, fmt.Sprintf(textCertificate, cert.Err))
 	case errors.Is(err, store.ErrInvalidReference):
 		return rt.texts.invalid
 	case errors.As(err, &invalid):

@@ -20,6 +20,9 @@ var (
 	errNoNFEmail      = newError(http.StatusBadRequest, textNoNFEmail)
 	errInvoiceUnknown = newError(http.StatusNotFound, textInvoiceNotFound)
 	errAuthorityDown  = newError(http.StatusBadGateway, textAuthorityDown)
+	errNoCertificate  = newError(http.StatusUnprocessableEntity, textNoCertificate)
+	errNoSecretsKey   = newError(http.StatusUnprocessableEntity, textNoSecretsKey)
+	errSealedKey      = newError(http.StatusUnprocessableEntity, textSealedKey)
 )
 
 // invoiceAnswer is the data of /generate_nf.

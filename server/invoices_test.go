@@ -6,14 +6,17 @@ import (
 	"encoding/xml"
 	"mime"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"fincom/server/brdoc"
+	"fincom/server/certs"
 	"fincom/server/docread"
 	"fincom/server/fiscal"
+	"fincom/server/invoicing"
 	"fincom/store"
 )
 
@@ -48,7 +51,7 @@ func TestInvoiceProblems(t *testing.T) {
 // them, cancel it within the window, and refuse after it.
 func TestInvoiceLifecycle(t *testing.T) {
 	now := fixedNow
-	bill, inv, err := NewServices("https://fincom.test", nil, time.Hour)
+	bill, inv, err := testServices(ServiceOptions{PublicURL: "https://fincom.test", CancelWindow: time.Hour, Keyring: testKeys})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,4 +201,138 @@ func TestConcurrentIssue(t *testing.T) {
 	if next["number"] != 2.0 {
 		t.Fatalf("the next order's invoice is number %v", next["number"])
 	}
+}
+
+// nfceOrder is productOrder as a counter sale: an NFC-e to a consumer in
+// person, paid in cash.
+var nfceOrder = strings.NewReplacer(`"nf_kind":"nfe"`, `"nf_kind":"nfce"`, `"presenca_comprador":"2"`, `"presenca_comprador":"1"`,
+	`"freight_mode":"1","freight_total":12.3,"local_destino":2`, `"freight_mode":"9","local_destino":1`).Replace(productOrder)
+
+// nationalOrder is serviceOrder as a national NFS-e.
+var nationalOrder = strings.Replace(serviceOrder, `"nf_kind":"nfse"`, `"nf_kind":"nfsen"`, 1)
+
+// TestEveryInvoiceKind issues an NF-e, an NFC-e and a national NFS-e
+// through the API on a server outside test mode, signed with the unit's
+// installed certificate; TestMain then holds each document to the
+// official schemas with xmllint and its signatures to xmlsec1.
+func TestEveryInvoiceKind(t *testing.T) {
+	for _, tc := range []struct{ kind, body string }{
+		{"nfe", strings.Replace(productOrder, `"local_destino":2`, `"local_destino":1`, 1)},
+		{"nfce", nfceOrder},
+		{"nfsen", nationalOrder},
+	} {
+		t.Run(tc.kind, func(t *testing.T) {
+			s, _ := newTestServer(t)
+			h := s.Handler()
+			post(t, h, "/update_contact", withAddress)
+			post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
+			id := post(t, h, "/insert_sales_order", tc.body)["data"].(map[string]any)["id"].(string)
+			out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+			if out["kind"] != tc.kind || out["status"] != "AUTHORIZED" {
+				t.Fatalf("issued %v", out)
+			}
+			xml := do(h, http.MethodGet, "/sales_orders/public_nf_xml/"+publicOf(t, h, id), "").Body.String()
+			if !strings.Contains(xml, "<Signature xmlns=\"http://www.w3.org/2000/09/xmldsig#\">") || !strings.Contains(xml, "<tpAmb>2</tpAmb>") {
+				t.Fatalf("the XML is not signed or not of the test environment: %.300s", xml)
+			}
+		})
+	}
+}
+
+// publicOf answers an order's public token.
+func publicOf(t *testing.T, h http.Handler, id string) string {
+	t.Helper()
+	o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	u, _ := o["invoice"].(map[string]any)["xml_url"].(string)
+	return u[strings.LastIndex(u, "/")+1:]
+}
+
+// TestInvoiceCertificates: outside test mode a unit signs with the
+// certificate its operator installed: none, an expired one or another
+// firm's refuse to issue (422 saying what to do), nothing is issued and
+// the number stays free; in test mode a unit without one gets a test
+// certificate.
+func TestInvoiceCertificates(t *testing.T) {
+	ctx := context.Background()
+	issue := func(t *testing.T, s *Server, ds *store.Domains, install func(db *store.DB, unitID int64)) *httptest.ResponseRecorder {
+		t.Helper()
+		h := s.Handler()
+		post(t, h, "/update_contact", withAddress)
+		id := orderWith(t, h, `"nf_kind":"nfse"`, `"nf_kind":"nfsen"`)
+		if install != nil {
+			db, release, err := ds.Acquire(ctx, "acme")
+			if err != nil {
+				t.Fatal(err)
+			}
+			units, _ := db.Units(ctx)
+			install(db, units[0].ID)
+			release()
+		}
+		return do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	}
+	expired, _ := certs.TestCertificate("Acme Matriz", "11222333000181", fixedNow.AddDate(-6, 0, 0))
+	other, _ := certs.TestCertificate("Outra Firma", "11444777000161", fixedNow)
+	for _, tc := range []struct {
+		name    string
+		install func(db *store.DB, unitID int64)
+		want    string
+	}{
+		{"expired", func(db *store.DB, id int64) { invoicing.InstallCertificate(ctx, db, id, testKeys, expired) },
+			"The unit's digital certificate cannot sign: the certificate has expired"},
+		{"another firm's", func(db *store.DB, id int64) { invoicing.InstallCertificate(ctx, db, id, testKeys, other) },
+			"The unit's digital certificate cannot sign: the certificate belongs to another CNPJ"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, ds := newTestServer(t)
+			rec := issue(t, s, ds, tc.install)
+			if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), tc.want) {
+				t.Fatalf("%d %s", rec.Code, rec.Body.String())
+			}
+		})
+	}
+	t.Run("another key", func(t *testing.T) {
+		// A server given another secrets key cannot open the sealed key.
+		k, _ := certs.NewKeyring(make([]byte, 32))
+		now := fixedNow
+		s, ds := newTestServerAt(t, &now, Config{Version: "test", Keyring: k})
+		if rec := issue(t, s, ds, nil); rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "does not open the unit's certificate") {
+			t.Fatalf("%d %s", rec.Code, rec.Body.String())
+		}
+	})
+	newDomain := func(t *testing.T, testCerts bool) (http.Handler, string, string) {
+		t.Helper()
+		bill, inv, err := testServices(ServiceOptions{PublicURL: "https://fincom.test", TestCertificates: testCerts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		now := fixedNow
+		s, _ := newTestServerAt(t, &now, Config{Version: "test", TestMode: true, Billing: bill, Invoices: inv})
+		h := s.Handler()
+		// A fresh throw-away domain: complete profile, no certificate.
+		d := post(t, h, "/_test/domains", `{}`)["data"].(map[string]any)
+		tokens := `"access_token":"` + d["access_token"].(string) + `","unit_token":"` + d["unit_token"].(string) + `"`
+		c := post(t, h, "/insert_contact", `{`+tokens+`,"type":"legal","register":"11444777000161","socialReason":"Alfa SA","address":"Av. Paulista",
+			"number":"1500","neighborhood":"Bela Vista","city":"São Paulo","state":"SP","zip_code":"01310-100"}`)["token"].(string)
+		svc := post(t, h, "/insert_product_or_service", `{`+tokens+`,"description":"Instalação","type":"service","value":100}`)["token"].(string)
+		cat := post(t, h, "/get_categories", `{`+tokens+`,"type":"in"}`)["data"].([]any)[0].(map[string]any)["token"].(string)
+		pm := post(t, h, "/list_payments_method", `{`+tokens+`}`)["data"].([]any)[0].(map[string]any)["token"].(string)
+		id := post(t, h, "/insert_sales_order", `{`+tokens+`,"pv":{"id_token_contact":"`+c+`","id_token_stock_item":"`+svc+`","description":"Instalação","value":100},
+			"faturamento":{"id_token_category":"`+cat+`","estimated_payment_date":"2026-12-01"},"charge":{"payment_type":"`+pm+`"},
+			"nf":{"nf_kind":"nfsen","service_id_token":"S1","service_cod":"01.07","tax_iss_rate_percent":5}}`)["data"].(map[string]any)["id"].(string)
+		return h, tokens, id
+	}
+	t.Run("none", func(t *testing.T) {
+		h, tokens, id := newDomain(t, false)
+		rec := do(h, http.MethodPost, "/generate_nf", `{`+tokens+`,"id_token":"`+id+`"}`)
+		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "install its A1 with fincom unit cert DOMAIN UNIT_TOKEN --pfx FILE") {
+			t.Fatalf("%d %s", rec.Code, rec.Body.String())
+		}
+	})
+	t.Run("test mode makes one", func(t *testing.T) {
+		h, tokens, id := newDomain(t, true)
+		out := post(t, h, "/generate_nf", `{`+tokens+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+		if out["status"] != "AUTHORIZED" || out["number"] != 1.0 {
+			t.Fatalf("issued %v", out)
+		}
+	})
 }

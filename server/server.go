@@ -3,6 +3,7 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -15,6 +16,7 @@ import (
 
 	"fincom/render"
 	"fincom/server/billing"
+	"fincom/server/certs"
 	"fincom/server/fiscal"
 	"fincom/server/invoicing"
 	"fincom/server/provider"
@@ -50,6 +52,9 @@ type Config struct {
 	RunDay DayRunner
 	// Seed makes test mode's random choices (faults) reproducible.
 	Seed uint64
+	// Keyring opens the units' sealed certificate keys and CSCs (used
+	// when Billing and Invoices are built here).
+	Keyring *certs.Keyring
 	// CORSOrigins are the browser origins that may read the answers
 	// (ParseOrigins; serve --cors-origin); none by default.
 	CORSOrigins []string
@@ -77,22 +82,37 @@ type Server struct {
 
 // NewServices builds the business services a server and the scheduler
 // share: charges through the built-in providers, invoices through the
-// simulated authority (cancellable for cancelWindow, 24 h when 0), links
-// and e-mails for a server reached at publicURL.
-func NewServices(publicURL string, log *slog.Logger, cancelWindow time.Duration) (*billing.Service, *invoicing.Service, error) {
+// simulated authority, links and e-mails for a server reached at
+// PublicURL.
+func NewServices(o ServiceOptions) (*billing.Service, *invoicing.Service, error) {
 	rd, err := render.New()
 	if err != nil {
 		return nil, nil, err
 	}
-	if cancelWindow <= 0 {
-		cancelWindow = 24 * time.Hour
+	if o.CancelWindow <= 0 {
+		o.CancelWindow = 24 * time.Hour
 	}
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
 	}
-	links := render.NewLinks(publicURL)
-	inv := &invoicing.Service{Authority: fiscal.Simulated{}, Render: rd, Links: links, CancelWindow: cancelWindow}
-	return &billing.Service{Providers: provider.Builtin(), Render: rd, Links: links, Invoices: inv, Log: log}, inv, nil
+	links := render.NewLinks(o.PublicURL)
+	inv := &invoicing.Service{Authority: &fiscal.Simulated{}, Render: rd, Links: links, CancelWindow: o.CancelWindow,
+		Keyring: o.Keyring, TestCertificates: o.TestCertificates}
+	return &billing.Service{Providers: provider.Builtin(), Render: rd, Links: links, Invoices: inv, Log: o.Log}, inv, nil
+}
+
+// ServiceOptions configure the business services.
+type ServiceOptions struct {
+	PublicURL string
+	Log       *slog.Logger
+	// CancelWindow is how long an invoice may be cancelled (24 h when 0).
+	CancelWindow time.Duration
+	// Keyring opens the sealed certificate keys and CSCs (serve
+	// --secrets-key-file); without it no unit can sign an invoice.
+	Keyring *certs.Keyring
+	// TestCertificates gives a unit without a certificate a self-signed
+	// test one at its first invoice (test mode and demo).
+	TestCertificates bool
 }
 
 // New returns a Server over open domains and the system file.
@@ -113,8 +133,24 @@ func New(domains *store.Domains, system *store.System, cfg Config) (*Server, err
 		cfg.PublicURL = "http://127.0.0.1:8080"
 	}
 	cfg.PublicURL = strings.TrimRight(cfg.PublicURL, "/")
+	if cfg.Keyring == nil && cfg.Invoices != nil {
+		cfg.Keyring = cfg.Invoices.Keyring
+	}
+	if cfg.TestMode && cfg.Keyring == nil {
+		// Test mode seals its test certificates and CSCs as production
+		// does; with no key given, with one of this process's.
+		key := make([]byte, 32)
+		if _, err := rand.Read(key); err != nil {
+			return nil, err
+		}
+		k, err := certs.NewKeyring(key)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Keyring = k
+	}
 	if cfg.Billing == nil || cfg.Invoices == nil {
-		b, inv, err := NewServices(cfg.PublicURL, cfg.Logger, 0)
+		b, inv, err := NewServices(ServiceOptions{PublicURL: cfg.PublicURL, Log: cfg.Logger, Keyring: cfg.Keyring, TestCertificates: cfg.TestMode})
 		if err != nil {
 			return nil, err
 		}

@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -20,6 +21,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"fincom/server/certs"
+	"fincom/server/invoicing"
 	"fincom/store"
 )
 
@@ -38,6 +41,17 @@ type fixture struct {
 
 var fx fixture
 
+// testKeys is the secrets key of the tests' data: the fixture's
+// certificate and CSC are sealed with it.
+var testKeys = func() *certs.Keyring {
+	sum := sha256.Sum256([]byte("fincom test secrets"))
+	k, err := certs.NewKeyring(sum[:])
+	if err != nil {
+		panic(err)
+	}
+	return k
+}()
+
 func TestMain(m *testing.M) {
 	flag.Parse()
 	dir, err := os.MkdirTemp("", "fincom-fixture-")
@@ -55,6 +69,13 @@ func TestMain(m *testing.M) {
 			code = 1
 		} else if code == 0 && checked == 0 && !testing.Short() && flag.Lookup("test.run").Value.String() == "" {
 			fmt.Fprintln(os.Stderr, "openapi contract: no answer was checked")
+			code = 1
+		}
+		// Every fiscal document the tests had authorized must satisfy the
+		// official schemas and its signatures must verify.
+		whole := !testing.Short() && flag.Lookup("test.run").Value.String() == ""
+		if report := judgeDocuments(whole && code == 0); report != "" {
+			fmt.Fprintf(os.Stderr, "fiscal documents the official schemas or xmlsec1 refuse:\n%s\n", report)
 			code = 1
 		}
 	} else {
@@ -127,8 +148,18 @@ func buildFixture(dir string) error {
 		u, err := db.CreateUnit(ctx, in)
 		return u, must(name, u.Token, err)
 	}
-	a, err := unit(acme, "unitA", store.UnitInput{Name: "Acme Matriz", CNPJ: "11222333000181", CityIBGE: "3550308", IM: "1234"})
+	a, err := unit(acme, "unitA", store.UnitInput{Name: "Acme Matriz", CNPJ: "11222333000181", CityIBGE: "3550308", IM: "1234",
+		Profile: TestUnitProfile(testKeys)})
 	if err != nil {
+		return err
+	}
+	// Unit A signs its invoices with a test certificate, installed as an
+	// operator installs a firm's A1.
+	cert, err := certs.TestCertificate("Acme Matriz", "11222333000181", fixedNow)
+	if err != nil {
+		return err
+	}
+	if err := invoicing.InstallCertificate(ctx, acme, a.ID, testKeys, cert); err != nil {
 		return err
 	}
 	b, err := unit(acme, "unitB", store.UnitInput{Name: "Acme Filial"})
@@ -242,6 +273,16 @@ func newTestServerAt(t testing.TB, now *time.Time, cfg Config) (*Server, *store.
 // newTestServerIn is newTestServerAt with the data in dir.
 func newTestServerIn(t testing.TB, dir string, now *time.Time, cfg Config) (*Server, *store.Domains) {
 	t.Helper()
+	if cfg.Keyring == nil {
+		cfg.Keyring = testKeys
+	}
+	if cfg.Billing == nil {
+		b, inv, err := testServices(ServiceOptions{PublicURL: cfg.PublicURL, Log: cfg.Logger, Keyring: cfg.Keyring, TestCertificates: cfg.TestMode})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Billing, cfg.Invoices = b, inv
+	}
 	entries, err := os.ReadDir(fx.dir)
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"fincom/server/billing"
+	"fincom/server/certs"
 	"fincom/server/invoicing"
 	"fincom/store"
 )
@@ -196,7 +197,8 @@ func (s *Server) testDomains(r *request, q *testDomainsRequest) (any, error) {
 		return nil, err
 	}
 	if len(units) == 0 {
-		u, err := db.CreateUnit(r.ctx, store.UnitInput{Name: "Unidade de teste", CNPJ: "11222333000181", CityIBGE: "3550308", IM: "123456"})
+		u, err := db.CreateUnit(r.ctx, store.UnitInput{Name: "Unidade de teste", CNPJ: "11222333000181", CityIBGE: "3550308", IM: "123456",
+			Profile: TestUnitProfile(s.cfg.Keyring)})
 		if err != nil {
 			return nil, err
 		}
@@ -210,6 +212,23 @@ func (s *Server) testDomains(r *request, q *testDomainsRequest) (any, error) {
 		out.Units = append(out.Units, testUnit{Name: u.Name, UnitToken: u.Token})
 	}
 	return out, nil
+}
+
+// TestCSC is the NFC-e CSC of test units: a test environment's CSC, as a
+// state issues one, never a production one.
+const TestCSC = "FINCOMTESTE0123456789ABCDEF01234"
+
+// TestUnitProfile is the complete fiscal profile of a test unit (throw-away
+// domains, demo, fincomtest): an address in São Paulo, a state
+// registration, the Simples Nacional, and an NFC-e CSC sealed with k (none
+// when k is nil). Its certificate is made at its first invoice.
+func TestUnitProfile(k *certs.Keyring) store.UnitProfile {
+	p := store.UnitProfile{Street: "Avenida Paulista", Number: "1000", Complement: "Conjunto 101", District: "Bela Vista", Zip: "01310100",
+		Phone: "1130000000", IE: "110042490114", CRT: 1, CNAE: "4751201", CSCID: "000001"}
+	if k != nil {
+		p.CSCSealed = k.Seal([]byte(TestCSC))
+	}
+	return p
 }
 
 type testPayRequest struct {

@@ -19,7 +19,7 @@ func testModeServer(t *testing.T) http.Handler {
 	t.Helper()
 	now := fixedNow
 	base, ds := newTestServerAt(t, &now, Config{})
-	bill, inv, err := NewServices("https://fincom.test", base.log, 0)
+	bill, inv, err := testServices(ServiceOptions{PublicURL: "https://fincom.test", Log: base.log, Keyring: testKeys, TestCertificates: true})
 	if err != nil {
 		t.Fatal(err)
 	}

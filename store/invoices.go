@@ -10,7 +10,7 @@ import (
 
 // InvoiceParty is an issuer's or recipient's data as stored.
 type InvoiceParty struct {
-	Register, Name, IM, Address, Number, Neighborhood, CityIBGE, City, State, Zip, Email string
+	Register, Name, IM, Address, Number, Complement, Neighborhood, CityIBGE, City, State, Zip, Phone, Email string
 }
 
 // InvoiceItem is one product line with its fiscal data.
@@ -38,6 +38,10 @@ type InvoiceData struct {
 	Taxes                                  Taxes
 	PaymentKey, NotifyEmailNF, PublicToken string
 	Existing                               *Invoice
+	// Profile is the issuing unit's fiscal profile (its address is also in
+	// Emitter); Certificate its certificate, nil when it has none.
+	Profile     UnitProfile
+	Certificate *UnitCertificate
 }
 
 // Invoice is an issued invoice.
@@ -47,7 +51,7 @@ type Invoice struct {
 	Status       string `json:"status" enum:"AUTHORIZED,CANCELLED"`
 	Series       int    `json:"series"`
 	Number       int    `json:"number"`
-	AccessKey    Text   `json:"access_key" pattern:"^[0-9]{44}$"`
+	AccessKey    Text   `json:"access_key" pattern:"^([0-9]{44}|[0-9]{50})$"`
 	Verification Text   `json:"verification_code"`
 	Protocol     string `json:"protocol"`
 	IssuedAt     string `json:"issued_at"`
@@ -94,15 +98,34 @@ func (db *DB) InvoiceData(ctx context.Context, unitID int64, orderToken string) 
 			return err
 		}
 		d.Emitter.Register, d.Emitter.CityIBGE, d.Emitter.IM = cnpj.String, ibge.String, im.String
-		var c [10]sql.NullString
+		if err := scanProfile(tx.QueryRowContext(ctx, `SELECT `+profileColumns+` FROM units WHERE id = ?`, unitID), &d.Profile); err != nil {
+			return err
+		}
+		p := d.Profile
+		d.Emitter.Address, d.Emitter.Number, d.Emitter.Complement, d.Emitter.Neighborhood = p.Street, p.Number, p.Complement, p.District
+		d.Emitter.Zip, d.Emitter.Phone = p.Zip, p.Phone
+		var crt UnitCertificate
+		var nb, na string
+		err := tx.QueryRowContext(ctx, `SELECT cert, sealed_key, cnpj, subject, not_before, not_after, test FROM unit_certificates WHERE unit_id = ?`,
+			unitID).Scan(&crt.Cert, &crt.SealedKey, &crt.CNPJ, &crt.Subject, &nb, &na, &crt.Test)
+		switch {
+		case err == nil:
+			crt.NotBefore, _ = time.Parse(time.RFC3339, nb)
+			crt.NotAfter, _ = time.Parse(time.RFC3339, na)
+			d.Certificate = &crt
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		var c [12]sql.NullString
 		if err := tx.QueryRowContext(ctx, `SELECT c.register, COALESCE(c.social_reason, c.full_name, c.display_name), c.address, c.number,
-			c.neighborhood, c.city_ibge, c.city, c.state, c.zip_code, c.email
+			c.neighborhood, c.city_ibge, c.city, c.state, c.zip_code, c.email, c.complement, c.phone
 			FROM sales_orders o JOIN contacts c ON c.id = o.contact_id WHERE o.id = ?`, o.id).
-			Scan(&c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7], &c[8], &c[9]); err != nil {
+			Scan(&c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7], &c[8], &c[9], &c[10], &c[11]); err != nil {
 			return err
 		}
 		d.Recipient = InvoiceParty{Register: c[0].String, Name: c[1].String, Address: c[2].String, Number: c[3].String,
-			Neighborhood: c[4].String, CityIBGE: c[5].String, City: c[6].String, State: c[7].String, Zip: c[8].String, Email: c[9].String}
+			Neighborhood: c[4].String, CityIBGE: c[5].String, City: c[6].String, State: c[7].String, Zip: c[8].String, Email: c[9].String,
+			Complement: c[10].String, Phone: c[11].String}
 		// The order's lines as sold: an invoice bills what the order sold.
 		rows, err := tx.QueryContext(ctx, `SELECT code, description, COALESCE(ncm, ''), COALESCE(cfop, ''), COALESCE(unit, ''),
 			quantity, unit_value, total FROM sales_order_lines WHERE order_id = ? ORDER BY position`, o.id)
@@ -130,6 +153,19 @@ func (db *DB) InvoiceData(ctx context.Context, unitID int64, orderToken string) 
 		return nil
 	})
 	return d, err
+}
+
+// AuthorizedInvoice answers the key (or verification code) of the unit's
+// document of a kind, series and number the authority authorized, if any
+// (the simulated authority's duplicate check).
+func (db *DB) AuthorizedInvoice(ctx context.Context, unitID int64, kind string, series, number int) (string, bool, error) {
+	var key string
+	err := db.r.QueryRowContext(ctx, `SELECT COALESCE(i.access_key, i.verification, '') FROM invoices i JOIN sales_orders o ON o.id = i.order_id
+		WHERE o.unit_id = ? AND i.kind = ? AND i.series = ? AND i.number = ?`, unitID, kind, series, number).Scan(&key)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	return key, err == nil, err
 }
 
 // ReserveInvoiceNumber takes the next number of a unit's series of a kind.

@@ -21,6 +21,117 @@ type Unit struct {
 // UnitInput is what creating a unit takes; validation is the caller's.
 type UnitInput struct {
 	Name, CNPJ, CityIBGE, IM string
+	Profile                  UnitProfile
+}
+
+// UnitProfile is a unit's fiscal profile: what its invoices carry.
+// Validation is the caller's.
+type UnitProfile struct {
+	Street     string `json:"street,omitempty"`
+	Number     string `json:"number,omitempty"`
+	Complement string `json:"complement,omitempty"`
+	District   string `json:"district,omitempty"`
+	Zip        string `json:"zip,omitempty"`
+	Phone      string `json:"phone,omitempty"`
+	IE         string `json:"ie,omitempty"`
+	CRT        int    `json:"crt,omitempty"`
+	CNAE       string `json:"cnae,omitempty"`
+	ICMSRate   string `json:"icms_rate,omitempty"`
+	PISRate    string `json:"pis_rate,omitempty"`
+	COFINSRate string `json:"cofins_rate,omitempty"`
+	CSCID      string `json:"csc_id,omitempty"`
+	// CSCSealed is the NFC-e's CSC, sealed with the operator's secrets key.
+	CSCSealed []byte `json:"-"`
+}
+
+const profileColumns = `street, number, complement, district, zip, phone, ie, crt, cnae, icms_rate, pis_rate, cofins_rate, csc_id, csc_sealed`
+
+func (p *UnitProfile) args() []any {
+	var crt any
+	if p.CRT != 0 {
+		crt = p.CRT
+	}
+	var csc any
+	if len(p.CSCSealed) > 0 {
+		csc = p.CSCSealed
+	}
+	return []any{nullString(p.Street), nullString(p.Number), nullString(p.Complement), nullString(p.District), nullString(p.Zip),
+		nullString(p.Phone), nullString(p.IE), crt, nullString(p.CNAE), nullString(p.ICMSRate), nullString(p.PISRate),
+		nullString(p.COFINSRate), nullString(p.CSCID), csc}
+}
+
+func scanProfile(s scanner, p *UnitProfile) error {
+	var v [13]sql.NullString
+	var crt sql.NullInt64
+	err := s.Scan(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &crt, &v[8], &v[9], &v[10], &v[11], &v[12], &p.CSCSealed)
+	p.Street, p.Number, p.Complement, p.District, p.Zip, p.Phone, p.IE = v[0].String, v[1].String, v[2].String, v[3].String, v[4].String, v[5].String, v[6].String
+	p.CRT, p.CNAE, p.ICMSRate, p.PISRate, p.COFINSRate, p.CSCID = int(crt.Int64), v[8].String, v[9].String, v[10].String, v[11].String, v[12].String
+	return err
+}
+
+// UnitProfile reads a unit's fiscal profile.
+func (db *DB) UnitProfile(ctx context.Context, unitID int64) (UnitProfile, error) {
+	var p UnitProfile
+	err := scanProfile(db.r.QueryRowContext(ctx, `SELECT `+profileColumns+` FROM units WHERE id = ?`, unitID), &p)
+	return p, notFound(err)
+}
+
+// SetUnitProfile changes a unit's fiscal profile in one transaction:
+// change gets the stored profile and alters what it sets.
+func (db *DB) SetUnitProfile(ctx context.Context, unitToken string, change func(p *UnitProfile) error) (UnitProfile, error) {
+	var p UnitProfile
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		if err := scanProfile(tx.QueryRowContext(ctx, `SELECT `+profileColumns+` FROM units WHERE token = ?`, unitToken), &p); err != nil {
+			return notFound(err)
+		}
+		if err := change(&p); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE units SET (`+profileColumns+`) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) WHERE token = ?`,
+			append(p.args(), unitToken)...)
+		return err
+	})
+	return p, err
+}
+
+// UnitCertificate is a unit's digital certificate: the certificate, its
+// private key sealed with the operator's secrets key, and what fincom
+// shows of it.
+type UnitCertificate struct {
+	Cert      []byte    `json:"-"`
+	SealedKey []byte    `json:"-"`
+	CNPJ      string    `json:"cnpj"`
+	Subject   string    `json:"subject"`
+	NotBefore time.Time `json:"not_before"`
+	NotAfter  time.Time `json:"not_after"`
+	Test      bool      `json:"test"`
+}
+
+// SetUnitCertificate installs (or replaces) a unit's certificate.
+func (db *DB) SetUnitCertificate(ctx context.Context, unitID int64, c UnitCertificate) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO unit_certificates (unit_id, cert, sealed_key, cnpj, subject, not_before, not_after, test, installed_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (unit_id) DO UPDATE SET cert = excluded.cert, sealed_key = excluded.sealed_key, cnpj = excluded.cnpj,
+				subject = excluded.subject, not_before = excluded.not_before, not_after = excluded.not_after, test = excluded.test,
+				installed_at = excluded.installed_at`,
+			unitID, c.Cert, c.SealedKey, c.CNPJ, c.Subject, timestamp(c.NotBefore), timestamp(c.NotAfter), boolInt(c.Test), timestamp(now))
+		return err
+	})
+}
+
+// Certificate reads a unit's certificate; ErrNotFound when it has none.
+func (db *DB) Certificate(ctx context.Context, unitID int64) (UnitCertificate, error) {
+	var c UnitCertificate
+	var nb, na string
+	err := db.r.QueryRowContext(ctx, `SELECT cert, sealed_key, cnpj, subject, not_before, not_after, test FROM unit_certificates WHERE unit_id = ?`,
+		unitID).Scan(&c.Cert, &c.SealedKey, &c.CNPJ, &c.Subject, &nb, &na, &c.Test)
+	if err != nil {
+		return c, notFound(err)
+	}
+	c.NotBefore, _ = time.Parse(time.RFC3339, nb)
+	c.NotAfter, _ = time.Parse(time.RFC3339, na)
+	return c, nil
 }
 
 // CreateUnit creates a unit with its unit token and default categories.
@@ -29,8 +140,9 @@ func (db *DB) CreateUnit(ctx context.Context, in UnitInput) (Unit, error) {
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		u.CreatedAt = stampOf(now)
 		res, err := tx.ExecContext(ctx, `
-			INSERT INTO units (token, name, cnpj, city_ibge, im, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-			u.Token, u.Name, nullString(u.CNPJ), nullString(u.CityIBGE), nullString(u.IM), timestamp(now))
+			INSERT INTO units (token, name, cnpj, city_ibge, im, created_at, `+profileColumns+`)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			append([]any{u.Token, u.Name, nullString(u.CNPJ), nullString(u.CityIBGE), nullString(u.IM), timestamp(now)}, in.Profile.args()...)...)
 		if err != nil {
 			return err
 		}

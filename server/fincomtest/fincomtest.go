@@ -12,6 +12,7 @@ package fincomtest
 
 import (
 	"context"
+	"crypto/rand"
 	"log/slog"
 	"net"
 	"testing"
@@ -19,6 +20,7 @@ import (
 
 	"fincom/jobs"
 	"fincom/server"
+	"fincom/server/certs"
 	"fincom/store"
 )
 
@@ -87,7 +89,16 @@ func Start(t testing.TB, opts ...Options) *Instance {
 	if inst.AccessToken, err = db.CreateAccessToken(ctx); err != nil {
 		t.Fatalf("fincomtest: %v", err)
 	}
-	u, err := db.CreateUnit(ctx, store.UnitInput{Name: "Unidade de teste", CNPJ: o.UnitCNPJ, CityIBGE: o.UnitCityIBGE, IM: "123456"})
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		t.Fatalf("fincomtest: %v", err)
+	}
+	keys, err := certs.NewKeyring(key)
+	if err != nil {
+		t.Fatalf("fincomtest: %v", err)
+	}
+	u, err := db.CreateUnit(ctx, store.UnitInput{Name: "Unidade de teste", CNPJ: o.UnitCNPJ, CityIBGE: o.UnitCityIBGE, IM: "123456",
+		Profile: server.TestUnitProfile(keys)})
 	if err != nil {
 		t.Fatalf("fincomtest: %v", err)
 	}
@@ -101,7 +112,7 @@ func Start(t testing.TB, opts ...Options) *Instance {
 	// throw-away domains) are what integrators' tests need.
 	// The clock's advance runs the scheduler's jobs, as `serve` wires it.
 	publicURL := "http://" + ln.Addr().String()
-	bill, inv, err := server.NewServices(publicURL, nil, 0)
+	bill, inv, err := server.NewServices(server.ServiceOptions{PublicURL: publicURL, Keyring: keys, TestCertificates: true})
 	if err != nil {
 		t.Fatalf("fincomtest: %v", err)
 	}

@@ -1,13 +1,15 @@
 // Package fiscal issues Brazilian fiscal invoices (NF-e, NFC-e, municipal
-// NFS-e and national NFS-e) through a tax authority. fincom cannot reach
-// the real authorities, so Simulated stands in for them: it authorizes
-// documents built in the national layouts' structures, with valid access
-// keys, in the test environment (tpAmb 2), so that nobody mistakes them
-// for legally valid invoices.
+// NFS-e and national NFS-e) through a tax authority. Documents are built
+// as the official schemas define them (schemas/, validated by package
+// xsd), signed with the issuer's certificate as the manuals require, and
+// sent to an Authority. fincom cannot reach the real authorities, so
+// Simulated stands in for them and checks what they check (schema,
+// signature, the certificate's CNPJ, duplicates); every document is of the
+// test environment (tpAmb 2), so that nobody mistakes it for a legally
+// valid invoice.
 package fiscal
 
 import (
-	"context"
 	"crypto/sha256"
 	"fmt"
 	"math/big"
@@ -38,13 +40,40 @@ type Party struct {
 	IM           string
 	Address      string
 	Number       string
+	Complement   string
 	Neighborhood string
 	CityIBGE     string
 	City         string
 	State        string
 	Zip          string
+	Phone        string
 	Email        string
+	IE           string // the issuer's state registration, or ISENTO
+	CNAE         string
 }
+
+// Tax regimes (CRT, the NF-e's code of the issuer's regime).
+const (
+	SimplesNacional       = 1
+	SimplesExcessoReceita = 2
+	RegimeNormal          = 3
+	MEI                   = 4
+)
+
+// Profile is what an issuer's fiscal profile adds to its party: its tax
+// regime, the rates of the normal regime and the NFC-e's CSC.
+type Profile struct {
+	CRT        int
+	ICMSRate   decimal.Decimal // internal rate, percent (normal regime)
+	PISRate    decimal.Decimal // percent (normal regime)
+	COFINSRate decimal.Decimal // percent (normal regime)
+	CSCID      string          // the CSC's id at the state (NFC-e)
+	CSC        string          // the code of the NFC-e's QR code hash
+}
+
+// simples reports a regime whose ICMS is stated with a CSOSN (Simples
+// Nacional and MEI); the others state a CST.
+func (p Profile) simples() bool { return p.CRT == SimplesNacional || p.CRT == MEI }
 
 // Item is one product line.
 type Item struct {
@@ -79,6 +108,7 @@ type Invoice struct {
 	Series, Number  int
 	Issued          time.Time
 	Emitter         Party
+	Profile         Profile
 	Recipient       Party
 	Items           []Item
 	Service         Service
@@ -113,6 +143,9 @@ func Validate(inv Invoice) []Problem {
 	}
 	if _, ok := brdoc.LookupIBGE(inv.Emitter.CityIBGE); !ok {
 		add("unit.city_ibge", "the issuing unit needs its city's IBGE code")
+	}
+	if inv.Kind != NFSe {
+		validateProfile(inv, add)
 	}
 	r := inv.Recipient
 	if !brdoc.ValidCNPJ(r.Register) && !brdoc.ValidCPF(r.Register) {
@@ -175,6 +208,12 @@ func Validate(inv Invoice) []Problem {
 		if inv.Kind == NFCe && (inv.LocalDestino != 1 || inv.ConsumidorFinal == "0") {
 			add("nf.local_destino", "an NFC-e is an internal sale to a final consumer")
 		}
+		if inv.Kind == NFCe && inv.Presenca != "1" && inv.Presenca != "4" {
+			add("nf.presenca_comprador", "an NFC-e is a sale in person (1) or delivered at home (4)")
+		}
+		if inv.Kind == NFCe && inv.FreightMode != 9 {
+			add("nf.freight_mode", "an NFC-e carries no freight (freight_mode 9)")
+		}
 		if inv.FreightMode != 9 && inv.Freight.IsZero() && inv.FreightMode != 0 {
 			add("nf.freight_total", "a freight mode other than 9 (no freight) needs freight_total")
 		}
@@ -185,6 +224,8 @@ func Validate(inv Invoice) []Problem {
 		s := inv.Service
 		if s.Code == "" {
 			add("nf.service_cod", "a service invoice needs the service code")
+		} else if n := len(brdoc.Digits(s.Code)); inv.Kind == NFSeN && n != 4 && n != 6 {
+			add("nf.service_cod", "the national NFS-e takes the service code of the national list: item and subitem (01.07) or with its unfolding (01.07.01)")
 		}
 		if s.ID == "" {
 			add("nf.service_id_token", "a service invoice needs service_id_token")
@@ -209,6 +250,53 @@ func Validate(inv Invoice) []Problem {
 		add("nf.nf_kind", "unknown invoice kind")
 	}
 	return ps
+}
+
+// validateProfile lists what the issuer's fiscal profile lacks for this
+// kind of invoice, each field named as `fincom unit set` names it.
+func validateProfile(inv Invoice, add func(field, msg string)) {
+	e, p := inv.Emitter, inv.Profile
+	if n := len([]rune(e.Address)); n < 2 || n > 60 {
+		add("unit.street", "the issuing unit's street is required (2 to 60 characters; fincom unit set --street)")
+	}
+	if e.Number == "" {
+		add("unit.number", "the issuing unit's street number is required (fincom unit set --number)")
+	}
+	if n := len([]rune(e.Neighborhood)); n < 2 || n > 60 {
+		add("unit.district", "the issuing unit's district is required (2 to 60 characters; fincom unit set --district)")
+	}
+	if len(e.Zip) != 8 {
+		add("unit.zip", "the issuing unit's CEP is required (8 digits; fincom unit set --zip)")
+	}
+	if inv.Kind == NFSeN {
+		return
+	}
+	if !ValidIE(e.IE) {
+		add("unit.ie", "the issuing unit's state registration (IE, or ISENTO) is required (fincom unit set --ie)")
+	}
+	if p.CRT < 1 || p.CRT > 4 {
+		add("unit.crt", "the issuing unit's tax regime (CRT 1 to 4) is required (fincom unit set --crt)")
+	}
+	if !p.simples() && p.CRT != 0 {
+		if !p.ICMSRate.IsPositive() {
+			add("unit.icms_rate", "the normal regime needs the internal ICMS rate (fincom unit set --icms-rate)")
+		}
+		if p.PISRate.IsNegative() || p.COFINSRate.IsNegative() || p.PISRate.IsZero() && p.COFINSRate.IsZero() {
+			add("unit.pis_rate", "the normal regime needs the PIS and COFINS rates (fincom unit set --pis-rate --cofins-rate)")
+		}
+	}
+	if inv.Kind == NFCe && (p.CSCID == "" || p.CSC == "") {
+		add("unit.csc", "an NFC-e needs the unit's CSC and its id (fincom unit set --csc-id --csc)")
+	}
+}
+
+// ValidIE reports a state registration as the NF-e takes it: 2 to 14
+// digits, or ISENTO.
+func ValidIE(ie string) bool {
+	if ie == "ISENTO" {
+		return true
+	}
+	return len(ie) >= 2 && len(ie) <= 14 && brdoc.Digits(ie) == ie
 }
 
 // cfopFirst is the first digit a CFOP must have: exits are 5 (internal), 6
@@ -301,32 +389,4 @@ func ValidNationalKey(k string) bool {
 		return false
 	}
 	return mod11(k[:49]) == int(k[49]-'0')
-}
-
-// Authorization is the authority's answer.
-type Authorization struct {
-	Protocol string
-	Status   int
-	Message  string
-	At       time.Time
-}
-
-// Authority authorizes documents.
-type Authority interface {
-	Authorize(ctx context.Context, inv Invoice, key string) (Authorization, error)
-}
-
-// Simulated authorizes every well-formed document: validation ran before,
-// as the real authority's schema and rule checks would. Its protocol
-// number derives from the key, so asking twice gives the same answer.
-type Simulated struct{}
-
-// Authorize answers status 100 with a protocol number.
-func (Simulated) Authorize(_ context.Context, inv Invoice, key string) (Authorization, error) {
-	msg := "Autorizado o uso da NF-e"
-	if inv.Kind == NFSe || inv.Kind == NFSeN {
-		msg = "NFS-e gerada com sucesso"
-	}
-	return Authorization{Protocol: stateCode(inv.Emitter.CityIBGE) + "5" + inv.Issued.Format("06") + digitsOf(key, 10),
-		Status: 100, Message: msg, At: inv.Issued}, nil
 }

@@ -2,9 +2,9 @@ package fiscal
 
 import (
 	"context"
-	"encoding/xml"
-	"flag"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,10 +13,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"fincom/server/brdoc"
+	"fincom/server/certs"
 	"fincom/server/docread"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/fiscal")
 
 func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
@@ -37,17 +36,21 @@ func TestKeys(t *testing.T) {
 	}
 }
 
-func sample(kind string) Invoice {
-	inv := Invoice{Kind: kind, Series: 1, Number: 7, Code: "12345678", Issued: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC),
+var issued = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+func sample(kind string, crt int) Invoice {
+	inv := Invoice{Kind: kind, Series: 1, Number: 7, Code: "12345678", Issued: issued,
 		Emitter: Party{Register: "11222333000181", Name: "Acme Comércio Ltda", IM: "1234", Address: "Rua Vergueiro", Number: "1000",
-			Neighborhood: "Paraíso", CityIBGE: "3550308", City: "São Paulo", State: "SP", Zip: "04101000"},
+			Complement: "Sala 2", Neighborhood: "Paraíso", CityIBGE: "3550308", City: "São Paulo", State: "SP", Zip: "04101000",
+			Phone: "(11) 3333-4444", IE: "110042490114", CNAE: "4751201"},
+		Profile: Profile{CRT: crt, ICMSRate: d("18"), PISRate: d("0.65"), COFINSRate: d("3"), CSCID: "000001", CSC: "0123456789ABCDEF0123456789ABCDEF"},
 		Recipient: Party{Register: "11444777000161", Name: "Alfa Comércio Ltda", Address: "Av. Paulista", Number: "1500",
-			Neighborhood: "Bela Vista", CityIBGE: "3550308", City: "São Paulo", State: "SP", Zip: "01310100"},
+			Neighborhood: "Bela Vista", CityIBGE: "3550308", City: "São Paulo", State: "SP", Zip: "01310100", Email: "nf@alfa.com.br"},
 		Total: d("35.00"), FreightMode: 9, TipoDocumento: "1", Finalidade: "1", Presenca: "1", ConsumidorFinal: "1", LocalDestino: 1,
 		PaymentKey: "PIX"}
 	switch kind {
 	case NFe, NFCe:
-		inv.Items = []Item{{Code: "P1", Description: "Parafuso 10mm", NCM: "73181500", CFOP: "5102", Unit: "UN", Quantity: d("100"),
+		inv.Items = []Item{{Code: "1", Description: "Parafuso 10mm", NCM: "73181500", CFOP: "5102", Unit: "UN", Quantity: d("100"),
 			UnitValue: d("0.35"), Total: d("35.00")}}
 	default:
 		inv.Code = "123456789"
@@ -58,99 +61,250 @@ func sample(kind string) Invoice {
 	return inv
 }
 
-// TestDocuments builds each kind, compares it with its golden XML, parses
-// it with a standard XML parser and reads it back with fincom's reader.
-func TestDocuments(t *testing.T) {
-	for _, kind := range []string{NFe, NFCe, NFSe, NFSeN} {
-		t.Run(kind, func(t *testing.T) {
-			inv := sample(kind)
+// issue builds, signs and has the simulated authority authorize a sample.
+func issue(t *testing.T, inv Invoice, c certs.Certificate) (string, Authorization, []byte) {
+	t.Helper()
+	var key, id string
+	var doc []byte
+	var err error
+	switch inv.Kind {
+	case NFe, NFCe:
+		key = AccessKey(inv)
+		id = "NFe" + key
+		doc, err = BuildNFe(inv, key)
+	case NFSeN:
+		key = NationalKey(inv)
+		id = DPSID(inv)
+		doc, err = BuildDPS(inv)
+	case NFSe:
+		key = "AB12CD34"
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if id != "" {
+		if doc, err = Sign(doc, id, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a, err := (&Simulated{}).Authorize(context.Background(), Request{Invoice: inv, Key: key, Signed: doc})
+	if err != nil {
+		t.Fatalf("%s: %v", inv.Kind, err)
+	}
+	return key, a, doc
+}
+
+// xmllint validates a document against an official schema, as a user
+// would; it fails the test on any message.
+func xmllint(t *testing.T, schema string, doc []byte) {
+	t.Helper()
+	if _, err := exec.LookPath("xmllint"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("xmllint is not installed (.ci/run installs libxml2-utils)")
+		}
+		t.Skip("xmllint not installed")
+	}
+	path := filepath.Join(t.TempDir(), "doc.xml")
+	os.WriteFile(path, doc, 0o600)
+	out, err := exec.Command("xmllint", "--noout", "--schema", filepath.Join("schemas", schema), path).CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != path+" validates" {
+		t.Fatalf("xmllint %s: %v\n%s\n%s", schema, err, out, doc)
+	}
+}
+
+// xmlsec verifies the signature at the XPath node of a document, the
+// elements named by an Id attribute being infNFe, infDPS and infNFSe.
+func xmlsec(t *testing.T, doc []byte, node string) {
+	t.Helper()
+	if _, err := exec.LookPath("xmlsec1"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("xmlsec1 is not installed (.ci/run installs xmlsec1)")
+		}
+		t.Skip("xmlsec1 not installed")
+	}
+	path := filepath.Join(t.TempDir(), "doc.xml")
+	os.WriteFile(path, doc, 0o600)
+	// Test certificates are self-signed: --insecure skips the chain, not
+	// the signature.
+	out, err := exec.Command("xmlsec1", "--verify", "--insecure", "--id-attr:Id", "infNFe", "--id-attr:Id", "infDPS",
+		"--id-attr:Id", "infNFSe", "--node-xpath", node, path).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "OK") {
+		t.Fatalf("xmlsec1 %s: %v\n%s", node, err, out)
+	}
+}
+
+// TestDocumentsAreSchemaValid issues each kind under each regime and
+// judges it with the tools the authorities' users have: xmllint against
+// the official schemas, xmlsec1 for the signatures, and fincom's own
+// document reader.
+func TestDocumentsAreSchemaValid(t *testing.T) {
+	c, err := certs.TestCertificate("Acme Comércio Ltda", "11222333000181", issued)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		kind string
+		crt  int
+	}{{NFe, SimplesNacional}, {NFe, RegimeNormal}, {NFCe, SimplesNacional}, {NFCe, RegimeNormal}, {NFSeN, SimplesNacional}, {NFSeN, RegimeNormal}, {NFSe, SimplesNacional}} {
+		t.Run(tc.kind+"-"+string(rune('0'+tc.crt)), func(t *testing.T) {
+			inv := sample(tc.kind, tc.crt)
 			if ps := Validate(inv); len(ps) != 0 {
 				t.Fatalf("problems %v", ps)
 			}
-			var key string
-			var b []byte
-			var err error
-			auth, _ := Simulated{}.Authorize(context.Background(), inv, "k")
-			switch kind {
+			_, a, signed := issue(t, inv, c)
+			switch tc.kind {
 			case NFe, NFCe:
-				key = AccessKey(inv)
-				b, err = NFeXML(inv, key, auth)
+				xmllint(t, "nfe-4.00/nfe_v4.00.xsd", signed)
+				xmllint(t, "nfe-4.00/procNFe_v4.00.xsd", a.XML)
+				xmlsec(t, a.XML, "//*[local-name()='Signature']")
 			case NFSeN:
-				key = NationalKey(inv)
-				b, err = NationalXML(inv, key, auth)
-			case NFSe:
-				b, err = MunicipalXML(inv, "AB12CD34", auth)
+				xmllint(t, "nfse-nacional-1.00/DPS_v1.00.xsd", signed)
+				xmllint(t, "nfse-nacional-1.00/NFSe_v1.00.xsd", a.XML)
+				xmlsec(t, signed, "/*/*[local-name()='Signature']")
+				xmlsec(t, a.XML, "//*[local-name()='DPS']/*[local-name()='Signature']")
+				xmlsec(t, a.XML, "/*/*[local-name()='Signature']")
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			path := filepath.Join("..", "..", "testdata", "fiscal", kind+".xml")
-			if *update {
-				os.WriteFile(path, b, 0o644)
-			} else if want, err := os.ReadFile(path); err != nil || string(want) != string(b) {
-				t.Errorf("differs from %s (go test ./server/fiscal -update):\n%s", path, b)
-			}
-			var any struct{ XMLName xml.Name }
-			if err := xml.Unmarshal(b, &any); err != nil {
-				t.Fatalf("not well-formed: %v", err)
-			}
-			r, err := docread.ReadXML(b)
+			r, err := docread.ReadXML(a.XML)
 			if err != nil {
 				t.Fatal(err)
 			}
 			f := r.Fields
-			if f["supplier_register"].Value != "11222333000181" || f["supplier_name"].Value != "Acme Comércio Ltda" || f["document_number"].Value != "7" {
+			if f["supplier_register"].Value != "11222333000181" || f["document_number"].Value != "7" {
 				t.Errorf("read back %+v", f)
-			}
-			switch kind {
-			case NFe, NFCe:
-				if r.Kind != kind || f["access_key"].Value != key || f["value"].Value != "35.00" || len(r.Items) != 1 || r.Items[0].NCM != "73181500" {
-					t.Errorf("read back %s %+v %+v", r.Kind, f, r.Items)
-				}
-			case NFSeN:
-				if f["access_key"].Value != key || f["value"].Value != "1477.50" {
-					t.Errorf("read back %+v", f)
-				}
-			case NFSe:
-				if f["value"].Value != "1477.50" || f["description"].Value != "Instalação de rede" {
-					t.Errorf("read back %+v", f)
-				}
-			}
-			if kind == NFCe && !strings.Contains(string(b), "<qrCode>https://nfce.fincom.invalid/qrcode?p="+key+"|2|2|1|") {
-				t.Error("NFC-e without its consumer QR URL")
 			}
 		})
 	}
 }
 
-func TestValidate(t *testing.T) {
-	inv := sample(NFe)
-	inv.Emitter.Register = "11222333000182"
-	inv.Recipient.Zip = ""
-	inv.Items[0].NCM, inv.Items[0].CFOP = "", "6102"
-	inv.TipoDocumento = ""
-	got := map[string]bool{}
-	for _, p := range Validate(inv) {
-		got[p.Field] = true
+// xmllintVerdict answers whether xmllint finds a document valid.
+func xmllintVerdict(t *testing.T, schema string, doc []byte) bool {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "doc.xml")
+	os.WriteFile(path, doc, 0o600)
+	return exec.Command("xmllint", "--noout", "--schema", filepath.Join("schemas", schema), path).Run() == nil
+}
+
+// TestAgreesWithXmllint: the schema check inside the binary (package xsd,
+// the simulated authority's) gives xmllint's verdict on every issued
+// document and on each broken on purpose.
+func TestAgreesWithXmllint(t *testing.T) {
+	if _, err := exec.LookPath("xmllint"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("xmllint is not installed")
+		}
+		t.Skip("xmllint not installed")
 	}
-	for _, f := range []string{"unit.cnpj", "contact.zip_code", "pv.products[0].ncm", "nf.tipo_documento"} {
-		if !got[f] {
-			t.Errorf("no problem for %s: %v", f, got)
+	c, _ := certs.TestCertificate("Acme Comércio Ltda", "11222333000181", issued)
+	type doc struct {
+		root, schema string
+		xml          []byte
+	}
+	var docs []doc
+	for _, kind := range []string{NFe, NFCe, NFSeN} {
+		for _, crt := range []int{SimplesNacional, RegimeNormal} {
+			_, a, signed := issue(t, sample(kind, crt), c)
+			if kind == NFSeN {
+				docs = append(docs, doc{"DPS", "nfse-nacional-1.00/DPS_v1.00.xsd", signed}, doc{"NFSe", "nfse-nacional-1.00/NFSe_v1.00.xsd", a.XML})
+			} else {
+				docs = append(docs, doc{"NFe", "nfe-4.00/nfe_v4.00.xsd", signed}, doc{"nfeProc", "nfe-4.00/procNFe_v4.00.xsd", a.XML})
+			}
 		}
 	}
-	s := sample(NFSeN)
-	s.Service.Net = d("1500")
-	s.Service.ISSRate = d("1")
-	got = map[string]bool{}
-	for _, p := range Validate(s) {
-		got[p.Field] = true
+	breaks := []struct{ name, from, to string }{
+		{"as issued", "", ""},
+		{"missing required element", "<vICMSDeson>0.00</vICMSDeson>", ""},
+		{"element out of order", "<CRT>1</CRT>", ""},
+		{"value outside the enumeration", "<tpAmb>2</tpAmb>", "<tpAmb>3</tpAmb>"},
+		{"value outside the pattern", "<CEP>04101000</CEP>", "<CEP>0410100</CEP>"},
+		{"too long", "<xNome>Acme Comércio Ltda</xNome>", "<xNome>" + strings.Repeat("A", 61) + "</xNome>"},
+		{"unknown element", "<verProc>fincom</verProc>", "<verProc>fincom</verProc><extra>1</extra>"},
+		{"unknown attribute", `<det nItem="1">`, `<det nItem="1" extra="x">`},
+		{"fixed attribute changed", "xmldsig#rsa-sha1", "xmldsig#rsa-sha256"},
+		{"text in element content", "<ide>", "<ide>texto"},
+		{"signature removed", "<Signature", "<NotSignature"},
+		{"national: bad key pattern", "<cTribNac>010701</cTribNac>", "<cTribNac>0107</cTribNac>"},
+		{"national: missing regTrib", "<opSimpNac>3</opSimpNac>", ""},
+		{"national: date", "<dCompet>2026-11-22</dCompet>", "<dCompet>2026-13-22</dCompet>"},
 	}
-	if !got["nf.net_receivable_amount"] || !got["nf.tax_iss_rate_percent"] {
-		t.Errorf("service problems %v", got)
+	checked := 0
+	for _, d := range docs {
+		for _, b := range breaks {
+			x := d.xml
+			if b.from != "" {
+				if !strings.Contains(string(x), b.from) {
+					continue
+				}
+				x = []byte(strings.Replace(string(x), b.from, b.to, 1))
+			}
+			want := xmllintVerdict(t, d.schema, x)
+			got := ValidateSchema(d.root, x)
+			if (got == nil) != want {
+				t.Errorf("%s, %s: xmllint says valid=%v, fincom says %v", d.root, b.name, want, got)
+			}
+			checked++
+		}
 	}
-	c := sample(NFe)
-	c.Items[0].CFOP = "6102"
-	if ps := Validate(c); len(ps) != 1 || ps[0].Field != "pv.products[0].cfop" {
-		t.Errorf("interstate CFOP on an internal sale: %v", ps)
+	if checked < 40 {
+		t.Fatalf("only %d cases compared", checked)
+	}
+}
+
+type fakeRegistry map[int]string
+
+func (r fakeRegistry) Authorized(_ context.Context, _ string, _, number int) (string, bool, error) {
+	k, ok := r[number]
+	return k, ok, nil
+}
+
+// TestAuthorityChecks: the simulated authority refuses what SEFAZ refuses,
+// with its code: a document off the schema, a signature that does not
+// verify or is missing, a certificate out of date or of another firm, a
+// number already used.
+func TestAuthorityChecks(t *testing.T) {
+	ctx := context.Background()
+	own, _ := certs.TestCertificate("Acme", "11222333000181", issued)
+	other, _ := certs.TestCertificate("Outra", "11444777000161", issued)
+	old, _ := certs.TestCertificate("Acme", "11222333000181", issued.AddDate(-6, 0, 0))
+	inv := sample(NFe, SimplesNacional)
+	key := AccessKey(inv)
+	build := func(c certs.Certificate) []byte {
+		doc, err := BuildNFe(inv, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		signed, err := Sign(doc, "NFe"+key, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return signed
+	}
+	good := build(own)
+	unsigned, _ := BuildNFe(inv, key)
+	for _, tc := range []struct {
+		name     string
+		doc      []byte
+		registry Registry
+		code     int
+	}{
+		{"authorized", good, fakeRegistry{}, 0},
+		{"off the schema", []byte(strings.Replace(string(good), "<CRT>1</CRT>", "<CRT>7</CRT>", 1)), nil, CodeSchema},
+		{"unsigned", unsigned, nil, CodeSchema},
+		{"changed after signing", []byte(strings.Replace(string(good), "<vProd>35.00</vProd>", "<vProd>36.00</vProd>", 1)), nil, CodeSignature},
+		{"signature value altered", []byte(strings.Replace(string(good), "<SignatureValue>", "<SignatureValue>AAAA", 1)), nil, CodeSignature},
+		{"another firm's certificate", build(other), nil, CodeCertCNPJ},
+		{"expired certificate", build(old), nil, CodeCertDate},
+		{"number used by this key", good, fakeRegistry{7: key}, CodeDuplicate},
+		{"number used by another key", good, fakeRegistry{7: "35261111222333000181550010000000071999999990"}, CodeDuplicateKey},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := (&Simulated{}).Authorize(ctx, Request{Invoice: inv, Key: key, Signed: tc.doc, Registry: tc.registry})
+			var r *Rejection
+			switch {
+			case tc.code == 0 && err != nil:
+				t.Fatalf("refused: %v", err)
+			case tc.code != 0 && (!errors.As(err, &r) || r.Code != tc.code):
+				t.Fatalf("answer %v, want code %d", err, tc.code)
+			}
+		})
 	}
 }

@@ -18,8 +18,11 @@ import (
 
 	"fincom/render"
 	"fincom/server/brdoc"
+	"fincom/server/certs"
 	"fincom/server/fiscal"
 	"fincom/store"
+
+	"github.com/shopspring/decimal"
 )
 
 // Series is the series fincom issues in.
@@ -33,7 +36,20 @@ var (
 	ErrAuthorityDown = errors.New("the tax authority did not answer")
 	// ErrNoNFEmail: the order has no notify_email_nf to send to.
 	ErrNoNFEmail = errors.New("the order has no notify_email_nf")
+	// ErrNoCertificate: the unit has no digital certificate to sign with
+	// (outside test mode, the operator installs it: fincom unit cert).
+	ErrNoCertificate = errors.New("the unit has no digital certificate")
+	// ErrNoSecretsKey: the server has no secrets key to open the sealed
+	// certificate key or CSC with (serve --secrets-key-file).
+	ErrNoSecretsKey = errors.New("the server has no secrets key")
 )
+
+// CertificateError is a certificate that cannot sign today: expired, not
+// yet valid, or of another CNPJ.
+type CertificateError struct{ Err error }
+
+func (e *CertificateError) Error() string { return e.Err.Error() }
+func (e *CertificateError) Unwrap() error { return e.Err }
 
 // InvalidError lists what keeps an order's invoice from being issued.
 type InvalidError struct{ Problems []fiscal.Problem }
@@ -67,6 +83,12 @@ type Service struct {
 	Authority fiscal.Authority
 	Render    *render.Renderer
 	Links     render.Links
+	// Keyring opens the units' sealed certificate keys and CSCs.
+	Keyring *certs.Keyring
+	// TestCertificates makes a self-signed test certificate for a unit
+	// that has none, at its first invoice (test mode and demo only: a
+	// production server signs with the certificate the firm installed).
+	TestCertificates bool
 	// CancelWindow is how long after authorization an invoice may be
 	// cancelled (the NF-e rule: 24 hours).
 	CancelWindow time.Duration
@@ -109,8 +131,22 @@ func (s *Service) Issue(ctx context.Context, db *store.DB, unitID int64, orderTo
 		return store.Invoice{}, store.ErrOrderDisabled
 	}
 	inv := Document(d)
+	if inv.Kind == fiscal.NFCe && len(d.Profile.CSCSealed) > 0 {
+		if s.Keyring == nil {
+			return store.Invoice{}, ErrNoSecretsKey
+		}
+		csc, err := s.Keyring.Open(d.Profile.CSCSealed)
+		if err != nil {
+			return store.Invoice{}, fmt.Errorf("the unit's CSC: %w", err)
+		}
+		inv.Profile.CSC = string(csc)
+	}
 	if problems := fiscal.Validate(inv); len(problems) > 0 {
 		return store.Invoice{}, &InvalidError{Problems: problems}
+	}
+	cert, err := s.certificate(ctx, db, d, inv)
+	if err != nil {
+		return store.Invoice{}, err
 	}
 	n, err := db.ReserveInvoiceNumber(ctx, unitID, inv.Kind, Series)
 	if err != nil {
@@ -153,23 +189,33 @@ func (s *Service) Issue(ctx context.Context, db *store.DB, unitID int64, orderTo
 			time.Sleep(time.Duration(m.DelayMS) * time.Millisecond)
 		}
 	}
-	auth, err := s.Authority.Authorize(ctx, inv, rec.AccessKey+rec.Verification)
-	if err != nil {
-		return store.Invoice{}, fmt.Errorf("%w: %v", ErrAuthorityDown, err)
-	}
-	used = true // authorized: the number is the document's, whatever follows
-	rec.Protocol = auth.Protocol
+	// The document, signed as the authority requires.
+	var signed []byte
 	switch inv.Kind {
 	case fiscal.NFe, fiscal.NFCe:
-		rec.XML, err = fiscal.NFeXML(inv, rec.AccessKey, auth)
+		if signed, err = fiscal.BuildNFe(inv, rec.AccessKey); err == nil {
+			signed, err = fiscal.Sign(signed, "NFe"+rec.AccessKey, cert)
+		}
 	case fiscal.NFSeN:
-		rec.XML, err = fiscal.NationalXML(inv, rec.AccessKey, auth)
-	case fiscal.NFSe:
-		rec.XML, err = fiscal.MunicipalXML(inv, rec.Verification, auth)
+		if signed, err = fiscal.BuildDPS(inv); err == nil {
+			signed, err = fiscal.Sign(signed, fiscal.DPSID(inv), cert)
+		}
 	}
 	if err != nil {
 		return store.Invoice{}, err
 	}
+	auth, err := s.Authority.Authorize(ctx, fiscal.Request{Invoice: inv, Key: rec.AccessKey + rec.Verification, Signed: signed,
+		Registry: registry{db, unitID}})
+	var rejected *fiscal.Rejection
+	if errors.As(err, &rejected) {
+		// Refused: nothing is issued and the number is given back.
+		return store.Invoice{}, &RejectedError{Code: rejected.Code, Reason: rejected.Reason}
+	}
+	if err != nil {
+		return store.Invoice{}, fmt.Errorf("%w: %v", ErrAuthorityDown, err)
+	}
+	used = true // authorized: the number is the document's, whatever follows
+	rec.Protocol, rec.XML = auth.Protocol, auth.XML
 	public, err := db.EnsurePublicToken(ctx, unitID, orderToken)
 	if err != nil {
 		return store.Invoice{}, err
@@ -179,6 +225,59 @@ func (s *Service) Issue(ctx context.Context, db *store.DB, unitID int64, orderTo
 		return store.Invoice{}, err
 	}
 	return db.SaveInvoice(ctx, d.OrderID, unitID, rec, auth.Message+" (protocolo "+auth.Protocol+")", notice)
+}
+
+// registry is the simulated authority's view of a unit's documents.
+type registry struct {
+	db     *store.DB
+	unitID int64
+}
+
+func (r registry) Authorized(ctx context.Context, kind string, series, number int) (string, bool, error) {
+	return r.db.AuthorizedInvoice(ctx, r.unitID, kind, series, number)
+}
+
+// certificate opens the unit's certificate and checks it can sign today;
+// in test mode a unit without one gets a self-signed test certificate.
+func (s *Service) certificate(ctx context.Context, db *store.DB, d store.InvoiceData, inv fiscal.Invoice) (certs.Certificate, error) {
+	if inv.Kind == fiscal.NFSe {
+		return certs.Certificate{}, nil // municipal systems differ; fincom sends the note unsigned
+	}
+	if s.Keyring == nil {
+		return certs.Certificate{}, ErrNoSecretsKey
+	}
+	if d.Certificate == nil {
+		if !s.TestCertificates {
+			return certs.Certificate{}, ErrNoCertificate
+		}
+		c, err := certs.TestCertificate(d.Emitter.Name, inv.Emitter.Register, db.Now())
+		if err != nil {
+			return certs.Certificate{}, err
+		}
+		if err := InstallCertificate(ctx, db, d.UnitID, s.Keyring, c); err != nil {
+			return certs.Certificate{}, err
+		}
+		return c, nil
+	}
+	c, err := s.Keyring.OpenCertificate(d.Certificate.Cert, d.Certificate.SealedKey)
+	if err != nil {
+		return certs.Certificate{}, fmt.Errorf("the unit's certificate: %w", err)
+	}
+	if err := certs.Check(c.Cert, inv.Emitter.Register, db.Now()); err != nil {
+		return certs.Certificate{}, &CertificateError{err}
+	}
+	return c, nil
+}
+
+// InstallCertificate seals a certificate's key and stores it as the
+// unit's (the CLI's unit cert, and test mode's test certificates).
+func InstallCertificate(ctx context.Context, db *store.DB, unitID int64, k *certs.Keyring, c certs.Certificate) error {
+	sealed, err := k.SealKey(c)
+	if err != nil {
+		return err
+	}
+	return db.SetUnitCertificate(ctx, unitID, store.UnitCertificate{Cert: c.Cert.Raw, SealedKey: sealed, CNPJ: certs.CNPJ(c.Cert),
+		Subject: c.Cert.Subject.CommonName, NotBefore: c.Cert.NotBefore, NotAfter: c.Cert.NotAfter, Test: certs.IsTest(c.Cert)})
 }
 
 // Cancel cancels the order's authorized invoice within the cancellation
@@ -242,7 +341,8 @@ func FileName(inv store.Invoice) string {
 
 func party(p store.InvoiceParty) fiscal.Party {
 	out := fiscal.Party{Register: brdoc.Clean(p.Register), Name: p.Name, IM: p.IM, Address: p.Address, Number: p.Number,
-		Neighborhood: p.Neighborhood, CityIBGE: p.CityIBGE, City: p.City, State: p.State, Zip: p.Zip, Email: p.Email}
+		Complement: p.Complement, Neighborhood: p.Neighborhood, CityIBGE: p.CityIBGE, City: p.City, State: p.State, Zip: p.Zip,
+		Phone: p.Phone, Email: p.Email}
 	if m, ok := brdoc.LookupIBGE(p.CityIBGE); ok {
 		out.City, out.State = m.Name, m.State
 	}
@@ -251,7 +351,15 @@ func party(p store.InvoiceParty) fiscal.Party {
 
 // Document builds the fiscal document of an order.
 func Document(d store.InvoiceData) fiscal.Invoice {
-	inv := fiscal.Invoice{Kind: d.Kind, Emitter: party(d.Emitter), Recipient: party(d.Recipient), Total: d.Value.Decimal,
+	rate := func(s string) decimal.Decimal {
+		v, _ := decimal.NewFromString(s)
+		return v
+	}
+	p := d.Profile
+	emitter := party(d.Emitter)
+	emitter.IE, emitter.CNAE = p.IE, p.CNAE
+	inv := fiscal.Invoice{Kind: d.Kind, Emitter: emitter, Recipient: party(d.Recipient), Total: d.Value.Decimal,
+		Profile: fiscal.Profile{CRT: p.CRT, ICMSRate: rate(p.ICMSRate), PISRate: rate(p.PISRate), COFINSRate: rate(p.COFINSRate), CSCID: p.CSCID},
 		Freight: d.FreightTotal.Decimal, FreightMode: d.FreightMode, TipoDocumento: d.TipoDocumento, Finalidade: d.FinalidadeEmissao,
 		Presenca: d.PresencaComprador, ConsumidorFinal: d.ConsumidorFinal, LocalDestino: d.LocalDestino, PaymentKey: d.PaymentKey}
 	for _, it := range d.Items {
