@@ -3,7 +3,9 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"crypto/x509"
 	"encoding/json"
+	"fincom/server/certs"
 	"fmt"
 	"net/http"
 	"os"
@@ -13,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"software.sslmate.com/src/go-pkcs12"
 )
 
 func schemaForTest(t *testing.T) string {
@@ -364,4 +368,93 @@ func TestCLIBoundsInputFiles(t *testing.T) {
 		t.Fatalf("restore --from /dev/zero: %v", err)
 	}
 	t.Logf("refused in %v", time.Since(start).Round(time.Millisecond))
+}
+
+// TestUnitFiscalProfileAndCertificate: a unit's fiscal profile is set and
+// checked flag by flag; its A1 certificate is installed from a .pfx with
+// the password from a file or the environment (never the command line),
+// refused when expired, of another CNPJ or opened with a wrong password,
+// and its private key never reaches a domain file or a backup in clear.
+func TestUnitFiscalProfileAndCertificate(t *testing.T) {
+	schema := schemaForTest(t)
+	data := t.TempDir()
+	key := filepath.Join(t.TempDir(), "secrets.key")
+	if _, err := certs.WriteKeyFile(key); err != nil {
+		t.Fatal(err)
+	}
+	cli(t, schema, data, "domain", "create", "acme")
+	unit := jsonOut(t, cli(t, schema, data, "unit", "create", "acme", "--name", "Matriz", "--cnpj", "11.222.333/0001-81", "--city-ibge", "3550308",
+		"--street", "Rua Vergueiro", "--number", "1000", "--district", "Paraíso", "--zip", "04101-000", "--ie", "isento", "--crt", "1", "--json"))["unit_token"].(string)
+	v := jsonOut(t, cli(t, schema, data, "unit", "set", "acme", unit, "--crt", "3", "--icms-rate", "18", "--pis-rate", "0,65", "--cofins-rate", "3",
+		"--csc-id", "000001", "--csc", "0123456789ABCDEF0123", "--secrets-key-file", key, "--json"))
+	p := v["profile"].(map[string]any)
+	if p["street"] != "Rua Vergueiro" || p["zip"] != "04101000" || p["ie"] != "ISENTO" || p["crt"] != 3.0 || p["pis_rate"] != "0.65" || p["csc_id"] != "000001" {
+		t.Fatalf("profile %v", p)
+	}
+	for _, bad := range [][]string{{"--zip", "0410"}, {"--ie", "12A"}, {"--crt", "5"}, {"--cnae", "12"}, {"--icms-rate", "101"}, {"--street", "R"},
+		{"--csc", "0123456789ABCDEF0123"}} {
+		if err := cliErr(t, schema, data, append([]string{"unit", "set", "acme", unit}, bad...)...); err == nil {
+			t.Errorf("unit set %v accepted", bad)
+		}
+	}
+
+	// Certificates as firms receive them: PKCS#12 files with a password.
+	now := time.Now()
+	pfx := func(name, cnpj string, at time.Time) string {
+		c, err := certs.TestCertificate(name, cnpj, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := pkcs12.Modern.Encode(c.Key, c.Cert, nil, "s3nha")
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "cert.pfx")
+		os.WriteFile(path, b, 0o600)
+		return path
+	}
+	pass := filepath.Join(t.TempDir(), "pass")
+	os.WriteFile(pass, []byte("s3nha\n"), 0o600)
+	good := pfx("Matriz", "11222333000181", now)
+	for _, tc := range []struct {
+		name string
+		args []string
+		env  string
+		want string
+	}{
+		{"no secrets key", []string{"--pfx", good, "--password-file", pass}, "", "secrets-key-file"},
+		{"wrong password", []string{"--pfx", good, "--secrets-key-file", key}, "errada", "read the certificate file"},
+		{"another firm", []string{"--pfx", pfx("Outra", "11444777000161", now), "--password-file", pass, "--secrets-key-file", key}, "", "another CNPJ"},
+		{"expired", []string{"--pfx", pfx("Matriz", "11222333000181", now.AddDate(-6, 0, 0)), "--password-file", pass, "--secrets-key-file", key}, "", "expired"},
+	} {
+		t.Setenv("FINCOM_CERT_PASSWORD", tc.env)
+		err := cliErr(t, schema, data, append([]string{"unit", "cert", "acme", unit}, tc.args...)...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v", tc.name, err)
+		}
+	}
+	t.Setenv("FINCOM_CERT_PASSWORD", "s3nha")
+	out := jsonOut(t, cli(t, schema, data, "unit", "cert", "acme", unit, "--pfx", good, "--secrets-key-file", key, "--json"))
+	if out["cnpj"] != "11222333000181" {
+		t.Fatalf("unit cert: %v", out)
+	}
+	// The key is sealed: neither the domain file nor a backup holds it.
+	c, _ := certs.ReadPFX(mustRead(t, good), "s3nha")
+	der, _ := x509.MarshalPKCS8PrivateKey(c.Key)
+	backup := filepath.Join(t.TempDir(), "acme.db")
+	cli(t, schema, data, "backup", "acme", "--out", backup)
+	for _, f := range []string{filepath.Join(data, "acme.db"), backup} {
+		if b := mustRead(t, f); bytes.Contains(b, der[len(der)-200:]) {
+			t.Fatalf("%s holds the private key in clear", f)
+		}
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

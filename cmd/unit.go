@@ -207,6 +207,9 @@ func (f *profileFlags) apply(fs *pflag.FlagSet, p *store.UnitProfile, a *app) er
 	if fs.Changed("ie") {
 		ie := strings.ToUpper(strings.TrimSpace(f.ie))
 		if ie != "ISENTO" {
+			if strings.Trim(ie, "0123456789./- ") != "" {
+				return fmt.Errorf("--ie %s: use the state registration's digits, or ISENTO", f.ie)
+			}
 			ie = brdoc.Digits(ie)
 		}
 		if ie != "" && !fiscal.ValidIE(ie) {
