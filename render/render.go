@@ -162,6 +162,28 @@ func (r *Renderer) Mail(kind string, d MailData) (subject, body string, err erro
 	return strings.TrimSpace(subject), strings.TrimLeft(body, "\n"), nil
 }
 
+// BRNumber formats a decimal as Brazilians write it, with the places it
+// has: "1.026,56", "100,0000".
+func BRNumber(v string) string {
+	intPart, frac, _ := strings.Cut(v, ".")
+	neg := strings.HasPrefix(intPart, "-")
+	intPart = strings.TrimPrefix(intPart, "-")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, c := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte('.')
+		}
+		b.WriteRune(c)
+	}
+	if frac != "" {
+		b.WriteString("," + frac)
+	}
+	return b.String()
+}
+
 // BRL formats an amount as Brazilians read it: "R$ 1.026,56".
 func BRL(amount string) string {
 	intPart, frac, _ := strings.Cut(amount, ".")
@@ -199,36 +221,6 @@ func FormatLine(l string) string {
 		return l
 	}
 	return l[0:5] + "." + l[5:10] + " " + l[10:15] + "." + l[15:21] + " " + l[21:26] + "." + l[26:32] + " " + l[32:33] + " " + l[33:]
-}
-
-// DocumentLine is one product line of a DANFE.
-type DocumentLine struct {
-	Description, NCM, CFOP, Unit, Quantity, UnitValue, Total string
-}
-
-// Labelled is a labelled value (the totals of a DANFE).
-type Labelled struct{ Label, Value string }
-
-// DANFEData fills the printable invoice (DANFE, DANFE NFC-e, or the NFS-e's
-// equivalent).
-type DANFEData struct {
-	Title                        string // "DANFE", "DANFE NFC-e", "NFS-e"
-	Number, Series               int
-	Key, Verification            string
-	Barcode                      htmltemplate.URL
-	Protocol, IssuedAt           string
-	Emitter, EmitterRegister     string
-	Recipient, RecipientRegister string
-	Items                        []DocumentLine
-	Service                      string
-	Totals                       []Labelled
-	Cancelled                    bool
-	CancelledAt                  string
-}
-
-// DANFE writes the printable invoice.
-func (r *Renderer) DANFE(w io.Writer, d DANFEData) error {
-	return r.pages.ExecuteTemplate(w, "danfe.html", d)
 }
 
 // Code128DataURI draws an access key as Code 128 (the DANFE's bar code),

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"testing"
 
 	"fincom/server/billing"
 	"fincom/server/fiscal"
@@ -116,4 +117,43 @@ func judgeDocuments(whole bool) string {
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return lines[len(lines)-1]
+}
+
+// pdfTool finds poppler's and zbar's tools: required in CI.
+func pdfTool(t *testing.T, name string) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("%s is not installed (.ci/run installs poppler-utils and zbar-tools)", name)
+		}
+		t.Skipf("%s not installed", name)
+	}
+	return path
+}
+
+// pdfToText is pdftotext's reading of a PDF.
+func pdfToText(t *testing.T, b []byte) string {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "doc.pdf")
+	os.WriteFile(file, b, 0o600)
+	out, err := exec.Command(pdfTool(t, "pdftotext"), "-layout", file, "-").CombinedOutput()
+	if err != nil {
+		t.Fatalf("pdftotext: %v %s", err, out)
+	}
+	return string(out)
+}
+
+// zbarPDF reads the code of a PDF's first page (rasterized at 200 dpi)
+// with zbarimg.
+func zbarPDF(t *testing.T, b []byte, symbology string) string {
+	t.Helper()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "doc.pdf")
+	os.WriteFile(file, b, 0o600)
+	if out, err := exec.Command(pdfTool(t, "pdftoppm"), "-r", "200", "-png", "-f", "1", "-l", "1", "-singlefile", file, filepath.Join(dir, "page")).CombinedOutput(); err != nil {
+		t.Fatalf("pdftoppm: %v %s", err, out)
+	}
+	out, _ := exec.Command(pdfTool(t, "zbarimg"), "--raw", "-q", "-Sdisable", "-S"+symbology+".enable", filepath.Join(dir, "page.png")).Output()
+	return strings.TrimSpace(string(out))
 }

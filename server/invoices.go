@@ -150,8 +150,13 @@ func (s *Server) publicDANFE(r *request) (any, error) {
 		return nil, err
 	}
 	v := invoicing.DANFEData(inv, invoicing.Document(d))
-	if k := inv.AccessKey.String; k != "" {
+	if k := inv.AccessKey.String; k != "" && v.Kind != "nfce" {
 		if v.Barcode, err = render.Code128DataURI(k); err != nil {
+			return nil, err
+		}
+	}
+	if v.QR != "" {
+		if v.QRImage, err = render.QRDataURI(v.QR, 360); err != nil {
 			return nil, err
 		}
 	}

@@ -231,9 +231,41 @@ func TestEveryInvoiceKind(t *testing.T) {
 			if out["kind"] != tc.kind || out["status"] != "AUTHORIZED" {
 				t.Fatalf("issued %v", out)
 			}
-			xml := do(h, http.MethodGet, "/sales_orders/public_nf_xml/"+publicOf(t, h, id), "").Body.String()
+			pub := publicOf(t, h, id)
+			xml := do(h, http.MethodGet, "/sales_orders/public_nf_xml/"+pub, "").Body.String()
 			if !strings.Contains(xml, "<Signature xmlns=\"http://www.w3.org/2000/09/xmldsig#\">") || !strings.Contains(xml, "<tpAmb>2</tpAmb>") {
 				t.Fatalf("the XML is not signed or not of the test environment: %.300s", xml)
+			}
+			// The DANFE the customer gets says what the document is, and
+			// its codes read back as the XML's.
+			pdf := do(h, http.MethodGet, "/sales_orders/public_danfe_pdf/"+pub, "").Body.Bytes()
+			text := pdfToText(t, pdf)
+			for _, want := range []string{"SEM VALOR FISCAL", "EMITIDA EM AMBIENTE DE HOMOLOGAÇÃO", "11.222.333/0001-81"} {
+				if !strings.Contains(text, want) {
+					t.Errorf("the DANFE PDF lacks %q:\n%s", want, text)
+				}
+			}
+			page := do(h, http.MethodGet, "/sales_orders/public_danfe/"+pub, "").Body.String()
+			if !strings.Contains(page, "EMITIDA EM AMBIENTE DE HOMOLOGAÇÃO") {
+				t.Error("the DANFE page lacks the test environment's notice")
+			}
+			switch tc.kind {
+			case "nfe":
+				key := out["access_key"].(string)
+				if got := zbarPDF(t, pdf, "code128"); got != key {
+					t.Errorf("the DANFE's bar code reads %q, the key is %s", got, key)
+				}
+				for _, want := range []string{"NATUREZA DA OPERAÇÃO", "CÁLCULO DO IMPOSTO", "Avenida Paulista, 1000", "110042490114"} {
+					if !strings.Contains(text, want) {
+						t.Errorf("the DANFE PDF lacks %q", want)
+					}
+				}
+			case "nfce":
+				_, rest, _ := strings.Cut(xml, "<qrCode>")
+				qr, _, _ := strings.Cut(rest, "</qrCode>")
+				if got := zbarPDF(t, pdf, "qrcode"); got != qr {
+					t.Errorf("the receipt's QR code reads %q, the XML's is %q", got, qr)
+				}
 			}
 		})
 	}

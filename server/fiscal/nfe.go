@@ -288,6 +288,18 @@ type ProtNFe struct {
 	} `xml:"infProt"`
 }
 
+// ReadNFeProc reads an authorized NF-e or NFC-e (the DANFE is drawn from
+// it).
+func ReadNFeProc(doc []byte) (NFeProc, error) {
+	var p NFeProc
+	err := xml.Unmarshal(doc, &p)
+	return p, err
+}
+
+// PaymentNames are the DANFE's names of the NF-e's means of payment.
+var PaymentNames = map[string]string{"01": "Dinheiro", "03": "Cartão de Crédito", "04": "Cartão de Débito", "15": "Boleto Bancário",
+	"17": "Pagamento Instantâneo (PIX)", "18": "Transferência bancária", "90": "Sem pagamento", "99": "Outros"}
+
 // tPag is the NF-e payment means of a payment key.
 var tPag = map[string]string{
 	"CASH": "01", "CREDIT_CARD": "03", "DEBIT_CARD": "04", "BOLETO": "15", "TRANSFER": "18", "PIX": "17", "PIX_AUTOMATICO": "17",

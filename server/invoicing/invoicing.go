@@ -382,31 +382,16 @@ func Document(d store.InvoiceData) fiscal.Invoice {
 }
 
 // DANFEData is what the DANFE shows of an invoice, as a page and as a
-// PDF. The bar code image is the page's alone (the PDF draws its own bars).
+// PDF: an NF-e's or NFC-e's is drawn from its authorized XML, as the
+// authorities mean it (the document is the XML; the DANFE its image); an
+// NFS-e's from the note's data. The bar code and QR images are the page's
+// alone (the PDF draws its own).
 func DANFEData(inv store.Invoice, fi fiscal.Invoice) render.DANFEData {
-	v := render.DANFEData{Number: inv.Number, Series: inv.Series, Protocol: inv.Protocol, IssuedAt: render.DateTimeBR(inv.IssuedTime()),
-		Emitter: fi.Emitter.Name, EmitterRegister: brdoc.FormatCNPJ(fi.Emitter.Register), Recipient: fi.Recipient.Name,
-		RecipientRegister: fi.Recipient.Register, Verification: inv.Verification.String, Cancelled: inv.Status == "CANCELLED",
-	}
+	v := render.DANFEData{Kind: inv.Kind, Number: inv.Number, Series: inv.Series, Protocol: inv.Protocol, IssuedAt: render.DateTimeBR(inv.IssuedTime()),
+		AuthorizedAt: render.DateTimeBR(inv.IssuedTime()), Verification: inv.Verification.String, Cancelled: inv.Status == "CANCELLED",
+		Homologation: fiscal.Environment == 2}
 	if inv.CancelledAt.Valid {
 		v.CancelledAt = render.DateTimeBR(inv.CancelledAt.Time())
-	}
-	switch inv.Kind {
-	case fiscal.NFe, fiscal.NFCe:
-		v.Title = map[string]string{fiscal.NFe: "DANFE", fiscal.NFCe: "DANFE NFC-e"}[inv.Kind]
-		for _, it := range fi.Items {
-			v.Items = append(v.Items, render.DocumentLine{Description: it.Description, NCM: it.NCM, CFOP: it.CFOP, Unit: it.Unit,
-				Quantity: it.Quantity.String(), UnitValue: render.BRL(it.UnitValue.StringFixed(2)), Total: render.BRL(it.Total.StringFixed(2))})
-		}
-		v.Totals = []render.Labelled{{Label: "Frete", Value: render.BRL(fi.Freight.StringFixed(2))},
-			{Label: "Valor total da nota", Value: render.BRL(fi.Total.Add(fi.Freight).StringFixed(2))}}
-	default:
-		v.Title = "NFS-e"
-		v.Service = fi.Service.Code + " — " + fi.Service.Description
-		v.Totals = []render.Labelled{{Label: "Valor do serviço", Value: render.BRL(fi.Service.Gross.StringFixed(2))},
-			{Label: "ISS (" + fi.Service.ISSRate.StringFixed(2) + "%)", Value: render.BRL(fi.Service.ISSAmount.StringFixed(2))},
-			{Label: "Retenções", Value: render.BRL(fi.Service.Retentions.StringFixed(2))},
-			{Label: "Valor líquido", Value: render.BRL(fi.Service.Net.StringFixed(2))}}
 	}
 	if k := inv.AccessKey.String; k != "" {
 		var groups []string
@@ -415,7 +400,122 @@ func DANFEData(inv store.Invoice, fi fiscal.Invoice) render.DANFEData {
 		}
 		v.Key = strings.Join(groups, " ")
 	}
+	proc, err := fiscal.ReadNFeProc([]byte(inv.XML))
+	if (inv.Kind == fiscal.NFe || inv.Kind == fiscal.NFCe) && err == nil {
+		fromNFe(&v, proc)
+		return v
+	}
+	v.Title = "NFS-e"
+	v.Emitter = danfeParty(fi.Emitter)
+	v.Recipient = danfeParty(fi.Recipient)
+	v.Service = fi.Service.Code + " — " + fi.Service.Description
+	v.Totals = []render.Labelled{{Label: "Valor do serviço", Value: render.BRL(fi.Service.Gross.StringFixed(2))},
+		{Label: "ISS (" + fi.Service.ISSRate.StringFixed(2) + "%)", Value: render.BRL(fi.Service.ISSAmount.StringFixed(2))},
+		{Label: "Retenções", Value: render.BRL(fi.Service.Retentions.StringFixed(2))},
+		{Label: "Valor líquido", Value: render.BRL(fi.Service.Net.StringFixed(2))}}
 	return v
+}
+
+func danfeParty(p fiscal.Party) render.DANFEParty {
+	reg := brdoc.FormatCNPJ(p.Register)
+	if len(p.Register) == 11 {
+		reg = brdoc.FormatCPF(p.Register)
+	}
+	addr := p.Address
+	if p.Number != "" {
+		addr += ", " + p.Number
+	}
+	if p.Complement != "" {
+		addr += " " + p.Complement
+	}
+	return render.DANFEParty{Name: p.Name, Register: reg, IE: p.IE, Address: addr, District: p.Neighborhood, City: p.City, State: p.State,
+		Zip: cep(p.Zip), Phone: p.Phone}
+}
+
+func cep(z string) string {
+	if len(z) == 8 {
+		return z[:5] + "-" + z[5:]
+	}
+	return z
+}
+
+// fromNFe fills the DANFE from an authorized NF-e or NFC-e.
+func fromNFe(v *render.DANFEData, p fiscal.NFeProc) {
+	in := p.NFe.Inf
+	v.Title = "DANFE"
+	if in.Ide.Mod == "65" {
+		v.Title = "DANFE NFC-e"
+	}
+	v.Homologation = in.Ide.TpAmb == 2
+	v.Direction, v.Operation = in.Ide.TpNF, in.Ide.NatOp
+	v.Protocol, v.AuthorizedAt, v.IssuedAt = p.Prot.Inf.NProt, xmlTime(p.Prot.Inf.DhRecbto), xmlTime(in.Ide.DhEmi)
+	e := in.Emit
+	v.Emitter = danfeParty(fiscal.Party{Register: e.CNPJ, Name: e.XNome, Address: e.Ender.XLgr, Number: e.Ender.Nro, Complement: e.Ender.XCpl,
+		Neighborhood: e.Ender.XBairro, City: e.Ender.XMun, State: e.Ender.UF, Zip: e.Ender.CEP, Phone: e.Ender.Fone, IE: e.IE})
+	if d := in.Dest; d != nil {
+		q := fiscal.Party{Register: d.CNPJ + d.CPF, Name: d.XNome}
+		if a := d.Ender; a != nil {
+			q.Address, q.Number, q.Complement, q.Neighborhood, q.City, q.State, q.Zip, q.Phone = a.XLgr, a.Nro, a.XCpl, a.XBairro, a.XMun, a.UF, a.CEP, a.Fone
+		}
+		v.Recipient = danfeParty(q)
+	}
+	t := in.Total.ICMSTot
+	n := render.BRNumber
+	v.Taxes = []render.Labelled{{Label: "BASE DE CÁLC. DO ICMS", Value: n(t.VBC)}, {Label: "VALOR DO ICMS", Value: n(t.VICMS)},
+		{Label: "BASE DE CÁLC. ICMS S.T.", Value: n(t.VBCST)}, {Label: "VALOR DO ICMS SUBST.", Value: n(t.VST)},
+		{Label: "V. IMP. IMPORTAÇÃO", Value: n(t.VII)}, {Label: "VALOR DO PIS", Value: n(t.VPIS)}, {Label: "V. TOTAL PRODUTOS", Value: n(t.VProd)},
+		{Label: "VALOR DO FRETE", Value: n(t.VFrete)}, {Label: "VALOR DO SEGURO", Value: n(t.VSeg)}, {Label: "DESCONTO", Value: n(t.VDesc)},
+		{Label: "OUTRAS DESPESAS", Value: n(t.VOutro)}, {Label: "VALOR TOTAL IPI", Value: n(t.VIPI)}, {Label: "VALOR DA COFINS", Value: n(t.VCOFINS)},
+		{Label: "V. TOTAL DA NOTA", Value: n(t.VNF)}}
+	v.Freight = render.FreightName(strconv.Itoa(in.Transp.ModFrete))
+	for _, d := range in.Det {
+		line := render.DocumentLine{Item: d.NItem, Code: d.Prod.CProd, Description: d.Prod.XProd, NCM: d.Prod.NCM, CFOP: d.Prod.CFOP, Unit: d.Prod.UCom,
+			Quantity: n(trimZeros(d.Prod.QCom)), UnitValue: n(trimZeros(d.Prod.VUnCom)), Total: n(d.Prod.VProd)}
+		switch i := d.Imposto.ICMS; {
+		case i.ICMSSN102 != nil:
+			line.CST = i.ICMSSN102.Orig + i.ICMSSN102.CSOSN
+		case i.ICMS00 != nil:
+			line.CST, line.BaseICMS, line.ICMS, line.RateICMS = i.ICMS00.Orig+i.ICMS00.CST, n(i.ICMS00.VBC), n(i.ICMS00.VICMS), n(trimZeros(i.ICMS00.PICMS))
+		case i.ICMS40 != nil:
+			line.CST = i.ICMS40.Orig + i.ICMS40.CST
+		}
+		v.Items = append(v.Items, line)
+	}
+	for _, dp := range in.Pag.DetPag {
+		v.Payments = append(v.Payments, render.Labelled{Label: fiscal.PaymentNames[dp.TPag], Value: n(dp.VPag)})
+	}
+	if in.InfAdic != nil {
+		v.AdditionalInfo = in.InfAdic.InfCpl
+	}
+	if s := p.NFe.Supl; s != nil {
+		v.QR, v.ConsultURL = s.QRCode, s.URLChave
+		v.Totals = []render.Labelled{{Label: "QTD. TOTAL DE ITENS", Value: strconv.Itoa(len(in.Det))}, {Label: "VALOR TOTAL R$", Value: n(t.VNF)},
+			{Label: "VALOR A PAGAR R$", Value: n(t.VNF)}}
+	}
+}
+
+// trimZeros drops a decimal's trailing zeros past two places (100.0000 is
+// 100.00; 0.3500000000 is 0.35).
+func trimZeros(s string) string {
+	i, f, ok := strings.Cut(s, ".")
+	if !ok {
+		return s
+	}
+	f = strings.TrimRight(f, "0")
+	for len(f) < 2 {
+		f += "0"
+	}
+	return i + "." + f
+}
+
+// xmlTime formats an XML date-time (2026-11-22T09:00:00-03:00) as the
+// DANFE prints it, in São Paulo time.
+func xmlTime(s string) string {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return s
+	}
+	return render.DateTimeBR(t)
 }
 
 // DANFEPDF is an invoice's DANFE as a PDF.
