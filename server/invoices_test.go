@@ -368,3 +368,43 @@ func TestInvoiceCertificates(t *testing.T) {
 		}
 	})
 }
+
+// TestInvoiceNeedsProfile: a unit without its fiscal profile cannot issue,
+// and the 422 names each missing field as `fincom unit set` sets it.
+func TestInvoiceNeedsProfile(t *testing.T) {
+	s, ds := newTestServer(t)
+	h := s.Handler()
+	post(t, h, "/update_contact", withAddress)
+	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
+	db, release, err := ds.Acquire(context.Background(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SetUnitProfile(context.Background(), fx.tokens["unitA"], func(p *store.UnitProfile) error {
+		*p = store.UnitProfile{}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	release()
+	id := post(t, h, "/insert_sales_order", nfceOrder)["data"].(map[string]any)["id"].(string)
+	rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	var out struct {
+		Details struct {
+			Problems []struct{ Field, Message string }
+		}
+	}
+	json.Unmarshal(rec.Body.Bytes(), &out)
+	got := map[string]string{}
+	for _, p := range out.Details.Problems {
+		got[p.Field] = p.Message
+	}
+	for _, f := range []string{"unit.street", "unit.number", "unit.district", "unit.zip", "unit.ie", "unit.crt", "unit.csc"} {
+		if !strings.Contains(got[f], "fincom unit set") {
+			t.Errorf("%s: %q", f, got[f])
+		}
+	}
+	if rec.Code != http.StatusUnprocessableEntity {
+		t.Fatalf("%d %s", rec.Code, rec.Body.String())
+	}
+}
