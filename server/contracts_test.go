@@ -227,3 +227,23 @@ func TestFileRulesPerRoute(t *testing.T) {
 	scenarios = append(scenarios, scenario{name: "expense xml", path: "/insert_expense", body: expense, files: map[string][]byte{"nfe.xml": xml}, status: 200})
 	run(t, scenarios)
 }
+
+// TestContractPixKey: a contract's order takes its PIX key as an order
+// does: normalized, or refused naming the field.
+func TestContractPixKey(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	pixMeta := func(key string) string {
+		return strings.Replace(contractMeta, `"payment_type":"`+payBoleto+`","recurrence":true`,
+			`"payment_type":"9c61cd65-9b9c-525b-84e6-37a6bc09d571","pix_key":"`+key+`","requested_payment_mode":"PIX"`, 1)
+	}
+	out := post(t, h, "/insert_contract", pixMeta("+55 (11) 98888-7777"))["data"].(map[string]any)
+	o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+out["id_sales_order"].(string)+`"}`)["data"].(map[string]any)
+	if o["pix_key"] != "+5511988887777" {
+		t.Errorf("contract order's key %v", o["pix_key"])
+	}
+	rec := do(h, http.MethodPost, "/insert_contract", pixMeta("98888-7777"))
+	if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "Invalid sales_order.pix_key. A PIX key") {
+		t.Errorf("bad key: %d %s", rec.Code, rec.Body)
+	}
+}

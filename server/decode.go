@@ -14,6 +14,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"fincom/server/brdoc"
 	"fincom/store"
 )
 
@@ -471,7 +472,7 @@ func (d *decoder) fillIn(prefix string, fields map[string]json.RawMessage, form 
 			if form[key] && unquoteInto(raw, fv) {
 				continue
 			}
-			if !errors.Is(err, store.ErrMoneyRange) && !errors.Is(err, store.ErrQuantityRange) {
+			if !errors.Is(err, store.ErrMoneyRange) && !errors.Is(err, store.ErrQuantityRange) && !errors.Is(err, brdoc.ErrPixKey) {
 				err = errFormat
 			}
 			return &fieldError{prefix + key, err}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"fincom/server/brdoc"
 )
 
 // Text limits. The spec gives none; these keep one record small while
@@ -79,6 +81,28 @@ func (n *flexInt) UnmarshalJSON(b []byte) error {
 		return errFormat
 	}
 	*n = flexInt(v)
+	return nil
+}
+
+// pixKey is a PIX key as it enters (an order's, a contract's): normalized
+// to the form the DICT registers, or a *fieldError wrapping
+// brdoc.ErrPixKey that names the field (TestPixKeyEntersNormalized).
+type pixKey string
+
+func (k *pixKey) UnmarshalJSON(b []byte) error {
+	var v string
+	if err := json.Unmarshal(b, &v); err != nil {
+		return errFormat
+	}
+	if strings.TrimSpace(v) == "" {
+		*k = ""
+		return nil
+	}
+	n, _, err := brdoc.NormalizePixKey(v)
+	if err != nil {
+		return err
+	}
+	*k = pixKey(n)
 	return nil
 }
 

@@ -86,7 +86,7 @@ type orderCharge struct {
 	GenerateProviderC    bool     `json:"generate_provider_c"`
 	InstallmentCredit    *flexInt `json:"installment_credit"`
 	Installments         *flexInt `json:"installments" alias:"installment"`
-	PixKey               string   `json:"charge_pix_key" alias:"pix_key"`
+	PixKey               pixKey   `json:"charge_pix_key" alias:"pix_key"`
 	NotifyDaysCharge     *flexInt `json:"notify_days_charge"`
 	BankAccountPayment   string   `json:"bankAccountPayment" alias:"id_token_bank_account_payment"`
 	EstimatedPaymentDate string   `json:"estimated_payment_date" format:"date"`
@@ -178,7 +178,7 @@ func (q *salesOrderRequest) fields(dec *decoder, paymentKey string) (store.Sales
 		BankAccountToken: fat.BankAccount, BankAccountPaymentToken: ch.BankAccountPayment, PaymentTypeToken: ch.PaymentType,
 		Description: strings.TrimSpace(pv.Description), EstimatedPaymentDate: fat.EstimatedPaymentDate,
 		Recurrence: fat.Recurrence, InAutomation: fat.InAutomation, Conciliation: fat.Conciliation,
-		PixKey: strings.TrimSpace(ch.PixKey), NotifyEmailCharge: pv.NotifyEmailCharge, NotifyEmailNF: pv.NotifyEmailNF,
+		PixKey: string(ch.PixKey), NotifyEmailCharge: pv.NotifyEmailCharge, NotifyEmailNF: pv.NotifyEmailNF,
 		NotifyEmailAlert: pv.NotifyEmailAlert, ObservationSales: pv.ObservationSales, NFKind: nf.Kind,
 		GenerateNFWebhook: nf.GenerateNFWebhook, ServiceAssocID: nf.ServiceAssocID, ServiceID: nf.ServiceID,
 		ServiceCod: nf.ServiceCod, ServiceLocation: nf.ServiceLocation,

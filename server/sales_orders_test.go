@@ -2,6 +2,7 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -148,7 +149,7 @@ func TestSalesOrderSynonyms(t *testing.T) {
 	body := `{` + auth + `,
 		"pv": {"id_token_contact":"{{contact1}}","id_token_stock_item":"{{service1}}","description":"X","value":10},
 		"faturamento": {"id_token_category":"{{category1}}"},
-		"charge": {"payment_type":"` + payTransfer + `","installment":3,"pix_key":"chave@pix","id_token_bank_account_payment":"{{account1}}",
+		"charge": {"payment_type":"` + payTransfer + `","installment":3,"pix_key":"Chave@Pix.com.br","id_token_bank_account_payment":"{{account1}}",
 			"estimated_payment_date":"2026-12-05","generate_provider_c":true},
 		"nf": {"nf_kind":"nfsen","service_id":"S1","service_assoc_id":"A1","service_code":"07.02"}
 	}`
@@ -160,7 +161,7 @@ func TestSalesOrderSynonyms(t *testing.T) {
 		got  any
 		want any
 	}{
-		{cc["installments"], 3.0}, {o["pix_key"], "chave@pix"}, {cc["id_token_bank_account_payment"], fx.tokens["account1"]},
+		{cc["installments"], 3.0}, {o["pix_key"], "chave@pix.com.br"}, {cc["id_token_bank_account_payment"], fx.tokens["account1"]},
 		{o["estimated_payment_date"], "2026-12-05T00:00:00.000Z"}, {cc["provider_bank"], "provider_c"},
 		{ic["service_id_token"], "S1"}, {o["service_assoc_id"], "A1"}, {o["service_cod"], "07.02"}, {o["nf_kind"], "nfsen"},
 	} {
@@ -229,4 +230,36 @@ func publicToken(t *testing.T, h http.Handler, id string) string {
 	t.Helper()
 	u := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["invoice"].(map[string]any)["xml_url"].(string)
 	return u[strings.LastIndex(u, "/")+1:]
+}
+
+// TestPixKeyEntersNormalized: an order's or a contract's PIX key is kept
+// in the form the DICT registers, and a text that is no key is refused
+// naming its field; the static BR Code carries the normalized key.
+func TestPixKeyEntersNormalized(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	for _, c := range []struct{ sent, kept string }{
+		{"529.982.247-25", "52998224725"}, {"(11) 98888-7777", "+5511988887777"}, {"Fin@Acme.com.br", "fin@acme.com.br"},
+		{"11.222.333/0001-81", "11222333000181"}, {"123E4567-E89B-12D3-A456-426614174000", "123e4567-e89b-12d3-a456-426614174000"},
+	} {
+		body := strings.Replace(productOrder, `"charge_pix_key":"pix@acme.com.br"`, `"charge_pix_key":"`+c.sent+`"`, 1)
+		id := post(t, h, "/insert_sales_order", body)["data"].(map[string]any)["id"].(string)
+		o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+		if o["pix_key"] != c.kept {
+			t.Errorf("sent %q, kept %v, want %q", c.sent, o["pix_key"], c.kept)
+		}
+		post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+		ch := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+		code, _ := ch["charges"].([]any)[0].(map[string]any)["pix_payload"].(string)
+		if want := fmt.Sprintf("0014br.gov.bcb.pix01%02d%s", len(c.kept), c.kept); !strings.Contains(code, want) {
+			t.Errorf("BR Code %q lacks the key %q", code, want)
+		}
+	}
+	for _, bad := range []string{"not a key", "529.982.247-26", "(11) 8888-777", "chave@pix"} {
+		rec := do(h, http.MethodPost, "/insert_sales_order", strings.Replace(productOrder, `"charge_pix_key":"pix@acme.com.br"`, `"charge_pix_key":"`+bad+`"`, 1))
+		want := `"Invalid charge.charge_pix_key. A PIX key is a CPF or CNPJ`
+		if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("key %q: %d %s", bad, rec.Code, rec.Body)
+		}
+	}
 }

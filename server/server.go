@@ -16,6 +16,7 @@ import (
 
 	"fincom/render"
 	"fincom/server/billing"
+	"fincom/server/brdoc"
 	"fincom/server/certs"
 	"fincom/server/fiscal"
 	"fincom/server/invoicing"
@@ -269,6 +270,8 @@ func (r *request) decodeError(err error) error {
 		return newError(http.StatusBadRequest, fmt.Sprintf(textMoneyRange, fe.field))
 	case errors.Is(err, store.ErrQuantityRange):
 		return newError(http.StatusBadRequest, fmt.Sprintf(textQuantityRange, fe.field))
+	case errors.Is(err, brdoc.ErrPixKey):
+		return newError(http.StatusBadRequest, fmt.Sprintf(textPixKey, fe.field))
 	case errors.Is(err, errControl):
 		return newError(http.StatusBadRequest, fmt.Sprintf(textControlChars, fe.field))
 	case errors.As(err, &choice):

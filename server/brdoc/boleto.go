@@ -24,9 +24,9 @@ type Boleto struct {
 
 var errBoleto = errors.New("not a valid boleto")
 
-// mod10 is FEBRABAN's module 10: weights 2,1,2,1... from the right, the
+// Mod10 is FEBRABAN's module 10: weights 2,1,2,1... from the right, the
 // digits of each product summed.
-func mod10(s string) int {
+func Mod10(s string) int {
 	sum, w := 0, 2
 	for i := len(s) - 1; i >= 0; i-- {
 		p := int(s[i]-'0') * w
@@ -105,7 +105,7 @@ func ParseBoleto(s string, now time.Time) (Boleto, error) {
 
 func parseBankLine(l string, now time.Time) (Boleto, error) {
 	for _, f := range [][2]int{{0, 9}, {10, 20}, {21, 31}} {
-		if mod10(l[f[0]:f[1]]) != int(l[f[1]]-'0') {
+		if Mod10(l[f[0]:f[1]]) != int(l[f[1]]-'0') {
 			return Boleto{}, errBoleto
 		}
 	}
@@ -121,7 +121,7 @@ func parseBankBarcode(b, line string, now time.Time) (Boleto, error) {
 		f1 := b[0:4] + b[19:24]
 		f2 := b[24:34]
 		f3 := b[34:44]
-		line = f1 + strconv.Itoa(mod10(f1)) + f2 + strconv.Itoa(mod10(f2)) + f3 + strconv.Itoa(mod10(f3)) + b[4:5] + b[5:19]
+		line = f1 + strconv.Itoa(Mod10(f1)) + f2 + strconv.Itoa(Mod10(f2)) + f3 + strconv.Itoa(Mod10(f3)) + b[4:5] + b[5:19]
 	}
 	bo := Boleto{Kind: "bank", Line: line, Barcode: b, BankCode: b[0:3]}
 	cents, _ := strconv.ParseInt(b[9:19], 10, 64)
@@ -135,7 +135,7 @@ func parseBankBarcode(b, line string, now time.Time) (Boleto, error) {
 func collectionDV(b string, block string) int {
 	switch b[2] {
 	case '6', '7':
-		return mod10(block)
+		return Mod10(block)
 	case '8', '9':
 		return collectionDV11(block)
 	}

@@ -106,9 +106,13 @@ func (s Simulated) Issue(_ context.Context, r Request) (Issued, error) {
 		}
 		out.BoletoLine, out.BoletoBarcode = b.Line, b.Barcode
 	case "PIX", "PIX_AUTOMATICO":
-		if r.PixKey == "" {
-			return Issued{}, fmt.Errorf("%w: a PIX charge needs a key", ErrRefused)
+		// A key stored before keys were normalized is normalized here:
+		// banking apps refuse a BR Code with a masked key.
+		key, _, err := brdoc.NormalizePixKey(r.PixKey)
+		if err != nil {
+			return Issued{}, fmt.Errorf("%w: the order's PIX key %q is not a key", ErrRefused, r.PixKey)
 		}
+		r.PixKey = key
 		out.PixTxID = strings.ToUpper(fmt.Sprintf("%x", h[:12]))
 		code := pix.Code{Key: r.PixKey, Amount: r.Amount, Name: r.MerchantName, City: r.MerchantCity, TxID: out.PixTxID}
 		if s.bank != "" {
