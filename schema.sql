@@ -426,6 +426,48 @@ CREATE TABLE job_runs (
 -- token for the payment portal, the portal's events and the e-mail outbox.
 CREATE UNIQUE INDEX sales_orders_public_token ON sales_orders(public_token) WHERE public_token IS NOT NULL;
 
+CREATE TABLE bank_agreements (
+	id              INTEGER PRIMARY KEY,
+	unit_id         INTEGER NOT NULL REFERENCES units(id),
+	provider        TEXT NOT NULL,
+	bank            TEXT NOT NULL,
+	agency          TEXT NOT NULL,
+	agency_dv       TEXT NOT NULL DEFAULT '',
+	account         TEXT NOT NULL,
+	account_dv      TEXT NOT NULL,
+	wallet          TEXT NOT NULL,
+	code            TEXT NOT NULL DEFAULT '',
+	next_our_number INTEGER NOT NULL CHECK (next_our_number > 0),
+	remittance_seq  INTEGER NOT NULL DEFAULT 0,
+	bank_account_id INTEGER REFERENCES bank_accounts(id),
+	simulated       INTEGER NOT NULL DEFAULT 0,
+	created_at      TEXT NOT NULL,
+	updated_at      TEXT NOT NULL,
+	UNIQUE (unit_id, provider)
+) STRICT;
+-- Remittance files as sent: numbered in sequence per agreement, kept to be
+-- downloaded again.
+CREATE TABLE remittances (
+	id           INTEGER PRIMARY KEY,
+	agreement_id INTEGER NOT NULL REFERENCES bank_agreements(id),
+	sequence     INTEGER NOT NULL,
+	content      BLOB NOT NULL,
+	titles       INTEGER NOT NULL,
+	created_at   TEXT NOT NULL,
+	UNIQUE (agreement_id, sequence)
+) STRICT;
+-- Return files applied, by their SHA-256: the same file twice changes
+-- nothing. report is the per-line outcome as JSON.
+CREATE TABLE return_files (
+	id           INTEGER PRIMARY KEY,
+	agreement_id INTEGER NOT NULL REFERENCES bank_agreements(id),
+	sha256       TEXT NOT NULL,
+	name         TEXT,
+	report       TEXT NOT NULL,
+	imported_at  TEXT NOT NULL,
+	UNIQUE (agreement_id, sha256)
+) STRICT;
+
 CREATE TABLE charges (
 	id                INTEGER PRIMARY KEY,
 	token             TEXT NOT NULL UNIQUE,
@@ -450,11 +492,22 @@ CREATE TABLE charges (
 	created_at        TEXT NOT NULL,
 	updated_at        TEXT NOT NULL,
 	-- How a confirmed payment met the charge (store.Settlement*).
-	settlement        TEXT CHECK (settlement IN ('exact', 'partial', 'over', 'late'))
+	settlement        TEXT CHECK (settlement IN ('exact', 'partial', 'over', 'late')),
+	agreement_id INTEGER REFERENCES bank_agreements(id),
+	our_number TEXT,
+	registration TEXT CHECK (registration IN ('simulated', 'pending', 'sent', 'registered', 'rejected')),
+	registration_reason TEXT,
+	remittance_id INTEGER REFERENCES remittances(id),
+	writeoff TEXT CHECK (writeoff IN ('pending', 'sent', 'done')),
+	writeoff_remittance_id INTEGER REFERENCES remittances(id),
+	fee TEXT,
+	credit_date TEXT,
+	paid_via TEXT
 ) STRICT;
 -- An installment has at most one live charge: it is never issued twice.
 CREATE UNIQUE INDEX charges_live ON charges(order_id, installment) WHERE status <> 'CANCELLED';
 CREATE INDEX charges_due ON charges(status, due_date);
+CREATE UNIQUE INDEX charges_our_number ON charges(agreement_id, our_number);
 
 CREATE TABLE portal_events (
 	id         INTEGER PRIMARY KEY,

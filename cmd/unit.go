@@ -108,6 +108,7 @@ func newUnitCmd(a *app) *cobra.Command {
 	spf.flags(set)
 	c.AddCommand(set)
 	c.AddCommand(newUnitCertCmd(a))
+	c.AddCommand(newUnitAgreementCmd(a))
 	c.AddCommand(&cobra.Command{
 		Use:   "list DOMAIN",
 		Short: "List a domain's units with their unit tokens",

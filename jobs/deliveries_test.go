@@ -126,7 +126,7 @@ func TestSlowEndpointHoldsNoOneElse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		plan, err := db.PrepareCharges(ctx, u.ID, tok)
+		plan, err := db.PrepareCharges(ctx, u.ID, tok, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

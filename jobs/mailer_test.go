@@ -116,7 +116,7 @@ func chargedWorld(t *testing.T) *world {
 	w.fields.NotifyEmailAlert = "financeiro@acme.example"
 	tok := w.order("2026-12-10")
 	ctx := context.Background()
-	plan, err := w.db.PrepareCharges(ctx, w.unit.ID, tok)
+	plan, err := w.db.PrepareCharges(ctx, w.unit.ID, tok, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

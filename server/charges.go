@@ -14,6 +14,7 @@ var (
 	errNothingToResend = newError(http.StatusConflict, textNothingToResend)
 	errNoChargeEmail   = newError(http.StatusBadRequest, textNoChargeEmail)
 	errProviderRefused = newError(http.StatusUnprocessableEntity, textProviderRefused)
+	errNoAgreement     = newError(http.StatusUnprocessableEntity, textNoAgreement)
 	errProviderDown    = newError(http.StatusBadGateway, textProviderDown)
 	errUnknownProvider = newError(http.StatusUnprocessableEntity, textUnknownProvider)
 	errNothingToPay    = newError(http.StatusConflict, textNothingToPay)

@@ -73,6 +73,10 @@ const (
 	textNothingToResend = "There is no open charge to send."
 	textNoChargeEmail   = "The sales order has no notify_email_charge."
 	textProviderRefused = "The collection provider refused the charge."
+	textNothingToRemit  = "Nothing to remit: no boleto was issued or cancelled since the last remittance of this agreement."
+	textUnknownBank     = "Unknown provider: use provider_a (Itaú), provider_b (Bradesco) or provider_c (Santander)."
+	textNotReturn       = "Not a CNAB 240 return file of this bank: nothing was applied."
+	textNoAgreement     = "The unit has no agreement with this provider's bank: boletos it issued would be registered with no bank. The operator sets one with: fincom unit agreement DOMAIN UNIT_TOKEN --provider PROVIDER --agency AGENCY --account ACCOUNT-DIGIT --wallet WALLET."
 	textProviderDown    = "The collection provider did not answer. Try again: the charge will not be issued twice."
 	textUnknownProvider = "Unknown collection provider."
 	textNothingToPay    = "There is no open charge to pay."
@@ -237,6 +241,9 @@ var sharedErrors = errMap{
 	{store.ErrInsufficientStock, errInsufficientStock},
 	{billing.ErrUnknownProvider, errUnknownProvider},
 	{billing.ErrProviderRefused, errProviderRefused},
+	{store.ErrNoAgreement, errNoAgreement},
+	{store.ErrNothingToRemit, errNothingToRemit},
+	{billing.ErrUnknownBank, errUnknownBank},
 	{billing.ErrProviderDown, errProviderDown},
 	{billing.ErrNoChargeEmail, errNoChargeEmail},
 	{invoicing.ErrAuthorityDown, errAuthorityDown},

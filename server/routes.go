@@ -229,6 +229,12 @@ func (s *Server) routeTable() []route {
 			doc: doc{tag: tagSales, summary: "Issue the order's charges (boleto, PIX or card) through its provider; idempotent.", desc: docGenerateCharge, resp: withMessage{Data: chargeAnswer{}}}},
 		{path: "/cancel_charge", do: handle(s.cancelCharge), texts: textsDefault, errs: orderErrs, write: true,
 			doc: doc{tag: tagSales, summary: "Cancel the order's unpaid charges.", desc: docCancelCharge, resp: done}},
+		{path: "/settle_charge", do: handle(s.settleCharge), texts: textsDefault, errs: orderErrs, write: true,
+			doc: doc{tag: tagSales, summary: "Record a payment the firm received outside fincom (cash, a transfer); a fincom route.", desc: docSettleCharge, resp: withMessage{Data: store.Payment{}}}},
+		{path: "/export_remittance", do: handle(s.exportRemittance), texts: textsDefault, write: true,
+			doc: doc{tag: tagSales, summary: "The unit's next CNAB 240 remittance for a bank, or an earlier one again (a fincom route).", desc: docExportRemittance, raw: "text/plain"}},
+		{path: "/import_return", do: handle(s.importReturn), texts: textsDefault, write: true,
+			doc: doc{tag: tagSales, summary: "Apply a bank's CNAB 240 return file (multipart; a fincom route).", desc: docImportReturn, resp: withMessage{Data: store.ReturnReport{}}, multipart: true}},
 		{path: "/resend_charge", do: handle(s.resendCharge), texts: textsDefault, errs: orderErrs, write: true,
 			doc: doc{tag: tagSales, summary: "E-mail the order's open charge to the customer again.", desc: docResendCharge, resp: done}},
 

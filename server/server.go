@@ -99,7 +99,8 @@ func NewServices(o ServiceOptions) (*billing.Service, *invoicing.Service, error)
 	links := render.NewLinks(o.PublicURL)
 	inv := &invoicing.Service{Authority: &fiscal.Simulated{}, Render: rd, Links: links, CancelWindow: o.CancelWindow,
 		Keyring: o.Keyring, TestCertificates: o.TestCertificates}
-	return &billing.Service{Providers: provider.Builtin(), Render: rd, Links: links, Invoices: inv, Log: o.Log}, inv, nil
+	return &billing.Service{Providers: provider.Builtin(), Render: rd, Links: links, Invoices: inv, Log: o.Log,
+		SimulatedBanks: o.SimulatedBanks || o.TestCertificates}, inv, nil
 }
 
 // ServiceOptions configure the business services.
@@ -114,6 +115,9 @@ type ServiceOptions struct {
 	// TestCertificates gives a unit without a certificate a self-signed
 	// test one at its first invoice (test mode and demo).
 	TestCertificates bool
+	// SimulatedBanks gives a unit without a bank agreement a simulated
+	// sample one (test mode and demo; implied by TestCertificates).
+	SimulatedBanks bool
 }
 
 // New returns a Server over open domains and the system file.

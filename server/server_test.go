@@ -21,6 +21,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"fincom/server/bank"
 	"fincom/server/certs"
 	"fincom/server/invoicing"
 	"fincom/store"
@@ -245,7 +246,19 @@ func buildFixture(dir string) error {
 	t, err := acme.InsertBankAccount(ctx, a.ID, store.BankAccountFields{BankToken: fx.tokens["bankBB"], BankTypeToken: types[0].Token,
 		Agency: "1234", DvAgencia: "5", CurrentAccount: "99887", DvConta: "1", NickName: "BB Principal",
 		OpeningBalance: store.Number{Decimal: decimal.RequireFromString("1000.10")}, OpeningBalanceDate: "2026-01-01"})
-	return must("account1", t, err)
+	if err := must("account1", t, err); err != nil {
+		return err
+	}
+	// Unit A collects through all three banks, by agreements an operator
+	// set (production ones: the tests' servers are not in test mode), paid
+	// into account1.
+	for p, ag := range bank.Samples() {
+		if _, err := acme.SetAgreement(ctx, a.ID, store.Agreement{Provider: p, Bank: ag.Bank, Agency: ag.Agency, AgencyDV: ag.AgencyDV,
+			Account: ag.Account, AccountDV: ag.AccountDV, Wallet: ag.Wallet, Code: ag.Code, BankAccountToken: t}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // newTestServer copies the fixture into a temp dir and serves it.

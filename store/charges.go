@@ -68,6 +68,12 @@ type Charge struct {
 	CancelledAt      Stamp  `json:"cancelled_at"`
 	// Settlement is how its payment met it (Settlement*), null unpaid.
 	Settlement Text `json:"settlement" enum:"exact,partial,over,late"`
+	// OurNumber is a boleto's number at its bank ("nosso número"), and
+	// Registration where the bank's registration of it stands.
+	OurNumber    Text `json:"our_number"`
+	Registration Text `json:"registration" enum:"simulated,pending,sent,registered,rejected"`
+	// RegistrationReason is the bank's reason of a rejection.
+	RegistrationReason Text `json:"registration_reason"`
 
 	idempotencyKey string
 	pixKey         string
@@ -85,8 +91,12 @@ type ChargePlan struct {
 	OrderToken   string
 	PublicToken  string
 	UnitName     string
+	UnitCNPJ     string
 	UnitCityIBGE string
 	Charges      []Charge
+	// Agreements are the unit's agreements the charges go through, by
+	// provider.
+	Agreements map[string]Agreement
 }
 
 // Notice is an e-mail to queue in the outbox with a state change.
@@ -99,7 +109,7 @@ type Notice struct {
 
 const chargeSelect = `SELECT c.token, c.installment, c.installments, c.provider, c.payment_key, c.status, c.amount, c.due_date,
 	c.boleto_line, c.boleto_barcode, c.pix_payload, c.pix_txid, c.provider_ref, c.card_installments, c.paid_at, c.paid_amount,
-	c.cancelled_at, c.settlement, c.idempotency_key, COALESCE(o.pix_key, '')
+	c.cancelled_at, c.settlement, c.our_number, c.registration, c.registration_reason, c.idempotency_key, COALESCE(o.pix_key, '')
 	FROM charges c JOIN sales_orders o ON o.id = c.order_id`
 
 func scanCharge(s scanner) (Charge, error) {
@@ -107,7 +117,7 @@ func scanCharge(s scanner) (Charge, error) {
 	var card sql.NullInt64
 	err := s.Scan(&c.Token, &c.Installment, &c.Installments, &c.Provider, &c.PaymentKey, &c.Status, &c.Amount, &c.DueDate,
 		&c.BoletoLine, &c.BoletoBarcode, &c.PixPayload, &c.PixTxID, &c.ProviderRef, &card, &c.PaidAt, &c.PaidAmount,
-		&c.CancelledAt, &c.Settlement, &c.idempotencyKey, &c.pixKey)
+		&c.CancelledAt, &c.Settlement, &c.OurNumber, &c.Registration, &c.RegistrationReason, &c.idempotencyKey, &c.pixKey)
 	if card.Valid {
 		n := int(card.Int64)
 		c.CardInstallments = &n
@@ -231,7 +241,12 @@ func splitAmount(v Money, n int) []decimal.Decimal {
 // charge, marked ISSUING. It answers every live charge; the caller asks the
 // provider for the ISSUING ones and completes them. The order gets its
 // public token for the payment portal.
-func (db *DB) PrepareCharges(ctx context.Context, unitID int64, orderToken string) (ChargePlan, error) {
+//
+// A charge through a provider takes the unit's agreement with its bank,
+// and a boleto the agreement's next our-number. With samples (test mode,
+// demo) a unit without an agreement gets the sample one, simulated; without
+// (production) a missing or simulated agreement is ErrNoAgreement.
+func (db *DB) PrepareCharges(ctx context.Context, unitID int64, orderToken string, samples map[string]Agreement) (ChargePlan, error) {
 	var plan ChargePlan
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		o, err := orderForCharge(ctx, tx, `o.unit_id = ? AND o.token = ?`, unitID, orderToken)
@@ -289,7 +304,56 @@ func (db *DB) PrepareCharges(ctx context.Context, unitID int64, orderToken strin
 		if u, err = unitByID(ctx, tx, unitID); err != nil {
 			return err
 		}
-		plan = ChargePlan{OrderToken: o.token, PublicToken: o.publicToken, UnitName: u.Name, UnitCityIBGE: u.CityIBGE}
+		plan = ChargePlan{OrderToken: o.token, PublicToken: o.publicToken, UnitName: u.Name, UnitCNPJ: u.CNPJ,
+			UnitCityIBGE: u.CityIBGE, Agreements: map[string]Agreement{}}
+		if o.provider != "" {
+			a, err := agreementFor(ctx, tx, unitID, o.provider)
+			if errors.Is(err, sql.ErrNoRows) && samples != nil {
+				s, ok := samples[o.provider]
+				if !ok {
+					return ErrNoAgreement
+				}
+				s.Provider, s.Simulated = o.provider, true
+				accountID, aerr := agreementAccount(ctx, tx, db, unitID, s, now)
+				if aerr != nil {
+					return aerr
+				}
+				if _, err := tx.ExecContext(ctx, `INSERT INTO bank_agreements (unit_id, provider, bank, agency, agency_dv, account, account_dv,
+					wallet, code, next_our_number, bank_account_id, simulated, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, 1, ?, ?)`,
+					unitID, s.Provider, s.Bank, s.Agency, s.AgencyDV, s.Account, s.AccountDV, s.Wallet, s.Code, accountID,
+					timestamp(now), timestamp(now)); err != nil {
+					return err
+				}
+				a, err = agreementFor(ctx, tx, unitID, o.provider)
+			}
+			if errors.Is(err, sql.ErrNoRows) || (err == nil && a.Simulated && samples == nil) {
+				return ErrNoAgreement
+			}
+			if err != nil {
+				return err
+			}
+			plan.Agreements[o.provider] = a
+			rows, err := tx.QueryContext(ctx, `SELECT token FROM charges WHERE order_id = ? AND status = 'ISSUING' AND payment_key = 'BOLETO'
+				AND our_number IS NULL ORDER BY installment`, o.id)
+			if err != nil {
+				return err
+			}
+			var fresh []string
+			for rows.Next() {
+				var t string
+				if err := rows.Scan(&t); err != nil {
+					rows.Close()
+					return err
+				}
+				fresh = append(fresh, t)
+			}
+			rows.Close()
+			for _, t := range fresh {
+				if err := takeOurNumber(ctx, tx, a, t); err != nil {
+					return err
+				}
+			}
+		}
 		plan.Charges, err = chargesOf(ctx, tx, o.id, true)
 		if err != nil {
 			return err
@@ -378,7 +442,12 @@ func (db *DB) CancelCharges(ctx context.Context, unitID int64, orderToken string
 		if err != nil {
 			return err
 		}
-		res, err := tx.ExecContext(ctx, `UPDATE charges SET status = 'CANCELLED', cancelled_at = ?, updated_at = ?
+		// A boleto the bank registered (or may have: it was sent) is
+		// written off at the bank by the next remittance; one never sent
+		// is simply not sent.
+		res, err := tx.ExecContext(ctx, `UPDATE charges SET status = 'CANCELLED', cancelled_at = ?, updated_at = ?,
+				writeoff = CASE WHEN registration IN ('sent', 'registered') THEN 'pending' ELSE writeoff END,
+				registration = CASE WHEN registration = 'pending' THEN NULL ELSE registration END
 			WHERE order_id = ? AND status IN ('ISSUING', 'PENDING', 'OVERDUE')`, timestamp(now), timestamp(now), o.id)
 		if err != nil {
 			return err

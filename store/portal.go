@@ -130,80 +130,135 @@ func (db *DB) PayCharge(ctx context.Context, publicToken string, installment int
 			return err
 		}
 		var chargeID int64
-		var due string
-		var charged Money
-		err = tx.QueryRowContext(ctx, `SELECT id, token, installment, amount, due_date FROM charges
-			WHERE order_id = ? AND status IN ('PENDING', 'OVERDUE') AND (? = 0 OR installment = ?) ORDER BY installment LIMIT 1`,
-			id, installment, installment).Scan(&chargeID, &p.ChargeToken, &p.Installment, &charged, &due)
+		err = tx.QueryRowContext(ctx, `SELECT id FROM charges WHERE order_id = ? AND status IN ('PENDING', 'OVERDUE') AND (? = 0 OR installment = ?)
+			ORDER BY installment LIMIT 1`, id, installment, installment).Scan(&chargeID)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNothingToPay
 		}
 		if err != nil {
 			return err
 		}
-		p.PaidAmount = charged
-		if amount != nil {
-			p.PaidAmount = *amount
-		}
-		// Whoever confirms, a payment is a positive amount fincom can keep.
-		if !p.PaidAmount.IsPositive() || !InMoneyRange(p.PaidAmount.Decimal) {
-			return ErrMoneyRange
-		}
-		today := Today(now).ISO()
-		p.Settlement = settlementOf(charged.Decimal, p.PaidAmount.Decimal, due, today)
-		if _, err := tx.ExecContext(ctx, `UPDATE charges SET status = 'PAID', paid_at = ?, paid_amount = ?, settlement = ?, updated_at = ?
-			WHERE id = ?`, timestamp(now), p.PaidAmount, p.Settlement, timestamp(now), chargeID); err != nil {
+		if p, err = db.settleCharge(ctx, tx, chargeID, amount, Settle{Via: PaidSimulated}, now); err != nil {
 			return err
 		}
-		var unitID int64
-		var inAutomation, conciliation, nfWebhook bool
-		var account, category, contact sql.NullInt64
-		var desc string
-		if err := tx.QueryRowContext(ctx, `SELECT unit_id, in_automation, conciliation, generate_nf_webhook, bank_account_id, category_id,
-			contact_id, description FROM sales_orders WHERE id = ?`, id).
-			Scan(&unitID, &inAutomation, &conciliation, &nfWebhook, &account, &category, &contact, &desc); err != nil {
-			return err
-		}
-		if inAutomation {
-			tok := db.id()
-			var concil sql.NullString
-			if conciliation && account.Valid {
-				concil = sql.NullString{String: today, Valid: true}
-				p.Reconciled = true
-			}
-			if _, err := tx.ExecContext(ctx, `
-				INSERT INTO entries (token, unit_id, type, description, value, value_cents, due_date, pay_day, competence_date,
-					category_id, contact_id, bank_account_id, conciliation_date, active, created_at, updated_at)
-				VALUES (?, ?, 'in', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-				tok, unitID, desc, p.PaidAmount, p.PaidAmount.Cents(), due, today, due, category, contact, account,
-				concil, timestamp(now), timestamp(now)); err != nil {
-				return err
-			}
-			p.IncomeToken = NewText(tok)
-			if _, err := tx.ExecContext(ctx, `UPDATE sales_orders SET revenue = 1, date_revenue = COALESCE(date_revenue, ?) WHERE id = ?`,
-				timestamp(now), id); err != nil {
-				return err
-			}
-		}
-		if err := refreshOrder(ctx, tx, id, now); err != nil {
-			return err
-		}
-		if nfWebhook {
-			p.InvoiceDue = true
-			if _, err := tx.ExecContext(ctx, `UPDATE sales_orders SET nf_status_text = ? WHERE id = ? AND nf = 0`, NFPendingText, id); err != nil {
-				return err
-			}
-		}
-		p.UnitID = unitID
-		if err := tx.QueryRowContext(ctx, `SELECT charge_status, token FROM sales_orders WHERE id = ?`, id).Scan(&p.OrderStatus, &p.OrderToken); err != nil {
-			return err
-		}
-		if err := db.emitCharge(ctx, tx, unitID, "charge.paid", p.ChargeToken, now); err != nil {
-			return err
-		}
-		return queueNotice(ctx, tx, unitID, id, notice, now, db.id)
+		return queueNotice(ctx, tx, p.UnitID, id, notice, now, db.id)
 	})
 	return p, err
+}
+
+// Who confirmed a payment (charges.paid_via).
+const (
+	PaidSimulated = "simulated"   // test mode's simulated payer
+	PaidReturn    = "bank_return" // the bank's return file
+	PaidStatement = "statement"   // a line of the firm's bank statement
+	PaidFirm      = "firm"        // the firm, for money received elsewhere
+)
+
+// Settle is how a payment was confirmed: by whom, on what day (empty:
+// today), the bank's fee and credit date, the account credited (0: the
+// agreement's, else the order's).
+type Settle struct {
+	Via           string
+	Day           string
+	Fee           *Money
+	CreditDate    string
+	BankAccountID int64
+}
+
+// settleCharge confirms the payment of an open charge, in the caller's
+// transaction: the charge becomes PAID for amount (nil: its amount), and
+// with the order's in_automation the income entry is booked (on the
+// account credited: the confirmation's, the agreement's, else the order's),
+// reconciled with conciliation, the invoice made due with
+// generateNFWebhook, charge.paid emitted. Every confirmation (test payer,
+// bank return, statement, the firm) goes through here.
+func (db *DB) settleCharge(ctx context.Context, tx *sql.Tx, chargeID int64, amount *Money, st Settle, now time.Time) (Payment, error) {
+	var p Payment
+	var id int64
+	var due string
+	var charged Money
+	var agreementAccount sql.NullInt64
+	err := tx.QueryRowContext(ctx, `SELECT c.order_id, c.token, c.installment, c.amount, c.due_date, a.bank_account_id FROM charges c
+		LEFT JOIN bank_agreements a ON a.id = c.agreement_id WHERE c.id = ? AND c.status IN ('PENDING', 'OVERDUE')`, chargeID).
+		Scan(&id, &p.ChargeToken, &p.Installment, &charged, &due, &agreementAccount)
+	if errors.Is(err, sql.ErrNoRows) {
+		return p, ErrNothingToPay
+	}
+	if err != nil {
+		return p, err
+	}
+	p.PaidAmount = charged
+	if amount != nil {
+		p.PaidAmount = *amount
+	}
+	// Whoever confirms, a payment is a positive amount fincom can keep.
+	if !p.PaidAmount.IsPositive() || !InMoneyRange(p.PaidAmount.Decimal) {
+		return p, ErrMoneyRange
+	}
+	today := Today(now).ISO()
+	if st.Day != "" {
+		today = st.Day
+	}
+	p.Settlement = settlementOf(charged.Decimal, p.PaidAmount.Decimal, due, today)
+	var fee any
+	if st.Fee != nil {
+		fee = *st.Fee
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE charges SET status = 'PAID', paid_at = ?, paid_amount = ?, settlement = ?, updated_at = ?,
+		paid_via = ?, fee = ?, credit_date = ? WHERE id = ?`, timestamp(now), p.PaidAmount, p.Settlement, timestamp(now),
+		st.Via, fee, nullString(st.CreditDate), chargeID); err != nil {
+		return p, err
+	}
+	var unitID int64
+	var inAutomation, conciliation, nfWebhook bool
+	var account, category, contact sql.NullInt64
+	var desc string
+	if err := tx.QueryRowContext(ctx, `SELECT unit_id, in_automation, conciliation, generate_nf_webhook, bank_account_id, category_id,
+		contact_id, description FROM sales_orders WHERE id = ?`, id).
+		Scan(&unitID, &inAutomation, &conciliation, &nfWebhook, &account, &category, &contact, &desc); err != nil {
+		return p, err
+	}
+	switch {
+	case st.BankAccountID != 0:
+		account = sql.NullInt64{Int64: st.BankAccountID, Valid: true}
+	case agreementAccount.Valid:
+		account = agreementAccount
+	}
+	if inAutomation {
+		tok := db.id()
+		var concil sql.NullString
+		if conciliation && account.Valid {
+			concil = sql.NullString{String: today, Valid: true}
+			p.Reconciled = true
+		}
+		if _, err := tx.ExecContext(ctx, `
+			INSERT INTO entries (token, unit_id, type, description, value, value_cents, due_date, pay_day, competence_date,
+				category_id, contact_id, bank_account_id, conciliation_date, active, created_at, updated_at)
+			VALUES (?, ?, 'in', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+			tok, unitID, desc, p.PaidAmount, p.PaidAmount.Cents(), due, today, due, category, contact, account,
+			concil, timestamp(now), timestamp(now)); err != nil {
+			return p, err
+		}
+		p.IncomeToken = NewText(tok)
+		if _, err := tx.ExecContext(ctx, `UPDATE sales_orders SET revenue = 1, date_revenue = COALESCE(date_revenue, ?) WHERE id = ?`,
+			timestamp(now), id); err != nil {
+			return p, err
+		}
+	}
+	if err := refreshOrder(ctx, tx, id, now); err != nil {
+		return p, err
+	}
+	if nfWebhook {
+		p.InvoiceDue = true
+		if _, err := tx.ExecContext(ctx, `UPDATE sales_orders SET nf_status_text = ? WHERE id = ? AND nf = 0`, NFPendingText, id); err != nil {
+			return p, err
+		}
+	}
+	p.UnitID = unitID
+	if err := tx.QueryRowContext(ctx, `SELECT charge_status, token FROM sales_orders WHERE id = ?`, id).Scan(&p.OrderStatus, &p.OrderToken); err != nil {
+		return p, err
+	}
+	return p, db.emitCharge(ctx, tx, unitID, "charge.paid", p.ChargeToken, now)
 }
 
 // RefusePayment records a refused payment attempt on an open charge of an

@@ -325,6 +325,20 @@ func (t Text) MarshalJSON() ([]byte, error) {
 	return json.Marshal(t.String)
 }
 
+// UnmarshalJSON reads a string or null (a stored report read back).
+func (t *Text) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*t = Text{}
+		return nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	*t = NewText(s)
+	return nil
+}
+
 // NullableString answers the text and whether it has one (the answer
 // encoder, render/jsonenc, writes it without going through MarshalJSON).
 func (t Text) NullableString() (string, bool) { return t.String, t.Valid }

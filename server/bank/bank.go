@@ -71,6 +71,16 @@ func ByProvider(provider string) (*Bank, bool) {
 	return b, ok
 }
 
+// ByCode answers the bank of a COMPE code (a file's first three columns).
+func ByCode(code string) (*Bank, bool) {
+	for _, b := range banks {
+		if b.Code == code {
+			return b, true
+		}
+	}
+	return nil, false
+}
+
 // Providers lists the provider names, sorted.
 func Providers() []string { return []string{"provider_a", "provider_b", "provider_c"} }
 
@@ -306,4 +316,17 @@ var santander = &Bank{
 		return "9" + a.Code + num + dv + "0" + a.Wallet
 	},
 	layout: santanderLayout,
+}
+
+// Samples are the agreements test mode and the demo give a unit that has
+// none: valid by each bank's rules (Itaú's manual example account), marked
+// simulated, so that a production server never uses them.
+func Samples() map[string]Agreement {
+	return map[string]Agreement{
+		"provider_a": {Provider: "provider_a", Bank: "341", Agency: "0057", Account: "12345", AccountDV: "7", Wallet: "109"},
+		"provider_b": {Provider: "provider_b", Bank: "237", Agency: "1234", AgencyDV: "5", Account: "0506511", AccountDV: "9", Wallet: "09",
+			Code: "00000000000000004321"},
+		"provider_c": {Provider: "provider_c", Bank: "033", Agency: "3270", AgencyDV: "0", Account: "013000123", AccountDV: "4", Wallet: "101",
+			Code: "1234567"},
+	}
 }

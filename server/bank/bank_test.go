@@ -213,3 +213,42 @@ func TestMalformedReturn(t *testing.T) {
 }
 
 var _ = brdoc.Mod10
+
+// TestReturnRoundTrip: what the simulated bank writes, each bank's reader
+// reads back: movements, our-numbers, amounts, dates, reasons.
+func TestReturnRoundTrip(t *testing.T) {
+	for code, a := range sampleAgreements() {
+		b := map[string]*Bank{"341": itau, "237": bradesco, "033": santander}[code]
+		if err := b.Check(&a); err != nil {
+			t.Fatal(err)
+		}
+		o, _ := b.OurNumber(a, 42)
+		day := time.Date(2026, 12, 9, 0, 0, 0, 0, time.UTC)
+		f, err := b.ReturnFile(a, 5, day, []ReturnItem{
+			{Movement: "02", Our: o, Document: "PV-1/1", Due: day, Amount: decimal.NewFromInt(100)},
+			{Movement: "06", Our: o, Document: "PV-1/1", Due: day, Amount: decimal.NewFromInt(100), Paid: decimal.RequireFromString("100.00"),
+				Fee: decimal.RequireFromString("2.50"), Occurred: day, Credited: day.AddDate(0, 0, 1)},
+			{Movement: "03", Our: o, Reasons: "0816"},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := b.ParseReturn(f)
+		if err != nil {
+			t.Fatal(b.Name, err)
+		}
+		if len(r.Events) != 3 || r.Sequence != "5" {
+			t.Fatalf("%s: %+v", b.Name, r)
+		}
+		if e := r.Events[0]; e.Event != EventRegistered || e.OurNumber != o.Number {
+			t.Errorf("%s registered %+v", b.Name, e)
+		}
+		if e := r.Events[1]; e.Event != EventPaid || !e.Paid.Equal(decimal.NewFromInt(100)) || !e.Fee.Equal(decimal.RequireFromString("2.5")) ||
+			e.Occurred != "2026-12-09" || e.Credited != "2026-12-10" {
+			t.Errorf("%s paid %+v", b.Name, e)
+		}
+		if e := r.Events[2]; e.Event != EventRejected || len(e.Reasons) != 2 || e.Reasons[0].Code != "08" || e.Reasons[0].Text == "" {
+			t.Errorf("%s rejected %+v", b.Name, e)
+		}
+	}
+}

@@ -136,7 +136,11 @@ payer_occurrence 200 207 X
 	batchTrailer: febrabanBatchTrailer("237"),
 	fileTrailer:  febrabanFileTrailer("237"),
 	t: mustRecord(`
-segment 14 14 X
+bank 1 3 9 237
+batch 4 7 9
+type 8 8 9 3
+seq 9 13 9
+segment 14 14 X T
 movement 16 17 9
 wallet 38 40 9
 our_number 46 56 9
@@ -146,7 +150,7 @@ due 74 81 9
 amount 82 96 9
 fee 199 213 9
 reasons 214 223 X`),
-	u:                   febrabanU,
+	u:                   febrabanU("237"),
 	ourNumberInT:        func(line string) string { return line[45:56] },
 	movements:           febrabanMovements,
 	rejections:          febrabanRejections,

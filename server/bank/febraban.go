@@ -63,8 +63,13 @@ records 24 29 9
 }
 
 // febrabanU is segment U as FEBRABAN lays it out (all three banks agree).
-var febrabanU = mustRecord(`
-segment 14 14 X
+func febrabanU(code string) record {
+	return mustRecord(`
+bank 1 3 9 ` + code + `
+batch 4 7 9
+type 8 8 9 3
+seq 9 13 9
+segment 14 14 X U
 movement 16 17 9
 charges 18 32 9
 discount 33 47 9
@@ -73,6 +78,7 @@ paid 78 92 9
 net 93 107 9
 occurred 138 145 9
 credited 146 153 9`)
+}
 
 // febrabanMovements is FEBRABAN's C044 (return movement codes).
 var febrabanMovements = map[string]string{

@@ -175,7 +175,11 @@ records 24 29 9
 - 30 35 9
 - 36 240 X`),
 	t: mustRecord(`
-segment 14 14 X
+bank 1 3 9 341
+batch 4 7 9
+type 8 8 9 3
+seq 9 13 9
+segment 14 14 X T
 movement 16 17 9
 wallet 38 40 9
 our_number 41 48 9
@@ -187,7 +191,11 @@ fee 199 213 9
 reasons 214 221 X
 liquidation 222 223 X`),
 	u: mustRecord(`
-segment 14 14 X
+bank 1 3 9 341
+batch 4 7 9
+type 8 8 9 3
+seq 9 13 9
+segment 14 14 X U
 movement 16 17 9
 charges 18 32 9
 discount 33 47 9

@@ -149,7 +149,11 @@ batches 18 23 9
 records 24 29 9
 - 30 240 X`),
 	t: mustRecord(`
-segment 14 14 X
+bank 1 3 9 033
+batch 4 7 9
+type 8 8 9 3
+seq 9 13 9
+segment 14 14 X T
 movement 16 17 9
 our_number 41 53 9
 document 55 69 X
@@ -157,7 +161,7 @@ due 70 77 9
 amount 78 92 9
 fee 194 208 9
 reasons 209 218 X`),
-	u:            febrabanU,
+	u:            febrabanU("033"),
 	ourNumberInT: func(line string) string { return line[40:52] },
 	// Santander's note 41 (return movements) and 41-A (rejections).
 	movements:           febrabanMovements,

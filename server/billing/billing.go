@@ -10,10 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 
 	"github.com/shopspring/decimal"
 
 	"fincom/render"
+	"fincom/server/bank"
 	"fincom/server/brdoc"
 	"fincom/server/invoicing"
 	"fincom/server/provider"
@@ -41,6 +43,37 @@ type Service struct {
 	// Invoices issues the invoice a payment makes due (generateNFWebhook).
 	Invoices *invoicing.Service
 	Log      *slog.Logger
+	// SimulatedBanks gives a unit without an agreement the sample one,
+	// simulated (test mode and demo only): a production server issues
+	// boletos only by the agreements the operator set.
+	SimulatedBanks bool
+}
+
+// NoAgreementError is a charge through a provider the unit has no
+// agreement with: the operator sets one (fincom unit agreement).
+type NoAgreementError struct{ Provider string }
+
+func (e *NoAgreementError) Error() string {
+	return "the unit has no agreement with " + e.Provider + "'s bank"
+}
+
+func (e *NoAgreementError) Is(target error) bool { return target == store.ErrNoAgreement }
+
+// samples are the sample agreements in the store's terms.
+func samples() map[string]store.Agreement {
+	out := map[string]store.Agreement{}
+	for p, a := range bank.Samples() {
+		out[p] = store.Agreement{Provider: p, Bank: a.Bank, Agency: a.Agency, AgencyDV: a.AgencyDV, Account: a.Account,
+			AccountDV: a.AccountDV, Wallet: a.Wallet, Code: a.Code}
+	}
+	return out
+}
+
+// BankAgreement is a stored agreement in the bank's terms, with the
+// unit's name and CNPJ.
+func BankAgreement(a store.Agreement, name, cnpj string) bank.Agreement {
+	return bank.Agreement{Provider: a.Provider, Bank: a.Bank, Agency: a.Agency, AgencyDV: a.AgencyDV, Account: a.Account,
+		AccountDV: a.AccountDV, Wallet: a.Wallet, Code: a.Code, Name: name, CNPJ: cnpj}
 }
 
 // MailData is what an e-mail says of an order's charge.
@@ -56,7 +89,18 @@ func (s *Service) MailData(seller, customer, code, description, publicToken stri
 // the same charge: an installment is never charged twice. An order whose
 // charges are issued is left as it is.
 func (s *Service) IssueCharges(ctx context.Context, db *store.DB, unitID int64, orderToken string) error {
-	plan, err := db.PrepareCharges(ctx, unitID, orderToken)
+	var sample map[string]store.Agreement
+	if s.SimulatedBanks {
+		sample = samples()
+	}
+	plan, err := db.PrepareCharges(ctx, unitID, orderToken, sample)
+	if errors.Is(err, store.ErrNoAgreement) {
+		o, oerr := db.SalesOrder(ctx, unitID, orderToken)
+		if oerr != nil {
+			return err
+		}
+		return &NoAgreementError{Provider: o.ChargeConfig.ProviderBank.String}
+	}
 	if err != nil {
 		return err
 	}
@@ -88,9 +132,15 @@ func (s *Service) IssueCharges(ctx context.Context, db *store.DB, unitID int64, 
 		if c.CardInstallments != nil {
 			card = *c.CardInstallments
 		}
-		issued, err := p.Issue(ctx, provider.Request{IdempotencyKey: c.IdempotencyKey(), PaymentKey: c.PaymentKey,
+		req := provider.Request{IdempotencyKey: c.IdempotencyKey(), PaymentKey: c.PaymentKey,
 			Amount: c.Amount.Decimal, DueDate: due.Time, PixKey: c.PixKey(), MerchantName: plan.UnitName, MerchantCity: city,
-			CardInstallments: card})
+			CardInstallments: card}
+		if a, ok := plan.Agreements[c.Provider]; ok {
+			ba := BankAgreement(a, plan.UnitName, plan.UnitCNPJ)
+			req.Agreement, req.Simulated = &ba, a.Simulated
+			req.OurNumber, _ = strconv.ParseInt(c.OurNumber.String, 10, 64)
+		}
+		issued, err := p.Issue(ctx, req)
 		if errors.Is(err, provider.ErrRefused) {
 			return refused(fmt.Errorf("%w: %v", ErrProviderRefused, err))
 		}

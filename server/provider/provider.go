@@ -1,9 +1,10 @@
 // Package provider holds the collection providers that issue a sales
-// order's charges. fincom cannot reach the real ones, so the built-in
-// provider_a, provider_b and provider_c are faithful simulations: they
-// issue what the real ones issue (a registered boleto with valid check
-// digits, a PIX BR Code with a correct CRC, a card authorization) and, like
-// the real ones, answer a retried request with the same charge.
+// order's charges: provider_a (Itaú), provider_b (Bradesco) and
+// provider_c (Santander) issue boletos by the unit's agreement with the
+// bank (our-number, check digits and free field as package bank defines
+// them; the bank registers them from the remittance file) and PIX codes of
+// the firm's key. With a simulated agreement (test mode, demo) the
+// provider's PSP is simulated too. A retried request gets the same charge.
 package provider
 
 import (
@@ -11,13 +12,13 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"math/big"
 	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"fincom/render/pix"
+	"fincom/server/bank"
 	"fincom/server/brdoc"
 )
 
@@ -33,6 +34,12 @@ type Request struct {
 	MerchantName     string
 	MerchantCity     string
 	CardInstallments int
+	// Agreement is the unit's agreement with the provider's bank, and
+	// OurNumber the boleto's number in it; Simulated says the agreement is
+	// test mode's (the provider's simulated PSP registers PIX charges).
+	Agreement *bank.Agreement
+	OurNumber int64
+	Simulated bool
 }
 
 // Issued is what the provider answers.
@@ -74,18 +81,6 @@ func Builtin() map[string]Provider {
 // Name returns the provider's name.
 func (s Simulated) Name() string { return s.name }
 
-// digits derives n decimal digits from the key: the same key always gives
-// the same number, so a retry is answered with the same charge.
-func digits(key string, n int) string {
-	h := sha256.Sum256([]byte(key))
-	v := new(big.Int).SetBytes(h[:])
-	s := v.String()
-	for len(s) < n {
-		s += s
-	}
-	return s[:n]
-}
-
 // Issue issues the charge.
 func (s Simulated) Issue(_ context.Context, r Request) (Issued, error) {
 	if !r.Amount.IsPositive() {
@@ -98,9 +93,15 @@ func (s Simulated) Issue(_ context.Context, r Request) (Issued, error) {
 		if s.bank == "" {
 			return out, nil // a manual boleto is printed by the firm itself
 		}
-		// Free field: agency (4), wallet (2), our number (11), account (7), 0.
-		free := "1234" + "09" + digits(r.IdempotencyKey, 11) + "0012345" + "0"
-		b, err := brdoc.NewBankBoleto(s.bank, r.DueDate, r.Amount, free)
+		bk, ok := bank.ByProvider(s.name)
+		if !ok || r.Agreement == nil {
+			return Issued{}, fmt.Errorf("%w: a boleto needs the unit's agreement with the bank", ErrRefused)
+		}
+		o, err := bk.OurNumber(*r.Agreement, r.OurNumber)
+		if err != nil {
+			return Issued{}, fmt.Errorf("%w: %v", ErrRefused, err)
+		}
+		b, err := bk.Boleto(*r.Agreement, o, r.DueDate, r.Amount)
 		if err != nil {
 			return Issued{}, fmt.Errorf("%w: %v", ErrRefused, err)
 		}
@@ -115,8 +116,10 @@ func (s Simulated) Issue(_ context.Context, r Request) (Issued, error) {
 		r.PixKey = key
 		out.PixTxID = strings.ToUpper(fmt.Sprintf("%x", h[:12]))
 		code := pix.Code{Key: r.PixKey, Amount: r.Amount, Name: r.MerchantName, City: r.MerchantCity, TxID: out.PixTxID}
-		if s.bank != "" {
-			// Providers register a dynamic charge and answer its location.
+		if s.bank != "" && r.Simulated {
+			// Test mode's simulated PSP registers a dynamic charge and
+			// answers its location; a real agreement's PIX charge is the
+			// static code of the firm's key with the charge's txid.
 			code = pix.Code{URL: fmt.Sprintf("pix.%s.example/qr/v2/%s", strings.ReplaceAll(s.name, "_", "-"), strings.ToLower(out.PixTxID)),
 				Amount: r.Amount, Name: r.MerchantName, City: r.MerchantCity, TxID: out.PixTxID}
 		}

@@ -1,0 +1,176 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"fincom/server"
+	"fincom/server/bank"
+	"fincom/store"
+)
+
+// newUnitAgreementCmd sets a unit's collection agreement with a bank.
+func newUnitAgreementCmd(a *app) *cobra.Command {
+	var provider, agency, account, wallet, code, bankAccount string
+	var next int64
+	c := &cobra.Command{
+		Use:   "agreement DOMAIN UNIT_TOKEN --provider provider_a|provider_b|provider_c --agency AGENCY --account ACCOUNT-DIGIT --wallet WALLET",
+		Short: "Set the unit's collection agreement with a bank (provider_a Itaú, provider_b Bradesco, provider_c Santander)",
+		Long: "Set the agreement (convênio de cobrança) a unit's boletos are registered and paid under, each field checked as the bank\n" +
+			"defines it: Itaú agency 4 digits, account 5 digits with its DAC, wallet 109/110/111/112/115/121/180/188; Bradesco agency\n" +
+			"with its digit, account with its digit (module 11), wallet 02/04/06/09/19/21/26, --agreement (código do convênio);\n" +
+			"Santander agency, account with its digit, wallet 101/102/104/201, --agreement (código do beneficiário, 7 digits).\n" +
+			"--next-our-number moves the our-number sequence forward (never back over numbers issued). Payments are credited to\n" +
+			"--bank-account (a bank account token of the unit), else to the unit's account at that bank, agency and account (opened\n" +
+			"when it has none).",
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			b, ok := bank.ByProvider(provider)
+			if !ok {
+				return fmt.Errorf("--provider must be provider_a (Itaú), provider_b (Bradesco) or provider_c (Santander)")
+			}
+			ag := bank.Agreement{Wallet: wallet, Code: strings.TrimSpace(code)}
+			ag.Agency, ag.AgencyDV = bank.SplitDigit(agency)
+			ag.Account, ag.AccountDV = bank.SplitDigit(account)
+			if err := b.Check(&ag); err != nil {
+				var fe *bank.FieldError
+				if errors.As(err, &fe) {
+					flag := map[string]string{"agency": "--agency", "account": "--account", "wallet": "--wallet", "agreement": "--agreement"}[fe.Field]
+					return fmt.Errorf("%s (%s): %s", flag, b.Name, fe.Reason)
+				}
+				return err
+			}
+			if next < 0 || (next > 0 && len(fmt.Sprint(next)) > b.OurDigits) {
+				return fmt.Errorf("--next-our-number must be from 1 to %s", strings.Repeat("9", b.OurDigits))
+			}
+			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
+				u, err := db.UnitByToken(cmd.Context(), args[1])
+				if err != nil {
+					return fmt.Errorf("no unit %q in %s", args[1], args[0])
+				}
+				_, err = db.SetAgreement(cmd.Context(), u.ID, store.Agreement{Provider: provider, Bank: b.Code, Agency: ag.Agency,
+					AgencyDV: ag.AgencyDV, Account: ag.Account, AccountDV: ag.AccountDV, Wallet: ag.Wallet, Code: ag.Code,
+					NextOurNumber: next, BankAccountToken: bankAccount})
+				if errors.Is(err, store.ErrNotFound) && bankAccount != "" {
+					return fmt.Errorf("--bank-account %s: not a bank account of the unit", bankAccount)
+				}
+				if err != nil {
+					return err
+				}
+				return a.print(map[string]string{"domain": args[0], "unit_token": args[1], "provider": provider, "bank": b.Code},
+					fmt.Sprintf("agreement with %s (%s) set: agency %s, account %s-%s, wallet %s", b.Name, b.Code, ag.Agency, ag.Account, ag.AccountDV, ag.Wallet))
+			})
+		},
+	}
+	c.Flags().StringVar(&provider, "provider", "", "provider_a (Itaú 341), provider_b (Bradesco 237) or provider_c (Santander 033)")
+	c.Flags().StringVar(&agency, "agency", "", "agency, with its digit where the bank has one (1234-5)")
+	c.Flags().StringVar(&account, "account", "", "account with its digit (12345-6)")
+	c.Flags().StringVar(&wallet, "wallet", "", "the agreement's wallet (carteira)")
+	c.Flags().StringVar(&code, "agreement", "", "the bank's code of the agreement (Bradesco: código do convênio; Santander: código do beneficiário)")
+	c.Flags().Int64Var(&next, "next-our-number", 0, "the next our-number to issue (moves the sequence forward)")
+	c.Flags().StringVar(&bankAccount, "bank-account", "", "token of the unit's bank account payments are credited to")
+	return c
+}
+
+// newCNABCmd writes remittances and applies return files.
+func newCNABCmd(a *app) *cobra.Command {
+	c := &cobra.Command{Use: "cnab", Short: "CNAB 240 files of a unit's bank agreements: remittance out, return in"}
+	var provider, out string
+	var seq int
+	rem := &cobra.Command{
+		Use:   "remittance DOMAIN UNIT_TOKEN --provider P --out FILE",
+		Short: "Write the unit's next remittance for a bank (boletos issued and cancelled since the last one), or --sequence N again",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return fmt.Errorf("--out is required")
+			}
+			bill, _, err := server.NewServices(server.ServiceOptions{})
+			if err != nil {
+				return err
+			}
+			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
+				u, err := db.UnitByToken(cmd.Context(), args[1])
+				if err != nil {
+					return fmt.Errorf("no unit %q in %s", args[1], args[0])
+				}
+				var rm store.Remittance
+				if seq > 0 {
+					rm, err = db.RemittanceFile(cmd.Context(), u.ID, provider, seq)
+				} else {
+					rm, err = bill.ExportRemittance(cmd.Context(), db, u, provider)
+				}
+				switch {
+				case errors.Is(err, store.ErrNothingToRemit):
+					return fmt.Errorf("nothing to remit: no boleto was issued or cancelled since the last remittance")
+				case errors.Is(err, store.ErrNoAgreement):
+					return fmt.Errorf("the unit has no agreement for %s: fincom unit agreement %s %s --provider %s ...", provider, args[0], args[1], provider)
+				case errors.Is(err, store.ErrNotFound):
+					return fmt.Errorf("no remittance %d for %s", seq, provider)
+				case err != nil:
+					return err
+				}
+				if err := os.WriteFile(out, rm.Content, 0o600); err != nil {
+					return err
+				}
+				return a.print(map[string]any{"domain": args[0], "unit_token": args[1], "provider": provider, "sequence": rm.Sequence,
+					"titles": rm.Titles, "file": out}, fmt.Sprintf("remittance %d (%d titles) written to %s", rm.Sequence, rm.Titles, out))
+			})
+		},
+	}
+	rem.Flags().StringVar(&provider, "provider", "", "provider_a, provider_b or provider_c")
+	rem.Flags().StringVar(&out, "out", "", "the file to write")
+	rem.Flags().IntVar(&seq, "sequence", 0, "write remittance N again instead of a new one")
+	ret := &cobra.Command{
+		Use:   "return DOMAIN UNIT_TOKEN FILE",
+		Short: "Apply a bank's CNAB 240 return file: registrations, rejections, payments and write-offs, in one transaction",
+		Args:  cobra.ExactArgs(3),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			data, err := readInput(args[2], maxInputFile)
+			if err != nil {
+				return err
+			}
+			b, ok := bank.ByCode(string(data[:min(3, len(data))]))
+			if !ok {
+				return fmt.Errorf("%s: not a return file of Itaú, Bradesco or Santander", args[2])
+			}
+			keys, err := a.keyring(false)
+			if err != nil {
+				return err
+			}
+			bill, _, err := server.NewServices(server.ServiceOptions{Keyring: keys})
+			if err != nil {
+				return err
+			}
+			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
+				u, err := db.UnitByToken(cmd.Context(), args[1])
+				if err != nil {
+					return fmt.Errorf("no unit %q in %s", args[1], args[0])
+				}
+				rep, err := bill.ImportReturn(cmd.Context(), db, u.ID, b.Provider, args[2], data)
+				var pe *bank.ParseError
+				if errors.As(err, &pe) {
+					return fmt.Errorf("%s: %v; nothing was applied", args[2], pe)
+				}
+				if err != nil {
+					return err
+				}
+				var lines []string
+				for _, l := range rep.Lines {
+					lines = append(lines, fmt.Sprintf("line %d: our-number %d, movement %s: %s %s", l.Line, l.OurNumber, l.Movement, l.Outcome, l.Detail))
+				}
+				head := fmt.Sprintf("return of %s applied: %d lines", b.Name, len(rep.Lines))
+				if rep.Duplicate {
+					head = "this file was imported before: nothing changed"
+				}
+				return a.print(rep, strings.Join(append([]string{head}, lines...), "\n"))
+			})
+		},
+	}
+	c.AddCommand(rem, ret)
+	return c
+}

@@ -1,0 +1,77 @@
+package cmd
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"fincom/server/bank"
+)
+
+// TestUnitAgreementAndCNAB: the operator sets a unit's agreements, each
+// field checked as its bank defines it; the CNAB commands answer what the
+// routes do.
+func TestUnitAgreementAndCNAB(t *testing.T) {
+	schema := schemaForTest(t)
+	data := t.TempDir()
+	cli(t, schema, data, "domain", "create", "acme")
+	unit := jsonOut(t, cli(t, schema, data, "unit", "create", "acme", "--name", "Matriz", "--cnpj", "11.222.333/0001-81", "--json"))["unit_token"].(string)
+	v := jsonOut(t, cli(t, schema, data, "unit", "agreement", "acme", unit, "--provider", "provider_a", "--agency", "0057", "--account", "12345-7",
+		"--wallet", "109", "--json"))
+	if v["provider"] != "provider_a" || v["bank"] != "341" || v["unit_token"] != unit || v["domain"] != "acme" {
+		t.Fatalf("agreement %v", v)
+	}
+	cli(t, schema, data, "unit", "agreement", "acme", unit, "--provider", "provider_b", "--agency", "1234-5", "--account", "506511-9",
+		"--wallet", "09", "--agreement", "4321", "--next-our-number", "500")
+	for _, bad := range [][]string{
+		{"--provider", "provider_a", "--agency", "0057", "--account", "12345-6", "--wallet", "109"},                       // Itaú DAC
+		{"--provider", "provider_a", "--agency", "0057", "--account", "12345-7", "--wallet", "999"},                       // wallet
+		{"--provider", "provider_b", "--agency", "1234-5", "--account", "506511-8", "--wallet", "09", "--agreement", "1"}, // Bradesco digit
+		{"--provider", "provider_b", "--agency", "1234-5", "--account", "506511-9", "--wallet", "09"},                     // no agreement code
+		{"--provider", "provider_c", "--agency", "3270", "--account", "13000123-4", "--wallet", "101", "--agreement", "12345678"},
+		{"--provider", "provider_z", "--agency", "1", "--account", "1-1", "--wallet", "1"},
+		{"--provider", "provider_a", "--agency", "0057", "--account", "12345-7", "--wallet", "109", "--next-our-number", "123456789"},
+	} {
+		if err := cliErr(t, schema, data, append([]string{"unit", "agreement", "acme", unit}, bad...)...); err == nil {
+			t.Errorf("agreement %v accepted", bad)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "rem.txt")
+	if err := cliErr(t, schema, data, "cnab", "remittance", "acme", unit, "--provider", "provider_a", "--out", out); err == nil ||
+		!strings.Contains(err.Error(), "nothing to remit") {
+		t.Errorf("empty remittance: %v", err)
+	}
+	if err := cliErr(t, schema, data, "cnab", "remittance", "acme", unit, "--provider", "provider_c", "--out", out); err == nil ||
+		!strings.Contains(err.Error(), "fincom unit agreement acme") {
+		t.Errorf("remittance without agreement: %v", err)
+	}
+
+	// A return naming no charge is reported line by line; a malformed one
+	// is refused at its line and column.
+	b, _ := bank.ByProvider("provider_a")
+	a := bank.Agreement{Agency: "0057", Account: "12345", AccountDV: "7", Wallet: "109", CNPJ: "11222333000181", Name: "Matriz"}
+	o, _ := b.OurNumber(a, 9)
+	day := time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
+	f, err := b.ReturnFile(a, 1, day, []bank.ReturnItem{{Movement: "06", Our: o, Due: day, Amount: decimal.NewFromInt(5), Paid: decimal.NewFromInt(5), Occurred: day}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ret := filepath.Join(t.TempDir(), "ret.txt")
+	os.WriteFile(ret, f, 0o600)
+	rep := jsonOut(t, cli(t, schema, data, "cnab", "return", "acme", unit, ret, "--json"))
+	lines := rep["lines"].([]any)
+	if len(lines) != 1 || lines[0].(map[string]any)["outcome"] != "unknown_charge" {
+		t.Errorf("report %v", rep)
+	}
+	if rep := jsonOut(t, cli(t, schema, data, "cnab", "return", "acme", unit, ret, "--json")); rep["duplicate"] != true {
+		t.Errorf("second import %v", rep)
+	}
+	os.WriteFile(ret, []byte(strings.Replace(string(f), "\r\n3410001", "\r\n3410001X", 1)), 0o600)
+	if err := cliErr(t, schema, data, "cnab", "return", "acme", unit, ret); err == nil || !strings.Contains(err.Error(), "line 2, column") {
+		t.Errorf("malformed return: %v", err)
+	}
+}

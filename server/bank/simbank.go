@@ -1,0 +1,80 @@
+package bank
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// ReturnItem is one title's movement a bank reports.
+type ReturnItem struct {
+	Movement string // 02 registered, 03 rejected, 06 paid, 09 written off...
+	Our      OurNumber
+	Document string
+	Due      time.Time
+	Amount   decimal.Decimal
+	Paid     decimal.Decimal
+	Fee      decimal.Decimal
+	Occurred time.Time
+	Credited time.Time
+	Reasons  string // rejection codes, two digits each
+}
+
+// ReturnFile writes a CNAB 240 return file as the bank sends it: file
+// header (direction 2), one batch of segments T and U, trailers. fincom
+// reads banks' files; it writes one only as test mode's simulated bank
+// does, and for its tests.
+func (b *Bank) ReturnFile(a Agreement, seq int, created time.Time, items []ReturnItem) ([]byte, error) {
+	l := b.layout
+	kind, insc := inscription(a.CNPJ)
+	common := map[string]string{"inscription_kind": kind, "inscription": insc, "agency": a.Agency, "agency_dv": a.AgencyDV,
+		"account": a.Account, "account_dv": a.AccountDV, "account_dac": a.AccountDV, "agreement": a.Code,
+		"transmission": a.Agency + "0000" + pad(a.Code, 7), "firm": a.Name, "date": ddmmyyyy(created), "time": created.Format("150405"),
+		"sequence": strconv.Itoa(seq), "batch": "1", "direction": "2", "operation": "T"}
+	var out []string
+	add := func(r record, vals map[string]string) error {
+		m := map[string]string{}
+		for k, v := range common {
+			m[k] = v
+		}
+		for k, v := range vals {
+			m[k] = v
+		}
+		line, err := r.format(m)
+		out = append(out, line)
+		return err
+	}
+	if err := add(l.fileHeader, map[string]string{"batch": ""}); err != nil {
+		return nil, err
+	}
+	if err := add(l.batchHeader, nil); err != nil {
+		return nil, err
+	}
+	n := 0
+	for _, it := range items {
+		our := it.Our.Number
+		if b.Code == "033" {
+			our += it.Our.DV
+		}
+		n++
+		if err := add(l.t, map[string]string{"seq": strconv.Itoa(n), "movement": it.Movement, "wallet": a.Wallet, "our_number": our,
+			"our_dv": it.Our.DV, "document": it.Document, "due": ddmmyyyy(it.Due), "amount": cents(it.Amount), "fee": cents(it.Fee),
+			"reasons": it.Reasons}); err != nil {
+			return nil, err
+		}
+		n++
+		if err := add(l.u, map[string]string{"seq": strconv.Itoa(n), "movement": it.Movement, "paid": cents(it.Paid),
+			"net": cents(it.Paid.Sub(it.Fee)), "occurred": ddmmyyyy(it.Occurred), "credited": ddmmyyyy(it.Credited)}); err != nil {
+			return nil, err
+		}
+	}
+	if err := add(l.batchTrailer, map[string]string{"records": strconv.Itoa(n + 2)}); err != nil {
+		return nil, err
+	}
+	if err := add(l.fileTrailer, map[string]string{"batch": "", "batches": "1", "records": strconv.Itoa(len(out) + 1)}); err != nil {
+		return nil, err
+	}
+	return []byte(strings.Join(out, "\r\n") + "\r\n"), nil
+}

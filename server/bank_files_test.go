@@ -1,0 +1,192 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"fincom/server/bank"
+	"fincom/server/brdoc"
+	"fincom/store"
+)
+
+// itauReturn is the return file the bank would send for unit A's Itaú
+// agreement (the fixture's).
+func itauReturn(t *testing.T, items ...bank.ReturnItem) []byte {
+	t.Helper()
+	b, _ := bank.ByProvider("provider_a")
+	a := bank.Samples()["provider_a"]
+	a.Name, a.CNPJ = "Acme Matriz", "11222333000181"
+	if err := b.Check(&a); err != nil {
+		t.Fatal(err)
+	}
+	f, err := b.ReturnFile(a, 1, fixedNow, items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func itauOur(t *testing.T, n int64) bank.OurNumber {
+	b, _ := bank.ByProvider("provider_a")
+	a := bank.Samples()["provider_a"]
+	o, err := b.OurNumber(a, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+// TestBankChannels: a production server collects through the unit's bank:
+// the boleto carries the agreement's our-number, the remittance registers
+// it, the return file registers and pays it (settling it as a confirmed
+// payment does), the same file twice changes nothing, a malformed one is
+// refused at its line and column, a unit without an agreement is told the
+// command that sets one, and money received elsewhere is recorded by the
+// firm.
+func TestBankChannels(t *testing.T) {
+	s, ds := newTestServer(t)
+	h := s.Handler()
+	id := post(t, h, "/insert_sales_order", serviceOrder)["data"].(map[string]any)["id"].(string)
+	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+	order := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	c := order["charges"].([]any)[0].(map[string]any)
+	if c["our_number"] != "1" || c["registration"] != "pending" {
+		t.Fatalf("charge %v", c)
+	}
+	line := c["boleto_barcode"].(string)
+	// Itaú's free field: wallet 109, our-number 00000001 and its DAC,
+	// agency 0057, account 12345 and its DAC 7, 000.
+	o := itauOur(t, 1)
+	if !brdoc.ValidBoleto(line) || line[19:] != "109"+"00000001"+o.DV+"0057"+"12345"+"7"+"000" {
+		t.Errorf("bar code %s", line)
+	}
+
+	// The remittance registers it, and is kept.
+	rec := do(h, http.MethodPost, "/export_remittance", `{`+auth+`,"provider":"provider_a"}`)
+	if rec.Code != 200 || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/plain") {
+		t.Fatalf("remittance: %d %s", rec.Code, rec.Body)
+	}
+	file := rec.Body.String()
+	recs := strings.Split(strings.TrimSuffix(file, "\r\n"), "\r\n")
+	if len(recs) != 7 || recs[2][13] != 'P' || recs[2][40:49] != "00000001"+o.DV || recs[2][85:100] != "000000000150000" {
+		t.Fatalf("remittance records:\n%s", file)
+	}
+	if rec := do(h, http.MethodPost, "/export_remittance", `{`+auth+`,"provider":"provider_a"}`); rec.Code != 409 {
+		t.Errorf("second remittance: %d %s", rec.Code, rec.Body)
+	}
+	if rec := do(h, http.MethodPost, "/export_remittance", `{`+auth+`,"provider":"provider_a","sequence":1}`); rec.Body.String() != file {
+		t.Errorf("remittance 1 downloaded again differs")
+	}
+	c = post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["charges"].([]any)[0].(map[string]any)
+	if c["registration"] != "sent" {
+		t.Errorf("after the remittance: %v", c["registration"])
+	}
+
+	// The return registers and pays it; a line of an unknown our-number
+	// is reported.
+	day := time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)
+	ret := itauReturn(t,
+		bank.ReturnItem{Movement: "02", Our: o, Document: "PV-000001/1", Due: day, Amount: decimal.NewFromInt(1500)},
+		bank.ReturnItem{Movement: "06", Our: o, Document: "PV-000001/1", Due: day, Amount: decimal.NewFromInt(1500),
+			Paid: decimal.NewFromInt(1500), Fee: decimal.RequireFromString("3.20"), Occurred: day, Credited: day.AddDate(0, 0, 1)},
+		bank.ReturnItem{Movement: "06", Our: itauOur(t, 77), Due: day, Amount: decimal.NewFromInt(10), Paid: decimal.NewFromInt(10), Occurred: day},
+	)
+	imp := doMultipart(h, "/import_return", `{`+auth+`,"provider":"provider_a"}`, map[string][]byte{"RET.txt": ret})
+	if imp.Code != 200 {
+		t.Fatalf("import: %d %s", imp.Code, imp.Body)
+	}
+	var rep struct {
+		Data struct {
+			Duplicate bool `json:"duplicate"`
+			Lines     []struct {
+				Line    int    `json:"line"`
+				Outcome string `json:"outcome"`
+			} `json:"lines"`
+		} `json:"data"`
+	}
+	json.Unmarshal(imp.Body.Bytes(), &rep)
+	got := []string{}
+	for _, l := range rep.Data.Lines {
+		got = append(got, l.Outcome)
+	}
+	if strings.Join(got, ",") != "registered,paid,unknown_charge" || rep.Data.Lines[2].Line != 7 {
+		t.Errorf("report %s", imp.Body)
+	}
+	order = post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	c = order["charges"].([]any)[0].(map[string]any)
+	if c["status"] != "PAID" || c["registration"] != "registered" || c["paid_amount"] != "1500.00" || order["charge_status"] != "PAID" {
+		t.Errorf("after the return: %v %v", c, order["charge_status"])
+	}
+	entries := post(t, h, "/transactions", `{`+auth+`,"from_date":"2026-11-01","to_date":"2026-12-31","type":"in"}`)["data"].([]any)
+	paid := 0
+	for _, e := range entries {
+		if m := e.(map[string]any); m["value"] == "1500.00" || m["value"] == 1500.0 {
+			paid++
+		}
+	}
+	if paid != 1 {
+		t.Errorf("income entries of 1500: %d in %v", paid, entries)
+	}
+
+	// The same file twice changes nothing.
+	again := doMultipart(h, "/import_return", `{`+auth+`,"provider":"provider_a"}`, map[string][]byte{"RET.txt": ret})
+	if !strings.Contains(again.Body.String(), `"duplicate":true`) {
+		t.Errorf("second import: %s", again.Body)
+	}
+	entries2 := post(t, h, "/transactions", `{`+auth+`,"from_date":"2026-11-01","to_date":"2026-12-31","type":"in"}`)["data"].([]any)
+	if len(entries2) != len(entries) {
+		t.Errorf("the second import booked %d entries more", len(entries2)-len(entries))
+	}
+
+	// A malformed file is refused whole, at its line and column.
+	lines := strings.Split(string(ret), "\r\n")
+	lines[3] = lines[3][:81] + "ABC" + lines[3][84:] // the amount of the first T
+	bad := []byte(strings.Join(lines, "\r\n"))
+	rec = doMultipart(h, "/import_return", `{`+auth+`,"provider":"provider_a"}`, map[string][]byte{"RET.txt": bad})
+	if rec.Code != 400 || !strings.Contains(rec.Body.String(), `"Line":4`) || !strings.Contains(rec.Body.String(), `"Column":82`) {
+		t.Errorf("malformed: %d %s", rec.Code, rec.Body)
+	}
+
+	// A production server does not use a simulated agreement: the charge
+	// is refused with the command that sets a real one.
+	db, release, err := ds.Acquire(context.Background(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := db.UnitByToken(context.Background(), fx.tokens["unitA"])
+	sm := bank.Samples()["provider_c"]
+	if _, err := db.SetAgreement(context.Background(), u.ID, store.Agreement{Provider: "provider_c", Bank: sm.Bank, Agency: sm.Agency,
+		AgencyDV: sm.AgencyDV, Account: sm.Account, AccountDV: sm.AccountDV, Wallet: sm.Wallet, Code: sm.Code, Simulated: true}); err != nil {
+		t.Fatal(err)
+	}
+	release()
+	cid := post(t, h, "/insert_sales_order", strings.Replace(serviceOrder, `"provider_a"`, `"provider_c"`, 1))["data"].(map[string]any)["id"].(string)
+	if rec := do(h, http.MethodPost, "/generate_charge", `{`+auth+`,"id_token":"`+cid+`"}`); rec.Code != 422 ||
+		!strings.Contains(rec.Body.String(), "fincom unit agreement DOMAIN UNIT_TOKEN --provider") {
+		t.Errorf("simulated agreement in production: %d %s", rec.Code, rec.Body)
+	}
+	if c := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+cid+`"}`)["data"].(map[string]any); len(c["charges"].([]any)) != 0 {
+		t.Errorf("a refused charge left %v", c["charges"])
+	}
+
+	// Money received elsewhere: the firm records it.
+	id2 := post(t, h, "/insert_sales_order", serviceOrder)["data"].(map[string]any)["id"].(string)
+	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id2+`"}`)
+	c2 := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id2+`"}`)["data"].(map[string]any)["charges"].([]any)[0].(map[string]any)
+	if c2["our_number"] != "2" {
+		t.Errorf("second boleto's our-number %v", c2["our_number"])
+	}
+	st := post(t, h, "/settle_charge", `{`+auth+`,"id_token":"`+id2+`","amount":"1500.00","date":"2026-11-25"}`)["data"].(map[string]any)
+	if st["settlement"] != "exact" || st["charge_status"] != "PAID" {
+		t.Errorf("settle: %v", st)
+	}
+	if rec := do(h, http.MethodPost, "/settle_charge", `{`+auth+`,"id_token":"`+id2+`"}`); rec.Code == 200 {
+		t.Errorf("settling a paid charge again: %d", rec.Code)
+	}
+}

@@ -1,0 +1,112 @@
+package billing
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"fincom/server/bank"
+	"fincom/store"
+)
+
+// ErrUnknownBank is a provider that is none of the banks'.
+var ErrUnknownBank = errors.New("unknown provider: use provider_a, provider_b or provider_c")
+
+// Late-payment terms every boleto carries: a 2% fine the day after the due
+// date and 1% a month of interest (LateAmount).
+var (
+	finePercent     = decimal.NewFromInt(2)
+	interestMonthly = decimal.New(1, -2)
+)
+
+// ExportRemittance writes the unit's next CNAB 240 remittance for the
+// provider's bank (store.ErrNothingToRemit when nothing is to be sent).
+func (s *Service) ExportRemittance(ctx context.Context, db *store.DB, unit store.Unit, provider string) (store.Remittance, error) {
+	b, ok := bank.ByProvider(provider)
+	if !ok {
+		return store.Remittance{}, ErrUnknownBank
+	}
+	return db.ExportRemittance(ctx, unit.ID, provider, func(a store.Agreement, seq int, created time.Time, titles []store.RemittanceTitle) ([]byte, error) {
+		ba := BankAgreement(a, unit.Name, unit.CNPJ)
+		rm := bank.Remittance{Agreement: ba, Sequence: seq, Created: created}
+		for _, t := range titles {
+			o, err := b.OurNumber(ba, t.OurNumber)
+			if err != nil {
+				return nil, err
+			}
+			due, _ := time.Parse(time.DateOnly, t.Due)
+			issued, _ := time.Parse(time.DateOnly, t.Issued)
+			rm.Titles = append(rm.Titles, bank.Title{Movement: t.Movement, Our: o, Document: fmt.Sprintf("%s/%d", t.OrderCode, t.Installment),
+				Issued: issued, Due: due, Amount: t.Amount.Decimal, FinePercent: finePercent,
+				InterestDay: t.Amount.Mul(interestMonthly).Div(decimal.NewFromInt(30)).Round(2), FirmUse: t.ChargeToken,
+				Payer: bank.Payer{Name: t.PayerName, Document: t.PayerDocument, Street: t.Street, District: t.District, Zip: t.Zip,
+					City: t.City, State: t.State}})
+		}
+		return b.Remittance(rm)
+	})
+}
+
+// ImportReturn applies a bank's CNAB 240 return file (a *bank.ParseError
+// when it is malformed: nothing is applied) and issues the invoices its
+// payments make due.
+func (s *Service) ImportReturn(ctx context.Context, db *store.DB, unitID int64, provider, name string, data []byte) (store.ReturnReport, error) {
+	b, ok := bank.ByProvider(provider)
+	if !ok {
+		return store.ReturnReport{}, ErrUnknownBank
+	}
+	r, err := b.ParseReturn(data)
+	if err != nil {
+		return store.ReturnReport{}, err
+	}
+	var events []store.ReturnEvent
+	for _, e := range r.Events {
+		var n int64
+		fmt.Sscan(e.OurNumber, &n)
+		ev := store.ReturnEvent{Line: e.Line, Event: e.Event, Movement: e.Movement, MovementText: e.MovementText, OurNumber: n,
+			Paid: store.Money{Decimal: e.Paid}, Fee: store.Money{Decimal: e.Fee}, Occurred: e.Occurred, Credited: e.Credited}
+		for i, rs := range e.Reasons {
+			if i > 0 {
+				ev.Reason += "; "
+			}
+			ev.Reason += rs.Code + " " + rs.Text
+		}
+		events = append(events, ev)
+	}
+	sum := sha256.Sum256(data)
+	rep, err := db.ApplyReturn(ctx, unitID, provider, hex.EncodeToString(sum[:]), name, events)
+	if err != nil {
+		return rep, err
+	}
+	s.invoicesDue(ctx, db, rep.Payments)
+	return rep, nil
+}
+
+// Settle records a payment the firm received outside fincom's channels,
+// with a confirmed payment's effects.
+func (s *Service) Settle(ctx context.Context, db *store.DB, unitID int64, orderToken string, installment int, amount *store.Money, day, account string) (store.Payment, error) {
+	p, err := db.SettleCharge(ctx, unitID, orderToken, installment, amount, day, account)
+	if err != nil {
+		return p, err
+	}
+	s.invoicesDue(ctx, db, []store.Payment{p})
+	return p, nil
+}
+
+func (s *Service) invoicesDue(ctx context.Context, db *store.DB, ps []store.Payment) {
+	for i := range ps {
+		if !ps[i].InvoiceDue {
+			continue
+		}
+		inv, err := s.Invoices.Issue(ctx, db, ps[i].UnitID, ps[i].OrderToken)
+		if err != nil {
+			s.Log.Warn("invoice after payment not issued", "order", ps[i].OrderToken, "err", err)
+			continue
+		}
+		ps[i].InvoiceToken = store.NewText(inv.Token)
+	}
+}

@@ -1,0 +1,119 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// RemittanceTitle is a charge a remittance carries: a boleto to register
+// (Movement "01") or a cancelled one to write off ("02").
+type RemittanceTitle struct {
+	ChargeToken                        string
+	Movement                           string
+	OurNumber                          int64
+	OrderCode                          string
+	Installment                        int
+	Amount                             Money
+	Due, Issued                        string // YYYY-MM-DD
+	PayerName, PayerDocument           string
+	Street, District, Zip, City, State string
+}
+
+// Remittance is a remittance file as kept.
+type Remittance struct {
+	Provider string `json:"provider"`
+	Sequence int    `json:"sequence"`
+	Titles   int    `json:"titles"`
+	Created  Stamp  `json:"created_at"`
+	Content  []byte `json:"-"`
+}
+
+// ErrNothingToRemit: no boleto was issued or cancelled since the last
+// remittance of the agreement.
+var ErrNothingToRemit = errors.New("nothing to remit")
+
+// ExportRemittance writes the agreement's next remittance in one
+// transaction: the boletos issued since the last file (registration
+// pending) and the registered ones cancelled since (write-off pending),
+// numbered in sequence, kept, and marked sent. build writes the file
+// (package bank); it must not do I/O. A simulated agreement has nothing
+// to remit: its boletos are registered by the simulated bank.
+func (db *DB) ExportRemittance(ctx context.Context, unitID int64, provider string,
+	build func(a Agreement, seq int, created time.Time, titles []RemittanceTitle) ([]byte, error)) (Remittance, error) {
+	var out Remittance
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		a, err := agreementFor(ctx, tx, unitID, provider)
+		if errors.Is(err, sql.ErrNoRows) || (err == nil && a.Simulated) {
+			return ErrNoAgreement
+		}
+		if err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `
+			SELECT c.id, c.token, CASE WHEN c.status = 'CANCELLED' THEN '02' ELSE '01' END, CAST(c.our_number AS INTEGER), o.cod_orders,
+				c.installment, c.amount, c.due_date, substr(c.created_at, 1, 10), COALESCE(ct.display_name, ''), COALESCE(ct.register, ''),
+				TRIM(COALESCE(ct.address, '') || ' ' || COALESCE(ct.number, '')), COALESCE(ct.neighborhood, ''), COALESCE(ct.zip_code, ''), COALESCE(ct.city, ''), COALESCE(ct.state, '')
+			FROM charges c JOIN sales_orders o ON o.id = c.order_id LEFT JOIN contacts ct ON ct.id = o.contact_id
+			WHERE c.agreement_id = ? AND ((c.registration = 'pending' AND c.status IN ('PENDING', 'OVERDUE')) OR c.writeoff = 'pending')
+			ORDER BY c.id`, a.ID)
+		if err != nil {
+			return err
+		}
+		var titles []RemittanceTitle
+		var ids []int64
+		for rows.Next() {
+			var t RemittanceTitle
+			var id int64
+			if err := rows.Scan(&id, &t.ChargeToken, &t.Movement, &t.OurNumber, &t.OrderCode, &t.Installment, &t.Amount, &t.Due, &t.Issued,
+				&t.PayerName, &t.PayerDocument, &t.Street, &t.District, &t.Zip, &t.City, &t.State); err != nil {
+				rows.Close()
+				return err
+			}
+			titles, ids = append(titles, t), append(ids, id)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		if len(titles) == 0 {
+			return ErrNothingToRemit
+		}
+		seq := a.RemittanceSeq + 1
+		content, err := build(a, seq, now, titles)
+		if err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `INSERT INTO remittances (agreement_id, sequence, content, titles, created_at) VALUES (?, ?, ?, ?, ?)`,
+			a.ID, seq, content, len(titles), timestamp(now))
+		if err != nil {
+			return err
+		}
+		rid, _ := res.LastInsertId()
+		if _, err := tx.ExecContext(ctx, `UPDATE bank_agreements SET remittance_seq = ? WHERE id = ?`, seq, a.ID); err != nil {
+			return err
+		}
+		for i, id := range ids {
+			q := `UPDATE charges SET registration = 'sent', remittance_id = ? WHERE id = ?`
+			if titles[i].Movement == "02" {
+				q = `UPDATE charges SET writeoff = 'sent', writeoff_remittance_id = ? WHERE id = ?`
+			}
+			if _, err := tx.ExecContext(ctx, q, rid, id); err != nil {
+				return err
+			}
+		}
+		out = Remittance{Provider: provider, Sequence: seq, Titles: len(titles), Created: stampOf(now), Content: content}
+		return nil
+	})
+	return out, err
+}
+
+// RemittanceFile answers a kept remittance of the unit's agreement by its
+// sequence number (ErrNotFound).
+func (db *DB) RemittanceFile(ctx context.Context, unitID int64, provider string, seq int) (Remittance, error) {
+	out := Remittance{Provider: provider, Sequence: seq}
+	err := db.r.QueryRowContext(ctx, `SELECT r.content, r.titles, r.created_at FROM remittances r JOIN bank_agreements a ON a.id = r.agreement_id
+		WHERE a.unit_id = ? AND a.provider = ? AND r.sequence = ?`, unitID, provider, seq).Scan(&out.Content, &out.Titles, &out.Created)
+	return out, notFound(err)
+}
