@@ -3,6 +3,7 @@ module fincom
 go 1.26.8
 
 require (
+	github.com/aclindsa/ofxgo v0.1.3
 	github.com/beevik/etree v1.8.1
 	github.com/boombuler/barcode v1.1.0
 	github.com/julienschmidt/httprouter v1.3.0
@@ -21,6 +22,7 @@ require (
 )
 
 require (
+	github.com/aclindsa/xml v0.0.0-20201125035057-bbd5c9ec99ac // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect

@@ -10,6 +10,7 @@ import (
 
 	"fincom/server"
 	"fincom/server/bank"
+	"fincom/server/statement"
 	"fincom/store"
 )
 
@@ -172,5 +173,53 @@ func newCNABCmd(a *app) *cobra.Command {
 		},
 	}
 	c.AddCommand(rem, ret)
+	return c
+}
+
+// newOFXCmd imports a bank account's OFX statement.
+func newOFXCmd(a *app) *cobra.Command {
+	c := &cobra.Command{Use: "ofx", Short: "Bank statements (OFX) of a unit's accounts"}
+	var account string
+	imp := &cobra.Command{
+		Use:   "import DOMAIN UNIT_TOKEN --bank-account TOKEN FILE",
+		Short: "Import an OFX statement: each line once, matched to the charge or entry it settles, the rest left open",
+		Args:  cobra.ExactArgs(3),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if account == "" {
+				return fmt.Errorf("--bank-account is required (a bank account token of the unit)")
+			}
+			data, err := readInput(args[2], maxInputFile)
+			if err != nil {
+				return err
+			}
+			keys, err := a.keyring(false)
+			if err != nil {
+				return err
+			}
+			bill, _, err := server.NewServices(server.ServiceOptions{Keyring: keys})
+			if err != nil {
+				return err
+			}
+			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
+				u, err := db.UnitByToken(cmd.Context(), args[1])
+				if err != nil {
+					return fmt.Errorf("no unit %q in %s", args[1], args[0])
+				}
+				rep, err := bill.ImportStatement(cmd.Context(), db, u.ID, account, data)
+				switch {
+				case errors.Is(err, statement.ErrNotOFX):
+					return fmt.Errorf("%s: %v; nothing was imported", args[2], err)
+				case errors.Is(err, store.ErrInvalidReference):
+					return fmt.Errorf("--bank-account %s: not an active bank account of the unit", account)
+				case err != nil:
+					return err
+				}
+				return a.print(rep, fmt.Sprintf("%d lines imported (%d seen before): %d matched, %d open (fincom lists them: /list_statement_lines)",
+					rep.Imported, rep.Repeated, rep.Matched, rep.Open))
+			})
+		},
+	}
+	imp.Flags().StringVar(&account, "bank-account", "", "token of the unit's bank account the statement is of")
+	c.AddCommand(imp)
 	return c
 }

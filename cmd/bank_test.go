@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,5 +74,36 @@ func TestUnitAgreementAndCNAB(t *testing.T) {
 	os.WriteFile(ret, []byte(strings.Replace(string(f), "\r\n3410001", "\r\n3410001X", 1)), 0o600)
 	if err := cliErr(t, schema, data, "cnab", "return", "acme", unit, ret); err == nil || !strings.Contains(err.Error(), "line 2, column") {
 		t.Errorf("malformed return: %v", err)
+	}
+
+	// An OFX statement of the account the agreement opened: imported once.
+	var acct string
+	ds, err := (&app{dataDir: data, schema: schema}).domains()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, release, err := ds.Acquire(context.Background(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := db.UnitByToken(context.Background(), unit)
+	ag, err := db.Agreement(context.Background(), u.ID, "provider_a")
+	acct = ag.BankAccountToken
+	release()
+	ds.Close()
+	if err != nil || acct == "" {
+		t.Fatalf("agreement's account: %v", err)
+	}
+	ofx := filepath.Join("..", "server", "statement", "testdata", "itau_102_sgml.ofx")
+	v = jsonOut(t, cli(t, schema, data, "ofx", "import", "acme", unit, "--bank-account", acct, ofx, "--json"))
+	if v["imported"] != 3.0 || v["open"] != 3.0 {
+		t.Errorf("ofx import %v", v)
+	}
+	v = jsonOut(t, cli(t, schema, data, "ofx", "import", "acme", unit, "--bank-account", acct, ofx, "--json"))
+	if v["imported"] != 0.0 || v["repeated"] != 3.0 {
+		t.Errorf("ofx import again %v", v)
+	}
+	if err := cliErr(t, schema, data, "ofx", "import", "acme", unit, "--bank-account", acct, ret); err == nil || !strings.Contains(err.Error(), "nothing was imported") {
+		t.Errorf("a CNAB file as OFX: %v", err)
 	}
 }

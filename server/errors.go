@@ -76,6 +76,11 @@ const (
 	textNothingToRemit  = "Nothing to remit: no boleto was issued or cancelled since the last remittance of this agreement."
 	textUnknownBank     = "Unknown provider: use provider_a (Itaú), provider_b (Bradesco) or provider_c (Santander)."
 	textNotReturn       = "Not a CNAB 240 return file of this bank: nothing was applied."
+	textNotOFX          = "Not an OFX bank statement: nothing was imported."
+	textLineNotOpen     = "This statement line is already matched or dismissed."
+	textAmountMismatch  = "The entry's amount or direction is not the statement line's."
+	textLineNotFound    = "Statement line not found."
+	textReconcileWhat   = "To match a statement line give id_token_entry or id_token_sales_order, one of them."
 	textNoAgreement     = "The unit has no agreement with this provider's bank: boletos it issued would be registered with no bank. The operator sets one with: fincom unit agreement DOMAIN UNIT_TOKEN --provider PROVIDER --agency AGENCY --account ACCOUNT-DIGIT --wallet WALLET."
 	textProviderDown    = "The collection provider did not answer. Try again: the charge will not be issued twice."
 	textUnknownProvider = "Unknown collection provider."
@@ -243,6 +248,8 @@ var sharedErrors = errMap{
 	{billing.ErrProviderRefused, errProviderRefused},
 	{store.ErrNoAgreement, errNoAgreement},
 	{store.ErrNothingToRemit, errNothingToRemit},
+	{store.ErrLineNotOpen, errLineNotOpen},
+	{store.ErrAmountMismatch, errAmountMismatch},
 	{billing.ErrUnknownBank, errUnknownBank},
 	{billing.ErrProviderDown, errProviderDown},
 	{billing.ErrNoChargeEmail, errNoChargeEmail},

@@ -235,6 +235,12 @@ func (s *Server) routeTable() []route {
 			doc: doc{tag: tagSales, summary: "The unit's next CNAB 240 remittance for a bank, or an earlier one again (a fincom route).", desc: docExportRemittance, raw: "text/plain"}},
 		{path: "/import_return", do: handle(s.importReturn), texts: textsDefault, write: true,
 			doc: doc{tag: tagSales, summary: "Apply a bank's CNAB 240 return file (multipart; a fincom route).", desc: docImportReturn, resp: withMessage{Data: store.ReturnReport{}}, multipart: true}},
+		{path: "/import_ofx", do: handle(s.importOFX), texts: textsDefault, write: true,
+			doc: doc{tag: tagFinance, summary: "Import a bank account's OFX statement and match its lines (multipart; a fincom route).", desc: docImportOFX, resp: withMessage{Data: store.StatementReport{}}, multipart: true}},
+		{path: "/list_statement_lines", do: handle(s.listStatementLines), texts: textsDefault,
+			doc: doc{tag: tagFinance, summary: "The unit's statement lines and what each matched (a fincom route).", desc: docListStatementLines, resp: []store.StatementLine{}}},
+		{path: "/reconcile_statement_line", do: handle(s.reconcileStatementLine), texts: textsDefault, errs: errMap{{store.ErrNotFound, errLineNotFound}}, write: true,
+			doc: doc{tag: tagFinance, summary: "Pair an open statement line with an entry or a charge, or dismiss it (a fincom route).", desc: docReconcileStatementLine, resp: withMessage{Data: store.StatementLine{}}}},
 		{path: "/resend_charge", do: handle(s.resendCharge), texts: textsDefault, errs: orderErrs, write: true,
 			doc: doc{tag: tagSales, summary: "E-mail the order's open charge to the customer again.", desc: docResendCharge, resp: done}},
 

@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"fincom/server/bank"
+	"fincom/server/statement"
 	"fincom/store"
 )
 
@@ -109,4 +110,39 @@ func (s *Service) invoicesDue(ctx context.Context, db *store.DB, ps []store.Paym
 		}
 		ps[i].InvoiceToken = store.NewText(inv.Token)
 	}
+}
+
+// MatchWindow is how many days apart a statement line and an entry's due
+// date may be and still match by amount (when exactly one entry is the
+// nearest).
+const MatchWindow = 5
+
+// ImportStatement imports an OFX statement of a bank account (a
+// statement.ErrNotOFX error when the file is none) and matches its lines,
+// issuing the invoices the payments it settles make due.
+func (s *Service) ImportStatement(ctx context.Context, db *store.DB, unitID int64, accountToken string, data []byte) (store.StatementReport, error) {
+	st, err := statement.Parse(data)
+	if err != nil {
+		return store.StatementReport{}, err
+	}
+	in := make([]store.StatementLineIn, 0, len(st.Lines))
+	for _, l := range st.Lines {
+		in = append(in, store.StatementLineIn{FITID: l.FITID, Posted: l.Posted, Amount: store.Money{Decimal: l.Amount}, Memo: l.Memo})
+	}
+	rep, err := db.ImportStatement(ctx, unitID, accountToken, in, MatchWindow)
+	if err != nil {
+		return rep, err
+	}
+	s.invoicesDue(ctx, db, rep.Payments)
+	return rep, nil
+}
+
+// Reconcile applies a person's decision on an open statement line.
+func (s *Service) Reconcile(ctx context.Context, db *store.DB, unitID int64, r store.Reconciliation) (store.StatementLine, error) {
+	l, ps, err := db.ReconcileStatementLine(ctx, unitID, r)
+	if err != nil {
+		return l, err
+	}
+	s.invoicesDue(ctx, db, ps)
+	return l, nil
 }

@@ -1,0 +1,106 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+
+	"fincom/server/statement"
+	"fincom/store"
+)
+
+// The routes of statement reconciliation (fincom routes): a bank
+// account's OFX statement in, its lines matched to what they settle, the
+// rest paired or dismissed by a person.
+
+var (
+	errNotOFX         = newError(http.StatusBadRequest, textNotOFX)
+	errLineNotOpen    = newError(http.StatusConflict, textLineNotOpen)
+	errAmountMismatch = newError(http.StatusConflict, textAmountMismatch)
+	errLineNotFound   = newError(http.StatusNotFound, textLineNotFound)
+	errReconcileWhat  = newError(http.StatusBadRequest, textReconcileWhat)
+)
+
+type importOFXRequest struct {
+	BankAccount string `json:"id_token_bank_account" required:"true"`
+}
+
+// importOFX imports one OFX file (multipart: metadata with the tokens and
+// id_token_bank_account, the file as files).
+func (s *Server) importOFX(r *request, q *importOFXRequest) (any, error) {
+	switch len(r.body.files) {
+	case 0:
+		return nil, errNoFiles
+	case 1:
+	default:
+		return nil, errOneFile
+	}
+	f := r.body.files[0]
+	if f.tooLarge {
+		return nil, errFileTooLarge
+	}
+	rep, err := s.billing.ImportStatement(r.ctx, r.db, r.unit.ID, q.BankAccount, f.data)
+	if errors.Is(err, statement.ErrNotOFX) {
+		e := *errNotOFX
+		e.Details = map[string]string{"reason": err.Error()}
+		return nil, &e
+	}
+	if err != nil {
+		return nil, err
+	}
+	return withMessage{Message: "Statement imported.", Data: rep}, nil
+}
+
+type statementLinesRequest struct {
+	BankAccount string `json:"id_token_bank_account"`
+	Status      string `json:"status" enum:"open,matched,dismissed"`
+}
+
+func (s *Server) listStatementLines(r *request, q *statementLinesRequest) (any, error) {
+	return r.db.StatementLines(r.ctx, r.unit.ID, q.BankAccount, q.Status)
+}
+
+type reconcileRequest struct {
+	IDToken string `json:"id_token" alias:"token" required:"true"`
+	// Action: match (with id_token_entry, or id_token_sales_order and
+	// installment) or dismiss.
+	Action      string   `json:"action" enum:"match,dismiss" required:"true"`
+	Entry       string   `json:"id_token_entry"`
+	SalesOrder  string   `json:"id_token_sales_order"`
+	Installment *flexInt `json:"installment"`
+}
+
+func (q *reconcileRequest) validate() error {
+	if q.Action == "match" && (q.Entry == "") == (q.SalesOrder == "") {
+		return errReconcileWhat
+	}
+	return nil
+}
+
+func (s *Server) reconcileStatementLine(r *request, q *reconcileRequest) (any, error) {
+	rc := store.Reconciliation{LineToken: q.IDToken, Dismiss: q.Action == "dismiss"}
+	if !rc.Dismiss {
+		rc.EntryToken, rc.OrderToken = q.Entry, q.SalesOrder
+		if q.Installment != nil {
+			rc.Installment = int(*q.Installment)
+		}
+	}
+	l, err := s.billing.Reconcile(r.ctx, r.db, r.unit.ID, rc)
+	if err != nil {
+		return nil, err
+	}
+	return withMessage{Message: "Statement line " + l.Status + ".", Data: l}, nil
+}
+
+const (
+	docImportOFX = "Imports a bank account's statement (multipart: `metadata` with the tokens and `id_token_bank_account`, one OFX file as " +
+		"`files`: OFX 1.x SGML, Windows-1252 or not, and 2.x XML as Brazilian banks export them). Each line counts once by its FITID " +
+		"(`repeated` on a second import). A credit is matched to an open charge or unpaid income of the same amount, a debit to an " +
+		"unpaid expense: the same date first, else the single nearest due date within 5 days; two equally near leave the line open. " +
+		"A match settles the charge (a confirmed payment's effects) or pays the entry on the line's date into the account, and " +
+		"reconciles it (`conciliation_date`, `id_ofx` in /transactions). Unmatched lines stay `open` (/list_statement_lines)."
+	docListStatementLines = "The unit's statement lines, by date: of one account (`id_token_bank_account`) and status (`open`, " +
+		"`matched`, `dismissed`) when given, each with what it matched."
+	docReconcileStatementLine = "A person's decision on an open statement line (`id_token`): `match` it with an unpaid entry of its " +
+		"amount and direction (`id_token_entry`) or with an order's open charge (`id_token_sales_order`, `installment`; the amount " +
+		"received is recorded as exact, partial or over), or `dismiss` it (a bank fee, a transfer between the firm's accounts)."
+)

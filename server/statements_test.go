@@ -1,0 +1,86 @@
+package server
+
+import (
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestStatementReconciliation: an OFX statement's lines are imported once
+// each, matched to the charge or the expense they settle (by amount, the
+// same date first, else the nearest within the window), which are settled
+// and reconciled (id_ofx, conciliation_date); the rest waits for a person
+// to pair or dismiss.
+func TestStatementReconciliation(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	order := post(t, h, "/insert_sales_order", serviceOrder)["data"].(map[string]any)["id"].(string)
+	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+order+`"}`)
+	post(t, h, "/insert_expense", `{`+auth+`,"description":"Energia elétrica","value":250.75,"due_date":"2026-11-20"}`)
+	// Two equal incomes equally near a line's date: a person decides.
+	sala1 := post(t, h, "/insert_income", `{`+auth+`,"description":"Aluguel sala 1","value":99.90,"due_date":"2026-11-20"}`)["token"].(string)
+	post(t, h, "/insert_income", `{`+auth+`,"description":"Aluguel sala 2","value":99.90,"due_date":"2026-11-22"}`)
+	ofx, err := os.ReadFile("statement/testdata/itau_102_sgml.ofx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := `{` + auth + `,"id_token_bank_account":"{{account1}}"}`
+	rec := doMultipart(h, "/import_ofx", meta, map[string][]byte{"extrato.ofx": ofx})
+	if rec.Code != 200 {
+		t.Fatalf("import: %d %s", rec.Code, rec.Body)
+	}
+	body := rec.Body.String()
+	for _, want := range []string{`"imported":3`, `"matched":2`, `"open":1`, `"repeated":0`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("report lacks %s: %s", want, body)
+		}
+	}
+	o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+order+`"}`)["data"].(map[string]any)
+	if o["charge_status"] != "PAID" {
+		t.Errorf("the 1500.00 credit two days before the due date did not pay the charge: %v", o["charges"])
+	}
+	txs := post(t, h, "/transactions", `{`+auth+`,"from_date":"2026-11-01","to_date":"2026-12-31"}`)["data"].([]any)
+	reconciled := map[string]string{}
+	for _, x := range txs {
+		m := x.(map[string]any)
+		if m["id_ofx"] != nil {
+			reconciled[m["id_ofx"].(string)] = m["conciliation_date"].(string)
+		}
+	}
+	if reconciled["20261128001"] == "" || reconciled["20261120002"] == "" || len(reconciled) != 2 {
+		t.Errorf("reconciled entries %v", reconciled)
+	}
+
+	// The same file again changes nothing.
+	rec = doMultipart(h, "/import_ofx", meta, map[string][]byte{"extrato.ofx": ofx})
+	if !strings.Contains(rec.Body.String(), `"imported":0`) || !strings.Contains(rec.Body.String(), `"repeated":3`) {
+		t.Errorf("second import: %s", rec.Body)
+	}
+
+	// The open line: listed, then dismissed, once.
+	open := post(t, h, "/list_statement_lines", `{`+auth+`,"status":"open"}`)["data"].([]any)
+	if len(open) != 1 || open[0].(map[string]any)["fitid"] != "20261121003" {
+		t.Fatalf("open lines %v", open)
+	}
+	line := open[0].(map[string]any)["token"].(string)
+	if rec := do(h, http.MethodPost, "/reconcile_statement_line", `{`+auth+`,"id_token":"`+line+`","action":"match"}`); rec.Code != 400 {
+		t.Errorf("match without a target: %d %s", rec.Code, rec.Body)
+	}
+	if rec := do(h, http.MethodPost, "/reconcile_statement_line", `{`+auth+`,"id_token":"`+line+`","action":"match","id_token_entry":"`+order+`"}`); rec.Code != 403 {
+		t.Errorf("match with a non-entry: %d %s", rec.Code, rec.Body)
+	}
+	r := post(t, h, "/reconcile_statement_line", `{`+auth+`,"id_token":"`+line+`","action":"match","id_token_entry":"`+sala1+`"}`)["data"].(map[string]any)
+	if r["status"] != "matched" || r["matched_by"] != "person" || r["entry_token"] != sala1 {
+		t.Errorf("paired %v", r)
+	}
+	if rec := do(h, http.MethodPost, "/reconcile_statement_line", `{`+auth+`,"id_token":"`+line+`","action":"dismiss"}`); rec.Code != 409 {
+		t.Errorf("dismiss again: %d %s", rec.Code, rec.Body)
+	}
+	if rec := doMultipart(h, "/import_ofx", meta, map[string][]byte{"x.ofx": []byte("not an ofx")}); rec.Code != 400 {
+		t.Errorf("not OFX: %d %s", rec.Code, rec.Body)
+	}
+	if rec := doMultipart(h, "/import_ofx", `{`+auth+`,"id_token_bank_account":"nope"}`, map[string][]byte{"extrato.ofx": ofx}); rec.Code != 403 {
+		t.Errorf("another's account: %d %s", rec.Code, rec.Body)
+	}
+}

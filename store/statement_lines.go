@@ -1,0 +1,325 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// StatementLineIn is a statement line as an OFX file gives it.
+type StatementLineIn struct {
+	FITID  string
+	Posted string // YYYY-MM-DD
+	Amount Money  // credits positive, debits negative
+	Memo   string
+}
+
+// StatementLine is a stored statement line.
+type StatementLine struct {
+	Token       string `json:"token" format:"uuid"`
+	BankAccount string `json:"id_token_bank_account" format:"uuid"`
+	FITID       string `json:"fitid"`
+	Date        string `json:"date" format:"date"`
+	Amount      Money  `json:"amount"`
+	Memo        Text   `json:"memo"`
+	Status      string `json:"status" enum:"open,matched,dismissed"`
+	// MatchedBy: exact (amount and date), window (amount, the nearest
+	// date within the window), person (/reconcile_statement_line).
+	MatchedBy   Text `json:"matched_by" enum:"exact,window,person"`
+	EntryToken  Text `json:"entry_token"`
+	ChargeToken Text `json:"charge_token"`
+	OrderToken  Text `json:"order_token"`
+}
+
+// StatementReport is what importing a statement did.
+type StatementReport struct {
+	Imported int `json:"imported"`
+	// Repeated lines (a FITID imported before) change nothing.
+	Repeated int             `json:"repeated"`
+	Matched  int             `json:"matched"`
+	Open     int             `json:"open"`
+	Lines    []StatementLine `json:"lines"`
+	// Payments are the charges the statement settled, for the invoices
+	// they make due.
+	Payments []Payment `json:"-"`
+}
+
+// Errors of reconciliation.
+var (
+	ErrLineNotOpen    = errors.New("the statement line is not open")
+	ErrAmountMismatch = errors.New("the entry's amount and direction are not the line's")
+)
+
+const statementSelect = `SELECT l.token, ba.token, l.fitid, l.posted, l.amount, l.memo, l.status, l.matched_by, e.token, c.token, o.token
+	FROM statement_lines l JOIN bank_accounts ba ON ba.id = l.bank_account_id
+	LEFT JOIN entries e ON e.id = l.entry_id LEFT JOIN charges c ON c.id = l.charge_id LEFT JOIN sales_orders o ON o.id = c.order_id`
+
+func scanStatementLine(s scanner) (StatementLine, error) {
+	var l StatementLine
+	err := s.Scan(&l.Token, &l.BankAccount, &l.FITID, &l.Date, &l.Amount, &l.Memo, &l.Status, &l.MatchedBy, &l.EntryToken, &l.ChargeToken, &l.OrderToken)
+	return l, err
+}
+
+func daysApart(a, b string) int {
+	ta, err1 := time.Parse(time.DateOnly, a)
+	tb, err2 := time.Parse(time.DateOnly, b)
+	if err1 != nil || err2 != nil {
+		return 1 << 30
+	}
+	d := int(ta.Sub(tb).Hours() / 24)
+	if d < 0 {
+		d = -d
+	}
+	return d
+}
+
+type candidate struct {
+	charge, entry int64
+	day           string
+}
+
+// ImportStatement imports a bank account's statement lines in one
+// transaction, each FITID once, and matches each new line: a credit to an
+// open charge or unpaid income of the same amount, a debit to an unpaid
+// expense of the same amount; the same date first, else the single
+// nearest within window days. Two candidates equally near leave the line
+// open for a person; an entry is never matched by two lines. A matched
+// charge is settled as every confirmed payment is; the entry (the income
+// it booked, or the matched one) is paid on the line's date into the
+// account and reconciled (conciliation_date, id_ofx).
+func (db *DB) ImportStatement(ctx context.Context, unitID int64, accountToken string, in []StatementLineIn, window int) (StatementReport, error) {
+	rep := StatementReport{Lines: []StatementLine{}}
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		var account int64
+		if err := tx.QueryRowContext(ctx, `SELECT id FROM bank_accounts WHERE unit_id = ? AND token = ? AND active = 1`,
+			unitID, accountToken).Scan(&account); err != nil {
+			return ErrInvalidReference
+		}
+		for _, l := range in {
+			if !InMoneyRange(l.Amount.Decimal) || l.Amount.IsZero() {
+				return ErrMoneyRange
+			}
+			tok := db.id()
+			res, err := tx.ExecContext(ctx, `INSERT INTO statement_lines (token, unit_id, bank_account_id, fitid, posted, amount, amount_cents, memo,
+				status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?) ON CONFLICT (bank_account_id, fitid) DO NOTHING`,
+				tok, unitID, account, l.FITID, l.Posted, Money{l.Amount.Round(2)}, l.Amount.Cents(), nullString(l.Memo), timestamp(now), timestamp(now))
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n == 0 {
+				rep.Repeated++
+				continue
+			}
+			rep.Imported++
+			c, how, err := matchLine(ctx, tx, unitID, account, l, window)
+			if err != nil {
+				return err
+			}
+			if how != "" {
+				p, err := db.reconcile(ctx, tx, tok, account, l, c, how, now)
+				if err != nil {
+					return err
+				}
+				if p != nil {
+					rep.Payments = append(rep.Payments, *p)
+				}
+				rep.Matched++
+			} else {
+				rep.Open++
+			}
+			sl, err := scanStatementLine(tx.QueryRowContext(ctx, statementSelect+` WHERE l.token = ?`, tok))
+			if err != nil {
+				return err
+			}
+			rep.Lines = append(rep.Lines, sl)
+		}
+		return nil
+	})
+	return rep, err
+}
+
+// matchLine finds the line's match: how is "exact", "window" or "" (none,
+// or two equally near).
+func matchLine(ctx context.Context, tx *sql.Tx, unitID, account int64, l StatementLineIn, window int) (candidate, string, error) {
+	var q string
+	var args []any
+	if l.Amount.IsPositive() {
+		q = `SELECT c.id, 0, c.due_date FROM charges c JOIN sales_orders o ON o.id = c.order_id
+				WHERE o.unit_id = ? AND c.status IN ('PENDING', 'OVERDUE') AND c.amount = ?
+			UNION ALL
+			SELECT 0, e.id, e.due_date FROM entries e WHERE e.unit_id = ? AND e.type = 'in' AND e.active = 1 AND e.pay_day IS NULL
+				AND e.value_cents = ? AND (e.bank_account_id IS NULL OR e.bank_account_id = ?)`
+		args = []any{unitID, l.Amount.StringFixed(2), unitID, l.Amount.Cents(), account}
+	} else {
+		q = `SELECT 0, e.id, e.due_date FROM entries e WHERE e.unit_id = ? AND e.type = 'out' AND e.active = 1 AND e.pay_day IS NULL
+				AND e.value_cents = ? AND (e.bank_account_id IS NULL OR e.bank_account_id = ?)`
+		args = []any{unitID, -l.Amount.Cents(), account}
+	}
+	rows, err := tx.QueryContext(ctx, q, args...)
+	if err != nil {
+		return candidate{}, "", err
+	}
+	defer rows.Close()
+	best, bestDays, ties := candidate{}, 1<<30, 0
+	for rows.Next() {
+		var c candidate
+		if err := rows.Scan(&c.charge, &c.entry, &c.day); err != nil {
+			return c, "", err
+		}
+		switch d := daysApart(c.day, l.Posted); {
+		case d < bestDays:
+			best, bestDays, ties = c, d, 1
+		case d == bestDays:
+			ties++
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return candidate{}, "", err
+	}
+	switch {
+	case ties != 1 || bestDays > window:
+		return candidate{}, "", nil
+	case bestDays == 0:
+		return best, "exact", nil
+	}
+	return best, "window", nil
+}
+
+// reconcile settles and reconciles what a line matched: a charge is paid
+// (with a confirmed payment's effects) and the income it books is
+// reconciled; an entry is paid on the line's date into the account and
+// reconciled.
+func (db *DB) reconcile(ctx context.Context, tx *sql.Tx, lineToken string, account int64, l StatementLineIn, c candidate, how string, now time.Time) (*Payment, error) {
+	var p *Payment
+	entry := c.entry
+	if c.charge != 0 {
+		amt := Money{l.Amount.Round(2)}
+		pay, err := db.settleCharge(ctx, tx, c.charge, &amt, Settle{Via: PaidStatement, Day: l.Posted, BankAccountID: account}, now)
+		if err != nil {
+			return nil, err
+		}
+		p = &pay
+		if pay.IncomeToken.Valid {
+			if err := tx.QueryRowContext(ctx, `SELECT id FROM entries WHERE token = ?`, pay.IncomeToken.String).Scan(&entry); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if entry != 0 {
+		if _, err := tx.ExecContext(ctx, `UPDATE entries SET pay_day = COALESCE(pay_day, ?), bank_account_id = ?, conciliation_date = ?,
+			id_ofx = ?, updated_at = ? WHERE id = ?`, l.Posted, account, l.Posted, l.FITID, timestamp(now), entry); err != nil {
+			return nil, err
+		}
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE statement_lines SET status = 'matched', matched_by = ?, entry_id = ?, charge_id = ?, updated_at = ?
+		WHERE token = ?`, how, nullID(entry), nullID(c.charge), timestamp(now), lineToken)
+	return p, err
+}
+
+func nullID(id int64) sql.NullInt64 { return sql.NullInt64{Int64: id, Valid: id != 0} }
+
+// StatementLines lists the unit's statement lines (of one account when
+// given, of one status when given), by date.
+func (db *DB) StatementLines(ctx context.Context, unitID int64, accountToken, status string) ([]StatementLine, error) {
+	rows, err := db.r.QueryContext(ctx, statementSelect+` WHERE l.unit_id = ? AND (? = '' OR ba.token = ?) AND (? = '' OR l.status = ?)
+		ORDER BY l.posted, l.id`, unitID, accountToken, accountToken, status, status)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []StatementLine{}
+	for rows.Next() {
+		l, err := scanStatementLine(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}
+
+// Reconciliation is a person's decision on an open statement line.
+type Reconciliation struct {
+	LineToken string
+	Dismiss   bool
+	// One of: an unpaid entry of the line's amount and direction, or an
+	// order whose open charge (installment; 0 the first) the line pays.
+	EntryToken  string
+	OrderToken  string
+	Installment int
+}
+
+// ReconcileStatementLine pairs an open line with an entry or a charge, or
+// dismisses it (a bank fee, a transfer between the firm's accounts).
+func (db *DB) ReconcileStatementLine(ctx context.Context, unitID int64, r Reconciliation) (StatementLine, []Payment, error) {
+	var out StatementLine
+	var payments []Payment
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		var l StatementLineIn
+		var account int64
+		var status string
+		err := tx.QueryRowContext(ctx, `SELECT fitid, posted, amount, bank_account_id, status FROM statement_lines WHERE unit_id = ? AND token = ?`,
+			unitID, r.LineToken).Scan(&l.FITID, &l.Posted, &l.Amount, &account, &status)
+		if err != nil {
+			return notFound(err)
+		}
+		if status != "open" {
+			return ErrLineNotOpen
+		}
+		switch {
+		case r.Dismiss:
+			if _, err := tx.ExecContext(ctx, `UPDATE statement_lines SET status = 'dismissed', matched_by = 'person', updated_at = ? WHERE token = ?`,
+				timestamp(now), r.LineToken); err != nil {
+				return err
+			}
+		case r.EntryToken != "":
+			var id int64
+			var kind string
+			var cents int64
+			err := tx.QueryRowContext(ctx, `SELECT id, type, value_cents FROM entries WHERE unit_id = ? AND token = ? AND active = 1
+				AND pay_day IS NULL`, unitID, r.EntryToken).Scan(&id, &kind, &cents)
+			if err != nil {
+				return ErrInvalidReference
+			}
+			want := l.Amount.Cents()
+			if kind == "out" {
+				want = -want
+			}
+			if cents != want {
+				return ErrAmountMismatch
+			}
+			if _, err := db.reconcile(ctx, tx, r.LineToken, account, l, candidate{entry: id}, "person", now); err != nil {
+				return err
+			}
+		case r.OrderToken != "":
+			if !l.Amount.IsPositive() {
+				return ErrAmountMismatch
+			}
+			var charge int64
+			err := tx.QueryRowContext(ctx, `SELECT c.id FROM charges c JOIN sales_orders o ON o.id = c.order_id WHERE o.unit_id = ? AND o.token = ?
+				AND c.status IN ('PENDING', 'OVERDUE') AND (? = 0 OR c.installment = ?) ORDER BY c.installment LIMIT 1`,
+				unitID, r.OrderToken, r.Installment, r.Installment).Scan(&charge)
+			if errors.Is(err, sql.ErrNoRows) {
+				return ErrNothingToPay
+			}
+			if err != nil {
+				return err
+			}
+			p, err := db.reconcile(ctx, tx, r.LineToken, account, l, candidate{charge: charge}, "person", now)
+			if err != nil {
+				return err
+			}
+			payments = append(payments, *p)
+		default:
+			return errMissingChoice
+		}
+		out, err = scanStatementLine(tx.QueryRowContext(ctx, statementSelect+` WHERE l.token = ?`, r.LineToken))
+		return err
+	})
+	return out, payments, err
+}
+
+// errMissingChoice: a reconciliation that neither pairs nor dismisses
+// (the route's validation prevents it).
+var errMissingChoice = errors.New("reconcile: give an entry, an order or dismiss")
