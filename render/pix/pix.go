@@ -72,8 +72,11 @@ func (c Code) Payload() (string, error) {
 	if len(mai) > 99 {
 		return "", errors.New("pix: key or URL too long")
 	}
+	// A dynamic code carries neither amount nor txid: the payer's bank
+	// reads both from the payload at its location (the BR Code manual,
+	// 6.2; pix-utils reads it so, TestOutsideJudges).
 	txid := "***"
-	if c.TxID != "" {
+	if c.TxID != "" && c.URL == "" {
 		txid = c.TxID
 		if len(txid) > 25 || strings.IndexFunc(txid, func(r rune) bool { return r > 0x7f || !(unicode.IsLetter(r) || unicode.IsDigit(r)) }) >= 0 {
 			return "", errors.New("pix: txid must be up to 25 letters and digits")
@@ -87,7 +90,7 @@ func (c Code) Payload() (string, error) {
 	b.WriteString(tlv("26", mai))
 	b.WriteString(tlv("52", "0000"))
 	b.WriteString(tlv("53", "986"))
-	if c.Amount.IsPositive() {
+	if c.Amount.IsPositive() && c.URL == "" {
 		b.WriteString(tlv("54", c.Amount.StringFixed(2)))
 	}
 	b.WriteString(tlv("58", "BR"))

@@ -47,10 +47,19 @@ func TestDynamicAndAmount(t *testing.T) {
 	if !Valid(p) {
 		t.Fatalf("invalid %s", p)
 	}
-	for _, part := range []string{"010212", "25", "54071026.50", "5925Padaria Pao Quente Ltda M", "6015Sao Jose dos Ca", "0510PV000001P1"} {
+	for _, part := range []string{"010212", "25", "5925Padaria Pao Quente Ltda M", "6015Sao Jose dos Ca", "62070503***"} {
 		if !bytes.Contains([]byte(p), []byte(part)) {
 			t.Errorf("payload %s lacks %s", p, part)
 		}
+	}
+	// A dynamic code's amount and txid are in the payload at its location.
+	if bytes.Contains([]byte(p), []byte("54071026.50")) || bytes.Contains([]byte(p), []byte("PV000001P1")) {
+		t.Errorf("dynamic payload %s carries the amount or txid", p)
+	}
+	s, err := Code{Key: "fin@acme.com.br", Amount: decimal.RequireFromString("1026.5"), Name: "Padaria", City: "Sao Paulo",
+		TxID: "PV000001P1"}.Payload()
+	if err != nil || !bytes.Contains([]byte(s), []byte("54071026.50")) || !bytes.Contains([]byte(s), []byte("0510PV000001P1")) {
+		t.Errorf("static payload %s %v", s, err)
 	}
 	if _, err := (Code{Key: "k", Name: "N", City: "C", TxID: "has space"}).Payload(); err == nil {
 		t.Error("bad txid accepted")

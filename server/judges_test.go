@@ -1,0 +1,199 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"fincom/server/bank"
+)
+
+// judgeModules is where the outside judges' npm packages are installed
+// (.ci/judges: npm install there); FINCOM_JUDGE_MODULES overrides.
+func judgeModules() string {
+	if d := os.Getenv("FINCOM_JUDGE_MODULES"); d != "" {
+		return d
+	}
+	return filepath.Join("..", ".ci", "judges")
+}
+
+// TestOutsideJudges has others read what fincom emits for banks and
+// banking apps: the remittance and return files of each bank through
+// @banco-br/nodejs-cnab with @banco-br/cnab_yaml's layouts, every BR Code
+// through pix-utils, every boleto through boleto-brasileiro-validator
+// (.ci/judges/judge.js). Where the judges are not installed the test
+// skips, except in CI, where it fails.
+func TestOutsideJudges(t *testing.T) {
+	mods := judgeModules()
+	if _, err := os.Stat(filepath.Join(mods, "node_modules", "pix-utils")); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("the outside judges are not installed in %s (cd .ci/judges && npm install)", mods)
+		}
+		t.Skip("outside judges not installed (cd .ci/judges && npm install)")
+	}
+	dir := t.TempDir()
+	write := func(name string, v any) {
+		var b []byte
+		switch x := v.(type) {
+		case []byte:
+			b = x
+		default:
+			b, _ = json.MarshalIndent(v, "", " ")
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type pixCase struct {
+		Code   string `json:"code"`
+		Key    string `json:"key,omitempty"`
+		URL    string `json:"url,omitempty"`
+		Amount string `json:"amount,omitempty"`
+		TxID   string `json:"txid,omitempty"`
+	}
+	type boletoCase struct {
+		Line    string `json:"line"`
+		Barcode string `json:"barcode"`
+	}
+	var pixes []pixCase
+	var boletos []boletoCase
+
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	payer := post(t, h, "/insert_contact", `{`+auth+`,"type":"legal","register":"04.252.011/0001-10","socialReason":"Beta Distribuidora de Peças Ltda",
+		"address":"Avenida Paulista","number":"1000","neighborhood":"Bela Vista","city":"São Paulo","state":"SP","zip_code":"01310-100"}`)["token"].(string)
+	type title struct {
+		OurTail   string `json:"our_tail"`
+		OurFull   string `json:"our_full"`
+		Document  string `json:"document"`
+		Due       string `json:"due"`
+		Cents     int64  `json:"cents"`
+		Movement  string `json:"movement"`
+		Payer     string `json:"payer"`
+		PayerID   string `json:"payer_id"`
+		Zip       string `json:"zip"`
+		PaidCents int64  `json:"paid_cents"`
+		Occurred  string `json:"occurred"`
+	}
+	type expect struct {
+		Bank     string  `json:"bank"`
+		YAMLBank string  `json:"yaml_bank"`
+		Sequence int     `json:"sequence"`
+		Firm     string  `json:"firm"`
+		Layout   string  `json:"layout"`
+		Titles   []title `json:"titles"`
+	}
+	for _, p := range bank.Providers() {
+		b, _ := bank.ByProvider(p)
+		ag := bank.Samples()[p]
+		ag.Name, ag.CNPJ = "Acme Matriz", "11222333000181"
+		if err := b.Check(&ag); err != nil {
+			t.Fatal(err)
+		}
+		yamlBank := map[string]string{"033": "033"}[b.Code]
+		layout := map[string]string{"341": "040", "237": "084", "033": "040"}[b.Code]
+		var titles []title
+		for i, value := range []string{"1500", "89.90"} {
+			order := strings.Replace(strings.Replace(serviceOrder, `"provider_a"`, `"`+p+`"`, 1), `"id_token_contact":"{{contact1}}"`, `"id_token_contact":"`+payer+`"`, 1)
+			order = strings.Replace(order, `"value":1500`, `"value":`+value, 1)
+			id := post(t, h, "/insert_sales_order", order)["data"].(map[string]any)["id"].(string)
+			post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+			o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+			c := o["charges"].([]any)[0].(map[string]any)
+			boletos = append(boletos, boletoCase{c["boleto_line"].(string), c["boleto_barcode"].(string)})
+			var n int64
+			fmt.Sscan(c["our_number"].(string), &n)
+			our, _ := b.OurNumber(ag, n)
+			tail := our.Number[len(our.Number)-8:] + our.DV
+			if b.Code == "341" {
+				tail = ""
+			}
+			cents := decimal.RequireFromString(value).Shift(2).IntPart()
+			titles = append(titles, title{OurTail: tail, OurFull: our.Number + our.DV, Document: fmt.Sprintf("%s/1", o["cod_orders"]),
+				Due: "30112026", Cents: cents, Movement: "01", Payer: "BETA DISTRIBUIDORA DE PECAS LTDA", PayerID: "04252011000110", Zip: "01310100"})
+			_ = i
+		}
+		rec := do(h, http.MethodPost, "/export_remittance", `{`+auth+`,"provider":"`+p+`"}`)
+		if rec.Code != 200 {
+			t.Fatalf("%s remittance: %d %s", p, rec.Code, rec.Body)
+		}
+		write(p+".rem", rec.Body.Bytes())
+		write(p+".json", expect{Bank: b.Code, YAMLBank: yamlBank, Sequence: 1, Firm: "ACME MATRIZ", Layout: layout, Titles: titles})
+
+		// The bank's answer: registered and paid.
+		day := time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)
+		var items []bank.ReturnItem
+		var rt []title
+		for i, tt := range titles {
+			our, _ := b.OurNumber(ag, int64(i+1))
+			amt := decimal.New(tt.Cents, -2)
+			items = append(items, bank.ReturnItem{Movement: "06", Our: our, Document: tt.Document, Due: day, Amount: amt, Paid: amt, Occurred: day, Credited: day})
+			rt = append(rt, title{OurFull: our.Number + our.DV, Cents: tt.Cents, Movement: "06", PaidCents: tt.Cents, Occurred: "28112026"})
+		}
+		ret, err := b.ReturnFile(ag, 7, day, items)
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(p+"_return.ret", ret)
+		write(p+"_return.json", expect{Bank: b.Code, YAMLBank: yamlBank, Sequence: 7, Firm: "ACME MATRIZ", Layout: layout, Titles: rt})
+	}
+
+	// BR Codes: the static code of each kind of key, with and without an
+	// amount, and a production provider's (static, with the charge's txid).
+	for _, k := range []struct{ sent, key string }{{"529.982.247-25", "52998224725"}, {"11.222.333/0001-81", "11222333000181"},
+		{"(11) 98888-7777", "+5511988887777"}, {"Fin@Acme.com.br", "fin@acme.com.br"},
+		{"123E4567-E89B-12D3-A456-426614174000", "123e4567-e89b-12d3-a456-426614174000"}} {
+		for _, provider := range []string{"", "provider_b"} {
+			body := strings.Replace(productOrder, `"charge_pix_key":"pix@acme.com.br"`, `"charge_pix_key":"`+k.sent+`"`, 1)
+			if provider != "" {
+				body = strings.Replace(body, `"charge": {`, `"charge": {"provider_bank":"`+provider+`",`, 1)
+			}
+			id := post(t, h, "/insert_sales_order", body)["data"].(map[string]any)["id"].(string)
+			post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+			c := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["charges"].([]any)[0].(map[string]any)
+			txid := "***"
+			if v, ok := c["pix_txid"].(string); ok && v != "" {
+				txid = v
+			}
+			pixes = append(pixes, pixCase{Code: c["pix_payload"].(string), Key: k.key, Amount: "35.00", TxID: txid})
+		}
+	}
+	// Test mode's simulated PSP (a throw-away domain's sample
+	// agreement): a dynamic code with its location.
+	tm, _ := newTestModeServer(t)
+	th := tm.Handler()
+	d := post(t, th, "/_test/domains", `{"label":"judges"}`)["data"].(map[string]any)
+	tok := `"access_token":"` + d["access_token"].(string) + `","unit_token":"` + d["unit_token"].(string) + `"`
+	contact := post(t, th, "/insert_contact", `{`+tok+`,"type":"legal","register":"11444777000161","socialReason":"Cliente SA"}`)["token"].(string)
+	product := post(t, th, "/insert_product_or_service", `{`+tok+`,"description":"Consultoria","type":"service","monetary_value":"35.00"}`)["token"].(string)
+	category := post(t, th, "/get_categories", `{`+tok+`,"type":"in"}`)["data"].([]any)[0].(map[string]any)["token"].(string)
+	id := post(t, th, "/insert_sales_order", `{`+tok+`,
+		"pv": {"id_token_contact":"`+contact+`","id_token_stock_item":"`+product+`","description":"Consultoria","value":35,"quantity":1},
+		"faturamento": {"id_token_category":"`+category+`","estimated_payment_date":"2026-11-30"},
+		"charge": {"payment_type":"`+payPix+`","provider_bank":"provider_a","installment_credit":1,"charge_pix_key":"fin@loja.com.br"}}`)["data"].(map[string]any)["id"].(string)
+	post(t, th, "/generate_charge", `{`+tok+`,"id_token":"`+id+`"}`)
+	c := post(t, th, "/get_sales_order_by_id", `{`+tok+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["charges"].([]any)[0].(map[string]any)
+	code := c["pix_payload"].(string)
+	url := code[strings.Index(code, "pix.provider-a"):]
+	url = url[:strings.Index(url, "5204")]
+	if !strings.Contains(code, "62070503***") || strings.Contains(code, "540535.00") {
+		t.Errorf("a dynamic code carries its amount and txid at its location, not in itself: %s", code)
+	}
+	pixes = append(pixes, pixCase{Code: code, URL: url})
+	write("pix.json", pixes)
+	write("boletos.json", boletos)
+
+	out, err := exec.Command("node", filepath.Join("..", ".ci", "judges", "judge.js"), dir).CombinedOutput()
+	if err != nil {
+		t.Fatalf("the outside judges disagree:\n%s", out)
+	}
+	t.Logf("%s", out)
+}
