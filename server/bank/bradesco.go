@@ -124,7 +124,7 @@ fine 75 89 9
 message 100 139 X
 - 140 179 X
 - 180 199 X
-payer_occurrence 200 207 X
+payer_occurrence 200 207 9
 - 208 210 9
 - 211 215 9
 - 216 216 X
