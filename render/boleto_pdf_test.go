@@ -12,9 +12,15 @@ import (
 // code, rasterized, as the 44 digits it was drawn from.
 func TestBoletoPDF(t *testing.T) {
 	const barcode = "00196758600001026560000001149718606852452211"
-	b, err := BoletoPDF(BoletoPageData{Bank: "001-9", Seller: "Acme Serviços Ltda", SellerCNPJ: "11.222.333/0001-81", Customer: "Maria da Conceição",
-		OrderCode: "PV-000012", Description: "Manutenção (novembro)", Amount: "R$ 1.026,56", DueDate: "10/12/2026",
-		Line: FormatLine("00190000090114971860168524522114675860000102656")}, barcode)
+	d := BoletoPageData{Bank: "001-9", BankName: "Banco do Brasil", Seller: "Acme Serviços Ltda", SellerCNPJ: "11.222.333/0001-81",
+		SellerAddress: "Rua Vergueiro, 1000 · Paraíso · São Paulo - SP · CEP 04101-000", Customer: "Maria da Conceição",
+		CustomerDocument: "CPF 529.982.247-25", CustomerAddress: "Rua das Flores, 10 · Centro · Campinas - SP · CEP 13010-000",
+		OrderCode: "PV-000012", Description: "Manutenção (novembro)", DocumentNumber: "PV-000012/1", DocumentKind: "DM", Acceptance: "N",
+		DocumentDate: "20/11/2026", ProcessingDate: "20/11/2026", AgencyCode: "1234-5 / 99887-1", OurNumber: "11497186068-5", Wallet: "17",
+		Currency: "R$", Amount: "R$ 1.026,56", DueDate: "10/12/2026", PaymentPlace: "Pagável em qualquer banco, mesmo após o vencimento",
+		Instructions: []string{"Após o vencimento, multa de 2% (R$ 20,53) e juros de mora de 1% ao mês (R$ 0,34 ao dia)."},
+		Line:         FormatLine("00190000090114971860168524522114675860000102656")}
+	b, err := BoletoPDF(d, barcode)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,8 +32,11 @@ func TestBoletoPDF(t *testing.T) {
 	if err != nil {
 		t.Fatalf("pdftotext: %v %s", err, out)
 	}
-	for _, want := range []string{"001-9", "00190.00009 01149.718601 68524.522114 6 75860000102656", "Acme Serviços Ltda (CNPJ 11.222.333/0001-81)",
-		"Maria da Conceição", "R$ 1.026,56", "10/12/2026", "Manutenção (novembro)", "FICHA DE COMPENSAÇÃO"} {
+	for _, want := range []string{"001-9", "00190.00009 01149.718601 68524.522114 6 75860000102656", "Acme Serviços Ltda - CNPJ 11.222.333/0001-81",
+		"Maria da Conceição - CPF 529.982.247-25", "R$ 1.026,56", "10/12/2026", "FICHA DE COMPENSAÇÃO", "LOCAL DE PAGAMENTO",
+		"Pagável em qualquer banco", "AGÊNCIA / CÓDIGO DO BENEFICIÁRIO", "1234-5 / 99887-1", "NOSSO NÚMERO", "11497186068-5",
+		"PV-000012/1", "ESPÉCIE DOC.", "DM", "ACEITE", "DATA PROCESSAMENTO", "20/11/2026", "CARTEIRA", "17", "multa de 2%",
+		"Rua Vergueiro, 1000", "CEP 13010-000", "ENDEREÇO DO PAGADOR"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("pdftotext did not find %q in:\n%s", want, out)
 		}
@@ -41,5 +50,21 @@ func TestBoletoPDF(t *testing.T) {
 	}
 	if got := strings.TrimSpace(string(out)); got != barcode {
 		t.Fatalf("zbarimg read %q", got)
+	}
+
+	// Paid: PAGO, and neither a line nor a bar code to pay again.
+	d.Paid, d.PaidOn = true, "05/12/2026"
+	b, err = BoletoPDF(d, barcode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(file, b, 0o644)
+	out, _ = exec.Command(tools["pdftotext"], file, "-").CombinedOutput()
+	if !strings.Contains(string(out), "PAGO EM 05/12/2026") || strings.Contains(string(out), "00190.00009") {
+		t.Errorf("paid boleto:\n%s", out)
+	}
+	exec.Command(tools["pdftoppm"], "-r", "300", "-png", "-singlefile", file, filepath.Join(dir, "paid")).Run()
+	if out, _ := exec.Command(tools["zbarimg"], "--raw", "-q", "-Sdisable", "-Si25.enable", filepath.Join(dir, "paid.png")).Output(); len(out) > 0 {
+		t.Errorf("a paid boleto still has a bar code: %s", out)
 	}
 }

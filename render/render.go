@@ -70,8 +70,11 @@ type ChargeView struct {
 	Paid                      bool
 	BoletoLine                string // formatted linha digitável
 	BoletoURL                 string
-	PixPayload                string
-	PixQRURL                  string
+	// BoletoNotice says why the boleto is not shown yet (in registration
+	// at the bank, or refused by it).
+	BoletoNotice string
+	PixPayload   string
+	PixQRURL     string
 }
 
 // PaymentPageData fills the payment page.
@@ -93,20 +96,45 @@ func (r *Renderer) PaymentPage(w io.Writer, d PaymentPageData) error {
 	return r.pages.ExecuteTemplate(w, "payment.html", d)
 }
 
-// BoletoPageData fills the printable boleto.
+// BoletoPageData fills the printable boleto: every field of FEBRABAN's
+// payment slip (ficha de compensação) and the payer's receipt.
 type BoletoPageData struct {
-	Bank        string
-	Seller      string
-	SellerCNPJ  string
-	Customer    string
-	OrderCode   string
-	Description string
-	Amount      string
-	DueDate     string
-	Line        string
+	Bank          string // "341-7"
+	BankName      string
+	Seller        string
+	SellerCNPJ    string
+	SellerAddress string
+	Customer      string
+	// CustomerDocument is the payer's CPF or CNPJ, masked.
+	CustomerDocument string
+	CustomerAddress  string
+	OrderCode        string
+	Description      string
+	// DocumentNumber is the firm's number of the title ("PV-000001/1").
+	DocumentNumber string
+	DocumentKind   string // "DM": duplicata mercantil
+	Acceptance     string // "N"
+	DocumentDate   string // dd/mm/yyyy
+	ProcessingDate string
+	// AgencyCode is the "agência / código do beneficiário" box.
+	AgencyCode   string
+	OurNumber    string
+	Wallet       string
+	Currency     string // "R$"
+	Amount       string
+	DueDate      string
+	PaymentPlace string
+	Instructions []string
+	Line         string
 	// BarcodeImage is the bar code drawn as Interleaved 2 of 5, a PNG data
 	// URI the template may use as an image source.
 	BarcodeImage htmltemplate.URL
+	// Paid shows PAGO (with the day) instead of a payable bar code.
+	Paid   bool
+	PaidOn string
+	// Simulated marks a boleto of test mode's simulated bank: no bank
+	// registered it, and the page says so.
+	Simulated bool
 }
 
 // BoletoPage writes a printable boleto page.
@@ -126,8 +154,10 @@ func BarcodeDataURI(digits string) (htmltemplate.URL, error) {
 	if err != nil {
 		return "", err
 	}
-	// 103 mm wide at print resolution; 13 mm high, as FEBRABAN asks.
-	code, err = barcode.Scale(code, 820, 100)
+	// Two pixels a module: a screen shows it at its size and a reader
+	// reads it from a capture (TestBoletoPageInBrowser); print scales it
+	// to 103 mm by 13 mm, as FEBRABAN asks.
+	code, err = barcode.Scale(code, 2*code.Bounds().Dx(), 100)
 	if err != nil {
 		return "", err
 	}

@@ -190,3 +190,30 @@ func TestBankChannels(t *testing.T) {
 		t.Errorf("settling a paid charge again: %d", rec.Code)
 	}
 }
+
+// registerBoletos has the bank register unit A's boletos through the
+// provider: the remittance out, a return confirming each entry in.
+func registerBoletos(t *testing.T, h http.Handler, provider string) {
+	t.Helper()
+	rec := do(h, http.MethodPost, "/export_remittance", `{`+auth+`,"provider":"`+provider+`"}`)
+	if rec.Code != 200 {
+		t.Fatalf("remittance: %d %s", rec.Code, rec.Body)
+	}
+	b, _ := bank.ByProvider(provider)
+	a := bank.Samples()[provider]
+	a.Name, a.CNPJ = "Acme Matriz", "11222333000181"
+	moves, ours := b.Remitted(rec.Body.Bytes())
+	var items []bank.ReturnItem
+	for i, o := range ours {
+		if moves[i] == bank.MoveEntry {
+			items = append(items, bank.ReturnItem{Movement: "02", Our: o, Due: fixedNow, Amount: decimal.NewFromInt(1)})
+		}
+	}
+	f, err := b.ReturnFile(a, 1, fixedNow, items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec := doMultipart(h, "/import_return", `{`+auth+`}`, map[string][]byte{"ret.txt": f}); rec.Code != 200 {
+		t.Fatalf("return: %d %s", rec.Code, rec.Body)
+	}
+}

@@ -20,7 +20,11 @@ var (
 	errNothingToPay    = newError(http.StatusConflict, textNothingToPay)
 	errOnlinePayment   = newError(http.StatusConflict, textOnlinePayment)
 	errPortalNotFound  = newError(http.StatusNotFound, textPortalNotFound)
-	errTooManyRequests = newError(http.StatusTooManyRequests, textTooManyRequests)
+	// A boleto the bank has not registered yet (or refused) is not shown:
+	// the payer's bank would refuse it.
+	errBoletoRegistering = newError(http.StatusConflict, textBoletoRegistering)
+	errBoletoRejected    = newError(http.StatusConflict, textBoletoRejected)
+	errTooManyRequests   = newError(http.StatusTooManyRequests, textTooManyRequests)
 	// errAmountRange: a confirmed amount (with a late payment's fees) past
 	// the money range.
 	errAmountRange = newError(http.StatusBadRequest, fmt.Sprintf(textMoneyRange, "amount"))

@@ -58,6 +58,15 @@ func TestChargeFlow(t *testing.T) {
 		t.Fatalf("payment url %s", url)
 	}
 
+	// Until the bank registers them, the portal shows no boleto to pay.
+	if bol := do(h, http.MethodGet, "/sales_orders/public_boleto/"+public, ""); bol.Code != 409 {
+		t.Errorf("an unregistered boleto shown: %d", bol.Code)
+	}
+	if page := do(h, http.MethodGet, "/sales_orders/public_payment/"+public, ""); strings.Contains(page.Body.String(), spaced(line)) ||
+		!strings.Contains(page.Body.String(), "sendo registrado no banco") {
+		t.Errorf("the page shows an unregistered boleto")
+	}
+	registerBoletos(t, h, "provider_a")
 	page := do(h, http.MethodGet, "/sales_orders/public_payment/"+public, "")
 	if page.Code != 200 || !strings.Contains(page.Header().Get("Content-Type"), "text/html") {
 		t.Fatalf("page: %d %s", page.Code, page.Header())
@@ -133,8 +142,10 @@ func TestChargeFlow(t *testing.T) {
 		t.Fatalf("outbox kinds %v", kinds)
 	}
 	events, _ := db.PortalEvents(context.Background(), 1, id)
-	// The boleto was opened twice: as a page, then as a PDF.
-	if len(events) != 4 || events[0].Kind != "viewed" || events[1].Kind != "opened_boleto" || events[2].Kind != "opened_boleto" || events[3].Kind != "copied_boleto" {
+	// The page was viewed before and after the bank registered the
+	// boletos; the boleto was opened twice: as a page, then as a PDF.
+	if len(events) != 5 || events[0].Kind != "viewed" || events[1].Kind != "viewed" || events[2].Kind != "opened_boleto" ||
+		events[3].Kind != "opened_boleto" || events[4].Kind != "copied_boleto" {
 		t.Fatalf("events %+v", events)
 	}
 }

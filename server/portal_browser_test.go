@@ -333,3 +333,70 @@ func TestAPIDocsInBrowser(t *testing.T) {
 		t.Fatalf("screenshot looks blank: %d colours", len(colors))
 	}
 }
+
+// TestBoletoPageInBrowser opens a registered Bradesco boleto in headless
+// Chromium: it carries every field a boleto has, fits a 390-px phone
+// without sideways scrolling, its bar code is read by zbarimg from a
+// desktop screenshot as the charge's, and once paid it shows PAGO and no
+// bar code.
+func TestBoletoPageInBrowser(t *testing.T) {
+	_, pageURL := chromium(t)
+	zbar := pdfTool(t, "zbarimg")
+	s, _ := newTestServer(t)
+	ts := httptest.NewServer(s.Handler())
+	defer ts.Close()
+	h := s.Handler()
+	payer := post(t, h, "/insert_contact", `{`+auth+`,"type":"legal","register":"04252011000110","socialReason":"Beta Distribuidora de Peças Ltda",
+		"address":"Avenida Paulista","number":"1000","neighborhood":"Bela Vista","city":"São Paulo","state":"SP","zip_code":"01310-100"}`)["token"].(string)
+	order := strings.Replace(strings.Replace(serviceOrder, `"provider_a"`, `"provider_b"`, 1), `"id_token_contact":"{{contact1}}"`, `"id_token_contact":"`+payer+`"`, 1)
+	id := post(t, h, "/insert_sales_order", order)["data"].(map[string]any)["id"].(string)
+	out := post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	c := out["charges"].([]any)[0].(map[string]any)
+	registerBoletos(t, h, "provider_b")
+	url := out["payment_url"].(string)
+	public := url[strings.LastIndex(url, "/")+1:]
+	target := ts.URL + Prefix + "/sales_orders/public_boleto/" + public
+
+	p := dialCDP(t, pageURL)
+	p.call(t, "Page.enable", map[string]any{})
+	p.call(t, "Emulation.setDeviceMetricsOverride", map[string]any{"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": true})
+	p.call(t, "Page.navigate", map[string]any{"url": target})
+	p.waitFor(t, `document.readyState === "complete" && !!document.querySelector("#ficha")`)
+	if w := p.eval(t, `document.documentElement.scrollWidth`); w.(float64) > 390 {
+		t.Errorf("the boleto is %v px wide on a 390-px phone", w)
+	}
+	text := p.eval(t, `document.body.innerText`).(string)
+	for _, want := range []string{"237-2", "Acme Matriz", "CNPJ 11.222.333/0001-81", "1234-5 / 0506511-9", "09/00000000001-", "PV-000001/1", "DM",
+		"LOCAL DE PAGAMENTO", "DATA DO PROCESSAMENTO", "CARTEIRA", "NOSSO NÚMERO", "AGÊNCIA / CÓDIGO DO BENEFICIÁRIO", "ESPÉCIE DOC.", "ACEITE", "R$ 1.500,00", "30/11/2026", "multa de 2%", "juros de mora de 1% ao mês",
+		"Beta Distribuidora de Peças Ltda", "CNPJ 04.252.011/0001-10", "Avenida Paulista, 1000", "CEP 01310-100"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the boleto page lacks %q", want)
+		}
+	}
+
+	// At desktop size, a screen capture's bar code reads as the charge's.
+	p.call(t, "Emulation.setDeviceMetricsOverride", map[string]any{"width": 1280, "height": 1400, "deviceScaleFactor": 1, "mobile": false})
+	p.call(t, "Page.reload", map[string]any{})
+	p.waitFor(t, `document.readyState === "complete" && (() => { const i = document.querySelector(".barcode img"); return !!i && i.complete && i.naturalWidth > 100 })()`)
+	shot := p.call(t, "Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": true})
+	var sc struct{ Data string }
+	json.Unmarshal(shot, &sc)
+	raw, _ := base64.StdEncoding.DecodeString(sc.Data)
+	file := filepath.Join(t.TempDir(), "boleto.png")
+	if dir := os.Getenv("FINCOM_SCREENSHOTS"); dir != "" {
+		file = filepath.Join(dir, "boleto.png")
+	}
+	os.WriteFile(file, raw, 0o644)
+	got, _ := exec.Command(zbar, "--raw", "-q", "-Sdisable", "-Si25.enable", file).Output()
+	if strings.TrimSpace(string(got)) != c["boleto_barcode"] {
+		t.Errorf("zbarimg read %q from the screenshot, want %v", got, c["boleto_barcode"])
+	}
+
+	// Paid: PAGO, and no bar code to pay again.
+	post(t, h, "/settle_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+	p.call(t, "Page.reload", map[string]any{})
+	p.waitFor(t, `document.readyState === "complete" && !!document.querySelector("#ficha")`)
+	if got := p.eval(t, `(document.querySelector("#pago") || {}).textContent + "|" + !!document.querySelector(".barcode img") + "|" + document.querySelector("#linha").textContent.trim()`); got != "PAGO em 22/11/2026|false|" {
+		t.Errorf("paid boleto: %v", got)
+	}
+}

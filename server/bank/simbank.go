@@ -78,3 +78,25 @@ func (b *Bank) ReturnFile(a Agreement, seq int, created time.Time, items []Retur
 	}
 	return []byte(strings.Join(out, "\r\n") + "\r\n"), nil
 }
+
+// Remitted reads the titles of a remittance file as the bank does: each
+// segment P's movement and our-number. The simulated bank answers a
+// remittance with it; the tests do too.
+func (b *Bank) Remitted(data []byte) (movements []string, ours []OurNumber) {
+	p := b.layout.p
+	for _, line := range strings.Split(strings.TrimRight(string(data), "\r\n"), "\r\n") {
+		if len(line) != 240 || line[7] != '3' || line[13] != 'P' {
+			continue
+		}
+		var o OurNumber
+		switch b.Code {
+		case "033":
+			nn := p.get(line, "our_number")
+			o = OurNumber{Number: nn[:len(nn)-1], DV: nn[len(nn)-1:]}
+		default:
+			o = OurNumber{Number: p.get(line, "our_number"), DV: p.get(line, "our_dv")}
+		}
+		movements, ours = append(movements, p.get(line, "movement")), append(ours, o)
+	}
+	return movements, ours
+}
