@@ -40,7 +40,8 @@ CREATE TABLE units (
 	cofins_rate TEXT,
 	csc_id     TEXT,
 	-- The NFC-e's CSC, sealed with the operator's secrets key.
-	csc_sealed BLOB
+	csc_sealed BLOB,
+	pix_key    TEXT
 ) STRICT;
 
 -- A unit's digital certificate (ICP-Brasil A1), its private key sealed

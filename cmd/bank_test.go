@@ -41,6 +41,14 @@ func TestUnitAgreementAndCNAB(t *testing.T) {
 			t.Errorf("agreement %v accepted", bad)
 		}
 	}
+	// The unit's own PIX key enters normalized, or is refused.
+	v = jsonOut(t, cli(t, schema, data, "unit", "set", "acme", unit, "--pix-key", "(11) 98888-7777", "--json"))
+	if v["profile"].(map[string]any)["pix_key"] != "+5511988887777" {
+		t.Errorf("unit pix key %v", v)
+	}
+	if err := cliErr(t, schema, data, "unit", "set", "acme", unit, "--pix-key", "529.982.247-26"); err == nil || !strings.Contains(err.Error(), "not a PIX key") {
+		t.Errorf("a bad unit pix key: %v", err)
+	}
 	out := filepath.Join(t.TempDir(), "rem.txt")
 	if err := cliErr(t, schema, data, "cnab", "remittance", "acme", unit, "--provider", "provider_a", "--out", out); err == nil ||
 		!strings.Contains(err.Error(), "nothing to remit") {

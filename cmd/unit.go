@@ -139,6 +139,7 @@ type profileFlags struct {
 	crt                                                        int
 	icms, pis, cofins                                          string
 	cscID, csc                                                 string
+	pixKey                                                     string
 }
 
 func (f *profileFlags) flags(c *cobra.Command) {
@@ -157,10 +158,11 @@ func (f *profileFlags) flags(c *cobra.Command) {
 	fs.StringVar(&f.cofins, "cofins-rate", "", "normal regime: the COFINS rate, percent (3 cumulative, 7.6 non-cumulative)")
 	fs.StringVar(&f.cscID, "csc-id", "", "NFC-e: the id of the CSC the state gave the unit (e.g. 000001)")
 	fs.StringVar(&f.csc, "csc", "", "NFC-e: the CSC (kept sealed with --secrets-key-file)")
+	fs.StringVar(&f.pixKey, "pix-key", "", "the unit's PIX key (CPF, CNPJ, +55 phone, e-mail or random key): the key of orders that give none")
 }
 
 var profileFlagNames = []string{"street", "number", "complement", "district", "zip", "phone", "ie", "crt", "cnae", "icms-rate", "pis-rate",
-	"cofins-rate", "csc-id", "csc"}
+	"cofins-rate", "csc-id", "csc", "pix-key"}
 
 func (f *profileFlags) changed(fs *pflag.FlagSet) bool {
 	for _, n := range profileFlagNames {
@@ -250,6 +252,16 @@ func (f *profileFlags) apply(fs *pflag.FlagSet, p *store.UnitProfile, a *app) er
 	if fs.Changed("csc-id") {
 		if p.CSCID = brdoc.Digits(f.cscID); p.CSCID != "" && len(p.CSCID) > 6 {
 			return fmt.Errorf("--csc-id %s: up to 6 digits", f.cscID)
+		}
+	}
+	if fs.Changed("pix-key") {
+		p.PixKey = ""
+		if strings.TrimSpace(f.pixKey) != "" {
+			key, _, err := brdoc.NormalizePixKey(f.pixKey)
+			if err != nil {
+				return fmt.Errorf("--pix-key %s: not a PIX key (a CPF or CNPJ with valid check digits, a phone as +55 with area code, an e-mail of at most 77 characters, or a random key)", f.pixKey)
+			}
+			p.PixKey = key
 		}
 	}
 	if fs.Changed("csc") {

@@ -114,7 +114,11 @@ func (s *Server) insertContract(r *request, q *contractRequest) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		of, err := so.fields(r.dec, key)
+		prof, err := r.db.UnitProfile(r.ctx, r.unit.ID)
+		if err != nil {
+			return nil, err
+		}
+		of, err := so.fields(r.dec, key, prof.PixKey)
 		if err != nil {
 			return nil, err
 		}

@@ -171,7 +171,9 @@ func enum(v *flexString, def string, allowed ...string) (string, bool) {
 
 // fields validates the request and builds the order. paymentKey is the
 // payment_key of charge.payment_type ("" when unknown).
-func (q *salesOrderRequest) fields(dec *decoder, paymentKey string) (store.SalesOrderFields, error) {
+//
+// unitPixKey is the unit's own PIX key: an order that gives none takes it.
+func (q *salesOrderRequest) fields(dec *decoder, paymentKey, unitPixKey string) (store.SalesOrderFields, error) {
 	pv, fat, ch, nf := &q.PV, &q.Faturamento, &q.Charge, &q.NF
 	f := store.SalesOrderFields{
 		ContactToken: pv.Contact, StockItemToken: pv.StockItem, CategoryToken: fat.Category, ProjectToken: fat.Project,
@@ -186,6 +188,9 @@ func (q *salesOrderRequest) fields(dec *decoder, paymentKey string) (store.Sales
 	}
 	if f.EstimatedPaymentDate == "" {
 		f.EstimatedPaymentDate = ch.EstimatedPaymentDate
+	}
+	if f.PixKey == "" && (paymentKey == "PIX" || paymentKey == "PIX_AUTOMATICO") {
+		f.PixKey = unitPixKey
 	}
 	// Products: pv.products, or the legacy product_id_tokens + product_qtys.
 	if pv.Products != nil {
@@ -354,7 +359,11 @@ func (s *Server) insertSalesOrder(r *request, q *salesOrderRequest) (any, error)
 	if err != nil {
 		return nil, err
 	}
-	f, err := q.fields(r.dec, key)
+	prof, err := r.db.UnitProfile(r.ctx, r.unit.ID)
+	if err != nil {
+		return nil, err
+	}
+	f, err := q.fields(r.dec, key, prof.PixKey)
 	if err != nil {
 		return nil, err
 	}

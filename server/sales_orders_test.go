@@ -1,7 +1,9 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
+	"fincom/store"
 	"fmt"
 	"net/http"
 	"strings"
@@ -236,8 +238,26 @@ func publicToken(t *testing.T, h http.Handler, id string) string {
 // in the form the DICT registers, and a text that is no key is refused
 // naming its field; the static BR Code carries the normalized key.
 func TestPixKeyEntersNormalized(t *testing.T) {
-	s, _ := newTestServer(t)
+	s, ds := newTestServer(t)
 	h := s.Handler()
+	// Without a key of its own or the unit's, a PIX order is refused.
+	noKey := strings.Replace(productOrder, `,"charge_pix_key":"pix@acme.com.br"`, ``, 1)
+	if rec := do(h, http.MethodPost, "/insert_sales_order", noKey); rec.Code != 400 || !strings.Contains(rec.Body.String(), "charge.charge_pix_key") {
+		t.Errorf("a PIX order without a key: %d %s", rec.Code, rec.Body)
+	}
+	// With the unit's key (fincom unit set --pix-key), it takes that one.
+	db, release, err := ds.Acquire(context.Background(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SetUnitProfile(context.Background(), fx.tokens["unitA"], func(p *store.UnitProfile) error { p.PixKey = "11222333000181"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	release()
+	id := post(t, h, "/insert_sales_order", noKey)["data"].(map[string]any)["id"].(string)
+	if o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any); o["pix_key"] != "11222333000181" {
+		t.Errorf("the unit's key was not taken: %v", o["pix_key"])
+	}
 	for _, c := range []struct{ sent, kept string }{
 		{"529.982.247-25", "52998224725"}, {"(11) 98888-7777", "+5511988887777"}, {"Fin@Acme.com.br", "fin@acme.com.br"},
 		{"11.222.333/0001-81", "11222333000181"}, {"123E4567-E89B-12D3-A456-426614174000", "123e4567-e89b-12d3-a456-426614174000"},

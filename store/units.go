@@ -42,9 +42,12 @@ type UnitProfile struct {
 	CSCID      string `json:"csc_id,omitempty"`
 	// CSCSealed is the NFC-e's CSC, sealed with the operator's secrets key.
 	CSCSealed []byte `json:"-"`
+	// PixKey is the unit's PIX key, normalized: the key of the PIX codes
+	// of its orders that give none.
+	PixKey string `json:"pix_key,omitempty"`
 }
 
-const profileColumns = `street, number, complement, district, zip, phone, ie, crt, cnae, icms_rate, pis_rate, cofins_rate, csc_id, csc_sealed`
+const profileColumns = `street, number, complement, district, zip, phone, ie, crt, cnae, icms_rate, pis_rate, cofins_rate, csc_id, csc_sealed, pix_key`
 
 func (p *UnitProfile) args() []any {
 	var crt any
@@ -57,13 +60,14 @@ func (p *UnitProfile) args() []any {
 	}
 	return []any{nullString(p.Street), nullString(p.Number), nullString(p.Complement), nullString(p.District), nullString(p.Zip),
 		nullString(p.Phone), nullString(p.IE), crt, nullString(p.CNAE), nullString(p.ICMSRate), nullString(p.PISRate),
-		nullString(p.COFINSRate), nullString(p.CSCID), csc}
+		nullString(p.COFINSRate), nullString(p.CSCID), csc, nullString(p.PixKey)}
 }
 
 func scanProfile(s scanner, p *UnitProfile) error {
-	var v [13]sql.NullString
+	var v [14]sql.NullString
 	var crt sql.NullInt64
-	err := s.Scan(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &crt, &v[8], &v[9], &v[10], &v[11], &v[12], &p.CSCSealed)
+	err := s.Scan(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &crt, &v[8], &v[9], &v[10], &v[11], &v[12], &p.CSCSealed, &v[13])
+	p.PixKey = v[13].String
 	p.Street, p.Number, p.Complement, p.District, p.Zip, p.Phone, p.IE = v[0].String, v[1].String, v[2].String, v[3].String, v[4].String, v[5].String, v[6].String
 	p.CRT, p.CNAE, p.ICMSRate, p.PISRate, p.COFINSRate, p.CSCID = int(crt.Int64), v[8].String, v[9].String, v[10].String, v[11].String, v[12].String
 	return err
@@ -87,7 +91,7 @@ func (db *DB) SetUnitProfile(ctx context.Context, unitToken string, change func(
 		if err := change(&p); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE units SET (`+profileColumns+`) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) WHERE token = ?`,
+		_, err := tx.ExecContext(ctx, `UPDATE units SET (`+profileColumns+`) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) WHERE token = ?`,
 			append(p.args(), unitToken)...)
 		return err
 	})
@@ -141,7 +145,7 @@ func (db *DB) CreateUnit(ctx context.Context, in UnitInput) (Unit, error) {
 		u.CreatedAt = stampOf(now)
 		res, err := tx.ExecContext(ctx, `
 			INSERT INTO units (token, name, cnpj, city_ibge, im, created_at, `+profileColumns+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			append([]any{u.Token, u.Name, nullString(u.CNPJ), nullString(u.CityIBGE), nullString(u.IM), timestamp(now)}, in.Profile.args()...)...)
 		if err != nil {
 			return err
