@@ -101,10 +101,12 @@ func TestOutsideJudges(t *testing.T) {
 		yamlBank := map[string]string{"033": "033"}[b.Code]
 		layout := map[string]string{"341": "040", "237": "084", "033": "040"}[b.Code]
 		var titles []title
+		var orders []string
 		for i, value := range []string{"1500", "89.90"} {
 			order := strings.Replace(strings.Replace(serviceOrder, `"provider_a"`, `"`+p+`"`, 1), `"id_token_contact":"{{contact1}}"`, `"id_token_contact":"`+payer+`"`, 1)
 			order = strings.Replace(order, `"value":1500`, `"value":`+value, 1)
 			id := post(t, h, "/insert_sales_order", order)["data"].(map[string]any)["id"].(string)
+			orders = append(orders, id)
 			post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
 			o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
 			c := o["charges"].([]any)[0].(map[string]any)
@@ -127,6 +129,18 @@ func TestOutsideJudges(t *testing.T) {
 		}
 		write(p+".rem", rec.Body.Bytes())
 		write(p+".json", expect{Bank: b.Code, YAMLBank: yamlBank, Sequence: 1, Firm: "ACME MATRIZ", Layout: layout, Titles: titles})
+
+		// The second order cancelled after it was sent: the next remittance
+		// asks the bank to write it off, segment P alone.
+		post(t, h, "/cancel_charge", `{`+auth+`,"id_token":"`+orders[1]+`"}`)
+		rec = do(h, http.MethodPost, "/export_remittance", `{`+auth+`,"provider":"`+p+`"}`)
+		if rec.Code != 200 || strings.Count(rec.Body.String(), "\r\n") != 5 {
+			t.Fatalf("%s write-off remittance: %d\n%s", p, rec.Code, rec.Body)
+		}
+		wo := titles[1]
+		wo.Movement = "02"
+		write(p+"_writeoff.rem", rec.Body.Bytes())
+		write(p+"_writeoff.json", expect{Bank: b.Code, YAMLBank: yamlBank, Sequence: 2, Firm: "ACME MATRIZ", Layout: layout, Titles: []title{wo}})
 
 		// The bank's answer: registered and paid.
 		day := time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)

@@ -69,7 +69,9 @@ for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.rem') || f.endsWi
       eq(where, 'vencimento', p.vencimento, title.due);
       eq(where, 'valor_titulo', Number(p.valor_titulo), title.cents);
       eq(where, 'codigo_ocorrencia', p.codigo_ocorrencia, title.movement);
+      t++;
     } else if (remessa && seg === 'Q') {
+      const title = exp.titles[t - 1];
       const q = read(exp.yaml_bank, dirs, 'detalhe_segmento_q', lines[i]);
       eq(where, 'nome', q.nome.slice(0, 30).trim(), title.payer.slice(0, 30).trim());
       eq(where, 'sacado_numero_inscricao', q.sacado_numero_inscricao.replace(/^0+/, ''), title.payer_id.replace(/^0+/, ''));
@@ -78,7 +80,6 @@ for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.rem') || f.endsWi
       const r = read(exp.yaml_bank, dirs, 'detalhe_segmento_r', lines[i]);
       eq(where, 'codigo_multa', r.codigo_multa, '2');
       eq(where, 'valor_multa', Number(r.valor_multa), 200);
-      t++;
     } else if (!remessa && seg === 'T') {
       const tt = read(exp.yaml_bank, dirs, 'detalhe_segmento_t', lines[i]);
       eq(where, 'codigo_movimento', tt.codigo_movimento, title.movement);

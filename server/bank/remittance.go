@@ -66,8 +66,8 @@ func inscription(doc string) (kind, number string) {
 }
 
 // Remittance writes the CNAB 240 remittance file: file header, one batch
-// (header, segments P, Q and R for each title, trailer), file trailer;
-// 240 columns a record, CRLF after each.
+// (header, segments P, Q and R for each entry, P for each write-off,
+// trailer), file trailer; 240 columns a record, CRLF after each.
 func (b *Bank) Remittance(rm Remittance) ([]byte, error) {
 	a, l := rm.Agreement, b.layout
 	kind, insc := inscription(a.CNPJ)
@@ -132,7 +132,7 @@ func (b *Bank) Remittance(rm Remittance) ([]byte, error) {
 		if !t.InterestDay.IsPositive() {
 			p["interest_code"], p["interest_date"] = "3", "0"
 		}
-		for _, r := range []struct {
+		segments := []struct {
 			rec  record
 			vals map[string]string
 		}{
@@ -142,7 +142,13 @@ func (b *Bank) Remittance(rm Remittance) ([]byte, error) {
 				"city": t.Payer.City, "state": t.Payer.State}},
 			{l.r, map[string]string{"movement": t.Movement, "fine_code": fineCode(t.FinePercent), "fine_date": fineDate(t.FinePercent, dayAfter),
 				"fine": cents(t.FinePercent)}},
-		} {
+		}
+		if t.Movement != MoveEntry {
+			// An instruction on a registered title (a write-off) is its
+			// segment P alone: the payer and the fine are the bank's already.
+			segments = segments[:1]
+		}
+		for _, r := range segments {
 			seq++
 			r.vals["seq"] = strconv.Itoa(seq)
 			if err := add(r.rec, r.vals); err != nil {
