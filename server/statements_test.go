@@ -84,3 +84,64 @@ func TestStatementReconciliation(t *testing.T) {
 		t.Errorf("another's account: %d %s", rec.Code, rec.Body)
 	}
 }
+
+// ofxSGML is a one-line OFX 1.02 statement as a Brazilian bank exports it.
+func ofxSGML(fitid, day, amount, memo string) []byte {
+	return []byte(strings.ReplaceAll(`OFXHEADER:100
+DATA:OFXSGML
+VERSION:102
+SECURITY:NONE
+ENCODING:USASCII
+CHARSET:1252
+COMPRESSION:NONE
+OLDFILEUID:NONE
+NEWFILEUID:NONE
+
+<OFX><SIGNONMSGSRSV1><SONRS><STATUS><CODE>0<SEVERITY>INFO</STATUS><DTSERVER>20261130<LANGUAGE>POR</SONRS></SIGNONMSGSRSV1>
+<BANKMSGSRSV1><STMTTRNRS><TRNUID>1<STATUS><CODE>0<SEVERITY>INFO</STATUS><STMTRS><CURDEF>BRL
+<BANKACCTFROM><BANKID>001<ACCTID>99887-1<ACCTTYPE>CHECKING</BANKACCTFROM>
+<BANKTRANLIST><DTSTART>20261101<DTEND>20261130
+<STMTTRN><TRNTYPE>CREDIT<DTPOSTED>`+day+`<TRNAMT>`+amount+`<FITID>`+fitid+`<MEMO>`+memo+`</STMTTRN>
+</BANKTRANLIST><LEDGERBAL><BALAMT>0<DTASOF>20261130</LEDGERBAL></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>
+`, "\n", "\r\n"))
+}
+
+// TestStatementReconcilesPaidEntries: money a bank return (or the firm)
+// already booked into the account is reconciled by the statement's line,
+// never settled twice; a charge paid into another account is not matched.
+func TestStatementReconcilesPaidEntries(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	id := post(t, h, "/insert_sales_order", strings.Replace(serviceOrder, `"value":1500`, `"value":777.77`, 1))["data"].(map[string]any)["id"].(string)
+	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+	post(t, h, "/settle_charge", `{`+auth+`,"id_token":"`+id+`","date":"2026-11-25","id_token_bank_account":"{{account1}}"}`)
+	before := len(post(t, h, "/transactions", `{`+auth+`,"from_date":"2026-11-01","to_date":"2026-12-31"}`)["data"].([]any))
+	meta := `{` + auth + `,"id_token_bank_account":"{{account1}}"}`
+	rec := doMultipart(h, "/import_ofx", meta, map[string][]byte{"x.ofx": ofxSGML("F1", "20261126", "777.77", "CREDITO COBRANCA")})
+	if !strings.Contains(rec.Body.String(), `"matched":1`) || !strings.Contains(rec.Body.String(), `"matched_by":"window"`) {
+		t.Fatalf("import: %s", rec.Body)
+	}
+	txs := post(t, h, "/transactions", `{`+auth+`,"from_date":"2026-11-01","to_date":"2026-12-31"}`)["data"].([]any)
+	if len(txs) != before {
+		t.Errorf("the statement booked %d entries more", len(txs)-before)
+	}
+	found := false
+	for _, x := range txs {
+		m := x.(map[string]any)
+		if m["id_ofx"] == "F1" {
+			found = m["conciliation_date"] == "2026-11-26"
+		}
+	}
+	if !found {
+		t.Errorf("the paid income was not reconciled: %v", txs)
+	}
+
+	// A charge whose money goes to another account: the line stays open.
+	other := post(t, h, "/insert_bank_account", `{`+auth+`,"id_token_bank":"{{bankBB}}","id_token_bank_type":"{{typeChecking}}","agency":"9","current_account":"1"}`)["token"].(string)
+	id2 := post(t, h, "/insert_sales_order", strings.Replace(strings.Replace(serviceOrder, `"value":1500`, `"value":321`, 1), `"provider_bank":"provider_a",`, ``, 1))["data"].(map[string]any)["id"].(string)
+	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id2+`"}`)
+	rec = doMultipart(h, "/import_ofx", `{`+auth+`,"id_token_bank_account":"`+other+`"}`, map[string][]byte{"y.ofx": ofxSGML("F2", "20261130", "321.00", "TED")})
+	if !strings.Contains(rec.Body.String(), `"open":1`) {
+		t.Errorf("a line of another account matched the charge: %s", rec.Body)
+	}
+}

@@ -81,9 +81,10 @@ type candidate struct {
 
 // ImportStatement imports a bank account's statement lines in one
 // transaction, each FITID once, and matches each new line: a credit to an
-// open charge or unpaid income of the same amount, a debit to an unpaid
-// expense of the same amount; the same date first, else the single
-// nearest within window days. Two candidates equally near leave the line
+// open charge paid into this account or an income of the same amount, a
+// debit to an expense of the same amount (unpaid, by due date; or paid
+// into this account and not reconciled, by payment day); the same date
+// first, else the single nearest within window days. Two candidates equally near leave the line
 // open for a person; an entry is never matched by two lines. A matched
 // charge is settled as every confirmed payment is; the entry (the income
 // it booked, or the matched one) is paid on the line's date into the
@@ -144,17 +145,25 @@ func (db *DB) ImportStatement(ctx context.Context, unitID int64, accountToken st
 func matchLine(ctx context.Context, tx *sql.Tx, unitID, account int64, l StatementLineIn, window int) (candidate, string, error) {
 	var q string
 	var args []any
+	// An entry already paid into this account and not reconciled (an
+	// income a bank return booked) is matched by its payment day; an
+	// unpaid one by its due date. A charge is one paid into this account:
+	// its agreement's or its order's, or any when the order names none.
+	kind, cents := "in", l.Amount.Cents()
+	if !l.Amount.IsPositive() {
+		kind, cents = "out", -cents
+	}
+	q = `SELECT 0, e.id, COALESCE(e.pay_day, e.due_date) FROM entries e WHERE e.unit_id = ? AND e.type = ? AND e.active = 1
+			AND e.value_cents = ? AND e.conciliation_date IS NULL AND e.id_ofx IS NULL
+			AND ((e.pay_day IS NULL AND (e.bank_account_id IS NULL OR e.bank_account_id = ?)) OR (e.pay_day IS NOT NULL AND e.bank_account_id = ?))`
+	args = []any{unitID, kind, cents, account, account}
 	if l.Amount.IsPositive() {
-		q = `SELECT c.id, 0, c.due_date FROM charges c JOIN sales_orders o ON o.id = c.order_id
-				WHERE o.unit_id = ? AND c.status IN ('PENDING', 'OVERDUE') AND c.amount = ?
-			UNION ALL
-			SELECT 0, e.id, e.due_date FROM entries e WHERE e.unit_id = ? AND e.type = 'in' AND e.active = 1 AND e.pay_day IS NULL
-				AND e.value_cents = ? AND (e.bank_account_id IS NULL OR e.bank_account_id = ?)`
-		args = []any{unitID, l.Amount.StringFixed(2), unitID, l.Amount.Cents(), account}
-	} else {
-		q = `SELECT 0, e.id, e.due_date FROM entries e WHERE e.unit_id = ? AND e.type = 'out' AND e.active = 1 AND e.pay_day IS NULL
-				AND e.value_cents = ? AND (e.bank_account_id IS NULL OR e.bank_account_id = ?)`
-		args = []any{unitID, -l.Amount.Cents(), account}
+		q += `
+		UNION ALL
+		SELECT c.id, 0, c.due_date FROM charges c JOIN sales_orders o ON o.id = c.order_id LEFT JOIN bank_agreements a ON a.id = c.agreement_id
+			WHERE o.unit_id = ? AND c.status IN ('PENDING', 'OVERDUE') AND c.amount = ?
+			AND COALESCE(a.bank_account_id, o.bank_account_id, ?) = ?`
+		args = append(args, unitID, l.Amount.StringFixed(2), account, account)
 	}
 	rows, err := tx.QueryContext(ctx, q, args...)
 	if err != nil {
