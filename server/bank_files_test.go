@@ -134,6 +134,23 @@ func TestBankChannels(t *testing.T) {
 		t.Errorf("income entries of 1500: %d in %v", paid, entries)
 	}
 
+	// The payer is told, as after every confirmed payment.
+	odb, orelease, err := ds.Acquire(context.Background(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mails, _ := odb.Outbox(context.Background(), 50)
+	orelease()
+	confirmed := 0
+	for _, m := range mails {
+		if m.Kind == "payment_confirmed" && strings.Contains(m.Body, "1.500,00") {
+			confirmed++
+		}
+	}
+	if confirmed != 1 {
+		t.Errorf("payment e-mails after the return: %d", confirmed)
+	}
+
 	// The same file twice changes nothing.
 	again := doMultipart(h, "/import_return", `{`+auth+`,"provider":"provider_a"}`, map[string][]byte{"RET.txt": ret})
 	if !strings.Contains(again.Body.String(), `"duplicate":true`) {

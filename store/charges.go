@@ -474,6 +474,16 @@ func (db *DB) CancelCharges(ctx context.Context, unitID int64, orderToken string
 // QueueChargeNotice queues a notice about an order's open charges (resend);
 // ErrNoChargeToResend when it has none.
 func (db *DB) QueueChargeNotice(ctx context.Context, unitID int64, orderToken string, n Notice) error {
+	return db.queueOrderNotice(ctx, unitID, orderToken, n, true)
+}
+
+// QueueOrderNotice queues a notice about an order (a payment's
+// confirmation); its dedupe key makes a second one count once.
+func (db *DB) QueueOrderNotice(ctx context.Context, unitID int64, orderToken string, n Notice) error {
+	return db.queueOrderNotice(ctx, unitID, orderToken, n, false)
+}
+
+func (db *DB) queueOrderNotice(ctx context.Context, unitID int64, orderToken string, n Notice, needOpen bool) error {
 	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		o, err := orderForCharge(ctx, tx, `o.unit_id = ? AND o.token = ?`, unitID, orderToken)
 		if err != nil {
@@ -483,7 +493,7 @@ func (db *DB) QueueChargeNotice(ctx context.Context, unitID int64, orderToken st
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM charges WHERE order_id = ? AND status IN ('PENDING', 'OVERDUE')`, o.id).Scan(&open); err != nil {
 			return err
 		}
-		if open == 0 {
+		if open == 0 && needOpen {
 			return ErrNoChargeToResend
 		}
 		return queueNotice(ctx, tx, unitID, o.id, &n, now, db.id)

@@ -83,7 +83,7 @@ func (s *Service) ImportReturn(ctx context.Context, db *store.DB, unitID int64, 
 	if err != nil {
 		return rep, err
 	}
-	s.invoicesDue(ctx, db, rep.Payments)
+	s.afterPayments(ctx, db, rep.Payments)
 	return rep, nil
 }
 
@@ -94,12 +94,19 @@ func (s *Service) Settle(ctx context.Context, db *store.DB, unitID int64, orderT
 	if err != nil {
 		return p, err
 	}
-	s.invoicesDue(ctx, db, []store.Payment{p})
+	s.afterPayments(ctx, db, []store.Payment{p})
 	return p, nil
 }
 
-func (s *Service) invoicesDue(ctx context.Context, db *store.DB, ps []store.Payment) {
+// afterPayments does what follows a confirmed payment outside the
+// payment's transaction, as Pay does for test mode's payer: the payment
+// e-mail to notify_email_charge (once per charge: its dedupe key) and the
+// invoice the payment makes due.
+func (s *Service) afterPayments(ctx context.Context, db *store.DB, ps []store.Payment) {
 	for i := range ps {
+		if err := s.paymentMail(ctx, db, ps[i]); err != nil {
+			s.Log.Warn("payment e-mail not queued", "order", ps[i].OrderToken, "err", err)
+		}
 		if !ps[i].InvoiceDue {
 			continue
 		}
@@ -133,7 +140,7 @@ func (s *Service) ImportStatement(ctx context.Context, db *store.DB, unitID int6
 	if err != nil {
 		return rep, err
 	}
-	s.invoicesDue(ctx, db, rep.Payments)
+	s.afterPayments(ctx, db, rep.Payments)
 	return rep, nil
 }
 
@@ -143,6 +150,31 @@ func (s *Service) Reconcile(ctx context.Context, db *store.DB, unitID int64, r s
 	if err != nil {
 		return l, err
 	}
-	s.invoicesDue(ctx, db, ps)
+	s.afterPayments(ctx, db, ps)
 	return l, nil
+}
+
+// paymentMail queues the payment confirmation of a payment.
+func (s *Service) paymentMail(ctx context.Context, db *store.DB, p store.Payment) error {
+	o, err := db.SalesOrder(ctx, p.UnitID, p.OrderToken)
+	if err != nil || o.NotifyEmailCharge.String == "" {
+		return err
+	}
+	all, err := db.SalesOrderCharges(ctx, p.UnitID, p.OrderToken)
+	if err != nil {
+		return err
+	}
+	for _, c := range all {
+		if c.Token != p.ChargeToken {
+			continue
+		}
+		c.Amount = p.PaidAmount
+		n, err := s.Render.Notice("payment_confirmed", o.NotifyEmailCharge.String, "payment_confirmed:"+c.Token,
+			s.MailData(o.UnitName, o.ContactName.String, o.CodOrders, o.Description, o.PublicToken.String, c))
+		if err != nil || n == nil {
+			return err
+		}
+		return db.QueueOrderNotice(ctx, p.UnitID, p.OrderToken, *n)
+	}
+	return nil
 }
