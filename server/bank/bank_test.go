@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
-
-	"fincom/server/brdoc"
 )
 
 // TestManualVectors: each bank's our-number digit and free field give the
@@ -211,8 +209,6 @@ func TestMalformedReturn(t *testing.T) {
 		}
 	}
 }
-
-var _ = brdoc.Mod10
 
 // TestReturnRoundTrip: what the simulated bank writes, each bank's reader
 // reads back: movements, our-numbers, amounts, dates, reasons.
