@@ -222,6 +222,7 @@ func FuzzSanitizeCSS(f *testing.F) {
 	f.Add(`p { background: u\72l(x) } @\69mport "y"; q { color: red }`)
 	f.Add(`@media print { p { width: expression(1) } }`)
 	f.Add(`p { content: "</style>" }`)
+	f.Add(`{@\`)
 	f.Fuzz(func(t *testing.T, in string) {
 		out := SanitizeCSS(in)
 		if v := cssVerdict(out); v != "" {

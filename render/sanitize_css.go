@@ -127,6 +127,12 @@ func SanitizeCSS(in string) string {
 		chunk.Write(raw)
 	}
 	flush()
+	// A backslash at the end is a lone delimiter; the braces closed below
+	// would make it an escape (`@\}` is an at-rule named "}"). A newline
+	// after it is never escaped.
+	if depth > 0 && bytes.HasSuffix(out.Bytes(), []byte(`\`)) {
+		out.WriteByte('\n')
+	}
 	for ; depth > 0; depth-- {
 		out.WriteByte('}')
 	}
