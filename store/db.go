@@ -90,14 +90,14 @@ func openDB(path string, durability Durability) (w, r *sql.DB, err error) {
 	// crosses 1,000 WAL pages held that commit (and every write queued
 	// behind it) for tens of milliseconds. The domain's checkpointer does
 	// it beside the writer (see checkpointer).
-	w, err = sql.Open("sqlite", dsn("&_txlock=immediate&_pragma=wal_autocheckpoint(0)"))
+	w, err = openPool(dsn("&_txlock=immediate&_pragma=wal_autocheckpoint(0)"))
 	if err != nil {
 		return nil, nil, fmt.Errorf("open writer: %w", err)
 	}
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxIdleTime(0)
-	r, err = sql.Open("sqlite", dsn("&_pragma=query_only(ON)"))
+	r, err = openPool(dsn("&_pragma=query_only(ON)"))
 	if err != nil {
 		w.Close()
 		return nil, nil, fmt.Errorf("open readers: %w", err)
@@ -109,7 +109,7 @@ func openDB(path string, durability Durability) (w, r *sql.DB, err error) {
 
 // authQuery checks an access token and resolves a unit token in one
 // statement: no row is an unknown token, a NULL unit an unknown unit.
-const authQuery = `SELECT t.hash, u.id, u.token, u.name, u.cnpj, u.city_ibge, u.im, u.created_at
+const authQuery = `SELECT t.hash, t.id, t.hint, u.id, u.token, u.name, u.cnpj, u.city_ibge, u.im, u.created_at
 	FROM access_tokens t LEFT JOIN units u ON u.token = ?
 	WHERE t.hash = ? AND t.revoked_at IS NULL`
 

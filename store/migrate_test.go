@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-func testSchema(t *testing.T) string {
+func testSchema(t testing.TB) string {
 	t.Helper()
 	b, err := os.ReadFile("../schema.sql")
 	if err != nil {
@@ -55,6 +55,11 @@ func TestMigrationsProduceSchema(t *testing.T) {
 		t.Fatalf("expectedSchema differs from schema.sql: %v %v", err, schemaDiff(want, describe(t, viaSchema)))
 	}
 	for _, db := range []*sql.DB{viaSchema, viaMigrations} {
+		// The search index's settings are rows, not schema.
+		var merge int
+		if err := db.QueryRow(`SELECT v FROM contacts_fts_config WHERE k = 'usermerge'`).Scan(&merge); err != nil || merge != 2 {
+			t.Errorf("contacts_fts usermerge = %d, %v; want 2", merge, err)
+		}
 		var v int
 		db.QueryRow("PRAGMA user_version").Scan(&v)
 		if v != SchemaVersion() {

@@ -1,0 +1,149 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+)
+
+// BenchmarkSearchAsItGrows inserts 10,000 contacts one commit each, as the
+// API does, 50 of them named "… Grupo Alfa …", and then searches for them:
+// "unmerged" is the index as the inserts leave it, "merged" after the daily
+// compaction, and the fts- pair the index's own part of each. "merged"
+// also reports the inserts' p99 and longest latency (the index's merge
+// work is paid inside them), the index's segments at the end, on average
+// and at most (sampled every 100 inserts), and the ratio of the two
+// searches' times, which the merge policy (DB.indexSearch) holds near 1.
+func BenchmarkSearchAsItGrows(b *testing.B) {
+	ctx := context.Background()
+	ds, err := OpenDomains(b.TempDir(), Options{Schema: testSchema(b), Durability: DurabilityNormal})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ds.Close()
+	if err := ds.Create(ctx, "acme"); err != nil {
+		b.Fatal(err)
+	}
+	db, release, err := ds.Acquire(ctx, "acme")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer release()
+	u, err := db.CreateUnit(ctx, UnitInput{Name: "Matriz"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	const n = 10_000
+	took := make([]time.Duration, 0, n)
+	want := 0
+	sumSegs, maxSegs := 0, 0
+	for i := 0; i < n; i++ {
+		name := fmt.Sprintf("Cliente %05d Comércio Ltda", i)
+		if i%200 == 7 {
+			name = fmt.Sprintf("Cliente %05d Grupo Alfa Ltda", i)
+			want++
+		}
+		t0 := time.Now()
+		if _, err := db.InsertContact(ctx, u.ID, ContactFields{Type: "legal", Register: fmt.Sprintf("B%013d", i), FullName: name}); err != nil {
+			b.Fatal(err)
+		}
+		took = append(took, time.Since(t0))
+		if i%100 == 99 {
+			segs := searchSegments(b, db)
+			sumSegs += segs
+			maxSegs = max(maxSegs, segs)
+		}
+	}
+	lastSegs := searchSegments(b, db)
+	slices.Sort(took)
+	search := func(b *testing.B) time.Duration {
+		b.ReportAllocs()
+		t0 := time.Now()
+		for i := 0; i < b.N; i++ {
+			got, err := db.Contacts(ctx, u.ID, ContactFilter{Search: "grupo alfa"})
+			if err != nil || len(got) != want {
+				b.Fatalf("found %d: %v", len(got), err)
+			}
+		}
+		return time.Since(t0) / time.Duration(b.N)
+	}
+	// Both searches start from a checkpointed file and warm caches: the
+	// checkpointer copying the inserts' WAL must not slow one of them.
+	settle := func() {
+		db.ckBusy.Lock()
+		_, err := db.w.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+		db.ckBusy.Unlock()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := 0; i < 200; i++ {
+			db.Contacts(ctx, u.ID, ContactFilter{Search: "grupo alfa"})
+		}
+	}
+	var unmerged, merged time.Duration
+	settle()
+	b.Run("unmerged", func(b *testing.B) { unmerged = search(b) })
+	// The index's own part of the search.
+	fts := func(b *testing.B) {
+		q := coveringTrigrams("grupo alfa")
+		for i := 0; i < b.N; i++ {
+			var k int
+			db.r.QueryRow(`SELECT count(*) FROM contacts_fts WHERE contacts_fts MATCH ?`, q).Scan(&k)
+		}
+	}
+	b.Run("fts-unmerged", fts)
+	if err := db.CompactSearch(ctx); err != nil {
+		b.Fatal(err)
+	}
+	settle()
+	b.Run("fts-merged", fts)
+	b.Run("merged", func(b *testing.B) {
+		merged = search(b)
+		// Reported here: a benchmark with sub-benchmarks prints no line
+		// of its own.
+		b.ReportMetric(float64(took[n*99/100].Microseconds())/1000, "insert-p99-ms")
+		b.ReportMetric(float64(took[n-1].Microseconds())/1000, "insert-max-ms")
+		b.ReportMetric(float64(unmerged)/float64(merged), "unmerged/merged")
+		b.ReportMetric(float64(lastSegs), "segments")
+		b.ReportMetric(float64(sumSegs)/float64(n/100), "mean-segments")
+		b.ReportMetric(float64(maxSegs), "max-segments")
+	})
+}
+
+// TestStablePlans holds openPool's setting on both of a domain's pools:
+// without it a search after a day of inserts takes 2.7 times its merged
+// time (BenchmarkSearchAsItGrows).
+func TestStablePlans(t *testing.T) {
+	db, _ := newUnit(t)
+	for name, pool := range map[string]*sql.DB{"writer": db.w, "readers": db.r} {
+		conn, err := pool.Conn(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = conn.Raw(func(c any) error {
+			on, err := setQPSG(c.(driver.Conn), -1)
+			if err == nil && on != 1 {
+				err = fmt.Errorf("QPSG = %d", on)
+			}
+			return err
+		})
+		conn.Close()
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// searchSegments counts the segments of the contact search index: each
+// search term is looked up in each.
+func searchSegments(b *testing.B, db *DB) int {
+	var n int
+	if err := db.r.QueryRow(`SELECT count(DISTINCT segid) FROM contacts_fts_idx`).Scan(&n); err != nil {
+		b.Fatal(err)
+	}
+	return n
+}
