@@ -85,7 +85,7 @@ func (s *Server) authenticate(req *request) (release func(), err error) {
 	if tec != "" {
 		u, err = db.UnitByToken(req.ctx, unitToken)
 	} else {
-		u, err = db.Authenticate(req.ctx, access, unitToken)
+		u, req.actor, err = db.Authenticate(req.ctx, access, unitToken)
 	}
 	var others []store.Unit
 	if err == nil && len(more) > 0 {

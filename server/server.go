@@ -226,6 +226,7 @@ type request struct {
 	db     *store.DB
 	unit   store.Unit
 	units  []store.Unit   // with authUnits: every unit named; else just unit
+	actor  string         // the access token, as the audit log names it
 	query  map[string]int // the route's query parameters that were sent
 	dec    *decoder
 	// release lets the domain go. It runs after the answer is written:
@@ -367,7 +368,10 @@ func (s *Server) run(w http.ResponseWriter, req *request) (v any, err error) {
 	}
 	if req.db != nil && rt.write {
 		record := req.body.str("id_token", "token", "id_token_purchase_order", "access_key")
-		req.ctx = store.WithAudit(req.ctx, req.db.TokenActor(req.ctx, req.body.str("access_token")), rt.path, record, req.unit.ID)
+		if req.actor == "" {
+			req.actor = req.db.TokenActor(req.ctx, req.body.str("access_token"))
+		}
+		req.ctx = store.WithAudit(req.ctx, req.actor, rt.path, record, req.unit.ID)
 	}
 	if s.faults != nil && req.db != nil {
 		if err := s.faults.apply(req.db.Name, rt.path); err != nil {

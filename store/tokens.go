@@ -110,30 +110,34 @@ func (db *DB) RevokeAccessToken(ctx context.Context, tokenOrID string) error {
 // Authenticate checks an access token against the domain and resolves the
 // unit token. It returns ErrUnauthorized for an unknown or revoked access
 // token and ErrUnitNotFound for a unit token that is not of this domain.
-func (db *DB) Authenticate(ctx context.Context, accessToken, unitToken string) (Unit, error) {
+// actor names the token in the audit log, as TokenActor does.
+func (db *DB) Authenticate(ctx context.Context, accessToken, unitToken string) (u Unit, actor string, err error) {
 	stmt, err := db.authStmt()
 	if err != nil {
-		return Unit{}, err
+		return Unit{}, "", err
 	}
 	// One statement, prepared once per connection: every private request
 	// runs it (BenchmarkGetContacts).
 	want := hashToken(accessToken)
 	var got []byte
+	var tokenID int64
+	var hint string
 	var id sql.NullInt64
 	var token, name sql.NullString
 	var cnpj, ibge, im sql.NullString
 	var created Stamp
-	err = stmt.QueryRowContext(ctx, unitToken, want).Scan(&got, &id, &token, &name, &cnpj, &ibge, &im, &created)
+	err = stmt.QueryRowContext(ctx, unitToken, want).Scan(&got, &tokenID, &hint, &id, &token, &name, &cnpj, &ibge, &im, &created)
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && subtle.ConstantTimeCompare(got, want) != 1) {
-		return Unit{}, ErrUnauthorized
+		return Unit{}, "", ErrUnauthorized
 	}
 	if err != nil {
-		return Unit{}, err
+		return Unit{}, "", err
 	}
 	if !id.Valid {
-		return Unit{}, ErrUnitNotFound
+		return Unit{}, "", ErrUnitNotFound
 	}
-	return Unit{ID: id.Int64, Token: token.String, Name: name.String, CNPJ: cnpj.String, CityIBGE: ibge.String, IM: im.String, CreatedAt: created}, nil
+	return Unit{ID: id.Int64, Token: token.String, Name: name.String, CNPJ: cnpj.String, CityIBGE: ibge.String, IM: im.String, CreatedAt: created},
+		tokenActor(tokenID, hint), nil
 }
 
 // UnitByToken resolves a unit token alone (for token_tec callers).
