@@ -107,8 +107,8 @@ CREATE INDEX contacts_unit_name ON contacts(unit_id, active, sort_key);
 -- more than the listing's test matches (it folds case beyond ASCII, and the three
 -- names share one column), so the listing checks each row it finds.
 CREATE VIRTUAL TABLE contacts_fts USING fts5(names, content = '', contentless_delete = 1, tokenize = 'trigram');
--- Any two segments of a level may merge: the writer merges a few pages
--- after each commit that indexed contacts (see 0021_search_merge.sql).
+-- Any two segments of a level may merge: the writer merges a step at a
+-- time whenever it is idle (see 0021_search_merge.sql).
 INSERT INTO contacts_fts (contacts_fts, rank) VALUES ('usermerge', 2);
 -- The triggers queue the contacts a transaction changed; the writer
 -- indexes them once, just before it commits (DB.indexSearch): FTS5 writes

@@ -2,8 +2,10 @@ package store
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
+	"time"
 )
 
 // newUnit is a fresh domain "acme" with one unit, held for the test.
@@ -123,5 +125,49 @@ func TestContactSearch(t *testing.T) {
 	var n int
 	if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM contacts_fts WHERE contacts_fts MATCH '"Souza"'`).Scan(&n); err != nil || n != 0 {
 		t.Errorf("index after reset: %d %v", n, err)
+	}
+}
+
+// TestSearchMergesWhenIdle: after a run of inserts, each indexed in its own
+// commit, the writer merges the search index while no write waits, and
+// stops once a step finds nothing to merge.
+func TestSearchMergesWhenIdle(t *testing.T) {
+	db, u := newUnit(t)
+	ctx := context.Background()
+	for i := 0; i < 300; i++ {
+		if _, err := db.InsertContact(ctx, u.ID, ContactFields{Type: "legal", Register: fmt.Sprintf("T%013d", i), FullName: fmt.Sprintf("Cliente %03d", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	changes := func() (n int64) {
+		if err := db.w.QueryRow(`SELECT total_changes()`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	segments := func() (n int) {
+		if err := db.r.QueryRow(`SELECT count(DISTINCT segid) FROM contacts_fts_idx`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	var last int64 = -1
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if n := changes(); n == last {
+			break // a quiet 50 ms: the writer stopped merging
+		} else {
+			last = n
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the writer is still merging after 10 s")
+		}
+	}
+	// Any two segments of a level merge: 300 one-contact segments end in
+	// a handful, one per level at most.
+	if n := segments(); n > 3 {
+		t.Errorf("%d segments after idle merging", n)
+	}
+	if got, err := db.Contacts(ctx, u.ID, ContactFilter{Search: "nte 12"}); err != nil || len(got) != 10 {
+		t.Errorf("search after merging: %d contacts, %v", len(got), err)
 	}
 }

@@ -51,17 +51,20 @@ type DB struct {
 
 	// The writer goroutine and its queue (see write), started on the
 	// first write.
-	writerOnce   sync.Once
-	writes       chan *writeReq
-	quit         chan struct{}
-	writerDone   chan struct{}
-	checkpoint   chan struct{} // a nudge to the checkpointer
-	ckDone       chan struct{}
-	commits      int         // since the last nudge; the writer's own
-	restartWAL   atomic.Bool // the checkpointer asks the writer to restart the WAL
-	restartAt    int         // WAL pages past which it asks (restartFrames; tests lower it)
-	forceRestart atomic.Bool // past forceFactor × restartAt: the writer waits for readers
-	ckBusy       sync.Mutex  // held by whichever of them checkpoints
+	writerOnce sync.Once
+	writes     chan *writeReq
+	quit       chan struct{}
+	writerDone chan struct{}
+	checkpoint chan struct{} // a nudge to the checkpointer
+	ckDone     chan struct{}
+	commits    int // since the last nudge; the writer's own
+	// searchUnmerged: a commit indexed contacts since the search index's
+	// last merge step found nothing to do; the writer's own.
+	searchUnmerged bool
+	restartWAL     atomic.Bool // the checkpointer asks the writer to restart the WAL
+	restartAt      int         // WAL pages past which it asks (restartFrames; tests lower it)
+	forceRestart   atomic.Bool // past forceFactor × restartAt: the writer waits for readers
+	ckBusy         sync.Mutex  // held by whichever of them checkpoints
 
 	users    atomic.Int64 // in-flight users; an idle domain may be closed
 	lastUsed atomic.Int64 // unix nanoseconds

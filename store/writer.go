@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strconv"
 	"time"
 )
 
@@ -56,7 +57,7 @@ type writeReq struct {
 // as Go, and parsing per write would weigh on every insert
 // (BenchmarkInsertContact; TestHotWritesPrepare).
 var hotWrites = []string{sqlSavepoint, sqlRelease, sqlRollbackTo, sqlAuditEntry, sqlInsertContact,
-	sqlSearchPending, sqlSearchRemove, sqlSearchAdd, sqlSearchDone, sqlSearchMerge}
+	sqlSearchPending, sqlSearchRemove, sqlSearchAdd, sqlSearchDone}
 
 const (
 	sqlSavepoint  = `SAVEPOINT write`
@@ -81,12 +82,9 @@ const (
 		SELECT c.id, coalesce(c.full_name, '') || char(10) || coalesce(c.social_reason, '') || char(10) || coalesce(c.fantasy_name, '')
 		FROM contacts_fts_pending p JOIN contacts c ON c.id = p.contact_id`
 	sqlSearchDone = `DELETE FROM contacts_fts_pending`
-	// At most 4 pages of merging (usermerge = 2: any two segments of a
-	// level): each commit adds a segment, and each search looks every
-	// term up in every segment. Bounded work keeps the index at 4 to 7
-	// segments through 10,000 inserts without a long commit; the daily
-	// compaction leaves one (BenchmarkSearchAsItGrows).
-	sqlSearchMerge = `INSERT INTO contacts_fts (contacts_fts, rank) VALUES ('merge', 4)`
+	// At most 16 pages of merging, where a level holds two segments
+	// (usermerge = 2): see mergeSearch.
+	sqlSearchMerge = `INSERT INTO contacts_fts (contacts_fts, rank) VALUES ('merge', 16)`
 )
 
 // indexSearch indexes the contacts the transaction changed, once, after
@@ -103,12 +101,70 @@ func (db *DB) indexSearch(ctx context.Context, tx *sql.Tx) error {
 	if err := row.Scan(&pending); err != nil || !pending {
 		return err
 	}
-	for _, s := range []string{sqlSearchRemove, sqlSearchAdd, sqlSearchDone, sqlSearchMerge} {
+	for _, s := range []string{sqlSearchRemove, sqlSearchAdd, sqlSearchDone} {
 		if _, err := db.exec(ctx, tx, s); err != nil {
 			return fmt.Errorf("search index: %w", err)
 		}
 	}
+	db.searchUnmerged = true
 	return nil
+}
+
+// mergeIdle is how long the writer waits without a write before it merges
+// the search index: longer than the gap between the inserts of one client
+// importing contacts one after another, which would otherwise wait for a
+// merge step each (BenchmarkSearchAsItGrows, insert-p99-ms).
+const mergeIdle = 5 * time.Millisecond
+
+// mergeSearch runs one bounded merge step of the contact search index in
+// its own transaction and reports whether it found work. Every commit that
+// indexes contacts adds a segment, and every search looks each of its
+// terms up in every segment: 10,000 inserts left 8 to 23 segments and
+// searches up to twice as slow until the daily compaction. The writer
+// runs these steps when it has been idle (mergeIdle), so inserts do not pay for
+// them (they cost a tenth of the insert route's time when run in each
+// commit), and a step is short, so a write arriving meanwhile waits
+// little (BenchmarkSearchAsItGrows reports the segments and the inserts'
+// longest latency). A step commits without an fsync (synchronous=NORMAL):
+// a power cut may undo it, which loses nothing, and the next durable
+// commit syncs it with its own.
+func (db *DB) mergeSearch() bool {
+	ctx := context.Background()
+	conn, err := db.w.Conn(ctx)
+	if err != nil {
+		return false
+	}
+	defer conn.Close()
+	var sync int
+	if err := conn.QueryRowContext(ctx, `PRAGMA synchronous`).Scan(&sync); err != nil {
+		return false
+	}
+	if _, err := conn.ExecContext(ctx, `PRAGMA synchronous = NORMAL`); err != nil {
+		return false
+	}
+	defer conn.ExecContext(ctx, `PRAGMA synchronous = `+strconv.Itoa(sync))
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return false
+	}
+	defer tx.Rollback()
+	var before, after int64
+	if err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&before); err != nil {
+		return false
+	}
+	if _, err := tx.ExecContext(ctx, sqlSearchMerge); err != nil {
+		return false
+	}
+	// The command itself counts as one change; the pages it merged as
+	// the others.
+	if err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&after); err != nil || after-before <= 1 {
+		return false
+	}
+	if tx.Commit() != nil {
+		return false
+	}
+	db.committed()
+	return true
 }
 
 func (db *DB) startWriter() {
@@ -202,6 +258,8 @@ func (db *DB) stopWriter() {
 // writer commits the queued writes, a batch at a time.
 func (db *DB) writer() {
 	defer close(db.writerDone)
+	idle := time.NewTimer(mergeIdle)
+	defer idle.Stop()
 	for {
 		var batch []*writeReq
 		select {
@@ -209,6 +267,30 @@ func (db *DB) writer() {
 			batch = append(batch, r)
 		case <-db.quit:
 			return
+		default:
+			if !db.searchUnmerged {
+				select {
+				case r := <-db.writes:
+					batch = append(batch, r)
+				case <-db.quit:
+					return
+				}
+				break
+			}
+			// Idle for mergeIdle: merge the search index a step at a
+			// time while no write waits.
+			idle.Reset(mergeIdle)
+			select {
+			case r := <-db.writes:
+				batch = append(batch, r)
+			case <-db.quit:
+				return
+			case <-idle.C:
+				for db.searchUnmerged = db.mergeSearch(); db.searchUnmerged && len(db.writes) == 0; {
+					db.searchUnmerged = db.mergeSearch()
+				}
+				continue
+			}
 		}
 	fill:
 		for len(batch) < maxBatch {

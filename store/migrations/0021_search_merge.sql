@@ -1,6 +1,6 @@
 -- The contact search index merges any two segments of a level (FTS5's
--- usermerge), a few pages after each commit that indexed contacts
--- (DB.indexSearch): every search term is looked up in every segment, and
--- without it a day of inserts left 8 to 23 segments where it now leaves
--- 4 to 7 (BenchmarkSearchAsItGrows).
+-- usermerge), a step at a time whenever the writer is idle
+-- (DB.mergeSearch): every search term is looked up in every segment, and
+-- a day of inserts left 8 to 23 segments until the daily compaction
+-- (BenchmarkSearchAsItGrows).
 INSERT INTO contacts_fts (contacts_fts, rank) VALUES ('usermerge', 2);
