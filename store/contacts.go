@@ -164,7 +164,13 @@ func (db *DB) Contacts(ctx context.Context, unitID int64, f ContactFilter) ([]Co
 		where = append(where, "register = ?")
 		args = append(args, f.Register)
 	}
-	rows, err := db.cachedQuery(ctx, nil, `
+	query := db.cachedQuery
+	if from != "contacts" { // the trigram index's: see searchQuery
+		query = func(ctx context.Context, _ *sql.Tx, q string, args ...any) (*sql.Rows, error) {
+			return db.searchQuery(ctx, q, args...)
+		}
+	}
+	rows, err := query(ctx, nil, `
 		SELECT token, type, register, display_name, social_reason, phone, email, observation
 		FROM `+from+` WHERE `+strings.Join(where, " AND ")+` ORDER BY sort_key, id`, args...)
 	if err != nil {

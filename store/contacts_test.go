@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"testing"
-	"time"
 )
 
 // newUnit is a fresh domain "acme" with one unit, held for the test.
@@ -139,32 +138,10 @@ func TestSearchMergesWhenIdle(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	changes := func() (n int64) {
-		if err := db.w.QueryRow(`SELECT total_changes()`).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	segments := func() (n int) {
-		if err := db.r.QueryRow(`SELECT count(DISTINCT segid) FROM contacts_fts_idx`).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		return n
-	}
-	var last int64 = -1
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if n := changes(); n == last {
-			break // a quiet 50 ms: the writer stopped merging
-		} else {
-			last = n
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the writer is still merging after 10 s")
-		}
-	}
+	waitMerged(t, db)
 	// Any two segments of a level merge: 300 one-contact segments end in
 	// a handful, one per level at most.
-	if n := segments(); n > 3 {
+	if n := searchSegments(t, db); n > 3 {
 		t.Errorf("%d segments after idle merging", n)
 	}
 	if got, err := db.Contacts(ctx, u.ID, ContactFilter{Search: "nte 12"}); err != nil || len(got) != 10 {

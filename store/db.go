@@ -45,6 +45,9 @@ type DB struct {
 	stmtMu sync.Mutex
 	auth   *sql.Stmt            // Authenticate's statement, prepared on first use
 	stmts  map[string]*sql.Stmt // the listings' reads, by SQL text (see cachedQuery)
+	search *sql.DB              // the contact search's pool, opened on first use (see searchQuery)
+	// searchStmts are the search's statements, prepared on search.
+	searchStmts map[string]*sql.Stmt
 	// prepared holds hotWrites, prepared when the writer starts; read by
 	// the writer goroutine only.
 	prepared map[string]*sql.Stmt
@@ -93,14 +96,14 @@ func openDB(path string, durability Durability) (w, r *sql.DB, err error) {
 	// crosses 1,000 WAL pages held that commit (and every write queued
 	// behind it) for tens of milliseconds. The domain's checkpointer does
 	// it beside the writer (see checkpointer).
-	w, err = openPool(dsn("&_txlock=immediate&_pragma=wal_autocheckpoint(0)"))
+	w, err = sql.Open("sqlite", dsn("&_txlock=immediate&_pragma=wal_autocheckpoint(0)"))
 	if err != nil {
 		return nil, nil, fmt.Errorf("open writer: %w", err)
 	}
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxIdleTime(0)
-	r, err = openPool(dsn("&_pragma=query_only(ON)"))
+	r, err = sql.Open("sqlite", dsn("&_pragma=query_only(ON)"))
 	if err != nil {
 		w.Close()
 		return nil, nil, fmt.Errorf("open readers: %w", err)
@@ -175,6 +178,12 @@ func (db *DB) Close() error {
 	}
 	for _, st := range db.stmts {
 		st.Close()
+	}
+	for _, st := range db.searchStmts {
+		st.Close()
+	}
+	if db.search != nil {
+		db.search.Close()
 	}
 	db.stmtMu.Unlock()
 	err := db.r.Close()

@@ -14,25 +14,47 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 )
 
-// openPool opens a pool of connections to dsn whose query plans do not
-// depend on bound values (SQLITE_DBCONFIG_ENABLE_QPSG).
+// searchQuery runs a contact search on the domain's search pool: two
+// reader connections whose query plans do not depend on bound values
+// (SQLITE_DBCONFIG_ENABLE_QPSG), each statement prepared once.
 //
-// Without it SQLite marks a parameter compared with "=" so that binding
-// 0 or 1 where something else was bound (or the reverse) prepares the
-// statement again. FTS5 looks each search term up in each index segment
-// with one such statement, binding the segment's id: whenever segment 1
-// sits beside others, every term of every search parsed SQL twice per
-// segment, and a search right after a day of inserts took 2.7 times its
+// Without the setting SQLite marks a parameter compared with "=" so that
+// binding 0 or 1 where something else was bound (or the reverse) prepares
+// the statement again. FTS5 looks each search term up in each index
+// segment with one such statement, binding the segment's id: whenever
+// segment 1 sat beside others, every term of every search parsed SQL twice
+// per segment, and a search after a day of inserts took 2.7 times its
 // merged time (BenchmarkSearchAsItGrows; TestStablePlans holds the
-// setting). fincom's statements are planned for their indexes, never for
-// a bound value, so the guarantee costs nothing.
-func openPool(dsn string) (*sql.DB, error) {
-	c, err := sqlite.NewConnector(dsn)
-	if err != nil {
-		return nil, err
+// setting). The listings keep the other readers: they are planned better
+// with it off (BenchmarkListSalesOrders lost 40% under it).
+func (db *DB) searchQuery(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	db.stmtMu.Lock()
+	if db.search == nil {
+		c, err := sqlite.NewConnector(fileURI(db.path, "_pragma=busy_timeout("+busyMillis+")&_pragma=query_only(ON)"))
+		if err != nil {
+			db.stmtMu.Unlock()
+			return nil, err
+		}
+		db.search = sql.OpenDB(stablePlans{c})
+		db.search.SetMaxOpenConns(searchReaders)
+		db.search.SetMaxIdleConns(searchReaders)
+		db.searchStmts = map[string]*sql.Stmt{}
 	}
-	return sql.OpenDB(stablePlans{c}), nil
+	st := db.searchStmts[query]
+	if st == nil {
+		var err error
+		if st, err = db.search.PrepareContext(ctx, query); err != nil {
+			db.stmtMu.Unlock()
+			return nil, err
+		}
+		db.searchStmts[query] = st
+	}
+	db.stmtMu.Unlock()
+	return st.QueryContext(ctx, args...)
 }
+
+// searchReaders is the size of each domain's search pool.
+const searchReaders = 2
 
 type stablePlans struct{ driver.Connector }
 
