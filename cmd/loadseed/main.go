@@ -6,6 +6,12 @@
 // tokens.
 //
 //	go run ./cmd/loadseed -data DIR [-contacts N] [-months N] ...
+//
+// With -api it seeds a running server instead, through its API, for the
+// side-by-side with PocketBase (pocketbase.sh):
+//
+//	loadseed -api fincom -url http://127.0.0.1:18080/api/v1 -access A -unit U -contacts 10000
+//	loadseed -api pocketbase -url http://127.0.0.1:18090 -email E -password P -contacts 10000
 package main
 
 import (
@@ -30,7 +36,30 @@ func main() {
 	orders := flag.Int("orders", 500, "sales orders per month")
 	movements := flag.Int("movements", 200_000, "inventory movements over two years (2025, 2026)")
 	domains := flag.Int("domains", 0, "extra domains (d0001, d0002, ...) with one unit and one contact each")
+	api := flag.String("api", "", "seed a running server through its API: fincom or pocketbase")
+	base := flag.String("url", "", "with -api: the server's base URL")
+	accessToken := flag.String("access", "", "with -api fincom: access token")
+	unitToken := flag.String("unit", "", "with -api fincom: unit token")
+	email := flag.String("email", "", "with -api pocketbase: superuser e-mail")
+	password := flag.String("password", "", "with -api pocketbase: superuser password")
 	flag.Parse()
+	switch *api {
+	case "":
+	case "fincom":
+		if err := seedFincom(*base, *accessToken, *unitToken, *contacts); err != nil {
+			log.Fatal(err)
+		}
+		return
+	case "pocketbase":
+		token, err := seedPocketBase(*base, *email, *password, *contacts)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("PBTOKEN=%s\nPBSEARCH='%s'\n", token, pocketBaseSearch(*base, "grupo alfa"))
+		return
+	default:
+		log.Fatalf("-api %q: fincom or pocketbase", *api)
+	}
 	if *data == "" {
 		log.Fatal("-data is required")
 	}

@@ -2,12 +2,14 @@
 # End-to-end load: builds fincom, seeds a fresh data directory (cmd/loadseed),
 # serves it on loopback and drives each hot route with wrk (32
 # connections), printing requests/s and p50/p99 latency per route, then
-# the memory and start-up figures. Issue 10's targets and this machine's
-# figures are in the README ("Performance").
+# the memory and start-up figures; with POCKETBASE=1, then the
+# side-by-side with PocketBase (pocketbase.sh). The figures are in the
+# README ("Performance").
 #
 #   testdata/load/run.sh            # full sizes, 10 s per route
 #   DURATION=5s SMALL=1 testdata/load/run.sh
 #   KEEP=/tmp/fincom-load testdata/load/run.sh   # seed once, reuse after
+#   POCKETBASE=1 testdata/load/run.sh            # and beside PocketBase
 #
 # Needs wrk (apt-get install wrk). Runs from any directory.
 set -euo pipefail
@@ -101,4 +103,9 @@ if [ -f "$WORK/data/domains.tokens" ]; then
   done < "$WORK/data/domains.tokens"
   echo "# serve ready in ${READY} ms; after touching $n domains: resident $(rss), peak $(peak)"
   stop
+fi
+
+if [ -n "${POCKETBASE:-}" ]; then
+  echo "# beside PocketBase"
+  DURATION=$DURATION CONNS=$CONNS "$LOAD/pocketbase.sh"
 fi
