@@ -115,6 +115,13 @@ func TestCLIEndToEnd(t *testing.T) {
 	if len(user["user_token"].(string)) != 36 {
 		t.Fatalf("user create: %v", user)
 	}
+	// A portal sign-in link for operators without e-mail.
+	if v := jsonOut(t, cli(t, schema, data, "user", "login-link", "acme", "ana@acme.com", "--public-url", "https://fincom.example", "--json")); !strings.HasPrefix(v["link"].(string), "https://fincom.example/portal/link?t=fcl_acme_") {
+		t.Fatalf("user login-link: %v", v)
+	}
+	if err := cliErr(t, schema, data, "user", "login-link", "acme", "nobody@acme.com"); err == nil {
+		t.Fatal("a link for an unknown user")
+	}
 	tec := jsonOut(t, cli(t, schema, data, "token", "tec", "--json"))["token_tec"].(string)
 	// The sample NF-e was issued to 11.222.333/0001-81, this unit's CNPJ.
 	if v := jsonOut(t, cli(t, schema, data, "nfe", "import", "acme", unit, "../testdata/docread/nfe.xml", "--json")); len(v["imported"].([]any)) != 1 {
@@ -260,7 +267,8 @@ func TestDemo(t *testing.T) {
 		if err := a.prepareDemo(context.Background(), "127.0.0.1:8080"); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(out.String(), "access_token: fca_demo_") || strings.Count(out.String(), "unit_token (") != 2 {
+		if !strings.Contains(out.String(), "access_token: fca_demo_") || strings.Count(out.String(), "unit_token (") != 2 ||
+			!strings.Contains(out.String(), "portal: http://127.0.0.1:8080/portal/") || !strings.Contains(out.String(), "http://127.0.0.1:8080/portal/link?t=fcl_demo_") {
 			t.Fatalf("demo output: %s", out.String())
 		}
 		_, rest, _ := strings.Cut(out.String(), "access_token: ")

@@ -19,6 +19,9 @@ import (
 
 const demoDomain = "demo"
 
+// demoUser is the demo's portal user.
+const demoUser = "ana@demo.fincom.local"
+
 func newDemoCmd(a *app) *cobra.Command {
 	var o serveOptions
 	c := &cobra.Command{
@@ -102,7 +105,7 @@ func (a *app) prepareDemo(ctx context.Context, addr string) error {
 				return err
 			}
 		}
-		if _, err := db.CreateUser(ctx, "Ana Operadora", "ana@demo.fincom.local"); err != nil {
+		if _, err := db.CreateUser(ctx, "Ana Operadora", demoUser); err != nil {
 			return err
 		}
 	}
@@ -128,8 +131,16 @@ func (a *app) prepareDemo(ctx context.Context, addr string) error {
 	for _, u := range units {
 		fmt.Fprintf(a.out, "unit_token (%s): %s\n", u.Name, u.Token)
 	}
-	fmt.Fprintf(a.out, "\ntry:\n  curl -s http://%s%s/get_contacts -H 'Content-Type: application/json' -d '{\"access_token\":\"%s\",\"unit_token\":\"%s\"}'\n\n",
+	fmt.Fprintf(a.out, "\ntry:\n  curl -s http://%s%s/get_contacts -H 'Content-Type: application/json' -d '{\"access_token\":\"%s\",\"unit_token\":\"%s\"}'\n",
 		addr, server.Prefix, access, units[0].Token)
+	// The portal, and a sign-in link for the demo's user (good once, for
+	// 15 minutes; `fincom user login-link demo ana@demo.fincom.local` makes
+	// another).
+	link, err := db.RequestLoginLink(ctx, demoUser, nil)
+	if err != nil {
+		return fmt.Errorf("demo sign-in link: %w", err)
+	}
+	fmt.Fprintf(a.out, "\nportal: http://%s/portal/\nsign in as %s: %s\n\n", addr, demoUser, server.LoginURL("http://"+addr, link))
 	return nil
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"fincom/server"
 	"fincom/store"
 )
 
@@ -42,5 +43,26 @@ func newUserCmd(a *app) *cobra.Command {
 	create.Flags().StringVar(&name, "name", "", "user's name (required)")
 	create.Flags().StringVar(&email, "email", "", "user's e-mail (required, unique in the domain)")
 	c.AddCommand(create)
+	var publicURL string
+	link := &cobra.Command{
+		Use:   "login-link DOMAIN EMAIL",
+		Short: "Print a portal sign-in link for a user (good once, for 15 minutes), for operators without e-mail",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
+				secret, err := db.RequestLoginLink(cmd.Context(), strings.TrimSpace(args[1]), nil)
+				if errors.Is(err, store.ErrNotFound) {
+					return fmt.Errorf("%s has no active user with e-mail %s (and a unit: the portal shows units)", args[0], args[1])
+				}
+				if err != nil {
+					return err
+				}
+				u := server.LoginURL(publicURL, secret)
+				return a.print(map[string]string{"domain": args[0], "email": args[1], "link": u}, u)
+			})
+		},
+	}
+	link.Flags().StringVar(&publicURL, "public-url", "http://127.0.0.1:8080", "where people reach the server (serve's --public-url)")
+	c.AddCommand(link)
 	return c
 }

@@ -179,6 +179,7 @@ type MailData struct {
 	PaymentURL  string
 	Days        int
 	Extra       string // one more line, such as a second link
+	LoginURL    string // portal_login: the sign-in link
 }
 
 // Mail renders an e-mail of a kind (charge_created, charge_notice,

@@ -196,6 +196,7 @@ func (s *Server) Handler() http.Handler {
 		r.GET(Prefix+path, h)
 		r.HEAD(Prefix+path, h)
 	}
+	s.portalRoutes(r)
 	r.GlobalOPTIONS = http.HandlerFunc(s.options)
 	r.NotFound = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		writeJSON(w, http.StatusNotFound, errorBody{Error: textRouteNotFound})

@@ -36,6 +36,17 @@ func WithAudit(ctx context.Context, actor, route, record string, unitID int64) c
 
 const sqlAuditEntry = `INSERT INTO audit_log (at, actor, unit_id, route, record, status) VALUES (?, ?, ?, ?, ?, 200)`
 
+// setAuditActor names who made the change when only the write knows it
+// (a portal sign-in learns its user from the link it spends).
+func setAuditActor(ctx context.Context, actor string) {
+	if a, ok := ctx.Value(auditKey{}).(*auditInfo); ok {
+		a.actor = actor
+	}
+}
+
+// PortalActor names a portal user in the audit log.
+func PortalActor(u User) string { return "user:" + u.Name + " <" + u.Email + ">" }
+
 // newToken draws the token of a record an insert makes. The first one
 // drawn in a request whose audit entry names no record yet is named by it:
 // an insert's entry says what it made (an update's names the record its

@@ -37,7 +37,8 @@ type AttachmentInfo struct {
 	Size        int64  `json:"size"`
 }
 
-// queueNotice adds a message to the outbox; a notice without an address is
+// queueNotice adds a message to the outbox (of an order, or of none when
+// orderID is 0); a notice without an address is
 // dropped (the order asked for none), and a dedupe key already queued
 // counts once.
 func queueNotice(ctx context.Context, tx *sql.Tx, unitID, orderID int64, n *Notice, now time.Time, newID func() string) error {
@@ -50,7 +51,7 @@ func queueNotice(ctx context.Context, tx *sql.Tx, unitID, orderID int64, n *Noti
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)
 		ON CONFLICT (dedupe_key) DO NOTHING
 		RETURNING id`,
-		newID(), unitID, orderID, n.Kind, nullString(n.DedupeKey), n.To, n.Subject, n.Body, timestamp(now), timestamp(now)).Scan(&id)
+		newID(), unitID, sql.NullInt64{Int64: orderID, Valid: orderID != 0}, n.Kind, nullString(n.DedupeKey), n.To, n.Subject, n.Body, timestamp(now), timestamp(now)).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil // queued already
 	}

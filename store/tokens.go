@@ -13,9 +13,11 @@ import (
 // Token prefixes. A token names its domain so that a request can be routed
 // to the one file that can check it, without an index of all domains.
 const (
-	accessPrefix = "fca_"
-	unitPrefix   = "fcu_"
-	publicPrefix = "fcp_" // an order's public token (payment portal)
+	accessPrefix  = "fca_"
+	unitPrefix    = "fcu_"
+	publicPrefix  = "fcp_" // an order's public token (payment portal)
+	linkPrefix    = "fcl_" // a portal sign-in link's secret
+	sessionPrefix = "fcs_" // a portal session's cookie
 )
 
 // TokenDomain returns the domain a unit, access or public token names, or false
@@ -29,6 +31,10 @@ func TokenDomain(token string) (string, bool) {
 		rest = token[len(unitPrefix):]
 	case strings.HasPrefix(token, publicPrefix):
 		rest = token[len(publicPrefix):]
+	case strings.HasPrefix(token, linkPrefix):
+		rest = token[len(linkPrefix):]
+	case strings.HasPrefix(token, sessionPrefix):
+		rest = token[len(sessionPrefix):]
 	default:
 		return "", false
 	}

@@ -1,0 +1,249 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
+
+// The portal (/portal/): the pages a firm's people use. Its assets are
+// embedded and served by fincom itself; its Content-Security-Policy lets
+// the pages load only those and post forms only to fincom.
+
+// PortalCSP is the portal pages' Content-Security-Policy: the style sheet
+// and the one script come from fincom, nothing is inline, no page may be
+// framed, forms post only to fincom (TestPortalFlow).
+const PortalCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+	"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
+// PortalAsset answers an embedded asset of the portal by its file name and
+// its content type, or false.
+func PortalAsset(name string) ([]byte, string, bool) {
+	types := map[string]string{"portal.css": "text/css; charset=utf-8", "portal_app.js": "text/javascript; charset=utf-8"}
+	ct, ok := types[name]
+	if !ok {
+		return nil, "", false
+	}
+	b, err := files.ReadFile("templates/" + name)
+	return b, ct, err == nil
+}
+
+// PortalUnit is a unit as the portal shows it.
+type PortalUnit struct {
+	Token, Name, CNPJ, City, IM, Profile string
+}
+
+// PortalPage is what every portal page gets; Body is the page's own.
+type PortalPage struct {
+	Title  string
+	Nav    string // the menu entry of the page
+	User   string // "Name <email>", empty before sign-in
+	CSRF   string
+	Units  []PortalUnit
+	Unit   PortalUnit // the unit shown
+	Notice string
+	Error  string
+	Body   any
+}
+
+// Portal writes the portal page name (portal_NAME.html).
+func (r *Renderer) Portal(w io.Writer, name string, p PortalPage) error {
+	return r.pages.ExecuteTemplate(w, "portal_"+name+".html", p)
+}
+
+// LoginForm is the sign-in page's body.
+type LoginForm struct{ Domain, Email string }
+
+// PortalToken is an access token in the profile's list.
+type PortalToken struct {
+	ID               int64
+	Hint             string
+	Created, Revoked string
+}
+
+// PortalProfile is the profile page's body.
+type PortalProfile struct {
+	NewToken string // shown once, right after it is made
+	Tokens   []PortalToken
+}
+
+// PortalDay is one day of the month's table.
+type PortalDay struct {
+	Date                                                       string
+	In, Out, Balance, ForecastIn, ForecastOut, ForecastBalance string
+}
+
+// PortalOrder is one of the latest orders.
+type PortalOrder struct {
+	Token, Code, Customer, Date, Total, Charge, Invoice string
+}
+
+// PortalHome is the month at a glance.
+type PortalHome struct {
+	Month                                                        string // "Novembro de 2026"
+	Opening, In, Out, ForecastIn, ForecastOut                    string
+	Closing, ForecastClosing                                     string
+	ReceivableDue, ReceivableOverdue, PayableDue, PayableOverdue string
+	Days                                                         []PortalDay
+	Chart                                                        CashChart
+	Orders                                                       []PortalOrder
+}
+
+// ChartDay is a day of the month as the chart draws it.
+type ChartDay struct {
+	Day                              int
+	In, Out, ForecastIn, ForecastOut decimal.Decimal
+	Balance, ForecastBalance         decimal.Decimal
+	Realized                         bool // the day is past or today: its balance is the realized one
+}
+
+// CashChart is the month's cash flow drawn as SVG: bars of in (up) and out
+// (down) per day, realized and forecast side by side, and the balance line
+// (realized until today, forecast after). Every coordinate is computed
+// here from the numbers /cash_flow answers.
+type CashChart struct {
+	Month                            string
+	Width, Height, Left, Right, Zero int
+	Grid                             []ChartLine
+	Bars                             []ChartBar
+	Balance, Forecast                string // polyline points
+	Ticks                            []ChartTick
+}
+
+type ChartLine struct {
+	Y     int
+	Label string
+}
+
+type ChartBar struct {
+	X, Y, W, H  int
+	Fill, Title string
+}
+
+type ChartTick struct {
+	X     int
+	Label string
+}
+
+// NewCashChart lays out the chart of days (one month) titled month.
+func NewCashChart(month string, days []ChartDay) CashChart {
+	c := CashChart{Month: month, Width: 720, Height: 280, Left: 70, Right: 710}
+	top, bottom := 12, c.Height-22
+	// One scale for bars and balance: from the lowest to the highest of
+	// every value drawn, zero included.
+	lo, hi := decimal.Zero, decimal.Zero
+	for _, d := range days {
+		for _, v := range []decimal.Decimal{d.In, d.ForecastIn, d.Balance, d.ForecastBalance} {
+			hi = decimal.Max(hi, v)
+			lo = decimal.Min(lo, v)
+		}
+		for _, v := range []decimal.Decimal{d.Out.Neg(), d.ForecastOut.Neg(), d.Balance, d.ForecastBalance} {
+			lo = decimal.Min(lo, v)
+		}
+	}
+	if hi.Equal(lo) {
+		hi = lo.Add(decimal.NewFromInt(100))
+	}
+	span := hi.Sub(lo)
+	y := func(v decimal.Decimal) int {
+		f := hi.Sub(v).Div(span).InexactFloat64() // a position on screen, not money
+		return top + int(f*float64(bottom-top)+0.5)
+	}
+	c.Zero = y(decimal.Zero)
+	for i := 0; i <= 4; i++ {
+		v := lo.Add(span.Mul(decimal.NewFromInt(int64(i))).Div(decimal.NewFromInt(4)))
+		c.Grid = append(c.Grid, ChartLine{Y: y(v), Label: shortBRL(v)})
+	}
+	n := len(days)
+	if n == 0 {
+		return c
+	}
+	step := (c.Right - c.Left) / n
+	bw := max(step/2-1, 1)
+	var bal, fc []string
+	for i, d := range days {
+		x := c.Left + i*step
+		bar := func(x int, v decimal.Decimal, up bool, fill, what string) {
+			if v.IsZero() {
+				return
+			}
+			yv := y(v)
+			if !up {
+				yv = y(v.Neg())
+			}
+			top, h := min(yv, c.Zero), abs(yv-c.Zero)
+			c.Bars = append(c.Bars, ChartBar{X: x, Y: top, W: bw, H: max(h, 1), Fill: fill,
+				Title: fmt.Sprintf("Dia %d: %s %s", d.Day, what, BRL(v.StringFixed(2)))})
+		}
+		bar(x, d.In, true, "#2e9d5b", "entradas realizadas")
+		bar(x+bw, d.ForecastIn, true, "#a8dcbc", "entradas previstas")
+		bar(x, d.Out, false, "#d1494e", "saídas realizadas")
+		bar(x+bw, d.ForecastOut, false, "#f1b3b5", "saídas previstas")
+		px := strconv.Itoa(x+bw) + "," + strconv.Itoa(y(d.ForecastBalance))
+		if d.Realized {
+			bal = append(bal, strconv.Itoa(x+bw)+","+strconv.Itoa(y(d.Balance)))
+		}
+		fc = append(fc, px)
+		if d.Day == 1 || d.Day%5 == 0 {
+			c.Ticks = append(c.Ticks, ChartTick{X: x + bw, Label: strconv.Itoa(d.Day)})
+		}
+	}
+	c.Balance, c.Forecast = strings.Join(bal, " "), strings.Join(fc, " ")
+	return c
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// shortBRL labels an axis: "R$ 12 mil", "R$ 1,5 mi", "R$ 800".
+func shortBRL(v decimal.Decimal) string {
+	a := v.Abs()
+	sign := ""
+	if v.IsNegative() {
+		sign = "-"
+	}
+	switch {
+	case a.GreaterThanOrEqual(decimal.NewFromInt(1_000_000)):
+		return sign + "R$ " + strings.Replace(a.Div(decimal.NewFromInt(1_000_000)).StringFixed(1), ".", ",", 1) + " mi"
+	case a.GreaterThanOrEqual(decimal.NewFromInt(1_000)):
+		return sign + "R$ " + a.Div(decimal.NewFromInt(1_000)).StringFixed(0) + " mil"
+	}
+	return sign + "R$ " + a.StringFixed(0)
+}
+
+// MonthBR names a month in Portuguese: "novembro de 2026".
+func MonthBR(year, month int) string {
+	names := [...]string{"janeiro", "fevereiro", "março", "abril", "maio", "junho", "julho", "agosto", "setembro", "outubro", "novembro", "dezembro"}
+	if month < 1 || month > 12 {
+		return strconv.Itoa(year)
+	}
+	return names[month-1] + " de " + strconv.Itoa(year)
+}
+
+// PortalOrders is the orders page's body.
+type PortalOrders struct {
+	Month  string // YYYY-MM
+	Orders []PortalOrder
+}
+
+// PortalCharge is a charge on an order's page.
+type PortalCharge struct {
+	Installment                     int
+	Method, DueDate, Amount, Status string
+	BoletoLine, Pix                 string
+}
+
+// PortalOrderPage is an order's page.
+type PortalOrderPage struct {
+	Token, Code, Customer, Description, Total, Date, PaymentType string
+	ChargeStatus, PaymentURL                                     string
+	Charges                                                      []PortalCharge
+	Invoice, InvoiceNumber, DANFEURL                             string
+}

@@ -1,0 +1,198 @@
+package server
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/julienschmidt/httprouter"
+
+	"fincom/render"
+	"fincom/store"
+)
+
+// The portal's sales orders: a month's list, an order's page, and its
+// actions (generate and cancel the charge, issue and cancel the invoice),
+// each calling the same business code as its API route and showing that
+// route's error text.
+
+// portalMonth reads ?mes=YYYY-MM (default: this month) as its first and
+// last days.
+func portalMonth(p *portalRequest) (month string, first, last store.Date) {
+	first = firstOfMonth(store.Today(p.db.Now()))
+	if m, err := store.ParseDateISO(p.r.URL.Query().Get("mes") + "-01"); err == nil {
+		first = m
+	}
+	last = store.Date{Time: first.AddDate(0, 1, -1)}
+	return first.Format("2006-01"), first, last
+}
+
+// portalOrders: GET /portal/orders, a month's orders.
+func (s *Server) portalOrders(p *portalRequest) {
+	month, first, last := portalMonth(p)
+	orders, err := p.db.OrderSummaries(p.ctx, p.unit.ID, first.ISO(), last.ISO(), 500)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	body := render.PortalOrders{Month: month}
+	for _, o := range orders {
+		body.Orders = append(body.Orders, portalOrderRow(o))
+	}
+	p.page(s, http.StatusOK, "orders", "Pedidos de venda", "orders", body, "", "")
+}
+
+func portalOrderRow(o store.OrderSummary) render.PortalOrder {
+	return render.PortalOrder{Token: o.Token, Code: o.Code, Customer: o.Customer, Date: render.DateBR(o.Date),
+		Total: render.BRL(o.Total.StringFixed(2)), Charge: chargeSummary(o.Charges), Invoice: invoiceStatus(o.Invoice)}
+}
+
+// portalOrderDone are the notices of an order's actions (?feito=…).
+var portalOrderDone = map[string]string{
+	"charge":         "Cobrança gerada.",
+	"cancel_charge":  "Cobrança cancelada.",
+	"invoice":        "Nota fiscal emitida.",
+	"cancel_invoice": "Nota fiscal cancelada.",
+}
+
+// portalOrderPage: GET /portal/orders/:token, an order with its charges and
+// invoice.
+func (s *Server) portalOrderPage(p *portalRequest, token, notice, errText string, status int) {
+	o, err := p.db.SalesOrder(p.ctx, p.unit.ID, token)
+	if errors.Is(err, store.ErrNotFound) {
+		p.page(s, http.StatusNotFound, "units", "Pedido não encontrado", "orders", []render.PortalUnit{}, "", "Pedido não encontrado nesta unidade.")
+		return
+	}
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	charges, err := p.db.SalesOrderCharges(p.ctx, p.unit.ID, token)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	brl := func(m store.Money) string { return render.BRL(m.StringFixed(2)) }
+	customer := ""
+	if rows, err := p.db.OrderSummaries(p.ctx, p.unit.ID, o.EstimatedPaymentDate[:min(10, len(o.EstimatedPaymentDate))], "", 1_000); err == nil {
+		for _, r := range rows {
+			if r.Token == token {
+				customer = r.Customer
+			}
+		}
+	}
+	page := render.PortalOrderPage{Token: token, Code: o.CodOrders, Customer: customer, Description: o.Description, Total: brl(o.Value),
+		Date: render.DateBR(o.EstimatedPaymentDate), PaymentType: o.PaymentType, ChargeStatus: chargeStatusBR(o.ChargeStatus)}
+	if o.PublicToken.Valid {
+		page.PaymentURL = s.links.Payment(o.PublicToken.String)
+	}
+	for _, c := range charges {
+		pc := render.PortalCharge{Installment: c.Installment, Method: paymentKeyBR(c.PaymentKey), DueDate: render.DateBR(c.DueDate),
+			Amount: brl(c.Amount), Status: chargeStatusBR(c.Status), Pix: c.PixPayload.String}
+		if c.BoletoLine.Valid {
+			pc.BoletoLine = render.FormatLine(c.BoletoLine.String)
+		}
+		page.Charges = append(page.Charges, pc)
+	}
+	if inv, err := p.db.OrderInvoice(p.ctx, p.unit.ID, token); err == nil {
+		page.Invoice = strings.ToUpper(inv.Kind) + " " + strings.ToLower(invoiceStatus(inv.Status))
+		page.InvoiceNumber = strconv.Itoa(inv.Number)
+		if o.PublicToken.Valid {
+			page.DANFEURL = s.links.DANFE(o.PublicToken.String)
+		}
+	}
+	p.page(s, status, "order", "Pedido "+o.CodOrders, "orders", page, notice, errText)
+}
+
+func chargeStatusBR(st string) string {
+	switch st {
+	case "PENDING":
+		return "Em aberto"
+	case "PAID":
+		return "Paga"
+	case "OVERDUE":
+		return "Vencida"
+	case "CANCELLED":
+		return "Cancelada"
+	case "ISSUING":
+		return "Em emissão"
+	}
+	return "Sem cobrança"
+}
+
+func paymentKeyBR(k string) string {
+	switch k {
+	case "BOLETO":
+		return "Boleto"
+	case "PIX", "PIX_AUTOMATICO":
+		return "PIX"
+	case "CREDIT_CARD":
+		return "Cartão de crédito"
+	case "DEBIT_CARD":
+		return "Cartão de débito"
+	case "TRANSFER":
+		return "Transferência"
+	case "CASH":
+		return "Dinheiro"
+	}
+	return k
+}
+
+// portalOrderAction runs an action on an order (POST
+// /portal/orders/:token/:action) and shows the order again: after
+// success by a redirect (reloading does not repeat it), after a refusal
+// with the API route's text.
+func (s *Server) portalOrderAction(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	token, action := ps.ByName("token"), ps.ByName("action")
+	api := map[string]string{"charge": "/generate_charge", "cancel_charge": "/cancel_charge",
+		"invoice": "/generate_nf", "cancel_invoice": "/cancel_nf"}[action]
+	if api == "" {
+		http.NotFound(w, r)
+		return
+	}
+	s.withSession(func(p *portalRequest) {
+		var err error
+		switch action {
+		case "charge":
+			err = s.billing.IssueCharges(p.ctx, p.db, p.unit.ID, token)
+		case "cancel_charge":
+			err = p.db.CancelCharges(p.ctx, p.unit.ID, token)
+		case "invoice":
+			_, err = s.invoices.Issue(p.ctx, p.db, p.unit.ID, token)
+		case "cancel_invoice":
+			reason := strings.TrimSpace(p.r.PostFormValue("reason"))
+			if n := utf8.RuneCountInString(reason); n < 15 || n > 255 {
+				err = errCancelReason
+			} else {
+				err = s.invoices.Cancel(p.ctx, p.db, p.unit.ID, token, reason)
+			}
+		}
+		if err != nil {
+			status, text := s.routeError(api, err)
+			if status >= 500 {
+				s.log.Error("portal action", "action", action, "err", err)
+			}
+			p.w.Header().Set("Cache-Control", "no-store")
+			s.portalOrderPage(p, token, "", text, status)
+			return
+		}
+		http.Redirect(p.w, p.r, "/portal/orders/"+url.PathEscape(token)+"?unit="+url.QueryEscape(p.unit.Token)+"&feito="+action, http.StatusSeeOther)
+	})(w, r, ps)
+}
+
+// routeError is the status and text the API route at path answers for err.
+func (s *Server) routeError(path string, err error) (int, string) {
+	for i := range s.routes {
+		if s.routes[i].path == path {
+			var e *Error
+			if errors.As(s.routes[i].answer(err), &e) {
+				return e.Status, e.Text
+			}
+			break
+		}
+	}
+	return http.StatusInternalServerError, "Algo deu errado. Tente de novo em instantes."
+}

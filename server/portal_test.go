@@ -1,0 +1,245 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"fincom/render"
+)
+
+// browser is a cookie-keeping client of the handler, as a person's browser
+// is of the portal.
+type browser struct {
+	t       *testing.T
+	h       http.Handler
+	cookies map[string]*http.Cookie
+}
+
+func (b *browser) do(method, path string, form url.Values) *httptest.ResponseRecorder {
+	b.t.Helper()
+	var req *http.Request
+	if form != nil {
+		req = httptest.NewRequest(method, path, strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	} else {
+		req = httptest.NewRequest(method, path, nil)
+	}
+	req.RemoteAddr = "127.0.0.1:1234"
+	for _, c := range b.cookies {
+		req.AddCookie(c)
+	}
+	rec := httptest.NewRecorder()
+	b.h.ServeHTTP(rec, req)
+	for _, c := range rec.Result().Cookies() {
+		if c.MaxAge < 0 {
+			delete(b.cookies, c.Name)
+		} else {
+			b.cookies[c.Name] = c
+		}
+	}
+	return rec
+}
+
+var csrfField = regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`)
+
+// csrf is the CSRF token of the page's forms.
+func csrf(t *testing.T, page string) string {
+	t.Helper()
+	m := csrfField.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no CSRF token in the page:\n%s", page)
+	}
+	return m[1]
+}
+
+// TestPortalFlow signs a user in with the link the outbox holds, makes an
+// access token on the profile page and calls the API with it, sees the
+// month and the units, and signs out; forms without their CSRF token,
+// spent or foreign links and stale sessions are refused.
+func TestPortalFlow(t *testing.T) {
+	s, ds := newTestServer(t)
+	ctx := context.Background()
+	db, release := acquire(t, ds)
+	if _, err := db.CreateUser(ctx, "Ana Souza", "ana@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	release()
+	h := s.Handler()
+	b := &browser{t: t, h: h, cookies: map[string]*http.Cookie{}}
+
+	// Without a session the portal sends the browser to sign in.
+	if rec := b.do("GET", "/portal/", nil); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/portal/login" {
+		t.Fatalf("GET /portal/ without a session = %d %q", rec.Code, rec.Header().Get("Location"))
+	}
+	rec := b.do("GET", "/portal/login", nil)
+	if rec.Code != 200 || rec.Header().Get("Content-Security-Policy") != render.PortalCSP || !strings.Contains(rec.Body.String(), `lang="pt-BR"`) {
+		t.Fatalf("login page: %d %q", rec.Code, rec.Header().Get("Content-Security-Policy"))
+	}
+	token := csrf(t, rec.Body.String())
+
+	// A sign-in without the form's token is refused.
+	if rec := b.do("POST", "/portal/login", url.Values{"domain": {"acme"}, "email": {"ana@example.com"}}); rec.Code != http.StatusForbidden {
+		t.Fatalf("sign-in without CSRF = %d", rec.Code)
+	}
+	// The same answer for a user, a stranger and an unknown domain.
+	var answers []string
+	for _, f := range []url.Values{
+		{"domain": {"acme"}, "email": {"ana@example.com"}, "csrf": {token}},
+		{"domain": {"acme"}, "email": {"ninguem@example.com"}, "csrf": {token}},
+		{"domain": {"nope"}, "email": {"ana@example.com"}, "csrf": {token}},
+	} {
+		rec := b.do("POST", "/portal/login", f)
+		if rec.Code != 200 || !strings.Contains(rec.Body.String(), portalLinkSent) {
+			t.Fatalf("sign-in %v = %d", f, rec.Code)
+		}
+		answers = append(answers, strings.ReplaceAll(strings.ReplaceAll(rec.Body.String(), f.Get("email"), ""), f.Get("domain"), ""))
+	}
+	if answers[0] != answers[1] || answers[0] != answers[2] {
+		t.Error("the sign-in answer tells whether the user exists")
+	}
+
+	// One message, to the user, with the link.
+	db, release = acquire(t, ds)
+	mails, err := db.Outbox(ctx, 10)
+	release()
+	if err != nil || len(mails) != 1 || mails[0].To != "ana@example.com" || mails[0].Kind != "portal_login" {
+		t.Fatalf("outbox = %+v, %v", mails, err)
+	}
+	link := regexp.MustCompile(`https://fincom\.test(/portal/link\?t=\S+)`).FindStringSubmatch(mails[0].Body)
+	if link == nil {
+		t.Fatalf("no link in %q", mails[0].Body)
+	}
+	// Following the link spends nothing: the page asks to confirm.
+	rec = b.do("GET", link[1], nil)
+	if rec.Code != 200 {
+		t.Fatalf("GET link = %d", rec.Code)
+	}
+	secret, _ := url.QueryUnescape(strings.TrimPrefix(link[1], "/portal/link?t="))
+	if rec := b.do("POST", "/portal/link", url.Values{"t": {secret}}); rec.Code != http.StatusForbidden {
+		t.Fatalf("link without CSRF = %d", rec.Code)
+	}
+	rec = b.do("POST", "/portal/link", url.Values{"t": {secret}, "csrf": {csrf(t, rec.Body.String())}})
+	if rec.Code != http.StatusSeeOther || b.cookies[sessionCookie] == nil {
+		t.Fatalf("POST link = %d, cookies %v", rec.Code, b.cookies)
+	}
+	if c := b.cookies[sessionCookie]; !c.HttpOnly || c.SameSite != http.SameSiteLaxMode || !c.Secure || c.Path != "/portal/" {
+		t.Errorf("session cookie %+v", c)
+	}
+	// The link is spent.
+	other := &browser{t: t, h: h, cookies: map[string]*http.Cookie{}}
+	page := other.do("GET", "/portal/login", nil).Body.String()
+	if rec := other.do("POST", "/portal/link", url.Values{"t": {secret}, "csrf": {csrf(t, page)}}); rec.Code != http.StatusNotFound {
+		t.Errorf("a spent link = %d", rec.Code)
+	}
+
+	// The month at a glance.
+	rec = b.do("GET", "/portal/", nil)
+	if body := rec.Body.String(); rec.Code != 200 || !strings.Contains(body, "<svg") || !strings.Contains(body, "Acme Matriz") || !strings.Contains(body, "Novembro de 2026") {
+		t.Fatalf("home = %d\n%s", rec.Code, rec.Body.String())
+	}
+	session := csrf(t, rec.Body.String())
+
+	// Profile: a token made without the session's CSRF token is refused.
+	if rec := b.do("POST", "/portal/profile/tokens", url.Values{}); rec.Code != http.StatusForbidden {
+		t.Fatalf("token without CSRF = %d", rec.Code)
+	}
+	if rec := b.do("POST", "/portal/profile/tokens", url.Values{"csrf": {"0" + session[1:]}}); rec.Code != http.StatusForbidden {
+		t.Fatalf("token with a wrong CSRF = %d", rec.Code)
+	}
+	rec = b.do("POST", "/portal/profile/tokens", url.Values{"csrf": {session}})
+	m := regexp.MustCompile(`id="novo-token">(fca_acme_[0-9a-f]+)<`).FindStringSubmatch(rec.Body.String())
+	if rec.Code != 200 || m == nil {
+		t.Fatalf("new token = %d\n%s", rec.Code, rec.Body.String())
+	}
+	// It authenticates the API.
+	api := httptest.NewRecorder()
+	h.ServeHTTP(api, httptest.NewRequest("POST", Prefix+"/get_contacts", strings.NewReader(`{"access_token":"`+m[1]+`","unit_token":"`+fx.tokens["unitA"]+`"}`)))
+	if api.Code != 200 {
+		t.Fatalf("API with the portal's token = %d %s", api.Code, api.Body)
+	}
+	// Shown once: the profile lists it by hint only.
+	if rec := b.do("GET", "/portal/profile", nil); strings.Contains(rec.Body.String(), m[1]) || !strings.Contains(rec.Body.String(), m[1][:15]) {
+		t.Error("the profile shows the token again, or not its hint")
+	}
+	// An order's page issues its charge, with the API's business code.
+	order := orderWith(t, h)
+	orderPath := "/portal/orders/" + order + "?unit=" + fx.tokens["unitA"]
+	if rec := b.do("GET", "/portal/orders?unit="+fx.tokens["unitA"]+"&mes=2026-11", nil); rec.Code != 200 || !strings.Contains(rec.Body.String(), order) {
+		t.Fatalf("orders page = %d", rec.Code)
+	}
+	if rec := b.do("POST", "/portal/orders/"+order+"/charge?unit="+fx.tokens["unitA"], url.Values{}); rec.Code != http.StatusForbidden {
+		t.Fatalf("charge without CSRF = %d", rec.Code)
+	}
+	rec = b.do("POST", "/portal/orders/"+order+"/charge?unit="+fx.tokens["unitA"], url.Values{"csrf": {session}})
+	if rec.Code != http.StatusSeeOther {
+		t.Fatalf("charge = %d\n%s", rec.Code, rec.Body.String())
+	}
+	rec = b.do("GET", rec.Header().Get("Location"), nil)
+	if body := rec.Body.String(); !strings.Contains(body, "Cobrança gerada.") || !strings.Contains(body, "Em aberto") {
+		t.Fatalf("order after charging:\n%s", body)
+	}
+	// A refusal shows the API's text: the invoice's cancel reason.
+	rec = b.do("POST", "/portal/orders/"+order+"/cancel_invoice?unit="+fx.tokens["unitA"], url.Values{"csrf": {session}, "reason": {"curto"}})
+	if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), errCancelReason.Text) {
+		t.Errorf("cancel invoice with a short reason = %d", rec.Code)
+	}
+	// From the sibling unit the order is not found.
+	if rec := b.do("GET", strings.Replace(orderPath, fx.tokens["unitA"], fx.tokens["unitB"], 1), nil); rec.Code != http.StatusNotFound {
+		t.Errorf("the order from another unit = %d", rec.Code)
+	}
+	if rec := b.do("POST", "/portal/orders/"+order+"/cancel_charge?unit="+fx.tokens["unitB"], url.Values{"csrf": {session}}); rec.Code == http.StatusSeeOther {
+		t.Errorf("cancelled another unit's charge")
+	}
+
+	// The units, with their Token API.
+	if rec := b.do("GET", "/portal/units", nil); !strings.Contains(rec.Body.String(), fx.tokens["unitA"]) {
+		t.Error("the units page lacks the unit's token")
+	}
+
+	// The audit log names the user for the sign-in and the token.
+	db, release = acquire(t, ds)
+	entries, err := db.AuditLog(ctx, 0, 50)
+	release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, e := range entries {
+		if e.Actor == "user:Ana Souza <ana@example.com>" {
+			seen[e.Route] = true
+		}
+	}
+	if !seen["portal:sign-in"] || !seen["portal:/profile/tokens"] {
+		t.Errorf("audit entries of the user: %v", seen)
+	}
+
+	// Sign-out ends the session on the server: the old cookie is refused.
+	old := *b.cookies[sessionCookie]
+	if rec := b.do("POST", "/portal/logout", url.Values{"csrf": {session}}); rec.Code != http.StatusSeeOther {
+		t.Fatalf("sign-out = %d", rec.Code)
+	}
+	b.cookies[sessionCookie] = &old
+	if rec := b.do("GET", "/portal/", nil); rec.Code != http.StatusSeeOther {
+		t.Errorf("an ended session still opens the portal: %d", rec.Code)
+	}
+}
+
+// TestPortalAssets: the style sheet and script are embedded; nothing else
+// is served from the assets path.
+func TestPortalAssets(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	for path, want := range map[string]int{"/portal/assets/portal.css": 200, "/portal/assets/portal_app.js": 200,
+		"/portal/assets/portal.js": 404, "/portal/assets/..%2fportal.html": 404} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		if rec.Code != want {
+			t.Errorf("GET %s = %d, want %d", path, rec.Code, want)
+		}
+	}
+}

@@ -1,0 +1,76 @@
+package store
+
+import (
+	"context"
+	"strings"
+)
+
+// OpenTotals sums a unit's open entries (not paid, active): those due
+// before a day (overdue) and those due from it to the end of a period.
+type OpenTotals struct {
+	ReceivableOverdue, ReceivableDue Money
+	PayableOverdue, PayableDue       Money
+}
+
+// OpenEntryTotals answers the portal's "a receber / a pagar": open entries
+// due before today, and due from today to until. Integer cents, so exact.
+func (db *DB) OpenEntryTotals(ctx context.Context, unitID int64, today, until Date) (OpenTotals, error) {
+	var ro, rd, po, pd int64
+	err := db.r.QueryRowContext(ctx, `SELECT
+		coalesce(sum(CASE WHEN type = 'in' AND due_date < ?1 THEN value_cents END), 0),
+		coalesce(sum(CASE WHEN type = 'in' AND due_date >= ?1 THEN value_cents END), 0),
+		coalesce(sum(CASE WHEN type = 'out' AND due_date < ?1 THEN value_cents END), 0),
+		coalesce(sum(CASE WHEN type = 'out' AND due_date >= ?1 THEN value_cents END), 0)
+		FROM entries WHERE unit_id = ?3 AND active = 1 AND pay_day IS NULL AND due_date <= ?2`,
+		today.ISO(), until.ISO(), unitID).Scan(&ro, &rd, &po, &pd)
+	return OpenTotals{cents(ro), cents(rd), cents(po), cents(pd)}, err
+}
+
+// OrderSummary is one of a unit's latest orders as the portal lists it.
+type OrderSummary struct {
+	Token, Code, Customer, Date string
+	Total                       Money
+	// Charges counts the order's charges by status (PENDING, PAID, ...).
+	Charges map[string]int
+	// Invoice is the status of its latest invoice (AUTHORIZED, CANCELLED), or "".
+	Invoice string
+}
+
+// LatestOrders answers the unit's n newest active orders.
+func (db *DB) LatestOrders(ctx context.Context, unitID int64, n int) ([]OrderSummary, error) {
+	return db.OrderSummaries(ctx, unitID, "", "", n)
+}
+
+// OrderSummaries answers the unit's active orders whose estimated payment
+// date is within from..to (YYYY-MM-DD; "" for no bound), newest first, at
+// most n.
+func (db *DB) OrderSummaries(ctx context.Context, unitID int64, from, to string, n int) ([]OrderSummary, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT o.token, o.cod_orders, c.display_name, o.estimated_payment_date, o.value_cents,
+		coalesce((SELECT group_concat(status) FROM charges WHERE order_id = o.id), ''),
+		coalesce((SELECT status FROM invoices WHERE order_id = o.id ORDER BY id DESC LIMIT 1), '')
+		FROM sales_orders o JOIN contacts c ON c.id = o.contact_id
+		WHERE o.unit_id = ? AND o.active = 1 AND (?2 = '' OR o.estimated_payment_date >= ?2) AND (?3 = '' OR o.estimated_payment_date <= ?3)
+		ORDER BY o.id DESC LIMIT ?4`, unitID, from, to, n)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []OrderSummary
+	for rows.Next() {
+		var o OrderSummary
+		var total int64
+		var charges string
+		if err := rows.Scan(&o.Token, &o.Code, &o.Customer, &o.Date, &total, &charges, &o.Invoice); err != nil {
+			return nil, err
+		}
+		o.Total = cents(total)
+		o.Charges = map[string]int{}
+		for _, st := range strings.Split(charges, ",") {
+			if st != "" {
+				o.Charges[st]++
+			}
+		}
+		out = append(out, o)
+	}
+	return out, rows.Err()
+}
