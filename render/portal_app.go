@@ -247,3 +247,18 @@ type PortalOrderPage struct {
 	Charges                                                      []PortalCharge
 	Invoice, InvoiceNumber, DANFEURL                             string
 }
+
+// PortalEntry is an entry on the transactions page.
+type PortalEntry struct {
+	Token, Type, Description, DueDate, PayDay, Contact, Account, Value string
+}
+
+// PortalAccount is a bank account a payment may go to.
+type PortalAccount struct{ Token, Name string }
+
+// PortalTransactions is the transactions page's body.
+type PortalTransactions struct {
+	Month, Today string // YYYY-MM, YYYY-MM-DD
+	Entries      []PortalEntry
+	Accounts     []PortalAccount
+}

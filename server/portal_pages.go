@@ -31,6 +31,14 @@ func (s *Server) portalRoutes(r *httprouter.Router) {
 		})(w, r, ps)
 	})
 	r.POST("/portal/orders/:token/:action", s.portalOrderAction)
+	r.GET("/portal/transactions", s.withSession(func(p *portalRequest) {
+		notice := ""
+		if p.r.URL.Query().Get("feito") == "pago" {
+			notice = "Lançamento marcado como pago."
+		}
+		s.transactionsPage(p, http.StatusOK, notice, "")
+	}))
+	r.POST("/portal/transactions/:token/pay", s.portalPayEntry)
 }
 
 // portalHome: GET /portal/, the month at a glance of one unit: its cash

@@ -196,6 +196,24 @@ func TestPortalFlow(t *testing.T) {
 		t.Errorf("cancelled another unit's charge")
 	}
 
+	// An open expense is marked paid from the transactions page.
+	entry := post(t, h, "/insert_expense", `{`+auth+`,"description":"Aluguel da sala","value":"1234.56","due_date":"2026-11-10"}`)["token"].(string)
+	txPath := "/portal/transactions?unit=" + fx.tokens["unitA"] + "&mes=2026-11"
+	if rec := b.do("GET", txPath, nil); !strings.Contains(rec.Body.String(), "Aluguel da sala") || !strings.Contains(rec.Body.String(), "R$ 1.234,56") {
+		t.Fatalf("transactions page lacks the expense:\n%s", rec.Body.String())
+	}
+	pay := url.Values{"csrf": {session}, "type": {"out"}, "pay_day": {"2026-11-12"}, "account": {fx.tokens["account1"]}}
+	bad := url.Values{"csrf": {session}, "type": {"out"}, "pay_day": {"12/11/2026"}, "account": {fx.tokens["account1"]}}
+	if rec := b.do("POST", "/portal/transactions/"+entry+"/pay?unit="+fx.tokens["unitA"], bad); rec.Code != http.StatusBadRequest {
+		t.Errorf("a bad pay day = %d", rec.Code)
+	}
+	if rec := b.do("POST", "/portal/transactions/"+entry+"/pay?unit="+fx.tokens["unitA"]+"&mes=2026-11", pay); rec.Code != http.StatusSeeOther {
+		t.Fatalf("pay = %d\n%s", rec.Code, rec.Body.String())
+	}
+	if rec := b.do("GET", txPath, nil); !strings.Contains(rec.Body.String(), "Pago em 12/11/2026") {
+		t.Errorf("the expense is not paid on the page")
+	}
+
 	// The units, with their Token API.
 	if rec := b.do("GET", "/portal/units", nil); !strings.Contains(rec.Body.String(), fx.tokens["unitA"]) {
 		t.Error("the units page lacks the unit's token")

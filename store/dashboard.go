@@ -74,3 +74,33 @@ func (db *DB) OrderSummaries(ctx context.Context, unitID int64, from, to string,
 	}
 	return out, rows.Err()
 }
+
+// EntrySummary is an entry as the portal's transactions page lists it.
+type EntrySummary struct {
+	Token, Type, Description, DueDate, PayDay, Contact, Account string
+	Value                                                       Money
+}
+
+// EntrySummaries answers the unit's active entries due within from..to,
+// by due date, at most n.
+func (db *DB) EntrySummaries(ctx context.Context, unitID int64, from, to string, n int) ([]EntrySummary, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT e.token, e.type, e.description, e.due_date, coalesce(e.pay_day, ''),
+		coalesce(c.display_name, ''), coalesce(a.nick_name, ''), e.value_cents
+		FROM entries e LEFT JOIN contacts c ON c.id = e.contact_id LEFT JOIN bank_accounts a ON a.id = e.bank_account_id
+		WHERE e.unit_id = ? AND e.active = 1 AND e.due_date BETWEEN ? AND ? ORDER BY e.due_date, e.id LIMIT ?`, unitID, from, to, n)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []EntrySummary
+	for rows.Next() {
+		var e EntrySummary
+		var v int64
+		if err := rows.Scan(&e.Token, &e.Type, &e.Description, &e.DueDate, &e.PayDay, &e.Contact, &e.Account, &v); err != nil {
+			return nil, err
+		}
+		e.Value = cents(v)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
