@@ -262,3 +262,22 @@ type PortalTransactions struct {
 	Entries      []PortalEntry
 	Accounts     []PortalAccount
 }
+
+// PortalLine is a statement line waiting for a person.
+type PortalLine struct {
+	Token, Date, Amount, Memo string
+	Credit                    bool
+}
+
+// PortalStatement is the reconciliation page's body.
+type PortalStatement struct {
+	Lines []PortalLine
+	Open  []PortalEntry // the unit's open entries, to pair a line with
+}
+
+// PortalLog is a read-only list page (outbox, webhook deliveries, audit).
+type PortalLog struct {
+	Heading, Intro string
+	Columns        []string
+	Rows           [][]string
+}

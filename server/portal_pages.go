@@ -39,6 +39,17 @@ func (s *Server) portalRoutes(r *httprouter.Router) {
 		s.transactionsPage(p, http.StatusOK, notice, "")
 	}))
 	r.POST("/portal/transactions/:token/pay", s.portalPayEntry)
+	r.GET("/portal/statement", s.withSession(func(p *portalRequest) {
+		notice := ""
+		if p.r.URL.Query().Get("feito") != "" {
+			notice = "Linha do extrato resolvida."
+		}
+		s.statementPage(p, http.StatusOK, notice, "")
+	}))
+	r.POST("/portal/statement/:token", s.portalReconcile)
+	r.GET("/portal/outbox", s.withSession(s.outboxPage))
+	r.GET("/portal/webhooks", s.withSession(s.webhooksPage))
+	r.GET("/portal/audit", s.withSession(s.auditPage))
 }
 
 // portalHome: GET /portal/, the month at a glance of one unit: its cash

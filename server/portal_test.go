@@ -214,6 +214,46 @@ func TestPortalFlow(t *testing.T) {
 		t.Errorf("the expense is not paid on the page")
 	}
 
+	// Two statement lines no entry matches: one paired by hand with an
+	// open expense of its amount, one dismissed.
+	rent := post(t, h, "/insert_expense", `{`+auth+`,"description":"Conta de luz","value":"321.00","due_date":"2026-11-20"}`)["token"].(string)
+	meta := `{` + auth + `,"id_token_bank_account":"{{account1}}"}`
+	for _, l := range [][]byte{ofxSGML("P1", "20261101", "-321.00", "DEBITO CONTA"), ofxSGML("P2", "20261102", "-9.90", "TARIFA")} {
+		if rec := doMultipart(h, "/import_ofx", meta, map[string][]byte{"x.ofx": l}); rec.Code != 200 {
+			t.Fatalf("import: %d %s", rec.Code, rec.Body)
+		}
+	}
+	rec = b.do("GET", "/portal/statement?unit="+fx.tokens["unitA"], nil)
+	lines := regexp.MustCompile(`action="/portal/statement/([0-9a-f-]+)\?`).FindAllStringSubmatch(rec.Body.String(), -1)
+	if len(lines) != 4 || !strings.Contains(rec.Body.String(), "TARIFA") { // two forms per line
+		t.Fatalf("statement page: %d forms\n%s", len(lines), rec.Body.String())
+	}
+	first, second := lines[0][1], lines[2][1]
+	if !strings.Contains(rec.Body.String(), "-R$ 9,90") {
+		t.Error("the statement page lacks the fee's amount")
+	}
+	for _, c := range []struct {
+		line string
+		form url.Values
+	}{
+		{first, url.Values{"csrf": {session}, "action": {"match"}, "entry": {rent}}},
+		{second, url.Values{"csrf": {session}, "action": {"dismiss"}}},
+	} {
+		if rec := b.do("POST", "/portal/statement/"+c.line+"?unit="+fx.tokens["unitA"], c.form); rec.Code != http.StatusSeeOther {
+			t.Fatalf("reconcile %v = %d\n%s", c.form, rec.Code, rec.Body.String())
+		}
+	}
+	if rec := b.do("GET", "/portal/statement?unit="+fx.tokens["unitA"], nil); !strings.Contains(rec.Body.String(), "Nenhuma linha") {
+		t.Error("lines still wait after pairing and dismissing")
+	}
+	// The read-only lists.
+	for path, want := range map[string]string{"/portal/outbox": "Seu link de acesso", "/portal/audit": "user:Ana Souza &lt;ana@example.com&gt;",
+		"/portal/webhooks": "Entregas de webhooks"} {
+		if rec := b.do("GET", path+"?unit="+fx.tokens["unitA"], nil); rec.Code != 200 || !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("%s lacks %q", path, want)
+		}
+	}
+
 	// The units, with their Token API.
 	if rec := b.do("GET", "/portal/units", nil); !strings.Contains(rec.Body.String(), fx.tokens["unitA"]) {
 		t.Error("the units page lacks the unit's token")
