@@ -144,8 +144,13 @@ func NewCashChart(month string, days []ChartDay) CashChart {
 			lo = decimal.Min(lo, v)
 		}
 	}
+	// Grid lines at round amounts (1, 2, 2.5 or 5 times a power of ten),
+	// the scale widened to whole steps.
+	grid := niceStep(hi.Sub(lo).Div(decimal.NewFromInt(4)))
+	lo = lo.Div(grid).Floor().Mul(grid)
+	hi = hi.Div(grid).Ceil().Mul(grid)
 	if hi.Equal(lo) {
-		hi = lo.Add(decimal.NewFromInt(100))
+		hi = lo.Add(grid)
 	}
 	span := hi.Sub(lo)
 	y := func(v decimal.Decimal) int {
@@ -153,8 +158,7 @@ func NewCashChart(month string, days []ChartDay) CashChart {
 		return top + int(f*float64(bottom-top)+0.5)
 	}
 	c.Zero = y(decimal.Zero)
-	for i := 0; i <= 4; i++ {
-		v := lo.Add(span.Mul(decimal.NewFromInt(int64(i))).Div(decimal.NewFromInt(4)))
+	for v := lo; v.LessThanOrEqual(hi); v = v.Add(grid) {
 		c.Grid = append(c.Grid, ChartLine{Y: y(v), Label: shortBRL(v)})
 	}
 	n := len(days)
@@ -202,7 +206,22 @@ func abs(v int) int {
 	return v
 }
 
-// shortBRL labels an axis: "R$ 12 mil", "R$ 1,5 mi", "R$ 800".
+// niceStep is the round amount (1, 2, 2.5 or 5 times a power of ten, at
+// least R$ 1) nearest above rough.
+func niceStep(rough decimal.Decimal) decimal.Decimal {
+	step := decimal.NewFromInt(1)
+	for {
+		for _, m := range []string{"1", "2", "2.5", "5"} {
+			c := decimal.RequireFromString(m).Mul(step)
+			if c.GreaterThanOrEqual(rough) {
+				return c
+			}
+		}
+		step = step.Mul(decimal.NewFromInt(10))
+	}
+}
+
+// shortBRL labels an axis: "R$ 12 mil", "R$ 2,5 mil", "R$ 1,5 mi", "R$ 800".
 func shortBRL(v decimal.Decimal) string {
 	a := v.Abs()
 	sign := ""
@@ -213,7 +232,7 @@ func shortBRL(v decimal.Decimal) string {
 	case a.GreaterThanOrEqual(decimal.NewFromInt(1_000_000)):
 		return sign + "R$ " + strings.Replace(a.Div(decimal.NewFromInt(1_000_000)).StringFixed(1), ".", ",", 1) + " mi"
 	case a.GreaterThanOrEqual(decimal.NewFromInt(1_000)):
-		return sign + "R$ " + a.Div(decimal.NewFromInt(1_000)).StringFixed(0) + " mil"
+		return sign + "R$ " + strings.Replace(a.Div(decimal.NewFromInt(1_000)).String(), ".", ",", 1) + " mil"
 	}
 	return sign + "R$ " + a.StringFixed(0)
 }

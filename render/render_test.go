@@ -3,6 +3,7 @@ package render
 import (
 	"bytes"
 	"encoding/base64"
+	"github.com/shopspring/decimal"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -229,4 +230,32 @@ func FuzzSanitizeCSS(f *testing.F) {
 			t.Fatalf("%q -> %q still has %s", in, out, v)
 		}
 	})
+}
+
+// TestCashChart: the chart's grid sits on round amounts that cover every
+// value drawn, zero on a line of its own, and each non-zero amount has a
+// bar titled with it.
+func TestCashChart(t *testing.T) {
+	d := func(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+	c := NewCashChart("novembro de 2026", []ChartDay{
+		{Day: 1, Balance: d("1000.10"), ForecastBalance: d("1000.10"), Realized: true},
+		{Day: 2, In: d("4200"), Balance: d("5200.10"), ForecastBalance: d("5200.10"), Realized: true},
+		{Day: 3, ForecastOut: d("2500"), Balance: d("5200.10"), ForecastBalance: d("2700.10")},
+	})
+	var labels []string
+	for _, g := range c.Grid {
+		labels = append(labels, g.Label)
+	}
+	if got := strings.Join(labels, " | "); got != "-R$ 4 mil | -R$ 2 mil | R$ 0 | R$ 2 mil | R$ 4 mil | R$ 6 mil" {
+		t.Errorf("grid %s", got)
+	}
+	if len(c.Bars) != 2 || c.Bars[0].Title != "Dia 2: entradas realizadas R$ 4.200,00" || c.Bars[1].Title != "Dia 3: saídas previstas R$ 2.500,00" {
+		t.Errorf("bars %+v", c.Bars)
+	}
+	if c.Bars[1].Y != c.Zero || c.Bars[0].Y+c.Bars[0].H != c.Zero {
+		t.Errorf("bars do not start at zero: %+v, zero %d", c.Bars, c.Zero)
+	}
+	if strings.Count(c.Balance, ",") != 2 || strings.Count(c.Forecast, ",") != 3 {
+		t.Errorf("lines %q / %q", c.Balance, c.Forecast)
+	}
 }

@@ -84,8 +84,16 @@ func (s *Server) portalOrderPage(p *portalRequest, token, notice, errText string
 			}
 		}
 	}
+	method := o.PaymentType
+	if ms, err := p.db.PaymentMethods(p.ctx); err == nil {
+		for _, m := range ms {
+			if m.Token == o.PaymentType {
+				method = m.Name
+			}
+		}
+	}
 	page := render.PortalOrderPage{Token: token, Code: o.CodOrders, Customer: customer, Description: o.Description, Total: brl(o.Value),
-		Date: render.DateBR(o.EstimatedPaymentDate), PaymentType: o.PaymentType, ChargeStatus: chargeStatusBR(o.ChargeStatus)}
+		Date: render.DateBR(o.EstimatedPaymentDate), PaymentType: method, ChargeStatus: chargeStatusBR(o.ChargeStatus)}
 	if o.PublicToken.Valid {
 		page.PaymentURL = s.links.Payment(o.PublicToken.String)
 	}

@@ -1,0 +1,166 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"image/png"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestPortalWebInBrowser clicks through the portal in headless Chromium as a
+// person would: signs in with the link from the outbox, opens the month,
+// makes an access token (copied with its button) and calls the API with
+// it, issues a charge from an order's page. On every page axe-core (npm,
+// .ci/judges) must find no serious or critical violation, the page must
+// not scroll sideways at 390 px, and its screenshots at 390 and 1366 px
+// are kept (in FINCOM_SCREENSHOTS when set).
+func TestPortalWebInBrowser(t *testing.T) {
+	axe, err := os.ReadFile("../.ci/judges/node_modules/axe-core/axe.min.js")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("axe-core is not installed (.ci/run installs .ci/judges)")
+		}
+		t.Skip("axe-core not installed: cd .ci/judges && npm install")
+	}
+	browser, pageURL := chromium(t)
+	now := fixedNow
+	// Plain http on loopback: cookies without Secure, as behind no TLS.
+	s, ds := newTestServerAt(t, &now, Config{Version: "test", PublicURL: "http://127.0.0.1"})
+	ts := httptest.NewServer(s.Handler())
+	defer ts.Close()
+	h := s.Handler()
+	db, release := acquire(t, ds)
+	if _, err := db.CreateUser(context.Background(), "Ana Souza", "ana@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	release()
+	order := orderWith(t, h)
+	post(t, h, "/insert_expense", `{`+auth+`,"description":"Aluguel","value":"2500.00","due_date":"2026-11-28"}`)
+	post(t, h, "/insert_income", `{`+auth+`,"description":"Consultoria","value":"4200.00","due_date":"2026-11-10","pay_day":"2026-11-10","id_token_bank_account":"{{account1}}"}`)
+
+	shots := t.TempDir()
+	if dir := os.Getenv("FINCOM_SCREENSHOTS"); dir != "" {
+		shots = dir
+	}
+	b := dialCDP(t, browser)
+	b.call(t, "Browser.grantPermissions", map[string]any{"origin": ts.URL, "permissions": []string{"clipboardReadWrite", "clipboardSanitizedWrite"}})
+	p := dialCDP(t, pageURL)
+	p.call(t, "Page.enable", map[string]any{})
+	p.call(t, "Emulation.setFocusEmulationEnabled", map[string]any{"enabled": true})
+	width := func(w int) {
+		p.call(t, "Emulation.setDeviceMetricsOverride", map[string]any{"width": w, "height": 900, "deviceScaleFactor": 1, "mobile": w < 500})
+	}
+	open := func(path, title string) {
+		t.Helper()
+		p.call(t, "Page.navigate", map[string]any{"url": ts.URL + path})
+		p.waitFor(t, `document.readyState === "complete" && document.title.indexOf(`+jsString(title)+`) >= 0`)
+	}
+	// judge runs axe-core and the 390 px check on the page, and keeps its
+	// screenshots.
+	judge := func(name string) {
+		t.Helper()
+		for _, w := range []int{390, 1366} {
+			width(w)
+			time.Sleep(100 * time.Millisecond)
+			if w == 390 {
+				if sw := p.eval(t, `document.documentElement.scrollWidth`); sw.(float64) > 390 {
+					wide := p.eval(t, `Array.from(document.querySelectorAll("body *")).filter(e => e.getBoundingClientRect().right > 391 && !e.closest(".scroll")).slice(0, 8).map(e => e.tagName + "." + e.className).join(" ")`)
+					t.Errorf("%s scrolls sideways at 390 px: %v px wide (%v)", name, sw, wide)
+				}
+			}
+			shot := p.call(t, "Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": true})
+			var sc struct{ Data string }
+			json.Unmarshal(shot, &sc)
+			raw, _ := base64.StdEncoding.DecodeString(sc.Data)
+			if _, err := png.Decode(bytes.NewReader(raw)); err != nil {
+				t.Fatalf("%s screenshot: %v", name, err)
+			}
+			os.WriteFile(filepath.Join(shots, "portal-"+name+"-"+map[int]string{390: "390", 1366: "1366"}[w]+".png"), raw, 0o644)
+			p.eval(t, string(axe))
+			got := p.eval(t, `axe.run(document, {resultTypes: ["violations"]}).then(r => JSON.stringify(r.violations.filter(v => v.impact === "serious" || v.impact === "critical").map(v => v.id + ": " + v.nodes.map(n => n.target.join(" ")).join(", "))))`)
+			if got != "[]" {
+				t.Errorf("%s at %d px, axe-core: %v", name, w, got)
+			}
+		}
+		width(1366)
+	}
+
+	// Sign in: the form, then the link from the outbox, then its button.
+	width(1366)
+	open("/portal/login", "Entrar")
+	judge("login")
+	p.eval(t, `document.querySelector("#domain").value = "acme"; document.querySelector("#email").value = "ana@example.com"; document.querySelector("form button").click()`)
+	p.waitFor(t, `document.querySelector(".notice") !== null`)
+	db, release = acquire(t, ds)
+	mails, _ := db.Outbox(context.Background(), 5)
+	release()
+	if len(mails) == 0 {
+		t.Fatal("no sign-in e-mail")
+	}
+	link := regexp.MustCompile(`http://127\.0\.0\.1(/portal/link\?t=\S+)`).FindStringSubmatch(mails[0].Body)
+	if link == nil {
+		t.Fatalf("no link in %q", mails[0].Body)
+	}
+	open(link[1], "Entrar")
+	p.eval(t, `document.querySelector("form button").click()`)
+	p.waitFor(t, `document.title.indexOf("Visão do mês") >= 0 && document.readyState === "complete"`)
+	if got := p.eval(t, `document.querySelectorAll("svg rect").length > 0 && document.body.textContent.indexOf("R$ 4.200,00") >= 0`); got != true {
+		t.Error("the month shows no bars or not the income")
+	}
+	judge("home")
+
+	// Perfil · API: a token, copied with its button, that the API takes.
+	open("/portal/profile", "Perfil")
+	judge("profile")
+	p.eval(t, `document.querySelector("form[action='/portal/profile/tokens'] button").click()`)
+	p.waitFor(t, `document.querySelector("#novo-token") !== null`)
+	token := p.eval(t, `document.querySelector("#novo-token").textContent`).(string)
+	p.eval(t, `document.querySelector("[data-copy='novo-token']").click()`)
+	p.waitFor(t, `document.querySelector("[data-copy='novo-token']").textContent === "Copiado"`)
+	if clip := p.eval(t, `navigator.clipboard.readText()`); clip != token {
+		t.Errorf("clipboard %q, want the token %q", clip, token)
+	}
+	res, err := http.Post(ts.URL+Prefix+"/get_contacts", "application/json", strings.NewReader(`{"access_token":"`+token+`","unit_token":"`+fx.tokens["unitA"]+`"}`))
+	if err != nil || res.StatusCode != 200 {
+		t.Fatalf("the API with the portal's token: %v %v", res, err)
+	}
+	res.Body.Close()
+
+	// An order's page issues its charge.
+	open("/portal/orders/"+order+"?unit="+fx.tokens["unitA"], "Pedido")
+	judge("order")
+	p.eval(t, `document.querySelector("form[action*='/charge?'] button").click()`)
+	p.waitFor(t, `document.querySelector(".notice") !== null && document.querySelector(".notice").textContent === "Cobrança gerada."`)
+	judge("order-charged")
+
+	for _, pg := range []struct{ path, title, name string }{
+		{"/portal/orders?unit=" + fx.tokens["unitA"], "Pedidos", "orders"},
+		{"/portal/transactions?unit=" + fx.tokens["unitA"], "Lançamentos", "transactions"},
+		{"/portal/statement?unit=" + fx.tokens["unitA"], "Conciliação", "statement"},
+		{"/portal/units", "Unidades", "units"},
+		{"/portal/outbox", "E-mails", "outbox"},
+		{"/portal/webhooks", "Webhooks", "webhooks"},
+		{"/portal/audit", "Registro", "audit"},
+	} {
+		open(pg.path, pg.title)
+		judge(pg.name)
+	}
+	// Sign-out returns to the sign-in page.
+	p.eval(t, `document.querySelector("form[action='/portal/logout'] button").click()`)
+	p.waitFor(t, `document.title.indexOf("Entrar") >= 0 && document.querySelector(".notice") !== null`)
+}
+
+// jsString quotes s for JavaScript.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
