@@ -54,6 +54,9 @@ func newUserCmd(a *app) *cobra.Command {
 				if errors.Is(err, store.ErrNotFound) {
 					return fmt.Errorf("%s has no active user with e-mail %s (and a unit: the portal shows units)", args[0], args[1])
 				}
+				if errors.Is(err, store.ErrTooManyLinks) {
+					return fmt.Errorf("%s already has 3 unused sign-in links: use one or wait 15 minutes", args[1])
+				}
 				if err != nil {
 					return err
 				}

@@ -249,6 +249,7 @@ func MonthBR(year, month int) string {
 // PortalOrders is the orders page's body.
 type PortalOrders struct {
 	Month  string // YYYY-MM
+	Code   string // the order code searched
 	Orders []PortalOrder
 }
 
@@ -278,6 +279,7 @@ type PortalAccount struct{ Token, Name string }
 // PortalTransactions is the transactions page's body.
 type PortalTransactions struct {
 	Month, Today string // YYYY-MM, YYYY-MM-DD
+	Type         string // in, out or "" (both)
 	Entries      []PortalEntry
 	Accounts     []PortalAccount
 }

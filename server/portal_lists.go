@@ -23,7 +23,7 @@ func (s *Server) statementPage(p *portalRequest, status int, notice, errText str
 		return
 	}
 	today := store.Today(p.db.Now())
-	open, err := p.db.EntrySummaries(p.ctx, p.unit.ID, today.AddDate(-1, 0, 0).Format("2006-01-02"), today.AddDate(1, 0, 0).Format("2006-01-02"), 2000)
+	open, err := p.db.EntrySummaries(p.ctx, p.unit.ID, today.AddDate(-1, 0, 0).Format("2006-01-02"), today.AddDate(1, 0, 0).Format("2006-01-02"), "", 2000)
 	if err != nil {
 		s.portalFailed(p, err)
 		return

@@ -33,12 +33,17 @@ func portalMonth(p *portalRequest) (month string, first, last store.Date) {
 // portalOrders: GET /portal/orders, a month's orders.
 func (s *Server) portalOrders(p *portalRequest) {
 	month, first, last := portalMonth(p)
-	orders, err := p.db.OrderSummaries(p.ctx, p.unit.ID, first.ISO(), last.ISO(), 500)
+	code := strings.TrimSpace(p.r.URL.Query().Get("codigo"))
+	from, to := first.ISO(), last.ISO()
+	if code != "" { // a code names its order whatever its month
+		from, to = "", ""
+	}
+	orders, err := p.db.OrderSummaries(p.ctx, p.unit.ID, from, to, code, 500)
 	if err != nil {
 		s.portalFailed(p, err)
 		return
 	}
-	body := render.PortalOrders{Month: month}
+	body := render.PortalOrders{Month: month, Code: code}
 	for _, o := range orders {
 		body.Orders = append(body.Orders, portalOrderRow(o))
 	}
@@ -77,7 +82,7 @@ func (s *Server) portalOrderPage(p *portalRequest, token, notice, errText string
 	}
 	brl := func(m store.Money) string { return render.BRL(m.StringFixed(2)) }
 	customer := ""
-	if rows, err := p.db.OrderSummaries(p.ctx, p.unit.ID, o.EstimatedPaymentDate[:min(10, len(o.EstimatedPaymentDate))], "", 1_000); err == nil {
+	if rows, err := p.db.OrderSummaries(p.ctx, p.unit.ID, "", "", o.CodOrders, 1); err == nil {
 		for _, r := range rows {
 			if r.Token == token {
 				customer = r.Customer

@@ -128,7 +128,8 @@ func (s *Server) portalLogin(w http.ResponseWriter, r *http.Request, _ httproute
 	}
 	domain := strings.TrimSpace(strings.ToLower(r.PostFormValue("domain")))
 	email := strings.TrimSpace(r.PostFormValue("email"))
-	if err := s.sendLoginLink(r.Context(), domain, email); err != nil && !errors.Is(err, store.ErrNotFound) && !errors.Is(err, store.ErrNoDomain) {
+	if err := s.sendLoginLink(r.Context(), domain, email); err != nil && !errors.Is(err, store.ErrNotFound) && !errors.Is(err, store.ErrNoDomain) &&
+		!errors.Is(err, store.ErrTooManyLinks) {
 		s.log.Error("portal sign-in link", "domain", domain, "err", err)
 	}
 	s.portalPage(w, http.StatusOK, "login", render.PortalPage{Title: "Entrar", CSRF: s.formToken(w, r), Notice: portalLinkSent,

@@ -102,13 +102,20 @@ func TestPortalFlow(t *testing.T) {
 	if answers[0] != answers[1] || answers[0] != answers[2] {
 		t.Error("the sign-in answer tells whether the user exists")
 	}
+	// Asking again and again sends at most 3 live links, with the same
+	// answer.
+	for i := 0; i < 4; i++ {
+		if rec := b.do("POST", "/portal/login", url.Values{"domain": {"acme"}, "email": {"ana@example.com"}, "csrf": {token}}); rec.Code != 200 {
+			t.Fatalf("sign-in again = %d", rec.Code)
+		}
+	}
 
 	// One message, to the user, with the link.
 	db, release = acquire(t, ds)
 	mails, err := db.Outbox(ctx, 10)
 	release()
-	if err != nil || len(mails) != 1 || mails[0].To != "ana@example.com" || mails[0].Kind != "portal_login" {
-		t.Fatalf("outbox = %+v, %v", mails, err)
+	if err != nil || len(mails) != 3 || mails[0].To != "ana@example.com" || mails[0].Kind != "portal_login" {
+		t.Fatalf("outbox = %d mails %+v, %v", len(mails), mails, err)
 	}
 	link := regexp.MustCompile(`https://fincom\.test(/portal/link\?t=\S+)`).FindStringSubmatch(mails[0].Body)
 	if link == nil {
@@ -172,6 +179,12 @@ func TestPortalFlow(t *testing.T) {
 	if rec := b.do("GET", "/portal/orders?unit="+fx.tokens["unitA"]+"&mes=2026-11", nil); rec.Code != 200 || !strings.Contains(rec.Body.String(), order) {
 		t.Fatalf("orders page = %d", rec.Code)
 	}
+	if rec := b.do("GET", "/portal/orders?unit="+fx.tokens["unitA"]+"&mes=2025-01&codigo=pv-000001", nil); !strings.Contains(rec.Body.String(), order) {
+		t.Error("the order is not found by its code")
+	}
+	if rec := b.do("GET", "/portal/orders?unit="+fx.tokens["unitA"]+"&mes=2025-01", nil); strings.Contains(rec.Body.String(), order) {
+		t.Error("another month lists the order")
+	}
 	if rec := b.do("POST", "/portal/orders/"+order+"/charge?unit="+fx.tokens["unitA"], url.Values{}); rec.Code != http.StatusForbidden {
 		t.Fatalf("charge without CSRF = %d", rec.Code)
 	}
@@ -201,6 +214,9 @@ func TestPortalFlow(t *testing.T) {
 	txPath := "/portal/transactions?unit=" + fx.tokens["unitA"] + "&mes=2026-11"
 	if rec := b.do("GET", txPath, nil); !strings.Contains(rec.Body.String(), "Aluguel da sala") || !strings.Contains(rec.Body.String(), "R$ 1.234,56") {
 		t.Fatalf("transactions page lacks the expense:\n%s", rec.Body.String())
+	}
+	if rec := b.do("GET", txPath+"&tipo=in", nil); strings.Contains(rec.Body.String(), "Aluguel da sala") {
+		t.Error("the income filter lists an expense")
 	}
 	pay := url.Values{"csrf": {session}, "type": {"out"}, "pay_day": {"2026-11-12"}, "account": {fx.tokens["account1"]}}
 	bad := url.Values{"csrf": {session}, "type": {"out"}, "pay_day": {"12/11/2026"}, "account": {fx.tokens["account1"]}}

@@ -14,7 +14,11 @@ import (
 // date; an open one can be marked paid into one of the unit's accounts.
 func (s *Server) transactionsPage(p *portalRequest, status int, notice, errText string) {
 	month, first, last := portalMonth(p)
-	entries, err := p.db.EntrySummaries(p.ctx, p.unit.ID, first.ISO(), last.ISO(), 1000)
+	typ := p.r.URL.Query().Get("tipo")
+	if typ != "in" && typ != "out" {
+		typ = ""
+	}
+	entries, err := p.db.EntrySummaries(p.ctx, p.unit.ID, first.ISO(), last.ISO(), typ, 1000)
 	if err != nil {
 		s.portalFailed(p, err)
 		return
@@ -24,7 +28,7 @@ func (s *Server) transactionsPage(p *portalRequest, status int, notice, errText 
 		s.portalFailed(p, err)
 		return
 	}
-	body := render.PortalTransactions{Month: month, Today: store.Today(p.db.Now()).ISO()}
+	body := render.PortalTransactions{Month: month, Type: typ, Today: store.Today(p.db.Now()).ISO()}
 	for _, a := range accounts {
 		name := a.NickName.String
 		if name == "" {

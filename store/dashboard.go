@@ -38,19 +38,20 @@ type OrderSummary struct {
 
 // LatestOrders answers the unit's n newest active orders.
 func (db *DB) LatestOrders(ctx context.Context, unitID int64, n int) ([]OrderSummary, error) {
-	return db.OrderSummaries(ctx, unitID, "", "", n)
+	return db.OrderSummaries(ctx, unitID, "", "", "", n)
 }
 
 // OrderSummaries answers the unit's active orders whose estimated payment
-// date is within from..to (YYYY-MM-DD; "" for no bound), newest first, at
-// most n.
-func (db *DB) OrderSummaries(ctx context.Context, unitID int64, from, to string, n int) ([]OrderSummary, error) {
+// date is within from..to (YYYY-MM-DD; "" for no bound) and, when code is
+// set, whose code it is (any case), newest first, at most n.
+func (db *DB) OrderSummaries(ctx context.Context, unitID int64, from, to, code string, n int) ([]OrderSummary, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT o.token, o.cod_orders, c.display_name, o.estimated_payment_date, o.value_cents,
 		coalesce((SELECT group_concat(status) FROM charges WHERE order_id = o.id), ''),
 		coalesce((SELECT status FROM invoices WHERE order_id = o.id ORDER BY id DESC LIMIT 1), '')
 		FROM sales_orders o JOIN contacts c ON c.id = o.contact_id
 		WHERE o.unit_id = ? AND o.active = 1 AND (?2 = '' OR o.estimated_payment_date >= ?2) AND (?3 = '' OR o.estimated_payment_date <= ?3)
-		ORDER BY o.id DESC LIMIT ?4`, unitID, from, to, n)
+		AND (?5 = '' OR o.cod_orders = ?5 COLLATE NOCASE)
+		ORDER BY o.id DESC LIMIT ?4`, unitID, from, to, n, code)
 	if err != nil {
 		return nil, err
 	}
@@ -81,13 +82,14 @@ type EntrySummary struct {
 	Value                                                       Money
 }
 
-// EntrySummaries answers the unit's active entries due within from..to,
-// by due date, at most n.
-func (db *DB) EntrySummaries(ctx context.Context, unitID int64, from, to string, n int) ([]EntrySummary, error) {
+// EntrySummaries answers the unit's active entries due within from..to of
+// a type (in, out; "" for both), by due date, at most n.
+func (db *DB) EntrySummaries(ctx context.Context, unitID int64, from, to, typ string, n int) ([]EntrySummary, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT e.token, e.type, e.description, e.due_date, coalesce(e.pay_day, ''),
 		coalesce(c.display_name, ''), coalesce(a.nick_name, ''), e.value_cents
 		FROM entries e LEFT JOIN contacts c ON c.id = e.contact_id LEFT JOIN bank_accounts a ON a.id = e.bank_account_id
-		WHERE e.unit_id = ? AND e.active = 1 AND e.due_date BETWEEN ? AND ? ORDER BY e.due_date, e.id LIMIT ?`, unitID, from, to, n)
+		WHERE e.unit_id = ?1 AND e.active = 1 AND e.due_date BETWEEN ?2 AND ?3 AND (?5 = '' OR e.type = ?5)
+		ORDER BY e.due_date, e.id LIMIT ?4`, unitID, from, to, n, typ)
 	if err != nil {
 		return nil, err
 	}

@@ -20,6 +20,14 @@ const (
 // ErrLinkInvalid is a sign-in link that is unknown, used or expired.
 var ErrLinkInvalid = errors.New("sign-in link invalid, used or expired")
 
+// ErrTooManyLinks: the user has maxLiveLinks unused links that have not
+// expired; no other is made (nor e-mailed) until one expires or is used.
+var ErrTooManyLinks = errors.New("too many sign-in links requested; use one or wait 15 minutes")
+
+// maxLiveLinks bounds the sign-in e-mails anyone can make fincom send a
+// user by knowing the address.
+const maxLiveLinks = 3
+
 // Session is a signed-in portal user.
 type Session struct {
 	User      User
@@ -50,6 +58,22 @@ func (db *DB) RequestLoginLink(ctx context.Context, email string, mail LoginLink
 		u.Active = true
 		if unitID == 0 {
 			return ErrNotFound
+		}
+		// Spent and expired links and ended sessions go after a day.
+		day := timestamp(now.Add(-24 * time.Hour))
+		if _, err := tx.ExecContext(ctx, `DELETE FROM portal_links WHERE expires_at < ?`, day); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM portal_sessions WHERE expires_at < ? OR ended_at < ?`, day, day); err != nil {
+			return err
+		}
+		var live int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM portal_links WHERE user_id = ? AND used_at IS NULL AND expires_at > ?`,
+			id, timestamp(now)).Scan(&live); err != nil {
+			return err
+		}
+		if live >= maxLiveLinks {
+			return ErrTooManyLinks
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO portal_links (hash, user_id, expires_at) VALUES (?, ?, ?)`,
 			hashToken(secret), id, timestamp(now.Add(LinkLifetime))); err != nil {
