@@ -125,11 +125,15 @@ type bareTaxes struct {
 }
 
 type bareLine struct {
-	Token       string `json:"token"`
-	Description string `json:"description"`
-	Quantity    string `json:"quantity"`
-	UnitValue   string `json:"unit_value"`
-	Total       string `json:"total"`
+	Token       string  `json:"token"`
+	Code        string  `json:"code"`
+	Description string  `json:"description"`
+	NCM         *string `json:"ncm"`
+	CFOP        *string `json:"cfop"`
+	Unit        *string `json:"unit"`
+	Quantity    string  `json:"quantity"`
+	UnitValue   string  `json:"unit_value"`
+	Total       string  `json:"total"`
 }
 
 type bareOrder struct {
@@ -281,9 +285,9 @@ func bareSalesOrders(b *testing.B, db *sql.DB) []byte {
 	}
 	rows.Close()
 	rows, err = tx.Query(`
-		SELECT l.order_id, p.token, p.description, l.quantity, p.monetary_value
+		SELECT l.order_id, p.token, l.code, l.description, l.ncm, l.cfop, l.unit, l.quantity, l.unit_value, l.total
 		FROM sales_orders o
-		JOIN sales_order_products l ON l.order_id = o.id
+		JOIN sales_order_lines l ON l.order_id = o.id
 		JOIN products p ON p.id = l.product_id
 		WHERE o.unit_id = ? AND o.estimated_payment_date BETWEEN ? AND ?
 		ORDER BY o.estimated_payment_date, o.id, l.position`, 1, "2026-11-01", "2026-11-30")
@@ -293,12 +297,9 @@ func bareSalesOrders(b *testing.B, db *sql.DB) []byte {
 	for rows.Next() {
 		var id int64
 		var l bareLine
-		if err := rows.Scan(&id, &l.Token, &l.Description, &l.Quantity, &l.UnitValue); err != nil {
+		if err := rows.Scan(&id, &l.Token, &l.Code, &l.Description, &l.NCM, &l.CFOP, &l.Unit, &l.Quantity, &l.UnitValue, &l.Total); err != nil {
 			b.Fatal(err)
 		}
-		q, _ := decimal.NewFromString(l.Quantity)
-		v, _ := decimal.NewFromString(l.UnitValue)
-		l.Total = v.Mul(q).Round(2).StringFixed(2)
 		o := byID[id]
 		if o.Products == nil {
 			o.Products = &[]bareLine{}
