@@ -248,9 +248,11 @@ func MonthBR(year, month int) string {
 
 // PortalOrders is the orders page's body.
 type PortalOrders struct {
-	Month  string // YYYY-MM
-	Code   string // the order code searched
-	Orders []PortalOrder
+	Month string // YYYY-MM
+	Code  string // the order code searched
+	// Customer is the text searched in the customers' names.
+	Customer string
+	Orders   []PortalOrder
 }
 
 // PortalCharge is a charge on an order's page.
@@ -292,9 +294,13 @@ type PortalLine struct {
 
 // PortalStatement is the reconciliation page's body.
 type PortalStatement struct {
-	Lines []PortalLine
-	Open  []PortalEntry // the unit's open entries, to pair a line with
+	Lines   []PortalLine
+	Open    []PortalEntry  // the unit's open entries, to pair a line with
+	Charges []PortalOption // its open charges, as ORDER_TOKEN:INSTALLMENT
 }
+
+// PortalOption is a choice of a select.
+type PortalOption struct{ Value, Label string }
 
 // PortalLog is a read-only list page (outbox, webhook deliveries, audit).
 type PortalLog struct {

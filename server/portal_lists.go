@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/julienschmidt/httprouter"
 
@@ -43,6 +44,15 @@ func (s *Server) statementPage(p *portalRequest, status int, notice, errText str
 				Value: sign + render.BRL(e.Value.StringFixed(2))})
 		}
 	}
+	charges, err := p.db.OpenCharges(p.ctx, p.unit.ID, 500)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	for _, c := range charges {
+		body.Charges = append(body.Charges, render.PortalOption{Value: c.OrderToken + ":" + strconv.Itoa(c.Installment),
+			Label: render.DateBR(c.DueDate) + " · " + c.Code + " parcela " + strconv.Itoa(c.Installment) + " · " + c.Customer + " · " + render.BRL(c.Amount.StringFixed(2))})
+	}
 	p.page(s, status, "statement", "Conciliação bancária", "statement", body, notice, errText)
 }
 
@@ -52,10 +62,18 @@ func (s *Server) portalReconcile(w http.ResponseWriter, r *http.Request, ps http
 	s.withSession(func(p *portalRequest) {
 		rc := store.Reconciliation{LineToken: ps.ByName("token"), Dismiss: p.r.PostFormValue("action") == "dismiss"}
 		if !rc.Dismiss {
-			rc.EntryToken = p.r.PostFormValue("entry")
+			kind, what, _ := strings.Cut(p.r.PostFormValue("pair"), ":")
+			switch kind {
+			case "entry":
+				rc.EntryToken = what
+			case "charge":
+				order, n, _ := strings.Cut(what, ":")
+				rc.OrderToken = order
+				rc.Installment, _ = strconv.Atoi(n)
+			}
 		}
 		var err error
-		if !rc.Dismiss && rc.EntryToken == "" {
+		if !rc.Dismiss && rc.EntryToken == "" && rc.OrderToken == "" {
 			err = errReconcileWhat
 		} else {
 			_, err = s.billing.Reconcile(p.ctx, p.db, p.unit.ID, rc)

@@ -33,17 +33,17 @@ func portalMonth(p *portalRequest) (month string, first, last store.Date) {
 // portalOrders: GET /portal/orders, a month's orders.
 func (s *Server) portalOrders(p *portalRequest) {
 	month, first, last := portalMonth(p)
-	code := strings.TrimSpace(p.r.URL.Query().Get("codigo"))
-	from, to := first.ISO(), last.ISO()
-	if code != "" { // a code names its order whatever its month
-		from, to = "", ""
+	f := store.OrderFilter{From: first.ISO(), To: last.ISO(), Code: strings.TrimSpace(p.r.URL.Query().Get("codigo")),
+		Customer: strings.TrimSpace(p.r.URL.Query().Get("cliente"))}
+	if f.Code != "" { // a code names its order whatever its month
+		f.From, f.To = "", ""
 	}
-	orders, err := p.db.OrderSummaries(p.ctx, p.unit.ID, from, to, code, 500)
+	orders, err := p.db.OrderSummaries(p.ctx, p.unit.ID, f, 500)
 	if err != nil {
 		s.portalFailed(p, err)
 		return
 	}
-	body := render.PortalOrders{Month: month, Code: code}
+	body := render.PortalOrders{Month: month, Code: f.Code, Customer: f.Customer}
 	for _, o := range orders {
 		body.Orders = append(body.Orders, portalOrderRow(o))
 	}
@@ -82,7 +82,7 @@ func (s *Server) portalOrderPage(p *portalRequest, token, notice, errText string
 	}
 	brl := func(m store.Money) string { return render.BRL(m.StringFixed(2)) }
 	customer := ""
-	if rows, err := p.db.OrderSummaries(p.ctx, p.unit.ID, "", "", o.CodOrders, 1); err == nil {
+	if rows, err := p.db.OrderSummaries(p.ctx, p.unit.ID, store.OrderFilter{Code: o.CodOrders}, 1); err == nil {
 		for _, r := range rows {
 			if r.Token == token {
 				customer = r.Customer

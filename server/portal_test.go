@@ -185,6 +185,12 @@ func TestPortalFlow(t *testing.T) {
 	if rec := b.do("GET", "/portal/orders?unit="+fx.tokens["unitA"]+"&mes=2025-01", nil); strings.Contains(rec.Body.String(), order) {
 		t.Error("another month lists the order")
 	}
+	if rec := b.do("GET", "/portal/orders?unit="+fx.tokens["unitA"]+"&mes=2026-11&cliente=ALF", nil); !strings.Contains(rec.Body.String(), order) {
+		t.Error("the order is not found by its customer's name")
+	}
+	if rec := b.do("GET", "/portal/orders?unit="+fx.tokens["unitA"]+"&mes=2026-11&cliente=Zeta", nil); strings.Contains(rec.Body.String(), order) {
+		t.Error("another customer's name lists the order")
+	}
 	if rec := b.do("POST", "/portal/orders/"+order+"/charge?unit="+fx.tokens["unitA"], url.Values{}); rec.Code != http.StatusForbidden {
 		t.Fatalf("charge without CSRF = %d", rec.Code)
 	}
@@ -252,7 +258,7 @@ func TestPortalFlow(t *testing.T) {
 		line string
 		form url.Values
 	}{
-		{first, url.Values{"csrf": {session}, "action": {"match"}, "entry": {rent}}},
+		{first, url.Values{"csrf": {session}, "action": {"match"}, "pair": {"entry:" + rent}}},
 		{second, url.Values{"csrf": {session}, "action": {"dismiss"}}},
 	} {
 		if rec := b.do("POST", "/portal/statement/"+c.line+"?unit="+fx.tokens["unitA"], c.form); rec.Code != http.StatusSeeOther {
@@ -261,6 +267,31 @@ func TestPortalFlow(t *testing.T) {
 	}
 	if rec := b.do("GET", "/portal/statement?unit="+fx.tokens["unitA"], nil); !strings.Contains(rec.Body.String(), "Nenhuma linha") {
 		t.Error("lines still wait after pairing and dismissing")
+	}
+	// A credit far from the charge's due date waits, and is paired with
+	// the order's open charge by hand: the charge is paid.
+	if rec := doMultipart(h, "/import_ofx", meta, map[string][]byte{"x.ofx": ofxSGML("P3", "20261103", "1500.00", "PIX RECEBIDO")}); rec.Code != 200 {
+		t.Fatalf("import: %d %s", rec.Code, rec.Body)
+	}
+	rec = b.do("GET", "/portal/statement?unit="+fx.tokens["unitA"], nil)
+	line := regexp.MustCompile(`action="/portal/statement/([0-9a-f-]+)\?`).FindStringSubmatch(rec.Body.String())
+	if line == nil || !strings.Contains(rec.Body.String(), `value="charge:`+order+`:1"`) {
+		t.Fatalf("the credit waits with no charge to pair:\n%s", rec.Body.String())
+	}
+	if rec := b.do("POST", "/portal/statement/"+line[1]+"?unit="+fx.tokens["unitA"], url.Values{"csrf": {session}, "action": {"match"}, "pair": {"charge:" + order + ":1"}}); rec.Code != http.StatusSeeOther {
+		t.Fatalf("pair with the charge = %d\n%s", rec.Code, rec.Body.String())
+	}
+	if rec := b.do("GET", orderPath, nil); !strings.Contains(rec.Body.String(), "Paga") {
+		t.Error("the charge paired with the statement line is not paid")
+	}
+	// Pairing with nothing is refused with the API's text.
+	if rec := doMultipart(h, "/import_ofx", meta, map[string][]byte{"x.ofx": ofxSGML("P4", "20261104", "77.00", "TED")}); rec.Code != 200 {
+		t.Fatalf("import: %d", rec.Code)
+	}
+	rec = b.do("GET", "/portal/statement?unit="+fx.tokens["unitA"], nil)
+	line = regexp.MustCompile(`action="/portal/statement/([0-9a-f-]+)\?`).FindStringSubmatch(rec.Body.String())
+	if rec := b.do("POST", "/portal/statement/"+line[1]+"?unit="+fx.tokens["unitA"], url.Values{"csrf": {session}, "action": {"match"}}); rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), errReconcileWhat.Text) {
+		t.Errorf("pairing with nothing = %d", rec.Code)
 	}
 	// The read-only lists.
 	for path, want := range map[string]string{"/portal/outbox": "Seu link de acesso", "/portal/audit": "user:Ana Souza &lt;ana@example.com&gt;",

@@ -38,20 +38,26 @@ type OrderSummary struct {
 
 // LatestOrders answers the unit's n newest active orders.
 func (db *DB) LatestOrders(ctx context.Context, unitID int64, n int) ([]OrderSummary, error) {
-	return db.OrderSummaries(ctx, unitID, "", "", "", n)
+	return db.OrderSummaries(ctx, unitID, OrderFilter{}, n)
 }
 
-// OrderSummaries answers the unit's active orders whose estimated payment
-// date is within from..to (YYYY-MM-DD; "" for no bound) and, when code is
-// set, whose code it is (any case), newest first, at most n.
-func (db *DB) OrderSummaries(ctx context.Context, unitID int64, from, to, code string, n int) ([]OrderSummary, error) {
+// OrderFilter narrows the portal's order list; empty fields do not.
+type OrderFilter struct {
+	From, To string // the estimated payment date's bounds, YYYY-MM-DD
+	Code     string // the order's code, any case
+	Customer string // a text of the customer's name (ASCII case folded)
+}
+
+// OrderSummaries answers the unit's active orders the filter keeps, newest
+// first, at most n.
+func (db *DB) OrderSummaries(ctx context.Context, unitID int64, f OrderFilter, n int) ([]OrderSummary, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT o.token, o.cod_orders, c.display_name, o.estimated_payment_date, o.value_cents,
 		coalesce((SELECT group_concat(status) FROM charges WHERE order_id = o.id), ''),
 		coalesce((SELECT status FROM invoices WHERE order_id = o.id ORDER BY id DESC LIMIT 1), '')
 		FROM sales_orders o JOIN contacts c ON c.id = o.contact_id
 		WHERE o.unit_id = ? AND o.active = 1 AND (?2 = '' OR o.estimated_payment_date >= ?2) AND (?3 = '' OR o.estimated_payment_date <= ?3)
-		AND (?5 = '' OR o.cod_orders = ?5 COLLATE NOCASE)
-		ORDER BY o.id DESC LIMIT ?4`, unitID, from, to, n, code)
+		AND (?5 = '' OR o.cod_orders = ?5 COLLATE NOCASE) AND (?6 = '' OR instr(lower(c.display_name), lower(?6)) > 0)
+		ORDER BY o.id DESC LIMIT ?4`, unitID, f.From, f.To, n, f.Code, f.Customer)
 	if err != nil {
 		return nil, err
 	}
@@ -103,6 +109,37 @@ func (db *DB) EntrySummaries(ctx context.Context, unitID int64, from, to, typ st
 		}
 		e.Value = cents(v)
 		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// OpenCharge is an open charge a statement line may be paired with.
+type OpenCharge struct {
+	OrderToken, Code, Customer, DueDate string
+	Installment                         int
+	Amount                              Money
+}
+
+// OpenCharges answers the unit's pending and overdue charges, by due date.
+func (db *DB) OpenCharges(ctx context.Context, unitID int64, n int) ([]OpenCharge, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT o.token, o.cod_orders, c.display_name, ch.due_date, ch.installment, ch.amount
+		FROM charges ch JOIN sales_orders o ON o.id = ch.order_id JOIN contacts c ON c.id = o.contact_id
+		WHERE o.unit_id = ? AND ch.status IN ('PENDING', 'OVERDUE') ORDER BY ch.due_date, ch.id LIMIT ?`, unitID, n)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []OpenCharge
+	for rows.Next() {
+		var c OpenCharge
+		var amount string
+		if err := rows.Scan(&c.OrderToken, &c.Code, &c.Customer, &c.DueDate, &c.Installment, &amount); err != nil {
+			return nil, err
+		}
+		if c.Amount, err = ParseMoney(amount); err != nil {
+			return nil, err
+		}
+		out = append(out, c)
 	}
 	return out, rows.Err()
 }
