@@ -78,10 +78,14 @@ func (s *Server) logRequest(r *http.Request, i *info, sw *statusWriter, start ti
 		i.route = p
 	case r.Method == http.MethodOptions:
 		i.route = "OPTIONS"
+	case strings.HasPrefix(r.URL.Path, "/portal/"):
+		// A portal page: its path below (record tokens, never the
+		// sign-in link's secret, which is in the query).
+		i.route = "portal"
 	}
 	attrs := []any{"method", r.Method, "route", i.route, "domain", i.domain,
 		"status", sw.status, "bytes", sw.bytes, "duration_ms", float64(time.Since(start).Microseconds()) / 1000}
-	if i.route == "unmatched" {
+	if i.route == "unmatched" || i.route == "portal" {
 		// Which path was asked for: a client's typo, a probe. Bounded; the
 		// JSON handler escapes what it holds (TestUnknownPathsLogged).
 		p := r.URL.EscapedPath()

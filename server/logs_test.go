@@ -34,8 +34,19 @@ func (l *lockedBuffer) Write(p []byte) (int, error) {
 func TestLogsHoldNoSecrets(t *testing.T) {
 	var logs lockedBuffer
 	now := fixedNow
-	s, _ := newTestServerAt(t, &now, Config{Version: "test", TestMode: true, Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	s, ds := newTestServerAt(t, &now, Config{Version: "test", TestMode: true, Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
 	h := s.Handler()
+	// A portal sign-in link, followed and spent: its secret is in the
+	// query and the form, never in the log.
+	db, release := acquire(t, ds)
+	db.CreateUser(context.Background(), "Ana", "ana@example.com")
+	link, err := db.RequestLoginLink(context.Background(), "ana@example.com", nil)
+	release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/portal/link?t="+link, nil))
+	h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", "/portal/link", strings.NewReader("t="+link)))
 	post(t, h, "/insert_contact", `{`+auth+`,"type":"natural_person","register":"123.456.789-09","fullName":"Maria"}`)
 	do(h, http.MethodPost, "/insert_contact", `{`+auth+`,"type":"legal","register":"11.444.777/0001-62","socialReason":"X"}`)
 	do(h, http.MethodPost, "/get_contacts", `{"access_token":"{{revoked}}","unit_token":"{{unitA}}"}`)
@@ -46,10 +57,13 @@ func TestLogsHoldNoSecrets(t *testing.T) {
 	do(h, http.MethodPost, "/get_contacts", `{`+auth+`}`)
 	time.Sleep(10 * time.Millisecond)
 	out := logs.b.String()
+	if !strings.Contains(out, `"route":"portal","domain":"","status":200`) {
+		t.Errorf("the portal's pages are not logged as such: %s", out)
+	}
 	if !strings.Contains(out, `"route"`) {
 		t.Fatalf("no request log: %s", out)
 	}
-	for _, secret := range []string{fx.tokens["access"], fx.tokens["unitA"], fx.tokens["revoked"], fx.tokens["tec"],
+	for _, secret := range []string{link, link[len("fcl_acme_"):], fx.tokens["access"], fx.tokens["unitA"], fx.tokens["revoked"], fx.tokens["tec"],
 		"12345678909", "123.456.789-09", "11444777000162", "11.444.777/0001-62"} {
 		if secret != "" && strings.Contains(out, secret) {
 			t.Errorf("the log holds %q", secret)

@@ -259,6 +259,7 @@ func (s *Server) withSession(h func(p *portalRequest)) httprouter.Handle {
 			http.Error(w, "Algo deu errado.", http.StatusInternalServerError)
 			return
 		}
+		requestInfo(r.Context()).domain = domain
 		p := &portalRequest{w: w, r: r, db: db, secret: c.Value, session: sess, units: units}
 		want := r.URL.Query().Get("unit")
 		for _, u := range units {
