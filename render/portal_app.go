@@ -248,8 +248,9 @@ func MonthBR(year, month int) string {
 
 // PortalOrders is the orders page's body.
 type PortalOrders struct {
-	Month string // YYYY-MM
-	Code  string // the order code searched
+	Month    string // YYYY-MM
+	From, To string // YYYY-MM-DD, when a period other than a month was asked
+	Code     string // the order code searched
 	// Customer is the text searched in the customers' names.
 	Customer string
 	Orders   []PortalOrder
@@ -281,6 +282,7 @@ type PortalAccount struct{ Token, Name string }
 // PortalTransactions is the transactions page's body.
 type PortalTransactions struct {
 	Month, Today string // YYYY-MM, YYYY-MM-DD
+	From, To     string // YYYY-MM-DD, when a period other than a month was asked
 	Type         string // in, out or "" (both)
 	Entries      []PortalEntry
 	Accounts     []PortalAccount

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/julienschmidt/httprouter"
@@ -19,14 +20,21 @@ import (
 // each calling the same business code as its API route and showing that
 // route's error text.
 
-// portalMonth reads ?mes=YYYY-MM (default: this month) as its first and
-// last days.
+// portalMonth reads the period of a list page: ?de=YYYY-MM-DD&ate=… when
+// both are valid and in order (at most 366 days, as the API's ranges),
+// else ?mes=YYYY-MM, else this month.
 func portalMonth(p *portalRequest) (month string, first, last store.Date) {
+	q := p.r.URL.Query()
 	first = firstOfMonth(store.Today(p.db.Now()))
-	if m, err := store.ParseDateISO(p.r.URL.Query().Get("mes") + "-01"); err == nil {
+	if m, err := store.ParseDateISO(q.Get("mes") + "-01"); err == nil {
 		first = m
 	}
 	last = store.Date{Time: first.AddDate(0, 1, -1)}
+	from, err1 := store.ParseDateISO(q.Get("de"))
+	to, err2 := store.ParseDateISO(q.Get("ate"))
+	if err1 == nil && err2 == nil && !to.Before(from.Time) && to.Sub(from.Time) <= 366*24*time.Hour {
+		return from.Format("2006-01"), from, to
+	}
 	return first.Format("2006-01"), first, last
 }
 
@@ -44,6 +52,9 @@ func (s *Server) portalOrders(p *portalRequest) {
 		return
 	}
 	body := render.PortalOrders{Month: month, Code: f.Code, Customer: f.Customer}
+	if q := p.r.URL.Query(); q.Get("de") != "" {
+		body.From, body.To = first.ISO(), last.ISO()
+	}
 	for _, o := range orders {
 		body.Orders = append(body.Orders, portalOrderRow(o))
 	}

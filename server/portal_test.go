@@ -224,6 +224,12 @@ func TestPortalFlow(t *testing.T) {
 	if rec := b.do("GET", txPath+"&tipo=in", nil); strings.Contains(rec.Body.String(), "Aluguel da sala") {
 		t.Error("the income filter lists an expense")
 	}
+	for period, want := range map[string]bool{"&de=2026-11-10&ate=2026-11-10": true, "&de=2026-11-11&ate=2026-12-31": false,
+		"&de=2026-11-11&ate=2026-11-01": true /* out of order: the month */} {
+		if rec := b.do("GET", txPath+period, nil); strings.Contains(rec.Body.String(), "Aluguel da sala") != want {
+			t.Errorf("period %s: listed = %v", period, !want)
+		}
+	}
 	pay := url.Values{"csrf": {session}, "type": {"out"}, "pay_day": {"2026-11-12"}, "account": {fx.tokens["account1"]}}
 	bad := url.Values{"csrf": {session}, "type": {"out"}, "pay_day": {"12/11/2026"}, "account": {fx.tokens["account1"]}}
 	if rec := b.do("POST", "/portal/transactions/"+entry+"/pay?unit="+fx.tokens["unitA"], bad); rec.Code != http.StatusBadRequest {

@@ -29,6 +29,9 @@ func (s *Server) transactionsPage(p *portalRequest, status int, notice, errText 
 		return
 	}
 	body := render.PortalTransactions{Month: month, Type: typ, Today: store.Today(p.db.Now()).ISO()}
+	if q := p.r.URL.Query(); q.Get("de") != "" {
+		body.From, body.To = first.ISO(), last.ISO()
+	}
 	for _, a := range accounts {
 		name := a.NickName.String
 		if name == "" {
