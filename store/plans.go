@@ -30,7 +30,10 @@ import (
 func (db *DB) searchQuery(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	db.stmtMu.Lock()
 	if db.search == nil {
-		c, err := sqlite.NewConnector(fileURI(db.path, "_pragma=busy_timeout("+busyMillis+")&_pragma=query_only(ON)"))
+		// A small page cache: a search reads a few index pages and its
+		// hits' rows, and the pool must not weigh on a domain's memory
+		// (the load script's peak for one busy domain).
+		c, err := sqlite.NewConnector(fileURI(db.path, "_pragma=busy_timeout("+busyMillis+")&_pragma=query_only(ON)&_pragma=cache_size(-512)"))
 		if err != nil {
 			db.stmtMu.Unlock()
 			return nil, err
