@@ -29,6 +29,8 @@ else
 fi
 URL=http://127.0.0.1:$PORT/api/v1
 LOAD=testdata/load
+# A step that fails shows the end of the server's log before the data goes.
+trap 'echo "# failed at line $LINENO; the server log ends:" >&2; tail -n 20 "$WORK/serve.log" >&2 || true' ERR
 
 if [ -n "${SMALL:-}" ]; then
   SIZES=(-contacts 2000 -months 12 -entries 300 -orders 100 -movements 20000 -domains 100)
