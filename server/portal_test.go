@@ -235,6 +235,24 @@ func TestPortalFlow(t *testing.T) {
 	if rec := b.do("POST", "/portal/transactions/"+entry+"/pay?unit="+fx.tokens["unitA"], bad); rec.Code != http.StatusBadRequest {
 		t.Errorf("a bad pay day = %d", rec.Code)
 	}
+	// Bad input gets the API's 4xx, never a 500: an unknown account, an
+	// unknown entry, an unknown type.
+	for _, c := range []struct{ token, typ, account string }{
+		{entry, "out", "nope"}, {"nope", "out", fx.tokens["account1"]}, {entry, "x", fx.tokens["account1"]},
+	} {
+		f := url.Values{"csrf": {session}, "type": {c.typ}, "pay_day": {"2026-11-12"}, "account": {c.account}}
+		if rec := b.do("POST", "/portal/transactions/"+c.token+"/pay?unit="+fx.tokens["unitA"], f); rec.Code < 400 || rec.Code >= 500 {
+			t.Errorf("pay %+v = %d", c, rec.Code)
+		}
+	}
+	for _, action := range []string{"charge", "cancel_charge", "invoice"} {
+		if rec := b.do("POST", "/portal/orders/nope/"+action+"?unit="+fx.tokens["unitA"], url.Values{"csrf": {session}}); rec.Code < 400 || rec.Code >= 500 {
+			t.Errorf("%s of an unknown order = %d", action, rec.Code)
+		}
+	}
+	if rec := b.do("POST", "/portal/statement/nope?unit="+fx.tokens["unitA"], url.Values{"csrf": {session}, "action": {"dismiss"}}); rec.Code < 400 || rec.Code >= 500 {
+		t.Errorf("dismiss an unknown line = %d", rec.Code)
+	}
 	if rec := b.do("POST", "/portal/transactions/"+entry+"/pay?unit="+fx.tokens["unitA"]+"&mes=2026-11", pay); rec.Code != http.StatusSeeOther {
 		t.Fatalf("pay = %d\n%s", rec.Code, rec.Body.String())
 	}
