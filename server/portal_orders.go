@@ -131,36 +131,21 @@ func (s *Server) portalOrderPage(p *portalRequest, token, notice, errText string
 	p.page(s, status, "order", "Pedido "+o.CodOrders, "orders", page, notice, errText)
 }
 
+// chargeStatusBR names a charge's (or an order's) charge status as the
+// payment page does.
 func chargeStatusBR(st string) string {
-	switch st {
-	case "PENDING":
-		return "Em aberto"
-	case "PAID":
-		return "Paga"
-	case "OVERDUE":
-		return "Vencida"
-	case "CANCELLED":
-		return "Cancelada"
-	case "ISSUING":
-		return "Em emissão"
+	switch {
+	case statusNames[st] != "":
+		return statusNames[st]
+	case st == store.ChargeCancelled:
+		return "Cancelado"
 	}
 	return "Sem cobrança"
 }
 
 func paymentKeyBR(k string) string {
-	switch k {
-	case "BOLETO":
-		return "Boleto"
-	case "PIX", "PIX_AUTOMATICO":
-		return "PIX"
-	case "CREDIT_CARD":
-		return "Cartão de crédito"
-	case "DEBIT_CARD":
-		return "Cartão de débito"
-	case "TRANSFER":
-		return "Transferência"
-	case "CASH":
-		return "Dinheiro"
+	if n := render.PaymentMethodName(k); n != "" {
+		return n
 	}
 	return k
 }

@@ -305,7 +305,7 @@ func TestPortalFlow(t *testing.T) {
 	if rec := b.do("POST", "/portal/statement/"+line[1]+"?unit="+fx.tokens["unitA"], url.Values{"csrf": {session}, "action": {"match"}, "pair": {"charge:" + order + ":1"}}); rec.Code != http.StatusSeeOther {
 		t.Fatalf("pair with the charge = %d\n%s", rec.Code, rec.Body.String())
 	}
-	if rec := b.do("GET", orderPath, nil); !strings.Contains(rec.Body.String(), "Paga") {
+	if rec := b.do("GET", orderPath, nil); !strings.Contains(rec.Body.String(), "Cobrança: <strong>Pago</strong>") {
 		t.Error("the charge paired with the statement line is not paid")
 	}
 	// Pairing with nothing is refused with the API's text.
