@@ -85,10 +85,11 @@ func (c *cdp) eval(t *testing.T, js string) any {
 	return out.Result.Value
 }
 
-// waitFor polls a JavaScript condition.
+// waitFor polls a JavaScript condition, for up to 10 s (a loaded CI
+// machine runs Chromium slowly).
 func (c *cdp) waitFor(t *testing.T, js string) {
 	t.Helper()
-	for i := 0; i < 100; i++ {
+	for i := 0; i < 200; i++ {
 		if c.eval(t, js) == true {
 			return
 		}
