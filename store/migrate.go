@@ -41,7 +41,7 @@ func SchemaVersion() int {
 
 // dataSteps are what some migrations do in Go, after their SQL and in its
 // transaction: data SQL alone cannot compute (a collation key).
-var dataSteps = map[int]func(context.Context, *sql.Tx) error{16: fillSortKeys}
+var dataSteps = map[int]func(context.Context, *sql.Tx) error{16: fillSortKeys, 23: fillInventoryTotals}
 
 // migrate brings the file to the current schema. A fresh file gets
 // schema.sql in one step when it is given (a test proves that the
