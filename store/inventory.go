@@ -131,7 +131,7 @@ func (db *DB) insertMovement(ctx context.Context, tx *sql.Tx, unitID int64, toke
 		nullString(f.Lote), nullString(f.ValidationDate), f.DateInOut, timestamp(now), timestamp(now)); err != nil {
 		return err
 	}
-	if err := addToTotals(ctx, tx, movementSum{product, f.DateInOut, f.Type, milli(f.Quantity), totalValue(f.Quantity, f.UnitaryValue)}, 1); err != nil {
+	if err := addToTotals(ctx, tx, f.sum(product), 1); err != nil {
 		return err
 	}
 	delta := milli(f.Quantity)
@@ -199,7 +199,7 @@ func (db *DB) UpdateMovement(ctx context.Context, unitID int64, token string, ap
 			if err := addToTotals(ctx, tx, old, -1); err != nil {
 				return err
 			}
-			if err := addToTotals(ctx, tx, movementSum{product, f.DateInOut, f.Type, milli(f.Quantity), totalValue(f.Quantity, f.UnitaryValue)}, 1); err != nil {
+			if err := addToTotals(ctx, tx, f.sum(product), 1); err != nil {
 				return err
 			}
 		}
@@ -382,6 +382,11 @@ func (db *DB) movementsReport(ctx context.Context, unitID int64, year int, byVal
 		out = append(out, r)
 	}
 	return out, rows.Err()
+}
+
+// sum is what a movement with these fields adds to its month's totals.
+func (f MovementFields) sum(product int64) movementSum {
+	return movementSum{product, f.DateInOut, f.Type, milli(f.Quantity), totalValue(f.Quantity, f.UnitaryValue)}
 }
 
 // movementSum is what one active movement adds to its month's totals.
