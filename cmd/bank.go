@@ -10,6 +10,7 @@ import (
 
 	"fincom/server"
 	"fincom/server/bank"
+	"fincom/server/brdoc"
 	"fincom/server/statement"
 	"fincom/store"
 )
@@ -52,6 +53,13 @@ func newUnitAgreementCmd(a *app) *cobra.Command {
 				u, err := db.UnitByToken(cmd.Context(), args[1])
 				if err != nil {
 					return fmt.Errorf("no unit %q in %s", args[1], args[0])
+				}
+				// The bank's files name the beneficiary by CNPJ in a numeric
+				// field (CNAB 240 header, columns 19-32): an agreement of a
+				// unit without one, or with an alphanumeric one, would write
+				// files the bank rejects (TestUnitAgreementAndCNAB).
+				if len(u.CNPJ) != 14 || brdoc.Digits(u.CNPJ) != u.CNPJ {
+					return fmt.Errorf("unit %s: a bank agreement needs the unit's CNPJ in digits (the beneficiary in the bank's files, a numeric field); this unit has %q", args[1], u.CNPJ)
 				}
 				_, err = db.SetAgreement(cmd.Context(), u.ID, store.Agreement{Provider: provider, Bank: b.Code, Agency: ag.Agency,
 					AgencyDV: ag.AgencyDV, Account: ag.Account, AccountDV: ag.AccountDV, Wallet: ag.Wallet, Code: ag.Code,

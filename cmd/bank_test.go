@@ -41,6 +41,19 @@ func TestUnitAgreementAndCNAB(t *testing.T) {
 			t.Errorf("agreement %v accepted", bad)
 		}
 	}
+	// A unit without a CNPJ in digits cannot be the beneficiary of a
+	// bank's files.
+	for _, cnpj := range []string{"", "12.ABC.345/01DE-35"} {
+		args := []string{"unit", "create", "acme", "--name", "Filial " + cnpj, "--json"}
+		if cnpj != "" {
+			args = append(args, "--cnpj", cnpj)
+		}
+		other := jsonOut(t, cli(t, schema, data, args...))["unit_token"].(string)
+		if err := cliErr(t, schema, data, "unit", "agreement", "acme", other, "--provider", "provider_a", "--agency", "0057",
+			"--account", "12345-7", "--wallet", "109"); err == nil || !strings.Contains(err.Error(), "CNPJ in digits") {
+			t.Errorf("agreement of a unit with CNPJ %q: %v", cnpj, err)
+		}
+	}
 	// The unit's own PIX key enters normalized, or is refused.
 	v = jsonOut(t, cli(t, schema, data, "unit", "set", "acme", unit, "--pix-key", "(11) 98888-7777", "--json"))
 	if v["profile"].(map[string]any)["pix_key"] != "+5511988887777" {
