@@ -125,12 +125,15 @@ const (
 		"`provider_c` Santander): a segment P, Q and R for each boleto issued since the last file and a write-off request for each " +
 		"registered one cancelled since, in the positions of FEBRABAN's CNAB 240 and the bank's own manual, 240 columns a record, CRLF. " +
 		"Files are numbered in sequence and kept: `sequence` answers an earlier one again. Answers the file (`text/plain`); 409 when " +
-		"there is nothing to send; 422 when the unit has no production agreement with the bank (`fincom unit agreement`)."
+		"there is nothing to send; 422 when the unit has no production agreement with the bank (`fincom unit agreement`), or when a boleto's customer " +
+		"was changed since its charge and lacks what the bank needs (`details.missing`, as `/generate_charge`): nothing is written " +
+		"until the contact is complete."
 	docImportReturn = "Applies the bank's CNAB 240 return file (multipart: `metadata` with the tokens and `provider`, the file as `files`) " +
 		"(`provider`, else the bank the file's first columns name) in one transaction: boletos registered, rejected (with the bank's reason), paid (settled as every confirmed payment: income " +
 		"entry with `in_automation` on the agreement's account, `conciliation`, `generateNFWebhook`, `charge.paid`; the bank's date, fee " +
 		"and credit date kept) and written off. Answers what each line did; a line naming no charge is reported, never dropped. The " +
-		"same file twice changes nothing (`duplicate`). A malformed file is refused whole (400) with `details.Line` and `details.Column`."
+		"same file twice changes nothing (`duplicate`). A malformed file is refused whole (400) with `details.Line` and `details.Column`; an amount or fee beyond " +
+		"9999999999.99 refuses it whole too (400 `Invalid amount. …`)."
 	docSettleCharge = "Records a payment the firm received outside fincom's channels (cash, a transfer it saw at its bank) for the order's " +
 		"open charge (`installment`, else the first open one): `amount` (else the charge's), `date` (else today) and the account " +
 		"credited (`id_token_bank_account`, else the agreement's or the order's), with the effects of a confirmed payment. Audited: " +

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -232,5 +233,107 @@ func registerBoletos(t *testing.T, h http.Handler, provider string) {
 	}
 	if rec := doMultipart(h, "/import_return", `{`+auth+`}`, map[string][]byte{"ret.txt": f}); rec.Code != 200 {
 		t.Fatalf("return: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// TestBoletoPayerComplete: with a production agreement, a boleto whose
+// customer lacks what its bank needs to register it (segment Q: name,
+// CPF or CNPJ in digits, address, CEP) is refused at the charge, naming
+// the contact's fields, with nothing written (no charge, no our-number
+// taken); a contact emptied after its charge holds the remittance back.
+func TestBoletoPayerComplete(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	contact := func(body string) string {
+		return post(t, h, "/insert_contact", `{`+auth+`,`+body+`}`)["token"].(string)
+	}
+	order := func(contact string) string {
+		return post(t, h, "/insert_sales_order", strings.Replace(serviceOrder, "{{contact1}}", contact, 1))["data"].(map[string]any)["id"].(string)
+	}
+	type refusal struct {
+		Error   string `json:"error"`
+		Details struct {
+			Order   string   `json:"cod_orders"`
+			Missing []string `json:"missing"`
+		} `json:"details"`
+	}
+	refused := func(rec *httptest.ResponseRecorder, missing string) {
+		t.Helper()
+		var r refusal
+		json.Unmarshal(rec.Body.Bytes(), &r)
+		if rec.Code != 422 || r.Error != textPayerIncomplete || strings.Join(r.Details.Missing, ",") != missing || r.Details.Order == "" {
+			t.Errorf("want 422 missing %s, got %d %s", missing, rec.Code, rec.Body)
+		}
+	}
+	charges := func(id string) []any {
+		return post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["charges"].([]any)
+	}
+	address := `"address":"Av. Paulista","number":"1000","neighborhood":"Bela Vista","city":"São Paulo","state":"SP","zip_code":"01310-100"`
+
+	bare := contact(`"type":"legal","register":"11.222.333/0001-81","socialReason":"Beta Serviços S.A."`)
+	o1 := order(bare)
+	refused(do(h, http.MethodPost, "/generate_charge", `{`+auth+`,"id_token":"`+o1+`"}`), "address,city,state,zip_code")
+	if c := charges(o1); len(c) != 0 {
+		t.Errorf("a refused charge left %v", c)
+	}
+	alnum := contact(`"type":"legal","register":"12.abc.345/01de-35","socialReason":"Nova Era Ltda",` + address)
+	refused(do(h, http.MethodPost, "/generate_charge", `{`+auth+`,"id_token":"`+order(alnum)+`"}`), "register")
+
+	// Completed, the contact's boleto takes the agreement's first
+	// our-number: the refusals took none.
+	post(t, h, "/update_contact", `{`+auth+`,"id_token":"`+bare+`",`+address+`}`)
+	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+o1+`"}`)
+	if c := charges(o1); len(c) != 1 || c[0].(map[string]any)["our_number"] != "1" {
+		t.Fatalf("charge of the completed contact %v", c)
+	}
+
+	// Emptied after the charge: the remittance waits for the contact.
+	post(t, h, "/update_contact", `{`+auth+`,"id_token":"`+bare+`","zip_code":""}`)
+	refused(do(h, http.MethodPost, "/export_remittance", `{`+auth+`,"provider":"provider_a"}`), "zip_code")
+	post(t, h, "/update_contact", `{`+auth+`,"id_token":"`+bare+`","zip_code":"01310-100"}`)
+	rec := do(h, http.MethodPost, "/export_remittance", `{`+auth+`,"provider":"provider_a"}`)
+	recs := strings.Split(rec.Body.String(), "\r\n")
+	// Segment Q at FEBRABAN's positions: inscription kind 18, number
+	// 19-33, CEP 129-136.
+	if rec.Code != 200 || len(recs) < 4 || recs[3][13] != 'Q' || recs[3][17:33] != "2"+"011222333000181" || recs[3][128:136] != "01310100" {
+		t.Errorf("remittance %d:\n%s", rec.Code, rec.Body)
+	}
+}
+
+// TestReturnFileAmountsBounded: a return file's amounts fill 13 integer
+// digits; a fee beyond what fincom keeps refuses the file whole, and the
+// charge stays open.
+func TestReturnFileAmountsBounded(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	id := post(t, h, "/insert_sales_order", serviceOrder)["data"].(map[string]any)["id"].(string)
+	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+	day := time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name string
+		paid string
+		fee  bool // Itaú's segment T fee, columns 199-213, all nines
+	}{
+		{"fee", "1500", true},
+		{"paid", "9999999999999.99", false},
+	} {
+		ret := itauReturn(t, bank.ReturnItem{Movement: "06", Our: itauOur(t, 1), Document: "PV-000001/1", Due: day,
+			Amount: decimal.NewFromInt(1500), Paid: decimal.RequireFromString(c.paid), Occurred: day, Credited: day})
+		if c.fee {
+			lines := strings.Split(string(ret), "\r\n")
+			if lines[2][13] != 'T' {
+				t.Fatalf("line 3 is not segment T: %s", lines[2])
+			}
+			lines[2] = lines[2][:198] + strings.Repeat("9", 15) + lines[2][213:]
+			ret = []byte(strings.Join(lines, "\r\n"))
+		}
+		rec := doMultipart(h, "/import_return", `{`+auth+`,"provider":"provider_a"}`, map[string][]byte{"RET.txt": ret})
+		if rec.Code != 400 || !strings.Contains(rec.Body.String(), "Amounts must be between") {
+			t.Errorf("%s out of range: %d %s", c.name, rec.Code, rec.Body)
+		}
+	}
+	c := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["charges"].([]any)[0].(map[string]any)
+	if c["status"] != "PENDING" {
+		t.Errorf("after refused returns: %v", c)
 	}
 }

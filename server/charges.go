@@ -97,7 +97,9 @@ const (
 		"`OVERDUE` after its due date (daily job); `PAID` when its payment is confirmed; `CANCELLED` by " +
 		"`/cancel_charge`. The order's `charge_status` sums them up: `NONE`, `PENDING`, `OVERDUE` (any), " +
 		"`PAID` (all), `CANCELLED` (all). 409 `The sales order is disabled; enable it before charging.`, 422 " +
-		"`The collection provider refused the charge.`, 502 `The collection provider did not answer. Try " +
+		"`The collection provider refused the charge.`; 422 for a boleto through a production bank agreement whose " +
+		"customer lacks what the bank needs to register it (name, CPF or CNPJ in digits, address, city, state, " +
+		"8-digit zip_code), with `details.cod_orders` and `details.missing` naming the contact's fields; 502 `The collection provider did not answer. Try " +
 		"again: the charge will not be issued twice.`"
 	docCancelCharge = "Cancels the order's unpaid charges (409 `The charge is paid and cannot be cancelled.`, `There is no " +
 		"open charge to cancel.`). A cancelled installment can be charged again."

@@ -81,6 +81,7 @@ const (
 	textAmountMismatch    = "The entry's amount or direction is not the statement line's."
 	textLineNotFound      = "Statement line not found."
 	textReconcileWhat     = "To match a statement line give id_token_entry or id_token_sales_order, one of them."
+	textPayerIncomplete   = "The customer lacks what the bank needs to register a boleto: complete the contact (details.missing: its CPF or CNPJ in digits, address, city, state and zip_code), then try again."
 	textNoAgreement       = "The unit has no agreement with this provider's bank: boletos it issued would be registered with no bank. The operator sets one with: fincom unit agreement DOMAIN UNIT_TOKEN --provider PROVIDER --agency AGENCY --account ACCOUNT-DIGIT --wallet WALLET."
 	textProviderDown      = "The collection provider did not answer. Try again: the charge will not be issued twice."
 	textUnknownProvider   = "Unknown collection provider."
@@ -271,12 +272,15 @@ func sharedError(rt *route, err error) error {
 			return m.to
 		}
 	}
+	var payer *store.PayerError
 	var invalid *invoicing.InvalidError
 	var rejected *invoicing.RejectedError
 	var cert *invoicing.CertificateError
 	switch {
 	case errors.As(err, &cert):
 		return newError(http.StatusUnprocessableEntity, fmt.Sprintf(textCertificate, cert.Err))
+	case errors.As(err, &payer):
+		return &Error{Status: http.StatusUnprocessableEntity, Text: textPayerIncomplete, Details: payer}
 	case errors.Is(err, store.ErrInvalidReference):
 		return rt.texts.invalid
 	case errors.As(err, &invalid):

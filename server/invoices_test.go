@@ -26,7 +26,8 @@ const withAddress = `{` + auth + `,"id_token":"{{contact1}}","address":"Av. Paul
 
 func TestInvoiceProblems(t *testing.T) {
 	run(t, []scenario{
-		{name: "every problem listed", path: "/generate_nf", before: []call{{"/insert_sales_order", strings.Replace(serviceOrder, `"tax_iss_amount":75`, `"tax_iss_amount":70`, 1)}},
+		{name: "every problem listed", path: "/generate_nf", before: []call{{"/insert_sales_order", strings.NewReplacer(`"tax_iss_amount":75`, `"tax_iss_amount":70`,
+			"{{contact1}}", "{{contact2}}").Replace(serviceOrder)}}, // contact2 has no address
 			body: `{` + auth + `,"id_token":"00000000-0000-4000-8001-000000000001"}`, status: 422,
 			text: "The order's fiscal data is incomplete: fix every problem listed in details.", golden: "invoices/problems"},
 		{name: "interstate product", path: "/generate_nf", before: []call{{"/update_contact", withAddress}, {"/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1)},

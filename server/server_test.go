@@ -186,7 +186,8 @@ func buildFixture(dir string) error {
 		},
 		func() error {
 			t, err := acme.InsertContact(ctx, a.ID, store.ContactFields{Type: "legal", Register: "11444777000161",
-				SocialReason: "Alfa Comércio Ltda", FantasyName: "Alfa", Email: "contato@alfa.com.br", Phone: "1133334444"})
+				SocialReason: "Alfa Comércio Ltda", FantasyName: "Alfa", Email: "contato@alfa.com.br", Phone: "1133334444",
+				Address: "Rua Augusta", Number: "500", Neighborhood: "Consolação", City: "São Paulo", State: "SP", ZipCode: "01304000"})
 			return must("contact1", t, err)
 		},
 		func() error {

@@ -202,6 +202,11 @@ func (db *DB) settleCharge(ctx context.Context, tx *sql.Tx, chargeID int64, amou
 	p.Settlement = settlementOf(charged.Decimal, p.PaidAmount.Decimal, due, today)
 	var fee any
 	if st.Fee != nil {
+		// A bank's fee field holds 13 integer digits; fincom keeps what
+		// it can sum (TestReturnFileAmountsBounded).
+		if st.Fee.IsNegative() || !InMoneyRange(st.Fee.Decimal) {
+			return p, ErrMoneyRange
+		}
 		fee = *st.Fee
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE charges SET status = 'PAID', paid_at = ?, paid_amount = ?, settlement = ?, updated_at = ?,

@@ -80,6 +80,16 @@ func (db *DB) ExportRemittance(ctx context.Context, unitID int64, provider strin
 		if len(titles) == 0 {
 			return ErrNothingToRemit
 		}
+		// A contact changed since its boleto was issued: the bank would
+		// reject the entry, so the file waits for the contact.
+		for _, t := range titles {
+			if t.Movement != "01" {
+				continue
+			}
+			if gaps := payerGaps(t.PayerName, t.PayerDocument, t.Street, t.City, t.State, t.Zip); len(gaps) > 0 {
+				return &PayerError{Order: t.OrderCode, Missing: gaps}
+			}
+		}
 		seq := a.RemittanceSeq + 1
 		content, err := build(a, seq, now, titles)
 		if err != nil {

@@ -147,7 +147,11 @@ func contactData(ctx context.Context, db *store.DB, unitID int64, token string, 
 	}
 	values["contato_documento"] = brdoc.FormatCPF(brdoc.FormatCNPJ(cs.Register))
 	var addr []string
-	for _, p := range []string{strings.TrimSpace(cs.Address + ", " + cs.Number), cs.Neighborhood, cs.City, cs.State, cs.ZipCode} {
+	zip := cs.ZipCode
+	if len(zip) == 8 {
+		zip = "CEP " + zip[:5] + "-" + zip[5:] // stored as digits; written as the Correios do
+	}
+	for _, p := range []string{strings.TrimSpace(cs.Address + ", " + cs.Number), cs.Neighborhood, cs.City, cs.State, zip} {
 		if p != "" && p != "," {
 			addr = append(addr, strings.Trim(p, ", "))
 		}
