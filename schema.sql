@@ -120,9 +120,10 @@ CREATE UNIQUE INDEX contacts_unit_register ON contacts(unit_id, register);
 CREATE INDEX contacts_unit_name ON contacts(unit_id, active, sort_key);
 -- Contact search by name: a trigram index lets "search" find the few
 -- contacts whose names contain a text without reading every contact of the
--- unit. The index is contentless (the names stay in contacts) and may hold
--- more than the listing's test matches (it folds case beyond ASCII, and the three
--- names share one column), so the listing checks each row it finds.
+-- unit. The index is contentless (the names stay in contacts) and holds the
+-- names folded (lower case, no accents: fincom_fold, store/fold.go); its
+-- trigrams may come from apart or from two names sharing the column, so the
+-- listing checks each row it finds with the same fold.
 CREATE VIRTUAL TABLE contacts_fts USING fts5(names, content = '', contentless_delete = 1, tokenize = 'trigram');
 -- Any two segments of a level may merge: the writer merges a step at a
 -- time whenever it is idle (see 0021_search_merge.sql).

@@ -114,8 +114,8 @@ func bareContacts(b *testing.B, db *sql.DB, search bool) []byte {
 		FROM contacts WHERE unit_id = ? AND active = 1 ORDER BY sort_key, id`, []any{1}
 	if search {
 		q, args = `SELECT token, type, register, display_name, social_reason, phone, email, observation
-		FROM contacts_fts CROSS JOIN contacts ON contacts.id = contacts_fts.rowid WHERE unit_id = ? AND active = 1 AND contacts_fts MATCH ? AND (instr(lower(full_name), lower(?)) OR instr(lower(social_reason), lower(?)) OR instr(lower(fantasy_name), lower(?))) ORDER BY sort_key, id`,
-			[]any{1, `"grupo-7"`, "grupo-7", "grupo-7", "grupo-7"}
+		FROM contacts_fts CROSS JOIN contacts ON contacts.id = contacts_fts.rowid WHERE unit_id = ? AND active = 1 AND contacts_fts MATCH ? AND (instr(lower(coalesce(full_name, '') || char(10) || coalesce(social_reason, '') || char(10) || coalesce(fantasy_name, '')), ?) > 0 OR instr(fincom_fold(coalesce(full_name, '') || char(10) || coalesce(social_reason, '') || char(10) || coalesce(fantasy_name, '')), ?) > 0) ORDER BY sort_key, id`,
+			[]any{1, `"grupo-7"`, "grupo-7", "grupo-7"}
 	}
 	rows, err := db.Query(q, args...)
 	if err != nil {

@@ -114,8 +114,8 @@ func (db *DB) SetCategoryActive(ctx context.Context, unitID int64, token string,
 func (db *DB) Categories(ctx context.Context, unitID int64, moduleType, search string) ([]Category, error) {
 	where, args := []string{"unit_id = ?", "module_type = ?", "active = 1"}, []any{unitID, moduleType}
 	if search != "" {
-		where = append(where, `(name LIKE ? ESCAPE '\' OR note LIKE ? ESCAPE '\')`)
-		args = append(args, likeEscape(search), likeEscape(search))
+		where = append(where, `(instr(fincom_fold(name), ?) > 0 OR instr(fincom_fold(note), ?) > 0)`)
+		args = append(args, fold(search), fold(search))
 	}
 	rows, err := db.r.QueryContext(ctx, `SELECT module_type, name, note, token FROM categories
 		WHERE `+strings.Join(where, " AND ")+` ORDER BY sort_key, id`, args...)
@@ -139,8 +139,8 @@ func (db *DB) Categories(ctx context.Context, unitID int64, moduleType, search s
 func (db *DB) CategoryGroups(ctx context.Context, moduleType, search string) ([]CategoryGroup, error) {
 	where, args := []string{"module_type = ?", "active = 1"}, []any{moduleType}
 	if search != "" {
-		where = append(where, `(name LIKE ? ESCAPE '\' OR description LIKE ? ESCAPE '\')`)
-		args = append(args, likeEscape(search), likeEscape(search))
+		where = append(where, `(instr(fincom_fold(name), ?) > 0 OR instr(fincom_fold(description), ?) > 0)`)
+		args = append(args, fold(search), fold(search))
 	}
 	rows, err := db.r.QueryContext(ctx, `SELECT name, description, code FROM category_groups
 		WHERE `+strings.Join(where, " AND ")+` ORDER BY sort_key, code`, args...)

@@ -145,20 +145,34 @@ func (db *DB) SetContactActive(ctx context.Context, unitID int64, token string, 
 func (db *DB) Contacts(ctx context.Context, unitID int64, f ContactFilter) ([]Contact, error) {
 	from, where, args := "contacts", []string{"unit_id = ?", "active = 1"}, []any{unitID}
 	if f.Search != "" {
-		if trigrams(f.Search) {
+		search := fold(f.Search)
+		if trigrams(search) {
 			// The trigram index narrows 10,000 contacts to the few that
 			// may match; the test below decides (see 0010_search.sql).
 			// CROSS JOIN keeps the index the outer loop, which the planner
 			// would otherwise trade for the unit's name order.
 			from = `contacts_fts CROSS JOIN contacts ON contacts.id = contacts_fts.rowid`
 			where = append(where, `contacts_fts MATCH ?`)
-			args = append(args, coveringTrigrams(f.Search))
+			args = append(args, coveringTrigrams(search))
 		}
-		// instr over lower() is LIKE '%text%' (both fold ASCII case
-		// only) without escaping, and a LIKE with a bound pattern makes
-		// SQLite prepare the statement twice on every call.
-		where = append(where, `(instr(lower(full_name), lower(?)) OR instr(lower(social_reason), lower(?)) OR instr(lower(fantasy_name), lower(?)))`)
-		args = append(args, f.Search, f.Search, f.Search)
+		// The names folded as the index holds them, in one call a row;
+		// a text with a line break would match across two names, and
+		// no name holds one (or any control character).
+		if strings.ContainsRune(search, '\n') {
+			search = "\x00" // matches nothing: no name holds a NUL either
+		}
+		names := `coalesce(full_name, '') || char(10) || coalesce(social_reason, '') || char(10) || coalesce(fantasy_name, '')`
+		if isASCII(search) {
+			// An ASCII text found in the names with their ASCII case
+			// folded (lower, in C) is found in the folded names too:
+			// the Go fold is called only for the rows lower() misses
+			// (BenchmarkGetContacts; TestSearchFoldsCaseAndAccents).
+			where = append(where, `(instr(lower(`+names+`), ?) > 0 OR instr(fincom_fold(`+names+`), ?) > 0)`)
+			args = append(args, search, search)
+		} else {
+			where = append(where, `instr(fincom_fold(`+names+`), ?) > 0`)
+			args = append(args, search)
+		}
 	}
 	if f.Register != "" {
 		where = append(where, "register = ?")

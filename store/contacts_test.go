@@ -4,7 +4,10 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
+	"time"
+	"unicode"
 )
 
 // newUnit is a fresh domain "acme" with one unit, held for the test.
@@ -28,9 +31,9 @@ func newUnit(t *testing.T) (*DB, Unit) {
 }
 
 // TestContactSearch proves that the trigram index only narrows the search:
-// what a search finds is what LIKE '%text%' found before the index, for
-// short texts (no index), quotes, wildcards and accents, and after renames,
-// disabling and deletion.
+// what a search finds is each name containing the text, case and accents
+// folded (fold), for short texts (no index), quotes, wildcards and
+// accents, and after renames, disabling and deletion.
 func TestContactSearch(t *testing.T) {
 	ctx := context.Background()
 	db, u := newUnit(t)
@@ -67,7 +70,11 @@ func TestContactSearch(t *testing.T) {
 		{"an", []string{"52998224725"}},      // two letters: no index
 		{"MARIA", []string{"52998224725"}},   // ASCII case folds
 		{"D'ÁV", []string{"52998224725"}},    // quote, accent, ASCII case
-		{"d'áv", nil},                        // LIKE folds ASCII only
+		{"d'áv", []string{"52998224725"}},    // case folds beyond ASCII
+		{"D'AVILA", []string{"52998224725"}}, // accents fold too
+		{"joao", []string{"11144477735"}},
+		{"JOÃO", []string{"11144477735"}},
+		{"PAO_Q", []string{"11444777000161"}},
 		{"100%", []string{"11444777000161"}}, // % is a letter
 		{"0% P", []string{"11444777000161"}},
 		{"o_q", []string{"11444777000161"}}, // _ is a letter
@@ -75,7 +82,7 @@ func TestContactSearch(t *testing.T) {
 		{`"Jota"`, []string{"11144477735"}}, // double quotes
 		{`"jota" silva`, []string{"11144477735"}},
 		{"eden", []string{"11222333000181"}}, // the fantasy name
-		{"éden", nil},                        // É is not é for LIKE
+		{"éden", []string{"11222333000181"}}, // ÉDEN and eden alike
 		{"ria\nPad", nil},                    // names do not run together
 		{"Silva\x00", nil},                   // a NUL finds nothing
 		{"zzz", nil},
@@ -146,5 +153,82 @@ func TestSearchMergesWhenIdle(t *testing.T) {
 	}
 	if got, err := db.Contacts(ctx, u.ID, ContactFilter{Search: "nte 12"}); err != nil || len(got) != 10 {
 		t.Errorf("search after merging: %d contacts, %v", len(got), err)
+	}
+}
+
+// TestSearchFoldsCaseAndAccents: whatever the alphabet, a contact whose
+// name holds a text is found by it typed in another case or without its
+// accents; the index (names folded when indexed, migration 24) never
+// drops a contact the exact test keeps. Every letter from U+00C0 to
+// U+1FFF, each between ASCII letters so the index serves the search.
+func TestSearchFoldsCaseAndAccents(t *testing.T) {
+	ctx := context.Background()
+	db, u := newUnit(t)
+	var words []string
+	for r := rune(0xC0); r < 0x2000; r++ {
+		if unicode.IsLetter(r) {
+			words = append(words, "q"+string(r)+"zw")
+		}
+	}
+	const perName = 60
+	for i := 0; i*perName < len(words); i++ {
+		name := strings.Join(words[i*perName:min((i+1)*perName, len(words))], " ")
+		if _, err := db.InsertContact(ctx, u.ID, ContactFields{Type: "legal", Register: fmt.Sprintf("T%013d", i), SocialReason: name}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	missed := 0
+	for i, w := range words {
+		for _, search := range []string{w, strings.ToUpper(w), fold(w)} {
+			cs, err := db.Contacts(ctx, u.ID, ContactFilter{Search: search})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Letters folding alike find each other's contacts too.
+			if !slices.ContainsFunc(cs, func(c Contact) bool { return c.Register == fmt.Sprintf("T%013d", i/perName) }) {
+				if missed++; missed <= 10 {
+					t.Errorf("search %q (%U) missed its contact among %d", search, []rune(w)[1], len(cs))
+				}
+			}
+		}
+	}
+	// The searches of the other lists fold alike.
+	if _, err := db.InsertProduct(ctx, u.ID, ProductFields{Description: "Pão de Açúcar", Type: "product", Unit: "UN"}); err != nil {
+		t.Fatal(err)
+	}
+	ps, err := db.Products(ctx, u.ID, "PAO DE ACU", "")
+	if err != nil || len(ps) != 1 {
+		t.Errorf("products found %d, %v", len(ps), err)
+	}
+}
+
+// TestSearchIndexOfExistingContacts: a file indexed before names were
+// folded (version 23) is indexed again, folded, by migration 24.
+func TestSearchIndexOfExistingContacts(t *testing.T) {
+	ctx := context.Background()
+	db, u := newUnit(t)
+	if _, err := db.InsertContact(ctx, u.ID, ContactFields{Type: "natural_person", Register: "52998224725", FullName: "João Conceição"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.w.ExecContext(ctx, `INSERT INTO contacts_fts (contacts_fts) VALUES ('delete-all');
+		INSERT INTO contacts_fts (rowid, names) SELECT id, coalesce(full_name, '') || char(10) || coalesce(social_reason, '') || char(10) || coalesce(fantasy_name, '') FROM contacts;
+		PRAGMA user_version = 23`); err != nil {
+		t.Fatal(err)
+	}
+	find := func() int {
+		cs, err := db.Contacts(ctx, u.ID, ContactFilter{Search: "JOAO CONCEICAO"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(cs)
+	}
+	if n := find(); n != 0 {
+		t.Fatalf("the unfolded index found %d", n)
+	}
+	if _, err := migrate(ctx, db.w, "", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if n := find(); n != 1 {
+		t.Errorf("after migrating found %d", n)
 	}
 }

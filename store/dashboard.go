@@ -56,8 +56,8 @@ func (db *DB) OrderSummaries(ctx context.Context, unitID int64, f OrderFilter, n
 		coalesce((SELECT status FROM invoices WHERE order_id = o.id ORDER BY id DESC LIMIT 1), '')
 		FROM sales_orders o JOIN contacts c ON c.id = o.contact_id
 		WHERE o.unit_id = ? AND o.active = 1 AND (?2 = '' OR o.estimated_payment_date >= ?2) AND (?3 = '' OR o.estimated_payment_date <= ?3)
-		AND (?5 = '' OR o.cod_orders = ?5 COLLATE NOCASE) AND (?6 = '' OR instr(lower(c.display_name), lower(?6)) > 0)
-		ORDER BY o.id DESC LIMIT ?4`, unitID, f.From, f.To, n, f.Code, f.Customer)
+		AND (?5 = '' OR o.cod_orders = ?5 COLLATE NOCASE) AND (?6 = '' OR instr(fincom_fold(c.display_name), ?6) > 0)
+		ORDER BY o.id DESC LIMIT ?4`, unitID, f.From, f.To, n, f.Code, fold(f.Customer))
 	if err != nil {
 		return nil, err
 	}

@@ -254,12 +254,6 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// likeEscape escapes LIKE wildcards so a search for "50%" finds "50%".
-func likeEscape(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return "%" + r.Replace(s) + "%"
-}
-
 // nullString returns NULL for an empty text, which the spec asks for ("empty
 // text fields are stored as null").
 func nullString(s string) sql.NullString {

@@ -248,7 +248,7 @@ func (db *DB) Movements(ctx context.Context, unitID int64, f MovementFilter) ([]
 		}
 	}
 	if f.Lote != "" {
-		where, args = append(where, `m.lote LIKE ? ESCAPE '\'`), append(args, likeEscape(f.Lote))
+		where, args = append(where, `instr(fincom_fold(m.lote), ?) > 0`), append(args, fold(f.Lote))
 	}
 	rows, err := db.r.QueryContext(ctx, `
 		SELECT m.token, un.token, c.token, m.active, m.created_at, m.type, m.quantity, p.token, p.unit, p.description, m.lote,

@@ -122,8 +122,8 @@ func (db *DB) SetProductActive(ctx context.Context, unitID int64, token string, 
 func (db *DB) Products(ctx context.Context, unitID int64, search, typ string) ([]Product, error) {
 	where, args := []string{"unit_id = ?", "active = 1"}, []any{unitID}
 	if search != "" {
-		where = append(where, `description LIKE ? ESCAPE '\'`)
-		args = append(args, likeEscape(search))
+		where = append(where, `instr(fincom_fold(description), ?) > 0`)
+		args = append(args, fold(search))
 	}
 	if typ != "" {
 		where = append(where, "type = ?")

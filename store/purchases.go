@@ -267,11 +267,11 @@ func (db *DB) PurchaseOrders(ctx context.Context, unitID int64, f PurchaseFilter
 		// The supplier's name and document, and the items' descriptions
 		// and codes: values, never the stored JSON's keys
 		// (TestPurchaseSearchValues).
-		like := likeEscape(f.Search)
-		where = append(where, `(p.supplier_name LIKE ? ESCAPE '\' OR p.supplier_cnpj LIKE ? ESCAPE '\' OR EXISTS (
-			SELECT 1 FROM json_each(p.items) i WHERE i.value ->> 'description' LIKE ? ESCAPE '\' OR i.value ->> 'code' LIKE ? ESCAPE '\'))`)
-		document := strings.NewReplacer(".", "", "/", "", "-", "").Replace(f.Search) // a CNPJ typed with its mask
-		args = append(args, like, likeEscape(document), like, like)
+		text := fold(f.Search)
+		where = append(where, `(instr(fincom_fold(p.supplier_name), ?) > 0 OR instr(fincom_fold(p.supplier_cnpj), ?) > 0 OR EXISTS (
+			SELECT 1 FROM json_each(p.items) i WHERE instr(fincom_fold(i.value ->> 'description'), ?) > 0 OR instr(fincom_fold(i.value ->> 'code'), ?) > 0))`)
+		document := strings.NewReplacer(".", "", "/", "", "-", "").Replace(text) // a CNPJ typed with its mask
+		args = append(args, text, document, text, text)
 	}
 	rows, err := db.r.QueryContext(ctx, purchaseSelect+` WHERE `+strings.Join(where, " AND ")+` ORDER BY p.estimated_payment_date DESC, p.id DESC`, args...)
 	if err != nil {

@@ -79,7 +79,7 @@ const (
 	sqlSearchPending = `SELECT EXISTS (SELECT 1 FROM contacts_fts_pending)`
 	sqlSearchRemove  = `DELETE FROM contacts_fts WHERE rowid IN (SELECT contact_id FROM contacts_fts_pending WHERE indexed = 1)`
 	sqlSearchAdd     = `INSERT INTO contacts_fts (rowid, names)
-		SELECT c.id, coalesce(c.full_name, '') || char(10) || coalesce(c.social_reason, '') || char(10) || coalesce(c.fantasy_name, '')
+		SELECT c.id, fincom_fold(coalesce(c.full_name, '') || char(10) || coalesce(c.social_reason, '') || char(10) || coalesce(c.fantasy_name, ''))
 		FROM contacts_fts_pending p JOIN contacts c ON c.id = p.contact_id`
 	sqlSearchDone = `DELETE FROM contacts_fts_pending`
 	// At most 16 pages of merging, where a level holds two segments
