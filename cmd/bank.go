@@ -10,7 +10,6 @@ import (
 
 	"fincom/server"
 	"fincom/server/bank"
-	"fincom/server/brdoc"
 	"fincom/server/statement"
 	"fincom/store"
 )
@@ -58,7 +57,7 @@ func newUnitAgreementCmd(a *app) *cobra.Command {
 				// field (CNAB 240 header, columns 19-32): an agreement of a
 				// unit without one, or with an alphanumeric one, would write
 				// files the bank rejects (TestUnitAgreementAndCNAB).
-				if len(u.CNPJ) != 14 || brdoc.Digits(u.CNPJ) != u.CNPJ {
+				if !bank.NumericCNPJ(u.CNPJ) {
 					return fmt.Errorf("unit %s: a bank agreement needs the unit's CNPJ in digits (the beneficiary in the bank's files, a numeric field); this unit has %q", args[1], u.CNPJ)
 				}
 				_, err = db.SetAgreement(cmd.Context(), u.ID, store.Agreement{Provider: provider, Bank: b.Code, Agency: ag.Agency,

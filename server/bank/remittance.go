@@ -54,6 +54,10 @@ func ddmmyyyy(t time.Time) string {
 	return t.Format("02012006")
 }
 
+// NumericCNPJ reports whether a CNPJ fits the layouts' numeric
+// inscription fields: 14 digits (an alphanumeric CNPJ does not).
+func NumericCNPJ(cnpj string) bool { return len(cnpj) == 14 && brdoc.Digits(cnpj) == cnpj }
+
 func inscription(doc string) (kind, number string) {
 	doc = brdoc.Clean(doc)
 	switch len(doc) {

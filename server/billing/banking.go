@@ -11,7 +11,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"fincom/server/bank"
-	"fincom/server/brdoc"
 	"fincom/server/statement"
 	"fincom/store"
 )
@@ -36,7 +35,7 @@ func (s *Service) ExportRemittance(ctx context.Context, db *store.DB, unit store
 	// The files name the firm by its CNPJ in a numeric field: a unit
 	// without one in digits has no agreement a bank would take (the
 	// agreement command refuses it).
-	if len(unit.CNPJ) != 14 || brdoc.Digits(unit.CNPJ) != unit.CNPJ {
+	if !bank.NumericCNPJ(unit.CNPJ) {
 		return store.Remittance{}, store.ErrNoAgreement
 	}
 	return db.ExportRemittance(ctx, unit.ID, provider, func(a store.Agreement, seq int, created time.Time, titles []store.RemittanceTitle) ([]byte, error) {
