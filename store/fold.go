@@ -12,9 +12,9 @@ import (
 // fold is the form text searches compare: lower case and without accents
 // (NFD with its combining marks dropped), so "JOSÉ", "José" and "jose"
 // find one another, as anyone typing a Brazilian name expects. The
-// contact search index folds the same way (trigram tokenizer with
-// remove_diacritics, migration 24). TestSearchFoldsCaseAndAccents holds
-// every search route to it.
+// contact search index holds the names passed through it (fincom_fold,
+// migration 24), so its hits always include what the exact test keeps.
+// TestSearchFoldsCaseAndAccents holds it.
 func fold(s string) string {
 	if isASCII(s) {
 		return strings.ToLower(s)
