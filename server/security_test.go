@@ -154,7 +154,8 @@ func TestMoneyRange(t *testing.T) {
 func TestWebhookTargets(t *testing.T) {
 	refused := []string{"http://127.0.0.1:8080/x", "http://169.254.169.254/latest/meta-data", "http://10.0.0.5/", "http://192.168.1.1/",
 		"http://172.16.0.1/", "http://[::1]:9000/", "http://[fe80::1]/", "http://[::ffff:127.0.0.1]/", "http://0.0.0.0/", "http://localhost:3000/",
-		"http://api.localhost/", "http://2130706433/", "http://0x7f.1/", "http://100.64.0.1/", "http://224.0.0.1/", "http://[64:ff9b::7f00:1]/"}
+		"http://api.localhost/", "http://2130706433/", "http://0x7f.1/", "http://100.64.0.1/", "http://224.0.0.1/", "http://[64:ff9b::7f00:1]/",
+		"http://[::1%25lo]:9000/x", "http://[fe80::1%25eth0]/", "http://[fd00:ec2::254%25eth0]/", "http://[2001:db8::1%25eth0]/"}
 	var scenarios []scenario
 	for _, u := range refused {
 		scenarios = append(scenarios, scenario{name: "refused " + u, path: "/insert_webhook", body: `{` + auth + `,"url":"` + u + `","events":["*"]}`,

@@ -20,7 +20,9 @@ func TestPublic(t *testing.T) {
 		"127.0.0.1": false, "127.8.9.10": false, "10.1.2.3": false, "172.31.255.255": false, "192.168.0.10": false,
 		"169.254.169.254": false, "0.0.0.0": false, "100.64.1.1": false, "224.0.0.251": false, "255.255.255.255": false,
 		"::1": false, "::": false, "fd00::1": false, "fe80::1": false, "ff02::1": false, "::ffff:10.0.0.1": false,
-		"64:ff9b::a00:1": false, "64:ff9b::808:808": true,
+		"64:ff9b::a00:1": false, "64:ff9b::808:808": true, "64:ff9b::7f00:1": false,
+		"::1%lo": false, "fe80::1%eth0": false, "fd00:ec2::254%eth0": false, "2001:4860:4860::8888%eth0": false,
+		"::ffff:127.0.0.1": false, "::ffff:169.254.169.254": false, "::ffff:8.8.8.8": true,
 	} {
 		if got := Public(netip.MustParseAddr(addr)); got != want {
 			t.Errorf("Public(%s) = %v, want %v", addr, got, want)
@@ -33,6 +35,10 @@ func TestCheckURL(t *testing.T) {
 		"https://hooks.example.com/x": nil, "http://203.0.113.10/": nil, "ftp://x.example/": ErrBadURL, "https:///x": ErrBadURL,
 		"http://127.0.0.1/": ErrNotPublic, "http://LOCALHOST./": ErrNotPublic, "http://017700000001/": ErrNotPublic,
 		"http://127.1/": ErrNotPublic, "http://[::]/": ErrNotPublic, "http://10.0.0.1:8080/x": ErrNotPublic,
+		"http://[::1%25lo]:8080/x": ErrNotPublic, "http://[fe80::1%25eth0]/": ErrNotPublic,
+		"http://[fd00:ec2::254%25eth0]/": ErrNotPublic, "http://[::ffff:127.0.0.1]/": ErrNotPublic,
+		"http://[64:ff9b::a9fe:a9fe]/": ErrNotPublic, "http://2130706433/": ErrNotPublic, "http://0x7f.1/": ErrNotPublic,
+		"http://0251.0376.0251.0376/": ErrNotPublic, "http://[::ffff:a9fe:a9fe]/": ErrNotPublic,
 	} {
 		if got := CheckURL(raw, false); !errors.Is(got, want) {
 			t.Errorf("CheckURL(%s) = %v, want %v", raw, got, want)
@@ -60,6 +66,14 @@ func TestDialRefusesNonPublic(t *testing.T) {
 	}
 	if got := Reason(status, err); got != "refused: the endpoint's address is not public" {
 		t.Fatalf("reason %q", got)
+	}
+	// The same endpoint through every form an address of this machine
+	// takes at connect time: zoned IPv6 loopback, IPv4 written as IPv6.
+	for _, host := range []string{"[::1%25lo]", "[::ffff:127.0.0.1]", "127.0.0.1"} {
+		status, err := Post(context.Background(), c, Delivery{URL: "http://" + host + port + "/hook", Payload: []byte(`{}`)}, time.Now())
+		if !errors.Is(err, ErrNotPublic) || status != 0 {
+			t.Fatalf("post to %s: %d %v", host, status, err)
+		}
 	}
 	if hits.Load() != 0 {
 		t.Fatal("the refused endpoint was reached")
