@@ -159,6 +159,13 @@ func TestUnknownPathsLogged(t *testing.T) {
 			t.Fatalf("%s: %d", p, rec.Code)
 		}
 	}
+	// A payment page's address with a trailing slash matches no route: the
+	// public token it holds is a live secret, and only its kind is logged.
+	for _, p := range []string{"/sales_orders/public_payment/fcp_acme_0123456789abcdef/", "/x/fca_acme_secret-token%2F/y"} {
+		if rec := do(h, http.MethodGet, p, ``); rec.Code == http.StatusOK {
+			t.Fatalf("%s: %d", p, rec.Code)
+		}
+	}
 	var lines []map[string]any
 	for _, l := range strings.Split(strings.TrimSpace(logs.b.String()), "\n") {
 		var m map[string]any
@@ -167,7 +174,11 @@ func TestUnknownPathsLogged(t *testing.T) {
 		}
 		lines = append(lines, m)
 	}
-	want := []string{Prefix + "/get_contact", Prefix + "/x%0A%22%7D%7Binjected", Prefix + "/" + long[:200-len(Prefix)-1] + "…"}
+	want := []string{Prefix + "/get_contact", Prefix + "/x%0A%22%7D%7Binjected", Prefix + "/" + long[:200-len(Prefix)-1] + "…",
+		Prefix + "/sales_orders/public_payment/fcp_…/", Prefix + "/x/fca_…/y"}
+	if out := logs.b.String(); strings.Contains(out, "0123456789abcdef") || strings.Contains(out, "secret-token") {
+		t.Errorf("the log holds a token: %s", out)
+	}
 	for i, w := range want {
 		if i >= len(lines) || lines[i]["route"] != "unmatched" || lines[i]["path"] != w {
 			t.Errorf("line %d: %v, want path %q", i, lines[min(i, len(lines)-1)], w)

@@ -130,7 +130,7 @@ func invoiceStatus(st string) string {
 
 // portalFailed answers a page that could not be read.
 func (s *Server) portalFailed(p *portalRequest, err error) {
-	s.log.Error("portal", "path", p.r.URL.Path, "err", err)
+	s.log.Error("portal", "path", redactTokens(p.r.URL.EscapedPath()), "err", err)
 	p.page(s, http.StatusInternalServerError, "units", "Erro", "", []render.PortalUnit{}, "", "Algo deu errado. Tente de novo em instantes.")
 }
 

@@ -210,7 +210,7 @@ func (s *Server) Handler() http.Handler {
 			// connection, not end the body as if it were whole.
 			panic(v)
 		}
-		s.log.Error("panic", "path", req.URL.Path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+		s.log.Error("panic", "path", redactTokens(req.URL.EscapedPath()), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 		writeJSON(w, http.StatusInternalServerError, errorBody{Error: textSomethingWentWrong})
 	}
 	return s.logRequests(s.withCORS(r))
