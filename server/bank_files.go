@@ -18,6 +18,7 @@ var (
 	errNothingToRemit = newError(http.StatusConflict, textNothingToRemit)
 	errUnknownBank    = newError(http.StatusBadRequest, textUnknownBank)
 	errNotReturn      = newError(http.StatusBadRequest, textNotReturn)
+	errRemittanceGone = newError(http.StatusNotFound, textRemittanceNotFound)
 )
 
 type remittanceRequest struct {
@@ -47,6 +48,9 @@ func (d remittanceFile) write(w http.ResponseWriter) {
 func (s *Server) exportRemittance(r *request, q *remittanceRequest) (any, error) {
 	if q.Sequence != nil {
 		rm, err := r.db.RemittanceFile(r.ctx, r.unit.ID, q.Provider, int(*q.Sequence))
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, errRemittanceGone
+		}
 		if err != nil {
 			return nil, err
 		}

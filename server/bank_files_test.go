@@ -84,6 +84,13 @@ func TestBankChannels(t *testing.T) {
 	if rec := do(h, http.MethodPost, "/export_remittance", `{`+auth+`,"provider":"provider_a","sequence":1}`); rec.Body.String() != file {
 		t.Errorf("remittance 1 downloaded again differs")
 	}
+	// A sequence never written, and one of another provider's agreement.
+	for _, body := range []string{`"provider":"provider_a","sequence":99`, `"provider":"provider_b","sequence":1`} {
+		if rec := do(h, http.MethodPost, "/export_remittance", `{`+auth+`,`+body+`}`); rec.Code != 404 ||
+			!strings.Contains(rec.Body.String(), `"Remittance not found: no file of that sequence was written for this provider's agreement."`) {
+			t.Errorf("%s: %d %s", body, rec.Code, rec.Body)
+		}
+	}
 	c = post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["charges"].([]any)[0].(map[string]any)
 	if c["registration"] != "sent" {
 		t.Errorf("after the remittance: %v", c["registration"])
