@@ -157,6 +157,7 @@ const (
 	// Test mode.
 	textClockRequest    = "Send now (RFC 3339), advance (an ISO 8601 duration such as P1M) or reset."
 	textClockBack       = "advance moves the clock forward only; use now to set it back."
+	textClockJump       = "The clock moves forward at most 5 years at a time: the jobs of every day it crosses run before it answers."
 	textAuthorityMode   = "Use mode authorize, reject (code 200 to 999 and reason) or delay (delay_ms up to 60000)."
 	textInvoiceRejected = "The tax authority rejected the invoice: see details."
 	textSnapshot        = "Unknown or invalid snapshot: use 1 to 40 lower-case letters, digits and hyphens."

@@ -18,7 +18,14 @@ import (
 var (
 	errClockRequest = newError(http.StatusBadRequest, textClockRequest)
 	errClockBack    = newError(http.StatusBadRequest, textClockBack)
+	errClockJump    = newError(http.StatusUnprocessableEntity, textClockJump)
 )
+
+// maxClockYears bounds a forward move of the clock: the jobs of every day
+// it crosses run before the answer, about 5 ms a day, so five years answer
+// within seconds and P9999Y is refused rather than run for hours
+// (TestClockBounded).
+const maxClockYears = 5
 
 // DayRunner runs the scheduled jobs of a day for one domain (the
 // scheduler's; cmd wires it) and answers what they did.
@@ -36,7 +43,19 @@ func advance(from time.Time, s string) (time.Time, bool) {
 	if m == nil || s == "P" || s == "PT" {
 		return from, false
 	}
-	n := func(i int) int { v, _ := strconv.Atoi(m[i]); return v }
+	var v [8]int
+	for i := 1; i < len(m); i++ {
+		if m[i] == "" {
+			continue
+		}
+		n, err := strconv.Atoi(m[i])
+		if err != nil || n > 100000 {
+			// Past any bound the clock accepts; never an overflow.
+			return from, false
+		}
+		v[i] = n
+	}
+	n := func(i int) int { return v[i] }
 	t := from.AddDate(n(1), n(2), 7*n(3)+n(4))
 	return t.Add(time.Duration(n(5))*time.Hour + time.Duration(n(6))*time.Minute + time.Duration(n(7))*time.Second), true
 }
@@ -87,6 +106,9 @@ func (s *Server) testClock(r *request, q *clockRequest) (any, error) {
 	}
 	if after.Before(before) && q.Advance != "" {
 		return nil, errClockBack
+	}
+	if after.After(before.AddDate(maxClockYears, 0, 0)) {
+		return nil, errClockJump
 	}
 	s.domains.SetClock(name, after)
 	jobs := []any{}
@@ -416,7 +438,7 @@ func (s *Server) testDocuments(r *request) (any, error) {
 const (
 	docTestClock = "Sets (`now`, RFC 3339) or advances (`advance`, an ISO 8601 duration such as `P1M`) the domain's " +
 		"clock, or `reset`s it; advancing runs the jobs of every day crossed (recurrence, overdue charges, " +
-		"reminders, contract billing). Other domains keep their clock."
+		"reminders, contract billing), so a move forward is at most 5 years (422 past it). Other domains keep their clock."
 	docTestPayCharge = "The simulated payer pays an order's open charge (`id_token`, optional `installment`): its amount, " +
 		"any `amount` (partial or over), or with `late` its amount with a 2% fine and 1% a month of interest " +
 		"up to the domain's today; with the effects of a confirmed payment."

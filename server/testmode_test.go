@@ -74,6 +74,38 @@ func TestTestClock(t *testing.T) {
 	}
 }
 
+// TestClockBounded: a forward move past five years, by advance or by now,
+// is refused at once and the clock stays where it was; numbers past any
+// bound are a bad request, never an overflow.
+func TestClockBounded(t *testing.T) {
+	h := testModeServer(t)
+	before := post(t, h, "/_test/clock", `{"access_token":"{{access}}","advance":"PT0S"}`)["data"].(map[string]any)["now"]
+	const jump = "The clock moves forward at most 5 years at a time: the jobs of every day it crosses run before it answers."
+	start := time.Now()
+	for _, c := range []struct {
+		body   string
+		status int
+		text   string
+	}{
+		{`"advance":"P9999Y"`, 422, jump},
+		{`"advance":"P5Y1D"`, 422, jump},
+		{`"advance":"100000h"`, 422, jump},
+		{`"now":"9999-01-01T00:00:00Z"`, 422, jump},
+		{`"advance":"P99999999999999999999D"`, 400, "Send now (RFC 3339), advance (an ISO 8601 duration such as P1M) or reset."},
+	} {
+		rec := do(h, http.MethodPost, "/_test/clock", `{"access_token":"{{access}}",`+c.body+`}`)
+		if rec.Code != c.status || !strings.Contains(rec.Body.String(), `"`+c.text+`"`) {
+			t.Errorf("%s: %d %s", c.body, rec.Code, rec.Body)
+		}
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("refusals took %v", d)
+	}
+	if now := post(t, h, "/_test/clock", `{"access_token":"{{access}}","advance":"PT0S"}`)["data"].(map[string]any)["now"]; now != before {
+		t.Errorf("the clock moved: %v, was %v", now, before)
+	}
+}
+
 // TestNoTestRoutes: without test mode the routes do not exist.
 func TestNoTestRoutes(t *testing.T) {
 	s, _ := newTestServer(t)
