@@ -75,7 +75,7 @@ func newUnitAgreementCmd(a *app) *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&provider, "provider", "", "provider_a (Itaú 341), provider_b (Bradesco 237) or provider_c (Santander 033)")
-	c.Flags().StringVar(&agency, "agency", "", "agency, with its digit where the bank has one (1234-5)")
+	c.Flags().StringVar(&agency, "agency", "", "agency, with its digit where the bank has one (1234-3)")
 	c.Flags().StringVar(&account, "account", "", "account with its digit (12345-6)")
 	c.Flags().StringVar(&wallet, "wallet", "", "the agreement's wallet (carteira)")
 	c.Flags().StringVar(&code, "agreement", "", "the bank's code of the agreement (Bradesco: código do convênio; Santander: código do beneficiário)")

@@ -26,13 +26,14 @@ func TestUnitAgreementAndCNAB(t *testing.T) {
 	if v["provider"] != "provider_a" || v["bank"] != "341" || v["unit_token"] != unit || v["domain"] != "acme" {
 		t.Fatalf("agreement %v", v)
 	}
-	cli(t, schema, data, "unit", "agreement", "acme", unit, "--provider", "provider_b", "--agency", "1234-5", "--account", "506511-9",
+	cli(t, schema, data, "unit", "agreement", "acme", unit, "--provider", "provider_b", "--agency", "1234-3", "--account", "506511-9",
 		"--wallet", "09", "--agreement", "4321", "--next-our-number", "500")
 	for _, bad := range [][]string{
 		{"--provider", "provider_a", "--agency", "0057", "--account", "12345-6", "--wallet", "109"},                       // Itaú DAC
 		{"--provider", "provider_a", "--agency", "0057", "--account", "12345-7", "--wallet", "999"},                       // wallet
-		{"--provider", "provider_b", "--agency", "1234-5", "--account", "506511-8", "--wallet", "09", "--agreement", "1"}, // Bradesco digit
-		{"--provider", "provider_b", "--agency", "1234-5", "--account", "506511-9", "--wallet", "09"},                     // no agreement code
+		{"--provider", "provider_b", "--agency", "1234-3", "--account", "506511-8", "--wallet", "09", "--agreement", "1"}, // Bradesco digit
+		{"--provider", "provider_b", "--agency", "1234-0", "--account", "506511-9", "--wallet", "09", "--agreement", "1"}, // agency digit
+		{"--provider", "provider_b", "--agency", "1234-3", "--account", "506511-9", "--wallet", "09"},                     // no agreement code
 		{"--provider", "provider_c", "--agency", "3270", "--account", "13000123-4", "--wallet", "101", "--agreement", "12345678"},
 		{"--provider", "provider_z", "--agency", "1", "--account", "1-1", "--wallet", "1"},
 		{"--provider", "provider_a", "--agency", "0057", "--account", "12345-7", "--wallet", "109", "--next-our-number", "123456789"},

@@ -367,7 +367,7 @@ func TestBoletoPageInBrowser(t *testing.T) {
 		t.Errorf("the boleto is %v px wide on a 390-px phone", w)
 	}
 	text := p.eval(t, `document.body.innerText`).(string)
-	for _, want := range []string{"237-2", "Acme Matriz", "CNPJ 11.222.333/0001-81", "1234-5 / 0506511-9", "09/00000000001-", "PV-000001/1", "DM",
+	for _, want := range []string{"237-2", "Acme Matriz", "CNPJ 11.222.333/0001-81", "1234-3 / 0506511-9", "09/00000000001-", "PV-000001/1", "DM",
 		"LOCAL DE PAGAMENTO", "DATA DO PROCESSAMENTO", "CARTEIRA", "NOSSO NÚMERO", "AGÊNCIA / CÓDIGO DO BENEFICIÁRIO", "ESPÉCIE DOC.", "ACEITE", "R$ 1.500,00", "30/11/2026", "multa de 2%", "juros de mora de 1% ao mês",
 		"Beta Distribuidora de Peças Ltda", "CNPJ 04.252.011/0001-10", "Avenida Paulista, 1000", "CEP 01310-100"} {
 		if !strings.Contains(text, want) {

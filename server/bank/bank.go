@@ -250,6 +250,11 @@ var bradesco = &Bank{
 		if a.AgencyDV == "" {
 			return &FieldError{"agency", "give the agency with its digit (AGENCY-D)"}
 		}
+		// The agency's digit is module 11 too, weights 2 to 5 (1234-3):
+		// a wrong one names another agency, and the bank refuses the file.
+		if want := bradescoDV(a.Agency, 5); a.AgencyDV != want {
+			return &FieldError{"agency", "the agency's digit (module 11, weights 2 to 5) is " + want}
+		}
 		if err := fixed("account", &a.Account, 7); err != nil {
 			return err
 		}
@@ -324,7 +329,7 @@ var santander = &Bank{
 func Samples() map[string]Agreement {
 	return map[string]Agreement{
 		"provider_a": {Provider: "provider_a", Bank: "341", Agency: "0057", Account: "12345", AccountDV: "7", Wallet: "109"},
-		"provider_b": {Provider: "provider_b", Bank: "237", Agency: "1234", AgencyDV: "5", Account: "0506511", AccountDV: "9", Wallet: "09",
+		"provider_b": {Provider: "provider_b", Bank: "237", Agency: "1234", AgencyDV: "3", Account: "0506511", AccountDV: "9", Wallet: "09",
 			Code: "00000000000000004321"},
 		"provider_c": {Provider: "provider_c", Bank: "033", Agency: "3270", AgencyDV: "0", Account: "013000123", AccountDV: "4", Wallet: "101",
 			Code: "1234567"},

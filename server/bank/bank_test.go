@@ -52,9 +52,11 @@ func TestAgreementChecks(t *testing.T) {
 		{itau, Agreement{Agency: "0057", Account: "12345", AccountDV: "6", Wallet: "109"}, "account"},
 		{itau, Agreement{Agency: "57A", Account: "12345", AccountDV: "7", Wallet: "109"}, "agency"},
 		{itau, Agreement{Agency: "0057", Account: "12345", AccountDV: "7", Wallet: "999"}, "wallet"},
-		{bradesco, Agreement{Agency: "1234", AgencyDV: "5", Account: "506511", AccountDV: "8", Wallet: "09", Code: "123"}, "account"},
-		{bradesco, Agreement{Agency: "1234", AgencyDV: "5", Account: "506511", AccountDV: "9", Wallet: "09"}, "agreement"},
+		{bradesco, Agreement{Agency: "1234", AgencyDV: "3", Account: "506511", AccountDV: "8", Wallet: "09", Code: "123"}, "account"},
+		{bradesco, Agreement{Agency: "1234", AgencyDV: "3", Account: "506511", AccountDV: "9", Wallet: "09"}, "agreement"},
 		{bradesco, Agreement{Agency: "1234", Account: "506511", AccountDV: "9", Wallet: "09", Code: "1"}, "agency"},
+		{bradesco, Agreement{Agency: "1234", AgencyDV: "0", Account: "506511", AccountDV: "9", Wallet: "09", Code: "1"}, "agency"},
+		{bradesco, Agreement{Agency: "1234", AgencyDV: "5", Account: "506511", AccountDV: "9", Wallet: "09", Code: "1"}, "agency"},
 		{santander, Agreement{Agency: "3270", Account: "13000123", AccountDV: "4", Wallet: "101", Code: "12345678"}, "agreement"},
 		{santander, Agreement{Agency: "3270", Account: "13000123", Wallet: "101", Code: "1234567"}, "account"},
 	} {
@@ -63,7 +65,7 @@ func TestAgreementChecks(t *testing.T) {
 			t.Errorf("%s %+v: %v, want an error on %s", c.b.Name, c.a, err, c.field)
 		}
 	}
-	a := Agreement{Agency: "1234", AgencyDV: "5", Account: "506511", AccountDV: "9", Wallet: "09", Code: "4321"}
+	a := Agreement{Agency: "1234", AgencyDV: "3", Account: "506511", AccountDV: "9", Wallet: "09", Code: "4321"}
 	if err := bradesco.Check(&a); err != nil || a.Account != "0506511" || a.Code != "00000000000000004321" {
 		t.Errorf("Bradesco normalized %+v %v", a, err)
 	}
@@ -95,7 +97,7 @@ func TestLayoutsCoverEveryColumn(t *testing.T) {
 func sampleAgreements() map[string]Agreement {
 	return map[string]Agreement{
 		"341": {Agency: "0057", Account: "12345", AccountDV: "7", Wallet: "109", Name: "Acme Serviços Ltda", CNPJ: "11222333000181"},
-		"237": {Agency: "1234", AgencyDV: "5", Account: "506511", AccountDV: "9", Wallet: "09", Code: "4321", Name: "Acme Serviços Ltda", CNPJ: "11222333000181"},
+		"237": {Agency: "1234", AgencyDV: "3", Account: "506511", AccountDV: "9", Wallet: "09", Code: "4321", Name: "Acme Serviços Ltda", CNPJ: "11222333000181"},
 		"033": {Agency: "3270", AgencyDV: "0", Account: "13000123", AccountDV: "4", Wallet: "101", Code: "1234567", Name: "Acme Serviços Ltda", CNPJ: "11222333000181"},
 	}
 }
