@@ -37,8 +37,8 @@ func (s *Server) authenticate(req *request) (release func(), err error) {
 	}
 	// A token sent as a number or an object is a client's bug: the
 	// route's format text, not "missing".
-	if req.body.nonString("access_token", "unit_token", "token_tec") {
-		return nil, rt.texts.format
+	if name := req.body.nonString("access_token", "unit_token", "token_tec"); name != "" {
+		return nil, rt.formatError(name)
 	}
 	access := req.body.str("access_token")
 	if rt.auth == authDomain {
@@ -49,7 +49,7 @@ func (s *Server) authenticate(req *request) (release func(), err error) {
 	if rt.auth == authUnits && unitToken == "" {
 		if raw, ok := req.body.fields["unit_tokens"]; ok && string(raw) != "null" {
 			if json.Unmarshal(raw, &more) != nil {
-				return nil, rt.texts.format
+				return nil, rt.formatError("unit_tokens")
 			}
 			if len(more) > 0 && more[0] != "" {
 				unitToken, more = more[0], more[1:]

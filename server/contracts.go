@@ -100,8 +100,8 @@ func (s *Server) insertContract(r *request, q *contractRequest) (any, error) {
 	var order *store.SalesOrderFields
 	if len(q.SalesOrder) > 0 && string(q.SalesOrder) != "null" {
 		var fields map[string]json.RawMessage
-		if json.Unmarshal(q.SalesOrder, &fields) != nil {
-			return nil, r.route.texts.format
+		if json.Unmarshal(q.SalesOrder, &fields) != nil || fields == nil {
+			return nil, r.route.formatError("sales_order")
 		}
 		if _, ok := fields["id_token_contact"]; !ok {
 			fields["id_token_contact"], _ = json.Marshal(f.ContactToken)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -55,9 +56,9 @@ func (b body) str(names ...string) string {
 	return ""
 }
 
-// nonString reports whether one of the names is sent with a value that is
-// neither a string nor null.
-func (b body) nonString(names ...string) bool {
+// nonString answers the first of the names sent with a value that is
+// neither a string nor null, or "".
+func (b body) nonString(names ...string) string {
 	for _, n := range names {
 		raw, ok := b.fields[n]
 		if !ok {
@@ -65,10 +66,10 @@ func (b body) nonString(names ...string) bool {
 		}
 		raw = bytes.TrimSpace(raw)
 		if len(raw) > 0 && raw[0] != '"' && string(raw) != "null" {
-			return true
+			return n
 		}
 	}
-	return false
+	return ""
 }
 
 // readBody reads a JSON object, or a multipart form whose `metadata` part is
@@ -468,6 +469,15 @@ func (d *decoder) fillIn(prefix string, fields map[string]json.RawMessage, form 
 		if !ok {
 			continue
 		}
+		if elem, isList := structList(fv.Type()); isList && string(raw) != "null" {
+			// A list of objects (pv.products): each decoded by the same
+			// rules, so that its aliases apply and a wrong field is named
+			// with its place (pv.products[1].quantity).
+			if err := d.fillList(prefix+key, raw, form, fv, elem); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := json.Unmarshal(raw, fv.Addr().Interface()); err != nil {
 			if form[key] && unquoteInto(raw, fv) {
 				continue
@@ -485,6 +495,48 @@ func (d *decoder) fillIn(prefix string, fields map[string]json.RawMessage, form 
 			return &fieldError{prefix + key, &choiceError{fi.choices}}
 		}
 	}
+	return nil
+}
+
+var unmarshaler = reflect.TypeFor[json.Unmarshaler]()
+
+// structList reports whether t is a list (or a pointer to one) of request
+// structs: structs of tagged fields that decode themselves by no method of
+// their own (store.Decimal is a struct too, and reads itself).
+func structList(t reflect.Type) (reflect.Type, bool) {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Slice || t.Elem().Kind() != reflect.Struct || reflect.PointerTo(t.Elem()).Implements(unmarshaler) {
+		return nil, false
+	}
+	return t.Elem(), true
+}
+
+// fillList decodes a JSON array of objects into fv (a slice, or a pointer
+// to one) element by element with fillIn.
+func (d *decoder) fillList(name string, raw json.RawMessage, form map[string]bool, fv reflect.Value, elem reflect.Type) error {
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return &fieldError{name, errFormat}
+	}
+	list := reflect.MakeSlice(reflect.SliceOf(elem), len(items), len(items))
+	for i, item := range items {
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(item, &fields); err != nil || fields == nil {
+			return &fieldError{fmt.Sprintf("%s[%d]", name, i), errFormat}
+		}
+		if err := d.fillIn(fmt.Sprintf("%s[%d].", name, i), fields, form, list.Index(i).Addr().Interface()); err != nil {
+			return err
+		}
+	}
+	if fv.Kind() == reflect.Pointer {
+		p := reflect.New(fv.Type().Elem())
+		p.Elem().Set(list)
+		fv.Set(p)
+		return nil
+	}
+	fv.Set(list)
 	return nil
 }
 

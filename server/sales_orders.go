@@ -12,8 +12,13 @@ import (
 	"fincom/store"
 )
 
+// orderFormat is the order's 422 "Invalid parameter format", naming the
+// field in details.field as a decode failure does (TestOrderFormatNamesField).
+func orderFormat(field string) error {
+	return &Error{Status: http.StatusUnprocessableEntity, Text: textInvalidParameterFormat, Details: fieldDetails{Field: field}}
+}
+
 var (
-	errOrderFormat        = newError(http.StatusUnprocessableEntity, textInvalidParameterFormat)
 	errDatesRequired      = newError(http.StatusBadRequest, textDatesRequired)
 	errSalesOrderNotFound = newError(http.StatusNotFound, textSalesOrderNotFound)
 )
@@ -203,7 +208,7 @@ func (q *salesOrderRequest) fields(dec *decoder, paymentKey, unitPixKey string) 
 			qtys = *pv.ProductQtys
 		}
 		if len(qtys) != len(*pv.ProductIDTokens) {
-			return f, errOrderFormat
+			return f, orderFormat("pv.product_qtys")
 		}
 		for i, tok := range *pv.ProductIDTokens {
 			f.Products = append(f.Products, store.OrderProduct{Token: tok, Quantity: qtys[i]})
@@ -237,33 +242,42 @@ func (q *salesOrderRequest) fields(dec *decoder, paymentKey, unitPixKey string) 
 
 	// Formats: 422 "Invalid parameter format".
 	if d, err := store.ParseDateISO(f.EstimatedPaymentDate); err != nil {
-		return f, errOrderFormat
+		return f, orderFormat("faturamento.estimated_payment_date")
 	} else {
 		f.EstimatedPaymentDate = d.ISO()
 	}
 	f.Value = store.NewMoney(pv.Value.Round(2))
 	if f.Value.IsNegative() {
-		return f, errOrderFormat
+		return f, orderFormat("pv.value")
 	}
 	if pv.Quantity != nil {
 		if !pv.Quantity.IsPositive() {
-			return f, errOrderFormat
+			return f, orderFormat("pv.quantity")
 		}
 		f.Quantity = *pv.Quantity
 	}
-	for _, p := range f.Products {
-		if p.Token == "" || !p.Quantity.IsPositive() {
-			return f, errOrderFormat
+	for i, p := range f.Products {
+		switch {
+		case pv.Products == nil && p.Token == "":
+			return f, orderFormat(fmt.Sprintf("pv.product_id_tokens[%d]", i))
+		case pv.Products == nil && !p.Quantity.IsPositive():
+			return f, orderFormat(fmt.Sprintf("pv.product_qtys[%d]", i))
+		case p.Token == "":
+			return f, orderFormat(fmt.Sprintf("pv.products[%d].token", i))
+		case !p.Quantity.IsPositive():
+			return f, orderFormat(fmt.Sprintf("pv.products[%d].quantity", i))
 		}
 	}
 	for _, c := range []struct {
-		v   *flexInt
-		dst *int
-		min int
-	}{{ch.InstallmentCredit, &f.InstallmentCredit, 1}, {ch.Installments, &f.Installments, 1}, {ch.NotifyDaysCharge, &f.NotifyDaysCharge, 0}} {
+		name string
+		v    *flexInt
+		dst  *int
+		min  int
+	}{{"charge.installment_credit", ch.InstallmentCredit, &f.InstallmentCredit, 1}, {"charge.installments", ch.Installments, &f.Installments, 1},
+		{"charge.notify_days_charge", ch.NotifyDaysCharge, &f.NotifyDaysCharge, 0}} {
 		if c.v != nil {
 			if int(*c.v) < c.min || int(*c.v) > 999 {
-				return f, errOrderFormat
+				return f, orderFormat(c.name)
 			}
 			*c.dst = int(*c.v)
 		}
@@ -271,13 +285,13 @@ func (q *salesOrderRequest) fields(dec *decoder, paymentKey, unitPixKey string) 
 	switch nf.Kind {
 	case "", "nfse", "nfsen", "nfe", "nfce":
 	default:
-		return f, errOrderFormat
+		return f, orderFormat("nf.nf_kind")
 	}
 	switch ch.RequestedPaymentMode {
 	case "", "PIX_AUTOMATICO", "PIX", "BOLETO", "CREDIT_CARD", "DEBIT_CARD", "TRANSFER", "CASH":
 		f.RequestedPaymentMode, f.ChargeOnPixAcceptance = ch.RequestedPaymentMode, ch.ChargeOnPixAcceptance
 	default:
-		return f, errOrderFormat
+		return f, orderFormat("charge.requested_payment_mode")
 	}
 	provider, err := providerOf(ch)
 	if err != nil {
@@ -292,21 +306,22 @@ func (q *salesOrderRequest) fields(dec *decoder, paymentKey, unitPixKey string) 
 	f.ConsumidorFinal, ok[3] = enum(nf.ConsumidorFinal, "", "0", "1")
 	freight, ok[4] = enum(nf.FreightMode, "9", "0", "1", "2", "9")
 	destino, ok[5] = enum(nf.LocalDestino, "1", "1", "2", "3")
-	for _, v := range ok {
+	for i, v := range ok {
 		if !v {
-			return f, errOrderFormat
+			return f, orderFormat([]string{"nf.tipo_documento", "nf.finalidade_emissao", "nf.presenca_comprador", "nf.consumidor_final",
+				"nf.freight_mode", "nf.local_destino"}[i])
 		}
 	}
 	f.FreightMode, f.LocalDestino = int(freight[0]-'0'), int(destino[0]-'0')
 	if nf.FreightTotal != nil {
 		if nf.FreightTotal.IsNegative() {
-			return f, errOrderFormat
+			return f, orderFormat("nf.freight_total")
 		}
 		f.FreightTotal = store.NewMoney(nf.FreightTotal.Round(2))
 	}
 	// Taxes: flat in nf win; nested nf.impostos and nf.retencoes fill the
 	// rest; 0.00 otherwise.
-	for _, src := range []*taxFields{&nf.taxFields, nf.Impostos, nf.Retencoes} {
+	for j, src := range []*taxFields{&nf.taxFields, nf.Impostos, nf.Retencoes} {
 		if src == nil {
 			continue
 		}
@@ -318,7 +333,7 @@ func (q *salesOrderRequest) fields(dec *decoder, paymentKey, unitPixKey string) 
 			out := f.Taxes.Amount(v.Type().Field(i).Tag.Get("json"))
 			if in != nil && out != nil && out.IsZero() {
 				if in.IsNegative() {
-					return f, errOrderFormat
+					return f, orderFormat([]string{"nf.", "nf.impostos.", "nf.retencoes."}[j] + v.Type().Field(i).Tag.Get("json"))
 				}
 				*out = store.NewMoney(in.Round(2))
 			}
@@ -336,7 +351,7 @@ func providerOf(ch *orderCharge) (string, error) {
 	switch p {
 	case "", "provider_a", "provider_b", "provider_c":
 	default:
-		return "", errOrderFormat
+		return "", orderFormat("charge.provider_bank")
 	}
 	for _, flag := range []struct {
 		on   bool
@@ -344,7 +359,7 @@ func providerOf(ch *orderCharge) (string, error) {
 	}{{ch.GenerateProviderA || ch.GenerateProviderAAlt, "provider_a"}, {ch.GenerateProviderB, "provider_b"}, {ch.GenerateProviderC, "provider_c"}} {
 		if flag.on {
 			if p != "" && p != flag.name {
-				return "", errOrderFormat
+				return "", orderFormat("charge.provider_bank")
 			}
 			p = flag.name
 		}

@@ -50,6 +50,17 @@ const productOrder = `{` + auth + `,
 
 const listNov = `{` + auth + `,"date_from":"2026-11-01","date_to":"2026-12-31"}`
 
+// formatField checks that a 422 "Invalid parameter format" names its
+// field in details.field (TestSalesOrders).
+func formatField(field string) func(*testing.T, map[string]any) {
+	return func(t *testing.T, r map[string]any) {
+		t.Helper()
+		if d, _ := r["details"].(map[string]any); d == nil || d["field"] != field {
+			t.Errorf("details %v, want field %s", r["details"], field)
+		}
+	}
+}
+
 func TestSalesOrders(t *testing.T) {
 	run(t, []scenario{
 		{name: "insert answer", path: "/insert_sales_order", body: serviceOrder, status: 200, golden: "sales_orders/insert_answer"},
@@ -109,15 +120,22 @@ func TestSalesOrders(t *testing.T) {
 					t.Errorf("details %s", b)
 				}
 			}},
-		{name: "installment credit zero", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"installment_credit":1`, `"installment_credit":0`, 1), status: 422, text: "Invalid parameter format"},
-		{name: "tax not numeric", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"tax_iss_amount":75`, `"tax_iss_amount":"setenta"`, 1), status: 422, text: "Invalid parameter format"},
-		{name: "bad date", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"2026-11-30"`, `"30/11/2026"`, 1), status: 422, text: "Invalid parameter format"},
-		{name: "bad nf kind", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"nf_kind":"nfse"`, `"nf_kind":"nfx"`, 1), status: 422, text: "Invalid parameter format"},
-		{name: "bad freight mode", path: "/insert_sales_order", body: strings.Replace(productOrder, `"freight_mode":"1"`, `"freight_mode":"5"`, 1), status: 422, text: "Invalid parameter format"},
-		{name: "bad provider", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"provider_a"`, `"provider_z"`, 1), status: 422, text: "Invalid parameter format"},
-		{name: "conflicting providers", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"provider_bank":"provider_a"`, `"provider_bank":"provider_a","generate_provider_b":true`, 1), status: 422, text: "Invalid parameter format"},
-		{name: "value wrong type", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"value":1500`, `"value":[1500]`, 1), status: 422, text: "Invalid parameter format"},
-		{name: "group not object", path: "/insert_sales_order", body: `{` + auth + `,"pv":"x"}`, status: 422, text: "Invalid parameter format"},
+		{name: "installment credit zero", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"installment_credit":1`, `"installment_credit":0`, 1), status: 422, text: "Invalid parameter format", check: formatField("charge.installment_credit")},
+		{name: "tax not numeric", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"tax_iss_amount":75`, `"tax_iss_amount":"setenta"`, 1), status: 422, text: "Invalid parameter format", check: formatField("nf.tax_iss_amount")},
+		{name: "bad date", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"2026-11-30"`, `"30/11/2026"`, 1), status: 422, text: "Invalid parameter format", check: formatField("faturamento.estimated_payment_date")},
+		{name: "bad nf kind", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"nf_kind":"nfse"`, `"nf_kind":"nfx"`, 1), status: 422, text: "Invalid parameter format", check: formatField("nf.nf_kind")},
+		{name: "bad freight mode", path: "/insert_sales_order", body: strings.Replace(productOrder, `"freight_mode":"1"`, `"freight_mode":"5"`, 1), status: 422, text: "Invalid parameter format", check: formatField("nf.freight_mode")},
+		{name: "bad provider", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"provider_a"`, `"provider_z"`, 1), status: 422, text: "Invalid parameter format", check: formatField("charge.provider_bank")},
+		{name: "conflicting providers", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"provider_bank":"provider_a"`, `"provider_bank":"provider_a","generate_provider_b":true`, 1), status: 422, text: "Invalid parameter format", check: formatField("charge.provider_bank")},
+		{name: "value wrong type", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"value":1500`, `"value":[1500]`, 1), status: 422, text: "Invalid parameter format", check: formatField("pv.value")},
+		{name: "group not object", path: "/insert_sales_order", body: `{` + auth + `,"pv":"x"}`, status: 422, text: "Invalid parameter format", check: formatField("pv")},
+		{name: "token not a string", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"access_token":"{{access}}"`, `"access_token":7`, 1), status: 422, text: "Invalid parameter format", check: formatField("access_token")},
+		{name: "product id_token alias", path: "/insert_sales_order", body: strings.Replace(productOrder, `"token":"{{product1}}","quantity":100`, `"id_token":"{{product1}}","qty":100`, 1), status: 200},
+		{name: "product without quantity", path: "/insert_sales_order", body: strings.Replace(productOrder, `,"quantity":100`, ``, 1), status: 422, text: "Invalid parameter format", check: formatField("pv.products[0].quantity")},
+		{name: "product quantity wrong type", path: "/insert_sales_order", body: strings.Replace(productOrder, `"quantity":100`, `"quantity":"cem"`, 1), status: 422, text: "Invalid parameter format", check: formatField("pv.products[0].quantity")},
+		{name: "product not object", path: "/insert_sales_order", body: strings.Replace(productOrder, `[{"token":"{{product1}}","quantity":100}]`, `[{"token":"{{product1}}","quantity":1},"x"]`, 1), status: 422, text: "Invalid parameter format", check: formatField("pv.products[1]")},
+		{name: "legacy quantities short", path: "/insert_sales_order", body: strings.Replace(productOrder, `"products":[{"token":"{{product1}}","quantity":100}]`, `"product_id_tokens":["{{product1}}"],"product_qtys":[]`, 1), status: 422, text: "Invalid parameter format", check: formatField("pv.product_qtys")},
+		{name: "negative freight", path: "/insert_sales_order", body: strings.Replace(productOrder, `"freight_total":12.3`, `"freight_total":-1`, 1), status: 422, text: "Invalid parameter format", check: formatField("nf.freight_total")},
 		{name: "unknown contact", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"id_token_contact":"{{contact1}}"`, `"id_token_contact":"{{contactB}}"`, 1), status: 403, text: "Invalid data"},
 		{name: "expense category", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"id_token_category":"{{category1}}"`, `"id_token_category":"nope"`, 1), status: 403, text: "Invalid data"},
 		{name: "bad token", path: "/insert_sales_order", body: strings.Replace(serviceOrder, `"access_token":"{{access}}"`, `"access_token":"{{revoked}}"`, 1), status: 403, text: "Invalid data"},

@@ -267,6 +267,10 @@ func (r *request) decodeError(err error) error {
 	}
 	for _, m := range r.route.errs {
 		if errors.Is(err, m.err) {
+			if m.to.Text == r.route.texts.format.Text && m.to.Details == nil {
+				// The route answers it as a format error: named like one.
+				return r.route.formatError(fe.field)
+			}
 			return m.to
 		}
 	}
@@ -283,8 +287,14 @@ func (r *request) decodeError(err error) error {
 	case errors.As(err, &choice):
 		return newError(http.StatusBadRequest, fmt.Sprintf(textInvalidChoice, fe.field, orList(choice.choices)))
 	}
-	f := *r.route.texts.format
-	f.Details = fieldDetails{Field: fe.field}
+	return r.route.formatError(fe.field)
+}
+
+// formatError is the route's format text naming the field in
+// details.field: every "Invalid parameter format" says which field.
+func (rt *route) formatError(field string) *Error {
+	f := *rt.texts.format
+	f.Details = fieldDetails{Field: field}
 	return &f
 }
 
