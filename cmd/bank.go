@@ -10,6 +10,7 @@ import (
 
 	"fincom/server"
 	"fincom/server/bank"
+	"fincom/server/billing"
 	"fincom/server/statement"
 	"fincom/store"
 )
@@ -159,10 +160,11 @@ func newCNABCmd(a *app) *cobra.Command {
 				if err != nil {
 					return fmt.Errorf("no unit %q in %s", args[1], args[0])
 				}
-				rep, err := bill.ImportReturn(cmd.Context(), db, u.ID, b.Provider, args[2], data)
+				rep, err := bill.ImportReturn(cmd.Context(), db, u, b.Provider, args[2], data)
 				var pe *bank.ParseError
-				if errors.As(err, &pe) {
-					return fmt.Errorf("%s: %v; nothing was applied", args[2], pe)
+				var fe *billing.ForeignReturnError
+				if errors.As(err, &pe) || errors.As(err, &fe) {
+					return fmt.Errorf("%s: %v; nothing was applied", args[2], err)
 				}
 				if err != nil {
 					return err
@@ -214,7 +216,7 @@ func newOFXCmd(a *app) *cobra.Command {
 				}
 				rep, err := bill.ImportStatement(cmd.Context(), db, u.ID, account, data)
 				switch {
-				case errors.Is(err, statement.ErrNotOFX):
+				case errors.Is(err, statement.ErrNotOFX), errors.Is(err, statement.ErrCurrency), errors.As(err, new(*statement.OtherAccountError)):
 					return fmt.Errorf("%s: %v; nothing was imported", args[2], err)
 				case errors.Is(err, store.ErrInvalidReference):
 					return fmt.Errorf("--bank-account %s: not an active bank account of the unit", account)

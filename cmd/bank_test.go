@@ -93,6 +93,17 @@ func TestUnitAgreementAndCNAB(t *testing.T) {
 	if rep := jsonOut(t, cli(t, schema, data, "cnab", "return", "acme", unit, ret, "--json")); rep["duplicate"] != true {
 		t.Errorf("second import %v", rep)
 	}
+	// Another company's file at the same bank: refused whole, exit non-zero.
+	other := a
+	other.CNPJ, other.Account, other.AccountDV = "11444777000161", "54321", "3"
+	if f, err = b.ReturnFile(other, 2, day, []bank.ReturnItem{{Movement: "06", Our: o, Due: day, Amount: decimal.NewFromInt(5), Paid: decimal.NewFromInt(5), Occurred: day}}); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(ret, f, 0o600)
+	if err := cliErr(t, schema, data, "cnab", "return", "acme", unit, ret); err == nil ||
+		!strings.Contains(err.Error(), "another beneficiary: its header's inscription, account, account_dac differ") || !strings.Contains(err.Error(), "nothing was applied") {
+		t.Errorf("foreign return: %v", err)
+	}
 	os.WriteFile(ret, []byte(strings.Replace(string(f), "\r\n3410001", "\r\n3410001X", 1)), 0o600)
 	if err := cliErr(t, schema, data, "cnab", "return", "acme", unit, ret); err == nil || !strings.Contains(err.Error(), "line 2, column") {
 		t.Errorf("malformed return: %v", err)

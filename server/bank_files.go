@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"fincom/server/bank"
+	"fincom/server/billing"
 	"fincom/store"
 )
 
@@ -89,17 +90,27 @@ func (s *Server) importReturn(r *request, q *returnRequest) (any, error) {
 			return nil, errNotReturn
 		}
 	}
-	rep, err := s.billing.ImportReturn(r.ctx, r.db, r.unit.ID, provider, f.name, f.data)
+	rep, err := s.billing.ImportReturn(r.ctx, r.db, r.unit, provider, f.name, f.data)
 	var pe *bank.ParseError
 	if errors.As(err, &pe) {
 		e := *errNotReturn
 		e.Details = pe
 		return nil, &e
 	}
+	var fe *billing.ForeignReturnError
+	if errors.As(err, &fe) {
+		return nil, &Error{Status: http.StatusUnprocessableEntity, Text: textForeignReturn, Details: foreignDetails{Fields: fe.Fields}}
+	}
 	if err != nil {
 		return nil, err
 	}
 	return withMessage{Message: "Return file applied.", Data: rep}, nil
+}
+
+// foreignDetails names the header fields of a return file that are not
+// the unit's agreement's.
+type foreignDetails struct {
+	Fields []string `json:"fields"`
 }
 
 type settleRequest struct {

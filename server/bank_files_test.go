@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -98,7 +99,7 @@ func TestBankChannels(t *testing.T) {
 
 	// The return registers and pays it; a line of an unknown our-number
 	// is reported.
-	day := time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)
+	day := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
 	ret := itauReturn(t,
 		bank.ReturnItem{Movement: "02", Our: o, Document: "PV-000001/1", Due: day, Amount: decimal.NewFromInt(1500)},
 		bank.ReturnItem{Movement: "06", Our: o, Document: "PV-000001/1", Due: day, Amount: decimal.NewFromInt(1500),
@@ -315,7 +316,7 @@ func TestReturnFileAmountsBounded(t *testing.T) {
 	h := s.Handler()
 	id := post(t, h, "/insert_sales_order", serviceOrder)["data"].(map[string]any)["id"].(string)
 	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
-	day := time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)
+	day := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
 	for _, c := range []struct {
 		name string
 		paid string
@@ -342,5 +343,83 @@ func TestReturnFileAmountsBounded(t *testing.T) {
 	c := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["charges"].([]any)[0].(map[string]any)
 	if c["status"] != "PENDING" {
 		t.Errorf("after refused returns: %v", c)
+	}
+}
+
+// TestReturnOfAnotherCompany: a return file is applied only when its
+// header names the unit's agreement: another company's file at the same
+// bank, whose title carries our our-number, settles nothing, and neither
+// does a payment the bank dates after today (it is reported).
+func TestReturnOfAnotherCompany(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	id := post(t, h, "/insert_sales_order", serviceOrder)["data"].(map[string]any)["id"].(string)
+	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+	b, _ := bank.ByProvider("provider_a")
+	day := time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
+	paid := bank.ReturnItem{Movement: "06", Our: itauOur(t, 1), Document: "PV-000001/1", Due: day, Amount: decimal.NewFromInt(1500),
+		Paid: decimal.NewFromInt(1500), Occurred: day, Credited: day}
+	ours := bank.Samples()["provider_a"]
+	ours.Name, ours.CNPJ = "Acme Matriz", "11222333000181"
+	for _, c := range []struct {
+		name   string
+		change func(a *bank.Agreement)
+		fields string
+	}{
+		{"another CNPJ", func(a *bank.Agreement) { a.CNPJ = "11444777000161" }, `["inscription"]`},
+		{"another agency", func(a *bank.Agreement) { a.Agency = "1500" }, `["agency"]`},
+		{"another account", func(a *bank.Agreement) { a.Account, a.AccountDV = "99999", "1" }, `["account","account_dac"]`},
+		{"a person's file", func(a *bank.Agreement) { a.CNPJ = "52998224725" }, `["inscription"]`},
+	} {
+		a := ours
+		c.change(&a)
+		f, err := b.ReturnFile(a, 1, fixedNow, []bank.ReturnItem{paid})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := doMultipart(h, "/import_return", `{`+auth+`,"provider":"provider_a"}`, map[string][]byte{"RET.txt": f})
+		var out struct {
+			Error   string `json:"error"`
+			Details struct {
+				Fields json.RawMessage `json:"fields"`
+			} `json:"details"`
+		}
+		json.Unmarshal(rec.Body.Bytes(), &out)
+		if rec.Code != 422 || out.Error != "This return file is another beneficiary's: its header's CNPJ, agency, account or agreement (details.fields) are not the unit's agreement's. Nothing was applied." ||
+			string(out.Details.Fields) != c.fields {
+			t.Errorf("%s: %d %s", c.name, rec.Code, rec.Body)
+		}
+	}
+	status := func() string {
+		o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+		return o["charges"].([]any)[0].(map[string]any)["status"].(string)
+	}
+	if st := status(); st != "PENDING" {
+		t.Fatalf("after foreign files the charge is %s", st)
+	}
+	// The unit's own file with the payment dated tomorrow, then undated.
+	for _, occurred := range []time.Time{fixedNow.AddDate(0, 0, 1), {}} {
+		p := paid
+		p.Occurred = occurred
+		f, err := b.ReturnFile(ours, 2, fixedNow, []bank.ReturnItem{p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := doMultipart(h, "/import_return", `{`+auth+`,"provider":"provider_a"}`, map[string][]byte{"RET.txt": f})
+		if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"outcome":"not_settled"`) {
+			t.Errorf("payment dated %v: %d %s", occurred, rec.Code, rec.Body)
+		}
+	}
+	if st := status(); st != "PENDING" {
+		t.Fatalf("after future-dated payments the charge is %s", st)
+	}
+	// Dated today, it settles, on the bank's date.
+	f, _ := b.ReturnFile(ours, 3, fixedNow, []bank.ReturnItem{paid})
+	if rec := doMultipart(h, "/import_return", `{`+auth+`,"provider":"provider_a"}`, map[string][]byte{"RET.txt": f}); !strings.Contains(rec.Body.String(), `"outcome":"paid"`) {
+		t.Fatalf("own file: %d %s", rec.Code, rec.Body)
+	}
+	o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	if c := o["charges"].([]any)[0].(map[string]any); c["status"] != "PAID" || !strings.HasPrefix(fmt.Sprint(c["paid_at"]), "2026-11-21") {
+		t.Errorf("paid: %v", c)
 	}
 }

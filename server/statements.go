@@ -14,6 +14,7 @@ import (
 
 var (
 	errNotOFX         = newError(http.StatusBadRequest, textNotOFX)
+	errNotReais       = newError(http.StatusUnprocessableEntity, textNotReais)
 	errLineNotOpen    = newError(http.StatusConflict, textLineNotOpen)
 	errAmountMismatch = newError(http.StatusConflict, textAmountMismatch)
 	errLineNotFound   = newError(http.StatusNotFound, textLineNotFound)
@@ -44,10 +45,24 @@ func (s *Server) importOFX(r *request, q *importOFXRequest) (any, error) {
 		e.Details = map[string]string{"reason": err.Error()}
 		return nil, &e
 	}
-	if err != nil {
+	var other *statement.OtherAccountError
+	switch {
+	case errors.As(err, &other):
+		return nil, &Error{Status: http.StatusUnprocessableEntity, Text: textOtherAccount, Details: accountsFound{Accounts: other.Found}}
+	case errors.Is(err, statement.ErrCurrency):
+		e := *errNotReais
+		e.Details = map[string]string{"reason": err.Error()}
+		return nil, &e
+	case err != nil:
 		return nil, err
 	}
 	return withMessage{Message: "Statement imported.", Data: rep}, nil
+}
+
+// accountsFound names the accounts an OFX file holds when none is the
+// chosen one.
+type accountsFound struct {
+	Accounts []string `json:"accounts"`
 }
 
 type statementLinesRequest struct {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"encoding/json"
 	"net/http"
 	"os"
 	"strings"
@@ -25,6 +26,8 @@ func TestStatementReconciliation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Itaú's export as account1's bank (BB, 1234-5 / 99887-1) writes it.
+	ofx = []byte(strings.NewReplacer("<BANKID>0341", "<BANKID>001", "<ACCTID>0057123457", "<ACCTID>1234599887-1").Replace(string(ofx)))
 	meta := `{` + auth + `,"id_token_bank_account":"{{account1}}"}`
 	rec := doMultipart(h, "/import_ofx", meta, map[string][]byte{"extrato.ofx": ofx})
 	if rec.Code != 200 {
@@ -140,8 +143,63 @@ func TestStatementReconcilesPaidEntries(t *testing.T) {
 	other := post(t, h, "/insert_bank_account", `{`+auth+`,"id_token_bank":"{{bankBB}}","id_token_bank_type":"{{typeChecking}}","agency":"9","current_account":"1"}`)["token"].(string)
 	id2 := post(t, h, "/insert_sales_order", strings.Replace(strings.Replace(serviceOrder, `"value":1500`, `"value":321`, 1), `"provider_bank":"provider_a",`, ``, 1))["data"].(map[string]any)["id"].(string)
 	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id2+`"}`)
-	rec = doMultipart(h, "/import_ofx", `{`+auth+`,"id_token_bank_account":"`+other+`"}`, map[string][]byte{"y.ofx": ofxSGML("F2", "20261130", "321.00", "TED")})
+	rec = doMultipart(h, "/import_ofx", `{`+auth+`,"id_token_bank_account":"`+other+`"}`, map[string][]byte{"y.ofx": []byte(strings.Replace(string(ofxSGML("F2", "20261130", "321.00", "TED")), "<ACCTID>99887-1", "<ACCTID>9/1", 1))})
 	if !strings.Contains(rec.Body.String(), `"open":1`) {
 		t.Errorf("a line of another account matched the charge: %s", rec.Body)
+	}
+}
+
+// TestStatementOfAnotherAccount: a statement is imported only into its own
+// account: another account's (of the same bank or another), one in another
+// currency, or a file of several accounts none of which is the chosen one
+// is refused whole and settles nothing; of several, the chosen account's
+// statement is imported alone.
+func TestStatementOfAnotherAccount(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	order := post(t, h, "/insert_sales_order", serviceOrder)["data"].(map[string]any)["id"].(string)
+	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+order+`"}`)
+	meta := `{` + auth + `,"id_token_bank_account":"{{account1}}"}`
+	pay := string(ofxSGML("F1", "20261121", "1500.00", "CREDITO COBRANCA"))
+	for _, c := range []struct {
+		name, file string
+		text       string
+		accounts   string
+	}{
+		{"another account of the bank", strings.Replace(pay, "<ACCTID>99887-1", "<ACCTID>655000-2", 1),
+			"The file holds no statement of this bank account (details.accounts lists those it holds): nothing was imported.", `["bank 001, account 655000-2"]`},
+		{"another bank", strings.Replace(pay, "<BANKID>001", "<BANKID>237", 1),
+			"The file holds no statement of this bank account (details.accounts lists those it holds): nothing was imported.", `["bank 237, account 99887-1"]`},
+		{"euros", strings.Replace(pay, "<CURDEF>BRL", "<CURDEF>EUR", 1), "The statement is not in reais (CURDEF BRL): nothing was imported.", ``},
+		{"dollars", strings.Replace(pay, "<CURDEF>BRL", "<CURDEF>USD", 1), "The statement is not in reais (CURDEF BRL): nothing was imported.", ``},
+	} {
+		rec := doMultipart(h, "/import_ofx", meta, map[string][]byte{"x.ofx": []byte(c.file)})
+		var out struct {
+			Error   string `json:"error"`
+			Details struct {
+				Accounts json.RawMessage `json:"accounts"`
+			} `json:"details"`
+		}
+		json.Unmarshal(rec.Body.Bytes(), &out)
+		if rec.Code != 422 || out.Error != c.text || string(out.Details.Accounts) != c.accounts {
+			t.Errorf("%s: %d %s", c.name, rec.Code, rec.Body)
+		}
+	}
+	if o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+order+`"}`)["data"].(map[string]any); o["charge_status"] == "PAID" {
+		t.Fatal("a refused statement paid the charge")
+	}
+	if lines := post(t, h, "/list_statement_lines", `{`+auth+`}`)["data"].([]any); len(lines) != 0 {
+		t.Fatalf("refused statements left lines: %v", lines)
+	}
+	// Three statements in one file (the account's written with its
+	// agency, another of the same bank, one in dollars): only account1's.
+	stmt := pay[strings.Index(pay, "<STMTTRNRS>"):strings.Index(pay, "</BANKMSGSRSV1>")]
+	multi := strings.Replace(pay, stmt, strings.Replace(stmt, "<FITID>F1", "<FITID>X1", 1)+
+		strings.Replace(strings.Replace(stmt, "<ACCTID>99887-1", "<ACCTID>1234-5/99887-1", 1), "<FITID>F1", "<FITID>F2", 1)+
+		strings.Replace(strings.Replace(stmt, "<CURDEF>BRL", "<CURDEF>USD", 1), "<ACCTID>99887-1", "<ACCTID>4444-4", 1), 1)
+	multi = strings.Replace(multi, "<ACCTID>99887-1", "<ACCTID>655000-2", 1) // the first: another account
+	rec := doMultipart(h, "/import_ofx", meta, map[string][]byte{"x.ofx": []byte(multi)})
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"imported":1`) || !strings.Contains(rec.Body.String(), `"fitid":"F2"`) {
+		t.Errorf("multi-statement file: %d %s", rec.Code, rec.Body)
 	}
 }

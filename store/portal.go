@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -195,9 +196,15 @@ func (db *DB) settleCharge(ctx context.Context, tx *sql.Tx, chargeID int64, amou
 	if !p.PaidAmount.IsPositive() || !InMoneyRange(p.PaidAmount.Decimal) {
 		return p, ErrMoneyRange
 	}
-	today := Today(now).ISO()
-	if st.Day != "" {
-		today = st.Day
+	today, paidAt := Today(now).ISO(), now
+	if st.Day != "" && st.Day != today {
+		// The bank's (or the firm's) day of payment, not the day it was
+		// learnt: the charge says it was paid then (TestReturnOfAnotherCompany).
+		d, err := time.ParseInLocation(time.DateOnly, st.Day, saoPaulo)
+		if err != nil {
+			return p, fmt.Errorf("payment day %q: %w", st.Day, err)
+		}
+		today, paidAt = st.Day, d
 	}
 	p.Settlement = settlementOf(charged.Decimal, p.PaidAmount.Decimal, due, today)
 	var fee any
@@ -210,7 +217,7 @@ func (db *DB) settleCharge(ctx context.Context, tx *sql.Tx, chargeID int64, amou
 		fee = *st.Fee
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE charges SET status = 'PAID', paid_at = ?, paid_amount = ?, settlement = ?, updated_at = ?,
-		paid_via = ?, fee = ?, credit_date = ? WHERE id = ?`, timestamp(now), p.PaidAmount, p.Settlement, timestamp(now),
+		paid_via = ?, fee = ?, credit_date = ? WHERE id = ?`, timestamp(paidAt), p.PaidAmount, p.Settlement, timestamp(now),
 		st.Via, fee, nullString(st.CreditDate), chargeID); err != nil {
 		return p, err
 	}

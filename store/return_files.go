@@ -30,8 +30,9 @@ type ReturnLine struct {
 	Movement  string `json:"movement"`
 	// Outcome: registered, rejected, paid, written_off, already_paid,
 	// unknown_charge (no charge has the our-number: reported, not
-	// dropped), ignored (a movement that changes nothing).
-	Outcome     string `json:"outcome" enum:"registered,rejected,paid,written_off,already_paid,unknown_charge,ignored"`
+	// dropped), not_settled (a payment dated after today or not dated),
+	// ignored (a movement that changes nothing).
+	Outcome     string `json:"outcome" enum:"registered,rejected,paid,written_off,already_paid,unknown_charge,not_settled,ignored"`
 	ChargeToken Text   `json:"charge_token"`
 	Detail      string `json:"detail"`
 }
@@ -52,8 +53,10 @@ type ReturnReport struct {
 // transaction: registrations, rejections (with the bank's reason),
 // payments (settled as every confirmed payment is, paid on the bank's
 // date with its fee and credit date) and write-offs. The same file (by
-// its SHA-256) twice changes nothing.
-func (db *DB) ApplyReturn(ctx context.Context, unitID int64, provider, sha, name string, events []ReturnEvent) (ReturnReport, error) {
+// its SHA-256) twice changes nothing. accept sees the agreement first: its
+// error refuses the whole file. A payment the bank dates after today, or
+// not at all, is reported and not settled.
+func (db *DB) ApplyReturn(ctx context.Context, unitID int64, provider, sha, name string, events []ReturnEvent, accept func(Agreement) error) (ReturnReport, error) {
 	rep := ReturnReport{Provider: provider, Lines: []ReturnLine{}}
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		a, err := agreementFor(ctx, tx, unitID, provider)
@@ -61,6 +64,9 @@ func (db *DB) ApplyReturn(ctx context.Context, unitID int64, provider, sha, name
 			return ErrNoAgreement
 		}
 		if err != nil {
+			return err
+		}
+		if err := accept(a); err != nil {
 			return err
 		}
 		var stored string
@@ -105,6 +111,14 @@ func (db *DB) ApplyReturn(ctx context.Context, unitID int64, provider, sha, name
 					if status == ChargeCancelled {
 						l.Outcome, l.Detail = "ignored", "paid at the bank after it was cancelled here: refund or re-open it"
 					}
+					break
+				}
+				if e.Occurred == "" {
+					l.Outcome, l.Detail = "not_settled", "the bank gives no payment date: reported, not settled"
+					break
+				}
+				if e.Occurred > Today(now).ISO() {
+					l.Outcome, l.Detail = "not_settled", "the bank dates the payment "+e.Occurred+", after today: reported, not settled"
 					break
 				}
 				fee := e.Fee

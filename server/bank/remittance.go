@@ -58,6 +58,20 @@ func ddmmyyyy(t time.Time) string {
 // inscription fields: 14 digits (an alphanumeric CNPJ does not).
 func NumericCNPJ(cnpj string) bool { return len(cnpj) == 14 && brdoc.Digits(cnpj) == cnpj }
 
+// headerValues are the values every record's header fields take for an
+// agreement: whose file it is (inscription, agency, account, agreement or
+// transmission code), when and which. Remittances, test mode's returns and
+// the check of a return's header (Foreign) read them from here.
+func headerValues(a Agreement, seq int, created time.Time) map[string]string {
+	kind, insc := inscription(a.CNPJ)
+	return map[string]string{
+		"inscription_kind": kind, "inscription": insc, "agency": a.Agency, "agency_dv": a.AgencyDV,
+		"account": a.Account, "account_dv": a.AccountDV, "account_dac": a.AccountDV, "agreement": a.Code,
+		"transmission": a.Agency + "0000" + pad(a.Code, 7), "firm": a.Name, "date": ddmmyyyy(created), "time": created.Format("150405"),
+		"sequence": strconv.Itoa(seq), "batch": "1",
+	}
+}
+
 func inscription(doc string) (kind, number string) {
 	doc = brdoc.Clean(doc)
 	switch len(doc) {
@@ -74,14 +88,7 @@ func inscription(doc string) (kind, number string) {
 // trailer), file trailer; 240 columns a record, CRLF after each.
 func (b *Bank) Remittance(rm Remittance) ([]byte, error) {
 	a, l := rm.Agreement, b.layout
-	kind, insc := inscription(a.CNPJ)
-	now := rm.Created
-	common := map[string]string{
-		"inscription_kind": kind, "inscription": insc, "agency": a.Agency, "agency_dv": a.AgencyDV,
-		"account": a.Account, "account_dv": a.AccountDV, "account_dac": a.AccountDV, "agreement": a.Code,
-		"transmission": a.Agency + "0000" + pad(a.Code, 7), "firm": a.Name, "date": ddmmyyyy(now), "time": now.Format("150405"),
-		"sequence": strconv.Itoa(rm.Sequence), "batch": "1",
-	}
+	common := headerValues(a, rm.Sequence, rm.Created)
 	var out []string
 	add := func(r record, vals map[string]string) error {
 		merged := map[string]string{}

@@ -47,6 +47,31 @@ type Return struct {
 	Sequence string
 	Created  string
 	Events   []Event
+	// header holds the file header's identity fields as the file has them
+	// (Foreign compares them with an agreement).
+	header map[string]string
+}
+
+// identity are the file header's fields that say whose file it is: the
+// beneficiary's CNPJ, agency, account and the bank's agreement or
+// transmission code, as each bank's layout has them.
+var identity = []string{"inscription", "agency", "agency_dv", "account", "account_dv", "account_dac", "agreement", "transmission"}
+
+// Foreign answers the identity fields of the return's header that are not
+// the agreement's (a.CNPJ is the unit's): a file another company received
+// from the bank, whose our-numbers may well be ours too. Numbers are
+// compared without their leading zeros, codes without padding. Nothing of
+// a foreign file is applied (TestReturnOfAnotherCompany).
+func (b *Bank) Foreign(r Return, a Agreement) []string {
+	want := headerValues(a, 0, time.Time{})
+	bare := func(v string) string { return strings.TrimLeft(strings.TrimSpace(v), "0") }
+	var out []string
+	for _, name := range identity {
+		if _, ok := b.layout.fileHeader.byName[name]; ok && bare(r.header[name]) != bare(want[name]) {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // ParseError is a malformed return file: the line and column at fault.
@@ -136,6 +161,12 @@ func (b *Bank) ParseReturn(data []byte) (Return, error) {
 			}
 			out.Sequence = strings.TrimLeft(line[157:163], "0")
 			out.Created, _ = parseDate(line[143:151])
+			out.header = map[string]string{}
+			for _, name := range identity {
+				if _, ok := l.fileHeader.byName[name]; ok {
+					out.header[name] = l.fileHeader.get(line, name)
+				}
+			}
 		case kind == '1' || kind == '5':
 		case kind == '9':
 			trailer = true

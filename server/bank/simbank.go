@@ -28,11 +28,8 @@ type ReturnItem struct {
 // does, and for its tests.
 func (b *Bank) ReturnFile(a Agreement, seq int, created time.Time, items []ReturnItem) ([]byte, error) {
 	l := b.layout
-	kind, insc := inscription(a.CNPJ)
-	common := map[string]string{"inscription_kind": kind, "inscription": insc, "agency": a.Agency, "agency_dv": a.AgencyDV,
-		"account": a.Account, "account_dv": a.AccountDV, "account_dac": a.AccountDV, "agreement": a.Code,
-		"transmission": a.Agency + "0000" + pad(a.Code, 7), "firm": a.Name, "date": ddmmyyyy(created), "time": created.Format("150405"),
-		"sequence": strconv.Itoa(seq), "batch": "1", "direction": "2", "operation": "T"}
+	common := headerValues(a, seq, created)
+	common["direction"], common["operation"] = "2", "T"
 	var out []string
 	add := func(r record, vals map[string]string) error {
 		m := map[string]string{}

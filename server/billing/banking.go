@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -58,10 +59,21 @@ func (s *Service) ExportRemittance(ctx context.Context, db *store.DB, unit store
 	})
 }
 
-// ImportReturn applies a bank's CNAB 240 return file (a *bank.ParseError
-// when it is malformed: nothing is applied) and issues the invoices its
+// ForeignReturnError is a return file whose header names another
+// beneficiary than the unit's agreement: Fields are the header fields
+// that differ. Nothing of it is applied.
+type ForeignReturnError struct{ Fields []string }
+
+func (e *ForeignReturnError) Error() string {
+	return "the return file is of another beneficiary: its header's " + strings.Join(e.Fields, ", ") + " differ from the agreement's"
+}
+
+// ImportReturn applies a bank's CNAB 240 return file of the unit's
+// agreement (a *bank.ParseError when it is malformed, a
+// *ForeignReturnError when its header names another company, agency,
+// account or agreement: nothing is applied) and issues the invoices its
 // payments make due.
-func (s *Service) ImportReturn(ctx context.Context, db *store.DB, unitID int64, provider, name string, data []byte) (store.ReturnReport, error) {
+func (s *Service) ImportReturn(ctx context.Context, db *store.DB, unit store.Unit, provider, name string, data []byte) (store.ReturnReport, error) {
 	b, ok := bank.ByProvider(provider)
 	if !ok {
 		return store.ReturnReport{}, ErrUnknownBank
@@ -85,7 +97,12 @@ func (s *Service) ImportReturn(ctx context.Context, db *store.DB, unitID int64, 
 		events = append(events, ev)
 	}
 	sum := sha256.Sum256(data)
-	rep, err := db.ApplyReturn(ctx, unitID, provider, hex.EncodeToString(sum[:]), name, events)
+	rep, err := db.ApplyReturn(ctx, unit.ID, provider, hex.EncodeToString(sum[:]), name, events, func(a store.Agreement) error {
+		if f := b.Foreign(r, BankAgreement(a, unit.Name, unit.CNPJ)); len(f) > 0 {
+			return &ForeignReturnError{Fields: f}
+		}
+		return nil
+	})
 	if err != nil {
 		return rep, err
 	}
@@ -130,11 +147,27 @@ func (s *Service) afterPayments(ctx context.Context, db *store.DB, ps []store.Pa
 // nearest).
 const MatchWindow = 5
 
-// ImportStatement imports an OFX statement of a bank account (a
-// statement.ErrNotOFX error when the file is none) and matches its lines,
-// issuing the invoices the payments it settles make due.
+// ImportStatement imports the OFX statement of a bank account (a
+// statement.ErrNotOFX error when the file is none; a
+// *statement.OtherAccountError or statement.ErrCurrency when it holds no
+// statement of this account in reais) and matches its lines, issuing the
+// invoices the payments it settles make due.
 func (s *Service) ImportStatement(ctx context.Context, db *store.DB, unitID int64, accountToken string, data []byte) (store.StatementReport, error) {
-	st, err := statement.Parse(data)
+	sts, err := statement.Parse(data)
+	if err != nil {
+		return store.StatementReport{}, err
+	}
+	acct, err := db.BankAccount(ctx, unitID, accountToken)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.StatementReport{}, store.ErrInvalidReference
+	}
+	if err != nil {
+		return store.StatementReport{}, err
+	}
+	// Only the chosen account's statement, in reais, may settle its
+	// charges: a file of another account or currency is refused whole.
+	st, err := statement.Account{Bank: acct.CodeBank, Agency: acct.Agency.String, AgencyDV: acct.DvAgencia.String,
+		Number: acct.CurrentAccount.String, NumberDV: acct.DvConta.String}.For(sts)
 	if err != nil {
 		return store.StatementReport{}, err
 	}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aclindsa/ofxgo"
 	"github.com/shopspring/decimal"
@@ -26,12 +27,98 @@ type Line struct {
 
 // Statement is what an OFX file says of one account.
 type Statement struct {
-	BankID, AccountID string
-	Lines             []Line
+	BankID, BranchID, AccountID string
+	Currency                    string // CURDEF, upper case
+	Lines                       []Line
 }
 
-// ErrNotOFX is a file that is not an OFX bank statement.
-var ErrNotOFX = errors.New("not an OFX bank statement")
+// Errors of Parse and For.
+var (
+	// ErrNotOFX is a file that is not an OFX bank statement.
+	ErrNotOFX = errors.New("not an OFX bank statement")
+	// ErrCurrency is a statement in another currency than the real.
+	ErrCurrency = errors.New("the statement is not in reais (CURDEF BRL)")
+)
+
+// OtherAccountError is a file with no statement of the chosen account:
+// Found lists the accounts it holds ("bank 001, account 99887-1").
+type OtherAccountError struct{ Found []string }
+
+func (e *OtherAccountError) Error() string {
+	return "the file holds no statement of this account; it holds " + strings.Join(e.Found, "; ")
+}
+
+// Account is a bank account as the firm registered it: the bank's code,
+// agency and account with their check digits.
+type Account struct {
+	Bank, Agency, AgencyDV, Number, NumberDV string
+}
+
+// bare keeps a number's digits (and X, a check digit) without leading
+// zeros, as banks write the same account "0057123457", "12345-7" or
+// "057/12345-7".
+func bare(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToUpper(s) {
+		if r >= '0' && r <= '9' || r == 'X' {
+			b.WriteRune(r)
+		}
+	}
+	return strings.TrimLeft(b.String(), "0")
+}
+
+// holds reports whether an OFX account id names the account: its number
+// with or without its digit, with or without the agency (and the agency's
+// digit) in front, leading zeros and punctuation aside.
+func (a Account) holds(acctID string) bool {
+	id := bare(acctID)
+	if id == "" || bare(a.Number) == "" {
+		return false
+	}
+	for _, agency := range []string{"", a.Agency, a.Agency + a.AgencyDV} {
+		for _, number := range []string{a.Number, a.Number + a.NumberDV} {
+			if bare(agency+number) == id || agency != "" && bare(agency) != "" && bare(agency)+bare(number) == id {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// For answers the lines of the file's statements of the account (several
+// statements of it are read as one): the bank's code (BANKID) is the
+// account's bank, the account id names it (holds), and the currency is
+// BRL (ErrCurrency). A file of other accounts is an *OtherAccountError
+// naming them: nothing of it may settle this account's charges
+// (TestStatementOfAnotherAccount).
+func (a Account) For(sts []Statement) (Statement, error) {
+	out := Statement{BankID: a.Bank, AccountID: a.Number, Currency: "BRL"}
+	var found []string
+	ok := false
+	for _, st := range sts {
+		sameBank := st.BankID == "" || bare(st.BankID) == bare(a.Bank)
+		if !sameBank || !a.holds(st.AccountID) {
+			found = append(found, fmt.Sprintf("bank %s, account %s", orNone(st.BankID), orNone(st.AccountID)))
+			continue
+		}
+		if st.Currency != "BRL" {
+			return out, fmt.Errorf("%w: it is %s", ErrCurrency, orNone(st.Currency))
+		}
+		ok = true
+		out.Lines = append(out.Lines, st.Lines...)
+	}
+	if !ok {
+		return out, &OtherAccountError{Found: found}
+	}
+	return out, nil
+}
+
+func orNone(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "(none)"
+	}
+	return s
+}
 
 var (
 	sgmlCharset = regexp.MustCompile(`(?m)^CHARSET:\s*(1252|ISO-8859-1|8859-1)\s*$`)
@@ -39,48 +126,72 @@ var (
 	commaAmount = regexp.MustCompile(`(<TRNAMT>\s*-?[0-9.]*),([0-9]+)`)
 )
 
-// Parse reads an OFX statement: every STMTTRN of its bank (or credit card)
-// statement, amounts exact, dates as the bank's day.
-func Parse(data []byte) (Statement, error) {
-	var st Statement
-	if sgmlCharset.Match(data) {
+// Parse reads an OFX file: each bank (or credit card) statement in it,
+// every STMTTRN with its amount exact and its date as the bank's day.
+func Parse(data []byte) ([]Statement, error) {
+	if sgmlCharset.Match(data) && !(utf8.Valid(data) && hasNonASCII(data)) {
 		// A 1.x file in Windows-1252: its memos' accents become UTF-8.
+		// Bytes that are valid UTF-8 with accents are UTF-8 whatever the
+		// header says (some banks label UTF-8 exports 1252).
 		if utf, err := charmap.Windows1252.NewDecoder().Bytes(data); err == nil {
-			data = bytes.Replace(utf, []byte("CHARSET:1252"), []byte("CHARSET:NONE"), 1)
+			data = utf
 		}
 	}
+	data = sgmlCharset.ReplaceAll(data, []byte("CHARSET:NONE"))
 	data = commaAmount.ReplaceAll(data, []byte("$1.$2"))
 	resp, err := ofxgo.DecodeResponse(bytes.NewReader(data))
 	if err != nil {
-		return st, fmt.Errorf("%w: %v", ErrNotOFX, err)
+		return nil, fmt.Errorf("%w: %v", ErrNotOFX, err)
 	}
-	var list *ofxgo.TransactionList
-	switch {
-	case len(resp.Bank) > 0:
-		s, ok := resp.Bank[0].(*ofxgo.StatementResponse)
+	var out []Statement
+	for _, m := range resp.Bank {
+		s, ok := m.(*ofxgo.StatementResponse)
 		if !ok {
-			return st, ErrNotOFX
+			continue
 		}
-		st.BankID, st.AccountID = string(s.BankAcctFrom.BankID), string(s.BankAcctFrom.AcctID)
-		list = s.BankTranList
-	case len(resp.CreditCard) > 0:
-		s, ok := resp.CreditCard[0].(*ofxgo.CCStatementResponse)
-		if !ok {
-			return st, ErrNotOFX
+		st := Statement{BankID: string(s.BankAcctFrom.BankID), BranchID: string(s.BankAcctFrom.BranchID),
+			AccountID: string(s.BankAcctFrom.AcctID), Currency: strings.ToUpper(s.CurDef.String())}
+		if err := st.read(s.BankTranList); err != nil {
+			return nil, err
 		}
-		st.AccountID = string(s.CCAcctFrom.AcctID)
-		list = s.BankTranList
-	default:
-		return st, fmt.Errorf("%w: no bank statement in the file", ErrNotOFX)
+		out = append(out, st)
 	}
+	for _, m := range resp.CreditCard {
+		s, ok := m.(*ofxgo.CCStatementResponse)
+		if !ok {
+			continue
+		}
+		st := Statement{AccountID: string(s.CCAcctFrom.AcctID), Currency: strings.ToUpper(s.CurDef.String())}
+		if err := st.read(s.BankTranList); err != nil {
+			return nil, err
+		}
+		out = append(out, st)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w: no bank statement in the file", ErrNotOFX)
+	}
+	return out, nil
+}
+
+func hasNonASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+// read adds a transaction list's lines.
+func (st *Statement) read(list *ofxgo.TransactionList) error {
 	if list == nil {
-		return st, nil
+		return nil
 	}
 	seen := map[string]bool{}
 	for i, t := range list.Transactions {
 		fitid := strings.TrimSpace(string(t.FiTID))
 		if fitid == "" {
-			return st, fmt.Errorf("%w: transaction %d has no FITID", ErrNotOFX, i+1)
+			return fmt.Errorf("%w: transaction %d has no FITID", ErrNotOFX, i+1)
 		}
 		if seen[fitid] {
 			continue // a bank that repeats a line within one file
@@ -88,7 +199,7 @@ func Parse(data []byte) (Statement, error) {
 		seen[fitid] = true
 		amt, err := decimal.NewFromString(t.TrnAmt.Rat.FloatString(2))
 		if err != nil {
-			return st, fmt.Errorf("%w: transaction %s: amount %v", ErrNotOFX, fitid, err)
+			return fmt.Errorf("%w: transaction %s: amount %v", ErrNotOFX, fitid, err)
 		}
 		posted := t.DtPosted.Time
 		// The bank's day: a date at midnight of a zone west of UTC
@@ -100,5 +211,5 @@ func Parse(data []byte) (Statement, error) {
 		}
 		st.Lines = append(st.Lines, Line{FITID: fitid, Posted: day.Format(time.DateOnly), Amount: amt, Memo: memo})
 	}
-	return st, nil
+	return nil
 }

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"math/big"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/aclindsa/ofxgo"
 	"github.com/shopspring/decimal"
+	"golang.org/x/text/encoding/charmap"
 )
 
 func TestParseBrazilianExports(t *testing.T) {
@@ -33,11 +35,12 @@ func TestParseBrazilianExports(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st, err := Parse(data)
-		if err != nil {
-			t.Fatalf("%s: %v", c.file, err)
+		sts, err := Parse(data)
+		if err != nil || len(sts) != 1 {
+			t.Fatalf("%s: %v %d", c.file, err, len(sts))
 		}
-		if st.AccountID != c.acct || len(st.Lines) != len(c.lines) {
+		st := sts[0]
+		if st.Currency != "BRL" || st.AccountID != c.acct || len(st.Lines) != len(c.lines) {
 			t.Fatalf("%s: %+v", c.file, st)
 		}
 		for i, l := range st.Lines {
@@ -74,10 +77,11 @@ func TestParseOfxgoEncoded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		st, err := Parse(buf.Bytes())
+		sts, err := Parse(buf.Bytes())
 		if err != nil {
 			t.Fatalf("%v: %v\n%s", v.Version, err, buf)
 		}
+		st := sts[0]
 		if len(st.Lines) != 2 || st.Lines[0].FITID != "A1" || !st.Lines[0].Amount.Equal(decimal.RequireFromString("320.1")) ||
 			st.Lines[0].Posted != "2026-11-28" || st.Lines[1].Memo != "Tarifa" || st.AccountID != "5065119" {
 			t.Errorf("%v: %+v", v.Version, st)
@@ -89,6 +93,95 @@ func TestParseRefusesOther(t *testing.T) {
 	for _, b := range []string{"", "not ofx", "<OFX><BANKMSGSRSV1>", "OFXHEADER:100\r\nDATA:OFXSGML\r\n\r\n<OFX></OFX>"} {
 		if _, err := Parse([]byte(b)); !errors.Is(err, ErrNotOFX) {
 			t.Errorf("%q: %v", b, err)
+		}
+	}
+}
+
+// multiAccounts is an OFX 2.x file of three statements, as a bank's
+// "all accounts" export writes it: a checking account, a savings account
+// of the same bank, and a dollar account.
+const multiAccounts = `<?xml version="1.0" encoding="UTF-8"?>
+<?OFX OFXHEADER="200" VERSION="211" SECURITY="NONE" OLDFILEUID="NONE" NEWFILEUID="NONE"?>
+<OFX><SIGNONMSGSRSV1><SONRS><STATUS><CODE>0</CODE><SEVERITY>INFO</SEVERITY></STATUS><DTSERVER>20261130</DTSERVER><LANGUAGE>POR</LANGUAGE></SONRS></SIGNONMSGSRSV1>
+<BANKMSGSRSV1>
+<STMTTRNRS><TRNUID>1</TRNUID><STATUS><CODE>0</CODE><SEVERITY>INFO</SEVERITY></STATUS><STMTRS><CURDEF>BRL</CURDEF>
+<BANKACCTFROM><BANKID>341</BANKID><BRANCHID>0057</BRANCHID><ACCTID>12345-7</ACCTID><ACCTTYPE>CHECKING</ACCTTYPE></BANKACCTFROM>
+<BANKTRANLIST><DTSTART>20261101</DTSTART><DTEND>20261130</DTEND>
+<STMTTRN><TRNTYPE>CREDIT</TRNTYPE><DTPOSTED>20261110</DTPOSTED><TRNAMT>100.00</TRNAMT><FITID>C1</FITID><MEMO>Crédito</MEMO></STMTTRN>
+</BANKTRANLIST><LEDGERBAL><BALAMT>100.00</BALAMT><DTASOF>20261130</DTASOF></LEDGERBAL></STMTRS></STMTTRNRS>
+<STMTTRNRS><TRNUID>2</TRNUID><STATUS><CODE>0</CODE><SEVERITY>INFO</SEVERITY></STATUS><STMTRS><CURDEF>BRL</CURDEF>
+<BANKACCTFROM><BANKID>341</BANKID><BRANCHID>0057</BRANCHID><ACCTID>55555-1</ACCTID><ACCTTYPE>SAVINGS</ACCTTYPE></BANKACCTFROM>
+<BANKTRANLIST><DTSTART>20261101</DTSTART><DTEND>20261130</DTEND>
+<STMTTRN><TRNTYPE>CREDIT</TRNTYPE><DTPOSTED>20261111</DTPOSTED><TRNAMT>7.00</TRNAMT><FITID>S1</FITID><MEMO>Rendimento</MEMO></STMTTRN>
+</BANKTRANLIST><LEDGERBAL><BALAMT>7.00</BALAMT><DTASOF>20261130</DTASOF></LEDGERBAL></STMTRS></STMTTRNRS>
+<STMTTRNRS><TRNUID>3</TRNUID><STATUS><CODE>0</CODE><SEVERITY>INFO</SEVERITY></STATUS><STMTRS><CURDEF>USD</CURDEF>
+<BANKACCTFROM><BANKID>341</BANKID><BRANCHID>0057</BRANCHID><ACCTID>77777-2</ACCTID><ACCTTYPE>CHECKING</ACCTTYPE></BANKACCTFROM>
+<BANKTRANLIST><DTSTART>20261101</DTSTART><DTEND>20261130</DTEND>
+<STMTTRN><TRNTYPE>CREDIT</TRNTYPE><DTPOSTED>20261112</DTPOSTED><TRNAMT>50.00</TRNAMT><FITID>U1</FITID><MEMO>Wire</MEMO></STMTTRN>
+</BANKTRANLIST><LEDGERBAL><BALAMT>50.00</BALAMT><DTASOF>20261130</DTASOF></LEDGERBAL></STMTRS></STMTTRNRS>
+</BANKMSGSRSV1></OFX>
+`
+
+// TestStatementOfAnotherAccount: of a file's statements, only the chosen
+// account's, in reais, is read; the account is recognised however the
+// bank writes it; a file of other accounts is refused naming them.
+func TestStatementOfAnotherAccount(t *testing.T) {
+	sts, err := Parse([]byte(multiAccounts))
+	if err != nil || len(sts) != 3 {
+		t.Fatalf("%d statements, %v", len(sts), err)
+	}
+	itau := Account{Bank: "341", Agency: "0057", Number: "12345", NumberDV: "7"}
+	st, err := itau.For(sts)
+	if err != nil || len(st.Lines) != 1 || st.Lines[0].FITID != "C1" || st.Lines[0].Memo != "Crédito" {
+		t.Fatalf("checking: %+v %v", st, err)
+	}
+	savings := Account{Bank: "0341", Agency: "57", Number: "0055555", NumberDV: "1"}
+	if st, err := savings.For(sts); err != nil || len(st.Lines) != 1 || st.Lines[0].FITID != "S1" {
+		t.Fatalf("savings: %+v %v", st, err)
+	}
+	if _, err := (Account{Bank: "341", Agency: "0057", Number: "77777", NumberDV: "2"}).For(sts); !errors.Is(err, ErrCurrency) {
+		t.Errorf("dollar account: %v", err)
+	}
+	var other *OtherAccountError
+	if _, err := (Account{Bank: "001", Agency: "1234", AgencyDV: "5", Number: "99887", NumberDV: "1"}).For(sts); !errors.As(err, &other) ||
+		strings.Join(other.Found, "; ") != "bank 341, account 12345-7; bank 341, account 55555-1; bank 341, account 77777-2" {
+		t.Errorf("another bank's account: %v", err)
+	}
+	// The same number at another bank is another account.
+	if _, err := (Account{Bank: "237", Agency: "0057", Number: "12345", NumberDV: "7"}).For(sts); !errors.As(err, &other) {
+		t.Errorf("same number, other bank: %v", err)
+	}
+	for _, id := range []string{"0057123457", "12345-7", "123457", "0057/12345-7", "00571234-57", "000012345-7"} {
+		if !itau.holds(id) {
+			t.Errorf("%s is the account 0057 / 12345-7", id)
+		}
+	}
+	for _, id := range []string{"12345-8", "655000-2", "", "0058123457", "1234"} {
+		if itau.holds(id) {
+			t.Errorf("%s is not the account 0057 / 12345-7", id)
+		}
+	}
+}
+
+// TestUTF8LabelledWindows1252: a file that says CHARSET:1252 but whose
+// bytes are UTF-8 reads as UTF-8 ("CRÉDITO", not "CRÃ‰DITO"); a real
+// Windows-1252 file still reads as such.
+func TestUTF8LabelledWindows1252(t *testing.T) {
+	data, err := os.ReadFile("testdata/itau_102_sgml.ofx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	utf, err := charmap.Windows1252.NewDecoder().Bytes(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string][]byte{"windows-1252": data, "utf-8 labelled 1252": utf} {
+		sts, err := Parse(b)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if m := sts[0].Lines[0].Memo; m != "PIX RECEBIDO ALFA COMÉRCIO" {
+			t.Errorf("%s: memo %q", name, m)
 		}
 	}
 }
