@@ -555,7 +555,10 @@ CREATE TABLE outbox (
 	next_try_at TEXT NOT NULL,
 	last_error  TEXT,
 	sent_at     TEXT,
-	created_at  TEXT NOT NULL
+	created_at  TEXT NOT NULL,
+	-- A secret the body carries, sealed with the server's key: the body
+	-- holds store.SealedMark in its place (a sign-in link).
+	sealed      BLOB
 ) STRICT;
 CREATE INDEX outbox_pending ON outbox(status, next_try_at);
 

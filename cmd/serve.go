@@ -153,9 +153,14 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if err != nil {
 		return err
 	}
-	runner := &jobs.Runner{Domains: ds, Log: log, Billing: bill, WebhookAllowPrivate: o.hooksPriv || o.testMode}
+	// Sign-in links queued for e-mail are sealed; the mailer opens them.
+	linkKeys, err := server.LinkKeyring(keys)
+	if err != nil {
+		return err
+	}
+	runner := &jobs.Runner{Domains: ds, Log: log, Billing: bill, WebhookAllowPrivate: o.hooksPriv || o.testMode, LinkKeys: linkKeys}
 	srv, err := server.New(ds, sys, server.Config{Version: Version, MaxMultipartBytes: o.maxUpload, UploadMemory: o.uploadMem, Logger: log, PublicURL: o.publicURL,
-		Billing: bill, Invoices: inv, TestMode: o.testMode, WebhookAllowPrivate: o.hooksPriv, Seed: o.seed, CORSOrigins: origins,
+		Billing: bill, Invoices: inv, TestMode: o.testMode, WebhookAllowPrivate: o.hooksPriv, Seed: o.seed, CORSOrigins: origins, LinkKeys: linkKeys,
 		RunDay: func(ctx context.Context, db *store.DB, day store.Date) (any, error) {
 			return runner.RunDay(ctx, db, day)
 		}})

@@ -2,7 +2,9 @@ package jobs
 
 import (
 	"context"
+	"errors"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -195,7 +197,11 @@ func (r *Runner) deliverMail(ctx context.Context, db *store.DB) error {
 		return err
 	}
 	for _, m := range due {
-		if serr := r.Sender.Send(ctx, m.To, m.Subject, m.Body, m.Attachments); serr != nil {
+		body, serr := r.unseal(m)
+		if serr == nil {
+			serr = r.Sender.Send(ctx, m.To, m.Subject, body, m.Attachments)
+		}
+		if serr != nil {
 			r.Log.Warn("mail not sent", "domain", db.Name, "mail", m.Token, "attempt", m.Attempts+1, "err", serr)
 			err = db.MailFailed(ctx, m.Token, serr)
 		} else {
@@ -206,4 +212,25 @@ func (r *Runner) deliverMail(ctx context.Context, db *store.DB) error {
 		}
 	}
 	return nil
+}
+
+// errSealedElsewhere is a queued message whose secret this server cannot
+// open: sealed under another key (a server since restarted without a
+// secrets key); its sign-in link is lost, and the user asks for another.
+var errSealedElsewhere = errors.New("the message's sealed link cannot be opened with this server's key: ask for a new sign-in link")
+
+// unseal answers the body to send: with its sealed secret, if any, opened
+// in place of store.SealedMark. The opened secret lives only in memory.
+func (r *Runner) unseal(m store.PendingMail) (string, error) {
+	if len(m.Sealed) == 0 {
+		return m.Body, nil
+	}
+	if r.LinkKeys == nil {
+		return "", errSealedElsewhere
+	}
+	secret, err := r.LinkKeys.Open(m.Sealed)
+	if err != nil {
+		return "", errSealedElsewhere
+	}
+	return strings.ReplaceAll(m.Body, store.SealedMark, string(secret)), nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/robfig/cron/v3"
 
 	"fincom/server/billing"
+	"fincom/server/certs"
 	"fincom/store"
 )
 
@@ -27,6 +28,9 @@ type Runner struct {
 	Billing *billing.Service
 	// Sender delivers the outbox; nil keeps messages there, unsent.
 	Sender Sender
+	// LinkKeys opens the sign-in links queued e-mails keep sealed (the
+	// server's LinkKeys).
+	LinkKeys *certs.Keyring
 	// Backup, when set, backs up every domain on a schedule.
 	Backup *BackupPlan
 	// WebhookAllowPrivate lets webhooks reach loopback, private and

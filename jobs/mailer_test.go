@@ -17,6 +17,7 @@ import (
 
 	"fincom/render"
 	"fincom/server/billing"
+	"fincom/server/certs"
 	"fincom/store"
 )
 
@@ -260,5 +261,65 @@ func TestSMTPAttachments(t *testing.T) {
 	}
 	if mails, _ = w.db.Outbox(ctx, 10); mails[0].Status != "sent" {
 		t.Fatalf("after delivery: %+v", mails[0])
+	}
+}
+
+// TestSealedLinkDelivered: a sign-in e-mail queued with its link sealed is
+// sent with the link opened by the server's keys; the sent message keeps
+// no sealed copy; under other keys (a server restarted without a secrets
+// key) it is not sent, and says why.
+func TestSealedLinkDelivered(t *testing.T) {
+	w := chargedWorld(t)
+	ctx := context.Background()
+	if _, err := w.db.CreateUser(ctx, "Ana", "ana@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	keys, _ := certs.NewKeyring(bytes.Repeat([]byte{7}, 32))
+	other, _ := certs.NewKeyring(bytes.Repeat([]byte{8}, 32))
+	queue := func() string {
+		secret, err := w.db.RequestLoginLink(ctx, "ana@example.com", func(u store.User, link string) *store.Notice {
+			return &store.Notice{Kind: "portal_login", To: u.Email, Subject: "Acesso", Body: "Entre: https://f.example/portal/link?t=" + store.SealedMark + "\n",
+				Sealed: keys.Seal([]byte(link))}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return secret
+	}
+	srv := newSMTPServer(t, 0)
+	sender, err := ParseSMTP("smtp://"+srv.ln.Addr().String(), "Acme <acesso@acme.example>")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.runner.Sender = sender
+	w.runner.LinkKeys = other
+	queue()
+	if err := w.runner.Deliver(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range srv.messages() {
+		if strings.Contains(m, "portal/link") {
+			t.Fatalf("sent under other keys: %q", m)
+		}
+	}
+	mails, _ := w.db.Outbox(ctx, 20)
+	if mails[0].Kind != "portal_login" || !strings.Contains(mails[0].LastError.String, "cannot be opened") {
+		t.Fatalf("under other keys: %+v", mails[0])
+	}
+	w.runner.LinkKeys = keys
+	secret := queue()
+	if err := w.runner.Deliver(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	sent := false
+	for _, m := range srv.messages() {
+		sent = sent || strings.Contains(m, "https://f.example/portal/link?t="+secret)
+	}
+	if !sent {
+		t.Fatalf("the opened link was not sent: %q", srv.messages())
+	}
+	mails, _ = w.db.Outbox(ctx, 20)
+	if mails[0].Status != "sent" || mails[0].Sealed != nil || strings.Contains(mails[0].Body, secret) {
+		t.Fatalf("after sending: %+v", mails[0])
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -36,6 +37,7 @@ const (
 	portalLinkInvalid = "Este link de acesso é inválido, já foi usado ou expirou. Peça um novo."
 	portalFormExpired = "O formulário expirou ou não veio desta página. Recarregue a página e tente de novo."
 	portalSignedOut   = "Você saiu do fincom."
+	portalTooMany     = "Muitas tentativas de acesso. Espere alguns minutos e tente de novo."
 )
 
 // portalRequest is a page request: the signed-in user's domain, session and
@@ -119,25 +121,84 @@ func (s *Server) portalLoginForm(w http.ResponseWriter, r *http.Request, _ httpr
 	s.portalPage(w, http.StatusOK, "login", render.PortalPage{Title: "Entrar", CSRF: s.formToken(w, r), Notice: notice, Body: render.LoginForm{}})
 }
 
-// portalLogin: POST /portal/login. The answer is the same whether or not
-// the domain and the user exist.
+// portalLogin: POST /portal/login. The answer is the same, and as quick,
+// whether or not the domain and the user exist: the e-mail is looked for
+// and queued after the answer (queueLoginLink), so nothing in the answer
+// or its timing depends on it (TestPortalFlow, TestSignInTiming).
 func (s *Server) portalLogin(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	if ok, wait := s.signIn.perAddr.take(peerAddr(r)); !ok {
+		s.portalTooMany(w, r, wait)
+		return
+	}
 	if readPortalForm(w, r) != nil || !checkFormToken(r) {
 		s.portalForbidden(w, r)
 		return
 	}
 	domain := strings.TrimSpace(strings.ToLower(r.PostFormValue("domain")))
 	email := strings.TrimSpace(r.PostFormValue("email"))
-	if err := s.sendLoginLink(r.Context(), domain, email); err != nil && !errors.Is(err, store.ErrNotFound) && !errors.Is(err, store.ErrNoDomain) &&
-		!errors.Is(err, store.ErrTooManyLinks) {
-		s.log.Error("portal sign-in link", "domain", domain, "err", err)
+	if ok, wait := s.signIn.perUser.take(domain + " " + strings.ToLower(email)); !ok {
+		s.portalTooMany(w, r, wait)
+		return
 	}
+	s.queueLoginLink(domain, email)
 	s.portalPage(w, http.StatusOK, "login", render.PortalPage{Title: "Entrar", CSRF: s.formToken(w, r), Notice: portalLinkSent,
 		Body: render.LoginForm{Domain: domain, Email: email}})
 }
 
+// signInLimits bound sign-in requests: per client address (a script
+// walking e-mails or domains, or guessing links) and per domain and
+// e-mail (one inbox flooded from many addresses). Past them the portal
+// answers 429 with Retry-After (TestSignInRateLimited).
+type signInLimits struct {
+	perAddr, perUser *rateLimiter
+}
+
+func newSignInLimits() signInLimits {
+	return signInLimits{perAddr: newRateLimiter(20, time.Minute), perUser: newRateLimiter(5, 15*time.Minute)}
+}
+
+// maxQueuing bounds the sign-in e-mails being looked up and queued at
+// once; past it a request's e-mail is dropped (and logged).
+const maxQueuing = 32
+
+// portalTooMany answers a sign-in request past its limits.
+func (s *Server) portalTooMany(w http.ResponseWriter, r *http.Request, wait time.Duration) {
+	w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
+	s.portalPage(w, http.StatusTooManyRequests, "login", render.PortalPage{Title: "Entrar", CSRF: s.formToken(w, r), Error: portalTooMany,
+		Body: render.LoginForm{}})
+}
+
+// queueLoginLink looks for the user and queues the sign-in e-mail in the
+// background, bounded by maxQueuing; WaitLoginMail waits for those under
+// way.
+func (s *Server) queueLoginLink(domain, email string) {
+	s.mailing.Add(1)
+	select {
+	case s.queuing <- struct{}{}:
+	default:
+		s.mailing.Done()
+		s.log.Warn("portal sign-in link not queued: too many at once", "domain", domain)
+		return
+	}
+	go func() {
+		defer func() { <-s.queuing; s.mailing.Done() }()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := s.sendLoginLink(ctx, domain, email); err != nil && !errors.Is(err, store.ErrNotFound) && !errors.Is(err, store.ErrNoDomain) &&
+			!errors.Is(err, store.ErrTooManyLinks) {
+			s.log.Error("portal sign-in link", "domain", domain, "err", err)
+		}
+	}()
+}
+
+// WaitLoginMail waits until the sign-in e-mails asked for are queued.
+func (s *Server) WaitLoginMail() { s.mailing.Wait() }
+
 // sendLoginLink queues the sign-in e-mail of the domain's user with this
-// address; ErrNotFound or ErrNoDomain when there is none.
+// address; ErrNotFound or ErrNoDomain when there is none. The link is
+// sealed with the server's LinkKeys: the queued body holds
+// store.SealedMark where it goes, and no copy of the file holds a link
+// that signs in (TestLoginLinkSealedAtRest).
 func (s *Server) sendLoginLink(ctx context.Context, domain, email string) error {
 	if !store.ValidDomainName(domain) || !s.domains.Exists(domain) || email == "" || len(email) > 254 {
 		return store.ErrNoDomain
@@ -149,17 +210,30 @@ func (s *Server) sendLoginLink(ctx context.Context, domain, email string) error 
 	defer release()
 	var mailErr error
 	_, err = db.RequestLoginLink(ctx, email, func(u store.User, link string) *store.Notice {
-		subject, body, err := s.render.Mail("portal_login", render.MailData{Customer: u.Name, LoginURL: LoginURL(s.cfg.PublicURL, link)})
+		subject, body, err := s.render.Mail("portal_login", render.MailData{Customer: u.Name, LoginURL: LoginURL(s.cfg.PublicURL, store.SealedMark)})
 		if err != nil {
 			mailErr = err
 			return nil
 		}
-		return &store.Notice{Kind: "portal_login", To: u.Email, Subject: subject, Body: body}
+		return &store.Notice{Kind: "portal_login", To: u.Email, Subject: subject, Body: body,
+			Sealed: s.cfg.LinkKeys.Seal([]byte(url.QueryEscape(link)))}
 	})
 	if err == nil {
 		err = mailErr
 	}
 	return err
+}
+
+// unsealed is a listed e-mail with its sealed link opened (test mode's
+// outbox, which plays the user's inbox).
+func (s *Server) unsealed(m store.Mail) store.Mail {
+	if len(m.Sealed) == 0 {
+		return m
+	}
+	if secret, err := s.cfg.LinkKeys.Open(m.Sealed); err == nil {
+		m.Body = strings.ReplaceAll(m.Body, store.SealedMark, string(secret))
+	}
+	return m
 }
 
 // LoginURL is the address of a sign-in link's secret on the server reached
@@ -171,6 +245,10 @@ func LoginURL(publicURL, secret string) string {
 // portalLinkForm: GET /portal/link?t=… shows a button that spends the
 // link: following a link (or a mail scanner fetching it) spends nothing.
 func (s *Server) portalLinkForm(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	if ok, wait := s.signIn.perAddr.take(peerAddr(r)); !ok {
+		s.portalTooMany(w, r, wait)
+		return
+	}
 	t := r.URL.Query().Get("t")
 	if _, ok := store.TokenDomain(t); !ok || !strings.HasPrefix(t, "fcl_") {
 		s.portalPage(w, http.StatusNotFound, "login", render.PortalPage{Title: "Entrar", CSRF: s.formToken(w, r), Error: portalLinkInvalid, Body: render.LoginForm{}})
@@ -181,6 +259,10 @@ func (s *Server) portalLinkForm(w http.ResponseWriter, r *http.Request, _ httpro
 
 // portalLink: POST /portal/link spends the link and starts the session.
 func (s *Server) portalLink(w http.ResponseWriter, r *http.Request, _ httprouter.Params) {
+	if ok, wait := s.signIn.perAddr.take(peerAddr(r)); !ok {
+		s.portalTooMany(w, r, wait)
+		return
+	}
 	if readPortalForm(w, r) != nil || !checkFormToken(r) {
 		s.portalForbidden(w, r)
 		return

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"fincom/render"
+	"fincom/store"
 )
 
 // browser is a cookie-keeping client of the handler, as a person's browser
@@ -18,6 +19,7 @@ type browser struct {
 	t       *testing.T
 	h       http.Handler
 	cookies map[string]*http.Cookie
+	addr    string // the client's address; 127.0.0.1 when empty
 }
 
 func (b *browser) do(method, path string, form url.Values) *httptest.ResponseRecorder {
@@ -30,6 +32,9 @@ func (b *browser) do(method, path string, form url.Values) *httptest.ResponseRec
 		req = httptest.NewRequest(method, path, nil)
 	}
 	req.RemoteAddr = "127.0.0.1:1234"
+	if b.addr != "" {
+		req.RemoteAddr = b.addr + ":1234"
+	}
 	for _, c := range b.cookies {
 		req.AddCookie(c)
 	}
@@ -120,14 +125,19 @@ func TestPortalFlow(t *testing.T) {
 		}
 	}
 
-	// One message, to the user, with the link.
+	// One message, to the user, with the link sealed: the file holds
+	// none that signs in; the mailer (here, the server's keys) opens it.
+	s.WaitLoginMail()
 	db, release = acquire(t, ds)
 	mails, err := db.Outbox(ctx, 10)
 	release()
 	if err != nil || len(mails) != 3 || mails[0].To != "ana@example.com" || mails[0].Kind != "portal_login" {
 		t.Fatalf("outbox = %d mails %+v, %v", len(mails), mails, err)
 	}
-	link := regexp.MustCompile(`https://fincom\.test(/portal/link\?t=\S+)`).FindStringSubmatch(mails[0].Body)
+	if !strings.Contains(mails[0].Body, "https://fincom.test/portal/link?t="+store.SealedMark) || len(mails[0].Sealed) == 0 {
+		t.Fatalf("the queued e-mail holds its link in clear: %q", mails[0].Body)
+	}
+	link := regexp.MustCompile(`https://fincom\.test(/portal/link\?t=\S+)`).FindStringSubmatch(s.unsealed(mails[0]).Body)
 	if link == nil {
 		t.Fatalf("no link in %q", mails[0].Body)
 	}

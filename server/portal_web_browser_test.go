@@ -100,13 +100,14 @@ func TestPortalWebInBrowser(t *testing.T) {
 	judge("login")
 	p.eval(t, `document.querySelector("#domain").value = "acme"; document.querySelector("#email").value = "ana@example.com"; document.querySelector("form button").click()`)
 	p.waitFor(t, `document.querySelector(".notice") !== null`)
+	s.WaitLoginMail()
 	db, release = acquire(t, ds)
 	mails, _ := db.Outbox(context.Background(), 5)
 	release()
 	if len(mails) == 0 {
 		t.Fatal("no sign-in e-mail")
 	}
-	link := regexp.MustCompile(`http://127\.0\.0\.1(/portal/link\?t=\S+)`).FindStringSubmatch(mails[0].Body)
+	link := regexp.MustCompile(`http://127\.0\.0\.1(/portal/link\?t=\S+)`).FindStringSubmatch(s.unsealed(mails[0]).Body)
 	if link == nil {
 		t.Fatalf("no link in %q", mails[0].Body)
 	}

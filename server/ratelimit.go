@@ -29,10 +29,22 @@ func newRateLimiter(burst int, window time.Duration) *rateLimiter {
 // allow takes a token for the request's client address (the connection's
 // peer: fincom does not trust forwarding headers).
 func (l *rateLimiter) allow(r *http.Request) bool {
+	ok, _ := l.take(peerAddr(r))
+	return ok
+}
+
+// peerAddr is the request's peer address without its port.
+func peerAddr(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		host = r.RemoteAddr
+		return r.RemoteAddr
 	}
+	return host
+}
+
+// take takes a token from key's bucket; when there is none it answers
+// false and how long until there is one (a 429's Retry-After).
+func (l *rateLimiter) take(key string) (bool, time.Duration) {
 	now := time.Now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -44,16 +56,16 @@ func (l *rateLimiter) allow(r *http.Request) bool {
 			}
 		}
 	}
-	b := l.buckets[host]
+	b := l.buckets[key]
 	if b == nil {
 		b = &bucket{tokens: l.burst, last: now}
-		l.buckets[host] = b
+		l.buckets[key] = b
 	}
 	b.tokens = min(l.burst, b.tokens+now.Sub(b.last).Seconds()*l.rate)
 	b.last = now
 	if b.tokens < 1 {
-		return false
+		return false, time.Duration((1 - b.tokens) / l.rate * float64(time.Second))
 	}
 	b.tokens--
-	return true
+	return true, 0
 }

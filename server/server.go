@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/julienschmidt/httprouter"
@@ -59,6 +60,25 @@ type Config struct {
 	// CORSOrigins are the browser origins that may read the answers
 	// (ParseOrigins; serve --cors-origin); none by default.
 	CORSOrigins []string
+	// LinkKeys seals the sign-in links queued e-mails carry (the jobs'
+	// mailer opens them with the same keys): the operator's Keyring, else
+	// one made for this process (LinkKeyring).
+	LinkKeys *certs.Keyring
+}
+
+// LinkKeyring answers the keys sign-in links are sealed with: the
+// operator's secrets key when there is one (a queued link survives a
+// restart), else a key of this process's alone, never written anywhere (a
+// link queued before a restart is lost; links live 15 minutes anyway).
+func LinkKeyring(operator *certs.Keyring) (*certs.Keyring, error) {
+	if operator != nil {
+		return operator, nil
+	}
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return nil, err
+	}
+	return certs.NewKeyring(key)
 }
 
 // Server answers the API for the domains of one data directory.
@@ -74,6 +94,9 @@ type Server struct {
 	billing  *billing.Service
 	invoices *invoicing.Service
 	limiter  *rateLimiter
+	signIn   signInLimits
+	mailing  sync.WaitGroup // sign-in e-mails being queued (queueLoginLink)
+	queuing  chan struct{}  // their slots, maxQueuing
 	uploads  *uploadBudget
 	faults   *faults  // test mode's
 	journal  *journal // test mode's
@@ -161,12 +184,19 @@ func New(domains *store.Domains, system *store.System, cfg Config) (*Server, err
 		}
 		cfg.Billing, cfg.Invoices = b, inv
 	}
+	if cfg.LinkKeys == nil {
+		k, err := LinkKeyring(cfg.Keyring)
+		if err != nil {
+			return nil, err
+		}
+		cfg.LinkKeys = k
+	}
 	r, err := render.New()
 	if err != nil {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, domains: domains, system: system, log: cfg.Logger, render: r, links: render.NewLinks(cfg.PublicURL),
-		billing: cfg.Billing, invoices: cfg.Invoices, limiter: newRateLimiter(120, time.Minute),
+		billing: cfg.Billing, invoices: cfg.Invoices, limiter: newRateLimiter(120, time.Minute), signIn: newSignInLimits(), queuing: make(chan struct{}, maxQueuing),
 		uploads: newUploadBudget(cfg.UploadMemory, cfg.MaxMultipartBytes)}
 	s.routes = s.routeTable()
 	if cfg.TestMode {

@@ -129,7 +129,12 @@ func (s *Server) testClock(r *request, q *clockRequest) (any, error) {
 // testOutbox (test mode) answers the domain's e-mails without sending or
 // consuming them.
 func (s *Server) testOutbox(r *request) (any, error) {
-	return r.db.Outbox(r.ctx, 500)
+	s.WaitLoginMail()
+	mails, err := r.db.Outbox(r.ctx, 500)
+	for i := range mails {
+		mails[i] = s.unsealed(mails[i])
+	}
+	return mails, err
 }
 
 // testJobRuns (test mode) answers the domain's recorded job runs.

@@ -106,7 +106,14 @@ type Notice struct {
 	Attachments             []Attachment
 	// DedupeKey makes the same notice queued twice count once.
 	DedupeKey string
+	// Sealed is a secret the body carries (a sign-in link's), sealed with
+	// the server's key; Body holds SealedMark in its place.
+	Sealed []byte
 }
+
+// SealedMark stands in a queued body for its sealed secret: the sender
+// puts the opened secret in its place, every listing shows the mark.
+const SealedMark = "fcl_SEALED"
 
 const chargeSelect = `SELECT c.token, c.installment, c.installments, c.provider, c.payment_key, c.status, c.amount, c.due_date,
 	c.boleto_line, c.boleto_barcode, c.pix_payload, c.pix_txid, c.provider_ref, c.card_installments, c.paid_at, c.paid_amount,

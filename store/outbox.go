@@ -22,6 +22,9 @@ type Mail struct {
 	LastError   Text             `json:"last_error"`
 	SentAt      Stamp            `json:"sent_at"`
 	CreatedAt   Stamp            `json:"created_at"`
+	// Sealed is the sealed secret Body's SealedMark stands for (none is
+	// ever listed in clear).
+	Sealed []byte `json:"-"`
 }
 
 // Attachment is a file an e-mail carries.
@@ -47,11 +50,12 @@ func queueNotice(ctx context.Context, tx *sql.Tx, unitID, orderID int64, n *Noti
 	}
 	var id int64
 	err := tx.QueryRowContext(ctx, `
-		INSERT INTO outbox (token, unit_id, order_id, kind, dedupe_key, to_addr, subject, body, status, next_try_at, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)
+		INSERT INTO outbox (token, unit_id, order_id, kind, dedupe_key, to_addr, subject, body, status, next_try_at, created_at, sealed)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)
 		ON CONFLICT (dedupe_key) DO NOTHING
 		RETURNING id`,
-		newID(), unitID, sql.NullInt64{Int64: orderID, Valid: orderID != 0}, n.Kind, nullString(n.DedupeKey), n.To, n.Subject, n.Body, timestamp(now), timestamp(now)).Scan(&id)
+		newID(), unitID, sql.NullInt64{Int64: orderID, Valid: orderID != 0}, n.Kind, nullString(n.DedupeKey), n.To, n.Subject, n.Body, timestamp(now), timestamp(now),
+		n.Sealed).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil // queued already
 	}
@@ -69,7 +73,7 @@ func queueNotice(ctx context.Context, tx *sql.Tx, unitID, orderID int64, n *Noti
 
 // Outbox lists the domain's messages, newest first.
 func (db *DB) Outbox(ctx context.Context, limit int) ([]Mail, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT token, kind, to_addr, subject, body, status, attempts, last_error, sent_at, created_at,
+	rows, err := db.r.QueryContext(ctx, `SELECT token, kind, to_addr, subject, body, status, attempts, last_error, sent_at, created_at, sealed,
 			(SELECT json_group_array(json_object('name', name, 'content_type', content_type, 'size', size))
 			 FROM (SELECT * FROM outbox_attachments WHERE outbox_id = outbox.id ORDER BY position))
 		FROM outbox ORDER BY id DESC LIMIT ?`, limit)
@@ -81,7 +85,7 @@ func (db *DB) Outbox(ctx context.Context, limit int) ([]Mail, error) {
 	for rows.Next() {
 		var m Mail
 		var files string
-		if err := rows.Scan(&m.Token, &m.Kind, &m.To, &m.Subject, &m.Body, &m.Status, &m.Attempts, &m.LastError, &m.SentAt, &m.CreatedAt, &files); err != nil {
+		if err := rows.Scan(&m.Token, &m.Kind, &m.To, &m.Subject, &m.Body, &m.Status, &m.Attempts, &m.LastError, &m.SentAt, &m.CreatedAt, &m.Sealed, &files); err != nil {
 			return nil, err
 		}
 		if err := json.Unmarshal([]byte(files), &m.Attachments); err != nil {
@@ -156,6 +160,7 @@ type PendingMail struct {
 	Token, To, Subject, Body string
 	Attachments              []Attachment
 	Attempts                 int
+	Sealed                   []byte // see Notice.Sealed
 }
 
 // DueMail lists up to limit pending messages whose next try is due, with
@@ -163,7 +168,7 @@ type PendingMail struct {
 func (db *DB) DueMail(ctx context.Context, limit int) ([]PendingMail, error) {
 	var out []PendingMail
 	err := db.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT id, token, to_addr, subject, body, attempts FROM outbox
+		rows, err := tx.QueryContext(ctx, `SELECT id, token, to_addr, subject, body, attempts, sealed FROM outbox
 			WHERE status = 'pending' AND next_try_at <= ? ORDER BY id LIMIT ?`, timestamp(db.now()), limit)
 		if err != nil {
 			return err
@@ -173,7 +178,7 @@ func (db *DB) DueMail(ctx context.Context, limit int) ([]PendingMail, error) {
 		for rows.Next() {
 			var id int64
 			var m PendingMail
-			if err := rows.Scan(&id, &m.Token, &m.To, &m.Subject, &m.Body, &m.Attempts); err != nil {
+			if err := rows.Scan(&id, &m.Token, &m.To, &m.Subject, &m.Body, &m.Attempts, &m.Sealed); err != nil {
 				return err
 			}
 			ids, out = append(ids, id), append(out, m)
@@ -211,7 +216,7 @@ const MaxMailAttempts = 8
 // and sizes stay listed).
 func (db *DB) MailSent(ctx context.Context, token string) error {
 	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		if _, err := tx.ExecContext(ctx, `UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL WHERE token = ?`,
+		if _, err := tx.ExecContext(ctx, `UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL, sealed = NULL WHERE token = ?`,
 			timestamp(now), token); err != nil {
 			return err
 		}
@@ -235,8 +240,9 @@ func (db *DB) MailFailed(ctx context.Context, token string, cause error) error {
 		if attempts >= MaxMailAttempts {
 			status = "failed"
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE outbox SET attempts = ?, status = ?, next_try_at = ?, last_error = ? WHERE token = ?`,
-			attempts, status, timestamp(now.Add(min(wait, 6*time.Hour))), cause.Error(), token)
+		_, err := tx.ExecContext(ctx, `UPDATE outbox SET attempts = ?, status = ?, next_try_at = ?, last_error = ?,
+			sealed = CASE ? WHEN 'failed' THEN NULL ELSE sealed END WHERE token = ?`,
+			attempts, status, timestamp(now.Add(min(wait, 6*time.Hour))), cause.Error(), status, token)
 		return err
 	})
 }
