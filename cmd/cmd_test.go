@@ -124,6 +124,13 @@ func TestCLIEndToEnd(t *testing.T) {
 	}
 	tec := jsonOut(t, cli(t, schema, data, "token", "tec", "--json"))["token_tec"].(string)
 	// The sample NF-e was issued to 11.222.333/0001-81, this unit's CNPJ.
+	// Changed after signing, it is refused and nothing is imported.
+	signed, _ := os.ReadFile("../testdata/docread/nfe.xml")
+	altered := filepath.Join(t.TempDir(), "altered.xml")
+	os.WriteFile(altered, []byte(strings.Replace(string(signed), "<vNF>335.50</vNF>", "<vNF>1335.50</vNF>", 1)), 0o600)
+	if err := cliErr(t, schema, data, "nfe", "import", "acme", unit, altered); err == nil || !strings.Contains(err.Error(), "signature does not verify") {
+		t.Fatalf("an altered NF-e: %v", err)
+	}
 	if v := jsonOut(t, cli(t, schema, data, "nfe", "import", "acme", unit, "../testdata/docread/nfe.xml", "--json")); len(v["imported"].([]any)) != 1 {
 		t.Fatalf("nfe import: %v", v)
 	}

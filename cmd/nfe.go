@@ -30,7 +30,7 @@ func newNFeCmd(a *app) *cobra.Command {
 					if err != nil {
 						return err
 					}
-					n, err := inbox.ReadNFe(data, units[0].CNPJ)
+					n, err := inbox.ReadNFe(data, units[0].CNPJ, true)
 					if err != nil {
 						return fmt.Errorf("%s: %w", path, err)
 					}

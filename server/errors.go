@@ -121,16 +121,18 @@ const (
 	textInvalidRangeDate  = "Invalid date range. Use YYYY-MM-DD."
 
 	// Purchases and the NF-e inbox.
-	textInvalidKey     = "Invalid access key: use the 44 digits with a valid check digit."
-	textPurchaseExists = "A purchase order for this access key already exists."
-	textKeyIssuer      = "Invalid access key: its issuer's CNPJ is not a valid CNPJ, so no supplier can be made of it."
-	textNFeInInbox     = "This NF-e is already in the inbox."
-	textNotNFe         = "The file is not a readable NF-e XML."
-	textForeignNFe     = "The NF-e was not issued to this unit's CNPJ."
-	textNFeNotFound    = "NF-e not found in the unit's inbox."
-	textManifestReason = "Operação não realizada needs a justification of 15 to 255 characters."
-	textManifestDone   = "The NF-e already has a conclusive manifestation."
-	textManifestTwice  = "Ciência da operação was already recorded."
+	textInvalidKey       = "Invalid access key: use the 44 digits with a valid check digit."
+	textPurchaseExists   = "A purchase order for this access key already exists."
+	textKeyIssuer        = "Invalid access key: its issuer's CNPJ is not a valid CNPJ, so no supplier can be made of it."
+	textNFeInInbox       = "This NF-e is already in the inbox."
+	textNotNFe           = "The file is not a readable NF-e XML."
+	textForeignNFe       = "The NF-e was not issued to this unit's CNPJ."
+	textNFeNotAuthorized = "The NF-e has no authorization protocol: import the nfeProc the issuer received from SEFAZ (with its protNFe, cStat 100). Nothing was stored."
+	textNFeSignature     = "The NF-e's signature does not verify (details.reason): it changed after it was signed, or the issuer's certificate did not sign it. Nothing was stored."
+	textNFeNotFound      = "NF-e not found in the unit's inbox."
+	textManifestReason   = "Operação não realizada needs a justification of 15 to 255 characters."
+	textManifestDone     = "The NF-e already has a conclusive manifestation."
+	textManifestTwice    = "Ciência da operação was already recorded."
 
 	// CRM (spec, /insert_crm).
 	textInvalidAccessOrUnit = "Invalid access_token or unit_token"

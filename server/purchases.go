@@ -18,6 +18,7 @@ var (
 	errNFeInInbox         = newError(http.StatusConflict, textNFeInInbox)
 	errNotNFe             = newError(http.StatusUnprocessableEntity, textNotNFe)
 	errForeignNFe         = newError(http.StatusUnprocessableEntity, textForeignNFe)
+	errNFeNotAuthorized   = newError(http.StatusUnprocessableEntity, textNFeNotAuthorized)
 	errNFeNotFound        = newError(http.StatusNotFound, textNFeNotFound)
 	errManifestReason     = newError(http.StatusBadRequest, textManifestReason)
 	errManifestDone       = newError(http.StatusConflict, textManifestDone)
@@ -31,10 +32,17 @@ func (s *Server) importNFe(r *request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := inbox.ReadNFe(f.Data, r.unit.CNPJ)
+	// Test mode's inbox takes any well-formed note of the unit (the
+	// simulated authority's included); a production one only what an
+	// authority authorized, as its signer signed it.
+	n, err := inbox.ReadNFe(f.Data, r.unit.CNPJ, !s.cfg.TestMode)
 	switch {
 	case errors.Is(err, inbox.ErrForeign):
 		return nil, errForeignNFe
+	case errors.Is(err, inbox.ErrNotAuthorized):
+		return nil, errNFeNotAuthorized
+	case errors.Is(err, inbox.ErrSignature):
+		return nil, &Error{Status: http.StatusUnprocessableEntity, Text: textNFeSignature, Details: map[string]string{"reason": err.Error()}}
 	case err != nil:
 		return nil, errNotNFe
 	}

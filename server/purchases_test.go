@@ -6,6 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"fincom/server/certs"
+	"fincom/server/fiscal"
 )
 
 const purchaseKey = "35170458716523000119550010000000121000123458"
@@ -151,4 +154,57 @@ func keyDigit(k string) int {
 		return d
 	}
 	return 0
+}
+
+// TestInboxTakesAuthorizedOnly: outside test mode the inbox takes only
+// what an authority authorized, as its issuer signed it: an NF-e without
+// its protocol (or with another key's, or a denial's), changed after
+// signing, unsigned, or signed with a test certificate is refused naming
+// why, and nothing is stored; the authorized note then enters. Test mode
+// takes a note without protocol.
+func TestInboxTakesAuthorizedOnly(t *testing.T) {
+	good := string(testFile(t, "nfe.xml"))
+	prot := good[strings.Index(good, "<protNFe") : strings.Index(good, "</protNFe>")+len("</protNFe>")]
+	sig := good[strings.Index(good, "<Signature") : strings.Index(good, "</Signature>")+len("</Signature>")]
+	nfe := good[strings.Index(good, "<NFe>") : strings.Index(good, "</NFe>")+len("</NFe>")]
+	supplier, err := certs.TestCertificate("Distribuidora Paulista", "58716523000119", fixedNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	testSigned, err := fiscal.Sign([]byte(strings.Replace(good, sig, "", 1)), "NFe"+purchaseKey, supplier)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const (
+		noProt = "The NF-e has no authorization protocol: import the nfeProc the issuer received from SEFAZ (with its protNFe, cStat 100). Nothing was stored."
+		badSig = "The NF-e's signature does not verify (details.reason): it changed after it was signed, or the issuer's certificate did not sign it. Nothing was stored."
+	)
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	for _, c := range []struct {
+		name, xml, text string
+	}{
+		{"no protocol", strings.Replace(good, prot, "", 1), noProt},
+		{"the NFe alone", `<?xml version="1.0" encoding="UTF-8"?>` + strings.Replace(nfe, "<NFe>", `<NFe xmlns="http://www.portalfiscal.inf.br/nfe">`, 1), noProt},
+		{"another key's protocol", strings.Replace(good, "<chNFe>"+purchaseKey, "<chNFe>"+purchaseKey[:43]+"9", 1), noProt},
+		{"denied", strings.Replace(good, "<cStat>100</cStat>", "<cStat>302</cStat>", 1), noProt},
+		{"total changed after signing", strings.Replace(good, "<vNF>335.50</vNF>", "<vNF>1335.50</vNF>", 1), badSig},
+		{"unsigned", strings.Replace(good, sig, "", 1), badSig},
+		{"test certificate", string(testSigned), badSig},
+	} {
+		rec := doMultipart(h, "/import_nfe", `{`+auth+`}`, map[string][]byte{"nota.xml": []byte(c.xml)})
+		if rec.Code != 422 || !strings.Contains(rec.Body.String(), `"error":"`+c.text+`"`) {
+			t.Errorf("%s: %d %s", c.name, rec.Code, rec.Body)
+		}
+	}
+	if inbox := post(t, h, "/list_nfes", `{`+auth+`}`)["data"].([]any); len(inbox) != 0 {
+		t.Fatalf("refused notes were stored: %v", inbox)
+	}
+	if rec := doMultipart(h, "/import_nfe", `{`+auth+`}`, map[string][]byte{"nota.xml": []byte(good)}); rec.Code != 200 {
+		t.Fatalf("the authorized note: %d %s", rec.Code, rec.Body)
+	}
+	tm, _ := newTestModeServer(t)
+	if rec := doMultipart(tm.Handler(), "/import_nfe", `{`+auth+`}`, map[string][]byte{"nota.xml": []byte(strings.Replace(good, prot, "", 1))}); rec.Code != 200 {
+		t.Fatalf("test mode, no protocol: %d %s", rec.Code, rec.Body)
+	}
 }
