@@ -86,11 +86,17 @@ func BoletoPDF(d BoletoPageData, barcode string) ([]byte, error) {
 	row([]float64{0.14, 0.2, 0.1, 0.18, 0.1, 0.28}, [2]string{"USO DO BANCO", ""}, [2]string{"CARTEIRA", d.Wallet},
 		[2]string{"ESPÉCIE", d.Currency}, [2]string{"QUANTIDADE", ""}, [2]string{"VALOR", ""}, [2]string{"(-) DESCONTO / ABATIMENTO", ""})
 	// Instructions: as many lines as there are, beside the amounts.
-	h := 16 + 11*float64(max(len(d.Instructions), 3))
+	// Each instruction is wrapped, never cut: a cut one drops the
+	// interest it states (TestBoletoPDF).
+	var lines []string
+	for _, in := range d.Instructions {
+		lines = append(lines, wrap(in, contentW*side[0]-8, 8)...)
+	}
+	h := 16 + 11*float64(max(len(lines), 3))
 	p.box(margin, y, contentW*side[0], h)
 	p.text(margin+4, y+9, 6, true, "INSTRUÇÕES (TEXTO DE RESPONSABILIDADE DO BENEFICIÁRIO)")
-	for i, in := range d.Instructions {
-		p.text(margin+4, y+20+11*float64(i), 8, false, fit(in, contentW*side[0]-8, 8))
+	for i, in := range lines {
+		p.text(margin+4, y+20+11*float64(i), 8, false, in)
 	}
 	p.box(margin+contentW*side[0], y, contentW*side[1], h/2)
 	p.text(margin+contentW*side[0]+4, y+9, 6, true, "(+) MORA / MULTA")

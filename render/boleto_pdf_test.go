@@ -18,8 +18,9 @@ func TestBoletoPDF(t *testing.T) {
 		OrderCode: "PV-000012", Description: "Manutenção (novembro)", DocumentNumber: "PV-000012/1", DocumentKind: "DM", Acceptance: "N",
 		DocumentDate: "20/11/2026", ProcessingDate: "20/11/2026", AgencyCode: "1234-5 / 99887-1", OurNumber: "11497186068-5", Wallet: "17",
 		Currency: "R$", Amount: "R$ 1.026,56", DueDate: "10/12/2026", PaymentPlace: "Pagável em qualquer banco, mesmo após o vencimento",
-		Instructions: []string{"Após o vencimento, multa de 2% (R$ 20,53) e juros de mora de 1% ao mês (R$ 0,34 ao dia)."},
-		Line:         FormatLine("00190000090114971860168524522114675860000102656")}
+		Instructions: []string{"Após o vencimento, multa de 2% (R$ 20,53) e juros de mora de 1% ao mês (R$ 0,34 ao dia).",
+			"Referente ao pedido PV-000012: manutenção preventiva e corretiva dos equipamentos de refrigeração da loja da Rua Augusta, novembro de 2026."},
+		Line: FormatLine("00190000090114971860168524522114675860000102656")}
 	b, err := BoletoPDF(d, barcode)
 	if err != nil {
 		t.Fatal(err)
@@ -39,6 +40,13 @@ func TestBoletoPDF(t *testing.T) {
 		"Rua Vergueiro, 1000", "CEP 13010-000", "ENDEREÇO DO PAGADOR"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("pdftotext did not find %q in:\n%s", want, out)
+		}
+	}
+	// Every instruction whole, over as many lines as it takes.
+	words := strings.Join(strings.Fields(string(out)), " ")
+	for _, in := range d.Instructions {
+		if !strings.Contains(words, in) {
+			t.Errorf("the instruction %q is not whole in:\n%s", in, out)
 		}
 	}
 	if out, err := exec.Command(tools["pdftoppm"], "-r", "300", "-png", "-singlefile", file, filepath.Join(dir, "page")).CombinedOutput(); err != nil {

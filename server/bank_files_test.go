@@ -423,3 +423,29 @@ func TestReturnOfAnotherCompany(t *testing.T) {
 		t.Errorf("paid: %v", c)
 	}
 }
+
+// TestBoletoPayerLegalName: a company pays a boleto under its legal name
+// (razão social), which its CNPJ is registered under, not its trade name:
+// in the remittance's segment Q and on the printed boleto.
+func TestBoletoPayerLegalName(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	c := post(t, h, "/insert_contact", `{`+auth+`,"type":"legal","register":"45.997.418/0001-53","socialReason":"Alfa Comercio de Papeis Ltda",
+		"fantasyName":"Papelaria do Bairro","address":"Av. Paulista","number":"1000","neighborhood":"Bela Vista","city":"São Paulo","state":"SP","zip_code":"01310-100"}`)["token"].(string)
+	id := post(t, h, "/insert_sales_order", strings.Replace(serviceOrder, "{{contact1}}", c, 1))["data"].(map[string]any)["id"].(string)
+	url := post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["payment_url"].(string)
+	rec := do(h, http.MethodPost, "/export_remittance", `{`+auth+`,"provider":"provider_a"}`)
+	recs := strings.Split(rec.Body.String(), "\r\n")
+	if rec.Code != 200 || len(recs) < 4 || recs[3][13] != 'Q' || !strings.Contains(strings.ToUpper(recs[3]), "ALFA COMERCIO DE PAPEIS LTDA") ||
+		strings.Contains(strings.ToUpper(recs[3]), "PAPELARIA DO BAIRRO") {
+		t.Errorf("segment Q names the payer otherwise:\n%s", recs[min(3, len(recs)-1)])
+	}
+	reg := itauReturn(t, bank.ReturnItem{Movement: "02", Our: itauOur(t, 1), Document: "PV-000001/1", Due: fixedNow, Amount: decimal.NewFromInt(1500)})
+	if rec := doMultipart(h, "/import_return", `{`+auth+`,"provider":"provider_a"}`, map[string][]byte{"RET.txt": reg}); rec.Code != 200 {
+		t.Fatalf("registration: %d %s", rec.Code, rec.Body)
+	}
+	page := do(h, http.MethodGet, "/sales_orders/public_boleto/"+url[strings.LastIndex(url, "/")+1:], "")
+	if !strings.Contains(page.Body.String(), "Alfa Comercio de Papeis Ltda") {
+		t.Errorf("the boleto page does not name the payer's legal name: %d", page.Code)
+	}
+}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -228,7 +229,7 @@ func (s *Server) boleto(r *request) (render.BoletoPageData, store.Charge, error)
 	code := c.BoletoBarcode.String[:3]
 	d := render.BoletoPageData{Bank: code + "-" + bankDigit(code), Seller: o.UnitName, SellerCNPJ: brdoc.FormatCNPJ(o.UnitCNPJ),
 		SellerAddress: address(info.UnitStreet, info.UnitNumber, info.UnitDistrict, "", "", info.UnitZip, info.UnitCityIBGE),
-		Customer:      o.ContactName, CustomerDocument: formatDocument(info.PayerDocument),
+		Customer:      cmp.Or(info.PayerName, o.ContactName), CustomerDocument: formatDocument(info.PayerDocument),
 		CustomerAddress: address(info.PayerStreet, info.PayerNumber, info.PayerDistrict, info.PayerCity, info.PayerState, info.PayerZip, ""),
 		OrderCode:       o.CodOrders, Description: o.Description, DocumentNumber: fmt.Sprintf("%s/%d", o.CodOrders, c.Installment),
 		DocumentKind: "DM", Acceptance: "N", DocumentDate: render.DateBR(info.Processed), ProcessingDate: render.DateBR(info.Processed),

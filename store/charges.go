@@ -376,6 +376,11 @@ func (db *DB) PrepareCharges(ctx context.Context, unitID int64, orderToken strin
 	return plan, err
 }
 
+// payerNameSQL is the name a boleto and its remittance give the payer
+// (contacts ct): a company's legal name (razão social), which its CNPJ is
+// registered under, else the contact's name (TestBoletoPayerLegalName).
+const payerNameSQL = `COALESCE(NULLIF(ct.social_reason, ''), ct.display_name, '')`
+
 // ErrPayerIncomplete: a bank registers a boleto only with its payer's
 // CPF or CNPJ and postal address (PayerError says what is missing).
 var ErrPayerIncomplete = errors.New("the payer lacks what the bank needs to register a boleto")
@@ -437,7 +442,7 @@ func registrablePayer(ctx context.Context, tx *sql.Tx, orderID int64) error {
 	var code string
 	var contact sql.NullInt64
 	var name, register, address, city, state, zip string
-	if err := tx.QueryRowContext(ctx, `SELECT o.cod_orders, ct.id, COALESCE(ct.display_name, ''), COALESCE(ct.register, ''),
+	if err := tx.QueryRowContext(ctx, `SELECT o.cod_orders, ct.id, `+payerNameSQL+`, COALESCE(ct.register, ''),
 		COALESCE(ct.address, ''), COALESCE(ct.city, ''), COALESCE(ct.state, ''), COALESCE(ct.zip_code, '')
 		FROM sales_orders o LEFT JOIN contacts ct ON ct.id = o.contact_id WHERE o.id = ?`, orderID).
 		Scan(&code, &contact, &name, &register, &address, &city, &state, &zip); err != nil {

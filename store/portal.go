@@ -302,7 +302,7 @@ func (db *DB) RefusePayment(ctx context.Context, unitID int64, orderToken, reaso
 // agreement the boleto is registered under.
 type BoletoInfo struct {
 	UnitStreet, UnitNumber, UnitDistrict, UnitZip, UnitCityIBGE string
-	PayerDocument                                               string
+	PayerName, PayerDocument                                    string
 	PayerStreet, PayerNumber, PayerDistrict                     string
 	PayerCity, PayerState, PayerZip                             string
 	// Agreement is nil for a boleto the firm prints itself (no provider).
@@ -321,19 +321,20 @@ func (db *DB) BoletoInfo(ctx context.Context, publicToken, chargeToken string) (
 			return err
 		}
 		var agreement sql.NullInt64
-		var f [13]sql.NullString
+		var f [14]sql.NullString
 		err = tx.QueryRowContext(ctx, `
 			SELECT un.street, un.number, un.district, un.zip, un.city_ibge, ct.register, ct.address, ct.number, ct.neighborhood,
-				ct.city, ct.state, ct.zip_code, substr(c.created_at, 1, 10), c.agreement_id
+				ct.city, ct.state, ct.zip_code, substr(c.created_at, 1, 10), `+payerNameSQL+`, c.agreement_id
 			FROM charges c JOIN sales_orders o ON o.id = c.order_id JOIN units un ON un.id = o.unit_id
 			LEFT JOIN contacts ct ON ct.id = o.contact_id WHERE o.id = ? AND c.token = ?`, id, chargeToken).
-			Scan(&f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9], &f[10], &f[11], &f[12], &agreement)
+			Scan(&f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9], &f[10], &f[11], &f[12], &f[13], &agreement)
 		if err != nil {
 			return notFound(err)
 		}
 		b = BoletoInfo{UnitStreet: f[0].String, UnitNumber: f[1].String, UnitDistrict: f[2].String, UnitZip: f[3].String,
 			UnitCityIBGE: f[4].String, PayerDocument: f[5].String, PayerStreet: f[6].String, PayerNumber: f[7].String,
-			PayerDistrict: f[8].String, PayerCity: f[9].String, PayerState: f[10].String, PayerZip: f[11].String, Processed: f[12].String}
+			PayerDistrict: f[8].String, PayerCity: f[9].String, PayerState: f[10].String, PayerZip: f[11].String, Processed: f[12].String,
+			PayerName: f[13].String}
 		if agreement.Valid {
 			a, err := scanAgreement(tx.QueryRowContext(ctx, agreementSelect+` WHERE a.id = ?`, agreement.Int64))
 			if err != nil {

@@ -53,7 +53,7 @@ func (db *DB) ExportRemittance(ctx context.Context, unitID int64, provider strin
 		}
 		rows, err := tx.QueryContext(ctx, `
 			SELECT c.id, c.token, CASE WHEN c.status = 'CANCELLED' THEN '02' ELSE '01' END, CAST(c.our_number AS INTEGER), o.cod_orders,
-				c.installment, c.amount, c.due_date, substr(c.created_at, 1, 10), COALESCE(ct.display_name, ''), COALESCE(ct.register, ''),
+				c.installment, c.amount, c.due_date, substr(c.created_at, 1, 10), `+payerNameSQL+`, COALESCE(ct.register, ''),
 				TRIM(COALESCE(ct.address, '') || ' ' || COALESCE(ct.number, '')), COALESCE(ct.neighborhood, ''), COALESCE(ct.zip_code, ''), COALESCE(ct.city, ''), COALESCE(ct.state, '')
 			FROM charges c JOIN sales_orders o ON o.id = c.order_id LEFT JOIN contacts ct ON ct.id = o.contact_id
 			WHERE c.agreement_id = ? AND ((c.registration = 'pending' AND c.status IN ('PENDING', 'OVERDUE')) OR c.writeoff = 'pending')
