@@ -114,7 +114,11 @@ CREATE TABLE contacts (
 	updated_at    TEXT NOT NULL,
 	city_ibge     TEXT,
 	-- The name's Portuguese collation key: listings order by it.
-	sort_key       BLOB
+	sort_key       BLOB,
+	-- The inscrição estadual (digits or ISENTO) and the NF-e's
+	-- indIEDest (1, 2 or 9; NULL: derived from the registration).
+	state_registration TEXT,
+	icms_contributor   TEXT CHECK (icms_contributor IN ('1', '2', '9'))
 ) STRICT;
 CREATE UNIQUE INDEX contacts_unit_register ON contacts(unit_id, register);
 CREATE INDEX contacts_unit_name ON contacts(unit_id, active, sort_key);

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -59,11 +60,19 @@ type contactRequest struct {
 	Number       *string `json:"number"`
 	Complement   *string `json:"complement"`
 	CityIBGE     *string `json:"city_ibge" alias:"ibge"`
+	// StateRegistration is the inscrição estadual, checked by the rule of
+	// the contact's state, or ISENTO.
+	StateRegistration *string `json:"state_registration" alias:"inscricao_estadual,ie"`
+	// ICMSContributor is the NF-e's indIEDest: 1 contributor of ICMS, 2
+	// exempt from registration, 9 not a contributor (by default: 1 with a
+	// registration, 2 with ISENTO, 9 without).
+	ICMSContributor *string `json:"icms_contributor" alias:"ind_ie_dest"`
 }
 
 func (q *contactRequest) fieldCount() int {
 	return sent(q.Type, q.Register, q.FullName, q.SocialReason, q.FantasyName, q.BirthDate, q.Phone, q.Email, q.Address,
-		q.ZipCode, q.State, q.City, q.Neighborhood, q.Observation, q.DataBank, q.Number, q.Complement, q.CityIBGE)
+		q.ZipCode, q.State, q.City, q.Neighborhood, q.Observation, q.DataBank, q.Number, q.Complement, q.CityIBGE,
+		q.StateRegistration, q.ICMSContributor)
 }
 
 // The shapes of a register and a CEP, from their tags.
@@ -113,6 +122,12 @@ func (q *contactRequest) apply(f *store.ContactFields) error {
 	}
 	if q.State != nil {
 		f.State = strings.ToUpper(strings.TrimSpace(*q.State))
+	}
+	if q.StateRegistration != nil {
+		f.StateRegistration = strings.ToUpper(strings.TrimSpace(*q.StateRegistration))
+	}
+	if q.ICMSContributor != nil {
+		f.ICMSContributor = strings.TrimSpace(*q.ICMSContributor)
 	}
 	if q.BirthDate != nil {
 		f.BirthDate = ""
@@ -169,6 +184,44 @@ func checkContact(f *store.ContactFields) error {
 	}
 	if f.Email != "" && !validEmail(f.Email) {
 		return errInvalidEmail
+	}
+	return checkStateRegistration(f)
+}
+
+// checkStateRegistration checks the inscrição estadual by its state's
+// rule (the contact's state is needed to read it) and its agreement with
+// the contributor indicator: a contributor (1) has a registration, one
+// exempt (2) has none (ISENTO), a person is not a contributor unless
+// registered (a rural producer). Each refusal names its field
+// (TestRecipientStateRegistration).
+func checkStateRegistration(f *store.ContactFields) error {
+	ie := f.StateRegistration
+	if ie != "" && !strings.EqualFold(ie, brdoc.Exempt) {
+		if f.State == "" {
+			return &Error{Status: http.StatusBadRequest, Text: textIENeedsState, Details: fieldDetails{Field: "state"}}
+		}
+		n, ok := brdoc.NormalizeIE(f.State, ie)
+		if !ok {
+			return &Error{Status: http.StatusBadRequest, Text: fmt.Sprintf(textInvalidIE, f.State), Details: fieldDetails{Field: "state_registration"}}
+		}
+		f.StateRegistration = n
+	} else if ie != "" {
+		f.StateRegistration = brdoc.Exempt
+	}
+	registered := f.StateRegistration != "" && f.StateRegistration != brdoc.Exempt
+	switch f.ICMSContributor {
+	case "":
+	case "1":
+		if !registered {
+			return &Error{Status: http.StatusBadRequest, Text: textContributorNeedsIE, Details: fieldDetails{Field: "icms_contributor"}}
+		}
+	case "2":
+		if registered {
+			return &Error{Status: http.StatusBadRequest, Text: textExemptHasIE, Details: fieldDetails{Field: "icms_contributor"}}
+		}
+	case "9":
+	default:
+		return &Error{Status: http.StatusBadRequest, Text: fmt.Sprintf(textInvalidChoice, "icms_contributor", "1, 2 or 9"), Details: fieldDetails{Field: "icms_contributor"}}
 	}
 	return nil
 }

@@ -409,3 +409,76 @@ func TestInvoiceNeedsProfile(t *testing.T) {
 		t.Fatalf("%d %s", rec.Code, rec.Body.String())
 	}
 }
+
+// TestRecipientStateRegistration: a contact's state registration is read
+// by its state's rule and agrees with its ICMS contributor indicator, each
+// refusal naming its field; the NF-e's indIEDest and IE follow the contact
+// (the document held to the official schema like every other), and a sale
+// to whom is not a contributor with consumidor_final 0 is refused before
+// it reaches SEFAZ, naming the field (rule 696).
+func TestRecipientStateRegistration(t *testing.T) {
+	const update = `{` + auth + `,"id_token":"{{contact2}}",`
+	field := func(name string) func(*testing.T, map[string]any) {
+		return func(t *testing.T, r map[string]any) {
+			if d, _ := r["details"].(map[string]any); d == nil || d["field"] != name {
+				t.Errorf("details %v, want field %s", r["details"], name)
+			}
+		}
+	}
+	run(t, []scenario{
+		{name: "wrong digit", path: "/update_contact", body: update + `"state":"SP","state_registration":"110.042.490.115"}`, status: 400,
+			text: "Invalid state_registration: not an inscrição estadual of SP (its check digits differ), nor ISENTO.", check: field("state_registration")},
+		{name: "another state's", path: "/update_contact", body: update + `"state":"RJ","state_registration":"110.042.490.114"}`, status: 400,
+			text: "Invalid state_registration: not an inscrição estadual of RJ (its check digits differ), nor ISENTO.", check: field("state_registration")},
+		{name: "no state", path: "/insert_contact", body: `{` + auth + `,"type":"legal","register":"45.997.418/0001-53","socialReason":"Beta Ltda","state_registration":"110042490114"}`,
+			status: 400, text: "A state registration is read by its state's rule: send the contact's state too.", check: field("state")},
+		{name: "contributor without registration", path: "/update_contact", body: update + `"icms_contributor":"1"}`, status: 400,
+			text: "icms_contributor 1 (contributor of ICMS) needs the contact's state_registration.", check: field("icms_contributor")},
+		{name: "exempt with a number", path: "/update_contact", body: update + `"state":"SP","state_registration":"110042490114","icms_contributor":"2"}`, status: 400,
+			text: "icms_contributor 2 (exempt from state registration) does not go with a state_registration number: send ISENTO or 1.", check: field("icms_contributor")},
+		{name: "unknown indicator", path: "/update_contact", body: update + `"icms_contributor":"3"}`, status: 400, text: "Invalid icms_contributor. Use 1, 2 or 9."},
+		{name: "valid", path: "/update_contact", body: update + `"state":"SP","state_registration":"110.042.490.114"}`, status: 200},
+		{name: "exempt", path: "/update_contact", body: update + `"state_registration":"isento","icms_contributor":"2"}`, status: 200},
+	})
+
+	// The NF-e: indIEDest and IE as the contact says.
+	b2b := strings.NewReplacer(`"local_destino":2`, `"local_destino":1`, `"consumidor_final":"1"`, `"consumidor_final":"0"`).Replace(productOrder)
+	for _, c := range []struct {
+		name, contact, order string
+		want                 []string
+		problem              string
+	}{
+		{"contributor", `"state_registration":"110.042.490.114"`, b2b, []string{"<indFinal>0</indFinal>", "<indIEDest>1</indIEDest><IE>110042490114</IE>"}, ""},
+		{"exempt", `"state_registration":"ISENTO"`, b2b, []string{"<indIEDest>2</indIEDest>"}, ""},
+		{"not a contributor, final consumer", `"state_registration":""`, strings.Replace(b2b, `"consumidor_final":"0"`, `"consumidor_final":"1"`, 1),
+			[]string{"<indFinal>1</indFinal>", "<indIEDest>9</indIEDest>"}, ""},
+		{"not a contributor, not final", `"state_registration":"","icms_contributor":"9"`, b2b, nil, "nf.consumidor_final"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s, _ := newTestServer(t)
+			h := s.Handler()
+			post(t, h, "/update_contact", withAddress)
+			post(t, h, "/update_contact", strings.Replace(strings.TrimSuffix(withAddress, "}")+`,`+c.contact+`}`, "{{contact1}}", "{{contact2}}", 1))
+			id := post(t, h, "/insert_sales_order", c.order)["data"].(map[string]any)["id"].(string)
+			rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+			if c.problem != "" {
+				if rec.Code != 422 || !strings.Contains(rec.Body.String(), `"field":"`+c.problem+`"`) || !strings.Contains(rec.Body.String(), "rule 696") {
+					t.Fatalf("want the problem %s: %d %s", c.problem, rec.Code, rec.Body)
+				}
+				return
+			}
+			if rec.Code != 200 {
+				t.Fatalf("issue: %d %s", rec.Code, rec.Body)
+			}
+			xml := do(h, http.MethodGet, "/sales_orders/public_nf_xml/"+publicOf(t, h, id), "").Body.String()
+			for _, w := range c.want {
+				if !strings.Contains(xml, w) {
+					t.Errorf("the NF-e lacks %s", w)
+				}
+			}
+			if dest := xml[strings.Index(xml, "<dest>"):strings.Index(xml, "</dest>")]; strings.Contains(dest, "<IE>") != (c.name == "contributor") {
+				t.Errorf("the recipient's IE: %s", dest)
+			}
+		})
+	}
+}

@@ -30,6 +30,13 @@ type ContactFields struct {
 	Observation  string
 	DataBank     string
 	CityIBGE     string // 7-digit IBGE code of City/State
+	// StateRegistration is the inscrição estadual (digits, or
+	// brdoc.Exempt), checked by the state's rule.
+	StateRegistration string
+	// ICMSContributor is the NF-e's indIEDest: 1 contributor of ICMS, 2
+	// contributor exempt from registration, 9 not a contributor; empty
+	// is derived from StateRegistration.
+	ICMSContributor string
 }
 
 // DisplayName is the contact's `contact_name`: the person's name, else the
@@ -62,24 +69,26 @@ type ContactFilter struct {
 }
 
 const contactColumns = `type, register, full_name, social_reason, fantasy_name, birth_date, phone, email,
-	address, number, complement, neighborhood, city, state, zip_code, observation, data_bank, city_ibge`
+	address, number, complement, neighborhood, city, state, zip_code, observation, data_bank, city_ibge, state_registration, icms_contributor`
 
 const sqlInsertContact = `INSERT INTO contacts (token, unit_id, display_name, ` + contactColumns + `, created_at, updated_at, sort_key)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 const contactSets = `type = ?, register = ?, full_name = ?, social_reason = ?, fantasy_name = ?, birth_date = ?,
 	phone = ?, email = ?, address = ?, number = ?, complement = ?, neighborhood = ?, city = ?, state = ?, zip_code = ?,
-	observation = ?, data_bank = ?, city_ibge = ?`
+	observation = ?, data_bank = ?, city_ibge = ?, state_registration = ?, icms_contributor = ?`
 
 func (f *ContactFields) pointers() []*string {
 	return []*string{&f.Type, &f.Register, &f.FullName, &f.SocialReason, &f.FantasyName, &f.BirthDate, &f.Phone, &f.Email,
-		&f.Address, &f.Number, &f.Complement, &f.Neighborhood, &f.City, &f.State, &f.ZipCode, &f.Observation, &f.DataBank, &f.CityIBGE}
+		&f.Address, &f.Number, &f.Complement, &f.Neighborhood, &f.City, &f.State, &f.ZipCode, &f.Observation, &f.DataBank, &f.CityIBGE,
+		&f.StateRegistration, &f.ICMSContributor}
 }
 
 func (f ContactFields) values() []any {
 	out := []any{f.Type, f.Register}
 	for _, s := range []string{f.FullName, f.SocialReason, f.FantasyName, f.BirthDate, f.Phone, f.Email,
-		f.Address, f.Number, f.Complement, f.Neighborhood, f.City, f.State, f.ZipCode, f.Observation, f.DataBank, f.CityIBGE} {
+		f.Address, f.Number, f.Complement, f.Neighborhood, f.City, f.State, f.ZipCode, f.Observation, f.DataBank, f.CityIBGE,
+		f.StateRegistration, f.ICMSContributor} {
 		out = append(out, nullString(s))
 	}
 	return out
@@ -109,18 +118,9 @@ func (db *DB) InsertContact(ctx context.Context, unitID int64, f ContactFields) 
 // fields, and writes the result, all in one transaction.
 func (db *DB) UpdateContact(ctx context.Context, unitID int64, token string, apply func(*ContactFields) error) error {
 	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		var cols [18]sql.NullString
-		scan := make([]any, len(cols))
-		for i := range cols {
-			scan[i] = &cols[i]
-		}
-		err := tx.QueryRowContext(ctx, `SELECT `+contactColumns+` FROM contacts WHERE unit_id = ? AND token = ?`, unitID, token).Scan(scan...)
+		f, err := scanContactFields(tx.QueryRowContext(ctx, `SELECT `+contactColumns+` FROM contacts WHERE unit_id = ? AND token = ?`, unitID, token))
 		if err != nil {
 			return notFound(err)
-		}
-		var f ContactFields
-		for i, p := range f.pointers() {
-			*p = cols[i].String
 		}
 		if err := apply(&f); err != nil {
 			return err
@@ -267,17 +267,23 @@ func addTrigram(b *strings.Builder, seen map[string]bool, t string) {
 // ContactByToken returns the fields of a contact of the unit (active or
 // not).
 func (db *DB) ContactByToken(ctx context.Context, unitID int64, token string) (ContactFields, error) {
-	var cols [18]sql.NullString
+	f, err := scanContactFields(db.r.QueryRowContext(ctx, `SELECT `+contactColumns+` FROM contacts WHERE unit_id = ? AND token = ?`, unitID, token))
+	return f, notFound(err)
+}
+
+// scanContactFields reads a row of contactColumns.
+func scanContactFields(s scanner) (ContactFields, error) {
+	var f ContactFields
+	ptrs := f.pointers()
+	cols := make([]sql.NullString, len(ptrs))
 	scan := make([]any, len(cols))
 	for i := range cols {
 		scan[i] = &cols[i]
 	}
-	err := db.r.QueryRowContext(ctx, `SELECT `+contactColumns+` FROM contacts WHERE unit_id = ? AND token = ?`, unitID, token).Scan(scan...)
-	if err != nil {
-		return ContactFields{}, notFound(err)
+	if err := s.Scan(scan...); err != nil {
+		return ContactFields{}, err
 	}
-	var f ContactFields
-	for i, p := range f.pointers() {
+	for i, p := range ptrs {
 		*p = cols[i].String
 	}
 	return f, nil

@@ -211,10 +211,10 @@ func TestSearchIndexOfExistingContacts(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, err := db.w.ExecContext(ctx, `INSERT INTO contacts_fts (contacts_fts) VALUES ('delete-all');
-		INSERT INTO contacts_fts (rowid, names) SELECT id, coalesce(full_name, '') || char(10) || coalesce(social_reason, '') || char(10) || coalesce(fantasy_name, '') FROM contacts;
-		PRAGMA user_version = 23`); err != nil {
+		INSERT INTO contacts_fts (rowid, names) SELECT id, coalesce(full_name, '') || char(10) || coalesce(social_reason, '') || char(10) || coalesce(fantasy_name, '') FROM contacts`); err != nil {
 		t.Fatal(err)
 	}
+	rewind(t, db, 23)
 	find := func() int {
 		cs, err := db.Contacts(ctx, u.ID, ContactFilter{Search: "JOAO CONCEICAO"})
 		if err != nil {

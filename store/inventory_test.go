@@ -138,9 +138,10 @@ func TestInventoryTotalsOfExistingMovements(t *testing.T) {
 	if err != nil || len(want) != 2 {
 		t.Fatalf("%v %v", want, err)
 	}
-	if _, err := db.w.ExecContext(ctx, `DROP TABLE inventory_month_totals; PRAGMA user_version = 22`); err != nil {
+	if _, err := db.w.ExecContext(ctx, `DROP TABLE inventory_month_totals`); err != nil {
 		t.Fatal(err)
 	}
+	rewind(t, db, 22)
 	if _, err := migrate(ctx, db.w, "", time.Now()); err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,8 @@ import (
 // InvoiceParty is an issuer's or recipient's data as stored.
 type InvoiceParty struct {
 	Register, Name, IM, Address, Number, Complement, Neighborhood, CityIBGE, City, State, Zip, Phone, Email string
+	// StateRegistration and ICMSContributor: a contact's (ContactFields).
+	StateRegistration, ICMSContributor string
 }
 
 // InvoiceItem is one product line with its fiscal data.
@@ -116,16 +118,16 @@ func (db *DB) InvoiceData(ctx context.Context, unitID int64, orderToken string) 
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
 		}
-		var c [12]sql.NullString
+		var c [14]sql.NullString
 		if err := tx.QueryRowContext(ctx, `SELECT c.register, COALESCE(c.social_reason, c.full_name, c.display_name), c.address, c.number,
-			c.neighborhood, c.city_ibge, c.city, c.state, c.zip_code, c.email, c.complement, c.phone
+			c.neighborhood, c.city_ibge, c.city, c.state, c.zip_code, c.email, c.complement, c.phone, c.state_registration, c.icms_contributor
 			FROM sales_orders o JOIN contacts c ON c.id = o.contact_id WHERE o.id = ?`, o.id).
-			Scan(&c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7], &c[8], &c[9], &c[10], &c[11]); err != nil {
+			Scan(&c[0], &c[1], &c[2], &c[3], &c[4], &c[5], &c[6], &c[7], &c[8], &c[9], &c[10], &c[11], &c[12], &c[13]); err != nil {
 			return err
 		}
 		d.Recipient = InvoiceParty{Register: c[0].String, Name: c[1].String, Address: c[2].String, Number: c[3].String,
 			Neighborhood: c[4].String, CityIBGE: c[5].String, City: c[6].String, State: c[7].String, Zip: c[8].String, Email: c[9].String,
-			Complement: c[10].String, Phone: c[11].String}
+			Complement: c[10].String, Phone: c[11].String, StateRegistration: c[12].String, ICMSContributor: c[13].String}
 		// The order's lines as sold: an invoice bills what the order sold.
 		rows, err := tx.QueryContext(ctx, `SELECT code, description, COALESCE(ncm, ''), COALESCE(cfop, ''), COALESCE(unit, ''),
 			quantity, unit_value, total FROM sales_order_lines WHERE order_id = ? ORDER BY position`, o.id)

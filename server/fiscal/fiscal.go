@@ -48,8 +48,29 @@ type Party struct {
 	Zip          string
 	Phone        string
 	Email        string
-	IE           string // the issuer's state registration, or ISENTO
+	IE           string // the state registration, or ISENTO
 	CNAE         string
+	// Contributor is a recipient's indIEDest as its contact says (1, 2 or
+	// 9); empty is derived from IE (Party.IndIEDest).
+	Contributor string
+}
+
+// IndIEDest is the NF-e's indicator of the recipient's state registration
+// (NT 2011.004): 1 contributor of ICMS with its registration, 2 exempt
+// from registration, 9 not a contributor. An NFC-e's recipient is always
+// 9 (rule 791: it informs no registration).
+func (p Party) IndIEDest(kind string) string {
+	switch {
+	case kind == NFCe:
+		return "9"
+	case p.Contributor != "":
+		return p.Contributor
+	case p.IE == brdoc.Exempt:
+		return "2"
+	case p.IE != "":
+		return "1"
+	}
+	return "9"
 }
 
 // Tax regimes (CRT, the NF-e's code of the issuer's regime).
@@ -204,6 +225,15 @@ func Validate(inv Invoice) []Problem {
 		}
 		if inv.ConsumidorFinal == "" {
 			add("nf.consumidor_final", "consumidor_final is required (0 or 1)")
+		}
+		// SEFAZ rule 696: a sale to whom is not a contributor of ICMS is a
+		// sale to a final consumer.
+		if inv.Kind == NFe && inv.ConsumidorFinal == "0" && r.IndIEDest(inv.Kind) == "9" {
+			add("nf.consumidor_final", "the customer is not a contributor of ICMS (contact icms_contributor 9, or no state_registration): "+
+				"the sale is to a final consumer, consumidor_final 1 (SEFAZ rule 696)")
+		}
+		if inv.Kind == NFe && r.IndIEDest(inv.Kind) == "1" && (r.IE == "" || r.IE == brdoc.Exempt) {
+			add("contact.state_registration", "a contributor of ICMS (icms_contributor 1) needs its state registration")
 		}
 		if inv.Kind == NFCe && (inv.LocalDestino != 1 || inv.ConsumidorFinal == "0") {
 			add("nf.local_destino", "an NFC-e is an internal sale to a final consumer")

@@ -103,6 +103,7 @@ type Dest struct {
 	XNome     string `xml:"xNome,omitempty"`
 	Ender     *Ender `xml:"enderDest,omitempty"`
 	IndIEDest string `xml:"indIEDest"`
+	IE        string `xml:"IE,omitempty"`
 	Email     string `xml:"email,omitempty"`
 }
 
@@ -383,7 +384,12 @@ func BuildNFe(inv Invoice, key string) ([]byte, error) {
 		in.Emit.IM, in.Emit.CNAE = clip(e.IM, 15), e.CNAE
 	}
 	r := inv.Recipient
-	dest := &Dest{XNome: clip(r.Name, 60), IndIEDest: "9", Email: clip(r.Email, 60)}
+	dest := &Dest{XNome: clip(r.Name, 60), IndIEDest: r.IndIEDest(inv.Kind), Email: clip(r.Email, 60)}
+	if dest.IndIEDest == "1" {
+		// The schema's TIeDestNaoIsento is digits: São Paulo's rural
+		// producers go without their P.
+		dest.IE = strings.TrimPrefix(r.IE, "P")
+	}
 	if Environment == 2 {
 		dest.XNome = HomologacaoDest
 	}

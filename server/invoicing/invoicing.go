@@ -358,7 +358,9 @@ func Document(d store.InvoiceData) fiscal.Invoice {
 	p := d.Profile
 	emitter := party(d.Emitter)
 	emitter.IE, emitter.CNAE = p.IE, p.CNAE
-	inv := fiscal.Invoice{Kind: d.Kind, Emitter: emitter, Recipient: party(d.Recipient), Total: d.Value.Decimal,
+	recipient := party(d.Recipient)
+	recipient.IE, recipient.Contributor = d.Recipient.StateRegistration, d.Recipient.ICMSContributor
+	inv := fiscal.Invoice{Kind: d.Kind, Emitter: emitter, Recipient: recipient, Total: d.Value.Decimal,
 		Profile: fiscal.Profile{CRT: p.CRT, ICMSRate: rate(p.ICMSRate), PISRate: rate(p.PISRate), COFINSRate: rate(p.COFINSRate), CSCID: p.CSCID},
 		Freight: d.FreightTotal.Decimal, FreightMode: d.FreightMode, TipoDocumento: d.TipoDocumento, Finalidade: d.FinalidadeEmissao,
 		Presenca: d.PresencaComprador, ConsumidorFinal: d.ConsumidorFinal, LocalDestino: d.LocalDestino, PaymentKey: d.PaymentKey}

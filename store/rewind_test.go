@@ -1,0 +1,29 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"testing"
+)
+
+// undoSchema undoes the schema changes of migrations that tests run again
+// on a file rewound to an earlier version (a data migration is tested on
+// such a file). A migration that adds columns or tables adds its undo here.
+var undoSchema = map[int]string{
+	25: `ALTER TABLE outbox DROP COLUMN sealed;`,
+	26: `ALTER TABLE contacts DROP COLUMN icms_contributor; ALTER TABLE contacts DROP COLUMN state_registration;`,
+}
+
+// rewind sets the file's schema version back to version, undoing the
+// schema changes of the later migrations, so that migrate runs them again.
+func rewind(t *testing.T, db *DB, version int) {
+	t.Helper()
+	for v := SchemaVersion(); v > version; v-- {
+		if _, err := db.w.ExecContext(context.Background(), undoSchema[v]); err != nil {
+			t.Fatalf("undo migration %d: %v", v, err)
+		}
+	}
+	if _, err := db.w.ExecContext(context.Background(), fmt.Sprintf("PRAGMA user_version = %d", version)); err != nil {
+		t.Fatal(err)
+	}
+}
