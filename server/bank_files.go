@@ -148,7 +148,9 @@ const (
 		"entry with `in_automation` on the agreement's account, `conciliation`, `generateNFWebhook`, `charge.paid`; the bank's date, fee " +
 		"and credit date kept) and written off. Answers what each line did; a line naming no charge is reported, never dropped. The " +
 		"same file twice changes nothing (`duplicate`). A malformed file is refused whole (400) with `details.Line` and `details.Column`; an amount or fee beyond " +
-		"9999999999.99 refuses it whole too (400 `Invalid amount. …`)."
+		"9999999999.99 refuses it whole too (400 `Invalid amount. …`). A file whose header names another beneficiary than the unit's " +
+		"agreement (CNPJ, agency, account, agreement or transmission code) applies nothing (422, the fields in `details.fields`); a " +
+		"payment dated after today, or undated, is reported as `not_settled`."
 	docSettleCharge = "Records a payment the firm received outside fincom's channels (cash, a transfer it saw at its bank) for the order's " +
 		"open charge (`installment`, else the first open one): `amount` (else the charge's), `date` (else today) and the account " +
 		"credited (`id_token_bank_account`, else the agreement's or the order's), with the effects of a confirmed payment. Audited: " +

@@ -163,7 +163,9 @@ func TestPixCharge(t *testing.T) {
 	out := post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
 	c := out["charges"].([]any)[0].(map[string]any)
 	payload := c["pix_payload"].(string)
-	if !pix.Valid(payload) || !strings.Contains(payload, "pix@acme.com.br") || !strings.Contains(payload, "540535.00") {
+	// The order's value, 35.00, and its freight, 12.30, which the invoice
+	// bills too.
+	if !pix.Valid(payload) || !strings.Contains(payload, "pix@acme.com.br") || !strings.Contains(payload, "540547.30") {
 		t.Fatalf("BR Code %s", payload)
 	}
 	url := out["payment_url"].(string)

@@ -24,6 +24,20 @@ import (
 const withAddress = `{` + auth + `,"id_token":"{{contact1}}","address":"Av. Paulista","number":"1500","neighborhood":"Bela Vista",
 	"city":"São Paulo","state":"SP","zip_code":"01310-100"}`
 
+// hasProblem checks that an invoice's refusal lists a problem of field.
+func hasProblem(field string) func(*testing.T, map[string]any) {
+	return func(t *testing.T, r map[string]any) {
+		t.Helper()
+		ps, _ := r["details"].(map[string]any)["problems"].([]any)
+		for _, p := range ps {
+			if p.(map[string]any)["field"] == field {
+				return
+			}
+		}
+		t.Errorf("no problem of %s in %v", field, ps)
+	}
+}
+
 func TestInvoiceProblems(t *testing.T) {
 	run(t, []scenario{
 		{name: "every problem listed", path: "/generate_nf", before: []call{{"/insert_sales_order", strings.NewReplacer(`"tax_iss_amount":75`, `"tax_iss_amount":70`,
@@ -39,6 +53,14 @@ func TestInvoiceProblems(t *testing.T) {
 					t.Errorf("problems %v", ps)
 				}
 			}},
+		{name: "gross against the value", path: "/generate_nf", before: []call{{"/update_contact", withAddress},
+			{"/insert_sales_order", strings.Replace(serviceOrder, `"tax_service_gross_amount":1500`, `"tax_service_gross_amount":3000`, 1)}},
+			body: `{` + auth + `,"id_token":"00000000-0000-4000-8001-000000000001"}`, status: 422,
+			text: "The order's fiscal data is incomplete: fix every problem listed in details.", check: hasProblem("nf.tax_service_gross_amount")},
+		{name: "withholdings against their total", path: "/generate_nf", before: []call{{"/update_contact", withAddress},
+			{"/insert_sales_order", strings.Replace(nationalOrder, `"ret_total_amount":22.5},"net_receivable_amount":1477.5`, `"ret_total_amount":30},"net_receivable_amount":1470`, 1)}},
+			body: `{` + auth + `,"id_token":"00000000-0000-4000-8001-000000000001"}`, status: 422,
+			text: "The order's fiscal data is incomplete: fix every problem listed in details.", check: hasProblem("nf.ret_total_amount")},
 		{name: "unknown order", path: "/generate_nf", body: `{` + auth + `,"id_token":"x"}`, status: 404, text: "Sales order not found or not updated."},
 		{name: "cancel without invoice", path: "/cancel_nf", before: []call{{"/insert_sales_order", serviceOrder}},
 			body: `{` + auth + `,"id_token":"00000000-0000-4000-8001-000000000001","reason":"Erro na descrição do serviço"}`, status: 409, text: "The order has no authorized invoice."},
@@ -480,5 +502,28 @@ func TestRecipientStateRegistration(t *testing.T) {
 				t.Errorf("the recipient's IE: %s", dest)
 			}
 		})
+	}
+}
+
+// TestFreightChargedAsInvoiced: an order with freight charges what its
+// NF-e totals, products and freight, and the note's payment group states
+// that amount by the means charged: a PIX paid by a static BR Code is
+// tPag 20.
+func TestFreightChargedAsInvoiced(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	post(t, h, "/update_contact", withAddress)
+	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
+	id := post(t, h, "/insert_sales_order", strings.Replace(productOrder, `"local_destino":2`, `"local_destino":1`, 1))["data"].(map[string]any)["id"].(string)
+	charges := post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["charges"].([]any)
+	if len(charges) != 1 || charges[0].(map[string]any)["amount"] != "47.30" {
+		t.Fatalf("charges %v", charges)
+	}
+	post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	xml := do(h, http.MethodGet, "/sales_orders/public_nf_xml/"+publicOf(t, h, id), "").Body.String()
+	for _, want := range []string{"<vFrete>12.30</vFrete><vSeg>", "<vNF>47.30</vNF>", "<detPag><tPag>20</tPag><vPag>47.30</vPag></detPag>"} {
+		if !strings.Contains(xml, want) {
+			t.Errorf("the NF-e lacks %s", want)
+		}
 	}
 }

@@ -232,5 +232,7 @@ const (
 	docImportNFe = "Puts an NF-e XML (multipart, one file) into the unit's inbox, standing in for the tax authority's " +
 		"distribution service (also `fincom nfe import`): a readable NF-e with a valid key issued to the " +
 		"unit's CNPJ (422 `The NF-e was not issued to this unit's CNPJ.`, `The file is not a readable NF-e " +
-		"XML.`); the same key twice is 409 `This NF-e is already in the inbox.`."
+		"XML.`); the same key twice is 409 `This NF-e is already in the inbox.`. Outside test mode only an authorized note is taken: an " +
+		"`nfeProc` with the protocol of its key (cStat 100 or 150) whose signature verifies with a non-test certificate of the issuer's " +
+		"firm; else 422 naming the missing protocol or the failed signature (`details.reason`), and nothing is stored."
 )

@@ -112,7 +112,9 @@ const (
 		"(`repeated` on a second import). A credit is matched to an open charge or unpaid income of the same amount, a debit to an " +
 		"unpaid expense: the same date first, else the single nearest due date within 5 days; two equally near leave the line open. " +
 		"A match settles the charge (a confirmed payment's effects) or pays the entry on the line's date into the account, and " +
-		"reconciles it (`conciliation_date`, `id_ofx` in /transactions). Unmatched lines stay `open` (/list_statement_lines)."
+		"reconciles it (`conciliation_date`, `id_ofx` in /transactions). Unmatched lines stay `open` (/list_statement_lines). Only " +
+		"the account's statements are read: the file's BANKID and ACCTID must be the account's bank and account (leading zeros, " +
+		"agency and digit aside) and CURDEF BRL; a file with no statement of it is refused (422, `details.accounts` naming those it holds)."
 	docListStatementLines = "The unit's statement lines, by date: of one account (`id_token_bank_account`) and status (`open`, " +
 		"`matched`, `dismissed`) when given, each with what it matched."
 	docReconcileStatementLine = "A person's decision on an open statement line (`id_token`): `match` it with an unpaid entry of its " +

@@ -211,8 +211,8 @@ type orderRow struct {
 	token, publicToken, paymentKey          string
 	provider, pixKey, dueDate, notifyCharge string
 	active                                  bool
-	value                                   Money
-	installments, card                      int
+	value, freight                          Money
+	installments, card, freightMode         int
 }
 
 func orderForCharge(ctx context.Context, tx *sql.Tx, where string, args ...any) (orderRow, error) {
@@ -220,12 +220,23 @@ func orderForCharge(ctx context.Context, tx *sql.Tx, where string, args ...any) 
 	var public, provider, pixKey, notify sql.NullString
 	err := tx.QueryRowContext(ctx, `
 		SELECT o.id, o.unit_id, o.token, o.public_token, pm.payment_key, o.provider_bank, o.pix_key, o.estimated_payment_date,
-			o.notify_email_charge, o.active, o.value, o.installments, o.installment_credit
+			o.notify_email_charge, o.active, o.value, o.installments, o.installment_credit, o.freight_mode, COALESCE(o.freight_total, '0')
 		FROM sales_orders o JOIN payment_methods pm ON pm.id = o.payment_method_id WHERE `+where, args...).
 		Scan(&o.id, &o.unitID, &o.token, &public, &o.paymentKey, &provider, &pixKey, &o.dueDate, &notify, &o.active, &o.value,
-			&o.installments, &o.card)
+			&o.installments, &o.card, &o.freightMode, &o.freight)
 	o.publicToken, o.provider, o.pixKey, o.notifyCharge = public.String, provider.String, pixKey.String, notify.String
 	return o, notFound(err)
+}
+
+// billed is what the order's charges bill: its value and, when the order
+// carries freight (any freight_mode but 9, no freight), the freight, which
+// the invoice adds to its total too (vNF): the invoice and the charges
+// agree (TestFreightChargedAsInvoiced).
+func (o orderRow) billed() Money {
+	if o.freightMode == 9 {
+		return o.value
+	}
+	return NewMoney(o.value.Add(o.freight.Decimal))
 }
 
 // splitAmount divides a value into n installments of whole cents, the
@@ -286,7 +297,7 @@ func (db *DB) PrepareCharges(ctx context.Context, unitID int64, orderToken strin
 		if o.paymentKey == "CREDIT_CARD" {
 			n = 1 // card installments are the card issuer's, one charge
 		}
-		parts := splitAmount(o.value, n)
+		parts := splitAmount(o.billed(), n)
 		for i := 1; i <= n; i++ {
 			if have[i] {
 				continue

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/shopspring/decimal"
 	"time"
 )
 
@@ -39,7 +40,10 @@ type InvoiceData struct {
 	ServiceID, ServiceCod, ServiceLocation string
 	Taxes                                  Taxes
 	PaymentKey, NotifyEmailNF, PublicToken string
-	Existing                               *Invoice
+	// Charged is what the order's open and paid charges add up to (none:
+	// zero), which the invoice's payment group must state.
+	Charged  Money
+	Existing *Invoice
 	// Profile is the issuing unit's fiscal profile (its address is also in
 	// Emitter); Certificate its certificate, nil when it has none.
 	Profile     UnitProfile
@@ -95,6 +99,24 @@ func (db *DB) InvoiceData(ctx context.Context, unitID int64, orderToken string) 
 		d.ServiceID, d.ServiceCod, d.ServiceLocation = o.InvoiceConfig.ServiceIDToken.String, o.ServiceCod.String, o.ServiceLocation.String
 		d.Taxes, d.PaymentKey, d.NotifyEmailNF, d.PublicToken = o.Taxes, o.PaymentKey, o.NotifyEmailNF.String, o.PublicToken.String
 		d.ServiceName = o.StockItemName.String
+		rows, err := tx.QueryContext(ctx, `SELECT amount FROM charges WHERE order_id = ? AND status <> 'CANCELLED'`, o.id)
+		if err != nil {
+			return err
+		}
+		charged := decimal.Zero
+		for rows.Next() {
+			var m Money
+			if err := rows.Scan(&m); err != nil {
+				rows.Close()
+				return err
+			}
+			charged = charged.Add(m.Decimal)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		d.Charged = NewMoney(charged)
 		var cnpj, ibge, im sql.NullString
 		if err := tx.QueryRowContext(ctx, `SELECT name, cnpj, city_ibge, im FROM units WHERE id = ?`, unitID).Scan(&d.Emitter.Name, &cnpj, &ibge, &im); err != nil {
 			return err
@@ -108,7 +130,7 @@ func (db *DB) InvoiceData(ctx context.Context, unitID int64, orderToken string) 
 		d.Emitter.Zip, d.Emitter.Phone = p.Zip, p.Phone
 		var crt UnitCertificate
 		var nb, na string
-		err := tx.QueryRowContext(ctx, `SELECT cert, sealed_key, cnpj, subject, not_before, not_after, test FROM unit_certificates WHERE unit_id = ?`,
+		err = tx.QueryRowContext(ctx, `SELECT cert, sealed_key, cnpj, subject, not_before, not_after, test FROM unit_certificates WHERE unit_id = ?`,
 			unitID).Scan(&crt.Cert, &crt.SealedKey, &crt.CNPJ, &crt.Subject, &nb, &na, &crt.Test)
 		switch {
 		case err == nil:
@@ -129,7 +151,7 @@ func (db *DB) InvoiceData(ctx context.Context, unitID int64, orderToken string) 
 			Neighborhood: c[4].String, CityIBGE: c[5].String, City: c[6].String, State: c[7].String, Zip: c[8].String, Email: c[9].String,
 			Complement: c[10].String, Phone: c[11].String, StateRegistration: c[12].String, ICMSContributor: c[13].String}
 		// The order's lines as sold: an invoice bills what the order sold.
-		rows, err := tx.QueryContext(ctx, `SELECT code, description, COALESCE(ncm, ''), COALESCE(cfop, ''), COALESCE(unit, ''),
+		rows, err = tx.QueryContext(ctx, `SELECT code, description, COALESCE(ncm, ''), COALESCE(cfop, ''), COALESCE(unit, ''),
 			quantity, unit_value, total FROM sales_order_lines WHERE order_id = ? ORDER BY position`, o.id)
 		if err != nil {
 			return err

@@ -121,6 +121,23 @@ type Service struct {
 	ISSAmount   decimal.Decimal
 	Retentions  decimal.Decimal
 	Net         decimal.Decimal
+	// Withheld itemizes Retentions: the national DPS states each federal
+	// withholding, from which the national system derives its totals.
+	Withheld Withholdings
+}
+
+// Withholdings are the taxes the customer withholds from a service's
+// price (the order's ret_* fields): PIS and COFINS with their rates,
+// CSLL, IRRF, the social security contribution (CP, the order's INSS) and
+// any other.
+type Withholdings struct {
+	PIS, COFINS, CSLL, IRRF, CP, Other decimal.Decimal
+	PISRate, COFINSRate                decimal.Decimal
+}
+
+// Sum is every withholding together.
+func (w Withholdings) Sum() decimal.Decimal {
+	return w.PIS.Add(w.COFINS).Add(w.CSLL).Add(w.IRRF).Add(w.CP).Add(w.Other)
 }
 
 // Invoice is a document to issue.
@@ -142,6 +159,8 @@ type Invoice struct {
 	ConsumidorFinal string
 	LocalDestino    int
 	PaymentKey      string
+	// Charged is what the order's charges bill (zero without charges).
+	Charged decimal.Decimal
 	// Code is the random code of the key (cNF for NF-e, 8 digits; 9 for the
 	// national NFS-e), derived from the order so that a retry gives the
 	// same document.
@@ -250,6 +269,12 @@ func Validate(inv Invoice) []Problem {
 		if inv.FreightMode == 9 && !inv.Freight.IsZero() {
 			add("nf.freight_mode", "freight_total needs a freight mode other than 9")
 		}
+		// The note states what was charged (detPag): its total, products
+		// and freight, must be what the order's charges bill.
+		if total := inv.Total.Add(inv.Freight); inv.Charged.IsPositive() && !inv.Charged.Equal(total) {
+			add("charge", "the order's charges bill "+inv.Charged.StringFixed(2)+" but the invoice totals "+total.StringFixed(2)+
+				" (value and freight): cancel the charges and charge the order again")
+		}
 	case NFSe, NFSeN:
 		s := inv.Service
 		if s.Code == "" {
@@ -275,6 +300,18 @@ func Validate(inv Invoice) []Problem {
 		}
 		if !s.Net.Equal(inv.Total.Sub(s.Retentions)) {
 			add("nf.net_receivable_amount", "net_receivable_amount must be value - ret_total_amount ("+inv.Total.Sub(s.Retentions).StringFixed(2)+")")
+		}
+		// The note's amounts are the order's: the service's gross value is
+		// what the order sells, and the withholdings add up to their total.
+		if !s.Gross.Equal(inv.Total) {
+			add("nf.tax_service_gross_amount", "tax_service_gross_amount ("+s.Gross.StringFixed(2)+") must be the order's value ("+inv.Total.StringFixed(2)+")")
+		}
+		if w := s.Withheld.Sum(); !w.Equal(s.Retentions) {
+			add("nf.ret_total_amount", "ret_total_amount ("+s.Retentions.StringFixed(2)+") must be the sum of the withholdings it totals "+
+				"(ret_pis_amount, ret_cofins_amount, ret_csll_amount, ret_ir_amount, ret_inss_amount, ret_other_amount: "+w.StringFixed(2)+")")
+		}
+		if inv.Kind == NFSeN && s.Withheld.Other.IsPositive() {
+			add("nf.ret_other_amount", "the national NFS-e states PIS, COFINS, CSLL, IRRF and social security withholdings only: ret_other_amount has no place in it")
 		}
 	default:
 		add("nf.nf_kind", "unknown invoice kind")

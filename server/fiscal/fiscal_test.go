@@ -56,7 +56,7 @@ func sample(kind string, crt int) Invoice {
 		inv.Code = "123456789"
 		inv.Total = d("1500")
 		inv.Service = Service{Code: "01.07", ID: "SRV-0107", Description: "Instalação de rede", Location: "3550308", Gross: d("1500"),
-			ISSRate: d("5"), ISSAmount: d("75"), Retentions: d("22.50"), Net: d("1477.50")}
+			ISSRate: d("5"), ISSAmount: d("75"), Retentions: d("22.50"), Net: d("1477.50"), Withheld: Withholdings{IRRF: d("22.50")}}
 	}
 	return inv
 }
@@ -306,5 +306,77 @@ func TestAuthorityChecks(t *testing.T) {
 				t.Fatalf("answer %v, want code %d", err, tc.code)
 			}
 		})
+	}
+}
+
+// TestChargedMustBeInvoiced: charges that bill another amount than the
+// note's total (value and freight) are a problem named "charge".
+func TestChargedMustBeInvoiced(t *testing.T) {
+	inv := sample(NFe, 3)
+	inv.Freight, inv.FreightMode = decimal.RequireFromString("12.30"), 1
+	inv.Charged = inv.Total
+	found := false
+	for _, p := range Validate(inv) {
+		found = found || p.Field == "charge"
+	}
+	if !found {
+		t.Errorf("charges of %s on a note of %s: no problem", inv.Charged, inv.Total.Add(inv.Freight))
+	}
+	inv.Charged = inv.Total.Add(inv.Freight)
+	for _, p := range Validate(inv) {
+		if p.Field == "charge" {
+			t.Errorf("charges equal to the note: %v", p)
+		}
+	}
+}
+
+// TestDPSWithholdings: the national DPS states every federal withholding
+// of the order (PIS and COFINS withheld with their rates, CP, IRRF, CSLL),
+// valid by the official schema, from which the national system derives
+// vTotalRet and vLiq; withholdings that do not add up to their total, a
+// gross amount other than the order's value and an "other" withholding
+// the DPS has no place for are problems.
+func TestDPSWithholdings(t *testing.T) {
+	inv := sample(NFSeN, RegimeNormal)
+	w := Withholdings{PIS: d("9.75"), COFINS: d("45.00"), CSLL: d("15.00"), IRRF: d("22.50"), CP: d("165.00"), PISRate: d("0.65"), COFINSRate: d("3")}
+	inv.Service.Withheld, inv.Service.Retentions = w, w.Sum()
+	inv.Service.Net = inv.Total.Sub(w.Sum())
+	if ps := Validate(inv); len(ps) != 0 {
+		t.Fatalf("problems %v", ps)
+	}
+	dps, err := BuildDPS(inv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "<tribFed><piscofins><CST>01</CST><vBCPisCofins>1500.00</vBCPisCofins><pAliqPis>0.65</pAliqPis><pAliqCofins>3.00</pAliqCofins>" +
+		"<vPis>9.75</vPis><vCofins>45.00</vCofins><tpRetPisCofins>1</tpRetPisCofins></piscofins><vRetCP>165.00</vRetCP>" +
+		"<vRetIRRF>22.50</vRetIRRF><vRetCSLL>15.00</vRetCSLL></tribFed>"
+	if !strings.Contains(string(dps), want) {
+		t.Errorf("the DPS lacks %s:\n%s", want, dps)
+	}
+	c, err := certs.TestCertificate("Acme Comércio Ltda", "11222333000181", issued)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, signed := issue(t, inv, c)
+	xmllint(t, "nfse-nacional-1.00/DPS_v1.00.xsd", signed)
+
+	for name, change := range map[string]func(*Invoice){
+		"nf.ret_total_amount":         func(i *Invoice) { i.Service.Withheld.IRRF = d("10") },
+		"nf.tax_service_gross_amount": func(i *Invoice) { i.Service.Gross = d("3000") },
+		"nf.ret_other_amount": func(i *Invoice) {
+			i.Service.Withheld.Other, i.Service.Retentions = d("5"), i.Service.Retentions.Add(d("5"))
+			i.Service.Net = i.Total.Sub(i.Service.Retentions)
+		},
+	} {
+		bad := inv
+		change(&bad)
+		found := false
+		for _, p := range Validate(bad) {
+			found = found || p.Field == name
+		}
+		if !found {
+			t.Errorf("no problem %s: %v", name, Validate(bad))
+		}
 	}
 }

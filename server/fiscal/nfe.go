@@ -299,11 +299,14 @@ func ReadNFeProc(doc []byte) (NFeProc, error) {
 
 // PaymentNames are the DANFE's names of the NF-e's means of payment.
 var PaymentNames = map[string]string{"01": "Dinheiro", "03": "Cartão de Crédito", "04": "Cartão de Débito", "15": "Boleto Bancário",
-	"17": "Pagamento Instantâneo (PIX)", "18": "Transferência bancária", "90": "Sem pagamento", "99": "Outros"}
+	"17": "Pagamento Instantâneo (PIX) – Dinâmico", "18": "Transferência bancária", "20": "Pagamento Instantâneo (PIX) – Estático",
+	"90": "Sem pagamento", "99": "Outros"}
 
-// tPag is the NF-e payment means of a payment key.
+// tPag is the NF-e payment means of a payment key (NT 2023.004): a PIX
+// paid by a static BR Code, as fincom's charges carry, is 20; the
+// recurrences of Pix Automático, which a PSP charges, 17.
 var tPag = map[string]string{
-	"CASH": "01", "CREDIT_CARD": "03", "DEBIT_CARD": "04", "BOLETO": "15", "TRANSFER": "18", "PIX": "17", "PIX_AUTOMATICO": "17",
+	"CASH": "01", "CREDIT_CARD": "03", "DEBIT_CARD": "04", "BOLETO": "15", "TRANSFER": "18", "PIX": "20", "PIX_AUTOMATICO": "17",
 }
 
 // In the test environment the authorities require these texts where the
@@ -466,7 +469,12 @@ func BuildNFe(inv Invoice, key string) ([]byte, error) {
 	t.VProd, t.VFrete, t.VSeg, t.VDesc, t.VII, t.VIPI, t.VIPIDevol = money(products), money(inv.Freight), zero, zero, zero, zero, zero
 	t.VPIS, t.VCOFINS, t.VOutro, t.VNF = money(pisTotal), money(cofinsTotal), zero, money(products.Add(inv.Freight))
 	in.Transp.ModFrete = inv.FreightMode
+	// The payment group states what the order's charges bill, which
+	// Validate holds equal to the note's total when there are charges.
 	dp := DetPag{TPag: tPag[inv.PaymentKey], VPag: t.VNF}
+	if inv.Charged.IsPositive() {
+		dp.VPag = money(inv.Charged)
+	}
 	if dp.TPag == "" {
 		dp.TPag, dp.XPag = "99", "Outros"
 	}

@@ -61,12 +61,54 @@ type InfDPS struct {
 	Valores struct {
 		VServ string `xml:"vServPrest>vServ"`
 		Trib  struct {
-			TribISSQN  int    `xml:"tribMun>tribISSQN"`
-			PAliq      string `xml:"tribMun>pAliq,omitempty"`
-			TpRetISSQN int    `xml:"tribMun>tpRetISSQN"`
-			IndTotTrib string `xml:"totTrib>indTotTrib"`
+			TribISSQN  int      `xml:"tribMun>tribISSQN"`
+			PAliq      string   `xml:"tribMun>pAliq,omitempty"`
+			TpRetISSQN int      `xml:"tribMun>tpRetISSQN"`
+			TribFed    *TribFed `xml:"tribFed,omitempty"`
+			IndTotTrib string   `xml:"totTrib>indTotTrib"`
 		} `xml:"trib"`
 	} `xml:"valores"`
+}
+
+// TribFed is the DPS's federal taxes withheld (TCTribNacional): PIS and
+// COFINS, the social security contribution (CP), IRRF and CSLL.
+type TribFed struct {
+	PisCofins *PisCofins `xml:"piscofins,omitempty"`
+	VRetCP    string     `xml:"vRetCP,omitempty"`
+	VRetIRRF  string     `xml:"vRetIRRF,omitempty"`
+	VRetCSLL  string     `xml:"vRetCSLL,omitempty"`
+}
+
+// PisCofins is TCTribOutrosPisCofins: withheld (tpRetPisCofins 1).
+type PisCofins struct {
+	CST            string `xml:"CST"`
+	VBCPisCofins   string `xml:"vBCPisCofins,omitempty"`
+	PAliqPis       string `xml:"pAliqPis,omitempty"`
+	PAliqCofins    string `xml:"pAliqCofins,omitempty"`
+	VPis           string `xml:"vPis,omitempty"`
+	VCofins        string `xml:"vCofins,omitempty"`
+	TpRetPisCofins string `xml:"tpRetPisCofins,omitempty"`
+}
+
+// tribFed states each federal withholding of the service, or nil when
+// nothing is withheld (TestDPSWithholdings).
+func tribFed(s Service) *TribFed {
+	w := s.Withheld
+	if !w.PIS.Add(w.COFINS).Add(w.CP).Add(w.IRRF).Add(w.CSLL).IsPositive() {
+		return nil
+	}
+	opt := func(v decimal.Decimal) string {
+		if v.IsPositive() {
+			return money(v)
+		}
+		return ""
+	}
+	f := &TribFed{VRetCP: opt(w.CP), VRetIRRF: opt(w.IRRF), VRetCSLL: opt(w.CSLL)}
+	if w.PIS.Add(w.COFINS).IsPositive() {
+		f.PisCofins = &PisCofins{CST: "01", VBCPisCofins: money(s.Gross.Sub(s.Deductions)), PAliqPis: opt(w.PISRate),
+			PAliqCofins: opt(w.COFINSRate), VPis: opt(w.PIS), VCofins: opt(w.COFINS), TpRetPisCofins: "1"}
+	}
+	return f
 }
 
 // Endereco is a national address (TCEndereco).
@@ -141,6 +183,7 @@ func BuildDPS(inv Invoice) ([]byte, error) {
 	in.Serv.CLocPrestacao, in.Serv.CTribNac, in.Serv.XDescServ = firstOf(s.Location, e.CityIBGE), tribNac(s.Code), clip(s.Description, 2000)
 	in.Valores.VServ = money(s.Gross)
 	in.Valores.Trib.TribISSQN, in.Valores.Trib.TpRetISSQN, in.Valores.Trib.IndTotTrib = 1, 1, "0"
+	in.Valores.Trib.TribFed = tribFed(s)
 	if opSimpNac(inv.Profile.CRT) == 3 {
 		// An ME or EPP of the Simples states its ISS rate; the others'
 		// is the city's, which the national system applies.

@@ -363,7 +363,8 @@ func Document(d store.InvoiceData) fiscal.Invoice {
 	inv := fiscal.Invoice{Kind: d.Kind, Emitter: emitter, Recipient: recipient, Total: d.Value.Decimal,
 		Profile: fiscal.Profile{CRT: p.CRT, ICMSRate: rate(p.ICMSRate), PISRate: rate(p.PISRate), COFINSRate: rate(p.COFINSRate), CSCID: p.CSCID},
 		Freight: d.FreightTotal.Decimal, FreightMode: d.FreightMode, TipoDocumento: d.TipoDocumento, Finalidade: d.FinalidadeEmissao,
-		Presenca: d.PresencaComprador, ConsumidorFinal: d.ConsumidorFinal, LocalDestino: d.LocalDestino, PaymentKey: d.PaymentKey}
+		Presenca: d.PresencaComprador, ConsumidorFinal: d.ConsumidorFinal, LocalDestino: d.LocalDestino, PaymentKey: d.PaymentKey,
+		Charged: d.Charged.Decimal}
 	for _, it := range d.Items {
 		inv.Items = append(inv.Items, fiscal.Item{Code: it.Code, Description: it.Description, NCM: it.NCM, CFOP: it.CFOP, Unit: it.Unit,
 			Quantity: it.Quantity.Decimal, UnitValue: it.UnitValue.Decimal, Total: it.Total.Decimal})
@@ -376,7 +377,9 @@ func Document(d store.InvoiceData) fiscal.Invoice {
 	inv.Service = fiscal.Service{Code: d.ServiceCod, ID: d.ServiceID, Description: d.Description, Location: d.ServiceLocation,
 		Gross: gross, Deductions: t.TaxServiceDeductionAmount.Decimal, Base: t.TaxServiceBaseAmount.Decimal,
 		ISSRate: t.TaxIssRatePercent.Decimal, ISSAmount: t.TaxIssAmount.Decimal, Retentions: t.RetTotalAmount.Decimal,
-		Net: t.NetReceivableAmount.Decimal}
+		Net: t.NetReceivableAmount.Decimal, Withheld: fiscal.Withholdings{PIS: t.RetPisAmount.Decimal, COFINS: t.RetCofinsAmount.Decimal,
+			CSLL: t.RetCsllAmount.Decimal, IRRF: t.RetIrAmount.Decimal, CP: t.RetInssAmount.Decimal, Other: t.RetOtherAmount.Decimal,
+			PISRate: t.RetPisRatePercent.Decimal, COFINSRate: t.RetCofinsRatePercent.Decimal}}
 	if inv.Service.Net.IsZero() {
 		inv.Service.Net = d.Value.Sub(t.RetTotalAmount.Decimal)
 	}
