@@ -117,7 +117,7 @@ func newCNABCmd(a *app) *cobra.Command {
 				case errors.Is(err, store.ErrNothingToRemit):
 					return fmt.Errorf("nothing to remit: no boleto was issued or cancelled since the last remittance")
 				case errors.Is(err, store.ErrNoAgreement):
-					return fmt.Errorf("the unit has no agreement for %s: fincom unit agreement %s %s --provider %s ...", provider, args[0], args[1], provider)
+					return fmt.Errorf("the unit has no agreement for %s: fincom unit agreement %s %s --provider %s with its agency, account and wallet", provider, args[0], args[1], provider)
 				case errors.Is(err, store.ErrNotFound):
 					return fmt.Errorf("no remittance %d for %s", seq, provider)
 				case err != nil:

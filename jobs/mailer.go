@@ -43,7 +43,7 @@ type SMTP struct {
 func ParseSMTP(raw, from string) (*SMTP, error) {
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") || u.Hostname() == "" {
-		return nil, fmt.Errorf("smtp url %q: use smtp://user:pass@host:port or smtps://...", raw)
+		return nil, fmt.Errorf("smtp url %q: use smtp://user:pass@host:port or smtps://user:pass@host:port", raw)
 	}
 	if _, err := mail.ParseAddress(from); err != nil {
 		return nil, fmt.Errorf("smtp from %q: %w", from, err)

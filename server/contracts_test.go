@@ -21,8 +21,7 @@ func TestContracts(t *testing.T) {
 	if rec.Code != 200 {
 		t.Fatalf("insert: %d %s", rec.Code, rec.Body.String())
 	}
-	var out map[string]any
-	out = post(t, h, "/list_contracts", `{`+auth+`}`)
+	out := post(t, h, "/list_contracts", `{`+auth+`}`)
 	list := out["data"].([]any)
 	if len(list) != 1 {
 		t.Fatalf("list %v", out)

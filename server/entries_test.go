@@ -2,22 +2,10 @@ package server
 
 import (
 	"bytes"
-	"net/http"
 	"strings"
 	"testing"
 )
 
-// Category tokens of the fixture's unit A: default categories are seeded
-// per unit, so tests look them up by name.
-func categoryToken(t *testing.T, h http.Handler, typ, name string) string {
-	t.Helper()
-	out := post(t, h, "/get_categories", `{`+auth+`,"type":"`+typ+`","search":"`+name+`"}`)
-	data := out["data"].([]any)
-	if len(data) == 0 {
-		t.Fatalf("no category %q", name)
-	}
-	return data[0].(map[string]any)["token"].(string)
-}
 
 const (
 	boletoLine = "00190.00009 01149.718601 68524.522114 6 75860000102656"

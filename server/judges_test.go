@@ -177,7 +177,7 @@ func TestOutsideJudges(t *testing.T) {
 			if v, ok := c["pix_txid"].(string); ok && v != "" {
 				txid = v
 			}
-			pixes = append(pixes, pixCase{Code: c["pix_payload"].(string), Key: k.key, Amount: "35.00", TxID: txid})
+			pixes = append(pixes, pixCase{Code: c["pix_payload"].(string), Key: k.key, Amount: "47.30", TxID: txid})
 		}
 	}
 	// Test mode's simulated PSP (a throw-away domain's sample

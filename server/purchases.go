@@ -64,10 +64,6 @@ type manifestRequest struct {
 	Justification string `json:"justification" alias:"justificativa"`
 }
 
-// manifestEvents are the recipient's manifestations (event codes 210210,
-// 210200, 220220 and 210240).
-var manifestEvents = map[string]bool{"ciencia": true, "confirmacao": true, "desconhecimento": true, "nao_realizada": true}
-
 func (q *manifestRequest) validate() error {
 	q.ID, q.Justification = strings.TrimSpace(q.ID), strings.TrimSpace(q.Justification)
 	switch {

@@ -83,7 +83,7 @@ func (db *DB) CashFlow(ctx context.Context, unitID int64, from, to Date) (CashFl
 				rows.Close()
 				return err
 			}
-			c := Money{bal.Decimal}.Cents()
+			c := Money(bal).Cents()
 			switch {
 			case !date.Valid || date.String < cf.InitialDate:
 				opening += c

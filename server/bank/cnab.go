@@ -119,7 +119,6 @@ func (r record) get(line, name string) string {
 type layout struct {
 	// Manual names the document the positions come from.
 	manual                                 string
-	fileLayout, batchLayout                string
 	fileHeader, batchHeader, p, q, r       record
 	batchTrailer, fileTrailer              record
 	t, u                                   record
