@@ -92,9 +92,6 @@ func OpenDomains(dir string, opts Options) (*Domains, error) {
 // Dir returns the data directory.
 func (d *Domains) Dir() string { return d.dir }
 
-// Now returns the configured clock's time.
-func (d *Domains) Now() time.Time { return d.opts.Now() }
-
 func (d *Domains) path(name string) string { return filepath.Join(d.dir, name+".db") }
 
 // Create makes a new domain file with the current schema and seed data.

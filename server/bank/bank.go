@@ -81,9 +81,6 @@ func ByCode(code string) (*Bank, bool) {
 	return nil, false
 }
 
-// Providers lists the provider names, sorted.
-func Providers() []string { return []string{"provider_a", "provider_b", "provider_c"} }
-
 var (
 	digitsOnly   = regexp.MustCompile(`^[0-9]+$`)
 	withDigit    = regexp.MustCompile(`^([0-9]+)-([0-9A-Za-z])$`)
@@ -193,9 +190,6 @@ func (b *Bank) Beneficiary(a Agreement) string {
 func (b *Bank) Boleto(a Agreement, o OurNumber, due time.Time, value decimal.Decimal) (brdoc.Boleto, error) {
 	return brdoc.NewBankBoleto(b.Code, due, value, b.free(a, o.Number, o.DV))
 }
-
-// FreeField is the 25 digits the bank puts after the value.
-func (b *Bank) FreeField(a Agreement, o OurNumber) string { return b.free(a, o.Number, o.DV) }
 
 var itau = &Bank{
 	Code: "341", Name: "Itaú Unibanco", Provider: "provider_a", OurDigits: 8,

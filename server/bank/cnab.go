@@ -127,14 +127,3 @@ type layout struct {
 	paidMovements, writeoffMovements       []string
 	registeredMovements, rejectedMovements []string
 }
-
-// Records lists a layout's remittance records by name, for the position
-// tests.
-func (b *Bank) records() map[string]record {
-	l := b.layout
-	return map[string]record{"file_header": l.fileHeader, "batch_header": l.batchHeader, "P": l.p, "Q": l.q, "R": l.r,
-		"batch_trailer": l.batchTrailer, "file_trailer": l.fileTrailer}
-}
-
-// Manual is the bank's CNAB 240 manual the layout follows.
-func (b *Bank) Manual() string { return b.layout.manual }

@@ -105,3 +105,11 @@ func TestLayoutsMatchManuals(t *testing.T) {
 		}
 	}
 }
+
+// records lists a layout's remittance records by name, for the position
+// tests.
+func (b *Bank) records() map[string]record {
+	l := b.layout
+	return map[string]record{"file_header": l.fileHeader, "batch_header": l.batchHeader, "P": l.p, "Q": l.q, "R": l.r,
+		"batch_trailer": l.batchTrailer, "file_trailer": l.fileTrailer}
+}

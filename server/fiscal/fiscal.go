@@ -449,11 +449,3 @@ func NationalKey(inv Invoice) string {
 	k := inv.Emitter.CityIBGE + strconv.Itoa(Environment) + kind + reg + pad(inv.Number, 13) + inv.Issued.Format("0601") + inv.Code
 	return k + strconv.Itoa(mod11(k))
 }
-
-// ValidNationalKey checks a national NFS-e key's check digit.
-func ValidNationalKey(k string) bool {
-	if len(k) != 50 || brdoc.Digits(k) != k {
-		return false
-	}
-	return mod11(k[:49]) == int(k[49]-'0')
-}

@@ -380,3 +380,11 @@ func TestDPSWithholdings(t *testing.T) {
 		}
 	}
 }
+
+// ValidNationalKey checks a national NFS-e key's check digit.
+func ValidNationalKey(k string) bool {
+	if len(k) != 50 || brdoc.Digits(k) != k {
+		return false
+	}
+	return mod11(k[:49]) == int(k[49]-'0')
+}

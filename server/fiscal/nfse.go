@@ -15,7 +15,6 @@ import (
 // national system answers the NFS-e, which carries the DPS and is signed
 // by the system.
 
-
 // DPS is the provider's declaration.
 type DPS struct {
 	XMLName xml.Name `xml:"http://www.sped.fazenda.gov.br/nfse DPS"`

@@ -28,8 +28,6 @@ const xsdNS = "http://www.w3.org/2001/XMLSchema"
 
 type qname struct{ space, local string }
 
-func (q qname) String() string { return q.local }
-
 // node is an element of a parsed document: its name, attributes, the
 // namespace prefixes in scope (for QName values), children and text.
 type node struct {
