@@ -34,6 +34,10 @@ func PortalAsset(name string) ([]byte, string, bool) {
 // PortalUnit is a unit as the portal shows it.
 type PortalUnit struct {
 	Token, Name, CNPJ, City, IM, Profile string
+	// CertificateEnds is the end of the unit's A1 certificate when it is
+	// near (store.CertificateWarning) or past, DD/MM/AAAA; Expired when past.
+	CertificateEnds string
+	Expired         bool
 }
 
 // PortalPage is what every portal page gets; Body is the page's own.

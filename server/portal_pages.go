@@ -6,6 +6,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 	"strconv"
 	"strings"
+	"time"
 
 	"fincom/render"
 	"fincom/store"
@@ -188,6 +189,11 @@ func (s *Server) portalUnits(p *portalRequest) {
 		pu := render.PortalUnit{Token: u.Token, Name: u.Name, CNPJ: u.CNPJ, City: u.CityIBGE, IM: u.IM}
 		if prof, err := p.db.UnitProfile(p.ctx, u.ID); err == nil {
 			pu.Profile = profileSummary(prof)
+		}
+		if c, err := p.db.Certificate(p.ctx, u.ID); err == nil && !c.Test {
+			if now := p.db.Now(); c.NotAfter.Sub(now) <= store.CertificateWarning {
+				pu.CertificateEnds, pu.Expired = render.DateBR(c.NotAfter.Format(time.DateOnly)), !c.NotAfter.After(now)
+			}
 		}
 		units = append(units, pu)
 	}

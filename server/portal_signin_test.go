@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"fincom/store"
 )
 
 // signInForm is the sign-in form's fields for a domain and e-mail, with
@@ -165,5 +167,46 @@ func TestSignInTiming(t *testing.T) {
 	release()
 	if len(mails) != 1 || mails[0].Kind != "portal_login" {
 		t.Errorf("the e-mail was not queued after the lock: %v", mails)
+	}
+}
+
+// signedIn is a browser signed in to the portal as a new user of acme.
+func signedIn(t *testing.T, s *Server, ds *store.Domains) *browser {
+	t.Helper()
+	ctx := context.Background()
+	db, release := acquire(t, ds)
+	defer release()
+	if _, err := db.CreateUser(ctx, "Bia", "bia@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	link, err := db.RequestLoginLink(ctx, "bia@example.com", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret, _, err := db.StartSession(ctx, link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &browser{t: t, h: s.Handler(), cookies: map[string]*http.Cookie{sessionCookie: {Name: sessionCookie, Value: secret}}}
+}
+
+// TestPortalWarnsOfCertificate: the units page warns of a unit's A1
+// certificate that ends within 30 days, and says so once it has ended.
+func TestPortalWarnsOfCertificate(t *testing.T) {
+	s, ds := newTestServer(t)
+	b := signedIn(t, s, ds)
+	if body := b.do("GET", "/portal/units", nil).Body.String(); strings.Contains(body, "certificado A1") {
+		t.Fatal("a warning without a certificate")
+	}
+	db, release := acquire(t, ds)
+	units, _ := db.Units(context.Background())
+	err := db.SetUnitCertificate(context.Background(), units[0].ID, store.UnitCertificate{Cert: []byte{1}, SealedKey: []byte{2}, CNPJ: "11222333000181",
+		Subject: "ACME", NotBefore: fixedNow.AddDate(-1, 0, 0), NotAfter: fixedNow.AddDate(0, 0, 20)})
+	release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body := b.do("GET", "/portal/units", nil).Body.String(); !strings.Contains(body, "O certificado A1 da unidade vence em 12/12/2026") {
+		t.Errorf("no warning of the certificate's end:\n%s", body)
 	}
 }

@@ -346,3 +346,56 @@ func TestBackupAllAndDoctor(t *testing.T) {
 		t.Fatalf("findings %+v", findings)
 	}
 }
+
+// TestDoctorWarnsOfCertificates: doctor warns of a unit's A1 certificate
+// that ends within 30 days, or has ended; a far one and test ones are
+// not reported.
+func TestDoctorWarnsOfCertificates(t *testing.T) {
+	ctx := context.Background()
+	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
+	ds, err := OpenDomains(t.TempDir(), Options{Schema: testSchema(t), Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	ds.Create(ctx, "acme")
+	db, release, err := ds.Acquire(ctx, "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		ends time.Time
+		test bool
+	}{
+		{"Matriz", now.AddDate(0, 0, 12), false},
+		{"Filial", now.AddDate(0, 0, -2), false},
+		{"Loja", now.AddDate(1, 0, 0), false},
+		{"Teste", now.AddDate(0, 0, 3), true},
+	} {
+		u, err := db.CreateUnit(ctx, UnitInput{Name: c.name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.SetUnitCertificate(ctx, u.ID, UnitCertificate{Cert: []byte{1}, SealedKey: []byte{2}, CNPJ: "11222333000181", Subject: c.name,
+			NotBefore: now.AddDate(-1, 0, 0), NotAfter: c.ends, Test: c.test}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	release()
+	findings, err := ds.Doctor(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acme Finding
+	for _, f := range findings {
+		if f.File == "acme.db" {
+			acme = f
+		}
+	}
+	if acme.Level != "warning" || !strings.Contains(acme.Message, "unit Matriz's A1 certificate ends on 2026-12-08 (in 12 days)") ||
+		!strings.Contains(acme.Message, "unit Filial's A1 certificate ended on 2026-11-24") ||
+		strings.Contains(acme.Message, "Loja") || strings.Contains(acme.Message, "Teste") {
+		t.Errorf("doctor: %+v", acme)
+	}
+}
