@@ -5,16 +5,19 @@ import (
 	"context"
 	"crypto/x509"
 	"encoding/json"
-	"fincom/server/certs"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"fincom/server/certs"
 
 	"software.sslmate.com/src/go-pkcs12"
 )
@@ -472,4 +475,66 @@ func mustRead(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestShutdownDelivers: a webhook event queued by the last request before
+// a shutdown is posted before the process ends, not at its next start.
+func TestShutdownDelivers(t *testing.T) {
+	schema := schemaForTest(t)
+	data := t.TempDir()
+	var got atomic.Int32
+	ep := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("X-Fincom-Event") == "sales_order.created" {
+			got.Add(1)
+		}
+	}))
+	defer ep.Close()
+	var out safeBuffer
+	root := newRootCmd(&app{schema: schema, out: &out, errOut: &safeBuffer{}})
+	root.SetArgs([]string{"serve", "--test-mode", "--addr", "127.0.0.1:0", "--data", data})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- root.ExecuteContext(ctx) }()
+	addr := regexp.MustCompile(`listening on (http://[0-9.:]+)`)
+	var base string
+	for i := 0; i < 500 && base == ""; i++ {
+		if m := addr.FindStringSubmatch(out.String()); m != nil {
+			base = m[1] + "/api/v1"
+		} else {
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	if base == "" {
+		cancel()
+		t.Fatalf("serve said: %s", out.String())
+	}
+	call := func(path, body string) map[string]any {
+		t.Helper()
+		resp, err := http.Post(base+path, "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var v map[string]any
+		json.NewDecoder(resp.Body).Decode(&v)
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s: %d %v", path, resp.StatusCode, v)
+		}
+		return v
+	}
+	d := call("/_test/domains", `{}`)["data"].(map[string]any)
+	auth := `"access_token":"` + d["access_token"].(string) + `","unit_token":"` + d["unit_token"].(string) + `"`
+	call("/insert_webhook", `{`+auth+`,"url":"`+ep.URL+`/hook","events":["*"]}`)
+	contact := call("/insert_contact", `{`+auth+`,"type":"natural_person","register":"52998224725","fullName":"Maria"}`)["token"].(string)
+	category := call("/get_categories", `{`+auth+`,"type":"in"}`)["data"].([]any)[0].(map[string]any)["token"].(string)
+	payment := call("/list_payments_method", `{`+auth+`}`)["data"].([]any)[0].(map[string]any)["token"].(string)
+	call("/insert_sales_order", `{`+auth+`,"pv":{"id_token_contact":"`+contact+`","description":"Serviço","value":10},
+		"faturamento":{"id_token_category":"`+category+`","estimated_payment_date":"2026-12-10"},"charge":{"payment_type":"`+payment+`"}}`)
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if got.Load() != 1 {
+		t.Fatalf("the endpoint got %d sales_order.created posts", got.Load())
+	}
 }

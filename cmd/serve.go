@@ -241,6 +241,11 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 			if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				return err
 			}
+			// What the last requests queued goes out now rather than at the
+			// next start: one pass over the open domains' webhooks and
+			// e-mail, within the shutdown's time (TestShutdownDelivers).
+			runner.DeliverWebhooks(sctx, false)
+			runner.Deliver(sctx, false)
 			return nil
 		}
 	}

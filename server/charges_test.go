@@ -327,3 +327,42 @@ func TestPaymentEffects(t *testing.T) {
 		t.Fatalf("paid twice: %d", rec.Code)
 	}
 }
+
+// garbling answers the inner provider's charge with its PIX code broken.
+type garbling struct{ inner provider.Provider }
+
+func (g garbling) Name() string { return g.inner.Name() }
+func (g garbling) Issue(ctx context.Context, r provider.Request) (provider.Issued, error) {
+	out, err := g.inner.Issue(ctx, r)
+	out.PixPayload = strings.Replace(out.PixPayload, "br.gov.bcb.pix", "br.gov.bcb.pxx", 1)
+	return out, err
+}
+
+// TestProviderAnswersChecked: a provider whose PIX charge carries no valid
+// BR Code issued nothing: the request answers the provider's failure and
+// no charge is shown to a payer.
+func TestProviderAnswersChecked(t *testing.T) {
+	base, ds := newTestServer(t)
+	providers := provider.Builtin()
+	providers[""] = garbling{inner: providers[""]}
+	bill, inv, err := testServices(ServiceOptions{Keyring: testKeys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bill.Providers = providers
+	s, err := New(ds, base.system, Config{Billing: bill, Invoices: inv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := s.Handler()
+	id := post(t, h, "/insert_sales_order", productOrder)["data"].(map[string]any)["id"].(string)
+	if rec := do(h, http.MethodPost, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`); rec.Code != 502 {
+		t.Fatalf("a broken BR Code: %d %s", rec.Code, rec.Body)
+	}
+	o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	for _, c := range o["charges"].([]any) {
+		if p, _ := c.(map[string]any)["pix_payload"].(string); p != "" {
+			t.Errorf("a charge shows %s", p)
+		}
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"fincom/render"
+	"fincom/render/pix"
 	"fincom/server/bank"
 	"fincom/server/brdoc"
 	"fincom/server/invoicing"
@@ -147,6 +148,13 @@ func (s *Service) IssueCharges(ctx context.Context, db *store.DB, unitID int64, 
 		if err != nil {
 			s.Log.Warn("provider call failed", "provider", p.Name(), "err", err)
 			return fmt.Errorf("%w: %v", ErrProviderDown, err)
+		}
+		// A provider's answer is input like any other: a PIX charge whose
+		// code is no valid BR Code would be shown to a payer whose bank
+		// refuses it (TestProviderAnswersChecked).
+		if issued.PixPayload != "" && !pix.Valid(issued.PixPayload) {
+			s.Log.Warn("provider answered an invalid BR Code", "provider", p.Name())
+			return fmt.Errorf("%w: the provider's PIX code is not a valid BR Code", ErrProviderDown)
 		}
 		notice, err := s.Render.Notice("charge_created", order.NotifyEmailCharge.String, "charge_created:"+c.Token,
 			s.MailData(order.UnitName, order.ContactName.String, order.CodOrders, order.Description, plan.PublicToken, c))
