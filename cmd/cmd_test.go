@@ -538,3 +538,19 @@ func TestShutdownDelivers(t *testing.T) {
 		t.Fatalf("the endpoint got %d sales_order.created posts", got.Load())
 	}
 }
+
+// TestServeCAFile: serve refuses to start with a --ca-file that is not
+// there or holds no certificate, saying which flag.
+func TestServeCAFile(t *testing.T) {
+	schema := schemaForTest(t)
+	bad := filepath.Join(t.TempDir(), "ca.pem")
+	os.WriteFile(bad, []byte("not a certificate"), 0o600)
+	for _, file := range []string{bad, filepath.Join(t.TempDir(), "missing.pem")} {
+		root := newRootCmd(&app{schema: schema, out: &safeBuffer{}, errOut: &safeBuffer{}})
+		root.SetArgs([]string{"serve", "--addr", "127.0.0.1:0", "--data", t.TempDir(), "--ca-file", file})
+		root.SilenceErrors, root.SilenceUsage = true, true
+		if err := root.ExecuteContext(context.Background()); err == nil || !strings.Contains(err.Error(), "--ca-file") {
+			t.Errorf("%s: %v", file, err)
+		}
+	}
+}

@@ -20,6 +20,7 @@ import (
 
 	"fincom/jobs"
 	"fincom/server"
+	"fincom/server/certs"
 	"fincom/store"
 )
 
@@ -43,6 +44,7 @@ type serveOptions struct {
 	maxConns  int
 	perClient int
 	cors      []string
+	caFile    string
 	locked    bool // the caller holds the data directory's lock (demo)
 }
 
@@ -57,6 +59,7 @@ func (o *serveOptions) flags(c *cobra.Command, a *app) {
 	c.Flags().StringVar(&o.backup, "backup-cron", "", `back up every domain on this cron schedule, e.g. "0 3 * * *" (São Paulo time)`)
 	c.Flags().StringVar(&o.backupDir, "backup-dir", "", "with --backup-cron: where the backups go (default DATA/backups)")
 	c.Flags().IntVar(&o.keep, "backup-keep", 7, "with --backup-cron: backups kept per domain")
+	c.Flags().StringVar(&o.caFile, "ca-file", os.Getenv("FINCOM_CA_FILE"), "PEM certificates outbound TLS trusts besides the system's and the embedded ICP-Brasil roots (env FINCOM_CA_FILE)")
 	c.Flags().BoolVar(&o.hooksPriv, "webhook-allow-private", false, "let webhooks reach loopback, private and link-local addresses (implied by --test-mode)")
 	c.Flags().BoolVar(&o.testMode, "test-mode", false, "serve the /api/v1/_test routes for integrators (clock, inspection, throw-away domains)")
 	c.Flags().Uint64Var(&o.seed, "seed", 1, "test mode: draw tokens, secrets and throw-away names from this seed (reproducible runs); fault draws use it always")
@@ -158,7 +161,13 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if err != nil {
 		return err
 	}
-	runner := &jobs.Runner{Domains: ds, Log: log, Billing: bill, WebhookAllowPrivate: o.hooksPriv || o.testMode, LinkKeys: linkKeys}
+	// Outbound TLS (webhooks, SMTP) trusts the system's roots, the
+	// ICP-Brasil roots and --ca-file.
+	roots, err := certs.TrustPool(o.caFile)
+	if err != nil {
+		return err
+	}
+	runner := &jobs.Runner{Domains: ds, Log: log, Billing: bill, WebhookAllowPrivate: o.hooksPriv || o.testMode, LinkKeys: linkKeys, Roots: roots}
 	srv, err := server.New(ds, sys, server.Config{Version: Version, MaxMultipartBytes: o.maxUpload, UploadMemory: o.uploadMem, Logger: log, PublicURL: o.publicURL,
 		Billing: bill, Invoices: inv, TestMode: o.testMode, WebhookAllowPrivate: o.hooksPriv, Seed: o.seed, CORSOrigins: origins, LinkKeys: linkKeys,
 		RunDay: func(ctx context.Context, db *store.DB, day store.Date) (any, error) {
@@ -188,9 +197,12 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	// Scheduled jobs (monthly recurrence): caught up now for the days the
 	// server was down, then daily.
 	if o.smtpURL != "" {
-		if runner.Sender, err = jobs.ParseSMTP(o.smtpURL, o.smtpFrom); err != nil {
+		sender, err := jobs.ParseSMTP(o.smtpURL, o.smtpFrom)
+		if err != nil {
 			return err
 		}
+		sender.Roots = roots
+		runner.Sender = sender
 	}
 	if o.backup != "" {
 		if o.backupDir == "" {

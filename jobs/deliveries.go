@@ -91,7 +91,7 @@ func (l *deliveryLoop) pass(ctx context.Context, r *Runner, names []string) <-ch
 // loops makes the runner's delivery loops once.
 func (r *Runner) loops() (webhooks, mail *deliveryLoop) {
 	r.loopsOnce.Do(func() {
-		client := webhook.NewClient(webhookTimeout, r.WebhookAllowPrivate)
+		client := webhook.NewClient(webhookTimeout, r.WebhookAllowPrivate, r.Roots)
 		r.webhooks = newDeliveryLoop("webhooks", func(ctx context.Context, db *store.DB) error {
 			return r.deliverWebhooks(ctx, db, client)
 		})

@@ -5,6 +5,7 @@ package jobs
 
 import (
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -31,6 +32,9 @@ type Runner struct {
 	// LinkKeys opens the sign-in links queued e-mails keep sealed (the
 	// server's LinkKeys).
 	LinkKeys *certs.Keyring
+	// Roots are what webhook deliveries trust (certs.TrustPool; nil: the
+	// system's).
+	Roots *x509.CertPool
 	// Backup, when set, backs up every domain on a schedule.
 	Backup *BackupPlan
 	// WebhookAllowPrivate lets webhooks reach loopback, private and

@@ -8,6 +8,8 @@ import (
 	"context"
 	"crypto/hmac"
 	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -150,11 +152,12 @@ func legacyIPv4(host string) (netip.Addr, bool) {
 }
 
 // NewClient returns the client deliveries post with: no proxy from the
-// environment, no redirects followed, timeout per delivery, and unless
-// allowPrivate a dialer that refuses to connect to any address that is
-// not public, after name resolution (so a name that resolves to the
-// server's network, at registration or later, is refused too).
-func NewClient(timeout time.Duration, allowPrivate bool) *http.Client {
+// environment, no redirects followed, timeout per delivery, TLS 1.2 or
+// newer trusting roots (nil: the system's; serve passes certs.TrustPool),
+// and unless allowPrivate a dialer that refuses to connect to any address
+// that is not public, after name resolution (so a name that resolves to
+// the server's network, at registration or later, is refused too).
+func NewClient(timeout time.Duration, allowPrivate bool, roots *x509.CertPool) *http.Client {
 	d := &net.Dialer{Timeout: timeout}
 	if !allowPrivate {
 		d.Control = func(_, address string, _ syscall.RawConn) error {
@@ -168,7 +171,8 @@ func NewClient(timeout time.Duration, allowPrivate bool) *http.Client {
 	return &http.Client{
 		Timeout: timeout,
 		Transport: &http.Transport{DialContext: d.DialContext, TLSHandshakeTimeout: timeout, MaxIdleConnsPerHost: 2,
-			IdleConnTimeout: 30 * time.Second, ResponseHeaderTimeout: timeout},
+			IdleConnTimeout: 30 * time.Second, ResponseHeaderTimeout: timeout,
+			TLSClientConfig: &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12}},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 }

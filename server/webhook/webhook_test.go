@@ -2,16 +2,21 @@ package webhook
 
 import (
 	"context"
+	"encoding/pem"
 	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"fincom/server/certs"
 )
 
 func TestPublic(t *testing.T) {
@@ -58,7 +63,7 @@ func TestDialRefusesNonPublic(t *testing.T) {
 	ep := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits.Add(1) }))
 	defer ep.Close()
 	port := ep.URL[strings.LastIndex(ep.URL, ":"):]
-	c := NewClient(2*time.Second, false)
+	c := NewClient(2*time.Second, false, nil)
 	status, err := Post(context.Background(), c, Delivery{URL: "http://localhost" + port + "/hook", Secret: "s", EventID: "evt_1",
 		EventType: "charge.paid", Payload: []byte(`{}`)}, time.Now())
 	if !errors.Is(err, ErrNotPublic) || status != 0 {
@@ -79,13 +84,13 @@ func TestDialRefusesNonPublic(t *testing.T) {
 		t.Fatal("the refused endpoint was reached")
 	}
 	// Allowed, the same endpoint is reached (and its status reported).
-	if status, err := Post(context.Background(), NewClient(2*time.Second, true), Delivery{URL: ep.URL, Payload: []byte(`{}`)}, time.Now()); err != nil || status != 200 || hits.Load() != 1 {
+	if status, err := Post(context.Background(), NewClient(2*time.Second, true, nil), Delivery{URL: ep.URL, Payload: []byte(`{}`)}, time.Now()); err != nil || status != 200 || hits.Load() != 1 {
 		t.Fatalf("allowed: %d %v, hits %d", status, err, hits.Load())
 	}
 }
 
 func TestReasonNamesNoAddress(t *testing.T) {
-	c := NewClient(time.Second, true)
+	c := NewClient(time.Second, true, nil)
 	// A port nothing listens on, on loopback: connection refused.
 	_, err := Post(context.Background(), c, Delivery{URL: "http://127.0.0.1:1/x", Payload: []byte(`{}`)}, time.Now())
 	if got := Reason(0, err); got != "could not connect to the endpoint" || err == nil {
@@ -123,4 +128,29 @@ func FuzzCheckURL(f *testing.F) {
 			t.Fatalf("accepted %q: %s is not public", raw, a)
 		}
 	})
+}
+
+// TestDeliveryTrustsCAFile: a delivery to an endpoint whose certificate
+// chains to no trusted root fails; with that root in serve's --ca-file
+// (certs.TrustPool) it is posted, over TLS 1.2 or newer.
+func TestDeliveryTrustsCAFile(t *testing.T) {
+	var hits atomic.Int32
+	ep := httptest.NewTLSServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits.Add(1) }))
+	defer ep.Close()
+	d := Delivery{URL: ep.URL + "/hook", Secret: "s", EventID: "evt_1", EventType: "charge.paid", Payload: []byte(`{}`)}
+	pool, err := certs.TrustPool("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Post(context.Background(), NewClient(2*time.Second, true, pool), d, time.Now()); err == nil || hits.Load() != 0 {
+		t.Fatalf("an unknown authority was trusted: %v, hits %d", err, hits.Load())
+	}
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: ep.Certificate().Raw}), 0o600)
+	if pool, err = certs.TrustPool(ca); err != nil {
+		t.Fatal(err)
+	}
+	if status, err := Post(context.Background(), NewClient(2*time.Second, true, pool), d, time.Now()); err != nil || status != 200 || hits.Load() != 1 {
+		t.Fatalf("with --ca-file: %d %v, hits %d", status, err, hits.Load())
+	}
 }
