@@ -83,14 +83,14 @@ func (db *DB) AuditLog(ctx context.Context, unitID int64, limit int) ([]AuditEnt
 	rows, err := db.r.QueryContext(ctx, `SELECT a.at, a.actor, u.token, a.route, a.record, a.status FROM audit_log a LEFT JOIN units u ON u.id = a.unit_id
 		WHERE ? = 0 OR a.unit_id = ? ORDER BY a.id DESC LIMIT ?`, unitID, unitID, limit)
 	if err != nil {
-		return nil, err
+		return nil, wrap("audit log", err)
 	}
 	defer rows.Close()
 	out := []AuditEntry{}
 	for rows.Next() {
 		var e AuditEntry
 		if err := rows.Scan(&e.At, &e.Actor, &e.Unit, &e.Route, &e.Record, &e.Status); err != nil {
-			return nil, err
+			return nil, wrap("audit log", err)
 		}
 		out = append(out, e)
 	}

@@ -19,7 +19,7 @@ import (
 // yet unless overwrite (TestBackupTargets).
 func (d *Domains) Backup(ctx context.Context, name, out string, overwrite bool) error {
 	if err := d.checkBackupTarget(out); err != nil {
-		return err
+		return wrap("backup domain", err)
 	}
 	if _, err := os.Lstat(out); err == nil && !overwrite {
 		return ErrBackupExists
@@ -103,7 +103,7 @@ func (d *Domains) Restore(ctx context.Context, name, from string) error {
 		return ErrBadName
 	}
 	if err := CheckRestorable(ctx, name, from); err != nil {
-		return err
+		return wrap("restore domain", err)
 	}
 	if a, err := os.Stat(from); err == nil {
 		if b, err := os.Stat(d.path(name)); err == nil && os.SameFile(a, b) {
@@ -118,12 +118,12 @@ func (d *Domains) Restore(ctx context.Context, name, from string) error {
 // domain's own stamp.
 func CheckRestorable(ctx context.Context, name, from string) error {
 	if st, err := os.Stat(from); err != nil {
-		return err
+		return wrap("check restorable", err)
 	} else if !st.Mode().IsRegular() {
 		return fmt.Errorf("%s is not a regular file", from)
 	}
 	if err := CheckFile(ctx, from); err != nil {
-		return err
+		return wrap("check restorable", err)
 	}
 	stamped, err := DomainOf(ctx, from)
 	if err != nil {
@@ -175,14 +175,14 @@ func syncDir(dir string) error {
 // the files written.
 func (d *Domains) BackupAll(ctx context.Context, dir string, keep int) ([]string, error) {
 	if err := d.checkBackupTarget(filepath.Join(dir, "x.db")); err != nil {
-		return nil, err
+		return nil, wrap("backup all", err)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, err
+		return nil, wrap("backup all", err)
 	}
 	names, err := d.Names()
 	if err != nil {
-		return nil, err
+		return nil, wrap("backup all", err)
 	}
 	stamp := time.Now().UTC().Format("20060102T150405Z")
 	var written []string
@@ -194,7 +194,7 @@ func (d *Domains) BackupAll(ctx context.Context, dir string, keep int) ([]string
 		written = append(written, out)
 		if keep > 0 {
 			if err := prune(dir, n, keep); err != nil {
-				return written, err
+				return written, wrap("backup all", err)
 			}
 		}
 	}
@@ -213,25 +213,25 @@ func RequestRestore(ctx context.Context, dataDir, name, from string, wait time.D
 		return ErrBadName
 	}
 	if err := CheckRestorable(ctx, name, from); err != nil {
-		return err
+		return wrap("request restore", err)
 	}
 	dir := restoreDir(dataDir)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
+		return wrap("request restore", err)
 	}
 	req, result := filepath.Join(dir, name+".db"), filepath.Join(dir, name+".result")
 	os.Remove(result)
 	part := req + ".part"
 	if err := copyFile(from, part); err != nil {
-		return err
+		return wrap("request restore", err)
 	}
 	if err := syncFile(part); err != nil {
 		os.Remove(part)
-		return err
+		return wrap("request restore", err)
 	}
 	if err := os.Rename(part, req); err != nil {
 		os.Remove(part)
-		return err
+		return wrap("request restore", err)
 	}
 	deadline := time.Now().Add(wait)
 	for {

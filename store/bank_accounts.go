@@ -147,7 +147,7 @@ func scanBankAccount(s scanner) (BankAccount, error) {
 // BankAccount returns one account of the unit, active or not.
 func (db *DB) BankAccount(ctx context.Context, unitID int64, token string) (BankAccount, error) {
 	a, err := scanBankAccount(db.r.QueryRowContext(ctx, bankAccountSelect+` WHERE a.unit_id = ? AND a.token = ?`, unitID, token))
-	return a, notFound(err)
+	return a, wrap("bank account", notFound(err))
 }
 
 // BankAccounts lists the unit's accounts with the given active flag by nick
@@ -155,14 +155,14 @@ func (db *DB) BankAccount(ctx context.Context, unitID int64, token string) (Bank
 func (db *DB) BankAccounts(ctx context.Context, unitID int64, active bool) ([]BankAccount, error) {
 	rows, err := db.r.QueryContext(ctx, bankAccountSelect+` WHERE a.unit_id = ? AND a.active = ? ORDER BY a.nick_name, a.id`, unitID, boolInt(active))
 	if err != nil {
-		return nil, err
+		return nil, wrap("bank accounts", err)
 	}
 	defer rows.Close()
 	out := []BankAccount{}
 	for rows.Next() {
 		a, err := scanBankAccount(rows)
 		if err != nil {
-			return nil, err
+			return nil, wrap("bank accounts", err)
 		}
 		out = append(out, a)
 	}

@@ -52,7 +52,7 @@ func agreementFor(ctx context.Context, tx *sql.Tx, unitID int64, provider string
 // Agreement answers the unit's agreement for a provider (ErrNotFound).
 func (db *DB) Agreement(ctx context.Context, unitID int64, provider string) (Agreement, error) {
 	a, err := scanAgreement(db.r.QueryRowContext(ctx, agreementSelect+` WHERE a.unit_id = ? AND a.provider = ?`, unitID, provider))
-	return a, notFound(err)
+	return a, wrap("agreement", notFound(err))
 }
 
 // SetAgreement creates or replaces the unit's agreement for a.Provider
@@ -102,7 +102,7 @@ func (db *DB) SetAgreement(ctx context.Context, unitID int64, a Agreement) (Agre
 		out, err = agreementFor(ctx, tx, unitID, a.Provider)
 		return err
 	})
-	return out, err
+	return out, wrap("set agreement", err)
 }
 
 // agreementAccount finds (or opens) the unit's account the agreement's

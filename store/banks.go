@@ -21,14 +21,14 @@ type BankType struct {
 func (db *DB) Banks(ctx context.Context, group string) ([]Bank, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT code, name, token, group_bank FROM banks WHERE group_bank = ? ORDER BY sort_key, code`, group)
 	if err != nil {
-		return nil, err
+		return nil, wrap("banks", err)
 	}
 	defer rows.Close()
 	out := []Bank{}
 	for rows.Next() {
 		var b Bank
 		if err := rows.Scan(&b.CodeBank, &b.Name, &b.Token, &b.GroupBank); err != nil {
-			return nil, err
+			return nil, wrap("banks", err)
 		}
 		out = append(out, b)
 	}
@@ -39,14 +39,14 @@ func (db *DB) Banks(ctx context.Context, group string) ([]Bank, error) {
 func (db *DB) BankTypes(ctx context.Context) ([]BankType, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT token, name, key FROM bank_types ORDER BY id`)
 	if err != nil {
-		return nil, err
+		return nil, wrap("bank types", err)
 	}
 	defer rows.Close()
 	out := []BankType{}
 	for rows.Next() {
 		var b BankType
 		if err := rows.Scan(&b.Token, &b.Name, &b.Key); err != nil {
-			return nil, err
+			return nil, wrap("bank types", err)
 		}
 		out = append(out, b)
 	}

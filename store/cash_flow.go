@@ -140,7 +140,7 @@ func (db *DB) CashFlow(ctx context.Context, unitID int64, from, to Date) (CashFl
 		return nil
 	})
 	if err != nil {
-		return CashFlow{}, err
+		return CashFlow{}, wrap("cash flow", err)
 	}
 	cf.OpeningBalance = cents(opening)
 	balance, forecast := opening, opening

@@ -120,14 +120,14 @@ func (db *DB) Categories(ctx context.Context, unitID int64, moduleType, search s
 	rows, err := db.r.QueryContext(ctx, `SELECT module_type, name, note, token FROM categories
 		WHERE `+strings.Join(where, " AND ")+` ORDER BY sort_key, id`, args...)
 	if err != nil {
-		return nil, err
+		return nil, wrap("categories", err)
 	}
 	defer rows.Close()
 	out := []Category{}
 	for rows.Next() {
 		var c Category
 		if err := rows.Scan(&c.ModuleType, &c.Category, &c.Note, &c.Token); err != nil {
-			return nil, err
+			return nil, wrap("categories", err)
 		}
 		out = append(out, c)
 	}
@@ -145,14 +145,14 @@ func (db *DB) CategoryGroups(ctx context.Context, moduleType, search string) ([]
 	rows, err := db.r.QueryContext(ctx, `SELECT name, description, code FROM category_groups
 		WHERE `+strings.Join(where, " AND ")+` ORDER BY sort_key, code`, args...)
 	if err != nil {
-		return nil, err
+		return nil, wrap("category groups", err)
 	}
 	defer rows.Close()
 	out := []CategoryGroup{}
 	for rows.Next() {
 		var g CategoryGroup
 		if err := rows.Scan(&g.Name, &g.Description, &g.Code); err != nil {
-			return nil, err
+			return nil, wrap("category groups", err)
 		}
 		out = append(out, g)
 	}

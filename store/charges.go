@@ -384,7 +384,7 @@ func (db *DB) PrepareCharges(ctx context.Context, unitID int64, orderToken strin
 		}
 		return refreshOrder(ctx, tx, o.id, now)
 	})
-	return plan, err
+	return plan, wrap("prepare charges", err)
 }
 
 // payerNameSQL is the name a boleto and its remittance give the payer
@@ -531,7 +531,7 @@ func (db *DB) SalesOrderCharges(ctx context.Context, unitID int64, orderToken st
 		out, err = chargesOf(ctx, tx, id, false)
 		return err
 	})
-	return out, err
+	return out, wrap("sales order charges", err)
 }
 
 // CancelCharges cancels the unpaid charges of an order of the unit. A paid
@@ -668,7 +668,7 @@ func (db *DB) MarkOverdue(ctx context.Context, today Date, render func(NoticeCan
 		}
 		return nil
 	})
-	return n, err
+	return n, wrap("mark overdue", err)
 }
 
 // ForceOverdue makes an order's PENDING charges OVERDUE now, whatever their
@@ -698,5 +698,5 @@ func (db *DB) ForceOverdue(ctx context.Context, unitID int64, orderToken string)
 		}
 		return refreshOrder(ctx, tx, o.id, now)
 	})
-	return int(n), err
+	return int(n), wrap("force overdue", err)
 }

@@ -188,14 +188,14 @@ func (db *DB) Contacts(ctx context.Context, unitID int64, f ContactFilter) ([]Co
 		SELECT token, type, register, display_name, social_reason, phone, email, observation
 		FROM `+from+` WHERE `+strings.Join(where, " AND ")+` ORDER BY sort_key, id`, args...)
 	if err != nil {
-		return nil, err
+		return nil, wrap("contacts", err)
 	}
 	defer rows.Close()
 	out := []Contact{}
 	for rows.Next() {
 		var c Contact
 		if err := rows.Scan(&c.Token, &c.Type, &c.Register, &c.ContactName, &c.CompanyName, &c.Phone, &c.Email, &c.Observation); err != nil {
-			return nil, err
+			return nil, wrap("contacts", err)
 		}
 		out = append(out, c)
 	}
@@ -212,7 +212,7 @@ func (db *DB) CompactSearch(ctx context.Context) error {
 	var changed, compacted string
 	if err := db.r.QueryRowContext(ctx, `SELECT coalesce((SELECT max(updated_at) FROM contacts), ''),
 		coalesce((SELECT value FROM meta WHERE key = 'search_compacted'), '')`).Scan(&changed, &compacted); err != nil {
-		return err
+		return wrap("compact search", err)
 	}
 	if changed == compacted {
 		return nil
@@ -268,7 +268,7 @@ func addTrigram(b *strings.Builder, seen map[string]bool, t string) {
 // not).
 func (db *DB) ContactByToken(ctx context.Context, unitID int64, token string) (ContactFields, error) {
 	f, err := scanContactFields(db.r.QueryRowContext(ctx, `SELECT `+contactColumns+` FROM contacts WHERE unit_id = ? AND token = ?`, unitID, token))
-	return f, notFound(err)
+	return f, wrap("contact by token", notFound(err))
 }
 
 // scanContactFields reads a row of contactColumns.

@@ -69,25 +69,25 @@ func (db *DB) Templates(ctx context.Context, unitID int64) ([]Template, error) {
 	// the unit has no default yet (the insert checks again, in its turn).
 	var seeded bool
 	if err := db.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM contract_templates WHERE unit_id = ? AND is_default = 1)`, unitID).Scan(&seeded); err != nil {
-		return nil, err
+		return nil, wrap("templates", err)
 	}
 	if !seeded {
 		if err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 			return ensureDefaultTemplate(ctx, tx, unitID, now, db.id)
 		}); err != nil {
-			return nil, err
+			return nil, wrap("templates", err)
 		}
 	}
 	rows, err := db.r.QueryContext(ctx, templateSelect+` WHERE unit_id = ? AND active = 1 ORDER BY is_default DESC, sort_key, id`, unitID)
 	if err != nil {
-		return nil, err
+		return nil, wrap("templates", err)
 	}
 	defer rows.Close()
 	out := []Template{}
 	for rows.Next() {
 		t, err := scanTemplate(rows)
 		if err != nil {
-			return nil, err
+			return nil, wrap("templates", err)
 		}
 		out = append(out, t)
 	}
@@ -99,12 +99,12 @@ func (db *DB) Template(ctx context.Context, unitID int64, token string) (Templat
 	if token == "" {
 		ts, err := db.Templates(ctx, unitID)
 		if err != nil {
-			return Template{}, err
+			return Template{}, wrap("template", err)
 		}
 		return ts[0], nil
 	}
 	t, err := scanTemplate(db.r.QueryRowContext(ctx, templateSelect+` WHERE unit_id = ? AND token = ?`, unitID, token))
-	return t, notFound(err)
+	return t, wrap("template", notFound(err))
 }
 
 // InsertTemplate stores a template (already sanitized).
@@ -116,7 +116,7 @@ func (db *DB) InsertTemplate(ctx context.Context, unitID int64, f TemplateFields
 			nullString(f.HeaderHTML), nullString(f.FooterHTML), timestamp(now), timestamp(now), sortKey(f.Name))
 		return err
 	})
-	return token, err
+	return token, wrap("insert template", err)
 }
 
 // UpdateTemplate reads, changes (apply) and writes a template of the unit.
@@ -234,7 +234,7 @@ func (db *DB) InsertContract(ctx context.Context, unitID int64, f ContractFields
 		}
 		return db.emit(ctx, tx, unitID, "contract.created", map[string]any{"id_token": token, "contract_name": f.Name, "status": "draft"}, now)
 	})
-	return token, orderToken, err
+	return token, orderToken, wrap("insert contract", err)
 }
 
 func linkContract(ctx context.Context, tx *sql.Tx, id int64, orders []int64, files []NewFile, now time.Time, newID func() string) error {
@@ -301,7 +301,7 @@ func (db *DB) ContractFile(ctx context.Context, unitID int64, token, fileToken s
 		f, err = readFile(ctx, tx, "contract_files", "contract_id", id, fileToken)
 		return err
 	})
-	return f, err
+	return f, wrap("contract file", err)
 }
 
 // DeleteContractFiles removes files of a contract of the unit, all or none.
@@ -374,7 +374,7 @@ func (db *DB) Contract(ctx context.Context, unitID int64, token string) (Contrac
 		}
 		return attachContractParts(ctx, tx, &c)
 	})
-	return c, err
+	return c, wrap("contract", err)
 }
 
 // ContractFilter narrows /list_contracts.
@@ -421,7 +421,7 @@ func (db *DB) Contracts(ctx context.Context, unitID int64, f ContractFilter) ([]
 		}
 		return rows.Err()
 	})
-	return out, err
+	return out, wrap("contracts", err)
 }
 
 // ContractBillingJob names the contract billing's job runs.
@@ -526,7 +526,7 @@ func (db *DB) BillContracts(ctx context.Context, today Date) ([]BilledOrder, int
 		expired = int(n)
 		return recordJobRun(ctx, tx, ContractBillingJob, today, created, now)
 	})
-	return billed, expired, err
+	return billed, expired, wrap("bill contracts", err)
 }
 
 // BilledOrder is an order the contract billing created.
@@ -568,5 +568,5 @@ func (db *DB) AcceptPixAutomatico(ctx context.Context, unitID int64, contractTok
 			timestamp(now), unitID, contractToken)
 		return err
 	})
-	return order, err
+	return order, wrap("accept pix automatico", err)
 }

@@ -63,7 +63,7 @@ func (db *DB) InsertCRM(ctx context.Context, unitID int64, f CRMFields) (string,
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, append(args, timestamp(now), timestamp(now))...)
 		return err
 	})
-	return token, err
+	return token, wrap("insert crm", err)
 }
 
 // UpdateCRM reads, changes (apply) and writes a record of the unit.
@@ -122,7 +122,7 @@ func (db *DB) CRMRecords(ctx context.Context, unitID int64, f CRMFilter) ([]CRMR
 		r.description, r.contact_success, r.next_contact_datetime, r.next_contact_reason, r.active
 		FROM crm_records r LEFT JOIN contacts c ON c.id = r.contact_id WHERE `+strings.Join(where, " AND ")+` ORDER BY r.record_date DESC, r.id DESC`, args...)
 	if err != nil {
-		return nil, err
+		return nil, wrap("crm records", err)
 	}
 	defer rows.Close()
 	out := []CRMRecord{}
@@ -130,7 +130,7 @@ func (db *DB) CRMRecords(ctx context.Context, unitID int64, f CRMFilter) ([]CRMR
 		var r CRMRecord
 		if err := rows.Scan(&r.Token, &r.IDContact, &r.ContactName, &r.RecordDate, &r.CommunicationType, &r.LifecyclePhase, &r.LeadStatus,
 			&r.Description, &r.ContactSuccess, &r.NextContactDatetime, &r.NextContactReason, &r.Active); err != nil {
-			return nil, err
+			return nil, wrap("crm records", err)
 		}
 		out = append(out, r)
 	}

@@ -23,7 +23,7 @@ func (db *DB) OpenEntryTotals(ctx context.Context, unitID int64, today, until Da
 		coalesce(sum(CASE WHEN type = 'out' AND due_date >= ?1 THEN value_cents END), 0)
 		FROM entries WHERE unit_id = ?3 AND active = 1 AND pay_day IS NULL AND due_date <= ?2`,
 		today.ISO(), until.ISO(), unitID).Scan(&ro, &rd, &po, &pd)
-	return OpenTotals{cents(ro), cents(rd), cents(po), cents(pd)}, err
+	return OpenTotals{cents(ro), cents(rd), cents(po), cents(pd)}, wrap("open entry totals", err)
 }
 
 // OrderSummary is one of a unit's latest orders as the portal lists it.
@@ -59,7 +59,7 @@ func (db *DB) OrderSummaries(ctx context.Context, unitID int64, f OrderFilter, n
 		AND (?5 = '' OR o.cod_orders = ?5 COLLATE NOCASE) AND (?6 = '' OR instr(fincom_fold(c.display_name), ?6) > 0)
 		ORDER BY o.id DESC LIMIT ?4`, unitID, f.From, f.To, n, f.Code, fold(f.Customer))
 	if err != nil {
-		return nil, err
+		return nil, wrap("order summaries", err)
 	}
 	defer rows.Close()
 	var out []OrderSummary
@@ -68,7 +68,7 @@ func (db *DB) OrderSummaries(ctx context.Context, unitID int64, f OrderFilter, n
 		var total int64
 		var charges string
 		if err := rows.Scan(&o.Token, &o.Code, &o.Customer, &o.Date, &total, &charges, &o.Invoice); err != nil {
-			return nil, err
+			return nil, wrap("order summaries", err)
 		}
 		o.Total = cents(total)
 		o.Charges = map[string]int{}
@@ -97,7 +97,7 @@ func (db *DB) EntrySummaries(ctx context.Context, unitID int64, from, to, typ st
 		WHERE e.unit_id = ?1 AND e.active = 1 AND e.due_date BETWEEN ?2 AND ?3 AND (?5 = '' OR e.type = ?5)
 		ORDER BY e.due_date, e.id LIMIT ?4`, unitID, from, to, n, typ)
 	if err != nil {
-		return nil, err
+		return nil, wrap("entry summaries", err)
 	}
 	defer rows.Close()
 	var out []EntrySummary
@@ -105,7 +105,7 @@ func (db *DB) EntrySummaries(ctx context.Context, unitID int64, from, to, typ st
 		var e EntrySummary
 		var v int64
 		if err := rows.Scan(&e.Token, &e.Type, &e.Description, &e.DueDate, &e.PayDay, &e.Contact, &e.Account, &v); err != nil {
-			return nil, err
+			return nil, wrap("entry summaries", err)
 		}
 		e.Value = cents(v)
 		out = append(out, e)
@@ -126,7 +126,7 @@ func (db *DB) OpenCharges(ctx context.Context, unitID int64, n int) ([]OpenCharg
 		FROM charges ch JOIN sales_orders o ON o.id = ch.order_id JOIN contacts c ON c.id = o.contact_id
 		WHERE o.unit_id = ? AND ch.status IN ('PENDING', 'OVERDUE') ORDER BY ch.due_date, ch.id LIMIT ?`, unitID, n)
 	if err != nil {
-		return nil, err
+		return nil, wrap("open charges", err)
 	}
 	defer rows.Close()
 	var out []OpenCharge
@@ -134,10 +134,10 @@ func (db *DB) OpenCharges(ctx context.Context, unitID int64, n int) ([]OpenCharg
 		var c OpenCharge
 		var amount string
 		if err := rows.Scan(&c.OrderToken, &c.Code, &c.Customer, &c.DueDate, &c.Installment, &amount); err != nil {
-			return nil, err
+			return nil, wrap("open charges", err)
 		}
 		if c.Amount, err = ParseMoney(amount); err != nil {
-			return nil, err
+			return nil, wrap("open charges", err)
 		}
 		out = append(out, c)
 	}

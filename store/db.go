@@ -193,7 +193,7 @@ func (db *DB) Close() error {
 	if cerr := db.w.Close(); cerr != nil && err == nil {
 		err = cerr
 	}
-	return err
+	return wrap("close domain file", err)
 }
 
 // read runs fn in one read transaction, so a multi-query read sees one
@@ -285,12 +285,12 @@ func compareVersions(a, b string) int {
 func SQLiteVersion() (string, error) {
 	db, err := sql.Open("sqlite", "file::memory:")
 	if err != nil {
-		return "", err
+		return "", wrap("sqlite version", err)
 	}
 	defer db.Close()
 	var v string
 	err = db.QueryRow("SELECT sqlite_version()").Scan(&v)
-	return v, err
+	return v, wrap("sqlite version", err)
 }
 
 // setActive enables or disables one record of a unit-scoped table. table is

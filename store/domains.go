@@ -101,14 +101,14 @@ func (d *Domains) Create(ctx context.Context, name string) error {
 	}
 	finish, err := d.creating(ctx, name)
 	if err != nil {
-		return err
+		return wrap("create domain", err)
 	}
 	db, err := d.openFile(ctx, name, true)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	finish(err != nil)
 	if err != nil {
-		return err
+		return wrap("create domain", err)
 	}
 	d.evictLocked(d.opts.MaxOpen - 1)
 	d.open[name] = db
@@ -198,7 +198,7 @@ func (d *Domains) Acquire(ctx context.Context, name string) (db *DB, release fun
 		return nil, nil, ErrNoDomain
 	}
 	if err := d.lockSettled(ctx, name); err != nil {
-		return nil, nil, err
+		return nil, nil, wrap("open domain", err)
 	}
 	db = d.open[name]
 	if db == nil {
@@ -212,7 +212,7 @@ func (d *Domains) Acquire(ctx context.Context, name string) (db *DB, release fun
 		close(ch)
 		if err != nil {
 			d.mu.Unlock()
-			return nil, nil, err
+			return nil, nil, wrap("open domain", err)
 		}
 		d.evictLocked(d.opts.MaxOpen - 1)
 		d.open[name] = db
@@ -261,7 +261,7 @@ func (d *Domains) Visit(ctx context.Context, name string) (db *DB, release func(
 	d.mu.Unlock()
 	db, rel, err := d.Acquire(ctx, name)
 	if err != nil || wasOpen {
-		return db, rel, err
+		return db, rel, wrap("visit domain", err)
 	}
 	var once sync.Once
 	return db, func() {
@@ -358,7 +358,7 @@ func (d *Domains) swapIn(ctx context.Context, name, src string, held int64) erro
 func (d *Domains) Names() ([]string, error) {
 	entries, err := os.ReadDir(d.dir)
 	if err != nil {
-		return nil, err
+		return nil, wrap("list domains", err)
 	}
 	var names []string
 	for _, e := range entries {
@@ -454,19 +454,19 @@ func (d *Domains) Close() error {
 func (d *Domains) MigrateAll(ctx context.Context) (map[string]int, error) {
 	names, err := d.Names()
 	if err != nil {
-		return nil, err
+		return nil, wrap("migrate all", err)
 	}
 	out := map[string]int{}
 	for _, n := range names {
 		db, release, err := d.Acquire(ctx, n)
 		if err != nil {
-			return out, err
+			return out, wrap("migrate all", err)
 		}
 		var v int
 		err = db.w.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v)
 		release()
 		if err != nil {
-			return out, err
+			return out, wrap("migrate all", err)
 		}
 		out[n] = v
 	}
@@ -480,7 +480,7 @@ func (d *Domains) MigrateAll(ctx context.Context) (map[string]int, error) {
 func CheckFile(ctx context.Context, path string) error {
 	conn, err := sql.Open("sqlite", fileURI(path, "mode=ro&_pragma=busy_timeout("+busyMillis+")"))
 	if err != nil {
-		return err
+		return wrap("check file", err)
 	}
 	defer conn.Close()
 	var res string
@@ -492,7 +492,7 @@ func CheckFile(ctx context.Context, path string) error {
 	}
 	var v int
 	if err := conn.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
-		return err
+		return wrap("check file", err)
 	}
 	if v > SchemaVersion() {
 		return fmt.Errorf("%w: %s has schema %d, this build knows %d", ErrSchemaTooNew, path, v, SchemaVersion())
@@ -502,11 +502,11 @@ func CheckFile(ctx context.Context, path string) error {
 	}
 	want, err := expectedSchema(ctx, v)
 	if err != nil {
-		return err
+		return wrap("check file", err)
 	}
 	got, err := describeSchema(ctx, conn)
 	if err != nil {
-		return err
+		return wrap("check file", err)
 	}
 	if d := schemaDiff(want, got); len(d) > 0 {
 		return fmt.Errorf("%w: %s differs from fincom's schema %d: %s", ErrForeignSchema, path, v, strings.Join(d, ", "))
@@ -518,12 +518,12 @@ func CheckFile(ctx context.Context, path string) error {
 func DomainOf(ctx context.Context, path string) (string, error) {
 	conn, err := sql.Open("sqlite", fileURI(path, "mode=ro"))
 	if err != nil {
-		return "", err
+		return "", wrap("domain of", err)
 	}
 	defer conn.Close()
 	var name string
 	err = conn.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = 'domain'`).Scan(&name)
-	return name, err
+	return name, wrap("domain of", err)
 }
 
 // CheckVersions reads the schema version of every domain file from its
@@ -534,13 +534,13 @@ func DomainOf(ctx context.Context, path string) (string, error) {
 func (d *Domains) CheckVersions() error {
 	names, err := d.Names()
 	if err != nil {
-		return err
+		return wrap("check versions", err)
 	}
 	var newer []string
 	for _, n := range names {
 		f, err := os.Open(d.path(n))
 		if err != nil {
-			return err
+			return wrap("check versions", err)
 		}
 		var h [64]byte
 		_, err = io.ReadFull(f, h[:])
@@ -598,7 +598,7 @@ type Finding struct {
 func (d *Domains) Doctor(ctx context.Context) ([]Finding, error) {
 	entries, err := os.ReadDir(d.dir)
 	if err != nil {
-		return nil, err
+		return nil, wrap("doctor", err)
 	}
 	var out []Finding
 	dbs := map[string]bool{}
@@ -685,7 +685,7 @@ func (d *Domains) Remove(name string) error {
 	os.RemoveAll(filepath.Join(d.dir, "_snapshots", name))
 	os.Remove(d.throwAwayMarker(name))
 	if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
+		return wrap("remove domain", err)
 	}
 	return nil
 }

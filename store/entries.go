@@ -244,7 +244,7 @@ func (db *DB) EntryStatuses(ctx context.Context, unitID int64, tokens []string) 
 		}
 		return nil
 	})
-	return out, err
+	return out, wrap("entry statuses", err)
 }
 
 // CategoryUsage is the most used category for a contact, as
@@ -280,7 +280,7 @@ func (db *DB) CategoryMedian(ctx context.Context, unitID int64, register, typ st
 		ORDER BY n DESC, MAX(e.id) DESC
 		LIMIT 1`, unitID, unitID, register, typ, typ).Scan(&u.Token, &u.ModuleType, &u.Category, &u.Note, &u.DreName, &n)
 	if err != nil {
-		return u, notFound(err)
+		return u, wrap("category median", notFound(err))
 	}
 	if n < MinCategoryUsage {
 		return u, ErrNotFound

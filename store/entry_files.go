@@ -62,7 +62,7 @@ func (db *DB) EntryFile(ctx context.Context, unitID int64, typ, token, fileToken
 		f, err = readFile(ctx, tx, "entry_files", "entry_id", id, fileToken)
 		return err
 	})
-	return f, err
+	return f, wrap("entry file", err)
 }
 
 func insertFiles(ctx context.Context, tx *sql.Tx, entryID int64, files []NewFile, now time.Time, newID func() string) ([]string, error) {
@@ -109,7 +109,7 @@ func (db *DB) EntryFiles(ctx context.Context, unitID int64, typ, token string) (
 		}
 		return rows.Err()
 	})
-	return out, err
+	return out, wrap("entry files", err)
 }
 
 // AddEntryFiles attaches files to an entry of the unit and answers their
@@ -124,7 +124,7 @@ func (db *DB) AddEntryFiles(ctx context.Context, unitID int64, typ, token string
 		tokens, err = insertFiles(ctx, tx, id, files, now, db.id)
 		return err
 	})
-	return tokens, err
+	return tokens, wrap("add entry files", err)
 }
 
 // DeleteEntryFiles removes attachments of an entry of the unit. Every named

@@ -1,6 +1,9 @@
 package store
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+)
 
 // The store's errors, all of them. The server maps each to the spec's
 // status and text for the route that meets it (server/route.go's errMap);
@@ -62,3 +65,13 @@ var (
 	ErrBackupInDataDir = errors.New("a backup may not be written inside the data directory (but in its backups/ folder): it could replace a live domain or the lock")
 	ErrBackupExists    = errors.New("the backup file exists; give --force to replace it")
 )
+
+// wrap gives an error leaving the store the operation it came from
+// ("insert contact: …"), keeping it a sentinel for errors.Is; nil stays
+// nil.
+func wrap(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", op, err)
+}

@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
@@ -70,7 +71,7 @@ func (s *idSource) secret(n int) string {
 func (s *idSource) load(ctx context.Context, w *sql.DB) error {
 	var v sql.NullInt64
 	err := w.QueryRowContext(ctx, `SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'token_seq'`).Scan(&v)
-	if err != nil && err != sql.ErrNoRows {
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("read token_seq: %w", err)
 	}
 	s.n.Store(uint64(v.Int64))

@@ -115,7 +115,7 @@ func (db *DB) InsertMovement(ctx context.Context, unitID int64, f MovementFields
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		return db.insertMovement(ctx, tx, unitID, token, f, sql.NullInt64{}, now)
 	})
-	return token, err
+	return token, wrap("insert movement", err)
 }
 
 func (db *DB) insertMovement(ctx context.Context, tx *sql.Tx, unitID int64, token string, f MovementFields, purchase sql.NullInt64, now time.Time) error {
@@ -257,7 +257,7 @@ func (db *DB) Movements(ctx context.Context, unitID int64, f MovementFilter) ([]
 		LEFT JOIN contacts c ON c.id = m.contact_id
 		WHERE `+strings.Join(where, " AND ")+` ORDER BY m.date_in_out DESC, m.id DESC`, args...)
 	if err != nil {
-		return nil, err
+		return nil, wrap("movements", err)
 	}
 	defer rows.Close()
 	out := []Movement{}
@@ -265,7 +265,7 @@ func (db *DB) Movements(ctx context.Context, unitID int64, f MovementFilter) ([]
 		var m Movement
 		if err := rows.Scan(&m.Token, &m.IDUnit, &m.IDContact, &m.Active, &m.CreatedDate, &m.Type, &m.Quantity, &m.IDStockProduct, &m.Unit,
 			&m.Product, &m.Lote, &m.ValidationDate, &m.DateInOut, &m.UnitaryValue, &m.TotalValue, &m.ContactName); err != nil {
-			return nil, err
+			return nil, wrap("movements", err)
 		}
 		out = append(out, m)
 	}
@@ -302,7 +302,7 @@ func (db *DB) InventoryReport(ctx context.Context, unitID int64, year int, byVal
 		WHERE `+strings.Join(where, " AND ")+`
 		ORDER BY p.sort_key, p.id, t.month, t.type`, args...)
 	if err != nil {
-		return nil, err
+		return nil, wrap("inventory report", err)
 	}
 	defer rows.Close()
 	out := []ReportRow{}
@@ -311,7 +311,7 @@ func (db *DB) InventoryReport(ctx context.Context, unitID int64, year int, byVal
 		var q int64
 		var v Decimal
 		if err := rows.Scan(&r.Product, &r.MonthNum, &r.Type, &q, &v); err != nil {
-			return nil, err
+			return nil, wrap("inventory report", err)
 		}
 		r.Month, r.Total = monthNames[r.MonthNum], v
 		if !byValue {
@@ -508,7 +508,7 @@ func (db *DB) StockBalances(ctx context.Context, unitID int64, productToken stri
 		WHERE p.unit_id = ? AND p.active = 1 AND p.type = 'product' AND (? = '' OR p.token = ?)
 		GROUP BY p.id ORDER BY p.sort_key, p.id`, unitID, productToken, productToken)
 	if err != nil {
-		return nil, err
+		return nil, wrap("stock balances", err)
 	}
 	defer rows.Close()
 	out := []StockBalance{}
@@ -516,7 +516,7 @@ func (db *DB) StockBalances(ctx context.Context, unitID int64, productToken stri
 		var b StockBalance
 		var in, outQ int64
 		if err := rows.Scan(&b.IDStockProduct, &b.Product, &b.Unit, &in, &outQ); err != nil {
-			return nil, err
+			return nil, wrap("stock balances", err)
 		}
 		b.In, b.Out, b.Quantity = Decimal{decimal.New(in, -3)}, Decimal{decimal.New(outQ, -3)}, Decimal{decimal.New(in-outQ, -3)}
 		out = append(out, b)

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -93,7 +94,7 @@ func TestInventoryTotalsFollowMovements(t *testing.T) {
 		default:
 			err = db.SetMovementActive(ctx, u.ID, tokens[rng.IntN(len(tokens))], rng.IntN(2) == 0)
 		}
-		if err == ErrInsufficientStock {
+		if errors.Is(err, ErrInsufficientStock) {
 			refused++
 		} else if err != nil {
 			t.Fatalf("step %d: %v", step, err)

@@ -176,7 +176,7 @@ func (db *DB) InvoiceData(ctx context.Context, unitID int64, orderToken string) 
 		}
 		return nil
 	})
-	return d, err
+	return d, wrap("invoice data", err)
 }
 
 // AuthorizedInvoice answers the key (or verification code) of the unit's
@@ -189,7 +189,7 @@ func (db *DB) AuthorizedInvoice(ctx context.Context, unitID int64, kind string, 
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}
-	return key, err == nil, err
+	return key, err == nil, wrap("authorized invoice", err)
 }
 
 // ReserveInvoiceNumber takes the next number of a unit's series of a kind.
@@ -207,7 +207,7 @@ func (db *DB) ReserveInvoiceNumber(ctx context.Context, unitID int64, kind strin
 		}
 		return err
 	})
-	return int(n), err
+	return int(n), wrap("reserve invoice number", err)
 }
 
 // ReleaseInvoiceNumber gives back a number ReserveInvoiceNumber took that
@@ -278,14 +278,14 @@ func (db *DB) SaveInvoice(ctx context.Context, orderID, unitID int64, in NewInvo
 		}
 		return db.emitInvoice(ctx, tx, unitID, orderID, "invoice.issued", out, now)
 	})
-	return out, err
+	return out, wrap("save invoice", err)
 }
 
 // OrderInvoice returns the latest invoice of an order of the unit.
 func (db *DB) OrderInvoice(ctx context.Context, unitID int64, orderToken string) (Invoice, error) {
 	i, err := scanInvoice(db.r.QueryRowContext(ctx, invoiceSelect+` WHERE unit_id = ? AND order_id = (SELECT id FROM sales_orders WHERE unit_id = ? AND token = ?)
 		ORDER BY id DESC LIMIT 1`, unitID, unitID, orderToken))
-	return i, notFound(err)
+	return i, wrap("order invoice", notFound(err))
 }
 
 // PublicInvoice returns the latest invoice of the active order of a public
@@ -296,11 +296,11 @@ func (db *DB) PublicInvoice(ctx context.Context, publicToken string) (Invoice, i
 	var order string
 	if err := db.r.QueryRowContext(ctx, `SELECT unit_id, token FROM sales_orders WHERE public_token = ? AND active = 1`, publicToken).
 		Scan(&unitID, &order); err != nil {
-		return Invoice{}, 0, "", notFound(err)
+		return Invoice{}, 0, "", wrap("public invoice", notFound(err))
 	}
 	i, err := scanInvoice(db.r.QueryRowContext(ctx, invoiceSelect+` WHERE order_id = (SELECT id FROM sales_orders WHERE public_token = ?)
 		ORDER BY id DESC LIMIT 1`, publicToken))
-	return i, unitID, order, notFound(err)
+	return i, unitID, order, wrap("public invoice", notFound(err))
 }
 
 // CancelInvoice cancels the authorized invoice of an order of the unit
@@ -375,7 +375,7 @@ func (db *DB) EnsurePublicToken(ctx context.Context, unitID int64, orderToken st
 		}
 		return notFound(tx.QueryRowContext(ctx, `SELECT public_token FROM sales_orders WHERE unit_id = ? AND token = ?`, unitID, orderToken).Scan(&tok))
 	})
-	return tok, err
+	return tok, wrap("ensure public token", err)
 }
 
 // Document is a generated artefact, as test mode lists them: a charge's
@@ -402,14 +402,14 @@ func (db *DB) Documents(ctx context.Context, limit int) ([]Document, error) {
 			FROM invoices i JOIN sales_orders o ON o.id = i.order_id)
 		ORDER BY 7 DESC LIMIT ?`, limit)
 	if err != nil {
-		return nil, err
+		return nil, wrap("documents", err)
 	}
 	defer rows.Close()
 	out := []Document{}
 	for rows.Next() {
 		var d Document
 		if err := rows.Scan(&d.Kind, &d.Order, &d.Reference, &d.Key, &d.Barcode, &d.XML, &d.CreatedAt); err != nil {
-			return nil, err
+			return nil, wrap("documents", err)
 		}
 		out = append(out, d)
 	}

@@ -30,12 +30,12 @@ func (db *DB) LastJobRun(ctx context.Context, job string) (Date, error) {
 		}
 		t, err := time.Parse(time.RFC3339, created)
 		if err != nil {
-			return Date{}, err
+			return Date{}, wrap("last job run", err)
 		}
 		return Today(t), nil
 	}
 	if err != nil {
-		return Date{}, err
+		return Date{}, wrap("last job run", err)
 	}
 	return ParseDateISO(day)
 }
@@ -44,14 +44,14 @@ func (db *DB) LastJobRun(ctx context.Context, job string) (Date, error) {
 func (db *DB) JobRuns(ctx context.Context, limit int) ([]JobRun, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT job, run_date, created, detail, finished_at FROM job_runs ORDER BY run_date DESC, id DESC LIMIT ?`, limit)
 	if err != nil {
-		return nil, err
+		return nil, wrap("job runs", err)
 	}
 	defer rows.Close()
 	out := []JobRun{}
 	for rows.Next() {
 		var r JobRun
 		if err := rows.Scan(&r.Job, &r.RunDate, &r.Created, &r.Detail, &r.FinishedAt); err != nil {
-			return nil, err
+			return nil, wrap("job runs", err)
 		}
 		out = append(out, r)
 	}
@@ -171,5 +171,5 @@ func (db *DB) CreateRecurringOrders(ctx context.Context, day Date) ([]string, er
 		}
 		return recordJobRun(ctx, tx, RecurrenceJob, day, created, now)
 	})
-	return created, err
+	return created, wrap("create recurring orders", err)
 }

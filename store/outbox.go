@@ -78,7 +78,7 @@ func (db *DB) Outbox(ctx context.Context, limit int) ([]Mail, error) {
 			 FROM (SELECT * FROM outbox_attachments WHERE outbox_id = outbox.id ORDER BY position))
 		FROM outbox ORDER BY id DESC LIMIT ?`, limit)
 	if err != nil {
-		return nil, err
+		return nil, wrap("outbox", err)
 	}
 	defer rows.Close()
 	out := []Mail{}
@@ -86,7 +86,7 @@ func (db *DB) Outbox(ctx context.Context, limit int) ([]Mail, error) {
 		var m Mail
 		var files string
 		if err := rows.Scan(&m.Token, &m.Kind, &m.To, &m.Subject, &m.Body, &m.Status, &m.Attempts, &m.LastError, &m.SentAt, &m.CreatedAt, &m.Sealed, &files); err != nil {
-			return nil, err
+			return nil, wrap("outbox", err)
 		}
 		if err := json.Unmarshal([]byte(files), &m.Attachments); err != nil {
 			return nil, fmt.Errorf("outbox attachments: %w", err)
@@ -152,7 +152,7 @@ func (db *DB) QueueChargeNotices(ctx context.Context, today Date, render func(No
 		}
 		return nil
 	})
-	return n, err
+	return n, wrap("queue charge notices", err)
 }
 
 // PendingMail is a message ready to be sent.
@@ -206,7 +206,7 @@ func (db *DB) DueMail(ctx context.Context, limit int) ([]PendingMail, error) {
 		}
 		return nil
 	})
-	return out, err
+	return out, wrap("due mail", err)
 }
 
 // MaxMailAttempts is how often a message is tried before it is failed.

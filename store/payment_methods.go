@@ -18,14 +18,14 @@ type PaymentMethod struct {
 func (db *DB) PaymentMethods(ctx context.Context) ([]PaymentMethod, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT token, name, payment_key FROM payment_methods WHERE active = 1 ORDER BY id`)
 	if err != nil {
-		return nil, err
+		return nil, wrap("payment methods", err)
 	}
 	defer rows.Close()
 	out := []PaymentMethod{}
 	for rows.Next() {
 		var p PaymentMethod
 		if err := rows.Scan(&p.Token, &p.Name, &p.PaymentKey); err != nil {
-			return nil, err
+			return nil, wrap("payment methods", err)
 		}
 		out = append(out, p)
 	}
@@ -44,5 +44,5 @@ func (db *DB) PaymentKey(ctx context.Context, token string) (string, error) {
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
-	return key, err
+	return key, wrap("payment key", err)
 }

@@ -64,11 +64,11 @@ type stablePlans struct{ driver.Connector }
 func (s stablePlans) Connect(ctx context.Context) (driver.Conn, error) {
 	c, err := s.Connector.Connect(ctx)
 	if err != nil {
-		return nil, err
+		return nil, wrap("connect", err)
 	}
 	if _, err := setQPSG(c, 1); err != nil {
 		c.Close()
-		return nil, err
+		return nil, wrap("connect", err)
 	}
 	return c, nil
 }

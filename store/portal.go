@@ -51,7 +51,7 @@ func (db *DB) PortalOrder(ctx context.Context, publicToken string) (PortalOrder,
 		p.Charges, err = chargesOf(ctx, tx, id, true)
 		return err
 	})
-	return p, err
+	return p, wrap("portal order", err)
 }
 
 // RecordPortalEvent stores an event of the portal (viewed, copied, ...)
@@ -80,14 +80,14 @@ func (db *DB) PortalEvents(ctx context.Context, unitID int64, orderToken string)
 	rows, err := db.r.QueryContext(ctx, `SELECT e.kind, e.detail, e.created_at FROM portal_events e JOIN sales_orders o ON o.id = e.order_id
 		WHERE o.unit_id = ? AND o.token = ? ORDER BY e.id`, unitID, orderToken)
 	if err != nil {
-		return nil, err
+		return nil, wrap("portal events", err)
 	}
 	defer rows.Close()
 	out := []PortalEvent{}
 	for rows.Next() {
 		var e PortalEvent
 		if err := rows.Scan(&e.Kind, &e.Detail, &e.CreatedAt); err != nil {
-			return nil, err
+			return nil, wrap("portal events", err)
 		}
 		out = append(out, e)
 	}
@@ -144,7 +144,7 @@ func (db *DB) PayCharge(ctx context.Context, publicToken string, installment int
 		}
 		return queueNotice(ctx, tx, p.UnitID, id, notice, now, db.id)
 	})
-	return p, err
+	return p, wrap("pay charge", err)
 }
 
 // Who confirmed a payment (charges.paid_via).
@@ -344,5 +344,5 @@ func (db *DB) BoletoInfo(ctx context.Context, publicToken, chargeToken string) (
 		}
 		return nil
 	})
-	return b, err
+	return b, wrap("boleto info", err)
 }

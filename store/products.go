@@ -132,14 +132,14 @@ func (db *DB) Products(ctx context.Context, unitID int64, search, typ string) ([
 	rows, err := db.r.QueryContext(ctx, `SELECT token, code, description, type, monetary_value FROM products
 		WHERE `+strings.Join(where, " AND ")+` ORDER BY sort_key, id`, args...)
 	if err != nil {
-		return nil, err
+		return nil, wrap("products", err)
 	}
 	defer rows.Close()
 	out := []Product{}
 	for rows.Next() {
 		var p Product
 		if err := rows.Scan(&p.Token, &p.Code, &p.Description, &p.Type, &p.MonetaryValue); err != nil {
-			return nil, err
+			return nil, wrap("products", err)
 		}
 		out = append(out, p)
 	}
@@ -152,14 +152,14 @@ func (db *DB) StockItems(ctx context.Context, unitID int64) ([]StockItem, error)
 	rows, err := db.r.QueryContext(ctx, `SELECT token, code, description, type, usage_type, monetary_value, ncm, cfop, unit
 		FROM products WHERE unit_id = ? AND active = 1 ORDER BY sort_key, id`, unitID)
 	if err != nil {
-		return nil, err
+		return nil, wrap("stock items", err)
 	}
 	defer rows.Close()
 	out := []StockItem{}
 	for rows.Next() {
 		var s StockItem
 		if err := rows.Scan(&s.ID, &s.Code, &s.Description, &s.Type, &s.UsageType, &s.MonetaryValue, &s.NCM, &s.CFOP, &s.Unit); err != nil {
-			return nil, err
+			return nil, wrap("stock items", err)
 		}
 		out = append(out, s)
 	}

@@ -70,14 +70,14 @@ func (db *DB) Projects(ctx context.Context, unitID int64) ([]Project, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT token, name, observation, budget FROM projects
 		WHERE unit_id = ? AND active = 1 ORDER BY sort_key, id`, unitID)
 	if err != nil {
-		return nil, err
+		return nil, wrap("projects", err)
 	}
 	defer rows.Close()
 	out := []Project{}
 	for rows.Next() {
 		var p Project
 		if err := rows.Scan(&p.Token, &p.Name, &p.Observation, &p.Budget); err != nil {
-			return nil, err
+			return nil, wrap("projects", err)
 		}
 		out = append(out, p)
 	}

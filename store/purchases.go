@@ -45,7 +45,7 @@ func (db *DB) ImportNFe(ctx context.Context, unitID int64, n NewInboxNFe) (strin
 		}
 		return err
 	})
-	return token, err
+	return token, wrap("import nfe", err)
 }
 
 // InboxNFes lists the unit's inbox, newest first.
@@ -55,7 +55,7 @@ func (db *DB) InboxNFes(ctx context.Context, unitID int64) ([]InboxNFe, error) {
 		FROM nfe_inbox n LEFT JOIN purchase_orders p ON p.unit_id = n.unit_id AND p.access_key = n.access_key
 		WHERE n.unit_id = ? ORDER BY n.id DESC`, unitID)
 	if err != nil {
-		return nil, err
+		return nil, wrap("inbox nfes", err)
 	}
 	defer rows.Close()
 	out := []InboxNFe{}
@@ -63,7 +63,7 @@ func (db *DB) InboxNFes(ctx context.Context, unitID int64) ([]InboxNFe, error) {
 		var n InboxNFe
 		if err := rows.Scan(&n.Token, &n.AccessKey, &n.SupplierCNPJ, &n.SupplierName, &n.IssueDate, &n.TotalValue, &n.Manifestation,
 			&n.ManifestedAt, &n.Justification, &n.PurchaseOrder, &n.CreatedDate); err != nil {
-			return nil, err
+			return nil, wrap("inbox nfes", err)
 		}
 		out = append(out, n)
 	}
@@ -74,7 +74,7 @@ func (db *DB) InboxNFes(ctx context.Context, unitID int64) ([]InboxNFe, error) {
 func (db *DB) InboxXML(ctx context.Context, unitID int64, key string) ([]byte, error) {
 	var x string
 	err := db.r.QueryRowContext(ctx, `SELECT xml FROM nfe_inbox WHERE unit_id = ? AND access_key = ?`, unitID, key).Scan(&x)
-	return []byte(x), notFound(err)
+	return []byte(x), wrap("inbox xml", notFound(err))
 }
 
 // Manifest records the recipient's manifestation of an NF-e of the inbox
@@ -218,7 +218,7 @@ func (db *DB) InsertPurchaseOrder(ctx context.Context, unitID int64, f PurchaseF
 		}
 		return err
 	})
-	return token, err
+	return token, wrap("insert purchase order", err)
 }
 
 // PurchaseFilter narrows /list_purchase_orders.
@@ -275,14 +275,14 @@ func (db *DB) PurchaseOrders(ctx context.Context, unitID int64, f PurchaseFilter
 	}
 	rows, err := db.r.QueryContext(ctx, purchaseSelect+` WHERE `+strings.Join(where, " AND ")+` ORDER BY p.estimated_payment_date DESC, p.id DESC`, args...)
 	if err != nil {
-		return nil, err
+		return nil, wrap("purchase orders", err)
 	}
 	defer rows.Close()
 	out := []PurchaseOrder{}
 	for rows.Next() {
 		p, err := scanPurchase(rows)
 		if err != nil {
-			return nil, err
+			return nil, wrap("purchase orders", err)
 		}
 		out = append(out, p)
 	}
@@ -292,7 +292,7 @@ func (db *DB) PurchaseOrders(ctx context.Context, unitID int64, f PurchaseFilter
 // PurchaseOrder returns one purchase order of the unit.
 func (db *DB) PurchaseOrder(ctx context.Context, unitID int64, token string) (PurchaseOrder, error) {
 	p, err := scanPurchase(db.r.QueryRowContext(ctx, purchaseSelect+` WHERE p.unit_id = ? AND p.token = ?`, unitID, token))
-	return p, notFound(err)
+	return p, wrap("purchase order", notFound(err))
 }
 
 // SetPurchaseOrderActive activates or deactivates a purchase order of the

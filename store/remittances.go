@@ -116,7 +116,7 @@ func (db *DB) ExportRemittance(ctx context.Context, unitID int64, provider strin
 		out = Remittance{Provider: provider, Sequence: seq, Titles: len(titles), Created: stampOf(now), Content: content}
 		return nil
 	})
-	return out, err
+	return out, wrap("export remittance", err)
 }
 
 // RemittanceFile answers a kept remittance of the unit's agreement by its
@@ -125,5 +125,5 @@ func (db *DB) RemittanceFile(ctx context.Context, unitID int64, provider string,
 	out := Remittance{Provider: provider, Sequence: seq}
 	err := db.r.QueryRowContext(ctx, `SELECT r.content, r.titles, r.created_at FROM remittances r JOIN bank_agreements a ON a.id = r.agreement_id
 		WHERE a.unit_id = ? AND a.provider = ? AND r.sequence = ?`, unitID, provider, seq).Scan(&out.Content, &out.Titles, &out.Created)
-	return out, notFound(err)
+	return out, wrap("remittance file", notFound(err))
 }

@@ -148,7 +148,7 @@ func (db *DB) ApplyReturn(ctx context.Context, unitID int64, provider, sha, name
 			a.ID, sha, nullString(name), string(b), timestamp(now))
 		return err
 	})
-	return rep, err
+	return rep, wrap("apply return", err)
 }
 
 // SettleCharge records a payment the firm received outside fincom's
@@ -177,5 +177,5 @@ func (db *DB) SettleCharge(ctx context.Context, unitID int64, orderToken string,
 		p, err = db.settleCharge(ctx, tx, chargeID, amount, Settle{Via: PaidFirm, Day: day, BankAccountID: account}, now)
 		return err
 	})
-	return p, err
+	return p, wrap("settle charge", err)
 }

@@ -651,7 +651,7 @@ func (db *DB) SalesOrder(ctx context.Context, unitID int64, token string) (Sales
 		}
 		return attachLines(ctx, tx, &o)
 	})
-	return o, err
+	return o, wrap("sales order", err)
 }
 
 // LineTotal is an order line's total: quantity times unit value, rounded

@@ -57,7 +57,7 @@ func scanScreening(s scanner) (Screening, error) {
 // Screening returns one screening of the unit.
 func (db *DB) Screening(ctx context.Context, unitID int64, token string) (Screening, error) {
 	sc, err := scanScreening(db.r.QueryRowContext(ctx, screeningSelect+` WHERE unit_id = ? AND token = ?`, unitID, token))
-	return sc, notFound(err)
+	return sc, wrap("screening", notFound(err))
 }
 
 // Screenings lists the unit's screenings with a status ("" for all), newest
@@ -65,14 +65,14 @@ func (db *DB) Screening(ctx context.Context, unitID int64, token string) (Screen
 func (db *DB) Screenings(ctx context.Context, unitID int64, status string) ([]Screening, error) {
 	rows, err := db.r.QueryContext(ctx, screeningSelect+` WHERE unit_id = ? AND (? = '' OR status = ?) ORDER BY id DESC`, unitID, status, status)
 	if err != nil {
-		return nil, err
+		return nil, wrap("screenings", err)
 	}
 	defer rows.Close()
 	out := []Screening{}
 	for rows.Next() {
 		sc, err := scanScreening(rows)
 		if err != nil {
-			return nil, err
+			return nil, wrap("screenings", err)
 		}
 		out = append(out, sc)
 	}

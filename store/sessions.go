@@ -85,7 +85,7 @@ func (db *DB) RequestLoginLink(ctx context.Context, email string, mail LoginLink
 		return queueNotice(ctx, tx, unitID, 0, mail(u, secret), now, db.id)
 	})
 	if err != nil {
-		return "", err
+		return "", wrap("request login link", err)
 	}
 	return secret, nil
 }
@@ -122,7 +122,7 @@ func (db *DB) StartSession(ctx context.Context, link string) (string, Session, e
 		return err
 	})
 	if err != nil {
-		return "", Session{}, err
+		return "", Session{}, wrap("start session", err)
 	}
 	return secret, s, nil
 }
@@ -140,7 +140,7 @@ func (db *DB) SessionBySecret(ctx context.Context, secret string) (Session, erro
 		if errors.Is(err, sql.ErrNoRows) {
 			return Session{}, ErrUnauthorized
 		}
-		return Session{}, err
+		return Session{}, wrap("session by secret", err)
 	}
 	s.User.Active = true
 	s.ExpiresAt, _ = time.Parse(time.RFC3339Nano, expires)

@@ -125,7 +125,7 @@ func (d *Domains) throwAwayMarker(name string) string {
 // clock: expiry is housekeeping, not business time).
 func (d *Domains) MarkThrowAway(name string) error {
 	if err := os.MkdirAll(filepath.Join(d.dir, "_throwaway"), 0o700); err != nil {
-		return err
+		return wrap("mark throw away", err)
 	}
 	return os.WriteFile(d.throwAwayMarker(name), []byte(time.Now().UTC().Format(time.RFC3339)+"\n"), 0o600)
 }
@@ -177,7 +177,7 @@ func (d *Domains) CreateFromSnapshot(ctx context.Context, name, source, snap str
 	p := d.path(name)
 	finish, err := d.creating(ctx, name)
 	if err != nil {
-		return err
+		return wrap("create from snapshot", err)
 	}
 	out, err := os.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err == nil {
@@ -192,7 +192,7 @@ func (d *Domains) CreateFromSnapshot(ctx context.Context, name, source, snap str
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	finish(err != nil)
-	return err
+	return wrap("create from snapshot", err)
 }
 
 // readdress stamps a copied file with its new domain name, in one
@@ -292,7 +292,7 @@ func (d *Domains) Snapshot(ctx context.Context, domain, snap string) error {
 		return ErrBadSnapshot
 	}
 	if err := os.MkdirAll(filepath.Dir(d.snapshotPath(domain, snap)), 0o700); err != nil {
-		return err
+		return wrap("snapshot domain", err)
 	}
 	return d.backupTo(ctx, domain, d.snapshotPath(domain, snap))
 }

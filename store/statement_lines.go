@@ -137,7 +137,7 @@ func (db *DB) ImportStatement(ctx context.Context, unitID int64, accountToken st
 		}
 		return nil
 	})
-	return rep, err
+	return rep, wrap("import statement", err)
 }
 
 // matchLine finds the line's match: how is "exact", "window" or "" (none,
@@ -234,14 +234,14 @@ func (db *DB) StatementLines(ctx context.Context, unitID int64, accountToken, st
 	rows, err := db.r.QueryContext(ctx, statementSelect+` WHERE l.unit_id = ? AND (? = '' OR ba.token = ?) AND (? = '' OR l.status = ?)
 		ORDER BY l.posted, l.id`, unitID, accountToken, accountToken, status, status)
 	if err != nil {
-		return nil, err
+		return nil, wrap("statement lines", err)
 	}
 	defer rows.Close()
 	out := []StatementLine{}
 	for rows.Next() {
 		l, err := scanStatementLine(rows)
 		if err != nil {
-			return nil, err
+			return nil, wrap("statement lines", err)
 		}
 		out = append(out, l)
 	}
@@ -326,7 +326,7 @@ func (db *DB) ReconcileStatementLine(ctx context.Context, unitID int64, r Reconc
 		out, err = scanStatementLine(tx.QueryRowContext(ctx, statementSelect+` WHERE l.token = ?`, r.LineToken))
 		return err
 	})
-	return out, payments, err
+	return out, payments, wrap("reconcile statement line", err)
 }
 
 // errMissingChoice: a reconciliation that neither pairs nor dismisses

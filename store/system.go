@@ -32,7 +32,7 @@ func OpenSystem(dir string, durability Durability, now func() time.Time) (*Syste
 	}
 	w, r, err := openDB(path, durability)
 	if err != nil {
-		return nil, err
+		return nil, wrap("open system", err)
 	}
 	if _, err := w.Exec(`CREATE TABLE IF NOT EXISTS tec_tokens (
 		id INTEGER PRIMARY KEY, hash BLOB NOT NULL UNIQUE, created_at TEXT NOT NULL, revoked_at TEXT) STRICT`); err != nil {
@@ -71,5 +71,5 @@ func (s *System) CheckTecToken(ctx context.Context, token string) error {
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && subtle.ConstantTimeCompare(got, want) != 1) {
 		return ErrUnauthorized
 	}
-	return err
+	return wrap("check tec token", err)
 }

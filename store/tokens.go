@@ -82,7 +82,7 @@ func (db *DB) CreateAccessToken(ctx context.Context) (string, error) {
 func (db *DB) AccessTokens(ctx context.Context) ([]AccessToken, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT id, hint, created_at, revoked_at FROM access_tokens ORDER BY id`)
 	if err != nil {
-		return nil, err
+		return nil, wrap("access tokens", err)
 	}
 	defer rows.Close()
 	var out []AccessToken
@@ -91,7 +91,7 @@ func (db *DB) AccessTokens(ctx context.Context) ([]AccessToken, error) {
 		var created string
 		var revoked sql.NullString
 		if err := rows.Scan(&t.ID, &t.Hint, &created, &revoked); err != nil {
-			return nil, err
+			return nil, wrap("access tokens", err)
 		}
 		t.CreatedAt, _ = time.Parse(time.RFC3339, created)
 		if revoked.Valid {
@@ -120,7 +120,7 @@ func (db *DB) RevokeAccessToken(ctx context.Context, tokenOrID string) error {
 func (db *DB) Authenticate(ctx context.Context, accessToken, unitToken string) (u Unit, actor string, err error) {
 	stmt, err := db.authStmt()
 	if err != nil {
-		return Unit{}, "", err
+		return Unit{}, "", wrap("authenticate", err)
 	}
 	// One statement, prepared once per connection: every private request
 	// runs it (BenchmarkGetContacts).
@@ -137,7 +137,7 @@ func (db *DB) Authenticate(ctx context.Context, accessToken, unitToken string) (
 		return Unit{}, "", ErrUnauthorized
 	}
 	if err != nil {
-		return Unit{}, "", err
+		return Unit{}, "", wrap("authenticate", err)
 	}
 	if !id.Valid {
 		return Unit{}, "", ErrUnitNotFound
@@ -154,7 +154,7 @@ func (db *DB) UnitByToken(ctx context.Context, unitToken string) (Unit, error) {
 		u, err = unitByToken(ctx, tx, unitToken)
 		return err
 	})
-	return u, err
+	return u, wrap("unit by token", err)
 }
 
 // CheckAccessToken reports ErrUnauthorized unless token is a live access
@@ -166,5 +166,5 @@ func (db *DB) CheckAccessToken(ctx context.Context, token string) error {
 	if errors.Is(err, sql.ErrNoRows) || (err == nil && subtle.ConstantTimeCompare(got, want) != 1) {
 		return ErrUnauthorized
 	}
-	return err
+	return wrap("check access token", err)
 }

@@ -146,5 +146,5 @@ func (db *DB) UnitsByTokens(ctx context.Context, tokens []string) ([]Unit, error
 		}
 		return nil
 	})
-	return out, err
+	return out, wrap("units by tokens", err)
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -77,7 +78,7 @@ func scanProfile(s scanner, p *UnitProfile) error {
 func (db *DB) UnitProfile(ctx context.Context, unitID int64) (UnitProfile, error) {
 	var p UnitProfile
 	err := scanProfile(db.r.QueryRowContext(ctx, `SELECT `+profileColumns+` FROM units WHERE id = ?`, unitID), &p)
-	return p, notFound(err)
+	return p, wrap("unit profile", notFound(err))
 }
 
 // SetUnitProfile changes a unit's fiscal profile in one transaction:
@@ -95,7 +96,7 @@ func (db *DB) SetUnitProfile(ctx context.Context, unitToken string, change func(
 			append(p.args(), unitToken)...)
 		return err
 	})
-	return p, err
+	return p, wrap("set unit profile", err)
 }
 
 // UnitCertificate is a unit's digital certificate: the certificate, its
@@ -131,7 +132,7 @@ func (db *DB) Certificate(ctx context.Context, unitID int64) (UnitCertificate, e
 	err := db.r.QueryRowContext(ctx, `SELECT cert, sealed_key, cnpj, subject, not_before, not_after, test FROM unit_certificates WHERE unit_id = ?`,
 		unitID).Scan(&c.Cert, &c.SealedKey, &c.CNPJ, &c.Subject, &nb, &na, &c.Test)
 	if err != nil {
-		return c, notFound(err)
+		return c, wrap("certificate", notFound(err))
 	}
 	c.NotBefore, _ = time.Parse(time.RFC3339, nb)
 	c.NotAfter, _ = time.Parse(time.RFC3339, na)
@@ -165,14 +166,14 @@ func (db *DB) CreateUnit(ctx context.Context, in UnitInput) (Unit, error) {
 func (db *DB) Units(ctx context.Context) ([]Unit, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT id, token, name, cnpj, city_ibge, im, created_at FROM units ORDER BY id`)
 	if err != nil {
-		return nil, err
+		return nil, wrap("units", err)
 	}
 	defer rows.Close()
 	var out []Unit
 	for rows.Next() {
 		u, err := scanUnit(rows)
 		if err != nil {
-			return nil, err
+			return nil, wrap("units", err)
 		}
 		out = append(out, u)
 	}
@@ -181,7 +182,7 @@ func (db *DB) Units(ctx context.Context) ([]Unit, error) {
 
 func unitByToken(ctx context.Context, tx *sql.Tx, token string) (Unit, error) {
 	u, err := scanUnit(tx.QueryRowContext(ctx, `SELECT id, token, name, cnpj, city_ibge, im, created_at FROM units WHERE token = ?`, token))
-	if err == sql.ErrNoRows {
+	if errors.Is(err, sql.ErrNoRows) {
 		return Unit{}, ErrUnitNotFound
 	}
 	return u, err

@@ -37,14 +37,14 @@ func (db *DB) CreateUser(ctx context.Context, name, email string) (User, error) 
 func (db *DB) Users(ctx context.Context) ([]User, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT token, name, email, active FROM users WHERE active = 1 ORDER BY sort_key, id`)
 	if err != nil {
-		return nil, err
+		return nil, wrap("users", err)
 	}
 	defer rows.Close()
 	out := []User{}
 	for rows.Next() {
 		var u User
 		if err := rows.Scan(&u.Token, &u.Name, &u.Email, &u.Active); err != nil {
-			return nil, err
+			return nil, wrap("users", err)
 		}
 		out = append(out, u)
 	}

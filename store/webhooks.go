@@ -39,14 +39,14 @@ func (db *DB) InsertWebhook(ctx context.Context, unitID int64, url, secret strin
 			token, unitID, url, secret, string(ev), timestamp(now), timestamp(now))
 		return err
 	})
-	return token, secret, err
+	return token, secret, wrap("insert webhook", err)
 }
 
 // Webhooks lists the unit's webhooks.
 func (db *DB) Webhooks(ctx context.Context, unitID int64) ([]Webhook, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT token, url, events, active, created_at FROM webhooks WHERE unit_id = ? ORDER BY id`, unitID)
 	if err != nil {
-		return nil, err
+		return nil, wrap("webhooks", err)
 	}
 	defer rows.Close()
 	out := []Webhook{}
@@ -54,7 +54,7 @@ func (db *DB) Webhooks(ctx context.Context, unitID int64) ([]Webhook, error) {
 		var w Webhook
 		var ev string
 		if err := rows.Scan(&w.Token, &w.URL, &ev, &w.Active, &w.CreatedAt); err != nil {
-			return nil, err
+			return nil, wrap("webhooks", err)
 		}
 		json.Unmarshal([]byte(ev), &w.Events)
 		out = append(out, w)
@@ -144,7 +144,7 @@ func (db *DB) Deliveries(ctx context.Context, unitID int64, limit int) ([]Delive
 		d.created_at, d.payload FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE (? = 0 OR w.unit_id = ?) ORDER BY d.id DESC LIMIT ?`,
 		unitID, unitID, limit)
 	if err != nil {
-		return nil, err
+		return nil, wrap("deliveries", err)
 	}
 	defer rows.Close()
 	out := []Delivery{}
@@ -153,7 +153,7 @@ func (db *DB) Deliveries(ctx context.Context, unitID int64, limit int) ([]Delive
 		var last sql.NullInt64
 		var payload string
 		if err := rows.Scan(&d.EventID, &d.Webhook, &d.EventType, &d.Status, &d.Attempts, &last, &d.LastError, &d.DeliveredAt, &d.CreatedAt, &payload); err != nil {
-			return nil, err
+			return nil, wrap("deliveries", err)
 		}
 		if last.Valid {
 			n := int(last.Int64)
@@ -179,7 +179,7 @@ func (db *DB) DueDeliveries(ctx context.Context, limit int) ([]DueDelivery, erro
 	rows, err := db.r.QueryContext(ctx, `SELECT w.id, d.event_id, w.url, w.secret, d.event_type, d.payload, d.attempts FROM webhook_deliveries d
 		JOIN webhooks w ON w.id = d.webhook_id WHERE d.status = 'pending' AND d.next_try_at <= ? ORDER BY d.id LIMIT ?`, timestamp(db.now()), limit)
 	if err != nil {
-		return nil, err
+		return nil, wrap("due deliveries", err)
 	}
 	defer rows.Close()
 	var out []DueDelivery
@@ -187,7 +187,7 @@ func (db *DB) DueDeliveries(ctx context.Context, limit int) ([]DueDelivery, erro
 		var d DueDelivery
 		var p string
 		if err := rows.Scan(&d.WebhookID, &d.EventID, &d.URL, &d.Secret, &d.EventType, &p, &d.Attempts); err != nil {
-			return nil, err
+			return nil, wrap("due deliveries", err)
 		}
 		d.Payload = []byte(p)
 		out = append(out, d)
