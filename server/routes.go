@@ -469,6 +469,8 @@ func (s *Server) testRoutes() []route {
 			doc: doc{tag: tagTestMode, summary: "Reset the domain to a named snapshot, or to empty (units, tokens and users kept).", resp: withMessage{Data: map[string]string{}}}},
 		{path: "/_test/pay_charge", do: handle(s.testPayCharge), texts: textsDefault, errs: errMap{{store.ErrNotFound, errNothingToPay}},
 			doc: doc{tag: tagTestMode, summary: "Pay an order's charge: in full, partial, over, or late with fine and interest.", desc: docTestPayCharge, resp: withMessage{Data: store.Payment{}}}},
+		{path: "/_test/bank_return", do: handle(s.testBankReturn), texts: textsDefault, errs: errMap{{store.ErrNotFound, errNothingToPay}},
+			doc: doc{tag: tagTestMode, summary: "The CNAB 240 return file the simulated bank sends when an order's boleto is paid.", desc: docTestBankReturn, raw: "text/plain"}},
 		{path: "/_test/overdue_charge", do: handle(s.testOverdueCharge), texts: textsDefault, errs: orderErrs,
 			doc: doc{tag: tagTestMode, summary: "Make an order's open charges overdue now.", resp: withMessage{Data: map[string]int{}}}},
 		{path: "/_test/domains", do: handle(s.testDomains), auth: authPublic, texts: textsDefault,

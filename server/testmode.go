@@ -3,12 +3,14 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
+	"fincom/server/bank"
 	"fincom/server/billing"
 	"fincom/server/certs"
 	"fincom/server/invoicing"
@@ -258,6 +260,87 @@ func TestUnitProfile(k *certs.Keyring) store.UnitProfile {
 	return p
 }
 
+type testBankReturnRequest struct {
+	IDToken     string       `json:"id_token" alias:"token" required:"true"`
+	Installment int          `json:"installment"`
+	Amount      *store.Money `json:"amount"`
+}
+
+func (q *testBankReturnRequest) validate() error {
+	if q.Amount != nil && !q.Amount.IsPositive() {
+		return errInvalidValue
+	}
+	return nil
+}
+
+// returnFile answers a return file as a bank hands it out: text/plain,
+// 240 columns a record, CRLF.
+type returnFile struct {
+	name    string
+	content []byte
+}
+
+func (f returnFile) write(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Type", "text/plain; charset=us-ascii")
+	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename=%q`, f.name))
+	h.Set("Content-Length", strconv.Itoa(len(f.content)))
+	w.WriteHeader(http.StatusOK)
+	w.Write(f.content)
+}
+
+// testBankReturn (test mode) is the simulated bank's return file paying
+// an order's open boleto (the first, or `installment`) today, for its
+// amount or `amount`: what a firm downloads from its bank, for an
+// integration to hand to /import_return. Nothing changes until it is
+// imported.
+func (s *Server) testBankReturn(r *request, q *testBankReturnRequest) (any, error) {
+	charges, err := r.db.SalesOrderCharges(r.ctx, r.unit.ID, q.IDToken)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, errSalesOrderNotFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range charges {
+		if c.PaymentKey != "BOLETO" || c.Provider == "" || !c.OurNumber.Valid ||
+			(c.Status != store.ChargePending && c.Status != store.ChargeOverdue) || (q.Installment != 0 && c.Installment != q.Installment) {
+			continue
+		}
+		a, err := r.db.Agreement(r.ctx, r.unit.ID, c.Provider)
+		if err != nil {
+			return nil, err
+		}
+		b, _ := bank.ByProvider(c.Provider)
+		ba := billing.BankAgreement(a, r.unit.Name, r.unit.CNPJ)
+		n, _ := strconv.ParseInt(c.OurNumber.String, 10, 64)
+		our, err := b.OurNumber(ba, n)
+		if err != nil {
+			return nil, err
+		}
+		paid := c.Amount.Decimal
+		if q.Amount != nil {
+			paid = q.Amount.Decimal
+		}
+		today, due := store.Today(r.db.Now()).Time, store.Today(r.db.Now()).Time
+		if d, err := store.ParseDateISO(c.DueDate); err == nil {
+			due = d.Time
+		}
+		o, err := r.db.SalesOrder(r.ctx, r.unit.ID, q.IDToken)
+		if err != nil {
+			return nil, err
+		}
+		file, err := b.ReturnFile(ba, 1, r.db.Now(), []bank.ReturnItem{{Movement: "06", Our: our,
+			Document: fmt.Sprintf("%s/%d", o.CodOrders, c.Installment), Due: due, Amount: c.Amount.Decimal,
+			Paid: paid, Occurred: today, Credited: today}})
+		if err != nil {
+			return nil, err
+		}
+		return returnFile{name: fmt.Sprintf("RET_%s_%s.ret", c.Provider, today.Format("20060102")), content: file}, nil
+	}
+	return nil, errNothingToPay
+}
+
 type testPayRequest struct {
 	IDToken     string       `json:"id_token" alias:"token" required:"true"`
 	Installment int          `json:"installment"`
@@ -441,6 +524,9 @@ func (s *Server) testDocuments(r *request) (any, error) {
 // What the OpenAPI document says of this file's routes (their desc in
 // routes.go).
 const (
+	docTestBankReturn = "The simulated bank's CNAB 240 return file paying an order's open boleto (`id_token`, optional `installment`) today, " +
+		"for its amount or `amount`, with the headers of the unit's agreement: hand it to /import_return as a firm hands its bank's " +
+		"file. Nothing changes until it is imported. 409 `There is no open charge to pay.` without an open registered boleto."
 	docTestClock = "Sets (`now`, RFC 3339) or advances (`advance`, an ISO 8601 duration such as `P1M`) the domain's " +
 		"clock, or `reset`s it; advancing runs the jobs of every day crossed (recurrence, overdue charges, " +
 		"reminders, contract billing), so a move forward is at most 5 years (422 past it). Other domains keep their clock."

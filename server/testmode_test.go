@@ -409,3 +409,33 @@ func TestDomainFromSnapshotAndResetEmpty(t *testing.T) {
 	// The codes start again.
 	post(t, h, "/insert_contact", `{`+tokensOf(copyDomain)+`,"type":"legal","register":"11444777000161","socialReason":"De Novo SA"}`)
 }
+
+// TestBankReturnInTestMode: the simulated bank hands out the return file
+// that pays an order's boleto; imported like a real bank's, it pays the
+// charge once, and nothing changes before it is imported.
+func TestBankReturnInTestMode(t *testing.T) {
+	h := testModeServer(t)
+	id := orderWith(t, h) // boleto through provider_a, 1500.00
+	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+	rec := do(h, http.MethodPost, "/_test/bank_return", `{`+auth+`,"id_token":"`+id+`"}`)
+	if rec.Code != 200 || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/plain") || len(strings.Split(strings.TrimSpace(rec.Body.String()), "\r\n")) != 6 {
+		t.Fatalf("return file: %d %s\n%s", rec.Code, rec.Header(), rec.Body)
+	}
+	file := rec.Body.Bytes()
+	status := func() string {
+		return post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["charge_status"].(string)
+	}
+	if st := status(); st != "PENDING" {
+		t.Fatalf("before the import: %s", st)
+	}
+	imp := doMultipart(h, "/import_return", `{`+auth+`}`, map[string][]byte{"RET.ret": file})
+	if imp.Code != 200 || !strings.Contains(imp.Body.String(), `"outcome":"paid"`) || status() != "PAID" {
+		t.Fatalf("import: %d %s", imp.Code, imp.Body)
+	}
+	if again := doMultipart(h, "/import_return", `{`+auth+`}`, map[string][]byte{"RET.ret": file}); !strings.Contains(again.Body.String(), `"duplicate":true`) {
+		t.Errorf("second import: %s", again.Body)
+	}
+	if rec := do(h, http.MethodPost, "/_test/bank_return", `{`+auth+`,"id_token":"`+id+`"}`); rec.Code != 409 {
+		t.Errorf("a paid boleto's return: %d %s", rec.Code, rec.Body)
+	}
+}

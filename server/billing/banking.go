@@ -55,7 +55,23 @@ func (s *Service) ExportRemittance(ctx context.Context, db *store.DB, unit store
 				Payer: bank.Payer{Name: t.PayerName, Document: t.PayerDocument, Street: t.Street, District: t.District, Zip: t.Zip,
 					City: t.City, State: t.State}})
 		}
-		return b.Remittance(rm)
+		data, err := b.Remittance(rm)
+		if err != nil {
+			return nil, err
+		}
+		// The file is read back as the bank reads it before it is kept:
+		// each title, in order, with its movement and our-number, or the
+		// file is not handed out (TestBankChannels exports one per bank).
+		moves, ours := b.Remitted(data)
+		if len(ours) != len(rm.Titles) {
+			return nil, fmt.Errorf("remittance reads back %d titles, %d were written", len(ours), len(rm.Titles))
+		}
+		for i, t := range rm.Titles {
+			if ours[i] != t.Our || moves[i] != t.Movement {
+				return nil, fmt.Errorf("remittance title %d reads back as %s %v, written as %s %v", i+1, moves[i], ours[i], t.Movement, t.Our)
+			}
+		}
+		return data, nil
 	})
 }
 
