@@ -554,3 +554,26 @@ func TestServeCAFile(t *testing.T) {
 		}
 	}
 }
+
+// TestFiscalEndpoints: fincom fiscal endpoints names a state's authorizer
+// and its services' addresses, as shipped or as an override file gives
+// them, and refuses an unknown state or environment.
+func TestFiscalEndpoints(t *testing.T) {
+	schema := schemaForTest(t)
+	data := t.TempDir()
+	v := jsonOut(t, cli(t, schema, data, "fiscal", "endpoints", "--model", "55", "--state", "ac", "--json"))
+	if v["authorizer"] != "SVRS" || !strings.HasPrefix(v["services"].(map[string]any)["NFeAutorizacao4"].(string), "https://nfe-homologacao.svrs.rs.gov.br/") {
+		t.Errorf("AC: %v", v)
+	}
+	file := filepath.Join(t.TempDir(), "endpoints.json")
+	os.WriteFile(file, []byte(`{"55": {"SVRS": {"homologacao": {"NFeAutorizacao4": "https://127.0.0.1:8443/svrs"}}}}`), 0o600)
+	v = jsonOut(t, cli(t, schema, data, "fiscal", "endpoints", "--state", "AC", "--fiscal-endpoints", file, "--json"))
+	if v["services"].(map[string]any)["NFeAutorizacao4"] != "https://127.0.0.1:8443/svrs" {
+		t.Errorf("overridden: %v", v)
+	}
+	for _, args := range [][]string{{"--state", "XX"}, {"--state", "SP", "--environment", "teste"}} {
+		if err := cliErr(t, schema, data, append([]string{"fiscal", "endpoints"}, args...)...); err == nil {
+			t.Errorf("%v accepted", args)
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package sefaz
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestShippedTables: the embedded tables give every state an authorizer
+// for both models, and each authorizer the services an NF-e's life needs,
+// in both environments, as the authorities publish them.
+func TestShippedTables(t *testing.T) {
+	e, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	states := strings.Fields("AC AL AM AP BA CE DF ES GO MA MG MS MT PA PB PE PI PR RJ RN RO RR RS SC SE SP TO")
+	for _, model := range []string{"55", "65"} {
+		for _, uf := range states {
+			a, err := e.Authorizer(model, uf)
+			if err != nil {
+				t.Fatalf("model %s %s: %v", model, uf, err)
+			}
+			for _, env := range []string{Homologacao, Producao} {
+				for _, svc := range []string{"NFeAutorizacao4", "NFeRetAutorizacao4", "NFeConsultaProtocolo4", "NFeStatusServico4", "NFeRecepcaoEvento4", "NFeInutilizacao4"} {
+					if u, err := e.Lookup(model, a, env, svc); err != nil || !strings.HasPrefix(u, "https://") {
+						t.Errorf("model %s %s (%s) %s %s: %q %v", model, uf, a, env, svc, u, err)
+					}
+				}
+			}
+		}
+	}
+	for _, c := range []struct{ model, auth, env, svc, want string }{
+		{"55", "SP", Homologacao, "NFeAutorizacao4", "https://homologacao.nfe.fazenda.sp.gov.br/ws/nfeautorizacao4.asmx"},
+		{"55", "AN", Homologacao, "NFeDistribuicaoDFe", "https://hom1.nfe.fazenda.gov.br/NFeDistribuicaoDFe/NFeDistribuicaoDFe.asmx"},
+		{"65", "SVRS", Homologacao, "NFeAutorizacao4", "https://nfce-homologacao.svrs.rs.gov.br/ws/NfeAutorizacao/NFeAutorizacao4.asmx"},
+	} {
+		if got, err := e.Lookup(c.model, c.auth, c.env, c.svc); got != c.want || err != nil {
+			t.Errorf("%+v: %q %v", c, got, err)
+		}
+	}
+	if a, _ := e.Authorizer("55", "AC"); a != "SVRS" {
+		t.Errorf("AC's NF-e authorizer: %s", a)
+	}
+	if _, err := e.Authorizer("55", "XX"); !errors.Is(err, ErrUnknownState) {
+		t.Errorf("unknown state: %v", err)
+	}
+	if _, err := e.Lookup("55", "SP", "teste", "NFeAutorizacao4"); !errors.Is(err, ErrBadEnvironment) {
+		t.Errorf("unknown environment: %v", err)
+	}
+	if e.NFSe[Homologacao]["sefin"] != "https://sefin.producaorestrita.nfse.gov.br/SefinNacional" {
+		t.Errorf("national NFS-e: %v", e.NFSe)
+	}
+}
+
+// TestOverride: an operator's file replaces the addresses it gives and
+// keeps the rest; an authorizer the tables do not name is a warning; a
+// malformed file, an unknown environment or a non-URL refuses the whole
+// file.
+func TestOverride(t *testing.T) {
+	e, _ := Load()
+	warnings, err := e.Override([]byte(`{"55": {"SP": {"homologacao": {"NFeAutorizacao4": "https://127.0.0.1:8443/sp/aut"}},
+		"SVX": {"producao": {"NFeStatusServico4": "https://127.0.0.1:8443/svx"}}},
+		"nfse": {"homologacao": {"sefin": "https://127.0.0.1:8444/SefinNacional", "adn": "https://127.0.0.1:8444"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "SVX") {
+		t.Errorf("warnings %v", warnings)
+	}
+	if u, _ := e.Lookup("55", "SP", Homologacao, "NFeAutorizacao4"); u != "https://127.0.0.1:8443/sp/aut" {
+		t.Errorf("overridden: %s", u)
+	}
+	if u, _ := e.Lookup("55", "SP", Homologacao, "NFeStatusServico4"); u != "https://homologacao.nfe.fazenda.sp.gov.br/ws/nfestatusservico4.asmx" {
+		t.Errorf("kept: %s", u)
+	}
+	if e.NFSe[Homologacao]["sefin"] != "https://127.0.0.1:8444/SefinNacional" || e.NFSe[Producao]["sefin"] != "https://sefin.nfse.gov.br/SefinNacional" {
+		t.Errorf("nfse: %v", e.NFSe)
+	}
+	for _, bad := range []string{`[]`, `{"55": {"SP": {"teste": {"NFeAutorizacao4": "https://x"}}}}`, `{"55": {"SP": {"producao": {"NFeAutorizacao4": "ftp://x"}}}}`,
+		`{"57": {}}`, `{"nfse": {"producao": {"outro": "https://x"}}}`, `{"55": {"SP": {"producao": {"NFeAutorizacao4": "not a url"}}}}`} {
+		if _, err := e.Override([]byte(bad)); err == nil {
+			t.Errorf("accepted %s", bad)
+		}
+	}
+}
