@@ -3,9 +3,12 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -465,6 +468,37 @@ func TestUnitFiscalProfileAndCertificate(t *testing.T) {
 		if b := mustRead(t, f); bytes.Contains(b, der[len(der)-200:]) {
 			t.Fatalf("%s holds the private key in clear", f)
 		}
+	}
+
+	// fiscal status asks the unit's authorizer (SP's, pointed at a local
+	// double on loopback) with the unit's certificate over mutual TLS.
+	var presented []string
+	sp := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for _, c := range r.TLS.PeerCertificates {
+			presented = append(presented, c.Subject.CommonName)
+		}
+		body, _ := io.ReadAll(r.Body)
+		if r.Header.Get("Content-Type") != "application/soap+xml; charset=utf-8" || !bytes.Contains(body, []byte("<tpAmb>2</tpAmb><cUF>35</cUF><xServ>STATUS</xServ>")) {
+			http.Error(w, "bad request", 400)
+			return
+		}
+		io.WriteString(w, `<soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><nfeResultMsg xmlns="http://www.portalfiscal.inf.br/nfe/wsdl/NFeStatusServico4">`+
+			`<retConsStatServ xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"><tpAmb>2</tpAmb><verAplic>SP</verAplic><cStat>107</cStat>`+
+			`<xMotivo>Serviço em Operação</xMotivo><cUF>35</cUF><dhRecbto>2026-11-26T10:00:00-03:00</dhRecbto></retConsStatServ></nfeResultMsg></soap:Body></soap:Envelope>`)
+	}))
+	sp.TLS = &tls.Config{ClientAuth: tls.RequireAnyClientCert}
+	sp.StartTLS()
+	defer sp.Close()
+	endpoints := filepath.Join(t.TempDir(), "endpoints.json")
+	os.WriteFile(endpoints, []byte(`{"55": {"SP": {"homologacao": {"NFeStatusServico4": "`+sp.URL+`/ws"}}}}`), 0o600)
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: sp.Certificate().Raw}), 0o600)
+	st := jsonOut(t, cli(t, schema, data, "fiscal", "status", "acme", unit, "--fiscal-endpoints", endpoints, "--ca-file", ca, "--secrets-key-file", key, "--json"))
+	if st["cStat"] != 107.0 || st["xMotivo"] != "Serviço em Operação" || st["authorizer"] != "SP" || len(presented) != 1 || presented[0] != "MATRIZ:11222333000181" {
+		t.Errorf("fiscal status: %v, presented %v", st, presented)
+	}
+	if err := cliErr(t, schema, data, "fiscal", "status", "acme", unit, "--fiscal-endpoints", endpoints, "--secrets-key-file", key); err == nil {
+		t.Error("an authority no root vouches for was trusted")
 	}
 }
 

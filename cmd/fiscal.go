@@ -8,7 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"fincom/server/brdoc"
+	"fincom/server/certs"
 	"fincom/server/fiscal/sefaz"
+	"fincom/store"
 )
 
 // newFiscalCmd is `fincom fiscal`: the tax authorities' services.
@@ -70,5 +73,72 @@ func newFiscalCmd(a *app) *cobra.Command {
 	endpoints.Flags().StringVar(&file, "fiscal-endpoints", "", "a JSON file of addresses overriding the shipped ones")
 	endpoints.MarkFlagRequired("state")
 	c.AddCommand(endpoints)
+	c.AddCommand(newFiscalStatusCmd(a))
+	return c
+}
+
+// newFiscalStatusCmd is `fincom fiscal status`: NFeStatusServico4 asked of
+// the authority that serves the unit, signed in with its A1 certificate.
+func newFiscalStatusCmd(a *app) *cobra.Command {
+	var model, env, file, caFile string
+	c := &cobra.Command{
+		Use:   "status DOMAIN UNIT_TOKEN",
+		Short: "Ask the SEFAZ that serves the unit whether its NF-e (or NFC-e) service is up (NFeStatusServico4, with the unit's A1 certificate)",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			e, err := sefaz.Load()
+			if err != nil {
+				return err
+			}
+			if file != "" {
+				b, err := os.ReadFile(file)
+				if err != nil {
+					return fmt.Errorf("--fiscal-endpoints: %w", err)
+				}
+				if _, err := e.Override(b); err != nil {
+					return err
+				}
+			}
+			roots, err := certs.TrustPool(caFile)
+			if err != nil {
+				return err
+			}
+			keys, err := a.keyring(false)
+			if err != nil {
+				return err
+			}
+			if keys == nil {
+				return fmt.Errorf("the unit's certificate is sealed: give --secrets-key-file")
+			}
+			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
+				u, err := db.UnitByToken(cmd.Context(), args[1])
+				if err != nil {
+					return fmt.Errorf("no unit %q in %s", args[1], args[0])
+				}
+				m, ok := brdoc.LookupIBGE(u.CityIBGE)
+				if !ok {
+					return fmt.Errorf("unit %s has no city: fincom unit set %s %s --city-ibge CODE", u.Name, args[0], args[1])
+				}
+				stored, err := db.Certificate(cmd.Context(), u.ID)
+				if err != nil {
+					return fmt.Errorf("unit %s has no A1 certificate: fincom unit cert %s %s --pfx FILE", u.Name, args[0], args[1])
+				}
+				cert, err := keys.OpenCertificate(stored.Cert, stored.SealedKey)
+				if err != nil {
+					return fmt.Errorf("open the unit's certificate: %w", err)
+				}
+				client := &sefaz.Client{Endpoints: e, Roots: roots}
+				st, err := client.Status(cmd.Context(), cert, model, m.State, u.CityIBGE[:2], env)
+				if err != nil {
+					return err
+				}
+				return a.print(st, fmt.Sprintf("%s (%s, %s): %d %s", st.Authorizer, model, env, st.Code, st.Reason))
+			})
+		},
+	}
+	c.Flags().StringVar(&model, "model", "55", "55 (NF-e) or 65 (NFC-e)")
+	c.Flags().StringVar(&env, "environment", sefaz.Homologacao, "homologacao or producao")
+	c.Flags().StringVar(&file, "fiscal-endpoints", "", "a JSON file of addresses overriding the shipped ones")
+	c.Flags().StringVar(&caFile, "ca-file", os.Getenv("FINCOM_CA_FILE"), "PEM certificates trusted besides the system's and the ICP-Brasil roots")
 	return c
 }

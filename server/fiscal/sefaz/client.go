@@ -1,0 +1,180 @@
+package sefaz
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"fincom/server/certs"
+	"fincom/server/fiscal"
+)
+
+// Client speaks to SEFAZ's web services as their WSDLs define them: SOAP
+// 1.2 (application/soap+xml; charset=utf-8), the message in nfeDadosMsg
+// of the operation's namespace, over mutual TLS with the unit's A1
+// certificate, TLS 1.2 or newer, trusting Roots (certs.TrustPool). Every
+// message is held to its official schema before it leaves, and every
+// answer after it arrives: an authority's answer is input like any other.
+type Client struct {
+	Endpoints *Endpoints
+	Roots     *x509.CertPool
+	// Timeout bounds one call (30 s when 0).
+	Timeout time.Duration
+}
+
+// Errors of a call.
+var (
+	// ErrAnswer is an answer that is not the service's: not SOAP 1.2,
+	// another namespace, a DTD, too large, or invalid by its schema.
+	ErrAnswer = errors.New("the authority's answer is not one")
+	// ErrFault is the authority's SOAP fault (its reason follows).
+	ErrFault = errors.New("the authority answered a fault")
+)
+
+const (
+	soapNS = "http://www.w3.org/2003/05/soap-envelope"
+	wsdlNS = "http://www.portalfiscal.inf.br/nfe/wsdl/"
+	nfeNS  = "http://www.portalfiscal.inf.br/nfe"
+	// maxAnswer bounds what an authority may answer.
+	maxAnswer = 4 << 20
+)
+
+// call posts msg to url as the service's nfeDadosMsg and answers the
+// content of its nfeResultMsg.
+func (c *Client) call(ctx context.Context, cert certs.Certificate, url, service string, msg []byte) ([]byte, error) {
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	var env bytes.Buffer
+	env.WriteString(`<?xml version="1.0" encoding="utf-8"?><soap12:Envelope xmlns:soap12="` + soapNS + `"><soap12:Body>`)
+	env.WriteString(`<nfeDadosMsg xmlns="` + wsdlNS + service + `">`)
+	env.Write(msg)
+	env.WriteString(`</nfeDadosMsg></soap12:Body></soap12:Envelope>`)
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, &env)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/soap+xml; charset=utf-8")
+	client := &http.Client{Transport: &http.Transport{Proxy: nil, TLSHandshakeTimeout: timeout, ResponseHeaderTimeout: timeout,
+		TLSClientConfig: &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: c.Roots,
+			Certificates: []tls.Certificate{{Certificate: [][]byte{cert.Cert.Raw}, PrivateKey: cert.Key, Leaf: cert.Cert}}}},
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(body) > maxAnswer {
+		return nil, fmt.Errorf("%w: larger than %d bytes", ErrAnswer, maxAnswer)
+	}
+	return readAnswer(body, service, resp.StatusCode)
+}
+
+// envelope is a SOAP 1.2 answer.
+type envelope struct {
+	XMLName xml.Name
+	Body    struct {
+		Fault *struct {
+			Reason string `xml:"Reason>Text"`
+		} `xml:"Fault"`
+		Result *struct {
+			XMLName xml.Name
+			Inner   []byte `xml:",innerxml"`
+		} `xml:"nfeResultMsg"`
+	} `xml:"Body"`
+}
+
+// readAnswer takes the nfeResultMsg out of a SOAP 1.2 answer, refusing a
+// DTD (no entity is ever expanded), another envelope or namespace, and
+// surfacing a fault.
+func readAnswer(body []byte, service string, status int) ([]byte, error) {
+	if bytes.Contains(body, []byte("<!DOCTYPE")) || bytes.Contains(body, []byte("<!ENTITY")) {
+		return nil, fmt.Errorf("%w: it declares a DTD", ErrAnswer)
+	}
+	var e envelope
+	if err := xml.Unmarshal(body, &e); err != nil {
+		return nil, fmt.Errorf("%w: %v (HTTP %d)", ErrAnswer, err, status)
+	}
+	if e.XMLName.Space != soapNS || e.XMLName.Local != "Envelope" {
+		return nil, fmt.Errorf("%w: not a SOAP 1.2 envelope (HTTP %d)", ErrAnswer, status)
+	}
+	if e.Body.Fault != nil {
+		return nil, fmt.Errorf("%w: %s", ErrFault, strings.TrimSpace(e.Body.Fault.Reason))
+	}
+	if e.Body.Result == nil || e.Body.Result.XMLName.Space != wsdlNS+service {
+		return nil, fmt.Errorf("%w: no nfeResultMsg of %s (HTTP %d)", ErrAnswer, service, status)
+	}
+	return bytes.TrimSpace(e.Body.Result.Inner), nil
+}
+
+// Status is an authority's answer to NFeStatusServico4.
+type Status struct {
+	Authorizer string `json:"authorizer"`
+	URL        string `json:"url"`
+	Code       int    `json:"cStat"`
+	Reason     string `json:"xMotivo"`
+	// AverageSeconds is tMed, the authority's average answer time.
+	AverageSeconds int    `json:"tMed,omitempty"`
+	Received       string `json:"dhRecbto,omitempty"`
+}
+
+// retConsStatServ is what Status reads of the answer.
+type retConsStatServ struct {
+	XMLName xml.Name
+	CStat   int    `xml:"cStat"`
+	XMotivo string `xml:"xMotivo"`
+	DhRecb  string `xml:"dhRecbto"`
+	TMed    string `xml:"tMed"`
+}
+
+// Status asks the authority that serves the state's documents of model
+// (55, 65) in env whether its service is up (NFeStatusServico4): cStat
+// 107 is "Serviço em Operação". stateCode is the state's IBGE code (cUF).
+func (c *Client) Status(ctx context.Context, cert certs.Certificate, model, state, stateCode, env string) (Status, error) {
+	auth, err := c.Endpoints.Authorizer(model, state)
+	if err != nil {
+		return Status{}, err
+	}
+	url, err := c.Endpoints.Lookup(model, auth, env, "NFeStatusServico4")
+	if err != nil {
+		return Status{}, err
+	}
+	tpAmb := "2"
+	if env == Producao {
+		tpAmb = "1"
+	}
+	msg := []byte(`<consStatServ xmlns="` + nfeNS + `" versao="4.00"><tpAmb>` + tpAmb + `</tpAmb><cUF>` + stateCode + `</cUF><xServ>STATUS</xServ></consStatServ>`)
+	if err := fiscal.ValidateSchema("consStatServ", msg); err != nil {
+		return Status{}, fmt.Errorf("consStatServ: %w", err)
+	}
+	out, err := c.call(ctx, cert, url, "NFeStatusServico4", msg)
+	if err != nil {
+		return Status{}, err
+	}
+	if err := fiscal.ValidateSchema("retConsStatServ", out); err != nil {
+		return Status{}, fmt.Errorf("%w: retConsStatServ: %v", ErrAnswer, err)
+	}
+	var r retConsStatServ
+	if err := xml.Unmarshal(out, &r); err != nil || r.XMLName.Space != nfeNS || r.XMLName.Local != "retConsStatServ" {
+		return Status{}, fmt.Errorf("%w: not a retConsStatServ", ErrAnswer)
+	}
+	s := Status{Authorizer: auth, URL: url, Code: r.CStat, Reason: r.XMotivo, Received: r.DhRecb}
+	s.AverageSeconds, _ = strconv.Atoi(r.TMed)
+	return s, nil
+}

@@ -1,0 +1,159 @@
+package sefaz
+
+import (
+	"context"
+	"crypto/x509"
+	"encoding/xml"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"crypto/tls"
+
+	"fincom/server/certs"
+	"fincom/server/fiscal"
+)
+
+// authority is a local double of a SEFAZ web service on loopback: mutual
+// TLS, SOAP 1.2, the message held to its schema; answer says what it
+// answers to a valid request.
+type authority struct {
+	srv      *httptest.Server
+	messages []string
+}
+
+func newAuthority(t *testing.T, answer func(w http.ResponseWriter)) *authority {
+	t.Helper()
+	a := &authority{}
+	a.srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(r.TLS.PeerCertificates) == 0 {
+			http.Error(w, "no client certificate", http.StatusForbidden)
+			return
+		}
+		if r.Header.Get("Content-Type") != "application/soap+xml; charset=utf-8" {
+			http.Error(w, "not SOAP 1.2", http.StatusUnsupportedMediaType)
+			return
+		}
+		body, _ := io.ReadAll(r.Body)
+		var env struct {
+			XMLName xml.Name
+			Msg     struct {
+				XMLName xml.Name
+				Inner   []byte `xml:",innerxml"`
+			} `xml:"Body>nfeDadosMsg"`
+		}
+		if err := xml.Unmarshal(body, &env); err != nil || env.XMLName.Space != soapNS || env.Msg.XMLName.Space != wsdlNS+"NFeStatusServico4" {
+			http.Error(w, "not a NFeStatusServico4 envelope", http.StatusBadRequest)
+			return
+		}
+		if err := fiscal.ValidateSchema("consStatServ", env.Msg.Inner); err != nil {
+			http.Error(w, "225 "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		a.messages = append(a.messages, string(env.Msg.Inner))
+		answer(w)
+	}))
+	a.srv.TLS = &tls.Config{ClientAuth: tls.RequireAnyClientCert}
+	a.srv.StartTLS()
+	t.Cleanup(a.srv.Close)
+	return a
+}
+
+func soapAnswer(inner string) func(http.ResponseWriter) {
+	return func(w http.ResponseWriter) {
+		w.Header().Set("Content-Type", "application/soap+xml; charset=utf-8")
+		io.WriteString(w, `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="`+soapNS+`"><soap:Body><nfeResultMsg xmlns="`+
+			wsdlNS+`NFeStatusServico4">`+inner+`</nfeResultMsg></soap:Body></soap:Envelope>`)
+	}
+}
+
+const inOperation = `<retConsStatServ xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"><tpAmb>2</tpAmb><verAplic>SP_NFE_PL009_V4</verAplic>` +
+	`<cStat>107</cStat><xMotivo>Serviço em Operação</xMotivo><cUF>35</cUF><dhRecbto>2026-11-26T10:00:00-03:00</dhRecbto><tMed>1</tMed></retConsStatServ>`
+
+// client is a client of the double: the shipped tables with SP's status
+// service overridden to it, trusting its certificate.
+func client(t *testing.T, a *authority) (*Client, certs.Certificate) {
+	t.Helper()
+	e, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Override([]byte(`{"55": {"SP": {"homologacao": {"NFeStatusServico4": "` + a.srv.URL + `/ws/nfestatusservico4.asmx"}}}}`)); err != nil {
+		t.Fatal(err)
+	}
+	roots := x509.NewCertPool()
+	roots.AddCert(a.srv.Certificate())
+	cert, err := certs.TestCertificate("Acme", "11222333000181", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Client{Endpoints: e, Roots: roots, Timeout: 5 * time.Second}, cert
+}
+
+// TestStatus: NFeStatusServico4 goes to the state's authorizer as a SOAP
+// 1.2 message valid by consStatServ's schema, over mutual TLS, and its
+// answer is read as the manual gives it.
+func TestStatus(t *testing.T) {
+	a := newAuthority(t, soapAnswer(inOperation))
+	c, cert := client(t, a)
+	s, err := c.Status(context.Background(), cert, "55", "SP", "35", Homologacao)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Code != 107 || s.Reason != "Serviço em Operação" || s.AverageSeconds != 1 || s.Authorizer != "SP" || len(a.messages) != 1 ||
+		!strings.Contains(a.messages[0], "<tpAmb>2</tpAmb><cUF>35</cUF><xServ>STATUS</xServ>") {
+		t.Errorf("status %+v, sent %v", s, a.messages)
+	}
+	// A server the client does not trust is not spoken to.
+	c.Roots = x509.NewCertPool()
+	if _, err := c.Status(context.Background(), cert, "55", "SP", "35", Homologacao); err == nil || len(a.messages) != 1 {
+		t.Errorf("an untrusted authority: %v", err)
+	}
+}
+
+// TestHostileAnswers: an authority's malformed, foreign, entity-laden,
+// oversized or schema-invalid answer, or its fault, is an error naming
+// what is wrong; nothing is taken from it.
+func TestHostileAnswers(t *testing.T) {
+	for name, c := range map[string]struct {
+		answer func(http.ResponseWriter)
+		want   error
+	}{
+		"dtd": {func(w http.ResponseWriter) {
+			io.WriteString(w, `<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><soap:Envelope xmlns:soap="`+soapNS+`"><soap:Body>&e;</soap:Body></soap:Envelope>`)
+		}, ErrAnswer},
+		"not xml": {func(w http.ResponseWriter) { io.WriteString(w, "<html>Service Unavailable") }, ErrAnswer},
+		"soap 1.1": {func(w http.ResponseWriter) {
+			io.WriteString(w, `<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"/>`)
+		}, ErrAnswer},
+		"other operation": {func(w http.ResponseWriter) {
+			io.WriteString(w, strings.Replace(answerOf(inOperation), "NFeStatusServico4", "NFeAutorizacao4", 1))
+		}, ErrAnswer},
+		"schema-invalid": {soapAnswer(strings.Replace(inOperation, "<cStat>107</cStat>", "", 1)), ErrAnswer},
+		"huge": {func(w http.ResponseWriter) {
+			io.WriteString(w, `<soap:Envelope xmlns:soap="`+soapNS+`"><soap:Body>`)
+			io.WriteString(w, strings.Repeat("<x/>", maxAnswer/4+10))
+		}, ErrAnswer},
+		"fault": {func(w http.ResponseWriter) {
+			w.WriteHeader(500)
+			io.WriteString(w, `<soap:Envelope xmlns:soap="`+soapNS+`"><soap:Body><soap:Fault><soap:Code><soap:Value>soap:Receiver</soap:Value></soap:Code>`+
+				`<soap:Reason><soap:Text xml:lang="pt">Erro interno</soap:Text></soap:Reason></soap:Fault></soap:Body></soap:Envelope>`)
+		}, ErrFault},
+	} {
+		a := newAuthority(t, c.answer)
+		cl, cert := client(t, a)
+		if _, err := cl.Status(context.Background(), cert, "55", "SP", "35", Homologacao); !errors.Is(err, c.want) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+func answerOf(inner string) string {
+	rec := httptest.NewRecorder()
+	soapAnswer(inner)(rec)
+	return rec.Body.String()
+}
