@@ -478,6 +478,13 @@ func TestUnitFiscalProfileAndCertificate(t *testing.T) {
 			presented = append(presented, c.Subject.CommonName)
 		}
 		body, _ := io.ReadAll(r.Body)
+		if key := "35170458716523000119550010000000121000123458"; bytes.Contains(body, []byte("<xServ>CONSULTAR</xServ><chNFe>"+key+"</chNFe>")) {
+			io.WriteString(w, `<soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><nfeResultMsg xmlns="http://www.portalfiscal.inf.br/nfe/wsdl/NFeConsultaProtocolo4">`+
+				`<retConsSitNFe xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"><tpAmb>2</tpAmb><verAplic>SP</verAplic><cStat>217</cStat>`+
+				`<xMotivo>Rejeição: NF-e não consta na base de dados da SEFAZ</xMotivo><cUF>35</cUF><dhRecbto>2026-11-26T10:00:00-03:00</dhRecbto><chNFe>`+key+
+				`</chNFe></retConsSitNFe></nfeResultMsg></soap:Body></soap:Envelope>`)
+			return
+		}
 		if r.Header.Get("Content-Type") != "application/soap+xml; charset=utf-8" || !bytes.Contains(body, []byte("<tpAmb>2</tpAmb><cUF>35</cUF><xServ>STATUS</xServ>")) {
 			http.Error(w, "bad request", 400)
 			return
@@ -490,12 +497,17 @@ func TestUnitFiscalProfileAndCertificate(t *testing.T) {
 	sp.StartTLS()
 	defer sp.Close()
 	endpoints := filepath.Join(t.TempDir(), "endpoints.json")
-	os.WriteFile(endpoints, []byte(`{"55": {"SP": {"homologacao": {"NFeStatusServico4": "`+sp.URL+`/ws"}}}}`), 0o600)
+	os.WriteFile(endpoints, []byte(`{"55": {"SP": {"homologacao": {"NFeStatusServico4": "`+sp.URL+`/ws", "NFeConsultaProtocolo4": "`+sp.URL+`/ws"}}}}`), 0o600)
 	ca := filepath.Join(t.TempDir(), "ca.pem")
 	os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: sp.Certificate().Raw}), 0o600)
 	st := jsonOut(t, cli(t, schema, data, "fiscal", "status", "acme", unit, "--fiscal-endpoints", endpoints, "--ca-file", ca, "--secrets-key-file", key, "--json"))
 	if st["cStat"] != 107.0 || st["xMotivo"] != "Serviço em Operação" || st["authorizer"] != "SP" || len(presented) != 1 || presented[0] != "MATRIZ:11222333000181" {
 		t.Errorf("fiscal status: %v, presented %v", st, presented)
+	}
+	sit := jsonOut(t, cli(t, schema, data, "fiscal", "consult", "acme", unit, "3517 0458 7165 2300 0119 5500 1000 0000 1210 0012 3458",
+		"--fiscal-endpoints", endpoints, "--ca-file", ca, "--secrets-key-file", key, "--json"))
+	if sit["cStat"] != 217.0 || sit["chNFe"] != "35170458716523000119550010000000121000123458" {
+		t.Errorf("fiscal consult: %v", sit)
 	}
 	if err := cliErr(t, schema, data, "fiscal", "status", "acme", unit, "--fiscal-endpoints", endpoints, "--secrets-key-file", key); err == nil {
 		t.Error("an authority no root vouches for was trusted")

@@ -73,8 +73,65 @@ func newFiscalCmd(a *app) *cobra.Command {
 	endpoints.Flags().StringVar(&file, "fiscal-endpoints", "", "a JSON file of addresses overriding the shipped ones")
 	endpoints.MarkFlagRequired("state")
 	c.AddCommand(endpoints)
-	c.AddCommand(newFiscalStatusCmd(a))
+	c.AddCommand(newFiscalStatusCmd(a), newFiscalConsultCmd(a))
 	return c
+}
+
+// fiscalClient is the SEFAZ client the fiscal commands share: the shipped
+// addresses as --fiscal-endpoints overrides them, trusting the system's
+// roots, the ICP-Brasil roots and --ca-file; and the keys that open the
+// units' certificates.
+func fiscalClient(a *app, file, caFile string) (*sefaz.Client, *certs.Keyring, error) {
+	e, err := sefaz.Load()
+	if err != nil {
+		return nil, nil, err
+	}
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, nil, fmt.Errorf("--fiscal-endpoints: %w", err)
+		}
+		if _, err := e.Override(b); err != nil {
+			return nil, nil, err
+		}
+	}
+	roots, err := certs.TrustPool(caFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	keys, err := a.keyring(false)
+	if err != nil {
+		return nil, nil, err
+	}
+	if keys == nil {
+		return nil, nil, fmt.Errorf("the units' certificates are sealed: give --secrets-key-file")
+	}
+	return &sefaz.Client{Endpoints: e, Roots: roots}, keys, nil
+}
+
+// unitCertificate answers a unit of the domain and its A1 certificate,
+// opened.
+func unitCertificate(cmd *cobra.Command, db *store.DB, keys *certs.Keyring, domain, token string) (store.Unit, certs.Certificate, error) {
+	u, err := db.UnitByToken(cmd.Context(), token)
+	if err != nil {
+		return u, certs.Certificate{}, fmt.Errorf("no unit %q in %s", token, domain)
+	}
+	stored, err := db.Certificate(cmd.Context(), u.ID)
+	if err != nil {
+		return u, certs.Certificate{}, fmt.Errorf("unit %s has no A1 certificate: fincom unit cert %s %s --pfx FILE", u.Name, domain, token)
+	}
+	cert, err := keys.OpenCertificate(stored.Cert, stored.SealedKey)
+	if err != nil {
+		return u, certs.Certificate{}, fmt.Errorf("open the unit's certificate: %w", err)
+	}
+	return u, cert, nil
+}
+
+// fiscalFlags are the flags of the commands that speak to an authority.
+func fiscalFlags(c *cobra.Command, env, file, caFile *string) {
+	c.Flags().StringVar(env, "environment", sefaz.Homologacao, "homologacao or producao")
+	c.Flags().StringVar(file, "fiscal-endpoints", "", "a JSON file of addresses overriding the shipped ones")
+	c.Flags().StringVar(caFile, "ca-file", os.Getenv("FINCOM_CA_FILE"), "PEM certificates trusted besides the system's and the ICP-Brasil roots")
 }
 
 // newFiscalStatusCmd is `fincom fiscal status`: NFeStatusServico4 asked of
@@ -86,48 +143,19 @@ func newFiscalStatusCmd(a *app) *cobra.Command {
 		Short: "Ask the SEFAZ that serves the unit whether its NF-e (or NFC-e) service is up (NFeStatusServico4, with the unit's A1 certificate)",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			e, err := sefaz.Load()
+			client, keys, err := fiscalClient(a, file, caFile)
 			if err != nil {
 				return err
-			}
-			if file != "" {
-				b, err := os.ReadFile(file)
-				if err != nil {
-					return fmt.Errorf("--fiscal-endpoints: %w", err)
-				}
-				if _, err := e.Override(b); err != nil {
-					return err
-				}
-			}
-			roots, err := certs.TrustPool(caFile)
-			if err != nil {
-				return err
-			}
-			keys, err := a.keyring(false)
-			if err != nil {
-				return err
-			}
-			if keys == nil {
-				return fmt.Errorf("the unit's certificate is sealed: give --secrets-key-file")
 			}
 			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
-				u, err := db.UnitByToken(cmd.Context(), args[1])
+				u, cert, err := unitCertificate(cmd, db, keys, args[0], args[1])
 				if err != nil {
-					return fmt.Errorf("no unit %q in %s", args[1], args[0])
+					return err
 				}
 				m, ok := brdoc.LookupIBGE(u.CityIBGE)
 				if !ok {
 					return fmt.Errorf("unit %s has no city: fincom unit set %s %s --city-ibge CODE", u.Name, args[0], args[1])
 				}
-				stored, err := db.Certificate(cmd.Context(), u.ID)
-				if err != nil {
-					return fmt.Errorf("unit %s has no A1 certificate: fincom unit cert %s %s --pfx FILE", u.Name, args[0], args[1])
-				}
-				cert, err := keys.OpenCertificate(stored.Cert, stored.SealedKey)
-				if err != nil {
-					return fmt.Errorf("open the unit's certificate: %w", err)
-				}
-				client := &sefaz.Client{Endpoints: e, Roots: roots}
 				st, err := client.Status(cmd.Context(), cert, model, m.State, u.CityIBGE[:2], env)
 				if err != nil {
 					return err
@@ -137,8 +165,40 @@ func newFiscalStatusCmd(a *app) *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&model, "model", "55", "55 (NF-e) or 65 (NFC-e)")
-	c.Flags().StringVar(&env, "environment", sefaz.Homologacao, "homologacao or producao")
-	c.Flags().StringVar(&file, "fiscal-endpoints", "", "a JSON file of addresses overriding the shipped ones")
-	c.Flags().StringVar(&caFile, "ca-file", os.Getenv("FINCOM_CA_FILE"), "PEM certificates trusted besides the system's and the ICP-Brasil roots")
+	fiscalFlags(c, &env, &file, &caFile)
+	return c
+}
+
+// newFiscalConsultCmd is `fincom fiscal consult`: a note's standing at the
+// authority of its key (NFeConsultaProtocolo4).
+func newFiscalConsultCmd(a *app) *cobra.Command {
+	var env, file, caFile string
+	c := &cobra.Command{
+		Use:   "consult DOMAIN UNIT_TOKEN ACCESS_KEY",
+		Short: "Ask the authority of an NF-e's or NFC-e's key for its standing and protocol (NFeConsultaProtocolo4, with the unit's A1 certificate)",
+		Args:  cobra.ExactArgs(3),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			client, keys, err := fiscalClient(a, file, caFile)
+			if err != nil {
+				return err
+			}
+			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
+				_, cert, err := unitCertificate(cmd, db, keys, args[0], args[1])
+				if err != nil {
+					return err
+				}
+				st, err := client.Consult(cmd.Context(), cert, brdoc.Digits(args[2]), env)
+				if err != nil {
+					return err
+				}
+				text := fmt.Sprintf("%s: %d %s", st.Key, st.Code, st.Reason)
+				if st.Protocol != "" {
+					text += ", protocol " + st.Protocol
+				}
+				return a.print(st, text)
+			})
+		},
+	}
+	fiscalFlags(c, &env, &file, &caFile)
 	return c
 }

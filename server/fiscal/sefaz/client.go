@@ -178,3 +178,77 @@ func (c *Client) Status(ctx context.Context, cert certs.Certificate, model, stat
 	s.AverageSeconds, _ = strconv.Atoi(r.TMed)
 	return s, nil
 }
+
+// ufByCode is each state by its IBGE code, the cUF of keys and messages.
+var ufByCode = map[string]string{"11": "RO", "12": "AC", "13": "AM", "14": "RR", "15": "PA", "16": "AP", "17": "TO", "21": "MA", "22": "PI",
+	"23": "CE", "24": "RN", "25": "PB", "26": "PE", "27": "AL", "28": "SE", "29": "BA", "31": "MG", "32": "ES", "33": "RJ", "35": "SP",
+	"41": "PR", "42": "SC", "43": "RS", "50": "MS", "51": "MT", "52": "GO", "53": "DF"}
+
+// Situation is an authority's answer to NFeConsultaProtocolo4: a note's
+// standing at the authority (cStat 100 authorized, 101 cancelled, 217
+// unknown, …) and its protocol when it has one.
+type Situation struct {
+	Authorizer string `json:"authorizer"`
+	Key        string `json:"chNFe"`
+	Code       int    `json:"cStat"`
+	Reason     string `json:"xMotivo"`
+	Protocol   string `json:"nProt,omitempty"`
+	Authorized string `json:"dhRecbto,omitempty"`
+}
+
+// retConsSitNFe is what Consult reads of the answer.
+type retConsSitNFe struct {
+	XMLName xml.Name
+	CStat   int    `xml:"cStat"`
+	XMotivo string `xml:"xMotivo"`
+	ChNFe   string `xml:"chNFe"`
+	Prot    struct {
+		NProt    string `xml:"infProt>nProt"`
+		DhRecbto string `xml:"infProt>dhRecbto"`
+	} `xml:"protNFe"`
+}
+
+// Consult asks the authority of a note's state and model (both read from
+// its key) for its standing in env: what fincom asks before sending a note
+// again, so that a lost answer never makes a second note.
+func (c *Client) Consult(ctx context.Context, cert certs.Certificate, key, env string) (Situation, error) {
+	if len(key) != 44 || strings.Trim(key, "0123456789") != "" {
+		return Situation{}, fmt.Errorf("%q is not an access key (44 digits)", key)
+	}
+	state, ok := ufByCode[key[:2]]
+	if !ok {
+		return Situation{}, fmt.Errorf("access key of state code %s: %w", key[:2], ErrUnknownState)
+	}
+	model := key[20:22]
+	auth, err := c.Endpoints.Authorizer(model, state)
+	if err != nil {
+		return Situation{}, err
+	}
+	url, err := c.Endpoints.Lookup(model, auth, env, "NFeConsultaProtocolo4")
+	if err != nil {
+		return Situation{}, err
+	}
+	tpAmb := "2"
+	if env == Producao {
+		tpAmb = "1"
+	}
+	msg := []byte(`<consSitNFe xmlns="` + nfeNS + `" versao="4.00"><tpAmb>` + tpAmb + `</tpAmb><xServ>CONSULTAR</xServ><chNFe>` + key + `</chNFe></consSitNFe>`)
+	if err := fiscal.ValidateSchema("consSitNFe", msg); err != nil {
+		return Situation{}, fmt.Errorf("consSitNFe: %w", err)
+	}
+	out, err := c.call(ctx, cert, url, "NFeConsultaProtocolo4", msg)
+	if err != nil {
+		return Situation{}, err
+	}
+	if err := fiscal.ValidateSchema("retConsSitNFe", out); err != nil {
+		return Situation{}, fmt.Errorf("%w: retConsSitNFe: %v", ErrAnswer, err)
+	}
+	var r retConsSitNFe
+	if err := xml.Unmarshal(out, &r); err != nil || r.XMLName.Space != nfeNS || r.XMLName.Local != "retConsSitNFe" {
+		return Situation{}, fmt.Errorf("%w: not a retConsSitNFe", ErrAnswer)
+	}
+	if r.ChNFe != key {
+		return Situation{}, fmt.Errorf("%w: it answers of key %s, not %s", ErrAnswer, r.ChNFe, key)
+	}
+	return Situation{Authorizer: auth, Key: key, Code: r.CStat, Reason: r.XMotivo, Protocol: r.Prot.NProt, Authorized: r.Prot.DhRecbto}, nil
+}

@@ -28,6 +28,13 @@ type authority struct {
 
 func newAuthority(t *testing.T, answer func(w http.ResponseWriter)) *authority {
 	t.Helper()
+	return newService(t, "NFeStatusServico4", "consStatServ", answer)
+}
+
+// newService is a double of service, holding its message to the schema of
+// root.
+func newService(t *testing.T, service, root string, answer func(w http.ResponseWriter)) *authority {
+	t.Helper()
 	a := &authority{}
 	a.srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if len(r.TLS.PeerCertificates) == 0 {
@@ -46,11 +53,11 @@ func newAuthority(t *testing.T, answer func(w http.ResponseWriter)) *authority {
 				Inner   []byte `xml:",innerxml"`
 			} `xml:"Body>nfeDadosMsg"`
 		}
-		if err := xml.Unmarshal(body, &env); err != nil || env.XMLName.Space != soapNS || env.Msg.XMLName.Space != wsdlNS+"NFeStatusServico4" {
-			http.Error(w, "not a NFeStatusServico4 envelope", http.StatusBadRequest)
+		if err := xml.Unmarshal(body, &env); err != nil || env.XMLName.Space != soapNS || env.Msg.XMLName.Space != wsdlNS+service {
+			http.Error(w, "not a "+service+" envelope", http.StatusBadRequest)
 			return
 		}
-		if err := fiscal.ValidateSchema("consStatServ", env.Msg.Inner); err != nil {
+		if err := fiscal.ValidateSchema(root, env.Msg.Inner); err != nil {
 			http.Error(w, "225 "+err.Error(), http.StatusBadRequest)
 			return
 		}
@@ -156,4 +163,51 @@ func answerOf(inner string) string {
 	rec := httptest.NewRecorder()
 	soapAnswer(inner)(rec)
 	return rec.Body.String()
+}
+
+const consultedKey = "35170458716523000119550010000000121000123458"
+
+// TestConsult: NFeConsultaProtocolo4 asks the authority of the key's state
+// and model about the note, and reads its standing and protocol; an
+// answer about another key is refused.
+func TestConsult(t *testing.T) {
+	authorized := `<retConsSitNFe xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"><tpAmb>2</tpAmb><verAplic>SP_NFE_PL009_V4</verAplic>` +
+		`<cStat>100</cStat><xMotivo>Autorizado o uso da NF-e</xMotivo><cUF>35</cUF><dhRecbto>2026-11-26T10:00:00-03:00</dhRecbto><chNFe>` + consultedKey +
+		`</chNFe><protNFe versao="4.00"><infProt><tpAmb>2</tpAmb><verAplic>SP_NFE_PL009_V4</verAplic><chNFe>` + consultedKey + `</chNFe>` +
+		`<dhRecbto>2026-11-26T09:59:00-03:00</dhRecbto><nProt>135260000000001</nProt><digVal>vFL68WETQ+mvj1aJAMDx+oVi928=</digVal><cStat>100</cStat>` +
+		`<xMotivo>Autorizado o uso da NF-e</xMotivo></infProt></protNFe></retConsSitNFe>`
+	answer := func(inner string) func(http.ResponseWriter) {
+		return func(w http.ResponseWriter) {
+			io.WriteString(w, `<soap:Envelope xmlns:soap="`+soapNS+`"><soap:Body><nfeResultMsg xmlns="`+wsdlNS+`NFeConsultaProtocolo4">`+inner+
+				`</nfeResultMsg></soap:Body></soap:Envelope>`)
+		}
+	}
+	for name, c := range map[string]struct {
+		inner string
+		code  int
+		err   error
+	}{
+		"authorized":  {authorized, 100, nil},
+		"another key": {strings.ReplaceAll(authorized, consultedKey, consultedKey[:43]+"9"), 0, ErrAnswer},
+	} {
+		a := newService(t, "NFeConsultaProtocolo4", "consSitNFe", answer(c.inner))
+		e, _ := Load()
+		e.Override([]byte(`{"55": {"SP": {"homologacao": {"NFeConsultaProtocolo4": "` + a.srv.URL + `/ws"}}}}`))
+		roots := x509.NewCertPool()
+		roots.AddCert(a.srv.Certificate())
+		cert, _ := certs.TestCertificate("Acme", "11222333000181", time.Now())
+		cl := &Client{Endpoints: e, Roots: roots}
+		st, err := cl.Consult(context.Background(), cert, consultedKey, Homologacao)
+		if !errors.Is(err, c.err) || st.Code != c.code {
+			t.Errorf("%s: %+v %v", name, st, err)
+			continue
+		}
+		if c.err == nil && (st.Protocol != "135260000000001" || st.Authorizer != "SP" ||
+			!strings.Contains(a.messages[0], "<xServ>CONSULTAR</xServ><chNFe>"+consultedKey+"</chNFe>")) {
+			t.Errorf("%s: %+v, sent %v", name, st, a.messages)
+		}
+	}
+	if _, err := (&Client{Endpoints: func() *Endpoints { e, _ := Load(); return e }()}).Consult(context.Background(), certs.Certificate{}, "123", Homologacao); err == nil {
+		t.Error("a short key was asked about")
+	}
 }

@@ -73,7 +73,9 @@ func (v *validation) element(e *element, n *node) {
 		return
 	}
 	ct := e.typ.complex
-	v.noAttributes(n, ct.attrs)
+	if !ct.anyAttrs {
+		v.noAttributes(n, ct.attrs)
+	}
 	for _, a := range ct.attrs {
 		val, ok := n.attr(a.name)
 		switch {
@@ -179,7 +181,7 @@ func (m *matcher) once(p particle, from []state) []state {
 	var out []state
 	if p.elem != nil {
 		for _, s := range from {
-			if s.pos < len(m.kids) && m.kids[s.pos].name == p.elem.name {
+			if s.pos < len(m.kids) && (p.elem.wildcard || m.kids[s.pos].name == p.elem.name) {
 				out = append(out, state{s.pos + 1, &declList{s.decls, p.elem}})
 				m.furthest = max(m.furthest, s.pos+1)
 			}

@@ -154,6 +154,9 @@ type element struct {
 	typ      *typeDef
 	min, max int // max -1: unbounded
 	uniques  []string
+	// wildcard is an xs:any: any element, its content not checked
+	// (processContents skip, and lax taken as skip).
+	wildcard bool
 }
 
 type typeDef struct {
@@ -165,6 +168,8 @@ type complexType struct {
 	content *group // nil: empty or simple content
 	text    *simpleType
 	attrs   []*attribute
+	// anyAttrs: xs:anyAttribute, any attribute taken unchecked.
+	anyAttrs bool
 }
 
 type group struct {
@@ -414,6 +419,7 @@ var builtinChecks = map[string]struct {
 	"ID":           {"collapse", regexp.MustCompile(`^[\pL_][\pL\pN._\-]*$`)},
 	"decimal":      {"collapse", regexp.MustCompile(`^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$`)},
 	"date":         {"collapse", regexp.MustCompile(`^-?[0-9]{4,}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])(Z|[+-]((0[0-9]|1[0-3]):[0-5][0-9]|14:00))?$`)},
+	"dateTime":     {"collapse", regexp.MustCompile(`^-?[0-9]{4,}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T(([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]+)?|24:00:00(\.0+)?)(Z|[+-]((0[0-9]|1[0-3]):[0-5][0-9]|14:00))?$`)},
 }
 
 func (l *loader) builtin(name string) (*simpleType, error) {
@@ -559,6 +565,8 @@ func (l *loader) complex(n *node) (*complexType, error) {
 					}
 				}
 			}
+		case "anyAttribute":
+			ct.anyAttrs = true
 		case "annotation":
 		default:
 			return nil, fmt.Errorf("xs:%s in a complex type is not supported", c.name.local)
@@ -590,6 +598,17 @@ func (l *loader) group(n *node) (*group, error) {
 				return nil, err
 			}
 			g.items = append(g.items, particle{group: sub})
+		case "any":
+			// The answers' event details (procEventoNFe's retEvento)
+			// are xs:any processContents="skip".
+			min, max, err := occurs(c)
+			if err != nil {
+				return nil, err
+			}
+			if pc, _ := c.attr("processContents"); pc == "strict" || pc == "" {
+				return nil, errors.New("xs:any with strict processing is not supported")
+			}
+			g.items = append(g.items, particle{elem: &element{wildcard: true, min: min, max: max}})
 		case "annotation":
 		default:
 			return nil, fmt.Errorf("xs:%s in a model group is not supported", c.name.local)

@@ -3,6 +3,7 @@ package xsd
 import (
 	"os"
 	"testing"
+	"testing/fstest"
 )
 
 func TestLoadFiscalSchemas(t *testing.T) {
@@ -14,6 +15,36 @@ func TestLoadFiscalSchemas(t *testing.T) {
 		}
 		if len(s.elements) == 0 {
 			t.Fatalf("%s: no elements", name)
+		}
+	}
+}
+
+// TestWildcardsAndDateTime: xs:any (skip) takes any elements without
+// checking them, xs:anyAttribute any attribute, and xs:dateTime holds its
+// lexical form, as the web services' answer schemas use them.
+func TestWildcardsAndDateTime(t *testing.T) {
+	fsys := fstest.MapFS{"w.xsd": {Data: []byte(`<?xml version="1.0"?>
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns="urn:w" targetNamespace="urn:w" elementFormDefault="qualified">
+	<xs:element name="r"><xs:complexType><xs:sequence>
+		<xs:element name="at" type="xs:dateTime"/>
+		<xs:element name="x"><xs:complexType><xs:sequence><xs:any processContents="skip" maxOccurs="unbounded"/></xs:sequence>
+			<xs:anyAttribute processContents="skip"/></xs:complexType></xs:element>
+	</xs:sequence></xs:complexType></xs:element>
+</xs:schema>`)}}
+	s, err := Load(fsys, "w.xsd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for doc, ok := range map[string]bool{
+		`<r xmlns="urn:w"><at>2026-11-26T10:00:00-03:00</at><x a="1"><y><z/></y><q:k xmlns:q="urn:q"/></x></r>`: true,
+		`<r xmlns="urn:w"><at>2026-11-26T10:00:00.123Z</at><x><y/></x></r>`:                                     true,
+		`<r xmlns="urn:w"><at>2026-11-26T10:00:00Z</at><x/></r>`:                                                false,
+		`<r xmlns="urn:w"><at>2026-11-26 10:00:00</at><x/></r>`:                                                 false,
+		`<r xmlns="urn:w"><at>2026-13-26T10:00:00</at><x/></r>`:                                                 false,
+		`<r xmlns="urn:w"><x/></r>`:                                                                             false,
+	} {
+		if err := s.Validate([]byte(doc)); (err == nil) != ok {
+			t.Errorf("%s: %v", doc, err)
 		}
 	}
 }
