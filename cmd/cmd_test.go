@@ -485,6 +485,13 @@ func TestUnitFiscalProfileAndCertificate(t *testing.T) {
 				`</chNFe></retConsSitNFe></nfeResultMsg></soap:Body></soap:Envelope>`)
 			return
 		}
+		if bytes.Contains(body, []byte("<xServ>INUTILIZAR</xServ>")) && bytes.Contains(body, []byte("<nNFIni>3</nNFIni><nNFFin>4</nNFFin>")) {
+			io.WriteString(w, `<soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><nfeResultMsg xmlns="http://www.portalfiscal.inf.br/nfe/wsdl/NFeInutilizacao4">`+
+				`<retInutNFe xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"><infInut><tpAmb>2</tpAmb><verAplic>SP</verAplic><cStat>102</cStat>`+
+				`<xMotivo>Inutilização de número homologado</xMotivo><cUF>35</cUF><dhRecbto>2026-11-26T10:00:00-03:00</dhRecbto><nProt>135260000000003</nProt>`+
+				`</infInut></retInutNFe></nfeResultMsg></soap:Body></soap:Envelope>`)
+			return
+		}
 		if r.Header.Get("Content-Type") != "application/soap+xml; charset=utf-8" || !bytes.Contains(body, []byte("<tpAmb>2</tpAmb><cUF>35</cUF><xServ>STATUS</xServ>")) {
 			http.Error(w, "bad request", 400)
 			return
@@ -497,7 +504,7 @@ func TestUnitFiscalProfileAndCertificate(t *testing.T) {
 	sp.StartTLS()
 	defer sp.Close()
 	endpoints := filepath.Join(t.TempDir(), "endpoints.json")
-	os.WriteFile(endpoints, []byte(`{"55": {"SP": {"homologacao": {"NFeStatusServico4": "`+sp.URL+`/ws", "NFeConsultaProtocolo4": "`+sp.URL+`/ws"}}}}`), 0o600)
+	os.WriteFile(endpoints, []byte(`{"55": {"SP": {"homologacao": {"NFeStatusServico4": "`+sp.URL+`/ws", "NFeConsultaProtocolo4": "`+sp.URL+`/ws", "NFeInutilizacao4": "`+sp.URL+`/ws"}}}}`), 0o600)
 	ca := filepath.Join(t.TempDir(), "ca.pem")
 	os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: sp.Certificate().Raw}), 0o600)
 	st := jsonOut(t, cli(t, schema, data, "fiscal", "status", "acme", unit, "--fiscal-endpoints", endpoints, "--ca-file", ca, "--secrets-key-file", key, "--json"))
@@ -508,6 +515,15 @@ func TestUnitFiscalProfileAndCertificate(t *testing.T) {
 		"--fiscal-endpoints", endpoints, "--ca-file", ca, "--secrets-key-file", key, "--json"))
 	if sit["cStat"] != 217.0 || sit["chNFe"] != "35170458716523000119550010000000121000123458" {
 		t.Errorf("fiscal consult: %v", sit)
+	}
+	voided := jsonOut(t, cli(t, schema, data, "fiscal", "void", "acme", unit, "--from", "3", "--to", "4", "--reason", "Numeração pulada por falha do sistema",
+		"--fiscal-endpoints", endpoints, "--ca-file", ca, "--secrets-key-file", key, "--json"))
+	if voided["cStat"] != 102.0 || voided["nProt"] != "135260000000003" {
+		t.Errorf("fiscal void: %v", voided)
+	}
+	if err := cliErr(t, schema, data, "fiscal", "void", "acme", unit, "--from", "5", "--reason", "curto", "--fiscal-endpoints", endpoints,
+		"--ca-file", ca, "--secrets-key-file", key); err == nil || !strings.Contains(err.Error(), "15 to 255") {
+		t.Errorf("a short reason: %v", err)
 	}
 	if err := cliErr(t, schema, data, "fiscal", "status", "acme", unit, "--fiscal-endpoints", endpoints, "--secrets-key-file", key); err == nil {
 		t.Error("an authority no root vouches for was trusted")

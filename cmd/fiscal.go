@@ -73,7 +73,7 @@ func newFiscalCmd(a *app) *cobra.Command {
 	endpoints.Flags().StringVar(&file, "fiscal-endpoints", "", "a JSON file of addresses overriding the shipped ones")
 	endpoints.MarkFlagRequired("state")
 	c.AddCommand(endpoints)
-	c.AddCommand(newFiscalStatusCmd(a), newFiscalConsultCmd(a))
+	c.AddCommand(newFiscalStatusCmd(a), newFiscalConsultCmd(a), newFiscalVoidCmd(a))
 	return c
 }
 
@@ -199,6 +199,67 @@ func newFiscalConsultCmd(a *app) *cobra.Command {
 			})
 		},
 	}
+	fiscalFlags(c, &env, &file, &caFile)
+	return c
+}
+
+// newFiscalVoidCmd is `fincom fiscal void`: numbers of a series no note
+// will carry voided at the authority (NFeInutilizacao4), then never taken
+// by an invoice of the unit.
+func newFiscalVoidCmd(a *app) *cobra.Command {
+	var model, env, file, caFile, reason string
+	var series, from, to int
+	c := &cobra.Command{
+		Use:   "void DOMAIN UNIT_TOKEN --series N --from N [--to N] --reason TEXT",
+		Short: "Void (inutilizar) numbers of a series no NF-e or NFC-e will carry, at the authority and in fincom (NFeInutilizacao4, signed with the unit's A1 certificate)",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if to == 0 {
+				to = from
+			}
+			kind := map[string]string{"55": "nfe", "65": "nfce"}[model]
+			if kind == "" {
+				return fmt.Errorf("--model %q: use 55 or 65", model)
+			}
+			client, keys, err := fiscalClient(a, file, caFile)
+			if err != nil {
+				return err
+			}
+			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
+				u, cert, err := unitCertificate(cmd, db, keys, args[0], args[1])
+				if err != nil {
+					return err
+				}
+				m, ok := brdoc.LookupIBGE(u.CityIBGE)
+				if !ok {
+					return fmt.Errorf("unit %s has no city: fincom unit set %s %s --city-ibge CODE", u.Name, args[0], args[1])
+				}
+				// A number a note carries is never voided: asked before
+				// the authority is, and again when it is recorded.
+				if err := db.CheckVoidable(cmd.Context(), u.ID, kind, series, from, to); err != nil {
+					return err
+				}
+				v, err := client.Void(cmd.Context(), cert, sefaz.Voiding{Model: model, State: m.State, StateCode: u.CityIBGE[:2],
+					CNPJ: brdoc.Digits(u.CNPJ), Year: db.Now().Year(), Series: series, From: from, To: to, Reason: reason}, env)
+				if err != nil {
+					return err
+				}
+				text := fmt.Sprintf("%s: %d %s", v.Authorizer, v.Code, v.Reason)
+				if v.Code != 102 {
+					return fmt.Errorf("the authority did not void %d to %d: %s", from, to, text)
+				}
+				if err := db.VoidInvoiceNumbers(cmd.Context(), u.ID, kind, series, from, to); err != nil {
+					return fmt.Errorf("voided at the authority (protocol %s) but not recorded: %w", v.Protocol, err)
+				}
+				return a.print(v, text+", protocol "+v.Protocol)
+			})
+		},
+	}
+	c.Flags().StringVar(&model, "model", "55", "55 (NF-e) or 65 (NFC-e)")
+	c.Flags().IntVar(&series, "series", 1, "the series")
+	c.Flags().IntVar(&from, "from", 0, "the first number to void")
+	c.Flags().IntVar(&to, "to", 0, "the last number to void (default --from)")
+	c.Flags().StringVar(&reason, "reason", "", "why, 15 to 255 characters")
 	fiscalFlags(c, &env, &file, &caFile)
 	return c
 }

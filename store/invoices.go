@@ -223,6 +223,46 @@ func (db *DB) ReleaseInvoiceNumber(ctx context.Context, unitID int64, kind strin
 	})
 }
 
+// ErrNumberUsed is a number to void that an invoice of the unit carries.
+var ErrNumberUsed = errors.New("an invoice carries a number of the range")
+
+// CheckVoidable answers ErrNumberUsed when an invoice of the unit's series
+// carries a number of the range: those cannot be voided.
+func (db *DB) CheckVoidable(ctx context.Context, unitID int64, kind string, series, from, to int) error {
+	var n int
+	err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM invoices WHERE unit_id = ? AND kind = ? AND series = ? AND number BETWEEN ? AND ?`,
+		unitID, kind, series, from, to).Scan(&n)
+	if err == nil && n > 0 {
+		err = ErrNumberUsed
+	}
+	return wrap("check voidable", err)
+}
+
+// VoidInvoiceNumbers records numbers of a series the authority voided
+// (inutilização): no invoice will take them, given back or not yet
+// reached (the series continues after the range). An invoice carrying one
+// is ErrNumberUsed (TestVoidInvoiceNumbers).
+func (db *DB) VoidInvoiceNumbers(ctx context.Context, unitID int64, kind string, series, from, to int) error {
+	counter := invoiceCounter(kind, series)
+	return wrap("void invoice numbers", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM invoices WHERE unit_id = ? AND kind = ? AND series = ? AND number BETWEEN ? AND ?`,
+			unitID, kind, series, from, to).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			return ErrNumberUsed
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM invoice_free_numbers WHERE unit_id = ? AND counter = ? AND number BETWEEN ? AND ?`,
+			unitID, counter, from, to); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO unit_counters (unit_id, name, value) VALUES (?, ?, ?)
+			ON CONFLICT (unit_id, name) DO UPDATE SET value = max(value, excluded.value)`, unitID, counter, to)
+		return err
+	}))
+}
+
 func invoiceCounter(kind string, series int) string {
 	return fmt.Sprintf("invoice:%s:%d", kind, series)
 }

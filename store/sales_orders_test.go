@@ -1,7 +1,9 @@
 package store
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"reflect"
 	"testing"
 
@@ -44,4 +46,49 @@ func marshalBoth(a, b Taxes) (string, string, error) {
 	}
 	y, err := json.Marshal(b)
 	return string(x), string(y), err
+}
+
+// TestVoidInvoiceNumbers: voided numbers are never taken: one given back
+// leaves the free pool, and numbers ahead of the series move it past
+// them; a range an invoice carries cannot be voided.
+func TestVoidInvoiceNumbers(t *testing.T) {
+	ctx := context.Background()
+	db, u := newUnit(t)
+	for i := 1; i <= 3; i++ {
+		if _, err := db.ReserveInvoiceNumber(ctx, u.ID, "nfe", 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.ReleaseInvoiceNumber(ctx, u.ID, "nfe", 1, 2); err != nil {
+		t.Fatal(err)
+	}
+	// 2 (given back) and 4 to 6 (not reached) are voided.
+	if err := db.VoidInvoiceNumbers(ctx, u.ID, "nfe", 1, 2, 2); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.VoidInvoiceNumbers(ctx, u.ID, "nfe", 1, 4, 6); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := db.ReserveInvoiceNumber(ctx, u.ID, "nfe", 1); err != nil || n != 7 {
+		t.Fatalf("next number %d %v, want 7", n, err)
+	}
+	// Another series goes on from its own counter.
+	if n, _ := db.ReserveInvoiceNumber(ctx, u.ID, "nfe", 2); n != 1 {
+		t.Fatalf("series 2 starts at %d", n)
+	}
+	if err := db.CheckVoidable(ctx, u.ID, "nfe", 1, 1, 10); err != nil {
+		t.Fatalf("no invoice carries a number yet: %v", err)
+	}
+	// An authorized note carries 7 (stored bare: no order is needed for
+	// the rule).
+	if _, err := db.w.ExecContext(ctx, `PRAGMA foreign_keys = OFF; INSERT INTO invoices (token, order_id, unit_id, kind, status, series, number,
+		protocol, xml, issued_at) VALUES ('i7', 999, ?, 'nfe', 'AUTHORIZED', 1, 7, 'p', '<x/>', '2026-11-26T10:00:00Z'); PRAGMA foreign_keys = ON`, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CheckVoidable(ctx, u.ID, "nfe", 1, 5, 9); !errors.Is(err, ErrNumberUsed) {
+		t.Errorf("check: %v", err)
+	}
+	if err := db.VoidInvoiceNumbers(ctx, u.ID, "nfe", 1, 7, 8); !errors.Is(err, ErrNumberUsed) {
+		t.Errorf("void: %v", err)
+	}
 }

@@ -252,3 +252,91 @@ func (c *Client) Consult(ctx context.Context, cert certs.Certificate, key, env s
 	}
 	return Situation{Authorizer: auth, Key: key, Code: r.CStat, Reason: r.XMotivo, Protocol: r.Prot.NProt, Authorized: r.Prot.DhRecbto}, nil
 }
+
+// Voiding is a request to void (inutilizar) a range of a series' numbers
+// that no note will carry: skipped, or given up after a rejection.
+type Voiding struct {
+	Model, State, StateCode, CNPJ string
+	Year                          int // of the request, two digits are sent
+	Series, From, To              int
+	Reason                        string // 15 to 255 characters
+}
+
+// Voided is the authority's answer: cStat 102 (Inutilização de número
+// homologado) with its protocol, or a refusal.
+type Voided struct {
+	Authorizer string `json:"authorizer"`
+	Code       int    `json:"cStat"`
+	Reason     string `json:"xMotivo"`
+	Protocol   string `json:"nProt,omitempty"`
+}
+
+// retInutNFe is what Void reads of the answer.
+type retInutNFe struct {
+	XMLName xml.Name
+	CStat   int    `xml:"infInut>cStat"`
+	XMotivo string `xml:"infInut>xMotivo"`
+	NProt   string `xml:"infInut>nProt"`
+}
+
+// ErrVoiding is a voiding request that cannot be made.
+var ErrVoiding = errors.New("invalid voiding request")
+
+// Void asks the state's authorizer to void a range of numbers
+// (NFeInutilizacao4), the request signed with the unit's certificate.
+func (c *Client) Void(ctx context.Context, cert certs.Certificate, v Voiding, env string) (Voided, error) {
+	reason := strings.Join(strings.Fields(v.Reason), " ")
+	switch {
+	case v.From < 1 || v.To < v.From || v.To > 999999999:
+		return Voided{}, fmt.Errorf("%w: numbers %d to %d (1 to 999999999, from not after to)", ErrVoiding, v.From, v.To)
+	case v.Series < 0 || v.Series > 999:
+		return Voided{}, fmt.Errorf("%w: series %d", ErrVoiding, v.Series)
+	case len([]rune(reason)) < 15 || len([]rune(reason)) > 255:
+		return Voided{}, fmt.Errorf("%w: the reason needs 15 to 255 characters", ErrVoiding)
+	}
+	auth, err := c.Endpoints.Authorizer(v.Model, v.State)
+	if err != nil {
+		return Voided{}, err
+	}
+	url, err := c.Endpoints.Lookup(v.Model, auth, env, "NFeInutilizacao4")
+	if err != nil {
+		return Voided{}, err
+	}
+	tpAmb := "2"
+	if env == Producao {
+		tpAmb = "1"
+	}
+	year := fmt.Sprintf("%02d", v.Year%100)
+	id := fmt.Sprintf("ID%s%s%s%s%03d%09d%09d", v.StateCode, year, v.CNPJ, v.Model, v.Series, v.From, v.To)
+	var just bytes.Buffer
+	if err := xml.EscapeText(&just, []byte(reason)); err != nil {
+		return Voided{}, err
+	}
+	msg := fmt.Sprintf(`<inutNFe xmlns="%s" versao="4.00"><infInut Id="%s"><tpAmb>%s</tpAmb><xServ>INUTILIZAR</xServ><cUF>%s</cUF>`+
+		`<ano>%s</ano><CNPJ>%s</CNPJ><mod>%s</mod><serie>%d</serie><nNFIni>%d</nNFIni><nNFFin>%d</nNFFin><xJust>%s</xJust></infInut></inutNFe>`,
+		nfeNS, id, tpAmb, v.StateCode, year, v.CNPJ, v.Model, v.Series, v.From, v.To, just.String())
+	signed, err := fiscal.Sign([]byte(msg), id, cert)
+	if err != nil {
+		return Voided{}, fmt.Errorf("sign inutNFe: %w", err)
+	}
+	// The signer writes an XML declaration; the message goes without one.
+	signed = bytes.TrimSpace(signed)
+	if bytes.HasPrefix(signed, []byte("<?xml")) {
+		signed = bytes.TrimSpace(signed[bytes.Index(signed, []byte("?>"))+2:])
+	}
+	if err := fiscal.ValidateSchema("inutNFe", signed); err != nil {
+		return Voided{}, fmt.Errorf("inutNFe: %w", err)
+	}
+	out, err := c.call(ctx, cert, url, "NFeInutilizacao4", signed)
+	if err != nil {
+		return Voided{}, err
+	}
+	if err := fiscal.ValidateSchema("retInutNFe", out); err != nil {
+		return Voided{}, fmt.Errorf("%w: retInutNFe: %v", ErrAnswer, err)
+	}
+	var r retInutNFe
+	if err := xml.Unmarshal(out, &r); err != nil || r.XMLName.Space != nfeNS || r.XMLName.Local != "retInutNFe" {
+		return Voided{}, fmt.Errorf("%w: not a retInutNFe", ErrAnswer)
+	}
+	return Voided{Authorizer: auth, Code: r.CStat, Reason: r.XMotivo, Protocol: r.NProt}, nil
+}

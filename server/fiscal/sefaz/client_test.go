@@ -211,3 +211,60 @@ func TestConsult(t *testing.T) {
 		t.Error("a short key was asked about")
 	}
 }
+
+// TestVoid: NFeInutilizacao4 sends a range of numbers signed with the
+// unit's certificate (the signature verifies over infInut, the message
+// valid by its schema), and reads the authority's homologation; requests
+// that cannot be made are refused before anything is sent.
+func TestVoid(t *testing.T) {
+	var signedBy string
+	a := newService(t, "NFeInutilizacao4", "inutNFe", func(w http.ResponseWriter) {})
+	a.srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var env struct {
+			Msg struct {
+				Inner []byte `xml:",innerxml"`
+			} `xml:"Body>nfeDadosMsg"`
+		}
+		xml.Unmarshal(body, &env)
+		if err := fiscal.ValidateSchema("inutNFe", env.Msg.Inner); err != nil {
+			http.Error(w, "225 "+err.Error(), 400)
+			return
+		}
+		id := "ID35" + "26" + "11222333000181" + "55" + "001" + "000000010" + "000000012"
+		cert, err := fiscal.Verify(env.Msg.Inner, id)
+		if err != nil {
+			http.Error(w, "297 "+err.Error(), 400)
+			return
+		}
+		signedBy = cert.Subject.CommonName
+		io.WriteString(w, `<soap:Envelope xmlns:soap="`+soapNS+`"><soap:Body><nfeResultMsg xmlns="`+wsdlNS+`NFeInutilizacao4">`+
+			`<retInutNFe xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"><infInut><tpAmb>2</tpAmb><verAplic>SP</verAplic><cStat>102</cStat>`+
+			`<xMotivo>Inutilização de número homologado</xMotivo><cUF>35</cUF><ano>26</ano><CNPJ>11222333000181</CNPJ><mod>55</mod><serie>1</serie>`+
+			`<nNFIni>10</nNFIni><nNFFin>12</nNFFin><dhRecbto>2026-11-26T10:00:00-03:00</dhRecbto><nProt>135260000000002</nProt></infInut></retInutNFe>`+
+			`</nfeResultMsg></soap:Body></soap:Envelope>`)
+	})
+	e, _ := Load()
+	e.Override([]byte(`{"55": {"SP": {"homologacao": {"NFeInutilizacao4": "` + a.srv.URL + `/ws"}}}}`))
+	roots := x509.NewCertPool()
+	roots.AddCert(a.srv.Certificate())
+	cert, _ := certs.TestCertificate("Acme", "11222333000181", time.Now())
+	cl := &Client{Endpoints: e, Roots: roots}
+	v := Voiding{Model: "55", State: "SP", StateCode: "35", CNPJ: "11222333000181", Year: 2026, Series: 1, From: 10, To: 12,
+		Reason: "Números pulados por falha do sistema & <ajuste>"}
+	got, err := cl.Void(context.Background(), cert, v, Homologacao)
+	if err != nil || got.Code != 102 || got.Protocol != "135260000000002" || signedBy != "ACME:11222333000181" {
+		t.Fatalf("void: %+v %v (signed by %q)", got, err, signedBy)
+	}
+	for name, bad := range map[string]func(*Voiding){
+		"short reason": func(v *Voiding) { v.Reason = "curto" },
+		"backwards":    func(v *Voiding) { v.From, v.To = 12, 10 },
+		"zero":         func(v *Voiding) { v.From = 0 },
+	} {
+		w := v
+		bad(&w)
+		if _, err := cl.Void(context.Background(), cert, w, Homologacao); !errors.Is(err, ErrVoiding) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
