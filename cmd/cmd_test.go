@@ -2,9 +2,11 @@ package cmd
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/base64"
 	"encoding/json"
 	"encoding/pem"
 	"fmt"
@@ -485,6 +487,21 @@ func TestUnitFiscalProfileAndCertificate(t *testing.T) {
 				`</chNFe></retConsSitNFe></nfeResultMsg></soap:Body></soap:Envelope>`)
 			return
 		}
+		if bytes.Contains(body, []byte("nfeDistDFeInteresse")) {
+			code, lot := "137", ""
+			if bytes.Contains(body, []byte("<ultNSU>000000000000000</ultNSU>")) {
+				var z bytes.Buffer
+				gz := gzip.NewWriter(&z)
+				gz.Write(mustRead(t, "../testdata/docread/nfe.xml"))
+				gz.Close()
+				code, lot = "138", `<loteDistDFeInt><docZip NSU="000000000000001" schema="procNFe_v4.00.xsd">`+base64.StdEncoding.EncodeToString(z.Bytes())+`</docZip></loteDistDFeInt>`
+			}
+			io.WriteString(w, `<soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><nfeDistDFeInteresseResponse xmlns="http://www.portalfiscal.inf.br/nfe/wsdl/NFeDistribuicaoDFe">`+
+				`<nfeDistDFeInteresseResult><retDistDFeInt xmlns="http://www.portalfiscal.inf.br/nfe" versao="1.01"><tpAmb>2</tpAmb><verAplic>1.7.6</verAplic>`+
+				`<cStat>`+code+`</cStat><xMotivo>Resposta</xMotivo><dhResp>2026-11-26T10:00:00-03:00</dhResp><ultNSU>000000000000001</ultNSU>`+
+				`<maxNSU>000000000000001</maxNSU>`+lot+`</retDistDFeInt></nfeDistDFeInteresseResult></nfeDistDFeInteresseResponse></soap:Body></soap:Envelope>`)
+			return
+		}
 		if bytes.Contains(body, []byte("<xServ>INUTILIZAR</xServ>")) && bytes.Contains(body, []byte("<nNFIni>3</nNFIni><nNFFin>4</nNFFin>")) {
 			io.WriteString(w, `<soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><nfeResultMsg xmlns="http://www.portalfiscal.inf.br/nfe/wsdl/NFeInutilizacao4">`+
 				`<retInutNFe xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"><infInut><tpAmb>2</tpAmb><verAplic>SP</verAplic><cStat>102</cStat>`+
@@ -504,7 +521,7 @@ func TestUnitFiscalProfileAndCertificate(t *testing.T) {
 	sp.StartTLS()
 	defer sp.Close()
 	endpoints := filepath.Join(t.TempDir(), "endpoints.json")
-	os.WriteFile(endpoints, []byte(`{"55": {"SP": {"homologacao": {"NFeStatusServico4": "`+sp.URL+`/ws", "NFeConsultaProtocolo4": "`+sp.URL+`/ws", "NFeInutilizacao4": "`+sp.URL+`/ws"}}}}`), 0o600)
+	os.WriteFile(endpoints, []byte(`{"55": {"SP": {"homologacao": {"NFeStatusServico4": "`+sp.URL+`/ws", "NFeConsultaProtocolo4": "`+sp.URL+`/ws", "NFeInutilizacao4": "`+sp.URL+`/ws"}}, "AN": {"homologacao": {"NFeDistribuicaoDFe": "`+sp.URL+`/ws"}}}}`), 0o600)
 	ca := filepath.Join(t.TempDir(), "ca.pem")
 	os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: sp.Certificate().Raw}), 0o600)
 	st := jsonOut(t, cli(t, schema, data, "fiscal", "status", "acme", unit, "--fiscal-endpoints", endpoints, "--ca-file", ca, "--secrets-key-file", key, "--json"))
@@ -520,6 +537,13 @@ func TestUnitFiscalProfileAndCertificate(t *testing.T) {
 		"--fiscal-endpoints", endpoints, "--ca-file", ca, "--secrets-key-file", key, "--json"))
 	if voided["cStat"] != 102.0 || voided["nProt"] != "135260000000003" {
 		t.Errorf("fiscal void: %v", voided)
+	}
+	fetched := jsonOut(t, cli(t, schema, data, "nfe", "fetch", "acme", unit, "--fiscal-endpoints", endpoints, "--ca-file", ca, "--secrets-key-file", key, "--json"))
+	if fetched["nsu"] != 1.0 || len(fetched["imported"].([]any)) != 1 || fetched["imported"].([]any)[0] != "35170458716523000119550010000000121000123458" {
+		t.Errorf("nfe fetch: %v", fetched)
+	}
+	if again := jsonOut(t, cli(t, schema, data, "nfe", "fetch", "acme", unit, "--fiscal-endpoints", endpoints, "--ca-file", ca, "--secrets-key-file", key, "--json")); again["cStat"] != 137.0 || again["nsu"] != 1.0 {
+		t.Errorf("nfe fetch again: %v", again)
 	}
 	if err := cliErr(t, schema, data, "fiscal", "void", "acme", unit, "--from", "5", "--reason", "curto", "--fiscal-endpoints", endpoints,
 		"--ca-file", ca, "--secrets-key-file", key); err == nil || !strings.Contains(err.Error(), "15 to 255") {

@@ -3,10 +3,13 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"fincom/server/brdoc"
+	"fincom/server/fiscal/sefaz"
 	"fincom/server/inbox"
 	"fincom/store"
 )
@@ -51,5 +54,88 @@ func newNFeCmd(a *app) *cobra.Command {
 			})
 		},
 	})
+	c.AddCommand(newNFeFetchCmd(a))
+	return c
+}
+
+// maxFetchRounds bounds the lots one fetch asks for: the national
+// environment answers up to 50 documents a lot, and asking past what is
+// there earns cStat 656 (consumo indevido) and an hour's wait.
+const maxFetchRounds = 20
+
+// newNFeFetchCmd is `fincom nfe fetch`: the unit's documents from the
+// national environment's distribution (NFeDistribuicaoDFe), the notes into
+// its inbox as `nfe import` takes them.
+func newNFeFetchCmd(a *app) *cobra.Command {
+	var env, file, caFile string
+	c := &cobra.Command{
+		Use:   "fetch DOMAIN UNIT_TOKEN",
+		Short: "Fetch the unit's documents from the national environment (NFeDistribuicaoDFe) after the last NSU read: authorized notes enter the inbox",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			client, keys, err := fiscalClient(a, file, caFile)
+			if err != nil {
+				return err
+			}
+			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
+				u, cert, err := unitCertificate(cmd, db, keys, args[0], args[1])
+				if err != nil {
+					return err
+				}
+				if len(u.CityIBGE) < 2 || !brdoc.ValidCNPJ(u.CNPJ) {
+					return fmt.Errorf("unit %s needs its CNPJ and city: fincom unit set %s %s", u.Name, args[0], args[1])
+				}
+				nsu, err := db.DistributionNSU(cmd.Context(), u.ID)
+				if err != nil {
+					return err
+				}
+				imported, summaries, other := []string{}, []string{}, 0
+				var last sefaz.Distribution
+				for round := 0; round < maxFetchRounds; round++ {
+					d, err := client.Distribute(cmd.Context(), cert, brdoc.Digits(u.CNPJ), u.CityIBGE[:2], strconv.FormatInt(nsu, 10), env)
+					if err != nil {
+						return err
+					}
+					last = d
+					if d.Code != 138 {
+						break // 137 nothing new, 656 asked too often: wait before asking again
+					}
+					for _, doc := range d.Documents {
+						switch {
+						case strings.HasPrefix(doc.Schema, "procNFe"):
+							n, err := inbox.ReadNFe(doc.XML, u.CNPJ, true)
+							if err != nil {
+								return fmt.Errorf("NSU %s: %w", doc.NSU, err)
+							}
+							if _, err := db.ImportNFe(cmd.Context(), u.ID, n); err != nil && !errors.Is(err, store.ErrDuplicate) {
+								return fmt.Errorf("NSU %s: %w", doc.NSU, err)
+							}
+							imported = append(imported, n.AccessKey)
+						case strings.HasPrefix(doc.Schema, "resNFe"):
+							summaries = append(summaries, doc.NSU)
+						default:
+							other++
+						}
+					}
+					got, err := strconv.ParseInt(d.LastNSU, 10, 64)
+					if err != nil || got < nsu {
+						return fmt.Errorf("the national environment answered NSU %q after %d", d.LastNSU, nsu)
+					}
+					nsu = got
+					if err := db.SetDistributionNSU(cmd.Context(), u.ID, nsu); err != nil {
+						return err
+					}
+					if d.LastNSU >= d.MaxNSU {
+						break
+					}
+				}
+				text := fmt.Sprintf("%d %s; NSU %d; %d notes into the inbox %v, %d summaries (the whole note needs the recipient's ciência), %d events",
+					last.Code, last.Reason, nsu, len(imported), imported, len(summaries), other)
+				return a.print(map[string]any{"cStat": last.Code, "xMotivo": last.Reason, "nsu": nsu, "imported": imported,
+					"summaries": len(summaries), "events": other}, text)
+			})
+		},
+	}
+	fiscalFlags(c, &env, &file, &caFile)
 	return c
 }

@@ -300,3 +300,27 @@ func (db *DB) PurchaseOrder(ctx context.Context, unitID int64, token string) (Pu
 func (db *DB) SetPurchaseOrderActive(ctx context.Context, unitID int64, token string, active bool) error {
 	return db.setActive(ctx, "purchase_orders", unitID, token, active)
 }
+
+// distributionNSU names the unit's counter of the last NSU the national
+// environment's distribution gave it.
+const distributionNSU = "nfe_distribution_nsu"
+
+// DistributionNSU answers the last NSU of the national environment's
+// distribution the unit has read (0 before the first).
+func (db *DB) DistributionNSU(ctx context.Context, unitID int64) (int64, error) {
+	var n int64
+	err := db.r.QueryRowContext(ctx, `SELECT value FROM unit_counters WHERE unit_id = ? AND name = ?`, unitID, distributionNSU).Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return n, wrap("distribution nsu", err)
+}
+
+// SetDistributionNSU records the last NSU read; it only moves forward.
+func (db *DB) SetDistributionNSU(ctx context.Context, unitID, nsu int64) error {
+	return wrap("set distribution nsu", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO unit_counters (unit_id, name, value) VALUES (?, ?, ?)
+			ON CONFLICT (unit_id, name) DO UPDATE SET value = max(value, excluded.value)`, unitID, distributionNSU, nsu)
+		return err
+	}))
+}

@@ -31,6 +31,7 @@ var schemas = sync.OnceValues(func() (map[string]*xsd.Schema, error) {
 		"consStatServ": "nfe-4.00/consStatServ_v4.00.xsd", "retConsStatServ": "nfe-4.00/retConsStatServ_v4.00.xsd",
 		"consSitNFe": "nfe-4.00/consSitNFe_v4.00.xsd", "retConsSitNFe": "nfe-4.00/retConsSitNFe_v4.00.xsd",
 		"inutNFe": "nfe-4.00/inutNFe_v4.00.xsd", "retInutNFe": "nfe-4.00/retInutNFe_v4.00.xsd",
+		"distDFeInt": "nfe-4.00/distDFeInt_v1.01.xsd", "retDistDFeInt": "nfe-4.00/retDistDFeInt_v1.01.xsd",
 	} {
 		if out[name], err = xsd.Load(root, file); err != nil {
 			return nil, fmt.Errorf("schema %s: %w", file, err)
@@ -42,7 +43,7 @@ var schemas = sync.OnceValues(func() (map[string]*xsd.Schema, error) {
 // ValidateSchema checks a document against the official schema of its
 // root: NFe, nfeProc (NF-e and NFC-e 4.00), DPS or NFSe (national NFS-e
 // 1.00), and the web services' messages consStatServ, consSitNFe,
-// inutNFe and their answers.
+// inutNFe, distDFeInt and their answers.
 func ValidateSchema(root string, doc []byte) error {
 	all, err := schemas()
 	if err != nil {

@@ -2,9 +2,11 @@ package sefaz
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/base64"
 	"encoding/xml"
 	"errors"
 	"fmt"
@@ -59,9 +61,16 @@ func (c *Client) call(ctx context.Context, cert certs.Certificate, url, service 
 	defer cancel()
 	var env bytes.Buffer
 	env.WriteString(`<?xml version="1.0" encoding="utf-8"?><soap12:Envelope xmlns:soap12="` + soapNS + `"><soap12:Body>`)
-	env.WriteString(`<nfeDadosMsg xmlns="` + wsdlNS + service + `">`)
-	env.Write(msg)
-	env.WriteString(`</nfeDadosMsg></soap12:Body></soap12:Envelope>`)
+	if w := wrapped[service]; w != "" {
+		// NFeDistribuicaoDFe's WSDL wraps the message in its operation.
+		env.WriteString(`<` + w + ` xmlns="` + wsdlNS + service + `"><nfeDadosMsg>`)
+		env.Write(msg)
+		env.WriteString(`</nfeDadosMsg></` + w + `></soap12:Body></soap12:Envelope>`)
+	} else {
+		env.WriteString(`<nfeDadosMsg xmlns="` + wsdlNS + service + `">`)
+		env.Write(msg)
+		env.WriteString(`</nfeDadosMsg></soap12:Body></soap12:Envelope>`)
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, &env)
 	if err != nil {
 		return nil, err
@@ -86,6 +95,17 @@ func (c *Client) call(ctx context.Context, cert certs.Certificate, url, service 
 	return readAnswer(body, service, resp.StatusCode)
 }
 
+// wrapped are the services whose WSDL wraps the message and the answer
+// in their operation (nfeDistDFeInteresse, answered in
+// nfeDistDFeInteresseResponse/nfeDistDFeInteresseResult).
+var wrapped = map[string]string{"NFeDistribuicaoDFe": "nfeDistDFeInteresse"}
+
+// result is the element an answer's content is in.
+type result struct {
+	XMLName xml.Name
+	Inner   []byte `xml:",innerxml"`
+}
+
 // envelope is a SOAP 1.2 answer.
 type envelope struct {
 	XMLName xml.Name
@@ -93,10 +113,11 @@ type envelope struct {
 		Fault *struct {
 			Reason string `xml:"Reason>Text"`
 		} `xml:"Fault"`
-		Result *struct {
+		Result  *result `xml:"nfeResultMsg"`
+		Wrapped *struct {
 			XMLName xml.Name
-			Inner   []byte `xml:",innerxml"`
-		} `xml:"nfeResultMsg"`
+			Result  *result `xml:"nfeDistDFeInteresseResult"`
+		} `xml:"nfeDistDFeInteresseResponse"`
 	} `xml:"Body"`
 }
 
@@ -117,10 +138,17 @@ func readAnswer(body []byte, service string, status int) ([]byte, error) {
 	if e.Body.Fault != nil {
 		return nil, fmt.Errorf("%w: %s", ErrFault, strings.TrimSpace(e.Body.Fault.Reason))
 	}
-	if e.Body.Result == nil || e.Body.Result.XMLName.Space != wsdlNS+service {
-		return nil, fmt.Errorf("%w: no nfeResultMsg of %s (HTTP %d)", ErrAnswer, service, status)
+	r := e.Body.Result
+	if wrapped[service] != "" {
+		r = nil
+		if w := e.Body.Wrapped; w != nil && w.XMLName.Space == wsdlNS+service {
+			r = w.Result
+		}
 	}
-	return bytes.TrimSpace(e.Body.Result.Inner), nil
+	if r == nil || r.XMLName.Space != wsdlNS+service {
+		return nil, fmt.Errorf("%w: no result of %s (HTTP %d)", ErrAnswer, service, status)
+	}
+	return bytes.TrimSpace(r.Inner), nil
 }
 
 // Status is an authority's answer to NFeStatusServico4.
@@ -339,4 +367,97 @@ func (c *Client) Void(ctx context.Context, cert certs.Certificate, v Voiding, en
 		return Voided{}, fmt.Errorf("%w: not a retInutNFe", ErrAnswer)
 	}
 	return Voided{Authorizer: auth, Code: r.CStat, Reason: r.XMotivo, Protocol: r.NProt}, nil
+}
+
+// Document is one document the national environment distributes to an
+// interested party: a note (procNFe), a note's summary (resNFe), an event
+// or its summary, unpacked.
+type Document struct {
+	NSU    string `json:"nsu"`
+	Schema string `json:"schema"` // e.g. procNFe_v4.00.xsd, resNFe_v1.01.xsd
+	XML    []byte `json:"-"`
+}
+
+// Distribution is an answer of NFeDistribuicaoDFe: cStat 138 (documents
+// found), 137 (none: ask again in an hour), 656 (asked too often: wait),
+// the last NSU it covered and the highest there is.
+type Distribution struct {
+	Code      int        `json:"cStat"`
+	Reason    string     `json:"xMotivo"`
+	LastNSU   string     `json:"ultNSU"`
+	MaxNSU    string     `json:"maxNSU"`
+	Documents []Document `json:"documents"`
+}
+
+// retDistDFeInt is what Distribute reads of the answer.
+type retDistDFeInt struct {
+	XMLName xml.Name
+	CStat   int    `xml:"cStat"`
+	XMotivo string `xml:"xMotivo"`
+	UltNSU  string `xml:"ultNSU"`
+	MaxNSU  string `xml:"maxNSU"`
+	Docs    []struct {
+		NSU    string `xml:"NSU,attr"`
+		Schema string `xml:"schema,attr"`
+		Data   string `xml:",chardata"`
+	} `xml:"loteDistDFeInt>docZip"`
+}
+
+// maxDocument bounds an unpacked document: a gzip that inflates past it
+// is refused, not read.
+const maxDocument = 4 << 20
+
+// Distribute asks the national environment (AN) for the documents of the
+// CNPJ after lastNSU (NFeDistribuicaoDFe, distNSU), as the party of
+// stateCode, and unpacks them.
+func (c *Client) Distribute(ctx context.Context, cert certs.Certificate, cnpj, stateCode, lastNSU, env string) (Distribution, error) {
+	url, err := c.Endpoints.Lookup("55", "AN", env, "NFeDistribuicaoDFe")
+	if err != nil {
+		return Distribution{}, err
+	}
+	tpAmb := "2"
+	if env == Producao {
+		tpAmb = "1"
+	}
+	n, err := strconv.ParseInt(lastNSU, 10, 64)
+	if err != nil || n < 0 || n > 999999999999999 {
+		return Distribution{}, fmt.Errorf("NSU %q: 15 digits at most", lastNSU)
+	}
+	nsu := fmt.Sprintf("%015d", n)
+	msg := []byte(`<distDFeInt xmlns="` + nfeNS + `" versao="1.01"><tpAmb>` + tpAmb + `</tpAmb><cUFAutor>` + stateCode + `</cUFAutor><CNPJ>` + cnpj +
+		`</CNPJ><distNSU><ultNSU>` + nsu + `</ultNSU></distNSU></distDFeInt>`)
+	if err := fiscal.ValidateSchema("distDFeInt", msg); err != nil {
+		return Distribution{}, fmt.Errorf("distDFeInt: %w", err)
+	}
+	out, err := c.call(ctx, cert, url, "NFeDistribuicaoDFe", msg)
+	if err != nil {
+		return Distribution{}, err
+	}
+	if err := fiscal.ValidateSchema("retDistDFeInt", out); err != nil {
+		return Distribution{}, fmt.Errorf("%w: retDistDFeInt: %v", ErrAnswer, err)
+	}
+	var r retDistDFeInt
+	if err := xml.Unmarshal(out, &r); err != nil || r.XMLName.Space != nfeNS || r.XMLName.Local != "retDistDFeInt" {
+		return Distribution{}, fmt.Errorf("%w: not a retDistDFeInt", ErrAnswer)
+	}
+	d := Distribution{Code: r.CStat, Reason: r.XMotivo, LastNSU: r.UltNSU, MaxNSU: r.MaxNSU, Documents: []Document{}}
+	for _, z := range r.Docs {
+		raw, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(z.Data), ""))
+		if err != nil {
+			return Distribution{}, fmt.Errorf("%w: docZip %s: %v", ErrAnswer, z.NSU, err)
+		}
+		gz, err := gzip.NewReader(bytes.NewReader(raw))
+		if err != nil {
+			return Distribution{}, fmt.Errorf("%w: docZip %s: %v", ErrAnswer, z.NSU, err)
+		}
+		doc, err := io.ReadAll(io.LimitReader(gz, maxDocument+1))
+		if err != nil {
+			return Distribution{}, fmt.Errorf("%w: docZip %s: %v", ErrAnswer, z.NSU, err)
+		}
+		if len(doc) > maxDocument {
+			return Distribution{}, fmt.Errorf("%w: docZip %s inflates past %d bytes", ErrAnswer, z.NSU, maxDocument)
+		}
+		d.Documents = append(d.Documents, Document{NSU: z.NSU, Schema: z.Schema, XML: doc})
+	}
+	return d, nil
 }

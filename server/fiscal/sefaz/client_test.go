@@ -1,13 +1,17 @@
 package sefaz
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"crypto/x509"
+	"encoding/base64"
 	"encoding/xml"
 	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -266,5 +270,83 @@ func TestVoid(t *testing.T) {
 		if _, err := cl.Void(context.Background(), cert, w, Homologacao); !errors.Is(err, ErrVoiding) {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+}
+
+// zipped is a document as the national environment packs it in docZip.
+func zipped(t *testing.T, doc []byte) string {
+	t.Helper()
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write(doc)
+	w.Close()
+	return base64.StdEncoding.EncodeToString(b.Bytes())
+}
+
+// distributed is a double of AN's NFeDistribuicaoDFe answering lot for a
+// request naming the CNPJ after NSU 0, with the operation's wrapping.
+func distributed(t *testing.T, lot string) *authority {
+	t.Helper()
+	a := newService(t, "NFeDistribuicaoDFe", "distDFeInt", nil)
+	a.srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var env struct {
+			Op struct {
+				XMLName xml.Name
+				Msg     struct {
+					Inner []byte `xml:",innerxml"`
+				} `xml:"nfeDadosMsg"`
+			} `xml:"Body>nfeDistDFeInteresse"`
+		}
+		if err := xml.Unmarshal(body, &env); err != nil || env.Op.XMLName.Space != wsdlNS+"NFeDistribuicaoDFe" {
+			http.Error(w, "not a nfeDistDFeInteresse", 400)
+			return
+		}
+		if err := fiscal.ValidateSchema("distDFeInt", env.Op.Msg.Inner); err != nil {
+			http.Error(w, "215 "+err.Error(), 400)
+			return
+		}
+		a.messages = append(a.messages, string(env.Op.Msg.Inner))
+		io.WriteString(w, `<soap:Envelope xmlns:soap="`+soapNS+`"><soap:Body><nfeDistDFeInteresseResponse xmlns="`+wsdlNS+`NFeDistribuicaoDFe">`+
+			`<nfeDistDFeInteresseResult>`+lot+`</nfeDistDFeInteresseResult></nfeDistDFeInteresseResponse></soap:Body></soap:Envelope>`)
+	})
+	return a
+}
+
+// TestDistribute: the national environment's documents for the CNPJ after
+// an NSU come unpacked (the note whole, as its issuer's authority
+// authorized it); a docZip that inflates past its bound is refused.
+func TestDistribute(t *testing.T) {
+	note, err := os.ReadFile("../../../testdata/docread/nfe.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	summary := []byte(`<resNFe xmlns="http://www.portalfiscal.inf.br/nfe" versao="1.01"><chNFe>35170458716523000119550010000000131000123450</chNFe></resNFe>`)
+	lot := func(docs string) string {
+		return `<retDistDFeInt xmlns="http://www.portalfiscal.inf.br/nfe" versao="1.01"><tpAmb>2</tpAmb><verAplic>1.7.6</verAplic><cStat>138</cStat>` +
+			`<xMotivo>Documento(s) localizado(s)</xMotivo><dhResp>2026-11-26T10:00:00-03:00</dhResp><ultNSU>000000000000002</ultNSU>` +
+			`<maxNSU>000000000000002</maxNSU><loteDistDFeInt>` + docs + `</loteDistDFeInt></retDistDFeInt>`
+	}
+	a := distributed(t, lot(`<docZip NSU="000000000000001" schema="procNFe_v4.00.xsd">`+zipped(t, note)+`</docZip>`+
+		`<docZip NSU="000000000000002" schema="resNFe_v1.01.xsd">`+zipped(t, summary)+`</docZip>`))
+	e, _ := Load()
+	e.Override([]byte(`{"55": {"AN": {"homologacao": {"NFeDistribuicaoDFe": "` + a.srv.URL + `/ws"}}}}`))
+	roots := x509.NewCertPool()
+	roots.AddCert(a.srv.Certificate())
+	cert, _ := certs.TestCertificate("Acme", "11222333000181", time.Now())
+	cl := &Client{Endpoints: e, Roots: roots}
+	d, err := cl.Distribute(context.Background(), cert, "11222333000181", "35", "0", Homologacao)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Code != 138 || d.LastNSU != "000000000000002" || len(d.Documents) != 2 || !bytes.Equal(d.Documents[0].XML, note) ||
+		d.Documents[1].Schema != "resNFe_v1.01.xsd" || !strings.Contains(a.messages[0], "<CNPJ>11222333000181</CNPJ><distNSU><ultNSU>000000000000000</ultNSU>") {
+		t.Fatalf("distribution %+v, sent %v", d, a.messages)
+	}
+	bomb := distributed(t, lot(`<docZip NSU="000000000000001" schema="procNFe_v4.00.xsd">`+zipped(t, bytes.Repeat([]byte("a"), maxDocument+10))+`</docZip>`))
+	e.Override([]byte(`{"55": {"AN": {"homologacao": {"NFeDistribuicaoDFe": "` + bomb.srv.URL + `/ws"}}}}`))
+	cl.Roots.AddCert(bomb.srv.Certificate())
+	if _, err := cl.Distribute(context.Background(), cert, "11222333000181", "35", "0", Homologacao); !errors.Is(err, ErrAnswer) {
+		t.Errorf("a gzip bomb: %v", err)
 	}
 }
