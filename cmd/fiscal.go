@@ -77,117 +77,113 @@ func newFiscalCmd(a *app) *cobra.Command {
 	return c
 }
 
-// fiscalClient is the SEFAZ client the fiscal commands share: the shipped
-// addresses as --fiscal-endpoints overrides them, trusting the system's
-// roots, the ICP-Brasil roots and --ca-file; and the keys that open the
-// units' certificates.
-func fiscalClient(a *app, file, caFile string) (*sefaz.Client, *certs.Keyring, error) {
+// fiscalOptions are the flags of the commands that speak to an
+// authority.
+type fiscalOptions struct {
+	env, file, caFile string
+}
+
+func (o *fiscalOptions) flags(c *cobra.Command) {
+	c.Flags().StringVar(&o.env, "environment", sefaz.Homologacao, "homologacao or producao")
+	c.Flags().StringVar(&o.file, "fiscal-endpoints", "", "a JSON file of addresses overriding the shipped ones")
+	c.Flags().StringVar(&o.caFile, "ca-file", os.Getenv("FINCOM_CA_FILE"), "PEM certificates trusted besides the system's and the ICP-Brasil roots")
+}
+
+// fiscalUnit is a unit about to speak to an authority: the SEFAZ client
+// (the shipped addresses as --fiscal-endpoints overrides them, trusting
+// the system's roots, the ICP-Brasil roots and --ca-file), its domain, its
+// A1 certificate opened, and its state's IBGE code (cUF) and letters.
+type fiscalUnit struct {
+	client           *sefaz.Client
+	db               *store.DB
+	unit             store.Unit
+	cert             certs.Certificate
+	stateCode, state string
+}
+
+// withFiscalUnit opens the domain's unit for fn, refusing a unit without a
+// certificate, a CNPJ or a city, each with the command that sets it.
+func (a *app) withFiscalUnit(cmd *cobra.Command, domain, token string, o fiscalOptions, fn func(f fiscalUnit) error) error {
 	e, err := sefaz.Load()
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	if file != "" {
-		b, err := os.ReadFile(file)
+	if o.file != "" {
+		b, err := os.ReadFile(o.file)
 		if err != nil {
-			return nil, nil, fmt.Errorf("--fiscal-endpoints: %w", err)
+			return fmt.Errorf("--fiscal-endpoints: %w", err)
 		}
 		if _, err := e.Override(b); err != nil {
-			return nil, nil, err
+			return err
 		}
 	}
-	roots, err := certs.TrustPool(caFile)
+	roots, err := certs.TrustPool(o.caFile)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	keys, err := a.keyring(false)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	if keys == nil {
-		return nil, nil, fmt.Errorf("the units' certificates are sealed: give --secrets-key-file")
+		return fmt.Errorf("the units' certificates are sealed: give --secrets-key-file")
 	}
-	return &sefaz.Client{Endpoints: e, Roots: roots}, keys, nil
-}
-
-// unitCertificate answers a unit of the domain and its A1 certificate,
-// opened.
-func unitCertificate(cmd *cobra.Command, db *store.DB, keys *certs.Keyring, domain, token string) (store.Unit, certs.Certificate, error) {
-	u, err := db.UnitByToken(cmd.Context(), token)
-	if err != nil {
-		return u, certs.Certificate{}, fmt.Errorf("no unit %q in %s", token, domain)
-	}
-	stored, err := db.Certificate(cmd.Context(), u.ID)
-	if err != nil {
-		return u, certs.Certificate{}, fmt.Errorf("unit %s has no A1 certificate: fincom unit cert %s %s --pfx FILE", u.Name, domain, token)
-	}
-	cert, err := keys.OpenCertificate(stored.Cert, stored.SealedKey)
-	if err != nil {
-		return u, certs.Certificate{}, fmt.Errorf("open the unit's certificate: %w", err)
-	}
-	return u, cert, nil
-}
-
-// fiscalFlags are the flags of the commands that speak to an authority.
-func fiscalFlags(c *cobra.Command, env, file, caFile *string) {
-	c.Flags().StringVar(env, "environment", sefaz.Homologacao, "homologacao or producao")
-	c.Flags().StringVar(file, "fiscal-endpoints", "", "a JSON file of addresses overriding the shipped ones")
-	c.Flags().StringVar(caFile, "ca-file", os.Getenv("FINCOM_CA_FILE"), "PEM certificates trusted besides the system's and the ICP-Brasil roots")
+	return a.withDomain(cmd.Context(), domain, func(db *store.DB) error {
+		u, err := db.UnitByToken(cmd.Context(), token)
+		if err != nil {
+			return fmt.Errorf("no unit %q in %s", token, domain)
+		}
+		m, ok := brdoc.LookupIBGE(u.CityIBGE)
+		if !ok || !brdoc.ValidCNPJ(u.CNPJ) {
+			return fmt.Errorf("unit %s needs its CNPJ and city: fincom unit set %s %s --cnpj CNPJ --city-ibge CODE", u.Name, domain, token)
+		}
+		stored, err := db.Certificate(cmd.Context(), u.ID)
+		if err != nil {
+			return fmt.Errorf("unit %s has no A1 certificate: fincom unit cert %s %s --pfx FILE", u.Name, domain, token)
+		}
+		cert, err := keys.OpenCertificate(stored.Cert, stored.SealedKey)
+		if err != nil {
+			return fmt.Errorf("open the unit's certificate: %w", err)
+		}
+		return fn(fiscalUnit{client: &sefaz.Client{Endpoints: e, Roots: roots}, db: db, unit: u, cert: cert, stateCode: u.CityIBGE[:2], state: m.State})
+	})
 }
 
 // newFiscalStatusCmd is `fincom fiscal status`: NFeStatusServico4 asked of
 // the authority that serves the unit, signed in with its A1 certificate.
 func newFiscalStatusCmd(a *app) *cobra.Command {
-	var model, env, file, caFile string
+	var model string
+	var o fiscalOptions
 	c := &cobra.Command{
 		Use:   "status DOMAIN UNIT_TOKEN",
 		Short: "Ask the SEFAZ that serves the unit whether its NF-e (or NFC-e) service is up (NFeStatusServico4, with the unit's A1 certificate)",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			client, keys, err := fiscalClient(a, file, caFile)
-			if err != nil {
-				return err
-			}
-			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
-				u, cert, err := unitCertificate(cmd, db, keys, args[0], args[1])
+			return a.withFiscalUnit(cmd, args[0], args[1], o, func(f fiscalUnit) error {
+				st, err := f.client.Status(cmd.Context(), f.cert, model, f.state, f.stateCode, o.env)
 				if err != nil {
 					return err
 				}
-				m, ok := brdoc.LookupIBGE(u.CityIBGE)
-				if !ok {
-					return fmt.Errorf("unit %s has no city: fincom unit set %s %s --city-ibge CODE", u.Name, args[0], args[1])
-				}
-				st, err := client.Status(cmd.Context(), cert, model, m.State, u.CityIBGE[:2], env)
-				if err != nil {
-					return err
-				}
-				return a.print(st, fmt.Sprintf("%s (%s, %s): %d %s", st.Authorizer, model, env, st.Code, st.Reason))
+				return a.print(st, fmt.Sprintf("%s (%s, %s): %d %s", st.Authorizer, model, o.env, st.Code, st.Reason))
 			})
 		},
 	}
 	c.Flags().StringVar(&model, "model", "55", "55 (NF-e) or 65 (NFC-e)")
-	fiscalFlags(c, &env, &file, &caFile)
+	o.flags(c)
 	return c
 }
 
 // newFiscalConsultCmd is `fincom fiscal consult`: a note's standing at the
 // authority of its key (NFeConsultaProtocolo4).
 func newFiscalConsultCmd(a *app) *cobra.Command {
-	var env, file, caFile string
+	var o fiscalOptions
 	c := &cobra.Command{
 		Use:   "consult DOMAIN UNIT_TOKEN ACCESS_KEY",
 		Short: "Ask the authority of an NF-e's or NFC-e's key for its standing and protocol (NFeConsultaProtocolo4, with the unit's A1 certificate)",
 		Args:  cobra.ExactArgs(3),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			client, keys, err := fiscalClient(a, file, caFile)
-			if err != nil {
-				return err
-			}
-			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
-				_, cert, err := unitCertificate(cmd, db, keys, args[0], args[1])
-				if err != nil {
-					return err
-				}
-				st, err := client.Consult(cmd.Context(), cert, brdoc.Digits(args[2]), env)
+			return a.withFiscalUnit(cmd, args[0], args[1], o, func(f fiscalUnit) error {
+				st, err := f.client.Consult(cmd.Context(), f.cert, brdoc.Digits(args[2]), o.env)
 				if err != nil {
 					return err
 				}
@@ -199,7 +195,7 @@ func newFiscalConsultCmd(a *app) *cobra.Command {
 			})
 		},
 	}
-	fiscalFlags(c, &env, &file, &caFile)
+	o.flags(c)
 	return c
 }
 
@@ -207,8 +203,9 @@ func newFiscalConsultCmd(a *app) *cobra.Command {
 // will carry voided at the authority (NFeInutilizacao4), then never taken
 // by an invoice of the unit.
 func newFiscalVoidCmd(a *app) *cobra.Command {
-	var model, env, file, caFile, reason string
+	var model, reason string
 	var series, from, to int
+	var o fiscalOptions
 	c := &cobra.Command{
 		Use:   "void DOMAIN UNIT_TOKEN --series N --from N [--to N] --reason TEXT",
 		Short: "Void (inutilizar) numbers of a series no NF-e or NFC-e will carry, at the authority and in fincom (NFeInutilizacao4, signed with the unit's A1 certificate)",
@@ -221,26 +218,14 @@ func newFiscalVoidCmd(a *app) *cobra.Command {
 			if kind == "" {
 				return fmt.Errorf("--model %q: use 55 or 65", model)
 			}
-			client, keys, err := fiscalClient(a, file, caFile)
-			if err != nil {
-				return err
-			}
-			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
-				u, cert, err := unitCertificate(cmd, db, keys, args[0], args[1])
-				if err != nil {
-					return err
-				}
-				m, ok := brdoc.LookupIBGE(u.CityIBGE)
-				if !ok {
-					return fmt.Errorf("unit %s has no city: fincom unit set %s %s --city-ibge CODE", u.Name, args[0], args[1])
-				}
+			return a.withFiscalUnit(cmd, args[0], args[1], o, func(f fiscalUnit) error {
 				// A number a note carries is never voided: asked before
 				// the authority is, and again when it is recorded.
-				if err := db.CheckVoidable(cmd.Context(), u.ID, kind, series, from, to); err != nil {
+				if err := f.db.CheckVoidable(cmd.Context(), f.unit.ID, kind, series, from, to); err != nil {
 					return err
 				}
-				v, err := client.Void(cmd.Context(), cert, sefaz.Voiding{Model: model, State: m.State, StateCode: u.CityIBGE[:2],
-					CNPJ: brdoc.Digits(u.CNPJ), Year: db.Now().Year(), Series: series, From: from, To: to, Reason: reason}, env)
+				v, err := f.client.Void(cmd.Context(), f.cert, sefaz.Voiding{Model: model, State: f.state, StateCode: f.stateCode,
+					CNPJ: brdoc.Digits(f.unit.CNPJ), Year: f.db.Now().Year(), Series: series, From: from, To: to, Reason: reason}, o.env)
 				if err != nil {
 					return err
 				}
@@ -248,7 +233,7 @@ func newFiscalVoidCmd(a *app) *cobra.Command {
 				if v.Code != 102 {
 					return fmt.Errorf("the authority did not void %d to %d: %s", from, to, text)
 				}
-				if err := db.VoidInvoiceNumbers(cmd.Context(), u.ID, kind, series, from, to); err != nil {
+				if err := f.db.VoidInvoiceNumbers(cmd.Context(), f.unit.ID, kind, series, from, to); err != nil {
 					return fmt.Errorf("voided at the authority (protocol %s) but not recorded: %w", v.Protocol, err)
 				}
 				return a.print(v, text+", protocol "+v.Protocol)
@@ -260,6 +245,6 @@ func newFiscalVoidCmd(a *app) *cobra.Command {
 	c.Flags().IntVar(&from, "from", 0, "the first number to void")
 	c.Flags().IntVar(&to, "to", 0, "the last number to void (default --from)")
 	c.Flags().StringVar(&reason, "reason", "", "why, 15 to 255 characters")
-	fiscalFlags(c, &env, &file, &caFile)
+	o.flags(c)
 	return c
 }

@@ -67,32 +67,21 @@ const maxFetchRounds = 20
 // national environment's distribution (NFeDistribuicaoDFe), the notes into
 // its inbox as `nfe import` takes them.
 func newNFeFetchCmd(a *app) *cobra.Command {
-	var env, file, caFile string
+	var o fiscalOptions
 	c := &cobra.Command{
 		Use:   "fetch DOMAIN UNIT_TOKEN",
 		Short: "Fetch the unit's documents from the national environment (NFeDistribuicaoDFe) after the last NSU read: authorized notes enter the inbox",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			client, keys, err := fiscalClient(a, file, caFile)
-			if err != nil {
-				return err
-			}
-			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
-				u, cert, err := unitCertificate(cmd, db, keys, args[0], args[1])
+			return a.withFiscalUnit(cmd, args[0], args[1], o, func(f fiscalUnit) error {
+				nsu, err := f.db.DistributionNSU(cmd.Context(), f.unit.ID)
 				if err != nil {
 					return err
 				}
-				if len(u.CityIBGE) < 2 || !brdoc.ValidCNPJ(u.CNPJ) {
-					return fmt.Errorf("unit %s needs its CNPJ and city: fincom unit set %s %s", u.Name, args[0], args[1])
-				}
-				nsu, err := db.DistributionNSU(cmd.Context(), u.ID)
-				if err != nil {
-					return err
-				}
-				imported, summaries, other := []string{}, []string{}, 0
+				imported, summaries, other := []string{}, 0, 0
 				var last sefaz.Distribution
 				for round := 0; round < maxFetchRounds; round++ {
-					d, err := client.Distribute(cmd.Context(), cert, brdoc.Digits(u.CNPJ), u.CityIBGE[:2], strconv.FormatInt(nsu, 10), env)
+					d, err := f.client.Distribute(cmd.Context(), f.cert, brdoc.Digits(f.unit.CNPJ), f.stateCode, strconv.FormatInt(nsu, 10), o.env)
 					if err != nil {
 						return err
 					}
@@ -103,16 +92,16 @@ func newNFeFetchCmd(a *app) *cobra.Command {
 					for _, doc := range d.Documents {
 						switch {
 						case strings.HasPrefix(doc.Schema, "procNFe"):
-							n, err := inbox.ReadNFe(doc.XML, u.CNPJ, true)
+							n, err := inbox.ReadNFe(doc.XML, f.unit.CNPJ, true)
 							if err != nil {
 								return fmt.Errorf("NSU %s: %w", doc.NSU, err)
 							}
-							if _, err := db.ImportNFe(cmd.Context(), u.ID, n); err != nil && !errors.Is(err, store.ErrDuplicate) {
+							if _, err := f.db.ImportNFe(cmd.Context(), f.unit.ID, n); err != nil && !errors.Is(err, store.ErrDuplicate) {
 								return fmt.Errorf("NSU %s: %w", doc.NSU, err)
 							}
 							imported = append(imported, n.AccessKey)
 						case strings.HasPrefix(doc.Schema, "resNFe"):
-							summaries = append(summaries, doc.NSU)
+							summaries++
 						default:
 							other++
 						}
@@ -122,7 +111,7 @@ func newNFeFetchCmd(a *app) *cobra.Command {
 						return fmt.Errorf("the national environment answered NSU %q after %d", d.LastNSU, nsu)
 					}
 					nsu = got
-					if err := db.SetDistributionNSU(cmd.Context(), u.ID, nsu); err != nil {
+					if err := f.db.SetDistributionNSU(cmd.Context(), f.unit.ID, nsu); err != nil {
 						return err
 					}
 					if d.LastNSU >= d.MaxNSU {
@@ -130,12 +119,12 @@ func newNFeFetchCmd(a *app) *cobra.Command {
 					}
 				}
 				text := fmt.Sprintf("%d %s; NSU %d; %d notes into the inbox %v, %d summaries (the whole note needs the recipient's ciência), %d events",
-					last.Code, last.Reason, nsu, len(imported), imported, len(summaries), other)
+					last.Code, last.Reason, nsu, len(imported), imported, summaries, other)
 				return a.print(map[string]any{"cStat": last.Code, "xMotivo": last.Reason, "nsu": nsu, "imported": imported,
-					"summaries": len(summaries), "events": other}, text)
+					"summaries": summaries, "events": other}, text)
 			})
 		},
 	}
-	fiscalFlags(c, &env, &file, &caFile)
+	o.flags(c)
 	return c
 }

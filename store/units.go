@@ -197,3 +197,37 @@ func scanUnit(s scanner) (Unit, error) {
 	u.CNPJ, u.CityIBGE, u.IM = cnpj.String, ibge.String, im.String
 	return u, err
 }
+
+// CertificateWarning is how long before its end a unit's A1 certificate is
+// reported: a firm needs the days to buy and install the next one, or its
+// invoices stop.
+const CertificateWarning = 30 * 24 * time.Hour
+
+// expiringCertificates says which units' installed certificates (test
+// ones aside) end within CertificateWarning of now, or have ended
+// (TestDoctorWarnsOfCertificates).
+func expiringCertificates(ctx context.Context, conn *sql.DB, now time.Time) []string {
+	rows, err := conn.QueryContext(ctx, `SELECT u.name, c.not_after FROM unit_certificates c JOIN units u ON u.id = c.unit_id
+		WHERE c.test = 0 ORDER BY u.id`)
+	if err != nil {
+		return nil
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var name, end string
+		if rows.Scan(&name, &end) != nil {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339, end)
+		switch {
+		case err != nil:
+		case !t.After(now):
+			out = append(out, fmt.Sprintf("unit %s's A1 certificate ended on %s: its invoices are refused until fincom unit cert installs the next", name, t.Format(time.DateOnly)))
+		case t.Sub(now) <= CertificateWarning:
+			out = append(out, fmt.Sprintf("unit %s's A1 certificate ends on %s (in %d days): install the next with fincom unit cert", name,
+				t.Format(time.DateOnly), int(t.Sub(now).Hours()/24)))
+		}
+	}
+	return out
+}
