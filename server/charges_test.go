@@ -250,14 +250,11 @@ func (f *flaky) Issue(ctx context.Context, r provider.Request) (provider.Issued,
 	return out, err
 }
 
-// TestRetriedProviderIssuesOnce: a provider call that times out leaves the
-// charge ISSUING; the retry asks with the same idempotency key and one
-// charge exists.
-func TestRetriedProviderIssuesOnce(t *testing.T) {
+// serverWithProviders is the fixture's server whose charges go through
+// providers.
+func serverWithProviders(t *testing.T, providers map[string]provider.Provider) (http.Handler, *store.Domains) {
+	t.Helper()
 	base, ds := newTestServer(t)
-	f := &flaky{inner: provider.Builtin()["provider_a"], fails: 1, keys: map[string]int{}}
-	providers := provider.Builtin()
-	providers["provider_a"] = f
 	bill, inv, err := testServices(ServiceOptions{Keyring: testKeys})
 	if err != nil {
 		t.Fatal(err)
@@ -267,7 +264,17 @@ func TestRetriedProviderIssuesOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := s.Handler()
+	return s.Handler(), ds
+}
+
+// TestRetriedProviderIssuesOnce: a provider call that times out leaves the
+// charge ISSUING; the retry asks with the same idempotency key and one
+// charge exists.
+func TestRetriedProviderIssuesOnce(t *testing.T) {
+	f := &flaky{inner: provider.Builtin()["provider_a"], fails: 1, keys: map[string]int{}}
+	providers := provider.Builtin()
+	providers["provider_a"] = f
+	h, ds := serverWithProviders(t, providers)
 	id := orderWith(t, h)
 	if rec := do(h, http.MethodPost, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`); rec.Code != 502 {
 		t.Fatalf("first call: %d %s", rec.Code, rec.Body.String())
@@ -342,19 +349,9 @@ func (g garbling) Issue(ctx context.Context, r provider.Request) (provider.Issue
 // BR Code issued nothing: the request answers the provider's failure and
 // no charge is shown to a payer.
 func TestProviderAnswersChecked(t *testing.T) {
-	base, ds := newTestServer(t)
 	providers := provider.Builtin()
 	providers[""] = garbling{inner: providers[""]}
-	bill, inv, err := testServices(ServiceOptions{Keyring: testKeys})
-	if err != nil {
-		t.Fatal(err)
-	}
-	bill.Providers = providers
-	s, err := New(ds, base.system, Config{Billing: bill, Invoices: inv})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := s.Handler()
+	h, _ := serverWithProviders(t, providers)
 	id := post(t, h, "/insert_sales_order", productOrder)["data"].(map[string]any)["id"].(string)
 	if rec := do(h, http.MethodPost, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`); rec.Code != 502 {
 		t.Fatalf("a broken BR Code: %d %s", rec.Code, rec.Body)
