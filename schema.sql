@@ -41,7 +41,34 @@ CREATE TABLE units (
 	csc_id     TEXT,
 	-- The NFC-e's CSC, sealed with the operator's secrets key.
 	csc_sealed BLOB,
-	pix_key    TEXT
+	pix_key    TEXT,
+	-- homologacao (tests, no legal value) until production is chosen.
+	fiscal_environment TEXT NOT NULL DEFAULT 'homologacao'
+		CHECK (fiscal_environment IN ('homologacao', 'producao')),
+	-- Service invoices through the national NFS-e system, or the city's.
+	nfse_issuer TEXT NOT NULL DEFAULT 'national'
+		CHECK (nfse_issuer IN ('national', 'municipal')),
+	-- NF-e to the state's contingency authorizer (SVC), or by EPEC, since
+	-- when.
+	fiscal_contingency TEXT NOT NULL DEFAULT 'off'
+		CHECK (fiscal_contingency IN ('off', 'svc', 'epec')),
+	fiscal_contingency_since TEXT
+) STRICT;
+
+-- A unit's connection to its PSP (the Banco Central's API Pix): the OAuth
+-- client's secret and the PSP's certificate's key sealed.
+CREATE TABLE unit_psp (
+	unit_id       INTEGER PRIMARY KEY REFERENCES units(id),
+	base_url      TEXT NOT NULL,
+	token_url     TEXT NOT NULL,
+	client_id     TEXT NOT NULL,
+	secret_sealed BLOB NOT NULL,
+	cert          BLOB NOT NULL,
+	key_sealed    BLOB NOT NULL,
+	pix_key       TEXT NOT NULL,
+	-- The secret path part of the unit's webhook address.
+	webhook_secret TEXT NOT NULL,
+	updated_at    TEXT NOT NULL
 ) STRICT;
 
 -- A unit's digital certificate (ICP-Brasil A1), its private key sealed
@@ -528,7 +555,9 @@ CREATE TABLE charges (
 	writeoff_remittance_id INTEGER REFERENCES remittances(id),
 	fee TEXT,
 	credit_date TEXT,
-	paid_via TEXT
+	paid_via TEXT,
+	-- What the PSP gave back of its payment (psp_refunds DEVOLVIDO).
+	refunded_amount TEXT
 ) STRICT;
 -- An installment has at most one live charge: it is never issued twice.
 CREATE UNIQUE INDEX charges_live ON charges(order_id, installment) WHERE status <> 'CANCELLED';
@@ -602,6 +631,40 @@ CREATE TABLE invoices (
 -- An order has at most one authorized invoice: issuing twice issues once.
 CREATE UNIQUE INDEX invoices_live ON invoices(order_id) WHERE status = 'AUTHORIZED';
 
+-- The events an authority registered on an invoice, as the issuer keeps
+-- them: a cancellation (110111, the national NFS-e's e101101) or a
+-- correction letter (110110), with the protocol and the document
+-- (procEventoNFe; the national system's evento).
+CREATE TABLE invoice_events (
+	id         INTEGER PRIMARY KEY,
+	invoice_id INTEGER NOT NULL REFERENCES invoices(id),
+	type       TEXT NOT NULL,
+	sequence   INTEGER NOT NULL,
+	protocol   TEXT NOT NULL,
+	xml        TEXT NOT NULL,
+	created_at TEXT NOT NULL,
+	UNIQUE (invoice_id, type, sequence)
+) STRICT;
+
+-- A note sent whose answer was lost: its number, key and issue time wait
+-- here, so that issuing again sends the same note after asking the
+-- authority, never a second one.
+CREATE TABLE invoice_transmissions (
+	order_id   INTEGER PRIMARY KEY REFERENCES sales_orders(id),
+	unit_id    INTEGER NOT NULL REFERENCES units(id),
+	kind       TEXT NOT NULL,
+	series     INTEGER NOT NULL,
+	number     INTEGER NOT NULL,
+	access_key TEXT NOT NULL,
+	issued_at  TEXT NOT NULL,
+	-- The note as signed and sent: sent again as it was, never rebuilt
+	-- from an order changed since.
+	signed     TEXT NOT NULL,
+	attempts   INTEGER NOT NULL DEFAULT 1,
+	last_error TEXT,
+	updated_at TEXT NOT NULL
+) STRICT;
+
 -- Inventory movements, the NF-e inbox and purchase orders.
 CREATE TABLE inventory_movements (
 	id              INTEGER PRIMARY KEY,
@@ -664,6 +727,10 @@ CREATE TABLE nfe_inbox (
 	manifested_at  TEXT,
 	justification  TEXT,
 	created_at     TEXT NOT NULL,
+	-- The manifestation as sent to the national environment: registered
+	-- or refused, with the authority's reply; null while it waits.
+	manifestation_sent  TEXT CHECK (manifestation_sent IN ('registered', 'refused')),
+	manifestation_reply TEXT,
 	UNIQUE (unit_id, access_key)
 ) STRICT;
 
@@ -851,3 +918,45 @@ CREATE TABLE statement_lines (
 	UNIQUE (bank_account_id, fitid)
 ) STRICT;
 CREATE INDEX statement_lines_unit ON statement_lines(unit_id, status, posted);
+
+-- Each Pix the PSP confirmed and fincom applied, by its end-to-end id.
+CREATE TABLE psp_payments (
+	end_to_end_id TEXT PRIMARY KEY,
+	charge_id     INTEGER NOT NULL REFERENCES charges(id),
+	amount        TEXT NOT NULL,
+	paid_at       TEXT NOT NULL,
+	created_at    TEXT NOT NULL
+) STRICT;
+
+-- Refunds of Pix received at a unit's PSP, followed until settled or
+-- refused; a settled one books its expense once.
+CREATE TABLE psp_refunds (
+	id            TEXT PRIMARY KEY,
+	end_to_end_id TEXT NOT NULL REFERENCES psp_payments(end_to_end_id),
+	charge_id     INTEGER NOT NULL REFERENCES charges(id),
+	amount        TEXT NOT NULL,
+	reason        TEXT,
+	-- REQUESTED until the PSP acknowledged it, then the PSP's state.
+	status        TEXT NOT NULL,
+	detail        TEXT,
+	entry_id      INTEGER REFERENCES entries(id),
+	requested_at  TEXT NOT NULL,
+	settled_at    TEXT,
+	updated_at    TEXT NOT NULL
+) STRICT;
+CREATE INDEX psp_refunds_open ON psp_refunds(status) WHERE status IN ('REQUESTED', 'EM_PROCESSAMENTO');
+
+-- Pix Automático: each recurrence a unit's PSP created for a contract
+-- (its idRec, named by the PSP), in the state the PSP last answered, the
+-- location of the QR Code the payer approves it by, and the id of the
+-- request sent to the payer's PSP, if any.
+CREATE TABLE pix_recurrences (
+	id_rec      TEXT PRIMARY KEY,
+	contract_id INTEGER NOT NULL REFERENCES contracts(id),
+	status      TEXT NOT NULL,
+	location    TEXT NOT NULL,
+	request_id  TEXT,
+	created_at  TEXT NOT NULL,
+	updated_at  TEXT NOT NULL
+) STRICT;
+CREATE INDEX pix_recurrences_contract ON pix_recurrences(contract_id, status);

@@ -15,6 +15,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"fincom/server"
+	"fincom/server/portal"
+	"fincom/server/testmode"
 	"fincom/store"
 )
 
@@ -96,10 +98,10 @@ func (a *app) prepareDemo(ctx context.Context, addr string) error {
 		if err != nil {
 			return err
 		}
-		campinas := server.TestUnitProfile(keys)
+		campinas := testmode.UnitProfile(keys)
 		campinas.Street, campinas.Number, campinas.Complement, campinas.District, campinas.Zip = "Avenida Norte-Sul", "500", "", "Cambuí", "13025320"
 		for _, u := range []store.UnitInput{
-			{Name: "Matriz São Paulo", CNPJ: "11222333000181", CityIBGE: "3550308", IM: "12345678", Profile: server.TestUnitProfile(keys)},
+			{Name: "Matriz São Paulo", CNPJ: "11222333000181", CityIBGE: "3550308", IM: "12345678", Profile: testmode.UnitProfile(keys)},
 			{Name: "Filial Campinas", CNPJ: "11444777000161", CityIBGE: "3509502", Profile: campinas},
 		} {
 			if _, err := db.CreateUnit(ctx, u); err != nil {
@@ -145,7 +147,7 @@ func (a *app) prepareDemo(ctx context.Context, addr string) error {
 	case err != nil:
 		return fmt.Errorf("demo sign-in link: %w", err)
 	default:
-		fmt.Fprintf(a.out, "sign in as %s: %s\n\n", demoUser, server.LoginURL("http://"+addr, link))
+		fmt.Fprintf(a.out, "sign in as %s: %s\n\n", demoUser, portal.LoginURL("http://"+addr, link))
 	}
 	return nil
 }

@@ -1,14 +1,21 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
+
+	"fincom/store"
+	"fincom/store/replica"
 )
 
 func newDoctorCmd(a *app) *cobra.Command {
-	return &cobra.Command{
+	var replicaURL, caFile string
+	c := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check every file of the data directory: integrity, schema version, WAL size, orphan files",
 		Args:  cobra.NoArgs,
@@ -21,6 +28,13 @@ func newDoctorCmd(a *app) *cobra.Command {
 			findings, err := ds.Doctor(cmd.Context())
 			if err != nil {
 				return err
+			}
+			if replicaURL != "" {
+				more, err := replicaFindings(cmd.Context(), a.dataDir, replicaURL, caFile, findings)
+				if err != nil {
+					return err
+				}
+				findings = append(findings, more...)
 			}
 			worst := "ok"
 			var b strings.Builder
@@ -39,4 +53,48 @@ func newDoctorCmd(a *app) *cobra.Command {
 			return nil
 		},
 	}
+	c.Flags().StringVar(&replicaURL, "replicate", os.Getenv("FINCOM_REPLICATE"), "also compare each file with its replica at this s3:// URL (serve --replicate): the transaction each holds, and how long the replica is behind")
+	c.Flags().StringVar(&caFile, "ca-file", os.Getenv("FINCOM_CA_FILE"), "PEM certificates the bucket's TLS is trusted by besides the system's and AWS_CA_BUNDLE's")
+	return c
+}
+
+// replicaFindings compares each domain file and _system.db with its
+// replica: the newest transaction Litestream took from the file (its
+// local state) and the newest the bucket holds; a replica behind for
+// more than a minute is a warning, a file with no replica an error.
+func replicaFindings(ctx context.Context, dir, rawURL, caFile string, files []store.Finding) ([]store.Finding, error) {
+	conn, err := replicaConnection(ctx, rawURL, "", caFile)
+	if err != nil {
+		return nil, err
+	}
+	names := []string{"_system.db"}
+	for _, f := range files {
+		if f.Domain != "" {
+			names = append(names, f.File)
+		}
+	}
+	var out []store.Finding
+	for _, name := range names {
+		local, err := replica.LocalPosition(dir, name)
+		if err != nil {
+			return nil, err
+		}
+		remote, err := conn.ReplicaPosition(ctx, name)
+		if err != nil {
+			return nil, err
+		}
+		f := store.Finding{File: name, Level: "ok", Message: fmt.Sprintf("replica at transaction %s", remote.TXID)}
+		switch {
+		case remote.TXID == 0:
+			f.Level, f.Message = "error", "no replica in the bucket"
+		case local.TXID > remote.TXID:
+			lag := time.Since(local.At).Round(time.Second)
+			f.Message = fmt.Sprintf("replica behind: transaction %s here, %s in the bucket, for %s", local.TXID, remote.TXID, lag)
+			if lag > time.Minute {
+				f.Level = "warning"
+			}
+		}
+		out = append(out, f)
+	}
+	return out, nil
 }

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -10,7 +11,10 @@ import (
 
 	"fincom/server/brdoc"
 	"fincom/server/certs"
+	"fincom/server/fiscal"
+	"fincom/server/fiscal/nfsen"
 	"fincom/server/fiscal/sefaz"
+	"fincom/server/invoicing"
 	"fincom/store"
 )
 
@@ -73,7 +77,7 @@ func newFiscalCmd(a *app) *cobra.Command {
 	endpoints.Flags().StringVar(&file, "fiscal-endpoints", "", "a JSON file of addresses overriding the shipped ones")
 	endpoints.MarkFlagRequired("state")
 	c.AddCommand(endpoints)
-	c.AddCommand(newFiscalStatusCmd(a), newFiscalConsultCmd(a), newFiscalVoidCmd(a))
+	c.AddCommand(newFiscalStatusCmd(a), newFiscalConsultCmd(a), newFiscalVoidCmd(a), newFiscalLocalCmd(a), newFiscalCorrectCmd(a))
 	return c
 }
 
@@ -150,27 +154,54 @@ func (a *app) withFiscalUnit(cmd *cobra.Command, domain, token string, o fiscalO
 }
 
 // newFiscalStatusCmd is `fincom fiscal status`: NFeStatusServico4 asked of
-// the authority that serves the unit, signed in with its A1 certificate.
+// the authority that serves the unit, and the national NFS-e system asked
+// whether it answers, signed in with the unit's A1 certificate.
 func newFiscalStatusCmd(a *app) *cobra.Command {
 	var model string
 	var o fiscalOptions
 	c := &cobra.Command{
 		Use:   "status DOMAIN UNIT_TOKEN",
-		Short: "Ask the SEFAZ that serves the unit whether its NF-e (or NFC-e) service is up (NFeStatusServico4, with the unit's A1 certificate)",
-		Args:  cobra.ExactArgs(2),
+		Short: "Ask the SEFAZ that serves the unit whether its NF-e (or NFC-e) service is up (NFeStatusServico4), and the national NFS-e system whether it answers the unit's A1 certificate",
+		Long: "Asks the unit's authorizer NFeStatusServico4 (107 is \"Serviço em Operação\"; any error fails the command), then asks the national\n" +
+			"NFS-e system for a note that cannot exist and expects its own refusal: the answer says whether it answered, and its version,\n" +
+			"or why not (a unit that issues no national NFS-e may ignore it).",
+		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.withFiscalUnit(cmd, args[0], args[1], o, func(f fiscalUnit) error {
 				st, err := f.client.Status(cmd.Context(), f.cert, model, f.state, f.stateCode, o.env)
 				if err != nil {
 					return err
 				}
-				return a.print(st, fmt.Sprintf("%s (%s, %s): %d %s", st.Authorizer, model, o.env, st.Code, st.Reason))
+				out := struct {
+					sefaz.Status
+					NFSe nationalStatus `json:"nfse"`
+				}{Status: st}
+				national := &nfsen.Client{Endpoints: f.client.Endpoints, Roots: f.client.Roots}
+				out.NFSe.URL = f.client.Endpoints.NFSe[o.env]["sefin"]
+				out.NFSe.Version, err = national.Status(cmd.Context(), f.cert, o.env)
+				text := fmt.Sprintf("%s (%s, %s): %d %s\nnational NFS-e system (%s): ", st.Authorizer, model, o.env, st.Code, st.Reason, out.NFSe.URL)
+				if err != nil {
+					out.NFSe.Error = err.Error()
+					text += "no answer: " + out.NFSe.Error
+				} else {
+					out.NFSe.Answered = true
+					text += "answers, version " + out.NFSe.Version
+				}
+				return a.print(out, text)
 			})
 		},
 	}
 	c.Flags().StringVar(&model, "model", "55", "55 (NF-e) or 65 (NFC-e)")
 	o.flags(c)
 	return c
+}
+
+// nationalStatus is how the national NFS-e system answered.
+type nationalStatus struct {
+	URL      string `json:"url"`
+	Answered bool   `json:"answered"`
+	Version  string `json:"version,omitempty"`
+	Error    string `json:"error,omitempty"`
 }
 
 // newFiscalConsultCmd is `fincom fiscal consult`: a note's standing at the
@@ -245,6 +276,55 @@ func newFiscalVoidCmd(a *app) *cobra.Command {
 	c.Flags().IntVar(&from, "from", 0, "the first number to void")
 	c.Flags().IntVar(&to, "to", 0, "the last number to void (default --from)")
 	c.Flags().StringVar(&reason, "reason", "", "why, 15 to 255 characters")
+	o.flags(c)
+	return c
+}
+
+// newFiscalCorrectCmd is `fincom fiscal correct`: a correction letter of
+// one of the unit's authorized notes (event 110110).
+func newFiscalCorrectCmd(a *app) *cobra.Command {
+	var text string
+	var sequence int
+	var o fiscalOptions
+	c := &cobra.Command{
+		Use:   "correct DOMAIN UNIT_TOKEN ACCESS_KEY --text TEXT [--sequence N]",
+		Short: "Send a correction letter (carta de correção, 110110) of one of the unit's authorized NF-e, signed with its A1 certificate; each letter of a note takes the next --sequence and replaces the earlier ones",
+		Args:  cobra.ExactArgs(3),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			key := brdoc.Digits(args[2])
+			return a.withFiscalUnit(cmd, args[0], args[1], o, func(f fiscalUnit) error {
+				if len(key) != 44 || key[6:20] != f.unit.CNPJ {
+					return fmt.Errorf("%s is not a key of a note of unit %s (CNPJ %s)", args[2], f.unit.Name, f.unit.CNPJ)
+				}
+				// The letters of one of fincom's invoices are kept with it: the
+				// next one takes the next sequence unless --sequence says.
+				events, err := f.db.InvoiceEvents(cmd.Context(), f.unit.ID, key)
+				if err != nil {
+					return err
+				}
+				if sequence == 0 {
+					sequence = invoicing.NextSequence(events, "110110")
+				}
+				ev, err := f.client.Correct(cmd.Context(), f.cert, sefaz.Correction{Key: key, CNPJ: f.unit.CNPJ, Text: text, Sequence: sequence,
+					At: f.db.Now()}, o.env)
+				if err != nil {
+					return err
+				}
+				out := fmt.Sprintf("%s, correction %d: %d %s", key, sequence, ev.Code, ev.Reason)
+				if !ev.Registered() {
+					return fmt.Errorf("the authority refused the correction letter: %d %s", ev.Code, ev.Reason)
+				}
+				err = f.db.AddInvoiceEvent(cmd.Context(), f.unit.ID, key, store.InvoiceEvent{Type: "110110", Sequence: sequence, Protocol: ev.Protocol,
+					XML: string(fiscal.ProcEvento(ev.Signed, ev.RetEvento))})
+				if err != nil && !errors.Is(err, store.ErrNotFound) {
+					return fmt.Errorf("the letter was registered (protocol %s) but not kept: %w", ev.Protocol, err)
+				}
+				return a.print(ev, out+", protocol "+ev.Protocol)
+			})
+		},
+	}
+	c.Flags().StringVar(&text, "text", "", "the correction, 15 to 1,000 characters: it replaces every earlier letter of the note")
+	c.Flags().IntVar(&sequence, "sequence", 0, "the letter's number for this note, 1 to 20 (by default the next after the letters kept with the invoice)")
 	o.flags(c)
 	return c
 }

@@ -3,14 +3,12 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"fincom/server/brdoc"
-	"fincom/server/fiscal/sefaz"
 	"fincom/server/inbox"
+	"fincom/server/invoicing"
 	"fincom/store"
 )
 
@@ -58,11 +56,6 @@ func newNFeCmd(a *app) *cobra.Command {
 	return c
 }
 
-// maxFetchRounds bounds the lots one fetch asks for: the national
-// environment answers up to 50 documents a lot, and asking past what is
-// there earns cStat 656 (consumo indevido) and an hour's wait.
-const maxFetchRounds = 20
-
 // newNFeFetchCmd is `fincom nfe fetch`: the unit's documents from the
 // national environment's distribution (NFeDistribuicaoDFe), the notes into
 // its inbox as `nfe import` takes them.
@@ -74,54 +67,13 @@ func newNFeFetchCmd(a *app) *cobra.Command {
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.withFiscalUnit(cmd, args[0], args[1], o, func(f fiscalUnit) error {
-				nsu, err := f.db.DistributionNSU(cmd.Context(), f.unit.ID)
+				r, err := invoicing.FetchInbox(cmd.Context(), f.db, f.client, f.unit, f.cert, o.env)
 				if err != nil {
 					return err
 				}
-				imported, summaries, other := []string{}, 0, 0
-				var last sefaz.Distribution
-				for round := 0; round < maxFetchRounds; round++ {
-					d, err := f.client.Distribute(cmd.Context(), f.cert, brdoc.Digits(f.unit.CNPJ), f.stateCode, strconv.FormatInt(nsu, 10), o.env)
-					if err != nil {
-						return err
-					}
-					last = d
-					if d.Code != 138 {
-						break // 137 nothing new, 656 asked too often: wait before asking again
-					}
-					for _, doc := range d.Documents {
-						switch {
-						case strings.HasPrefix(doc.Schema, "procNFe"):
-							n, err := inbox.ReadNFe(doc.XML, f.unit.CNPJ, true)
-							if err != nil {
-								return fmt.Errorf("NSU %s: %w", doc.NSU, err)
-							}
-							if _, err := f.db.ImportNFe(cmd.Context(), f.unit.ID, n); err != nil && !errors.Is(err, store.ErrDuplicate) {
-								return fmt.Errorf("NSU %s: %w", doc.NSU, err)
-							}
-							imported = append(imported, n.AccessKey)
-						case strings.HasPrefix(doc.Schema, "resNFe"):
-							summaries++
-						default:
-							other++
-						}
-					}
-					got, err := strconv.ParseInt(d.LastNSU, 10, 64)
-					if err != nil || got < nsu {
-						return fmt.Errorf("the national environment answered NSU %q after %d", d.LastNSU, nsu)
-					}
-					nsu = got
-					if err := f.db.SetDistributionNSU(cmd.Context(), f.unit.ID, nsu); err != nil {
-						return err
-					}
-					if d.LastNSU >= d.MaxNSU {
-						break
-					}
-				}
 				text := fmt.Sprintf("%d %s; NSU %d; %d notes into the inbox %v, %d summaries (the whole note needs the recipient's ciência), %d events",
-					last.Code, last.Reason, nsu, len(imported), imported, summaries, other)
-				return a.print(map[string]any{"cStat": last.Code, "xMotivo": last.Reason, "nsu": nsu, "imported": imported,
-					"summaries": summaries, "events": other}, text)
+					r.Code, r.Reason, r.NSU, len(r.Imported), r.Imported, r.Summaries, r.Events)
+				return a.print(r, text)
 			})
 		},
 	}

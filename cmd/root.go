@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"fincom/server/billing"
 	"fincom/server/certs"
 	"fincom/store"
 )
@@ -36,8 +37,10 @@ type app struct {
 	// secretsKey: --secrets-key-file, the key that seals certificates'
 	// private keys and CSCs in the domain files.
 	secretsKey string
-	out        io.Writer
-	errOut     io.Writer
+	// walOwner: serve --replicate, whose Litestream checkpoints the WALs.
+	walOwner bool
+	out      io.Writer
+	errOut   io.Writer
 }
 
 // Execute runs the CLI and returns the process exit code.
@@ -132,7 +135,8 @@ func (a *app) domains() (*store.Domains, error) {
 	if d != store.DurabilityFull && d != store.DurabilityNormal {
 		return nil, fmt.Errorf("--durability must be full or normal, not %q", a.durability)
 	}
-	return store.OpenDomains(a.dataDir, store.Options{Schema: a.schema, Durability: d, Now: now, Seeded: a.seeded, Seed: a.seed, MaxOpen: a.maxOpen})
+	return store.OpenDomains(a.dataDir, store.Options{Rules: billing.Rules{}, Schema: a.schema, Durability: d, Now: now, Seeded: a.seeded, Seed: a.seed, MaxOpen: a.maxOpen,
+		WALOwner: a.walOwner})
 }
 
 // withDomain opens one existing domain for a command.

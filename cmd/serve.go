@@ -21,7 +21,9 @@ import (
 	"fincom/jobs"
 	"fincom/server"
 	"fincom/server/certs"
+	"fincom/server/fiscal/sefaz"
 	"fincom/store"
+	"fincom/store/replica"
 )
 
 type serveOptions struct {
@@ -33,6 +35,7 @@ type serveOptions struct {
 	smtpURL   string
 	smtpFrom  string
 	nfWindow  time.Duration
+	pspPoll   time.Duration
 	backup    string // cron spec
 	backupDir string
 	keep      int
@@ -45,7 +48,11 @@ type serveOptions struct {
 	perClient int
 	cors      []string
 	caFile    string
-	locked    bool // the caller holds the data directory's lock (demo)
+	endpoints string // --fiscal-endpoints
+	replicate string // --replicate URL
+	replKey   string // --replicate-key-file
+	restoreM  bool   // --restore-missing
+	locked    bool   // the caller holds the data directory's lock (demo)
 }
 
 func (o *serveOptions) flags(c *cobra.Command, a *app) {
@@ -56,10 +63,15 @@ func (o *serveOptions) flags(c *cobra.Command, a *app) {
 	c.Flags().StringVar(&o.smtpURL, "smtp-url", os.Getenv("FINCOM_SMTP_URL"), "deliver e-mails through smtp://user:pass@host:port or smtps://... (env FINCOM_SMTP_URL); unset keeps them in the outbox")
 	c.Flags().StringVar(&o.smtpFrom, "smtp-from", os.Getenv("FINCOM_SMTP_FROM"), "sender address of the e-mails (env FINCOM_SMTP_FROM)")
 	c.Flags().DurationVar(&o.nfWindow, "nf-cancel-window", 24*time.Hour, "how long after authorization an invoice may be cancelled")
+	c.Flags().DurationVar(&o.pspPoll, "psp-poll", time.Minute, "how often the open charges at the units' PSPs are asked about (a payment whose webhook never came still settles)")
 	c.Flags().StringVar(&o.backup, "backup-cron", "", `back up every domain on this cron schedule, e.g. "0 3 * * *" (São Paulo time)`)
 	c.Flags().StringVar(&o.backupDir, "backup-dir", "", "with --backup-cron: where the backups go (default DATA/backups)")
 	c.Flags().IntVar(&o.keep, "backup-keep", 7, "with --backup-cron: backups kept per domain")
 	c.Flags().StringVar(&o.caFile, "ca-file", os.Getenv("FINCOM_CA_FILE"), "PEM certificates outbound TLS trusts besides the system's and the embedded ICP-Brasil roots (env FINCOM_CA_FILE)")
+	c.Flags().StringVar(&o.replicate, "replicate", os.Getenv("FINCOM_REPLICATE"), "replicate every domain and _system.db continuously to s3://BUCKET/PREFIX?endpoint=…&region=…&force-path-style=true, in Litestream's layout (env FINCOM_REPLICATE; credentials from the standard AWS variables and files)")
+	c.Flags().StringVar(&o.replKey, "replicate-key-file", os.Getenv("FINCOM_REPLICATE_KEY_FILE"), "with --replicate: seal every object with this 32-byte key (env FINCOM_REPLICATE_KEY_FILE)")
+	c.Flags().BoolVar(&o.restoreM, "restore-missing", false, "with --replicate: first restore every domain (and _system.db) the bucket holds that this data directory lacks (a new machine)")
+	c.Flags().StringVar(&o.endpoints, "fiscal-endpoints", "", "a JSON file of SEFAZ and NFS-e addresses overriding the shipped ones (see the README)")
 	c.Flags().BoolVar(&o.hooksPriv, "webhook-allow-private", false, "let webhooks reach loopback, private and link-local addresses (implied by --test-mode)")
 	c.Flags().BoolVar(&o.testMode, "test-mode", false, "serve the /api/v1/_test routes for integrators (clock, inspection, throw-away domains)")
 	c.Flags().Uint64Var(&o.seed, "seed", 1, "test mode: draw tokens, secrets and throw-away names from this seed (reproducible runs); fault draws use it always")
@@ -126,11 +138,33 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 		}
 		defer unlock()
 	}
+	if (o.replKey != "" || o.restoreM) && o.replicate == "" {
+		return fmt.Errorf("--replicate-key-file and --restore-missing go with --replicate")
+	}
+	log := slog.New(slog.NewJSONHandler(a.errOut, nil))
+	// Replicated, the WAL is Litestream's: it checkpoints what it copied.
+	a.walOwner = o.replicate != ""
 	ds, err := a.domains()
 	if err != nil {
 		return err
 	}
 	defer ds.Close()
+	var conn *replica.Connection
+	if o.replicate != "" {
+		if conn, err = replicaConnection(ctx, o.replicate, o.replKey, o.caFile); err != nil {
+			return err
+		}
+		// One installation a prefix: a new machine restoring from it takes
+		// its id, any other data directory is refused.
+		if err := conn.Claim(ctx, a.dataDir, o.restoreM); err != nil {
+			return err
+		}
+		if o.restoreM {
+			if err := restoreMissing(ctx, conn, ds, a.dataDir, log); err != nil {
+				return err
+			}
+		}
+	}
 	if err := ds.CheckVersions(); err != nil {
 		return err
 	}
@@ -142,34 +176,68 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	}
 	defer sys.Close()
 
-	log := slog.New(slog.NewJSONHandler(a.errOut, nil))
 	if o.publicURL == "" {
 		o.publicURL = "http://" + o.addr
+	}
+	var replicas interface {
+		Statuses(now time.Time) []replica.Status
+	}
+	if conn != nil {
+		rep := &replica.Replicator{Dir: a.dataDir, Conn: conn, Log: log}
+		replicas = rep
+		if err := rep.Start(ctx); err != nil {
+			return err
+		}
+		// Closed after the domains (deferred before them: run after),
+		// with a last sync of what they wrote.
+		defer rep.Close(context.WithoutCancel(ctx))
+		wctx, stop := context.WithCancel(ctx)
+		defer stop()
+		go rep.Watch(wctx, 2*time.Second)
 	}
 	// The business services, shared by the routes and the scheduler.
 	keys, err := a.keyring(o.testMode)
 	if err != nil {
 		return err
 	}
-	bill, inv, err := server.NewServices(server.ServiceOptions{PublicURL: o.publicURL, Log: log, CancelWindow: o.nfWindow,
-		Keyring: keys, TestCertificates: o.testMode})
-	if err != nil {
-		return err
-	}
-	// Sign-in links queued for e-mail are sealed; the mailer opens them.
-	linkKeys, err := server.LinkKeyring(keys)
-	if err != nil {
-		return err
-	}
-	// Outbound TLS (webhooks, SMTP) trusts the system's roots, the
+	// Outbound TLS (SEFAZ, webhooks, SMTP) trusts the system's roots, the
 	// ICP-Brasil roots and --ca-file.
 	roots, err := certs.TrustPool(o.caFile)
 	if err != nil {
 		return err
 	}
-	runner := &jobs.Runner{Domains: ds, Log: log, Billing: bill, WebhookAllowPrivate: o.hooksPriv || o.testMode, LinkKeys: linkKeys, Roots: roots}
+	endpoints, err := sefaz.Load()
+	if err != nil {
+		return err
+	}
+	if o.endpoints != "" {
+		b, err := os.ReadFile(o.endpoints)
+		if err != nil {
+			return fmt.Errorf("--fiscal-endpoints: %w", err)
+		}
+		warnings, err := endpoints.Override(b)
+		if err != nil {
+			return fmt.Errorf("--fiscal-endpoints: %w", err)
+		}
+		for _, w := range warnings {
+			log.Warn("fiscal endpoints", "warning", w)
+		}
+	}
+	bill, inv, err := server.NewServices(server.ServiceOptions{PublicURL: o.publicURL, Log: log, CancelWindow: o.nfWindow,
+		Keyring: keys, TestCertificates: o.testMode, Fiscal: &sefaz.Client{Endpoints: endpoints, Roots: roots}, Clock: ds.DomainNow})
+	if err != nil {
+		return err
+	}
+	defer bill.Close()
+	// Sign-in links queued for e-mail are sealed; the mailer opens them.
+	linkKeys, err := server.LinkKeyring(keys)
+	if err != nil {
+		return err
+	}
+	runner := &jobs.Runner{Domains: ds, Log: log, Billing: bill, WebhookAllowPrivate: o.hooksPriv || o.testMode, LinkKeys: linkKeys, Roots: roots,
+		PSPPoll: o.pspPoll, PublicURL: o.publicURL}
 	srv, err := server.New(ds, sys, server.Config{Version: Version, MaxMultipartBytes: o.maxUpload, UploadMemory: o.uploadMem, Logger: log, PublicURL: o.publicURL,
-		Billing: bill, Invoices: inv, TestMode: o.testMode, WebhookAllowPrivate: o.hooksPriv, Seed: o.seed, CORSOrigins: origins, LinkKeys: linkKeys,
+		Replicas: replicas, Billing: bill, Invoices: inv, TestMode: o.testMode, WebhookAllowPrivate: o.hooksPriv, Seed: o.seed, CORSOrigins: origins, LinkKeys: linkKeys,
 		RunDay: func(ctx context.Context, db *store.DB, day store.Date) (any, error) {
 			return runner.RunDay(ctx, db, day)
 		}})
@@ -297,4 +365,40 @@ func lockDataDir(dir string) (func(), error) {
 		syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 		f.Close()
 	}, nil
+}
+
+// restoreMissing restores every file the bucket holds that the data
+// directory lacks: each domain through the checked restore, _system.db
+// as it is (serve --restore-missing).
+func restoreMissing(ctx context.Context, conn *replica.Connection, ds *store.Domains, dir string, log *slog.Logger) error {
+	files, err := conn.Files(ctx)
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(f, ".db")
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil || (f != "_system.db" && !store.ValidDomainName(name)) {
+			continue
+		}
+		if f == "_system.db" {
+			if err := replica.Restore(ctx, conn, f, filepath.Join(dir, f), time.Time{}); err != nil {
+				return err
+			}
+			continue
+		}
+		tmp, err := os.MkdirTemp(dir, ".replica-")
+		if err != nil {
+			return err
+		}
+		err = replica.Restore(ctx, conn, f, filepath.Join(tmp, f), time.Time{})
+		if err == nil {
+			err = ds.Restore(ctx, name, filepath.Join(tmp, f))
+		}
+		os.RemoveAll(tmp)
+		if err != nil {
+			return fmt.Errorf("restore %s from the replica: %w", name, err)
+		}
+		log.Info("restored from the replica", "domain", name)
+	}
+	return nil
 }

@@ -3,7 +3,6 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -107,7 +106,7 @@ func newUnitCmd(a *app) *cobra.Command {
 	set.Flags().BoolVar(&allowNegative, "allow-negative-stock", false, "let inventory exits take a product's stock below zero")
 	spf.flags(set)
 	c.AddCommand(set)
-	c.AddCommand(newUnitCertCmd(a))
+	c.AddCommand(newUnitCertCmd(a), newUnitPSPCmd(a), newUnitPSPLocalCmd(a))
 	c.AddCommand(newUnitAgreementCmd(a))
 	c.AddCommand(&cobra.Command{
 		Use:   "list DOMAIN",
@@ -140,6 +139,9 @@ type profileFlags struct {
 	icms, pis, cofins                                          string
 	cscID, csc                                                 string
 	pixKey                                                     string
+	environment                                                string
+	nfseIssuer                                                 string
+	contingency                                                string
 }
 
 func (f *profileFlags) flags(c *cobra.Command) {
@@ -159,10 +161,13 @@ func (f *profileFlags) flags(c *cobra.Command) {
 	fs.StringVar(&f.cscID, "csc-id", "", "NFC-e: the id of the CSC the state gave the unit (e.g. 000001)")
 	fs.StringVar(&f.csc, "csc", "", "NFC-e: the CSC (kept sealed with --secrets-key-file)")
 	fs.StringVar(&f.pixKey, "pix-key", "", "the unit's PIX key (CPF, CNPJ, +55 phone, e-mail or random key): the key of orders that give none")
+	fs.StringVar(&f.environment, "fiscal-environment", "", "where the unit's invoices go: homologacao (tests, no legal value; the default) or producao")
+	fs.StringVar(&f.contingency, "fiscal-contingency", "", "svc: the unit's NF-e go to its state's contingency authorizer (SVC-AN or SVC-RS) while the state's own is down; epec: when SVC is down too, they are issued at once by EPEC and sent later; off: back to normal")
+	fs.StringVar(&f.nfseIssuer, "nfse-issuer", "", "where the unit's city issues NFS-e: national (the national system, nf_kind nfsen; the default) or municipal (its own system, nf_kind nfse)")
 }
 
 var profileFlagNames = []string{"street", "number", "complement", "district", "zip", "phone", "ie", "crt", "cnae", "icms-rate", "pis-rate",
-	"cofins-rate", "csc-id", "csc", "pix-key"}
+	"cofins-rate", "csc-id", "csc", "pix-key", "fiscal-environment", "nfse-issuer", "fiscal-contingency"}
 
 func (f *profileFlags) changed(fs *pflag.FlagSet) bool {
 	for _, n := range profileFlagNames {
@@ -219,6 +224,38 @@ func (f *profileFlags) apply(fs *pflag.FlagSet, p *store.UnitProfile, a *app) er
 			return fmt.Errorf("--ie %s: use the state registration's 2 to 14 digits, or ISENTO", f.ie)
 		}
 		p.IE = ie
+	}
+	if fs.Changed("fiscal-environment") {
+		switch f.environment {
+		case store.Homologacao, store.Producao:
+			p.FiscalEnvironment = f.environment
+		default:
+			return fmt.Errorf("--fiscal-environment %s: use homologacao or producao", f.environment)
+		}
+	}
+	if fs.Changed("fiscal-contingency") {
+		switch f.contingency {
+		case "svc", "epec":
+			if p.FiscalContingency != f.contingency {
+				now, err := clock()
+				if err != nil {
+					return err
+				}
+				p.FiscalContingency, p.FiscalContingencySince = f.contingency, now().Format(time.RFC3339)
+			}
+		case "off":
+			p.FiscalContingency, p.FiscalContingencySince = "off", ""
+		default:
+			return fmt.Errorf("--fiscal-contingency %s: use svc, epec or off", f.contingency)
+		}
+	}
+	if fs.Changed("nfse-issuer") {
+		switch f.nfseIssuer {
+		case store.NFSeNational, store.NFSeMunicipal:
+			p.NFSeIssuer = f.nfseIssuer
+		default:
+			return fmt.Errorf("--nfse-issuer %s: use national or municipal", f.nfseIssuer)
+		}
 	}
 	if fs.Changed("crt") {
 		if f.crt < 1 || f.crt > 4 {
@@ -290,6 +327,10 @@ func describeProfile(p store.UnitProfile) string {
 	if p.CSCID != "" {
 		parts = append(parts, "CSC id "+p.CSCID)
 	}
+	parts = append(parts, "fiscal environment "+p.FiscalEnvironment, "NFS-e "+p.NFSeIssuer)
+	if p.FiscalContingency != "" && p.FiscalContingency != "off" {
+		parts = append(parts, "NF-e in "+strings.ToUpper(p.FiscalContingency)+" contingency since "+p.FiscalContingencySince)
+	}
 	return strings.Join(parts, "; ")
 }
 
@@ -313,19 +354,7 @@ func newUnitCertCmd(a *app) *cobra.Command {
 			if keys == nil {
 				return fmt.Errorf("the certificate's key is kept sealed: give --secrets-key-file (the key serve uses)")
 			}
-			data, err := readInput(pfx, 1<<20)
-			if err != nil {
-				return err
-			}
-			password := os.Getenv("FINCOM_CERT_PASSWORD")
-			if passwordFile != "" {
-				b, err := readInput(passwordFile, 4096)
-				if err != nil {
-					return err
-				}
-				password = strings.TrimRight(string(b), "\r\n")
-			}
-			c, err := certs.ReadPFX(data, password)
+			c, err := readPFX(pfx, passwordFile, "FINCOM_CERT_PASSWORD")
 			if err != nil {
 				return err
 			}

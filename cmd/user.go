@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"fincom/server"
+	"fincom/server/portal"
 	"fincom/store"
 )
 
@@ -60,7 +60,7 @@ func newUserCmd(a *app) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				u := server.LoginURL(publicURL, secret)
+				u := portal.LoginURL(publicURL, secret)
 				return a.print(map[string]string{"domain": args[0], "email": args[1], "link": u}, u)
 			})
 		},

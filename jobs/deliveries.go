@@ -96,8 +96,52 @@ func (r *Runner) loops() (webhooks, mail *deliveryLoop) {
 			return r.deliverWebhooks(ctx, db, client)
 		})
 		r.mail = newDeliveryLoop("outbox", r.deliverMail)
+		r.transmissions = newDeliveryLoop("transmissions", r.RetryTransmissions)
+		r.psp = newDeliveryLoop("psp", func(ctx context.Context, db *store.DB) error {
+			return r.Billing.PollPSPs(ctx, db, r.PublicURL)
+		})
 	})
 	return r.webhooks, r.mail
+}
+
+// transmissionWait is how long a held note waits before its next try: a
+// minute after the first loss, growing with the square of the attempts, at
+// most an hour (SEFAZ's 656 punishes insisting).
+func transmissionWait(attempts int) time.Duration {
+	return min(time.Duration(attempts*attempts)*time.Minute, time.Hour)
+}
+
+// RetryTransmissions issues again each held note of a domain whose wait is
+// over, then sends its recipients' manifestations waiting
+// (invoicing.SendManifestations) and fetches the documents issued to its
+// units (invoicing.FetchInboxes, at most hourly when nothing is new) (the transmissions loop runs it on the open domains every few
+// seconds, on every domain every ten minutes): Issue asks SEFAZ for its key first and stores the authorization it
+// finds, or sends the same note again. A failure is counted on the note,
+// which waits longer; a held note survives a restart, being in the file.
+func (r *Runner) RetryTransmissions(ctx context.Context, db *store.DB) error {
+	held, err := db.HeldTransmissions(ctx)
+	if err != nil {
+		return err
+	}
+	now := db.Now()
+	for _, h := range held {
+		if now.Sub(h.Updated) < transmissionWait(h.Attempts) {
+			continue
+		}
+		var err error
+		if h.Offline {
+			err = r.Billing.Invoices.TransmitOffline(ctx, db, h.UnitID, h.OrderToken)
+		} else {
+			_, err = r.Billing.Invoices.Issue(ctx, db, h.UnitID, h.OrderToken)
+		}
+		if err != nil {
+			r.Log.Warn("transmission", "domain", db.Name, "order", h.OrderToken, "attempts", h.Attempts+1, "err", err)
+		}
+	}
+	if err := r.Billing.Invoices.SendManifestations(ctx, db); err != nil {
+		return err
+	}
+	return r.Billing.Invoices.FetchInboxes(ctx, db)
 }
 
 // DeliverWebhooks sends the due webhook deliveries of every domain (all)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"fincom/server/billing"
 	"fincom/store"
 )
 
@@ -86,7 +87,7 @@ func TestSlowEndpointHoldsNoOneElse(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Date(2026, 11, 20, 15, 0, 0, 0, time.UTC)
-	ds, err := store.OpenDomains(t.TempDir(), store.Options{Schema: string(schema), Now: func() time.Time { return now }})
+	ds, err := store.OpenDomains(t.TempDir(), store.Options{Rules: billing.Rules{}, Schema: string(schema), Now: func() time.Time { return now }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,9 +43,15 @@ type Runner struct {
 	// DeliveryEvery is how often the deliveries of open domains are
 	// looked at (default 5 s); every domain's are every 10 minutes.
 	DeliveryEvery time.Duration
+	// PSPPoll is how often the open domains' charges at their units' PSPs
+	// are asked about (serve --psp-poll; default 1 m); PublicURL is the
+	// server's address, under which the units' PSP webhooks are
+	// registered.
+	PSPPoll   time.Duration
+	PublicURL string
 
-	loopsOnce      sync.Once
-	webhooks, mail *deliveryLoop
+	loopsOnce                          sync.Once
+	webhooks, mail, transmissions, psp *deliveryLoop
 }
 
 // BackupPlan is a scheduled backup of every domain.
@@ -230,9 +236,10 @@ func (r *Runner) Start(ctx context.Context) (stop func(), err error) {
 	}, nil
 }
 
-// startDeliveries runs the webhook and e-mail loops until ctx ends, each
-// on its own: deliveries are queued by requests, so the domains that have
-// new ones are open and are looked at every DeliveryEvery; every domain
+// startDeliveries runs the webhook, e-mail and transmission loops until
+// ctx ends, each on its own: deliveries are queued by requests, so the
+// domains that have new ones are open and are looked at every
+// DeliveryEvery; every domain
 // (retries of a domain closed since, a restart) every ten minutes, since
 // opening a thousand files every few seconds would be most of an idle
 // server's work and memory. A pass starts work on the domains that have
@@ -244,15 +251,33 @@ func (r *Runner) startDeliveries(ctx context.Context) (wait func()) {
 		every = 5 * time.Second
 	}
 	webhooks, mail := r.loops()
+	transmissions, psp := r.transmissions, r.psp
+	poll := r.PSPPoll
+	if poll <= 0 {
+		poll = time.Minute
+	}
 	go func() {
-		tick, sweep := time.NewTicker(every), time.NewTicker(10*time.Minute)
+		// At start, every domain's PSP units are looked at once: their
+		// webhooks registered where missing, their charges asked about.
+		if names, err := r.names(true); err == nil && r.Billing != nil {
+			psp.pass(ctx, r, names)
+		}
+		tick, sweep, pspTick := time.NewTicker(every), time.NewTicker(10*time.Minute), time.NewTicker(poll)
 		defer tick.Stop()
 		defer sweep.Stop()
+		defer pspTick.Stop()
 		for {
 			all := false
 			select {
 			case <-ctx.Done():
 				return
+			case <-pspTick.C:
+				// The units' charges at their PSPs: a payment whose webhook
+				// never came still settles.
+				if names, err := r.names(false); err == nil && r.Billing != nil {
+					psp.pass(ctx, r, names)
+				}
+				continue
 			case <-tick.C:
 			case <-sweep.C:
 				all = true
@@ -262,14 +287,22 @@ func (r *Runner) startDeliveries(ctx context.Context) (wait func()) {
 				r.Log.Error("deliveries", "err", err)
 				continue
 			}
+			if all && r.Billing != nil {
+				psp.pass(ctx, r, names)
+			}
 			webhooks.pass(ctx, r, names)
 			if r.Sender != nil {
 				mail.pass(ctx, r, names)
+			}
+			if r.Billing != nil && r.Billing.Invoices != nil {
+				transmissions.pass(ctx, r, names)
 			}
 		}
 	}()
 	return func() {
 		webhooks.wg.Wait()
 		mail.wg.Wait()
+		transmissions.wg.Wait()
+		psp.wg.Wait()
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"fincom/server/billing"
 	"fincom/store"
 )
 
@@ -32,7 +33,7 @@ func newWorld(t *testing.T, start time.Time) *world {
 		t.Fatal(err)
 	}
 	w := &world{t: t, now: start}
-	w.ds, err = store.OpenDomains(t.TempDir(), store.Options{Schema: string(schema), Now: func() time.Time { return w.now }})
+	w.ds, err = store.OpenDomains(t.TempDir(), store.Options{Rules: billing.Rules{}, Schema: string(schema), Now: func() time.Time { return w.now }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,11 @@ type DANFEData struct {
 	Title string // "DANFE", "DANFE NFC-e", "NFS-e"
 	// Homologation marks a document of the test environment: every page
 	// says SEM VALOR FISCAL and EMITIDA EM AMBIENTE DE HOMOLOGAÇÃO.
-	Homologation      bool
+	Homologation bool
+	// Contingency is the notice of a note issued in contingency ("EMITIDA
+	// EM CONTINGÊNCIA", and "Pendente de autorização" until SEFAZ
+	// authorized it), empty otherwise.
+	Contingency       string
 	Number, Series    int
 	Direction         string // "0" entry, "1" exit
 	Operation         string // natureza da operação

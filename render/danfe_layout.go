@@ -156,7 +156,11 @@ func productDANFE(d DANFEData) ([]byte, error) {
 		y += 11
 	}
 	p.field(margin, y, contentW-244, 20, "NATUREZA DA OPERAÇÃO", d.Operation, 8, false)
-	p.field(margin+contentW-244, y, 244, 20, "PROTOCOLO DE AUTORIZAÇÃO DE USO", d.Protocol+" - "+d.AuthorizedAt, 8, false)
+	if d.Protocol != "" {
+		p.field(margin+contentW-244, y, 244, 20, "PROTOCOLO DE AUTORIZAÇÃO DE USO", d.Protocol+" - "+d.AuthorizedAt, 8, false)
+	} else {
+		p.field(margin+contentW-244, y, 244, 20, "PROTOCOLO DE AUTORIZAÇÃO DE USO", d.Contingency, 6, true)
+	}
 	y += 20
 	third := contentW / 3
 	p.field(margin, y, third, 20, "INSCRIÇÃO ESTADUAL", d.Emitter.IE, 8, false)
@@ -365,8 +369,13 @@ func consumerDANFE(d DANFEData) ([]byte, error) {
 	}
 	rule()
 	center(fmt.Sprintf("NFC-e nº %d Série %03d %s", d.Number, d.Series, d.IssuedAt), 7, true)
-	center("Protocolo de autorização: "+d.Protocol, 6.5, false)
-	center("Data de autorização: "+d.AuthorizedAt, 6.5, false)
+	if d.Contingency != "" {
+		center(d.Contingency, 8, true)
+	}
+	if d.Protocol != "" {
+		center("Protocolo de autorização: "+d.Protocol, 6.5, false)
+		center("Data de autorização: "+d.AuthorizedAt, 6.5, false)
+	}
 	if d.Cancelled {
 		rule()
 		center("DOCUMENTO CANCELADO em "+d.CancelledAt, 8, true)

@@ -38,6 +38,14 @@ type PortalUnit struct {
 	// near (store.CertificateWarning) or past, DD/MM/AAAA; Expired when past.
 	CertificateEnds string
 	Expired         bool
+	// Environment is where the unit's invoices go (homologação or
+	// produção); Waiting are its notes sent whose answer was lost, each
+	// in a line, until SEFAZ's answer is found.
+	Environment string
+	Production  bool
+	Waiting     []string
+	// LastAnswer is the authorities' latest authorization of its notes.
+	LastAnswer string
 }
 
 // PortalPage is what every portal page gets; Body is the page's own.
@@ -265,6 +273,8 @@ type PortalCharge struct {
 	Installment                     int
 	Method, DueDate, Amount, Status string
 	BoletoLine, Pix                 string
+	// Refunded is what the PSP gave back of its payment ("" none).
+	Refunded string
 }
 
 // PortalOrderPage is an order's page.
@@ -272,8 +282,28 @@ type PortalOrderPage struct {
 	Token, Code, Customer, Description, Total, Date, PaymentType string
 	ChargeStatus, PaymentURL                                     string
 	Charges                                                      []PortalCharge
-	Invoice, InvoiceNumber, DANFEURL                             string
+	// Refundable says a charge was paid at the unit's PSP and not all
+	// given back: the page offers its refund.
+	Refundable bool
+	// The actions possible now: charge (no live charge), cancel the
+	// charges (some open), issue the invoice (none authorized), cancel it
+	// (authorized).
+	Chargeable, ChargeCancellable, Invoiceable, InvoiceCancellable bool
+	Invoice, InvoiceNumber, DANFEURL                               string
+	// NFStatus is what the order says of its invoice (nf_status_text),
+	// such as the authority's refusal.
+	NFStatus string
+	// Correctable says the invoice is an authorized NF-e, which takes a
+	// correction letter; Events are what its authority registered on it.
+	Correctable bool
+	// Substitutable says the invoice is an authorized NFC-e, which past
+	// its cancellation window is cancelled by substitution.
+	Substitutable bool
+	Events        []PortalInvoiceEvent
 }
+
+// PortalInvoiceEvent is an event registered on an order's invoice.
+type PortalInvoiceEvent struct{ Name, Protocol, Date string }
 
 // PortalEntry is an entry on the transactions page.
 type PortalEntry struct {
@@ -296,13 +326,14 @@ type PortalTransactions struct {
 type PortalLine struct {
 	Token, Date, Amount, Memo string
 	Credit                    bool
+	// Options are the open entries and charges of its direction it may
+	// be paired with, best first.
+	Options []PortalOption
 }
 
 // PortalStatement is the reconciliation page's body.
 type PortalStatement struct {
-	Lines   []PortalLine
-	Open    []PortalEntry  // the unit's open entries, to pair a line with
-	Charges []PortalOption // its open charges, as ORDER_TOKEN:INSTALLMENT
+	Lines []PortalLine
 }
 
 // PortalOption is a choice of a select.

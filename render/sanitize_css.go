@@ -125,6 +125,14 @@ func SanitizeCSS(in string) string {
 			safe = false // no markup, even in a string: it could close the <style> element
 		}
 		chunk.Write(raw)
+		if endsInHexEscape(raw) {
+			// A hex escape takes one blank after it as its own: the blank
+			// that parts this token from the next (a dropped one's) must
+			// come after that one, or `\0}(` would become the function
+			// `\0 (` (FuzzSanitizeCSS). The escape's own blank changes
+			// nothing.
+			chunk.WriteByte(' ')
+		}
 	}
 	flush()
 	// A backslash at the end is a lone delimiter; the braces closed below
@@ -180,8 +188,6 @@ func cssName(raw []byte) string {
 	return b.String()
 }
 
-func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
-
 func hexVal(c byte) byte {
 	switch {
 	case c >= 'a':
@@ -191,3 +197,23 @@ func hexVal(c byte) byte {
 	}
 	return c - '0'
 }
+
+// endsInHexEscape says a token ends with a hex escape (a backslash not
+// itself escaped, then one to six hex digits) that no blank closes yet.
+func endsInHexEscape(raw []byte) bool {
+	i := len(raw)
+	for i > 0 && isHex(raw[i-1]) {
+		i--
+	}
+	digits := len(raw) - i
+	if digits == 0 || digits > 6 || i == 0 || raw[i-1] != '\\' {
+		return false
+	}
+	slashes := 0
+	for j := i - 1; j >= 0 && raw[j] == '\\'; j-- {
+		slashes++
+	}
+	return slashes%2 == 1
+}
+
+func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }

@@ -14,6 +14,7 @@ import (
 
 	"fincom/server/bank"
 	"fincom/server/brdoc"
+	"fincom/server/web"
 	"fincom/store"
 )
 
@@ -269,7 +270,7 @@ func TestBoletoPayerComplete(t *testing.T) {
 		t.Helper()
 		var r refusal
 		json.Unmarshal(rec.Body.Bytes(), &r)
-		if rec.Code != 422 || r.Error != textPayerIncomplete || strings.Join(r.Details.Missing, ",") != missing || r.Details.Order == "" {
+		if rec.Code != 422 || r.Error != web.TextPayerIncomplete || strings.Join(r.Details.Missing, ",") != missing || r.Details.Order == "" {
 			t.Errorf("want 422 missing %s, got %d %s", missing, rec.Code, rec.Body)
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"fincom/server/web"
 	"fincom/store"
 )
 
@@ -31,7 +32,7 @@ import (
 // answer written in pieces would charge fincom for the test's memory.
 func benchPost(b *testing.B, h http.Handler, path, body string) {
 	w := &sink{header: http.Header{}}
-	req := httptest.NewRequest(http.MethodPost, Prefix+path, strings.NewReader(body))
+	req := httptest.NewRequest(http.MethodPost, web.Prefix+path, strings.NewReader(body))
 	h.ServeHTTP(w, req)
 	if w.status != http.StatusOK {
 		b.Fatalf("%s: %d %s", path, w.status, w.head)
@@ -116,7 +117,7 @@ type bareData struct {
 func sameAnswer(b *testing.B, h http.Handler, path, body string, bare []byte) {
 	b.Helper()
 	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, Prefix+path, strings.NewReader(body)))
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, web.Prefix+path, strings.NewReader(body)))
 	if !bytes.Equal(rec.Body.Bytes(), bare) {
 		got, want := rec.Body.String(), string(bare)
 		for i := 0; i < min(len(got), len(want)); i++ {

@@ -15,6 +15,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"fincom/server/billing"
+	"fincom/server/web"
 	"fincom/store"
 )
 
@@ -46,7 +48,7 @@ type loadUnit struct {
 func concurrentLoad(t *testing.T, domains int, duration time.Duration) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	ds, err := store.OpenDomains(dir, store.Options{Schema: fx.schema, Now: func() time.Time { return fixedNow }})
+	ds, err := store.OpenDomains(dir, store.Options{Rules: billing.Rules{}, Schema: fx.schema, Now: func() time.Time { return fixedNow }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +143,7 @@ func concurrentLoad(t *testing.T, domains int, duration time.Duration) {
 				case 4:
 					path, body = "/get_contacts", `{`+u.tokens+`}`
 				}
-				resp, err := client.Post(srv.URL+Prefix+path, "application/json", strings.NewReader(body))
+				resp, err := client.Post(srv.URL+web.Prefix+path, "application/json", strings.NewReader(body))
 				if err != nil {
 					fail("%s: %v", path, err)
 					continue
@@ -173,7 +175,7 @@ func concurrentLoad(t *testing.T, domains int, duration time.Duration) {
 	wg.Wait()
 	close(backups)
 	for _, u := range units {
-		resp, err := client.Post(srv.URL+Prefix+"/cash_flow", "application/json",
+		resp, err := client.Post(srv.URL+web.Prefix+"/cash_flow", "application/json",
 			strings.NewReader(`{`+u.tokens+`,"initial_date":"2026-11-01","final_date":"2026-11-30"}`))
 		if err != nil {
 			t.Fatal(err)
@@ -192,7 +194,7 @@ func concurrentLoad(t *testing.T, domains int, duration time.Duration) {
 	}
 	// Each backup taken under load is a sound, consistent domain.
 	// and restores into a fresh data directory, where it opens and reads.
-	restored, err := store.OpenDomains(t.TempDir(), store.Options{Schema: fx.schema, Now: func() time.Time { return fixedNow }})
+	restored, err := store.OpenDomains(t.TempDir(), store.Options{Rules: billing.Rules{}, Schema: fx.schema, Now: func() time.Time { return fixedNow }})
 	if err != nil {
 		t.Fatal(err)
 	}

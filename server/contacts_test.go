@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"testing"
 
+	"fincom/server/api"
 	"fincom/server/brdoc"
 	"fincom/store"
 
@@ -147,9 +148,9 @@ func FuzzContactValidation(f *testing.F) {
 	f.Add("natural_person", "529.982.247-25", "Maria", "", "", "", "31/12/1990")
 	f.Add("x", "\x00", "\xff", "", "ZZ", "1", "99/99/9999")
 	f.Fuzz(func(t *testing.T, typ, register, fullName, social, state, zip, birth string) {
-		q := contactRequest{Type: &typ, Register: &register, FullName: &fullName, SocialReason: &social, State: &state, ZipCode: &zip, BirthDate: &birth}
+		q := api.ContactRequest{Type: &typ, Register: &register, FullName: &fullName, SocialReason: &social, State: &state, ZipCode: &zip, BirthDate: &birth}
 		var c store.ContactFields
-		if err := q.apply(&c); err != nil {
+		if err := q.Apply(&c); err != nil {
 			return
 		}
 		switch c.Type {
@@ -204,10 +205,10 @@ func TestEmailFormat(t *testing.T) {
 		{"maria@exa_mple.com", false},
 		{"<maria@example.com>", false},
 	} {
-		if got := validEmail(tc.addr); got != tc.ok {
+		if got := api.ValidEmail(tc.addr); got != tc.ok {
 			t.Errorf("validEmail(%q) = %v, want %v", tc.addr, got, tc.ok)
 		}
-		if validEmail(tc.addr) {
+		if api.ValidEmail(tc.addr) {
 			if err := sch.Validate(tc.addr); err != nil {
 				t.Errorf("%q is accepted but not a format email: %v", tc.addr, err)
 			}

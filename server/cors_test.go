@@ -5,6 +5,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"fincom/server/web"
 )
 
 // TestOptionsAndCORS: OPTIONS answers 204 with the route's methods; pages
@@ -19,7 +21,7 @@ func TestOptionsAndCORS(t *testing.T) {
 	s, _ := newTestServerAt(t, &now, Config{Version: "test", CORSOrigins: origins})
 	h := s.Handler()
 	req := func(method, path, origin string, hdr ...string) *httptest.ResponseRecorder {
-		r := httptest.NewRequest(method, Prefix+path, strings.NewReader(expand(`{`+auth+`}`)))
+		r := httptest.NewRequest(method, web.Prefix+path, strings.NewReader(expand(`{`+auth+`}`)))
 		r.Header.Set("Content-Type", "application/json")
 		if origin != "" {
 			r.Header.Set("Origin", origin)
@@ -59,7 +61,7 @@ func TestOptionsAndCORS(t *testing.T) {
 
 	// No origin listed: no CORS header, OPTIONS still answers.
 	s2, _ := newTestServerAt(t, &now, Config{Version: "test"})
-	r := httptest.NewRequest(http.MethodOptions, Prefix+"/get_contacts", nil)
+	r := httptest.NewRequest(http.MethodOptions, web.Prefix+"/get_contacts", nil)
 	r.Header.Set("Origin", "https://app.example.com")
 	r.Header.Set("Access-Control-Request-Method", "POST")
 	rec := httptest.NewRecorder()
@@ -68,10 +70,10 @@ func TestOptionsAndCORS(t *testing.T) {
 		t.Errorf("without --cors-origin: %d %v", rec.Code, rec.Header())
 	}
 
-	// Any origin.
+	// any origin.
 	any, _ := ParseOrigins([]string{"*"})
 	s3, _ := newTestServerAt(t, &now, Config{Version: "test", CORSOrigins: any})
-	r = httptest.NewRequest(http.MethodPost, Prefix+"/get_contacts", strings.NewReader(expand(`{`+auth+`}`)))
+	r = httptest.NewRequest(http.MethodPost, web.Prefix+"/get_contacts", strings.NewReader(expand(`{`+auth+`}`)))
 	r.Header.Set("Origin", "https://whoever.example")
 	rec = httptest.NewRecorder()
 	s3.Handler().ServeHTTP(rec, r)

@@ -10,6 +10,10 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"fincom/server/api"
+	"fincom/server/testmode"
+	"fincom/server/web"
 )
 
 func TestHTTPEdges(t *testing.T) {
@@ -62,7 +66,7 @@ func TestMultipart(t *testing.T) {
 			fw.Write([]byte("%PDF-1.4\n"))
 		}
 		mw.Close()
-		req := httptest.NewRequest(http.MethodPost, Prefix+"/insert_project", &buf)
+		req := httptest.NewRequest(http.MethodPost, web.Prefix+"/insert_project", &buf)
 		req.Header.Set("Content-Type", mw.FormDataContentType())
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
@@ -91,7 +95,7 @@ func TestMultipart(t *testing.T) {
 	mw := multipart.NewWriter(&buf)
 	mw.WriteField("metadata", strings.Repeat("x", 1000))
 	mw.Close()
-	req := httptest.NewRequest(http.MethodPost, Prefix+"/insert_project", &buf)
+	req := httptest.NewRequest(http.MethodPost, web.Prefix+"/insert_project", &buf)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	rec := httptest.NewRecorder()
 	small.Handler().ServeHTTP(rec, req)
@@ -102,18 +106,18 @@ func TestMultipart(t *testing.T) {
 
 // TestAliases: the canonical name wins over its alias.
 func TestAliases(t *testing.T) {
-	var d decoder
-	var q idRequest
-	err := d.fill(map[string]json.RawMessage{"token": []byte(`"alias"`), "id_token": []byte(`"canonical"`)}, nil, &q)
+	var d web.Decoder
+	var q web.IdRequest
+	err := d.Fill(map[string]json.RawMessage{"token": []byte(`"alias"`), "id_token": []byte(`"canonical"`)}, nil, &q)
 	if err != nil || q.IDToken != "canonical" {
 		t.Fatalf("got %q, %v", q.IDToken, err)
 	}
-	q = idRequest{}
-	if err := d.fill(map[string]json.RawMessage{"token": []byte(`"alias"`)}, nil, &q); err != nil || q.IDToken != "alias" {
+	q = web.IdRequest{}
+	if err := d.Fill(map[string]json.RawMessage{"token": []byte(`"alias"`)}, nil, &q); err != nil || q.IDToken != "alias" {
 		t.Fatalf("alias: got %q, %v", q.IDToken, err)
 	}
-	var fe *fieldError
-	if err := d.fill(map[string]json.RawMessage{"token": []byte(`5`)}, nil, &q); !errors.As(err, &fe) || fe.field != "token" || !errors.Is(err, errFormat) {
+	var fe *web.FieldError
+	if err := d.Fill(map[string]json.RawMessage{"token": []byte(`5`)}, nil, &q); !errors.As(err, &fe) || fe.Field != "token" || !errors.Is(err, web.ErrFormat) {
 		t.Fatalf("wrong type: %v", err)
 	}
 }
@@ -131,7 +135,7 @@ func FuzzDecode(f *testing.F) {
 	h := s.Handler()
 	paths := make([]string, 0, len(s.routes))
 	for _, rt := range s.routes {
-		paths = append(paths, rt.path)
+		paths = append(paths, rt.Path)
 	}
 	f.Fuzz(func(t *testing.T, body string) {
 		for _, p := range paths {
@@ -151,45 +155,44 @@ func FuzzDecode(f *testing.F) {
 // request struct that can be blank (a text, a pointer, a list), so the
 // decoder's check can fail; every enum is on a text or code field.
 func TestRequiredFieldsResolve(t *testing.T) {
-	s := &Server{}
-	var dec decoder
-	for _, rt := range append(s.routeTable(), s.testRoutes()...) {
-		if rt.do.req == nil {
-			if rt.need != nil {
-				t.Errorf("%s needs %v but decodes no request", rt.path, rt.need)
+	var dec web.Decoder
+	for _, rt := range append((&api.API{}).RouteTable(), (&testmode.Mode{}).TestRoutes()...) {
+		if rt.Do.Req == nil {
+			if rt.Need != nil {
+				t.Errorf("%s needs %v but decodes no request", rt.Path, rt.Need)
 			}
 			continue
 		}
-		v := reflect.New(rt.do.req).Elem()
-		for _, name := range append(dec.required(rt.do.req), rt.need...) {
-			f, ok := dec.lookup(v, name)
+		v := reflect.New(rt.Do.Req).Elem()
+		for _, name := range append(dec.Required(rt.Do.Req), rt.Need...) {
+			f, ok := dec.Lookup(v, name)
 			if !ok {
-				t.Errorf("%s: needed field %q is not in %s", rt.path, name, rt.do.req)
+				t.Errorf("%s: needed field %q is not in %s", rt.Path, name, rt.Do.Req)
 				continue
 			}
 			switch f.Kind() {
 			case reflect.String, reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
 			default:
-				t.Errorf("%s: needed field %q is a %s, which is never blank", rt.path, name, f.Kind())
+				t.Errorf("%s: needed field %q is a %s, which is never blank", rt.Path, name, f.Kind())
 			}
 		}
 		var walk func(t reflect.Type)
 		walk = func(typ reflect.Type) {
-			for _, fi := range dec.fieldsOf(typ) {
-				ft := typ.FieldByIndex(fi.index).Type
+			for _, fi := range dec.FieldsOf(typ) {
+				ft := typ.FieldByIndex(fi.Index).Type
 				for ft.Kind() == reflect.Pointer {
 					ft = ft.Elem()
 				}
-				if fi.group {
+				if fi.Group {
 					walk(ft)
 					continue
 				}
-				if fi.choices != nil && ft.Kind() != reflect.String {
-					t.Errorf("%s: enum on %s, a %s", rt.path, fi.name, ft.Kind())
+				if fi.Choices != nil && ft.Kind() != reflect.String {
+					t.Errorf("%s: enum on %s, a %s", rt.Path, fi.Name, ft.Kind())
 				}
 			}
 		}
-		walk(rt.do.req)
+		walk(rt.Do.Req)
 	}
 }
 

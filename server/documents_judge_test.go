@@ -3,30 +3,107 @@ package server
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"fincom/server/billing"
 	"fincom/server/fiscal"
+	nfselocal "fincom/server/fiscal/nfsen/local"
+	"fincom/server/fiscal/sefaz"
+	"fincom/server/fiscal/sefaz/local"
 	"fincom/server/invoicing"
 )
 
 // testServices is NewServices with the tests' secrets key and the judged
-// authority.
+// authority; a production server's notes go to a SEFAZ of its own on
+// loopback (sefaz/local), through the same client a real one is reached
+// with: no test reaches the network.
 func testServices(o ServiceOptions) (*billing.Service, *invoicing.Service, error) {
 	if o.Keyring == nil {
 		o.Keyring = testKeys
+	}
+	if !o.TestCertificates && o.Fiscal == nil {
+		c, err := localSEFAZ(&local.Authority{})
+		if err != nil {
+			return nil, nil, err
+		}
+		o.Fiscal = c
 	}
 	b, inv, err := NewServices(o)
 	if err == nil {
 		inv.Authority = &judgedAuthority{inner: inv.Authority}
 	}
 	return b, inv, err
+}
+
+// sefazServers are the local SEFAZs the tests started, closed by TestMain.
+var sefazServers struct {
+	mu   sync.Mutex
+	list []*httptest.Server
+}
+
+// localSEFAZ is localAuthorities with a national system of its own.
+func localSEFAZ(a *local.Authority) (*sefaz.Client, error) {
+	return localAuthorities(a, &nfselocal.System{})
+}
+
+// loopbackTLS starts h on loopback with mutual TLS, closed by TestMain.
+func loopbackTLS(h http.Handler) *httptest.Server {
+	srv := httptest.NewUnstartedServer(h)
+	srv.TLS = &tls.Config{ClientAuth: tls.RequireAnyClientCert}
+	srv.StartTLS()
+	sefazServers.mu.Lock()
+	sefazServers.list = append(sefazServers.list, srv)
+	sefazServers.mu.Unlock()
+	return srv
+}
+
+// localAuthorities starts a SEFAZ and a national NFS-e system on loopback
+// with mutual TLS and answers a client whose addresses for SP's NF-e and
+// NFC-e, AN, and the national system in both environments point at them.
+func localAuthorities(a *local.Authority, n *nfselocal.System) (*sefaz.Client, error) {
+	srv, nat := loopbackTLS(a), loopbackTLS(n)
+	e, err := sefaz.Load()
+	if err != nil {
+		return nil, err
+	}
+	var services []string
+	for _, s := range local.Services {
+		services = append(services, `"`+s+`": "`+srv.URL+`/`+s+`"`)
+	}
+	all := strings.Join(services, ",")
+	envs := `{"homologacao": {` + all + `}, "producao": {` + all + `}}`
+	sefin := `{"sefin": "` + nat.URL + `/SefinNacional"}`
+	// The contingency authorizers are the same SEFAZ: no test reaches
+	// the shipped addresses.
+	if _, err := e.Override([]byte(`{"55": {"SP": ` + envs + `, "AN": ` + envs + `, "SVCAN": ` + envs + `, "SVCRS": ` + envs + `}, "65": {"SP": ` + envs + `}, ` +
+		`"nfse": {"homologacao": ` + sefin + `, "producao": ` + sefin + `}}`)); err != nil {
+		return nil, err
+	}
+	roots := x509.NewCertPool()
+	roots.AddCert(srv.Certificate())
+	roots.AddCert(nat.Certificate())
+	return &sefaz.Client{Endpoints: e, Roots: roots, Timeout: 5 * time.Second, ReceiptWait: 10 * time.Millisecond}, nil
+}
+
+// closeSEFAZs stops the local SEFAZs.
+func closeSEFAZs() {
+	sefazServers.mu.Lock()
+	defer sefazServers.mu.Unlock()
+	for _, s := range sefazServers.list {
+		s.Close()
+	}
 }
 
 // judgedAuthority records every document the simulated authority
@@ -85,6 +162,16 @@ func judgeDocuments(whole bool) string {
 			schema, sigs = "nfe-4.00/procNFe_v4.00.xsd", []string{"//*[local-name()='Signature']"}
 		case bytes.Contains(doc, []byte("<NFSe")):
 			schema, sigs = "nfse-nacional-1.00/NFSe_v1.00.xsd", []string{"/*/*[local-name()='Signature']", "//*[local-name()='DPS']/*[local-name()='Signature']"}
+		case bytes.Contains(doc, []byte("<procEventoNFe")) && bytes.Contains(doc, []byte("<tpEvento>110112")):
+			schema, sigs = "nfe-4.00/procEventoNFe_v1.00.xsd", []string{"//*[local-name()='Signature']"}
+		case bytes.Contains(doc, []byte("<procEventoNFe")) && bytes.Contains(doc, []byte("<tpEvento>110140")):
+			schema, sigs = "nfe-4.00/procEPEC_v1.00.xsd", []string{"//*[local-name()='Signature']"}
+		case bytes.Contains(doc, []byte("<procEventoNFe")) && bytes.Contains(doc, []byte("<tpEvento>110110")):
+			schema, sigs = "nfe-4.00/procCCeNFe_v1.00.xsd", []string{"//*[local-name()='Signature']"}
+		case bytes.Contains(doc, []byte("<procEventoNFe")):
+			schema, sigs = "nfe-4.00/procEventoCancNFe_v1.00.xsd", []string{"//*[local-name()='Signature']"}
+		case bytes.Contains(doc, []byte("<evento")) && bytes.Contains(doc, []byte("<pedRegEvento")):
+			schema, sigs = "nfse-nacional-1.00/evento_v1.00.xsd", []string{"/*/*[local-name()='Signature']", "//*[local-name()='pedRegEvento']/*[local-name()='Signature']"}
 		default:
 			continue // the municipal note: each city has its own layout
 		}
@@ -99,7 +186,7 @@ func judgeDocuments(whole bool) string {
 		}
 		for _, node := range sigs {
 			out, err := exec.Command("xmlsec1", "--verify", "--insecure", "--id-attr:Id", "infNFe", "--id-attr:Id", "infDPS",
-				"--id-attr:Id", "infNFSe", "--node-xpath", node, path).CombinedOutput()
+				"--id-attr:Id", "infNFSe", "--id-attr:Id", "infEvento", "--id-attr:Id", "infPedReg", "--node-xpath", node, path).CombinedOutput()
 			if err != nil {
 				report = append(report, fmt.Sprintf("%s %s: %s", path, node, lastLine(string(out))))
 			}
@@ -156,4 +243,58 @@ func zbarPDF(t *testing.T, b []byte, symbology string) string {
 	}
 	out, _ := exec.Command(pdfTool(t, "zbarimg"), "--raw", "-q", "-Sdisable", "-S"+symbology+".enable", filepath.Join(dir, "page.png")).Output()
 	return strings.TrimSpace(string(out))
+}
+
+// Cancel forwards to the inner authority when it registers
+// cancellations, and records the event kept for judgeDocuments.
+func (j *judgedAuthority) Cancel(ctx context.Context, c fiscal.Cancellation) (fiscal.Event, error) {
+	if inner, ok := j.inner.(fiscal.Canceller); ok {
+		return judgedEvent(inner.Cancel(ctx, c))
+	}
+	return fiscal.Event{}, nil
+}
+
+// CancelBySubstitution forwards to the inner authority, and records the
+// event kept for judgeDocuments.
+func (j *judgedAuthority) CancelBySubstitution(ctx context.Context, s fiscal.Substitution) (fiscal.Event, error) {
+	if inner, ok := j.inner.(fiscal.Substituter); ok {
+		return judgedEvent(inner.CancelBySubstitution(ctx, s))
+	}
+	return fiscal.Event{}, fiscal.ErrNotConnected
+}
+
+// RegisterEPEC forwards to the inner authority when it registers EPECs,
+// and records the event kept for judgeDocuments.
+func (j *judgedAuthority) RegisterEPEC(ctx context.Context, r fiscal.Request) (fiscal.Event, error) {
+	if inner, ok := j.inner.(fiscal.EPECRegistrar); ok {
+		return judgedEvent(inner.RegisterEPEC(ctx, r))
+	}
+	return fiscal.Event{}, fiscal.ErrNotConnected
+}
+
+// Correct forwards to the inner authority when it registers correction
+// letters, and records the event kept for judgeDocuments.
+func (j *judgedAuthority) Correct(ctx context.Context, c fiscal.Correction) (fiscal.Event, error) {
+	if inner, ok := j.inner.(fiscal.Corrector); ok {
+		return judgedEvent(inner.Correct(ctx, c))
+	}
+	return fiscal.Event{}, fiscal.ErrNotConnected
+}
+
+func judgedEvent(ev fiscal.Event, err error) (fiscal.Event, error) {
+	if err == nil && len(ev.XML) > 0 {
+		judged.mu.Lock()
+		judged.docs = append(judged.docs, ev.XML)
+		judged.mu.Unlock()
+	}
+	return ev, err
+}
+
+// Manifest forwards to the inner authority when it registers
+// manifestations.
+func (j *judgedAuthority) Manifest(ctx context.Context, m fiscal.Manifestation) (bool, string, error) {
+	if inner, ok := j.inner.(fiscal.Manifester); ok {
+		return inner.Manifest(ctx, m)
+	}
+	return false, "", errors.New("this authority registers no manifestation")
 }

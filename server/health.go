@@ -4,21 +4,19 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/julienschmidt/httprouter"
+
+	"fincom/server/web"
+	"fincom/store/replica"
 )
 
-type healthData struct {
-	Status      string `json:"status"`
-	Version     string `json:"version"`
-	DataDirOK   bool   `json:"data_dir_ok"`
-	OpenDomains int    `json:"open_domains"`
-}
-
-// health answers GET /api/v1/health: the version and whether the data
-// directory accepts a write (503 when it does not).
+// health answers GET /api/v1/health: the version, whether the data
+// directory accepts a write (503 when it does not) and, replicating, each
+// file's replication position and lag.
 func (s *Server) health(w http.ResponseWriter, _ *http.Request, _ httprouter.Params) {
-	d := healthData{Status: "ok", Version: s.cfg.Version, OpenDomains: s.domains.OpenCount()}
+	d := web.HealthData{Status: "ok", Version: s.cfg.Version, OpenDomains: s.domains.OpenCount()}
 	probe, err := os.CreateTemp(s.domains.Dir(), ".health-*")
 	if err == nil {
 		probe.Close()
@@ -26,8 +24,16 @@ func (s *Server) health(w http.ResponseWriter, _ *http.Request, _ httprouter.Par
 	}
 	d.DataDirOK = err == nil
 	status := http.StatusOK
+	if s.cfg.Replicas != nil {
+		d.Replication = s.cfg.Replicas.Statuses(time.Now())
+		if len(replica.Behind(d.Replication)) > 0 {
+			// Writes are still answered (the WAL holds them): a warning,
+			// not a failure.
+			d.Status = "replica behind"
+		}
+	}
 	if !d.DataDirOK {
 		d.Status, status = "data dir not writable", http.StatusServiceUnavailable
 	}
-	writeJSON(w, status, dataBody{Success: status == http.StatusOK, Data: d})
+	web.WriteJSON(w, status, web.DataBody{Success: status == http.StatusOK, Data: d})
 }

@@ -71,14 +71,15 @@ func TestInvoiceProblems(t *testing.T) {
 }
 
 // TestInvoiceLifecycle: issue an NFS-e (once), read its documents, send
-// them, cancel it within the window, and refuse after it.
+// them, cancel it within the window, and refuse after it. NFS-e is issued
+// in test mode only: no NFS-e system is connected.
 func TestInvoiceLifecycle(t *testing.T) {
 	now := fixedNow
-	bill, inv, err := testServices(ServiceOptions{PublicURL: "https://fincom.test", CancelWindow: time.Hour, Keyring: testKeys})
+	bill, inv, err := testServices(ServiceOptions{PublicURL: "https://fincom.test", CancelWindow: time.Hour, Keyring: testKeys, TestCertificates: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, ds := newTestServerAt(t, &now, Config{PublicURL: "https://fincom.test", Billing: bill, Invoices: inv})
+	s, ds := newTestServerAt(t, &now, Config{PublicURL: "https://fincom.test", Billing: bill, Invoices: inv, TestMode: true})
 	h := s.Handler()
 	post(t, h, "/update_contact", withAddress)
 	id := orderWith(t, h)
@@ -197,7 +198,7 @@ func TestNFeAndWebhook(t *testing.T) {
 // TestConcurrentIssue: requests issuing one order's invoice at once get
 // the same invoice, and spend one number: the next order takes the next.
 func TestConcurrentIssue(t *testing.T) {
-	s, _ := newTestServer(t)
+	s, _ := newTestModeServer(t)
 	h := s.Handler()
 	post(t, h, "/update_contact", withAddress)
 	id := orderWith(t, h)
@@ -236,8 +237,10 @@ var nationalOrder = strings.Replace(serviceOrder, `"nf_kind":"nfse"`, `"nf_kind"
 
 // TestEveryInvoiceKind issues an NF-e, an NFC-e and a national NFS-e
 // through the API on a server outside test mode, signed with the unit's
-// installed certificate; TestMain then holds each document to the
-// official schemas with xmllint and its signatures to xmlsec1.
+// installed certificate and authorized by a SEFAZ and a national system
+// on loopback (a municipal NFS-e is refused there: no city's system is
+// connected); TestMain then holds each document to the official schemas
+// with xmllint and its signatures to xmlsec1.
 func TestEveryInvoiceKind(t *testing.T) {
 	for _, tc := range []struct{ kind, body string }{
 		{"nfe", strings.Replace(productOrder, `"local_destino":2`, `"local_destino":1`, 1)},
@@ -249,6 +252,13 @@ func TestEveryInvoiceKind(t *testing.T) {
 			h := s.Handler()
 			post(t, h, "/update_contact", withAddress)
 			post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
+			if tc.kind == "nfsen" {
+				id := post(t, h, "/insert_sales_order", serviceOrder)["data"].(map[string]any)["id"].(string)
+				rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+				if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "a municipal NFS-e is issued only in test mode") {
+					t.Fatalf("production municipal NFS-e: %d %s", rec.Code, rec.Body)
+				}
+			}
 			id := post(t, h, "/insert_sales_order", tc.body)["data"].(map[string]any)["id"].(string)
 			out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
 			if out["kind"] != tc.kind || out["status"] != "AUTHORIZED" {

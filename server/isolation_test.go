@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"fincom/server/web"
 )
 
 // TestEveryRouteRefusesForeignTokens walks the route table: on every
@@ -17,33 +19,33 @@ func TestEveryRouteRefusesForeignTokens(t *testing.T) {
 	type tokenCase struct {
 		name string
 		body string
-		want func(texts) *Error
+		want func(web.Texts) *web.Error
 	}
 	cases := []tokenCase{
-		{"missing", `{}`, func(x texts) *Error { return x.missing }},
-		{"malformed access", `{"access_token":"not-a-token","unit_token":"{{unitA}}"}`, func(x texts) *Error { return x.invalid }},
-		{"unknown domain", `{"access_token":"fca_nosuch_00112233","unit_token":"{{unitA}}"}`, func(x texts) *Error { return x.invalid }},
-		{"revoked access", `{"access_token":"{{revoked}}","unit_token":"{{unitA}}"}`, func(x texts) *Error { return x.invalid }},
-		{"access of another domain", `{"access_token":"{{otherAccess}}","unit_token":"{{unitA}}"}`, func(x texts) *Error { return x.unit }},
-		{"unit of another domain", `{"access_token":"{{access}}","unit_token":"{{unitC}}"}`, func(x texts) *Error { return x.unit }},
-		{"malformed unit", `{"access_token":"{{access}}","unit_token":"fcu_acme_zz"}`, func(x texts) *Error { return x.unit }},
+		{"missing", `{}`, func(x web.Texts) *web.Error { return x.Missing }},
+		{"malformed access", `{"access_token":"not-a-token","unit_token":"{{unitA}}"}`, func(x web.Texts) *web.Error { return x.Invalid }},
+		{"unknown domain", `{"access_token":"fca_nosuch_00112233","unit_token":"{{unitA}}"}`, func(x web.Texts) *web.Error { return x.Invalid }},
+		{"revoked access", `{"access_token":"{{revoked}}","unit_token":"{{unitA}}"}`, func(x web.Texts) *web.Error { return x.Invalid }},
+		{"access of another domain", `{"access_token":"{{otherAccess}}","unit_token":"{{unitA}}"}`, func(x web.Texts) *web.Error { return x.Unit }},
+		{"unit of another domain", `{"access_token":"{{access}}","unit_token":"{{unitC}}"}`, func(x web.Texts) *web.Error { return x.Unit }},
+		{"malformed unit", `{"access_token":"{{access}}","unit_token":"fcu_acme_zz"}`, func(x web.Texts) *web.Error { return x.Unit }},
 	}
 	checked := 0
 	for i := range s.routes {
 		rt := &s.routes[i]
-		if rt.auth != authUnit && rt.auth != authUnits && rt.auth != authTecOrAccess {
+		if rt.Auth != web.AuthUnit && rt.Auth != web.AuthUnits && rt.Auth != web.AuthTecOrAccess {
 			continue
 		}
 		for _, c := range cases {
-			want := c.want(rt.texts)
-			if c.name == "missing" && rt.auth == authTecOrAccess {
-				want = rt.texts.missing
+			want := c.want(rt.Texts)
+			if c.name == "missing" && rt.Auth == web.AuthTecOrAccess {
+				want = rt.Texts.Missing
 			}
-			rec := do(h, http.MethodPost, rt.path, c.body)
+			rec := do(h, http.MethodPost, rt.Path, c.body)
 			checked++
 			var got map[string]any
 			if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil {
-				t.Errorf("%s %s: not JSON: %s", rt.path, c.name, rec.Body.String())
+				t.Errorf("%s %s: not JSON: %s", rt.Path, c.name, rec.Body.String())
 				continue
 			}
 			text, _ := got["error"].(string)
@@ -51,10 +53,10 @@ func TestEveryRouteRefusesForeignTokens(t *testing.T) {
 				text, _ = got["message"].(string)
 			}
 			if rec.Code != want.Status || text != want.Text {
-				t.Errorf("%s, %s: %d %q, want %d %q", rt.path, c.name, rec.Code, text, want.Status, want.Text)
+				t.Errorf("%s, %s: %d %q, want %d %q", rt.Path, c.name, rec.Code, text, want.Status, want.Text)
 			}
 			if got["success"] != false || (got["data"] != nil) {
-				t.Errorf("%s, %s: answered data: %s", rt.path, c.name, rec.Body.String())
+				t.Errorf("%s, %s: answered data: %s", rt.Path, c.name, rec.Body.String())
 			}
 		}
 	}
@@ -77,18 +79,18 @@ func TestRecordsOfAnotherUnitAreNotFound(t *testing.T) {
 	checked := 0
 	for i := range s.routes {
 		rt := &s.routes[i]
-		if rt.auth == authPublic || rt.auth == authDomain {
+		if rt.Auth == web.AuthPublic || rt.Auth == web.AuthDomain {
 			continue
 		}
 		for kind, token := range records {
-			if !strings.HasSuffix(rt.path, "_"+kind) || strings.HasPrefix(rt.path, "/insert_") || strings.HasPrefix(rt.path, "/get_") && kind != "bank_account" {
+			if !strings.HasSuffix(rt.Path, "_"+kind) || strings.HasPrefix(rt.Path, "/insert_") || strings.HasPrefix(rt.Path, "/get_") && kind != "bank_account" {
 				continue
 			}
 			body := `{` + unitB + `,"id_token":"` + token + `","name":"X","fullName":"X","description":"X","category":"X","nick_name":"X"}`
-			rec := do(h, http.MethodPost, rt.path, body)
+			rec := do(h, http.MethodPost, rt.Path, body)
 			checked++
 			if rec.Code == http.StatusOK || rec.Code >= 500 {
-				t.Errorf("%s with unit B and a record of unit A: %d %s", rt.path, rec.Code, rec.Body.String())
+				t.Errorf("%s with unit B and a record of unit A: %d %s", rt.Path, rec.Code, rec.Body.String())
 			}
 		}
 	}
@@ -156,14 +158,14 @@ func TestListingsShowNoSiblingUnit(t *testing.T) {
 	checked := 0
 	for i := range s.routes {
 		rt := &s.routes[i]
-		if rt.auth == authPublic || rt.auth == authDomain || rt.methodOf() != http.MethodPost {
+		if rt.Auth == web.AuthPublic || rt.Auth == web.AuthDomain || rt.MethodOf() != http.MethodPost {
 			continue
 		}
-		rec := do(h, http.MethodPost, rt.path, body)
+		rec := do(h, http.MethodPost, rt.Path, body)
 		checked++
 		for what, tok := range leak {
 			if strings.Contains(rec.Body.String(), tok) {
-				t.Errorf("%s with unit B shows unit A's %s: %s", rt.path, what, rec.Body.String())
+				t.Errorf("%s with unit B shows unit A's %s: %s", rt.Path, what, rec.Body.String())
 			}
 		}
 	}

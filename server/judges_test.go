@@ -180,8 +180,8 @@ func TestOutsideJudges(t *testing.T) {
 			pixes = append(pixes, pixCase{Code: c["pix_payload"].(string), Key: k.key, Amount: "47.30", TxID: txid})
 		}
 	}
-	// Test mode's simulated PSP (a throw-away domain's sample
-	// agreement): a dynamic code with its location.
+	// Test mode's local PSP (a throw-away domain's): a dynamic code with
+	// its location.
 	tm, _ := newTestModeServer(t)
 	th := tm.Handler()
 	d := post(t, th, "/_test/domains", `{"label":"judges"}`)["data"].(map[string]any)
@@ -196,7 +196,11 @@ func TestOutsideJudges(t *testing.T) {
 	post(t, th, "/generate_charge", `{`+tok+`,"id_token":"`+id+`"}`)
 	c := post(t, th, "/get_sales_order_by_id", `{`+tok+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["charges"].([]any)[0].(map[string]any)
 	code := c["pix_payload"].(string)
-	url := code[strings.Index(code, "pix.provider-a"):]
+	at := strings.Index(code, "psp.fincom.test")
+	if at < 0 {
+		t.Fatalf("a test mode PIX code without the local PSP's location: %s", code)
+	}
+	url := code[at:]
 	url = url[:strings.Index(url, "5204")]
 	if !strings.Contains(code, "62070503***") || strings.Contains(code, "540535.00") {
 		t.Errorf("a dynamic code carries its amount and txid at its location, not in itself: %s", code)

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"fincom/server/web"
 	"fincom/store"
 )
 
@@ -108,11 +109,11 @@ func TestClientGoneIsNotAnError(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	req := httptest.NewRequestWithContext(ctx, http.MethodPost, Prefix+"/get_contacts", strings.NewReader(body))
+	req := httptest.NewRequestWithContext(ctx, http.MethodPost, web.Prefix+"/get_contacts", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	h.ServeHTTP(httptest.NewRecorder(), req)
 
-	req = httptest.NewRequest(http.MethodPost, Prefix+"/get_contacts", strings.NewReader(body))
+	req = httptest.NewRequest(http.MethodPost, web.Prefix+"/get_contacts", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
 	func() {
 		defer func() {
@@ -140,7 +141,7 @@ func TestClientGoneIsNotAnError(t *testing.T) {
 		t.Fatalf("%d request lines, want 2: %s", len(lines), logs.b.String())
 	}
 	for _, m := range lines {
-		if m["status"] != float64(statusClientClosed) {
+		if m["status"] != float64(web.StatusClientClosed) {
 			t.Errorf("status %v, want 499: %v", m["status"], m)
 		}
 	}
@@ -174,8 +175,8 @@ func TestUnknownPathsLogged(t *testing.T) {
 		}
 		lines = append(lines, m)
 	}
-	want := []string{Prefix + "/get_contact", Prefix + "/x%0A%22%7D%7Binjected", Prefix + "/" + long[:200-len(Prefix)-1] + "…",
-		Prefix + "/sales_orders/public_payment/fcp_…/", Prefix + "/x/fca_…/y"}
+	want := []string{web.Prefix + "/get_contact", web.Prefix + "/x%0A%22%7D%7Binjected", web.Prefix + "/" + long[:200-len(web.Prefix)-1] + "…",
+		web.Prefix + "/sales_orders/public_payment/fcp_…/", web.Prefix + "/x/fca_…/y"}
 	if out := logs.b.String(); strings.Contains(out, "0123456789abcdef") || strings.Contains(out, "secret-token") {
 		t.Errorf("the log holds a token: %s", out)
 	}

@@ -8,6 +8,8 @@ import (
 	"net/http/httptest"
 	"net/textproto"
 	"testing"
+
+	"fincom/server/web"
 )
 
 // FuzzMultipart feeds the multipart reader and the routes that take files
@@ -51,7 +53,7 @@ func FuzzMultipart(f *testing.F) {
 			contentType = mw.FormDataContentType()
 		}
 		for _, p := range paths {
-			req := httptest.NewRequest(http.MethodPost, Prefix+p, bytes.NewReader(body.Bytes()))
+			req := httptest.NewRequest(http.MethodPost, web.Prefix+p, bytes.NewReader(body.Bytes()))
 			req.Header.Set("Content-Type", contentType)
 			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, req)

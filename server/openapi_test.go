@@ -13,6 +13,11 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"fincom/server/api"
+	"fincom/server/openapi"
+	"fincom/server/testmode"
+	"fincom/server/web"
 )
 
 const openAPIGolden = "../testdata/openapi.json"
@@ -63,7 +68,7 @@ func TestOpenAPIRoutes(t *testing.T) {
 		}
 		registered := map[string]bool{"GET /health": true, "GET /openapi.json": true, "GET /docs": true}
 		for _, rt := range s.routes {
-			registered[rt.methodOf()+" "+openAPIPath(rt.path)] = true
+			registered[rt.MethodOf()+" "+openapi.OpenAPIPath(rt.Path)] = true
 		}
 		for op := range registered {
 			if !documented[op] {
@@ -77,7 +82,7 @@ func TestOpenAPIRoutes(t *testing.T) {
 			}
 			method, path, _ := strings.Cut(op, " ")
 			rec := do(h, method, strings.ReplaceAll(path, "{token}", "x"), "")
-			if rec.Code == http.StatusNotFound && strings.Contains(rec.Body.String(), textRouteNotFound) || rec.Code == http.StatusMethodNotAllowed {
+			if rec.Code == http.StatusNotFound && strings.Contains(rec.Body.String(), web.TextRouteNotFound) || rec.Code == http.StatusMethodNotAllowed {
 				t.Errorf("test mode %v: %s is documented but not served: %d", testMode, op, rec.Code)
 			}
 		}
@@ -115,7 +120,7 @@ func TestContractCatchesMismatches(t *testing.T) {
 		contract.mu.Lock()
 		before := len(contract.violations)
 		contract.mu.Unlock()
-		checkContract(http.MethodPost, Prefix+c.path, nil, rec)
+		checkContract(http.MethodPost, web.Prefix+c.path, nil, rec)
 		contract.mu.Lock()
 		got := len(contract.violations) == before
 		contract.violations = contract.violations[:before]
@@ -147,7 +152,7 @@ func TestContractCatchesStrictRequests(t *testing.T) {
 		contract.mu.Lock()
 		before := len(contract.violations)
 		contract.mu.Unlock()
-		checkContract(http.MethodPost, Prefix+"/insert_contact", []byte(c.body), rec)
+		checkContract(http.MethodPost, web.Prefix+"/insert_contact", []byte(c.body), rec)
 		contract.mu.Lock()
 		got := len(contract.violations) == before
 		contract.violations = contract.violations[:before]
@@ -222,7 +227,7 @@ func checkContract(method, path string, reqBody []byte, rec *httptest.ResponseRe
 	if !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
 		return
 	}
-	route := strings.TrimPrefix(path, Prefix)
+	route := strings.TrimPrefix(path, web.Prefix)
 	docPath := ""
 	for p := range contract.paths {
 		if p == route || strings.Contains(p, "{token}") && strings.HasPrefix(route, strings.TrimSuffix(p, "{token}")) {
@@ -304,17 +309,16 @@ func canonicalNames(method, route string, body []byte) []byte {
 	if json.Unmarshal(body, &fields) != nil {
 		return body
 	}
-	s := &Server{}
-	var dec decoder
-	for _, rt := range append(s.routeTable(), s.testRoutes()...) {
-		if rt.methodOf() != method || rt.path != route || rt.do.req == nil {
+	var dec web.Decoder
+	for _, rt := range append((&api.API{}).RouteTable(), (&testmode.Mode{}).TestRoutes()...) {
+		if rt.MethodOf() != method || rt.Path != route || rt.Do.Req == nil {
 			continue
 		}
-		for _, fi := range dec.fieldsOf(rt.do.req) {
-			for _, a := range fi.aliases {
+		for _, fi := range dec.FieldsOf(rt.Do.Req) {
+			for _, a := range fi.Aliases {
 				if v, ok := fields[a]; ok {
-					if _, has := fields[fi.name]; !has {
-						fields[fi.name] = v
+					if _, has := fields[fi.Name]; !has {
+						fields[fi.Name] = v
 					}
 					delete(fields, a)
 				}

@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"golang.org/x/net/websocket"
+
+	"fincom/server/web"
 )
 
 // cdp is a minimal Chrome DevTools Protocol client over one WebSocket.
@@ -172,7 +174,7 @@ func TestPortalInBrowser(t *testing.T) {
 	id := post(t, h, "/insert_sales_order", productOrder)["data"].(map[string]any)["id"].(string)
 	url := post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["payment_url"].(string)
 	public := url[strings.LastIndex(url, "/")+1:]
-	target := ts.URL + Prefix + "/sales_orders/public_payment/" + public
+	target := ts.URL + web.Prefix + "/sales_orders/public_payment/" + public
 
 	b := dialCDP(t, browser)
 	b.call(t, "Browser.grantPermissions", map[string]any{"origin": ts.URL, "permissions": []string{"clipboardReadWrite", "clipboardSanitizedWrite"}})
@@ -295,7 +297,7 @@ func TestAPIDocsInBrowser(t *testing.T) {
 	}
 	p := dialCDP(t, pageURL)
 	p.call(t, "Page.enable", map[string]any{})
-	p.call(t, "Page.navigate", map[string]any{"url": ts.URL + Prefix + "/docs"})
+	p.call(t, "Page.navigate", map[string]any{"url": ts.URL + web.Prefix + "/docs"})
 	p.waitFor(t, `document.readyState === "complete" && document.title.indexOf("API reference") >= 0`)
 	if n := p.eval(t, `document.querySelectorAll("section.op").length`); n != float64(len(ids)) {
 		t.Errorf("%v operations drawn, the document has %d", n, len(ids))
@@ -356,7 +358,7 @@ func TestBoletoPageInBrowser(t *testing.T) {
 	registerBoletos(t, h, "provider_b")
 	url := out["payment_url"].(string)
 	public := url[strings.LastIndex(url, "/")+1:]
-	target := ts.URL + Prefix + "/sales_orders/public_boleto/" + public
+	target := ts.URL + web.Prefix + "/sales_orders/public_boleto/" + public
 
 	p := dialCDP(t, pageURL)
 	p.call(t, "Page.enable", map[string]any{})

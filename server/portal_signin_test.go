@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"fincom/server/portal"
 	"fincom/store"
 )
 
@@ -38,14 +39,14 @@ func TestLoginLinkSealedAtRest(t *testing.T) {
 	if rec := b.do("POST", "/portal/login", signInForm(t, b, "acme", "ana@example.com")); rec.Code != 200 {
 		t.Fatalf("sign-in: %d", rec.Code)
 	}
-	s.WaitLoginMail()
+	s.portal.WaitLoginMail()
 	db, release = acquire(t, ds)
 	mails, err := db.Outbox(context.Background(), 5)
 	release()
 	if err != nil || len(mails) != 1 {
 		t.Fatalf("outbox %v %v", mails, err)
 	}
-	secret := strings.TrimPrefix(regexpLink(t, s.unsealed(mails[0]).Body), "/portal/link?t=")
+	secret := strings.TrimPrefix(regexpLink(t, s.portal.Unsealed(mails[0]).Body), "/portal/link?t=")
 	if !strings.HasPrefix(secret, "fcl_acme_") || strings.Contains(mails[0].Body, secret) {
 		t.Fatalf("listed body %q, secret %q", mails[0].Body, secret)
 	}
@@ -110,14 +111,14 @@ func TestSignInRateLimited(t *testing.T) {
 		b := &browser{t: t, h: h, cookies: map[string]*http.Cookie{}, addr: "203.0.113." + string(rune('1'+i))}
 		rec := b.do("POST", "/portal/login", signInForm(t, b, "acme", "Ana@Example.com"))
 		codes[rec.Code]++
-		if rec.Code == 429 && !strings.Contains(rec.Body.String(), portalTooMany) {
+		if rec.Code == 429 && !strings.Contains(rec.Body.String(), portal.PortalTooMany) {
 			t.Errorf("429 page without its text")
 		}
 	}
 	if codes[200] != 5 || codes[429] != 3 {
 		t.Errorf("8 sign-ins of one user: %v", codes)
 	}
-	s.WaitLoginMail()
+	s.portal.WaitLoginMail()
 	// Links: guessing from one address stops too.
 	guesser := &browser{t: t, h: h, cookies: map[string]*http.Cookie{}, addr: "192.0.2.99"}
 	codes = map[int]int{}
@@ -161,7 +162,7 @@ func TestSignInTiming(t *testing.T) {
 	}
 	conn.ExecContext(context.Background(), "ROLLBACK")
 	conn.Close()
-	s.WaitLoginMail()
+	s.portal.WaitLoginMail()
 	db, release = acquire(t, ds)
 	mails, _ := db.Outbox(context.Background(), 5)
 	release()
@@ -187,7 +188,7 @@ func signedIn(t *testing.T, s *Server, ds *store.Domains) *browser {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &browser{t: t, h: s.Handler(), cookies: map[string]*http.Cookie{sessionCookie: {Name: sessionCookie, Value: secret}}}
+	return &browser{t: t, h: s.Handler(), cookies: map[string]*http.Cookie{portal.SessionCookie: {Name: portal.SessionCookie, Value: secret}}}
 }
 
 // TestPortalWarnsOfCertificate: the units page warns of a unit's A1

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"fincom/render"
+	"fincom/server/portal"
+	"fincom/server/web"
 	"fincom/store"
 )
 
@@ -109,7 +111,7 @@ func TestPortalFlow(t *testing.T) {
 		{"domain": {"nope"}, "email": {"ana@example.com"}, "csrf": {token}},
 	} {
 		rec := b.do("POST", "/portal/login", f)
-		if rec.Code != 200 || !strings.Contains(rec.Body.String(), portalLinkSent) {
+		if rec.Code != 200 || !strings.Contains(rec.Body.String(), portal.PortalLinkSent) {
 			t.Fatalf("sign-in %v = %d", f, rec.Code)
 		}
 		answers = append(answers, strings.ReplaceAll(strings.ReplaceAll(rec.Body.String(), f.Get("email"), ""), f.Get("domain"), ""))
@@ -127,7 +129,7 @@ func TestPortalFlow(t *testing.T) {
 
 	// One message, to the user, with the link sealed: the file holds
 	// none that signs in; the mailer (here, the server's keys) opens it.
-	s.WaitLoginMail()
+	s.portal.WaitLoginMail()
 	db, release = acquire(t, ds)
 	mails, err := db.Outbox(ctx, 10)
 	release()
@@ -137,7 +139,7 @@ func TestPortalFlow(t *testing.T) {
 	if !strings.Contains(mails[0].Body, "https://fincom.test/portal/link?t="+store.SealedMark) || len(mails[0].Sealed) == 0 {
 		t.Fatalf("the queued e-mail holds its link in clear: %q", mails[0].Body)
 	}
-	link := regexp.MustCompile(`https://fincom\.test(/portal/link\?t=\S+)`).FindStringSubmatch(s.unsealed(mails[0]).Body)
+	link := regexp.MustCompile(`https://fincom\.test(/portal/link\?t=\S+)`).FindStringSubmatch(s.portal.Unsealed(mails[0]).Body)
 	if link == nil {
 		t.Fatalf("no link in %q", mails[0].Body)
 	}
@@ -151,10 +153,10 @@ func TestPortalFlow(t *testing.T) {
 		t.Fatalf("link without CSRF = %d", rec.Code)
 	}
 	rec = b.do("POST", "/portal/link", url.Values{"t": {secret}, "csrf": {csrf(t, rec.Body.String())}})
-	if rec.Code != http.StatusSeeOther || b.cookies[sessionCookie] == nil {
+	if rec.Code != http.StatusSeeOther || b.cookies[portal.SessionCookie] == nil {
 		t.Fatalf("POST link = %d, cookies %v", rec.Code, b.cookies)
 	}
-	if c := b.cookies[sessionCookie]; !c.HttpOnly || c.SameSite != http.SameSiteLaxMode || !c.Secure || c.Path != "/portal/" {
+	if c := b.cookies[portal.SessionCookie]; !c.HttpOnly || c.SameSite != http.SameSiteLaxMode || !c.Secure || c.Path != "/portal/" {
 		t.Errorf("session cookie %+v", c)
 	}
 	// The link is spent.
@@ -185,7 +187,7 @@ func TestPortalFlow(t *testing.T) {
 	}
 	// It authenticates the API.
 	api := httptest.NewRecorder()
-	h.ServeHTTP(api, httptest.NewRequest("POST", Prefix+"/get_contacts", strings.NewReader(`{"access_token":"`+m[1]+`","unit_token":"`+fx.tokens["unitA"]+`"}`)))
+	h.ServeHTTP(api, httptest.NewRequest("POST", web.Prefix+"/get_contacts", strings.NewReader(`{"access_token":"`+m[1]+`","unit_token":"`+fx.tokens["unitA"]+`"}`)))
 	if api.Code != 200 {
 		t.Fatalf("API with the portal's token = %d %s", api.Code, api.Body)
 	}
@@ -211,6 +213,11 @@ func TestPortalFlow(t *testing.T) {
 	if rec := b.do("GET", "/portal/orders?unit="+fx.tokens["unitA"]+"&mes=2026-11&cliente=Zeta", nil); strings.Contains(rec.Body.String(), order) {
 		t.Error("another customer's name lists the order")
 	}
+	// Only the actions possible now are offered.
+	if body := b.do("GET", orderPath, nil).Body.String(); !strings.Contains(body, "Gerar cobrança") || strings.Contains(body, "Cancelar cobrança") ||
+		!strings.Contains(body, "Emitir nota") || strings.Contains(body, "Cancelar nota") {
+		t.Errorf("an order without charge or invoice offers:\n%s", body)
+	}
 	if rec := b.do("POST", "/portal/orders/"+order+"/charge?unit="+fx.tokens["unitA"], url.Values{}); rec.Code != http.StatusForbidden {
 		t.Fatalf("charge without CSRF = %d", rec.Code)
 	}
@@ -219,12 +226,13 @@ func TestPortalFlow(t *testing.T) {
 		t.Fatalf("charge = %d\n%s", rec.Code, rec.Body.String())
 	}
 	rec = b.do("GET", rec.Header().Get("Location"), nil)
-	if body := rec.Body.String(); !strings.Contains(body, "Cobrança gerada.") || !strings.Contains(body, "Em aberto") {
+	if body := rec.Body.String(); !strings.Contains(body, "Cobrança gerada.") || !strings.Contains(body, "Em aberto") ||
+		strings.Contains(body, "Gerar cobrança") || !strings.Contains(body, "Cancelar cobrança") {
 		t.Fatalf("order after charging:\n%s", body)
 	}
 	// A refusal shows the API's text: the invoice's cancel reason.
 	rec = b.do("POST", "/portal/orders/"+order+"/cancel_invoice?unit="+fx.tokens["unitA"], url.Values{"csrf": {session}, "reason": {"curto"}})
-	if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), errCancelReason.Text) {
+	if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), web.ErrCancelReason.Text) {
 		t.Errorf("cancel invoice with a short reason = %d", rec.Code)
 	}
 	// From the sibling unit the order is not found.
@@ -295,6 +303,19 @@ func TestPortalFlow(t *testing.T) {
 		t.Fatalf("statement page: %d forms\n%s", len(lines), rec.Body.String())
 	}
 	first, second := lines[0][1], lines[2][1]
+	// Each debit is offered expenses only, the one of its amount first.
+	page = rec.Body.String()
+	sel := page[strings.Index(page, `<select id="par-0"`):]
+	sel = sel[:strings.Index(sel, "</select>")]
+	opts := regexp.MustCompile(`<option value="([^"]+)">([^<]*)`).FindAllStringSubmatch(sel, -1)
+	if len(opts) == 0 || opts[0][1] != "entry:"+rent {
+		t.Fatalf("the debit of 321.00 is first offered %v", opts)
+	}
+	for _, o := range opts {
+		if strings.HasPrefix(o[1], "charge:") || !strings.Contains(o[2], "-R$") {
+			t.Errorf("a debit is offered %q", o[2])
+		}
+	}
 	if !strings.Contains(rec.Body.String(), "-R$ 9,90") {
 		t.Error("the statement page lacks the fee's amount")
 	}
@@ -334,7 +355,7 @@ func TestPortalFlow(t *testing.T) {
 	}
 	rec = b.do("GET", "/portal/statement?unit="+fx.tokens["unitA"], nil)
 	line = regexp.MustCompile(`action="/portal/statement/([0-9a-f-]+)\?`).FindStringSubmatch(rec.Body.String())
-	if rec := b.do("POST", "/portal/statement/"+line[1]+"?unit="+fx.tokens["unitA"], url.Values{"csrf": {session}, "action": {"match"}}); rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), errReconcileWhat.Text) {
+	if rec := b.do("POST", "/portal/statement/"+line[1]+"?unit="+fx.tokens["unitA"], url.Values{"csrf": {session}, "action": {"match"}}); rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), web.ErrReconcileWhat.Text) {
 		t.Errorf("pairing with nothing = %d", rec.Code)
 	}
 	// The read-only lists.
@@ -368,11 +389,11 @@ func TestPortalFlow(t *testing.T) {
 	}
 
 	// Sign-out ends the session on the server: the old cookie is refused.
-	old := *b.cookies[sessionCookie]
+	old := *b.cookies[portal.SessionCookie]
 	if rec := b.do("POST", "/portal/logout", url.Values{"csrf": {session}}); rec.Code != http.StatusSeeOther {
 		t.Fatalf("sign-out = %d", rec.Code)
 	}
-	b.cookies[sessionCookie] = &old
+	b.cookies[portal.SessionCookie] = &old
 	if rec := b.do("GET", "/portal/", nil); rec.Code != http.StatusSeeOther {
 		t.Errorf("an ended session still opens the portal: %d", rec.Code)
 	}

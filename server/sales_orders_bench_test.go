@@ -12,6 +12,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"fincom/server/api"
 	"fincom/store"
 )
 
@@ -234,7 +235,7 @@ func bareSalesOrders(b *testing.B, db *sql.DB) []byte {
 			return nil
 		}
 		t, _ := time.Parse(time.RFC3339, *s)
-		v := t.In(saoPaulo).Format("02/01/2006 15:04")
+		v := t.In(api.SaoPaulo).Format("02/01/2006 15:04")
 		return &v
 	}
 	orders := []*bareOrder{}

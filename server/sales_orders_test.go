@@ -3,11 +3,12 @@ package server
 import (
 	"context"
 	"encoding/json"
-	"fincom/store"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
+
+	"fincom/store"
 )
 
 // Payment method tokens are the same in every domain (store/seed.go).

@@ -1,32 +1,40 @@
-// Package server serves fincom's HTTP API under /api/v1.
+// Package server composes fincom's HTTP audiences (the API, the staff portal,
+// test mode and the API's document) on one router, with the middleware they share.
 package server
 
 import (
-	"context"
 	"crypto/rand"
-	"errors"
+	"crypto/x509"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/julienschmidt/httprouter"
 
 	"fincom/render"
+	"fincom/server/api"
 	"fincom/server/billing"
-	"fincom/server/brdoc"
 	"fincom/server/certs"
 	"fincom/server/fiscal"
+	"fincom/server/fiscal/localauth"
+	"fincom/server/fiscal/nfsen"
+	"fincom/server/fiscal/sefaz"
 	"fincom/server/invoicing"
+	"fincom/server/openapi"
+	"fincom/server/portal"
 	"fincom/server/provider"
+	psprehearsal "fincom/server/psp/rehearsal"
+	"fincom/server/testmode"
+	"fincom/server/web"
 	"fincom/store"
+	"fincom/store/replica"
 )
 
 // Prefix is the base path of every route (spec, Versioning).
-const Prefix = "/api/v1"
+const Prefix = web.Prefix
 
 // Config holds the server's limits and identity.
 type Config struct {
@@ -51,7 +59,7 @@ type Config struct {
 	// link-local addresses (serve --webhook-allow-private).
 	WebhookAllowPrivate bool
 	// RunDay runs a day's jobs for a domain (test mode's clock).
-	RunDay DayRunner
+	RunDay testmode.DayRunner
 	// Seed makes test mode's random choices (faults) reproducible.
 	Seed uint64
 	// Keyring opens the units' sealed certificate keys and CSCs (used
@@ -64,6 +72,11 @@ type Config struct {
 	// mailer opens them with the same keys): the operator's Keyring, else
 	// one made for this process (LinkKeyring).
 	LinkKeys *certs.Keyring
+	// Replicas answers the replication of each file (serve --replicate);
+	// nil without.
+	Replicas interface {
+		Statuses(now time.Time) []replica.Status
+	}
 }
 
 // LinkKeyring answers the keys sign-in links are sealed with: the
@@ -81,27 +94,21 @@ func LinkKeyring(operator *certs.Keyring) (*certs.Keyring, error) {
 	return certs.NewKeyring(key)
 }
 
-// Server answers the API for the domains of one data directory.
+// Server answers every audience of one data directory on one router: the
+// API, the staff portal, test mode and the API's document.
 type Server struct {
-	cfg      Config
-	domains  *store.Domains
-	system   *store.System
-	log      *slog.Logger
-	dec      decoder
-	routes   []route
-	render   *render.Renderer
-	links    render.Links
-	billing  *billing.Service
-	invoices *invoicing.Service
-	limiter  *rateLimiter
-	signIn   signInLimits
-	mailing  sync.WaitGroup // sign-in e-mails being queued (queueLoginLink)
-	queuing  chan struct{}  // their slots, maxQueuing
-	uploads  *uploadBudget
-	faults   *faults  // test mode's
-	journal  *journal // test mode's
-	openapi  []byte   // the OpenAPI document, built once from the routes
-	apiDocs  []byte   // its HTML reference (GET /docs), drawn once from it
+	cfg     Config
+	domains *store.Domains
+	system  *store.System
+	log     *slog.Logger
+	mux     *web.Mux
+	api     *api.API
+	portal  *portal.Portal
+	test    *testmode.Mode // nil outside test mode
+	routes  []web.Route    // the API's, then test mode's
+	openapi []byte         // the OpenAPI document, built once from the routes
+	apiDocs []byte         // its HTML reference (GET /docs), drawn once from it
+	pageCSP string         // the pages' Content-Security-Policy
 }
 
 // NewServices builds the business services a server and the scheduler
@@ -120,10 +127,55 @@ func NewServices(o ServiceOptions) (*billing.Service, *invoicing.Service, error)
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	links := render.NewLinks(o.PublicURL)
-	inv := &invoicing.Service{Authority: &fiscal.Simulated{}, Render: rd, Links: links, CancelWindow: o.CancelWindow,
+	// Test mode and the demo send their notes to local authorities of
+	// fincom's own through the same clients; a production server sends
+	// every NF-e and NFC-e to SEFAZ (o.Fiscal) and every national NFS-e to
+	// the national system (at the same endpoints' nfse addresses), and
+	// never lets a simulated party authorize one.
+	var authority fiscal.Authority
+	var rehearsal *localauth.Authorities
+	roots := (*x509.CertPool)(nil) // the PSPs': the system's and ICP-Brasil's, or the fiscal client's (--ca-file)
+	var national *sefaz.Client     // the units' documents are fetched in production only
+	if o.TestCertificates {
+		clock := o.Clock
+		if clock == nil {
+			clock = func(string) time.Time { return time.Now() }
+		}
+		rehearsal = &localauth.Authorities{Now: clock}
+		authority = rehearsal
+	} else {
+		if o.Fiscal == nil {
+			e, err := sefaz.Load()
+			if err != nil {
+				return nil, nil, err
+			}
+			roots, err := certs.TrustPool("")
+			if err != nil {
+				return nil, nil, err
+			}
+			o.Fiscal = &sefaz.Client{Endpoints: e, Roots: roots}
+		}
+		sefazAuthority := &sefaz.Authority{Client: o.Fiscal}
+		nfse := &nfsen.Authority{Client: &nfsen.Client{Endpoints: o.Fiscal.Endpoints, Roots: o.Fiscal.Roots, Timeout: o.Fiscal.Timeout}}
+		authority = fiscal.Authorities{fiscal.NFe: sefazAuthority, fiscal.NFCe: sefazAuthority, fiscal.NFSeN: nfse}
+		national, roots = o.Fiscal, o.Fiscal.Roots
+	}
+	if roots == nil {
+		var err error
+		if roots, err = certs.TrustPool(""); err != nil {
+			return nil, nil, err
+		}
+	}
+	inv := &invoicing.Service{Authority: authority, Rehearsal: rehearsal, SEFAZ: national, Render: rd, Links: links, CancelWindow: o.CancelWindow,
 		Keyring: o.Keyring, TestCertificates: o.TestCertificates}
+	psps := &billing.PSPs{Keyring: o.Keyring, Roots: roots}
+	if o.TestCertificates {
+		// Test mode and the demo connect every unit without a PSP of its
+		// own to its domain's local one, through the same client.
+		psps.Rehearsal = &psprehearsal.PSPs{Now: psprehearsal.Clock(o.Clock)}
+	}
 	return &billing.Service{Providers: provider.Builtin(), Render: rd, Links: links, Invoices: inv, Log: o.Log,
-		SimulatedBanks: o.SimulatedBanks || o.TestCertificates}, inv, nil
+		SimulatedBanks: o.SimulatedBanks || o.TestCertificates, PSPs: psps}, inv, nil
 }
 
 // ServiceOptions configure the business services.
@@ -141,6 +193,13 @@ type ServiceOptions struct {
 	// SimulatedBanks gives a unit without a bank agreement a simulated
 	// sample one (test mode and demo; implied by TestCertificates).
 	SimulatedBanks bool
+	// Clock is a domain's clock (store.Domains.DomainNow), which test
+	// mode's local authorities judge by; the process clock when nil.
+	Clock func(domain string) time.Time
+	// Fiscal is the SEFAZ client a production server sends its notes
+	// through (serve --fiscal-endpoints, --ca-file): the shipped addresses
+	// and the system's and ICP-Brasil roots when nil.
+	Fiscal *sefaz.Client
 }
 
 // New returns a Server over open domains and the system file.
@@ -178,7 +237,8 @@ func New(domains *store.Domains, system *store.System, cfg Config) (*Server, err
 		cfg.Keyring = k
 	}
 	if cfg.Billing == nil || cfg.Invoices == nil {
-		b, inv, err := NewServices(ServiceOptions{PublicURL: cfg.PublicURL, Log: cfg.Logger, Keyring: cfg.Keyring, TestCertificates: cfg.TestMode})
+		b, inv, err := NewServices(ServiceOptions{PublicURL: cfg.PublicURL, Log: cfg.Logger, Keyring: cfg.Keyring, TestCertificates: cfg.TestMode,
+			Clock: domains.DomainNow})
 		if err != nil {
 			return nil, err
 		}
@@ -195,19 +255,26 @@ func New(domains *store.Domains, system *store.System, cfg Config) (*Server, err
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{cfg: cfg, domains: domains, system: system, log: cfg.Logger, render: r, links: render.NewLinks(cfg.PublicURL),
-		billing: cfg.Billing, invoices: cfg.Invoices, limiter: newRateLimiter(120, time.Minute), signIn: newSignInLimits(), queuing: make(chan struct{}, maxQueuing),
-		uploads: newUploadBudget(cfg.UploadMemory, cfg.MaxMultipartBytes)}
-	s.routes = s.routeTable()
+	links := render.NewLinks(cfg.PublicURL)
+	a := &api.API{Domains: domains, Log: cfg.Logger, Render: r, Links: links, Billing: cfg.Billing, Invoices: cfg.Invoices,
+		Limiter: web.NewRateLimiter(120, time.Minute), TestMode: cfg.TestMode, WebhookAllowPrivate: cfg.WebhookAllowPrivate || cfg.TestMode}
+	m := &web.Mux{MaxJSON: cfg.MaxJSONBytes, MaxMultipart: cfg.MaxMultipartBytes, Domains: domains, System: system, Log: cfg.Logger,
+		Uploads:   web.NewUploadBudget(cfg.UploadMemory, cfg.MaxMultipartBytes),
+		HTMLError: a.ErrorPage}
+	s := &Server{cfg: cfg, domains: domains, system: system, log: cfg.Logger, mux: m, api: a, pageCSP: r.PageCSP()}
+	s.routes = a.RouteTable()
+	s.portal = portal.New(&portal.Portal{Domains: domains, System: system, Log: cfg.Logger, Render: r, Links: links, Billing: cfg.Billing, Invoices: cfg.Invoices,
+		PublicURL: cfg.PublicURL, LinkKeys: cfg.LinkKeys, TestMode: cfg.TestMode, APIRoutes: s.routes})
 	if cfg.TestMode {
-		s.routes = append(s.routes, s.testRoutes()...)
-		s.faults = newFaults(cfg.Seed)
-		s.journal = &journal{entries: map[string][]journalEntry{}}
+		s.test = testmode.New(testmode.Mode{Mux: m, Domains: domains, Billing: cfg.Billing, Invoices: cfg.Invoices, Keyring: cfg.Keyring, RunDay: cfg.RunDay,
+			WaitMail: s.portal.WaitLoginMail, Unseal: s.portal.Unsealed}, cfg.Seed)
+		m.Hooks = s.test
+		s.routes = append(s.routes, s.test.TestRoutes()...)
 	}
-	if s.openapi, err = s.openAPI(); err != nil {
+	if s.openapi, err = openapi.Document(s.routes); err != nil {
 		return nil, err
 	}
-	if s.apiDocs, err = s.apiReference(); err != nil {
+	if s.apiDocs, err = openapi.Reference(r, s.openapi); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -218,21 +285,21 @@ func (s *Server) Handler() http.Handler {
 	r := httprouter.New()
 	for i := range s.routes {
 		rt := &s.routes[i]
-		r.Handle(rt.methodOf(), Prefix+rt.path, s.adapt(rt))
+		r.Handle(rt.MethodOf(), web.Prefix+rt.Path, s.mux.Adapt(rt))
 	}
 	// HEAD is GET without the body (net/http drops it), for the routes
 	// without effects; a portal page records that it was viewed.
 	for path, h := range map[string]httprouter.Handle{"/health": s.health, "/openapi.json": s.serveOpenAPI, "/docs": s.serveAPIDocs} {
-		r.GET(Prefix+path, h)
-		r.HEAD(Prefix+path, h)
+		r.GET(web.Prefix+path, h)
+		r.HEAD(web.Prefix+path, h)
 	}
-	s.portalRoutes(r)
+	s.portal.Routes(r)
 	r.GlobalOPTIONS = http.HandlerFunc(s.options)
 	r.NotFound = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusNotFound, errorBody{Error: textRouteNotFound})
+		web.WriteJSON(w, http.StatusNotFound, web.ErrorBody{Error: web.TextRouteNotFound})
 	})
 	r.MethodNotAllowed = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		writeJSON(w, http.StatusMethodNotAllowed, errorBody{Error: textMethodNotAllow})
+		web.WriteJSON(w, http.StatusMethodNotAllowed, web.ErrorBody{Error: web.TextMethodNotAllow})
 	})
 	r.PanicHandler = func(w http.ResponseWriter, req *http.Request, v any) {
 		if v == http.ErrAbortHandler {
@@ -240,185 +307,22 @@ func (s *Server) Handler() http.Handler {
 			// connection, not end the body as if it were whole.
 			panic(v)
 		}
-		s.log.Error("panic", "path", redactTokens(req.URL.EscapedPath()), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-		writeJSON(w, http.StatusInternalServerError, errorBody{Error: textSomethingWentWrong})
+		s.log.Error("panic", "path", web.RedactTokens(req.URL.EscapedPath()), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+		web.WriteJSON(w, http.StatusInternalServerError, web.ErrorBody{Error: web.TextSomethingWentWrong})
 	}
-	return s.logRequests(s.withCORS(r))
+	return web.LogRequests(s.log, s.withCORS(r))
 }
 
-// request is what a handler gets: the decoded body, the resolved domain and
-// unit (auth already passed), and the route.
-type request struct {
-	ctx    context.Context
-	http   *http.Request
-	params httprouter.Params
-	route  *route
-	body   body
-	db     *store.DB
-	unit   store.Unit
-	units  []store.Unit   // with authUnits: every unit named; else just unit
-	actor  string         // the access token, as the audit log names it
-	query  map[string]int // the route's query parameters that were sent
-	dec    *decoder
-	// release lets the domain go. It runs after the answer is written:
-	// a listing (store.Listing) reads its rows while it is written.
-	release func()
+// serveAPIDocs answers GET /api/v1/docs: the reference, drawn on the
+// server from the document, with no script and nothing from elsewhere.
+func (s *Server) serveAPIDocs(w http.ResponseWriter, _ *http.Request, _ httprouter.Params) {
+	web.HtmlPage(http.StatusOK, s.apiDocs, s.pageCSP).Write(w)
 }
 
-// validator is implemented by request structs.
-type validator interface{ validate() error }
-
-// decode fills dst from the body (aliases applied, types checked) and runs
-// its validate method.
-func (r *request) decode(dst any) error {
-	if err := r.dec.fill(r.body.fields, r.body.form, dst); err != nil {
-		return r.decodeError(err)
-	}
-	// A route whose missing text lists the fields in details checks its
-	// need itself, with the fields that depend on others (insert_sales_order).
-	if m := r.dec.missing(dst, r.route.need); m != nil && !r.route.texts.details {
-		return r.route.answer(&missingError{m})
-	}
-	if v, ok := dst.(validator); ok {
-		return r.route.answer(v.validate())
-	}
-	return nil
-}
-
-// decodeError answers a decode failure, naming the field: what the route
-// declares for it (errMap), else an amount or quantity out of range, a text
-// with a control character, a value outside its choices (400 with the
-// field's text); any other is the route's format text with the field in
-// details.field.
-func (r *request) decodeError(err error) error {
-	var fe *fieldError
-	if !errors.As(err, &fe) {
-		return r.route.texts.format
-	}
-	for _, m := range r.route.errs {
-		if errors.Is(err, m.err) {
-			if m.to.Text == r.route.texts.format.Text && m.to.Details == nil {
-				// The route answers it as a format error: named like one.
-				return r.route.formatError(fe.field)
-			}
-			return m.to
-		}
-	}
-	var choice *choiceError
-	switch {
-	case errors.Is(err, store.ErrMoneyRange):
-		return newError(http.StatusBadRequest, fmt.Sprintf(textMoneyRange, fe.field))
-	case errors.Is(err, store.ErrQuantityRange):
-		return newError(http.StatusBadRequest, fmt.Sprintf(textQuantityRange, fe.field))
-	case errors.Is(err, brdoc.ErrPixKey):
-		return newError(http.StatusBadRequest, fmt.Sprintf(textPixKey, fe.field))
-	case errors.Is(err, errControl):
-		return newError(http.StatusBadRequest, fmt.Sprintf(textControlChars, fe.field))
-	case errors.As(err, &choice):
-		return newError(http.StatusBadRequest, fmt.Sprintf(textInvalidChoice, fe.field, orList(choice.choices)))
-	}
-	return r.route.formatError(fe.field)
-}
-
-// formatError is the route's format text naming the field in
-// details.field: every "Invalid parameter format" says which field.
-func (rt *route) formatError(field string) *Error {
-	f := *rt.texts.format
-	f.Details = fieldDetails{Field: field}
-	return &f
-}
-
-// fieldDetails names the field a format error is about.
-type fieldDetails struct {
-	Field string `json:"field"`
-}
-
-// errMissing is returned by validate methods for an absent required field;
-// the adapter answers it with the route's own "missing" text.
-var errMissing = errors.New("missing required field")
-
-// adapt turns a route into an httprouter handle: read the body, check the
-// tokens, call the handler, write the envelope.
-func (s *Server) adapt(rt *route) httprouter.Handle {
-	return func(w http.ResponseWriter, hr *http.Request, ps httprouter.Params) {
-		info := requestInfo(hr.Context())
-		info.route = rt.path
-		req := &request{ctx: hr.Context(), http: hr, params: ps, route: rt, dec: &s.dec}
-		if s.journal != nil {
-			tw := &teeWriter{ResponseWriter: w, status: http.StatusOK}
-			defer s.record(req, tw, time.Now())
-			w = tw
-		}
-		defer func() {
-			if req.release != nil {
-				req.release()
-			}
-			if req.body.free != nil {
-				req.body.free()
-			}
-		}()
-		v, err := s.run(w, req)
-		if err != nil && hr.Context().Err() != nil {
-			// The client went away (a closed tab, a load tool's end): no
-			// one reads an answer, and the error is the cancellation's,
-			// not the server's. Logged as 499, not as an internal error.
-			w.WriteHeader(statusClientClosed)
-			return
-		}
-		if err != nil && rt.envelope == envHTML {
-			var e *Error
-			if !errors.As(err, &e) {
-				s.log.Error("internal error", "route", rt.path, "err", err)
-			}
-			s.errorPage(err).write(w)
-			return
-		}
-		if err != nil {
-			status, b := s.errorStatusBody(rt, err, s.log)
-			writeJSON(w, status, b)
-			return
-		}
-		if raw, ok := v.(rawResponse); ok {
-			raw.write(w)
-			return
-		}
-		writeJSON(w, http.StatusOK, successBody(v))
-	}
-}
-
-// rawResponse lets public routes answer HTML or images instead of JSON.
-type rawResponse interface{ write(http.ResponseWriter) }
-
-func (s *Server) run(w http.ResponseWriter, req *request) (v any, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("panic: %v\n%s", p, debug.Stack())
-		}
-	}()
-	rt := req.route
-	if req.query, err = rt.readQuery(req.http); err != nil {
-		return nil, err
-	}
-	if rt.methodOf() == http.MethodPost {
-		if req.body, err = s.readBody(w, req.http); err != nil {
-			return nil, err
-		}
-	}
-	if req.release, err = s.authenticate(req); err != nil {
-		return nil, err
-	}
-	if req.db != nil && rt.write {
-		record := req.body.str("id_token", "token", "id_token_purchase_order", "access_key")
-		if req.actor == "" {
-			req.actor = req.db.TokenActor(req.ctx, req.body.str("access_token"))
-		}
-		req.ctx = store.WithAudit(req.ctx, req.actor, rt.path, record, req.unit.ID)
-	}
-	if s.faults != nil && req.db != nil {
-		if err := s.faults.apply(req.db.Name, rt.path); err != nil {
-			return nil, err
-		}
-	}
-	v, err = rt.do.run(req)
-	return v, rt.answer(err)
+// serveOpenAPI answers GET /api/v1/openapi.json.
+func (s *Server) serveOpenAPI(w http.ResponseWriter, _ *http.Request, _ httprouter.Params) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(http.StatusOK)
+	w.Write(s.openapi)
 }

@@ -22,8 +22,11 @@ import (
 	"github.com/shopspring/decimal"
 
 	"fincom/server/bank"
+	"fincom/server/billing"
 	"fincom/server/certs"
 	"fincom/server/invoicing"
+	"fincom/server/testmode"
+	"fincom/server/web"
 	"fincom/store"
 )
 
@@ -64,6 +67,7 @@ func TestMain(m *testing.M) {
 	code := 1
 	if err == nil {
 		code = m.Run()
+		closeSEFAZs()
 		// Every answer the tests got must match the OpenAPI document.
 		if checked, report := contractReport(); report != "" {
 			fmt.Fprintf(os.Stderr, "answers that do not match testdata/openapi.json:\n%s\n", report)
@@ -111,7 +115,7 @@ func buildFixture(dir string) error {
 		return err
 	}
 	fx = fixture{dir: dir, schema: schema, tokens: map[string]string{}}
-	ds, err := store.OpenDomains(dir, store.Options{Schema: schema, Now: func() time.Time { return fixedNow }, NewID: seqID(0)})
+	ds, err := store.OpenDomains(dir, store.Options{Rules: billing.Rules{}, Schema: schema, Now: func() time.Time { return fixedNow }, NewID: seqID(0)})
 	if err != nil {
 		return err
 	}
@@ -150,7 +154,7 @@ func buildFixture(dir string) error {
 		return u, must(name, u.Token, err)
 	}
 	a, err := unit(acme, "unitA", store.UnitInput{Name: "Acme Matriz", CNPJ: "11222333000181", CityIBGE: "3550308", IM: "1234",
-		Profile: TestUnitProfile(testKeys)})
+		Profile: testmode.UnitProfile(testKeys)})
 	if err != nil {
 		return err
 	}
@@ -290,13 +294,6 @@ func newTestServerIn(t testing.TB, dir string, now *time.Time, cfg Config) (*Ser
 	if cfg.Keyring == nil {
 		cfg.Keyring = testKeys
 	}
-	if cfg.Billing == nil {
-		b, inv, err := testServices(ServiceOptions{PublicURL: cfg.PublicURL, Log: cfg.Logger, Keyring: cfg.Keyring, TestCertificates: cfg.TestMode})
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.Billing, cfg.Invoices = b, inv
-	}
 	entries, err := os.ReadDir(fx.dir)
 	if err != nil {
 		t.Fatal(err)
@@ -313,9 +310,18 @@ func newTestServerIn(t testing.TB, dir string, now *time.Time, cfg Config) (*Ser
 			t.Fatal(err)
 		}
 	}
-	ds, err := store.OpenDomains(dir, store.Options{Schema: fx.schema, Now: func() time.Time { return *now }, NewID: seqID(1)})
+	ds, err := store.OpenDomains(dir, store.Options{Rules: billing.Rules{}, Schema: fx.schema, Now: func() time.Time { return *now }, NewID: seqID(1)})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if cfg.Billing == nil {
+		b, inv, err := testServices(ServiceOptions{PublicURL: cfg.PublicURL, Log: cfg.Logger, Keyring: cfg.Keyring, TestCertificates: cfg.TestMode,
+			Clock: ds.DomainNow})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { b.Close() })
+		cfg.Billing, cfg.Invoices = b, inv
 	}
 	sys, err := store.OpenSystem(dir, store.DurabilityFull, func() time.Time { return fixedNow })
 	if err != nil {
@@ -381,7 +387,7 @@ func conceal(s string) string {
 
 func do(h http.Handler, method, path, body string) *httptest.ResponseRecorder {
 	rec := httptest.NewRecorder()
-	req := httptest.NewRequest(method, Prefix+path, strings.NewReader(expand(body)))
+	req := httptest.NewRequest(method, web.Prefix+path, strings.NewReader(expand(body)))
 	req.Header.Set("Content-Type", "application/json")
 	h.ServeHTTP(rec, req)
 	checkContract(method, path, []byte(expand(body)), rec)
@@ -507,7 +513,7 @@ func doMultipart(h http.Handler, path, metadata string, files map[string][]byte)
 		fw.Write(files[n])
 	}
 	mw.Close()
-	req := httptest.NewRequest(http.MethodPost, Prefix+path, &buf)
+	req := httptest.NewRequest(http.MethodPost, web.Prefix+path, &buf)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"fincom/server/web"
 )
 
 // TestSlowClientsAreCut holds slow clients (slowloris) to the server's
@@ -62,15 +64,15 @@ func TestSlowClientsAreCut(t *testing.T) {
 	body := expand(`{` + auth + `,"type":"natural_person","register":"52998224725","fullName":"Lento"}`)
 	var slow []<-chan time.Duration
 	for i := 0; i < 10; i++ {
-		slow = append(slow, trickle("POST "+Prefix+"/insert_contact HTTP/1.1\r\nHost: fincom\r\n", "X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n"))
-		slow = append(slow, trickle("POST "+Prefix+"/insert_contact HTTP/1.1\r\nHost: fincom\r\nContent-Type: application/json\r\nContent-Length: "+
+		slow = append(slow, trickle("POST "+web.Prefix+"/insert_contact HTTP/1.1\r\nHost: fincom\r\n", "X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n"))
+		slow = append(slow, trickle("POST "+web.Prefix+"/insert_contact HTTP/1.1\r\nHost: fincom\r\nContent-Type: application/json\r\nContent-Length: "+
 			strconv.Itoa(len(body)+100)+"\r\n\r\n"+body[:10], body[10:]))
 	}
 	time.Sleep(100 * time.Millisecond)
 	// Others are served while the slow ones hang on.
 	for i := 0; i < 5; i++ {
 		start := time.Now()
-		resp, err := http.Post("http://"+addr+Prefix+"/get_contacts", "application/json", strings.NewReader(expand(`{`+auth+`}`)))
+		resp, err := http.Post("http://"+addr+web.Prefix+"/get_contacts", "application/json", strings.NewReader(expand(`{`+auth+`}`)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +94,7 @@ func TestSlowClientsAreCut(t *testing.T) {
 		}
 	}
 	// The trickled inserts never completed: nothing was written.
-	resp, err := http.Post("http://"+addr+Prefix+"/get_contacts", "application/json", strings.NewReader(expand(`{`+auth+`,"search":"Lento"}`)))
+	resp, err := http.Post("http://"+addr+web.Prefix+"/get_contacts", "application/json", strings.NewReader(expand(`{`+auth+`,"search":"Lento"}`)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"fincom/jobs"
+	"fincom/server/billing"
+	"fincom/server/web"
 	"fincom/store"
 )
 
@@ -19,10 +21,12 @@ func testModeServer(t *testing.T) http.Handler {
 	t.Helper()
 	now := fixedNow
 	base, ds := newTestServerAt(t, &now, Config{})
-	bill, inv, err := testServices(ServiceOptions{PublicURL: "https://fincom.test", Log: base.log, Keyring: testKeys, TestCertificates: true})
+	bill, inv, err := testServices(ServiceOptions{PublicURL: "https://fincom.test", Log: base.log, Keyring: testKeys, TestCertificates: true,
+		Clock: ds.DomainNow})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { bill.Close() })
 	runner := &jobs.Runner{Domains: ds, Log: base.log, Billing: bill}
 	s, err := New(ds, base.system, Config{PublicURL: "https://fincom.test", TestMode: true, Billing: bill, Invoices: inv,
 		RunDay: func(ctx context.Context, db *store.DB, day store.Date) (any, error) {
@@ -288,7 +292,7 @@ func seededScript(t *testing.T, seed uint64) []string {
 	t.Helper()
 	dir := t.TempDir()
 	now := func() time.Time { return fixedNow }
-	ds, err := store.OpenDomains(dir, store.Options{Schema: fx.schema, Now: now, Seeded: true, Seed: seed})
+	ds, err := store.OpenDomains(dir, store.Options{Rules: billing.Rules{}, Schema: fx.schema, Now: now, Seeded: true, Seed: seed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -368,13 +372,13 @@ func TestDomainFromSnapshotAndResetEmpty(t *testing.T) {
 	contact := post(t, h, "/insert_contact", `{`+tokensOf(first)+`,"type":"legal","register":"11444777000161","socialReason":"Cliente SA"}`)["token"].(string)
 	post(t, h, "/_test/snapshot", `{"access_token":"`+first["access_token"].(string)+`","name":"with-contact"}`)
 
-	if rec := do(h, http.MethodPost, "/_test/domains", `{"access_token":"`+first["access_token"].(string)+`","snapshot":"nope"}`); rec.Code != 400 || !strings.Contains(rec.Body.String(), textSnapshot) {
+	if rec := do(h, http.MethodPost, "/_test/domains", `{"access_token":"`+first["access_token"].(string)+`","snapshot":"nope"}`); rec.Code != 400 || !strings.Contains(rec.Body.String(), web.TextSnapshot) {
 		t.Fatalf("unknown snapshot: %d %s", rec.Code, rec.Body.String())
 	}
 	if rec := do(h, http.MethodPost, "/_test/domains", `{"access_token":"fca_nope_00","snapshot":"with-contact"}`); rec.Code != 403 {
 		t.Fatalf("bad source token: %d %s", rec.Code, rec.Body.String())
 	}
-	if rec := do(h, http.MethodPost, "/_test/domains", `{"label":"Bad Label"}`); rec.Code != 400 || !strings.Contains(rec.Body.String(), textInvalidLabel) {
+	if rec := do(h, http.MethodPost, "/_test/domains", `{"label":"Bad Label"}`); rec.Code != 400 || !strings.Contains(rec.Body.String(), web.TextInvalidLabel) {
 		t.Fatalf("bad label: %d %s", rec.Code, rec.Body.String())
 	}
 	copyDomain := post(t, h, "/_test/domains", `{"access_token":"`+first["access_token"].(string)+`","snapshot":"with-contact"}`)["data"].(map[string]any)

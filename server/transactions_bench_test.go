@@ -10,6 +10,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"fincom/server/api"
 	"fincom/store"
 )
 
@@ -160,7 +161,7 @@ func bareTransactions(b *testing.B, db *sql.DB) []byte {
 		}
 		t.CompanyName, t.IDTokenUnit = unitName, unitToken
 		if c, err := time.Parse(time.RFC3339, created); err == nil {
-			t.CreatedDate = c.In(saoPaulo).Format(time.RFC3339)
+			t.CreatedDate = c.In(api.SaoPaulo).Format(time.RFC3339)
 		}
 		t.Status, t.ActionStatus = bareStatus(t.Active, t.PayDay, t.DueDate, t.Type)
 		out = append(out, t)

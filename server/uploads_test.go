@@ -17,6 +17,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"fincom/server/web"
 )
 
 // bigUpload is a multipart body: the metadata part and one `files` part of
@@ -59,7 +61,7 @@ func TestUploadsLeaveNoFiles(t *testing.T) {
 	defer srv.Close()
 	send := func(meta string, size int) int {
 		ct, b := bigUpload(meta, size)
-		resp, err := http.Post(srv.URL+Prefix+"/insert_expense", ct, bytes.NewReader(b))
+		resp, err := http.Post(srv.URL+web.Prefix+"/insert_expense", ct, bytes.NewReader(b))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,7 +90,7 @@ func TestUploadsLeaveNoFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fmt.Fprintf(conn, "POST %s/insert_expense HTTP/1.1\r\nHost: x\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n", Prefix, ct, len(b))
+	fmt.Fprintf(conn, "POST %s/insert_expense HTTP/1.1\r\nHost: x\r\nContent-Type: %s\r\nContent-Length: %d\r\n\r\n", web.Prefix, ct, len(b))
 	conn.Write(b[:12<<20])
 	conn.Close()
 	srv.Close() // waits for the handler of the cut request
@@ -131,7 +133,7 @@ func TestConcurrentUploadsStayInBudget(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			resp, err := http.Post(srv.URL+Prefix+"/insert_expense", ct, bytes.NewReader(b))
+			resp, err := http.Post(srv.URL+web.Prefix+"/insert_expense", ct, bytes.NewReader(b))
 			if err != nil {
 				t.Error(err)
 				return

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"fincom/jobs"
+	"fincom/server/web"
 	"fincom/server/webhook"
 	"fincom/store"
 )
@@ -157,18 +158,18 @@ func TestEveryChangeIsAudited(t *testing.T) {
 	if len(log) != 2 || log[0].(map[string]any)["route"] != "/discard_screening" || log[0].(map[string]any)["record"] != sc["token"] {
 		t.Fatalf("log %v", log)
 	}
-	// Reads are not writes; every verb that changes a record is.
+	// reads are not writes; every verb that changes a record is.
 	reads := []string{"/get_", "/list_", "/transactions", "/", "/cash_flow", "/_test/", "/sales_orders/public_payment", "/sales_orders/public_boleto",
 		"/sales_orders/public_pix_qr", "/sales_orders/public_danfe", "/sales_orders/public_nf_xml"}
 	for _, rt := range s.routes {
 		read := false
 		for _, p := range reads {
-			if rt.path == p || p != "/" && strings.HasPrefix(rt.path, p) {
+			if rt.Path == p || p != "/" && strings.HasPrefix(rt.Path, p) {
 				read = true
 			}
 		}
-		if read == rt.write && rt.auth != authPublic {
-			t.Errorf("%s: write %v", rt.path, rt.write)
+		if read == rt.Write && rt.Auth != web.AuthPublic {
+			t.Errorf("%s: write %v", rt.Path, rt.Write)
 		}
 	}
 }

@@ -86,7 +86,7 @@ func (db *DB) InsertBankAccount(ctx context.Context, unitID int64, f BankAccount
 // UpdateBankAccount reads, changes (apply) and writes an account of the unit
 // in one transaction.
 func (db *DB) UpdateBankAccount(ctx context.Context, unitID int64, token string, apply func(*BankAccountFields) error) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("update bank account", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var f BankAccountFields
 		var t [6]sql.NullString
 		var date sql.NullString
@@ -115,7 +115,7 @@ func (db *DB) UpdateBankAccount(ctx context.Context, unitID int64, token string,
 				dv_conta = ?, nick_name = ?, observation = ?, opening_balance = ?, opening_balance_date = ?, updated_at = ?
 			WHERE unit_id = ? AND token = ?`, append(args, timestamp(now), unitID, token)...)
 		return err
-	})
+	}))
 }
 
 // SetBankAccountActive enables or disables an account of the unit.

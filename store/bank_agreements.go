@@ -5,8 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net/http"
 	"strconv"
 	"time"
+
+	"fincom/server/problem"
 )
 
 // Agreement is a unit's collection agreement with a bank, by provider
@@ -29,7 +32,7 @@ type Agreement struct {
 var (
 	// ErrNoAgreement: a charge through a provider the unit has no
 	// (production) agreement with.
-	ErrNoAgreement = errors.New("the unit has no agreement with the provider's bank")
+	ErrNoAgreement = problem.New(http.StatusUnprocessableEntity, "The unit has no agreement with this provider's bank: boletos it issued would be registered with no bank. The operator sets one with: fincom unit agreement DOMAIN UNIT_TOKEN --provider PROVIDER --agency AGENCY --account ACCOUNT-DIGIT --wallet WALLET.")
 	// ErrOurNumberUsed: a next our-number at or below one already issued.
 	ErrOurNumberUsed = errors.New("our-numbers up to this one are already used")
 )

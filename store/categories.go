@@ -77,7 +77,7 @@ func (db *DB) InsertCategory(ctx context.Context, unitID int64, f CategoryFields
 // UpdateCategory reads, changes (apply) and writes a category of the unit in
 // one transaction.
 func (db *DB) UpdateCategory(ctx context.Context, unitID int64, token string, apply func(*CategoryFields) error) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("update category", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var f CategoryFields
 		var note sql.NullString
 		var group sql.NullInt64
@@ -101,7 +101,7 @@ func (db *DB) UpdateCategory(ctx context.Context, unitID int64, token string, ap
 			return ErrDuplicate
 		}
 		return err
-	})
+	}))
 }
 
 // SetCategoryActive enables or disables a category of the unit.

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"time"
-
-	"github.com/shopspring/decimal"
 )
 
 // Charge statuses. A charge is ISSUING while its provider is being asked
@@ -31,21 +29,6 @@ const (
 	SettlementOver    = "over"    // more than the amount, by the due date
 	SettlementLate    = "late"    // after the due date, at least the amount
 )
-
-// settlementOf classifies a payment of paid on day for a charge of amount
-// due on due (YYYY-MM-DD): a short payment is partial even when late, and
-// a late one is late even with fees on top.
-func settlementOf(amount, paid decimal.Decimal, due, day string) string {
-	switch {
-	case paid.LessThan(amount):
-		return SettlementPartial
-	case day > due:
-		return SettlementLate
-	case paid.GreaterThan(amount):
-		return SettlementOver
-	}
-	return SettlementExact
-}
 
 // Charge is one charge of an order installment.
 type Charge struct {
@@ -74,6 +57,9 @@ type Charge struct {
 	Registration Text `json:"registration" enum:"simulated,pending,sent,registered,rejected"`
 	// RegistrationReason is the bank's reason of a rejection.
 	RegistrationReason Text `json:"registration_reason"`
+	// RefundedAmount is what the PSP gave back of its payment (absent
+	// when nothing was).
+	RefundedAmount Text `json:"refunded_amount,omitzero"`
 
 	idempotencyKey string
 	pixKey         string
@@ -116,7 +102,7 @@ const SealedMark = "fcl_SEALED"
 
 const chargeSelect = `SELECT c.token, c.installment, c.installments, c.provider, c.payment_key, c.status, c.amount, c.due_date,
 	c.boleto_line, c.boleto_barcode, c.pix_payload, c.pix_txid, c.provider_ref, c.card_installments, c.paid_at, c.paid_amount,
-	c.cancelled_at, c.settlement, c.our_number, c.registration, c.registration_reason, c.idempotency_key, COALESCE(o.pix_key, '')
+	c.cancelled_at, c.settlement, c.our_number, c.registration, c.registration_reason, c.refunded_amount, c.idempotency_key, COALESCE(o.pix_key, '')
 	FROM charges c JOIN sales_orders o ON o.id = c.order_id`
 
 func scanCharge(s scanner) (Charge, error) {
@@ -124,7 +110,7 @@ func scanCharge(s scanner) (Charge, error) {
 	var card sql.NullInt64
 	err := s.Scan(&c.Token, &c.Installment, &c.Installments, &c.Provider, &c.PaymentKey, &c.Status, &c.Amount, &c.DueDate,
 		&c.BoletoLine, &c.BoletoBarcode, &c.PixPayload, &c.PixTxID, &c.ProviderRef, &card, &c.PaidAt, &c.PaidAmount,
-		&c.CancelledAt, &c.Settlement, &c.OurNumber, &c.Registration, &c.RegistrationReason, &c.idempotencyKey, &c.pixKey)
+		&c.CancelledAt, &c.Settlement, &c.OurNumber, &c.Registration, &c.RegistrationReason, &c.RefundedAmount, &c.idempotencyKey, &c.pixKey)
 	if card.Valid {
 		n := int(card.Int64)
 		c.CardInstallments = &n
@@ -153,45 +139,19 @@ func chargesOf(ctx context.Context, tx *sql.Tx, orderID int64, live bool) ([]Cha
 	return out, rows.Err()
 }
 
-// orderStatus aggregates the live charges of an order: all paid is PAID,
-// any overdue is OVERDUE, any pending or issuing is PENDING; with only
-// cancelled ones it is CANCELLED; with none, NONE.
-func orderStatus(all []Charge) string {
-	live, paid, overdue, cancelled := 0, 0, 0, 0
-	for _, c := range all {
-		switch c.Status {
-		case ChargeCancelled:
-			cancelled++
-			continue
-		case ChargePaid:
-			paid++
-		case ChargeOverdue:
-			overdue++
-		}
-		live++
-	}
-	switch {
-	case live == 0 && cancelled > 0:
-		return ChargeCancelled
-	case live == 0:
-		return ChargeNone
-	case paid == live:
-		return ChargePaid
-	case overdue > 0:
-		return ChargeOverdue
-	}
-	return ChargePending
-}
-
 // refreshOrder sets an order's charge fields from its charges: charge and
 // date_charge once one is issued, cancel_charge when all are cancelled,
 // date_payment when all are paid.
-func refreshOrder(ctx context.Context, tx *sql.Tx, orderID int64, now time.Time) error {
+func (db *DB) refreshOrder(ctx context.Context, tx *sql.Tx, orderID int64, now time.Time) error {
+	rules, err := db.rules()
+	if err != nil {
+		return err
+	}
 	all, err := chargesOf(ctx, tx, orderID, false)
 	if err != nil {
 		return err
 	}
-	st := orderStatus(all)
+	st := rules.OrderStatus(all)
 	ts := timestamp(now)
 	_, err = tx.ExecContext(ctx, `
 		UPDATE sales_orders SET charge_status = ?,
@@ -225,33 +185,6 @@ func orderForCharge(ctx context.Context, tx *sql.Tx, where string, args ...any) 
 			&o.installments, &o.card, &o.freightMode, &o.freight)
 	o.publicToken, o.provider, o.pixKey, o.notifyCharge = public.String, provider.String, pixKey.String, notify.String
 	return o, notFound(err)
-}
-
-// billed is what the order's charges bill: its value and, when the order
-// carries freight (any freight_mode but 9, no freight), the freight, which
-// the invoice adds to its total too (vNF): the invoice and the charges
-// agree (TestFreightChargedAsInvoiced).
-func (o orderRow) billed() Money {
-	if o.freightMode == 9 {
-		return o.value
-	}
-	return NewMoney(o.value.Add(o.freight.Decimal))
-}
-
-// splitAmount divides a value into n installments of whole cents, the
-// remainder going to the first, so the parts add up exactly.
-func splitAmount(v Money, n int) []decimal.Decimal {
-	cents := v.Cents()
-	each, rest := cents/int64(n), cents%int64(n)
-	out := make([]decimal.Decimal, n)
-	for i := range out {
-		c := each
-		if i == 0 {
-			c += rest
-		}
-		out[i] = decimal.New(c, -2)
-	}
-	return out
 }
 
 // PrepareCharges reserves the charges of an order of the unit: one per
@@ -292,11 +225,13 @@ func (db *DB) PrepareCharges(ctx context.Context, unitID int64, orderToken strin
 		if err != nil {
 			return err
 		}
-		n := o.installments
-		if o.paymentKey == "CREDIT_CARD" {
-			n = 1 // card installments are the card issuer's, one charge
+		rules, err := db.rules()
+		if err != nil {
+			return err
 		}
-		parts := splitAmount(o.billed(), n)
+		parts := rules.Installments(OrderBill{Value: o.value, Freight: o.freight, FreightMode: o.freightMode,
+			Installments: o.installments, PaymentKey: o.paymentKey})
+		n := len(parts)
 		for i := 1; i <= n; i++ {
 			if have[i] {
 				continue
@@ -314,7 +249,7 @@ func (db *DB) PrepareCharges(ctx context.Context, unitID int64, orderToken strin
 					amount, due_date, card_installments, created_at, updated_at)
 				VALUES (?, ?, ?, ?, ?, ?, ?, 'ISSUING', ?, ?, ?, ?, ?)`,
 				db.id(), o.id, i, n, fmt.Sprintf("%s:%d:%d", o.token, i, gen+1), o.provider, o.paymentKey,
-				Money{parts[i-1]}, AddMonths(due, i-1).ISO(), card, timestamp(now), timestamp(now)); err != nil {
+				parts[i-1], AddMonths(due, i-1).ISO(), card, timestamp(now), timestamp(now)); err != nil {
 				return err
 			}
 		}
@@ -367,7 +302,7 @@ func (db *DB) PrepareCharges(ctx context.Context, unitID int64, orderToken strin
 			}
 			rows.Close()
 			if len(fresh) > 0 && !a.Simulated {
-				if err := registrablePayer(ctx, tx, o.id); err != nil {
+				if err := registrablePayer(ctx, tx, rules, o.id); err != nil {
 					return err
 				}
 			}
@@ -381,7 +316,7 @@ func (db *DB) PrepareCharges(ctx context.Context, unitID int64, orderToken strin
 		if err != nil {
 			return err
 		}
-		return refreshOrder(ctx, tx, o.id, now)
+		return db.refreshOrder(ctx, tx, o.id, now)
 	})
 	return plan, wrap("prepare charges", err)
 }
@@ -399,7 +334,7 @@ type IssuedCharge struct {
 // it PENDING and queues the notice. A charge already completed is left as
 // it is (a retry).
 func (db *DB) CompleteCharge(ctx context.Context, chargeToken string, in IssuedCharge, notice *Notice) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("complete charge", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var orderID, unitID int64
 		err := tx.QueryRowContext(ctx, `SELECT c.order_id, o.unit_id FROM charges c JOIN sales_orders o ON o.id = c.order_id
 			WHERE c.token = ? AND c.status = 'ISSUING'`, chargeToken).Scan(&orderID, &unitID)
@@ -421,8 +356,8 @@ func (db *DB) CompleteCharge(ctx context.Context, chargeToken string, in IssuedC
 		if err := db.emitCharge(ctx, tx, unitID, "charge.created", chargeToken, now); err != nil {
 			return err
 		}
-		return refreshOrder(ctx, tx, orderID, now)
-	})
+		return db.refreshOrder(ctx, tx, orderID, now)
+	}))
 }
 
 // emitCharge reports a charge's change to the unit's webhooks.
@@ -456,7 +391,7 @@ func (db *DB) SalesOrderCharges(ctx context.Context, unitID int64, orderToken st
 // charge stays paid; with nothing unpaid to cancel it answers
 // ErrAlreadyPaid (when some are paid) or ErrNothingToCancel.
 func (db *DB) CancelCharges(ctx context.Context, unitID int64, orderToken string) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("cancel charges", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		o, err := orderForCharge(ctx, tx, `o.unit_id = ? AND o.token = ?`, unitID, orderToken)
 		if err != nil {
 			return err
@@ -490,8 +425,8 @@ func (db *DB) CancelCharges(ctx context.Context, unitID int64, orderToken string
 			}
 			return ErrNothingToCancel
 		}
-		return refreshOrder(ctx, tx, o.id, now)
-	})
+		return db.refreshOrder(ctx, tx, o.id, now)
+	}))
 }
 
 // QueueChargeNotice queues a notice about an order's open charges (resend);
@@ -579,7 +514,7 @@ func (db *DB) MarkOverdue(ctx context.Context, today Date, render func(NoticeCan
 			}
 			if !refreshed[r.c.orderID] {
 				refreshed[r.c.orderID] = true
-				if err := refreshOrder(ctx, tx, r.c.orderID, now); err != nil {
+				if err := db.refreshOrder(ctx, tx, r.c.orderID, now); err != nil {
 					return err
 				}
 			}
@@ -614,7 +549,7 @@ func (db *DB) ForceOverdue(ctx context.Context, unitID int64, orderToken string)
 				}
 			}
 		}
-		return refreshOrder(ctx, tx, o.id, now)
+		return db.refreshOrder(ctx, tx, o.id, now)
 	})
 	return int(n), wrap("force overdue", err)
 }

@@ -117,7 +117,7 @@ func (db *DB) InsertContact(ctx context.Context, unitID int64, f ContactFields) 
 // UpdateContact reads the unit's contact, lets apply change and validate its
 // fields, and writes the result, all in one transaction.
 func (db *DB) UpdateContact(ctx context.Context, unitID int64, token string, apply func(*ContactFields) error) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("update contact", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		f, err := scanContactFields(tx.QueryRowContext(ctx, `SELECT `+contactColumns+` FROM contacts WHERE unit_id = ? AND token = ?`, unitID, token))
 		if err != nil {
 			return notFound(err)
@@ -133,7 +133,7 @@ func (db *DB) UpdateContact(ctx context.Context, unitID int64, token string, app
 			return ErrDuplicate
 		}
 		return err
-	})
+	}))
 }
 
 // SetContactActive enables or disables a contact of the unit.

@@ -121,7 +121,7 @@ func (db *DB) InsertTemplate(ctx context.Context, unitID int64, f TemplateFields
 
 // UpdateTemplate reads, changes (apply) and writes a template of the unit.
 func (db *DB) UpdateTemplate(ctx context.Context, unitID int64, token string, apply func(*TemplateFields) error) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("update template", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		t, err := scanTemplate(tx.QueryRowContext(ctx, templateSelect+` WHERE unit_id = ? AND token = ?`, unitID, token))
 		if err != nil {
 			return notFound(err)
@@ -134,7 +134,7 @@ func (db *DB) UpdateTemplate(ctx context.Context, unitID int64, token string, ap
 			sort_key = ? WHERE unit_id = ? AND token = ?`, f.Name, f.BodyHTML, f.PageCSS, nullString(f.HeaderHTML), nullString(f.FooterHTML),
 			timestamp(now), sortKey(f.Name), unitID, token)
 		return err
-	})
+	}))
 }
 
 // Contract statuses. A contract is created draft; it becomes active,
@@ -256,7 +256,7 @@ func linkContract(ctx context.Context, tx *sql.Tx, id int64, orders []int64, fil
 // UpdateContract reads, changes (apply) and writes a contract of the unit,
 // adding files and links.
 func (db *DB) UpdateContract(ctx context.Context, unitID int64, token string, apply func(*ContractFields) error, files []NewFile) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("update contract", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		c, err := scanContract(tx.QueryRowContext(ctx, contractSelect+` WHERE k.unit_id = ? AND k.token = ?`, unitID, token))
 		if err != nil {
 			return notFound(err)
@@ -281,7 +281,7 @@ func (db *DB) UpdateContract(ctx context.Context, unitID int64, token string, ap
 			return err
 		}
 		return db.emit(ctx, tx, unitID, "contract.updated", map[string]any{"id_token": token, "contract_name": f.Name, "status": f.Status}, now)
-	})
+	}))
 }
 
 // SetContractActive enables or disables a contract of the unit.
@@ -306,7 +306,7 @@ func (db *DB) ContractFile(ctx context.Context, unitID int64, token, fileToken s
 
 // DeleteContractFiles removes files of a contract of the unit, all or none.
 func (db *DB) DeleteContractFiles(ctx context.Context, unitID int64, token string, fileTokens []string) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("delete contract files", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		id, err := recordID(ctx, tx, tableContracts, unitID, token, false)
 		if err != nil {
 			return err
@@ -320,7 +320,7 @@ func (db *DB) DeleteContractFiles(ctx context.Context, unitID int64, token strin
 			}
 		}
 		return nil
-	})
+	}))
 }
 
 const contractSelect = `SELECT k.id, k.token, k.contract_name, k.status, c.token, c.display_name, t.token, k.validity_start, k.validity_end,
@@ -427,21 +427,20 @@ func (db *DB) Contracts(ctx context.Context, unitID int64, f ContractFilter) ([]
 // ContractBillingJob names the contract billing's job runs.
 const ContractBillingJob = "contract_billing"
 
-// maxPeriods bounds how many periods one contract is billed for in a run.
-const maxPeriods = 1200
-
 // BillContracts runs the contract billing for today: every active contract
 // (status active) that is recurring and generates payment gets, for each
-// period (month or year from validity_start) that has started by today,
-// a copy of its sales order due that many periods after the original's
-// due date, while the period starts within the validity or the contract
-// auto-extends. A period is billed once. Contracts past their end without
+// period the rules say is billable by today (Rules.ContractPeriods), a copy
+// of its sales order due on the period's due date. A period is billed once. Contracts past their end without
 // auto_extend become expired. It answers the codes of the orders created.
 func (db *DB) BillContracts(ctx context.Context, today Date) ([]BilledOrder, int, error) {
 	var created []string
 	var billed []BilledOrder
 	expired := 0
-	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	rules, err := db.rules()
+	if err != nil {
+		return nil, 0, err
+	}
+	err = db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		rows, err := tx.QueryContext(ctx, `SELECT k.id, k.unit_id, k.validity_start, k.validity_end, k.auto_extend, k.recurrence_type, k.sales_order_id,
 			o.estimated_payment_date
 			FROM contracts k JOIN sales_orders o ON o.id = k.sales_order_id
@@ -451,22 +450,20 @@ func (db *DB) BillContracts(ctx context.Context, today Date) ([]BilledOrder, int
 		}
 		type contract struct {
 			id, unit, order int64
-			start, due      Date
-			end             sql.NullString
-			autoExtend      bool
-			months          int
+			term            ContractTerm
 		}
 		var cs []contract
 		for rows.Next() {
 			var c contract
-			var start, due, kind string
-			if err := rows.Scan(&c.id, &c.unit, &start, &c.end, &c.autoExtend, &kind, &c.order, &due); err != nil {
+			var start, due string
+			var end sql.NullString
+			if err := rows.Scan(&c.id, &c.unit, &start, &end, &c.term.AutoExtend, &c.term.Recurrence, &c.order, &due); err != nil {
 				rows.Close()
 				return err
 			}
-			c.start, _ = ParseDateISO(start)
-			c.due, _ = ParseDateISO(due)
-			c.months = map[string]int{"monthly": 1, "yearly": 12}[kind]
+			c.term.Start, _ = ParseDateISO(start)
+			c.term.Due, _ = ParseDateISO(due)
+			c.term.End = end.String
 			cs = append(cs, c)
 		}
 		rows.Close()
@@ -474,13 +471,9 @@ func (db *DB) BillContracts(ctx context.Context, today Date) ([]BilledOrder, int
 			return err
 		}
 		for _, c := range cs {
-			for k := 1; k <= maxPeriods; k++ {
-				periodStart := AddMonths(c.start, k*c.months)
-				if periodStart.After(today.Time) || (c.end.Valid && periodStart.ISO() > c.end.String && !c.autoExtend) {
-					break
-				}
+			for _, period := range rules.ContractPeriods(c.term, today) {
 				var one int
-				if err := tx.QueryRowContext(ctx, `SELECT 1 FROM contract_billing WHERE contract_id = ? AND period = ?`, c.id, k).Scan(&one); err == nil {
+				if err := tx.QueryRowContext(ctx, `SELECT 1 FROM contract_billing WHERE contract_id = ? AND period = ?`, c.id, period.K).Scan(&one); err == nil {
 					continue
 				} else if !errors.Is(err, sql.ErrNoRows) {
 					return err
@@ -493,7 +486,7 @@ func (db *DB) BillContracts(ctx context.Context, today Date) ([]BilledOrder, int
 				res, err := tx.ExecContext(ctx, `
 					INSERT INTO sales_orders (token, cod_seq, cod_orders, estimated_payment_date, recurrence, created_at, updated_at, `+orderCopyColumns+`)
 					SELECT ?, ?, ?, ?, 0, ?, ?, `+orderCopyColumns+` FROM sales_orders WHERE id = ?`,
-					tok, seq, OrderCode(seq), AddMonths(c.due, k*c.months).ISO(), timestamp(now), timestamp(now), c.order)
+					tok, seq, OrderCode(seq), period.Due.ISO(), timestamp(now), timestamp(now), c.order)
 				if err != nil {
 					return err
 				}
@@ -501,14 +494,14 @@ func (db *DB) BillContracts(ctx context.Context, today Date) ([]BilledOrder, int
 				if err := copyLines(ctx, tx, id, c.order); err != nil {
 					return err
 				}
-				if _, err := tx.ExecContext(ctx, `INSERT INTO contract_billing (contract_id, period, order_id) VALUES (?, ?, ?)`, c.id, k, id); err != nil {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO contract_billing (contract_id, period, order_id) VALUES (?, ?, ?)`, c.id, period.K, id); err != nil {
 					return err
 				}
 				if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO contract_orders (contract_id, order_id) VALUES (?, ?)`, c.id, id); err != nil {
 					return err
 				}
 				if err := db.emit(ctx, tx, c.unit, "sales_order.created", map[string]any{"id_token": tok, "cod_orders": OrderCode(seq),
-					"estimated_payment_date": AddMonths(c.due, k*c.months).ISO()}, now); err != nil {
+					"estimated_payment_date": period.Due.ISO()}, now); err != nil {
 					return err
 				}
 				created = append(created, OrderCode(seq))

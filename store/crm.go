@@ -68,7 +68,7 @@ func (db *DB) InsertCRM(ctx context.Context, unitID int64, f CRMFields) (string,
 
 // UpdateCRM reads, changes (apply) and writes a record of the unit.
 func (db *DB) UpdateCRM(ctx context.Context, unitID int64, token string, apply func(*CRMFields) error) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("update c r m", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var f CRMFields
 		var t [7]sql.NullString
 		err := tx.QueryRowContext(ctx, `SELECT c.token, r.record_date, r.communication_type, r.lifecycle_phase, r.lead_status, r.description,
@@ -92,7 +92,7 @@ func (db *DB) UpdateCRM(ctx context.Context, unitID int64, token string, apply f
 			description = ?, contact_success = ?, next_contact_datetime = ?, next_contact_reason = ?, updated_at = ? WHERE unit_id = ? AND token = ?`,
 			append(args, timestamp(now), unitID, token)...)
 		return err
-	})
+	}))
 }
 
 // SetCRMActive enables or disables a record of the unit.

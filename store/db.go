@@ -41,6 +41,12 @@ type DB struct {
 	// secret draws n bytes as hex for secrets and tokens.
 	secret func(n int) string
 	ids    *idSource // set when seeded: records its counter in writes
+	// rulebook holds the business decisions of writes (Options.Rules).
+	rulebook Rules
+	// walOwned says another owns the WAL's checkpoints (Options.WALOwner:
+	// Litestream, which must copy every frame before it is checkpointed
+	// away): the domain's checkpointer stays idle.
+	walOwned bool
 
 	stmtMu sync.Mutex
 	auth   *sql.Stmt            // Authenticate's statement, prepared on first use
@@ -187,8 +193,11 @@ func (db *DB) Close() error {
 	}
 	db.stmtMu.Unlock()
 	err := db.r.Close()
-	if _, cerr := db.w.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); cerr != nil && err == nil {
-		err = cerr
+	// The WAL's owner, if another, checkpoints what it has copied.
+	if !db.walOwned {
+		if _, cerr := db.w.Exec("PRAGMA wal_checkpoint(TRUNCATE)"); cerr != nil && err == nil {
+			err = cerr
+		}
 	}
 	if cerr := db.w.Close(); cerr != nil && err == nil {
 		err = cerr

@@ -25,6 +25,11 @@ func Today(t time.Time) Date {
 	return Date{time.Date(y, m, d, 0, 0, 0, 0, time.UTC)}
 }
 
+// DayStart is the instant a day (YYYY-MM-DD) begins in São Paulo.
+func DayStart(day string) (time.Time, error) {
+	return time.ParseInLocation(time.DateOnly, day, saoPaulo)
+}
+
 // Entry statuses (see EntryStatus). They are derived, never stored.
 const (
 	StatusOpen      = "open"
@@ -173,7 +178,7 @@ func (db *DB) InsertEntry(ctx context.Context, unitID int64, f EntryFields, file
 // UpdateEntry reads, changes (apply) and writes an entry of the unit and
 // type, adding files, in one transaction.
 func (db *DB) UpdateEntry(ctx context.Context, unitID int64, typ, token string, apply func(*EntryFields) error, files []NewFile) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("update entry", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var id int64
 		var f EntryFields
 		var t [12]sql.NullString
@@ -211,7 +216,7 @@ func (db *DB) UpdateEntry(ctx context.Context, unitID int64, typ, token string, 
 		}
 		_, err = insertFiles(ctx, tx, id, files, now, db.id)
 		return err
-	})
+	}))
 }
 
 // EntryStatus is an entry's derived status, as /get_status answers it.

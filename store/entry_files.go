@@ -132,7 +132,7 @@ func (db *DB) AddEntryFiles(ctx context.Context, unitID int64, typ, token string
 // bytes go with the row: domain files run with secure_delete, which
 // overwrites freed content.
 func (db *DB) DeleteEntryFiles(ctx context.Context, unitID int64, typ, token string, fileTokens []string) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("delete entry files", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		id, err := entryID(ctx, tx, unitID, typ, token)
 		if err != nil {
 			return err
@@ -147,7 +147,7 @@ func (db *DB) DeleteEntryFiles(ctx context.Context, unitID int64, typ, token str
 		}
 		_, err = tx.ExecContext(ctx, `UPDATE entries SET updated_at = ? WHERE id = ?`, timestamp(now), id)
 		return err
-	})
+	}))
 }
 
 // sanitizeName keeps a file's base name, without directories or control

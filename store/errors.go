@@ -3,11 +3,16 @@ package store
 import (
 	"errors"
 	"fmt"
+	"net/http"
+
+	"fincom/server/problem"
 )
 
-// The store's errors, all of them. The server maps each to the spec's
-// status and text for the route that meets it (server/route.go's errMap);
-// the CLI prints them.
+// The store's errors, all of them. The facts of the data (not found,
+// duplicate, ...) are answered in each route's words (its Errs map, or
+// web's sharedErrors); the refusals a write meets in the state of the
+// records are declared here once as problems, with the status and text
+// the API and the portal answer; the CLI prints them.
 var (
 	// ErrNotFound: a record does not exist in the caller's scope (another
 	// unit's or domain's record is "not found" too).
@@ -34,23 +39,25 @@ var (
 	ErrQuantityRange = errors.New("quantity out of range")
 
 	// Charges: impossible transitions.
-	ErrOrderDisabled    = errors.New("order is disabled")
-	ErrNothingToCancel  = errors.New("no unpaid charge to cancel")
-	ErrNothingToPay     = errors.New("no open charge to pay")
-	ErrAlreadyPaid      = errors.New("charge already paid")
-	ErrNoChargeToResend = errors.New("no open charge to resend")
+	ErrOrderDisabled    = problem.New(http.StatusConflict, "The sales order is disabled; enable it before charging.")
+	ErrNothingToCancel  = problem.New(http.StatusConflict, "There is no open charge to cancel.")
+	ErrNothingToPay     = problem.New(http.StatusConflict, "There is no open charge to pay.")
+	ErrAlreadyPaid      = problem.New(http.StatusConflict, "The charge is paid and cannot be cancelled.")
+	ErrNoChargeToResend = problem.New(http.StatusConflict, "There is no open charge to send.")
 	ErrNoPixAutomatico  = errors.New("order does not charge on PIX automático acceptance")
+	ErrNothingToRefund  = problem.New(http.StatusConflict, "The order has no PIX payment received at the unit's PSP left to refund.")
+	ErrRefundTooLarge   = problem.New(http.StatusUnprocessableEntity, "The amount is more than what is left to refund of the order's PIX payments.")
 
 	// Invoices.
-	ErrCancelWindow = errors.New("cancellation window closed")
-	ErrNoInvoice    = errors.New("no authorized invoice")
+	ErrCancelWindow = problem.New(http.StatusConflict, "The invoice can no longer be cancelled: its cancellation window has closed.")
+	ErrNoInvoice    = problem.New(http.StatusConflict, "The order has no authorized invoice.")
 
 	// Purchases and the NF-e inbox.
 	ErrManifestRule      = errors.New("manifestation not allowed")
 	ErrAlreadyManifested = errors.New("already manifested conclusively")
 
 	// Inventory: an exit that would take a product's stock below zero.
-	ErrInsufficientStock = errors.New("insufficient stock")
+	ErrInsufficientStock = problem.New(http.StatusConflict, "Insufficient stock: this change would take the product's stock below zero.")
 
 	// Domain files.
 	ErrSchemaTooNew  = errors.New("schema is newer than this fincom")

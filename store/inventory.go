@@ -166,7 +166,7 @@ func (db *DB) lowStock(ctx context.Context, tx *sql.Tx, unitID, productID int64,
 // UpdateMovement reads, changes (apply) and writes a movement of the unit,
 // checking the stock of the products it touches.
 func (db *DB) UpdateMovement(ctx context.Context, unitID int64, token string, apply func(*MovementFields) error) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("update movement", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var f MovementFields
 		var old movementSum
 		var active bool
@@ -207,13 +207,13 @@ func (db *DB) UpdateMovement(ctx context.Context, unitID int64, token string, ap
 			return err
 		}
 		return checkStock(ctx, tx, unitID, old.product)
-	})
+	}))
 }
 
 // SetMovementActive enables or disables a movement of the unit. Enabling
 // an exit, or disabling an entry, must leave the stock non-negative.
 func (db *DB) SetMovementActive(ctx context.Context, unitID int64, token string, active bool) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("set movement active", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var m movementSum
 		var was bool
 		if err := tx.QueryRowContext(ctx, `SELECT product_id, date_in_out, type, quantity_milli, total_value, active FROM inventory_movements
@@ -234,7 +234,7 @@ func (db *DB) SetMovementActive(ctx context.Context, unitID int64, token string,
 			}
 		}
 		return checkStock(ctx, tx, unitID, m.product)
-	})
+	}))
 }
 
 // Movements lists the unit's active movements, newest movement date first.
@@ -526,7 +526,7 @@ func (db *DB) StockBalances(ctx context.Context, unitID int64, productToken stri
 
 // SetAllowNegativeStock sets a unit's inventory setting.
 func (db *DB) SetAllowNegativeStock(ctx context.Context, unitToken string, allow bool) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("set allow negative stock", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		return changed(tx.ExecContext(ctx, `UPDATE units SET allow_negative_stock = ? WHERE token = ?`, boolInt(allow), unitToken))
-	})
+	}))
 }

@@ -41,9 +41,11 @@ type InvoiceData struct {
 	Taxes                                  Taxes
 	PaymentKey, NotifyEmailNF, PublicToken string
 	// Charged is what the order's open and paid charges add up to (none:
-	// zero), which the invoice's payment group must state.
-	Charged  Money
-	Existing *Invoice
+	// zero), which the invoice's payment group must state; ChargedAtPSP
+	// says a charge was created at the unit's PSP (a dynamic PIX).
+	Charged      Money
+	ChargedAtPSP bool
+	Existing     *Invoice
 	// Profile is the issuing unit's fiscal profile (its address is also in
 	// Emitter); Certificate its certificate, nil when it has none.
 	Profile     UnitProfile
@@ -99,18 +101,20 @@ func (db *DB) InvoiceData(ctx context.Context, unitID int64, orderToken string) 
 		d.ServiceID, d.ServiceCod, d.ServiceLocation = o.InvoiceConfig.ServiceIDToken.String, o.ServiceCod.String, o.ServiceLocation.String
 		d.Taxes, d.PaymentKey, d.NotifyEmailNF, d.PublicToken = o.Taxes, o.PaymentKey, o.NotifyEmailNF.String, o.PublicToken.String
 		d.ServiceName = o.StockItemName.String
-		rows, err := tx.QueryContext(ctx, `SELECT amount FROM charges WHERE order_id = ? AND status <> 'CANCELLED'`, o.id)
+		rows, err := tx.QueryContext(ctx, `SELECT amount, COALESCE(provider_ref, '') LIKE 'psp:%' FROM charges WHERE order_id = ? AND status <> 'CANCELLED'`, o.id)
 		if err != nil {
 			return err
 		}
 		charged := decimal.Zero
 		for rows.Next() {
 			var m Money
-			if err := rows.Scan(&m); err != nil {
+			var atPSP bool
+			if err := rows.Scan(&m, &atPSP); err != nil {
 				rows.Close()
 				return err
 			}
 			charged = charged.Add(m.Decimal)
+			d.ChargedAtPSP = d.ChargedAtPSP || atPSP
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
@@ -216,11 +220,11 @@ func (db *DB) ReserveInvoiceNumber(ctx context.Context, unitID int64, kind strin
 // A denied document (SEFAZ's "uso denegado") keeps its number: it is not
 // given back.
 func (db *DB) ReleaseInvoiceNumber(ctx context.Context, unitID int64, kind string, series, number int) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("release invoice number", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO invoice_free_numbers (unit_id, counter, number) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
 			unitID, invoiceCounter(kind, series), number)
 		return err
-	})
+	}))
 }
 
 // ErrNumberUsed is a number to void that an invoice of the unit carries.
@@ -288,7 +292,12 @@ func (n NewInvoice) Invoice() Invoice {
 // SaveInvoice stores an authorized invoice for an order and marks the
 // order: nf, date_nf, nf_status_text. If another request authorized one
 // first, that one is answered (an order has one authorized invoice).
-func (db *DB) SaveInvoice(ctx context.Context, orderID, unitID int64, in NewInvoice, statusText string, notice *Notice) (Invoice, error) {
+// offline, when given, is a note issued in contingency and not yet
+// authorized (an NFC-e offline, an NF-e by EPEC): it is kept in
+// transmission, in the same transaction, for the retry job to send, with
+// the event registered for it (the EPEC), if any.
+func (db *DB) SaveInvoice(ctx context.Context, orderID, unitID int64, in NewInvoice, statusText string, notice *Notice, offline *Transmission,
+	event *InvoiceEvent) (Invoice, error) {
 	var out Invoice
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		existing, err := scanInvoice(tx.QueryRowContext(ctx, invoiceSelect+` WHERE order_id = ? AND status = 'AUTHORIZED'`, orderID))
@@ -300,6 +309,17 @@ func (db *DB) SaveInvoice(ctx context.Context, orderID, unitID int64, in NewInvo
 			return err
 		}
 		tok := db.id()
+		if _, err := tx.ExecContext(ctx, `DELETE FROM invoice_transmissions WHERE order_id = ?`, orderID); err != nil {
+			return err
+		}
+		if t := offline; t != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO invoice_transmissions (order_id, unit_id, kind, series, number, access_key, issued_at,
+				signed, attempts, last_error, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
+				orderID, unitID, t.Kind, t.Series, t.Number, t.Key, t.Issued.UTC().Format(time.RFC3339Nano), string(t.Signed),
+				"issued in contingency: waits for SEFAZ", timestamp(now)); err != nil {
+				return err
+			}
+		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO invoices (token, order_id, unit_id, kind, status, series, number, access_key, verification,
 			protocol, xml, issued_at) VALUES (?, ?, ?, ?, 'AUTHORIZED', ?, ?, ?, ?, ?, ?, ?)`,
 			tok, orderID, unitID, in.Kind, in.Series, in.Number, nullString(in.AccessKey), nullString(in.Verification), in.Protocol,
@@ -312,6 +332,15 @@ func (db *DB) SaveInvoice(ctx context.Context, orderID, unitID int64, in NewInvo
 		}
 		if err := queueNotice(ctx, tx, unitID, orderID, notice, now, db.id); err != nil {
 			return err
+		}
+		if event != nil {
+			var id int64
+			if err := tx.QueryRowContext(ctx, `SELECT id FROM invoices WHERE token = ?`, tok).Scan(&id); err != nil {
+				return err
+			}
+			if err := insertInvoiceEvent(ctx, tx, id, *event, now); err != nil {
+				return err
+			}
 		}
 		if out, err = scanInvoice(tx.QueryRowContext(ctx, invoiceSelect+` WHERE token = ?`, tok)); err != nil {
 			return err
@@ -345,8 +374,10 @@ func (db *DB) PublicInvoice(ctx context.Context, publicToken string) (Invoice, i
 
 // CancelInvoice cancels the authorized invoice of an order of the unit
 // within window of its authorization, with a reason.
-func (db *DB) CancelInvoice(ctx context.Context, unitID int64, orderToken, reason string, window time.Duration, statusText string) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+// ev, when given, is the cancellation event the authority registered,
+// kept with the invoice in the same transaction.
+func (db *DB) CancelInvoice(ctx context.Context, unitID int64, orderToken, reason string, window time.Duration, statusText string, ev *InvoiceEvent) error {
+	return wrap("cancel invoice", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var id, orderID int64
 		var issued string
 		err := tx.QueryRowContext(ctx, `SELECT i.id, i.order_id, i.issued_at FROM invoices i JOIN sales_orders o ON o.id = i.order_id
@@ -372,6 +403,11 @@ func (db *DB) CancelInvoice(ctx context.Context, unitID int64, orderToken, reaso
 			timestamp(now), reason, id); err != nil {
 			return err
 		}
+		if ev != nil {
+			if err := insertInvoiceEvent(ctx, tx, id, *ev, now); err != nil {
+				return err
+			}
+		}
 		if _, err = tx.ExecContext(ctx, `UPDATE sales_orders SET cancel_nf = 1, date_cancel_nf = ?, nf_status_text = ?, updated_at = ? WHERE id = ?`,
 			timestamp(now), statusText, timestamp(now), orderID); err != nil {
 			return err
@@ -381,7 +417,56 @@ func (db *DB) CancelInvoice(ctx context.Context, unitID int64, orderToken, reaso
 			return err
 		}
 		return db.emitInvoice(ctx, tx, unitID, orderID, "invoice.cancelled", inv, now)
-	})
+	}))
+}
+
+// InvoiceEvent is an event an authority registered on an invoice: its
+// type (110111, 110110, e101101), sequence, protocol and document.
+type InvoiceEvent struct {
+	Type      string `json:"type"`
+	Sequence  int    `json:"sequence"`
+	Protocol  string `json:"protocol"`
+	XML       string `json:"-"`
+	CreatedAt string `json:"created_at"`
+}
+
+func insertInvoiceEvent(ctx context.Context, tx *sql.Tx, invoiceID int64, ev InvoiceEvent, now time.Time) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO invoice_events (invoice_id, type, sequence, protocol, xml, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
+		invoiceID, ev.Type, ev.Sequence, ev.Protocol, ev.XML, timestamp(now))
+	return err
+}
+
+// AddInvoiceEvent keeps an event the authority registered on the unit's
+// invoice of access key (a correction letter): ErrNotFound when the unit
+// has no such invoice.
+func (db *DB) AddInvoiceEvent(ctx context.Context, unitID int64, key string, ev InvoiceEvent) error {
+	return wrap("add invoice event", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		var id int64
+		if err := tx.QueryRowContext(ctx, `SELECT id FROM invoices WHERE unit_id = ? AND access_key = ?`, unitID, key).Scan(&id); err != nil {
+			return notFound(err)
+		}
+		return insertInvoiceEvent(ctx, tx, id, ev, now)
+	}))
+}
+
+// InvoiceEvents lists the events kept with the unit's invoice of access
+// key, oldest first.
+func (db *DB) InvoiceEvents(ctx context.Context, unitID int64, key string) ([]InvoiceEvent, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT e.type, e.sequence, e.protocol, e.xml, e.created_at FROM invoice_events e
+		JOIN invoices i ON i.id = e.invoice_id WHERE i.unit_id = ? AND i.access_key = ? ORDER BY e.id`, unitID, key)
+	if err != nil {
+		return nil, wrap("invoice events", err)
+	}
+	defer rows.Close()
+	out := []InvoiceEvent{}
+	for rows.Next() {
+		var e InvoiceEvent
+		if err := rows.Scan(&e.Type, &e.Sequence, &e.Protocol, &e.XML, &e.CreatedAt); err != nil {
+			return nil, wrap("invoice events", err)
+		}
+		out = append(out, e)
+	}
+	return out, wrap("invoice events", rows.Err())
 }
 
 // emitInvoice reports an invoice's change to the unit's webhooks.
@@ -395,13 +480,13 @@ func (db *DB) emitInvoice(ctx context.Context, tx *sql.Tx, unitID, orderID int64
 
 // QueueInvoiceNotice queues a notice about an order's invoice.
 func (db *DB) QueueInvoiceNotice(ctx context.Context, unitID int64, orderToken string, n Notice) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("queue invoice notice", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		id, err := recordID(ctx, tx, tableSalesOrders, unitID, orderToken, false)
 		if err != nil {
 			return err
 		}
 		return queueNotice(ctx, tx, unitID, id, &n, now, db.id)
-	})
+	}))
 }
 
 // EnsurePublicToken gives an order of the unit its public token (the
@@ -454,4 +539,47 @@ func (db *DB) Documents(ctx context.Context, limit int) ([]Document, error) {
 		out = append(out, d)
 	}
 	return out, rows.Err()
+}
+
+// IssuedNote is an NF-e, NFC-e or national NFS-e as the domain keeps it,
+// with what happened to it since.
+type IssuedNote struct {
+	Kind        string
+	XML         string
+	Cancelled   bool
+	Corrections int
+}
+
+// IssuedNotes lists every NF-e, NFC-e and national NFS-e of the domain,
+// oldest first.
+func (db *DB) IssuedNotes(ctx context.Context) ([]IssuedNote, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT i.kind, i.xml, i.status = 'CANCELLED',
+		(SELECT count(*) FROM invoice_events e WHERE e.invoice_id = i.id AND e.type = '110110')
+		FROM invoices i WHERE i.kind IN ('nfe', 'nfce', 'nfsen') ORDER BY i.id`)
+	if err != nil {
+		return nil, wrap("issued notes", err)
+	}
+	defer rows.Close()
+	var out []IssuedNote
+	for rows.Next() {
+		var n IssuedNote
+		if err := rows.Scan(&n.Kind, &n.XML, &n.Cancelled, &n.Corrections); err != nil {
+			return nil, wrap("issued notes", err)
+		}
+		out = append(out, n)
+	}
+	return out, wrap("issued notes", rows.Err())
+}
+
+// InvoiceByKey returns the unit's invoice of an access key.
+func (db *DB) InvoiceByKey(ctx context.Context, unitID int64, key string) (Invoice, error) {
+	i, err := scanInvoice(db.r.QueryRowContext(ctx, invoiceSelect+` WHERE unit_id = ? AND access_key = ?`, unitID, key))
+	return i, wrap("invoice by key", notFound(err))
+}
+
+// LastAuthorization is the unit's latest invoice an authority authorized:
+// its kind, number, protocol and issue time; ErrNotFound when none.
+func (db *DB) LastAuthorization(ctx context.Context, unitID int64) (Invoice, error) {
+	i, err := scanInvoice(db.r.QueryRowContext(ctx, invoiceSelect+` WHERE unit_id = ? AND protocol <> '' ORDER BY id DESC LIMIT 1`, unitID))
+	return i, wrap("last authorization", notFound(err))
 }

@@ -215,21 +215,21 @@ const MaxMailAttempts = 8
 // MailSent marks a message sent, and drops its files' bytes (their names
 // and sizes stay listed).
 func (db *DB) MailSent(ctx context.Context, token string) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("mail sent", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE outbox SET status = 'sent', attempts = attempts + 1, sent_at = ?, last_error = NULL, sealed = NULL WHERE token = ?`,
 			timestamp(now), token); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `UPDATE outbox_attachments SET data = NULL WHERE outbox_id = (SELECT id FROM outbox WHERE token = ?)`, token)
 		return err
-	})
+	}))
 }
 
 // MailFailed records a failed try: the next one waits twice as long as the
 // last (one minute, two, four, ... up to six hours); after MaxMailAttempts
 // the message is failed for good.
 func (db *DB) MailFailed(ctx context.Context, token string, cause error) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("mail failed", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var attempts int
 		if err := tx.QueryRowContext(ctx, `SELECT attempts FROM outbox WHERE token = ?`, token).Scan(&attempts); err != nil {
 			return notFound(err)
@@ -244,5 +244,5 @@ func (db *DB) MailFailed(ctx context.Context, token string, cause error) error {
 			sealed = CASE ? WHEN 'failed' THEN NULL ELSE sealed END WHERE token = ?`,
 			attempts, status, timestamp(now.Add(min(wait, 6*time.Hour))), cause.Error(), status, token)
 		return err
-	})
+	}))
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"time"
 )
 
@@ -57,7 +56,7 @@ func (db *DB) PortalOrder(ctx context.Context, publicToken string) (PortalOrder,
 // RecordPortalEvent stores an event of the portal (viewed, copied, ...)
 // for the order of a public token.
 func (db *DB) RecordPortalEvent(ctx context.Context, publicToken, kind, detail string) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("record portal event", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		id, err := portalOrderID(ctx, tx, publicToken)
 		if err != nil {
 			return err
@@ -65,7 +64,7 @@ func (db *DB) RecordPortalEvent(ctx context.Context, publicToken, kind, detail s
 		_, err = tx.ExecContext(ctx, `INSERT INTO portal_events (order_id, kind, detail, created_at) VALUES (?, ?, ?, ?)`,
 			id, kind, nullString(detail), timestamp(now))
 		return err
-	})
+	}))
 }
 
 // PortalEvent is a recorded portal event.
@@ -139,7 +138,7 @@ func (db *DB) PayCharge(ctx context.Context, publicToken string, installment int
 		if err != nil {
 			return err
 		}
-		if p, err = db.settleCharge(ctx, tx, chargeID, amount, Settle{Via: PaidSimulated}, now); err != nil {
+		if p, err = db.settleCharge(ctx, tx, chargeID, Settle{Amount: amount, Via: PaidSimulated}, now); err != nil {
 			return err
 		}
 		return queueNotice(ctx, tx, p.UnitID, id, notice, now, db.id)
@@ -153,12 +152,14 @@ const (
 	PaidReturn    = "bank_return" // the bank's return file
 	PaidStatement = "statement"   // a line of the firm's bank statement
 	PaidFirm      = "firm"        // the firm, for money received elsewhere
+	PaidPSP       = "psp"         // the unit's PSP, which confirmed the Pix
 )
 
-// Settle is how a payment was confirmed: by whom, on what day (empty:
-// today), the bank's fee and credit date, the account credited (0: the
-// agreement's, else the order's).
+// Settle is a payment as it was confirmed: the amount (nil: the charge's),
+// by whom, on what day (empty: today), the bank's fee and credit date, the
+// account credited (0: the agreement's, else the order's).
 type Settle struct {
+	Amount        *Money
 	Via           string
 	Day           string
 	Fee           *Money
@@ -167,87 +168,63 @@ type Settle struct {
 }
 
 // settleCharge confirms the payment of an open charge, in the caller's
-// transaction: the charge becomes PAID for amount (nil: its amount), and
-// with the order's in_automation the income entry is booked (on the
-// account credited: the confirmation's, the agreement's, else the order's),
-// reconciled with conciliation, the invoice made due with
-// generateNFWebhook, charge.paid emitted. Every confirmation (test payer,
-// bank return, statement, the firm) goes through here.
-func (db *DB) settleCharge(ctx context.Context, tx *sql.Tx, chargeID int64, amount *Money, st Settle, now time.Time) (Payment, error) {
+// transaction, as the rules decide (Rules.ApplyPayment: the amount, the
+// day, the account credited, whether the income is booked and reconciled
+// and the invoice made due); charge.paid is emitted. Every confirmation
+// (test payer, bank return, statement, the firm) goes through here.
+func (db *DB) settleCharge(ctx context.Context, tx *sql.Tx, chargeID int64, in Settle, now time.Time) (Payment, error) {
 	var p Payment
-	var id int64
-	var due string
-	var charged Money
-	var agreementAccount sql.NullInt64
-	err := tx.QueryRowContext(ctx, `SELECT c.order_id, c.token, c.installment, c.amount, c.due_date, a.bank_account_id FROM charges c
-		LEFT JOIN bank_agreements a ON a.id = c.agreement_id WHERE c.id = ? AND c.status IN ('PENDING', 'OVERDUE')`, chargeID).
-		Scan(&id, &p.ChargeToken, &p.Installment, &charged, &due, &agreementAccount)
+	rules, err := db.rules()
+	if err != nil {
+		return p, err
+	}
+	var id, unitID int64
+	var c ChargeDue
+	var agreementAccount, orderAccount, category, contact sql.NullInt64
+	var desc string
+	err = tx.QueryRowContext(ctx, `SELECT c.order_id, c.token, c.installment, c.amount, c.due_date, a.bank_account_id,
+			o.unit_id, o.in_automation, o.conciliation, o.generate_nf_webhook, o.bank_account_id, o.category_id, o.contact_id, o.description
+		FROM charges c JOIN sales_orders o ON o.id = c.order_id LEFT JOIN bank_agreements a ON a.id = c.agreement_id
+		WHERE c.id = ? AND c.status IN ('PENDING', 'OVERDUE')`, chargeID).
+		Scan(&id, &p.ChargeToken, &p.Installment, &c.Amount, &c.DueDate, &agreementAccount,
+			&unitID, &c.InAutomation, &c.Conciliation, &c.InvoiceOnPayment, &orderAccount, &category, &contact, &desc)
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, ErrNothingToPay
 	}
 	if err != nil {
 		return p, err
 	}
-	p.PaidAmount = charged
-	if amount != nil {
-		p.PaidAmount = *amount
+	c.AgreementAccount, c.OrderAccount = agreementAccount.Int64, orderAccount.Int64
+	s, err := rules.ApplyPayment(c, in, now)
+	if err != nil {
+		return p, err
 	}
-	// Whoever confirms, a payment is a positive amount fincom can keep.
-	if !p.PaidAmount.IsPositive() || !InMoneyRange(p.PaidAmount.Decimal) {
-		return p, ErrMoneyRange
-	}
-	today, paidAt := Today(now).ISO(), now
-	if st.Day != "" && st.Day != today {
-		// The bank's (or the firm's) day of payment, not the day it was
-		// learnt: the charge says it was paid then (TestReturnOfAnotherCompany).
-		d, err := time.ParseInLocation(time.DateOnly, st.Day, saoPaulo)
-		if err != nil {
-			return p, fmt.Errorf("payment day %q: %w", st.Day, err)
-		}
-		today, paidAt = st.Day, d
-	}
-	p.Settlement = settlementOf(charged.Decimal, p.PaidAmount.Decimal, due, today)
+	p.PaidAmount, p.Settlement, p.UnitID = s.Paid, s.Kind, unitID
 	var fee any
-	if st.Fee != nil {
-		// A bank's fee field holds 13 integer digits; fincom keeps what
-		// it can sum (TestReturnFileAmountsBounded).
-		if st.Fee.IsNegative() || !InMoneyRange(st.Fee.Decimal) {
-			return p, ErrMoneyRange
-		}
-		fee = *st.Fee
+	if s.Fee != nil {
+		fee = *s.Fee
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE charges SET status = 'PAID', paid_at = ?, paid_amount = ?, settlement = ?, updated_at = ?,
-		paid_via = ?, fee = ?, credit_date = ? WHERE id = ?`, timestamp(paidAt), p.PaidAmount, p.Settlement, timestamp(now),
-		st.Via, fee, nullString(st.CreditDate), chargeID); err != nil {
+		paid_via = ?, fee = ?, credit_date = ? WHERE id = ?`, timestamp(s.PaidAt), s.Paid, s.Kind, timestamp(now),
+		in.Via, fee, nullString(in.CreditDate), chargeID); err != nil {
 		return p, err
 	}
-	var unitID int64
-	var inAutomation, conciliation, nfWebhook bool
-	var account, category, contact sql.NullInt64
-	var desc string
-	if err := tx.QueryRowContext(ctx, `SELECT unit_id, in_automation, conciliation, generate_nf_webhook, bank_account_id, category_id,
-		contact_id, description FROM sales_orders WHERE id = ?`, id).
-		Scan(&unitID, &inAutomation, &conciliation, &nfWebhook, &account, &category, &contact, &desc); err != nil {
-		return p, err
-	}
-	switch {
-	case st.BankAccountID != 0:
-		account = sql.NullInt64{Int64: st.BankAccountID, Valid: true}
-	case agreementAccount.Valid:
-		account = agreementAccount
-	}
-	if inAutomation {
+	if s.BookIncome {
 		tok := db.id()
+		var account sql.NullInt64
+		if s.Account != 0 {
+			account = sql.NullInt64{Int64: s.Account, Valid: true}
+		}
 		var concil sql.NullString
-		if conciliation && account.Valid {
-			concil = sql.NullString{String: today, Valid: true}
+		if s.Reconcile {
+			concil = sql.NullString{String: s.Day, Valid: true}
 			p.Reconciled = true
 		}
 		if _, err := tx.ExecContext(ctx, `
 			INSERT INTO entries (token, unit_id, type, description, value, value_cents, due_date, pay_day, competence_date,
 				category_id, contact_id, bank_account_id, conciliation_date, active, created_at, updated_at)
 			VALUES (?, ?, 'in', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-			tok, unitID, desc, p.PaidAmount, p.PaidAmount.Cents(), due, today, due, category, contact, account,
+			tok, unitID, desc, s.Paid, s.Paid.Cents(), c.DueDate, s.Day, c.DueDate, category, contact, account,
 			concil, timestamp(now), timestamp(now)); err != nil {
 			return p, err
 		}
@@ -257,16 +234,15 @@ func (db *DB) settleCharge(ctx context.Context, tx *sql.Tx, chargeID int64, amou
 			return p, err
 		}
 	}
-	if err := refreshOrder(ctx, tx, id, now); err != nil {
+	if err := db.refreshOrder(ctx, tx, id, now); err != nil {
 		return p, err
 	}
-	if nfWebhook {
+	if s.InvoiceDue {
 		p.InvoiceDue = true
 		if _, err := tx.ExecContext(ctx, `UPDATE sales_orders SET nf_status_text = ? WHERE id = ? AND nf = 0`, NFPendingText, id); err != nil {
 			return p, err
 		}
 	}
-	p.UnitID = unitID
 	if err := tx.QueryRowContext(ctx, `SELECT charge_status, token FROM sales_orders WHERE id = ?`, id).Scan(&p.OrderStatus, &p.OrderToken); err != nil {
 		return p, err
 	}
@@ -278,7 +254,7 @@ func (db *DB) settleCharge(ctx context.Context, tx *sql.Tx, chargeID int64, amou
 // charge stays open, the portal's events and the unit's webhooks
 // (charge.refused) say so.
 func (db *DB) RefusePayment(ctx context.Context, unitID int64, orderToken, reason string) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("refuse payment", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var orderID int64
 		var charge string
 		err := tx.QueryRowContext(ctx, `SELECT o.id, c.token FROM sales_orders o JOIN charges c ON c.order_id = o.id
@@ -294,7 +270,7 @@ func (db *DB) RefusePayment(ctx context.Context, unitID int64, orderToken, reaso
 			return err
 		}
 		return db.emitCharge(ctx, tx, unitID, "charge.refused", charge, now)
-	})
+	}))
 }
 
 // BoletoInfo is what a printed boleto shows beside the charge: the

@@ -92,7 +92,7 @@ func (db *DB) InsertProduct(ctx context.Context, unitID int64, f ProductFields) 
 // UpdateProduct reads, changes (apply) and writes a product of the unit in
 // one transaction.
 func (db *DB) UpdateProduct(ctx context.Context, unitID int64, token string, apply func(*ProductFields) error) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("update product", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var f ProductFields
 		var ncm, cfop, unit sql.NullString
 		err := tx.QueryRowContext(ctx, `SELECT description, type, monetary_value, usage_type, ncm, cfop, unit, code
@@ -109,7 +109,7 @@ func (db *DB) UpdateProduct(ctx context.Context, unitID int64, token string, app
 			UPDATE products SET description = ?, type = ?, monetary_value = ?, usage_type = ?, ncm = ?, cfop = ?, unit = ?, code = ?,
 			updated_at = ?, sort_key = ? WHERE unit_id = ? AND token = ?`, append(f.values(), timestamp(now), sortKey(f.Description), unitID, token)...)
 		return uniqueViolation(err)
-	})
+	}))
 }
 
 // SetProductActive enables or disables a product of the unit.

@@ -41,7 +41,7 @@ func (db *DB) InsertProject(ctx context.Context, unitID int64, f ProjectFields) 
 // UpdateProject reads, changes (apply) and writes a project of the unit in
 // one transaction.
 func (db *DB) UpdateProject(ctx context.Context, unitID int64, token string, apply func(*ProjectFields) error) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("update project", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var f ProjectFields
 		var obs sql.NullString
 		err := tx.QueryRowContext(ctx, `SELECT name, observation, budget FROM projects WHERE unit_id = ? AND token = ?`,
@@ -57,7 +57,7 @@ func (db *DB) UpdateProject(ctx context.Context, unitID int64, token string, app
 			WHERE unit_id = ? AND token = ?`,
 			f.Name, nullString(f.Observation), f.Budget, timestamp(now), sortKey(f.Name), unitID, token)
 		return err
-	})
+	}))
 }
 
 // SetProjectActive enables or disables a project of the unit.

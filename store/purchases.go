@@ -21,8 +21,15 @@ type InboxNFe struct {
 	Manifestation Text   `json:"manifestation" enum:"ciencia,confirmacao,desconhecimento,nao_realizada"`
 	ManifestedAt  Stamp  `json:"manifested_at"`
 	Justification Text   `json:"justification"`
-	PurchaseOrder Text   `json:"id_purchase_order"`
-	CreatedDate   Stamp  `json:"created_date"`
+	// ManifestationStatus is where the manifestation stands at the
+	// national environment: pending (not sent yet: a unit without a
+	// certificate keeps it so), registered, refused; null without one.
+	ManifestationStatus Text `json:"manifestation_status" enum:"pending,registered,refused"`
+	// ManifestationReply is the authority's protocol, or its code and
+	// text of a refusal.
+	ManifestationReply Text  `json:"manifestation_reply"`
+	PurchaseOrder      Text  `json:"id_purchase_order"`
+	CreatedDate        Stamp `json:"created_date"`
 }
 
 // NewInboxNFe is an imported NF-e, already read and checked.
@@ -51,7 +58,8 @@ func (db *DB) ImportNFe(ctx context.Context, unitID int64, n NewInboxNFe) (strin
 // InboxNFes lists the unit's inbox, newest first.
 func (db *DB) InboxNFes(ctx context.Context, unitID int64) ([]InboxNFe, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT n.token, n.access_key, n.supplier_cnpj, n.supplier_name, n.issue_date, n.total_value, n.manifestation,
-		n.manifested_at, n.justification, p.token, n.created_at
+		n.manifested_at, n.justification, CASE WHEN n.manifestation IS NULL THEN NULL ELSE COALESCE(n.manifestation_sent, 'pending') END,
+		n.manifestation_reply, p.token, n.created_at
 		FROM nfe_inbox n LEFT JOIN purchase_orders p ON p.unit_id = n.unit_id AND p.access_key = n.access_key
 		WHERE n.unit_id = ? ORDER BY n.id DESC`, unitID)
 	if err != nil {
@@ -62,7 +70,7 @@ func (db *DB) InboxNFes(ctx context.Context, unitID int64) ([]InboxNFe, error) {
 	for rows.Next() {
 		var n InboxNFe
 		if err := rows.Scan(&n.Token, &n.AccessKey, &n.SupplierCNPJ, &n.SupplierName, &n.IssueDate, &n.TotalValue, &n.Manifestation,
-			&n.ManifestedAt, &n.Justification, &n.PurchaseOrder, &n.CreatedDate); err != nil {
+			&n.ManifestedAt, &n.Justification, &n.ManifestationStatus, &n.ManifestationReply, &n.PurchaseOrder, &n.CreatedDate); err != nil {
 			return nil, wrap("inbox nfes", err)
 		}
 		out = append(out, n)
@@ -82,7 +90,7 @@ func (db *DB) InboxXML(ctx context.Context, unitID int64, key string) ([]byte, e
 // conclusive event (confirmação, desconhecimento, operação não realizada)
 // ends it.
 func (db *DB) Manifest(ctx context.Context, unitID int64, id, event, justification string) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("manifest", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var current sql.NullString
 		var rowID int64
 		err := tx.QueryRowContext(ctx, `SELECT id, manifestation FROM nfe_inbox WHERE unit_id = ? AND (access_key = ? OR token = ?)`, unitID, id, id).
@@ -96,10 +104,57 @@ func (db *DB) Manifest(ctx context.Context, unitID int64, id, event, justificati
 		case event == "ciencia" && current.String == "ciencia":
 			return ErrManifestRule
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE nfe_inbox SET manifestation = ?, manifested_at = ?, justification = ? WHERE id = ?`,
+		_, err = tx.ExecContext(ctx, `UPDATE nfe_inbox SET manifestation = ?, manifested_at = ?, justification = ?,
+			manifestation_sent = NULL, manifestation_reply = NULL WHERE id = ?`,
 			event, timestamp(now), nullString(justification), rowID)
 		return err
-	})
+	}))
+}
+
+// PendingManifestation is a manifestation recorded and not sent yet.
+type PendingManifestation struct {
+	UnitID        int64
+	CNPJ          string // the unit's: the recipient's
+	AccessKey     string
+	Event         string // ciencia, confirmacao, desconhecimento, nao_realizada
+	Justification string
+	At            time.Time
+}
+
+// PendingManifestations lists the domain's manifestations not sent yet.
+func (db *DB) PendingManifestations(ctx context.Context) ([]PendingManifestation, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT n.unit_id, COALESCE(u.cnpj, ''), n.access_key, n.manifestation, COALESCE(n.justification, ''), n.manifested_at
+		FROM nfe_inbox n JOIN units u ON u.id = n.unit_id WHERE n.manifestation IS NOT NULL AND n.manifestation_sent IS NULL ORDER BY n.manifested_at`)
+	if err != nil {
+		return nil, wrap("pending manifestations", err)
+	}
+	defer rows.Close()
+	var out []PendingManifestation
+	for rows.Next() {
+		var m PendingManifestation
+		var at string
+		if err := rows.Scan(&m.UnitID, &m.CNPJ, &m.AccessKey, &m.Event, &m.Justification, &at); err != nil {
+			return nil, wrap("pending manifestations", err)
+		}
+		m.At, _ = time.Parse(time.RFC3339, at)
+		out = append(out, m)
+	}
+	return out, wrap("pending manifestations", rows.Err())
+}
+
+// ManifestationSent records the national environment's answer to a
+// manifestation: registered with its protocol, or refused with its code
+// and text. A manifestation changed since is left waiting.
+func (db *DB) ManifestationSent(ctx context.Context, unitID int64, key, event string, registered bool, reply string) error {
+	sent := "refused"
+	if registered {
+		sent = "registered"
+	}
+	return wrap("manifestation sent", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		_, err := tx.ExecContext(ctx, `UPDATE nfe_inbox SET manifestation_sent = ?, manifestation_reply = ?
+			WHERE unit_id = ? AND access_key = ? AND manifestation = ?`, sent, reply, unitID, key, event)
+		return err
+	}))
 }
 
 // PurchaseItem is one item of a purchase order.

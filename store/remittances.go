@@ -4,9 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
-	"strings"
+	"net/http"
 	"time"
+
+	"fincom/server/problem"
 )
 
 // RemittanceTitle is a charge a remittance carries: a boleto to register
@@ -34,7 +35,7 @@ type Remittance struct {
 
 // ErrNothingToRemit: no boleto was issued or cancelled since the last
 // remittance of the agreement.
-var ErrNothingToRemit = errors.New("nothing to remit")
+var ErrNothingToRemit = problem.New(http.StatusConflict, "Nothing to remit: no boleto was issued or cancelled since the last remittance of this agreement.")
 
 // ExportRemittance writes the agreement's next remittance in one
 // transaction: the boletos issued since the last file (registration
@@ -45,7 +46,11 @@ var ErrNothingToRemit = errors.New("nothing to remit")
 func (db *DB) ExportRemittance(ctx context.Context, unitID int64, provider string,
 	build func(a Agreement, seq int, created time.Time, titles []RemittanceTitle) ([]byte, error)) (Remittance, error) {
 	var out Remittance
-	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	rules, err := db.rules()
+	if err != nil {
+		return out, err
+	}
+	err = db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		a, err := agreementFor(ctx, tx, unitID, provider)
 		if errors.Is(err, sql.ErrNoRows) || (err == nil && a.Simulated) {
 			return ErrNoAgreement
@@ -88,8 +93,9 @@ func (db *DB) ExportRemittance(ctx context.Context, unitID int64, provider strin
 			if t.Movement != "01" {
 				continue
 			}
-			if gaps := payerGaps(t.PayerName, t.PayerDocument, t.Street, t.City, t.State, t.Zip); len(gaps) > 0 {
-				return &PayerError{Order: t.OrderCode, Missing: gaps}
+			if err := rules.Payer(Payer{Order: t.OrderCode, HasContact: true, Name: t.PayerName, Register: t.PayerDocument,
+				Address: t.Street, City: t.City, State: t.State, Zip: t.Zip}); err != nil {
+				return err
 			}
 		}
 		seq := a.RemittanceSeq + 1
@@ -135,78 +141,17 @@ func (db *DB) RemittanceFile(ctx context.Context, unitID int64, provider string,
 // registered under, else the contact's name (TestBoletoPayerLegalName).
 const payerNameSQL = `COALESCE(NULLIF(ct.social_reason, ''), ct.display_name, '')`
 
-// ErrPayerIncomplete: a bank registers a boleto only with its payer's
-// CPF or CNPJ and postal address (PayerError says what is missing).
-var ErrPayerIncomplete = errors.New("the payer lacks what the bank needs to register a boleto")
-
-// PayerError is a boleto its bank would refuse to register: the segment Q
-// of FEBRABAN's CNAB 240 names the payer by name, CPF or CNPJ (digits:
-// the inscription is a numeric field, columns 19-33, so an alphanumeric
-// CNPJ does not fit the layouts fincom writes) and postal address with an
-// 8-digit CEP. Missing lists the order's contact fields to complete (the
-// spec's names), or "id_token_contact" for an order without a contact.
-// TestBoletoPayerComplete holds it.
-type PayerError struct {
-	Order   string   `json:"cod_orders"`
-	Missing []string `json:"missing"`
-}
-
-func (e *PayerError) Error() string {
-	return fmt.Sprintf("order %s: the payer lacks %s", e.Order, strings.Join(e.Missing, ", "))
-}
-
-func (e *PayerError) Is(target error) bool { return target == ErrPayerIncomplete }
-
-// payerGaps lists what a contact, as stored (register and zip_code
-// normalized), lacks for a registered boleto.
-func payerGaps(name, register, address, city, state, zip string) []string {
-	var out []string
-	digits := func(s string, n int) bool {
-		if len(s) != n {
-			return false
-		}
-		for i := 0; i < len(s); i++ {
-			if s[i] < '0' || s[i] > '9' {
-				return false
-			}
-		}
-		return true
-	}
-	for _, f := range []struct {
-		name string
-		ok   bool
-	}{
-		{"name", strings.TrimSpace(name) != ""},
-		{"register", digits(register, 11) || digits(register, 14)},
-		{"address", strings.TrimSpace(address) != ""},
-		{"city", strings.TrimSpace(city) != ""},
-		{"state", len(state) == 2},
-		{"zip_code", digits(zip, 8)},
-	} {
-		if !f.ok {
-			out = append(out, f.name)
-		}
-	}
-	return out
-}
-
-// registrablePayer answers a PayerError when the order's contact lacks
-// what its bank needs to register a boleto.
-func registrablePayer(ctx context.Context, tx *sql.Tx, orderID int64) error {
-	var code string
+// registrablePayer asks the rules whether the order's payer is one its
+// bank registers a boleto for.
+func registrablePayer(ctx context.Context, tx *sql.Tx, rules Rules, orderID int64) error {
+	var p Payer
 	var contact sql.NullInt64
-	var name, register, address, city, state, zip string
 	if err := tx.QueryRowContext(ctx, `SELECT o.cod_orders, ct.id, `+payerNameSQL+`, COALESCE(ct.register, ''),
 		COALESCE(ct.address, ''), COALESCE(ct.city, ''), COALESCE(ct.state, ''), COALESCE(ct.zip_code, '')
 		FROM sales_orders o LEFT JOIN contacts ct ON ct.id = o.contact_id WHERE o.id = ?`, orderID).
-		Scan(&code, &contact, &name, &register, &address, &city, &state, &zip); err != nil {
+		Scan(&p.Order, &contact, &p.Name, &p.Register, &p.Address, &p.City, &p.State, &p.Zip); err != nil {
 		return err
 	}
-	if !contact.Valid {
-		return &PayerError{Order: code, Missing: []string{"id_token_contact"}}
-	}
-	if gaps := payerGaps(name, register, address, city, state, zip); len(gaps) > 0 {
-		return &PayerError{Order: code, Missing: gaps}
-	}
-	return nil
+	p.HasContact = contact.Valid
+	return rules.Payer(p)
 }

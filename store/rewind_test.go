@@ -12,6 +12,14 @@ import (
 var undoSchema = map[int]string{
 	25: `ALTER TABLE outbox DROP COLUMN sealed;`,
 	26: `ALTER TABLE contacts DROP COLUMN icms_contributor; ALTER TABLE contacts DROP COLUMN state_registration;`,
+	27: `DROP TABLE invoice_transmissions; ALTER TABLE units DROP COLUMN fiscal_environment;`,
+	28: `ALTER TABLE nfe_inbox DROP COLUMN manifestation_reply; ALTER TABLE nfe_inbox DROP COLUMN manifestation_sent;`,
+	29: `ALTER TABLE units DROP COLUMN nfse_issuer;`,
+	30: `DROP TABLE invoice_events;`,
+	31: `ALTER TABLE units DROP COLUMN fiscal_contingency_since; ALTER TABLE units DROP COLUMN fiscal_contingency;`,
+	32: `DROP TABLE psp_payments; DROP TABLE unit_psp;`,
+	33: `DROP TABLE psp_refunds; ALTER TABLE charges DROP COLUMN refunded_amount;`,
+	34: `DROP TABLE pix_recurrences;`,
 }
 
 // rewind sets the file's schema version back to version, undoing the

@@ -101,8 +101,8 @@ func takeScreening(ctx context.Context, tx *sql.Tx, unitID int64, token string, 
 // SetScreeningStatus discards a pending screening or brings a discarded one
 // back to pending.
 func (db *DB) SetScreeningStatus(ctx context.Context, unitID int64, token, from, to string) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("set screening status", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		return changed(tx.ExecContext(ctx, `UPDATE screenings SET status = ?, updated_at = ? WHERE unit_id = ? AND token = ? AND status = ?`,
 			to, timestamp(now), unitID, token, from))
-	})
+	}))
 }

@@ -157,8 +157,8 @@ func (s Session) CheckCSRF(token string) bool {
 
 // EndSession ends the session a cookie names (sign-out).
 func (db *DB) EndSession(ctx context.Context, secret string) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("end session", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		_, err := tx.ExecContext(ctx, `UPDATE portal_sessions SET ended_at = ? WHERE hash = ? AND ended_at IS NULL`, timestamp(now), hashToken(secret))
 		return err
-	})
+	}))
 }

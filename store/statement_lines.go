@@ -4,7 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"net/http"
 	"time"
+
+	"fincom/server/problem"
 )
 
 // StatementLineIn is a statement line as an OFX file gives it.
@@ -47,8 +50,8 @@ type StatementReport struct {
 
 // Errors of reconciliation.
 var (
-	ErrLineNotOpen    = errors.New("the statement line is not open")
-	ErrAmountMismatch = errors.New("the entry's amount and direction are not the line's")
+	ErrLineNotOpen    = problem.New(http.StatusConflict, "This statement line is already matched or dismissed.")
+	ErrAmountMismatch = problem.New(http.StatusConflict, "The entry's amount or direction is not the statement line's.")
 )
 
 const statementSelect = `SELECT l.token, ba.token, l.fitid, l.posted, l.amount, l.memo, l.status, l.matched_by, e.token, c.token, o.token
@@ -204,7 +207,7 @@ func (db *DB) reconcile(ctx context.Context, tx *sql.Tx, lineToken string, accou
 	entry := c.entry
 	if c.charge != 0 {
 		amt := Money{l.Amount.Round(2)}
-		pay, err := db.settleCharge(ctx, tx, c.charge, &amt, Settle{Via: PaidStatement, Day: l.Posted, BankAccountID: account}, now)
+		pay, err := db.settleCharge(ctx, tx, c.charge, Settle{Amount: &amt, Via: PaidStatement, Day: l.Posted, BankAccountID: account}, now)
 		if err != nil {
 			return nil, err
 		}

@@ -18,6 +18,7 @@ const (
 	publicPrefix  = "fcp_" // an order's public token (payment portal)
 	linkPrefix    = "fcl_" // a portal sign-in link's secret
 	sessionPrefix = "fcs_" // a portal session's cookie
+	webhookPrefix = "fcw_" // the secret path part of a unit's PSP webhook
 )
 
 // TokenDomain returns the domain a unit, access or public token names, or false
@@ -35,6 +36,8 @@ func TokenDomain(token string) (string, bool) {
 		rest = token[len(linkPrefix):]
 	case strings.HasPrefix(token, sessionPrefix):
 		rest = token[len(sessionPrefix):]
+	case strings.HasPrefix(token, webhookPrefix):
+		rest = token[len(webhookPrefix):]
 	default:
 		return "", false
 	}
@@ -105,12 +108,12 @@ func (db *DB) AccessTokens(ctx context.Context) ([]AccessToken, error) {
 
 // RevokeAccessToken revokes a token given in clear or by its id.
 func (db *DB) RevokeAccessToken(ctx context.Context, tokenOrID string) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("revoke access token", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		return changed(tx.ExecContext(ctx, `
 			UPDATE access_tokens SET revoked_at = ?
 			WHERE revoked_at IS NULL AND (hash = ? OR CAST(id AS TEXT) = ?)`,
 			timestamp(now), hashToken(tokenOrID), tokenOrID))
-	})
+	}))
 }
 
 // Authenticate checks an access token against the domain and resolves the

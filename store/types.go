@@ -220,7 +220,12 @@ func ParseDateISO(s string) (Date, error) {
 	return Date{t}, err
 }
 
-// ISO returns YYYY-MM-DD.
+// FirstOfMonth is the first day of d's month.
+func (d Date) FirstOfMonth() Date {
+	return Date{Time: time.Date(d.Year(), d.Month(), 1, 0, 0, 0, 0, time.UTC)}
+}
+
+// ISO is d as YYYY-MM-DD.
 func (d Date) ISO() string { return d.Format(time.DateOnly) }
 
 // BR returns DD/MM/YYYY.

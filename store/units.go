@@ -46,11 +46,48 @@ type UnitProfile struct {
 	// PixKey is the unit's PIX key, normalized: the key of the PIX codes
 	// of its orders that give none.
 	PixKey string `json:"pix_key,omitempty"`
+	// FiscalEnvironment is where the unit's invoices go: homologacao
+	// (tests, no legal value; the default) or producao.
+	FiscalEnvironment string `json:"fiscal_environment,omitempty"`
+	// NFSeIssuer is where the unit's service invoices are issued: national
+	// (the national NFS-e system; the default) or municipal (the city's
+	// own system).
+	NFSeIssuer string `json:"nfse_issuer,omitempty"`
+	// FiscalContingency is off, svc (the unit's NF-e go to its state's
+	// contingency authorizer) or epec (they are issued at once, their EPEC
+	// registered at the national environment, and sent to the state's
+	// authorizer later), since FiscalContingencySince (RFC 3339).
+	FiscalContingency      string `json:"fiscal_contingency,omitempty"`
+	FiscalContingencySince string `json:"fiscal_contingency_since,omitempty"`
 }
 
-const profileColumns = `street, number, complement, district, zip, phone, ie, crt, cnae, icms_rate, pis_rate, cofins_rate, csc_id, csc_sealed, pix_key`
+// Where a unit's service invoices are issued (UnitProfile.NFSeIssuer).
+const (
+	NFSeNational  = "national"
+	NFSeMunicipal = "municipal"
+)
+
+// The fiscal environments (UnitProfile.FiscalEnvironment).
+const (
+	Homologacao = "homologacao"
+	Producao    = "producao"
+)
+
+const profileColumns = `street, number, complement, district, zip, phone, ie, crt, cnae, icms_rate, pis_rate, cofins_rate, csc_id, csc_sealed, pix_key, fiscal_environment, nfse_issuer, fiscal_contingency, fiscal_contingency_since`
 
 func (p *UnitProfile) args() []any {
+	environment := p.FiscalEnvironment
+	if environment == "" {
+		environment = Homologacao
+	}
+	issuer := p.NFSeIssuer
+	if issuer == "" {
+		issuer = NFSeNational
+	}
+	contingency := p.FiscalContingency
+	if contingency == "" {
+		contingency = "off"
+	}
 	var crt any
 	if p.CRT != 0 {
 		crt = p.CRT
@@ -61,14 +98,15 @@ func (p *UnitProfile) args() []any {
 	}
 	return []any{nullString(p.Street), nullString(p.Number), nullString(p.Complement), nullString(p.District), nullString(p.Zip),
 		nullString(p.Phone), nullString(p.IE), crt, nullString(p.CNAE), nullString(p.ICMSRate), nullString(p.PISRate),
-		nullString(p.COFINSRate), nullString(p.CSCID), csc, nullString(p.PixKey)}
+		nullString(p.COFINSRate), nullString(p.CSCID), csc, nullString(p.PixKey), environment, issuer, contingency, nullString(p.FiscalContingencySince)}
 }
 
 func scanProfile(s scanner, p *UnitProfile) error {
-	var v [14]sql.NullString
+	var v [18]sql.NullString
 	var crt sql.NullInt64
-	err := s.Scan(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &crt, &v[8], &v[9], &v[10], &v[11], &v[12], &p.CSCSealed, &v[13])
-	p.PixKey = v[13].String
+	err := s.Scan(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &crt, &v[8], &v[9], &v[10], &v[11], &v[12], &p.CSCSealed, &v[13], &v[14], &v[15], &v[16], &v[17])
+	p.PixKey, p.FiscalEnvironment, p.NFSeIssuer = v[13].String, v[14].String, v[15].String
+	p.FiscalContingency, p.FiscalContingencySince = v[16].String, v[17].String
 	p.Street, p.Number, p.Complement, p.District, p.Zip, p.Phone, p.IE = v[0].String, v[1].String, v[2].String, v[3].String, v[4].String, v[5].String, v[6].String
 	p.CRT, p.CNAE, p.ICMSRate, p.PISRate, p.COFINSRate, p.CSCID = int(crt.Int64), v[8].String, v[9].String, v[10].String, v[11].String, v[12].String
 	return err
@@ -92,7 +130,7 @@ func (db *DB) SetUnitProfile(ctx context.Context, unitToken string, change func(
 		if err := change(&p); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE units SET (`+profileColumns+`) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) WHERE token = ?`,
+		_, err := tx.ExecContext(ctx, `UPDATE units SET (`+profileColumns+`) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) WHERE token = ?`,
 			append(p.args(), unitToken)...)
 		return err
 	})
@@ -114,7 +152,7 @@ type UnitCertificate struct {
 
 // SetUnitCertificate installs (or replaces) a unit's certificate.
 func (db *DB) SetUnitCertificate(ctx context.Context, unitID int64, c UnitCertificate) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("set unit certificate", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO unit_certificates (unit_id, cert, sealed_key, cnpj, subject, not_before, not_after, test, installed_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (unit_id) DO UPDATE SET cert = excluded.cert, sealed_key = excluded.sealed_key, cnpj = excluded.cnpj,
@@ -122,7 +160,7 @@ func (db *DB) SetUnitCertificate(ctx context.Context, unitID int64, c UnitCertif
 				installed_at = excluded.installed_at`,
 			unitID, c.Cert, c.SealedKey, c.CNPJ, c.Subject, timestamp(c.NotBefore), timestamp(c.NotAfter), boolInt(c.Test), timestamp(now))
 		return err
-	})
+	}))
 }
 
 // Certificate reads a unit's certificate; ErrNotFound when it has none.
@@ -146,7 +184,7 @@ func (db *DB) CreateUnit(ctx context.Context, in UnitInput) (Unit, error) {
 		u.CreatedAt = stampOf(now)
 		res, err := tx.ExecContext(ctx, `
 			INSERT INTO units (token, name, cnpj, city_ibge, im, created_at, `+profileColumns+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			append([]any{u.Token, u.Name, nullString(u.CNPJ), nullString(u.CityIBGE), nullString(u.IM), timestamp(now)}, in.Profile.args()...)...)
 		if err != nil {
 			return err

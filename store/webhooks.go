@@ -12,7 +12,7 @@ import (
 // The enum tags of Event.Type and Delivery.EventType list the same
 // (TestWebhookEventsDocumented).
 var WebhookEvents = map[string]bool{
-	"sales_order.created": true, "charge.created": true, "charge.paid": true, "charge.overdue": true, "charge.cancelled": true, "charge.refused": true,
+	"sales_order.created": true, "charge.created": true, "charge.paid": true, "charge.overdue": true, "charge.cancelled": true, "charge.refused": true, "charge.refunded": true, "charge.refund_refused": true,
 	"invoice.issued": true, "invoice.cancelled": true, "contract.created": true, "contract.updated": true, "inventory.low_stock": true,
 }
 
@@ -70,7 +70,7 @@ func (db *DB) SetWebhookActive(ctx context.Context, unitID int64, token string, 
 // Event is a webhook delivery's body.
 type Event struct {
 	ID        string `json:"id"`
-	Type      string `json:"type" enum:"sales_order.created,charge.created,charge.paid,charge.overdue,charge.cancelled,charge.refused,invoice.issued,invoice.cancelled,contract.created,contract.updated,inventory.low_stock"`
+	Type      string `json:"type" enum:"sales_order.created,charge.created,charge.paid,charge.overdue,charge.cancelled,charge.refused,charge.refunded,charge.refund_refused,invoice.issued,invoice.cancelled,contract.created,contract.updated,inventory.low_stock"`
 	CreatedAt string `json:"created_at"`
 	UnitToken string `json:"unit_token"`
 	Data      any    `json:"data"`
@@ -127,7 +127,7 @@ func (db *DB) emit(ctx context.Context, tx *sql.Tx, unitID int64, typ string, da
 type Delivery struct {
 	EventID     string          `json:"event_id"`
 	Webhook     string          `json:"id_token_webhook"`
-	EventType   string          `json:"event_type" enum:"sales_order.created,charge.created,charge.paid,charge.overdue,charge.cancelled,charge.refused,invoice.issued,invoice.cancelled,contract.created,contract.updated,inventory.low_stock"`
+	EventType   string          `json:"event_type" enum:"sales_order.created,charge.created,charge.paid,charge.overdue,charge.cancelled,charge.refused,charge.refunded,charge.refund_refused,invoice.issued,invoice.cancelled,contract.created,contract.updated,inventory.low_stock"`
 	Status      string          `json:"status" enum:"pending,sent,failed"`
 	Attempts    int             `json:"attempts"`
 	LastStatus  *int            `json:"last_status"`
@@ -202,7 +202,7 @@ const MaxDeliveryAttempts = 10
 // reason the log shows, and the next try after 30 s, 1, 2, 4 … minutes
 // (at most 6 h), failed for good after MaxDeliveryAttempts.
 func (db *DB) DeliveryDone(ctx context.Context, eventID string, status int, failure string) error {
-	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	return wrap("delivery done", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var attempts int
 		if err := tx.QueryRowContext(ctx, `SELECT attempts FROM webhook_deliveries WHERE event_id = ?`, eventID).Scan(&attempts); err != nil {
 			return notFound(err)
@@ -222,5 +222,5 @@ func (db *DB) DeliveryDone(ctx context.Context, eventID string, status int, fail
 		_, err := tx.ExecContext(ctx, `UPDATE webhook_deliveries SET status = ?, attempts = ?, last_status = ?, last_error = ?, next_try_at = ? WHERE event_id = ?`,
 			state, attempts, st, failure, timestamp(now.Add(next)), eventID)
 		return err
-	})
+	}))
 }

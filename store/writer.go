@@ -192,6 +192,9 @@ const checkpointEvery = 200
 
 // committed counts a commit and nudges the checkpointer now and then.
 func (db *DB) committed() {
+	if db.walOwned {
+		return
+	}
 	if db.commits++; db.commits >= checkpointEvery {
 		db.commits = 0
 		select {

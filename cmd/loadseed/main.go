@@ -25,6 +25,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"fincom/server/billing"
 	"fincom/store"
 )
 
@@ -68,7 +69,7 @@ func main() {
 		schema = nil // migrations build the schema as well
 	}
 	ctx := context.Background()
-	ds, err := store.OpenDomains(*data, store.Options{Schema: string(schema), Durability: store.DurabilityNormal})
+	ds, err := store.OpenDomains(*data, store.Options{Rules: billing.Rules{}, Schema: string(schema), Durability: store.DurabilityNormal})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -6,18 +6,20 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"fincom/server/bank"
+	"fincom/server/problem"
 	"fincom/server/statement"
 	"fincom/store"
 )
 
 // ErrUnknownBank is a provider that is none of the banks'.
-var ErrUnknownBank = errors.New("unknown provider: use provider_a, provider_b or provider_c")
+var ErrUnknownBank = problem.New(http.StatusBadRequest, "Unknown provider: use provider_a (Itaú), provider_b (Bradesco) or provider_c (Santander).")
 
 // Late-payment terms every boleto carries: a 2% fine the day after the due
 // date and 1% a month of interest (LateAmount).

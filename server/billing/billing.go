@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"strconv"
 
 	"github.com/shopspring/decimal"
@@ -19,21 +20,24 @@ import (
 	"fincom/server/bank"
 	"fincom/server/brdoc"
 	"fincom/server/invoicing"
+	"fincom/server/problem"
 	"fincom/server/provider"
+	"fincom/server/psp"
+	"fincom/server/psp/apipix"
 	"fincom/store"
 )
 
-// Errors of IssueCharges and Resend besides the store's (ErrNotFound for
+// Refusals of IssueCharges and Resend besides the store's (ErrNotFound for
 // an unknown order, ErrOrderDisabled, ErrNoChargeToResend).
 var (
-	ErrUnknownProvider = errors.New("unknown collection provider")
+	ErrUnknownProvider = problem.New(http.StatusUnprocessableEntity, "Unknown collection provider.")
 	// ErrProviderRefused: the provider will not issue the charge; the
 	// installment may be charged again once the order is fixed.
-	ErrProviderRefused = errors.New("the collection provider refused the charge")
+	ErrProviderRefused = problem.New(http.StatusUnprocessableEntity, "The collection provider refused the charge.")
 	// ErrProviderDown: the provider did not answer; the charge stays
 	// ISSUING and a retry asks with the same idempotency key.
-	ErrProviderDown  = errors.New("the collection provider did not answer")
-	ErrNoChargeEmail = errors.New("the order has no notify_email_charge")
+	ErrProviderDown  = problem.New(http.StatusBadGateway, "The collection provider did not answer. Try again: the charge will not be issued twice.")
+	ErrNoChargeEmail = problem.New(http.StatusBadRequest, "The sales order has no notify_email_charge.")
 )
 
 // Service issues and settles charges.
@@ -44,10 +48,25 @@ type Service struct {
 	// Invoices issues the invoice a payment makes due (generateNFWebhook).
 	Invoices *invoicing.Service
 	Log      *slog.Logger
+	// PSPs are the units' PSP connections: a PIX charge of a unit with one
+	// is created at its PSP. Nil: none is used.
+	PSPs *PSPs
 	// SimulatedBanks gives a unit without an agreement the sample one,
 	// simulated (test mode and demo only): a production server issues
 	// boletos only by the agreements the operator set.
 	SimulatedBanks bool
+}
+
+// Close stops test mode's local PSPs and authorities, if any.
+func (s *Service) Close() error {
+	var err error
+	if s.PSPs != nil && s.PSPs.Rehearsal != nil {
+		err = s.PSPs.Rehearsal.Close()
+	}
+	if s.Invoices != nil {
+		err = errors.Join(err, s.Invoices.Close())
+	}
+	return err
 }
 
 // NoAgreementError is a charge through a provider the unit has no
@@ -58,7 +77,8 @@ func (e *NoAgreementError) Error() string {
 	return "the unit has no agreement with " + e.Provider + "'s bank"
 }
 
-func (e *NoAgreementError) Is(target error) bool { return target == store.ErrNoAgreement }
+// Unwrap is store.ErrNoAgreement, the refusal the API answers.
+func (e *NoAgreementError) Unwrap() error { return store.ErrNoAgreement }
 
 // samples are the sample agreements in the store's terms.
 func samples() map[string]store.Agreement {
@@ -141,7 +161,20 @@ func (s *Service) IssueCharges(ctx context.Context, db *store.DB, unitID int64, 
 			req.Agreement, req.Simulated = &ba, a.Simulated
 			req.OurNumber, _ = strconv.ParseInt(c.OurNumber.String, 10, 64)
 		}
-		issued, err := p.Issue(ctx, req)
+		issued, viaPSP, err := s.issueAtUnitPSP(ctx, db, unitID, orderToken, order.CodOrders, c, due.Time)
+		var problem *psp.Problem
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			return err
+		case errors.As(err, &problem) && problem.Status < 500, errors.Is(err, apipix.ErrMessage), errors.Is(err, ErrRecurrenceReceiver):
+			return refused(fmt.Errorf("%w: %v", ErrProviderRefused, err))
+		case err != nil:
+			s.Log.Warn("PSP call failed", "err", err)
+			return fmt.Errorf("%w: %v", ErrProviderDown, err)
+		}
+		if !viaPSP {
+			issued, err = p.Issue(ctx, req)
+		}
 		if errors.Is(err, provider.ErrRefused) {
 			return refused(fmt.Errorf("%w: %v", ErrProviderRefused, err))
 		}

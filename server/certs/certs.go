@@ -57,22 +57,35 @@ func NewKeyring(key []byte) (*Keyring, error) {
 	return &Keyring{aead}, nil
 }
 
-// ReadKeyFile reads a secrets key file: 32 raw bytes, or 64 hex digits,
-// or their base64, with or without a trailing newline. A file others may
-// read is refused.
+// ReadKeyFile reads a secrets key file (ReadKey).
 func ReadKeyFile(path string) (*Keyring, error) {
-	fi, err := os.Stat(path)
+	key, err := ReadKey(path)
 	if err != nil {
 		return nil, fmt.Errorf("secrets key: %w", err)
 	}
+	return NewKeyring(key)
+}
+
+// ReadKey reads a key file: 32 raw bytes, or 64 hex digits, or their
+// base64, with or without a trailing newline. A file others may read is
+// refused.
+func ReadKey(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
 	if fi.Mode().Perm()&0o077 != 0 {
-		return nil, fmt.Errorf("secrets key %s is readable by others (chmod 600 it)", path)
+		return nil, fmt.Errorf("%s is readable by others (chmod 600 it)", path)
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("secrets key: %w", err)
+		return nil, err
 	}
-	return NewKeyring(decodeKey(b))
+	key := decodeKey(b)
+	if len(key) != 32 {
+		return nil, fmt.Errorf("%s: a key is 32 bytes (or 64 hex digits), not %d", path, len(key))
+	}
+	return key, nil
 }
 
 func decodeKey(b []byte) []byte {

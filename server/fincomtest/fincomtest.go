@@ -20,7 +20,9 @@ import (
 
 	"fincom/jobs"
 	"fincom/server"
+	"fincom/server/billing"
 	"fincom/server/certs"
+	"fincom/server/testmode"
 	"fincom/store"
 )
 
@@ -69,7 +71,7 @@ func Start(t testing.TB, opts ...Options) *Instance {
 		now = func() time.Time { return fixed }
 	}
 	dir := t.TempDir()
-	ds, err := store.OpenDomains(dir, store.Options{Now: now, Seeded: o.Seed != 0, Seed: o.Seed})
+	ds, err := store.OpenDomains(dir, store.Options{Rules: billing.Rules{}, Now: now, Seeded: o.Seed != 0, Seed: o.Seed})
 	if err != nil {
 		t.Fatalf("fincomtest: %v", err)
 	}
@@ -98,7 +100,7 @@ func Start(t testing.TB, opts ...Options) *Instance {
 		t.Fatalf("fincomtest: %v", err)
 	}
 	u, err := db.CreateUnit(ctx, store.UnitInput{Name: "Unidade de teste", CNPJ: o.UnitCNPJ, CityIBGE: o.UnitCityIBGE, IM: "123456",
-		Profile: server.TestUnitProfile(keys)})
+		Profile: testmode.UnitProfile(keys)})
 	if err != nil {
 		t.Fatalf("fincomtest: %v", err)
 	}
@@ -112,10 +114,11 @@ func Start(t testing.TB, opts ...Options) *Instance {
 	// throw-away domains) are what integrators' tests need.
 	// The clock's advance runs the scheduler's jobs, as `serve` wires it.
 	publicURL := "http://" + ln.Addr().String()
-	bill, inv, err := server.NewServices(server.ServiceOptions{PublicURL: publicURL, Keyring: keys, TestCertificates: true})
+	bill, inv, err := server.NewServices(server.ServiceOptions{PublicURL: publicURL, Keyring: keys, TestCertificates: true, Clock: ds.DomainNow})
 	if err != nil {
 		t.Fatalf("fincomtest: %v", err)
 	}
+	t.Cleanup(func() { bill.Close() })
 	runner := &jobs.Runner{Domains: ds, Log: slog.New(slog.DiscardHandler), Billing: bill, WebhookAllowPrivate: true}
 	srv, err := server.New(ds, sys, server.Config{Version: "fincomtest", PublicURL: publicURL, TestMode: true, Seed: o.Seed,
 		Billing: bill, Invoices: inv, RunDay: func(ctx context.Context, db *store.DB, day store.Date) (any, error) {

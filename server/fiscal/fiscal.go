@@ -1,12 +1,12 @@
-// Package fiscal issues Brazilian fiscal invoices (NF-e, NFC-e, municipal
-// NFS-e and national NFS-e) through a tax authority. Documents are built
-// as the official schemas define them (schemas/, validated by package
-// xsd), signed with the issuer's certificate as the manuals require, and
-// sent to an Authority. fincom cannot reach the real authorities, so
-// Simulated stands in for them and checks what they check (schema,
-// signature, the certificate's CNPJ, duplicates); every document is of the
-// test environment (tpAmb 2), so that nobody mistakes it for a legally
-// valid invoice.
+// Package fiscal builds Brazilian fiscal invoices (NF-e, NFC-e, municipal
+// NFS-e and national NFS-e) as the official schemas define them
+// (schemas/, validated by package xsd), signs them with the issuer's
+// certificate as the manuals require, and hands them to an Authority:
+// SEFAZ (package sefaz) and the national NFS-e system (package nfsen) on
+// a production server, Simulated in test mode and the demo, which checks
+// what they check (schema, signature, the certificate's CNPJ,
+// duplicates). A unit issues in homologação (tpAmb 2, no legal value)
+// until its operator chooses production.
 package fiscal
 
 import (
@@ -30,8 +30,48 @@ const (
 	NFSeN = "nfsen" // national service invoice (Sistema Nacional NFS-e)
 )
 
-// Environment 2 is homologação: the documents are for testing.
-const Environment = 2
+// Contingency is a note issued while its state's authorizer is down:
+// tpEmis 6 (SVC-AN) or 7 (SVC-RS), 4 (EPEC) for an NF-e, 9 (offline) for
+// an NFC-e, since when, and why (15 to 256 characters).
+type Contingency struct {
+	TpEmis int
+	Since  time.Time
+	Reason string
+}
+
+// The contingency authorizers (Sefaz Virtual de Contingência) of each
+// state, as the Portal Nacional da NF-e lists them (2025): SVC-RS for AM,
+// BA, GO, MA, MS, MT, PE and PR, SVC-AN for the others.
+var svcRS = map[string]bool{"AM": true, "BA": true, "GO": true, "MA": true, "MS": true, "MT": true, "PE": true, "PR": true}
+
+// SVCOf is the tpEmis of a state's NF-e in SVC contingency: 7 (SVC-RS) or
+// 6 (SVC-AN).
+func SVCOf(state string) int {
+	if svcRS[state] {
+		return 7
+	}
+	return 6
+}
+
+// tpEmis is the note's emission type: 1 normal, or its contingency's.
+func (inv Invoice) tpEmis() int {
+	if inv.Contingency != nil {
+		return inv.Contingency.TpEmis
+	}
+	return 1
+}
+
+// Homologation is tpAmb 2, homologação: documents for testing, without
+// legal value; production is 1 (Invoice.Production).
+const Homologation = 2
+
+// tpAmb is the invoice's environment: 1 production, 2 homologação.
+func (inv Invoice) tpAmb() int {
+	if inv.Production {
+		return 1
+	}
+	return Homologation
+}
 
 // Party is an issuer or a recipient.
 type Party struct {
@@ -90,6 +130,9 @@ type Profile struct {
 	COFINSRate decimal.Decimal // percent (normal regime)
 	CSCID      string          // the CSC's id at the state (NFC-e)
 	CSC        string          // the code of the NFC-e's QR code hash
+	// Municipal says the unit's city issues its service invoices in its
+	// own system, not the national one.
+	Municipal bool
 }
 
 // simples reports a regime whose ICMS is stated with a CSOSN (Simples
@@ -142,7 +185,13 @@ func (w Withholdings) Sum() decimal.Decimal {
 
 // Invoice is a document to issue.
 type Invoice struct {
-	Kind            string
+	Kind string
+	// Contingency, when set, issues an NF-e in contingency (SVC: tpEmis 6
+	// or 7, with when it began and why).
+	Contingency *Contingency
+	// Production issues in the production environment (tpAmb 1): the
+	// unit's choice (unit set --fiscal-environment producao).
+	Production      bool
 	Series, Number  int
 	Issued          time.Time
 	Emitter         Party
@@ -186,6 +235,14 @@ func Validate(inv Invoice) []Problem {
 	}
 	if inv.Kind != NFSe {
 		validateProfile(inv, add)
+	}
+	if inv.Production && inv.Kind == NFSe {
+		// fincom transmits NF-e and NFC-e to SEFAZ and national NFS-e to
+		// the national system; the municipal systems are not connected.
+		add("unit.fiscal_environment", "a municipal NFS-e is not issued in production; set the unit to homologacao, or issue national NFS-e (nf_kind nfsen)")
+	}
+	if inv.Kind == NFSeN && inv.Profile.Municipal {
+		add("unit.nfse_issuer", "the unit's city issues its NFS-e in its own system (unit set --nfse-issuer municipal): issue nf_kind nfse, or set the unit to national")
 	}
 	r := inv.Recipient
 	if !brdoc.ValidCNPJ(r.Register) && !brdoc.ValidCPF(r.Register) {
@@ -433,7 +490,7 @@ func AccessKey(inv Invoice) string {
 		model = "65"
 	}
 	k := stateCode(inv.Emitter.CityIBGE) + inv.Issued.Format("0601") + inv.Emitter.Register + model + pad(inv.Series, 3) +
-		pad(inv.Number, 9) + "1" + inv.Code
+		pad(inv.Number, 9) + strconv.Itoa(inv.tpEmis()) + inv.Code
 	return k + strconv.Itoa(mod11(k))
 }
 
@@ -441,11 +498,26 @@ func AccessKey(inv Invoice) string {
 // environment (1), registration type (1: CPF, 2: CNPJ), registration (14),
 // NFS-e number (13), AAMM (4), random code (9), module 11 check digit.
 func NationalKey(inv Invoice) string {
-	reg := inv.Emitter.Register
+	return NationalKeyOf(inv.Emitter.CityIBGE, inv.tpAmb(), inv.Emitter.Register, inv.Number, inv.Issued, inv.Code)
+}
+
+// NationalKeyOf is the national NFS-e's key of the note number n of the
+// provider register (CNPJ or CPF) in city, issued at, with its 9-digit
+// random code: what the national system gives the notes it numbers.
+func NationalKeyOf(city string, amb int, register string, n int, at time.Time, code string) string {
 	kind := "2"
-	if len(reg) == 11 {
-		kind, reg = "1", "000"+reg
+	if len(register) == 11 {
+		kind, register = "1", "000"+register
 	}
-	k := inv.Emitter.CityIBGE + strconv.Itoa(Environment) + kind + reg + pad(inv.Number, 13) + inv.Issued.Format("0601") + inv.Code
+	k := city + strconv.Itoa(amb) + kind + register + pad(n, 13) + at.Format("0601") + code
 	return k + strconv.Itoa(mod11(k))
+}
+
+// ValidNationalKey checks a national NFS-e key: 50 digits, the last the
+// module 11 check digit of the others.
+func ValidNationalKey(k string) bool {
+	if len(k) != 50 || brdoc.Digits(k) != k {
+		return false
+	}
+	return mod11(k[:49]) == int(k[49]-'0')
 }

@@ -381,10 +381,62 @@ func TestDPSWithholdings(t *testing.T) {
 	}
 }
 
-// ValidNationalKey checks a national NFS-e key's check digit.
-func ValidNationalKey(k string) bool {
-	if len(k) != 50 || brdoc.Digits(k) != k {
-		return false
+// TestProductionNotes: a production NFC-e's QR code and consultation
+// address are the state's production ones with tpAmb 1 in the hashed
+// parameters, and neither a production NF-e nor NFC-e says it has no
+// value; a homologation note still does. Both are valid by the schema.
+func TestProductionNotes(t *testing.T) {
+	c, err := certs.TestCertificate("Acme Comércio Ltda", "11222333000181", issued)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return mod11(k[:49]) == int(k[49]-'0')
+	for _, kind := range []string{NFe, NFCe} {
+		for _, production := range []bool{false, true} {
+			inv := sample(kind, SimplesNacional)
+			inv.Production = production
+			if ps := Validate(inv); len(ps) != 0 {
+				t.Fatalf("%s production=%v: %v", kind, production, ps)
+			}
+			doc, err := BuildNFe(inv, AccessKey(inv))
+			if err == nil {
+				doc, err = Sign(doc, "NFe"+AccessKey(inv), c)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := ValidateSchema("NFe", doc); err != nil {
+				t.Fatalf("%s production=%v: %v", kind, production, err)
+			}
+			s := string(doc)
+			if strings.Contains(s, "sem valor fiscal") == production {
+				t.Errorf("%s production=%v: the note's text says %v", kind, production, strings.Contains(s, "sem valor fiscal"))
+			}
+			if kind != NFCe {
+				continue
+			}
+			qr, urlChave := "https://www.homologacao.nfce.fazenda.sp.gov.br/qrcode?p="+AccessKey(inv)+"|2|2|1|", "<urlChave>https://www.homologacao.nfce.fazenda.sp.gov.br/NFCeConsultaPublica</urlChave>"
+			if production {
+				qr, urlChave = "https://www.nfce.fazenda.sp.gov.br/qrcode?p="+AccessKey(inv)+"|2|1|1|", "<urlChave>https://www.nfce.fazenda.sp.gov.br/NFCeConsultaPublica</urlChave>"
+			}
+			if !strings.Contains(s, "<qrCode>"+qr) || !strings.Contains(s, urlChave) {
+				t.Errorf("production=%v: the QR code or urlChave is not the environment's:\n%s", production, s[strings.Index(s, "<infNFeSupl>"):])
+			}
+		}
+	}
+	if nfse := sample(NFSe, SimplesNacional); true {
+		nfse.Production = true
+		if ps := Validate(nfse); len(ps) != 1 || ps[0].Field != "unit.fiscal_environment" {
+			t.Errorf("a production municipal NFS-e: %v", ps)
+		}
+	}
+}
+
+// TestEverySchemaLoads: each root's embedded schema loads (they load one
+// by one, when first needed).
+func TestEverySchemaLoads(t *testing.T) {
+	for root, load := range schemas {
+		if _, err := load(); err != nil {
+			t.Errorf("%s: %v", root, err)
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha1"
 	"encoding/hex"
 	"encoding/xml"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -68,6 +69,8 @@ type Ide struct {
 	IndIntermed string `xml:"indIntermed,omitempty"`
 	ProcEmi     string `xml:"procEmi"`
 	VerProc     string `xml:"verProc"`
+	DhCont      string `xml:"dhCont,omitempty"`
+	XJust       string `xml:"xJust,omitempty"`
 }
 
 // Ender is an address (TEnderEmi and TEndereco share their first fields).
@@ -291,10 +294,54 @@ type ProtNFe struct {
 
 // ReadNFeProc reads an authorized NF-e or NFC-e (the DANFE is drawn from
 // it).
+// A note issued offline and not yet authorized (an NFe without the
+// authority's protNFe) is read too, its Prot empty.
 func ReadNFeProc(doc []byte) (NFeProc, error) {
 	var p NFeProc
+	if !bytes.Contains(doc, []byte("<nfeProc")) {
+		doc = Proc(doc, nil)
+	}
 	err := xml.Unmarshal(doc, &p)
 	return p, err
+}
+
+// OfflineReason is the justification (xJust) of an NFC-e issued offline.
+const OfflineReason = "Sem comunicação com a SEFAZ: NFC-e emitida em contingência off-line pelo fincom"
+
+// OfflineQR gives a signed NFC-e issued offline (tpEmis 9) its QR code,
+// version 2 for off-line issue (NT 2015.002 v1.50): the state's QR code
+// URL of the environment, then p=key|2|tpAmb|day of issue|vNF|the note's
+// DigestValue (its base64 text) in hex|CSC id|SHA-1 of those followed by
+// the CSC, in capital hex. It goes in infNFeSupl, outside the signed infNFe, so it is
+// written once the note is signed.
+func OfflineQR(signed []byte, inv Invoice, key string) ([]byte, error) {
+	digest := digestValue(signed)
+	if len(digest) != 28 {
+		return nil, fmt.Errorf("offline QR code: the note has no SHA-1 digest")
+	}
+	id := strings.TrimLeft(inv.Profile.CSCID, "0")
+	if id == "" {
+		id = "0"
+	}
+	var vnf struct {
+		V string `xml:"NFe>infNFe>total>ICMSTot>vNF"`
+	}
+	if err := xml.Unmarshal(Proc(signed, nil), &vnf); err != nil || vnf.V == "" {
+		return nil, fmt.Errorf("offline QR code: the note has no vNF")
+	}
+	params := key + "|2|" + strconv.Itoa(inv.tpAmb()) + "|" + inv.Issued.In(saoPaulo).Format("02") + "|" + vnf.V + "|" +
+		strings.ToUpper(hex.EncodeToString([]byte(digest))) + "|" + id
+	sum := sha1.Sum([]byte(params + inv.Profile.CSC))
+	qr := QRCodeURL(inv.Emitter.State, inv.Production) + "?p=" + params + "|" + strings.ToUpper(hex.EncodeToString(sum[:]))
+	start, end := bytes.Index(signed, []byte("<qrCode>")), bytes.Index(signed, []byte("</qrCode>"))
+	if start < 0 || end < start {
+		return nil, fmt.Errorf("offline QR code: the note has no qrCode")
+	}
+	var b bytes.Buffer
+	b.Write(signed[:start+len("<qrCode>")])
+	xml.EscapeText(&b, []byte(qr))
+	b.Write(signed[end:])
+	return b.Bytes(), nil
 }
 
 // PaymentNames are the DANFE's names of the NF-e's means of payment.
@@ -303,10 +350,12 @@ var PaymentNames = map[string]string{"01": "Dinheiro", "03": "Cartão de Crédit
 	"90": "Sem pagamento", "99": "Outros"}
 
 // tPag is the NF-e payment means of a payment key (NT 2023.004): a PIX
-// paid by a static BR Code, as fincom's charges carry, is 20; the
-// recurrences of Pix Automático, which a PSP charges, 17.
+// paid by a static BR Code (the order's key) is 20; one the unit's PSP
+// charges with a dynamic code (PIX_DINAMICO), and the recurrences of Pix
+// Automático, 17.
 var tPag = map[string]string{
 	"CASH": "01", "CREDIT_CARD": "03", "DEBIT_CARD": "04", "BOLETO": "15", "TRANSFER": "18", "PIX": "20", "PIX_AUTOMATICO": "17",
+	"PIX_DINAMICO": "17",
 }
 
 // In the test environment the authorities require these texts where the
@@ -363,8 +412,11 @@ func BuildNFe(inv Invoice, key string) ([]byte, error) {
 	in.ID, in.Versao = "NFe"+key, "4.00"
 	in.Ide = Ide{CUF: key[:2], CNF: inv.Code, NatOp: "Venda de mercadoria", Mod: model, Serie: inv.Series, NNF: inv.Number,
 		DhEmi: dh(inv.Issued), TpNF: inv.TipoDocumento, IDDest: inv.LocalDestino, CMunFG: inv.Emitter.CityIBGE, TpImp: "1",
-		TpEmis: "1", CDV: key[43:], TpAmb: Environment, FinNFe: inv.Finalidade, IndFinal: inv.ConsumidorFinal,
+		TpEmis: strconv.Itoa(inv.tpEmis()), CDV: key[43:], TpAmb: inv.tpAmb(), FinNFe: inv.Finalidade, IndFinal: inv.ConsumidorFinal,
 		IndPres: inv.Presenca, ProcEmi: "0", VerProc: "fincom"}
+	if c := inv.Contingency; c != nil {
+		in.Ide.DhCont, in.Ide.XJust = dh(c.Since), clip(c.Reason, 256)
+	}
 	switch inv.Presenca {
 	case "2", "3", "4", "9":
 		// A sale not in person says whether a marketplace took it.
@@ -393,7 +445,7 @@ func BuildNFe(inv Invoice, key string) ([]byte, error) {
 		// producers go without their P.
 		dest.IE = strings.TrimPrefix(r.IE, "P")
 	}
-	if Environment == 2 {
+	if !inv.Production {
 		dest.XNome = HomologacaoDest
 	}
 	if len(r.Register) == 11 {
@@ -416,7 +468,7 @@ func BuildNFe(inv Invoice, key string) ([]byte, error) {
 	hundred := decimal.NewFromInt(100)
 	for i, it := range inv.Items {
 		desc := clip(it.Description, 120)
-		if inv.Kind == NFCe && i == 0 && Environment == 2 {
+		if inv.Kind == NFCe && i == 0 && !inv.Production {
 			desc = HomologacaoItem
 		}
 		d := Det{NItem: i + 1, Prod: Prod{CProd: clip(it.Code, 60), CEAN: "SEM GTIN", XProd: desc, NCM: it.NCM, CFOP: it.CFOP,
@@ -483,9 +535,12 @@ func BuildNFe(inv Invoice, key string) ([]byte, error) {
 		dp = DetPag{TPag: "90", VPag: "0.00"}
 	}
 	in.Pag.DetPag = []DetPag{dp}
-	in.InfAdic = &InfAdc{InfCpl: "Documento emitido em ambiente de homologação pelo fincom: sem valor fiscal."}
+	if !inv.Production {
+		// Only a test note says it has no value (TestProductionNotes).
+		in.InfAdic = &InfAdc{InfCpl: "Documento emitido em ambiente de homologação pelo fincom: sem valor fiscal."}
+	}
 	if inv.Kind == NFCe {
-		doc.Supl = &NFeSupl{QRCode: ConsumerQR(key, e.State, p.CSCID, p.CSC), URLChave: ConsultaURL(e.State)}
+		doc.Supl = &NFeSupl{QRCode: ConsumerQR(key, e.State, p.CSCID, p.CSC, inv.Production), URLChave: ConsultaURL(e.State, inv.Production)}
 	}
 	return marshal(doc)
 }
@@ -505,16 +560,21 @@ func phone(s string) string {
 }
 
 // ConsumerQR is the NFC-e's QR code, version 2 for on-line issue (NT
-// 2015.002 v1.50): the state's QR code URL, then p=key|2|tpAmb|CSC
-// id|SHA-1 of "key|2|tpAmb|CSC id" followed by the CSC, in capital hex.
-func ConsumerQR(key, state, cscID, csc string) string {
+// 2015.002 v1.50): the state's QR code URL of the environment, then
+// p=key|2|tpAmb|CSC id|SHA-1 of "key|2|tpAmb|CSC id" followed by the CSC,
+// in capital hex.
+func ConsumerQR(key, state, cscID, csc string, production bool) string {
 	id := strings.TrimLeft(cscID, "0")
 	if id == "" {
 		id = "0"
 	}
-	params := key + "|2|" + strconv.Itoa(Environment) + "|" + id
+	tpAmb := Homologation
+	if production {
+		tpAmb = 1
+	}
+	params := key + "|2|" + strconv.Itoa(tpAmb) + "|" + id
 	sum := sha1.Sum([]byte(params + csc))
-	return QRCodeURL(state) + "?p=" + params + "|" + strings.ToUpper(hex.EncodeToString(sum[:]))
+	return QRCodeURL(state, production) + "?p=" + params + "|" + strings.ToUpper(hex.EncodeToString(sum[:]))
 }
 
 // Authorized wraps a signed NF-e and the authority's answer into the
@@ -522,7 +582,7 @@ func ConsumerQR(key, state, cscID, csc string) string {
 func Authorized(signed []byte, key string, a Authorization) ([]byte, error) {
 	var prot ProtNFe
 	prot.Versao = "4.00"
-	prot.Inf.TpAmb, prot.Inf.VerAplic, prot.Inf.ChNFe, prot.Inf.DhRecbto = Environment, "fincom-sim", key, dh(a.At)
+	prot.Inf.TpAmb, prot.Inf.VerAplic, prot.Inf.ChNFe, prot.Inf.DhRecbto = Homologation, "fincom-sim", key, dh(a.At)
 	prot.Inf.NProt, prot.Inf.CStat, prot.Inf.XMotivo, prot.Inf.DigVal = a.Protocol, a.Status, a.Message, digestValue(signed)
 	p, err := xml.Marshal(prot)
 	if err != nil {
@@ -535,6 +595,29 @@ func Authorized(signed []byte, key string, a Authorization) ([]byte, error) {
 	b.Write(p)
 	b.WriteString(`</nfeProc>`)
 	return b.Bytes(), nil
+}
+
+// Proc is the nfeProc of a signed note and the protocol its authority
+// answered (protNFe, kept as the authority wrote it): the note as the
+// issuer keeps it and sends its customer.
+func Proc(signed, protNFe []byte) []byte { return kept("nfeProc", "4.00", signed, protNFe) }
+
+// kept is a document as its issuer keeps it: the signed document and the
+// authority's answer in root.
+func kept(root, version string, signed, answer []byte) []byte {
+	var b bytes.Buffer
+	b.WriteString(xml.Header)
+	b.WriteString(`<` + root + ` xmlns="` + nfeNS + `" versao="` + version + `">`)
+	b.Write(stripHeader(signed))
+	b.Write(stripHeader(answer))
+	b.WriteString(`</` + root + `>`)
+	return b.Bytes()
+}
+
+// ProcEvento is an event as its issuer keeps it (procEventoNFe): the
+// signed event and the authority's retEvento.
+func ProcEvento(signed, retEvento []byte) []byte {
+	return kept("procEventoNFe", "1.00", signed, retEvento)
 }
 
 // digestValue is the DigestValue of a signed document (the protocol's

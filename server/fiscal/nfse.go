@@ -3,6 +3,7 @@ package fiscal
 import (
 	"encoding/xml"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -157,7 +158,7 @@ func BuildDPS(inv Invoice) ([]byte, error) {
 	d := DPS{Versao: "1.00"}
 	in := &d.Inf
 	e, s := inv.Emitter, inv.Service
-	in.ID, in.TpAmb, in.DhEmi, in.VerApl = DPSID(inv), Environment, dh(inv.Issued), "fincom"
+	in.ID, in.TpAmb, in.DhEmi, in.VerApl = DPSID(inv), inv.tpAmb(), dh(inv.Issued), "fincom"
 	in.Serie, in.NDPS = strconv.Itoa(inv.Series), strconv.Itoa(inv.Number)
 	in.DCompet, in.TpEmit, in.CLocEmi = inv.Issued.In(saoPaulo).Format(time.DateOnly), 1, e.CityIBGE
 	if len(e.Register) == 11 {
@@ -349,4 +350,60 @@ func firstOf(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// The reasons of a national NFS-e's cancellation (TSCodJustCanc).
+const (
+	CancelIssueError  = "1" // erro na emissão
+	CancelNotRendered = "2" // serviço não prestado
+	CancelOther       = "9" // outros
+)
+
+// pedRegEvento is the national system's request to register an event of
+// a note (TCPedRegEvt), here the cancellation e101101.
+type pedRegEvento struct {
+	XMLName xml.Name `xml:"http://www.sped.fazenda.gov.br/nfse pedRegEvento"`
+	Versao  string   `xml:"versao,attr"`
+	Inf     struct {
+		ID        string `xml:"Id,attr"`
+		TpAmb     int    `xml:"tpAmb"`
+		VerAplic  string `xml:"verAplic"`
+		DhEvento  string `xml:"dhEvento"`
+		CNPJAutor string `xml:"CNPJAutor,omitempty"`
+		CPFAutor  string `xml:"CPFAutor,omitempty"`
+		ChNFSe    string `xml:"chNFSe"`
+		NPedReg   string `xml:"nPedRegEvento"`
+		Cancel    struct {
+			XDesc   string `xml:"xDesc"`
+			CMotivo string `xml:"cMotivo"`
+			XMotivo string `xml:"xMotivo"`
+		} `xml:"e101101"`
+	} `xml:"infPedReg"`
+}
+
+// CancelRequestID is the Id of the first request to register a note's
+// cancellation: PRE, the key, the event (101101) and the request's number
+// (001).
+func CancelRequestID(key string) string { return "PRE" + key + "101101001" }
+
+// BuildCancelRequest is the request to cancel the national NFS-e key by
+// its author (the provider's CNPJ or CPF), with a reason code
+// (CancelIssueError, CancelNotRendered, CancelOther) and text, to sign
+// (Sign, with its Id CancelRequestID).
+func BuildCancelRequest(key, author string, production bool, code, reason string, at time.Time) ([]byte, error) {
+	var p pedRegEvento
+	p.Versao = "1.00"
+	in := &p.Inf
+	in.ID, in.TpAmb, in.VerAplic, in.DhEvento = CancelRequestID(key), Homologation, "fincom", dh(at)
+	if production {
+		in.TpAmb = 1
+	}
+	if len(author) == 11 {
+		in.CPFAutor = author
+	} else {
+		in.CNPJAutor = author
+	}
+	in.ChNFSe, in.NPedReg = key, "1"
+	in.Cancel.XDesc, in.Cancel.CMotivo, in.Cancel.XMotivo = "Cancelamento de NFS-e", code, clip(strings.Join(strings.Fields(reason), " "), 255)
+	return marshal(p)
 }

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -20,6 +21,9 @@ import (
 	"fincom/server/brdoc"
 	"fincom/server/certs"
 	"fincom/server/fiscal"
+	"fincom/server/fiscal/localauth"
+	"fincom/server/fiscal/sefaz"
+	"fincom/server/problem"
 	"fincom/store"
 
 	"github.com/shopspring/decimal"
@@ -28,20 +32,29 @@ import (
 // Series is the series fincom issues in.
 const Series = 1
 
-// Errors of Issue, Cancel and Send besides the store's (ErrNotFound for an
+// ContingencyReason is the justification (xJust) of the NF-e issued in
+// SVC contingency.
+const ContingencyReason = "Autorizador da UF indisponível: emissão em contingência SVC pelo fincom"
+
+// EPECReason is the justification of the NF-e issued by EPEC.
+const EPECReason = "Autorizadores indisponíveis: NF-e emitida em contingência EPEC pelo fincom"
+
+// Refusals of Issue, Cancel and Send besides the store's (ErrNotFound for an
 // unknown order, ErrOrderDisabled, ErrNoInvoice, ErrCancelWindow).
 var (
 	// ErrAuthorityDown: the authority did not answer; the number is given
 	// back and a retry issues once.
-	ErrAuthorityDown = errors.New("the tax authority did not answer")
+	ErrAuthorityDown = problem.New(http.StatusBadGateway, "The tax authority did not answer. Try again: the invoice will not be issued twice.")
 	// ErrNoNFEmail: the order has no notify_email_nf to send to.
-	ErrNoNFEmail = errors.New("the order has no notify_email_nf")
+	ErrNoNFEmail = problem.New(http.StatusBadRequest, "The sales order has no notify_email_nf.")
 	// ErrNoCertificate: the unit has no digital certificate to sign with
 	// (outside test mode, the operator installs it: fincom unit cert).
-	ErrNoCertificate = errors.New("the unit has no digital certificate")
+	ErrNoCertificate = problem.New(http.StatusUnprocessableEntity, "The unit has no digital certificate to sign its invoices: install its A1 with fincom unit cert DOMAIN UNIT_TOKEN --pfx FILE.")
 	// ErrNoSecretsKey: the server has no secrets key to open the sealed
 	// certificate key or CSC with (serve --secrets-key-file).
-	ErrNoSecretsKey = errors.New("the server has no secrets key")
+	ErrNoSecretsKey = problem.New(http.StatusUnprocessableEntity, "The server has no secrets key to open the unit's certificate: start it with --secrets-key-file.")
+	// ErrNoRehearsal: only test mode's local authorities take a mode.
+	ErrNoRehearsal = problem.New(http.StatusNotFound, "Only test mode's local tax authorities take a mode.")
 )
 
 // CertificateError is a certificate that cannot sign today: expired, not
@@ -68,15 +81,6 @@ func (e *RejectedError) Error() string {
 	return fmt.Sprintf("rejected by the authority: %d %s", e.Code, e.Reason)
 }
 
-// Mode is test mode's choice of what the simulated authority does with a
-// domain's next invoices: authorize, reject (Code, Reason) or delay.
-type Mode struct {
-	Mode    string
-	Code    int
-	Reason  string
-	DelayMS int
-}
-
 // Service issues invoices. Its zero value is not usable: give it an
 // authority, the renderer and the links.
 type Service struct {
@@ -93,18 +97,26 @@ type Service struct {
 	// cancelled (the NF-e rule: 24 hours).
 	CancelWindow time.Duration
 
-	modes   sync.Map       // domain -> Mode (test mode)
-	issuing [64]sync.Mutex // striped by domain and order (see Issue)
+	// Rehearsal is test mode's and the demo's local authorities (also the
+	// Authority, maybe wrapped), set by /_test/authority; nil in
+	// production.
+	Rehearsal *localauth.Authorities
+	// SEFAZ is a production server's client of the national environment,
+	// for the units' documents (FetchInboxes); nil in test mode.
+	SEFAZ *sefaz.Client
+
+	// manifestWait holds, by domain and key, when a manifestation that
+	// could not be sent, or a unit's fetch, is tried again.
+	manifestWait sync.Map
+	issuing      [64]sync.Mutex // striped by domain and order (see Issue)
 }
 
-// SetMode sets test mode's authority behaviour for a domain.
-func (s *Service) SetMode(domain string, m Mode) { s.modes.Store(domain, m) }
-
-func (s *Service) mode(domain string) (Mode, bool) {
-	if v, ok := s.modes.Load(domain); ok {
-		return v.(Mode), true
+// Close stops test mode's local authorities, if any.
+func (s *Service) Close() error {
+	if s.Rehearsal == nil {
+		return nil
 	}
-	return Mode{}, false
+	return s.Rehearsal.Close()
 }
 
 // Issue issues an order's invoice through the authority: validate
@@ -148,13 +160,24 @@ func (s *Service) Issue(ctx context.Context, db *store.DB, unitID int64, orderTo
 	if err != nil {
 		return store.Invoice{}, err
 	}
-	n, err := db.ReserveInvoiceNumber(ctx, unitID, inv.Kind, Series)
+	// A note sent before whose answer was lost (or whose process died while
+	// it was out) is the same note again: its number, issue time, key and
+	// signed document (TestTransmissionLostAnswer).
+	held, retry, err := db.PendingTransmission(ctx, d.OrderID)
 	if err != nil {
 		return store.Invoice{}, err
 	}
+	n, issued := held.Number, held.Issued
+	if !retry {
+		if n, err = db.ReserveInvoiceNumber(ctx, unitID, inv.Kind, Series); err != nil {
+			return store.Invoice{}, err
+		}
+		issued = db.Now()
+	}
 	// Until the authority authorizes (or denies) the document, its number
-	// is only lent: on any other way out it is given back.
-	used := false
+	// is only lent: on any other way out it is given back, unless the
+	// note may have reached the authority (held for the next issue).
+	used := retry
 	defer func() {
 		if !used {
 			if rerr := db.ReleaseInvoiceNumber(context.WithoutCancel(ctx), unitID, inv.Kind, Series, n); rerr != nil && err == nil {
@@ -162,7 +185,7 @@ func (s *Service) Issue(ctx context.Context, db *store.DB, unitID int64, orderTo
 			}
 		}
 	}()
-	inv.Series, inv.Number, inv.Issued = Series, n, db.Now()
+	inv.Series, inv.Number, inv.Issued = Series, n, issued
 	codeLen := 8
 	if inv.Kind == fiscal.NFSeN {
 		codeLen = 9
@@ -177,45 +200,88 @@ func (s *Service) Issue(ctx context.Context, db *store.DB, unitID int64, orderTo
 	case fiscal.NFSe:
 		rec.Verification = strings.ToUpper(inv.Code)
 	}
-	if m, ok := s.mode(db.Name); ok {
-		switch m.Mode {
-		case "reject":
-			// A denial (SEFAZ's 301 to 303, "uso denegado") is recorded by
-			// the authority: its number is spent. Any other rejection
-			// leaves the number free.
-			used = m.Code >= 301 && m.Code <= 303
-			return store.Invoice{}, &RejectedError{Code: m.Code, Reason: m.Reason}
-		case "delay":
-			time.Sleep(time.Duration(m.DelayMS) * time.Millisecond)
-		}
-	}
-	// The document, signed as the authority requires.
+	// The document, signed as the authority requires; a note held after a
+	// lost answer goes again exactly as it was sent, whatever changed in
+	// the order since (TestTransmissionSendsTheSameNote).
 	var signed []byte
-	switch inv.Kind {
-	case fiscal.NFe, fiscal.NFCe:
-		if signed, err = fiscal.BuildNFe(inv, rec.AccessKey); err == nil {
-			signed, err = fiscal.Sign(signed, "NFe"+rec.AccessKey, cert)
-		}
-	case fiscal.NFSeN:
-		if signed, err = fiscal.BuildDPS(inv); err == nil {
-			signed, err = fiscal.Sign(signed, fiscal.DPSID(inv), cert)
-		}
+	switch {
+	case retry:
+		signed, rec.AccessKey = held.Signed, held.Key
+	case inv.Kind == fiscal.NFe || inv.Kind == fiscal.NFCe || inv.Kind == fiscal.NFSeN:
+		signed, err = signDocument(inv, rec.AccessKey, cert)
 	}
 	if err != nil {
 		return store.Invoice{}, err
 	}
+	held = store.Transmission{OrderID: d.OrderID, UnitID: unitID, Kind: inv.Kind, Series: Series, Number: n, Key: rec.AccessKey,
+		Issued: issued, Signed: signed}
+	if c := inv.Contingency; c != nil && c.TpEmis == 4 && !retry {
+		// By EPEC: the note is issued once the national environment
+		// registered its EPEC, and sent to its authorizer later.
+		out, err := s.issueEPEC(ctx, db, d, inv, cert, rec, held, orderToken)
+		used = err == nil
+		return out, err
+	}
+	if !retry {
+		// Recorded before it leaves: a process that dies while the
+		// authority answers leaves it held, never a second note
+		// (TestTransmissionRecordedBeforeSending).
+		if err := db.StartTransmission(ctx, held); err != nil {
+			return store.Invoice{}, err
+		}
+	}
 	auth, err := s.Authority.Authorize(ctx, fiscal.Request{Invoice: inv, Key: rec.AccessKey + rec.Verification, Signed: signed,
-		Registry: registry{db, unitID}})
+		Registry: registry{db, unitID}, Cert: cert, Retry: retry, Domain: db.Name, Book: book{db}})
 	var rejected *fiscal.Rejection
 	if errors.As(err, &rejected) {
-		// Refused: nothing is issued and the number is given back.
+		// Refused: nothing is issued; the number is given back, unless the
+		// authority denied the note (110, 301 to 303: the number is spent).
+		used = rejected.Code == 110 || (rejected.Code >= 301 && rejected.Code <= 303)
+		if derr := db.DropTransmission(context.WithoutCancel(ctx), d.OrderID); derr != nil {
+			return store.Invoice{}, derr
+		}
+		// The order says why, in the API and the portal, until the firm
+		// fixes it and issues again.
+		if nerr := db.NoteRefused(context.WithoutCancel(ctx), d.OrderID,
+			fmt.Sprintf("Rejeitada pela autoridade (%d): %s", rejected.Code, rejected.Reason)); nerr != nil {
+			return store.Invoice{}, nerr
+		}
 		return store.Invoice{}, &RejectedError{Code: rejected.Code, Reason: rejected.Reason}
+	}
+	switch {
+	case errors.Is(err, fiscal.ErrUnsure) || (err != nil && retry):
+		// The note may be authorized: it keeps its number and key, and the
+		// next issue (or the retry job) asks for it before sending it again.
+		used = true
+		if herr := db.HoldTransmission(context.WithoutCancel(ctx), held, err.Error()); herr != nil {
+			return store.Invoice{}, herr
+		}
+	case err != nil:
+		// It never left: the number is given back, or an NFC-e is issued
+		// offline under it (TestOfflineNFCe).
+		if derr := db.DropTransmission(context.WithoutCancel(ctx), d.OrderID); derr != nil {
+			return store.Invoice{}, derr
+		}
+		var refusal *problem.Problem
+		if inv.Kind == fiscal.NFCe && !errors.As(err, &refusal) {
+			out, oerr := s.issueOffline(ctx, db, d, inv, cert, rec, orderToken)
+			used = oerr == nil
+			return out, oerr
+		}
+	}
+	var refusal *problem.Problem
+	if errors.As(err, &refusal) {
+		return store.Invoice{}, err
 	}
 	if err != nil {
 		return store.Invoice{}, fmt.Errorf("%w: %v", ErrAuthorityDown, err)
 	}
 	used = true // authorized: the number is the document's, whatever follows
 	rec.Protocol, rec.XML = auth.Protocol, auth.XML
+	if auth.Key != "" {
+		// The national system numbers its notes: the key is its.
+		rec.AccessKey = auth.Key
+	}
 	public, err := db.EnsurePublicToken(ctx, unitID, orderToken)
 	if err != nil {
 		return store.Invoice{}, err
@@ -224,7 +290,23 @@ func (s *Service) Issue(ctx context.Context, db *store.DB, unitID int64, orderTo
 	if err != nil {
 		return store.Invoice{}, err
 	}
-	return db.SaveInvoice(ctx, d.OrderID, unitID, rec, auth.Message+" (protocolo "+auth.Protocol+")", notice)
+	return db.SaveInvoice(ctx, d.OrderID, unitID, rec, auth.Message+" (protocolo "+auth.Protocol+")", notice, nil, nil)
+}
+
+// signDocument builds and signs an NF-e, NFC-e or national DPS.
+func signDocument(inv fiscal.Invoice, key string, cert certs.Certificate) ([]byte, error) {
+	if inv.Kind == fiscal.NFSeN {
+		doc, err := fiscal.BuildDPS(inv)
+		if err != nil {
+			return nil, err
+		}
+		return fiscal.Sign(doc, fiscal.DPSID(inv), cert)
+	}
+	doc, err := fiscal.BuildNFe(inv, key)
+	if err != nil {
+		return nil, err
+	}
+	return fiscal.Sign(doc, "NFe"+key, cert)
 }
 
 // registry is the simulated authority's view of a unit's documents.
@@ -235,6 +317,18 @@ type registry struct {
 
 func (r registry) Authorized(ctx context.Context, kind string, series, number int) (string, bool, error) {
 	return r.db.AuthorizedInvoice(ctx, r.unitID, kind, series, number)
+}
+
+// book is the domain's records as a fiscal.Book.
+type book struct{ db *store.DB }
+
+func (b book) Issued(ctx context.Context) ([]fiscal.Issued, error) {
+	notes, err := b.db.IssuedNotes(ctx)
+	out := make([]fiscal.Issued, len(notes))
+	for i, n := range notes {
+		out[i] = fiscal.Issued{Kind: n.Kind, XML: []byte(n.XML), Cancelled: n.Cancelled, Corrections: n.Corrections}
+	}
+	return out, err
 }
 
 // certificate opens the unit's certificate and checks it can sign today;
@@ -278,12 +372,6 @@ func InstallCertificate(ctx context.Context, db *store.DB, unitID int64, k *cert
 	}
 	return db.SetUnitCertificate(ctx, unitID, store.UnitCertificate{Cert: c.Cert.Raw, SealedKey: sealed, CNPJ: certs.CNPJ(c.Cert),
 		Subject: c.Cert.Subject.CommonName, NotBefore: c.Cert.NotBefore, NotAfter: c.Cert.NotAfter, Test: certs.IsTest(c.Cert)})
-}
-
-// Cancel cancels the order's authorized invoice within the cancellation
-// window, with its reason.
-func (s *Service) Cancel(ctx context.Context, db *store.DB, unitID int64, orderToken, reason string) error {
-	return db.CancelInvoice(ctx, unitID, orderToken, reason, s.CancelWindow, "Cancelada: "+reason)
 }
 
 // Send e-mails the order's invoice (its XML and DANFE, and their links)
@@ -360,11 +448,26 @@ func Document(d store.InvoiceData) fiscal.Invoice {
 	emitter.IE, emitter.CNAE = p.IE, p.CNAE
 	recipient := party(d.Recipient)
 	recipient.IE, recipient.Contributor = d.Recipient.StateRegistration, d.Recipient.ICMSContributor
-	inv := fiscal.Invoice{Kind: d.Kind, Emitter: emitter, Recipient: recipient, Total: d.Value.Decimal,
-		Profile: fiscal.Profile{CRT: p.CRT, ICMSRate: rate(p.ICMSRate), PISRate: rate(p.PISRate), COFINSRate: rate(p.COFINSRate), CSCID: p.CSCID},
+	inv := fiscal.Invoice{Kind: d.Kind, Production: p.FiscalEnvironment == store.Producao, Emitter: emitter, Recipient: recipient, Total: d.Value.Decimal,
+		Profile: fiscal.Profile{CRT: p.CRT, ICMSRate: rate(p.ICMSRate), PISRate: rate(p.PISRate), COFINSRate: rate(p.COFINSRate), CSCID: p.CSCID,
+			Municipal: p.NFSeIssuer == store.NFSeMunicipal},
 		Freight: d.FreightTotal.Decimal, FreightMode: d.FreightMode, TipoDocumento: d.TipoDocumento, Finalidade: d.FinalidadeEmissao,
 		Presenca: d.PresencaComprador, ConsumidorFinal: d.ConsumidorFinal, LocalDestino: d.LocalDestino, PaymentKey: d.PaymentKey,
 		Charged: d.Charged.Decimal}
+	if inv.PaymentKey == "PIX" && d.ChargedAtPSP {
+		// Charged at the unit's PSP: a dynamic PIX (TestChargeAtPSP).
+		inv.PaymentKey = "PIX_DINAMICO"
+	}
+	if since, err := time.Parse(time.RFC3339, p.FiscalContingencySince); err == nil && inv.Kind == fiscal.NFe {
+		// The operator switched the unit's NF-e to its state's contingency
+		// authorizer, or to EPEC (unit set --fiscal-contingency).
+		switch p.FiscalContingency {
+		case "svc":
+			inv.Contingency = &fiscal.Contingency{TpEmis: fiscal.SVCOf(emitter.State), Since: since, Reason: ContingencyReason}
+		case "epec":
+			inv.Contingency = &fiscal.Contingency{TpEmis: 4, Since: since, Reason: EPECReason}
+		}
+	}
 	for _, it := range d.Items {
 		inv.Items = append(inv.Items, fiscal.Item{Code: it.Code, Description: it.Description, NCM: it.NCM, CFOP: it.CFOP, Unit: it.Unit,
 			Quantity: it.Quantity.Decimal, UnitValue: it.UnitValue.Decimal, Total: it.Total.Decimal})
@@ -394,7 +497,7 @@ func Document(d store.InvoiceData) fiscal.Invoice {
 func DANFEData(inv store.Invoice, fi fiscal.Invoice) render.DANFEData {
 	v := render.DANFEData{Kind: inv.Kind, Number: inv.Number, Series: inv.Series, Protocol: inv.Protocol, IssuedAt: render.DateTimeBR(inv.IssuedTime()),
 		AuthorizedAt: render.DateTimeBR(inv.IssuedTime()), Verification: inv.Verification.String, Cancelled: inv.Status == "CANCELLED",
-		Homologation: fiscal.Environment == 2}
+		Homologation: !strings.Contains(inv.XML, "<tpAmb>1</tpAmb>")}
 	if inv.CancelledAt.Valid {
 		v.CancelledAt = render.DateTimeBR(inv.CancelledAt.Time())
 	}
@@ -452,6 +555,15 @@ func fromNFe(v *render.DANFEData, p fiscal.NFeProc) {
 		v.Title = "DANFE NFC-e"
 	}
 	v.Homologation = in.Ide.TpAmb == 2
+	switch in.Ide.TpEmis {
+	case "9":
+		v.Contingency = "EMITIDA EM CONTINGÊNCIA"
+	case "4":
+		v.Contingency = "DANFE EMITIDO EM CONTINGÊNCIA (EPEC)"
+	}
+	if v.Contingency != "" && p.Prot.Inf.NProt == "" {
+		v.Contingency += " — Pendente de autorização"
+	}
 	v.Direction, v.Operation = in.Ide.TpNF, in.Ide.NatOp
 	v.Protocol, v.AuthorizedAt, v.IssuedAt = p.Prot.Inf.NProt, xmlTime(p.Prot.Inf.DhRecbto), xmlTime(in.Ide.DhEmi)
 	e := in.Emit

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
-	"crypto/tls"
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/xml"
@@ -31,6 +30,9 @@ type Client struct {
 	Roots     *x509.CertPool
 	// Timeout bounds one call (30 s when 0).
 	Timeout time.Duration
+	// ReceiptWait is the wait between asks for a lot's receipt (the
+	// authority's mean time, tMed, when 0).
+	ReceiptWait time.Duration
 }
 
 // Errors of a call.
@@ -38,6 +40,9 @@ var (
 	// ErrAnswer is an answer that is not the service's: not SOAP 1.2,
 	// another namespace, a DTD, too large, or invalid by its schema.
 	ErrAnswer = errors.New("the authority's answer is not one")
+	// ErrUnavailable is an authority that says it cannot answer now
+	// (HTTP 502, 503, 504 without a SOAP answer): ask again later.
+	ErrUnavailable = errors.New("the authority is unavailable")
 	// ErrFault is the authority's SOAP fault (its reason follows).
 	ErrFault = errors.New("the authority answered a fault")
 )
@@ -76,11 +81,7 @@ func (c *Client) call(ctx context.Context, cert certs.Certificate, url, service 
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/soap+xml; charset=utf-8")
-	client := &http.Client{Transport: &http.Transport{Proxy: nil, TLSHandshakeTimeout: timeout, ResponseHeaderTimeout: timeout,
-		TLSClientConfig: &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: c.Roots,
-			Certificates: []tls.Certificate{{Certificate: [][]byte{cert.Cert.Raw}, PrivateKey: cert.Key, Leaf: cert.Cert}}}},
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := client.Do(req)
+	resp, err := certs.MutualClient(cert, c.Roots, timeout).Do(req)
 	if err != nil {
 		return nil, err
 	}
@@ -130,6 +131,9 @@ func readAnswer(body []byte, service string, status int) ([]byte, error) {
 	}
 	var e envelope
 	if err := xml.Unmarshal(body, &e); err != nil {
+		if status == http.StatusServiceUnavailable || status == http.StatusBadGateway || status == http.StatusGatewayTimeout {
+			return nil, fmt.Errorf("%w (HTTP %d)", ErrUnavailable, status)
+		}
 		return nil, fmt.Errorf("%w: %v (HTTP %d)", ErrAnswer, err, status)
 	}
 	if e.XMLName.Space != soapNS || e.XMLName.Local != "Envelope" {
@@ -222,6 +226,9 @@ type Situation struct {
 	Reason     string `json:"xMotivo"`
 	Protocol   string `json:"nProt,omitempty"`
 	Authorized string `json:"dhRecbto,omitempty"`
+	// ProtNFe is the note's protocol as the authority keeps it, when it
+	// has one.
+	ProtNFe []byte `json:"-"`
 }
 
 // retConsSitNFe is what Consult reads of the answer.
@@ -243,16 +250,7 @@ func (c *Client) Consult(ctx context.Context, cert certs.Certificate, key, env s
 	if len(key) != 44 || strings.Trim(key, "0123456789") != "" {
 		return Situation{}, fmt.Errorf("%q is not an access key (44 digits)", key)
 	}
-	state, ok := ufByCode[key[:2]]
-	if !ok {
-		return Situation{}, fmt.Errorf("access key of state code %s: %w", key[:2], ErrUnknownState)
-	}
-	model := key[20:22]
-	auth, err := c.Endpoints.Authorizer(model, state)
-	if err != nil {
-		return Situation{}, err
-	}
-	url, err := c.Endpoints.Lookup(model, auth, env, "NFeConsultaProtocolo4")
+	auth, url, err := c.serviceOf(key, env, "NFeConsultaProtocolo4")
 	if err != nil {
 		return Situation{}, err
 	}
@@ -278,7 +276,13 @@ func (c *Client) Consult(ctx context.Context, cert certs.Certificate, key, env s
 	if r.ChNFe != key {
 		return Situation{}, fmt.Errorf("%w: it answers of key %s, not %s", ErrAnswer, r.ChNFe, key)
 	}
-	return Situation{Authorizer: auth, Key: key, Code: r.CStat, Reason: r.XMotivo, Protocol: r.Prot.NProt, Authorized: r.Prot.DhRecbto}, nil
+	s := Situation{Authorizer: auth, Key: key, Code: r.CStat, Reason: r.XMotivo, Protocol: r.Prot.NProt, Authorized: r.Prot.DhRecbto}
+	if r.Prot.NProt != "" {
+		if s.ProtNFe, err = element(out, "protNFe", key); err != nil {
+			return Situation{}, err
+		}
+	}
+	return s, nil
 }
 
 // Voiding is a request to void (inutilizar) a range of a series' numbers

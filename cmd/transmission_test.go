@@ -1,0 +1,172 @@
+package cmd
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"software.sslmate.com/src/go-pkcs12"
+
+	"fincom/server/billing"
+	"fincom/server/certs"
+	"fincom/server/fiscal"
+	"fincom/store"
+)
+
+// TestServeTransmitsToAnAuthorityItHasNeverSeen: a production server whose
+// unit is in homologação, pointed by --fiscal-endpoints and --ca-file at
+// authorities it has never seen (fincom fiscal local-authority: a SEFAZ
+// and a national NFS-e system checking the official schemas and
+// signatures), gets an NF-e authorized (the protocol in the served XML)
+// and cancelled by event, a national NFS-e issued and cancelled, and a
+// recipient's ciência registered at the national environment.
+func TestServeTransmitsToAnAuthorityItHasNeverSeen(t *testing.T) {
+	schema := schemaForTest(t)
+	data := t.TempDir()
+	key := filepath.Join(t.TempDir(), "secrets.key")
+	if _, err := certs.WriteKeyFile(key); err != nil {
+		t.Fatal(err)
+	}
+	access := jsonOut(t, cli(t, schema, data, "domain", "create", "acme", "--json"))["access_token"].(string)
+	unit := jsonOut(t, cli(t, schema, data, "unit", "create", "acme", "--name", "Matriz", "--cnpj", "11.222.333/0001-81", "--city-ibge", "3550308",
+		"--im", "1234", "--street", "Rua Vergueiro", "--number", "1000", "--district", "Paraíso", "--zip", "04101-000", "--ie", "110042490114",
+		"--crt", "1", "--json"))["unit_token"].(string)
+	c, err := certs.TestCertificate("Matriz", "11222333000181", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pfxBytes, err := pkcs12.Modern.Encode(c.Key, c.Cert, nil, "s3nha")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pfx := filepath.Join(t.TempDir(), "a1.pfx")
+	os.WriteFile(pfx, pfxBytes, 0o600)
+	t.Setenv("FINCOM_CERT_PASSWORD", "s3nha")
+	cli(t, schema, data, "unit", "cert", "acme", unit, "--pfx", pfx, "--secrets-key-file", key)
+	cli(t, schema, data, "nfe", "import", "acme", unit, "../testdata/docread/nfe.xml")
+
+	// The registers the orders name, as the firm keeps them.
+	ds, err := store.OpenDomains(data, store.Options{Rules: billing.Rules{}, Schema: schema})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, release, err := ds.Acquire(context.Background(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	u, err := db.UnitByToken(ctx, unit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	contact, err := db.InsertContact(ctx, u.ID, store.ContactFields{Type: "legal", Register: "11444777000161", SocialReason: "Alfa Comércio Ltda",
+		Email: "nf@alfa.com.br", Address: "Av. Paulista", Number: "1500", Neighborhood: "Bela Vista", City: "São Paulo", State: "SP", CityIBGE: "3550308", ZipCode: "01310100"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	category, err := db.InsertCategory(ctx, u.ID, store.CategoryFields{ModuleType: "in", Name: "Vendas", GroupCode: 102})
+	if err != nil {
+		t.Fatal(err)
+	}
+	product, err := db.InsertProduct(ctx, u.ID, store.ProductFields{Description: "Parafuso 10mm", Type: "product", UsageType: "00",
+		MonetaryValue: store.NewMoney(decimal.RequireFromString("0.35")), NCM: "73181500", CFOP: "5102", Unit: "UN"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	service, err := db.InsertProduct(ctx, u.ID, store.ProductFields{Description: "Instalação", Type: "service", UsageType: "09",
+		MonetaryValue: store.NewMoney(decimal.RequireFromString("35")), Unit: "H"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	ds.Close()
+
+	// fincom's own authorities, seen by the server only through the files
+	// they write.
+	dir := t.TempDir()
+	var lout safeBuffer
+	lroot := newRootCmd(&app{schema: schema, out: &lout, errOut: &lout})
+	lroot.SetArgs([]string{"fiscal", "local-authority", "--addr", "127.0.0.1:0", "--out", dir})
+	lctx, lcancel := context.WithCancel(context.Background())
+	ldone := make(chan error, 1)
+	go func() { ldone <- lroot.ExecuteContext(lctx) }()
+	defer func() { lcancel(); <-ldone }()
+	for i := 0; i < 200 && !strings.Contains(lout.String(), "local authority on"); i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	base, _, _ := serveInProcess(t, schema, "--data", data, "--secrets-key-file", key,
+		"--fiscal-endpoints", filepath.Join(dir, "endpoints.json"), "--ca-file", filepath.Join(dir, "ca.pem"))
+	call := func(path, body string) (int, map[string]any) {
+		t.Helper()
+		return postJSON(t, base+path, body)
+	}
+	tokens := fmt.Sprintf(`"access_token":%q,"unit_token":%q`, access, unit)
+	order := func(pv, nf string) string {
+		t.Helper()
+		code, m := call("/insert_sales_order", `{`+tokens+`,"pv":{"id_token_contact":"`+contact+`",`+pv+`,"value":35},"faturamento":{"id_token_category":"`+category+
+			`","estimated_payment_date":"2026-12-10"},"charge":{"payment_type":"fb3245d4-428b-51de-95df-55e8263d2292","charge_pix_key":"pix@acme.com.br"},`+
+			`"nf":`+nf+`}`)
+		if code != 200 {
+			t.Fatalf("insert_sales_order: %d %v", code, m)
+		}
+		return m["data"].(map[string]any)["id"].(string)
+	}
+
+	nfe := order(`"products":[{"token":"`+product+`","quantity":100}],"description":"Parafusos"`, `{"nf_kind":"nfe","tipo_documento":1,"finalidade_emissao":"1","presenca_comprador":"2","consumidor_final":"1","freight_mode":"9","local_destino":1}`)
+	code, m := call("/generate_nf", `{`+tokens+`,"id_token":"`+nfe+`"}`)
+	if code != 200 || m["data"].(map[string]any)["status"] != "AUTHORIZED" {
+		t.Fatalf("NF-e: %d %v", code, m)
+	}
+	xmlURL, err := url.Parse(m["data"].(map[string]any)["xml_url"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, _ := url.Parse(base)
+	xmlURL.Host = host.Host
+	resp, err := http.Get(xmlURL.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	xml, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(xml), "<nfeProc") || !strings.Contains(string(xml), "<cStat>100</cStat>") || !strings.Contains(string(xml), "<nProt>") {
+		t.Fatalf("the served XML holds no protocol: %.400s", xml)
+	}
+	if code, m := call("/cancel_nf", `{`+tokens+`,"id_token":"`+nfe+`","reason":"Pedido cancelado pelo cliente"}`); code != 200 {
+		t.Fatalf("cancel NF-e: %d %v", code, m)
+	}
+
+	nfse := order(`"id_token_stock_item":"`+service+`","quantity":1,"description":"Instalação de rede"`, `{"nf_kind":"nfsen","service_id_token":"SRV-0107","service_cod":"01.07","service_location":"3550308","tax_service_gross_amount":35,`+
+		`"tax_iss_rate_percent":5,"tax_iss_amount":1.75,"net_receivable_amount":35}`)
+	code, m = call("/generate_nf", `{`+tokens+`,"id_token":"`+nfse+`"}`)
+	if key, _ := m["data"].(map[string]any)["access_key"].(string); code != 200 || !fiscal.ValidNationalKey(key) {
+		t.Fatalf("national NFS-e: %d %v", code, m)
+	}
+	if code, m := call("/cancel_nf", `{`+tokens+`,"id_token":"`+nfse+`","reason":"Serviço cobrado em duplicidade"}`); code != 200 {
+		t.Fatalf("cancel national NFS-e: %d %v", code, m)
+	}
+
+	if code, m := call("/manifest_nfe", `{`+tokens+`,"access_key":"35170458716523000119550010000000121000123458","event":"ciencia"}`); code != 200 {
+		t.Fatalf("manifest_nfe: %d %v", code, m)
+	}
+	status := ""
+	for i := 0; i < 300 && status != "registered"; i++ {
+		_, m := call("/list_nfes", `{`+tokens+`}`)
+		if list, ok := m["data"].([]any); ok && len(list) == 1 {
+			status, _ = list[0].(map[string]any)["manifestation_status"].(string)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if status != "registered" {
+		t.Fatalf("the ciência was not registered at the national environment: %q", status)
+	}
+}

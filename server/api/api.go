@@ -1,0 +1,28 @@
+package api
+
+import (
+	"log/slog"
+
+	"fincom/render"
+	"fincom/server/billing"
+	"fincom/server/invoicing"
+	"fincom/server/web"
+	"fincom/store"
+)
+
+// API serves the spec's routes (routes.go); each resource's handlers are
+// methods of a type of their own that embeds it.
+type API struct {
+	Domains             *store.Domains
+	Log                 *slog.Logger
+	Render              *render.Renderer
+	Links               render.Links
+	Billing             *billing.Service
+	Invoices            *invoicing.Service
+	Limiter             *web.RateLimiter // the public routes', per client address
+	TestMode            bool
+	WebhookAllowPrivate bool
+}
+
+// ErrorPage is the answer of a failed route that answers HTML.
+func (a *API) ErrorPage(err error) web.RawResponse { return public{a}.errorPage(err) }

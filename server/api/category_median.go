@@ -1,0 +1,56 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+
+	"fincom/server/brdoc"
+	"fincom/server/web"
+	"fincom/store"
+)
+
+// categoryMedian handles the routes of the category median (routes.go).
+type categoryMedian struct{ *API }
+
+var (
+	errProvideCNPJ = web.NewError(http.StatusBadRequest, web.TextProvideCNPJ)
+	errMedianCNPJ  = web.NewError(http.StatusBadRequest, web.TextInvalidCNPJ)
+)
+
+type categoryMedianRequest struct {
+	CNPJ string `json:"cnpj" required:"true"`
+	Type string `json:"type" enum:"in,out"`
+}
+
+func (q *categoryMedianRequest) Validate() error {
+	q.CNPJ = brdoc.Clean(q.CNPJ)
+	if !brdoc.ValidCNPJ(q.CNPJ) && !brdoc.ValidCPF(q.CNPJ) {
+		return errMedianCNPJ
+	}
+	return nil
+}
+
+// getCategoryMedian answers the category most used on the entries of the
+// unit's contact with this CNPJ (with or without mask, alphanumeric too;
+// a CPF also works), or data null when that category was used fewer than
+// store.MinCategoryUsage times.
+func (s categoryMedian) getCategoryMedian(r *web.Request, q *categoryMedianRequest) (any, error) {
+	u, err := r.DB.CategoryMedian(r.Ctx, r.Unit.ID, q.CNPJ, q.Type)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docCategoryMedian = "The category most used on the active entries of the unit's contact whose document is `cnpj` (with " +
+		"or without mask, alphanumeric too; a CPF works as well), optionally of one `type`; ties go to the " +
+		"most recently used. `usage_count` is a string. `data` is null when that category was used fewer " +
+		"than two times. Authenticates with `access_token`, or `token_tec` (spec, Authentication 3; made by " +
+		"`fincom token tec`). 400 `Provide cnpj.`, `Invalid CNPJ.`."
+)

@@ -1,0 +1,316 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"fincom/server/brdoc"
+	"fincom/server/web"
+	"fincom/store"
+)
+
+// contacts handles the routes of contacts (routes.go).
+type contacts struct{ *API }
+
+var (
+	errInvalidCPF            = web.NewError(http.StatusBadRequest, web.TextInvalidCPF)
+	errInvalidCNPJ           = web.NewError(http.StatusBadRequest, web.TextInvalidCNPJ)
+	errFullNameRequired      = web.NewError(http.StatusBadRequest, web.TextFullNameRequired)
+	errSocialReasonRequired  = web.NewError(http.StatusBadRequest, web.TextSocialReasonRequired)
+	errInvalidContactType    = web.NewError(http.StatusBadRequest, web.TextInvalidContactType)
+	errRegisterUsed          = web.NewError(http.StatusBadRequest, web.TextRegisterUsed)
+	errContactNotFound       = web.NewError(http.StatusNotFound, web.TextContactNotFound)
+	errContactNoFieldsUpdate = web.NewError(http.StatusBadRequest, web.TextNoFieldsToUpdateDot)
+	errInvalidBirthDate      = web.NewError(http.StatusBadRequest, web.TextInvalidBirth)
+	errInvalidState          = web.NewError(http.StatusBadRequest, web.TextInvalidState)
+	errInvalidZip            = web.NewError(http.StatusBadRequest, web.TextInvalidZip)
+	errInvalidEmail          = web.NewError(http.StatusBadRequest, web.TextInvalidEmail)
+	errInvalidCityIBGE       = web.NewError(http.StatusBadRequest, web.TextInvalidCityIBGE)
+)
+
+type getContactsRequest struct {
+	Search   string `json:"search"`
+	Register string `json:"register"`
+}
+
+// getContacts answers the unit's active contacts; `search` matches any name,
+// `register` the CPF/CNPJ with or without mask.
+func (s contacts) getContacts(r *web.Request, q *getContactsRequest) (any, error) {
+	return r.DB.Contacts(r.Ctx, r.Unit.ID, store.ContactFilter{Search: strings.TrimSpace(q.Search), Register: brdoc.Clean(q.Register)})
+}
+
+// ContactRequest is the body of /insert_contact and /update_contact. Every
+// field is a pointer so that an update tells "not sent" from "emptied".
+type ContactRequest struct {
+	IDToken string  `json:"id_token" alias:"token"`
+	Type    *string `json:"type" enum:"legal,natural_person"`
+	// Register is a CPF or CNPJ (alphanumeric too), with or without
+	// its mask.
+	Register     *string `json:"register" pattern:"^\\s*([0-9]{3}\\.?[0-9]{3}\\.?[0-9]{3}-?[0-9]{2}|[0-9A-Za-z]{2}\\.?[0-9A-Za-z]{3}\\.?[0-9A-Za-z]{3}/?[0-9A-Za-z]{4}-?[0-9]{2})\\s*$"`
+	FullName     *string `json:"fullName" alias:"full_name,contact_name"`
+	SocialReason *string `json:"socialReason" alias:"social_reason,company_name"`
+	FantasyName  *string `json:"fantasyName" alias:"fantasy_name"`
+	BirthDate    *string `json:"birthDate" alias:"birth_date"`
+	Phone        *string `json:"phone"`
+	Email        *string `json:"email" format:"email"`
+	Address      *string `json:"address"`
+	ZipCode      *string `json:"zip_code" alias:"zipCode" pattern:"^\\s*([0-9]{2}\\.?[0-9]{3}-?[0-9]{3})?\\s*$"`
+	State        *string `json:"state"`
+	City         *string `json:"city"`
+	Neighborhood *string `json:"neighborhood"`
+	Observation  *string `json:"observation" text:"multiline"`
+	DataBank     *string `json:"data_bank" alias:"dataBank" text:"multiline"`
+	Number       *string `json:"number"`
+	Complement   *string `json:"complement"`
+	CityIBGE     *string `json:"city_ibge" alias:"ibge"`
+	// StateRegistration is the inscrição estadual, checked by the rule of
+	// the contact's state, or ISENTO.
+	StateRegistration *string `json:"state_registration" alias:"inscricao_estadual,ie"`
+	// ICMSContributor is the NF-e's indIEDest: 1 contributor of ICMS, 2
+	// exempt from registration, 9 not a contributor (by default: 1 with a
+	// registration, 2 with ISENTO, 9 without).
+	ICMSContributor *string `json:"icms_contributor" alias:"ind_ie_dest"`
+}
+
+func (q *ContactRequest) fieldCount() int {
+	return web.Sent(q.Type, q.Register, q.FullName, q.SocialReason, q.FantasyName, q.BirthDate, q.Phone, q.Email, q.Address,
+		q.ZipCode, q.State, q.City, q.Neighborhood, q.Observation, q.DataBank, q.Number, q.Complement, q.CityIBGE,
+		q.StateRegistration, q.ICMSContributor)
+}
+
+// The shapes of a register and a CEP, from their tags.
+var (
+	registerShape = web.TagPattern(ContactRequest{}, "Register")
+	zipShape      = web.TagPattern(ContactRequest{}, "ZipCode")
+)
+
+// Apply copies the sent fields onto f, normalized: register without its
+// mask, phone and zip as digits, state upper case, birth date as ISO.
+func (q *ContactRequest) Apply(f *store.ContactFields) error {
+	for _, t := range []struct {
+		dst *string
+		src *string
+		max int
+	}{
+		{&f.FullName, q.FullName, web.MaxShortText}, {&f.SocialReason, q.SocialReason, web.MaxShortText},
+		{&f.FantasyName, q.FantasyName, web.MaxShortText}, {&f.Email, q.Email, web.MaxShortText},
+		{&f.Address, q.Address, web.MaxShortText}, {&f.City, q.City, web.MaxShortText},
+		{&f.Neighborhood, q.Neighborhood, web.MaxShortText}, {&f.Number, q.Number, web.MaxShortText},
+		{&f.Complement, q.Complement, web.MaxShortText}, {&f.Observation, q.Observation, web.MaxLongText},
+		{&f.DataBank, q.DataBank, web.MaxLongText},
+	} {
+		if err := web.SetText(t.dst, t.src, t.max); err != nil {
+			return err
+		}
+	}
+	if q.Type != nil {
+		f.Type = strings.TrimSpace(*q.Type)
+	}
+	if q.Register != nil {
+		f.Register = brdoc.Clean(*q.Register)
+		if !registerShape.MatchString(*q.Register) {
+			// Not a CPF or CNPJ however it is masked: kept as sent, so
+			// that the check of its kind refuses it in its own words.
+			f.Register = *q.Register
+		}
+	}
+	if q.Phone != nil {
+		f.Phone = brdoc.Digits(*q.Phone)
+	}
+	if q.ZipCode != nil {
+		if !zipShape.MatchString(*q.ZipCode) {
+			return errInvalidZip
+		}
+		f.ZipCode = brdoc.Digits(*q.ZipCode)
+	}
+	if q.State != nil {
+		f.State = strings.ToUpper(strings.TrimSpace(*q.State))
+	}
+	if q.StateRegistration != nil {
+		f.StateRegistration = strings.ToUpper(strings.TrimSpace(*q.StateRegistration))
+	}
+	if q.ICMSContributor != nil {
+		f.ICMSContributor = strings.TrimSpace(*q.ICMSContributor)
+	}
+	if q.BirthDate != nil {
+		f.BirthDate = ""
+		if v := strings.TrimSpace(*q.BirthDate); v != "" {
+			d, err := store.ParseDateBR(v)
+			if err != nil {
+				return errInvalidBirthDate
+			}
+			f.BirthDate = d.ISO()
+		}
+	}
+	// The IBGE code is what invoices need; it comes from city_ibge when
+	// sent, else from the city's name and state.
+	switch {
+	case q.CityIBGE != nil:
+		f.CityIBGE = brdoc.Digits(*q.CityIBGE)
+		if m, ok := brdoc.LookupIBGE(f.CityIBGE); f.CityIBGE != "" && !ok {
+			return errInvalidCityIBGE
+		} else if ok && f.City == "" {
+			f.City, f.State = m.Name, m.State
+		}
+	case q.City != nil || q.State != nil:
+		f.CityIBGE, _ = brdoc.LookupCity(f.City, f.State)
+	}
+	return checkContact(f)
+}
+
+// checkContact validates a contact as it will be stored, in the order a
+// caller fixes things: kind, document, name, then the optional fields.
+func checkContact(f *store.ContactFields) error {
+	switch f.Type {
+	case "natural_person":
+		if !brdoc.ValidCPF(f.Register) {
+			return errInvalidCPF
+		}
+		if f.FullName == "" {
+			return errFullNameRequired
+		}
+	case "legal":
+		if !brdoc.ValidCNPJ(f.Register) {
+			return errInvalidCNPJ
+		}
+		if f.SocialReason == "" {
+			return errSocialReasonRequired
+		}
+	default:
+		return errInvalidContactType
+	}
+	if f.State != "" && !brdoc.ValidState(f.State) {
+		return errInvalidState
+	}
+	if f.ZipCode != "" && len(f.ZipCode) != 8 {
+		return errInvalidZip
+	}
+	if f.Email != "" && !ValidEmail(f.Email) {
+		return errInvalidEmail
+	}
+	return checkStateRegistration(f)
+}
+
+// checkStateRegistration checks the inscrição estadual by its state's
+// rule (the contact's state is needed to read it) and its agreement with
+// the contributor indicator: a contributor (1) has a registration, one
+// exempt (2) has none (ISENTO), a person is not a contributor unless
+// registered (a rural producer). Each refusal names its field
+// (TestRecipientStateRegistration).
+func checkStateRegistration(f *store.ContactFields) error {
+	ie := f.StateRegistration
+	if ie != "" && !strings.EqualFold(ie, brdoc.Exempt) {
+		if f.State == "" {
+			return &web.Error{Status: http.StatusBadRequest, Text: web.TextIENeedsState, Details: web.FieldDetails{Field: "state"}}
+		}
+		n, ok := brdoc.NormalizeIE(f.State, ie)
+		if !ok {
+			return &web.Error{Status: http.StatusBadRequest, Text: fmt.Sprintf(web.TextInvalidIE, f.State), Details: web.FieldDetails{Field: "state_registration"}}
+		}
+		f.StateRegistration = n
+	} else if ie != "" {
+		f.StateRegistration = brdoc.Exempt
+	}
+	registered := f.StateRegistration != "" && f.StateRegistration != brdoc.Exempt
+	switch f.ICMSContributor {
+	case "":
+	case "1":
+		if !registered {
+			return &web.Error{Status: http.StatusBadRequest, Text: web.TextContributorNeedsIE, Details: web.FieldDetails{Field: "icms_contributor"}}
+		}
+	case "2":
+		if registered {
+			return &web.Error{Status: http.StatusBadRequest, Text: web.TextExemptHasIE, Details: web.FieldDetails{Field: "icms_contributor"}}
+		}
+	case "9":
+	default:
+		return &web.Error{Status: http.StatusBadRequest, Text: fmt.Sprintf(web.TextInvalidChoice, "icms_contributor", "1, 2 or 9"), Details: web.FieldDetails{Field: "icms_contributor"}}
+	}
+	return nil
+}
+
+// ValidEmail accepts an address in RFC 5322's dot-atom form, as every
+// mail system takes it and as the OpenAPI document's `format: email`
+// promises: an ASCII local part of atext characters and single dots, "@",
+// a domain of at least two labels of letters, digits and inner hyphens.
+// Quoted local parts and addresses without a dotted domain are refused
+// (TestEmailFormat).
+func ValidEmail(s string) bool {
+	local, domain, ok := strings.Cut(s, "@")
+	if !ok || len(s) > 254 || !dotted(local, isAtext) || !strings.Contains(domain, ".") || !dotted(domain, isLabelChar) {
+		return false
+	}
+	for _, label := range strings.Split(domain, ".") {
+		if label[0] == '-' || label[len(label)-1] == '-' || len(label) > 63 {
+			return false
+		}
+	}
+	return true
+}
+
+// dotted reports s as non-empty runs of ok characters joined by single
+// dots.
+func dotted(s string, ok func(byte) bool) bool {
+	if s == "" || s[0] == '.' || s[len(s)-1] == '.' || strings.Contains(s, "..") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] != '.' && !ok(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isAtext(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-/=?^_`{|}~", c) >= 0
+}
+
+func isLabelChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-'
+}
+
+// insertContact creates an active contact (spec, /insert_contact).
+func (s contacts) insertContact(r *web.Request, q *ContactRequest) (any, error) {
+	var f store.ContactFields
+	if err := q.Apply(&f); err != nil {
+		return nil, err
+	}
+	token, err := r.DB.InsertContact(r.Ctx, r.Unit.ID, f)
+	if err != nil {
+		return nil, err
+	}
+	return web.TokenAnswer{Message: "Contact created successfully.", Token: token}, nil
+}
+
+// updateContact changes the sent fields of a contact (spec, /update_contact).
+func (s contacts) updateContact(r *web.Request, q *ContactRequest) (any, error) {
+	if q.fieldCount() == 0 {
+		return nil, errContactNoFieldsUpdate
+	}
+	if err := r.DB.UpdateContact(r.Ctx, r.Unit.ID, q.IDToken, q.Apply); err != nil {
+		return nil, err
+	}
+	return web.TokenAnswer{Message: "Contact updated successfully.", Token: q.IDToken}, nil
+}
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docGetContacts = "The unit's active contacts by name, optionally by `search` (any of the names, as a substring; ASCII " +
+		"letters in either case) and `register` (CPF or CNPJ, with or without mask). `contact_name` is the " +
+		"full name, else the fantasy name, else the company name; `company_name` is the company name (null " +
+		"for people)."
+	docInsertContact = "Creates an active contact (spec): `type` (`legal`, `natural_person`) and `register` required, with " +
+		"`fullName` for people and `socialReason` for firms (aliases `full_name`, `social_reason`, " +
+		"`fantasy_name`, `birth_date`, `zipCode`, `dataBank`). `register` keeps digits and letters (the " +
+		"alphanumeric CNPJ too) and its check digits are verified; `phone` and `zip_code` are stored as " +
+		"digits. Errors in this order: `Missing required parameters.`, `Invalid contact type.`, `Invalid " +
+		"CPF.` / `Invalid CNPJ.`, the name's text, then `Invalid state. …`, `Invalid zip_code. …`, `Invalid " +
+		"email.`, `Invalid birthDate. …`; `Register already used in a contact of this unit.` (inactive " +
+		"contacts included)."
+	docUpdateContact = "Changes the sent fields of a contact (`id_token`); at least one (400 `No fields provided to " +
+		"update.`). A sent `register` is checked as an insert checks it."
+	docSetContactActive = "Enables or disables a contact (`id_token`); idempotent."
+)

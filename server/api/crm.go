@@ -1,0 +1,163 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"fincom/server/web"
+	"fincom/store"
+)
+
+// crm handles the routes of CRM records (routes.go).
+type crm struct{ *API }
+
+var (
+	errCRMContact      = web.NewError(http.StatusForbidden, web.TextCRMContact)
+	errCRMRecordDate   = web.NewError(http.StatusBadRequest, web.TextCRMRecordDate)
+	errCRMNextContact  = web.NewError(http.StatusBadRequest, web.TextCRMNextContact)
+	errCRMNotFound     = web.NewError(http.StatusNotFound, web.TextCRMNotFound)
+	errCRMNoFields     = web.NewError(http.StatusBadRequest, web.TextNoFieldsToUpdateDot)
+	errCRMInvalidRange = web.NewError(http.StatusBadRequest, web.TextInvalidRangeDate)
+)
+
+// crmRequest is the body of /insert_crm and /update_crm (spec, CRM).
+type crmRequest struct {
+	IDToken             string  `json:"id_token" alias:"token"`
+	IDContact           *string `json:"id_contact" alias:"id_token_contact"`
+	RecordDate          *string `json:"record_date" format:"date"`
+	CommunicationType   *string `json:"communication_type"`
+	LifecyclePhase      *string `json:"lifecycle_phase"`
+	LeadStatus          *string `json:"lead_status"`
+	Description         *string `json:"description" text:"multiline"`
+	ContactSuccess      *bool   `json:"contact_success"`
+	NextContactDatetime *string `json:"next_contact_datetime"`
+	NextContactReason   *string `json:"next_contact_reason" text:"multiline"`
+}
+
+// nextContactLayouts are the date-time forms accepted for
+// next_contact_datetime: ISO 8601 preferred (spec), the common others too.
+var nextContactLayouts = []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02 15:04", time.DateOnly}
+
+func (q *crmRequest) Apply(f *store.CRMFields) error {
+	for _, t := range []struct {
+		dst, src *string
+		max      int
+	}{
+		{&f.ContactToken, q.IDContact, web.MaxShortText}, {&f.CommunicationType, q.CommunicationType, web.MaxShortText},
+		{&f.LifecyclePhase, q.LifecyclePhase, web.MaxShortText}, {&f.LeadStatus, q.LeadStatus, web.MaxShortText},
+		{&f.Description, q.Description, web.MaxLongText}, {&f.NextContactReason, q.NextContactReason, web.MaxLongText},
+	} {
+		if err := web.SetText(t.dst, t.src, t.max); err != nil {
+			return err
+		}
+	}
+	if err := isoDate(&f.RecordDate, q.RecordDate, errCRMRecordDate); err != nil {
+		return err
+	}
+	if q.ContactSuccess != nil {
+		f.ContactSuccess = *q.ContactSuccess
+	}
+	if q.NextContactDatetime != nil {
+		f.NextContactDatetime = ""
+		if v := strings.TrimSpace(*q.NextContactDatetime); v != "" {
+			var t time.Time
+			var err error
+			for _, l := range nextContactLayouts {
+				// Times without a zone are São Paulo's.
+				if t, err = time.ParseInLocation(l, v, SaoPaulo); err == nil {
+					break
+				}
+			}
+			if err != nil {
+				return errCRMNextContact
+			}
+			f.NextContactDatetime = t.Format(time.RFC3339)
+		}
+	}
+	return nil
+}
+
+var SaoPaulo = func() *time.Location {
+	l, err := time.LoadLocation("America/Sao_Paulo")
+	if err != nil {
+		return time.FixedZone("-03", -3*3600)
+	}
+	return l
+}()
+
+// insertCRM creates an active CRM record (spec, /insert_crm): record_date
+// defaults to today, contact_success to false, empty texts become null.
+func (s crm) insertCRM(r *web.Request, q *crmRequest) (any, error) {
+	f := store.CRMFields{RecordDate: store.Today(r.DB.Now()).ISO()}
+	if err := q.Apply(&f); err != nil {
+		return nil, err
+	}
+	if f.RecordDate == "" {
+		f.RecordDate = store.Today(r.DB.Now()).ISO()
+	}
+	token, err := r.DB.InsertCRM(r.Ctx, r.Unit.ID, f)
+	if err != nil {
+		return nil, err
+	}
+	return web.TokenAnswer{Message: "CRM record created successfully.", Token: token}, nil
+}
+
+// updateCRM changes the sent fields of a record (a fincom route).
+func (s crm) updateCRM(r *web.Request, q *crmRequest) (any, error) {
+	if web.Sent(q.IDContact, q.RecordDate, q.CommunicationType, q.LifecyclePhase, q.LeadStatus, q.Description, q.ContactSuccess,
+		q.NextContactDatetime, q.NextContactReason) == 0 {
+		return nil, errCRMNoFields
+	}
+	apply := func(f *store.CRMFields) error {
+		if err := q.Apply(f); err != nil {
+			return err
+		}
+		if f.RecordDate == "" {
+			return errCRMRecordDate
+		}
+		return nil
+	}
+	if err := r.DB.UpdateCRM(r.Ctx, r.Unit.ID, q.IDToken, apply); err != nil {
+		return nil, err
+	}
+	return web.TokenAnswer{Message: "CRM record updated successfully.", Token: q.IDToken}, nil
+}
+
+type listCRMRequest struct {
+	IDContact string `json:"id_contact" alias:"id_token_contact"`
+	DateFrom  string `json:"date_from" format:"date"`
+	DateTo    string `json:"date_to" format:"date"`
+	Active    *bool  `json:"active"`
+}
+
+func (q *listCRMRequest) Validate() error {
+	for _, d := range []*string{&q.DateFrom, &q.DateTo} {
+		if *d != "" {
+			v, err := store.ParseDateISO(*d)
+			if err != nil {
+				return errCRMInvalidRange
+			}
+			*d = v.ISO()
+		}
+	}
+	return nil
+}
+
+// listCRM (a fincom route) answers the unit's records, newest first.
+func (s crm) listCRM(r *web.Request, q *listCRMRequest) (any, error) {
+	return r.DB.CRMRecords(r.Ctx, r.Unit.ID, store.CRMFilter{ContactToken: q.IDContact, From: q.DateFrom, To: q.DateTo, Active: q.Active})
+}
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docInsertCRM = "Creates a CRM record (spec): optional `id_contact` (an active contact of the unit, else 403 " +
+		"`id_contact not found, inactive, or not linked to unit_token`), `record_date` (default today), " +
+		"`communication_type`, `lifecycle_phase`, `lead_status`, `description`, `contact_success` (default " +
+		"false), `next_contact_datetime` (ISO 8601; without a zone, São Paulo's), `next_contact_reason`; " +
+		"empty texts are stored as null."
+	docUpdateCRM    = "Changes the sent fields of a CRM record (`id_token`)."
+	docListCRM      = "The unit's CRM records, newest first, optionally by `id_contact`, `date_from`, `date_to`, `active`."
+	docSetCRMActive = "Enables or disables a CRM record (`id_token`); idempotent."
+)

@@ -1,0 +1,245 @@
+package api
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+
+	"fincom/server/brdoc"
+	"fincom/server/docread"
+	"fincom/server/web"
+	"fincom/store"
+)
+
+// entries handles the routes of expenses and income (routes.go).
+type entries struct{ *API }
+
+var (
+	errExpenseNotFound      = web.NewError(http.StatusNotFound, web.TextExpenseNotFound)
+	errIncomeNotFound       = web.NewError(http.StatusNotFound, web.TextIncomeNotFound)
+	errInvalidDueDate       = web.NewError(http.StatusBadRequest, web.TextInvalidDueDate)
+	errInvalidCompetence    = web.NewError(http.StatusBadRequest, web.TextInvalidCompetence)
+	errPaidNeedsAccount     = web.NewError(http.StatusBadRequest, web.TextPaidNeedsAccount)
+	errInvalidBarcode       = web.NewError(http.StatusBadRequest, web.TextInvalidBarcode)
+	errInvalidAccessKey     = web.NewError(http.StatusBadRequest, web.TextInvalidAccessKey)
+	errEntryNoFieldsUpdate  = web.NewError(http.StatusBadRequest, web.TextNoFieldsToUpdate)
+	errScreeningUnavailable = web.NewError(http.StatusBadRequest, web.TextScreeningUnavailable)
+)
+
+// entryKind is what differs between the expense and the income routes.
+type entryKind struct {
+	typ  string // out or in
+	noun string
+}
+
+var (
+	expense = entryKind{"out", "Expense"}
+	income  = entryKind{"in", "Income"}
+)
+
+// entryRequest is the body (or multipart metadata) of the insert and update
+// routes of expenses and income, named as /transactions returns an entry.
+// Related records go by token.
+type entryRequest struct {
+	IDToken         string       `json:"id_token" alias:"token"`
+	Description     *string      `json:"description"`
+	Value           *store.Money `json:"value"`
+	DueDate         *string      `json:"due_date" format:"date"`
+	PayDay          *string      `json:"pay_day" pattern:"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"`
+	CompetenceDate  *string      `json:"competence_date" pattern:"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"`
+	Category        *string      `json:"id_token_category" alias:"category_token"`
+	Contact         *string      `json:"id_token_contact" alias:"id_contact"`
+	BankAccount     *string      `json:"id_token_bank_account" alias:"id_bank_account"`
+	Project         *string      `json:"id_token_project" alias:"id_project"`
+	PaymentType     *string      `json:"payment_type" alias:"id_token_payment_method"`
+	UserToken       *string      `json:"user_token"`
+	Barcode         *string      `json:"barcode"`
+	AccessKey       *string      `json:"access_key"`
+	KeyMethodCredor *string      `json:"key_method_credor"`
+	Note            *string      `json:"note" text:"multiline"`
+	Private         *bool        `json:"private"`
+	Active          *bool        `json:"active"`
+	Screening       string       `json:"id_token_screening" alias:"screening_token"`
+}
+
+func (q *entryRequest) fieldCount() int {
+	return web.Sent(q.Description, q.Value, q.DueDate, q.PayDay, q.CompetenceDate, q.Category, q.Contact, q.BankAccount,
+		q.Project, q.PaymentType, q.UserToken, q.Barcode, q.AccessKey, q.KeyMethodCredor, q.Note, q.Private, q.Active)
+}
+
+// isoDate normalizes an optional YYYY-MM-DD field: empty clears it.
+func isoDate(dst *string, src *string, bad *web.Error) error {
+	if src == nil {
+		return nil
+	}
+	v := strings.TrimSpace(*src)
+	if v == "" {
+		*dst = ""
+		return nil
+	}
+	d, err := store.ParseDateISO(v)
+	if err != nil {
+		return bad
+	}
+	*dst = d.ISO()
+	return nil
+}
+
+// Apply copies the sent fields onto f and validates the result.
+func (q *entryRequest) Apply(f *store.EntryFields) error {
+	for _, t := range []struct {
+		dst, src *string
+		max      int
+	}{
+		{&f.Description, q.Description, web.MaxShortText}, {&f.Note, q.Note, web.MaxLongText},
+		{&f.KeyMethodCredor, q.KeyMethodCredor, web.MaxShortText},
+		{&f.CategoryToken, q.Category, web.MaxShortText}, {&f.ContactToken, q.Contact, web.MaxShortText},
+		{&f.BankAccountToken, q.BankAccount, web.MaxShortText}, {&f.ProjectToken, q.Project, web.MaxShortText},
+		{&f.PaymentMethodToken, q.PaymentType, web.MaxShortText}, {&f.UserToken, q.UserToken, web.MaxShortText},
+	} {
+		if err := web.SetText(t.dst, t.src, t.max); err != nil {
+			return err
+		}
+	}
+	if err := isoDate(&f.DueDate, q.DueDate, errInvalidDueDate); err != nil {
+		return err
+	}
+	if err := isoDate(&f.PayDay, q.PayDay, web.ErrInvalidPayDay); err != nil {
+		return err
+	}
+	if err := isoDate(&f.CompetenceDate, q.CompetenceDate, errInvalidCompetence); err != nil {
+		return err
+	}
+	if q.Value != nil {
+		f.Value = store.NewMoney(q.Value.Round(2))
+	}
+	if q.Barcode != nil {
+		f.Barcode = brdoc.Digits(*q.Barcode)
+	}
+	if q.AccessKey != nil {
+		f.AccessKey = brdoc.Digits(*q.AccessKey)
+	}
+	if q.Private != nil {
+		f.Private = *q.Private
+	}
+	if q.Active != nil {
+		f.Active = *q.Active
+	}
+	switch {
+	case f.Description == "" || f.DueDate == "":
+		return web.ErrMissing
+	case !f.Value.IsPositive():
+		return web.ErrInvalidValue
+	case f.PayDay != "" && f.BankAccountToken == "":
+		return errPaidNeedsAccount
+	case f.AccessKey != "" && !brdoc.ValidAccessKey(f.AccessKey):
+		return errInvalidAccessKey
+	}
+	if f.Barcode != "" && !brdoc.ValidBoleto(f.Barcode) {
+		return errInvalidBarcode
+	}
+	return nil
+}
+
+// prefill takes what the request leaves out from the data read from a
+// screened document.
+func (q *entryRequest) prefill(sc store.Screening) {
+	var r docread.Result
+	if json.Unmarshal(sc.Extracted, &r) != nil {
+		return
+	}
+	take := func(dst **string, name string) {
+		if *dst == nil {
+			if v, ok := r.Fields[name]; ok && v.Value != "" {
+				s := v.Value
+				*dst = &s
+			}
+		}
+	}
+	take(&q.Description, "description")
+	take(&q.DueDate, "due_date")
+	take(&q.Barcode, "barcode")
+	take(&q.AccessKey, "access_key")
+	take(&q.CompetenceDate, "competence_date")
+	if q.Value == nil {
+		if v, ok := r.Fields["value"]; ok {
+			if m, err := store.ParseMoney(v.Value); err == nil {
+				q.Value = &m
+			}
+		}
+	}
+}
+
+// insertEntry creates an expense or income with its attached files
+// (multipart `files`). A paid entry (pay_day set) moves its bank account's
+// balance. With id_token_screening, the screened document's file is
+// attached and its data fills the fields the request leaves out.
+func (s entries) insertEntry(k entryKind) web.Action {
+	return web.Handle(func(r *web.Request, q *entryRequest) (any, error) {
+		if q.Screening != "" {
+			sc, err := r.DB.Screening(r.Ctx, r.Unit.ID, q.Screening)
+			if err != nil || sc.Status != "pending" {
+				return nil, errScreeningUnavailable
+			}
+			q.prefill(sc)
+		}
+		f := store.EntryFields{Type: k.typ, Active: true}
+		if err := q.Apply(&f); err != nil {
+			return nil, err
+		}
+		if f.CompetenceDate == "" {
+			f.CompetenceDate = f.DueDate
+		}
+		files, err := web.ReadFiles(r.Body.Files, web.DocumentFiles)
+		if err != nil {
+			return nil, err
+		}
+		token, err := r.DB.InsertEntry(r.Ctx, r.Unit.ID, f, files, q.Screening)
+		if err != nil {
+			return nil, err
+		}
+		return web.TokenAnswer{Message: k.noun + " created successfully.", Token: token}, nil
+	})
+}
+
+// updateEntry changes the sent fields of an expense or income and attaches
+// the sent files. `active: false` cancels the entry; `pay_day: ""` reopens
+// it.
+func (s entries) updateEntry(k entryKind) web.Action {
+	return web.Handle(func(r *web.Request, q *entryRequest) (any, error) {
+		if q.fieldCount() == 0 && len(r.Body.Files) == 0 {
+			return nil, errEntryNoFieldsUpdate
+		}
+		files, err := web.ReadFiles(r.Body.Files, web.DocumentFiles)
+		if err != nil {
+			return nil, err
+		}
+		if err := r.DB.UpdateEntry(r.Ctx, r.Unit.ID, k.typ, q.IDToken, q.Apply, files); err != nil {
+			return nil, err
+		}
+		return web.TokenAnswer{Message: k.noun + " updated successfully.", Token: q.IDToken}, nil
+	})
+}
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docInsertEntry = "Inserts an expense (`/insert_expense`) or an income (`/insert_income`): JSON, or multipart with the " +
+		"JSON part `metadata` and the attachments as `files` parts. Required: `description`, `value` (> 0, " +
+		"exact, rounded to cents) and `due_date` (`YYYY-MM-DD`). Optional: `pay_day` (set = paid; needs " +
+		"`id_token_bank_account`), `competence_date` (default: the due date), `id_token_category` (of the " +
+		"entry's type), `id_token_contact`, `id_token_bank_account`, `id_token_project`, `payment_type` (a " +
+		"`/list_payments_method` token), `user_token` (who records it), `barcode` (a boleto's line or bar " +
+		"code, check digits verified), `access_key` (an NF-e key, check digit verified), `key_method_credor` " +
+		"(the creditor's payment key), `note`, `private`, and `id_token_screening`: a pending screening " +
+		"whose document fills the fields left out and becomes the first attachment (400 `Screening not found " +
+		"or already used.` once used). Related records must be active records of the unit (403 `Invalid " +
+		"data`). A paid entry moves its bank account's balance.\n\nAttachments: PDF, PNG, JPEG, GIF, WebP or " +
+		"XML, recognised from their bytes (415 otherwise; HTML and SVG are refused even as XML), up to 10 " +
+		"MiB each (413), with plain file names (400 `Invalid file name. …`)."
+	docUpdateEntry = "Changes the sent fields of an expense (`/update_expense`) or income (`/update_income`), `id_token` " +
+		"naming it, and attaches the sent files; at least one field or file (400 `No fields provided to " +
+		"update`). `active: false` cancels the entry, `pay_day: \"\"` reopens it. An expense's token on the " +
+		"income route is not found, and the reverse (404 `Expense not found or not updated.` / `Income not " +
+		"found or not updated.`)."
+)

@@ -1,0 +1,206 @@
+package api
+
+import (
+	"bytes"
+	"errors"
+	"mime"
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"fincom/render"
+	"fincom/server/invoicing"
+	"fincom/server/web"
+	"fincom/store"
+)
+
+// invoices handles the routes of fiscal invoices (routes.go).
+type invoices struct{ *API }
+
+var (
+	errInvoiceUnknown = web.NewError(http.StatusNotFound, web.TextInvoiceNotFound)
+)
+
+// invoiceAnswer is the data of /generate_nf.
+type invoiceAnswer struct {
+	IDToken string `json:"id_token" format:"uuid"`
+	store.Invoice
+	XMLURL   store.Text `json:"xml_url"`
+	DANFEURL store.Text `json:"danfe_url"`
+}
+
+// generateNF issues the order's invoice (its nf_kind) once
+// (invoicing.Service.Issue).
+func (s invoices) generateNF(r *web.Request, q *web.IdRequest) (any, error) {
+	inv, err := s.Invoices.Issue(r.Ctx, r.DB, r.Unit.ID, q.IDToken)
+	if err != nil {
+		return nil, err
+	}
+	o, err := r.DB.SalesOrder(r.Ctx, r.Unit.ID, q.IDToken)
+	if err != nil {
+		return nil, err
+	}
+	return web.WithMessage{Message: "Invoice issued successfully.", Data: s.invoiceAnswer(q.IDToken, o.PublicToken.String, inv)}, nil
+}
+
+// invoiceAnswer is an order's invoice with the links to its documents.
+func (s invoices) invoiceAnswer(orderToken, publicToken string, inv store.Invoice) invoiceAnswer {
+	a := invoiceAnswer{IDToken: orderToken, Invoice: inv}
+	if publicToken != "" {
+		a.XMLURL, a.DANFEURL = store.NewText(s.Links.InvoiceXML(publicToken)), store.NewText(s.Links.DANFE(publicToken))
+	}
+	return a
+}
+
+type cancelNFRequest struct {
+	IDToken string `json:"id_token" alias:"token" required:"true"`
+	Reason  string `json:"reason" alias:"justificativa,motivo"`
+}
+
+func (q *cancelNFRequest) Validate() error {
+	q.Reason = strings.TrimSpace(q.Reason)
+	if n := utf8.RuneCountInString(q.Reason); n < 15 || n > 255 {
+		return web.ErrCancelReason
+	}
+	return nil
+}
+
+// cancelNF cancels the order's authorized invoice within the legal window
+// (24 h by default, --nf-cancel-window), with a reason of at least 15
+// characters.
+func (s invoices) cancelNF(r *web.Request, q *cancelNFRequest) (any, error) {
+	if err := s.Invoices.Cancel(r.Ctx, r.DB, r.Unit.ID, q.IDToken, q.Reason); err != nil {
+		return nil, err
+	}
+	return web.TokenAnswer{Message: "Invoice cancelled successfully.", Token: q.IDToken}, nil
+}
+
+// sendDanfeXML e-mails the invoice's XML and DANFE to notify_email_nf.
+func (s invoices) sendDanfeXML(r *web.Request, q *web.IdRequest) (any, error) {
+	if err := s.Invoices.Send(r.Ctx, r.DB, r.Unit.ID, q.IDToken); err != nil {
+		return nil, err
+	}
+	return web.TokenAnswer{Message: "DANFE and XML sent.", Token: q.IDToken}, nil
+}
+
+// publicInvoice reads the invoice of a public token.
+func (s invoices) publicInvoice(r *web.Request) (store.Invoice, store.InvoiceData, error) {
+	token := r.Params.ByName("token")
+	db, release, err := public(s).publicDB(r.Ctx, r.HTTP, token)
+	if err != nil {
+		return store.Invoice{}, store.InvoiceData{}, err
+	}
+	defer release()
+	inv, unitID, order, err := db.PublicInvoice(r.Ctx, token)
+	if err == nil {
+		var d store.InvoiceData
+		if d, err = db.InvoiceData(r.Ctx, unitID, order); err == nil {
+			return inv, d, nil
+		}
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		err = errInvoiceUnknown
+	}
+	return store.Invoice{}, store.InvoiceData{}, err
+}
+
+// document is a file answer: an invoice's XML or DANFE, a boleto.
+type document struct {
+	name, contentType, disposition string
+	body                           []byte
+	csp                            string
+}
+
+func (d document) Write(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Type", d.contentType)
+	h.Set("Content-Disposition", mime.FormatMediaType(d.disposition, map[string]string{"filename": d.name}))
+	h.Set("X-Content-Type-Options", "nosniff")
+	// A customer's document: no shared cache keeps it, no page frames it.
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Security-Policy", d.csp)
+	w.WriteHeader(http.StatusOK)
+	w.Write(d.body)
+}
+
+// pdfDocument is a PDF shown in place (a DANFE or a boleto is printed).
+func pdfDocument(name string, body []byte) document {
+	return document{name: name, contentType: "application/pdf", disposition: "inline", body: body, csp: "frame-ancestors 'none'"}
+}
+
+// publicNFXML (GET) downloads the invoice's XML.
+func (s invoices) publicNFXML(r *web.Request) (any, error) {
+	inv, _, err := s.publicInvoice(r)
+	if err != nil {
+		return nil, err
+	}
+	return document{name: invoicing.FileName(inv) + ".xml", contentType: "application/xml; charset=utf-8", disposition: "attachment",
+		body: []byte(inv.XML), csp: "sandbox; default-src 'none'; frame-ancestors 'none'"}, nil
+}
+
+// publicDANFE (GET) is the printable invoice with the key's Code 128 bar
+// code.
+func (s invoices) publicDANFE(r *web.Request) (any, error) {
+	inv, d, err := s.publicInvoice(r)
+	if err != nil {
+		return nil, err
+	}
+	v := invoicing.DANFEData(inv, invoicing.Document(d))
+	if k := inv.AccessKey.String; k != "" && v.Kind != "nfce" {
+		if v.Barcode, err = render.Code128DataURI(k); err != nil {
+			return nil, err
+		}
+	}
+	if v.QR != "" {
+		if v.QRImage, err = render.QRDataURI(v.QR, 360); err != nil {
+			return nil, err
+		}
+	}
+	var buf bytes.Buffer
+	if err := s.Render.DANFE(&buf, v); err != nil {
+		return nil, err
+	}
+	return public(s).newPage(http.StatusOK, buf.Bytes()), nil
+}
+
+// publicDANFEPDF (GET, a fincom route) is the DANFE as a PDF, for printing
+// with the goods; the invoice e-mails carry it too.
+func (s invoices) publicDANFEPDF(r *web.Request) (any, error) {
+	inv, d, err := s.publicInvoice(r)
+	if err != nil {
+		return nil, err
+	}
+	b, err := invoicing.DANFEPDF(inv, invoicing.Document(d))
+	if err != nil {
+		return nil, err
+	}
+	return pdfDocument(invoicing.FileName(inv)+".pdf", b), nil
+}
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docGenerateNF = "Issues the order's invoice of its `nf_kind` (`nfe`, `nfce`, `nfse` municipal, `nfsen` national) " +
+		"through the tax authority. Every fiscal rule is checked first, and 422 `The order's fiscal data is " +
+		"incomplete: fix every problem listed in details.` lists them all in `details.problems` (`[{field, " +
+		"message}]`); nothing is issued half-way. Then a number is taken (series 1, sequential per unit and " +
+		"kind; a number whose document was rejected or never received is given back and taken by the next " +
+		"invoice, a denied one, SEFAZ 301 to 303, is spent), the document is built, authorized and stored " +
+		"with the order (`nf`, `date_nf`, `nf_status_text`), and e-mailed with its XML and DANFE to " +
+		"`notify_email_nf`. Issuing twice issues once; concurrent requests for one order are taken one after " +
+		"the other. 422 `The tax authority rejected the invoice: see details.`, 502 `The tax authority did " +
+		"not answer. Try again: the invoice will not be issued twice.`"
+	docCancelNF = "Cancels the order's authorized invoice within the window after its authorization (24 hours, `serve " +
+		"--nf-cancel-window`), with a `reason` of 15 to 255 characters (aliases `justificativa`, `motivo`). " +
+		"409 `The invoice can no longer be cancelled: its cancellation window has closed.`, `The order has " +
+		"no authorized invoice.`. An order whose invoice was cancelled can be invoiced again (the next " +
+		"number)."
+	docSendDanfeXML = "E-mails the invoice's XML and its DANFE as a PDF (named `<access key>.xml` and `.pdf`, or " +
+		"`nfse-<number>`), with their links, to `notify_email_nf` again (400 `The sales order has no " +
+		"notify_email_nf.`). The files go with the message as queued; their bytes are dropped once it is " +
+		"sent."
+	docPublicDANFE = "The printable DANFE of the order's invoice (or the NFS-e's equivalent) with the access key's Code " +
+		"128 bar code. Documents of the test environment say so."
+	docPublicDANFEPDF = "The DANFE as an A4 PDF, as the invoice e-mails carry it."
+	docPublicNFXML    = "The invoice's XML, as a download, never cached."
+)

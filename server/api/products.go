@@ -1,0 +1,173 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+	"unicode/utf8"
+
+	"fincom/server/brdoc"
+	"fincom/server/web"
+	"fincom/store"
+)
+
+// products handles the routes of products and services (routes.go).
+type products struct{ *API }
+
+var (
+	errProductCodeUsed       = web.NewError(http.StatusBadRequest, web.TextProductCodeUsed)
+	errInvalidProductCode    = web.NewError(http.StatusBadRequest, web.TextInvalidProductCode)
+	errProductNotFound       = web.NewError(http.StatusNotFound, web.TextProductNotFound)
+	errInvalidProductType    = web.NewError(http.StatusBadRequest, web.TextInvalidProdType)
+	errInvalidNCM            = web.NewError(http.StatusBadRequest, web.TextInvalidNCM)
+	errInvalidCFOP           = web.NewError(http.StatusBadRequest, web.TextInvalidCFOP)
+	errInvalidUsageType      = web.NewError(http.StatusBadRequest, web.TextInvalidUsage)
+	errNegativeValue         = web.NewError(http.StatusBadRequest, web.TextNegativeValue)
+	errInvalidUnit           = web.NewError(http.StatusBadRequest, web.TextInvalidUnit)
+	errProductNoFieldsUpdate = web.NewError(http.StatusBadRequest, web.TextNoFieldsToUpdate)
+)
+
+// usageTypes are the SPED EFD item types (registro 0200, TIPO_ITEM):
+// 00 goods for resale, 01 raw material, 02 packaging, 03 work in progress,
+// 04 finished product, 05 by-product, 06 intermediate product, 07 use and
+// consumption, 08 fixed asset, 09 service, 10 other inputs, 99 other.
+var usageTypes = map[string]bool{
+	"00": true, "01": true, "02": true, "03": true, "04": true, "05": true,
+	"06": true, "07": true, "08": true, "09": true, "10": true, "99": true,
+}
+
+type getProductsRequest struct {
+	Search string `json:"search"`
+	Type   string `json:"type" enum:"product,service,all"`
+}
+
+func (q *getProductsRequest) Validate() error {
+	return nil
+}
+
+// getProductsAndServices answers the unit's active products and services.
+func (s products) getProductsAndServices(r *web.Request, q *getProductsRequest) (any, error) {
+	typ := q.Type
+	if typ == "all" {
+		typ = ""
+	}
+	return r.DB.Products(r.Ctx, r.Unit.ID, strings.TrimSpace(q.Search), typ)
+}
+
+// listStockItemsByUnit answers the unit's products and services with their
+// fiscal data, nested as {ok, message, data} (spec).
+func (s products) listStockItemsByUnit(r *web.Request) (any, error) {
+	items, err := r.DB.StockItems(r.Ctx, r.Unit.ID)
+	if err != nil {
+		return nil, err
+	}
+	return web.OkData{OK: true, Message: "Stock items listed successfully.", Data: items}, nil
+}
+
+// productRequest is the body of /insert_product_or_service and
+// /update_product_or_service, named as the listings return a product.
+type productRequest struct {
+	IDToken       string       `json:"id_token" alias:"token"`
+	Description   *string      `json:"description"`
+	Type          *string      `json:"type" enum:"product,service"`
+	MonetaryValue *store.Money `json:"monetary_value" alias:"value"`
+	UsageType     *string      `json:"usage_type"`
+	NCM           *string      `json:"ncm"`
+	CFOP          *string      `json:"cfop"`
+	Unit          *string      `json:"unit"`
+	// Code is the product's own code (the NF-e's cProd): at most 60
+	// characters; without it a product is numbered in its unit.
+	Code *string `json:"code" alias:"cod_product"`
+}
+
+func (q *productRequest) Apply(f *store.ProductFields) error {
+	if q.Code != nil {
+		c := strings.TrimSpace(*q.Code)
+		if c == "" && f.Code != "" || len([]rune(c)) > 60 {
+			return errInvalidProductCode
+		}
+		f.Code = c
+	}
+	if err := web.SetText(&f.Description, q.Description, web.MaxShortText); err != nil {
+		return err
+	}
+	if err := web.SetText(&f.Unit, q.Unit, web.MaxShortText); err != nil {
+		return err
+	}
+	if q.Type != nil {
+		f.Type = *q.Type
+		// A kind change resets a default usage type to the new kind's.
+		if q.UsageType == nil && (f.UsageType == "" || f.UsageType == "00" || f.UsageType == "09") {
+			f.UsageType = map[string]string{"product": "00", "service": "09"}[f.Type]
+		}
+	}
+	if q.UsageType != nil {
+		f.UsageType = strings.TrimSpace(*q.UsageType)
+	}
+	if q.NCM != nil {
+		f.NCM = brdoc.Digits(*q.NCM)
+	}
+	if q.CFOP != nil {
+		f.CFOP = brdoc.Digits(*q.CFOP)
+	}
+	if q.MonetaryValue != nil {
+		if q.MonetaryValue.IsNegative() {
+			return errNegativeValue
+		}
+		f.MonetaryValue = *q.MonetaryValue
+	}
+	switch {
+	case f.Description == "":
+		return web.ErrMissing
+	case f.Type != "product" && f.Type != "service":
+		return errInvalidProductType
+	case !usageTypes[f.UsageType]:
+		return errInvalidUsageType
+	case f.NCM != "" && len(f.NCM) != 8:
+		return errInvalidNCM
+	case f.CFOP != "" && (len(f.CFOP) != 4 || f.CFOP[0] < '1' || f.CFOP[0] > '7'):
+		return errInvalidCFOP
+	case utf8.RuneCountInString(f.Unit) > 6:
+		return errInvalidUnit
+	}
+	return nil
+}
+
+// insertProductOrService creates an active product or service.
+func (s products) insertProductOrService(r *web.Request, q *productRequest) (any, error) {
+	var f store.ProductFields
+	if err := q.Apply(&f); err != nil {
+		return nil, err
+	}
+	token, err := r.DB.InsertProduct(r.Ctx, r.Unit.ID, f)
+	if err != nil {
+		return nil, err
+	}
+	return web.TokenAnswer{Message: "Product or service created successfully.", Token: token}, nil
+}
+
+// updateProductOrService changes the sent fields of a product or service.
+func (s products) updateProductOrService(r *web.Request, q *productRequest) (any, error) {
+	if web.Sent(q.Description, q.Type, q.MonetaryValue, q.UsageType, q.NCM, q.CFOP, q.Unit, q.Code) == 0 {
+		return nil, errProductNoFieldsUpdate
+	}
+	if err := r.DB.UpdateProduct(r.Ctx, r.Unit.ID, q.IDToken, q.Apply); err != nil {
+		return nil, err
+	}
+	return web.TokenAnswer{Message: "Product or service updated successfully.", Token: q.IDToken}, nil
+}
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docGetProducts = "The unit's active products and services, optionally by `search` (description) and `type` " +
+		"(`product`, `service`, `all`). 401 `Invalid token` for bad tokens (spec), 500 `Server error`."
+	docStockItems = "The unit's stock items, nested as the spec shows: `data: {ok, message, data: [{id, description, " +
+		"type, usage_type, monetary_value, ncm, cfop, unit}]}`. Bad or missing tokens: 403 `Invalid data`."
+	docInsertProduct = "Creates a product or service: `description`, `type` (`product`, `service`) required; " +
+		"`monetary_value` (alias `value`, ≥ 0), `ncm` (8 digits), `cfop` (4 digits, first 1 to 7), `unit` " +
+		"(up to 6 characters), `usage_type` (the SPED item type, default `00` for products and `09` for " +
+		"services), `code` (the product's own code, the NF-e's cProd: up to 60 characters, unique in the unit, " +
+		"given or numbered 1, 2, 3… per unit; 400 `Product code already used in this unit.`)."
+	docUpdateProduct    = "Changes the sent fields of a product or service (`id_token`)."
+	docSetProductActive = "Enables or disables a product or service (`id_token`); idempotent."
+)

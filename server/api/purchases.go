@@ -1,0 +1,238 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"fincom/server/brdoc"
+	"fincom/server/docread"
+	"fincom/server/inbox"
+	"fincom/server/web"
+	"fincom/store"
+)
+
+// purchases handles the routes of purchase orders and the NF-e inbox (routes.go).
+type purchases struct{ *API }
+
+var (
+	errKeyIssuer          = web.NewError(http.StatusUnprocessableEntity, web.TextKeyIssuer)
+	errInvalidAccessKeyPO = web.NewError(http.StatusUnprocessableEntity, web.TextInvalidKey)
+	errPurchaseExists     = web.NewError(http.StatusConflict, web.TextPurchaseExists)
+	errNFeInInbox         = web.NewError(http.StatusConflict, web.TextNFeInInbox)
+	errNotNFe             = web.NewError(http.StatusUnprocessableEntity, web.TextNotNFe)
+	errForeignNFe         = web.NewError(http.StatusUnprocessableEntity, web.TextForeignNFe)
+	errNFeNotAuthorized   = web.NewError(http.StatusUnprocessableEntity, web.TextNFeNotAuthorized)
+	errNFeNotFound        = web.NewError(http.StatusNotFound, web.TextNFeNotFound)
+	errManifestReason     = web.NewError(http.StatusBadRequest, web.TextManifestReason)
+	errManifestDone       = web.NewError(http.StatusConflict, web.TextManifestDone)
+	errManifestTwice      = web.NewError(http.StatusConflict, web.TextManifestTwice)
+)
+
+// importNFe (a fincom route: it stands in for the tax authority's
+// distribution service) puts an uploaded NF-e XML in the unit's inbox.
+func (s purchases) importNFe(r *web.Request) (any, error) {
+	f, err := oneFile(r)
+	if err != nil {
+		return nil, err
+	}
+	// Test mode's inbox takes any well-formed note of the unit (the
+	// simulated authority's included); a production one only what an
+	// authority authorized, as its signer signed it.
+	n, err := inbox.ReadNFe(f.Data, r.Unit.CNPJ, !s.TestMode)
+	switch {
+	case errors.Is(err, inbox.ErrForeign):
+		return nil, errForeignNFe
+	case errors.Is(err, inbox.ErrNotAuthorized):
+		return nil, errNFeNotAuthorized
+	case errors.Is(err, inbox.ErrSignature):
+		return nil, &web.Error{Status: http.StatusUnprocessableEntity, Text: web.TextNFeSignature, Details: map[string]string{"reason": err.Error()}}
+	case err != nil:
+		return nil, errNotNFe
+	}
+	token, err := r.DB.ImportNFe(r.Ctx, r.Unit.ID, n)
+	if err != nil {
+		return nil, err
+	}
+	return web.TokenAnswer{Message: "NF-e imported into the inbox.", Token: token}, nil
+}
+
+// listNFes answers the unit's NF-e inbox, newest first.
+func (s purchases) listNFes(r *web.Request) (any, error) {
+	return r.DB.InboxNFes(r.Ctx, r.Unit.ID)
+}
+
+type manifestRequest struct {
+	ID            string `json:"access_key" alias:"id_token,token" required:"true"`
+	Event         string `json:"event" alias:"manifestation" required:"true" enum:"ciencia,confirmacao,desconhecimento,nao_realizada"`
+	Justification string `json:"justification" alias:"justificativa"`
+}
+
+func (q *manifestRequest) Validate() error {
+	q.ID, q.Justification = strings.TrimSpace(q.ID), strings.TrimSpace(q.Justification)
+	switch {
+	case q.Event == "nao_realizada" && (len([]rune(q.Justification)) < 15 || len([]rune(q.Justification)) > 255):
+		return errManifestReason
+	}
+	return nil
+}
+
+// manifestNFe records the recipient's manifestation of an NF-e of the
+// inbox: ciência da operação (once, optional, first), then one conclusive
+// event: confirmação da operação, desconhecimento, or operação não
+// realizada (with a justification of 15 to 255 characters).
+func (s purchases) manifestNFe(r *web.Request, q *manifestRequest) (any, error) {
+	if err := r.DB.Manifest(r.Ctx, r.Unit.ID, q.ID, q.Event, q.Justification); err != nil {
+		return nil, err
+	}
+	return web.TokenAnswer{Message: "Manifestation recorded.", Token: q.ID}, nil
+}
+
+type purchaseByKeyRequest struct {
+	// AccessKey is 44 digits, as printed or in groups of four.
+	AccessKey string `json:"access_key" alias:"accessKey,chave" required:"true" pattern:"^\\s*([0-9]{4} ?){10}[0-9]{4}\\s*$"`
+	Category  string `json:"category_id_token" alias:"id_token_category,categoryId"`
+	Project   string `json:"id_token_project" alias:"projectId"`
+}
+
+// keyShape is an access key's, from its tag.
+var keyShape = web.TagPattern(purchaseByKeyRequest{}, "AccessKey")
+
+func (q *purchaseByKeyRequest) Validate() error {
+	if !keyShape.MatchString(q.AccessKey) {
+		return errInvalidAccessKeyPO
+	}
+	q.AccessKey = brdoc.Digits(q.AccessKey)
+	if !brdoc.ValidAccessKey(q.AccessKey) {
+		return errInvalidAccessKeyPO
+	}
+	// The key names its issuer; a CNPJ whose check digits fail names no
+	// firm (SEFAZ authorizes no such document), so no supplier is made of
+	// it (TestPurchaseOnlyValidSuppliers).
+	if !brdoc.ValidCNPJ(q.AccessKey[6:20]) {
+		return errKeyIssuer
+	}
+	return nil
+}
+
+// insertPurchaseOrderByAccessKey creates a purchase order from an NF-e key:
+// filled from the XML when the NF-e is in the unit's inbox, else from what
+// the key says, awaiting its XML. The supplier becomes a contact when new.
+func (s purchases) insertPurchaseOrderByAccessKey(r *web.Request, q *purchaseByKeyRequest) (any, error) {
+	k := q.AccessKey
+	f := store.PurchaseFields{AccessKey: k, Status: "awaiting_xml", CategoryToken: q.Category, ProjectToken: q.Project,
+		SupplierCNPJ: k[6:20], SupplierName: "Fornecedor " + brdoc.FormatCNPJ(k[6:20]), Items: []store.PurchaseItem{},
+		KeyInfo: store.KeyInfo{State: k[0:2], YearMonth: "20" + k[2:4] + "-" + k[4:6], CNPJ: k[6:20], Model: k[20:22], Series: k[22:25], Number: k[25:34]}}
+	if x, err := r.DB.InboxXML(r.Ctx, r.Unit.ID, k); err == nil {
+		doc, err := docread.ReadXML(x)
+		if err != nil {
+			return nil, err
+		}
+		v := func(name string) string { return doc.Fields[name].Value }
+		money := func(name string) store.Money { m, _ := store.ParseMoney(v(name)); return m }
+		f.Status, f.SupplierName, f.IssueDate, f.XMLFileName = "complete", v("supplier_name"), v("issue_date"), k+"-nfe.xml"
+		f.EstimatedPaymentDate = v("due_date")
+		if f.EstimatedPaymentDate == "" {
+			f.EstimatedPaymentDate = f.IssueDate
+		}
+		f.Total, f.ItemsTotal, f.Freight, f.TotalTax = money("value"), money("items_total"), money("freight_value"), money("total_tax")
+		var itemsTax store.Money
+		for _, it := range doc.Items {
+			if it.Tax == "" {
+				it.Tax = "0.00"
+			}
+			f.Items = append(f.Items, store.PurchaseItem{Code: it.Code, Description: it.Description, NCM: it.NCM, CFOP: it.CFOP, Unit: it.Unit,
+				Quantity: it.Quantity, UnitValue: it.UnitValue, Total: it.Total, Tax: it.Tax})
+			if t, err := store.ParseMoney(it.Tax); err == nil {
+				itemsTax = store.NewMoney(itemsTax.Add(t.Decimal))
+			}
+		}
+		f.ItemsTax = itemsTax
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
+	// The supplier becomes a contact by the rules every contact meets.
+	if err := checkContact(&store.ContactFields{Type: "legal", Register: f.SupplierCNPJ, SocialReason: f.SupplierName}); err != nil {
+		return nil, errKeyIssuer
+	}
+	token, err := r.DB.InsertPurchaseOrder(r.Ctx, r.Unit.ID, f)
+	if err != nil {
+		return nil, err
+	}
+	return web.TokenAnswer{Message: "Purchase order created successfully.", Token: token}, nil
+}
+
+type listPurchasesRequest struct {
+	DateFrom  string `json:"date_from" format:"date"`
+	DateTo    string `json:"date_to" format:"date"`
+	Contact   string `json:"id_token_contact"`
+	Category  string `json:"category_id_token"`
+	Project   string `json:"id_token_project"`
+	Search    string `json:"search"`
+	AccessKey string `json:"access_key"`
+	Code      string `json:"code"`
+}
+
+// listPurchaseOrders answers the unit's purchase orders by every filter of
+// the spec (dates on the estimated payment date).
+func (s purchases) listPurchaseOrders(r *web.Request, q *listPurchasesRequest) (any, error) {
+	return r.DB.PurchaseOrders(r.Ctx, r.Unit.ID, store.PurchaseFilter{From: q.DateFrom, To: q.DateTo, ContactToken: q.Contact,
+		CategoryToken: q.Category, ProjectToken: q.Project, Search: strings.TrimSpace(q.Search), AccessKey: brdoc.Digits(q.AccessKey), Code: q.Code})
+}
+
+// getPurchaseOrderByID answers one purchase order of the unit.
+func (s purchases) getPurchaseOrderByID(r *web.Request, q *web.IdRequest) (any, error) {
+	return r.DB.PurchaseOrder(r.Ctx, r.Unit.ID, q.IDToken)
+}
+
+type setPurchaseActiveRequest struct {
+	ID     string `json:"id_token_purchase_order" alias:"id_token,token" required:"true"`
+	Active *bool  `json:"active" required:"true"`
+}
+
+type purchaseActive struct {
+	ID     string `json:"id"`
+	Active bool   `json:"active"`
+}
+
+// setPurchaseOrderActive (spec): {ok, message, data: {id, active}} nested in
+// data; a purchase order of another unit is invalid data.
+func (s purchases) setPurchaseOrderActive(r *web.Request, q *setPurchaseActiveRequest) (any, error) {
+	if err := r.DB.SetPurchaseOrderActive(r.Ctx, r.Unit.ID, q.ID, *q.Active); err != nil {
+		return nil, err
+	}
+	return web.OkData{OK: true, Message: "Purchase order updated successfully.", Data: purchaseActive{ID: q.ID, Active: *q.Active}}, nil
+}
+
+// What the OpenAPI document says of this file's routes (their desc in
+// routes.go).
+const (
+	docListPurchaseOrders = "The unit's purchase orders, optionally by `date_from` and `date_to` (on the estimated payment " +
+		"date), `id_token_contact`, `category_id_token`, `id_token_project`, `search` (the supplier's name " +
+		"or document, an item's description or code), `access_key`, `code`. Fields of the spec plus `status` " +
+		"(`complete` from the NF-e's XML, `awaiting_xml` from its key alone), `estimatedPaymentDate` and " +
+		"`keyInfo`. Money as decimal strings. 403 `Invalid data`, 500 `Erro desconhecido`."
+	docSetPurchaseActive = "Enables or disables a purchase order (`id_token_purchase_order`, `active` required); answers `data: " +
+		"{ok, message, data: {id, active}}` (spec). An order of another unit is 403 `Invalid data`."
+	docGetPurchaseOrder = "One purchase order (`id_token`) with its items; another unit's is 403 `Invalid data`."
+	docPurchaseByKey    = "Creates a purchase order from an NF-e access key (44 digits with a valid check digit, else 422 " +
+		"`Invalid access key: …`), optional `category_id_token`, `id_token_project`. With the NF-e in the " +
+		"inbox the order is filled from its XML (supplier, items, totals, freight, taxes, the first " +
+		"installment's due date); else from what the key says. The supplier becomes a contact when the unit " +
+		"has none with its document. The same key twice: 409 `A purchase order for this access key already " +
+		"exists.`"
+	docListNFes = "The inbox of NF-e issued to the unit's CNPJ, newest first: `[{token, access_key, supplier_cnpj, " +
+		"supplier_name, issue_date, total_value, manifestation, manifested_at, justification, " +
+		"id_purchase_order, created_date}]`."
+	docManifestNFe = "Records the recipient's manifestation on an NF-e of the inbox (`access_key` or `id_token`): " +
+		"`ciencia` (optional, once, first), then one conclusive `event`: `confirmacao`, `desconhecimento` or " +
+		"`nao_realizada` (with a `justification` of 15 to 255 characters). 409 `The NF-e already has a " +
+		"conclusive manifestation.`, `Ciência da operação was already recorded.`; 404 `NF-e not found in the " +
+		"unit's inbox.`."
+	docImportNFe = "Puts an NF-e XML (multipart, one file) into the unit's inbox, standing in for the tax authority's " +
+		"distribution service (also `fincom nfe import`): a readable NF-e with a valid key issued to the " +
+		"unit's CNPJ (422 `The NF-e was not issued to this unit's CNPJ.`, `The file is not a readable NF-e " +
+		"XML.`); the same key twice is 409 `This NF-e is already in the inbox.`. Outside test mode only an authorized note is taken: an " +
+		"`nfeProc` with the protocol of its key (cStat 100 or 150) whose signature verifies with a non-test certificate of the issuer's " +
+		"firm; else 422 naming the missing protocol or the failed signature (`details.reason`), and nothing is stored."
+)

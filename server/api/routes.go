@@ -1,0 +1,328 @@
+package api
+
+import (
+	"net/http"
+
+	"fincom/server/docread"
+	"fincom/server/preview"
+	"fincom/server/web"
+	"fincom/store"
+)
+
+// installmentQuery is the ?installment=N of the portal's documents: which
+// installment's charge (default: the first that has one).
+var installmentQuery = []web.QueryParam{{Name: "installment", Doc: "The installment (1, 2, ...); default: the first that has this document."}}
+
+// Each resource's not-found (and duplicate) texts, for the routes that
+// name its records.
+var (
+	expenseErrs   = web.ErrMap{{store.ErrNotFound, errExpenseNotFound}, {store.ErrScreeningUnavailable, errScreeningUnavailable}}
+	incomeErrs    = web.ErrMap{{store.ErrNotFound, errIncomeNotFound}, {store.ErrScreeningUnavailable, errScreeningUnavailable}}
+	contractErrs  = web.ErrMap{{store.ErrNotFound, errContractNotFound}}
+	webhookErrs   = web.ErrMap{{store.ErrNotFound, errWebhookNotFound}}
+	crmErrs       = web.ErrMap{{store.ErrNotFound, errCRMNotFound}}
+	movementErrs  = web.ErrMap{{store.ErrNotFound, errMovementNotFound}}
+	productErrs   = web.ErrMap{{store.ErrNotFound, errProductNotFound}, {store.ErrDuplicate, errProductCodeUsed}}
+	contactErrs   = web.ErrMap{{store.ErrNotFound, errContactNotFound}, {store.ErrDuplicate, errRegisterUsed}, {web.ErrChoice, errInvalidContactType}}
+	categoryErrs  = web.ErrMap{{store.ErrNotFound, errCategoryNotFound}, {store.ErrDuplicate, errCategoryExists}, {store.ErrInvalidReference, errCategoryGroupNotFound}}
+	projectErrs   = web.ErrMap{{store.ErrNotFound, errProjectNotFound}}
+	accountErrs   = web.ErrMap{{store.ErrNotFound, errBankAccountNotFound}}
+	screeningErrs = web.ErrMap{{store.ErrNotFound, errScreeningMissing}}
+)
+
+// RouteTable lists every route, in the spec's order, each declared once.
+func (s *API) RouteTable() []web.Route {
+	return []web.Route{
+		// Transactions (POST / is the legacy name, spec Versioning) and cash
+		// flow.
+		{Path: "/transactions", Do: web.Handle(transactions{s}.transactions), Auth: web.AuthUnits, Texts: web.TextsNo404,
+			Doc: web.Doc{Tag: web.TagFinance, Summary: "Expenses and income of one or more units, filtered by dates, type and collector.", Desc: docTransactions, Resp: []store.Transaction{}}},
+		{Path: "/", Do: web.Handle(transactions{s}.transactions), Auth: web.AuthUnits, Texts: web.TextsNo404,
+			Doc: web.Doc{Tag: web.TagFinance, Summary: "The legacy name of /transactions.", Desc: docTransactions, Resp: []store.Transaction{}}},
+		{Path: "/cash_flow", Do: web.Handle(cashFlow{s}.cashFlow), Texts: web.TextsNo404,
+			Doc: web.Doc{Tag: web.TagFinance, Summary: "Cash flow of a period: realized and forecast, by day and month.", Desc: docCashFlow, Resp: store.CashFlow{}}},
+		{Path: "/get_category_median", Do: web.Handle(categoryMedian{s}.getCategoryMedian), Auth: web.AuthTecOrAccess, Texts: web.TextsNo404, Errs: web.ErrMap{{web.ErrMissing, errProvideCNPJ}},
+			Doc: web.Doc{Tag: web.TagFinance, Summary: "The category most used with a contact (null under two uses).", Desc: docCategoryMedian, Resp: web.Nullable{V: store.CategoryUsage{}}}},
+
+		// Expenses and income, their files, their status.
+		{Path: "/insert_expense", Do: entries{s}.insertEntry(expense), Need: []string{"description"}, Texts: web.TextsDefault, Errs: expenseErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagFinance, Summary: "Insert an expense (JSON, or multipart with attachments).", Desc: docInsertEntry, Resp: web.Done, Multipart: true}},
+		{Path: "/update_expense", Do: entries{s}.updateEntry(expense), Need: []string{"id_token"}, Texts: web.TextsDefault, Errs: expenseErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagFinance, Summary: "Update an expense; only the fields sent change.", Desc: docUpdateEntry, Resp: web.Done, Multipart: true}},
+		{Path: "/list_expense_files", Do: entryFiles{s}.listEntryFiles(expense), Texts: web.TextsDefault, Errs: expenseErrs,
+			Doc: web.Doc{Tag: web.TagFinance, Summary: "The attachments of an expense.", Desc: docListEntryFiles, Resp: []store.FileInfo{}}},
+		{Path: "/get_expense_file", Do: entryFiles{s}.getEntryFile(expense), Texts: web.TextsDefault, Errs: append(web.ErrMap{{store.ErrFileNotFound, errFileNotFound}}, expenseErrs...),
+			Doc: web.Doc{Tag: web.TagFinance, Summary: "The bytes of one attachment of an expense (a fincom route).", Desc: docGetEntryFile, Raw: web.StoredTypes}},
+		{Path: "/insert_expense_files", Do: entryFiles{s}.insertEntryFiles(expense), Texts: web.TextsDefault, Errs: expenseErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagFinance, Summary: "Attach files to an expense (multipart).", Desc: docInsertEntryFiles, Resp: web.WithMessage{Data: []string{}}, Multipart: true}},
+		{Path: "/delete_expense_files", Do: entryFiles{s}.deleteEntryFiles(expense), Texts: web.TextsDefault, Errs: append(web.ErrMap{{store.ErrFileNotFound, errFileNotFound}}, expenseErrs...), Write: true,
+			Doc: web.Doc{Tag: web.TagFinance, Summary: "Remove attachments of an expense.", Desc: docDeleteEntryFiles, Resp: web.Done}},
+		{Path: "/insert_income", Do: entries{s}.insertEntry(income), Need: []string{"description"}, Texts: web.TextsDefault, Errs: incomeErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagFinance, Summary: "Insert an income (JSON, or multipart with attachments).", Desc: docInsertEntry, Resp: web.Done, Multipart: true}},
+		{Path: "/update_income", Do: entries{s}.updateEntry(income), Need: []string{"id_token"}, Texts: web.TextsDefault, Errs: incomeErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagFinance, Summary: "Update an income; only the fields sent change.", Desc: docUpdateEntry, Resp: web.Done, Multipart: true}},
+		{Path: "/list_income_files", Do: entryFiles{s}.listEntryFiles(income), Texts: web.TextsDefault, Errs: incomeErrs,
+			Doc: web.Doc{Tag: web.TagFinance, Summary: "The attachments of an income.", Desc: docListEntryFiles, Resp: []store.FileInfo{}}},
+		{Path: "/get_income_file", Do: entryFiles{s}.getEntryFile(income), Texts: web.TextsDefault, Errs: append(web.ErrMap{{store.ErrFileNotFound, errFileNotFound}}, incomeErrs...),
+			Doc: web.Doc{Tag: web.TagFinance, Summary: "The bytes of one attachment of an income (a fincom route).", Desc: docGetEntryFile, Raw: web.StoredTypes}},
+		{Path: "/insert_income_files", Do: entryFiles{s}.insertEntryFiles(income), Texts: web.TextsDefault, Errs: incomeErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagFinance, Summary: "Attach files to an income (multipart).", Desc: docInsertEntryFiles, Resp: web.WithMessage{Data: []string{}}, Multipart: true}},
+		{Path: "/delete_income_files", Do: entryFiles{s}.deleteEntryFiles(income), Texts: web.TextsDefault, Errs: append(web.ErrMap{{store.ErrFileNotFound, errFileNotFound}}, incomeErrs...), Write: true,
+			Doc: web.Doc{Tag: web.TagFinance, Summary: "Remove attachments of an income.", Desc: docDeleteEntryFiles, Resp: web.Done}},
+		{Path: "/get_status", Do: web.Handle(status{s}.getStatus), Texts: web.TextsDefault, Errs: web.ErrMap{{store.ErrNotFound, errEntryNotFound}},
+			Doc: web.Doc{Tag: web.TagFinance, Summary: "The status vocabulary, and the status of entries.", Desc: docGetStatus, Resp: statusAnswer{}}},
+
+		// Reading documents, and the inbox of received ones.
+		{Path: "/get_ocr_data_by_file", Do: web.Plain(screenings{s}.getOCRDataByFile), Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagDocuments, Summary: "Read an NF-e, NFC-e, NFS-e XML or a boleto PDF (multipart, one file).", Desc: docOCR, Resp: docread.Result{}, Multipart: true}},
+		{Path: "/insert_screening", Do: web.Handle(screenings{s}.insertScreening), Texts: web.TextsDefault, Write: true,
+			Doc: web.Doc{Tag: web.TagDocuments, Summary: "Put a received document in the screening inbox (multipart, one file).", Desc: docInsertScreening, Resp: web.Done, Multipart: true}},
+		{Path: "/list_screenings", Do: web.Handle(screenings{s}.listScreenings), Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagDocuments, Summary: "The screening inbox (a fincom route).", Desc: docListScreenings, Resp: []store.Screening{}}},
+		{Path: "/discard_screening", Do: web.Handle(screenings{s}.discardScreening), Texts: web.TextsDefault, Errs: screeningErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagDocuments, Summary: "Discard a pending screening (a fincom route).", Desc: docDiscardScreening, Resp: web.Done}},
+
+		// Sales orders.
+		{Path: "/list_sales_orders", Do: web.Handle(salesOrders{s}.listSalesOrders), Need: []string{"date_from", "date_to"}, Texts: web.TextsListSalesOrders, Errs: web.ErrMap{{web.ErrMissing, errDatesRequired}},
+			Doc: web.Doc{Tag: web.TagSales, Summary: "Sales orders of a period, with every field and filter.", Desc: docListSalesOrders, Resp: []store.SalesOrder{}}},
+		{Path: "/insert_sales_order", Do: web.Handle(salesOrders{s}.insertSalesOrder), Need: orderNeed, Texts: web.TextsInsertSalesOrder, Errs: web.ErrMap{{web.ErrChoice, web.TextsInsertSalesOrder.Format}}, Write: true,
+			Doc: web.Doc{Tag: web.TagSales, Summary: "Insert a sales order (grouped or flat form), optionally recurring.", Desc: docInsertSalesOrder, Resp: web.WithMessage{Data: orderCreated{}}}},
+		{Path: "/get_sales_order_by_id", Do: web.Handle(salesOrders{s}.getSalesOrderByID), Texts: web.TextsDefault, Errs: web.OrderErrs,
+			Doc: web.Doc{Tag: web.TagSales, Summary: "One sales order with its lines, charges, invoice and portal events.", Desc: docGetSalesOrder, Resp: orderDetail{}}},
+		{Path: "/enable_sales_order", Do: setActive((*store.DB).SetSalesOrderActive, true, "Sales order"), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagSales, Summary: "Enable a sales order.", Desc: docSetSalesOrderActive, Resp: web.Done}},
+		{Path: "/disable_sales_order", Do: setActive((*store.DB).SetSalesOrderActive, false, "Sales order"), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagSales, Summary: "Disable a sales order.", Desc: docSetSalesOrderActive, Resp: web.Done}},
+
+		// Charges.
+		{Path: "/generate_charge", Do: web.Handle(charges{s}.generateCharge), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagSales, Summary: "Issue the order's charges (boleto, PIX or card) through its provider; idempotent.", Desc: docGenerateCharge, Resp: web.WithMessage{Data: chargeAnswer{}}}},
+		{Path: "/cancel_charge", Do: web.Handle(charges{s}.cancelCharge), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagSales, Summary: "Cancel the order's unpaid charges.", Desc: docCancelCharge, Resp: web.Done}},
+		{Path: "/refund_charge", Do: web.Handle(charges{s}.refundCharge), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagSales, Summary: "Refund the order's PIX payments received at the unit's PSP; a fincom route.", Desc: docRefundCharge, Resp: web.WithMessage{Data: []store.PSPRefund{}}}},
+		{Path: "/settle_charge", Do: web.Handle(bankFiles{s}.settleCharge), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagSales, Summary: "Record a payment the firm received outside fincom (cash, a transfer); a fincom route.", Desc: docSettleCharge, Resp: web.WithMessage{Data: store.Payment{}}}},
+		{Path: "/export_remittance", Do: web.Handle(bankFiles{s}.exportRemittance), Texts: web.TextsDefault, Write: true,
+			Doc: web.Doc{Tag: web.TagSales, Summary: "The unit's next CNAB 240 remittance for a bank, or an earlier one again (a fincom route).", Desc: docExportRemittance, Raw: "text/plain"}},
+		{Path: "/import_return", Do: web.Handle(bankFiles{s}.importReturn), Texts: web.TextsDefault, Write: true,
+			Doc: web.Doc{Tag: web.TagSales, Summary: "Apply a bank's CNAB 240 return file (multipart; a fincom route).", Desc: docImportReturn, Resp: web.WithMessage{Data: store.ReturnReport{}}, Multipart: true}},
+		{Path: "/import_ofx", Do: web.Handle(statements{s}.importOFX), Texts: web.TextsDefault, Write: true,
+			Doc: web.Doc{Tag: web.TagFinance, Summary: "Import a bank account's OFX statement and match its lines (multipart; a fincom route).", Desc: docImportOFX, Resp: web.WithMessage{Data: store.StatementReport{}}, Multipart: true}},
+		{Path: "/list_statement_lines", Do: web.Handle(statements{s}.listStatementLines), Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagFinance, Summary: "The unit's statement lines and what each matched (a fincom route).", Desc: docListStatementLines, Resp: []store.StatementLine{}}},
+		{Path: "/reconcile_statement_line", Do: web.Handle(statements{s}.reconcileStatementLine), Texts: web.TextsDefault, Errs: web.ErrMap{{store.ErrNotFound, errLineNotFound}}, Write: true,
+			Doc: web.Doc{Tag: web.TagFinance, Summary: "Pair an open statement line with an entry or a charge, or dismiss it (a fincom route).", Desc: docReconcileStatementLine, Resp: web.WithMessage{Data: store.StatementLine{}}}},
+		{Path: "/resend_charge", Do: web.Handle(charges{s}.resendCharge), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagSales, Summary: "E-mail the order's open charge to the customer again.", Desc: docResendCharge, Resp: web.Done}},
+
+		// Fiscal invoices.
+		{Path: "/generate_nf", Do: web.Handle(invoices{s}.generateNF), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagSales, Summary: "Issue the order's fiscal invoice (NF-e, NFC-e or NFS-e) once.", Desc: docGenerateNF, Resp: web.WithMessage{Data: invoiceAnswer{}}}},
+		{Path: "/cancel_nf", Do: web.Handle(invoices{s}.cancelNF), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagSales, Summary: "Cancel an authorized invoice within the cancellation window.", Desc: docCancelNF, Resp: web.Done}},
+		{Path: "/send_danfe_xml", Do: web.Handle(invoices{s}.sendDanfeXML), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagSales, Summary: "E-mail the invoice's XML and DANFE to the customer.", Desc: docSendDanfeXML, Resp: web.Done}},
+
+		// The public payment portal: no tokens but the order's public one
+		// (spec, Authentication 7); rate-limited per client address.
+		{Method: http.MethodGet, Path: "/sales_orders/public_payment/:token", Do: web.Plain(public{s}.publicPayment), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagPortal, Summary: "The order's payment page.", Desc: docPublicPayment, Raw: "text/html"}},
+		{Method: http.MethodGet, Path: "/sales_orders/public_boleto/:token", Do: web.Plain(public{s}.publicBoleto), Query: installmentQuery, Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagPortal, Summary: "The printable boleto.", Desc: docPublicBoleto, Raw: "text/html"}},
+		{Method: http.MethodGet, Path: "/sales_orders/public_boleto_pdf/:token", Do: web.Plain(public{s}.publicBoletoPDF), Query: installmentQuery, Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagPortal, Summary: "The boleto as a PDF (a fincom route).", Desc: docPublicBoletoPDF, Raw: "application/pdf"}},
+		{Method: http.MethodGet, Path: "/sales_orders/public_pix_qr/:token", Do: web.Plain(public{s}.publicPixQR), Query: installmentQuery, Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagPortal, Summary: "The PIX BR Code as a QR code image.", Desc: docPublicPixQR, Raw: "image/png"}},
+		{Method: http.MethodGet, Path: "/sales_orders/public_danfe/:token", Do: web.Plain(invoices{s}.publicDANFE), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagPortal, Summary: "The invoice's DANFE page (a fincom route).", Desc: docPublicDANFE, Raw: "text/html"}},
+		{Method: http.MethodGet, Path: "/sales_orders/public_danfe_pdf/:token", Do: web.Plain(invoices{s}.publicDANFEPDF), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagPortal, Summary: "The invoice's DANFE as a PDF (a fincom route).", Desc: docPublicDANFEPDF, Raw: "application/pdf"}},
+		{Method: http.MethodGet, Path: "/sales_orders/public_nf_xml/:token", Do: web.Plain(invoices{s}.publicNFXML), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagPortal, Summary: "The authorized invoice's XML (a fincom route).", Desc: docPublicNFXML, Raw: "application/xml"}},
+		{Path: "/sales_orders/public_event", Do: web.Handle(public{s}.publicEvent), Auth: web.AuthPublic, Texts: web.TextsDefault, Errs: web.ErrMap{{store.ErrNotFound, errPortalNotFound}},
+			Doc: web.Doc{Tag: web.TagPortal, Summary: "Record a portal event (viewed, copied the PIX code, ...).", Desc: docPublicEvent, Resp: web.Done}},
+		// The PSP's callback (beyond the spec): the unit's webhook address,
+		// under a secret path part; each Pix is confirmed with the PSP.
+		{Path: "/psp/:secret/pix", Do: web.Plain(pspHooks{s}.pixHook), Auth: web.AuthPublic, Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagPortal, Summary: "The PSP's webhook: Pix arrived (the API Pix's callback); each is confirmed with the PSP; a fincom route.", Desc: docPSPHook,
+				Resp: map[string]int{}}},
+		{Path: "/psp/:secret/rec", Do: web.Plain(pspHooks{s}.recHook), Auth: web.AuthPublic, Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagPortal, Summary: "The PSP's webhook: a PIX automático recurrence changed; each is asked of the PSP; a fincom route.", Desc: docRecHook,
+				Resp: map[string]int{}}},
+		{Path: "/psp/:secret/cobr", Do: web.Plain(pspHooks{s}.cobrHook), Auth: web.AuthPublic, Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagPortal, Summary: "The PSP's webhook: a PIX automático charge changed; each is asked of the PSP; a fincom route.", Desc: docCobRHook,
+				Resp: map[string]int{}}},
+		{Path: "/sales_orders/public_pay", Do: web.Handle(public{s}.publicPay), Auth: web.AuthPublic, Texts: web.TextsDefault, Errs: web.ErrMap{{store.ErrNotFound, errPortalNotFound}},
+			Doc: web.Doc{Tag: web.TagPortal, Summary: "Pay from the portal: test mode's simulated payer; 409 outside test mode.", Desc: docPublicPay, Resp: web.WithMessage{Data: store.Payment{}}}},
+
+		// Purchases and the NF-e inbox (spec: 403 "Invalid data", 500 "Erro
+		// desconhecido", as /list_sales_orders).
+		{Path: "/list_purchase_orders", Do: web.Handle(purchases{s}.listPurchaseOrders), Texts: web.TextsListSalesOrders,
+			Doc: web.Doc{Tag: web.TagPurchases, Summary: "Purchase orders, with filters.", Desc: docListPurchaseOrders, Resp: []store.PurchaseOrder{}}},
+		{Path: "/set_purchase_order_active", Do: web.Handle(purchases{s}.setPurchaseOrderActive), Texts: web.TextsListSalesOrders,
+			Errs: web.ErrMap{{store.ErrNotFound, web.TextsListSalesOrders.Invalid}}, Write: true,
+			Doc: web.Doc{Tag: web.TagPurchases, Summary: "Enable or disable a purchase order.", Desc: docSetPurchaseActive, Resp: web.OkData{Data: purchaseActive{}}}},
+		{Path: "/get_purchase_order_by_id", Do: web.Handle(purchases{s}.getPurchaseOrderByID), Texts: web.TextsListSalesOrders, Errs: web.ErrMap{{store.ErrNotFound, web.TextsListSalesOrders.Invalid}},
+			Doc: web.Doc{Tag: web.TagPurchases, Summary: "One purchase order with its items.", Desc: docGetPurchaseOrder, Resp: store.PurchaseOrder{}}},
+		{Path: "/insert_purchase_order_by_access_key", Do: web.Handle(purchases{s}.insertPurchaseOrderByAccessKey), Texts: web.TextsDefault,
+			Errs: web.ErrMap{{store.ErrDuplicate, errPurchaseExists}}, Write: true,
+			Doc: web.Doc{Tag: web.TagPurchases, Summary: "Create a purchase order from an NF-e of the inbox or its access key.", Desc: docPurchaseByKey, Resp: web.Done}},
+		{Path: "/list_nfes", Do: web.Plain(purchases{s}.listNFes), Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagPurchases, Summary: "The inbox of NF-e issued to the unit.", Desc: docListNFes, Resp: []store.InboxNFe{}}},
+		{Path: "/manifest_nfe", Do: web.Handle(purchases{s}.manifestNFe), Texts: web.TextsDefault,
+			Errs: web.ErrMap{{store.ErrNotFound, errNFeNotFound}, {store.ErrAlreadyManifested, errManifestDone}, {store.ErrManifestRule, errManifestTwice}}, Write: true,
+			Doc: web.Doc{Tag: web.TagPurchases, Summary: "Record the recipient's manifestation on an NF-e of the inbox.", Desc: docManifestNFe, Resp: web.Done}},
+		{Path: "/import_nfe", Do: web.Plain(purchases{s}.importNFe), Texts: web.TextsDefault, Errs: web.ErrMap{{store.ErrDuplicate, errNFeInInbox}}, Write: true,
+			Doc: web.Doc{Tag: web.TagPurchases, Summary: "Import an NF-e XML into the inbox (multipart, one file; a fincom route).", Desc: docImportNFe, Resp: web.Done, Multipart: true}},
+
+		// Contracts and their templates.
+		{Path: "/insert_contract", Do: web.Handle(contracts{s}.insertContract), Envelope: web.EnvMessage, Need: []string{"id_token_contact", "contract_name", "validity_start"}, Texts: web.TextsContract, Errs: contractErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagContracts, Summary: "Insert a contract (JSON or multipart with PDF/image files).", Desc: docInsertContract, Resp: web.WithMessage{Data: contractCreated{}}, Multipart: true}},
+		{Path: "/update_contract", Do: web.Handle(contracts{s}.updateContract), Envelope: web.EnvMessage, Need: []string{"id_token"}, Texts: web.TextsContract, Errs: contractErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagContracts, Summary: "Update a contract; only the fields sent change.", Desc: docUpdateContract, Resp: web.WithMessage{Data: contractCreated{}}, Multipart: true}},
+		{Path: "/list_contracts", Do: web.Handle(contracts{s}.listContracts), Texts: web.TextsContract,
+			Doc: web.Doc{Tag: web.TagContracts, Summary: "Contracts, with filters.", Desc: docListContracts, Resp: []store.Contract{}}},
+		{Path: "/enable_contract", Do: setActive((*store.DB).SetContractActive, true, "Contract"), Texts: web.TextsContract, Errs: contractErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagContracts, Summary: "Enable a contract.", Desc: docSetContractActive, Resp: web.Done}},
+		{Path: "/disable_contract", Do: setActive((*store.DB).SetContractActive, false, "Contract"), Texts: web.TextsContract, Errs: contractErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagContracts, Summary: "Disable a contract.", Desc: docSetContractActive, Resp: web.Done}},
+		{Path: "/get_contract_file", Do: web.Handle(contracts{s}.getContractFile), Texts: web.TextsContract, Errs: append(web.ErrMap{{store.ErrFileNotFound, errFileNotFound}}, contractErrs...),
+			Doc: web.Doc{Tag: web.TagContracts, Summary: "The bytes of one file of a contract (a fincom route).", Desc: docGetContractFile, Raw: web.StoredTypes}},
+		{Path: "/delete_contract_files", Do: web.Handle(contracts{s}.deleteContractFiles), Texts: web.TextsContract, Errs: append(web.ErrMap{{store.ErrFileNotFound, errFileNotFound}}, contractErrs...), Write: true,
+			Doc: web.Doc{Tag: web.TagContracts, Summary: "Remove files of a contract.", Desc: docDeleteContractFiles, Resp: web.Done}},
+		{Path: "/get_contract_preview", Do: web.Handle(contracts{s}.getContractPreview), Texts: web.TextsContract,
+			Errs: web.ErrMap{{preview.ErrContract, errContractNotFound}, {preview.ErrTemplate, errTemplateNotFound}, {preview.ErrContact, web.TextsContract.Invalid}},
+			Doc:  web.Doc{Tag: web.TagContracts, Summary: "A contract, or a template for a contact, rendered as an HTML document.", Desc: docContractPreview, Resp: web.WithMessage{Data: preview.ContractPreview{}}}},
+		{Path: "/insert_contract_template", Do: web.Handle(contracts{s}.insertContractTemplate), Need: []string{"name", "body_html"}, Texts: web.TextsContract, Write: true,
+			Doc: web.Doc{Tag: web.TagContracts, Summary: "Insert a contract template (sanitized HTML with placeholders; a fincom route).", Desc: docInsertTemplate, Resp: web.Done}},
+		{Path: "/update_contract_template", Do: web.Handle(contracts{s}.updateContractTemplate), Need: []string{"id_token"}, Texts: web.TextsContract, Errs: web.ErrMap{{store.ErrNotFound, errTemplateNotFound}}, Write: true,
+			Doc: web.Doc{Tag: web.TagContracts, Summary: "Update a contract template (a fincom route).", Desc: docUpdateTemplate, Resp: web.Done}},
+		{Path: "/list_contract_templates", Do: web.Plain(contracts{s}.listContractTemplates), Texts: web.TextsContract,
+			Doc: web.Doc{Tag: web.TagContracts, Summary: "The unit's contract templates (a fincom route).", Desc: docListTemplates, Resp: []store.Template{}}},
+		{Path: "/get_contract_template", Do: web.Handle(contracts{s}.getContractTemplate), Texts: web.TextsContract, Errs: web.ErrMap{{store.ErrNotFound, errTemplateNotFound}},
+			Doc: web.Doc{Tag: web.TagContracts, Summary: "One contract template (a fincom route).", Desc: docGetTemplate, Resp: store.Template{}}},
+		{Path: "/request_pix_automatico", Do: web.Handle(contracts{s}.requestPixAutomatico), Texts: web.TextsContract,
+			Errs: append(web.ErrMap{{store.ErrNoPixAutomatico, errNoPixAutomatico}}, contractErrs...), Write: true,
+			Doc: web.Doc{Tag: web.TagContracts, Summary: "Ask the unit's PSP for a contract's PIX automático recurrence (a fincom route).", Desc: docRequestPixAutomatico, Resp: web.WithMessage{Data: store.PixRecurrence{}}}},
+		{Path: "/accept_pix_automatico", Do: web.Handle(contracts{s}.acceptPixAutomatico), Texts: web.TextsContract,
+			Errs: append(web.ErrMap{{store.ErrNoPixAutomatico, errNoPixAutomatico}}, contractErrs...), Write: true,
+			Doc: web.Doc{Tag: web.TagContracts, Summary: "Record the payer's acceptance of a contract's PIX automático (a fincom route).", Desc: docAcceptPixAutomatico, Resp: web.WithMessage{Data: chargeAnswer{}}}},
+
+		// Webhooks and the audit log (fincom routes).
+		{Path: "/insert_webhook", Do: web.Handle(webhooks{s}.insertWebhook), Texts: web.TextsDefault, Write: true,
+			Doc: web.Doc{Tag: web.TagWebhooks, Summary: "Register a webhook with its events; answers the signing secret once.", Desc: docInsertWebhook, Resp: web.WithMessage{Data: webhookCreated{}}}},
+		{Path: "/list_webhooks", Do: web.Plain(webhooks{s}.listWebhooks), Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagWebhooks, Summary: "The unit's webhooks (without secrets).", Desc: docListWebhooks, Resp: []store.Webhook{}}},
+		{Path: "/enable_webhook", Do: setActive((*store.DB).SetWebhookActive, true, "Webhook"), Texts: web.TextsDefault, Errs: webhookErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagWebhooks, Summary: "Enable a webhook.", Desc: docSetWebhookActive, Resp: web.Done}},
+		{Path: "/disable_webhook", Do: setActive((*store.DB).SetWebhookActive, false, "Webhook"), Texts: web.TextsDefault, Errs: webhookErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagWebhooks, Summary: "Disable a webhook.", Desc: docSetWebhookActive, Resp: web.Done}},
+		{Path: "/list_webhook_deliveries", Do: web.Plain(webhooks{s}.listWebhookDeliveries), Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagWebhooks, Summary: "The latest deliveries of the unit's webhooks, with attempts and outcome.", Desc: docListDeliveries, Resp: []store.Delivery{}}},
+		{Path: "/list_audit", Do: web.Plain(webhooks{s}.listAudit), Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagWebhooks, Summary: "The unit's audit log: who changed what, and when.", Desc: docListAudit, Resp: []store.AuditEntry{}}},
+
+		// CRM.
+		{Path: "/insert_crm", Do: web.Handle(crm{s}.insertCRM), Texts: web.TextsCRM, Errs: web.ErrMap{{store.ErrInvalidReference, errCRMContact}}, Write: true,
+			Doc: web.Doc{Tag: web.TagCRM, Summary: "Insert a CRM record.", Desc: docInsertCRM, Resp: web.Done}},
+		{Path: "/update_crm", Do: web.Handle(crm{s}.updateCRM), Need: []string{"id_token"}, Texts: web.TextsCRM, Errs: append(web.ErrMap{{store.ErrInvalidReference, errCRMContact}}, crmErrs...), Write: true,
+			Doc: web.Doc{Tag: web.TagCRM, Summary: "Update a CRM record (a fincom route).", Desc: docUpdateCRM, Resp: web.Done}},
+		{Path: "/list_crm", Do: web.Handle(crm{s}.listCRM), Texts: web.TextsCRM,
+			Doc: web.Doc{Tag: web.TagCRM, Summary: "CRM records, with filters (a fincom route).", Desc: docListCRM, Resp: []store.CRMRecord{}}},
+		{Path: "/enable_crm", Do: setActive((*store.DB).SetCRMActive, true, "CRM record"), Texts: web.TextsCRM, Errs: crmErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagCRM, Summary: "Enable a CRM record (a fincom route).", Desc: docSetCRMActive, Resp: web.Done}},
+		{Path: "/disable_crm", Do: setActive((*store.DB).SetCRMActive, false, "CRM record"), Texts: web.TextsCRM, Errs: crmErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagCRM, Summary: "Disable a CRM record (a fincom route).", Desc: docSetCRMActive, Resp: web.Done}},
+
+		// Inventory.
+		{Path: "/get_inventory_moviment", Do: web.Handle(inventory{s}.getInventoryMoviment), Texts: web.TextsInventory,
+			Doc: web.Doc{Tag: web.TagInventory, Summary: "Active inventory movements, with filters, newest first.", Desc: docGetMovements, Resp: []store.Movement{}}},
+		{Path: "/get_inventory_reports", Do: web.Handle(inventory{s}.getInventoryReports), Texts: web.TextsInventory, Errs: web.ErrMap{{web.ErrMissing, errReportParams}, {web.ErrChoice, errReportParams}},
+			Doc: web.Doc{Tag: web.TagInventory, Summary: "A year's inventory report by product and month.", Desc: docInventoryReports, Resp: web.WithMessage{Data: []store.ReportRow{}}}},
+		{Path: "/insert_inventory_movement", Do: web.Handle(inventory{s}.insertInventoryMovement), Need: []string{"id_token_product", "type", "quantity"}, Texts: web.TextsInventory, Errs: movementErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagInventory, Summary: "Insert an entry or exit of stock; exits never take stock below zero unless the unit allows it.", Desc: docInsertMovement, Resp: web.Done}},
+		{Path: "/update_inventory_movement", Do: web.Handle(inventory{s}.updateInventoryMovement), Need: []string{"id_token"}, Texts: web.TextsInventory, Errs: movementErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagInventory, Summary: "Update an inventory movement.", Desc: docUpdateMovement, Resp: web.Done}},
+		{Path: "/enable_inventory_movement", Do: setActive((*store.DB).SetMovementActive, true, "Inventory movement"), Texts: web.TextsInventory, Errs: movementErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagInventory, Summary: "Enable an inventory movement.", Desc: docSetMovementActive, Resp: web.Done}},
+		{Path: "/disable_inventory_movement", Do: setActive((*store.DB).SetMovementActive, false, "Inventory movement"), Texts: web.TextsInventory, Errs: movementErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagInventory, Summary: "Disable an inventory movement.", Desc: docSetMovementActive, Resp: web.Done}},
+		{Path: "/get_stock_balance", Do: web.Handle(inventory{s}.getStockBalance), Texts: web.TextsInventory,
+			Doc: web.Doc{Tag: web.TagInventory, Summary: "Stock balances by product (a fincom route).", Desc: docStockBalance, Resp: []store.StockBalance{}}},
+
+		// Products and services.
+		{Path: "/get_products_and_services", Do: web.Handle(products{s}.getProductsAndServices), Texts: web.TextsProducts,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Products and services, with filters.", Desc: docGetProducts, Resp: []store.Product{}}},
+		{Path: "/list_stock_items_by_unit", Do: web.Plain(products{s}.listStockItemsByUnit), Texts: web.TextsStock,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "The unit's stock items.", Desc: docStockItems, Resp: web.OkData{Data: []store.StockItem{}}}},
+		{Path: "/insert_product_or_service", Do: web.Handle(products{s}.insertProductOrService), Need: []string{"description", "type"}, Texts: web.TextsDefault, Errs: productErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Insert a product or service.", Desc: docInsertProduct, Resp: web.Done}},
+		{Path: "/update_product_or_service", Do: web.Handle(products{s}.updateProductOrService), Need: []string{"id_token"}, Texts: web.TextsDefault, Errs: productErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Update a product or service.", Desc: docUpdateProduct, Resp: web.Done}},
+		{Path: "/enable_product_or_service", Do: setActive((*store.DB).SetProductActive, true, "Product or service"), Texts: web.TextsDefault, Errs: productErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Enable a product or service.", Desc: docSetProductActive, Resp: web.Done}},
+		{Path: "/disable_product_or_service", Do: setActive((*store.DB).SetProductActive, false, "Product or service"), Texts: web.TextsDefault, Errs: productErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Disable a product or service.", Desc: docSetProductActive, Resp: web.Done}},
+
+		// Contacts.
+		{Path: "/get_contacts", Do: web.Handle(contacts{s}.getContacts), Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Active contacts; search by name, CPF or CNPJ.", Desc: docGetContacts, Resp: []store.Contact{}}},
+		{Path: "/insert_contact", Do: web.Handle(contacts{s}.insertContact), Need: []string{"type", "register"}, Texts: web.TextsContact, Errs: contactErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Insert a contact (CPF, or CNPJ numeric or alphanumeric).", Desc: docInsertContact, Resp: web.Done}},
+		{Path: "/update_contact", Do: web.Handle(contacts{s}.updateContact), Need: []string{"id_token"}, Texts: web.TextsContact, Errs: contactErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Update a contact; only the fields sent change.", Desc: docUpdateContact, Resp: web.Done}},
+		{Path: "/enable_contact", Do: setActive((*store.DB).SetContactActive, true, "Contact"), Texts: web.TextsContact, Errs: contactErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Enable a contact.", Desc: docSetContactActive, Resp: web.Done}},
+		{Path: "/disable_contact", Do: setActive((*store.DB).SetContactActive, false, "Contact"), Texts: web.TextsContact, Errs: contactErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Disable a contact.", Desc: docSetContactActive, Resp: web.Done}},
+
+		// Categories and groups.
+		{Path: "/get_categories", Do: web.Handle(categories{s}.getCategories), Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Categories of a module type.", Desc: docGetCategories, Resp: []store.Category{}}},
+		{Path: "/list_group_categories", Do: web.Handle(categories{s}.listGroupCategories), Texts: web.TextsNo404,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Category groups of a module type.", Desc: docListGroups, Resp: []store.CategoryGroup{}}},
+		{Path: "/insert_category", Do: web.Handle(categories{s}.insertCategory), Need: []string{"module_type", "category"}, Texts: web.TextsDefault, Errs: categoryErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Insert a category.", Desc: docInsertCategory, Resp: web.Done}},
+		{Path: "/update_category", Do: web.Handle(categories{s}.updateCategory), Need: []string{"id_token"}, Texts: web.TextsDefault, Errs: categoryErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Update a category.", Desc: docUpdateCategory, Resp: web.Done}},
+		{Path: "/enable_category", Do: setActive((*store.DB).SetCategoryActive, true, "Category"), Texts: web.TextsDefault, Errs: categoryErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Enable a category.", Desc: docSetCategoryActive, Resp: web.Done}},
+		{Path: "/disable_category", Do: setActive((*store.DB).SetCategoryActive, false, "Category"), Texts: web.TextsDefault, Errs: categoryErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Disable a category.", Desc: docSetCategoryActive, Resp: web.Done}},
+
+		// Projects.
+		{Path: "/get_projects", Do: web.Plain(projects{s}.getProjects), Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "The unit's active projects.", Desc: docGetProjects, Resp: []store.Project{}}},
+		{Path: "/insert_project", Do: web.Handle(projects{s}.insertProject), Need: []string{"name"}, Texts: web.TextsDefault, Write: true,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Insert a project.", Desc: docInsertProject, Resp: web.Done}},
+		{Path: "/update_project", Do: web.Handle(projects{s}.updateProject), Need: []string{"id_token"}, Texts: web.TextsDefault, Errs: projectErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Update a project.", Desc: docUpdateProject, Resp: web.Done}},
+		{Path: "/enable_project", Do: setActive((*store.DB).SetProjectActive, true, "Project"), Texts: web.TextsDefault, Errs: projectErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Enable a project.", Desc: docSetProjectActive, Resp: web.Done}},
+		{Path: "/disable_project", Do: setActive((*store.DB).SetProjectActive, false, "Project"), Texts: web.TextsDefault, Errs: projectErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Disable a project.", Desc: docSetProjectActive, Resp: web.Done}},
+
+		// Banks and bank accounts.
+		{Path: "/get_banks", Do: web.Handle(banks{s}.getBanks), Texts: web.TextsNo404,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Brazilian banks of a group, ordered by name.", Desc: docGetBanks, Resp: []store.Bank{}}},
+		{Path: "/get_type_banks", Do: web.Plain(banks{s}.getTypeBanks), Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Bank account types.", Desc: docGetTypeBanks, Resp: []store.BankType{}}},
+		{Path: "/insert_bank_account", Do: web.Handle(bankAccounts{s}.insertBankAccount), Need: []string{"id_token_bank", "id_token_bank_type"}, Texts: web.TextsDefault, Write: true,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Insert a bank account.", Desc: docInsertBankAccount, Resp: web.Done}},
+		{Path: "/update_bank_account", Do: web.Handle(bankAccounts{s}.updateBankAccount), Need: []string{"id_token"}, Texts: web.TextsUpdateBankAccount, Errs: accountErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Update a bank account.", Desc: docUpdateBankAccount, Resp: web.WithMessage{Data: tokenData{}}}},
+		{Path: "/get_bank_account", Do: web.Handle(bankAccounts{s}.getBankAccount), Texts: web.TextsDefault, Errs: accountErrs,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "One bank account by id_token, or all of the unit's.", Desc: docGetBankAccount, Resp: web.EitherOf{[]store.BankAccount{}, store.BankAccount{}}}},
+		{Path: "/enable_bank_account", Do: setActive((*store.DB).SetBankAccountActive, true, "Bank account"), Texts: web.TextsDefault, Errs: accountErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Enable a bank account.", Desc: docSetBankAccountActive, Resp: web.Done}},
+		{Path: "/disable_bank_account", Do: setActive((*store.DB).SetBankAccountActive, false, "Bank account"), Texts: web.TextsDefault, Errs: accountErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Disable a bank account.", Desc: docSetBankAccountActive, Resp: web.Done}},
+
+		// Payment methods and users.
+		{Path: "/list_payments_method", Do: web.Plain(paymentMethods{s}.listPaymentsMethod), Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Payment methods.", Desc: docPaymentMethods, Resp: []store.PaymentMethod{}}},
+		{Path: "/get_users", Do: web.Plain(users{s}.getUsers), Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagRegisters, Summary: "The domain's users (the same for every unit).", Desc: docGetUsers, Resp: []store.User{}}},
+	}
+}

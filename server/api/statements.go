@@ -1,0 +1,124 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+
+	"fincom/server/statement"
+	"fincom/server/web"
+	"fincom/store"
+)
+
+// statements handles the routes of bank statements (routes.go).
+type statements struct{ *API }
+
+// The routes of statement reconciliation (fincom routes): a bank
+// account's OFX statement in, its lines matched to what they settle, the
+// rest paired or dismissed by a person.
+
+var (
+	errNotOFX       = web.NewError(http.StatusBadRequest, web.TextNotOFX)
+	errNotReais     = web.NewError(http.StatusUnprocessableEntity, web.TextNotReais)
+	errLineNotFound = web.NewError(http.StatusNotFound, web.TextLineNotFound)
+)
+
+type importOFXRequest struct {
+	BankAccount string `json:"id_token_bank_account" required:"true"`
+}
+
+// importOFX imports one OFX file (multipart: metadata with the tokens and
+// id_token_bank_account, the file as files).
+func (s statements) importOFX(r *web.Request, q *importOFXRequest) (any, error) {
+	switch len(r.Body.Files) {
+	case 0:
+		return nil, web.ErrNoFiles
+	case 1:
+	default:
+		return nil, errOneFile
+	}
+	f := r.Body.Files[0]
+	if f.TooLarge {
+		return nil, web.ErrFileTooLarge
+	}
+	rep, err := s.Billing.ImportStatement(r.Ctx, r.DB, r.Unit.ID, q.BankAccount, f.Data)
+	if errors.Is(err, statement.ErrNotOFX) {
+		e := *errNotOFX
+		e.Details = map[string]string{"reason": err.Error()}
+		return nil, &e
+	}
+	var other *statement.OtherAccountError
+	switch {
+	case errors.As(err, &other):
+		return nil, &web.Error{Status: http.StatusUnprocessableEntity, Text: web.TextOtherAccount, Details: accountsFound{Accounts: other.Found}}
+	case errors.Is(err, statement.ErrCurrency):
+		e := *errNotReais
+		e.Details = map[string]string{"reason": err.Error()}
+		return nil, &e
+	case err != nil:
+		return nil, err
+	}
+	return web.WithMessage{Message: "Statement imported.", Data: rep}, nil
+}
+
+// accountsFound names the accounts an OFX file holds when none is the
+// chosen one.
+type accountsFound struct {
+	Accounts []string `json:"accounts"`
+}
+
+type statementLinesRequest struct {
+	BankAccount string `json:"id_token_bank_account"`
+	Status      string `json:"status" enum:"open,matched,dismissed"`
+}
+
+func (s statements) listStatementLines(r *web.Request, q *statementLinesRequest) (any, error) {
+	return r.DB.StatementLines(r.Ctx, r.Unit.ID, q.BankAccount, q.Status)
+}
+
+type reconcileRequest struct {
+	IDToken string `json:"id_token" alias:"token" required:"true"`
+	// Action: match (with id_token_entry, or id_token_sales_order and
+	// installment) or dismiss.
+	Action      string       `json:"action" enum:"match,dismiss" required:"true"`
+	Entry       string       `json:"id_token_entry"`
+	SalesOrder  string       `json:"id_token_sales_order"`
+	Installment *web.FlexInt `json:"installment"`
+}
+
+func (q *reconcileRequest) Validate() error {
+	if q.Action == "match" && (q.Entry == "") == (q.SalesOrder == "") {
+		return web.ErrReconcileWhat
+	}
+	return nil
+}
+
+func (s statements) reconcileStatementLine(r *web.Request, q *reconcileRequest) (any, error) {
+	rc := store.Reconciliation{LineToken: q.IDToken, Dismiss: q.Action == "dismiss"}
+	if !rc.Dismiss {
+		rc.EntryToken, rc.OrderToken = q.Entry, q.SalesOrder
+		if q.Installment != nil {
+			rc.Installment = int(*q.Installment)
+		}
+	}
+	l, err := s.Billing.Reconcile(r.Ctx, r.DB, r.Unit.ID, rc)
+	if err != nil {
+		return nil, err
+	}
+	return web.WithMessage{Message: "Statement line " + l.Status + ".", Data: l}, nil
+}
+
+const (
+	docImportOFX = "Imports a bank account's statement (multipart: `metadata` with the tokens and `id_token_bank_account`, one OFX file as " +
+		"`files`: OFX 1.x SGML, Windows-1252 or not, and 2.x XML as Brazilian banks export them). Each line counts once by its FITID " +
+		"(`repeated` on a second import). A credit is matched to an open charge or unpaid income of the same amount, a debit to an " +
+		"unpaid expense: the same date first, else the single nearest due date within 5 days; two equally near leave the line open. " +
+		"A match settles the charge (a confirmed payment's effects) or pays the entry on the line's date into the account, and " +
+		"reconciles it (`conciliation_date`, `id_ofx` in /transactions). Unmatched lines stay `open` (/list_statement_lines). Only " +
+		"the account's statements are read: the file's BANKID and ACCTID must be the account's bank and account (leading zeros, " +
+		"agency and digit aside) and CURDEF BRL; a file with no statement of it is refused (422, `details.accounts` naming those it holds)."
+	docListStatementLines = "The unit's statement lines, by date: of one account (`id_token_bank_account`) and status (`open`, " +
+		"`matched`, `dismissed`) when given, each with what it matched."
+	docReconcileStatementLine = "A person's decision on an open statement line (`id_token`): `match` it with an unpaid entry of its " +
+		"amount and direction (`id_token_entry`) or with an order's open charge (`id_token_sales_order`, `installment`; the amount " +
+		"received is recorded as exact, partial or over), or `dismiss` it (a bank fee, a transfer between the firm's accounts)."
+)

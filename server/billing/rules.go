@@ -1,0 +1,169 @@
+package billing
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"fincom/store"
+)
+
+// Rules are the charge rules the store's writes take in their transaction
+// (store.Options.Rules): an order's status, its installments, a boleto's
+// payer, a payment's settlement, a contract's periods.
+type Rules struct{}
+
+var _ store.Rules = Rules{}
+
+// OrderStatus aggregates the live charges of an order: all paid is PAID,
+// any overdue is OVERDUE, any pending or issuing is PENDING; with only
+// cancelled ones it is CANCELLED; with none, NONE.
+func (Rules) OrderStatus(all []store.Charge) string {
+	live, paid, overdue, cancelled := 0, 0, 0, 0
+	for _, c := range all {
+		switch c.Status {
+		case store.ChargeCancelled:
+			cancelled++
+			continue
+		case store.ChargePaid:
+			paid++
+		case store.ChargeOverdue:
+			overdue++
+		}
+		live++
+	}
+	switch {
+	case live == 0 && cancelled > 0:
+		return store.ChargeCancelled
+	case live == 0:
+		return store.ChargeNone
+	case paid == live:
+		return store.ChargePaid
+	case overdue > 0:
+		return store.ChargeOverdue
+	}
+	return store.ChargePending
+}
+
+// Installments are the amounts of an order's charges: what it bills split
+// into its installments (a card's are the card issuer's: one charge).
+func (Rules) Installments(o store.OrderBill) []store.Money {
+	n := o.Installments
+	if o.PaymentKey == "CREDIT_CARD" {
+		n = 1
+	}
+	return splitAmount(billed(o), max(n, 1))
+}
+
+// billed is what an order's charges bill: its value and, when it carries
+// freight (any freight mode but 9, no freight), the freight, which the
+// invoice adds to its total too (vNF): the invoice and the charges agree
+// (TestFreightChargedAsInvoiced).
+func billed(o store.OrderBill) store.Money {
+	if o.FreightMode == 9 {
+		return o.Value
+	}
+	return store.NewMoney(o.Value.Add(o.Freight.Decimal))
+}
+
+// splitAmount divides a value into n installments of whole cents, the
+// remainder going to the first, so the parts add up exactly.
+func splitAmount(v store.Money, n int) []store.Money {
+	cents := v.Cents()
+	each, rest := cents/int64(n), cents%int64(n)
+	out := make([]store.Money, n)
+	for i := range out {
+		c := each
+		if i == 0 {
+			c += rest
+		}
+		out[i] = store.NewMoney(decimal.New(c, -2))
+	}
+	return out
+}
+
+// maxPeriods bounds how many periods one contract is billed for in a run.
+const maxPeriods = 1200
+
+// ContractPeriods are the periods (a month or a year from validity_start)
+// of a recurring contract that have started by today, while the period
+// starts within the validity or the contract auto-extends; each period's
+// order is due that many periods after the original's due date.
+func (Rules) ContractPeriods(c store.ContractTerm, today store.Date) []store.ContractPeriod {
+	months := map[string]int{"monthly": 1, "yearly": 12}[c.Recurrence]
+	if months == 0 {
+		return nil
+	}
+	var out []store.ContractPeriod
+	for k := 1; k <= maxPeriods; k++ {
+		start := store.AddMonths(c.Start, k*months)
+		if start.After(today.Time) || (c.End != "" && start.ISO() > c.End && !c.AutoExtend) {
+			break
+		}
+		out = append(out, store.ContractPeriod{K: k, Due: store.AddMonths(c.Due, k*months)})
+	}
+	return out
+}
+
+// ApplyPayment decides what a confirmed payment does to its charge, from
+// whatever channel it comes (the simulated payer, a bank return, a
+// statement line, the firm): it is a positive amount fincom can keep
+// (else store.ErrMoneyRange), paid on the channel's day (the bank's, not
+// the day it was learnt: TestReturnOfAnotherCompany) or today; a short
+// payment is partial even when late, and a late one is late even with
+// fees on top. The account credited is the channel's, else the charge's
+// agreement's, else the order's; the order's in_automation books the
+// income, reconciled with its conciliation when an account is known, and
+// its generateNFWebhook makes the invoice due.
+func (Rules) ApplyPayment(c store.ChargeDue, in store.Settle, now time.Time) (store.Settlement, error) {
+	s := store.Settlement{Paid: c.Amount, Day: store.Today(now).ISO(), PaidAt: now}
+	if in.Amount != nil {
+		s.Paid = *in.Amount
+	}
+	if !s.Paid.IsPositive() || !store.InMoneyRange(s.Paid.Decimal) {
+		return s, store.ErrMoneyRange
+	}
+	if in.Day != "" && in.Day != s.Day {
+		t, err := store.DayStart(in.Day)
+		if err != nil {
+			return s, fmt.Errorf("payment day %q: %w", in.Day, err)
+		}
+		s.Day, s.PaidAt = in.Day, t
+	}
+	s.Kind = settlementOf(c.Amount.Decimal, s.Paid.Decimal, c.DueDate, s.Day)
+	if in.Fee != nil {
+		// A bank's fee field holds 13 integer digits; fincom keeps what
+		// it can sum (TestReturnFileAmountsBounded).
+		if in.Fee.IsNegative() || !store.InMoneyRange(in.Fee.Decimal) {
+			return s, store.ErrMoneyRange
+		}
+		s.Fee = in.Fee
+	}
+	switch {
+	case in.BankAccountID != 0:
+		s.Account = in.BankAccountID
+	case c.AgreementAccount != 0:
+		s.Account = c.AgreementAccount
+	default:
+		s.Account = c.OrderAccount
+	}
+	s.BookIncome = c.InAutomation
+	s.Reconcile = c.InAutomation && c.Conciliation && s.Account != 0
+	s.InvoiceDue = c.InvoiceOnPayment
+	return s, nil
+}
+
+// settlementOf classifies a payment of paid on day for a charge of amount
+// due on due (YYYY-MM-DD).
+func settlementOf(amount, paid decimal.Decimal, due, day string) string {
+	switch {
+	case paid.LessThan(amount):
+		return store.SettlementPartial
+	case day > due:
+		return store.SettlementLate
+	case paid.GreaterThan(amount):
+		return store.SettlementOver
+	}
+	return store.SettlementExact
+}

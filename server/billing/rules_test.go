@@ -1,0 +1,99 @@
+package billing
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"fincom/store"
+)
+
+func money(s string) store.Money { return store.NewMoney(decimal.RequireFromString(s)) }
+
+// TestInstallments: the parts add up to what the order bills, whole cents,
+// the remainder on the first; freight is billed unless the mode is 9; a
+// card is one charge whatever its installments.
+func TestInstallments(t *testing.T) {
+	for _, c := range []struct {
+		bill store.OrderBill
+		want []string
+	}{
+		{store.OrderBill{Value: money("100.00"), FreightMode: 9, Installments: 3}, []string{"33.34", "33.33", "33.33"}},
+		{store.OrderBill{Value: money("100.00"), Freight: money("20.00"), FreightMode: 0, Installments: 2}, []string{"60", "60"}},
+		{store.OrderBill{Value: money("100.00"), Freight: money("20.00"), FreightMode: 9, Installments: 1}, []string{"100"}},
+		{store.OrderBill{Value: money("0.05"), FreightMode: 9, Installments: 3}, []string{"0.03", "0.01", "0.01"}},
+		{store.OrderBill{Value: money("99.99"), FreightMode: 9, Installments: 6, PaymentKey: "CREDIT_CARD"}, []string{"99.99"}},
+	} {
+		got := Rules{}.Installments(c.bill)
+		if len(got) != len(c.want) {
+			t.Fatalf("%+v: %v", c.bill, got)
+		}
+		for i := range got {
+			if !got[i].Equal(decimal.RequireFromString(c.want[i])) {
+				t.Errorf("%+v: part %d = %s, want %s", c.bill, i+1, got[i], c.want[i])
+			}
+		}
+	}
+}
+
+// TestApplyPayment: how a payment meets its charge, whatever the channel.
+func TestApplyPayment(t *testing.T) {
+	now := time.Date(2026, 11, 20, 15, 0, 0, 0, time.UTC)
+	due := store.ChargeDue{Amount: money("100.00"), DueDate: "2026-11-20", AgreementAccount: 7, OrderAccount: 3,
+		InAutomation: true, Conciliation: true}
+	amt := func(s string) *store.Money { m := money(s); return &m }
+	for _, c := range []struct {
+		name string
+		in   store.Settle
+		kind string
+		day  string
+		acct int64
+		err  error
+	}{
+		{"exact", store.Settle{}, store.SettlementExact, "2026-11-20", 7, nil},
+		{"partial late", store.Settle{Amount: amt("50"), Day: "2026-11-25"}, store.SettlementPartial, "2026-11-25", 7, nil},
+		{"late with fees", store.Settle{Amount: amt("102.50"), Day: "2026-11-21"}, store.SettlementLate, "2026-11-21", 7, nil},
+		{"over", store.Settle{Amount: amt("101")}, store.SettlementOver, "2026-11-20", 7, nil},
+		{"statement's account", store.Settle{BankAccountID: 9}, store.SettlementExact, "2026-11-20", 9, nil},
+		{"zero", store.Settle{Amount: amt("0")}, "", "", 0, store.ErrMoneyRange},
+		{"negative fee", store.Settle{Fee: amt("-1")}, "", "", 0, store.ErrMoneyRange},
+		{"past the bound", store.Settle{Amount: amt("10000000000")}, "", "", 0, store.ErrMoneyRange},
+	} {
+		s, err := Rules{}.ApplyPayment(due, c.in, now)
+		if !errors.Is(err, c.err) {
+			t.Errorf("%s: err %v, want %v", c.name, err, c.err)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		if s.Kind != c.kind || s.Day != c.day || s.Account != c.acct || !s.BookIncome || !s.Reconcile {
+			t.Errorf("%s: %+v", c.name, s)
+		}
+	}
+	noAccount := store.ChargeDue{Amount: money("10"), DueDate: "2026-11-20", InAutomation: true, Conciliation: true}
+	if s, _ := (Rules{}).ApplyPayment(noAccount, store.Settle{}, now); s.Reconcile || s.Account != 0 {
+		t.Errorf("reconciled without an account: %+v", s)
+	}
+}
+
+// TestContractPeriods: a period is billable once it has started, within
+// the validity or with auto-extension.
+func TestContractPeriods(t *testing.T) {
+	d := func(s string) store.Date { v, _ := store.ParseDateISO(s); return v }
+	term := store.ContractTerm{Start: d("2026-01-10"), Due: d("2026-01-15"), End: "2026-04-30", Recurrence: "monthly"}
+	got := Rules{}.ContractPeriods(term, d("2026-12-01"))
+	if len(got) != 3 || got[2].K != 3 || got[2].Due.ISO() != "2026-04-15" {
+		t.Fatalf("monthly to April: %+v", got)
+	}
+	term.AutoExtend = true
+	if got := (Rules{}).ContractPeriods(term, d("2026-12-01")); len(got) != 10 {
+		t.Fatalf("auto-extended: %d periods", len(got))
+	}
+	term.Recurrence = "weekly"
+	if got := (Rules{}).ContractPeriods(term, d("2026-12-01")); got != nil {
+		t.Fatalf("unknown recurrence: %+v", got)
+	}
+}

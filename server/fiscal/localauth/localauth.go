@@ -1,0 +1,319 @@
+// Package localauth is test mode's and the demo's tax authorities: for
+// each domain, a SEFAZ (sefaz/local) and a national NFS-e system
+// (nfsen/local) of fincom's own, served on one loopback address with
+// mutual TLS and reached through the same clients a production server
+// uses (sefaz.Authority, nfsen.Authority), so that test mode checks the
+// same schemas and signatures and answers with the same codes. Each
+// domain's authorities run on the domain's clock and start from what its
+// file says it issued (fiscal.Book), so a domain reset or restored from a
+// snapshot meets authorities that agree with it. The municipal NFS-e,
+// which no national system takes, is authorized by fiscal.Simulated.
+package localauth
+
+import (
+	"context"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"fincom/server/certs"
+	"fincom/server/fiscal"
+	"fincom/server/fiscal/nfsen"
+	nfselocal "fincom/server/fiscal/nfsen/local"
+	"fincom/server/fiscal/sefaz"
+	"fincom/server/fiscal/sefaz/local"
+)
+
+// Authorities are the domains' local authorities. Its zero value is not
+// usable: give it the domains' clock.
+type Authorities struct {
+	// Now is a domain's clock.
+	Now func(domain string) time.Time
+
+	start   sync.Once
+	startEr error
+	srv     *certs.Local
+	base    string // https://127.0.0.1:PORT
+	roots   *x509.CertPool
+	tables  []byte // the endpoints file pointing every authority at {base}
+
+	mu      sync.Mutex
+	domains map[string]*domain
+	muni    fiscal.Simulated
+}
+
+// domain is one domain's authorities and what test mode asked of them.
+type domain struct {
+	sefaz     *local.Authority
+	nfse      *nfselocal.System
+	authority fiscal.Authorities
+	seeded    bool
+	mode      Mode
+	drop      bool // the next answer, of either authority, is lost
+}
+
+// Mode is what test mode asks of a domain's authorities from now on:
+// authorize (as they judge), reject every note with Code and Reason,
+// answer after DelayMS, drop the next answer after processing the note
+// (as a timeout after sending would), or be offline (503).
+type Mode struct {
+	Mode    string `json:"mode" enum:"authorize,reject,delay,drop,offline"`
+	Code    int    `json:"code,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+	DelayMS int    `json:"delay_ms,omitempty"`
+}
+
+// Close stops the authorities' listener.
+func (a *Authorities) Close() error { return a.srv.Close() }
+
+// listen starts the listener once, on a free loopback port.
+func (a *Authorities) listen() error {
+	a.start.Do(func() {
+		if a.srv, a.startEr = certs.StartLocal(http.HandlerFunc(a.serve)); a.startEr != nil {
+			return
+		}
+		a.base, a.roots = a.srv.Base, a.srv.Roots
+		if a.tables, a.startEr = EndpointsFile(a.base + "/{domain}"); a.startEr != nil {
+			a.srv.Close()
+		}
+	})
+	return a.startEr
+}
+
+// serve hands /<domain>/… to the domain's SEFAZ, or to its national
+// system under /<domain>/SefinNacional/.
+func (a *Authorities) serve(w http.ResponseWriter, r *http.Request) {
+	name, rest, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
+	a.mu.Lock()
+	d := a.domains[name]
+	var mode Mode
+	drop := false
+	if d != nil {
+		mode, drop = d.mode, d.drop
+		d.drop = false
+	}
+	a.mu.Unlock()
+	if d == nil {
+		http.NotFound(w, r)
+		return
+	}
+	if mode.Mode == "delay" {
+		select {
+		case <-time.After(time.Duration(mode.DelayMS) * time.Millisecond):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	r2 := r.Clone(r.Context())
+	r2.URL.Path = "/" + rest
+	if strings.HasPrefix(rest, "SefinNacional/") {
+		if drop {
+			d.nfse.DropReplies(1)
+		}
+		d.nfse.ServeHTTP(w, r2)
+		return
+	}
+	if drop {
+		d.sefaz.DropReplies(1)
+	}
+	d.sefaz.ServeHTTP(w, r2)
+}
+
+// of answers a domain's authorities and what test mode asked of them,
+// making them at its first use from its records.
+func (a *Authorities) of(ctx context.Context, name string, b fiscal.Book) (*domain, Mode, error) {
+	if err := a.listen(); err != nil {
+		return nil, Mode{}, err
+	}
+	a.mu.Lock()
+	if a.domains == nil {
+		a.domains = map[string]*domain{}
+	}
+	d := a.domains[name]
+	if d == nil {
+		now := func() time.Time { return a.Now(name) }
+		e, err := sefaz.Load()
+		if err == nil {
+			_, err = e.Override([]byte(strings.ReplaceAll(string(a.tables), "{domain}", name)))
+		}
+		if err != nil {
+			a.mu.Unlock()
+			return nil, Mode{}, err
+		}
+		d = &domain{sefaz: &local.Authority{Now: now}, nfse: &nfselocal.System{Now: now}}
+		sc := &sefaz.Client{Endpoints: e, Roots: a.roots, Timeout: 30 * time.Second, ReceiptWait: 10 * time.Millisecond}
+		s := &sefaz.Authority{Client: sc}
+		d.authority = fiscal.Authorities{fiscal.NFe: s, fiscal.NFCe: s, fiscal.NFSe: &a.muni,
+			fiscal.NFSeN: &nfsen.Authority{Client: &nfsen.Client{Endpoints: e, Roots: a.roots, Timeout: 30 * time.Second, Now: now}}}
+		a.domains[name] = d
+	}
+	seeded := d.seeded
+	d.seeded = true
+	mode := d.mode
+	a.mu.Unlock()
+	if !seeded && b != nil {
+		issued, err := b.Issued(ctx)
+		if err != nil {
+			a.mu.Lock()
+			d.seeded = false
+			a.mu.Unlock()
+			return nil, Mode{}, err
+		}
+		for _, n := range issued {
+			switch n.Kind {
+			case fiscal.NFe, fiscal.NFCe:
+				err = d.sefaz.Know(n.XML, n.Cancelled, n.Corrections)
+			case fiscal.NFSeN:
+				err = d.nfse.Know(n.XML, n.Cancelled)
+			}
+			if err != nil {
+				return nil, Mode{}, fmt.Errorf("the domain's note: %w", err)
+			}
+		}
+	}
+	switch mode.Mode {
+	case "reject":
+		d.sefaz.RejectNext(mode.Code, mode.Reason)
+		d.nfse.RejectNext(mode.Code, mode.Reason)
+	}
+	return d, mode, nil
+}
+
+// Authorize has the domain's authority of the note's kind judge it.
+func (a *Authorities) Authorize(ctx context.Context, r fiscal.Request) (fiscal.Authorization, error) {
+	d, mode, err := a.of(ctx, r.Domain, r.Book)
+	if err != nil {
+		return fiscal.Authorization{}, err
+	}
+	if r.Invoice.Kind == fiscal.NFSe {
+		// The municipal note's stand-in takes the same refusal and delay.
+		switch mode.Mode {
+		case "reject":
+			return fiscal.Authorization{}, &fiscal.Rejection{Code: mode.Code, Reason: mode.Reason}
+		case "delay":
+			select {
+			case <-time.After(time.Duration(mode.DelayMS) * time.Millisecond):
+			case <-ctx.Done():
+				return fiscal.Authorization{}, ctx.Err()
+			}
+		}
+	}
+	return d.authority.Authorize(ctx, r)
+}
+
+// Cancel has the domain's authority register a cancellation.
+func (a *Authorities) Cancel(ctx context.Context, c fiscal.Cancellation) (fiscal.Event, error) {
+	d, _, err := a.of(ctx, c.Domain, c.Book)
+	if err != nil {
+		return fiscal.Event{}, err
+	}
+	return d.authority.Cancel(ctx, c)
+}
+
+// Correct has the domain's SEFAZ register a correction letter.
+func (a *Authorities) Correct(ctx context.Context, c fiscal.Correction) (fiscal.Event, error) {
+	d, _, err := a.of(ctx, c.Domain, c.Book)
+	if err != nil {
+		return fiscal.Event{}, err
+	}
+	return d.authority.Correct(ctx, c)
+}
+
+// CancelBySubstitution has the domain's SEFAZ register an NFC-e's
+// cancellation by substitution.
+func (a *Authorities) CancelBySubstitution(ctx context.Context, s fiscal.Substitution) (fiscal.Event, error) {
+	d, _, err := a.of(ctx, s.Domain, s.Book)
+	if err != nil {
+		return fiscal.Event{}, err
+	}
+	return d.authority.CancelBySubstitution(ctx, s)
+}
+
+// RegisterEPEC has the domain's national environment register an EPEC.
+func (a *Authorities) RegisterEPEC(ctx context.Context, r fiscal.Request) (fiscal.Event, error) {
+	d, _, err := a.of(ctx, r.Domain, r.Book)
+	if err != nil {
+		return fiscal.Event{}, err
+	}
+	return d.authority.RegisterEPEC(ctx, r)
+}
+
+// Manifest has the domain's national environment register a recipient's
+// manifestation.
+func (a *Authorities) Manifest(ctx context.Context, m fiscal.Manifestation) (bool, string, error) {
+	d, _, err := a.of(ctx, m.Domain, m.Book)
+	if err != nil {
+		return false, "", err
+	}
+	return d.authority.Manifest(ctx, m)
+}
+
+// ErrMode is a mode test mode cannot set.
+var ErrMode = errors.New("mode must be authorize, reject (code 200 to 999 and a reason), delay (1 to 60000 ms), drop or offline")
+
+// Set sets what a domain's authorities do from now on.
+func (a *Authorities) Set(ctx context.Context, name string, m Mode, b fiscal.Book) error {
+	switch m.Mode {
+	case "authorize", "drop", "offline":
+	case "reject":
+		if m.Code < 200 || m.Code > 999 || m.Reason == "" {
+			return ErrMode
+		}
+	case "delay":
+		if m.DelayMS <= 0 || m.DelayMS > 60_000 {
+			return ErrMode
+		}
+	default:
+		return ErrMode
+	}
+	d, _, err := a.of(ctx, name, b)
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	d.mode, d.drop = m, m.Mode == "drop"
+	a.mu.Unlock()
+	d.sefaz.SetOffline(m.Mode == "offline")
+	d.nfse.SetOffline(m.Mode == "offline")
+	return nil
+}
+
+// Forget drops a domain's authorities: the next call makes them again
+// from its file (after a reset, a restored snapshot, a removal).
+func (a *Authorities) Forget(name string) {
+	a.mu.Lock()
+	delete(a.domains, name)
+	a.mu.Unlock()
+}
+
+// EndpointsFile is an endpoints file (sefaz.Endpoints.Override) pointing
+// every NF-e and NFC-e authorizer's services, in both environments, and
+// the national NFS-e system's Sefin address at base: fincom fiscal
+// local-authority writes it, and test mode's domains use it.
+func EndpointsFile(base string) ([]byte, error) {
+	e, err := sefaz.Load()
+	if err != nil {
+		return nil, err
+	}
+	services := map[string]string{}
+	for _, s := range local.Services {
+		services[s] = base + "/" + s
+	}
+	envs := map[string]any{sefaz.Homologacao: services, sefaz.Producao: services}
+	file := map[string]any{}
+	for _, model := range []string{"55", "65"} {
+		byAuth := map[string]any{}
+		for auth := range e.NFe[model] {
+			byAuth[auth] = envs
+		}
+		file[model] = byAuth
+	}
+	sefin := map[string]string{"sefin": base + "/SefinNacional"}
+	file["nfse"] = map[string]any{sefaz.Homologacao: sefin, sefaz.Producao: sefin}
+	return json.MarshalIndent(file, "", "  ")
+}

@@ -1,0 +1,156 @@
+package sefaz
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"net"
+	"time"
+
+	"fincom/server/fiscal"
+)
+
+// Authority is fiscal.Authority through SEFAZ: each NF-e goes to the
+// authorizer of its state for the unit's environment (Client.Authorize),
+// and a note sent before whose answer was lost is asked for by its key
+// first (Client.Consult), so that it is never sent as a second note.
+type Authority struct {
+	Client *Client
+}
+
+// Authorize sends the note and answers its authorization or refusal; an
+// error after the note may have left wraps fiscal.ErrUnsure.
+func (a *Authority) Authorize(ctx context.Context, r fiscal.Request) (fiscal.Authorization, error) {
+	if r.Invoice.Kind != fiscal.NFe && r.Invoice.Kind != fiscal.NFCe {
+		return fiscal.Authorization{}, fiscal.ErrNotConnected
+	}
+	env := Homologacao
+	if r.Invoice.Production {
+		env = Producao
+	}
+	if r.Retry {
+		if auth, ok, err := a.known(ctx, r, env); err != nil || ok {
+			return auth, err
+		}
+	}
+	res, err := a.Client.Authorize(ctx, r.Cert, r.Signed, r.Key, env)
+	if err != nil {
+		if notSent(err) {
+			return fiscal.Authorization{}, err
+		}
+		return fiscal.Authorization{}, fmt.Errorf("%w: %v", fiscal.ErrUnsure, err)
+	}
+	switch {
+	case res.Authorized():
+		return fiscal.Authorization{Protocol: res.Protocol, Status: res.Code, Message: res.Reason, At: time.Now(),
+			XML: fiscal.Proc(r.Signed, res.ProtNFe)}, nil
+	case res.Code == 204:
+		// Authorized before (a lost answer): the authority has it.
+		if auth, ok, err := a.known(ctx, r, env); err != nil || ok {
+			return auth, err
+		}
+	}
+	return fiscal.Authorization{}, &fiscal.Rejection{Code: res.Code, Reason: res.Reason}
+}
+
+// Cancel registers the note's cancellation (event 110111): the event
+// once the authority registered it (135, 155), its refusal as a
+// *fiscal.Rejection.
+func (a *Authority) Cancel(ctx context.Context, x fiscal.Cancellation) (fiscal.Event, error) {
+	if x.Kind != fiscal.NFe && x.Kind != fiscal.NFCe {
+		return fiscal.Event{}, fiscal.ErrNotConnected
+	}
+	ev, err := a.Client.Cancel(ctx, x.Cert, Cancellation{Key: x.Key, Protocol: x.Protocol, CNPJ: x.CNPJ, Reason: x.Reason, At: x.At}, envOf(x.Production))
+	return registered(ev, err, "110111", 1)
+}
+
+// CancelBySubstitution registers an NFC-e's cancellation by substitution
+// (event 110112) as Cancel does.
+func (a *Authority) CancelBySubstitution(ctx context.Context, x fiscal.Substitution) (fiscal.Event, error) {
+	ev, err := a.Client.CancelBySubstitution(ctx, x.Cert, Substitution{Key: x.Key, Protocol: x.Protocol, CNPJ: x.CNPJ,
+		SubstituteKey: x.SubstituteKey, Reason: x.Reason, At: x.At}, envOf(x.Production))
+	return registered(ev, err, "110112", 1)
+}
+
+// RegisterEPEC registers the note's EPEC (event 110140) at the national
+// environment as Cancel registers a cancellation.
+func (a *Authority) RegisterEPEC(ctx context.Context, r fiscal.Request) (fiscal.Event, error) {
+	ev, err := a.Client.EPEC(ctx, r.Cert, r.Signed, r.Invoice.Issued, envOf(r.Invoice.Production))
+	return registered(ev, err, "110140", 1)
+}
+
+// Correct registers a correction letter (event 110110) as Cancel does.
+func (a *Authority) Correct(ctx context.Context, x fiscal.Correction) (fiscal.Event, error) {
+	ev, err := a.Client.Correct(ctx, x.Cert, Correction{Key: x.Key, CNPJ: x.CNPJ, Text: x.Text, Sequence: x.Sequence, At: x.At}, envOf(x.Production))
+	return registered(ev, err, "110110", x.Sequence)
+}
+
+// registered is an event's answer as fiscal keeps it: the procEventoNFe
+// once registered, the refusal as a *fiscal.Rejection.
+func registered(ev Event, err error, typ string, seq int) (fiscal.Event, error) {
+	if err != nil {
+		return fiscal.Event{}, err
+	}
+	if !ev.Registered() {
+		return fiscal.Event{}, &fiscal.Rejection{Code: ev.Code, Reason: ev.Reason}
+	}
+	return fiscal.Event{Type: typ, Sequence: seq, Protocol: ev.Protocol, XML: fiscal.ProcEvento(ev.Signed, ev.RetEvento)}, nil
+}
+
+func envOf(production bool) string {
+	if production {
+		return Producao
+	}
+	return Homologacao
+}
+
+// Manifest sends a recipient's manifestation to the national environment.
+func (a *Authority) Manifest(ctx context.Context, m fiscal.Manifestation) (bool, string, error) {
+	env := Homologacao
+	if m.Production {
+		env = Producao
+	}
+	ev, err := a.Client.Manifest(ctx, m.Cert, Manifestation{Key: m.Key, CNPJ: m.CNPJ, Event: m.Event, Reason: m.Reason, At: m.At}, env)
+	if err != nil {
+		return false, "", err
+	}
+	if ev.Registered() {
+		return true, ev.Protocol, nil
+	}
+	return false, fmt.Sprintf("%d %s", ev.Code, ev.Reason), nil
+}
+
+// known asks the authority for the note by its key: its authorization
+// when it has one.
+func (a *Authority) known(ctx context.Context, r fiscal.Request, env string) (fiscal.Authorization, bool, error) {
+	s, err := a.Client.Consult(ctx, r.Cert, r.Key, env)
+	if err != nil {
+		return fiscal.Authorization{}, false, err
+	}
+	if (s.Code != 100 && s.Code != 150) || len(s.ProtNFe) == 0 {
+		return fiscal.Authorization{}, false, nil
+	}
+	return fiscal.Authorization{Protocol: s.Protocol, Status: s.Code, Message: s.Reason, At: time.Now(),
+		XML: fiscal.Proc(r.Signed, s.ProtNFe)}, true, nil
+}
+
+// notSent says an error happened before the note could leave: no
+// connection, a refused handshake, an authority that said it is
+// unavailable or that it refuses requests for a while, a message fincom
+// would not send.
+func notSent(err error) bool {
+	var op *net.OpError
+	var hs *tls.CertificateVerificationError
+	var rec tls.RecordHeaderError
+	switch {
+	case errors.Is(err, ErrUnavailable), errors.Is(err, ErrBusy), errors.Is(err, ErrUnknownState), errors.Is(err, ErrNoEndpoint),
+		errors.Is(err, ErrMessage):
+		return true
+	case errors.As(err, &op) && op.Op == "dial":
+		return true
+	case errors.As(err, &hs), errors.As(err, &rec):
+		return true
+	}
+	return false
+}

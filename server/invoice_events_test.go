@@ -1,0 +1,154 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"fincom/store"
+)
+
+// invoiceEvents are the events kept with the order's invoice.
+func invoiceEvents(t *testing.T, rig transmissionRig, h http.Handler, id string) []store.InvoiceEvent {
+	t.Helper()
+	o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	key, _ := o["invoice"].(map[string]any)["access_key"].(string)
+	db, release, err := rig.ds.Acquire(context.Background(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	events, err := db.InvoiceEvents(context.Background(), rig.unitID(t, db), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return events
+}
+
+func (rig transmissionRig) unitID(t *testing.T, db *store.DB) int64 {
+	t.Helper()
+	u, err := db.UnitByToken(context.Background(), expand("{{unitA}}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return u.ID
+}
+
+// TestCancellationEventKept: the cancellation the authority registered is
+// kept with the invoice, as its procEventoNFe (an NF-e) or the national
+// system's evento (a national NFS-e), with its protocol; TestMain holds
+// each to its schema and signatures.
+func TestCancellationEventKept(t *testing.T) {
+	rig := newTransmissionRig(t)
+	h := rig.h
+	for _, tc := range []struct{ order, typ, root string }{
+		{nfeOrder, "110111", "<procEventoNFe"},
+		{nationalOrder, "e101101", "<evento"},
+	} {
+		id := post(t, h, "/insert_sales_order", tc.order)["data"].(map[string]any)["id"].(string)
+		post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+		post(t, h, "/cancel_nf", `{`+auth+`,"id_token":"`+id+`","reason":"Pedido cancelado pelo cliente"}`)
+		events := invoiceEvents(t, rig, h, id)
+		if len(events) != 1 || events[0].Type != tc.typ || events[0].Sequence != 1 || events[0].Protocol == "" ||
+			!strings.Contains(events[0].XML, tc.root) {
+			t.Fatalf("%s: events %+v", tc.typ, events)
+		}
+	}
+}
+
+// TestCorrectionLetterFromThePortal: the staff portal sends a correction
+// letter of an authorized NF-e to SEFAZ (110110, the next sequence each
+// time) and lists the events registered; a text out of bounds, or an
+// NFC-e, is refused before anything is sent.
+func TestCorrectionLetterFromThePortal(t *testing.T) {
+	rig := newTransmissionRig(t)
+	h, a := rig.h, rig.a
+	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	b := signedIn(t, rig.s, rig.ds)
+	path := "/portal/orders/" + id + "?unit=" + expand("{{unitA}}")
+	page := b.do("GET", path, nil).Body.String()
+	if !strings.Contains(page, "Enviar carta de correção") {
+		t.Fatalf("an authorized NF-e's page offers no correction letter:\n%s", page)
+	}
+	session := csrf(t, page)
+	action := "/portal/orders/" + id + "/correct?unit=" + expand("{{unitA}}")
+	calls := len(a.Received())
+	if rec := b.do("POST", action, url.Values{"csrf": {session}, "correction": {"curta"}}); rec.Code != http.StatusBadRequest ||
+		!strings.Contains(rec.Body.String(), "The correction needs 15 to 1000 characters.") || len(a.Received()) != calls {
+		t.Fatalf("a short correction: %d", rec.Code)
+	}
+	for n, text := range []string{"Endereço de entrega: Rua Vergueiro, 1000", "Endereço de entrega: Rua Vergueiro, 1002"} {
+		rec := b.do("POST", action, url.Values{"csrf": {session}, "correction": {text}})
+		if rec.Code != http.StatusSeeOther {
+			t.Fatalf("correction %d: %d\n%s", n+1, rec.Code, rec.Body)
+		}
+	}
+	events := invoiceEvents(t, rig, h, id)
+	if len(events) != 2 || events[1].Type != "110110" || events[1].Sequence != 2 || !strings.Contains(events[1].XML, "Rua Vergueiro, 1002") {
+		t.Fatalf("events %+v", events)
+	}
+	if page := b.do("GET", path, nil).Body.String(); !strings.Contains(page, "Carta de correção nº 2 · protocolo "+events[1].Protocol) {
+		t.Fatalf("the page does not list the letters:\n%s", page)
+	}
+	// An NFC-e takes no correction letter.
+	nfce := post(t, h, "/insert_sales_order", nfceOrder)["data"].(map[string]any)["id"].(string)
+	post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+nfce+`"}`)
+	if page := b.do("GET", "/portal/orders/"+nfce+"?unit="+expand("{{unitA}}"), nil).Body.String(); strings.Contains(page, "Enviar carta de correção") {
+		t.Error("an NFC-e's page offers a correction letter")
+	}
+	rec := b.do("POST", "/portal/orders/"+nfce+"/correct?unit="+expand("{{unitA}}"), url.Values{"csrf": {session},
+		"correction": {"Endereço de entrega: Rua Vergueiro, 1000"}})
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "Only an authorized NF-e takes a correction letter.") {
+		t.Errorf("an NFC-e's correction letter: %d", rec.Code)
+	}
+}
+
+// TestNFCeCancelBySubstitution: an NFC-e is cancelled through /cancel_nf
+// within its 30 minutes only; past them the staff portal cancels it by
+// substitution (110112, naming the NFC-e that replaced it), registered by
+// SEFAZ first and kept with the invoice; another kind of note does not
+// substitute it.
+func TestNFCeCancelBySubstitution(t *testing.T) {
+	rig := newTransmissionRig(t)
+	h, a := rig.h, rig.a
+	id := post(t, h, "/insert_sales_order", nfceOrder)["data"].(map[string]any)["id"].(string)
+	post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	*rig.now = rig.now.Add(31 * time.Minute)
+	if rec := do(h, http.MethodPost, "/cancel_nf", `{`+auth+`,"id_token":"`+id+`","reason":"Pedido cancelado pelo cliente"}`); rec.Code != http.StatusConflict {
+		t.Fatalf("an NFC-e cancelled past 30 minutes: %d %s", rec.Code, rec.Body)
+	}
+	nfe := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	nfeKey := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+nfe+`"}`)["data"].(map[string]any)["access_key"].(string)
+	other := post(t, h, "/insert_sales_order", nfceOrder)["data"].(map[string]any)["id"].(string)
+	subKey := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+other+`"}`)["data"].(map[string]any)["access_key"].(string)
+
+	b := signedIn(t, rig.s, rig.ds)
+	page := b.do("GET", "/portal/orders/"+id+"?unit="+expand("{{unitA}}"), nil).Body.String()
+	if !strings.Contains(page, "Cancelar por substituição") {
+		t.Fatalf("an NFC-e's page offers no cancellation by substitution:\n%s", page)
+	}
+	session := csrf(t, page)
+	action := "/portal/orders/" + id + "/substitute?unit=" + expand("{{unitA}}")
+	if rec := b.do("POST", action, url.Values{"csrf": {session}, "substitute": {nfeKey}, "reason": {"Venda registrada de novo na NFC-e substituta"}}); rec.Code != http.StatusUnprocessableEntity {
+		t.Fatalf("an NF-e as substitute: %d", rec.Code)
+	}
+	rec := b.do("POST", action, url.Values{"csrf": {session}, "substitute": {subKey}, "reason": {"Venda registrada de novo na NFC-e substituta"}})
+	if rec.Code != http.StatusSeeOther {
+		t.Fatalf("cancel by substitution: %d\n%s", rec.Code, rec.Body)
+	}
+	o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	if o["invoice"].(map[string]any)["status"] != "CANCELLED" {
+		t.Fatalf("after the substitution: %v", o["invoice"])
+	}
+	events := invoiceEvents(t, rig, h, id)
+	if len(events) != 1 || events[0].Type != "110112" || !strings.Contains(events[0].XML, "<chNFeRef>"+subKey+"</chNFeRef>") {
+		t.Fatalf("events %+v", events)
+	}
+	if calls := a.Received(); calls[len(calls)-1] != "NFeRecepcaoEvento4" {
+		t.Fatalf("SEFAZ was called %v", calls)
+	}
+}

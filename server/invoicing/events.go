@@ -1,0 +1,225 @@
+package invoicing
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"fincom/server/fiscal"
+	"fincom/server/problem"
+	"fincom/store"
+)
+
+// Refusals of Correct.
+var (
+	// ErrCorrectionText: a correction letter's text has 15 to 1,000
+	// characters (the schema's xCorrecao).
+	ErrCorrectionText = problem.New(http.StatusBadRequest, "The correction needs 15 to 1000 characters.")
+	// ErrNotCorrectable: only an authorized NF-e takes a correction letter.
+	ErrNotCorrectable = problem.New(http.StatusUnprocessableEntity, "Only an authorized NF-e takes a correction letter.")
+	// ErrTooManyCorrections: a note takes at most 20 letters.
+	ErrTooManyCorrections = problem.New(http.StatusUnprocessableEntity, "The NF-e has its 20 correction letters already.")
+)
+
+// NFCeCancelWindow is how long an NFC-e may be cancelled after its
+// authorization, as most states rule; past it, it is cancelled by
+// substitution (CancelBySubstitution).
+const NFCeCancelWindow = 30 * time.Minute
+
+// Cancel cancels the order's authorized invoice within the cancellation
+// window (the server's, at most NFCeCancelWindow for an NFC-e), with its
+// reason; the authority's event is kept with it.
+func (s *Service) Cancel(ctx context.Context, db *store.DB, unitID int64, orderToken, reason string) error {
+	window := s.CancelWindow
+	if inv, err := db.OrderInvoice(ctx, unitID, orderToken); err == nil && inv.Kind == fiscal.NFCe {
+		window = min(window, NFCeCancelWindow)
+	}
+	var ev *store.InvoiceEvent
+	if c, ok := s.Authority.(fiscal.Canceller); ok {
+		var err error
+		if ev, err = s.registerCancellation(ctx, c, db, unitID, orderToken, reason, window); err != nil {
+			return err
+		}
+	}
+	return db.CancelInvoice(ctx, unitID, orderToken, reason, window, "Cancelada: "+reason, ev)
+}
+
+// Refusals of CancelBySubstitution.
+var (
+	// ErrNotSubstitutable: only an authorized NFC-e is cancelled by
+	// substitution, by another authorized NFC-e of the unit.
+	ErrNotSubstitutable = problem.New(http.StatusUnprocessableEntity,
+		"Only an authorized NFC-e is cancelled by substitution, by another authorized NFC-e of the unit.")
+)
+
+// CancelBySubstitution cancels the order's NFC-e past its cancellation
+// window, replaced by the unit's NFC-e of substituteKey (event 110112,
+// registered by the authority first); the event is kept with it.
+func (s *Service) CancelBySubstitution(ctx context.Context, db *store.DB, unitID int64, orderToken, substituteKey, reason string) error {
+	sub, ok := s.Authority.(fiscal.Substituter)
+	if !ok {
+		return fiscal.ErrNotConnected
+	}
+	d, err := db.InvoiceData(ctx, unitID, orderToken)
+	if err != nil {
+		return err
+	}
+	if d.Existing == nil {
+		return store.ErrNoInvoice
+	}
+	inv := *d.Existing
+	other, err := db.InvoiceByKey(ctx, unitID, substituteKey)
+	if inv.Kind != fiscal.NFCe || inv.Protocol == "" || errors.Is(err, store.ErrNotFound) || other.Kind != fiscal.NFCe ||
+		other.Status != "AUTHORIZED" || other.Protocol == "" || other.Token == inv.Token {
+		return ErrNotSubstitutable
+	}
+	if err != nil {
+		return err
+	}
+	doc := Document(d)
+	cert, err := s.certificate(ctx, db, d, doc)
+	if err != nil {
+		return err
+	}
+	ev, err := sub.CancelBySubstitution(ctx, fiscal.Substitution{Cancellation: fiscal.Cancellation{Kind: inv.Kind, Production: production(inv),
+		Key: inv.AccessKey.String, Protocol: inv.Protocol, CNPJ: doc.Emitter.Register, Reason: reason, At: db.Now(), Cert: cert,
+		Domain: db.Name, Book: book{db}}, SubstituteKey: substituteKey})
+	if err != nil {
+		return eventError("cancellation by substitution", err)
+	}
+	return db.CancelInvoice(ctx, unitID, orderToken, reason, time.Duration(math.MaxInt64),
+		"Cancelada por substituição (NFC-e "+substituteKey+"): "+reason, kept(ev))
+}
+
+// registerCancellation has the authority register an NF-e's, NFC-e's or
+// national NFS-e's cancellation before fincom records it: a refusal (the
+// note stays authorized) is a 422 with the authority's code and text, an
+// authority that cannot be reached ErrAuthorityDown, and nothing changes.
+func (s *Service) registerCancellation(ctx context.Context, c fiscal.Canceller, db *store.DB, unitID int64, orderToken, reason string,
+	window time.Duration) (*store.InvoiceEvent, error) {
+	d, err := db.InvoiceData(ctx, unitID, orderToken)
+	if err != nil {
+		return nil, err
+	}
+	if d.Existing == nil {
+		return nil, store.ErrNoInvoice
+	}
+	inv := *d.Existing
+	if inv.Kind == fiscal.NFSe {
+		return nil, nil // the municipal note is cancelled where it was kept
+	}
+	if inv.Protocol == "" {
+		return nil, ErrOfflinePending
+	}
+	if db.Now().Sub(inv.IssuedTime()) > window {
+		return nil, store.ErrCancelWindow
+	}
+	doc := Document(d)
+	cert, err := s.certificate(ctx, db, d, doc)
+	if err != nil {
+		return nil, err
+	}
+	ev, err := c.Cancel(ctx, fiscal.Cancellation{Kind: inv.Kind, Production: production(inv), Key: inv.AccessKey.String,
+		Protocol: inv.Protocol, CNPJ: doc.Emitter.Register, Reason: reason, At: db.Now(), Cert: cert, Domain: db.Name, Book: book{db}})
+	if err != nil {
+		return nil, eventError("cancellation", err)
+	}
+	return kept(ev), nil
+}
+
+// Correct sends a correction letter (carta de correção) of the order's
+// authorized NF-e to its authority and keeps the registered event with
+// the invoice: its text replaces every earlier letter's.
+func (s *Service) Correct(ctx context.Context, db *store.DB, unitID int64, orderToken, text string) (store.InvoiceEvent, error) {
+	text = strings.Join(strings.Fields(text), " ")
+	if n := utf8.RuneCountInString(text); n < 15 || n > 1000 {
+		return store.InvoiceEvent{}, ErrCorrectionText
+	}
+	c, ok := s.Authority.(fiscal.Corrector)
+	if !ok {
+		return store.InvoiceEvent{}, fiscal.ErrNotConnected
+	}
+	d, err := db.InvoiceData(ctx, unitID, orderToken)
+	if err != nil {
+		return store.InvoiceEvent{}, err
+	}
+	if d.Existing == nil {
+		return store.InvoiceEvent{}, store.ErrNoInvoice
+	}
+	inv := *d.Existing
+	if inv.Kind != fiscal.NFe || inv.Status != "AUTHORIZED" {
+		return store.InvoiceEvent{}, ErrNotCorrectable
+	}
+	events, err := db.InvoiceEvents(ctx, unitID, inv.AccessKey.String)
+	if err != nil {
+		return store.InvoiceEvent{}, err
+	}
+	seq := NextSequence(events, "110110")
+	if seq > 20 {
+		return store.InvoiceEvent{}, ErrTooManyCorrections
+	}
+	doc := Document(d)
+	cert, err := s.certificate(ctx, db, d, doc)
+	if err != nil {
+		return store.InvoiceEvent{}, err
+	}
+	ev, err := c.Correct(ctx, fiscal.Correction{Production: production(inv), Key: inv.AccessKey.String, CNPJ: doc.Emitter.Register,
+		Text: text, Sequence: seq, At: db.Now(), Cert: cert, Domain: db.Name, Book: book{db}})
+	if err != nil {
+		return store.InvoiceEvent{}, eventError("correction letter", err)
+	}
+	k := kept(ev)
+	if k == nil {
+		return store.InvoiceEvent{}, fiscal.ErrNotConnected
+	}
+	if err := db.AddInvoiceEvent(ctx, unitID, inv.AccessKey.String, *k); err != nil {
+		return store.InvoiceEvent{}, err
+	}
+	return *k, nil
+}
+
+// NextSequence is the sequence the next event of type typ takes among a
+// note's events (1 for the first).
+func NextSequence(events []store.InvoiceEvent, typ string) int {
+	n := 1
+	for _, e := range events {
+		if e.Type == typ && e.Sequence >= n {
+			n = e.Sequence + 1
+		}
+	}
+	return n
+}
+
+// production says the invoice was issued in production (tpAmb 1).
+func production(inv store.Invoice) bool { return strings.Contains(inv.XML, "<tpAmb>1</tpAmb>") }
+
+// kept is an event as the store keeps it; nil when the authority keeps
+// none.
+func kept(ev fiscal.Event) *store.InvoiceEvent {
+	if ev.Type == "" {
+		return nil
+	}
+	return &store.InvoiceEvent{Type: ev.Type, Sequence: ev.Sequence, Protocol: ev.Protocol, XML: string(ev.XML)}
+}
+
+// eventError is an event's failure as answered: the authority's refusal a
+// 422 with its code and text, a refusal of fincom's as it is, an
+// authority that could not be reached ErrAuthorityDown.
+func eventError(what string, err error) error {
+	var rejected *fiscal.Rejection
+	var refusal *problem.Problem
+	switch {
+	case errors.As(err, &rejected):
+		return &problem.Problem{Status: http.StatusUnprocessableEntity,
+			Text:    fmt.Sprintf("The tax authority refused the %s (%d): %s", what, rejected.Code, rejected.Reason),
+			Details: map[string]any{"code": rejected.Code, "reason": rejected.Reason}}
+	case errors.As(err, &refusal):
+		return err
+	}
+	return fmt.Errorf("%w: %v", ErrAuthorityDown, err)
+}

@@ -1,0 +1,167 @@
+package portal
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/julienschmidt/httprouter"
+
+	"fincom/render"
+	"fincom/server/statement"
+	"fincom/server/web"
+	"fincom/store"
+)
+
+// The portal's bank reconciliation and its read-only lists: the outbox,
+// the webhook deliveries and the audit log.
+
+// statementPage: GET /portal/statement, the unit's open statement lines,
+// each to pair with an open entry or dismiss.
+func (s *Portal) statementPage(p *portalRequest, status int, notice, errText string) {
+	lines, err := p.db.StatementLines(p.ctx, p.unit.ID, "", "open")
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	today := store.Today(p.db.Now())
+	open, err := p.db.EntrySummaries(p.ctx, p.unit.ID, today.AddDate(-1, 0, 0).Format("2006-01-02"), today.AddDate(1, 0, 0).Format("2006-01-02"), "", 2000)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	// What a line may be paired with: the open entries (an expense
+	// negative) and charges, ranked for each line (statement.Rank).
+	var candidates []statement.Candidate
+	for _, e := range open {
+		if e.PayDay != "" {
+			continue
+		}
+		amount, sign := e.Value.Decimal, ""
+		if e.Type == "out" {
+			amount, sign = amount.Neg(), "-"
+		}
+		due, _ := store.ParseDateISO(e.DueDate)
+		candidates = append(candidates, statement.Candidate{Value: "entry:" + e.Token, Amount: amount, Due: due.Time,
+			Label: "Lançamento · " + render.DateBR(e.DueDate) + " · " + e.Description + " · " + sign + render.BRL(e.Value.StringFixed(2))})
+	}
+	charges, err := p.db.OpenCharges(p.ctx, p.unit.ID, 500)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	for _, c := range charges {
+		due, _ := store.ParseDateISO(c.DueDate)
+		candidates = append(candidates, statement.Candidate{Value: "charge:" + c.OrderToken + ":" + strconv.Itoa(c.Installment), Amount: c.Amount.Decimal,
+			Due: due.Time, Label: "Cobrança · " + render.DateBR(c.DueDate) + " · " + c.Code + " parcela " + strconv.Itoa(c.Installment) + " · " + c.Customer +
+				" · " + render.BRL(c.Amount.StringFixed(2))})
+	}
+	var body render.PortalStatement
+	for _, l := range lines {
+		pl := render.PortalLine{Token: l.Token, Date: render.DateBR(l.Date), Amount: render.BRL(l.Amount.StringFixed(2)),
+			Memo: l.Memo.String, Credit: l.Amount.IsPositive()}
+		posted, _ := store.ParseDateISO(l.Date)
+		for _, c := range statement.Rank(l.Amount.Decimal, posted.Time, candidates) {
+			pl.Options = append(pl.Options, render.PortalOption{Value: c.Value, Label: c.Label})
+		}
+		body.Lines = append(body.Lines, pl)
+	}
+	p.page(s, status, "statement", "Conciliação bancária", "statement", body, notice, errText)
+}
+
+// portalReconcile: POST /portal/statement/:token pairs a line with an
+// entry or dismisses it, as /reconcile_statement_line does, with its texts.
+func (s *Portal) portalReconcile(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	s.withSession(func(p *portalRequest) {
+		rc := store.Reconciliation{LineToken: ps.ByName("token"), Dismiss: p.r.PostFormValue("action") == "dismiss"}
+		if !rc.Dismiss {
+			kind, what, _ := strings.Cut(p.r.PostFormValue("pair"), ":")
+			switch kind {
+			case "entry":
+				rc.EntryToken = what
+			case "charge":
+				order, n, _ := strings.Cut(what, ":")
+				rc.OrderToken = order
+				rc.Installment, _ = strconv.Atoi(n)
+			}
+		}
+		var err error
+		if !rc.Dismiss && rc.EntryToken == "" && rc.OrderToken == "" {
+			err = web.ErrReconcileWhat
+		} else {
+			_, err = s.Billing.Reconcile(p.ctx, p.db, p.unit.ID, rc)
+		}
+		if err != nil {
+			status, text := s.routeError("/reconcile_statement_line", err)
+			s.statementPage(p, status, "", text)
+			return
+		}
+		http.Redirect(p.w, p.r, "/portal/statement?unit="+url.QueryEscape(p.unit.Token)+"&feito=1", http.StatusSeeOther)
+	})(w, r, ps)
+}
+
+// outboxPage: GET /portal/outbox, the domain's latest e-mails.
+func (s *Portal) outboxPage(p *portalRequest) {
+	mails, err := p.db.Outbox(p.ctx, 100)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	status := map[string]string{"pending": "Na fila", "sent": "Enviado", "failed": "Falhou"}
+	body := render.PortalLog{Heading: "E-mails enviados", Intro: "As últimas 100 mensagens do domínio e se cada uma foi enviada.",
+		Columns: []string{"Criado em", "Para", "Assunto", "Situação", "Tentativas"}}
+	for _, m := range mails {
+		body.Rows = append(body.Rows, []string{stampBR(m.CreatedAt), m.To, m.Subject, status[m.Status] + errSuffix(m.LastError.String), strconv.Itoa(m.Attempts)})
+	}
+	p.page(s, http.StatusOK, "log", "E-mails", "outbox", body, "", "")
+}
+
+// webhooksPage: GET /portal/webhooks, the unit's latest deliveries.
+func (s *Portal) webhooksPage(p *portalRequest) {
+	ds, err := p.db.Deliveries(p.ctx, p.unit.ID, 100)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	status := map[string]string{"pending": "Na fila", "sent": "Entregue", "failed": "Falhou"}
+	body := render.PortalLog{Heading: "Entregas de webhooks", Intro: "As últimas 100 entregas de eventos da unidade.",
+		Columns: []string{"Criado em", "Evento", "Situação", "Tentativas", "Última resposta"}}
+	for _, d := range ds {
+		last := ""
+		if d.LastStatus != nil {
+			last = "HTTP " + strconv.Itoa(*d.LastStatus)
+		}
+		body.Rows = append(body.Rows, []string{stampBR(d.CreatedAt), d.EventType, status[d.Status] + errSuffix(d.LastError.String), strconv.Itoa(d.Attempts), last})
+	}
+	p.page(s, http.StatusOK, "log", "Webhooks", "webhooks", body, "", "")
+}
+
+// auditPage: GET /portal/audit, who changed what in the unit, and when.
+func (s *Portal) auditPage(p *portalRequest) {
+	entries, err := p.db.AuditLog(p.ctx, p.unit.ID, 200)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	body := render.PortalLog{Heading: "Registro de alterações", Intro: "Quem alterou o quê na unidade, e quando: tokens de acesso, usuários do portal, a linha de comando e o agendador.",
+		Columns: []string{"Quando", "Quem", "O quê", "Registro"}}
+	for _, e := range entries {
+		body.Rows = append(body.Rows, []string{stampBR(e.At), e.Actor, e.Route, e.Record.String})
+	}
+	p.page(s, http.StatusOK, "log", "Registro de alterações", "audit", body, "", "")
+}
+
+func stampBR(s store.Stamp) string {
+	if !s.Valid {
+		return ""
+	}
+	return render.DateTimeBR(s.Time())
+}
+
+func errSuffix(e string) string {
+	if e == "" {
+		return ""
+	}
+	return " (" + e + ")"
+}

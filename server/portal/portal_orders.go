@@ -1,0 +1,290 @@
+package portal
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/julienschmidt/httprouter"
+
+	"fincom/render"
+	"fincom/server/brdoc"
+	"fincom/server/web"
+	"fincom/store"
+)
+
+// The portal's sales orders: a month's list, an order's page, and its
+// actions (generate and cancel the charge, issue and cancel the invoice),
+// each calling the same business code as its API route and showing that
+// route's error text.
+
+// portalMonth reads the period of a list page: ?de=YYYY-MM-DD&ate=… when
+// both are valid and in order (at most 366 days, as the API's ranges),
+// else ?mes=YYYY-MM, else this month.
+func portalMonth(p *portalRequest) (month string, first, last store.Date) {
+	q := p.r.URL.Query()
+	first = store.Today(p.db.Now()).FirstOfMonth()
+	if m, err := store.ParseDateISO(q.Get("mes") + "-01"); err == nil {
+		first = m
+	}
+	last = store.Date{Time: first.AddDate(0, 1, -1)}
+	from, err1 := store.ParseDateISO(q.Get("de"))
+	to, err2 := store.ParseDateISO(q.Get("ate"))
+	if err1 == nil && err2 == nil && !to.Before(from.Time) && to.Sub(from.Time) <= 366*24*time.Hour {
+		return from.Format("2006-01"), from, to
+	}
+	return first.Format("2006-01"), first, last
+}
+
+// portalOrders: GET /portal/orders, a month's orders.
+func (s *Portal) portalOrders(p *portalRequest) {
+	month, first, last := portalMonth(p)
+	f := store.OrderFilter{From: first.ISO(), To: last.ISO(), Code: strings.TrimSpace(p.r.URL.Query().Get("codigo")),
+		Customer: strings.TrimSpace(p.r.URL.Query().Get("cliente"))}
+	if f.Code != "" { // a code names its order whatever its month
+		f.From, f.To = "", ""
+	}
+	orders, err := p.db.OrderSummaries(p.ctx, p.unit.ID, f, 500)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	body := render.PortalOrders{Month: month, Code: f.Code, Customer: f.Customer}
+	if q := p.r.URL.Query(); q.Get("de") != "" {
+		body.From, body.To = first.ISO(), last.ISO()
+	}
+	for _, o := range orders {
+		body.Orders = append(body.Orders, portalOrderRow(o))
+	}
+	p.page(s, http.StatusOK, "orders", "Pedidos de venda", "orders", body, "", "")
+}
+
+func portalOrderRow(o store.OrderSummary) render.PortalOrder {
+	return render.PortalOrder{Token: o.Token, Code: o.Code, Customer: o.Customer, Date: render.DateBR(o.Date),
+		Total: render.BRL(o.Total.StringFixed(2)), Charge: chargeSummary(o.Charges), Invoice: invoiceStatus(o.Invoice)}
+}
+
+// portalOrderDone are the notices of an order's actions (?feito=…).
+var portalOrderDone = map[string]string{
+	"charge":         "Cobrança gerada.",
+	"cancel_charge":  "Cobrança cancelada.",
+	"invoice":        "Nota fiscal emitida.",
+	"cancel_invoice": "Nota fiscal cancelada.",
+	"correct":        "Carta de correção registrada.",
+	"substitute":     "NFC-e cancelada por substituição.",
+	"refund":         "Devolução solicitada ao PSP.",
+}
+
+// eventNames name the events an authority registers on an invoice.
+var eventNames = map[string]string{"110111": "Cancelamento", "110110": "Carta de correção", "e101101": "Cancelamento",
+	"110112": "Cancelamento por substituição", "110140": "EPEC"}
+
+// portalOrderPage: GET /portal/orders/:token, an order with its charges and
+// invoice.
+func (s *Portal) portalOrderPage(p *portalRequest, token, notice, errText string, status int) {
+	o, err := p.db.SalesOrder(p.ctx, p.unit.ID, token)
+	if errors.Is(err, store.ErrNotFound) {
+		p.page(s, http.StatusNotFound, "units", "Pedido não encontrado", "orders", []render.PortalUnit{}, "", "Pedido não encontrado nesta unidade.")
+		return
+	}
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	charges, err := p.db.SalesOrderCharges(p.ctx, p.unit.ID, token)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	brl := func(m store.Money) string { return render.BRL(m.StringFixed(2)) }
+	customer := ""
+	if rows, err := p.db.OrderSummaries(p.ctx, p.unit.ID, store.OrderFilter{Code: o.CodOrders}, 1); err == nil {
+		for _, r := range rows {
+			if r.Token == token {
+				customer = r.Customer
+			}
+		}
+	}
+	method := o.PaymentType
+	if ms, err := p.db.PaymentMethods(p.ctx); err == nil {
+		for _, m := range ms {
+			if m.Token == o.PaymentType {
+				method = m.Name
+			}
+		}
+	}
+	page := render.PortalOrderPage{Token: token, Code: o.CodOrders, Customer: customer, Description: o.Description, Total: brl(o.Value),
+		Date: render.DateBR(o.EstimatedPaymentDate), PaymentType: method, ChargeStatus: chargeStatusBR(o.ChargeStatus), NFStatus: o.NFStatusText.String}
+	if o.PublicToken.Valid {
+		page.PaymentURL = s.Links.Payment(o.PublicToken.String)
+	}
+	live := false
+	for _, c := range charges {
+		pc := render.PortalCharge{Installment: c.Installment, Method: paymentKeyBR(c.PaymentKey), DueDate: render.DateBR(c.DueDate),
+			Amount: brl(c.Amount), Status: chargeStatusBR(c.Status), Pix: c.PixPayload.String}
+		if c.BoletoLine.Valid {
+			pc.BoletoLine = render.FormatLine(c.BoletoLine.String)
+		}
+		if c.RefundedAmount.Valid {
+			pc.Refunded = render.BRL(c.RefundedAmount.String)
+		}
+		if c.Status == store.ChargePaid && strings.HasPrefix(c.ProviderRef.String, "psp:") && c.RefundedAmount.String != c.PaidAmount.String {
+			page.Refundable = true
+		}
+		if c.Status != store.ChargePaid && c.Status != store.ChargeCancelled {
+			page.ChargeCancellable = true
+		}
+		if c.Status != store.ChargeCancelled {
+			live = true
+		}
+		page.Charges = append(page.Charges, pc)
+	}
+	page.Chargeable, page.Invoiceable = !live, true
+	if inv, err := p.db.OrderInvoice(p.ctx, p.unit.ID, token); err == nil {
+		page.InvoiceCancellable = inv.Status == "AUTHORIZED"
+		page.Invoiceable = !page.InvoiceCancellable
+		page.Invoice = strings.ToUpper(inv.Kind) + " " + strings.ToLower(invoiceStatus(inv.Status))
+		page.InvoiceNumber = strconv.Itoa(inv.Number)
+		page.Correctable = inv.Kind == "nfe" && inv.Status == "AUTHORIZED"
+		page.Substitutable = inv.Kind == "nfce" && inv.Status == "AUTHORIZED" && inv.Protocol != ""
+		if inv.AccessKey.Valid {
+			events, err := p.db.InvoiceEvents(p.ctx, p.unit.ID, inv.AccessKey.String)
+			if err != nil {
+				s.Log.Error("portal order events", "err", err)
+			}
+			for _, e := range events {
+				name := eventNames[e.Type]
+				if e.Type == "110110" {
+					name += " nº " + strconv.Itoa(e.Sequence)
+				}
+				page.Events = append(page.Events, render.PortalInvoiceEvent{Name: name, Protocol: e.Protocol, Date: eventDate(e.CreatedAt)})
+			}
+		}
+		if o.PublicToken.Valid {
+			page.DANFEURL = s.Links.DANFE(o.PublicToken.String)
+		}
+	}
+	p.page(s, status, "order", "Pedido "+o.CodOrders, "orders", page, notice, errText)
+}
+
+// chargeStatusBR names a charge's (or an order's) charge status as the
+// payment page does.
+func chargeStatusBR(st string) string {
+	switch {
+	case web.StatusNames[st] != "":
+		return web.StatusNames[st]
+	case st == store.ChargeCancelled:
+		return "Cancelado"
+	}
+	return "Sem cobrança"
+}
+
+func paymentKeyBR(k string) string {
+	if n := render.PaymentMethodName(k); n != "" {
+		return n
+	}
+	return k
+}
+
+// portalOrderAction runs an action on an order (POST
+// /portal/orders/:token/:action) and shows the order again: after
+// success by a redirect (reloading does not repeat it), after a refusal
+// with the API route's text.
+func (s *Portal) portalOrderAction(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	token, action := ps.ByName("token"), ps.ByName("action")
+	api := map[string]string{"charge": "/generate_charge", "cancel_charge": "/cancel_charge",
+		"invoice": "/generate_nf", "cancel_invoice": "/cancel_nf",
+		// A correction letter has no API route: its refusals are the
+		// authority's and fincom's own, answered as /cancel_nf answers them.
+		"correct": "/cancel_nf", "substitute": "/cancel_nf", "refund": "/refund_charge"}[action]
+	if api == "" {
+		http.NotFound(w, r)
+		return
+	}
+	s.withSession(func(p *portalRequest) {
+		var err error
+		switch action {
+		case "charge":
+			err = s.Billing.IssueCharges(p.ctx, p.db, p.unit.ID, token)
+		case "cancel_charge":
+			err = s.Billing.CancelCharges(p.ctx, p.db, p.unit.ID, token)
+		case "refund":
+			var amount *store.Money
+			if amount, err = amountBR(p.r.PostFormValue("amount")); err == nil {
+				_, err = s.Billing.RefundPix(p.ctx, p.db, p.unit.ID, token, amount, strings.TrimSpace(p.r.PostFormValue("reason")))
+			}
+		case "invoice":
+			_, err = s.Invoices.Issue(p.ctx, p.db, p.unit.ID, token)
+		case "cancel_invoice":
+			reason := strings.TrimSpace(p.r.PostFormValue("reason"))
+			if n := utf8.RuneCountInString(reason); n < 15 || n > 255 {
+				err = web.ErrCancelReason
+			} else {
+				err = s.Invoices.Cancel(p.ctx, p.db, p.unit.ID, token, reason)
+			}
+		case "correct":
+			_, err = s.Invoices.Correct(p.ctx, p.db, p.unit.ID, token, p.r.PostFormValue("correction"))
+		case "substitute":
+			reason := strings.TrimSpace(p.r.PostFormValue("reason"))
+			if n := utf8.RuneCountInString(reason); n < 15 || n > 255 {
+				err = web.ErrCancelReason
+			} else {
+				err = s.Invoices.CancelBySubstitution(p.ctx, p.db, p.unit.ID, token, brdoc.Digits(p.r.PostFormValue("substitute")), reason)
+			}
+		}
+		if err != nil {
+			status, text := s.routeError(api, err)
+			if status >= 500 {
+				s.Log.Error("portal action", "action", action, "err", err)
+			}
+			p.w.Header().Set("Cache-Control", "no-store")
+			s.portalOrderPage(p, token, "", text, status)
+			return
+		}
+		http.Redirect(p.w, p.r, "/portal/orders/"+url.PathEscape(token)+"?unit="+url.QueryEscape(p.unit.Token)+"&feito="+action, http.StatusSeeOther)
+	})(w, r, ps)
+}
+
+// amountBR reads an amount typed as Brazilians write it (1.234,56; a
+// point alone is the decimal one: 10.50), nil when blank.
+func amountBR(s string) (*store.Money, error) {
+	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "R$"))
+	if s == "" {
+		return nil, nil
+	}
+	if strings.Contains(s, ",") {
+		s = strings.ReplaceAll(strings.ReplaceAll(s, ".", ""), ",", ".")
+	}
+	m, err := store.ParseMoney(s)
+	if err != nil {
+		return nil, store.ErrMoneyRange
+	}
+	return &m, nil
+}
+
+// routeError is the status and text the API route at path answers for err.
+func (s *Portal) routeError(path string, err error) (int, string) {
+	for i := range s.APIRoutes {
+		if s.APIRoutes[i].Path == path {
+			var e *web.Error
+			if errors.As(s.APIRoutes[i].Answer(err), &e) {
+				return e.Status, e.Text
+			}
+			break
+		}
+	}
+	return http.StatusInternalServerError, "Algo deu errado. Tente de novo em instantes."
+}
+
+// eventDate is an event's registration time, as the pages write times.
+func eventDate(stamp string) string {
+	t, err := time.Parse(time.RFC3339, stamp)
+	if err != nil {
+		return stamp
+	}
+	return render.DateTimeBR(t)
+}

@@ -1,0 +1,249 @@
+package portal
+
+import (
+	"fmt"
+	"net/http"
+
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/julienschmidt/httprouter"
+
+	"fincom/render"
+	"fincom/server/web"
+	"fincom/store"
+)
+
+// portalRoutes mounts the portal's pages.
+func (s *Portal) Routes(r *httprouter.Router) {
+	r.GET("/portal/login", s.portalLoginForm)
+	r.POST("/portal/login", s.portalLogin)
+	r.GET("/portal/link", s.portalLinkForm)
+	r.POST("/portal/link", s.portalLink)
+	r.GET("/portal/assets/:name", s.portalAsset)
+	r.GET("/portal/", s.withSession(s.portalHome))
+	r.GET("/portal/units", s.withSession(s.portalUnits))
+	r.GET("/portal/profile", s.withSession(s.portalProfile))
+	r.POST("/portal/profile/tokens", s.withSession(s.portalCreateToken))
+	r.POST("/portal/profile/tokens/revoke", s.withSession(s.portalRevokeToken))
+	r.POST("/portal/logout", s.withSession(s.portalLogout))
+	r.GET("/portal/orders", s.withSession(s.portalOrders))
+	r.GET("/portal/orders/:token", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+		s.withSession(func(p *portalRequest) {
+			s.portalOrderPage(p, ps.ByName("token"), portalOrderDone[r.URL.Query().Get("feito")], "", http.StatusOK)
+		})(w, r, ps)
+	})
+	r.POST("/portal/orders/:token/:action", s.portalOrderAction)
+	r.GET("/portal/transactions", s.withSession(func(p *portalRequest) {
+		notice := ""
+		if p.r.URL.Query().Get("feito") == "pago" {
+			notice = "Lançamento marcado como pago."
+		}
+		s.transactionsPage(p, http.StatusOK, notice, "")
+	}))
+	r.POST("/portal/transactions/:token/pay", s.portalPayEntry)
+	r.GET("/portal/statement", s.withSession(func(p *portalRequest) {
+		notice := ""
+		if p.r.URL.Query().Get("feito") != "" {
+			notice = "Linha do extrato resolvida."
+		}
+		s.statementPage(p, http.StatusOK, notice, "")
+	}))
+	r.POST("/portal/statement/:token", s.portalReconcile)
+	r.GET("/portal/outbox", s.withSession(s.outboxPage))
+	r.GET("/portal/webhooks", s.withSession(s.webhooksPage))
+	r.GET("/portal/audit", s.withSession(s.auditPage))
+}
+
+// portalHome: GET /portal/, the month at a glance of one unit: its cash
+// flow (the numbers /cash_flow answers, drawn as SVG and listed), what is
+// to receive and to pay, and the latest orders.
+func (s *Portal) portalHome(p *portalRequest) {
+	if p.unit.ID == 0 {
+		p.page(s, http.StatusOK, "units", "Unidades", "units", []render.PortalUnit{}, "", "")
+		return
+	}
+	today := store.Today(p.db.Now())
+	first := today.FirstOfMonth()
+	last := store.Date{Time: first.AddDate(0, 1, -1)}
+	cf, err := p.db.CashFlow(p.ctx, p.unit.ID, first, last)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	open, err := p.db.OpenEntryTotals(p.ctx, p.unit.ID, today, last)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	orders, err := p.db.LatestOrders(p.ctx, p.unit.ID, 10)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	brl := func(m store.Money) string { return render.BRL(m.StringFixed(2)) }
+	month := render.MonthBR(first.Year(), int(first.Month()))
+	h := render.PortalHome{Month: strings.ToUpper(month[:1]) + month[1:], Opening: brl(cf.OpeningBalance), In: brl(cf.Totals.In), Out: brl(cf.Totals.Out),
+		ForecastIn: brl(cf.Totals.ForecastIn), ForecastOut: brl(cf.Totals.ForecastOut), Closing: brl(cf.Totals.ClosingBalance),
+		ForecastClosing: brl(cf.Totals.ForecastClosingBalance), ReceivableDue: brl(open.ReceivableDue), ReceivableOverdue: brl(open.ReceivableOverdue),
+		PayableDue: brl(open.PayableDue), PayableOverdue: brl(open.PayableOverdue)}
+	var days []render.ChartDay
+	for i, d := range cf.Days {
+		h.Days = append(h.Days, render.PortalDay{Date: render.DateBR(d.Date), In: brl(d.In), Out: brl(d.Out), Balance: brl(d.Balance),
+			ForecastIn: brl(d.ForecastIn), ForecastOut: brl(d.ForecastOut), ForecastBalance: brl(d.ForecastBalance)})
+		days = append(days, render.ChartDay{Day: i + 1, In: d.In.Decimal, Out: d.Out.Decimal, ForecastIn: d.ForecastIn.Decimal,
+			ForecastOut: d.ForecastOut.Decimal, Balance: d.Balance.Decimal, ForecastBalance: d.ForecastBalance.Decimal, Realized: d.Date <= today.ISO()})
+	}
+	h.Chart = render.NewCashChart(month, days)
+	for _, o := range orders {
+		h.Orders = append(h.Orders, portalOrderRow(o))
+	}
+	p.page(s, http.StatusOK, "home", "Visão do mês", "home", h, "", "")
+}
+
+// chargeSummary says in Portuguese where an order's charges stand.
+func chargeSummary(byStatus map[string]int) string {
+	if len(byStatus) == 0 {
+		return "Sem cobrança"
+	}
+	var parts []string
+	for _, st := range []struct{ key, one, many string }{
+		{"PAID", "paga", "pagas"}, {"PENDING", "em aberto", "em aberto"}, {"OVERDUE", "vencida", "vencidas"},
+		{"ISSUING", "em emissão", "em emissão"}, {"CANCELLED", "cancelada", "canceladas"},
+	} {
+		switch n := byStatus[st.key]; {
+		case n == 1:
+			parts = append(parts, "1 "+st.one)
+		case n > 1:
+			parts = append(parts, strconv.Itoa(n)+" "+st.many)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+func invoiceStatus(st string) string {
+	switch st {
+	case "AUTHORIZED":
+		return "Autorizada"
+	case "CANCELLED":
+		return "Cancelada"
+	}
+	return "Sem nota"
+}
+
+// portalFailed answers a page that could not be read.
+func (s *Portal) portalFailed(p *portalRequest, err error) {
+	s.Log.Error("portal", "path", web.RedactTokens(p.r.URL.EscapedPath()), "err", err)
+	p.page(s, http.StatusInternalServerError, "units", "Erro", "", []render.PortalUnit{}, "", "Algo deu errado. Tente de novo em instantes.")
+}
+
+// portalProfile: GET /portal/profile, the domain's access tokens.
+func (s *Portal) portalProfile(p *portalRequest) { s.profilePage(p, "", "") }
+
+func (s *Portal) profilePage(p *portalRequest, newToken, notice string) {
+	tokens, err := p.db.AccessTokens(p.ctx)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	body := render.PortalProfile{NewToken: newToken}
+	for i := len(tokens) - 1; i >= 0; i-- { // newest first
+		t := tokens[i]
+		pt := render.PortalToken{ID: t.ID, Hint: t.Hint, Created: render.DateTimeBR(t.CreatedAt)}
+		if t.RevokedAt != nil {
+			pt.Revoked = render.DateTimeBR(*t.RevokedAt)
+		}
+		body.Tokens = append(body.Tokens, pt)
+	}
+	p.page(s, http.StatusOK, "profile", "Perfil · API", "profile", body, notice, "")
+}
+
+// portalCreateToken: POST /portal/profile/tokens makes an access token and
+// shows it once.
+func (s *Portal) portalCreateToken(p *portalRequest) {
+	token, err := p.db.CreateAccessToken(p.ctx)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	s.profilePage(p, token, "Token criado. Copie-o agora: ele não será exibido de novo.")
+}
+
+// portalRevokeToken: POST /portal/profile/tokens/revoke.
+func (s *Portal) portalRevokeToken(p *portalRequest) {
+	id := p.r.PostFormValue("id")
+	if _, err := strconv.ParseInt(id, 10, 64); err != nil {
+		s.profilePage(p, "", "")
+		return
+	}
+	if err := p.db.RevokeAccessToken(p.ctx, id); err != nil {
+		p2 := "O token já estava revogado ou não existe."
+		s.profilePage(p, "", p2)
+		return
+	}
+	s.profilePage(p, "", "Token revogado: ele não autentica mais.")
+}
+
+// portalUnits: GET /portal/units, each unit with its Token API.
+func (s *Portal) portalUnits(p *portalRequest) {
+	var units []render.PortalUnit
+	held, err := p.db.HeldTransmissions(p.ctx)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	for _, u := range p.units {
+		pu := render.PortalUnit{Token: u.Token, Name: u.Name, CNPJ: u.CNPJ, City: u.CityIBGE, IM: u.IM, Environment: "Homologação"}
+		if prof, err := p.db.UnitProfile(p.ctx, u.ID); err == nil {
+			pu.Profile = profileSummary(prof)
+			if prof.FiscalEnvironment == store.Producao {
+				pu.Environment, pu.Production = "Produção", true
+			}
+			if prof.FiscalContingency == "svc" {
+				pu.Environment += " · NF-e em contingência SVC desde " + eventDate(prof.FiscalContingencySince)
+			}
+			if prof.NFSeIssuer == store.NFSeMunicipal {
+				pu.Environment += " · NFS-e pelo sistema do município"
+			}
+		}
+		if last, err := p.db.LastAuthorization(p.ctx, u.ID); err == nil {
+			pu.LastAnswer = fmt.Sprintf("%s nº %d, protocolo %s, emitida em %s", strings.ToUpper(last.Kind), last.Number, last.Protocol,
+				render.DateTimeBR(last.IssuedTime()))
+		}
+		for _, h := range held {
+			if h.UnitID == u.ID {
+				pu.Waiting = append(pu.Waiting, fmt.Sprintf("Pedido %s: %s nº %d, %d tentativa(s); último erro: %s",
+					h.OrderCode, strings.ToUpper(h.Kind), h.Number, h.Attempts, h.LastError))
+			}
+		}
+		if c, err := p.db.Certificate(p.ctx, u.ID); err == nil && !c.Test {
+			if now := p.db.Now(); c.NotAfter.Sub(now) <= store.CertificateWarning {
+				pu.CertificateEnds, pu.Expired = render.DateBR(c.NotAfter.Format(time.DateOnly)), !c.NotAfter.After(now)
+			}
+		}
+		units = append(units, pu)
+	}
+	p.page(s, http.StatusOK, "units", "Unidades", "units", units, "", "")
+}
+
+// profileSummary is a unit's fiscal profile in one line, or "".
+func profileSummary(p store.UnitProfile) string {
+	var parts []string
+	if p.CRT != 0 {
+		parts = append(parts, "CRT "+strconv.Itoa(p.CRT))
+	}
+	if p.IE != "" {
+		parts = append(parts, "IE "+p.IE)
+	}
+	if p.CNAE != "" {
+		parts = append(parts, "CNAE "+p.CNAE)
+	}
+	if p.Street != "" {
+		parts = append(parts, strings.TrimSpace(p.Street+", "+p.Number+" "+p.Complement)+" – "+p.District+" – CEP "+p.Zip)
+	}
+	if p.PixKey != "" {
+		parts = append(parts, "chave PIX "+p.PixKey)
+	}
+	return strings.Join(parts, " · ")
+}

@@ -1,0 +1,106 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"fincom/server/fiscal"
+	"fincom/store"
+)
+
+// TestNationalNFSeIssued: a production server sends a national NFS-e's
+// signed DPS to the national system; the invoice is the system's note,
+// under the key the system gave it (not one fincom computed), served as
+// the invoice's XML; /cancel_nf has the system register the cancellation
+// event e101101 first.
+func TestNationalNFSeIssued(t *testing.T) {
+	rig := newTransmissionRig(t)
+	h, n := rig.h, rig.n
+	id := post(t, h, "/insert_sales_order", nationalOrder)["data"].(map[string]any)["id"].(string)
+	out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	key, _ := out["access_key"].(string)
+	if out["status"] != "AUTHORIZED" || !fiscal.ValidNationalKey(key) || n.Issued() != 1 {
+		t.Fatalf("issued %v (the system has %d notes)", out, n.Issued())
+	}
+	xml := do(h, http.MethodGet, "/sales_orders/public_nf_xml/"+publicOf(t, h, id), "").Body.String()
+	if !strings.Contains(xml, `<infNFSe Id="NFS`+key+`"`) || !strings.Contains(xml, "<verAplic>fincom-sim</verAplic>") {
+		t.Fatalf("the served XML is not the system's note of key %s: %.400s", key, xml)
+	}
+	if got := strings.Join(n.Received(), ","); got != "POST /nfse" {
+		t.Fatalf("the system was called %s", got)
+	}
+	n.SetOffline(true)
+	cancel := `{` + auth + `,"id_token":"` + id + `","reason":"Serviço cobrado em duplicidade"}`
+	if rec := do(h, http.MethodPost, "/cancel_nf", cancel); rec.Code != http.StatusBadGateway {
+		t.Fatalf("cancel while the system is offline: %d %s", rec.Code, rec.Body)
+	}
+	n.SetOffline(false)
+	if rec := do(h, http.MethodPost, "/cancel_nf", cancel); rec.Code != http.StatusOK || n.Cancelled() != 1 {
+		t.Fatalf("cancel: %d %s (the system registered %d)", rec.Code, rec.Body, n.Cancelled())
+	}
+}
+
+// TestNationalNFSeLostAnswer: the system issues a note and its answer is
+// lost; /generate_nf answers 502 and holds the DPS; the next one asks the
+// system for the DPS (GET /dps) and takes the note it issued (GET
+// /nfse): one note for the sale.
+func TestNationalNFSeLostAnswer(t *testing.T) {
+	rig := newTransmissionRig(t)
+	h, n := rig.h, rig.n
+	id := post(t, h, "/insert_sales_order", nationalOrder)["data"].(map[string]any)["id"].(string)
+	n.DropReplies(1)
+	if rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`); rec.Code != http.StatusBadGateway {
+		t.Fatalf("lost answer: %d %s", rec.Code, rec.Body)
+	}
+	out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	if out["status"] != "AUTHORIZED" || n.Issued() != 1 {
+		t.Fatalf("retry: %v (the system has %d notes)", out, n.Issued())
+	}
+	if got := strings.Join(n.Received(), ","); got != "POST /nfse,GET /dps,GET /nfse" {
+		t.Fatalf("the system was called %s", got)
+	}
+}
+
+// TestNationalNFSeRefusals: the system's refusal is a 422 with its code
+// and text, the number given back; a production unit's DPS goes to the
+// production address (here a produção restrita that refuses it); a unit
+// whose city issues its own NFS-e is refused before anything is sent.
+func TestNationalNFSeRefusals(t *testing.T) {
+	rig := newTransmissionRig(t)
+	h, n := rig.h, rig.n
+	id := post(t, h, "/insert_sales_order", nationalOrder)["data"].(map[string]any)["id"].(string)
+	n.RejectNext(310, "O código de tributação nacional informado não existe.")
+	rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `"code":310`) ||
+		!strings.Contains(rec.Body.String(), "E0310: O código de tributação nacional") {
+		t.Fatalf("refusal: %d %s", rec.Code, rec.Body)
+	}
+	out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	if out["status"] != "AUTHORIZED" || out["number"] != 1.0 {
+		t.Fatalf("after the refusal: %v", out)
+	}
+	setProfile := func(change func(p *store.UnitProfile)) {
+		db, release, err := rig.ds.Acquire(context.Background(), "acme")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer release()
+		if _, err := db.SetUnitProfile(context.Background(), expand("{{unitA}}"), func(p *store.UnitProfile) error { change(p); return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	setProfile(func(p *store.UnitProfile) { p.FiscalEnvironment = store.Producao })
+	id = post(t, h, "/insert_sales_order", nationalOrder)["data"].(map[string]any)["id"].(string)
+	rec = do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "tpAmb deve ser 2") {
+		t.Fatalf("production DPS: %d %s", rec.Code, rec.Body)
+	}
+	setProfile(func(p *store.UnitProfile) { p.FiscalEnvironment, p.NFSeIssuer = store.Homologacao, store.NFSeMunicipal })
+	calls := len(n.Received())
+	rec = do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "unit.nfse_issuer") || len(n.Received()) != calls {
+		t.Fatalf("a municipal unit's national NFS-e: %d %s", rec.Code, rec.Body)
+	}
+}

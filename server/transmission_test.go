@@ -1,0 +1,416 @@
+package server
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"fincom/jobs"
+	"fincom/server/billing"
+	nfselocal "fincom/server/fiscal/nfsen/local"
+	"fincom/server/fiscal/sefaz"
+	"fincom/server/fiscal/sefaz/local"
+	"fincom/store"
+)
+
+// nfeOrder is productOrder as an NF-e to a recipient in the unit's state.
+var nfeOrder = strings.Replace(productOrder, `"local_destino":2`, `"local_destino":1`, 1)
+
+// transmissionRig is a production server whose notes go to a SEFAZ and
+// a national NFS-e system on loopback the test controls, with its
+// services and clock.
+type transmissionRig struct {
+	s    *Server
+	h    http.Handler
+	a    *local.Authority
+	n    *nfselocal.System
+	ds   *store.Domains
+	bill *billing.Service
+	now  *time.Time
+}
+
+func newTransmissionRig(t *testing.T) transmissionRig {
+	t.Helper()
+	a, n := &local.Authority{}, &nfselocal.System{}
+	c, err := localAuthorities(a, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newTransmissionRigWith(t, a, n, c)
+}
+
+// newTransmissionRigWith is newTransmissionRig with a client of the
+// test's making, whose addresses point at a and n.
+func newTransmissionRigWith(t *testing.T, a *local.Authority, n *nfselocal.System, c *sefaz.Client) transmissionRig {
+	t.Helper()
+	bill, inv, err := testServices(ServiceOptions{PublicURL: "https://fincom.test", Keyring: testKeys, Fiscal: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := fixedNow
+	s, ds := newTestServerAt(t, &now, Config{PublicURL: "https://fincom.test", Billing: bill, Invoices: inv})
+	h := s.Handler()
+	post(t, h, "/update_contact", withAddress)
+	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
+	return transmissionRig{s: s, h: h, a: a, n: n, ds: ds, bill: bill, now: &now}
+}
+
+// transmissionServer is newTransmissionRig's server and SEFAZ.
+func transmissionServer(t *testing.T) (http.Handler, *local.Authority) {
+	r := newTransmissionRig(t)
+	return r.h, r.a
+}
+
+// TestTransmissionEnvironment: a unit set to production issues its NF-e
+// with tpAmb 1 to the production address of its authorizer; a
+// homologation authority refuses it (252), and nothing is authorized.
+func TestTransmissionEnvironment(t *testing.T) {
+	rig := newTransmissionRig(t)
+	h, a, ds := rig.h, rig.a, rig.ds
+	db, release, err := ds.Acquire(context.Background(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.SetUnitProfile(context.Background(), expand("{{unitA}}"), func(p *store.UnitProfile) error {
+		p.FiscalEnvironment = store.Producao
+		return nil
+	})
+	release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `"code":252`) || a.Authorized() != 0 {
+		t.Fatalf("production note to a homologation authority: %d %s", rec.Code, rec.Body)
+	}
+	// An NFC-e goes to production too, with its state's production QR
+	// code (TestProductionNotes): the same refusal.
+	id = post(t, h, "/insert_sales_order", nfceOrder)["data"].(map[string]any)["id"].(string)
+	rec = do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `"code":252`) || a.Authorized() != 0 {
+		t.Fatalf("production NFC-e: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// TestTransmissionLostAnswer: SEFAZ authorizes a note and its answer is
+// lost; /generate_nf answers 502 and keeps the note's number and key; the
+// next /generate_nf asks SEFAZ for the key before sending (it has it) and
+// stores that authorization: one note for the sale, the protocol in the
+// served nfeProc, and the next order takes the next number.
+func TestTransmissionLostAnswer(t *testing.T) {
+	rig := newTransmissionRig(t)
+	h, a := rig.h, rig.a
+	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	a.DropReplies(1)
+	rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	if rec.Code != http.StatusBadGateway || !strings.Contains(rec.Body.String(), "will not be issued twice") {
+		t.Fatalf("lost answer: %d %s", rec.Code, rec.Body)
+	}
+	if a.Authorized() != 1 {
+		t.Fatalf("SEFAZ has %d notes", a.Authorized())
+	}
+	// The staff portal's units page says the note waits, and where the
+	// unit issues.
+	b := signedIn(t, rig.s, rig.ds)
+	if page := b.do("GET", "/portal/units", nil).Body.String(); !strings.Contains(page, "aguardando a resposta da SEFAZ") ||
+		!strings.Contains(page, "NFE nº 1, 1 tentativa(s)") || !strings.Contains(page, "Ambiente fiscal: Homologação") {
+		t.Fatalf("the units page does not show the waiting note:\n%s", page)
+	}
+	out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	if out["status"] != "AUTHORIZED" || out["number"] != 1.0 || a.Authorized() != 1 {
+		t.Fatalf("retry: %v (SEFAZ has %d notes)", out, a.Authorized())
+	}
+	if page := b.do("GET", "/portal/units", nil).Body.String(); !strings.Contains(page, "Última autorização: NFE nº 1, protocolo "+out["protocol"].(string)) ||
+		strings.Contains(page, "aguardando a resposta da SEFAZ") {
+		t.Fatalf("the units page after the retry:\n%s", page)
+	}
+	calls := a.Received()
+	if strings.Join(calls, ",") != "NFeAutorizacao4,NFeConsultaProtocolo4" {
+		t.Fatalf("SEFAZ was called %v", calls)
+	}
+	if page := b.do("GET", "/portal/units", nil).Body.String(); strings.Contains(page, "aguardando a resposta da SEFAZ") {
+		t.Fatal("the units page still shows the note as waiting")
+	}
+	xml := do(h, http.MethodGet, "/sales_orders/public_nf_xml/"+publicOf(t, h, id), "").Body.String()
+	if !strings.Contains(xml, "<verAplic>fincom-local-1</verAplic>") || !strings.Contains(xml, "<nProt>"+out["protocol"].(string)+"</nProt>") {
+		t.Fatalf("the served XML lacks SEFAZ's protocol: %.400s", xml)
+	}
+	next := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)+`"}`)["data"].(map[string]any)
+	if next["number"] != 2.0 || a.Authorized() != 2 {
+		t.Fatalf("next order: %v", next)
+	}
+}
+
+// TestTransmissionRefusals: SEFAZ's rejection is the answer's code and
+// reason and gives the number back; an unreachable SEFAZ is 502 and keeps
+// nothing; a denial (301) spends the number.
+func TestTransmissionRefusals(t *testing.T) {
+	rig := newTransmissionRig(t)
+	h, a := rig.h, rig.a
+	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	a.RejectNext(778, "Rejeição: Informado NCM inexistente")
+	rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `"code":778`) ||
+		!strings.Contains(rec.Body.String(), "NCM inexistente") {
+		t.Fatalf("rejection: %d %s", rec.Code, rec.Body)
+	}
+	// The order says why, in the API and the staff portal.
+	o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	if o["nf_status_text"] != "Rejeitada pela autoridade (778): Rejeição: Informado NCM inexistente" {
+		t.Fatalf("the order's nf_status_text: %v", o["nf_status_text"])
+	}
+	if page := signedIn(t, rig.s, rig.ds).do("GET", "/portal/orders/"+id+"?unit="+expand("{{unitA}}"), nil).Body.String(); !strings.Contains(page, "Rejeitada pela autoridade (778)") {
+		t.Fatalf("the portal's order page does not say the rejection:\n%s", page)
+	}
+	a.SetOffline(true)
+	rec = do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	if rec.Code != http.StatusBadGateway {
+		t.Fatalf("offline: %d %s", rec.Code, rec.Body)
+	}
+	a.SetOffline(false)
+	a.RejectNext(301, "Uso Denegado: Irregularidade fiscal do emitente")
+	rec = do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `"code":301`) {
+		t.Fatalf("denial: %d %s", rec.Code, rec.Body)
+	}
+	out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	if out["status"] != "AUTHORIZED" || out["number"] != 2.0 {
+		t.Fatalf("after the denial of number 1: %v", out)
+	}
+}
+
+// TestTransmissionCancel: /cancel_nf has SEFAZ register the cancellation
+// event before recording it; SEFAZ unreachable is 502 and the note stays
+// authorized; a cancellation SEFAZ refuses is 422 with its code and text.
+func TestTransmissionCancel(t *testing.T) {
+	h, a := transmissionServer(t)
+	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	cancel := `{` + auth + `,"id_token":"` + id + `","reason":"Pedido cancelado pelo cliente"}`
+	a.SetOffline(true)
+	if rec := do(h, http.MethodPost, "/cancel_nf", cancel); rec.Code != http.StatusBadGateway {
+		t.Fatalf("offline: %d %s", rec.Code, rec.Body)
+	}
+	if o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any); o["invoice"].(map[string]any)["status"] != "AUTHORIZED" {
+		t.Fatalf("cancelled while SEFAZ was unreachable: %v", o["invoice"])
+	}
+	a.SetOffline(false)
+	if rec := do(h, http.MethodPost, "/cancel_nf", cancel); rec.Code != http.StatusOK {
+		t.Fatalf("cancel: %d %s", rec.Code, rec.Body)
+	}
+	if calls := a.Received(); calls[len(calls)-1] != "NFeRecepcaoEvento4" {
+		t.Fatalf("SEFAZ was called %v", calls)
+	}
+	// Another order's note, whose protocol SEFAZ does not know: refused.
+	id2 := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id2+`"}`)
+	a.ForgetProtocols()
+	rec := do(h, http.MethodPost, "/cancel_nf", `{`+auth+`,"id_token":"`+id2+`","reason":"Pedido cancelado pelo cliente"}`)
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "refused the cancellation (222)") {
+		t.Fatalf("refused cancellation: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// TestTransmissionRetryJob: a note whose answer was lost waits its turn,
+// then the retry job asks SEFAZ for it and stores the authorization it
+// finds; a restart in between changes nothing (the note is in the file).
+func TestTransmissionRetryJob(t *testing.T) {
+	rig := newTransmissionRig(t)
+	h, a := rig.h, rig.a
+	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	a.DropReplies(1)
+	if rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`); rec.Code != http.StatusBadGateway {
+		t.Fatalf("lost answer: %d %s", rec.Code, rec.Body)
+	}
+	r := &jobs.Runner{Domains: rig.ds, Log: slog.New(slog.DiscardHandler), Billing: rig.bill}
+	retry := func() error {
+		db, release, err := rig.ds.Acquire(context.Background(), "acme")
+		if err != nil {
+			return err
+		}
+		defer release()
+		return r.RetryTransmissions(context.Background(), db)
+	}
+	invoice := func() any {
+		return post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["invoice"]
+	}
+	if err := retry(); err != nil || invoice() != nil {
+		t.Fatalf("retried before its wait: %v %v", err, invoice())
+	}
+	*rig.now = rig.now.Add(2 * time.Minute)
+	if err := retry(); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := invoice().(map[string]any)
+	if got == nil || got["status"] != "AUTHORIZED" || a.Authorized() != 1 {
+		t.Fatalf("after the retry: %v (SEFAZ has %d notes)", got, a.Authorized())
+	}
+	if calls := issuing(a); strings.Join(calls, ",") != "NFeAutorizacao4,NFeConsultaProtocolo4" {
+		t.Fatalf("SEFAZ was called %v", calls)
+	}
+}
+
+// issuing are the calls SEFAZ received but the fiscal loop's fetches of
+// the units' documents (NFeDistribuicaoDFe).
+func issuing(a *local.Authority) []string {
+	var out []string
+	for _, c := range a.Received() {
+		if c != "NFeDistribuicaoDFe" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// TestManifestationSent: /manifest_nfe records the recipient's event at
+// once (its answer stays the spec's); the fiscal loop then sends it to the
+// national environment signed with the unit's certificate, and list_nfes
+// says where it stands: pending, then registered with AN's protocol; a
+// second event is sent in turn.
+func TestManifestationSent(t *testing.T) {
+	rig := newTransmissionRig(t)
+	h := rig.h
+	if rec := doMultipart(h, "/import_nfe", `{`+auth+`}`, map[string][]byte{"nota.xml": testFile(t, "nfe.xml")}); rec.Code != 200 {
+		t.Fatalf("import: %d %s", rec.Code, rec.Body)
+	}
+	status := func() map[string]any {
+		return post(t, h, "/list_nfes", `{`+auth+`}`)["data"].([]any)[0].(map[string]any)
+	}
+	if s := status(); s["manifestation_status"] != nil {
+		t.Fatalf("before any manifestation: %v", s["manifestation_status"])
+	}
+	r := &jobs.Runner{Domains: rig.ds, Log: slog.New(slog.DiscardHandler), Billing: rig.bill}
+	send := func() {
+		t.Helper()
+		db, release, err := rig.ds.Acquire(context.Background(), "acme")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer release()
+		if err := r.RetryTransmissions(context.Background(), db); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, event := range []string{"ciencia", "confirmacao"} {
+		post(t, h, "/manifest_nfe", `{`+auth+`,"access_key":"`+purchaseKey+`","event":"`+event+`"}`)
+		if s := status(); s["manifestation_status"] != "pending" {
+			t.Fatalf("%s recorded: %v", event, s["manifestation_status"])
+		}
+		send()
+		s := status()
+		if s["manifestation_status"] != "registered" || !strings.HasPrefix(s["manifestation_reply"].(string), "191") {
+			t.Fatalf("%s sent: %v %v", event, s["manifestation_status"], s["manifestation_reply"])
+		}
+		if calls := issuing(rig.a); len(calls) != i+1 || calls[i] != "NFeRecepcaoEvento4" {
+			t.Fatalf("AN was called %v", calls)
+		}
+	}
+	send() // nothing waits: nothing is sent again
+	if calls := issuing(rig.a); len(calls) != 2 {
+		t.Fatalf("AN was called %v", calls)
+	}
+	// The unit's documents were asked for once: nothing new (137), so the
+	// next ask waits an hour.
+	fetches := func() int { return len(rig.a.Received()) - len(issuing(rig.a)) }
+	if fetches() != 1 {
+		t.Fatalf("the units' documents were asked for %d times", fetches())
+	}
+	*rig.now = rig.now.Add(61 * time.Minute)
+	send()
+	if fetches() != 2 {
+		t.Fatalf("after an hour, asked %d times", fetches())
+	}
+}
+
+// TestTransmissionSendsTheSameNote: a note whose answer was lost is sent
+// again (or matched with SEFAZ's protocol) exactly as it was signed, even
+// when the order's customer changed since: the served nfeProc holds the
+// note SEFAZ authorized, whose digest its protocol carries.
+func TestTransmissionSendsTheSameNote(t *testing.T) {
+	h, a := transmissionServer(t)
+	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	a.DropReplies(1)
+	if rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`); rec.Code != http.StatusBadGateway {
+		t.Fatalf("lost answer: %d %s", rec.Code, rec.Body)
+	}
+	post(t, h, "/update_contact", strings.NewReplacer("{{contact1}}", "{{contact2}}", "Av. Paulista", "Rua Nova").Replace(withAddress))
+	post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	xml := do(h, http.MethodGet, "/sales_orders/public_nf_xml/"+publicOf(t, h, id), "").Body.String()
+	if !strings.Contains(xml, "<xLgr>Av. Paulista</xLgr>") || strings.Contains(xml, "Rua Nova") {
+		t.Fatalf("the served note is not the one sent: %.600s", xml)
+	}
+	digest := regexp.MustCompile(`<DigestValue>([^<]+)</DigestValue>`).FindStringSubmatch(xml)
+	if digest == nil || !strings.Contains(xml, "<digVal>"+digest[1]+"</digVal>") {
+		t.Fatalf("the protocol's digest is not the note's: %.600s", xml)
+	}
+}
+
+// TestTransmissionRecordedBeforeSending: a note is held (number, key,
+// signed document) before it leaves, so that a server killed while SEFAZ
+// answers finds it on restart and asks for it instead of sending a second
+// note; once authorized it is no longer held.
+func TestTransmissionRecordedBeforeSending(t *testing.T) {
+	rig := newTransmissionRig(t)
+	id := post(t, rig.h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	held := func() []store.HeldTransmission {
+		db, release, err := rig.ds.Acquire(context.Background(), "acme")
+		if err != nil {
+			t.Error(err)
+			return nil
+		}
+		defer release()
+		h, err := db.HeldTransmissions(context.Background())
+		if err != nil {
+			t.Error(err)
+		}
+		return h
+	}
+	var inFlight []store.HeldTransmission
+	rig.a.Arrived = func(service string) {
+		if service == "NFeAutorizacao4" {
+			inFlight = held()
+		}
+	}
+	out := post(t, rig.h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	if len(inFlight) != 1 || inFlight[0].OrderToken != id || inFlight[0].Number != 1 || inFlight[0].Attempts != 0 {
+		t.Fatalf("held while SEFAZ answered: %+v", inFlight)
+	}
+	if out["status"] != "AUTHORIZED" || len(held()) != 0 {
+		t.Fatalf("after the authorization: %v, held %+v", out, held())
+	}
+	// A refusal and an unreachable SEFAZ hold nothing.
+	id = post(t, rig.h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	rig.a.RejectNext(778, "Rejeição: Informado NCM inexistente")
+	do(rig.h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	rig.a.SetOffline(true)
+	do(rig.h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	if h := held(); len(h) != 0 {
+		t.Fatalf("held after a refusal and an unreachable SEFAZ: %+v", h)
+	}
+}
+
+// TestCienciaForSummaries: a note the national environment distributes
+// only as a summary (resNFe) gets the unit's ciência at once, signed with
+// its certificate, so that a later fetch brings it whole.
+func TestCienciaForSummaries(t *testing.T) {
+	rig := newTransmissionRig(t)
+	rig.a.Summaries = []string{purchaseKey}
+	r := &jobs.Runner{Domains: rig.ds, Log: slog.New(slog.DiscardHandler), Billing: rig.bill}
+	db, release, err := rig.ds.Acquire(context.Background(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	if err := r.RetryTransmissions(context.Background(), db); err != nil {
+		t.Fatal(err)
+	}
+	calls := strings.Join(rig.a.Received(), ",")
+	if !strings.HasPrefix(calls, "NFeDistribuicaoDFe,NFeRecepcaoEvento4") {
+		t.Fatalf("AN was called %s", calls)
+	}
+}

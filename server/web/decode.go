@@ -1,0 +1,673 @@
+package web
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/textproto"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"fincom/server/brdoc"
+	"fincom/store"
+)
+
+// Body is a request body read into its top-level fields. Values stay raw
+// until a handler decodes them into its request struct, so that aliases and
+// types are checked against what the route declares.
+type Body struct {
+	Fields map[string]json.RawMessage
+	// form marks fields that came from plain multipart form fields: their
+	// text may stand for a number or a boolean.
+	form  map[string]bool
+	Files []filePart
+	// free gives back what a multipart body took of the upload budget;
+	// the adapter calls it when the request is done.
+	free func()
+}
+
+// filePart is one `files` part of a multipart body, read whole.
+type filePart struct {
+	Name     string // as the client sent it
+	Data     []byte
+	TooLarge bool // over maxFileBytes: drained, not kept
+}
+
+// str returns a top-level string field, trying each name in turn; a
+// non-string value counts as absent.
+func (b Body) str(names ...string) string {
+	for _, n := range names {
+		raw, ok := b.Fields[n]
+		if !ok {
+			continue
+		}
+		var s string
+		if json.Unmarshal(raw, &s) == nil && s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// nonString answers the first of the names sent with a value that is
+// neither a string nor null, or "".
+func (b Body) nonString(names ...string) string {
+	for _, n := range names {
+		raw, ok := b.Fields[n]
+		if !ok {
+			continue
+		}
+		raw = bytes.TrimSpace(raw)
+		if len(raw) > 0 && raw[0] != '"' && string(raw) != "null" {
+			return n
+		}
+	}
+	return ""
+}
+
+// readBody reads a JSON object, or a multipart form whose `metadata` part is
+// a JSON object, within the server's size limits.
+func (s *Mux) readBody(w http.ResponseWriter, r *http.Request) (Body, error) {
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mt == "multipart/form-data" {
+		return s.readMultipart(w, r)
+	}
+	raw, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.MaxJSON))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			return Body{}, errBodyTooLarge
+		}
+		return Body{}, errInvalidJSON
+	}
+	b := Body{Fields: map[string]json.RawMessage{}}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		// An empty body is an empty object: the route then answers its own
+		// "missing parameters" text.
+		return b, nil
+	}
+	if err := parseObject(raw, &b.Fields); err != nil {
+		return Body{}, err
+	}
+	return b, nil
+}
+
+// maxDepth bounds the nesting of request bodies: fincom's deepest shape
+// (a sales order's taxes) is four levels.
+const maxDepth = 32
+
+// checkStructure walks the body's tokens once: depth and duplicate keys.
+func checkStructure(raw []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber() // numbers are judged by the field that reads them
+	type frame struct {
+		keys   map[string]bool
+		object bool
+		key    bool // next string token in this object is a key
+	}
+	var stack []frame
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return errInvalidJSON
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = &stack[len(stack)-1]
+		}
+		switch v := tok.(type) {
+		case json.Delim:
+			switch v {
+			case '{', '[':
+				if top != nil && top.object {
+					top.key = true
+				}
+				if len(stack) >= maxDepth {
+					return errInvalidJSON
+				}
+				stack = append(stack, frame{object: v == '{', key: v == '{', keys: map[string]bool{}})
+				continue
+			case '}', ']':
+				stack = stack[:len(stack)-1]
+				if len(stack) > 0 && stack[len(stack)-1].object {
+					stack[len(stack)-1].key = true
+				}
+				continue
+			}
+		case string:
+			if top != nil && top.object && top.key {
+				if top.keys[v] {
+					return errInvalidJSON
+				}
+				top.keys[v] = true
+				top.key = false
+				continue
+			}
+		}
+		if top != nil && top.object {
+			top.key = true
+		}
+	}
+}
+
+// parseObject accepts exactly one JSON object, in valid UTF-8, nested at
+// most maxDepth deep, with no key twice in any object: encoding/json would
+// replace bad bytes and keep the last of two keys silently, and a client
+// sending either has a bug it should hear about.
+func parseObject(raw []byte, into *map[string]json.RawMessage) error {
+	trimmed := bytes.TrimSpace(raw)
+	if len(trimmed) == 0 || trimmed[0] != '{' || !utf8.Valid(trimmed) {
+		return errInvalidJSON
+	}
+	if err := checkStructure(trimmed); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(trimmed, into); err != nil || *into == nil {
+		return errInvalidJSON
+	}
+	return nil
+}
+
+// maxParts bounds a multipart body's parts: the largest real form (a
+// metadata part and a few attachments) is far below.
+const maxParts = 1000
+
+// readMultipart streams a multipart body's parts into memory: the JSON
+// part `metadata`, plain form fields, and `files` parts (each up to
+// maxFileBytes; a larger one is drained and marked, never kept). Nothing
+// is spilled to disk, so no temporary file can outlive a request
+// (TestUploadsLeaveNoFiles); memory is bounded by --max-upload per
+// request and by the server's upload budget for all of them at once
+// (TestConcurrentUploadsStayInBudget).
+func (s *Mux) readMultipart(w http.ResponseWriter, r *http.Request) (Body, error) {
+	if r.ContentLength > s.MaxMultipart {
+		return Body{}, errBodyTooLarge
+	}
+	free, err := s.Uploads.reserve(r.Context(), r.ContentLength)
+	if err != nil {
+		return Body{}, err
+	}
+	b, err := s.readParts(w, r)
+	if err != nil {
+		free()
+		return Body{}, err
+	}
+	b.free = free
+	return b, nil
+}
+
+func (s *Mux) readParts(w http.ResponseWriter, r *http.Request) (Body, error) {
+	counted := &countingReader{r: http.MaxBytesReader(w, r.Body, s.MaxMultipart)}
+	r.Body = counted
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return Body{}, errInvalidMultipart
+	}
+	b := Body{Fields: map[string]json.RawMessage{}, form: map[string]bool{}}
+	values := map[string]string{}
+	var meta []byte
+	for n := 0; ; n++ {
+		p, err := mr.NextRawPart()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return Body{}, multipartError(err)
+		}
+		if n >= maxParts {
+			return Body{}, errInvalidMultipart
+		}
+		cd := p.Header.Get("Content-Disposition")
+		disposition, params, perr := mime.ParseMediaType(cd)
+		if perr != nil || disposition != "form-data" {
+			if strings.Contains(strings.ToLower(cd), "filename") {
+				// A name mime cannot read (a NUL, a control character, a
+				// broken quote) is a bad file name, not a bad body.
+				return Body{}, errFileName
+			}
+			return Body{}, errInvalidMultipart
+		}
+		name, filename, hasFile := params["name"], params["filename"], false
+		_, hasFile = params["filename"]
+		switch {
+		case name == "metadata":
+			if meta != nil {
+				return Body{}, errTwoMetadata
+			}
+			if meta, err = readPart(p, s.MaxJSON); err != nil {
+				return Body{}, err
+			}
+		case name == "files":
+			if !hasFile || filename == "" {
+				return Body{}, errFileName
+			}
+			f := filePart{Name: filename}
+			// Sized once from what is left of the body: io.ReadAll's
+			// doubling would hold up to twice the file.
+			hint := int64(maxFileBytes + 1)
+			if r.ContentLength > 0 {
+				hint = min(hint, r.ContentLength-counted.n)
+			}
+			buf := bytes.NewBuffer(make([]byte, 0, max(hint, 0)+bytes.MinRead))
+			if _, err := buf.ReadFrom(io.LimitReader(p, maxFileBytes+1)); err != nil {
+				return Body{}, multipartError(err)
+			}
+			data := buf.Bytes()
+			if len(data) > maxFileBytes {
+				// Drained, not kept: the handler answers 413 after it has
+				// checked the tokens, as for any file it refuses.
+				if _, err := io.Copy(io.Discard, p); err != nil {
+					return Body{}, multipartError(err)
+				}
+				f.TooLarge = true
+			} else {
+				f.Data = data
+			}
+			b.Files = append(b.Files, f)
+		case hasFile:
+			// A file under another name is not read by any route.
+			if _, err := io.Copy(io.Discard, p); err != nil {
+				return Body{}, multipartError(err)
+			}
+		default:
+			v, err := readPart(p, s.MaxJSON)
+			if err != nil {
+				return Body{}, err
+			}
+			if _, seen := values[name]; !seen {
+				values[name] = string(v)
+			}
+		}
+	}
+	if meta != nil {
+		if err := parseObject(meta, &b.Fields); err != nil {
+			return Body{}, err
+		}
+	}
+	for k, v := range values {
+		if _, ok := b.Fields[k]; ok || k == "" {
+			continue
+		}
+		enc, _ := json.Marshal(v)
+		b.Fields[k] = enc
+		b.form[k] = true
+	}
+	return b, nil
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.ReadCloser
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func (c *countingReader) Close() error { return c.r.Close() }
+
+// readPart reads a form part of at most max bytes.
+func readPart(p io.Reader, max int64) ([]byte, error) {
+	v, err := io.ReadAll(io.LimitReader(p, max+1))
+	if err != nil {
+		return nil, multipartError(err)
+	}
+	if int64(len(v)) > max {
+		return nil, errBodyTooLarge
+	}
+	return v, nil
+}
+
+// multipartError answers a failure while reading the body: past
+// --max-upload 413; a part header textproto refuses for a control
+// character in its file name (a NUL, an escape) the file-name text;
+// anything else a malformed body.
+func multipartError(err error) error {
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return errBodyTooLarge
+	}
+	var proto textproto.ProtocolError
+	if errors.As(err, &proto) && strings.Contains(strings.ToLower(string(proto)), "filename=") {
+		return errFileName
+	}
+	return errInvalidMultipart
+}
+
+// fieldInfo describes one field of a request struct: its JSON name, the
+// aliases its `alias` tag declares (comma-separated), and whether it is a
+// group (a nested object decoded with the same rules; `decode:"group,flat"`
+// also reads the group's fields from the top level when the object is
+// absent, the spec's legacy flat form). Fields of embedded structs count as
+// the outer struct's.
+type fieldInfo struct {
+	Index   []int
+	Name    string
+	Aliases []string
+	Group   bool
+	flat    bool
+	// multiline (`text:"multiline"`): a text of several lines (notes,
+	// observations, template HTML) may hold line breaks and tabs; every
+	// other text is one line. No text holds any other control character.
+	multiline bool
+	// required (`required:"true"`): every route that decodes the struct
+	// needs the field (a route's need adds what only it needs).
+	required bool
+	// Choices (`enum:"in,out,all"`): the values a text or code field
+	// takes; another is refused (choiceError) and the OpenAPI document
+	// lists them. Empty is "not sent".
+	Choices []string
+}
+
+// Decoder decodes request bodies into request structs. It reads each
+// struct's tags once and keeps them.
+type Decoder struct {
+	types sync.Map // reflect.Type -> []fieldInfo
+}
+
+func (d *Decoder) FieldsOf(t reflect.Type) []fieldInfo {
+	if v, ok := d.types.Load(t); ok {
+		return v.([]fieldInfo)
+	}
+	var out []fieldInfo
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct && f.Tag.Get("json") == "" {
+			for _, inner := range d.FieldsOf(f.Type) {
+				inner.Index = append([]int{i}, inner.Index...)
+				out = append(out, inner)
+			}
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "" || name == "-" || !f.IsExported() {
+			continue
+		}
+		kind, opt, _ := strings.Cut(f.Tag.Get("decode"), ",")
+		fi := fieldInfo{Index: []int{i}, Name: name, Group: kind == "group", flat: opt == "flat", multiline: f.Tag.Get("text") == "multiline"}
+		if a := f.Tag.Get("alias"); a != "" {
+			fi.Aliases = strings.Split(a, ",")
+		}
+		fi.required = f.Tag.Get("required") == "true"
+		if e := f.Tag.Get("enum"); e != "" {
+			fi.Choices = strings.Split(e, ",")
+		}
+		out = append(out, fi)
+	}
+	d.types.Store(t, out)
+	return out
+}
+
+var ErrFormat = errors.New("wrong field type")
+
+// FieldError is a decode failure of one field: its name as sent, dotted
+// below its group ("pv.value"), and the cause (errFormat, or the store's
+// range errors).
+type FieldError struct {
+	Field string
+	err   error
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.err.Error() }
+func (e *FieldError) Unwrap() error { return e.err }
+
+// Fill fills dst (a pointer to a struct) from fields. The canonical name
+// wins over an alias; unknown fields are ignored (old clients send extras);
+// a value of the wrong type is a *fieldError wrapping errFormat.
+func (d *Decoder) Fill(fields map[string]json.RawMessage, form map[string]bool, dst any) error {
+	return d.FillIn("", fields, form, dst)
+}
+
+func (d *Decoder) FillIn(prefix string, fields map[string]json.RawMessage, form map[string]bool, dst any) error {
+	v := reflect.ValueOf(dst).Elem()
+	for _, fi := range d.FieldsOf(v.Type()) {
+		key := fi.Name
+		raw, ok := fields[key]
+		for _, a := range fi.Aliases {
+			if ok {
+				break
+			}
+			key = a
+			raw, ok = fields[a]
+		}
+		fv := v.FieldByIndex(fi.Index)
+		if fi.Group {
+			inner := fields
+			groupPrefix := prefix
+			if ok && string(raw) != "null" {
+				inner = nil
+				if err := json.Unmarshal(raw, &inner); err != nil {
+					return &FieldError{prefix + key, ErrFormat}
+				}
+				groupPrefix = prefix + key + "."
+			} else if !fi.flat {
+				continue
+			}
+			target := fv
+			if fv.Kind() == reflect.Pointer {
+				fv.Set(reflect.New(fv.Type().Elem()))
+				target = fv.Elem()
+			}
+			if err := d.FillIn(groupPrefix, inner, form, target.Addr().Interface()); err != nil {
+				return err
+			}
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if elem, isList := structList(fv.Type()); isList && string(raw) != "null" {
+			// A list of objects (pv.products): each decoded by the same
+			// rules, so that its aliases apply and a wrong field is named
+			// with its place (pv.products[1].quantity).
+			if err := d.fillList(prefix+key, raw, form, fv, elem); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := json.Unmarshal(raw, fv.Addr().Interface()); err != nil {
+			if form[key] && unquoteInto(raw, fv) {
+				continue
+			}
+			if !errors.Is(err, store.ErrMoneyRange) && !errors.Is(err, store.ErrQuantityRange) && !errors.Is(err, brdoc.ErrPixKey) {
+				err = ErrFormat
+			}
+			return &FieldError{prefix + key, err}
+		}
+		s, isText := textOf(fv)
+		if isText && hasControl(s, fi.multiline) {
+			return &FieldError{prefix + key, errControl}
+		}
+		if fi.Choices != nil && isText && strings.TrimSpace(s) != "" && !slices.Contains(fi.Choices, strings.TrimSpace(s)) {
+			return &FieldError{prefix + key, &choiceError{fi.Choices}}
+		}
+	}
+	return nil
+}
+
+var unmarshaler = reflect.TypeFor[json.Unmarshaler]()
+
+// structList reports whether t is a list (or a pointer to one) of request
+// structs: structs of tagged fields that decode themselves by no method of
+// their own (store.Decimal is a struct too, and reads itself).
+func structList(t reflect.Type) (reflect.Type, bool) {
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Slice || t.Elem().Kind() != reflect.Struct || reflect.PointerTo(t.Elem()).Implements(unmarshaler) {
+		return nil, false
+	}
+	return t.Elem(), true
+}
+
+// fillList decodes a JSON array of objects into fv (a slice, or a pointer
+// to one) element by element with fillIn.
+func (d *Decoder) fillList(name string, raw json.RawMessage, form map[string]bool, fv reflect.Value, elem reflect.Type) error {
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return &FieldError{name, ErrFormat}
+	}
+	list := reflect.MakeSlice(reflect.SliceOf(elem), len(items), len(items))
+	for i, item := range items {
+		var fields map[string]json.RawMessage
+		if err := json.Unmarshal(item, &fields); err != nil || fields == nil {
+			return &FieldError{fmt.Sprintf("%s[%d]", name, i), ErrFormat}
+		}
+		if err := d.FillIn(fmt.Sprintf("%s[%d].", name, i), fields, form, list.Index(i).Addr().Interface()); err != nil {
+			return err
+		}
+	}
+	if fv.Kind() == reflect.Pointer {
+		p := reflect.New(fv.Type().Elem())
+		p.Elem().Set(list)
+		fv.Set(p)
+		return nil
+	}
+	fv.Set(list)
+	return nil
+}
+
+// ErrChoice is a value outside its field's choices; a route may answer it
+// with its own text (errMap), else with textInvalidChoice.
+var ErrChoice = errors.New("value outside the field's choices")
+
+// choiceError is errChoice with the choices.
+type choiceError struct{ choices []string }
+
+func (e *choiceError) Error() string        { return "use " + strings.Join(e.choices, ", ") }
+func (e *choiceError) Is(target error) bool { return target == ErrChoice }
+
+// orList writes choices as a sentence does: "in, out or all".
+func orList(choices []string) string {
+	if len(choices) < 2 {
+		return strings.Join(choices, "")
+	}
+	return strings.Join(choices[:len(choices)-1], ", ") + " or " + choices[len(choices)-1]
+}
+
+// missingError lists the required fields (the route's need) a request
+// lacks, dotted below their group, in the order the route declares them.
+type missingError struct{ fields []string }
+
+func (e *missingError) Error() string        { return "missing " + strings.Join(e.fields, ", ") }
+func (e *missingError) Is(target error) bool { return target == ErrMissing }
+
+// Missing answers which required fields dst lacks, its struct's
+// (`required:"true"`) then need (JSON names, dotted below a group): a text
+// that is blank, a pointer or group that is nil, an empty list. Required
+// fields are only of these kinds (TestRequiredFieldsResolve).
+func (d *Decoder) Missing(dst any, need []string) []string {
+	var out []string
+	for _, name := range append(d.Required(reflect.TypeOf(dst).Elem()), need...) {
+		v, ok := d.Lookup(reflect.ValueOf(dst).Elem(), name)
+		if !ok || blank(v) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// Required are the JSON names of t's fields tagged required.
+func (d *Decoder) Required(t reflect.Type) []string {
+	var out []string
+	for _, fi := range d.FieldsOf(t) {
+		if fi.required {
+			out = append(out, fi.Name)
+		}
+	}
+	return out
+}
+
+// Lookup finds the field a dotted JSON name refers to; false when a group
+// on the way is nil or the name is unknown.
+func (d *Decoder) Lookup(v reflect.Value, name string) (reflect.Value, bool) {
+	head, rest, dotted := strings.Cut(name, ".")
+	for _, fi := range d.FieldsOf(v.Type()) {
+		if fi.Name != head {
+			continue
+		}
+		fv := v.FieldByIndex(fi.Index)
+		if !dotted {
+			return fv, true
+		}
+		if fv.Kind() == reflect.Pointer {
+			if fv.IsNil() {
+				return fv, false
+			}
+			fv = fv.Elem()
+		}
+		if fv.Kind() != reflect.Struct {
+			return fv, false
+		}
+		return d.Lookup(fv, rest)
+	}
+	return reflect.Value{}, false
+}
+
+// blank reports an absent value of a field a route needs.
+func blank(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.String:
+		return strings.TrimSpace(v.String()) == ""
+	case reflect.Pointer, reflect.Interface:
+		return v.IsNil() || blank(v.Elem())
+	case reflect.Slice, reflect.Map:
+		return v.Len() == 0
+	}
+	return false
+}
+
+// errControl is a text holding a control character it may not hold.
+var errControl = errors.New("control character in a text")
+
+// textOf answers the text of a string field (or a pointer to one).
+func textOf(fv reflect.Value) (string, bool) {
+	if fv.Kind() == reflect.Pointer {
+		if fv.IsNil() {
+			return "", false
+		}
+		fv = fv.Elem()
+	}
+	if fv.Kind() != reflect.String {
+		return "", false
+	}
+	return fv.String(), true
+}
+
+// hasControl reports a C0 or C1 control character or DEL in s; a
+// multi-line text may hold line feeds, carriage returns and tabs. A NUL
+// or an escape in a name reaches logs, e-mail headers and invoices.
+func hasControl(s string, multiline bool) bool {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) {
+			if multiline && (r == '\n' || r == '\r' || r == '\t') {
+				continue
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// unquoteInto decodes a form field's text as JSON ("12.5", "true") into a
+// non-string field.
+func unquoteInto(raw json.RawMessage, fv reflect.Value) bool {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return false
+	}
+	return json.Unmarshal([]byte(s), fv.Addr().Interface()) == nil
+}

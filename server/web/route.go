@@ -1,0 +1,143 @@
+package web
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"reflect"
+	"strconv"
+)
+
+// Route is one entry of the route table: everything that differs between
+// routes is declared here once, and the router, the OpenAPI document and
+// the audit log derive from it.
+type Route struct {
+	Method string // "" is POST
+	Path   string
+	Do     Action
+	Auth   AuthKind // zero: access_token and unit_token
+	// Need are the request fields the route requires (JSON names, dotted
+	// below a group): the decoder answers the route's missing text when
+	// one is blank, and the OpenAPI document lists them as required.
+	Need []string
+	// Query are the URL query parameters the route reads, each a whole
+	// number from 1: another value answers 400 before the handler runs.
+	Query    []QueryParam
+	Envelope Envelope // zero: {success, data} and {success, error}
+	Texts    Texts    // the spec's texts for the failures every route meets
+	Errs     ErrMap   // what this route answers for the store's and the business packages' errors
+	Write    bool     // it changes data: audited with the access token that made the change
+	Doc      Doc      // what the OpenAPI document says of it
+}
+
+// Doc is what the OpenAPI document says of a route besides what the
+// route table already holds: its tag, a summary, a description, what it
+// answers (resp: the zero value of the handler's value, e.g. created{},
+// withMessage{Data: T}, okData{Data: T}, T, nullable{T}, eitherOf{...};
+// or raw: the media types of a document it answers instead of JSON), and
+// whether it takes multipart bodies.
+type Doc struct {
+	Tag, Summary, Desc string
+	Resp               any
+	Raw                string
+	Multipart          bool
+}
+
+// Action is a route's handler and the request struct it decodes (nil when
+// the route reads only its tokens).
+type Action struct {
+	run handler
+	Req reflect.Type
+}
+
+// handler is a route's logic: a value or an error.
+type handler func(r *Request) (any, error)
+
+// Handle makes the action of a handler that takes a request struct: the
+// body is decoded into a new Q (aliases applied, types checked, then its
+// validate method) before fn runs.
+func Handle[Q any](fn func(r *Request, q *Q) (any, error)) Action {
+	return Action{Req: reflect.TypeFor[Q](), run: func(r *Request) (any, error) {
+		q := new(Q)
+		if err := r.decode(q); err != nil {
+			return nil, err
+		}
+		return fn(r, q)
+	}}
+}
+
+// Plain makes the action of a handler that reads nothing but its tokens
+// (or its path).
+func Plain(fn handler) Action { return Action{run: fn} }
+
+// ErrMap says what a route answers for an error a handler returns (a
+// store sentinel such as ErrNotFound, a business package's error), in
+// order: the first whose sentinel the error is wins.
+type ErrMap []struct {
+	Err error
+	To  *Error
+}
+
+// Answer maps err to the route's answer: errMissing to the route's
+// missing text, an *Error as it is, a declared error to its answer, then
+// the errors every route answers alike (sharedErrors). Anything else is
+// the route's 500, its cause logged and never sent.
+func (rt *Route) Answer(err error) error {
+	if err == nil {
+		return nil
+	}
+	for _, m := range rt.Errs {
+		if errors.Is(err, m.Err) {
+			return m.To
+		}
+	}
+	if errors.Is(err, ErrMissing) {
+		var m *missingError
+		if rt.Texts.details && errors.As(err, &m) {
+			return MissingFieldsError(m.fields)
+		}
+		return rt.Texts.Missing
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	if e := sharedError(rt, err); e != nil {
+		return e
+	}
+	return err
+}
+
+// QueryParam is a URL query parameter a route reads.
+type QueryParam struct {
+	Name, Doc string
+}
+
+// readQuery checks the route's query parameters: absent is fine, else a
+// whole number from 1.
+func (rt *Route) readQuery(r *http.Request) (map[string]int, error) {
+	if rt.Query == nil {
+		return nil, nil
+	}
+	out := map[string]int{}
+	q := r.URL.Query()
+	for _, p := range rt.Query {
+		if !q.Has(p.Name) {
+			continue
+		}
+		n, err := strconv.Atoi(q.Get(p.Name))
+		if err != nil || n < 1 {
+			return nil, NewError(http.StatusBadRequest, fmt.Sprintf(textInvalidQuery, p.Name))
+		}
+		out[p.Name] = n
+	}
+	return out, nil
+}
+
+// MethodOf is the route's HTTP method.
+func (rt *Route) MethodOf() string {
+	if rt.Method == "" {
+		return http.MethodPost
+	}
+	return rt.Method
+}

@@ -1,0 +1,233 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// PSPRefund is a refund of a Pix received at a unit's PSP.
+type PSPRefund struct {
+	ID         string `json:"id"`
+	EndToEndID string `json:"end_to_end_id"`
+	Amount     Money  `json:"amount"`
+	// Status is REQUESTED until the PSP acknowledged it, then the PSP's:
+	// EM_PROCESSAMENTO, DEVOLVIDO (given back) or NAO_REALIZADO.
+	Status string `json:"status" enum:"REQUESTED,EM_PROCESSAMENTO,DEVOLVIDO,NAO_REALIZADO"`
+	// Detail is the PSP's reason of a refusal.
+	Detail    Text   `json:"detail"`
+	Reason    Text   `json:"reason"`
+	Requested string `json:"requested_at"`
+	UnitID    int64  `json:"-"`
+}
+
+// RefundRequested is a refund not yet acknowledged by the PSP.
+const RefundRequested = "REQUESTED"
+
+// refundOpen are the states a refund is followed in.
+const refundOpen = `('REQUESTED', 'EM_PROCESSAMENTO')`
+
+// RequestRefunds records the refunds of an order's Pix received at the
+// unit's PSP, before the PSP is asked: amount (nil: everything left)
+// taken from its payments in the order they came, each payment given
+// back at most what it brought (refunds not refused counted);
+// ErrNothingToRefund when nothing is left, ErrRefundTooLarge for more
+// than is left. Each refund's id is its payment's and its rank, so asking
+// again is the same request.
+func (db *DB) RequestRefunds(ctx context.Context, unitID int64, orderToken string, amount *Money, reason string) ([]PSPRefund, error) {
+	var out []PSPRefund
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		id, err := recordID(ctx, tx, tableSalesOrders, unitID, orderToken, false)
+		if err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT p.end_to_end_id, p.charge_id, p.amount,
+				(SELECT COUNT(*) FROM psp_refunds f WHERE f.end_to_end_id = p.end_to_end_id),
+				COALESCE((SELECT group_concat(f.amount, ' ') FROM psp_refunds f WHERE f.end_to_end_id = p.end_to_end_id AND f.status <> 'NAO_REALIZADO'), '')
+			FROM psp_payments p JOIN charges c ON c.id = p.charge_id WHERE c.order_id = ? ORDER BY p.paid_at, p.created_at`, id)
+		if err != nil {
+			return err
+		}
+		type left struct {
+			e2e         string
+			charge      int64
+			left        decimal.Decimal
+			requestedSo int
+		}
+		var payments []left
+		total := decimal.Zero
+		for rows.Next() {
+			var l left
+			var paid Money
+			var given string
+			if err := rows.Scan(&l.e2e, &l.charge, &paid, &l.requestedSo, &given); err != nil {
+				rows.Close()
+				return err
+			}
+			l.left = paid.Decimal
+			for _, g := range strings.Fields(given) {
+				d, err := decimal.NewFromString(g)
+				if err != nil {
+					rows.Close()
+					return err
+				}
+				l.left = l.left.Sub(d)
+			}
+			if l.left.IsPositive() {
+				payments = append(payments, l)
+				total = total.Add(l.left)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		want := total
+		if amount != nil {
+			want = amount.Decimal
+		}
+		switch {
+		case total.IsZero():
+			return ErrNothingToRefund
+		case want.GreaterThan(total):
+			return ErrRefundTooLarge
+		}
+		for _, l := range payments {
+			if !want.IsPositive() {
+				break
+			}
+			part := decimal.Min(want, l.left)
+			want = want.Sub(part)
+			f := PSPRefund{ID: refundID(l.e2e, l.requestedSo), EndToEndID: l.e2e, Amount: NewMoney(part), Status: RefundRequested,
+				Reason: NewText(reason), Requested: timestamp(now), UnitID: unitID}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO psp_refunds (id, end_to_end_id, charge_id, amount, reason, status, requested_at, updated_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, f.ID, f.EndToEndID, l.charge, f.Amount, f.Reason, f.Status, f.Requested, f.Requested); err != nil {
+				return err
+			}
+			out = append(out, f)
+		}
+		return nil
+	})
+	return out, wrap("request refunds", err)
+}
+
+// refundID is the id of a payment's n-th refund at the PSP: 35 letters
+// and digits at most, the same for the same payment and rank.
+func refundID(endToEndID string, n int) string {
+	h := sha256.Sum256(fmt.Appendf(nil, "fincom:refund:%s:%d", endToEndID, n))
+	return "FD" + strings.ToUpper(hex.EncodeToString(h[:15]))
+}
+
+// RecordRefund records the state the PSP answered for a refund (status,
+// its reason of a refusal, the day it settled, YYYY-MM-DD). The first
+// time a refund is DEVOLVIDO its expense is booked (the order's
+// description, category, contact and account, paid that day) and its
+// charge's refunded amount grows; charge.refunded (or
+// charge.refund_refused) is emitted once.
+func (db *DB) RecordRefund(ctx context.Context, id, status, detail, day string) (PSPRefund, error) {
+	var f PSPRefund
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		var chargeID, orderID int64
+		var was, chargeToken, desc string
+		var account, category, contact sql.NullInt64
+		var refunded Text
+		err := tx.QueryRowContext(ctx, `SELECT f.end_to_end_id, f.amount, f.status, f.reason, f.requested_at, f.charge_id, c.token, c.refunded_amount,
+				o.id, o.unit_id, o.description, o.bank_account_id, o.category_id, o.contact_id
+			FROM psp_refunds f JOIN charges c ON c.id = f.charge_id JOIN sales_orders o ON o.id = c.order_id WHERE f.id = ?`, id).
+			Scan(&f.EndToEndID, &f.Amount, &was, &f.Reason, &f.Requested, &chargeID, &chargeToken, &refunded,
+				&orderID, &f.UnitID, &desc, &account, &category, &contact)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNotFound
+		}
+		if err != nil {
+			return err
+		}
+		f.ID, f.Status, f.Detail = id, was, NewText(detail)
+		if was != RefundRequested && was != "EM_PROCESSAMENTO" || status == was {
+			return nil
+		}
+		f.Status = status
+		var settled any
+		if status == "DEVOLVIDO" || status == "NAO_REALIZADO" {
+			settled = timestamp(now)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE psp_refunds SET status = ?, detail = ?, settled_at = ?, updated_at = ? WHERE id = ?`,
+			status, f.Detail, settled, timestamp(now), id); err != nil {
+			return err
+		}
+		switch status {
+		case "NAO_REALIZADO":
+			return db.emitCharge(ctx, tx, f.UnitID, "charge.refund_refused", chargeToken, now)
+		case "DEVOLVIDO":
+		default:
+			return nil
+		}
+		tok := db.id()
+		res, err := tx.ExecContext(ctx, `
+			INSERT INTO entries (token, unit_id, type, description, value, value_cents, due_date, pay_day, competence_date,
+				category_id, contact_id, bank_account_id, active, created_at, updated_at)
+			VALUES (?, ?, 'out', ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+			tok, f.UnitID, firstRunes("Devolução PIX: "+desc, 255), f.Amount, f.Amount.Cents(), day, day, day, category, contact, account,
+			timestamp(now), timestamp(now))
+		if err != nil {
+			return err
+		}
+		entryID, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		total := f.Amount.Decimal
+		if refunded.Valid {
+			prev, err := decimal.NewFromString(refunded.String)
+			if err != nil {
+				return err
+			}
+			total = total.Add(prev)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE psp_refunds SET entry_id = ? WHERE id = ?`, entryID, id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE charges SET refunded_amount = ?, updated_at = ? WHERE id = ?`,
+			NewMoney(total), timestamp(now), chargeID); err != nil {
+			return err
+		}
+		return db.emitCharge(ctx, tx, f.UnitID, "charge.refunded", chargeToken, now)
+	})
+	return f, wrap("record refund", err)
+}
+
+// OpenPSPRefunds lists the unit's refunds the PSP has not settled or
+// refused yet.
+func (db *DB) OpenPSPRefunds(ctx context.Context, unitID int64) ([]PSPRefund, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT f.id, f.end_to_end_id, f.amount, f.status, f.reason, f.requested_at
+		FROM psp_refunds f JOIN charges c ON c.id = f.charge_id JOIN sales_orders o ON o.id = c.order_id
+		WHERE f.status IN `+refundOpen+` AND o.unit_id = ? ORDER BY f.requested_at, f.id`, unitID)
+	if err != nil {
+		return nil, wrap("open refunds", err)
+	}
+	defer rows.Close()
+	var out []PSPRefund
+	for rows.Next() {
+		f := PSPRefund{UnitID: unitID}
+		if err := rows.Scan(&f.ID, &f.EndToEndID, &f.Amount, &f.Status, &f.Reason, &f.Requested); err != nil {
+			return nil, wrap("open refunds", err)
+		}
+		out = append(out, f)
+	}
+	return out, wrap("open refunds", rows.Err())
+}
+
+// firstRunes is s cut to n characters.
+func firstRunes(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n])
+	}
+	return s
+}

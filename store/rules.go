@@ -1,0 +1,97 @@
+package store
+
+import (
+	"errors"
+	"time"
+)
+
+// Rules are the business decisions a write takes inside its transaction.
+// The billing package holds them (billing.Rules); the store asks them with
+// plain data read in the transaction and applies the answer, so a payment,
+// a charge plan or a contract period is decided in one place and written
+// in one transaction. Options.Rules sets them.
+type Rules interface {
+	// OrderStatus is an order's charge status (Charge*) from its charges.
+	OrderStatus(charges []Charge) string
+	// Installments are the amounts of an order's charges, one per charge.
+	Installments(o OrderBill) []Money
+	// Payer refuses an order whose payer its bank would not register a
+	// boleto for (nil: registrable).
+	Payer(p Payer) error
+	// ApplyPayment decides what a confirmed payment does to its charge.
+	ApplyPayment(c ChargeDue, in Settle, now time.Time) (Settlement, error)
+	// ContractPeriods are a recurring contract's periods that have started
+	// by today and may be billed, in order.
+	ContractPeriods(c ContractTerm, today Date) []ContractPeriod
+}
+
+// errNoRules is a write that needs the business rules on a store opened
+// without them: a wiring mistake of the program, not of the request.
+var errNoRules = errors.New("store opened without business rules (Options.Rules)")
+
+// rules answers the domain's business rules.
+func (db *DB) rules() (Rules, error) {
+	if db.rulebook == nil {
+		return nil, errNoRules
+	}
+	return db.rulebook, nil
+}
+
+// OrderBill is what an order bills, for its charge plan.
+type OrderBill struct {
+	Value, Freight Money
+	// FreightMode is the NF-e's modFrete (9: no freight).
+	FreightMode  int
+	Installments int
+	PaymentKey   string
+}
+
+// Payer is an order's payer as a bank would register a boleto for it: the
+// contact as stored (register and zip code normalized). Order is the
+// order's code; HasContact is false for an order without a contact.
+type Payer struct {
+	Order                                     string
+	HasContact                                bool
+	Name, Register, Address, City, State, Zip string
+}
+
+// ChargeDue is the open charge a payment meets, with its order's settings.
+type ChargeDue struct {
+	Amount  Money
+	DueDate string // YYYY-MM-DD
+	// AgreementAccount is the bank account of the charge's agreement (0:
+	// none), OrderAccount the order's.
+	AgreementAccount, OrderAccount int64
+	// The order's in_automation (book the income), conciliation (mark it
+	// reconciled) and generateNFWebhook (the invoice becomes due).
+	InAutomation, Conciliation, InvoiceOnPayment bool
+}
+
+// Settlement is what a confirmed payment does to its charge.
+type Settlement struct {
+	Paid   Money
+	Day    string    // the day it was paid, YYYY-MM-DD
+	PaidAt time.Time // its instant (paid_at)
+	Kind   string    // Settlement*
+	Fee    *Money    // the bank's fee, if any
+	// Account is the bank account credited (0: none).
+	Account int64
+	// BookIncome records the income entry; Reconcile marks it reconciled
+	// on Day; InvoiceDue makes the order's invoice due.
+	BookIncome, Reconcile, InvoiceDue bool
+}
+
+// ContractTerm is a recurring contract's validity, for its periods.
+type ContractTerm struct {
+	Start, Due Date   // validity_start; the original order's due date
+	End        string // validity_end, YYYY-MM-DD; "" open-ended
+	AutoExtend bool
+	Recurrence string // monthly or yearly
+}
+
+// ContractPeriod is one period of a contract (K from 1) and the due date
+// of its order.
+type ContractPeriod struct {
+	K   int
+	Due Date
+}

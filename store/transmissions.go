@@ -1,0 +1,146 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// Transmission is a note that was sent and whose answer was lost: its
+// number and issue time are kept for its order, so that issuing again
+// rebuilds the same note (the same key), asks the authority for it first
+// and never sends a second note for the sale.
+type Transmission struct {
+	OrderID, UnitID int64
+	Kind            string
+	Series, Number  int
+	Key             string
+	Issued          time.Time
+	// Signed is the note as signed and sent.
+	Signed    []byte
+	Attempts  int
+	LastError string
+}
+
+// PendingTransmission answers the order's note in transmission, if any.
+func (db *DB) PendingTransmission(ctx context.Context, orderID int64) (Transmission, bool, error) {
+	var t Transmission
+	var issued, signed string
+	var last sql.NullString
+	err := db.r.QueryRowContext(ctx, `SELECT order_id, unit_id, kind, series, number, access_key, issued_at, signed, attempts, last_error
+		FROM invoice_transmissions WHERE order_id = ?`, orderID).
+		Scan(&t.OrderID, &t.UnitID, &t.Kind, &t.Series, &t.Number, &t.Key, &issued, &signed, &t.Attempts, &last)
+	if errors.Is(err, sql.ErrNoRows) {
+		return t, false, nil
+	}
+	if err != nil {
+		return t, false, wrap("pending transmission", err)
+	}
+	t.Issued, _ = time.Parse(time.RFC3339Nano, issued)
+	t.Signed, t.LastError = []byte(signed), last.String
+	return t, true, nil
+}
+
+// StartTransmission records a note about to be sent, before it leaves:
+// should the process die while the authority answers, the next issue
+// finds it held and asks for it instead of sending a second note.
+func (db *DB) StartTransmission(ctx context.Context, t Transmission) error {
+	return wrap("start transmission", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO invoice_transmissions (order_id, unit_id, kind, series, number, access_key, issued_at,
+			signed, attempts, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+			t.OrderID, t.UnitID, t.Kind, t.Series, t.Number, t.Key, t.Issued.UTC().Format(time.RFC3339Nano), string(t.Signed), timestamp(now))
+		return err
+	}))
+}
+
+// HoldTransmission records (or counts again) a note sent whose answer was
+// lost, with the error met.
+func (db *DB) HoldTransmission(ctx context.Context, t Transmission, lastError string) error {
+	return wrap("hold transmission", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO invoice_transmissions (order_id, unit_id, kind, series, number, access_key, issued_at,
+			signed, attempts, last_error, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
+			ON CONFLICT (order_id) DO UPDATE SET attempts = attempts + 1, last_error = excluded.last_error, updated_at = excluded.updated_at`,
+			t.OrderID, t.UnitID, t.Kind, t.Series, t.Number, t.Key, t.Issued.UTC().Format(time.RFC3339Nano), string(t.Signed),
+			nullString(lastError), timestamp(now))
+		return err
+	}))
+}
+
+// DropTransmission ends the order's transmission without an invoice: the
+// authority refused the note (its number then follows the refusal's
+// rule: ReleaseInvoiceNumber unless denied).
+func (db *DB) DropTransmission(ctx context.Context, orderID int64) error {
+	return wrap("drop transmission", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM invoice_transmissions WHERE order_id = ?`, orderID)
+		return err
+	}))
+}
+
+// HeldTransmission is a note in transmission as the retry job sees it.
+type HeldTransmission struct {
+	// Offline says the note was issued offline (an NFC-e in contingency):
+	// the order's invoice is it, waiting for SEFAZ's authorization.
+	Offline    bool
+	UnitID     int64
+	OrderToken string
+	OrderCode  string
+	Kind       string
+	Number     int
+	Attempts   int
+	LastError  string
+	Updated    time.Time
+}
+
+// HeldTransmissions lists the domain's notes in transmission, oldest
+// first.
+func (db *DB) HeldTransmissions(ctx context.Context) ([]HeldTransmission, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT t.unit_id, o.token, o.cod_orders, t.kind, t.number, t.attempts, COALESCE(t.last_error, ''), t.updated_at,
+		EXISTS (SELECT 1 FROM invoices i WHERE i.order_id = t.order_id AND i.status = 'AUTHORIZED')
+		FROM invoice_transmissions t JOIN sales_orders o ON o.id = t.order_id ORDER BY t.updated_at`)
+	if err != nil {
+		return nil, wrap("held transmissions", err)
+	}
+	defer rows.Close()
+	var out []HeldTransmission
+	for rows.Next() {
+		var h HeldTransmission
+		var updated string
+		if err := rows.Scan(&h.UnitID, &h.OrderToken, &h.OrderCode, &h.Kind, &h.Number, &h.Attempts, &h.LastError, &updated, &h.Offline); err != nil {
+			return nil, wrap("held transmissions", err)
+		}
+		h.Updated, _ = time.Parse(time.RFC3339, updated)
+		out = append(out, h)
+	}
+	return out, wrap("held transmissions", rows.Err())
+}
+
+// AuthorizeOffline records SEFAZ's authorization of the order's note
+// issued offline: the invoice becomes the nfeProc with its protocol, and
+// leaves transmission. ErrNotFound when the order has no such note.
+func (db *DB) AuthorizeOffline(ctx context.Context, orderID int64, protocol string, xml []byte, statusText string) error {
+	return wrap("authorize offline note", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		res, err := tx.ExecContext(ctx, `UPDATE invoices SET protocol = ?, xml = ? WHERE order_id = ? AND status = 'AUTHORIZED' AND protocol = ''`,
+			protocol, string(xml), orderID)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n != 1 {
+			return ErrNotFound
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM invoice_transmissions WHERE order_id = ?`, orderID); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE sales_orders SET nf_status_text = ?, updated_at = ? WHERE id = ?`, statusText, timestamp(now), orderID)
+		return err
+	}))
+}
+
+// NoteRefused says on the order, while it has no invoice, why the
+// authority refused its note (its code and reason).
+func (db *DB) NoteRefused(ctx context.Context, orderID int64, statusText string) error {
+	return wrap("note refused", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		_, err := tx.ExecContext(ctx, `UPDATE sales_orders SET nf_status_text = ?, updated_at = ? WHERE id = ? AND nf = 0`, statusText, timestamp(now), orderID)
+		return err
+	}))
+}
