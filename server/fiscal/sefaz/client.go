@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"fincom/server/certs"
 	"fincom/server/fiscal"
@@ -111,7 +113,8 @@ type result struct {
 type envelope struct {
 	XMLName xml.Name
 	Body    struct {
-		Fault *struct {
+		XMLName xml.Name
+		Fault   *struct {
 			Reason string `xml:"Reason>Text"`
 		} `xml:"Fault"`
 		Result  *result `xml:"nfeResultMsg"`
@@ -123,24 +126,28 @@ type envelope struct {
 }
 
 // readAnswer takes the nfeResultMsg out of a SOAP 1.2 answer, refusing a
-// DTD (no entity is ever expanded), another envelope or namespace, and
-// surfacing a fault.
+// DTD (no entity is ever expanded), another envelope or namespace, any
+// status but 2xx (a redirect is not followed, and its body is not an
+// answer), and surfacing a fault.
 func readAnswer(body []byte, service string, status int) ([]byte, error) {
 	if bytes.Contains(body, []byte("<!DOCTYPE")) || bytes.Contains(body, []byte("<!ENTITY")) {
 		return nil, fmt.Errorf("%w: it declares a DTD", ErrAnswer)
 	}
 	var e envelope
-	if err := xml.Unmarshal(body, &e); err != nil {
-		if status == http.StatusServiceUnavailable || status == http.StatusBadGateway || status == http.StatusGatewayTimeout {
-			return nil, fmt.Errorf("%w (HTTP %d)", ErrUnavailable, status)
-		}
-		return nil, fmt.Errorf("%w: %v (HTTP %d)", ErrAnswer, err, status)
+	perr := xml.Unmarshal(body, &e)
+	soap := perr == nil && e.XMLName.Space == soapNS && e.XMLName.Local == "Envelope" && e.Body.XMLName.Space == soapNS
+	if soap && e.Body.Fault != nil {
+		return nil, fmt.Errorf("%w: %s", ErrFault, Shown(e.Body.Fault.Reason))
 	}
-	if e.XMLName.Space != soapNS || e.XMLName.Local != "Envelope" {
+	switch {
+	case status == http.StatusServiceUnavailable || status == http.StatusBadGateway || status == http.StatusGatewayTimeout:
+		return nil, fmt.Errorf("%w (HTTP %d)", ErrUnavailable, status)
+	case status < 200 || status > 299:
+		return nil, fmt.Errorf("%w: HTTP %d", ErrAnswer, status)
+	case perr != nil:
+		return nil, fmt.Errorf("%w: %v (HTTP %d)", ErrAnswer, perr, status)
+	case !soap:
 		return nil, fmt.Errorf("%w: not a SOAP 1.2 envelope (HTTP %d)", ErrAnswer, status)
-	}
-	if e.Body.Fault != nil {
-		return nil, fmt.Errorf("%w: %s", ErrFault, strings.TrimSpace(e.Body.Fault.Reason))
 	}
 	r := e.Body.Result
 	if wrapped[service] != "" {
@@ -464,4 +471,33 @@ func (c *Client) Distribute(ctx context.Context, cert certs.Certificate, cnpj, s
 		d.Documents = append(d.Documents, Document{NSU: z.NSU, Schema: z.Schema, XML: doc})
 	}
 	return d, nil
+}
+
+// maxShown bounds the characters of an authority's own text (a fault's
+// reason) that fincom shows.
+const maxShown = 300
+
+// Shown is an authority's own text as fincom shows it to an operator:
+// blanks folded, control and direction-override characters (which could
+// hide or reorder what is read) dropped, cut to maxShown characters.
+func Shown(s string) string {
+	var b strings.Builder
+	n := 0
+	for _, f := range strings.Fields(s) {
+		if n > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		for _, r := range f {
+			if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == utf8.RuneError {
+				continue
+			}
+			if n >= maxShown {
+				return b.String() + "…"
+			}
+			b.WriteRune(r)
+			n++
+		}
+	}
+	return b.String()
 }

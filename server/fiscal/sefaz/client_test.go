@@ -154,12 +154,53 @@ func TestHostileAnswers(t *testing.T) {
 			io.WriteString(w, `<soap:Envelope xmlns:soap="`+soapNS+`"><soap:Body><soap:Fault><soap:Code><soap:Value>soap:Receiver</soap:Value></soap:Code>`+
 				`<soap:Reason><soap:Text xml:lang="pt">Erro interno</soap:Text></soap:Reason></soap:Fault></soap:Body></soap:Envelope>`)
 		}, ErrFault},
+		// A valid answer under a status that is not 2xx is no answer.
+		"valid answer, HTTP 500": {func(w http.ResponseWriter) {
+			w.WriteHeader(500)
+			io.WriteString(w, answerOf(inOperation))
+		}, ErrAnswer},
+		"valid answer, HTTP 404": {func(w http.ResponseWriter) {
+			w.WriteHeader(404)
+			io.WriteString(w, answerOf(inOperation))
+		}, ErrAnswer},
+		// A redirect is never followed, nor its body taken.
+		"redirect": {func(w http.ResponseWriter) {
+			w.Header().Set("Location", "https://127.0.0.1:1/elsewhere")
+			w.WriteHeader(http.StatusTemporaryRedirect)
+			io.WriteString(w, answerOf(inOperation))
+		}, ErrAnswer},
+		"body of another namespace": {func(w http.ResponseWriter) {
+			io.WriteString(w, strings.Replace(answerOf(inOperation), "<soap:Body>", `<soap:Body xmlns:soap="urn:other">`, 1))
+		}, ErrAnswer},
 	} {
 		a := newAuthority(t, c.answer)
 		cl, cert := client(t, a)
 		if _, err := cl.Status(context.Background(), cert, "55", "SP", "35", Homologacao); !errors.Is(err, c.want) {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+}
+
+// TestFaultTextCleaned: a fault's text is shown cut to a few hundred
+// characters, without control or direction-override characters, which
+// could hide or reorder what an operator reads.
+func TestFaultTextCleaned(t *testing.T) {
+	reason := "Erro\u009b31m interno\u202e\u2066\u200f " + strings.Repeat("x", 5000)
+	a := newAuthority(t, func(w http.ResponseWriter) {
+		w.WriteHeader(500)
+		var esc bytes.Buffer
+		xml.EscapeText(&esc, []byte(reason))
+		io.WriteString(w, `<soap:Envelope xmlns:soap="`+soapNS+`"><soap:Body><soap:Fault><soap:Code><soap:Value>soap:Receiver</soap:Value></soap:Code>`+
+			`<soap:Reason><soap:Text xml:lang="pt">`+esc.String()+`</soap:Text></soap:Reason></soap:Fault></soap:Body></soap:Envelope>`)
+	})
+	cl, cert := client(t, a)
+	_, err := cl.Status(context.Background(), cert, "55", "SP", "35", Homologacao)
+	if !errors.Is(err, ErrFault) {
+		t.Fatal(err)
+	}
+	msg := err.Error()
+	if len(msg) > 400 || strings.ContainsAny(msg, "\u009b\u202e\u2066\u200f") || !strings.Contains(msg, "Erro31m interno") {
+		t.Errorf("fault shown as %q", msg)
 	}
 }
 

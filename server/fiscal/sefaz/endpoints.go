@@ -13,6 +13,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"sort"
 	"strings"
@@ -123,7 +124,9 @@ func Load() (*Endpoints, error) {
 //	{"55": {"SP": {"homologacao": {"NFeAutorizacao4": "https://…"}}},
 //	 "nfse": {"homologacao": {"sefin": "https://…", "adn": "https://…"}}}
 //
-// Every address must be an https (or, for a local double, http) URL. An
+// Every address must be an https URL; http is taken only to a loopback
+// address (a local double) outside production, so that nothing goes to
+// SEFAZ in clear. An
 // authorizer the shipped tables do not name is taken and reported in
 // warnings, not refused: a new authorizer may appear before fincom knows
 // it.
@@ -132,10 +135,15 @@ func (e *Endpoints) Override(file []byte) (warnings []string, err error) {
 	if err := json.Unmarshal(file, &in); err != nil {
 		return nil, fmt.Errorf("fiscal endpoints: %w", err)
 	}
-	checkURL := func(where, raw string) error {
+	checkURL := func(where, env, raw string) error {
 		u, err := url.Parse(raw)
-		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		switch {
+		case err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "":
 			return fmt.Errorf("fiscal endpoints: %s: %q is not an https URL", where, raw)
+		case u.Scheme == "http" && !loopback(u.Hostname()):
+			return fmt.Errorf("fiscal endpoints: %s: %q would go in clear to another host: only https, or http to a loopback address", where, raw)
+		case u.Scheme == "http" && env == Producao:
+			return fmt.Errorf("fiscal endpoints: %s: %q is in clear: production takes only https", where, raw)
 		}
 		return nil
 	}
@@ -159,7 +167,7 @@ func (e *Endpoints) Override(file []byte) (warnings []string, err error) {
 					if name != "sefin" && name != "adn" {
 						return nil, fmt.Errorf("fiscal endpoints: nfse %s: %q is neither sefin nor adn", env, name)
 					}
-					if err := checkURL("nfse "+env+" "+name, u); err != nil {
+					if err := checkURL("nfse "+env+" "+name, env, u); err != nil {
 						return nil, err
 					}
 					e.NFSe[env][name] = u
@@ -187,7 +195,7 @@ func (e *Endpoints) Override(file []byte) (warnings []string, err error) {
 					e.NFe[model][auth][env] = map[string]string{}
 				}
 				for name, u := range services {
-					if err := checkURL(model+" "+auth+" "+env+" "+name, u); err != nil {
+					if err := checkURL(model+" "+auth+" "+env+" "+name, env, u); err != nil {
 						return nil, err
 					}
 					e.NFe[model][auth][env][name] = u
@@ -219,4 +227,15 @@ func (e *Endpoints) Lookup(model, authorizer, env, service string) (string, erro
 		return "", fmt.Errorf("model %s, %s, %s, %s: %w", model, authorizer, env, service, ErrNoEndpoint)
 	}
 	return u, nil
+}
+
+// loopback tells an address of this machine: a loopback IP or localhost.
+// Names are not resolved: a name that merely resolves to loopback today is
+// not taken.
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -84,3 +84,35 @@ func TestOverride(t *testing.T) {
 		}
 	}
 }
+
+// TestOverrideRefusesClearText: SEFAZ traffic never goes in clear to
+// another host. An address is https, or http to a loopback address (a
+// local double) outside production; anything else refuses the file when
+// it is read, naming the address.
+func TestOverrideRefusesClearText(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		ok   bool
+	}{
+		{`{"55": {"SP": {"homologacao": {"NFeInutilizacao4": "http://127.0.0.1:8080/inut"}}}}`, true},
+		{`{"55": {"SP": {"homologacao": {"NFeInutilizacao4": "http://[::1]:8080/inut"}}}}`, true},
+		{`{"55": {"SP": {"homologacao": {"NFeInutilizacao4": "http://localhost:8080/inut"}}}}`, true},
+		{`{"nfse": {"homologacao": {"sefin": "http://127.0.0.2:8080/SefinNacional"}}}`, true},
+		{`{"55": {"SP": {"homologacao": {"NFeInutilizacao4": "http://sefaz.example.com/inut"}}}}`, false},
+		{`{"55": {"SP": {"homologacao": {"NFeInutilizacao4": "http://10.0.0.1/inut"}}}}`, false},
+		{`{"55": {"SP": {"homologacao": {"NFeInutilizacao4": "http://127.0.0.1.example.com/inut"}}}}`, false},
+		{`{"55": {"SP": {"producao": {"NFeInutilizacao4": "http://127.0.0.1:8080/inut"}}}}`, false},
+		{`{"nfse": {"producao": {"adn": "http://127.0.0.1:8080"}}}`, false},
+		{`{"nfse": {"homologacao": {"adn": "http://adn.example.com"}}}`, false},
+		{`{"55": {"SP": {"producao": {"NFeInutilizacao4": "https://sefaz.example.com/inut"}}}}`, true},
+	} {
+		e, _ := Load()
+		_, err := e.Override([]byte(c.file))
+		if (err == nil) != c.ok {
+			t.Errorf("%s: %v", c.file, err)
+		}
+		if err != nil && !strings.Contains(err.Error(), "http://") {
+			t.Errorf("%s: the refusal names no address: %v", c.file, err)
+		}
+	}
+}
