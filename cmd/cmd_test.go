@@ -129,10 +129,15 @@ func TestCLIEndToEnd(t *testing.T) {
 	if err := cliErr(t, schema, data, "nfe", "import", "acme", unit, altered); err == nil || !strings.Contains(err.Error(), "signature does not verify") {
 		t.Fatalf("an altered NF-e: %v", err)
 	}
-	if v := jsonOut(t, cli(t, schema, data, "nfe", "import", "acme", unit, "../testdata/docread/nfe.xml", "--json")); len(v["imported"].([]any)) != 1 {
+	// Its signer's own certificate chains to no ICP-Brasil root: the note
+	// is taken only where the operator trusts it with --ca-file.
+	if err := cliErr(t, schema, data, "nfe", "import", "acme", unit, "../testdata/docread/nfe.xml"); err == nil || !strings.Contains(err.Error(), "is not trusted") {
+		t.Fatalf("a note whose signer is not trusted: %v", err)
+	}
+	if v := jsonOut(t, cli(t, schema, data, "nfe", "import", "acme", unit, "../testdata/docread/nfe.xml", "--ca-file", "../testdata/docread/supplier.pem", "--json")); len(v["imported"].([]any)) != 1 {
 		t.Fatalf("nfe import: %v", v)
 	}
-	if v := jsonOut(t, cli(t, schema, data, "nfe", "import", "acme", unit, "../testdata/docread/nfe.xml", "--json")); len(v["imported"].([]any)) != 0 {
+	if v := jsonOut(t, cli(t, schema, data, "nfe", "import", "acme", unit, "../testdata/docread/nfe.xml", "--ca-file", "../testdata/docread/supplier.pem", "--json")); len(v["imported"].([]any)) != 0 {
 		t.Fatalf("nfe imported twice: %v", v)
 	}
 	if err := cliErr(t, schema, data, "nfe", "import", "acme", unit, "../testdata/docread/nfse_abrasf.xml"); err == nil {

@@ -174,7 +174,10 @@ func TestUnitFiscalProfileAndCertificate(t *testing.T) {
 	os.WriteFile(endpoints, []byte(`{"55": {"SP": {"homologacao": {"NFeStatusServico4": "`+sp.URL+`/ws", "NFeConsultaProtocolo4": "`+sp.URL+`/ws", "NFeInutilizacao4": "`+sp.URL+`/ws"}}, "AN": {"homologacao": {"NFeDistribuicaoDFe": "`+sp.URL+`/ws"}}}, `+
 		`"nfse": {"homologacao": {"sefin": "`+sp.URL+`/SefinNacional"}}}`), 0o600)
 	ca := filepath.Join(t.TempDir(), "ca.pem")
-	os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: sp.Certificate().Raw}), 0o600)
+	// The same file trusts the authority's TLS and the sample supplier,
+	// who signs the note the distribution carries.
+	supplier, _ := os.ReadFile("../testdata/docread/supplier.pem")
+	os.WriteFile(ca, append(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: sp.Certificate().Raw}), supplier...), 0o600)
 	st := jsonOut(t, cli(t, schema, data, "fiscal", "status", "acme", unit, "--fiscal-endpoints", endpoints, "--ca-file", ca, "--secrets-key-file", key, "--json"))
 	if st["cStat"] != 107.0 || st["xMotivo"] != "Serviço em Operação" || st["authorizer"] != "SP" || len(presented) != 2 || presented[0] != "MATRIZ:11222333000181" {
 		t.Errorf("fiscal status: %v, presented %v", st, presented)

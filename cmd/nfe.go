@@ -3,10 +3,12 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"fincom/server/certs"
 	"fincom/server/inbox"
 	"fincom/server/invoicing"
 	"fincom/store"
@@ -14,15 +16,24 @@ import (
 
 func newNFeCmd(a *app) *cobra.Command {
 	c := &cobra.Command{Use: "nfe", Short: "The NF-e inbox of a unit (the documents issued to its CNPJ)"}
-	c.AddCommand(&cobra.Command{
+	var caFile string
+	imp := &cobra.Command{
 		Use:   "import DOMAIN UNIT_TOKEN FILE...",
 		Short: "Import NF-e XML files into a unit's inbox (standing in for the tax authority's distribution)",
 		Args:  cobra.MinimumNArgs(3),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			roots, err := certs.SignerPool(caFile)
+			if err != nil {
+				return err
+			}
 			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
 				units, err := db.UnitsByTokens(cmd.Context(), []string{args[1]})
 				if err != nil {
 					return fmt.Errorf("unit %s: %w", args[1], err)
+				}
+				signers, err := (&invoicing.Service{SignerRoots: roots}).InboxSigners(cmd.Context(), db)
+				if err != nil {
+					return err
 				}
 				var imported []string
 				var b strings.Builder
@@ -31,7 +42,7 @@ func newNFeCmd(a *app) *cobra.Command {
 					if err != nil {
 						return err
 					}
-					n, err := inbox.ReadNFe(data, units[0].CNPJ, true)
+					n, err := inbox.ReadNFe(data, units[0].CNPJ, signers)
 					if err != nil {
 						return fmt.Errorf("%s: %w", path, err)
 					}
@@ -51,7 +62,9 @@ func newNFeCmd(a *app) *cobra.Command {
 				return a.print(map[string]any{"domain": args[0], "imported": imported}, strings.TrimRight(b.String(), "\n"))
 			})
 		},
-	})
+	}
+	imp.Flags().StringVar(&caFile, "ca-file", os.Getenv("FINCOM_CA_FILE"), "PEM certificates a note's signer may chain to besides the ICP-Brasil roots (env FINCOM_CA_FILE)")
+	c.AddCommand(imp)
 	c.AddCommand(newNFeFetchCmd(a))
 	return c
 }
@@ -67,7 +80,15 @@ func newNFeFetchCmd(a *app) *cobra.Command {
 		Args:  cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.withFiscalUnit(cmd, args[0], args[1], o, func(f fiscalUnit) error {
-				r, err := invoicing.FetchInbox(cmd.Context(), f.db, f.client, f.unit, f.cert, o.env)
+				roots, err := certs.SignerPool(o.caFile)
+				if err != nil {
+					return err
+				}
+				signers, err := (&invoicing.Service{SignerRoots: roots}).InboxSigners(cmd.Context(), f.db)
+				if err != nil {
+					return err
+				}
+				r, err := invoicing.FetchInbox(cmd.Context(), f.db, f.client, f.unit, f.cert, o.env, signers)
 				if err != nil {
 					return err
 				}

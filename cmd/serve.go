@@ -206,6 +206,12 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if err != nil {
 		return err
 	}
+	// A supplier's note enters the inbox signed by a certificate of the
+	// ICP-Brasil chain, or of --ca-file's.
+	signerRoots, err := certs.SignerPool(o.caFile)
+	if err != nil {
+		return err
+	}
 	endpoints, err := sefaz.Load()
 	if err != nil {
 		return err
@@ -224,7 +230,7 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 		}
 	}
 	bill, inv, err := server.NewServices(server.ServiceOptions{PublicURL: o.publicURL, Log: log, CancelWindow: o.nfWindow,
-		Keyring: keys, TestCertificates: o.testMode, Fiscal: &sefaz.Client{Endpoints: endpoints, Roots: roots}, Clock: ds.DomainNow})
+		Keyring: keys, TestCertificates: o.testMode, Fiscal: &sefaz.Client{Endpoints: endpoints, Roots: roots}, SignerRoots: signerRoots, Clock: ds.DomainNow})
 	if err != nil {
 		return err
 	}

@@ -51,7 +51,7 @@ func TestServeTransmitsToAnAuthorityItHasNeverSeen(t *testing.T) {
 	os.WriteFile(pfx, pfxBytes, 0o600)
 	t.Setenv("FINCOM_CERT_PASSWORD", "s3nha")
 	cli(t, schema, data, "unit", "cert", "acme", unit, "--pfx", pfx, "--secrets-key-file", key)
-	cli(t, schema, data, "nfe", "import", "acme", unit, "../testdata/docread/nfe.xml")
+	cli(t, schema, data, "nfe", "import", "acme", unit, "../testdata/docread/nfe.xml", "--ca-file", "../testdata/docread/supplier.pem")
 
 	// The registers the orders name, as the firm keeps them.
 	ds, err := store.OpenDomains(data, store.Options{Rules: billing.Rules{}, Schema: schema})

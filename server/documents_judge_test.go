@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"fincom/server/billing"
+	"fincom/server/certs"
 	"fincom/server/fiscal"
 	nfselocal "fincom/server/fiscal/nfsen/local"
 	"fincom/server/fiscal/sefaz"
@@ -39,6 +40,16 @@ func testServices(o ServiceOptions) (*billing.Service, *invoicing.Service, error
 			return nil, nil, err
 		}
 		o.Fiscal = c
+	}
+	if o.SignerRoots == nil {
+		// The sample supplier's notes (testdata/docread/nfe.xml) are signed
+		// by a certificate of its own, which the tests' operator trusts as
+		// serve --ca-file would.
+		roots, err := certs.SignerPool(filepath.Join("..", "testdata", "docread", "supplier.pem"))
+		if err != nil {
+			return nil, nil, err
+		}
+		o.SignerRoots = roots
 	}
 	b, inv, err := NewServices(o)
 	if err == nil {

@@ -1,11 +1,17 @@
 package server
 
 import (
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"fmt"
+	"math/big"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"fincom/server/certs"
 	"fincom/server/fiscal"
@@ -175,6 +181,17 @@ func TestInboxTakesAuthorizedOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Forged: the note re-signed by certificates of the forger's own,
+	// naming no CNPJ or the issuer's, that chain to nothing trusted.
+	unsigned := []byte(strings.Replace(good, sig, "", 1))
+	var forged []string
+	for _, cn := range []string{"FALSARIO", "DISTRIBUIDORA PAULISTA DE PAPELARIA LTDA:58716523000119"} {
+		signed, err := fiscal.Sign(unsigned, "NFe"+purchaseKey, forgedCertificate(t, cn))
+		if err != nil {
+			t.Fatal(err)
+		}
+		forged = append(forged, string(signed))
+	}
 	const (
 		noProt = "The NF-e has no authorization protocol: import the nfeProc the issuer received from SEFAZ (with its protNFe, cStat 100). Nothing was stored."
 		badSig = "The NF-e's signature does not verify (details.reason): it changed after it was signed, or the issuer's certificate did not sign it. Nothing was stored."
@@ -191,6 +208,8 @@ func TestInboxTakesAuthorizedOnly(t *testing.T) {
 		{"total changed after signing", strings.Replace(good, "<vNF>335.50</vNF>", "<vNF>1335.50</vNF>", 1), badSig},
 		{"unsigned", strings.Replace(good, sig, "", 1), badSig},
 		{"test certificate", string(testSigned), badSig},
+		{"forged, no CNPJ", forged[0], badSig},
+		{"forged, the issuer's CNPJ", forged[1], badSig},
 	} {
 		rec := doMultipart(h, "/import_nfe", `{`+auth+`}`, map[string][]byte{"nota.xml": []byte(c.xml)})
 		if rec.Code != 422 || !strings.Contains(rec.Body.String(), `"error":"`+c.text+`"`) {
@@ -200,6 +219,24 @@ func TestInboxTakesAuthorizedOnly(t *testing.T) {
 	if inbox := post(t, h, "/list_nfes", `{`+auth+`}`)["data"].([]any); len(inbox) != 0 {
 		t.Fatalf("refused notes were stored: %v", inbox)
 	}
+	// The issuer's own note is taken only where its signer is trusted:
+	// here by the tests' --ca-file (testdata/docread/supplier.pem); a
+	// server trusting the ICP-Brasil roots alone refuses it.
+	icpOnly, err := certs.SignerPool("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := fixedNow
+	b, inv, err := testServices(ServiceOptions{PublicURL: "https://fincom.test", Keyring: testKeys, SignerRoots: icpOnly})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	strict, _ := newTestServerAt(t, &now, Config{Version: "test", PublicURL: "https://fincom.test", Billing: b, Invoices: inv})
+	if rec := doMultipart(strict.Handler(), "/import_nfe", `{`+auth+`}`, map[string][]byte{"nota.xml": []byte(good)}); rec.Code != 422 ||
+		!strings.Contains(rec.Body.String(), `"error":"`+badSig+`"`) || !strings.Contains(rec.Body.String(), "is not trusted") {
+		t.Errorf("a signer chaining to no trusted root: %d %s", rec.Code, rec.Body)
+	}
 	if rec := doMultipart(h, "/import_nfe", `{`+auth+`}`, map[string][]byte{"nota.xml": []byte(good)}); rec.Code != 200 {
 		t.Fatalf("the authorized note: %d %s", rec.Code, rec.Body)
 	}
@@ -207,4 +244,27 @@ func TestInboxTakesAuthorizedOnly(t *testing.T) {
 	if rec := doMultipart(tm.Handler(), "/import_nfe", `{`+auth+`}`, map[string][]byte{"nota.xml": []byte(strings.Replace(good, prot, "", 1))}); rec.Code != 200 {
 		t.Fatalf("test mode, no protocol: %d %s", rec.Code, rec.Body)
 	}
+}
+
+// forgedCertificate is a forger's self-signed certificate named cn (an
+// ICP-Brasil-like "NAME:CNPJ" names a CNPJ), no test certificate of
+// fincom's.
+func forgedCertificate(t *testing.T, cn string) certs.Certificate {
+	t.Helper()
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(7), Subject: pkix.Name{CommonName: cn, Organization: []string{"ICP-Brasil"}, Country: []string{"BR"}},
+		NotBefore: time.Date(2016, 1, 1, 0, 0, 0, 0, time.UTC), NotAfter: time.Date(2046, 1, 1, 0, 0, 0, 0, time.UTC),
+		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return certs.Certificate{Cert: c, Key: key}
 }

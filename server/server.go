@@ -167,7 +167,7 @@ func NewServices(o ServiceOptions) (*billing.Service, *invoicing.Service, error)
 		}
 	}
 	inv := &invoicing.Service{Authority: authority, Rehearsal: rehearsal, SEFAZ: national, Render: rd, Links: links, CancelWindow: o.CancelWindow,
-		Keyring: o.Keyring, TestCertificates: o.TestCertificates}
+		Keyring: o.Keyring, TestCertificates: o.TestCertificates, SignerRoots: o.SignerRoots}
 	psps := &billing.PSPs{Keyring: o.Keyring, Roots: roots}
 	if o.TestCertificates {
 		// Test mode and the demo connect every unit without a PSP of its
@@ -200,6 +200,10 @@ type ServiceOptions struct {
 	// through (serve --fiscal-endpoints, --ca-file): the shipped addresses
 	// and the system's and ICP-Brasil roots when nil.
 	Fiscal *sefaz.Client
+	// SignerRoots are the roots a supplier's note must chain to for the
+	// inbox (certs.SignerPool with serve's --ca-file): the ICP-Brasil
+	// roots when nil.
+	SignerRoots *x509.CertPool
 }
 
 // New returns a Server over open domains and the system file.

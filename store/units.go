@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -175,6 +176,33 @@ func (db *DB) Certificate(ctx context.Context, unitID int64) (UnitCertificate, e
 	c.NotBefore, _ = time.Parse(time.RFC3339, nb)
 	c.NotAfter, _ = time.Parse(time.RFC3339, na)
 	return c, nil
+}
+
+// OwnCertificates answers the certificates (DER) the domain holds for
+// its units, by the unit's CNPJ as digits; test certificates are left
+// out. The inbox takes a note its own unit signed with one of them.
+func (db *DB) OwnCertificates(ctx context.Context) (map[string][][]byte, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT u.cnpj, c.cert FROM unit_certificates c JOIN units u ON u.id = c.unit_id WHERE c.test = 0 AND u.cnpj IS NOT NULL`)
+	if err != nil {
+		return nil, wrap("own certificates", err)
+	}
+	defer rows.Close()
+	out := map[string][][]byte{}
+	for rows.Next() {
+		var cnpj string
+		var cert []byte
+		if err := rows.Scan(&cnpj, &cert); err != nil {
+			return nil, wrap("own certificates", err)
+		}
+		d := strings.Map(func(r rune) rune {
+			if r >= '0' && r <= '9' {
+				return r
+			}
+			return -1
+		}, cnpj)
+		out[d] = append(out[d], cert)
+	}
+	return out, wrap("own certificates", rows.Err())
 }
 
 // CreateUnit creates a unit with its unit token and default categories.

@@ -37,9 +37,15 @@ func (s purchases) importNFe(r *web.Request) (any, error) {
 		return nil, err
 	}
 	// Test mode's inbox takes any well-formed note of the unit (the
-	// simulated authority's included); a production one only what an
-	// authority authorized, as its signer signed it.
-	n, err := inbox.ReadNFe(f.Data, r.Unit.CNPJ, !s.TestMode)
+	// local authority's included); a production one only what an
+	// authority authorized, signed by a signer it trusts.
+	var signers *inbox.Signers
+	if !s.TestMode {
+		if signers, err = s.Invoices.InboxSigners(r.Ctx, r.DB); err != nil {
+			return nil, err
+		}
+	}
+	n, err := inbox.ReadNFe(f.Data, r.Unit.CNPJ, signers)
 	switch {
 	case errors.Is(err, inbox.ErrForeign):
 		return nil, errForeignNFe

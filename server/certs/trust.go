@@ -73,17 +73,40 @@ func TrustPool(caFile string) (*x509.CertPool, error) {
 	for _, c := range roots {
 		pool.AddCert(c)
 	}
+	return pool, addCAFile(pool, caFile)
+}
+
+// SignerPool answers the roots a signer of a document fincom takes in (a
+// supplier's NF-e) must chain to: the embedded ICP-Brasil roots and the
+// PEM certificates of caFile when given, the same file outbound TLS
+// trusts. The system's roots are not among them: a web certificate
+// signs no fiscal document.
+func SignerPool(caFile string) (*x509.CertPool, error) {
+	pool := x509.NewCertPool()
+	roots, err := ICPBrasilRoots()
+	if err != nil {
+		return nil, fmt.Errorf("icp-brasil roots: %w", err)
+	}
+	for _, c := range roots {
+		pool.AddCert(c)
+	}
+	return pool, addCAFile(pool, caFile)
+}
+
+// addCAFile adds the PEM certificates of caFile to pool. Its errors never
+// show the file's content.
+func addCAFile(pool *x509.CertPool, caFile string) error {
 	if caFile == "" {
-		return pool, nil
+		return nil
 	}
 	data, err := os.ReadFile(caFile)
 	if err != nil {
-		return nil, fmt.Errorf("--ca-file: %w", err)
+		return fmt.Errorf("--ca-file: %w", err)
 	}
 	if !pool.AppendCertsFromPEM(data) {
-		return nil, fmt.Errorf("--ca-file %s: %w", caFile, ErrNoCertificates)
+		return fmt.Errorf("--ca-file %s: %w", caFile, ErrNoCertificates)
 	}
-	return pool, nil
+	return nil
 }
 
 // MutualClient is the HTTP client of a call to an authority or a PSP:

@@ -4,9 +4,13 @@ package inbox
 
 import (
 	"bytes"
+	"crypto/x509"
+	"encoding/base64"
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"strings"
+	"time"
 
 	"fincom/server/brdoc"
 	"fincom/server/certs"
@@ -28,14 +32,24 @@ var (
 	ErrSignature = errors.New("the NF-e's signature does not verify")
 )
 
+// Signers is whose signature the inbox takes outside test mode: a
+// certificate that chains to Roots (the ICP-Brasil roots and the
+// operator's --ca-file: certs.SignerPool), or, byte for byte, the
+// certificate fincom holds for the issuing unit of the same domain (a
+// note between a firm's own units), Own by the unit's CNPJ (digits).
+type Signers struct {
+	Roots *x509.CertPool
+	Own   map[string][][]byte
+}
+
 // ReadNFe reads an NF-e XML for a unit's inbox: it must be an NF-e (or
 // NFC-e) with a valid key, issued to the unit's CNPJ (ErrForeign), or it
-// is docread.ErrUnreadable. With authorized, it must moreover be what the
-// authority authorized: an nfeProc with the protocol of its key
-// (ErrNotAuthorized) whose signature over infNFe verifies, made with a
-// certificate of the issuer's firm that is not a test one (ErrSignature).
-// Outside test mode every document is read so (TestInboxTakesAuthorizedOnly).
-func ReadNFe(data []byte, unitCNPJ string, authorized bool) (store.NewInboxNFe, error) {
+// is docread.ErrUnreadable. With signers (outside test mode), it must
+// moreover be what the authority authorized: an nfeProc with the protocol
+// of its key (ErrNotAuthorized) whose signature over infNFe verifies, made
+// with a certificate that names the issuer's CNPJ, is not a test one, and
+// is trusted by signers (ErrSignature) (TestInboxTakesAuthorizedOnly).
+func ReadNFe(data []byte, unitCNPJ string, signers *Signers) (store.NewInboxNFe, error) {
 	r, err := docread.ReadXML(data)
 	if err != nil || (r.Kind != "nfe" && r.Kind != "nfce") || r.Fields["access_key"].Value == "" {
 		return store.NewInboxNFe{}, docread.ErrUnreadable
@@ -45,8 +59,8 @@ func ReadNFe(data []byte, unitCNPJ string, authorized bool) (store.NewInboxNFe, 
 	}
 	key := r.Fields["access_key"].Value
 	supplier := brdoc.Clean(r.Fields["supplier_register"].Value)
-	if authorized {
-		if err := checkAuthorized(data, key, supplier); err != nil {
+	if signers != nil {
+		if err := checkAuthorized(data, key, supplier, signers); err != nil {
 			return store.NewInboxNFe{}, err
 		}
 	}
@@ -58,19 +72,22 @@ func ReadNFe(data []byte, unitCNPJ string, authorized bool) (store.NewInboxNFe, 
 		SupplierName: r.Fields["supplier_name"].Value, IssueDate: r.Fields["issue_date"].Value, Total: total, XML: data}, nil
 }
 
-// nfeProc is what checkAuthorized reads of a distributed NF-e: the root
-// and the authority's protocol.
+// nfeProc is what checkAuthorized reads of a distributed NF-e: the root,
+// the authority's protocol, and the certificates the signature carries
+// (the signer's first, then any intermediates).
 type nfeProc struct {
 	XMLName xml.Name
 	Prot    []struct {
-		ChNFe string `xml:"infProt>chNFe"`
-		CStat string `xml:"infProt>cStat"`
+		ChNFe    string `xml:"infProt>chNFe"`
+		CStat    string `xml:"infProt>cStat"`
+		DhRecbto string `xml:"infProt>dhRecbto"`
 	} `xml:"protNFe"`
+	Chain []string `xml:"NFe>Signature>KeyInfo>X509Data>X509Certificate"`
 }
 
 const nfeNS = "http://www.portalfiscal.inf.br/nfe"
 
-func checkAuthorized(data []byte, key, supplier string) error {
+func checkAuthorized(data []byte, key, supplier string, signers *Signers) error {
 	var p nfeProc
 	d := xml.NewDecoder(bytes.NewReader(data))
 	if err := d.Decode(&p); err != nil {
@@ -87,8 +104,35 @@ func checkAuthorized(data []byte, key, supplier string) error {
 	if certs.IsTest(cert) {
 		return fmt.Errorf("%w: it is signed with a test certificate", ErrSignature)
 	}
-	if c := certs.CNPJ(cert); c != "" && (len(supplier) != 14 || len(c) != 14 || c[:8] != supplier[:8]) {
+	c := certs.CNPJ(cert)
+	switch {
+	case c == "":
+		return fmt.Errorf("%w: the signer's certificate names no CNPJ", ErrSignature)
+	case len(supplier) != 14 || len(c) != 14 || c[:8] != supplier[:8]:
 		return fmt.Errorf("%w: the certificate names %s, the issuer is %s", ErrSignature, c, supplier)
+	}
+	for _, own := range signers.Own[supplier] {
+		if bytes.Equal(own, cert.Raw) {
+			return nil
+		}
+	}
+	// The chain is judged when the authority received the note: a
+	// certificate that ended since still signed it validly.
+	at, err := time.Parse(time.RFC3339, p.Prot[0].DhRecbto)
+	if err != nil {
+		return ErrNotAuthorized
+	}
+	intermediates := x509.NewCertPool()
+	for _, b64 := range p.Chain[min(1, len(p.Chain)):] {
+		if der, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(b64), "")); err == nil {
+			if ic, err := x509.ParseCertificate(der); err == nil {
+				intermediates.AddCert(ic)
+			}
+		}
+	}
+	if _, err := cert.Verify(x509.VerifyOptions{Roots: signers.Roots, Intermediates: intermediates, CurrentTime: at,
+		KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageAny}}); err != nil {
+		return fmt.Errorf("%w: the signer's certificate (%s) is not trusted: it chains to no ICP-Brasil root nor to --ca-file, and is no unit's own", ErrSignature, c)
 	}
 	return nil
 }

@@ -42,7 +42,7 @@ type InboxFetch struct {
 // documents issued to the unit's CNPJ after the last NSU it read, in env:
 // authorized notes enter the inbox (held to the inbox's rules), summaries
 // and events are counted, and the NSU moves on with each lot.
-func FetchInbox(ctx context.Context, db *store.DB, c *sefaz.Client, u store.Unit, cert certs.Certificate, env string) (InboxFetch, error) {
+func FetchInbox(ctx context.Context, db *store.DB, c *sefaz.Client, u store.Unit, cert certs.Certificate, env string, signers *inbox.Signers) (InboxFetch, error) {
 	out := InboxFetch{Imported: []string{}}
 	if len(u.CityIBGE) < 2 {
 		return out, fmt.Errorf("unit %s has no city", u.Name)
@@ -63,7 +63,7 @@ func FetchInbox(ctx context.Context, db *store.DB, c *sefaz.Client, u store.Unit
 		for _, doc := range d.Documents {
 			switch {
 			case strings.HasPrefix(doc.Schema, "procNFe"):
-				n, err := inbox.ReadNFe(doc.XML, u.CNPJ, true)
+				n, err := inbox.ReadNFe(doc.XML, u.CNPJ, signers)
 				if err != nil {
 					return out, fmt.Errorf("NSU %s: %w", doc.NSU, err)
 				}
@@ -128,7 +128,11 @@ func (s *Service) FetchInboxes(ctx context.Context, db *store.DB) error {
 		if production {
 			env = sefaz.Producao
 		}
-		f, err := FetchInbox(ctx, db, s.SEFAZ, u, cert, env)
+		signers, err := s.InboxSigners(ctx, db)
+		if err != nil {
+			return err
+		}
+		f, err := FetchInbox(ctx, db, s.SEFAZ, u, cert, env, signers)
 		if err != nil || f.Code != 138 {
 			s.manifestWait.Store(waitKey, backoff{wait: time.Hour, next: now.Add(time.Hour)})
 		}
@@ -147,4 +151,22 @@ func (s *Service) FetchInboxes(ctx context.Context, db *store.DB) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// InboxSigners is whose notes a production inbox of db takes: signers
+// chaining to s.SignerRoots (the ICP-Brasil roots when nil), and the
+// domain's own units' certificates.
+func (s *Service) InboxSigners(ctx context.Context, db *store.DB) (*inbox.Signers, error) {
+	roots := s.SignerRoots
+	if roots == nil {
+		var err error
+		if roots, err = certs.SignerPool(""); err != nil {
+			return nil, err
+		}
+	}
+	own, err := db.OwnCertificates(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &inbox.Signers{Roots: roots, Own: own}, nil
 }

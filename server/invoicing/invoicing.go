@@ -7,6 +7,7 @@ package invoicing
 
 import (
 	"context"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -104,6 +105,9 @@ type Service struct {
 	// SEFAZ is a production server's client of the national environment,
 	// for the units' documents (FetchInboxes); nil in test mode.
 	SEFAZ *sefaz.Client
+	// SignerRoots are the roots a supplier's note must chain to for the
+	// inbox (certs.SignerPool: ICP-Brasil's and --ca-file's).
+	SignerRoots *x509.CertPool
 
 	// manifestWait holds, by domain and key, when a manifestation that
 	// could not be sent, or a unit's fetch, is tried again.
