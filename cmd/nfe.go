@@ -1,10 +1,12 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -66,38 +68,94 @@ func newNFeCmd(a *app) *cobra.Command {
 	imp.Flags().StringVar(&caFile, "ca-file", os.Getenv("FINCOM_CA_FILE"), "PEM certificates a note's signer may chain to besides the ICP-Brasil roots (env FINCOM_CA_FILE)")
 	c.AddCommand(imp)
 	c.AddCommand(newNFeFetchCmd(a))
+	c.AddCommand(newNFeRefusedCmd(a))
 	return c
 }
 
 // newNFeFetchCmd is `fincom nfe fetch`: the unit's documents from the
 // national environment's distribution (NFeDistribuicaoDFe), the notes into
-// its inbox as `nfe import` takes them.
+// its inbox as `nfe import` takes them; with --nsu, the one document at
+// that NSU asked again (one the inbox did not take).
 func newNFeFetchCmd(a *app) *cobra.Command {
 	var o fiscalOptions
+	var deadline time.Duration
+	var nsu int64
 	c := &cobra.Command{
 		Use:   "fetch DOMAIN UNIT_TOKEN",
 		Short: "Fetch the unit's documents from the national environment (NFeDistribuicaoDFe) after the last NSU read: authorized notes enter the inbox",
-		Args:  cobra.ExactArgs(2),
+		Long: "Fetch the unit's documents from the national environment (NFeDistribuicaoDFe) after the last NSU read. Authorized notes whose signer is\n" +
+			"trusted (ICP-Brasil or --ca-file) enter the inbox; a document that is not taken is recorded with its NSU and why (fincom nfe refused)\n" +
+			"and can be asked again with --nsu once its cause is mended.",
+		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if deadline <= 0 {
+				return fmt.Errorf("--deadline must be positive")
+			}
+			ctx, cancel := context.WithTimeout(cmd.Context(), deadline)
+			defer cancel()
+			cmd.SetContext(ctx)
 			return a.withFiscalUnit(cmd, args[0], args[1], o, func(f fiscalUnit) error {
 				roots, err := certs.SignerPool(o.caFile)
 				if err != nil {
 					return err
 				}
-				signers, err := (&invoicing.Service{SignerRoots: roots}).InboxSigners(cmd.Context(), f.db)
+				signers, err := (&invoicing.Service{SignerRoots: roots}).InboxSigners(ctx, f.db)
 				if err != nil {
 					return err
 				}
-				r, err := invoicing.FetchInbox(cmd.Context(), f.db, f.client, f.unit, f.cert, o.env, signers)
+				var r invoicing.InboxFetch
+				if nsu > 0 {
+					r, err = invoicing.FetchAgain(ctx, f.db, f.client, f.unit, f.cert, o.env, signers, nsu)
+				} else {
+					r, err = invoicing.FetchInbox(ctx, f.db, f.client, f.unit, f.cert, o.env, signers)
+				}
+				if errors.Is(err, context.DeadlineExceeded) {
+					err = fmt.Errorf("stopped at the deadline (%s), NSU %d: what was read up to it is kept: %w", deadline, r.NSU, err)
+				}
 				if err != nil {
 					return err
 				}
-				text := fmt.Sprintf("%d %s; NSU %d; %d notes into the inbox %v, %d summaries (the whole note needs the recipient's ciência), %d events",
-					r.Code, r.Reason, r.NSU, len(r.Imported), r.Imported, r.Summaries, r.Events)
+				text := fmt.Sprintf("%d %s; NSU %d; %d notes into the inbox %v, %d summaries (the whole note needs the recipient's ciência), %d events, %d not taken",
+					r.Code, r.Reason, r.NSU, len(r.Imported), r.Imported, r.Summaries, r.Events, len(r.Refused))
+				for _, d := range r.Refused {
+					text += fmt.Sprintf("\nNSU %d (%s) not taken: %s", d.NSU, d.Schema, d.Reason)
+				}
 				return a.print(r, text)
 			})
 		},
 	}
 	o.flags(c)
+	c.Flags().DurationVar(&deadline, "deadline", 5*time.Minute, "stop asking past this long; what was read up to it is kept")
+	c.Flags().Int64Var(&nsu, "nsu", 0, "ask again for the one document at this NSU (consNSU), one the inbox did not take")
 	return c
+}
+
+// newNFeRefusedCmd is `fincom nfe refused`: the distributed documents the
+// unit's inbox did not take, with why.
+func newNFeRefusedCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "refused DOMAIN UNIT_TOKEN",
+		Short: "List the documents of the national environment's distribution the unit's inbox did not take, with why (fetch again with nfe fetch --nsu)",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
+				u, err := db.UnitByToken(cmd.Context(), args[1])
+				if err != nil {
+					return fmt.Errorf("no unit %q in %s", args[1], args[0])
+				}
+				list, err := db.RefusedDocuments(cmd.Context(), u.ID)
+				if err != nil {
+					return err
+				}
+				var b strings.Builder
+				for _, d := range list {
+					fmt.Fprintf(&b, "NSU %d (%s, %s): %s\n", d.NSU, d.Schema, d.RefusedAt, d.Reason)
+				}
+				if len(list) == 0 {
+					b.WriteString("no document refused\n")
+				}
+				return a.print(map[string]any{"domain": args[0], "refused": list}, strings.TrimRight(b.String(), "\n"))
+			})
+		},
+	}
 }

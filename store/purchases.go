@@ -379,3 +379,79 @@ func (db *DB) SetDistributionNSU(ctx context.Context, unitID, nsu int64) error {
 		return err
 	}))
 }
+
+// DistributedLot is a lot of the national environment's distribution as
+// the inbox judged it: the notes it takes, the documents it does not
+// (with why), and the NSU the lot was read up to.
+type DistributedLot struct {
+	Notes   []NewInboxNFe
+	Refused []RefusedDocument
+	NSU     int64
+}
+
+// RefusedDocument is a distributed document the inbox did not take.
+type RefusedDocument struct {
+	NSU       int64  `json:"nsu"`
+	Schema    string `json:"schema"`
+	Reason    string `json:"reason"`
+	RefusedAt string `json:"refused_at,omitempty"`
+}
+
+// ApplyDistribution writes a judged lot in one transaction: its notes (one
+// already in the inbox stays as it is; a refusal of the same NSU is
+// lifted), its refused documents, and the unit's position, which only
+// moves forward. It answers the keys of the notes it added.
+func (db *DB) ApplyDistribution(ctx context.Context, unitID int64, lot DistributedLot, taken []int64) ([]string, error) {
+	added := []string{}
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		added = added[:0]
+		for _, n := range lot.Notes {
+			res, err := tx.ExecContext(ctx, `INSERT INTO nfe_inbox (token, unit_id, access_key, supplier_cnpj, supplier_name, issue_date, total_value, xml, created_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (unit_id, access_key) DO NOTHING`, db.newToken(ctx), unitID, n.AccessKey, n.SupplierCNPJ,
+				n.SupplierName, nullString(n.IssueDate), n.Total, string(n.XML), timestamp(now))
+			if err != nil {
+				return err
+			}
+			if k, err := res.RowsAffected(); err != nil {
+				return err
+			} else if k == 1 {
+				added = append(added, n.AccessKey)
+			}
+		}
+		for _, nsu := range taken {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM inbox_refused WHERE unit_id = ? AND nsu = ?`, unitID, nsu); err != nil {
+				return err
+			}
+		}
+		for _, r := range lot.Refused {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO inbox_refused (unit_id, nsu, schema, reason, refused_at) VALUES (?, ?, ?, ?, ?)
+				ON CONFLICT (unit_id, nsu) DO UPDATE SET schema = excluded.schema, reason = excluded.reason, refused_at = excluded.refused_at`,
+				unitID, r.NSU, r.Schema, r.Reason, timestamp(now)); err != nil {
+				return err
+			}
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO unit_counters (unit_id, name, value) VALUES (?, ?, ?)
+			ON CONFLICT (unit_id, name) DO UPDATE SET value = max(value, excluded.value)`, unitID, distributionNSU, lot.NSU)
+		return err
+	})
+	return added, wrap("apply distribution", err)
+}
+
+// RefusedDocuments lists the distributed documents the unit's inbox did
+// not take, by NSU.
+func (db *DB) RefusedDocuments(ctx context.Context, unitID int64) ([]RefusedDocument, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT nsu, schema, reason, refused_at FROM inbox_refused WHERE unit_id = ? ORDER BY nsu`, unitID)
+	if err != nil {
+		return nil, wrap("refused documents", err)
+	}
+	defer rows.Close()
+	out := []RefusedDocument{}
+	for rows.Next() {
+		var r RefusedDocument
+		if err := rows.Scan(&r.NSU, &r.Schema, &r.Reason, &r.RefusedAt); err != nil {
+			return nil, wrap("refused documents", err)
+		}
+		out = append(out, r)
+	}
+	return out, wrap("refused documents", rows.Err())
+}

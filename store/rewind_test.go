@@ -20,6 +20,7 @@ var undoSchema = map[int]string{
 	32: `DROP TABLE psp_payments; DROP TABLE unit_psp;`,
 	33: `DROP TABLE psp_refunds; ALTER TABLE charges DROP COLUMN refunded_amount;`,
 	34: `DROP TABLE pix_recurrences;`,
+	35: `DROP TABLE inbox_refused;`,
 }
 
 // rewind sets the file's schema version back to version, undoing the

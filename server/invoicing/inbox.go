@@ -1,6 +1,7 @@
 package invoicing
 
 import (
+	"bytes"
 	"context"
 	"encoding/xml"
 	"errors"
@@ -22,16 +23,24 @@ import (
 // a thousand and the next goes on from there.
 const maxFetchRounds = 20
 
+// maxLotBytes bounds the notes one lot keeps in memory before they are
+// written: a lot whose notes pass it is written up to the note before,
+// and the next round asks from there (50 notes of 4 MiB would hold
+// 200 MiB).
+const maxLotBytes = 32 << 20
+
 // InboxFetch is what one fetch of a unit's documents did: the last answer
 // (138 documents, 137 none: ask again in an hour, 656 asked too often),
-// the NSU read up to, the notes imported, the summaries and events seen.
+// the NSU read up to, the notes imported, the summaries and events seen,
+// and the documents not taken, with why.
 type InboxFetch struct {
-	Code      int      `json:"cStat"`
-	Reason    string   `json:"xMotivo"`
-	NSU       int64    `json:"nsu"`
-	Imported  []string `json:"imported"`
-	Summaries int      `json:"summaries"`
-	Events    int      `json:"events"`
+	Code      int                     `json:"cStat"`
+	Reason    string                  `json:"xMotivo"`
+	NSU       int64                   `json:"nsu"`
+	Imported  []string                `json:"imported"`
+	Summaries int                     `json:"summaries"`
+	Events    int                     `json:"events"`
+	Refused   []store.RefusedDocument `json:"refused"`
 	// Summarized are the keys of the notes the national environment
 	// summarized (resNFe): it distributes a note whole once its recipient
 	// has sent at least its ciência.
@@ -39,11 +48,16 @@ type InboxFetch struct {
 }
 
 // FetchInbox asks the national environment (NFeDistribuicaoDFe) for the
-// documents issued to the unit's CNPJ after the last NSU it read, in env:
-// authorized notes enter the inbox (held to the inbox's rules), summaries
-// and events are counted, and the NSU moves on with each lot.
+// documents issued to the unit's CNPJ after the last NSU it read, in env.
+// Each answer is judged whole before anything is written (its NSUs
+// numeric, after the position and within the lot, the lot within
+// maxNSU); its documents are then read one at a time, each by its content
+// (its root element, not its label): authorized notes enter the inbox as
+// signers allow, summaries and events are counted, and a document that
+// cannot be taken is recorded with its NSU and why. The lot and the new
+// position are written in one transaction.
 func FetchInbox(ctx context.Context, db *store.DB, c *sefaz.Client, u store.Unit, cert certs.Certificate, env string, signers *inbox.Signers) (InboxFetch, error) {
-	out := InboxFetch{Imported: []string{}}
+	out := InboxFetch{Imported: []string{}, Refused: []store.RefusedDocument{}}
 	if len(u.CityIBGE) < 2 {
 		return out, fmt.Errorf("unit %s has no city", u.Name)
 	}
@@ -51,6 +65,7 @@ func FetchInbox(ctx context.Context, db *store.DB, c *sefaz.Client, u store.Unit
 	if err != nil {
 		return out, err
 	}
+	out.NSU = nsu
 	for range maxFetchRounds {
 		d, err := c.Distribute(ctx, cert, brdoc.Digits(u.CNPJ), u.CityIBGE[:2], strconv.FormatInt(nsu, 10), env)
 		if err != nil {
@@ -60,43 +75,168 @@ func FetchInbox(ctx context.Context, db *store.DB, c *sefaz.Client, u store.Unit
 		if d.Code != 138 {
 			break // 137 nothing new, 656 asked too often: wait before asking again
 		}
-		for _, doc := range d.Documents {
-			switch {
-			case strings.HasPrefix(doc.Schema, "procNFe"):
-				n, err := inbox.ReadNFe(doc.XML, u.CNPJ, signers)
-				if err != nil {
-					return out, fmt.Errorf("NSU %s: %w", doc.NSU, err)
-				}
-				if _, err := db.ImportNFe(ctx, u.ID, n); err != nil && !errors.Is(err, store.ErrDuplicate) {
-					return out, fmt.Errorf("NSU %s: %w", doc.NSU, err)
-				}
-				out.Imported = append(out.Imported, n.AccessKey)
-			case strings.HasPrefix(doc.Schema, "resNFe"):
-				out.Summaries++
-				var res struct {
-					Key string `xml:"chNFe"`
-				}
-				if xml.Unmarshal(doc.XML, &res) == nil && brdoc.ValidAccessKey(res.Key) {
-					out.Summarized = append(out.Summarized, res.Key)
-				}
-			default:
-				out.Events++
-			}
-		}
-		got, err := strconv.ParseInt(d.LastNSU, 10, 64)
-		if err != nil || got < nsu {
-			return out, fmt.Errorf("the national environment answered NSU %q after %d", d.LastNSU, nsu)
-		}
-		nsu = got
-		if err := db.SetDistributionNSU(ctx, u.ID, nsu); err != nil {
+		last, max, nsus, err := judgeLot(d, nsu)
+		if err != nil {
 			return out, err
 		}
-		if d.LastNSU >= d.MaxNSU {
+		lot, taken := readLot(d, nsus, nsu, last, u.CNPJ, signers, &out)
+		added, err := db.ApplyDistribution(ctx, u.ID, lot, taken)
+		if err != nil {
+			return out, err
+		}
+		out.Imported = append(out.Imported, added...)
+		nsu, out.NSU = lot.NSU, lot.NSU
+		if lot.NSU == last && last >= max {
 			break
 		}
 	}
-	out.NSU = nsu
 	return out, nil
+}
+
+// FetchAgain asks the national environment for the one document at nsu
+// (consNSU), a document the inbox did not take, and reads it as
+// FetchInbox does: taken, its refusal is lifted; refused again, the
+// refusal says why now. The position does not move.
+func FetchAgain(ctx context.Context, db *store.DB, c *sefaz.Client, u store.Unit, cert certs.Certificate, env string, signers *inbox.Signers, nsu int64) (InboxFetch, error) {
+	out := InboxFetch{Imported: []string{}, Refused: []store.RefusedDocument{}}
+	if len(u.CityIBGE) < 2 {
+		return out, fmt.Errorf("unit %s has no city", u.Name)
+	}
+	d, err := c.DistributeOne(ctx, cert, brdoc.Digits(u.CNPJ), u.CityIBGE[:2], strconv.FormatInt(nsu, 10), env)
+	if err != nil {
+		return out, err
+	}
+	out.Code, out.Reason = d.Code, d.Reason
+	if d.Code != 138 {
+		return out, nil
+	}
+	if len(d.Documents) != 1 || d.Documents[0].NSU == "" {
+		return out, fmt.Errorf("%w: %d documents for NSU %d", sefaz.ErrAnswer, len(d.Documents), nsu)
+	}
+	if got, err := strconv.ParseInt(d.Documents[0].NSU, 10, 64); err != nil || got != nsu {
+		return out, fmt.Errorf("%w: NSU %q answers NSU %d", sefaz.ErrAnswer, d.Documents[0].NSU, nsu)
+	}
+	lot, taken := readLot(d, []int64{nsu}, nsu-1, nsu, u.CNPJ, signers, &out)
+	lot.NSU = 0 // the position stays
+	added, err := db.ApplyDistribution(ctx, u.ID, lot, taken)
+	if err != nil {
+		return out, err
+	}
+	out.Imported = append(out.Imported, added...)
+	out.NSU, err = db.DistributionNSU(ctx, u.ID)
+	return out, err
+}
+
+// judgeLot checks a 138 answer whole before anything of it is written:
+// ultNSU and maxNSU numeric, ultNSU not before the position nor after
+// maxNSU, each document's NSU numeric, after the position and the
+// document before it, and not after ultNSU.
+func judgeLot(d sefaz.Distribution, after int64) (last, max int64, nsus []int64, err error) {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", sefaz.ErrAnswer, fmt.Sprintf(format, args...))
+	}
+	if last, err = parseNSU(d.LastNSU); err != nil {
+		return 0, 0, nil, bad("ultNSU %q is not an NSU", d.LastNSU)
+	}
+	if max, err = parseNSU(d.MaxNSU); err != nil {
+		return 0, 0, nil, bad("maxNSU %q is not an NSU", d.MaxNSU)
+	}
+	if last < after || last > max {
+		return 0, 0, nil, bad("ultNSU %d after NSU %d with maxNSU %d", last, after, max)
+	}
+	prev := after
+	for _, doc := range d.Documents {
+		n, err := parseNSU(doc.NSU)
+		if err != nil || n <= prev || n > last {
+			return 0, 0, nil, bad("document NSU %q after NSU %d, within ultNSU %d", doc.NSU, prev, last)
+		}
+		nsus, prev = append(nsus, n), n
+	}
+	return last, max, nsus, nil
+}
+
+func parseNSU(s string) (int64, error) {
+	if s == "" || len(s) > 15 || strings.Trim(s, "0123456789") != "" {
+		return 0, strconv.ErrSyntax
+	}
+	return strconv.ParseInt(s, 10, 64)
+}
+
+// readLot reads a judged lot's documents one at a time, by their content:
+// the notes it takes (up to maxLotBytes, the lot then ending at the
+// document before), the NSUs it took, the documents it refused; counts go
+// to out.
+func readLot(d sefaz.Distribution, nsus []int64, after, last int64, unitCNPJ string, signers *inbox.Signers, out *InboxFetch) (store.DistributedLot, []int64) {
+	lot := store.DistributedLot{NSU: last}
+	var taken []int64
+	kept := 0
+	prev := after
+	for i, doc := range d.Documents {
+		n := nsus[i]
+		refuse := func(reason string) {
+			r := store.RefusedDocument{NSU: n, Schema: doc.Schema, Reason: reason}
+			lot.Refused = append(lot.Refused, r)
+			out.Refused = append(out.Refused, r)
+		}
+		raw, err := doc.Open()
+		if err != nil {
+			refuse(err.Error())
+			prev = n
+			continue
+		}
+		switch root := rootOf(raw); root {
+		case "nfeProc":
+			if kept+len(raw) > maxLotBytes && kept > 0 {
+				lot.NSU = prev // the rest comes in the next round
+				return lot, taken
+			}
+			note, err := inbox.ReadNFe(raw, unitCNPJ, signers)
+			if err != nil {
+				refuse(err.Error())
+				break
+			}
+			kept += len(raw)
+			lot.Notes = append(lot.Notes, note)
+			taken = append(taken, n)
+		case "resNFe":
+			out.Summaries++
+			var res struct {
+				Key string `xml:"chNFe"`
+			}
+			if xml.Unmarshal(raw, &res) == nil && brdoc.ValidAccessKey(res.Key) {
+				out.Summarized = append(out.Summarized, res.Key)
+			}
+			taken = append(taken, n)
+		case "procEventoNFe", "resEvento":
+			out.Events++
+			taken = append(taken, n)
+		default:
+			refuse(fmt.Sprintf("a document the inbox does not read (root %q)", root))
+		}
+		prev = n
+	}
+	return lot, taken
+}
+
+// nfeNS is the NF-e's namespace, which every distributed document is in.
+const nfeNS = "http://www.portalfiscal.inf.br/nfe"
+
+// rootOf is the local name of a document's root element in the NF-e's
+// namespace, or "" (another namespace, not XML).
+func rootOf(doc []byte) string {
+	d := xml.NewDecoder(bytes.NewReader(doc))
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return ""
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			if se.Name.Space != nfeNS {
+				return ""
+			}
+			return se.Name.Local
+		}
+	}
 }
 
 // FetchInboxes fetches the documents of each unit of a domain that has a

@@ -382,11 +382,29 @@ func (c *Client) Void(ctx context.Context, cert certs.Certificate, v Voiding, en
 
 // Document is one document the national environment distributes to an
 // interested party: a note (procNFe), a note's summary (resNFe), an event
-// or its summary, unpacked.
+// or its summary, still packed: Open unpacks it, so that a lot's
+// documents are taken one at a time.
 type Document struct {
 	NSU    string `json:"nsu"`
-	Schema string `json:"schema"` // e.g. procNFe_v4.00.xsd, resNFe_v1.01.xsd
-	XML    []byte `json:"-"`
+	Schema string `json:"schema"` // the label, e.g. procNFe_v4.00.xsd: the content decides what it is
+	zipped []byte
+}
+
+// Open unpacks the document, refusing one that inflates past maxDocument
+// (ErrAnswer).
+func (d Document) Open() ([]byte, error) {
+	gz, err := gzip.NewReader(bytes.NewReader(d.zipped))
+	if err != nil {
+		return nil, fmt.Errorf("%w: docZip %s: %v", ErrAnswer, d.NSU, err)
+	}
+	doc, err := io.ReadAll(io.LimitReader(gz, maxDocument+1))
+	if err != nil {
+		return nil, fmt.Errorf("%w: docZip %s: %v", ErrAnswer, d.NSU, err)
+	}
+	if len(doc) > maxDocument {
+		return nil, fmt.Errorf("%w: docZip %s inflates past %d bytes", ErrAnswer, d.NSU, maxDocument)
+	}
+	return doc, nil
 }
 
 // Distribution is an answer of NFeDistribuicaoDFe: cStat 138 (documents
@@ -403,6 +421,7 @@ type Distribution struct {
 // retDistDFeInt is what Distribute reads of the answer.
 type retDistDFeInt struct {
 	XMLName xml.Name
+	TpAmb   string `xml:"tpAmb"`
 	CStat   int    `xml:"cStat"`
 	XMotivo string `xml:"xMotivo"`
 	UltNSU  string `xml:"ultNSU"`
@@ -420,8 +439,35 @@ const maxDocument = 4 << 20
 
 // Distribute asks the national environment (AN) for the documents of the
 // CNPJ after lastNSU (NFeDistribuicaoDFe, distNSU), as the party of
-// stateCode, and unpacks them.
+// stateCode.
 func (c *Client) Distribute(ctx context.Context, cert certs.Certificate, cnpj, stateCode, lastNSU, env string) (Distribution, error) {
+	nsu, err := nsu15(lastNSU)
+	if err != nil {
+		return Distribution{}, err
+	}
+	return c.distribute(ctx, cert, cnpj, stateCode, `<distNSU><ultNSU>`+nsu+`</ultNSU></distNSU>`, env)
+}
+
+// DistributeOne asks the national environment for the one document of
+// the CNPJ at nsu (consNSU): a document fincom did not take, asked again.
+func (c *Client) DistributeOne(ctx context.Context, cert certs.Certificate, cnpj, stateCode, nsu, env string) (Distribution, error) {
+	n, err := nsu15(nsu)
+	if err != nil {
+		return Distribution{}, err
+	}
+	return c.distribute(ctx, cert, cnpj, stateCode, `<consNSU><NSU>`+n+`</NSU></consNSU>`, env)
+}
+
+// nsu15 is an NSU as the messages write it: 15 digits.
+func nsu15(s string) (string, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 || n > 999999999999999 {
+		return "", fmt.Errorf("NSU %q: 15 digits at most", s)
+	}
+	return fmt.Sprintf("%015d", n), nil
+}
+
+func (c *Client) distribute(ctx context.Context, cert certs.Certificate, cnpj, stateCode, query, env string) (Distribution, error) {
 	url, err := c.Endpoints.Lookup("55", "AN", env, "NFeDistribuicaoDFe")
 	if err != nil {
 		return Distribution{}, err
@@ -430,13 +476,8 @@ func (c *Client) Distribute(ctx context.Context, cert certs.Certificate, cnpj, s
 	if env == Producao {
 		tpAmb = "1"
 	}
-	n, err := strconv.ParseInt(lastNSU, 10, 64)
-	if err != nil || n < 0 || n > 999999999999999 {
-		return Distribution{}, fmt.Errorf("NSU %q: 15 digits at most", lastNSU)
-	}
-	nsu := fmt.Sprintf("%015d", n)
 	msg := []byte(`<distDFeInt xmlns="` + nfeNS + `" versao="1.01"><tpAmb>` + tpAmb + `</tpAmb><cUFAutor>` + stateCode + `</cUFAutor><CNPJ>` + cnpj +
-		`</CNPJ><distNSU><ultNSU>` + nsu + `</ultNSU></distNSU></distDFeInt>`)
+		`</CNPJ>` + query + `</distDFeInt>`)
 	if err := fiscal.ValidateSchema("distDFeInt", msg); err != nil {
 		return Distribution{}, fmt.Errorf("distDFeInt: %w", err)
 	}
@@ -451,24 +492,16 @@ func (c *Client) Distribute(ctx context.Context, cert certs.Certificate, cnpj, s
 	if err := xml.Unmarshal(out, &r); err != nil || r.XMLName.Space != nfeNS || r.XMLName.Local != "retDistDFeInt" {
 		return Distribution{}, fmt.Errorf("%w: not a retDistDFeInt", ErrAnswer)
 	}
+	if r.TpAmb != tpAmb {
+		return Distribution{}, fmt.Errorf("%w: it answers of environment %s, %s was asked", ErrAnswer, r.TpAmb, tpAmb)
+	}
 	d := Distribution{Code: r.CStat, Reason: r.XMotivo, LastNSU: r.UltNSU, MaxNSU: r.MaxNSU, Documents: []Document{}}
 	for _, z := range r.Docs {
 		raw, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(z.Data), ""))
 		if err != nil {
 			return Distribution{}, fmt.Errorf("%w: docZip %s: %v", ErrAnswer, z.NSU, err)
 		}
-		gz, err := gzip.NewReader(bytes.NewReader(raw))
-		if err != nil {
-			return Distribution{}, fmt.Errorf("%w: docZip %s: %v", ErrAnswer, z.NSU, err)
-		}
-		doc, err := io.ReadAll(io.LimitReader(gz, maxDocument+1))
-		if err != nil {
-			return Distribution{}, fmt.Errorf("%w: docZip %s: %v", ErrAnswer, z.NSU, err)
-		}
-		if len(doc) > maxDocument {
-			return Distribution{}, fmt.Errorf("%w: docZip %s inflates past %d bytes", ErrAnswer, z.NSU, maxDocument)
-		}
-		d.Documents = append(d.Documents, Document{NSU: z.NSU, Schema: z.Schema, XML: doc})
+		d.Documents = append(d.Documents, Document{NSU: z.NSU, Schema: z.Schema, zipped: raw})
 	}
 	return d, nil
 }

@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -380,14 +381,29 @@ func TestDistribute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Code != 138 || d.LastNSU != "000000000000002" || len(d.Documents) != 2 || !bytes.Equal(d.Documents[0].XML, note) ||
+	first, err := d.Documents[0].Open()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Code != 138 || d.LastNSU != "000000000000002" || len(d.Documents) != 2 || !bytes.Equal(first, note) ||
 		d.Documents[1].Schema != "resNFe_v1.01.xsd" || !strings.Contains(a.messages[0], "<CNPJ>11222333000181</CNPJ><distNSU><ultNSU>000000000000000</ultNSU>") {
 		t.Fatalf("distribution %+v, sent %v", d, a.messages)
 	}
 	bomb := distributed(t, lot(`<docZip NSU="000000000000001" schema="procNFe_v4.00.xsd">`+zipped(t, bytes.Repeat([]byte("a"), maxDocument+10))+`</docZip>`))
 	e.Override([]byte(`{"55": {"AN": {"homologacao": {"NFeDistribuicaoDFe": "` + bomb.srv.URL + `/ws"}}}}`))
 	cl.Roots.AddCert(bomb.srv.Certificate())
-	if _, err := cl.Distribute(context.Background(), cert, "11222333000181", "35", "0", Homologacao); !errors.Is(err, ErrAnswer) {
+	d, err = cl.Distribute(context.Background(), cert, "11222333000181", "35", "0", Homologacao)
+	if err != nil || len(d.Documents) != 1 {
+		t.Fatalf("a lot with a gzip bomb: %v", err)
+	}
+	if _, err := d.Documents[0].Open(); !errors.Is(err, ErrAnswer) {
 		t.Errorf("a gzip bomb: %v", err)
+	}
+	// An answer of the other environment than the one asked is none.
+	other := distributed(t, strings.Replace(lot(`<docZip NSU="000000000000001" schema="resNFe_v1.01.xsd">`+zipped(t, summary)+`</docZip>`), "<tpAmb>2</tpAmb>", "<tpAmb>1</tpAmb>", 1))
+	e.Override([]byte(`{"55": {"AN": {"homologacao": {"NFeDistribuicaoDFe": "` + other.srv.URL + `/ws"}}}}`))
+	cl.Roots.AddCert(other.srv.Certificate())
+	if _, err := cl.Distribute(context.Background(), cert, "11222333000181", "35", "0", Homologacao); !errors.Is(err, ErrAnswer) || !strings.Contains(fmt.Sprint(err), "environment 1") {
+		t.Errorf("another environment's answer: %v", err)
 	}
 }

@@ -1,0 +1,153 @@
+package cmd
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/tls"
+	"encoding/base64"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"software.sslmate.com/src/go-pkcs12"
+
+	"fincom/server/certs"
+)
+
+// TestFetchJudgesTheWholeAnswer: nfe fetch reads each document by its
+// content, not its label; a document it cannot take is recorded with its
+// NSU and why, the position moving on, and is taken when asked again
+// (--nsu) once its signer is trusted; an answer whose NSUs do not hold is
+// refused before anything of it is written.
+func TestFetchJudgesTheWholeAnswer(t *testing.T) {
+	schema := schemaForTest(t)
+	data := t.TempDir()
+	key := filepath.Join(t.TempDir(), "secrets.key")
+	if _, err := certs.WriteKeyFile(key); err != nil {
+		t.Fatal(err)
+	}
+	cli(t, schema, data, "domain", "create", "acme")
+	unit := jsonOut(t, cli(t, schema, data, "unit", "create", "acme", "--name", "Matriz", "--cnpj", "11.222.333/0001-81", "--city-ibge", "3550308", "--json"))["unit_token"].(string)
+	c, err := certs.TestCertificate("Matriz", "11222333000181", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pfxBytes, err := pkcs12.Modern.Encode(c.Key, c.Cert, nil, "s3nha")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pfx := filepath.Join(t.TempDir(), "a1.pfx")
+	os.WriteFile(pfx, pfxBytes, 0o600)
+	t.Setenv("FINCOM_CERT_PASSWORD", "s3nha")
+	cli(t, schema, data, "unit", "cert", "acme", unit, "--pfx", pfx, "--secrets-key-file", key)
+
+	note := mustRead(t, "../testdata/docread/nfe.xml")
+	zip := func(doc []byte) string {
+		var z bytes.Buffer
+		gz := gzip.NewWriter(&z)
+		gz.Write(doc)
+		gz.Close()
+		return base64.StdEncoding.EncodeToString(z.Bytes())
+	}
+	summary := []byte(`<resNFe xmlns="http://www.portalfiscal.inf.br/nfe" versao="1.01"><chNFe>35170458716523000119550010000000131000123450</chNFe></resNFe>`)
+	unknown := []byte(`<retConsSitNFe xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"/>`)
+	lot := func(code, ult, max string, docs ...string) string {
+		l := ""
+		if len(docs) > 0 {
+			l = "<loteDistDFeInt>" + strings.Join(docs, "") + "</loteDistDFeInt>"
+		}
+		return `<retDistDFeInt xmlns="http://www.portalfiscal.inf.br/nfe" versao="1.01"><tpAmb>2</tpAmb><verAplic>1.7.6</verAplic><cStat>` + code +
+			`</cStat><xMotivo>Resposta</xMotivo><dhResp>2026-11-26T10:00:00-03:00</dhResp><ultNSU>` + ult + `</ultNSU><maxNSU>` + max + `</maxNSU>` + l + `</retDistDFeInt>`
+	}
+	doc := func(nsu, schema string, body []byte) string {
+		return fmt.Sprintf(`<docZip NSU="%s" schema="%s">%s</docZip>`, nsu, schema, zip(body))
+	}
+	answers := map[string]string{
+		// The note whole, labelled a summary; a document of no kind the
+		// inbox reads, labelled a note; a summary.
+		"<ultNSU>000000000000000</ultNSU>": lot("138", "000000000000003", "000000000000005",
+			doc("000000000000001", "resNFe_v1.01.xsd", note), doc("000000000000002", "procNFe_v4.00.xsd", unknown), doc("000000000000003", "resNFe_v1.01.xsd", summary)),
+		// NSUs that go backwards: nothing of this lot is written.
+		"<ultNSU>000000000000003</ultNSU>":              lot("138", "000000000000002", "000000000000005", doc("000000000000004", "procNFe_v4.00.xsd", unknown)),
+		"<consNSU><NSU>000000000000001</NSU></consNSU>": lot("138", "000000000000005", "000000000000005", doc("000000000000001", "procNFe_v4.00.xsd", note)),
+	}
+	var mu sync.Mutex
+	var asked []string
+	an := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		answer := ""
+		for q, a := range answers {
+			if bytes.Contains(body, []byte(q)) {
+				mu.Lock()
+				asked = append(asked, q)
+				mu.Unlock()
+				answer = a
+			}
+		}
+		if answer == "" {
+			http.Error(w, "unexpected", 400)
+			return
+		}
+		io.WriteString(w, `<soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><nfeDistDFeInteresseResponse xmlns="http://www.portalfiscal.inf.br/nfe/wsdl/NFeDistribuicaoDFe">`+
+			`<nfeDistDFeInteresseResult>`+answer+`</nfeDistDFeInteresseResult></nfeDistDFeInteresseResponse></soap:Body></soap:Envelope>`)
+	}))
+	an.TLS = &tls.Config{ClientAuth: tls.RequireAnyClientCert}
+	an.StartTLS()
+	defer an.Close()
+	endpoints := filepath.Join(t.TempDir(), "endpoints.json")
+	os.WriteFile(endpoints, []byte(`{"55": {"AN": {"homologacao": {"NFeDistribuicaoDFe": "`+an.URL+`/ws"}}}}`), 0o600)
+	tlsOnly := filepath.Join(t.TempDir(), "ca.pem")
+	os.WriteFile(tlsOnly, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: an.Certificate().Raw}), 0o600)
+	withSupplier := filepath.Join(t.TempDir(), "ca-supplier.pem")
+	os.WriteFile(withSupplier, append(mustRead(t, tlsOnly), mustRead(t, "../testdata/docread/supplier.pem")...), 0o600)
+	fetch := func(extra ...string) []string {
+		return append([]string{"nfe", "fetch", "acme", unit, "--fiscal-endpoints", endpoints, "--secrets-key-file", key}, extra...)
+	}
+
+	err = cliErr(t, schema, data, fetch("--ca-file", tlsOnly)...)
+	if err == nil || !strings.Contains(err.Error(), "ultNSU 2 after NSU 3") {
+		t.Fatalf("a lot whose NSUs go backwards: %v", err)
+	}
+	refused := jsonOut(t, cli(t, schema, data, "nfe", "refused", "acme", unit, "--json"))["refused"].([]any)
+	if len(refused) != 2 || refused[0].(map[string]any)["nsu"] != 1.0 || !strings.Contains(refused[0].(map[string]any)["reason"].(string), "not trusted") ||
+		refused[1].(map[string]any)["nsu"] != 2.0 || !strings.Contains(refused[1].(map[string]any)["reason"].(string), "retConsSitNFe") {
+		t.Fatalf("refused: %v", refused)
+	}
+	// Asked again once the operator trusts its signer, the note is taken
+	// and its refusal lifted; the position stays where it was.
+	again := jsonOut(t, cli(t, schema, data, fetch("--ca-file", withSupplier, "--nsu", "1", "--json")...))
+	if imported := again["imported"].([]any); len(imported) != 1 || imported[0] != "35170458716523000119550010000000121000123458" || again["nsu"] != 3.0 {
+		t.Fatalf("fetched again: %v", again)
+	}
+	refused = jsonOut(t, cli(t, schema, data, "nfe", "refused", "acme", unit, "--json"))["refused"].([]any)
+	if len(refused) != 1 || refused[0].(map[string]any)["nsu"] != 2.0 {
+		t.Fatalf("refused after fetching again: %v", refused)
+	}
+	// An authority that never answers is given up at the deadline.
+	hang := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.ReadAll(r.Body) // read whole, the server notices the client leave
+		<-r.Context().Done()
+	}))
+	hang.TLS = &tls.Config{ClientAuth: tls.RequireAnyClientCert}
+	hang.StartTLS()
+	defer hang.Close()
+	os.WriteFile(endpoints, []byte(`{"55": {"AN": {"homologacao": {"NFeDistribuicaoDFe": "`+hang.URL+`/ws"}}}}`), 0o600)
+	os.WriteFile(tlsOnly, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: hang.Certificate().Raw}), 0o600)
+	start := time.Now()
+	if err := cliErr(t, schema, data, fetch("--ca-file", tlsOnly, "--deadline", "300ms")...); err == nil || !strings.Contains(err.Error(), "deadline") || time.Since(start) > 10*time.Second {
+		t.Errorf("a silent authority: %v after %s", err, time.Since(start))
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []string{"<ultNSU>000000000000000</ultNSU>", "<ultNSU>000000000000003</ultNSU>", "<consNSU><NSU>000000000000001</NSU></consNSU>"}; fmt.Sprint(asked) != fmt.Sprint(want) {
+		t.Errorf("asked %v", asked)
+	}
+}
