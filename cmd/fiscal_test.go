@@ -155,7 +155,8 @@ func TestUnitFiscalProfileAndCertificate(t *testing.T) {
 		if bytes.Contains(body, []byte("<xServ>INUTILIZAR</xServ>")) && bytes.Contains(body, []byte("<nNFIni>3</nNFIni><nNFFin>4</nNFFin>")) {
 			io.WriteString(w, `<soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><nfeResultMsg xmlns="http://www.portalfiscal.inf.br/nfe/wsdl/NFeInutilizacao4">`+
 				`<retInutNFe xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"><infInut><tpAmb>2</tpAmb><verAplic>SP</verAplic><cStat>102</cStat>`+
-				`<xMotivo>Inutilização de número homologado</xMotivo><cUF>35</cUF><dhRecbto>2026-11-26T10:00:00-03:00</dhRecbto><nProt>135260000000003</nProt>`+
+				`<xMotivo>Inutilização de número homologado</xMotivo><cUF>35</cUF><ano>`+time.Now().Format("06")+`</ano><CNPJ>11222333000181</CNPJ><mod>55</mod><serie>1</serie><nNFIni>3</nNFIni><nNFFin>4</nNFFin>`+
+				`<dhRecbto>2026-11-26T10:00:00-03:00</dhRecbto><nProt>135260000000003</nProt>`+
 				`</infInut></retInutNFe></nfeResultMsg></soap:Body></soap:Envelope>`)
 			return
 		}

@@ -95,7 +95,58 @@ func (c *Client) call(ctx context.Context, cert certs.Certificate, url, service 
 	if len(body) > maxAnswer {
 		return nil, fmt.Errorf("%w: larger than %d bytes", ErrAnswer, maxAnswer)
 	}
-	return readAnswer(body, service, resp.StatusCode)
+	out, err := readAnswer(body, service, resp.StatusCode)
+	if err != nil {
+		return nil, err
+	}
+	if err := sameEnvironment(msg, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// sameEnvironment refuses an answer about another environment than the
+// message asked in: every tpAmb the answer holds (its own, its protocols',
+// its events') must be the message's first. The one exception is the
+// authority's own refusal of that mismatch (the lot's or the note's
+// cStat), 252 (Ambiente informado
+// diverge do Ambiente de recebimento), written in its environment: a
+// rejection that authorizes nothing, and tells an operator whose
+// addresses point at the wrong environment what is wrong.
+func sameEnvironment(msg, answer []byte) error {
+	asked, refused := "", false
+	eachText(msg, "tpAmb", func(v string) bool { asked = v; return false })
+	eachText(answer, "cStat", func(v string) bool { refused = v == "252"; return !refused })
+	if asked == "" || refused {
+		return nil
+	}
+	var err error
+	eachText(answer, "tpAmb", func(v string) bool {
+		if v != asked {
+			err = fmt.Errorf("%w: it answers of environment %s, %s was asked", ErrAnswer, v, asked)
+			return false
+		}
+		return true
+	})
+	return err
+}
+
+// eachText calls fn with the text of each element named name in doc, in
+// order, while fn answers true.
+func eachText(doc []byte, name string, fn func(string) bool) {
+	d := xml.NewDecoder(bytes.NewReader(doc))
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return
+		}
+		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == name {
+			var v string
+			if d.DecodeElement(&v, &se) != nil || !fn(strings.TrimSpace(v)) {
+				return
+			}
+		}
+	}
 }
 
 // wrapped are the services whose WSDL wraps the message and the answer
@@ -245,6 +296,7 @@ type retConsSitNFe struct {
 	XMotivo string `xml:"xMotivo"`
 	ChNFe   string `xml:"chNFe"`
 	Prot    struct {
+		ChNFe    string `xml:"infProt>chNFe"`
 		NProt    string `xml:"infProt>nProt"`
 		DhRecbto string `xml:"infProt>dhRecbto"`
 	} `xml:"protNFe"`
@@ -283,6 +335,9 @@ func (c *Client) Consult(ctx context.Context, cert certs.Certificate, key, env s
 	if r.ChNFe != key {
 		return Situation{}, fmt.Errorf("%w: it answers of key %s, not %s", ErrAnswer, r.ChNFe, key)
 	}
+	if r.Prot.ChNFe != "" && r.Prot.ChNFe != key {
+		return Situation{}, fmt.Errorf("%w: its protocol is of key %s, not %s", ErrAnswer, r.Prot.ChNFe, key)
+	}
 	s := Situation{Authorizer: auth, Key: key, Code: r.CStat, Reason: r.XMotivo, Protocol: r.Prot.NProt, Authorized: r.Prot.DhRecbto}
 	if r.Prot.NProt != "" {
 		if s.ProtNFe, err = element(out, "protNFe", key); err != nil {
@@ -313,9 +368,21 @@ type Voided struct {
 // retInutNFe is what Void reads of the answer.
 type retInutNFe struct {
 	XMLName xml.Name
-	CStat   int    `xml:"infInut>cStat"`
-	XMotivo string `xml:"infInut>xMotivo"`
-	NProt   string `xml:"infInut>nProt"`
+	Inf     struct {
+		ID      string `xml:"Id,attr"`
+		CStat   int    `xml:"cStat"`
+		XMotivo string `xml:"xMotivo"`
+		NProt   string `xml:"nProt"`
+		// What the voiding was of, when the authority says it (cStat
+		// 102).
+		Ano    string `xml:"ano"`
+		CNPJ   string `xml:"CNPJ"`
+		Mod    string `xml:"mod"`
+		Serie  string `xml:"serie"`
+		NNFIni string `xml:"nNFIni"`
+		NNFFin string `xml:"nNFFin"`
+	} `xml:"infInut"`
+	Signed []struct{} `xml:"Signature"`
 }
 
 // ErrVoiding is a voiding request that cannot be made.
@@ -377,7 +444,24 @@ func (c *Client) Void(ctx context.Context, cert certs.Certificate, v Voiding, en
 	if err := xml.Unmarshal(out, &r); err != nil || r.XMLName.Space != nfeNS || r.XMLName.Local != "retInutNFe" {
 		return Voided{}, fmt.Errorf("%w: not a retInutNFe", ErrAnswer)
 	}
-	return Voided{Authorizer: auth, Code: r.CStat, Reason: r.XMotivo, Protocol: r.NProt}, nil
+	// An answer about another voiding than the one asked is none.
+	for _, f := range []struct{ name, got, want string }{{"ano", r.Inf.Ano, year}, {"CNPJ", r.Inf.CNPJ, v.CNPJ}, {"mod", r.Inf.Mod, v.Model},
+		{"serie", r.Inf.Serie, strconv.Itoa(v.Series)}, {"nNFIni", r.Inf.NNFIni, strconv.Itoa(v.From)}, {"nNFFin", r.Inf.NNFFin, strconv.Itoa(v.To)}} {
+		if f.got != "" && strings.TrimLeft(f.got, "0") != strings.TrimLeft(f.want, "0") {
+			return Voided{}, fmt.Errorf("%w: it answers of %s %s, %s was asked", ErrAnswer, f.name, f.got, f.want)
+		}
+	}
+	if r.Inf.CStat == 102 && (r.Inf.CNPJ == "" || r.Inf.NNFIni == "" || r.Inf.NNFFin == "") {
+		return Voided{}, fmt.Errorf("%w: a voiding without the CNPJ and numbers it voided", ErrAnswer)
+	}
+	// The authority may sign its answer: a signature that is there must
+	// verify.
+	if len(r.Signed) > 0 {
+		if _, err := fiscal.Verify(out, r.Inf.ID); err != nil {
+			return Voided{}, fmt.Errorf("%w: its signature: %v", ErrAnswer, err)
+		}
+	}
+	return Voided{Authorizer: auth, Code: r.Inf.CStat, Reason: r.Inf.XMotivo, Protocol: r.Inf.NProt}, nil
 }
 
 // Document is one document the national environment distributes to an
@@ -421,7 +505,6 @@ type Distribution struct {
 // retDistDFeInt is what Distribute reads of the answer.
 type retDistDFeInt struct {
 	XMLName xml.Name
-	TpAmb   string `xml:"tpAmb"`
 	CStat   int    `xml:"cStat"`
 	XMotivo string `xml:"xMotivo"`
 	UltNSU  string `xml:"ultNSU"`
@@ -491,9 +574,6 @@ func (c *Client) distribute(ctx context.Context, cert certs.Certificate, cnpj, s
 	var r retDistDFeInt
 	if err := xml.Unmarshal(out, &r); err != nil || r.XMLName.Space != nfeNS || r.XMLName.Local != "retDistDFeInt" {
 		return Distribution{}, fmt.Errorf("%w: not a retDistDFeInt", ErrAnswer)
-	}
-	if r.TpAmb != tpAmb {
-		return Distribution{}, fmt.Errorf("%w: it answers of environment %s, %s was asked", ErrAnswer, r.TpAmb, tpAmb)
 	}
 	d := Distribution{Code: r.CStat, Reason: r.XMotivo, LastNSU: r.UltNSU, MaxNSU: r.MaxNSU, Documents: []Document{}}
 	for _, z := range r.Docs {

@@ -233,8 +233,15 @@ func TestConsult(t *testing.T) {
 		code  int
 		err   error
 	}{
-		"authorized":  {authorized, 100, nil},
-		"another key": {strings.ReplaceAll(authorized, consultedKey, consultedKey[:43]+"9"), 0, ErrAnswer},
+		"authorized":                {authorized, 100, nil},
+		"another key":               {strings.ReplaceAll(authorized, consultedKey, consultedKey[:43]+"9"), 0, ErrAnswer},
+		"a protocol of another key": {strings.Replace(authorized, "<chNFe>"+consultedKey+"</chNFe><dhRecbto>", "<chNFe>"+consultedKey[:43]+"9</chNFe><dhRecbto>", 1), 0, ErrAnswer},
+		"another environment":       {strings.ReplaceAll(authorized, "<tpAmb>2</tpAmb>", "<tpAmb>1</tpAmb>"), 0, ErrAnswer},
+		// The authority's own refusal of the mismatch is its answer.
+		"refused as of another environment": {`<retConsSitNFe xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"><tpAmb>1</tpAmb><verAplic>SP_NFE_PL009_V4</verAplic>` +
+			`<cStat>252</cStat><xMotivo>Rejeição: Ambiente informado diverge do Ambiente de recebimento</xMotivo><cUF>35</cUF><dhRecbto>2026-11-26T10:00:00-03:00</dhRecbto><chNFe>` +
+			consultedKey + `</chNFe></retConsSitNFe>`, 252, nil},
+		"a protocol of another environment": {strings.Replace(authorized, "<infProt><tpAmb>2</tpAmb>", "<infProt><tpAmb>1</tpAmb>", 1), 0, ErrAnswer},
 	} {
 		a := newService(t, "NFeConsultaProtocolo4", "consSitNFe", answer(c.inner))
 		e, _ := Load()
@@ -248,7 +255,7 @@ func TestConsult(t *testing.T) {
 			t.Errorf("%s: %+v %v", name, st, err)
 			continue
 		}
-		if c.err == nil && (st.Protocol != "135260000000001" || st.Authorizer != "SP" ||
+		if c.err == nil && c.code == 100 && (st.Protocol != "135260000000001" || st.Authorizer != "SP" ||
 			!strings.Contains(a.messages[0], "<xServ>CONSULTAR</xServ><chNFe>"+consultedKey+"</chNFe>")) {
 			t.Errorf("%s: %+v, sent %v", name, st, a.messages)
 		}
@@ -264,6 +271,10 @@ func TestConsult(t *testing.T) {
 // that cannot be made are refused before anything is sent.
 func TestVoid(t *testing.T) {
 	var signedBy string
+	const homologated = `<retInutNFe xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"><infInut><tpAmb>2</tpAmb><verAplic>SP</verAplic><cStat>102</cStat>` +
+		`<xMotivo>Inutilização de número homologado</xMotivo><cUF>35</cUF><ano>26</ano><CNPJ>11222333000181</CNPJ><mod>55</mod><serie>1</serie>` +
+		`<nNFIni>10</nNFIni><nNFFin>12</nNFFin><dhRecbto>2026-11-26T10:00:00-03:00</dhRecbto><nProt>135260000000002</nProt></infInut></retInutNFe>`
+	reply := homologated
 	a := newService(t, "NFeInutilizacao4", "inutNFe", func(w http.ResponseWriter) {})
 	a.srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -285,10 +296,7 @@ func TestVoid(t *testing.T) {
 		}
 		signedBy = cert.Subject.CommonName
 		io.WriteString(w, `<soap:Envelope xmlns:soap="`+soapNS+`"><soap:Body><nfeResultMsg xmlns="`+wsdlNS+`NFeInutilizacao4">`+
-			`<retInutNFe xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"><infInut><tpAmb>2</tpAmb><verAplic>SP</verAplic><cStat>102</cStat>`+
-			`<xMotivo>Inutilização de número homologado</xMotivo><cUF>35</cUF><ano>26</ano><CNPJ>11222333000181</CNPJ><mod>55</mod><serie>1</serie>`+
-			`<nNFIni>10</nNFIni><nNFFin>12</nNFFin><dhRecbto>2026-11-26T10:00:00-03:00</dhRecbto><nProt>135260000000002</nProt></infInut></retInutNFe>`+
-			`</nfeResultMsg></soap:Body></soap:Envelope>`)
+			reply+`</nfeResultMsg></soap:Body></soap:Envelope>`)
 	})
 	e, _ := Load()
 	e.Override([]byte(`{"55": {"SP": {"homologacao": {"NFeInutilizacao4": "` + a.srv.URL + `/ws"}}}}`))
@@ -311,6 +319,33 @@ func TestVoid(t *testing.T) {
 		bad(&w)
 		if _, err := cl.Void(context.Background(), cert, w, Homologacao); !errors.Is(err, ErrVoiding) {
 			t.Errorf("%s: %v", name, err)
+		}
+	}
+	// The authority's signed answer: its signature verifies, or the
+	// answer is none.
+	sefazCert, _ := certs.TestCertificate("SEFAZ SP", "46377222000129", time.Now())
+	signedReply, err := fiscal.Sign([]byte(strings.Replace(homologated, "<infInut>", `<infInut Id="ID135260000000002">`, 1)), "ID135260000000002", sefazCert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signedReply = withoutDeclaration(signedReply)
+	reply = string(signedReply)
+	if got, err := cl.Void(context.Background(), cert, v, Homologacao); err != nil || got.Code != 102 {
+		t.Errorf("a signed answer: %+v %v", got, err)
+	}
+	// Answers about another voiding, environment, or changed after the
+	// authority signed them, are none.
+	for name, r := range map[string]string{
+		"another CNPJ":          strings.Replace(homologated, "<CNPJ>11222333000181</CNPJ>", "<CNPJ>99888777000166</CNPJ>", 1),
+		"another series":        strings.Replace(homologated, "<serie>1</serie>", "<serie>2</serie>", 1),
+		"another range":         strings.Replace(homologated, "<nNFFin>12</nNFFin>", "<nNFFin>13</nNFFin>", 1),
+		"another environment":   strings.Replace(homologated, "<tpAmb>2</tpAmb>", "<tpAmb>1</tpAmb>", 1),
+		"no numbers":            strings.Replace(homologated, "<nNFIni>10</nNFIni><nNFFin>12</nNFFin>", "", 1),
+		"changed after signing": strings.Replace(string(signedReply), "<nProt>135260000000002</nProt>", "<nProt>135260000000009</nProt>", 1),
+	} {
+		reply = r
+		if got, err := cl.Void(context.Background(), cert, v, Homologacao); !errors.Is(err, ErrAnswer) {
+			t.Errorf("%s: %+v %v", name, got, err)
 		}
 	}
 }
