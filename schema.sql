@@ -82,7 +82,10 @@ CREATE TABLE unit_certificates (
 	not_before   TEXT NOT NULL,
 	not_after    TEXT NOT NULL,
 	test         INTEGER NOT NULL DEFAULT 0,
-	installed_at TEXT NOT NULL
+	installed_at TEXT NOT NULL,
+	-- The intermediates that came with it (DER, one after another),
+	-- presented with it in mutual TLS.
+	chain        BLOB
 ) STRICT;
 
 CREATE TABLE users (

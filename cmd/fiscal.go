@@ -145,7 +145,7 @@ func (a *app) withFiscalUnit(cmd *cobra.Command, domain, token string, o fiscalO
 		if err != nil {
 			return fmt.Errorf("unit %s has no A1 certificate: fincom unit cert %s %s --pfx FILE", u.Name, domain, token)
 		}
-		cert, err := keys.OpenCertificate(stored.Cert, stored.SealedKey)
+		cert, err := keys.OpenCertificate(stored.Cert, stored.Chain, stored.SealedKey)
 		if err != nil {
 			return fmt.Errorf("open the unit's certificate: %w", err)
 		}

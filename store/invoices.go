@@ -134,8 +134,8 @@ func (db *DB) InvoiceData(ctx context.Context, unitID int64, orderToken string) 
 		d.Emitter.Zip, d.Emitter.Phone = p.Zip, p.Phone
 		var crt UnitCertificate
 		var nb, na string
-		err = tx.QueryRowContext(ctx, `SELECT cert, sealed_key, cnpj, subject, not_before, not_after, test FROM unit_certificates WHERE unit_id = ?`,
-			unitID).Scan(&crt.Cert, &crt.SealedKey, &crt.CNPJ, &crt.Subject, &nb, &na, &crt.Test)
+		err = tx.QueryRowContext(ctx, `SELECT cert, sealed_key, cnpj, subject, not_before, not_after, test, chain FROM unit_certificates WHERE unit_id = ?`,
+			unitID).Scan(&crt.Cert, &crt.SealedKey, &crt.CNPJ, &crt.Subject, &nb, &na, &crt.Test, &crt.Chain)
 		switch {
 		case err == nil:
 			crt.NotBefore, _ = time.Parse(time.RFC3339, nb)

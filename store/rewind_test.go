@@ -21,6 +21,7 @@ var undoSchema = map[int]string{
 	33: `DROP TABLE psp_refunds; ALTER TABLE charges DROP COLUMN refunded_amount;`,
 	34: `DROP TABLE pix_recurrences;`,
 	35: `DROP TABLE inbox_refused;`,
+	36: `ALTER TABLE unit_certificates DROP COLUMN chain;`,
 }
 
 // rewind sets the file's schema version back to version, undoing the

@@ -142,7 +142,10 @@ func (db *DB) SetUnitProfile(ctx context.Context, unitToken string, change func(
 // private key sealed with the operator's secrets key, and what fincom
 // shows of it.
 type UnitCertificate struct {
-	Cert      []byte    `json:"-"`
+	Cert []byte `json:"-"`
+	// Chain are the intermediates that came with it, DER one after
+	// another (x509.ParseCertificates reads them).
+	Chain     []byte    `json:"-"`
 	SealedKey []byte    `json:"-"`
 	CNPJ      string    `json:"cnpj"`
 	Subject   string    `json:"subject"`
@@ -154,12 +157,12 @@ type UnitCertificate struct {
 // SetUnitCertificate installs (or replaces) a unit's certificate.
 func (db *DB) SetUnitCertificate(ctx context.Context, unitID int64, c UnitCertificate) error {
 	return wrap("set unit certificate", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO unit_certificates (unit_id, cert, sealed_key, cnpj, subject, not_before, not_after, test, installed_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		_, err := tx.ExecContext(ctx, `INSERT INTO unit_certificates (unit_id, cert, sealed_key, cnpj, subject, not_before, not_after, test, installed_at, chain)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (unit_id) DO UPDATE SET cert = excluded.cert, sealed_key = excluded.sealed_key, cnpj = excluded.cnpj,
 				subject = excluded.subject, not_before = excluded.not_before, not_after = excluded.not_after, test = excluded.test,
-				installed_at = excluded.installed_at`,
-			unitID, c.Cert, c.SealedKey, c.CNPJ, c.Subject, timestamp(c.NotBefore), timestamp(c.NotAfter), boolInt(c.Test), timestamp(now))
+				installed_at = excluded.installed_at, chain = excluded.chain`,
+			unitID, c.Cert, c.SealedKey, c.CNPJ, c.Subject, timestamp(c.NotBefore), timestamp(c.NotAfter), boolInt(c.Test), timestamp(now), c.Chain)
 		return err
 	}))
 }
@@ -168,8 +171,8 @@ func (db *DB) SetUnitCertificate(ctx context.Context, unitID int64, c UnitCertif
 func (db *DB) Certificate(ctx context.Context, unitID int64) (UnitCertificate, error) {
 	var c UnitCertificate
 	var nb, na string
-	err := db.r.QueryRowContext(ctx, `SELECT cert, sealed_key, cnpj, subject, not_before, not_after, test FROM unit_certificates WHERE unit_id = ?`,
-		unitID).Scan(&c.Cert, &c.SealedKey, &c.CNPJ, &c.Subject, &nb, &na, &c.Test)
+	err := db.r.QueryRowContext(ctx, `SELECT cert, sealed_key, cnpj, subject, not_before, not_after, test, chain FROM unit_certificates WHERE unit_id = ?`,
+		unitID).Scan(&c.Cert, &c.SealedKey, &c.CNPJ, &c.Subject, &nb, &na, &c.Test, &c.Chain)
 	if err != nil {
 		return c, wrap("certificate", notFound(err))
 	}

@@ -69,7 +69,7 @@ func (p *PSPs) Client(ctx context.Context, db *store.DB, unitID int64) (*psp.Cli
 	if err != nil {
 		return nil, false, fmt.Errorf("the unit's PSP secret: %w", err)
 	}
-	cert, err := p.Keyring.OpenCertificate(conn.Cert, conn.KeySealed)
+	cert, err := p.Keyring.OpenCertificate(conn.Cert, nil, conn.KeySealed)
 	if err != nil {
 		return nil, false, fmt.Errorf("the unit's PSP certificate: %w", err)
 	}

@@ -6,6 +6,7 @@
 package certs
 
 import (
+	"bytes"
 	"crypto"
 	"crypto/aes"
 	"crypto/cipher"
@@ -152,12 +153,26 @@ func (k *Keyring) Open(sealed []byte) ([]byte, error) {
 type Certificate struct {
 	Cert *x509.Certificate
 	Key  crypto.Signer
+	// Chain are the intermediates between Cert and its root, as its
+	// PKCS#12 file carried them: presented with it in mutual TLS (an
+	// ICP-Brasil A1 certificate needs them to be verified).
+	Chain []*x509.Certificate
+}
+
+// ChainDER is the chain's DER, one certificate after another, as the
+// store keeps it.
+func (c Certificate) ChainDER() []byte {
+	var out []byte
+	for _, ic := range c.Chain {
+		out = append(out, ic.Raw...)
+	}
+	return out
 }
 
 // ReadPFX reads a PKCS#12 (.pfx, .p12) file: the leaf certificate and its
 // RSA key (NF-e signatures are RSA).
 func ReadPFX(data []byte, password string) (Certificate, error) {
-	key, cert, _, err := pkcs12.DecodeChain(data, password)
+	key, cert, cas, err := pkcs12.DecodeChain(data, password)
 	if err != nil {
 		return Certificate{}, fmt.Errorf("read the certificate file: %w", err)
 	}
@@ -165,7 +180,15 @@ func ReadPFX(data []byte, password string) (Certificate, error) {
 	if !ok {
 		return Certificate{}, ErrNoKey
 	}
-	return Certificate{Cert: cert, Key: rk}, nil
+	// The intermediates are kept; a root (self-signed) the file may carry
+	// is the peer's to trust, not ours to present.
+	var chain []*x509.Certificate
+	for _, ca := range cas {
+		if !bytes.Equal(ca.RawSubject, ca.RawIssuer) {
+			chain = append(chain, ca)
+		}
+	}
+	return Certificate{Cert: cert, Key: rk, Chain: chain}, nil
 }
 
 // icpCNPJ is ICP-Brasil's otherName of a legal entity's CNPJ
@@ -344,11 +367,18 @@ func (k *Keyring) SealKey(c Certificate) ([]byte, error) {
 	return k.Seal(der), nil
 }
 
-// OpenCertificate rebuilds a certificate from its DER and its sealed key.
-func (k *Keyring) OpenCertificate(certDER, sealedKey []byte) (Certificate, error) {
+// OpenCertificate rebuilds a certificate from its DER, its chain's (DER
+// one after another, or nil) and its sealed key.
+func (k *Keyring) OpenCertificate(certDER, chainDER, sealedKey []byte) (Certificate, error) {
 	cert, err := x509.ParseCertificate(certDER)
 	if err != nil {
 		return Certificate{}, err
+	}
+	var chain []*x509.Certificate
+	if len(chainDER) > 0 {
+		if chain, err = x509.ParseCertificates(chainDER); err != nil {
+			return Certificate{}, fmt.Errorf("the certificate's chain: %w", err)
+		}
 	}
 	der, err := k.Open(sealedKey)
 	if err != nil {
@@ -362,5 +392,5 @@ func (k *Keyring) OpenCertificate(certDER, sealedKey []byte) (Certificate, error
 	if !ok {
 		return Certificate{}, ErrNoKey
 	}
-	return Certificate{Cert: cert, Key: signer}, nil
+	return Certificate{Cert: cert, Key: signer, Chain: chain}, nil
 }

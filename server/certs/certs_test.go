@@ -88,13 +88,13 @@ func TestPFXRoundTrip(t *testing.T) {
 	if bytes.Contains(sealed, der[len(der)-64:]) {
 		t.Fatal("the sealed key shows its plaintext")
 	}
-	back, err := k.OpenCertificate(got.Cert.Raw, sealed)
+	back, err := k.OpenCertificate(got.Cert.Raw, nil, sealed)
 	if err != nil || !back.Cert.Equal(c.Cert) {
 		t.Fatalf("OpenCertificate: %v", err)
 	}
 	rand.Read(key)
 	other, _ := NewKeyring(key)
-	if _, err := other.OpenCertificate(got.Cert.Raw, sealed); !errors.Is(err, ErrSealed) {
+	if _, err := other.OpenCertificate(got.Cert.Raw, nil, sealed); !errors.Is(err, ErrSealed) {
 		t.Fatalf("another key: %v", err)
 	}
 }

@@ -119,10 +119,14 @@ func MutualClient(c Certificate, roots *x509.CertPool, timeout time.Duration) *h
 
 // MutualTLS is the TLS of a call to an authority or a PSP: TLS 1.2 or
 // newer, the server's chain checked against roots (TrustPool), and c
-// presented as the client's certificate.
+// presented as the client's certificate, with its intermediates.
 func MutualTLS(c Certificate, roots *x509.CertPool) *tls.Config {
+	presented := [][]byte{c.Cert.Raw}
+	for _, ic := range c.Chain {
+		presented = append(presented, ic.Raw)
+	}
 	return &tls.Config{MinVersion: tls.VersionTLS12, RootCAs: roots,
-		Certificates: []tls.Certificate{{Certificate: [][]byte{c.Cert.Raw}, PrivateKey: c.Key, Leaf: c.Cert}}}
+		Certificates: []tls.Certificate{{Certificate: presented, PrivateKey: c.Key, Leaf: c.Cert}}}
 }
 
 // LoopbackServer is the server of a local party (fincom's own SEFAZ,

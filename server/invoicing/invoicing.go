@@ -357,7 +357,7 @@ func (s *Service) certificate(ctx context.Context, db *store.DB, d store.Invoice
 		}
 		return c, nil
 	}
-	c, err := s.Keyring.OpenCertificate(d.Certificate.Cert, d.Certificate.SealedKey)
+	c, err := s.Keyring.OpenCertificate(d.Certificate.Cert, d.Certificate.Chain, d.Certificate.SealedKey)
 	if err != nil {
 		return certs.Certificate{}, fmt.Errorf("the unit's certificate: %w", err)
 	}
@@ -374,7 +374,7 @@ func InstallCertificate(ctx context.Context, db *store.DB, unitID int64, k *cert
 	if err != nil {
 		return err
 	}
-	return db.SetUnitCertificate(ctx, unitID, store.UnitCertificate{Cert: c.Cert.Raw, SealedKey: sealed, CNPJ: certs.CNPJ(c.Cert),
+	return db.SetUnitCertificate(ctx, unitID, store.UnitCertificate{Cert: c.Cert.Raw, Chain: c.ChainDER(), SealedKey: sealed, CNPJ: certs.CNPJ(c.Cert),
 		Subject: c.Cert.Subject.CommonName, NotBefore: c.Cert.NotBefore, NotAfter: c.Cert.NotAfter, Test: certs.IsTest(c.Cert)})
 }
 

@@ -88,7 +88,7 @@ func (s *Service) unitSigner(ctx context.Context, db *store.DB, unitID int64) (c
 	if err != nil {
 		return cert, false, false, err
 	}
-	if cert, err = s.Keyring.OpenCertificate(stored.Cert, stored.SealedKey); err != nil {
+	if cert, err = s.Keyring.OpenCertificate(stored.Cert, stored.Chain, stored.SealedKey); err != nil {
 		return cert, false, false, err
 	}
 	p, err := db.UnitProfile(ctx, unitID)
