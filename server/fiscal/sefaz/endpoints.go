@@ -133,7 +133,7 @@ func Load() (*Endpoints, error) {
 func (e *Endpoints) Override(file []byte) (warnings []string, err error) {
 	var in map[string]json.RawMessage
 	if err := json.Unmarshal(file, &in); err != nil {
-		return nil, fmt.Errorf("fiscal endpoints: %w", err)
+		return nil, fileError("fiscal endpoints", err)
 	}
 	checkURL := func(where, env, raw string) error {
 		u, err := url.Parse(raw)
@@ -157,7 +157,7 @@ func (e *Endpoints) Override(file []byte) (warnings []string, err error) {
 		if model == "nfse" {
 			var envs map[string]map[string]string
 			if err := json.Unmarshal(raw, &envs); err != nil {
-				return nil, fmt.Errorf("fiscal endpoints: nfse: %w", err)
+				return nil, fileError("fiscal endpoints: nfse", err)
 			}
 			for env, services := range envs {
 				if env != Homologacao && env != Producao {
@@ -180,7 +180,7 @@ func (e *Endpoints) Override(file []byte) (warnings []string, err error) {
 		}
 		var auths map[string]map[string]map[string]string
 		if err := json.Unmarshal(raw, &auths); err != nil {
-			return nil, fmt.Errorf("fiscal endpoints: %s: %w", model, err)
+			return nil, fileError("fiscal endpoints: "+model, err)
 		}
 		for auth, envs := range auths {
 			if _, known := e.NFe[model][auth]; !known {
@@ -238,4 +238,19 @@ func loopback(host string) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// fileError says what is wrong with a file that is not the JSON it
+// should be, and where, without echoing any of its content (an operator
+// may point at the wrong file, a secret one).
+func fileError(where string, err error) error {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		return fmt.Errorf("%s: not JSON (at byte %d)", where, syntax.Offset)
+	case errors.As(err, &typ):
+		return fmt.Errorf("%s: a %s where an object of addresses goes (at byte %d)", where, typ.Value, typ.Offset)
+	}
+	return fmt.Errorf("%s: not the JSON of addresses", where)
 }

@@ -116,3 +116,16 @@ func TestOverrideRefusesClearText(t *testing.T) {
 		}
 	}
 }
+
+// TestOverrideErrorsShowNoContent: a file that is not the addresses' JSON
+// is refused saying where, never echoing what it holds.
+func TestOverrideErrorsShowNoContent(t *testing.T) {
+	for _, file := range []string{"root:$6$s3cr3tHash:19000:0:99999:7:::", `{"55": "s3cr3tHash"}`, `{"55": {"SP": {"homologacao": ["s3cr3tHash"]}}}`,
+		`{"nfse": {"homologacao": 7}}`, `"s3cr3tHash"`} {
+		e, _ := Load()
+		_, err := e.Override([]byte(file))
+		if err == nil || strings.Contains(err.Error(), "s3cr3t") || strings.Contains(err.Error(), "root:") || strings.Contains(err.Error(), "'r'") {
+			t.Errorf("%s: %v", file, err)
+		}
+	}
+}
