@@ -734,6 +734,9 @@ CREATE TABLE nfe_inbox (
 	-- or refused, with the authority's reply; null while it waits.
 	manifestation_sent  TEXT CHECK (manifestation_sent IN ('registered', 'refused')),
 	manifestation_reply TEXT,
+	-- When the note's authority confirmed it as authorized with this
+	-- content; null: not confirmed.
+	confirmed_at TEXT,
 	UNIQUE (unit_id, access_key)
 ) STRICT;
 

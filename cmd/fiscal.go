@@ -93,6 +93,30 @@ func (o *fiscalOptions) flags(c *cobra.Command) {
 	c.Flags().StringVar(&o.caFile, "ca-file", os.Getenv("FINCOM_CA_FILE"), "PEM certificates trusted besides the system's and the ICP-Brasil roots")
 }
 
+// fiscalClient is the SEFAZ client of a command: the shipped addresses
+// as endpointsFile overrides them, trusting the system's roots, the
+// ICP-Brasil roots and caFile.
+func fiscalClient(endpointsFile, caFile string) (*sefaz.Client, error) {
+	e, err := sefaz.Load()
+	if err != nil {
+		return nil, err
+	}
+	if endpointsFile != "" {
+		b, err := os.ReadFile(endpointsFile)
+		if err != nil {
+			return nil, fmt.Errorf("--fiscal-endpoints: %w", err)
+		}
+		if _, err := e.Override(b); err != nil {
+			return nil, err
+		}
+	}
+	roots, err := certs.TrustPool(caFile)
+	if err != nil {
+		return nil, err
+	}
+	return &sefaz.Client{Endpoints: e, Roots: roots}, nil
+}
+
 // fiscalUnit is a unit about to speak to an authority: the SEFAZ client
 // (the shipped addresses as --fiscal-endpoints overrides them, trusting
 // the system's roots, the ICP-Brasil roots and --ca-file), its domain, its
@@ -108,20 +132,7 @@ type fiscalUnit struct {
 // withFiscalUnit opens the domain's unit for fn, refusing a unit without a
 // certificate, a CNPJ or a city, each with the command that sets it.
 func (a *app) withFiscalUnit(cmd *cobra.Command, domain, token string, o fiscalOptions, fn func(f fiscalUnit) error) error {
-	e, err := sefaz.Load()
-	if err != nil {
-		return err
-	}
-	if o.file != "" {
-		b, err := os.ReadFile(o.file)
-		if err != nil {
-			return fmt.Errorf("--fiscal-endpoints: %w", err)
-		}
-		if _, err := e.Override(b); err != nil {
-			return err
-		}
-	}
-	roots, err := certs.TrustPool(o.caFile)
+	client, err := fiscalClient(o.file, o.caFile)
 	if err != nil {
 		return err
 	}
@@ -149,7 +160,7 @@ func (a *app) withFiscalUnit(cmd *cobra.Command, domain, token string, o fiscalO
 		if err != nil {
 			return fmt.Errorf("open the unit's certificate: %w", err)
 		}
-		return fn(fiscalUnit{client: &sefaz.Client{Endpoints: e, Roots: roots}, db: db, unit: u, cert: cert, stateCode: u.CityIBGE[:2], state: m.State})
+		return fn(fiscalUnit{client: client, db: db, unit: u, cert: cert, stateCode: u.CityIBGE[:2], state: m.State})
 	})
 }
 

@@ -18,7 +18,7 @@ import (
 
 func newNFeCmd(a *app) *cobra.Command {
 	c := &cobra.Command{Use: "nfe", Short: "The NF-e inbox of a unit (the documents issued to its CNPJ)"}
-	var caFile string
+	var caFile, endpointsFile string
 	imp := &cobra.Command{
 		Use:   "import DOMAIN UNIT_TOKEN FILE...",
 		Short: "Import NF-e XML files into a unit's inbox (standing in for the tax authority's distribution)",
@@ -28,12 +28,23 @@ func newNFeCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			svc := &invoicing.Service{SignerRoots: roots}
+			// With the secrets key, a unit's certificate opens and each note
+			// is confirmed at its authority before it enters.
+			if svc.Keyring, err = a.keyring(false); err != nil {
+				return err
+			}
+			if svc.Keyring != nil {
+				if svc.SEFAZ, err = fiscalClient(endpointsFile, caFile); err != nil {
+					return err
+				}
+			}
 			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
 				units, err := db.UnitsByTokens(cmd.Context(), []string{args[1]})
 				if err != nil {
 					return fmt.Errorf("unit %s: %w", args[1], err)
 				}
-				signers, err := (&invoicing.Service{SignerRoots: roots}).InboxSigners(cmd.Context(), db)
+				signers, err := svc.InboxSigners(cmd.Context(), db)
 				if err != nil {
 					return err
 				}
@@ -48,6 +59,9 @@ func newNFeCmd(a *app) *cobra.Command {
 					if err != nil {
 						return fmt.Errorf("%s: %w", path, err)
 					}
+					if err := svc.ConfirmNote(cmd.Context(), db, units[0].ID, &n); err != nil {
+						return fmt.Errorf("%s: %w", path, err)
+					}
 					if _, err := db.ImportNFe(cmd.Context(), units[0].ID, n); err != nil {
 						if errors.Is(err, store.ErrDuplicate) {
 							fmt.Fprintf(&b, "%s: already in the inbox\n", path)
@@ -56,7 +70,11 @@ func newNFeCmd(a *app) *cobra.Command {
 						return fmt.Errorf("%s: %w", path, err)
 					}
 					imported = append(imported, n.AccessKey)
-					fmt.Fprintf(&b, "%s: imported %s\n", path, n.AccessKey)
+					confirmed := "confirmed by its authority"
+					if !n.Confirmed {
+						confirmed = "not confirmed at its authority (the unit has no certificate, or no --secrets-key-file was given)"
+					}
+					fmt.Fprintf(&b, "%s: imported %s, %s\n", path, n.AccessKey, confirmed)
 				}
 				if imported == nil {
 					imported = []string{}
@@ -65,6 +83,7 @@ func newNFeCmd(a *app) *cobra.Command {
 			})
 		},
 	}
+	imp.Flags().StringVar(&endpointsFile, "fiscal-endpoints", "", "a JSON file of addresses overriding the shipped ones (where notes are confirmed)")
 	imp.Flags().StringVar(&caFile, "ca-file", os.Getenv("FINCOM_CA_FILE"), "PEM certificates a note's signer may chain to besides the ICP-Brasil roots (env FINCOM_CA_FILE)")
 	c.AddCommand(imp)
 	c.AddCommand(newNFeFetchCmd(a))

@@ -35,7 +35,11 @@ func testServices(o ServiceOptions) (*billing.Service, *invoicing.Service, error
 		o.Keyring = testKeys
 	}
 	if !o.TestCertificates && o.Fiscal == nil {
-		c, err := localSEFAZ(&local.Authority{})
+		a := &local.Authority{}
+		if err := knowSample(a); err != nil {
+			return nil, nil, err
+		}
+		c, err := localSEFAZ(a)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -56,6 +60,17 @@ func testServices(o ServiceOptions) (*billing.Service, *invoicing.Service, error
 		inv.Authority = &judgedAuthority{inner: inv.Authority}
 	}
 	return b, inv, err
+}
+
+// knowSample makes a test SEFAZ know the sample supplier's note
+// (testdata/docread/nfe.xml) as authorized, as SEFAZ knows every note it
+// authorized: an inbox confirms it there.
+func knowSample(a *local.Authority) error {
+	sample, err := os.ReadFile(filepath.Join("..", "testdata", "docread", "nfe.xml"))
+	if err != nil {
+		return err
+	}
+	return a.Know(sample, false, 0)
 }
 
 // sefazServers are the local SEFAZs the tests started, closed by TestMain.

@@ -15,6 +15,7 @@ import (
 
 	"fincom/server/certs"
 	"fincom/server/fiscal"
+	"fincom/server/web"
 )
 
 const purchaseKey = "35170458716523000119550010000000121000123458"
@@ -267,4 +268,52 @@ func forgedCertificate(t *testing.T, cn string) certs.Certificate {
 		t.Fatal(err)
 	}
 	return certs.Certificate{Cert: c, Key: key}
+}
+
+// TestInboxConfirmedAtTheAuthority: outside test mode, where the unit has
+// its certificate, a note enters the inbox only once its authority
+// confirms it authorized with the same digest (list_nfes says when);
+// a note the authority does not know, holds cancelled or under another
+// digest is refused with its answer, and an authority that does not
+// answer stores nothing.
+func TestInboxConfirmedAtTheAuthority(t *testing.T) {
+	rig := newTransmissionRig(t)
+	h, a := rig.h, rig.a
+	good := testFile(t, "nfe.xml")
+	const notConfirmed = "The tax authority does not confirm this NF-e as authorized (details.code, details.reason): it does not know it, it was cancelled, or it is not the note it authorized. Nothing was stored."
+	otherDigest := strings.Replace(string(good), "<digVal>", "<digVal>AAAA", 1)
+	for _, c := range []struct {
+		name   string
+		know   func() error
+		status int
+		text   string
+		code   float64
+	}{
+		{"unknown to the authority", func() error { return nil }, 422, notConfirmed, 217},
+		{"cancelled", func() error { return a.Know(good, true, 0) }, 422, notConfirmed, 101},
+		{"another digest", func() error { return a.Know([]byte(otherDigest), false, 0) }, 422, notConfirmed, 100},
+		{"authority down", func() error { a.SetOffline(true); return nil }, 502, web.TextNFeConfirmDown, 0},
+	} {
+		if err := c.know(); err != nil {
+			t.Fatal(err)
+		}
+		rec := doMultipart(h, "/import_nfe", `{`+auth+`}`, map[string][]byte{"nota.xml": good})
+		body := rec.Body.String()
+		if rec.Code != c.status || !strings.Contains(body, `"error":"`+c.text+`"`) || (c.code != 0 && !strings.Contains(body, fmt.Sprintf(`"code":%v`, c.code))) {
+			t.Errorf("%s: %d %s", c.name, rec.Code, body)
+		}
+		a.SetOffline(false)
+	}
+	if inbox := post(t, h, "/list_nfes", `{`+auth+`}`)["data"].([]any); len(inbox) != 0 {
+		t.Fatalf("refused notes were stored: %v", inbox)
+	}
+	if err := a.Know(good, false, 0); err != nil {
+		t.Fatal(err)
+	}
+	if rec := doMultipart(h, "/import_nfe", `{`+auth+`}`, map[string][]byte{"nota.xml": good}); rec.Code != 200 {
+		t.Fatalf("confirmed: %d %s", rec.Code, rec.Body)
+	}
+	if n := post(t, h, "/list_nfes", `{`+auth+`}`)["data"].([]any)[0].(map[string]any); n["confirmed_at"] != "2026-11-22T09:00:00-03:00" {
+		t.Errorf("confirmed_at %v", n["confirmed_at"])
+	}
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -275,11 +276,19 @@ func issuing(a *local.Authority) []string {
 func TestManifestationSent(t *testing.T) {
 	rig := newTransmissionRig(t)
 	h := rig.h
+	if err := knowSample(rig.a); err != nil {
+		t.Fatal(err)
+	}
 	if rec := doMultipart(h, "/import_nfe", `{`+auth+`}`, map[string][]byte{"nota.xml": testFile(t, "nfe.xml")}); rec.Code != 200 {
 		t.Fatalf("import: %d %s", rec.Code, rec.Body)
 	}
 	status := func() map[string]any {
 		return post(t, h, "/list_nfes", `{`+auth+`}`)["data"].([]any)[0].(map[string]any)
+	}
+	// The unit has its certificate: the note was confirmed at its
+	// authority before it entered.
+	if s := status(); s["confirmed_at"] == nil || fmt.Sprint(issuing(rig.a)) != "[NFeConsultaProtocolo4]" {
+		t.Fatalf("not confirmed: %v, SEFAZ asked %v", s["confirmed_at"], issuing(rig.a))
 	}
 	if s := status(); s["manifestation_status"] != nil {
 		t.Fatalf("before any manifestation: %v", s["manifestation_status"])
@@ -306,12 +315,12 @@ func TestManifestationSent(t *testing.T) {
 		if s["manifestation_status"] != "registered" || !strings.HasPrefix(s["manifestation_reply"].(string), "191") {
 			t.Fatalf("%s sent: %v %v", event, s["manifestation_status"], s["manifestation_reply"])
 		}
-		if calls := issuing(rig.a); len(calls) != i+1 || calls[i] != "NFeRecepcaoEvento4" {
+		if calls := issuing(rig.a); len(calls) != i+2 || calls[i+1] != "NFeRecepcaoEvento4" {
 			t.Fatalf("AN was called %v", calls)
 		}
 	}
 	send() // nothing waits: nothing is sent again
-	if calls := issuing(rig.a); len(calls) != 2 {
+	if calls := issuing(rig.a); len(calls) != 3 {
 		t.Fatalf("AN was called %v", calls)
 	}
 	// The unit's documents were asked for once: nothing new (137), so the

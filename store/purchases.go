@@ -27,9 +27,13 @@ type InboxNFe struct {
 	ManifestationStatus Text `json:"manifestation_status" enum:"pending,registered,refused"`
 	// ManifestationReply is the authority's protocol, or its code and
 	// text of a refusal.
-	ManifestationReply Text  `json:"manifestation_reply"`
-	PurchaseOrder      Text  `json:"id_purchase_order"`
-	CreatedDate        Stamp `json:"created_date"`
+	ManifestationReply Text `json:"manifestation_reply"`
+	// ConfirmedAt is when the note's authority confirmed it authorized
+	// with this content; null when it was not asked (a unit without a
+	// certificate, test mode).
+	ConfirmedAt   Stamp `json:"confirmed_at"`
+	PurchaseOrder Text  `json:"id_purchase_order"`
+	CreatedDate   Stamp `json:"created_date"`
 }
 
 // NewInboxNFe is an imported NF-e, already read and checked.
@@ -37,6 +41,18 @@ type NewInboxNFe struct {
 	AccessKey, SupplierCNPJ, SupplierName, IssueDate string
 	Total                                            Money
 	XML                                              []byte
+	// Confirmed is a note its authority confirmed authorized with this
+	// content.
+	Confirmed bool
+}
+
+// confirmedAt is the confirmed_at of a new inbox note: now when its
+// authority confirmed it, else null.
+func confirmedAt(n NewInboxNFe, now time.Time) any {
+	if !n.Confirmed {
+		return nil
+	}
+	return timestamp(now)
 }
 
 // ImportNFe puts an NF-e in the unit's inbox; the same key twice is
@@ -44,9 +60,9 @@ type NewInboxNFe struct {
 func (db *DB) ImportNFe(ctx context.Context, unitID int64, n NewInboxNFe) (string, error) {
 	token := db.newToken(ctx)
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO nfe_inbox (token, unit_id, access_key, supplier_cnpj, supplier_name, issue_date, total_value, xml, created_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, token, unitID, n.AccessKey, n.SupplierCNPJ, n.SupplierName, nullString(n.IssueDate), n.Total,
-			string(n.XML), timestamp(now))
+		_, err := tx.ExecContext(ctx, `INSERT INTO nfe_inbox (token, unit_id, access_key, supplier_cnpj, supplier_name, issue_date, total_value, xml, created_at, confirmed_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, token, unitID, n.AccessKey, n.SupplierCNPJ, n.SupplierName, nullString(n.IssueDate), n.Total,
+			string(n.XML), timestamp(now), confirmedAt(n, now))
 		if isUnique(err) {
 			return ErrDuplicate
 		}
@@ -59,7 +75,7 @@ func (db *DB) ImportNFe(ctx context.Context, unitID int64, n NewInboxNFe) (strin
 func (db *DB) InboxNFes(ctx context.Context, unitID int64) ([]InboxNFe, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT n.token, n.access_key, n.supplier_cnpj, n.supplier_name, n.issue_date, n.total_value, n.manifestation,
 		n.manifested_at, n.justification, CASE WHEN n.manifestation IS NULL THEN NULL ELSE COALESCE(n.manifestation_sent, 'pending') END,
-		n.manifestation_reply, p.token, n.created_at
+		n.manifestation_reply, n.confirmed_at, p.token, n.created_at
 		FROM nfe_inbox n LEFT JOIN purchase_orders p ON p.unit_id = n.unit_id AND p.access_key = n.access_key
 		WHERE n.unit_id = ? ORDER BY n.id DESC`, unitID)
 	if err != nil {
@@ -70,7 +86,7 @@ func (db *DB) InboxNFes(ctx context.Context, unitID int64) ([]InboxNFe, error) {
 	for rows.Next() {
 		var n InboxNFe
 		if err := rows.Scan(&n.Token, &n.AccessKey, &n.SupplierCNPJ, &n.SupplierName, &n.IssueDate, &n.TotalValue, &n.Manifestation,
-			&n.ManifestedAt, &n.Justification, &n.ManifestationStatus, &n.ManifestationReply, &n.PurchaseOrder, &n.CreatedDate); err != nil {
+			&n.ManifestedAt, &n.Justification, &n.ManifestationStatus, &n.ManifestationReply, &n.ConfirmedAt, &n.PurchaseOrder, &n.CreatedDate); err != nil {
 			return nil, wrap("inbox nfes", err)
 		}
 		out = append(out, n)
@@ -406,9 +422,9 @@ func (db *DB) ApplyDistribution(ctx context.Context, unitID int64, lot Distribut
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		added = added[:0]
 		for _, n := range lot.Notes {
-			res, err := tx.ExecContext(ctx, `INSERT INTO nfe_inbox (token, unit_id, access_key, supplier_cnpj, supplier_name, issue_date, total_value, xml, created_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (unit_id, access_key) DO NOTHING`, db.newToken(ctx), unitID, n.AccessKey, n.SupplierCNPJ,
-				n.SupplierName, nullString(n.IssueDate), n.Total, string(n.XML), timestamp(now))
+			res, err := tx.ExecContext(ctx, `INSERT INTO nfe_inbox (token, unit_id, access_key, supplier_cnpj, supplier_name, issue_date, total_value, xml, created_at, confirmed_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (unit_id, access_key) DO NOTHING`, db.newToken(ctx), unitID, n.AccessKey, n.SupplierCNPJ,
+				n.SupplierName, nullString(n.IssueDate), n.Total, string(n.XML), timestamp(now), confirmedAt(n, now))
 			if err != nil {
 				return err
 			}

@@ -22,6 +22,7 @@ var undoSchema = map[int]string{
 	34: `DROP TABLE pix_recurrences;`,
 	35: `DROP TABLE inbox_refused;`,
 	36: `ALTER TABLE unit_certificates DROP COLUMN chain;`,
+	37: `ALTER TABLE nfe_inbox DROP COLUMN confirmed_at;`,
 }
 
 // rewind sets the file's schema version back to version, undoing the

@@ -7,7 +7,9 @@ import (
 
 	"fincom/server/brdoc"
 	"fincom/server/docread"
+	"fincom/server/fiscal/sefaz"
 	"fincom/server/inbox"
+	"fincom/server/invoicing"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -23,6 +25,7 @@ var (
 	errNotNFe             = web.NewError(http.StatusUnprocessableEntity, web.TextNotNFe)
 	errForeignNFe         = web.NewError(http.StatusUnprocessableEntity, web.TextForeignNFe)
 	errNFeNotAuthorized   = web.NewError(http.StatusUnprocessableEntity, web.TextNFeNotAuthorized)
+	errNFeConfirmDown     = web.NewError(http.StatusBadGateway, web.TextNFeConfirmDown)
 	errNFeNotFound        = web.NewError(http.StatusNotFound, web.TextNFeNotFound)
 	errManifestReason     = web.NewError(http.StatusBadRequest, web.TextManifestReason)
 	errManifestDone       = web.NewError(http.StatusConflict, web.TextManifestDone)
@@ -55,6 +58,17 @@ func (s purchases) importNFe(r *web.Request) (any, error) {
 		return nil, &web.Error{Status: http.StatusUnprocessableEntity, Text: web.TextNFeSignature, Details: map[string]string{"reason": err.Error()}}
 	case err != nil:
 		return nil, errNotNFe
+	}
+	if signers != nil {
+		// Outside test mode, where the unit has its certificate, the
+		// note's authority confirms it before it enters.
+		var nc *invoicing.NotConfirmedError
+		if err := s.Invoices.ConfirmNote(r.Ctx, r.DB, r.Unit.ID, &n); errors.As(err, &nc) {
+			return nil, &web.Error{Status: http.StatusUnprocessableEntity, Text: web.TextNFeNotConfirmed, Details: map[string]any{"code": nc.Code, "reason": sefaz.Shown(nc.Reason)}}
+		} else if err != nil {
+			s.Log.Warn("confirm an imported NF-e", "error", err)
+			return nil, errNFeConfirmDown
+		}
 	}
 	token, err := r.DB.ImportNFe(r.Ctx, r.Unit.ID, n)
 	if err != nil {

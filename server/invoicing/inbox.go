@@ -195,6 +195,9 @@ func readLot(d sefaz.Distribution, nsus []int64, after, last int64, unitCNPJ str
 				refuse(err.Error())
 				break
 			}
+			// It came from the national environment itself, over mutual
+			// TLS: the authorities' own copy.
+			note.Confirmed = true
 			kept += len(raw)
 			lot.Notes = append(lot.Notes, note)
 			taken = append(taken, n)
@@ -309,4 +312,70 @@ func (s *Service) InboxSigners(ctx context.Context, db *store.DB) (*inbox.Signer
 		return nil, err
 	}
 	return &inbox.Signers{Roots: roots, Own: own}, nil
+}
+
+// ErrNotConfirmed is a note its authority does not hold as authorized
+// with this content: unknown to it (217), cancelled or denied, or
+// authorized with another digest (the note changed, or was forged).
+var ErrNotConfirmed = errors.New("the authority does not confirm the note as authorized")
+
+// NotConfirmedError says what the authority answered of a note it does
+// not confirm.
+type NotConfirmedError struct {
+	Code   int
+	Reason string
+}
+
+func (e *NotConfirmedError) Error() string {
+	return fmt.Sprintf("%v: cStat %d, %s", ErrNotConfirmed, e.Code, sefaz.Shown(e.Reason))
+}
+
+func (e *NotConfirmedError) Unwrap() error { return ErrNotConfirmed }
+
+// noteFacts is what ConfirmNote reads of a note: its environment and the
+// digest its issuer signed.
+type noteFacts struct {
+	TpAmb  string `xml:"NFe>infNFe>ide>tpAmb"`
+	Digest string `xml:"NFe>Signature>SignedInfo>Reference>DigestValue"`
+}
+
+// ConfirmNote asks the authority of a note's key for its standing
+// (NFeConsultaProtocolo4, in the note's environment), signed in with the
+// recipient unit's certificate, before the note enters the unit's inbox:
+// it must be authorized (100 or 150) under the same digest as the note
+// (digVal), or it is a *NotConfirmedError. A unit without a certificate,
+// or a server without a SEFAZ client (test mode), cannot ask: the note
+// enters unconfirmed. An authority that does not answer is the client's
+// error: nothing enters.
+func (s *Service) ConfirmNote(ctx context.Context, db *store.DB, unitID int64, n *store.NewInboxNFe) error {
+	if s.SEFAZ == nil || s.Keyring == nil {
+		return nil
+	}
+	cert, _, ok, err := s.unitSigner(ctx, db, unitID)
+	if err != nil || !ok {
+		return err
+	}
+	var f noteFacts
+	if err := xml.Unmarshal(n.XML, &f); err != nil || f.Digest == "" {
+		return &NotConfirmedError{Reason: "the note has no digest to compare"}
+	}
+	env := sefaz.Homologacao
+	if f.TpAmb == "1" {
+		env = sefaz.Producao
+	}
+	sit, err := s.SEFAZ.Consult(ctx, cert, n.AccessKey, env)
+	if err != nil {
+		return err
+	}
+	if sit.Code != 100 && sit.Code != 150 {
+		return &NotConfirmedError{Code: sit.Code, Reason: sit.Reason}
+	}
+	var prot struct {
+		DigVal string `xml:"infProt>digVal"`
+	}
+	if xml.Unmarshal(sit.ProtNFe, &prot) != nil || strings.TrimSpace(prot.DigVal) != strings.TrimSpace(f.Digest) {
+		return &NotConfirmedError{Code: sit.Code, Reason: "authorized with another digest than this note's (digVal)"}
+	}
+	n.Confirmed = true
+	return nil
 }

@@ -106,6 +106,8 @@ const (
 	TextForeignNFe       = "The NF-e was not issued to this unit's CNPJ."
 	TextNFeNotAuthorized = "The NF-e has no authorization protocol: import the nfeProc the issuer received from SEFAZ (with its protNFe, cStat 100). Nothing was stored."
 	TextNFeSignature     = "The NF-e's signature does not verify (details.reason): it changed after it was signed, or the issuer's certificate did not sign it. Nothing was stored."
+	TextNFeNotConfirmed  = "The tax authority does not confirm this NF-e as authorized (details.code, details.reason): it does not know it, it was cancelled, or it is not the note it authorized. Nothing was stored."
+	TextNFeConfirmDown   = "The tax authority did not answer when asked to confirm the NF-e. Try again: nothing was stored."
 	TextNFeNotFound      = "NF-e not found in the unit's inbox."
 	TextManifestReason   = "Operação não realizada needs a justification of 15 to 255 characters."
 	TextManifestDone     = "The NF-e already has a conclusive manifestation."

@@ -315,9 +315,13 @@ func (a *Authority) answer(service string, msg []byte, now time.Time) []byte {
 // 101 once cancelled, 217 for a key it never authorized.
 func (a *Authority) consult(msg []byte, now time.Time) []byte {
 	var q struct {
-		Key string `xml:"chNFe"`
+		TpAmb string `xml:"tpAmb"`
+		Key   string `xml:"chNFe"`
 	}
 	xml.Unmarshal(msg, &q)
+	if q.TpAmb != "1" {
+		q.TpAmb = "2"
+	}
 	n, ok := a.notes[q.Key]
 	code, reason, prot := 217, "Rejeição: NF-e não consta na base de dados da SEFAZ", ""
 	if ok {
@@ -326,8 +330,10 @@ func (a *Authority) consult(msg []byte, now time.Time) []byte {
 			code, reason = 101, "Cancelamento de NF-e homologado"
 		}
 	}
-	return []byte(fmt.Sprintf(`<retConsSitNFe xmlns="%s" versao="4.00"><tpAmb>2</tpAmb><verAplic>%s</verAplic><cStat>%d</cStat><xMotivo>%s</xMotivo>`+
-		`<cUF>%s</cUF><dhRecbto>%s</dhRecbto><chNFe>%s</chNFe>%s</retConsSitNFe>`, nfeNS, verAplic, code, reason, q.Key[:2], dh(now), q.Key, prot))
+	// It answers from the environment asked, as each environment's server
+	// does: what it holds of a note is the note's own protocol.
+	return []byte(fmt.Sprintf(`<retConsSitNFe xmlns="%s" versao="4.00"><tpAmb>%s</tpAmb><verAplic>%s</verAplic><cStat>%d</cStat><xMotivo>%s</xMotivo>`+
+		`<cUF>%s</cUF><dhRecbto>%s</dhRecbto><chNFe>%s</chNFe>%s</retConsSitNFe>`, nfeNS, q.TpAmb, verAplic, code, reason, q.Key[:2], dh(now), q.Key, prot))
 }
 
 // nfeOf is what the authority reads of a note.
@@ -499,6 +505,7 @@ type procOf struct {
 		CNPJ   string `xml:"emit>CNPJ"`
 	} `xml:"NFe>infNFe"`
 	Protocol string `xml:"protNFe>infProt>nProt"`
+	Digest   string `xml:"NFe>Signature>SignedInfo>Reference>DigestValue"`
 }
 
 // Know makes it hold a note it authorized before (an nfeProc), cancelled
@@ -517,6 +524,13 @@ func (a *Authority) Know(proc []byte, cancelled bool, corrections int) error {
 	prot := string(proc[start : end+len("</protNFe>")])
 	if !strings.Contains(prot[:strings.IndexByte(prot, '>')], "xmlns=") {
 		prot = `<protNFe xmlns="` + nfeNS + `"` + prot[len("<protNFe"):]
+	}
+	// The protocol's digVal is the digest of the note it authorized; a
+	// protocol written without it gets it, as SEFAZ writes it.
+	if !strings.Contains(prot, "<digVal>") && p.Digest != "" {
+		if i := strings.Index(prot, "<cStat>"); i > 0 {
+			prot = prot[:i] + "<digVal>" + p.Digest + "</digVal>" + prot[i:]
+		}
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
