@@ -12,8 +12,10 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -149,5 +151,83 @@ func TestFetchJudgesTheWholeAnswer(t *testing.T) {
 	defer mu.Unlock()
 	if want := []string{"<ultNSU>000000000000000</ultNSU>", "<ultNSU>000000000000003</ultNSU>", "<consNSU><NSU>000000000000001</NSU></consNSU>"}; fmt.Sprint(asked) != fmt.Sprint(want) {
 		t.Errorf("asked %v", asked)
+	}
+}
+
+// TestFetchTakesDocumentsOneAtATime: a lot of 50 documents that each
+// inflate to 4 MiB is read one document at a time, never all at once
+// (the heap stays far below the 200 MiB they hold together).
+func TestFetchTakesDocumentsOneAtATime(t *testing.T) {
+	schema := schemaForTest(t)
+	data := t.TempDir()
+	key := filepath.Join(t.TempDir(), "secrets.key")
+	if _, err := certs.WriteKeyFile(key); err != nil {
+		t.Fatal(err)
+	}
+	cli(t, schema, data, "domain", "create", "acme")
+	unit := jsonOut(t, cli(t, schema, data, "unit", "create", "acme", "--name", "Matriz", "--cnpj", "11.222.333/0001-81", "--city-ibge", "3550308", "--json"))["unit_token"].(string)
+	c, _ := certs.TestCertificate("Matriz", "11222333000181", time.Now())
+	pfxBytes, _ := pkcs12.Modern.Encode(c.Key, c.Cert, nil, "s3nha")
+	pfx := filepath.Join(t.TempDir(), "a1.pfx")
+	os.WriteFile(pfx, pfxBytes, 0o600)
+	t.Setenv("FINCOM_CERT_PASSWORD", "s3nha")
+	cli(t, schema, data, "unit", "cert", "acme", unit, "--pfx", pfx, "--secrets-key-file", key)
+
+	// A document of no kind the inbox reads, 4 MiB inflated.
+	var z bytes.Buffer
+	gz := gzip.NewWriter(&z)
+	io.WriteString(gz, `<resEventoX xmlns="http://www.portalfiscal.inf.br/nfe">`)
+	gz.Write(bytes.Repeat([]byte(" "), 4<<20-100))
+	io.WriteString(gz, `</resEventoX>`)
+	gz.Close()
+	big := base64.StdEncoding.EncodeToString(z.Bytes())
+	var docs strings.Builder
+	for i := 1; i <= 50; i++ {
+		fmt.Fprintf(&docs, `<docZip NSU="%015d" schema="procNFe_v4.00.xsd">%s</docZip>`, i, big)
+	}
+	answer := `<retDistDFeInt xmlns="http://www.portalfiscal.inf.br/nfe" versao="1.01"><tpAmb>2</tpAmb><verAplic>1.7.6</verAplic><cStat>138</cStat>` +
+		`<xMotivo>Resposta</xMotivo><dhResp>2026-11-26T10:00:00-03:00</dhResp><ultNSU>000000000000050</ultNSU><maxNSU>000000000000050</maxNSU>` +
+		`<loteDistDFeInt>` + docs.String() + `</loteDistDFeInt></retDistDFeInt>`
+	an := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.ReadAll(r.Body)
+		io.WriteString(w, `<soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><nfeDistDFeInteresseResponse xmlns="http://www.portalfiscal.inf.br/nfe/wsdl/NFeDistribuicaoDFe">`+
+			`<nfeDistDFeInteresseResult>`+answer+`</nfeDistDFeInteresseResult></nfeDistDFeInteresseResponse></soap:Body></soap:Envelope>`)
+	}))
+	an.TLS = &tls.Config{ClientAuth: tls.RequireAnyClientCert}
+	an.StartTLS()
+	defer an.Close()
+	endpoints := filepath.Join(t.TempDir(), "endpoints.json")
+	os.WriteFile(endpoints, []byte(`{"55": {"AN": {"homologacao": {"NFeDistribuicaoDFe": "`+an.URL+`/ws"}}}}`), 0o600)
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: an.Certificate().Raw}), 0o600)
+
+	runtime.GC()
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		var m runtime.MemStats
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(2 * time.Millisecond):
+			}
+			runtime.ReadMemStats(&m)
+			if m.HeapInuse > peak.Load() {
+				peak.Store(m.HeapInuse)
+			}
+		}
+	}()
+	out := jsonOut(t, cli(t, schema, data, "nfe", "fetch", "acme", unit, "--fiscal-endpoints", endpoints, "--ca-file", ca, "--secrets-key-file", key, "--json"))
+	close(stop)
+	wg.Wait()
+	if out["nsu"] != 50.0 || len(out["refused"].([]any)) != 50 {
+		t.Fatalf("fetch: nsu %v, %d refused", out["nsu"], len(out["refused"].([]any)))
+	}
+	if peak.Load() > 120<<20 {
+		t.Errorf("the heap reached %d MiB reading 50 documents of 4 MiB", peak.Load()>>20)
 	}
 }
