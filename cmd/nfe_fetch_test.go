@@ -231,3 +231,62 @@ func TestFetchTakesDocumentsOneAtATime(t *testing.T) {
 		t.Errorf("the heap reached %d MiB reading 50 documents of 4 MiB", peak.Load()>>20)
 	}
 }
+
+// TestImportConfirmedByTheAuthority: with the secrets key, nfe import
+// asks the note's authority about it with the unit's certificate before
+// it enters: a note it holds cancelled is refused, one it holds
+// authorized under the same digest enters confirmed.
+func TestImportConfirmedByTheAuthority(t *testing.T) {
+	schema := schemaForTest(t)
+	data := t.TempDir()
+	key := filepath.Join(t.TempDir(), "secrets.key")
+	if _, err := certs.WriteKeyFile(key); err != nil {
+		t.Fatal(err)
+	}
+	cli(t, schema, data, "domain", "create", "acme")
+	unit := jsonOut(t, cli(t, schema, data, "unit", "create", "acme", "--name", "Matriz", "--cnpj", "11.222.333/0001-81", "--city-ibge", "3550308", "--json"))["unit_token"].(string)
+	c, _ := certs.TestCertificate("Matriz", "11222333000181", time.Now())
+	pfxBytes, _ := pkcs12.Modern.Encode(c.Key, c.Cert, nil, "s3nha")
+	pfx := filepath.Join(t.TempDir(), "a1.pfx")
+	os.WriteFile(pfx, pfxBytes, 0o600)
+	t.Setenv("FINCOM_CERT_PASSWORD", "s3nha")
+	cli(t, schema, data, "unit", "cert", "acme", unit, "--pfx", pfx, "--secrets-key-file", key)
+
+	note := string(mustRead(t, "../testdata/docread/nfe.xml"))
+	prot := note[strings.Index(note, "<protNFe"):strings.Index(note, "</protNFe>")+len("</protNFe>")]
+	prot = strings.Replace(prot, "<protNFe ", `<protNFe xmlns="http://www.portalfiscal.inf.br/nfe" `, 1)
+	const noteKey = "35170458716523000119550010000000121000123458"
+	code, reason := "101", "Cancelamento de NF-e homologado"
+	var asked []string
+	sp := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if !bytes.Contains(body, []byte("<tpAmb>1</tpAmb><xServ>CONSULTAR</xServ><chNFe>"+noteKey+"</chNFe>")) {
+			http.Error(w, "unexpected", 400)
+			return
+		}
+		asked = append(asked, r.TLS.PeerCertificates[0].Subject.CommonName)
+		io.WriteString(w, `<soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><nfeResultMsg xmlns="http://www.portalfiscal.inf.br/nfe/wsdl/NFeConsultaProtocolo4">`+
+			`<retConsSitNFe xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"><tpAmb>1</tpAmb><verAplic>SP</verAplic><cStat>`+code+`</cStat>`+
+			`<xMotivo>`+reason+`</xMotivo><cUF>35</cUF><dhRecbto>2026-11-26T10:00:00-03:00</dhRecbto><chNFe>`+noteKey+
+			`</chNFe>`+prot+`</retConsSitNFe></nfeResultMsg></soap:Body></soap:Envelope>`)
+	}))
+	sp.TLS = &tls.Config{ClientAuth: tls.RequireAnyClientCert}
+	sp.StartTLS()
+	defer sp.Close()
+	endpoints := filepath.Join(t.TempDir(), "endpoints.json")
+	os.WriteFile(endpoints, []byte(`{"55": {"SP": {"producao": {"NFeConsultaProtocolo4": "`+sp.URL+`/ws"}}}}`), 0o600)
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	os.WriteFile(ca, append(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: sp.Certificate().Raw}), mustRead(t, "../testdata/docread/supplier.pem")...), 0o600)
+	imp := []string{"nfe", "import", "acme", unit, "../testdata/docread/nfe.xml", "--secrets-key-file", key, "--fiscal-endpoints", endpoints, "--ca-file", ca}
+
+	if err := cliErr(t, schema, data, imp...); err == nil || !strings.Contains(err.Error(), "does not confirm") || !strings.Contains(err.Error(), "cStat 101") {
+		t.Fatalf("a note its authority holds cancelled: %v", err)
+	}
+	code, reason = "100", "Autorizado o uso da NF-e"
+	if out := cli(t, schema, data, imp...); !strings.Contains(out, "imported "+noteKey+", confirmed by its authority") {
+		t.Fatalf("confirmed: %s", out)
+	}
+	if len(asked) != 2 || asked[0] != "MATRIZ:11222333000181" {
+		t.Errorf("asked with %v", asked)
+	}
+}
