@@ -3,8 +3,13 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,6 +20,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"fincom/server/certs"
+	"fincom/server/fiscal"
 )
 
 func schemaForTest(t testing.TB) string {
@@ -128,6 +136,20 @@ func TestCLIEndToEnd(t *testing.T) {
 	os.WriteFile(altered, []byte(strings.Replace(string(signed), "<vNF>335.50</vNF>", "<vNF>1335.50</vNF>", 1)), 0o600)
 	if err := cliErr(t, schema, data, "nfe", "import", "acme", unit, altered); err == nil || !strings.Contains(err.Error(), "signature does not verify") {
 		t.Fatalf("an altered NF-e: %v", err)
+	}
+	// Re-signed by a forger's certificate, naming no CNPJ or the issuer's,
+	// it is refused even where the issuer's signer is trusted.
+	sig := string(signed)[strings.Index(string(signed), "<Signature") : strings.Index(string(signed), "</Signature>")+len("</Signature>")]
+	for _, cn := range []string{"FALSARIO", "DISTRIBUIDORA PAULISTA DE PAPELARIA LTDA:58716523000119"} {
+		forged, err := fiscal.Sign([]byte(strings.Replace(string(signed), sig, "", 1)), "NFe35170458716523000119550010000000121000123458", forgerCertificate(t, cn))
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "forged.xml")
+		os.WriteFile(path, forged, 0o600)
+		if err := cliErr(t, schema, data, "nfe", "import", "acme", unit, path, "--ca-file", "../testdata/docread/supplier.pem"); err == nil || !strings.Contains(err.Error(), "signature does not verify") {
+			t.Fatalf("a note re-signed by %s: %v", cn, err)
+		}
 	}
 	// Its signer's own certificate chains to no ICP-Brasil root: the note
 	// is taken only where the operator trusts it with --ca-file.
@@ -496,4 +518,23 @@ func postJSON(t testing.TB, url, body string) (int, map[string]any) {
 	var m map[string]any
 	json.NewDecoder(resp.Body).Decode(&m)
 	return resp.StatusCode, m
+}
+
+// forgerCertificate is a forger's self-signed certificate named cn (an
+// ICP-Brasil-like "NAME:CNPJ" names a CNPJ), no test certificate of
+// fincom's.
+func forgerCertificate(t *testing.T, cn string) certs.Certificate {
+	t.Helper()
+	key, err := rsa.GenerateKey(rand.Reader, 2048)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(7), Subject: pkix.Name{CommonName: cn, Organization: []string{"ICP-Brasil"}},
+		NotBefore: time.Date(2016, 1, 1, 0, 0, 0, 0, time.UTC), NotAfter: time.Date(2046, 1, 1, 0, 0, 0, 0, time.UTC), KeyUsage: x509.KeyUsageDigitalSignature}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := x509.ParseCertificate(der)
+	return certs.Certificate{Cert: c, Key: key}
 }

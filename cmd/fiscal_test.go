@@ -298,4 +298,11 @@ func TestFiscalEndpoints(t *testing.T) {
 			t.Errorf("%v accepted", args)
 		}
 	}
+	// SEFAZ traffic never goes in clear to another host: the file is
+	// refused when it is read, naming the address.
+	clear := filepath.Join(t.TempDir(), "clear.json")
+	os.WriteFile(clear, []byte(`{"55": {"SP": {"homologacao": {"NFeInutilizacao4": "http://sefaz.example.com/inut"}}}}`), 0o600)
+	if err := cliErr(t, schema, data, "fiscal", "endpoints", "--state", "SP", "--fiscal-endpoints", clear); err == nil || !strings.Contains(err.Error(), "http://sefaz.example.com/inut") {
+		t.Errorf("an http address of another host: %v", err)
+	}
 }
