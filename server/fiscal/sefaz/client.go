@@ -53,6 +53,7 @@ const (
 	soapNS = "http://www.w3.org/2003/05/soap-envelope"
 	wsdlNS = "http://www.portalfiscal.inf.br/nfe/wsdl/"
 	nfeNS  = "http://www.portalfiscal.inf.br/nfe"
+	dsigNS = "http://www.w3.org/2000/09/xmldsig#"
 	// maxAnswer bounds what an authority may answer.
 	maxAnswer = 4 << 20
 )
@@ -102,7 +103,44 @@ func (c *Client) call(ctx context.Context, cert certs.Certificate, url, service 
 	if err := sameEnvironment(msg, out); err != nil {
 		return nil, err
 	}
+	if err := signaturesHold(out); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// signaturesHold verifies every XML signature an answer carries (an
+// authority may sign its protNFe, retEvento or retInutNFe; a consult's
+// events carry their signers'): a signature that is there must verify
+// over what it references.
+func signaturesHold(answer []byte) error {
+	if !bytes.Contains(answer, []byte("Signature")) {
+		return nil
+	}
+	d := xml.NewDecoder(bytes.NewReader(answer))
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return nil
+		}
+		se, ok := tok.(xml.StartElement)
+		if !ok || se.Name.Local != "Reference" || se.Name.Space != dsigNS {
+			continue
+		}
+		uri := ""
+		for _, a := range se.Attr {
+			if a.Name.Local == "URI" {
+				uri = a.Value
+			}
+		}
+		id, ok := strings.CutPrefix(uri, "#")
+		if !ok || id == "" {
+			return fmt.Errorf("%w: a signature referencing %q", ErrAnswer, uri)
+		}
+		if _, err := fiscal.Verify(answer, id); err != nil {
+			return fmt.Errorf("%w: the signature of %s: %v", ErrAnswer, id, err)
+		}
+	}
 }
 
 // sameEnvironment refuses an answer about another environment than the
@@ -369,7 +407,6 @@ type Voided struct {
 type retInutNFe struct {
 	XMLName xml.Name
 	Inf     struct {
-		ID      string `xml:"Id,attr"`
 		CStat   int    `xml:"cStat"`
 		XMotivo string `xml:"xMotivo"`
 		NProt   string `xml:"nProt"`
@@ -382,7 +419,6 @@ type retInutNFe struct {
 		NNFIni string `xml:"nNFIni"`
 		NNFFin string `xml:"nNFFin"`
 	} `xml:"infInut"`
-	Signed []struct{} `xml:"Signature"`
 }
 
 // ErrVoiding is a voiding request that cannot be made.
@@ -453,13 +489,6 @@ func (c *Client) Void(ctx context.Context, cert certs.Certificate, v Voiding, en
 	}
 	if r.Inf.CStat == 102 && (r.Inf.CNPJ == "" || r.Inf.NNFIni == "" || r.Inf.NNFFin == "") {
 		return Voided{}, fmt.Errorf("%w: a voiding without the CNPJ and numbers it voided", ErrAnswer)
-	}
-	// The authority may sign its answer: a signature that is there must
-	// verify.
-	if len(r.Signed) > 0 {
-		if _, err := fiscal.Verify(out, r.Inf.ID); err != nil {
-			return Voided{}, fmt.Errorf("%w: its signature: %v", ErrAnswer, err)
-		}
 	}
 	return Voided{Authorizer: auth, Code: r.Inf.CStat, Reason: r.Inf.XMotivo, Protocol: r.Inf.NProt}, nil
 }

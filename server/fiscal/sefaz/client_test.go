@@ -222,6 +222,14 @@ func TestConsult(t *testing.T) {
 		`</chNFe><protNFe versao="4.00"><infProt><tpAmb>2</tpAmb><verAplic>SP_NFE_PL009_V4</verAplic><chNFe>` + consultedKey + `</chNFe>` +
 		`<dhRecbto>2026-11-26T09:59:00-03:00</dhRecbto><nProt>135260000000001</nProt><digVal>vFL68WETQ+mvj1aJAMDx+oVi928=</digVal><cStat>100</cStat>` +
 		`<xMotivo>Autorizado o uso da NF-e</xMotivo></infProt></protNFe></retConsSitNFe>`
+	// The authority's protocol signed over infProt, as some authorities
+	// sign it.
+	sefazCert, _ := certs.TestCertificate("SEFAZ SP", "46377222000129", time.Now())
+	signed, err := fiscal.Sign([]byte(strings.Replace(authorized, "<infProt>", `<infProt Id="ID135260000000001">`, 1)), "ID135260000000001", sefazCert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signedProt := string(withoutDeclaration(signed))
 	answer := func(inner string) func(http.ResponseWriter) {
 		return func(w http.ResponseWriter) {
 			io.WriteString(w, `<soap:Envelope xmlns:soap="`+soapNS+`"><soap:Body><nfeResultMsg xmlns="`+wsdlNS+`NFeConsultaProtocolo4">`+inner+
@@ -233,10 +241,12 @@ func TestConsult(t *testing.T) {
 		code  int
 		err   error
 	}{
-		"authorized":                {authorized, 100, nil},
-		"another key":               {strings.ReplaceAll(authorized, consultedKey, consultedKey[:43]+"9"), 0, ErrAnswer},
-		"a protocol of another key": {strings.Replace(authorized, "<chNFe>"+consultedKey+"</chNFe><dhRecbto>", "<chNFe>"+consultedKey[:43]+"9</chNFe><dhRecbto>", 1), 0, ErrAnswer},
-		"another environment":       {strings.ReplaceAll(authorized, "<tpAmb>2</tpAmb>", "<tpAmb>1</tpAmb>"), 0, ErrAnswer},
+		"authorized":                              {authorized, 100, nil},
+		"authorized, the protocol signed":         {signedProt, 100, nil},
+		"a signed protocol changed after signing": {strings.Replace(signedProt, "<nProt>135260000000001</nProt>", "<nProt>135260000000009</nProt>", 1), 0, ErrAnswer},
+		"another key":                             {strings.ReplaceAll(authorized, consultedKey, consultedKey[:43]+"9"), 0, ErrAnswer},
+		"a protocol of another key":               {strings.Replace(authorized, "<chNFe>"+consultedKey+"</chNFe><dhRecbto>", "<chNFe>"+consultedKey[:43]+"9</chNFe><dhRecbto>", 1), 0, ErrAnswer},
+		"another environment":                     {strings.ReplaceAll(authorized, "<tpAmb>2</tpAmb>", "<tpAmb>1</tpAmb>"), 0, ErrAnswer},
 		// The authority's own refusal of the mismatch is its answer.
 		"refused as of another environment": {`<retConsSitNFe xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"><tpAmb>1</tpAmb><verAplic>SP_NFE_PL009_V4</verAplic>` +
 			`<cStat>252</cStat><xMotivo>Rejeição: Ambiente informado diverge do Ambiente de recebimento</xMotivo><cUF>35</cUF><dhRecbto>2026-11-26T10:00:00-03:00</dhRecbto><chNFe>` +
