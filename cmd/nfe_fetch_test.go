@@ -253,7 +253,7 @@ func TestImportConfirmedByTheAuthority(t *testing.T) {
 	cli(t, schema, data, "unit", "cert", "acme", unit, "--pfx", pfx, "--secrets-key-file", key)
 
 	note := string(mustRead(t, "../testdata/docread/nfe.xml"))
-	prot := note[strings.Index(note, "<protNFe"):strings.Index(note, "</protNFe>")+len("</protNFe>")]
+	prot := note[strings.Index(note, "<protNFe") : strings.Index(note, "</protNFe>")+len("</protNFe>")]
 	prot = strings.Replace(prot, "<protNFe ", `<protNFe xmlns="http://www.portalfiscal.inf.br/nfe" `, 1)
 	const noteKey = "35170458716523000119550010000000121000123458"
 	code, reason := "101", "Cancelamento de NF-e homologado"
