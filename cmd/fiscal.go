@@ -6,9 +6,11 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"fincom/jobs"
 	"fincom/server/brdoc"
 	"fincom/server/certs"
 	"fincom/server/fiscal"
@@ -77,7 +79,7 @@ func newFiscalCmd(a *app) *cobra.Command {
 	endpoints.Flags().StringVar(&file, "fiscal-endpoints", "", "a JSON file of addresses overriding the shipped ones")
 	endpoints.MarkFlagRequired("state")
 	c.AddCommand(endpoints)
-	c.AddCommand(newFiscalStatusCmd(a), newFiscalConsultCmd(a), newFiscalVoidCmd(a), newFiscalLocalCmd(a), newFiscalCorrectCmd(a))
+	c.AddCommand(newFiscalStatusCmd(a), newFiscalConsultCmd(a), newFiscalVoidCmd(a), newFiscalLocalCmd(a), newFiscalCorrectCmd(a), newFiscalPendingCmd(a))
 	return c
 }
 
@@ -338,4 +340,76 @@ func newFiscalCorrectCmd(a *app) *cobra.Command {
 	c.Flags().IntVar(&sequence, "sequence", 0, "the letter's number for this note, 1 to 20 (by default the next after the letters kept with the invoice)")
 	o.flags(c)
 	return c
+}
+
+// pendingNote is a note waiting for an authority as fiscal pending shows
+// it.
+type pendingNote struct {
+	Unit      string    `json:"unit"`
+	Order     string    `json:"order"`
+	Kind      string    `json:"kind"`
+	Number    int       `json:"number"`
+	Offline   bool      `json:"issued_offline"`
+	Attempts  int       `json:"attempts"`
+	LastError string    `json:"last_error"`
+	Updated   time.Time `json:"last_try"`
+	NextTry   time.Time `json:"next_try"`
+}
+
+// newFiscalPendingCmd is `fincom fiscal pending`: the notes of a domain
+// (or of one of its units) waiting for an authority, with their last
+// answer and next try.
+func newFiscalPendingCmd(a *app) *cobra.Command {
+	return &cobra.Command{
+		Use:   "pending DOMAIN [UNIT_TOKEN]",
+		Short: "List the notes waiting for an authority (sent with the answer lost, or issued offline), with their last answer and next try",
+		Args:  cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
+				units, err := db.Units(cmd.Context())
+				if err != nil {
+					return err
+				}
+				names := map[int64]string{}
+				var only int64
+				for _, u := range units {
+					names[u.ID] = u.Name
+					if len(args) == 2 && u.Token == args[1] {
+						only = u.ID
+					}
+				}
+				if len(args) == 2 && only == 0 {
+					return fmt.Errorf("no unit %q in %s", args[1], args[0])
+				}
+				held, err := db.HeldTransmissions(cmd.Context())
+				if err != nil {
+					return err
+				}
+				out := []pendingNote{}
+				var b strings.Builder
+				for _, h := range held {
+					if only != 0 && h.UnitID != only {
+						continue
+					}
+					p := pendingNote{Unit: names[h.UnitID], Order: h.OrderCode, Kind: h.Kind, Number: h.Number, Offline: h.Offline, Attempts: h.Attempts,
+						LastError: h.LastError, Updated: h.Updated, NextTry: h.Updated.Add(jobs.TransmissionWait(h.Attempts))}
+					out = append(out, p)
+					how := "sent, answer unknown"
+					if p.Offline {
+						how = "issued offline"
+					}
+					fmt.Fprintf(&b, "%s: order %s, %s nº %d (%s), %d attempt(s), last try %s, next %s", p.Unit, p.Order, strings.ToUpper(p.Kind), p.Number, how,
+						p.Attempts, p.Updated.Format(time.RFC3339), p.NextTry.Format(time.RFC3339))
+					if p.LastError != "" {
+						fmt.Fprintf(&b, ": %s", p.LastError)
+					}
+					b.WriteByte('\n')
+				}
+				if len(out) == 0 {
+					b.WriteString("no note waits for an authority\n")
+				}
+				return a.print(map[string]any{"domain": args[0], "pending": out}, strings.TrimRight(b.String(), "\n"))
+			})
+		},
+	}
 }

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"io"
 	"net/http"
@@ -103,7 +104,7 @@ func TestServeTransmitsToAnAuthorityItHasNeverSeen(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 
-	base, _, _ := serveInProcess(t, schema, "--data", data, "--secrets-key-file", key,
+	base, _, stopServe := serveInProcess(t, schema, "--data", data, "--secrets-key-file", key,
 		"--fiscal-endpoints", filepath.Join(dir, "endpoints.json"), "--ca-file", filepath.Join(dir, "ca.pem"))
 	call := func(path, body string) (int, map[string]any) {
 		t.Helper()
@@ -168,5 +169,43 @@ func TestServeTransmitsToAnAuthorityItHasNeverSeen(t *testing.T) {
 	}
 	if status != "registered" {
 		t.Fatalf("the ciência was not registered at the national environment: %q", status)
+	}
+
+	// fiscal pending lists the notes waiting for an authority, and
+	// doctor warns of one waiting past an hour. A note held as the
+	// issuing path holds it after a lost answer, two hours ago.
+	if err := stopServe(); err != nil {
+		t.Fatal(err)
+	}
+	if out := cli(t, schema, data, "fiscal", "pending", "acme"); out != "no note waits for an authority\n" {
+		t.Fatalf("nothing pending: %q", out)
+	}
+	conn, err := sql.Open("sqlite", "file:"+filepath.Join(data, "acme.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	issued := time.Now().Add(-2 * time.Hour).UTC()
+	if _, err := conn.Exec(`INSERT INTO invoice_transmissions (order_id, unit_id, kind, series, number, access_key, issued_at, signed, attempts, last_error, updated_at)
+		SELECT o.id, o.unit_id, 'nfe', 1, 7, '35261111222333000181550010000000071000000071', ?, '<NFe/>', 2, 'the authority did not answer', ?
+		FROM sales_orders o WHERE o.token = ?`, issued.Format(time.RFC3339Nano), issued.Format(time.RFC3339), nfe); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	pending := jsonOut(t, cli(t, schema, data, "fiscal", "pending", "acme", unit, "--json"))["pending"].([]any)
+	if len(pending) != 1 {
+		t.Fatalf("pending: %v", pending)
+	}
+	p := pending[0].(map[string]any)
+	next, _ := time.Parse(time.RFC3339, p["next_try"].(string))
+	if p["number"] != 7.0 || p["attempts"] != 2.0 || p["last_error"] != "the authority did not answer" || p["issued_offline"] != false ||
+		!next.Equal(issued.Add(4*time.Minute).Truncate(time.Second)) {
+		t.Errorf("pending: %v", p)
+	}
+	if err := cliErr(t, schema, data, "fiscal", "pending", "acme", "fcu_acme_nobody"); err == nil {
+		t.Error("pending of an unknown unit")
+	}
+	doctor := cli(t, schema, data, "doctor")
+	if !strings.Contains(doctor, "nfe number 7 has waited for the authority since") {
+		t.Errorf("doctor: %s", doctor)
 	}
 }

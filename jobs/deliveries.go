@@ -104,10 +104,10 @@ func (r *Runner) loops() (webhooks, mail *deliveryLoop) {
 	return r.webhooks, r.mail
 }
 
-// transmissionWait is how long a held note waits before its next try: a
+// TransmissionWait is how long a held note waits before its next try: a
 // minute after the first loss, growing with the square of the attempts, at
 // most an hour (SEFAZ's 656 punishes insisting).
-func transmissionWait(attempts int) time.Duration {
+func TransmissionWait(attempts int) time.Duration {
 	return min(time.Duration(attempts*attempts)*time.Minute, time.Hour)
 }
 
@@ -125,7 +125,7 @@ func (r *Runner) RetryTransmissions(ctx context.Context, db *store.DB) error {
 	}
 	now := db.Now()
 	for _, h := range held {
-		if now.Sub(h.Updated) < transmissionWait(h.Attempts) {
+		if now.Sub(h.Updated) < TransmissionWait(h.Attempts) {
 			continue
 		}
 		var err error

@@ -122,6 +122,28 @@ func TestTransmissionLostAnswer(t *testing.T) {
 		!strings.Contains(page, "NFE nº 1, 1 tentativa(s)") || !strings.Contains(page, "Ambiente fiscal: Homologação") {
 		t.Fatalf("the units page does not show the waiting note:\n%s", page)
 	}
+	// fincom doctor warns of a note waiting for the authority past an hour.
+	waiting := func() string {
+		findings, err := rig.ds.Doctor(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range findings {
+			if f.Domain == "acme" && f.Level == "warning" && strings.Contains(f.Message, "has waited for the authority since") {
+				return f.Message
+			}
+		}
+		return ""
+	}
+	if w := waiting(); w != "" {
+		t.Fatalf("a note waiting a moment is a warning: %s", w)
+	}
+	saved := *rig.now
+	*rig.now = saved.Add(61 * time.Minute)
+	if w := waiting(); !strings.Contains(w, "nfe number 1 has waited for the authority since") || !strings.Contains(w, "(1 attempts)") {
+		t.Fatalf("doctor after an hour: %q", w)
+	}
+	*rig.now = saved
 	out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
 	if out["status"] != "AUTHORIZED" || out["number"] != 1.0 || a.Authorized() != 1 {
 		t.Fatalf("retry: %v (SEFAZ has %d notes)", out, a.Authorized())

@@ -64,6 +64,9 @@ func (d *Domains) Doctor(ctx context.Context) ([]Finding, error) {
 					if exp := expiringCertificates(ctx, conn, d.opts.Now()); len(exp) > 0 {
 						f.Level, msgs = "warning", append(msgs, exp...)
 					}
+					if w := waitingTransmissions(ctx, conn, d.opts.Now()); len(w) > 0 {
+						f.Level, msgs = "warning", append(msgs, w...)
+					}
 				}
 			}
 			if st, err := os.Stat(full + "-wal"); err == nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -143,4 +144,34 @@ func (db *DB) NoteRefused(ctx context.Context, orderID int64, statusText string)
 		_, err := tx.ExecContext(ctx, `UPDATE sales_orders SET nf_status_text = ?, updated_at = ? WHERE id = ? AND nf = 0`, statusText, timestamp(now), orderID)
 		return err
 	}))
+}
+
+// waitingTransmissions says, for the doctor, how many of a domain file's
+// notes have waited for an authority longer than an hour (since they
+// were first sent or issued offline), and since when the oldest has.
+func waitingTransmissions(ctx context.Context, conn *sql.DB, now time.Time) []string {
+	rows, err := conn.QueryContext(ctx, `SELECT t.kind, t.number, o.cod_orders, t.issued_at, t.attempts, COALESCE(t.last_error, '')
+		FROM invoice_transmissions t JOIN sales_orders o ON o.id = t.order_id ORDER BY t.issued_at`)
+	if err != nil {
+		return nil
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var kind, code, issued, last string
+		var number, attempts int
+		if rows.Scan(&kind, &number, &code, &issued, &attempts, &last) != nil {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339Nano, issued)
+		if err != nil || now.Sub(t) <= time.Hour {
+			continue
+		}
+		msg := fmt.Sprintf("order %s's %s number %d has waited for the authority since %s (%d attempts)", code, kind, number, t.In(saoPaulo).Format("2006-01-02 15:04"), attempts)
+		if last != "" {
+			msg += ", last: " + last
+		}
+		out = append(out, msg+": fincom fiscal pending lists it")
+	}
+	return out
 }
