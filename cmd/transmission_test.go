@@ -16,6 +16,7 @@ import (
 	"github.com/shopspring/decimal"
 	"software.sslmate.com/src/go-pkcs12"
 
+	"fincom/jobs"
 	"fincom/server/billing"
 	"fincom/server/certs"
 	"fincom/server/fiscal"
@@ -198,7 +199,7 @@ func TestServeTransmitsToAnAuthorityItHasNeverSeen(t *testing.T) {
 	p := pending[0].(map[string]any)
 	next, _ := time.Parse(time.RFC3339, p["next_try"].(string))
 	if p["number"] != 7.0 || p["attempts"] != 2.0 || p["last_error"] != "the authority did not answer" || p["issued_offline"] != false ||
-		!next.Equal(issued.Add(4*time.Minute).Truncate(time.Second)) {
+		!next.Equal(issued.Truncate(time.Second).Add(jobs.TransmissionWait(2))) {
 		t.Errorf("pending: %v", p)
 	}
 	if err := cliErr(t, schema, data, "fiscal", "pending", "acme", "fcu_acme_nobody"); err == nil {

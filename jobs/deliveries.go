@@ -3,11 +3,13 @@ package jobs
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
 
+	"fincom/server/fiscal/sefaz"
 	"fincom/server/webhook"
 	"fincom/store"
 )
@@ -104,35 +106,64 @@ func (r *Runner) loops() (webhooks, mail *deliveryLoop) {
 	return r.webhooks, r.mail
 }
 
-// TransmissionWait is how long a held note waits before its next try: a
-// minute after the first loss, growing with the square of the attempts, at
-// most an hour (SEFAZ's 656 punishes insisting).
+// TransmissionWait is how long a held note waits after a try before the
+// next: 10 seconds for its first 30 tries (its first five minutes), then
+// the square of the tries past those in minutes, at most an hour (SEFAZ's
+// 656 punishes insisting).
 func TransmissionWait(attempts int) time.Duration {
-	return min(time.Duration(attempts*attempts)*time.Minute, time.Hour)
+	if attempts <= 30 {
+		return 10 * time.Second
+	}
+	n := attempts - 30
+	return min(time.Duration(n*n)*time.Minute, time.Hour)
 }
 
 // RetryTransmissions issues again each held note of a domain whose wait is
 // over, then sends its recipients' manifestations waiting
 // (invoicing.SendManifestations) and fetches the documents issued to its
-// units (invoicing.FetchInboxes, at most hourly when nothing is new) (the transmissions loop runs it on the open domains every few
-// seconds, on every domain every ten minutes): Issue asks SEFAZ for its key first and stores the authorization it
-// finds, or sends the same note again. A failure is counted on the note,
-// which waits longer; a held note survives a restart, being in the file.
+// units (invoicing.FetchInboxes, at most hourly when nothing is new) (the
+// transmissions loop runs it on the open domains every few seconds, on
+// every domain every ten minutes): Issue asks SEFAZ for its key first and
+// stores the authorization it finds, or sends the same note again. A
+// failure is counted on the note, which waits longer; a held note survives
+// a restart, being in the file. The waits run on real elapsed time
+// (Elapsed), not the domain's clock, which test mode may freeze: a note
+// first seen is tried TransmissionWait later, and a 656 (asked too often)
+// keeps the unit's notes of that model from the authority for an hour.
 func (r *Runner) RetryTransmissions(ctx context.Context, db *store.DB) error {
 	held, err := db.HeldTransmissions(ctx)
 	if err != nil {
 		return err
 	}
-	now := db.Now()
+	now := r.elapsed()
 	for _, h := range held {
-		if now.Sub(h.Updated) < TransmissionWait(h.Attempts) {
+		key := db.Name + "/" + h.OrderToken
+		busyKey := fmt.Sprintf("%s/%d/%s", db.Name, h.UnitID, h.Kind)
+		if until, ok := r.fiscalBusy.Load(busyKey); ok && now.Before(until.(time.Time)) {
 			continue
 		}
+		last, seen := r.fiscalTries.Load(key)
+		if !seen {
+			// Just held (or held before this process started): its
+			// first retry comes a wait from now.
+			r.fiscalTries.Store(key, now)
+			continue
+		}
+		if now.Sub(last.(time.Time)) < TransmissionWait(h.Attempts) {
+			continue
+		}
+		r.fiscalTries.Store(key, now)
 		var err error
 		if h.Offline {
 			err = r.Billing.Invoices.TransmitOffline(ctx, db, h.UnitID, h.OrderToken)
 		} else {
 			_, err = r.Billing.Invoices.Issue(ctx, db, h.UnitID, h.OrderToken)
+		}
+		switch {
+		case err == nil:
+			r.fiscalTries.Delete(key)
+		case errors.Is(err, sefaz.ErrBusy):
+			r.fiscalBusy.Store(busyKey, now.Add(time.Hour))
 		}
 		if err != nil {
 			r.Log.Warn("transmission", "domain", db.Name, "order", h.OrderToken, "attempts", h.Attempts+1, "err", err)
@@ -142,6 +173,14 @@ func (r *Runner) RetryTransmissions(ctx context.Context, db *store.DB) error {
 		return err
 	}
 	return r.Billing.Invoices.FetchInboxes(ctx, db)
+}
+
+// elapsed is the runner's real clock.
+func (r *Runner) elapsed() time.Time {
+	if r.Elapsed != nil {
+		return r.Elapsed()
+	}
+	return time.Now()
 }
 
 // DeliverWebhooks sends the due webhook deliveries of every domain (all)

@@ -49,6 +49,14 @@ type Runner struct {
 	// registered.
 	PSPPoll   time.Duration
 	PublicURL string
+	// Elapsed is the real clock the waits between a held note's tries run
+	// on (time.Now when nil): the domains' clocks may stand still.
+	Elapsed func() time.Time
+
+	// fiscalTries holds, by domain and order, when a held note was last
+	// tried; fiscalBusy, by domain, unit and model, until when an
+	// authority that answered 656 is left alone.
+	fiscalTries, fiscalBusy sync.Map
 
 	loopsOnce                          sync.Once
 	webhooks, mail, transmissions, psp *deliveryLoop

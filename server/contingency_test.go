@@ -2,12 +2,10 @@ package server
 
 import (
 	"context"
-	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
 
-	"fincom/jobs"
 	nfselocal "fincom/server/fiscal/nfsen/local"
 	"fincom/server/fiscal/sefaz/local"
 	"fincom/store"
@@ -120,14 +118,7 @@ func TestEPECContingency(t *testing.T) {
 	if rec := do(h, http.MethodPost, "/cancel_nf", cancel); rec.Code != http.StatusUnprocessableEntity {
 		t.Fatalf("cancel before authorization: %d %s", rec.Code, rec.Body)
 	}
-	r := &jobs.Runner{Domains: rig.ds, Log: slog.New(slog.DiscardHandler), Billing: rig.bill}
-	db, release, err = rig.ds.Acquire(context.Background(), "acme")
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = r.RetryTransmissions(context.Background(), db)
-	release()
-	if err != nil {
+	if err := retryAfterWait(rig); err != nil {
 		t.Fatal(err)
 	}
 	inv := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["invoice"].(map[string]any)

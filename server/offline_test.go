@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"fincom/jobs"
 	"fincom/server/invoicing"
@@ -48,14 +49,7 @@ func TestOfflineNFCe(t *testing.T) {
 	}
 
 	a.SetOffline(false)
-	r := &jobs.Runner{Domains: rig.ds, Log: slog.New(slog.DiscardHandler), Billing: rig.bill}
-	db, release, err := rig.ds.Acquire(context.Background(), "acme")
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = r.RetryTransmissions(context.Background(), db)
-	release()
-	if err != nil {
+	if err := retryAfterWait(rig); err != nil {
 		t.Fatal(err)
 	}
 	inv := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["invoice"].(map[string]any)
@@ -72,5 +66,61 @@ func TestOfflineNFCe(t *testing.T) {
 	}
 	if rec := do(h, http.MethodPost, "/cancel_nf", cancel); rec.Code != http.StatusOK {
 		t.Fatalf("cancel after authorization: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// TestRetryLeavesABusyAuthorityAlone: a 656 (Consumo Indevido) to a held
+// note's retry keeps the transmissions job from that authority for the
+// hour the manual asks, whatever the domain's clock says; then the note
+// goes and is authorized.
+func TestRetryLeavesABusyAuthorityAlone(t *testing.T) {
+	rig := newTransmissionRig(t)
+	h, a := rig.h, rig.a
+	a.SetOffline(true)
+	id := post(t, h, "/insert_sales_order", nfceOrder)["data"].(map[string]any)["id"].(string)
+	if out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any); out["protocol"] != "" {
+		t.Fatalf("offline NFC-e: %v", out)
+	}
+	a.SetOffline(false)
+	a.BusyNext()
+	clock := time.Now()
+	r := &jobs.Runner{Domains: rig.ds, Log: slog.New(slog.DiscardHandler), Billing: rig.bill, Elapsed: func() time.Time { return clock }}
+	sent := func() int {
+		n := 0
+		for _, c := range a.Received() {
+			if c == "NFeAutorizacao4" {
+				n++
+			}
+		}
+		return n
+	}
+	pass := func(after time.Duration) {
+		t.Helper()
+		clock = clock.Add(after)
+		db, release, err := rig.ds.Acquire(context.Background(), "acme")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer release()
+		if err := r.RetryTransmissions(context.Background(), db); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := sent()       // what reached it while it was offline
+	pass(0)                // the held note is seen
+	pass(11 * time.Second) // tried: 656
+	if sent() != before+1 {
+		t.Fatalf("SEFAZ was sent %d lots", sent()-before)
+	}
+	for _, after := range []time.Duration{11 * time.Second, 10 * time.Minute, 49 * time.Minute} {
+		pass(after)
+	}
+	if sent() != before+1 {
+		t.Fatalf("asked again within the hour: %d lots", sent()-before)
+	}
+	pass(2 * time.Minute)
+	inv := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["invoice"].(map[string]any)
+	if sent() != before+2 || inv["protocol"] == "" {
+		t.Fatalf("after the hour: %d lots, %v", sent(), inv)
 	}
 }

@@ -250,7 +250,10 @@ func TestTransmissionRetryJob(t *testing.T) {
 	if rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`); rec.Code != http.StatusBadGateway {
 		t.Fatalf("lost answer: %d %s", rec.Code, rec.Body)
 	}
-	r := &jobs.Runner{Domains: rig.ds, Log: slog.New(slog.DiscardHandler), Billing: rig.bill}
+	// The waits run on real elapsed time: the domain's clock stands still
+	// here, as test mode may hold it.
+	clock := time.Now()
+	r := &jobs.Runner{Domains: rig.ds, Log: slog.New(slog.DiscardHandler), Billing: rig.bill, Elapsed: func() time.Time { return clock }}
 	retry := func() error {
 		db, release, err := rig.ds.Acquire(context.Background(), "acme")
 		if err != nil {
@@ -265,7 +268,11 @@ func TestTransmissionRetryJob(t *testing.T) {
 	if err := retry(); err != nil || invoice() != nil {
 		t.Fatalf("retried before its wait: %v %v", err, invoice())
 	}
-	*rig.now = rig.now.Add(2 * time.Minute)
+	clock = clock.Add(9 * time.Second)
+	if err := retry(); err != nil || invoice() != nil {
+		t.Fatalf("retried 9 s after: %v %v", err, invoice())
+	}
+	clock = clock.Add(2 * time.Second)
 	if err := retry(); err != nil {
 		t.Fatal(err)
 	}
@@ -276,6 +283,27 @@ func TestTransmissionRetryJob(t *testing.T) {
 	if calls := issuing(a); strings.Join(calls, ",") != "NFeAutorizacao4,NFeConsultaProtocolo4" {
 		t.Fatalf("SEFAZ was called %v", calls)
 	}
+}
+
+// retryAfterWait runs the transmissions job on the rig's domain twice, its
+// real clock moved past a held note's first wait between the passes: the
+// first pass sees the note, the second tries it.
+func retryAfterWait(rig transmissionRig) error {
+	clock := time.Now()
+	r := &jobs.Runner{Domains: rig.ds, Log: slog.New(slog.DiscardHandler), Billing: rig.bill, Elapsed: func() time.Time { return clock }}
+	for range 2 {
+		db, release, err := rig.ds.Acquire(context.Background(), "acme")
+		if err != nil {
+			return err
+		}
+		err = r.RetryTransmissions(context.Background(), db)
+		release()
+		if err != nil {
+			return err
+		}
+		clock = clock.Add(jobs.TransmissionWait(1) + time.Second)
+	}
+	return nil
 }
 
 // issuing are the calls SEFAZ received but the fiscal loop's fetches of

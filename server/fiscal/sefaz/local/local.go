@@ -63,6 +63,7 @@ type Authority struct {
 	seq        int
 	drop       int    // replies to drop after processing
 	reject     *fault // the next note's refusal
+	busy       bool   // the next lot is refused whole, 656 (Consumo Indevido)
 	offline    bool
 	received   []string // the services called, in order
 }
@@ -88,6 +89,10 @@ func (a *Authority) RejectNext(code int, reason string) {
 	a.reject = &fault{code, reason}
 	a.mu.Unlock()
 }
+
+// BusyNext refuses the next lot whole with 656 (Consumo Indevido), as an
+// authority asked too often does.
+func (a *Authority) BusyNext() { a.mu.Lock(); a.busy = true; a.mu.Unlock() }
 
 // SetOffline makes it refuse connections' requests (503) or answer again.
 func (a *Authority) SetOffline(off bool) { a.mu.Lock(); a.offline = off; a.mu.Unlock() }
@@ -350,6 +355,10 @@ type nfeOf struct {
 
 // authorize answers NFeAutorizacao4 for a lot of one note.
 func (a *Authority) authorize(msg []byte, now time.Time) []byte {
+	if a.busy {
+		a.busy = false
+		return a.lotAnswer("NFeAutorizacao4", 656, "Rejeição: Consumo Indevido", now)
+	}
 	note, key, err := noteOf(msg)
 	if err != nil {
 		return a.lotAnswer("NFeAutorizacao4", 225, "Rejeição: Falha no Schema XML: "+err.Error(), now)
