@@ -473,3 +473,29 @@ func TestCienciaForSummaries(t *testing.T) {
 		t.Fatalf("AN was called %s", calls)
 	}
 }
+
+// TestDuplicateNumberNeverLoops: a 539 (another key holds the series and
+// number at the authority) spends the number: the order's note goes out
+// again under the next free one and is authorized, instead of meeting the
+// same 539 at every try.
+func TestDuplicateNumberNeverLoops(t *testing.T) {
+	rig := newTransmissionRig(t)
+	h, a := rig.h, rig.a
+	// Number 1 of the unit's series 1 is another note's at the authority
+	// (issued elsewhere, or by an earlier installation).
+	other := `<nfeProc xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"><NFe><infNFe Id="NFe35261111222333000181550010000000011999999996">` +
+		`<ide><mod>55</mod><serie>1</serie><nNF>1</nNF></ide><emit><CNPJ>11222333000181</CNPJ></emit></infNFe></NFe>` +
+		`<protNFe versao="4.00"><infProt><nProt>135260000000099</nProt><cStat>100</cStat></infProt></protNFe></nfeProc>`
+	if err := a.Know([]byte(other), false, 0); err != nil {
+		t.Fatal(err)
+	}
+	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `"code":539`) {
+		t.Fatalf("539: %d %s", rec.Code, rec.Body)
+	}
+	out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	if out["status"] != "AUTHORIZED" || out["number"] != 2.0 {
+		t.Fatalf("after the 539: %v", out)
+	}
+}

@@ -239,8 +239,11 @@ func (s *Service) Issue(ctx context.Context, db *store.DB, unitID int64, orderTo
 	var rejected *fiscal.Rejection
 	if errors.As(err, &rejected) {
 		// Refused: nothing is issued; the number is given back, unless the
-		// authority denied the note (110, 301 to 303: the number is spent).
-		used = rejected.Code == 110 || (rejected.Code >= 301 && rejected.Code <= 303)
+		// authority denied the note (110, 301 to 303: the number is spent)
+		// or another key already holds it there (539): given back, the
+		// next try would meet the same 539; spent, the order's note goes
+		// out under the next free number (TestDuplicateNumberNeverLoops).
+		used = rejected.Code == 110 || (rejected.Code >= 301 && rejected.Code <= 303) || rejected.Code == 539
 		if derr := db.DropTransmission(context.WithoutCancel(ctx), d.OrderID); derr != nil {
 			return store.Invoice{}, derr
 		}
