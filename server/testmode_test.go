@@ -210,9 +210,9 @@ func TestSimulatedAuthorityAndRefusal(t *testing.T) {
 	h := testModeServer(t)
 	post(t, h, "/update_contact", withAddress)
 	id := orderWith(t, h)
-	post(t, h, "/_test/authority", `{"access_token":"{{access}}","mode":"reject","code":539,"reason":"Duplicidade de NF-e com diferença na chave de acesso"}`)
+	post(t, h, "/_test/authority", `{"access_token":"{{access}}","mode":"reject","code":778,"reason":"Rejeição: Informado NCM inexistente"}`)
 	rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
-	if rec.Code != 422 || !strings.Contains(rec.Body.String(), `"code":539`) {
+	if rec.Code != 422 || !strings.Contains(rec.Body.String(), `"code":778`) {
 		t.Fatalf("rejection: %d %s", rec.Code, rec.Body.String())
 	}
 	post(t, h, "/_test/authority", `{"access_token":"{{access}}","mode":"authorize"}`)
