@@ -499,3 +499,31 @@ func TestDuplicateNumberNeverLoops(t *testing.T) {
 		t.Fatalf("after the 539: %v", out)
 	}
 }
+
+// TestAskedBeforeSendingAgain: a held note is sent again only when its
+// authority says it does not know it (217); an authority that answers the
+// question otherwise (656 asked too often) leaves the note held, nothing
+// sent again.
+func TestAskedBeforeSendingAgain(t *testing.T) {
+	rig := newTransmissionRig(t)
+	h, a := rig.h, rig.a
+	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	a.DropReplies(1)
+	if rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`); rec.Code != http.StatusBadGateway {
+		t.Fatalf("lost answer: %d %s", rec.Code, rec.Body)
+	}
+	a.BusyNext()
+	if rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`); rec.Code != http.StatusBadGateway {
+		t.Fatalf("the consult answered 656: %d %s", rec.Code, rec.Body)
+	}
+	if calls := strings.Join(issuing(a), ","); calls != "NFeAutorizacao4,NFeConsultaProtocolo4" {
+		t.Fatalf("SEFAZ was called %s", calls)
+	}
+	out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	if out["status"] != "AUTHORIZED" || out["number"] != 1.0 || a.Authorized() != 1 {
+		t.Fatalf("asked again: %v", out)
+	}
+	if calls := strings.Join(issuing(a), ","); calls != "NFeAutorizacao4,NFeConsultaProtocolo4,NFeConsultaProtocolo4" {
+		t.Fatalf("SEFAZ was called %s", calls)
+	}
+}

@@ -46,8 +46,14 @@ func (a *Authority) Authorize(ctx context.Context, r fiscal.Request) (fiscal.Aut
 		return fiscal.Authorization{Protocol: res.Protocol, Status: res.Code, Message: res.Reason, At: time.Now(),
 			XML: fiscal.Proc(r.Signed, res.ProtNFe)}, nil
 	case res.Code == 204:
-		// Authorized before (a lost answer): the authority has it.
-		if auth, ok, err := a.known(ctx, r, env); err != nil || ok {
+		// Authorized before (a lost answer): the authority has it. A
+		// consult that does not say so leaves the note unsure, held.
+		auth, ok, err := a.known(ctx, r, env)
+		var rejected *fiscal.Rejection
+		switch {
+		case err != nil && !errors.As(err, &rejected):
+			return fiscal.Authorization{}, fmt.Errorf("%w: %v", fiscal.ErrUnsure, err)
+		case err != nil || ok:
 			return auth, err
 		}
 	}
@@ -122,14 +128,27 @@ func (a *Authority) Manifest(ctx context.Context, m fiscal.Manifestation) (bool,
 }
 
 // known asks the authority for the note by its key: its authorization
-// when it has one.
+// when it has one (100, 150), its denial (110, 301 to 303) as a
+// *fiscal.Rejection, not known (217: the note may be sent again). Any
+// other answer says nothing of the note (656 asked too often, 108/109
+// service stopped, …): an error, so that the note stays held and is not
+// sent again on a guess (TestAskedBeforeSendingAgain).
 func (a *Authority) known(ctx context.Context, r fiscal.Request, env string) (fiscal.Authorization, bool, error) {
 	s, err := a.Client.Consult(ctx, r.Cert, r.Key, env)
 	if err != nil {
 		return fiscal.Authorization{}, false, err
 	}
-	if (s.Code != 100 && s.Code != 150) || len(s.ProtNFe) == 0 {
+	switch {
+	case s.Code == 217:
 		return fiscal.Authorization{}, false, nil
+	case s.Code == 110 || (s.Code >= 301 && s.Code <= 303):
+		return fiscal.Authorization{}, false, &fiscal.Rejection{Code: s.Code, Reason: s.Reason}
+	case s.Code == 656:
+		return fiscal.Authorization{}, false, ErrBusy
+	case s.Code == 108 || s.Code == 109:
+		return fiscal.Authorization{}, false, fmt.Errorf("%w: %d %s", ErrUnavailable, s.Code, Shown(s.Reason))
+	case (s.Code != 100 && s.Code != 150) || len(s.ProtNFe) == 0:
+		return fiscal.Authorization{}, false, fmt.Errorf("the authority did not say where the note stands (%d %s): it is asked again", s.Code, Shown(s.Reason))
 	}
 	return fiscal.Authorization{Protocol: s.Protocol, Status: s.Code, Message: s.Reason, At: time.Now(),
 		XML: fiscal.Proc(r.Signed, s.ProtNFe)}, true, nil

@@ -90,8 +90,8 @@ func (a *Authority) RejectNext(code int, reason string) {
 	a.mu.Unlock()
 }
 
-// BusyNext refuses the next lot whole with 656 (Consumo Indevido), as an
-// authority asked too often does.
+// BusyNext answers the next lot or consultation with 656 (Consumo
+// Indevido), as an authority asked too often does.
 func (a *Authority) BusyNext() { a.mu.Lock(); a.busy = true; a.mu.Unlock() }
 
 // SetOffline makes it refuse connections' requests (503) or answer again.
@@ -329,7 +329,11 @@ func (a *Authority) consult(msg []byte, now time.Time) []byte {
 	}
 	n, ok := a.notes[q.Key]
 	code, reason, prot := 217, "Rejeição: NF-e não consta na base de dados da SEFAZ", ""
-	if ok {
+	switch {
+	case a.busy:
+		a.busy = false
+		code, reason = 656, "Rejeição: Consumo Indevido"
+	case ok:
 		code, reason, prot = 100, "Autorizado o uso da NF-e", string(n.prot)
 		if n.cancelled {
 			code, reason = 101, "Cancelamento de NF-e homologado"
