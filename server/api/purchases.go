@@ -65,9 +65,11 @@ func (s purchases) importNFe(r *web.Request) (any, error) {
 		var nc *invoicing.NotConfirmedError
 		if err := s.Invoices.ConfirmNote(r.Ctx, r.DB, r.Unit.ID, &n); errors.As(err, &nc) {
 			return nil, &web.Error{Status: http.StatusUnprocessableEntity, Text: web.TextNFeNotConfirmed, Details: map[string]any{"code": nc.Code, "reason": sefaz.Shown(nc.Reason)}}
-		} else if err != nil {
+		} else if errors.Is(err, invoicing.ErrConfirmDown) {
 			s.Log.Warn("confirm an imported NF-e", "error", err)
 			return nil, errNFeConfirmDown
+		} else if err != nil {
+			return nil, err
 		}
 	}
 	token, err := r.DB.ImportNFe(r.Ctx, r.Unit.ID, n)

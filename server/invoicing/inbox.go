@@ -256,6 +256,7 @@ func (s *Service) FetchInboxes(ctx context.Context, db *store.DB) error {
 		return err
 	}
 	var errs []error
+	var signers *inbox.Signers
 	now := db.Now()
 	for _, u := range units {
 		waitKey := db.Name + "/inbox/" + u.Token
@@ -271,9 +272,11 @@ func (s *Service) FetchInboxes(ctx context.Context, db *store.DB) error {
 		if production {
 			env = sefaz.Producao
 		}
-		signers, err := s.InboxSigners(ctx, db)
-		if err != nil {
-			return err
+		if signers == nil {
+			// Built once a pass, for the first unit that fetches.
+			if signers, err = s.InboxSigners(ctx, db); err != nil {
+				return errors.Join(append(errs, err)...)
+			}
 		}
 		f, err := FetchInbox(ctx, db, s.SEFAZ, u, cert, env, signers)
 		if err != nil || f.Code != 138 {
@@ -319,6 +322,10 @@ func (s *Service) InboxSigners(ctx context.Context, db *store.DB) (*inbox.Signer
 // authorized with another digest (the note changed, or was forged).
 var ErrNotConfirmed = errors.New("the authority does not confirm the note as authorized")
 
+// ErrConfirmDown is an authority that did not answer when asked to
+// confirm a note (unreachable, or an answer that is none).
+var ErrConfirmDown = errors.New("the authority did not answer when asked to confirm the note")
+
 // NotConfirmedError says what the authority answered of a note it does
 // not confirm.
 type NotConfirmedError struct {
@@ -345,8 +352,8 @@ type noteFacts struct {
 // it must be authorized (100 or 150) under the same digest as the note
 // (digVal), or it is a *NotConfirmedError. A unit without a certificate,
 // or a server without a SEFAZ client (test mode), cannot ask: the note
-// enters unconfirmed. An authority that does not answer is the client's
-// error: nothing enters.
+// enters unconfirmed. An authority that does not answer is ErrConfirmDown:
+// nothing enters.
 func (s *Service) ConfirmNote(ctx context.Context, db *store.DB, unitID int64, n *store.NewInboxNFe) error {
 	if s.SEFAZ == nil || s.Keyring == nil {
 		return nil
@@ -365,7 +372,7 @@ func (s *Service) ConfirmNote(ctx context.Context, db *store.DB, unitID int64, n
 	}
 	sit, err := s.SEFAZ.Consult(ctx, cert, n.AccessKey, env)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w: %v", ErrConfirmDown, err)
 	}
 	if sit.Code != 100 && sit.Code != 150 {
 		return &NotConfirmedError{Code: sit.Code, Reason: sit.Reason}
