@@ -30,26 +30,7 @@ import (
 // (--nsu) once its signer is trusted; an answer whose NSUs do not hold is
 // refused before anything of it is written.
 func TestFetchJudgesTheWholeAnswer(t *testing.T) {
-	schema := schemaForTest(t)
-	data := t.TempDir()
-	key := filepath.Join(t.TempDir(), "secrets.key")
-	if _, err := certs.WriteKeyFile(key); err != nil {
-		t.Fatal(err)
-	}
-	cli(t, schema, data, "domain", "create", "acme")
-	unit := jsonOut(t, cli(t, schema, data, "unit", "create", "acme", "--name", "Matriz", "--cnpj", "11.222.333/0001-81", "--city-ibge", "3550308", "--json"))["unit_token"].(string)
-	c, err := certs.TestCertificate("Matriz", "11222333000181", time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	pfxBytes, err := pkcs12.Modern.Encode(c.Key, c.Cert, nil, "s3nha")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pfx := filepath.Join(t.TempDir(), "a1.pfx")
-	os.WriteFile(pfx, pfxBytes, 0o600)
-	t.Setenv("FINCOM_CERT_PASSWORD", "s3nha")
-	cli(t, schema, data, "unit", "cert", "acme", unit, "--pfx", pfx, "--secrets-key-file", key)
+	schema, data, unit, key := certifiedUnit(t)
 
 	note := mustRead(t, "../testdata/docread/nfe.xml")
 	zip := func(doc []byte) string {
@@ -114,7 +95,7 @@ func TestFetchJudgesTheWholeAnswer(t *testing.T) {
 		return append([]string{"nfe", "fetch", "acme", unit, "--fiscal-endpoints", endpoints, "--secrets-key-file", key}, extra...)
 	}
 
-	err = cliErr(t, schema, data, fetch("--ca-file", tlsOnly)...)
+	err := cliErr(t, schema, data, fetch("--ca-file", tlsOnly)...)
 	if err == nil || !strings.Contains(err.Error(), "ultNSU 2 after NSU 3") {
 		t.Fatalf("a lot whose NSUs go backwards: %v", err)
 	}
@@ -158,20 +139,7 @@ func TestFetchJudgesTheWholeAnswer(t *testing.T) {
 // inflate to 4 MiB is read one document at a time, never all at once
 // (the heap stays far below the 200 MiB they hold together).
 func TestFetchTakesDocumentsOneAtATime(t *testing.T) {
-	schema := schemaForTest(t)
-	data := t.TempDir()
-	key := filepath.Join(t.TempDir(), "secrets.key")
-	if _, err := certs.WriteKeyFile(key); err != nil {
-		t.Fatal(err)
-	}
-	cli(t, schema, data, "domain", "create", "acme")
-	unit := jsonOut(t, cli(t, schema, data, "unit", "create", "acme", "--name", "Matriz", "--cnpj", "11.222.333/0001-81", "--city-ibge", "3550308", "--json"))["unit_token"].(string)
-	c, _ := certs.TestCertificate("Matriz", "11222333000181", time.Now())
-	pfxBytes, _ := pkcs12.Modern.Encode(c.Key, c.Cert, nil, "s3nha")
-	pfx := filepath.Join(t.TempDir(), "a1.pfx")
-	os.WriteFile(pfx, pfxBytes, 0o600)
-	t.Setenv("FINCOM_CERT_PASSWORD", "s3nha")
-	cli(t, schema, data, "unit", "cert", "acme", unit, "--pfx", pfx, "--secrets-key-file", key)
+	schema, data, unit, key := certifiedUnit(t)
 
 	// A document of no kind the inbox reads, 4 MiB inflated.
 	var z bytes.Buffer
@@ -237,20 +205,7 @@ func TestFetchTakesDocumentsOneAtATime(t *testing.T) {
 // it enters: a note it holds cancelled is refused, one it holds
 // authorized under the same digest enters confirmed.
 func TestImportConfirmedByTheAuthority(t *testing.T) {
-	schema := schemaForTest(t)
-	data := t.TempDir()
-	key := filepath.Join(t.TempDir(), "secrets.key")
-	if _, err := certs.WriteKeyFile(key); err != nil {
-		t.Fatal(err)
-	}
-	cli(t, schema, data, "domain", "create", "acme")
-	unit := jsonOut(t, cli(t, schema, data, "unit", "create", "acme", "--name", "Matriz", "--cnpj", "11.222.333/0001-81", "--city-ibge", "3550308", "--json"))["unit_token"].(string)
-	c, _ := certs.TestCertificate("Matriz", "11222333000181", time.Now())
-	pfxBytes, _ := pkcs12.Modern.Encode(c.Key, c.Cert, nil, "s3nha")
-	pfx := filepath.Join(t.TempDir(), "a1.pfx")
-	os.WriteFile(pfx, pfxBytes, 0o600)
-	t.Setenv("FINCOM_CERT_PASSWORD", "s3nha")
-	cli(t, schema, data, "unit", "cert", "acme", unit, "--pfx", pfx, "--secrets-key-file", key)
+	schema, data, unit, key := certifiedUnit(t)
 
 	note := string(mustRead(t, "../testdata/docread/nfe.xml"))
 	prot := note[strings.Index(note, "<protNFe") : strings.Index(note, "</protNFe>")+len("</protNFe>")]
@@ -289,4 +244,31 @@ func TestImportConfirmedByTheAuthority(t *testing.T) {
 	if len(asked) != 2 || asked[0] != "MATRIZ:11222333000181" {
 		t.Errorf("asked with %v", asked)
 	}
+}
+
+// certifiedUnit is a data directory with domain acme and its unit Matriz
+// (CNPJ 11.222.333/0001-81, São Paulo) with an A1 certificate installed,
+// sealed with the secrets key at key.
+func certifiedUnit(t *testing.T) (schema, data, unit, key string) {
+	t.Helper()
+	schema, data = schemaForTest(t), t.TempDir()
+	key = filepath.Join(t.TempDir(), "secrets.key")
+	if _, err := certs.WriteKeyFile(key); err != nil {
+		t.Fatal(err)
+	}
+	cli(t, schema, data, "domain", "create", "acme")
+	unit = jsonOut(t, cli(t, schema, data, "unit", "create", "acme", "--name", "Matriz", "--cnpj", "11.222.333/0001-81", "--city-ibge", "3550308", "--json"))["unit_token"].(string)
+	c, err := certs.TestCertificate("Matriz", "11222333000181", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pfxBytes, err := pkcs12.Modern.Encode(c.Key, c.Cert, nil, "s3nha")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pfx := filepath.Join(t.TempDir(), "a1.pfx")
+	os.WriteFile(pfx, pfxBytes, 0o600)
+	t.Setenv("FINCOM_CERT_PASSWORD", "s3nha")
+	cli(t, schema, data, "unit", "cert", "acme", unit, "--pfx", pfx, "--secrets-key-file", key)
+	return schema, data, unit, key
 }
