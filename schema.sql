@@ -612,14 +612,17 @@ CREATE TABLE outbox_attachments (
 	PRIMARY KEY (outbox_id, position)
 ) STRICT;
 
--- Fiscal invoices of sales orders.
+-- Fiscal invoices of sales orders, with the authority's verdict: a
+-- rejected invoice holds no number (it went back to the series), a denied
+-- one spends it. status_code and status_text are the authority's code and
+-- text of its verdict (for the order's nf_status_text).
 CREATE TABLE invoices (
 	id            INTEGER PRIMARY KEY,
 	token         TEXT NOT NULL UNIQUE,
 	order_id      INTEGER NOT NULL REFERENCES sales_orders(id),
 	unit_id       INTEGER NOT NULL REFERENCES units(id),
 	kind          TEXT NOT NULL CHECK (kind IN ('nfe', 'nfce', 'nfse', 'nfsen')),
-	status        TEXT NOT NULL CHECK (status IN ('AUTHORIZED', 'CANCELLED')),
+	status        TEXT NOT NULL CHECK (status IN ('AUTHORIZED', 'CANCELLED', 'REJECTED', 'DENIED')),
 	series        INTEGER NOT NULL,
 	number        INTEGER NOT NULL,
 	access_key    TEXT,
@@ -629,9 +632,11 @@ CREATE TABLE invoices (
 	issued_at     TEXT NOT NULL,
 	cancelled_at  TEXT,
 	cancel_reason TEXT,
-	UNIQUE (unit_id, kind, series, number)
+	status_code   INTEGER,
+	status_text   TEXT
 ) STRICT;
--- An order has at most one authorized invoice: issuing twice issues once.
+CREATE UNIQUE INDEX invoices_number ON invoices(unit_id, kind, series, number) WHERE status <> 'REJECTED';
+CREATE INDEX invoices_order ON invoices(order_id);
 CREATE UNIQUE INDEX invoices_live ON invoices(order_id) WHERE status = 'AUTHORIZED';
 
 -- The events an authority registered on an invoice, as the issuer keeps
@@ -665,7 +670,9 @@ CREATE TABLE invoice_transmissions (
 	signed     TEXT NOT NULL,
 	attempts   INTEGER NOT NULL DEFAULT 1,
 	last_error TEXT,
-	updated_at TEXT NOT NULL
+	updated_at TEXT NOT NULL,
+	-- The token the note's invoice keeps, from pending to its verdict.
+	token      TEXT
 ) STRICT;
 
 -- Inventory movements, the NF-e inbox and purchase orders.

@@ -2,10 +2,12 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +17,7 @@ import (
 	nfselocal "fincom/server/fiscal/nfsen/local"
 	"fincom/server/fiscal/sefaz"
 	"fincom/server/fiscal/sefaz/local"
+	"fincom/server/invoicing"
 	"fincom/store"
 )
 
@@ -31,6 +34,7 @@ type transmissionRig struct {
 	n    *nfselocal.System
 	ds   *store.Domains
 	bill *billing.Service
+	inv  *invoicing.Service
 	now  *time.Time
 }
 
@@ -57,7 +61,21 @@ func newTransmissionRigWith(t *testing.T, a *local.Authority, n *nfselocal.Syste
 	h := s.Handler()
 	post(t, h, "/update_contact", withAddress)
 	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
-	return transmissionRig{s: s, h: h, a: a, n: n, ds: ds, bill: bill, now: &now}
+	return transmissionRig{s: s, h: h, a: a, n: n, ds: ds, bill: bill, inv: inv, now: &now}
+}
+
+// generateNF calls /generate_nf for the order and answers the invoice,
+// failing the test unless it is 200 with the status want.
+func generateNF(t *testing.T, h http.Handler, id, want string) map[string]any {
+	t.Helper()
+	rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	var out struct {
+		Data map[string]any `json:"data"`
+	}
+	if rec.Code != http.StatusOK || json.Unmarshal(rec.Body.Bytes(), &out) != nil || out.Data["status"] != want {
+		t.Fatalf("generate_nf: %d %s; want 200 %s", rec.Code, rec.Body, want)
+	}
+	return out.Data
 }
 
 // transmissionServer is newTransmissionRig's server and SEFAZ.
@@ -85,35 +103,46 @@ func TestTransmissionEnvironment(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
-	rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
-	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `"code":252`) || a.Authorized() != 0 {
-		t.Fatalf("production note to a homologation authority: %d %s", rec.Code, rec.Body)
+	if out := generateNF(t, h, id, "REJECTED"); out["status_code"] != 252.0 || a.Authorized() != 0 {
+		t.Fatalf("production note to a homologation authority: %v", out)
 	}
 	// An NFC-e goes to production too, with its state's production QR
 	// code (TestProductionNotes): the same refusal.
 	id = post(t, h, "/insert_sales_order", nfceOrder)["data"].(map[string]any)["id"].(string)
-	rec = do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
-	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `"code":252`) || a.Authorized() != 0 {
-		t.Fatalf("production NFC-e: %d %s", rec.Code, rec.Body)
+	if out := generateNF(t, h, id, "REJECTED"); out["status_code"] != 252.0 || a.Authorized() != 0 {
+		t.Fatalf("production NFC-e: %v", out)
 	}
 }
 
 // TestTransmissionLostAnswer: SEFAZ authorizes a note and its answer is
-// lost; /generate_nf answers 502 and keeps the note's number and key; the
-// next /generate_nf asks SEFAZ for the key before sending (it has it) and
-// stores that authorization: one note for the sale, the protocol in the
-// served nfeProc, and the next order takes the next number.
+// lost; /generate_nf answers the invoice PENDING, keeps the note's number
+// and key and serves the signed note as sent; the next /generate_nf asks
+// SEFAZ for the key before sending (it has it) and stores that
+// authorization: one note for the sale, the protocol in the served
+// nfeProc, and the next order takes the next number.
 func TestTransmissionLostAnswer(t *testing.T) {
 	rig := newTransmissionRig(t)
 	h, a := rig.h, rig.a
 	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
 	a.DropReplies(1)
-	rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
-	if rec.Code != http.StatusBadGateway || !strings.Contains(rec.Body.String(), "will not be issued twice") {
-		t.Fatalf("lost answer: %d %s", rec.Code, rec.Body)
+	pending := generateNF(t, h, id, "PENDING")
+	if pending["status_text"] != "Aguardando a SEFAZ" || pending["number"] != 1.0 || pending["protocol"] != "" || pending["danfe_url"] != nil {
+		t.Fatalf("lost answer: %v", pending)
 	}
 	if a.Authorized() != 1 {
 		t.Fatalf("SEFAZ has %d notes", a.Authorized())
+	}
+	o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	if o["nf"] != false || o["nf_status"] != "PENDING" || o["nf_status_text"] != "Aguardando a SEFAZ" || o["nf_xml_url"] != pending["xml_url"] {
+		t.Fatalf("the pending order: nf %v, nf_status %v, nf_status_text %v, nf_xml_url %v", o["nf"], o["nf_status"], o["nf_status_text"], o["nf_xml_url"])
+	}
+	pub := publicOf(t, h, id)
+	if sent := do(h, http.MethodGet, "/sales_orders/public_nf_xml/"+pub, "").Body.String(); !strings.Contains(sent, "<NFe xmlns") ||
+		strings.Contains(sent, "<nfeProc") || !strings.Contains(sent, "<Signature") {
+		t.Fatalf("the pending note's XML is not the signed note: %.300s", sent)
+	}
+	if rec := do(h, http.MethodGet, "/sales_orders/public_danfe/"+pub, ""); rec.Code != http.StatusConflict {
+		t.Fatalf("a pending note's DANFE: %d", rec.Code)
 	}
 	// The staff portal's units page says the note waits, and where the
 	// unit issues.
@@ -145,7 +174,7 @@ func TestTransmissionLostAnswer(t *testing.T) {
 	}
 	*rig.now = saved
 	out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
-	if out["status"] != "AUTHORIZED" || out["number"] != 1.0 || a.Authorized() != 1 {
+	if out["status"] != "AUTHORIZED" || out["number"] != 1.0 || a.Authorized() != 1 || out["token"] != pending["token"] {
 		t.Fatalf("retry: %v (SEFAZ has %d notes)", out, a.Authorized())
 	}
 	if page := b.do("GET", "/portal/units", nil).Body.String(); !strings.Contains(page, "Última autorização: NFE nº 1, protocolo "+out["protocol"].(string)) ||
@@ -169,40 +198,48 @@ func TestTransmissionLostAnswer(t *testing.T) {
 	}
 }
 
-// TestTransmissionRefusals: SEFAZ's rejection is the answer's code and
-// reason and gives the number back; an unreachable SEFAZ is 502 and keeps
-// nothing; a denial (301) spends the number.
+// TestTransmissionRefusals: SEFAZ's rejection is the invoice REJECTED
+// with its code and reason, on the order too, and gives the number back;
+// an unreachable SEFAZ leaves the note PENDING; a denial (301) spends the
+// number, keeps SEFAZ's protocol and is never sent again.
 func TestTransmissionRefusals(t *testing.T) {
 	rig := newTransmissionRig(t)
 	h, a := rig.h, rig.a
 	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
 	a.RejectNext(778, "Rejeição: Informado NCM inexistente")
-	rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
-	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `"code":778`) ||
-		!strings.Contains(rec.Body.String(), "NCM inexistente") {
-		t.Fatalf("rejection: %d %s", rec.Code, rec.Body)
+	out := generateNF(t, h, id, "REJECTED")
+	const rejected = "Rejeitada pela autoridade (778): Rejeição: Informado NCM inexistente"
+	if out["status_code"] != 778.0 || out["status_text"] != rejected || out["number"] != 1.0 || out["danfe_url"] != nil {
+		t.Fatalf("rejection: %v", out)
 	}
 	// The order says why, in the API and the staff portal.
 	o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
-	if o["nf_status_text"] != "Rejeitada pela autoridade (778): Rejeição: Informado NCM inexistente" {
-		t.Fatalf("the order's nf_status_text: %v", o["nf_status_text"])
+	if o["nf_status_text"] != rejected || o["nf_status"] != "REJECTED" || o["nf"] != false {
+		t.Fatalf("the order: nf_status_text %v, nf_status %v", o["nf_status_text"], o["nf_status"])
 	}
 	if page := signedIn(t, rig.s, rig.ds).do("GET", "/portal/orders/"+id+"?unit="+expand("{{unitA}}"), nil).Body.String(); !strings.Contains(page, "Rejeitada pela autoridade (778)") {
 		t.Fatalf("the portal's order page does not say the rejection:\n%s", page)
 	}
 	a.SetOffline(true)
-	rec = do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
-	if rec.Code != http.StatusBadGateway {
-		t.Fatalf("offline: %d %s", rec.Code, rec.Body)
+	if out := generateNF(t, h, id, "PENDING"); out["number"] != 1.0 {
+		t.Fatalf("offline: the rejected number is not the next note's: %v", out)
 	}
 	a.SetOffline(false)
 	a.RejectNext(301, "Uso Denegado: Irregularidade fiscal do emitente")
-	rec = do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
-	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `"code":301`) {
-		t.Fatalf("denial: %d %s", rec.Code, rec.Body)
+	denied := generateNF(t, h, id, "DENIED")
+	if denied["status_code"] != 301.0 || denied["number"] != 1.0 || denied["protocol"] == "" {
+		t.Fatalf("denial: %v", denied)
 	}
-	out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
-	if out["status"] != "AUTHORIZED" || out["number"] != 2.0 {
+	xml := do(h, http.MethodGet, "/sales_orders/public_nf_xml/"+publicOf(t, h, id), "").Body.String()
+	if !strings.Contains(xml, "<nfeProc") || !strings.Contains(xml, "<cStat>301</cStat>") || !strings.Contains(xml, "<nProt>"+denied["protocol"].(string)+"</nProt>") {
+		t.Fatalf("the denied note's XML: %.400s", xml)
+	}
+	calls := len(a.Received())
+	if again := generateNF(t, h, id, "DENIED"); again["token"] != denied["token"] || len(a.Received()) != calls {
+		t.Fatalf("a denied note was sent again: %v", again)
+	}
+	other := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	if out := generateNF(t, h, other, "AUTHORIZED"); out["number"] != 2.0 {
 		t.Fatalf("after the denial of number 1: %v", out)
 	}
 }
@@ -247,9 +284,7 @@ func TestTransmissionRetryJob(t *testing.T) {
 	h, a := rig.h, rig.a
 	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
 	a.DropReplies(1)
-	if rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`); rec.Code != http.StatusBadGateway {
-		t.Fatalf("lost answer: %d %s", rec.Code, rec.Body)
-	}
+	generateNF(t, h, id, "PENDING")
 	// The waits run on real elapsed time: the domain's clock stands still
 	// here, as test mode may hold it.
 	clock := time.Now()
@@ -262,22 +297,23 @@ func TestTransmissionRetryJob(t *testing.T) {
 		defer release()
 		return r.RetryTransmissions(context.Background(), db)
 	}
-	invoice := func() any {
-		return post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["invoice"]
+	invoice := func() string {
+		inv, _ := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["invoice"].(map[string]any)
+		s, _ := inv["status"].(string)
+		return s
 	}
-	if err := retry(); err != nil || invoice() != nil {
+	if err := retry(); err != nil || invoice() != "PENDING" {
 		t.Fatalf("retried before its wait: %v %v", err, invoice())
 	}
 	clock = clock.Add(9 * time.Second)
-	if err := retry(); err != nil || invoice() != nil {
+	if err := retry(); err != nil || invoice() != "PENDING" {
 		t.Fatalf("retried 9 s after: %v %v", err, invoice())
 	}
 	clock = clock.Add(2 * time.Second)
 	if err := retry(); err != nil {
 		t.Fatal(err)
 	}
-	got, _ := invoice().(map[string]any)
-	if got == nil || got["status"] != "AUTHORIZED" || a.Authorized() != 1 {
+	if got := invoice(); got != "AUTHORIZED" || a.Authorized() != 1 {
 		t.Fatalf("after the retry: %v (SEFAZ has %d notes)", got, a.Authorized())
 	}
 	if calls := issuing(a); strings.Join(calls, ",") != "NFeAutorizacao4,NFeConsultaProtocolo4" {
@@ -394,9 +430,7 @@ func TestTransmissionSendsTheSameNote(t *testing.T) {
 	h, a := transmissionServer(t)
 	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
 	a.DropReplies(1)
-	if rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`); rec.Code != http.StatusBadGateway {
-		t.Fatalf("lost answer: %d %s", rec.Code, rec.Body)
-	}
+	generateNF(t, h, id, "PENDING")
 	post(t, h, "/update_contact", strings.NewReplacer("{{contact1}}", "{{contact2}}", "Av. Paulista", "Rua Nova").Replace(withAddress))
 	post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
 	xml := do(h, http.MethodGet, "/sales_orders/public_nf_xml/"+publicOf(t, h, id), "").Body.String()
@@ -442,14 +476,18 @@ func TestTransmissionRecordedBeforeSending(t *testing.T) {
 	if out["status"] != "AUTHORIZED" || len(held()) != 0 {
 		t.Fatalf("after the authorization: %v, held %+v", out, held())
 	}
-	// A refusal and an unreachable SEFAZ hold nothing.
+	// A refusal holds nothing; an unreachable SEFAZ holds the note for
+	// the retry job.
 	id = post(t, rig.h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
 	rig.a.RejectNext(778, "Rejeição: Informado NCM inexistente")
-	do(rig.h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
-	rig.a.SetOffline(true)
-	do(rig.h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	generateNF(t, rig.h, id, "REJECTED")
 	if h := held(); len(h) != 0 {
-		t.Fatalf("held after a refusal and an unreachable SEFAZ: %+v", h)
+		t.Fatalf("held after a refusal: %+v", h)
+	}
+	rig.a.SetOffline(true)
+	generateNF(t, rig.h, id, "PENDING")
+	if h := held(); len(h) != 1 || h[0].Number != 2 || h[0].OrderToken != id {
+		t.Fatalf("held after an unreachable SEFAZ: %+v", h)
 	}
 }
 
@@ -490,9 +528,8 @@ func TestDuplicateNumberNeverLoops(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
-	rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
-	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `"code":539`) {
-		t.Fatalf("539: %d %s", rec.Code, rec.Body)
+	if out := generateNF(t, h, id, "REJECTED"); out["status_code"] != 539.0 {
+		t.Fatalf("539: %v", out)
 	}
 	out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
 	if out["status"] != "AUTHORIZED" || out["number"] != 2.0 {
@@ -509,13 +546,9 @@ func TestAskedBeforeSendingAgain(t *testing.T) {
 	h, a := rig.h, rig.a
 	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
 	a.DropReplies(1)
-	if rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`); rec.Code != http.StatusBadGateway {
-		t.Fatalf("lost answer: %d %s", rec.Code, rec.Body)
-	}
+	generateNF(t, h, id, "PENDING")
 	a.BusyNext()
-	if rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`); rec.Code != http.StatusBadGateway {
-		t.Fatalf("the consult answered 656: %d %s", rec.Code, rec.Body)
-	}
+	generateNF(t, h, id, "PENDING") // the consult answered 656
 	if calls := strings.Join(issuing(a), ","); calls != "NFeAutorizacao4,NFeConsultaProtocolo4" {
 		t.Fatalf("SEFAZ was called %s", calls)
 	}
@@ -524,6 +557,39 @@ func TestAskedBeforeSendingAgain(t *testing.T) {
 		t.Fatalf("asked again: %v", out)
 	}
 	if calls := strings.Join(issuing(a), ","); calls != "NFeAutorizacao4,NFeConsultaProtocolo4,NFeConsultaProtocolo4" {
+		t.Fatalf("SEFAZ was called %s", calls)
+	}
+}
+
+// TestVerdictWait: /generate_nf waits for SEFAZ's verdict only so long
+// (10 seconds; shorter here): a SEFAZ slower than that leaves the invoice
+// PENDING, and the next call asks SEFAZ for the note by its key and takes
+// the authorization it gave meanwhile: one note.
+func TestVerdictWait(t *testing.T) {
+	rig := newTransmissionRig(t)
+	rig.inv.VerdictWait = 100 * time.Millisecond
+	slow := make(chan struct{})
+	rig.a.Arrived = func(service string) {
+		if service == "NFeAutorizacao4" {
+			<-slow
+		}
+	}
+	id := post(t, rig.h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	start := time.Now()
+	generateNF(t, rig.h, id, "PENDING")
+	if waited := time.Since(start); waited > 5*time.Second {
+		t.Fatalf("waited %v for the verdict", waited)
+	}
+	close(slow)
+	for i := 0; i < 100 && rig.a.Authorized() == 0; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if out := generateNF(t, rig.h, id, "AUTHORIZED"); out["number"] != 1.0 || rig.a.Authorized() != 1 {
+		t.Fatalf("after SEFAZ's verdict: %v (SEFAZ has %d notes)", out, rig.a.Authorized())
+	}
+	calls := issuing(rig.a)
+	slices.Sort(calls)
+	if strings.Join(calls, ",") != "NFeAutorizacao4,NFeConsultaProtocolo4" {
 		t.Fatalf("SEFAZ was called %s", calls)
 	}
 }

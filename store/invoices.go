@@ -46,17 +46,35 @@ type InvoiceData struct {
 	Charged      Money
 	ChargedAtPSP bool
 	Existing     *Invoice
+	// Denied is the order's latest invoice when the authority denied it
+	// (uso denegado).
+	Denied *Invoice
 	// Profile is the issuing unit's fiscal profile (its address is also in
 	// Emitter); Certificate its certificate, nil when it has none.
 	Profile     UnitProfile
 	Certificate *UnitCertificate
 }
 
-// Invoice is an issued invoice.
+// The statuses of an invoice. A pending one is a note sent whose verdict
+// has not come (it lives in invoice_transmissions, not in invoices).
+const (
+	InvoicePending    = "PENDING"
+	InvoiceAuthorized = "AUTHORIZED"
+	InvoiceRejected   = "REJECTED"
+	InvoiceDenied     = "DENIED"
+	InvoiceCancelled  = "CANCELLED"
+)
+
+// Invoice is an order's invoice and the authority's verdict on it.
 type Invoice struct {
-	Token        string `json:"token" format:"uuid"`
-	Kind         string `json:"kind" enum:"nfe,nfce,nfse,nfsen"`
-	Status       string `json:"status" enum:"AUTHORIZED,CANCELLED"`
+	Token  string `json:"token" format:"uuid"`
+	Kind   string `json:"kind" enum:"nfe,nfce,nfse,nfsen"`
+	Status string `json:"status" enum:"PENDING,AUTHORIZED,REJECTED,DENIED,CANCELLED"`
+	// StatusCode is the authority's code of its verdict (SEFAZ's cStat),
+	// when it gave one; StatusText says the verdict as the order's
+	// nf_status_text does, with the authority's own text.
+	StatusCode   *int   `json:"status_code"`
+	StatusText   Text   `json:"status_text"`
 	Series       int    `json:"series"`
 	Number       int    `json:"number"`
 	AccessKey    Text   `json:"access_key" pattern:"^([0-9]{44}|[0-9]{50})$"`
@@ -72,15 +90,21 @@ type Invoice struct {
 // IssuedTime is when the invoice was authorized.
 func (i Invoice) IssuedTime() time.Time { return i.issued }
 
-const invoiceSelect = `SELECT token, kind, status, series, number, access_key, verification, protocol, issued_at, cancelled_at, cancel_reason, xml FROM invoices`
+const invoiceSelect = `SELECT token, kind, status, series, number, access_key, verification, protocol, issued_at, cancelled_at, cancel_reason, xml,
+	status_code, status_text FROM invoices`
 
 func scanInvoice(s scanner) (Invoice, error) {
 	var i Invoice
+	var code sql.NullInt64
 	err := s.Scan(&i.Token, &i.Kind, &i.Status, &i.Series, &i.Number, &i.AccessKey, &i.Verification, &i.Protocol, &i.IssuedAt,
-		&i.CancelledAt, &i.CancelReason, &i.XML)
+		&i.CancelledAt, &i.CancelReason, &i.XML, &code, &i.StatusText)
 	if err == nil {
 		i.issued, _ = time.Parse(time.RFC3339, i.IssuedAt)
 		i.IssuedAt = displayTimestamp(i.IssuedAt)
+		if code.Valid {
+			c := int(code.Int64)
+			i.StatusCode = &c
+		}
 	}
 	return i, err
 }
@@ -172,7 +196,14 @@ func (db *DB) InvoiceData(ctx context.Context, unitID int64, orderToken string) 
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		inv, err := scanInvoice(tx.QueryRowContext(ctx, invoiceSelect+` WHERE order_id = ? AND status = 'AUTHORIZED'`, o.id))
+		inv, err := scanInvoice(tx.QueryRowContext(ctx, invoiceSelect+` WHERE order_id = ? ORDER BY id DESC LIMIT 1`, o.id))
+		if err == nil && inv.Status == InvoiceDenied {
+			denied := inv
+			d.Denied = &denied
+		}
+		if err == nil && inv.Status != InvoiceAuthorized {
+			inv, err = scanInvoice(tx.QueryRowContext(ctx, invoiceSelect+` WHERE order_id = ? AND status = 'AUTHORIZED'`, o.id))
+		}
 		if err == nil {
 			d.Existing = &inv
 		} else if !errors.Is(err, sql.ErrNoRows) {
@@ -189,7 +220,7 @@ func (db *DB) InvoiceData(ctx context.Context, unitID int64, orderToken string) 
 func (db *DB) AuthorizedInvoice(ctx context.Context, unitID int64, kind string, series, number int) (string, bool, error) {
 	var key string
 	err := db.r.QueryRowContext(ctx, `SELECT COALESCE(i.access_key, i.verification, '') FROM invoices i JOIN sales_orders o ON o.id = i.order_id
-		WHERE o.unit_id = ? AND i.kind = ? AND i.series = ? AND i.number = ?`, unitID, kind, series, number).Scan(&key)
+		WHERE o.unit_id = ? AND i.kind = ? AND i.series = ? AND i.number = ? AND i.status <> 'REJECTED'`, unitID, kind, series, number).Scan(&key)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}
@@ -234,7 +265,8 @@ var ErrNumberUsed = errors.New("an invoice carries a number of the range")
 // carries a number of the range: those cannot be voided.
 func (db *DB) CheckVoidable(ctx context.Context, unitID int64, kind string, series, from, to int) error {
 	var n int
-	err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM invoices WHERE unit_id = ? AND kind = ? AND series = ? AND number BETWEEN ? AND ?`,
+	err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM invoices WHERE unit_id = ? AND kind = ? AND series = ? AND number BETWEEN ? AND ?
+		AND status <> 'REJECTED'`,
 		unitID, kind, series, from, to).Scan(&n)
 	if err == nil && n > 0 {
 		err = ErrNumberUsed
@@ -250,7 +282,8 @@ func (db *DB) VoidInvoiceNumbers(ctx context.Context, unitID int64, kind string,
 	counter := invoiceCounter(kind, series)
 	return wrap("void invoice numbers", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM invoices WHERE unit_id = ? AND kind = ? AND series = ? AND number BETWEEN ? AND ?`,
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM invoices WHERE unit_id = ? AND kind = ? AND series = ? AND number BETWEEN ? AND ?
+			AND status <> 'REJECTED'`,
 			unitID, kind, series, from, to).Scan(&n); err != nil {
 			return err
 		}
@@ -279,6 +312,8 @@ type NewInvoice struct {
 	Verification, Protocol string
 	XML                    []byte
 	Issued                 time.Time
+	// StatusCode is the authority's code of its verdict (0: none given).
+	StatusCode int
 }
 
 // Invoice is the invoice n will be once saved (for what is made of it
@@ -308,22 +343,27 @@ func (db *DB) SaveInvoice(ctx context.Context, orderID, unitID int64, in NewInvo
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		tok := db.id()
-		if _, err := tx.ExecContext(ctx, `DELETE FROM invoice_transmissions WHERE order_id = ?`, orderID); err != nil {
+		// The invoice keeps the token it had while pending.
+		var tok string
+		if err := tx.QueryRowContext(ctx, `DELETE FROM invoice_transmissions WHERE order_id = ? RETURNING COALESCE(token, '')`, orderID).
+			Scan(&tok); err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
+		}
+		if tok == "" {
+			tok = db.id()
 		}
 		if t := offline; t != nil {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO invoice_transmissions (order_id, unit_id, kind, series, number, access_key, issued_at,
-				signed, attempts, last_error, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
+				signed, attempts, last_error, updated_at, token) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
 				orderID, unitID, t.Kind, t.Series, t.Number, t.Key, t.Issued.UTC().Format(time.RFC3339Nano), string(t.Signed),
-				"issued in contingency: waits for SEFAZ", timestamp(now)); err != nil {
+				"issued in contingency: waits for SEFAZ", timestamp(now), tok); err != nil {
 				return err
 			}
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO invoices (token, order_id, unit_id, kind, status, series, number, access_key, verification,
-			protocol, xml, issued_at) VALUES (?, ?, ?, ?, 'AUTHORIZED', ?, ?, ?, ?, ?, ?, ?)`,
+			protocol, xml, issued_at, status_code, status_text) VALUES (?, ?, ?, ?, 'AUTHORIZED', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			tok, orderID, unitID, in.Kind, in.Series, in.Number, nullString(in.AccessKey), nullString(in.Verification), in.Protocol,
-			string(in.XML), timestamp(in.Issued)); err != nil {
+			string(in.XML), timestamp(in.Issued), nullInt(in.StatusCode), nullString(statusText)); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE sales_orders SET nf = 1, date_nf = ?, nf_status_text = ?, cancel_nf = 0, date_cancel_nf = NULL,
@@ -350,11 +390,46 @@ func (db *DB) SaveInvoice(ctx context.Context, orderID, unitID int64, in NewInvo
 	return out, wrap("save invoice", err)
 }
 
-// OrderInvoice returns the latest invoice of an order of the unit.
+// OrderInvoice returns the latest invoice of an order of the unit: its
+// note waiting for the authority's verdict (PENDING), else the last
+// verdict.
 func (db *DB) OrderInvoice(ctx context.Context, unitID int64, orderToken string) (Invoice, error) {
-	i, err := scanInvoice(db.r.QueryRowContext(ctx, invoiceSelect+` WHERE unit_id = ? AND order_id = (SELECT id FROM sales_orders WHERE unit_id = ? AND token = ?)
-		ORDER BY id DESC LIMIT 1`, unitID, unitID, orderToken))
-	return i, wrap("order invoice", notFound(err))
+	var orderID int64
+	if err := db.r.QueryRowContext(ctx, `SELECT id FROM sales_orders WHERE unit_id = ? AND token = ?`, unitID, orderToken).Scan(&orderID); err != nil {
+		return Invoice{}, wrap("order invoice", notFound(err))
+	}
+	i, err := db.latestInvoice(ctx, orderID)
+	return i, wrap("order invoice", err)
+}
+
+// latestInvoice is an order's invoice as OrderInvoice answers it.
+func (db *DB) latestInvoice(ctx context.Context, orderID int64) (Invoice, error) {
+	var i Invoice
+	var issued, signed string
+	err := db.r.QueryRowContext(ctx, `SELECT COALESCE(t.token, ''), t.kind, t.series, t.number, t.access_key, t.issued_at, t.signed
+		FROM invoice_transmissions t WHERE t.order_id = ?
+		AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.order_id = t.order_id AND i.status = 'AUTHORIZED')`, orderID).
+		Scan(&i.Token, &i.Kind, &i.Series, &i.Number, &i.AccessKey, &issued, &signed)
+	switch {
+	case err == nil:
+		i.Status, i.XML, i.StatusText = InvoicePending, signed, NewText(PendingText(i.Kind))
+		i.issued, _ = time.Parse(time.RFC3339Nano, issued)
+		i.IssuedAt = displayTimestamp(timestamp(i.issued))
+		return i, nil
+	case !errors.Is(err, sql.ErrNoRows):
+		return i, err
+	}
+	i, err = scanInvoice(db.r.QueryRowContext(ctx, invoiceSelect+` WHERE order_id = ? ORDER BY id DESC LIMIT 1`, orderID))
+	return i, notFound(err)
+}
+
+// PendingText is what an order whose note waits for the authority's
+// verdict says of it (nf_status_text).
+func PendingText(kind string) string {
+	if kind == "nfsen" || kind == "nfse" {
+		return "Aguardando a autoridade da NFS-e"
+	}
+	return "Aguardando a SEFAZ"
 }
 
 // PublicInvoice returns the latest invoice of the active order of a public
@@ -367,9 +442,12 @@ func (db *DB) PublicInvoice(ctx context.Context, publicToken string) (Invoice, i
 		Scan(&unitID, &order); err != nil {
 		return Invoice{}, 0, "", wrap("public invoice", notFound(err))
 	}
-	i, err := scanInvoice(db.r.QueryRowContext(ctx, invoiceSelect+` WHERE order_id = (SELECT id FROM sales_orders WHERE public_token = ?)
-		ORDER BY id DESC LIMIT 1`, publicToken))
-	return i, unitID, order, wrap("public invoice", notFound(err))
+	var orderID int64
+	if err := db.r.QueryRowContext(ctx, `SELECT id FROM sales_orders WHERE public_token = ?`, publicToken).Scan(&orderID); err != nil {
+		return Invoice{}, 0, "", wrap("public invoice", notFound(err))
+	}
+	i, err := db.latestInvoice(ctx, orderID)
+	return i, unitID, order, wrap("public invoice", err)
 }
 
 // CancelInvoice cancels the authorized invoice of an order of the unit
@@ -399,8 +477,8 @@ func (db *DB) CancelInvoice(ctx context.Context, unitID int64, orderToken, reaso
 		if now.Sub(t) > window {
 			return ErrCancelWindow
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE invoices SET status = 'CANCELLED', cancelled_at = ?, cancel_reason = ? WHERE id = ?`,
-			timestamp(now), reason, id); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE invoices SET status = 'CANCELLED', cancelled_at = ?, cancel_reason = ?, status_text = ? WHERE id = ?`,
+			timestamp(now), reason, statusText, id); err != nil {
 			return err
 		}
 		if ev != nil {
@@ -442,7 +520,7 @@ func insertInvoiceEvent(ctx context.Context, tx *sql.Tx, invoiceID int64, ev Inv
 func (db *DB) AddInvoiceEvent(ctx context.Context, unitID int64, key string, ev InvoiceEvent) error {
 	return wrap("add invoice event", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var id int64
-		if err := tx.QueryRowContext(ctx, `SELECT id FROM invoices WHERE unit_id = ? AND access_key = ?`, unitID, key).Scan(&id); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT id FROM invoices WHERE unit_id = ? AND access_key = ? AND status IN ('AUTHORIZED', 'CANCELLED')`, unitID, key).Scan(&id); err != nil {
 			return notFound(err)
 		}
 		return insertInvoiceEvent(ctx, tx, id, ev, now)
@@ -453,7 +531,7 @@ func (db *DB) AddInvoiceEvent(ctx context.Context, unitID int64, key string, ev 
 // key, oldest first.
 func (db *DB) InvoiceEvents(ctx context.Context, unitID int64, key string) ([]InvoiceEvent, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT e.type, e.sequence, e.protocol, e.xml, e.created_at FROM invoice_events e
-		JOIN invoices i ON i.id = e.invoice_id WHERE i.unit_id = ? AND i.access_key = ? ORDER BY e.id`, unitID, key)
+		JOIN invoices i ON i.id = e.invoice_id WHERE i.unit_id = ? AND i.access_key = ? AND i.status IN ('AUTHORIZED', 'CANCELLED') ORDER BY e.id`, unitID, key)
 	if err != nil {
 		return nil, wrap("invoice events", err)
 	}
@@ -524,7 +602,7 @@ func (db *DB) Documents(ctx context.Context, limit int) ([]Document, error) {
 			FROM charges c JOIN sales_orders o ON o.id = c.order_id WHERE c.boleto_line IS NOT NULL OR c.pix_payload IS NOT NULL
 			UNION ALL
 			SELECT i.kind, o.token, i.token, COALESCE(i.access_key, i.verification, ''), NULL, i.xml, i.issued_at
-			FROM invoices i JOIN sales_orders o ON o.id = i.order_id)
+			FROM invoices i JOIN sales_orders o ON o.id = i.order_id WHERE i.status IN ('AUTHORIZED', 'CANCELLED'))
 		ORDER BY 7 DESC LIMIT ?`, limit)
 	if err != nil {
 		return nil, wrap("documents", err)
@@ -555,7 +633,7 @@ type IssuedNote struct {
 func (db *DB) IssuedNotes(ctx context.Context) ([]IssuedNote, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT i.kind, i.xml, i.status = 'CANCELLED',
 		(SELECT count(*) FROM invoice_events e WHERE e.invoice_id = i.id AND e.type = '110110')
-		FROM invoices i WHERE i.kind IN ('nfe', 'nfce', 'nfsen') ORDER BY i.id`)
+		FROM invoices i WHERE i.kind IN ('nfe', 'nfce', 'nfsen') AND i.status IN ('AUTHORIZED', 'CANCELLED') ORDER BY i.id`)
 	if err != nil {
 		return nil, wrap("issued notes", err)
 	}
@@ -573,13 +651,14 @@ func (db *DB) IssuedNotes(ctx context.Context) ([]IssuedNote, error) {
 
 // InvoiceByKey returns the unit's invoice of an access key.
 func (db *DB) InvoiceByKey(ctx context.Context, unitID int64, key string) (Invoice, error) {
-	i, err := scanInvoice(db.r.QueryRowContext(ctx, invoiceSelect+` WHERE unit_id = ? AND access_key = ?`, unitID, key))
+	i, err := scanInvoice(db.r.QueryRowContext(ctx, invoiceSelect+` WHERE unit_id = ? AND access_key = ? AND status IN ('AUTHORIZED', 'CANCELLED')`, unitID, key))
 	return i, wrap("invoice by key", notFound(err))
 }
 
 // LastAuthorization is the unit's latest invoice an authority authorized:
 // its kind, number, protocol and issue time; ErrNotFound when none.
 func (db *DB) LastAuthorization(ctx context.Context, unitID int64) (Invoice, error) {
-	i, err := scanInvoice(db.r.QueryRowContext(ctx, invoiceSelect+` WHERE unit_id = ? AND protocol <> '' ORDER BY id DESC LIMIT 1`, unitID))
+	i, err := scanInvoice(db.r.QueryRowContext(ctx, invoiceSelect+` WHERE unit_id = ? AND protocol <> '' AND status IN ('AUTHORIZED', 'CANCELLED')
+		ORDER BY id DESC LIMIT 1`, unitID))
 	return i, wrap("last authorization", notFound(err))
 }

@@ -26,6 +26,16 @@ func (l Listing[T]) EachValue(yield func(any) error) error {
 	return l.Each(func(v T) error { return yield(v) })
 }
 
+// Map is the listing with f applied to each row before it is handed on.
+func (l Listing[T]) Map(f func(T)) Listing[T] {
+	return Listing[T]{func(yield func(T) error) error {
+		return l.Each(func(v T) error {
+			f(v)
+			return yield(v)
+		})
+	}}
+}
+
 // All reads every row.
 func (l Listing[T]) All() ([]T, error) {
 	out := []T{}

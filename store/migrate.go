@@ -99,12 +99,36 @@ func migrate(ctx context.Context, w *sql.DB, schema string, now time.Time) (appl
 	return applied, tx.Commit()
 }
 
+// execInTx runs a migration script, and its data step, in one transaction.
+// Foreign keys are off while a script runs, on the connection it runs on,
+// so that a migration can rebuild a table others refer to (SQLite's
+// documented way to change a constraint); every reference is checked
+// before the transaction commits, and the connection gets them back.
 func execInTx(ctx context.Context, w *sql.DB, script string, step func(context.Context, *sql.Tx) error) error {
-	tx, err := w.BeginTx(ctx, nil)
+	conn, err := w.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+		return err
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA foreign_keys = ON`)
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
+	// A file whose references were already broken is not refused for
+	// them: only a migration that breaks one more is.
+	broken := func() (n int, err error) {
+		err = tx.QueryRowContext(ctx, `SELECT count(*) FROM pragma_foreign_key_check`).Scan(&n)
+		return n, err
+	}
+	before, err := broken()
+	if err != nil {
+		return err
+	}
 	if _, err := tx.ExecContext(ctx, script); err != nil {
 		return err
 	}
@@ -112,6 +136,13 @@ func execInTx(ctx context.Context, w *sql.DB, script string, step func(context.C
 		if err := step(ctx, tx); err != nil {
 			return err
 		}
+	}
+	after, err := broken()
+	if err != nil {
+		return err
+	}
+	if after > before {
+		return fmt.Errorf("the migration leaves %d references to missing rows", after-before)
 	}
 	return tx.Commit()
 }

@@ -115,3 +115,45 @@ func TestSortKeysOfExistingRows(t *testing.T) {
 		t.Fatalf("%d banks without a sort key", missing)
 	}
 }
+
+// TestInvoicesRebuiltWithTheirEvents: the migration that widens the
+// invoices' statuses rebuilds the table other tables refer to; the
+// invoices keep their ids, their events, and the order's status text.
+func TestInvoicesRebuiltWithTheirEvents(t *testing.T) {
+	ctx := context.Background()
+	w, _, err := openDB(filepath.Join(t.TempDir(), "old.db"), DurabilityFull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	all, err := migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, script := range all[:37] {
+		if err := execInTx(ctx, w, script+fmt.Sprintf("\nPRAGMA user_version = %d;", i+1), nil); err != nil {
+			t.Fatalf("migration %d: %v", i+1, err)
+		}
+	}
+	// An order stands for itself here: its invoice is what is kept.
+	if _, err := w.ExecContext(ctx, `PRAGMA foreign_keys = OFF;
+		INSERT INTO invoices (id, token, order_id, unit_id, kind, status, series, number, protocol, xml, issued_at)
+			VALUES (7, 'i7', 999, 1, 'nfe', 'AUTHORIZED', 1, 7, '135', '<nfeProc/>', '2026-11-26T10:00:00Z');
+		INSERT INTO invoice_events (invoice_id, type, sequence, protocol, xml, created_at) VALUES (7, '110110', 1, '135', '<x/>', '');
+		PRAGMA foreign_keys = ON`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := migrate(ctx, w, "", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	var status, token string
+	if err := w.QueryRowContext(ctx, `SELECT i.status, i.token FROM invoice_events e JOIN invoices i ON i.id = e.invoice_id`).Scan(&status, &token); err != nil ||
+		status != "AUTHORIZED" || token != "i7" {
+		t.Fatalf("the event's invoice after the migration: %q %q %v", status, token, err)
+	}
+	var fks int
+	w.QueryRowContext(ctx, `PRAGMA foreign_keys`).Scan(&fks)
+	if fks != 1 {
+		t.Fatal("a connection was left without foreign keys")
+	}
+}

@@ -216,10 +216,15 @@ type SalesOrder struct {
 	ServiceCod           Text    `json:"service_cod"`
 	ServiceLocation      Text    `json:"service_location"`
 	Taxes
-	PaymentKey          string       `json:"payment_key" enum:",BOLETO,PIX,PIX_AUTOMATICO,CREDIT_CARD,DEBIT_CARD,TRANSFER,CASH"`
-	PixKey              Text         `json:"pix_key"`
-	ChargeStatus        string       `json:"charge_status" enum:"NONE,PENDING,PAID,OVERDUE,CANCELLED"`
-	NFStatusText        Text         `json:"nf_status_text"`
+	PaymentKey   string `json:"payment_key" enum:",BOLETO,PIX,PIX_AUTOMATICO,CREDIT_CARD,DEBIT_CARD,TRANSFER,CASH"`
+	PixKey       Text   `json:"pix_key"`
+	ChargeStatus string `json:"charge_status" enum:"NONE,PENDING,PAID,OVERDUE,CANCELLED"`
+	NFStatusText Text   `json:"nf_status_text"`
+	// NFStatus is the status of the order's latest invoice (Invoice), null
+	// before any; NFXMLURL the address of its XML (set by the server, which
+	// knows its public address: see PublicToken).
+	NFStatus            Text         `json:"nf_status" enum:",PENDING,AUTHORIZED,REJECTED,DENIED,CANCELLED"`
+	NFXMLURL            Text         `json:"nf_xml_url"`
 	NFKind              string       `json:"nf_kind" enum:"nfse,nfsen,nfe,nfce"`
 	Products            *[]OrderLine `json:"products"`
 	ProductIDTokens     []string     `json:"product_id_tokens"`
@@ -232,8 +237,13 @@ type SalesOrder struct {
 	CustomerCityIBGE    string       `json:"customer_city_ibge"`
 	NickNameBankAccount string       `json:"nick_name_bank_account"`
 
-	id int64
+	id     int64
+	public Text
 }
+
+// Public is the order's public token (its payment page and documents),
+// if it has one.
+func (o *SalesOrder) Public() string { return o.public.String }
 
 // SalesOrderDetail is one order as /get_sales_order_by_id returns it: the
 // listing's fields plus how its charge and invoice are configured and where
@@ -430,7 +440,10 @@ const salesOrderList = `
 		o.charge, o.cancel_nf, o.cancel_charge, o.date_nf, o.date_revenue, o.date_charge, o.date_cancel_nf,
 		o.date_cancel_charge, o.date_payment, o.service_assoc_id, o.service_cod, o.service_location, o.taxes,
 		pm.payment_key, o.pix_key, o.charge_status, o.nf_status_text, o.nf_kind, st.type,
-		st.description, pr.name, c.display_name, c.city_ibge, ba.nick_name`
+		st.description, pr.name, c.display_name, c.city_ibge, ba.nick_name, o.public_token,
+		CASE WHEN EXISTS (SELECT 1 FROM invoice_transmissions t WHERE t.order_id = o.id)
+			AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.order_id = o.id AND i.status = 'AUTHORIZED') THEN 'PENDING'
+		ELSE (SELECT i.status FROM invoices i WHERE i.order_id = o.id ORDER BY i.id DESC LIMIT 1) END`
 
 const salesOrderJoins = `
 	FROM sales_orders o
@@ -494,7 +507,7 @@ func (r *orderReader) scan(s scanner, o *SalesOrderDetail) error {
 		&r.date, &o.Recurrence, &o.Quantity, &o.CodOrders, &o.NF, &o.Revenue, &o.Charge, &o.CancelNF, &o.CancelCharge,
 		&o.DateNF, &o.DateRevenue, &o.DateCharge, &o.DateCancelNF, &o.DateCancelCharge, &o.DatePayment, &o.ServiceAssocID, &o.ServiceCod,
 		&o.ServiceLocation, &r.taxes, &o.PaymentKey, &o.PixKey, &o.ChargeStatus, &o.NFStatusText, &r.nfKind, &r.stockType,
-		&o.StockItemName, &o.ProjectName, &o.ContactName, &r.contactIBGE, &r.nick)
+		&o.StockItemName, &o.ProjectName, &o.ContactName, &r.contactIBGE, &r.nick, &o.public, &o.NFStatus)
 	if r.unit == nil {
 		r.dest = append(r.dest, &o.IDUnit, &o.UnitName, &r.unitIBGE, &r.unitIM,
 			&o.OriginIDToken, &o.ChargeConfig.ProviderBank, &o.ChargeConfig.InstallmentCredit, &o.ChargeConfig.Installments,
@@ -525,6 +538,9 @@ func (r *orderReader) scan(s scanner, o *SalesOrderDetail) error {
 		}
 	}
 	o.InvoiceConfig.NFKind = o.NFKind
+	if o.NFStatus.String == InvoicePending {
+		o.NFStatusText = NewText(PendingText(o.NFKind))
+	}
 	o.UnitCityIBGE, o.UnitIM, o.CustomerCityIBGE, o.NickNameBankAccount = r.unitIBGE.String, r.unitIM.String, r.contactIBGE.String, r.nick.String
 	o.ProductIDTokens = []string{}
 	return nil

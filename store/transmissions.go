@@ -13,6 +13,9 @@ import (
 // rebuilds the same note (the same key), asks the authority for it first
 // and never sends a second note for the sale.
 type Transmission struct {
+	// Token is the token the note's invoice keeps, whatever the verdict
+	// (given when the note is recorded, if empty).
+	Token           string
 	OrderID, UnitID int64
 	Kind            string
 	Series, Number  int
@@ -28,10 +31,10 @@ type Transmission struct {
 func (db *DB) PendingTransmission(ctx context.Context, orderID int64) (Transmission, bool, error) {
 	var t Transmission
 	var issued, signed string
-	var last sql.NullString
-	err := db.r.QueryRowContext(ctx, `SELECT order_id, unit_id, kind, series, number, access_key, issued_at, signed, attempts, last_error
+	var last, token sql.NullString
+	err := db.r.QueryRowContext(ctx, `SELECT order_id, unit_id, kind, series, number, access_key, issued_at, signed, attempts, last_error, token
 		FROM invoice_transmissions WHERE order_id = ?`, orderID).
-		Scan(&t.OrderID, &t.UnitID, &t.Kind, &t.Series, &t.Number, &t.Key, &issued, &signed, &t.Attempts, &last)
+		Scan(&t.OrderID, &t.UnitID, &t.Kind, &t.Series, &t.Number, &t.Key, &issued, &signed, &t.Attempts, &last, &token)
 	if errors.Is(err, sql.ErrNoRows) {
 		return t, false, nil
 	}
@@ -39,7 +42,7 @@ func (db *DB) PendingTransmission(ctx context.Context, orderID int64) (Transmiss
 		return t, false, wrap("pending transmission", err)
 	}
 	t.Issued, _ = time.Parse(time.RFC3339Nano, issued)
-	t.Signed, t.LastError = []byte(signed), last.String
+	t.Signed, t.LastError, t.Token = []byte(signed), last.String, token.String
 	return t, true, nil
 }
 
@@ -47,10 +50,13 @@ func (db *DB) PendingTransmission(ctx context.Context, orderID int64) (Transmiss
 // should the process die while the authority answers, the next issue
 // finds it held and asks for it instead of sending a second note.
 func (db *DB) StartTransmission(ctx context.Context, t Transmission) error {
+	if t.Token == "" {
+		t.Token = db.id()
+	}
 	return wrap("start transmission", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO invoice_transmissions (order_id, unit_id, kind, series, number, access_key, issued_at,
-			signed, attempts, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
-			t.OrderID, t.UnitID, t.Kind, t.Series, t.Number, t.Key, t.Issued.UTC().Format(time.RFC3339Nano), string(t.Signed), timestamp(now))
+			signed, attempts, updated_at, token) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
+			t.OrderID, t.UnitID, t.Kind, t.Series, t.Number, t.Key, t.Issued.UTC().Format(time.RFC3339Nano), string(t.Signed), timestamp(now), t.Token)
 		return err
 	}))
 }
@@ -58,12 +64,15 @@ func (db *DB) StartTransmission(ctx context.Context, t Transmission) error {
 // HoldTransmission records (or counts again) a note sent whose answer was
 // lost, with the error met.
 func (db *DB) HoldTransmission(ctx context.Context, t Transmission, lastError string) error {
+	if t.Token == "" {
+		t.Token = db.id()
+	}
 	return wrap("hold transmission", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO invoice_transmissions (order_id, unit_id, kind, series, number, access_key, issued_at,
-			signed, attempts, last_error, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)
+			signed, attempts, last_error, updated_at, token) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)
 			ON CONFLICT (order_id) DO UPDATE SET attempts = attempts + 1, last_error = excluded.last_error, updated_at = excluded.updated_at`,
 			t.OrderID, t.UnitID, t.Kind, t.Series, t.Number, t.Key, t.Issued.UTC().Format(time.RFC3339Nano), string(t.Signed),
-			nullString(lastError), timestamp(now))
+			nullString(lastError), timestamp(now), t.Token)
 		return err
 	}))
 }
@@ -137,13 +146,60 @@ func (db *DB) AuthorizeOffline(ctx context.Context, orderID int64, protocol stri
 	}))
 }
 
-// NoteRefused says on the order, while it has no invoice, why the
-// authority refused its note (its code and reason).
-func (db *DB) NoteRefused(ctx context.Context, orderID int64, statusText string) error {
-	return wrap("note refused", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		_, err := tx.ExecContext(ctx, `UPDATE sales_orders SET nf_status_text = ?, updated_at = ? WHERE id = ? AND nf = 0`, statusText, timestamp(now), orderID)
+// Refusal is the authority's verdict against a note: its code and the
+// text the order shows. A denied note (uso denegado) spends its number
+// and keeps the document with the authority's protocol; a rejected one
+// gives its number back to the series unless Spent (another note holds
+// it at the authority: 539).
+type Refusal struct {
+	Code     int
+	Text     string
+	Denied   bool
+	Spent    bool
+	Protocol string
+	XML      []byte
+}
+
+// RefuseNote records the authority's refusal of the order's note t, in
+// one transaction: the invoice, REJECTED or DENIED, with the code and
+// text, the order's nf_status_text, the number given back when it may be,
+// and the note out of transmission.
+func (db *DB) RefuseNote(ctx context.Context, t Transmission, r Refusal) (Invoice, error) {
+	var out Invoice
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		// The invoice keeps the token it had while pending.
+		tok := t.Token
+		if err := tx.QueryRowContext(ctx, `DELETE FROM invoice_transmissions WHERE order_id = ? RETURNING COALESCE(token, '')`, t.OrderID).
+			Scan(&tok); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		if tok == "" {
+			tok = db.id()
+		}
+		status, xml := InvoiceRejected, string(t.Signed)
+		if r.Denied {
+			status, xml = InvoiceDenied, string(r.XML)
+		} else if !r.Spent {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO invoice_free_numbers (unit_id, counter, number) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
+				t.UnitID, invoiceCounter(t.Kind, t.Series), t.Number); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO invoices (token, order_id, unit_id, kind, status, series, number, access_key, protocol, xml,
+			issued_at, status_code, status_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			tok, t.OrderID, t.UnitID, t.Kind, status, t.Series, t.Number, nullString(t.Key), r.Protocol, xml, timestamp(t.Issued),
+			nullInt(r.Code), nullString(r.Text)); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE sales_orders SET nf_status_text = ?, updated_at = ? WHERE id = ?`,
+			r.Text, timestamp(now), t.OrderID); err != nil {
+			return err
+		}
+		var err error
+		out, err = scanInvoice(tx.QueryRowContext(ctx, invoiceSelect+` WHERE token = ?`, tok))
 		return err
-	}))
+	})
+	return out, wrap("refuse note", err)
 }
 
 // waitingTransmissions says, for the doctor, how many of a domain file's

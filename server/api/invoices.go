@@ -19,7 +19,18 @@ type invoices struct{ *API }
 
 var (
 	errInvoiceUnknown = web.NewError(http.StatusNotFound, web.TextInvoiceNotFound)
+	errNoDANFE        = web.NewError(http.StatusConflict, web.TextNoDANFE)
 )
+
+// issuedMessage is /generate_nf's message for each status of the invoice
+// it answers.
+var issuedMessage = map[string]string{
+	store.InvoiceAuthorized: "Invoice issued successfully.",
+	store.InvoicePending:    "The invoice was sent and waits for the tax authority's verdict: fincom asks for it until it comes.",
+	store.InvoiceRejected:   "The tax authority rejected the invoice: fix what status_text says and issue it again.",
+	store.InvoiceDenied:     "The tax authority denied the invoice (uso denegado): its number is spent and it cannot be issued again.",
+	store.InvoiceCancelled:  "The invoice was cancelled.",
+}
 
 // invoiceAnswer is the data of /generate_nf.
 type invoiceAnswer struct {
@@ -40,16 +51,25 @@ func (s invoices) generateNF(r *web.Request, q *web.IdRequest) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return web.WithMessage{Message: "Invoice issued successfully.", Data: s.invoiceAnswer(q.IDToken, o.PublicToken.String, inv)}, nil
+	return web.WithMessage{Message: issuedMessage[inv.Status], Data: s.invoiceAnswer(q.IDToken, o.PublicToken.String, inv)}, nil
 }
 
 // invoiceAnswer is an order's invoice with the links to its documents.
 func (s invoices) invoiceAnswer(orderToken, publicToken string, inv store.Invoice) invoiceAnswer {
 	a := invoiceAnswer{IDToken: orderToken, Invoice: inv}
 	if publicToken != "" {
-		a.XMLURL, a.DANFEURL = store.NewText(s.Links.InvoiceXML(publicToken)), store.NewText(s.Links.DANFE(publicToken))
+		a.XMLURL = store.NewText(s.Links.InvoiceXML(publicToken))
+		if hasDANFE(inv) {
+			a.DANFEURL = store.NewText(s.Links.DANFE(publicToken))
+		}
 	}
 	return a
+}
+
+// hasDANFE says an invoice is printed: one the authority authorized (or
+// cancelled since). A pending, rejected or denied note has no DANFE.
+func hasDANFE(inv store.Invoice) bool {
+	return inv.Status == store.InvoiceAuthorized || inv.Status == store.InvoiceCancelled
 }
 
 type cancelNFRequest struct {
@@ -145,6 +165,9 @@ func (s invoices) publicDANFE(r *web.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !hasDANFE(inv) {
+		return nil, errNoDANFE
+	}
 	v := invoicing.DANFEData(inv, invoicing.Document(d))
 	if k := inv.AccessKey.String; k != "" && v.Kind != "nfce" {
 		if v.Barcode, err = render.Code128DataURI(k); err != nil {
@@ -170,6 +193,9 @@ func (s invoices) publicDANFEPDF(r *web.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !hasDANFE(inv) {
+		return nil, errNoDANFE
+	}
 	b, err := invoicing.DANFEPDF(inv, invoicing.Document(d))
 	if err != nil {
 		return nil, err
@@ -184,12 +210,21 @@ const (
 		"through the tax authority. Every fiscal rule is checked first, and 422 `The order's fiscal data is " +
 		"incomplete: fix every problem listed in details.` lists them all in `details.problems` (`[{field, " +
 		"message}]`); nothing is issued half-way. Then a number is taken (series 1, sequential per unit and " +
-		"kind; a number whose document was rejected or never received is given back and taken by the next " +
-		"invoice, a denied one, SEFAZ 301 to 303, is spent), the document is built, authorized and stored " +
-		"with the order (`nf`, `date_nf`, `nf_status_text`), and e-mailed with its XML and DANFE to " +
-		"`notify_email_nf`. Issuing twice issues once; concurrent requests for one order are taken one after " +
-		"the other. 422 `The tax authority rejected the invoice: see details.`, 502 `The tax authority did " +
-		"not answer. Try again: the invoice will not be issued twice.`"
+		"kind; a number whose document was rejected or never sent is given back and taken by the next " +
+		"invoice, a denied one is spent), the document is built, signed and sent, and the invoice is answered " +
+		"with the authority's verdict in `status`, `status_code` (SEFAZ's cStat) and `status_text`, which the " +
+		"order shows too (`nf`, `date_nf`, `nf_status`, `nf_status_text`, `nf_xml_url`); an authorized one is " +
+		"e-mailed with its XML and DANFE to `notify_email_nf`. An NF-e or NFC-e outside test mode goes to the " +
+		"unit's SEFAZ and /generate_nf waits up to 10 seconds for its verdict: `AUTHORIZED` (cStat 100 or 150; " +
+		"`xml_url` serves the nfeProc), `REJECTED` (the number goes back; fix the order and call again), " +
+		"`DENIED` (uso denegado, 110 or 301 to 303: the number is spent, the protocol kept, nothing is sent " +
+		"again) or `PENDING` (no verdict yet, or SEFAZ unreachable: `xml_url` serves the signed note as sent, " +
+		"and fincom asks SEFAZ for it by its key until the verdict comes; calling again does the same, never " +
+		"a second note). Only an authorized (or cancelled) invoice has a `danfe_url`. In test mode, and for " +
+		"the NFS-e, the authority's refusal is 422 `The tax authority rejected the invoice: see details.` " +
+		"and an authority that did not answer 502 `The tax authority did not answer. Try again: the invoice " +
+		"will not be issued twice.` Issuing twice issues once; concurrent requests for one order are taken " +
+		"one after the other."
 	docCancelNF = "Cancels the order's authorized invoice within the window after its authorization (24 hours, `serve " +
 		"--nf-cancel-window`), with a `reason` of 15 to 255 characters (aliases `justificativa`, `motivo`). " +
 		"409 `The invoice can no longer be cancelled: its cancellation window has closed.`, `The order has " +

@@ -412,7 +412,15 @@ func (q *listSalesOrdersRequest) Validate() error {
 func (s salesOrders) listSalesOrders(r *web.Request, q *listSalesOrdersRequest) (any, error) {
 	return r.DB.SalesOrders(r.Ctx, r.Unit, store.SalesOrderFilter{From: q.DateFrom, To: q.DateTo,
 		ProjectToken: q.Project, ContactToken: q.Contact, StockItemToken: q.StockItem, CategoryToken: q.Category,
-		CodeOrders: q.CodeOrders, Active: q.Active}), nil
+		CodeOrders: q.CodeOrders, Active: q.Active}).Map(s.withXMLURL), nil
+}
+
+// withXMLURL sets the address of the order's invoice XML, once it has an
+// invoice.
+func (s salesOrders) withXMLURL(o *store.SalesOrder) {
+	if o.NFStatus.Valid && o.Public() != "" {
+		o.NFXMLURL = store.NewText(s.Links.InvoiceXML(o.Public()))
+	}
 }
 
 // getSalesOrderByID answers one order (active or not) with the listing's
@@ -431,6 +439,7 @@ func (s salesOrders) getSalesOrderByID(r *web.Request, q *web.IdRequest) (any, e
 	if err != nil {
 		return nil, err
 	}
+	s.withXMLURL(&o.SalesOrder)
 	d := orderDetail{SalesOrderDetail: o, Charges: charges, PortalEvents: events}
 	if o.PublicToken.Valid {
 		d.PaymentURL = store.NewText(s.Links.Payment(o.PublicToken.String))

@@ -95,11 +95,20 @@ type Authorization struct {
 }
 
 // Rejection is the authority's refusal: its code and reason (SEFAZ's
-// cStat and xMotivo).
+// cStat and xMotivo). A denial (Denied) comes with the authority's
+// protocol and the note as kept (the nfeProc with the denial's protNFe),
+// when it gave them.
 type Rejection struct {
-	Code   int
-	Reason string
+	Code     int
+	Reason   string
+	Protocol string
+	XML      []byte
 }
+
+// Denied says the code is SEFAZ's uso denegado (110, 301 to 303): the
+// note's number is spent at the authority, and the note is never sent
+// again.
+func (r *Rejection) Denied() bool { return r.Code == 110 || (r.Code >= 301 && r.Code <= 303) }
 
 func (r *Rejection) Error() string { return fmt.Sprintf("%d %s", r.Code, r.Reason) }
 

@@ -97,6 +97,9 @@ type Service struct {
 	// CancelWindow is how long after authorization an invoice may be
 	// cancelled (the NF-e rule: 24 hours).
 	CancelWindow time.Duration
+	// VerdictWait is how long issuing waits for SEFAZ's verdict before
+	// answering the invoice as pending (10 seconds when zero).
+	VerdictWait time.Duration
 
 	// Rehearsal is test mode's and the demo's local authorities (also the
 	// Authority, maybe wrapped), set by /_test/authority; nil in
@@ -142,6 +145,11 @@ func (s *Service) Issue(ctx context.Context, db *store.DB, unitID int64, orderTo
 	}
 	if d.Existing != nil {
 		return *d.Existing, nil
+	}
+	if d.Denied != nil && s.answersVerdicts(d.Denied.Kind) {
+		// Uso denegado: the number is spent and the sale cannot be
+		// invoiced again as it is; nothing is sent again.
+		return *d.Denied, nil
 	}
 	if !d.Active {
 		return store.Invoice{}, store.ErrOrderDisabled
@@ -226,6 +234,12 @@ func (s *Service) Issue(ctx context.Context, db *store.DB, unitID int64, orderTo
 		used = err == nil
 		return out, err
 	}
+	// The invoice's XML is served from the order's public address from
+	// the moment its note leaves (the signed note while it waits).
+	public, err := db.EnsurePublicToken(ctx, unitID, orderToken)
+	if err != nil {
+		return store.Invoice{}, err
+	}
 	if !retry {
 		// Recorded before it leaves: a process that dies while the
 		// authority answers leaves it held, never a second note
@@ -234,70 +248,117 @@ func (s *Service) Issue(ctx context.Context, db *store.DB, unitID int64, orderTo
 			return store.Invoice{}, err
 		}
 	}
-	auth, err := s.Authority.Authorize(ctx, fiscal.Request{Invoice: inv, Key: rec.AccessKey + rec.Verification, Signed: signed,
+	// Outside test mode the firm is answered within VerdictWait: a verdict
+	// that has not come by then is a pending invoice the retry job
+	// carries forward (a note cut off in flight is asked for by its key).
+	actx := ctx
+	if s.answersVerdicts(inv.Kind) {
+		var cancel context.CancelFunc
+		actx, cancel = context.WithTimeout(ctx, s.verdictWait())
+		defer cancel()
+	}
+	auth, err := s.Authority.Authorize(actx, fiscal.Request{Invoice: inv, Key: rec.AccessKey + rec.Verification, Signed: signed,
 		Registry: registry{db, unitID}, Cert: cert, Retry: retry, Domain: db.Name, Book: book{db}})
 	var rejected *fiscal.Rejection
 	if errors.As(err, &rejected) {
-		// Refused: nothing is issued; the number is given back, unless the
-		// authority denied the note (110, 301 to 303: the number is spent)
-		// or another key already holds it there (539): given back, the
-		// next try would meet the same 539; spent, the order's note goes
-		// out under the next free number (TestDuplicateNumberNeverLoops).
-		used = rejected.Code == 110 || (rejected.Code >= 301 && rejected.Code <= 303) || rejected.Code == 539
-		if derr := db.DropTransmission(context.WithoutCancel(ctx), d.OrderID); derr != nil {
-			return store.Invoice{}, derr
+		// Refused: the invoice says why, in the API and the portal, until
+		// the firm fixes the order and issues again. Its number goes back
+		// to the series, unless the authority denied the note (110, 301 to
+		// 303: the number is spent, the protocol kept) or another key
+		// already holds it there (539): given back, the next try would
+		// meet the same 539; spent, the order's note goes out under the
+		// next free number (TestDuplicateNumberNeverLoops).
+		used = true // RefuseNote gives the number back when it may
+		out, rerr := db.RefuseNote(context.WithoutCancel(ctx), held, store.Refusal{Code: rejected.Code, Text: refusalText(rejected),
+			Denied: rejected.Denied(), Spent: rejected.Code == 539, Protocol: rejected.Protocol, XML: rejected.XML})
+		if rerr != nil {
+			return store.Invoice{}, rerr
 		}
-		// The order says why, in the API and the portal, until the firm
-		// fixes it and issues again.
-		if nerr := db.NoteRefused(context.WithoutCancel(ctx), d.OrderID,
-			fmt.Sprintf("Rejeitada pela autoridade (%d): %s", rejected.Code, rejected.Reason)); nerr != nil {
-			return store.Invoice{}, nerr
+		if !s.answersVerdicts(inv.Kind) {
+			return store.Invoice{}, &RejectedError{Code: rejected.Code, Reason: rejected.Reason}
 		}
-		return store.Invoice{}, &RejectedError{Code: rejected.Code, Reason: rejected.Reason}
+		return out, nil
 	}
+	var refusal *problem.Problem
 	switch {
-	case errors.Is(err, fiscal.ErrUnsure) || (err != nil && retry):
-		// The note may be authorized: it keeps its number and key, and the
-		// next issue (or the retry job) asks for it before sending it again.
+	case err == nil:
+	case errors.Is(err, fiscal.ErrUnsure) || retry || (inv.Kind == fiscal.NFe && s.answersVerdicts(inv.Kind) && !errors.As(err, &refusal) && unanswered(err)):
+		// The note may be authorized, or the authority did not answer: it
+		// keeps its number and key, and the next issue (or the retry job)
+		// asks for it before sending it again.
 		used = true
 		if herr := db.HoldTransmission(context.WithoutCancel(ctx), held, err.Error()); herr != nil {
 			return store.Invoice{}, herr
 		}
-	case err != nil:
+		if !s.answersVerdicts(inv.Kind) {
+			return store.Invoice{}, fmt.Errorf("%w: %v", ErrAuthorityDown, err)
+		}
+		return db.OrderInvoice(context.WithoutCancel(ctx), unitID, orderToken)
+	case errors.As(err, &refusal):
+		// fincom's own refusal before anything left (no address, a kind
+		// not connected): nothing is kept.
+		if derr := db.DropTransmission(context.WithoutCancel(ctx), d.OrderID); derr != nil {
+			return store.Invoice{}, derr
+		}
+		return store.Invoice{}, err
+	default:
 		// It never left: the number is given back, or an NFC-e is issued
 		// offline under it (TestOfflineNFCe).
 		if derr := db.DropTransmission(context.WithoutCancel(ctx), d.OrderID); derr != nil {
 			return store.Invoice{}, derr
 		}
-		var refusal *problem.Problem
-		if inv.Kind == fiscal.NFCe && !errors.As(err, &refusal) {
+		if inv.Kind == fiscal.NFCe {
 			out, oerr := s.issueOffline(ctx, db, d, inv, cert, rec, orderToken)
 			used = oerr == nil
 			return out, oerr
 		}
-	}
-	var refusal *problem.Problem
-	if errors.As(err, &refusal) {
-		return store.Invoice{}, err
-	}
-	if err != nil {
 		return store.Invoice{}, fmt.Errorf("%w: %v", ErrAuthorityDown, err)
 	}
 	used = true // authorized: the number is the document's, whatever follows
-	rec.Protocol, rec.XML = auth.Protocol, auth.XML
+	rec.Protocol, rec.XML, rec.StatusCode = auth.Protocol, auth.XML, auth.Status
 	if auth.Key != "" {
 		// The national system numbers its notes: the key is its.
 		rec.AccessKey = auth.Key
-	}
-	public, err := db.EnsurePublicToken(ctx, unitID, orderToken)
-	if err != nil {
-		return store.Invoice{}, err
 	}
 	notice, err := s.notice(d, public, rec.Invoice())
 	if err != nil {
 		return store.Invoice{}, err
 	}
 	return db.SaveInvoice(ctx, d.OrderID, unitID, rec, auth.Message+" (protocolo "+auth.Protocol+")", notice, nil, nil)
+}
+
+// answersVerdicts says /generate_nf answers the authority's verdict on a
+// note of kind as its invoice (AUTHORIZED, PENDING, REJECTED, DENIED):
+// an NF-e's or NFC-e's outside test mode, where SEFAZ judges it. Test
+// mode's simulated verdicts, and the NFS-e, answer a refusal as 422 and
+// an authority that did not answer as 502.
+func (s *Service) answersVerdicts(kind string) bool {
+	return s.Rehearsal == nil && (kind == fiscal.NFe || kind == fiscal.NFCe)
+}
+
+// verdictWait is how long /generate_nf waits for SEFAZ's verdict.
+func (s *Service) verdictWait() time.Duration {
+	if s.VerdictWait > 0 {
+		return s.VerdictWait
+	}
+	return 10 * time.Second
+}
+
+// unanswered says an error is the authority's silence (unreachable,
+// stopped, busy, slow), which a later try may overcome, and not fincom's
+// own (no address for the state, a message it would not send).
+func unanswered(err error) bool {
+	return !errors.Is(err, sefaz.ErrNoEndpoint) && !errors.Is(err, sefaz.ErrMessage) && !errors.Is(err, sefaz.ErrUnknownState) &&
+		!errors.Is(err, sefaz.ErrBadEnvironment)
+}
+
+// refusalText is what the order and the invoice say of the authority's
+// refusal: its code and its text as it wrote it.
+func refusalText(r *fiscal.Rejection) string {
+	if r.Denied() {
+		return fmt.Sprintf("Uso denegado pela autoridade (%d): %s", r.Code, r.Reason)
+	}
+	return fmt.Sprintf("Rejeitada pela autoridade (%d): %s", r.Code, r.Reason)
 }
 
 // signDocument builds and signs an NF-e, NFC-e or national DPS.

@@ -84,6 +84,7 @@ const (
 	textInvoiceInvalid  = "The order's fiscal data is incomplete: fix every problem listed in details."
 	textCancelReason    = "The cancellation reason needs 15 to 255 characters."
 	TextInvoiceNotFound = "Nota fiscal não encontrada."
+	TextNoDANFE         = "Esta nota fiscal não foi autorizada pela SEFAZ: ela não tem DANFE."
 	textSealedKey       = "The server's secrets key does not open the unit's certificate or CSC: start it with the --secrets-key-file that sealed them."
 	textCertificate     = "The unit's digital certificate cannot sign: %s. Install a valid one with fincom unit cert."
 

@@ -57,7 +57,11 @@ func (a *Authority) Authorize(ctx context.Context, r fiscal.Request) (fiscal.Aut
 			return auth, err
 		}
 	}
-	return fiscal.Authorization{}, &fiscal.Rejection{Code: res.Code, Reason: res.Reason}
+	rej := &fiscal.Rejection{Code: res.Code, Reason: res.Reason}
+	if rej.Denied() && len(res.ProtNFe) > 0 {
+		rej.Protocol, rej.XML = res.Protocol, fiscal.Proc(r.Signed, res.ProtNFe)
+	}
+	return fiscal.Authorization{}, rej
 }
 
 // Cancel registers the note's cancellation (event 110111): the event
@@ -142,7 +146,11 @@ func (a *Authority) known(ctx context.Context, r fiscal.Request, env string) (fi
 	case s.Code == 217:
 		return fiscal.Authorization{}, false, nil
 	case s.Code == 110 || (s.Code >= 301 && s.Code <= 303):
-		return fiscal.Authorization{}, false, &fiscal.Rejection{Code: s.Code, Reason: s.Reason}
+		rej := &fiscal.Rejection{Code: s.Code, Reason: s.Reason}
+		if len(s.ProtNFe) > 0 {
+			rej.Protocol, rej.XML = s.Protocol, fiscal.Proc(r.Signed, s.ProtNFe)
+		}
+		return fiscal.Authorization{}, false, rej
 	case s.Code == 656:
 		return fiscal.Authorization{}, false, ErrBusy
 	case s.Code == 108 || s.Code == 109:

@@ -72,6 +72,9 @@ type note struct {
 	prot      []byte
 	protocol  string
 	cancelled bool
+	// denied is a note whose use the authority denied (110, 301 to 303):
+	// its number is spent, and a consult answers the denial.
+	denied *fault
 }
 
 type fault struct {
@@ -111,7 +114,13 @@ func (a *Authority) ForgetProtocols() {
 func (a *Authority) Authorized() int {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return len(a.notes)
+	n := 0
+	for _, x := range a.notes {
+		if x.denied == nil {
+			n++
+		}
+	}
+	return n
 }
 
 // Received lists the services called, in order.
@@ -333,6 +342,8 @@ func (a *Authority) consult(msg []byte, now time.Time) []byte {
 	case a.busy:
 		a.busy = false
 		code, reason = 656, "Rejeição: Consumo Indevido"
+	case ok && n.denied != nil:
+		code, reason, prot = n.denied.code, n.denied.reason, string(n.prot)
 	case ok:
 		code, reason, prot = 100, "Autorizado o uso da NF-e", string(n.prot)
 		if n.cancelled {
@@ -452,8 +463,11 @@ func (a *Authority) judge(doc []byte, key string, now time.Time) []byte {
 			a.reject = nil
 		}
 	}
+	// A denial is registered as an authorization is: its protocol, the
+	// number spent.
+	denied := code == 110 || (code >= 301 && code <= 303)
 	var protocol, digVal string
-	if code == 100 {
+	if code == 100 || denied {
 		a.seq++
 		protocol = fmt.Sprintf("135%02d%010d", now.Year()%100, a.seq)
 		if _, rest, ok := bytes.Cut(doc, []byte("<DigestValue>")); ok {
@@ -467,11 +481,15 @@ func (a *Authority) judge(doc []byte, key string, now time.Time) []byte {
 	}
 	prot := []byte(fmt.Sprintf(`<protNFe versao="4.00"><infProt><tpAmb>2</tpAmb><verAplic>%s</verAplic><chNFe>%s</chNFe><dhRecbto>%s</dhRecbto>%s%s`+
 		`<cStat>%d</cStat><xMotivo>%s</xMotivo></infProt></protNFe>`, verAplic, key, dh(now), nprot, digVal, code, esc(reason)))
-	if code == 100 {
+	if code == 100 || denied {
 		if a.notes == nil {
 			a.notes, a.numbers = map[string]*note{}, map[string]string{}
 		}
-		a.notes[key] = &note{prot: []byte(strings.Replace(string(prot), `<protNFe versao`, `<protNFe xmlns="`+nfeNS+`" versao`, 1)), protocol: protocol}
+		n := &note{prot: []byte(strings.Replace(string(prot), `<protNFe versao`, `<protNFe xmlns="`+nfeNS+`" versao`, 1)), protocol: protocol}
+		if denied {
+			n.denied = &fault{code, reason}
+		}
+		a.notes[key] = n
 		a.numbers[number] = key
 	}
 	return prot
