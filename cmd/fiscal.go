@@ -90,7 +90,7 @@ type fiscalOptions struct {
 }
 
 func (o *fiscalOptions) flags(c *cobra.Command) {
-	c.Flags().StringVar(&o.env, "environment", sefaz.Homologacao, "homologacao or producao")
+	c.Flags().StringVar(&o.env, "environment", "", "homologacao or producao (default: the unit's fiscal environment)")
 	c.Flags().StringVar(&o.file, "fiscal-endpoints", "", "a JSON file of addresses overriding the shipped ones")
 	c.Flags().StringVar(&o.caFile, "ca-file", os.Getenv("FINCOM_CA_FILE"), "PEM certificates trusted besides the system's and the ICP-Brasil roots")
 }
@@ -124,7 +124,9 @@ func fiscalClient(endpointsFile, caFile string) (*sefaz.Client, error) {
 // the system's roots, the ICP-Brasil roots and --ca-file), its domain, its
 // A1 certificate opened, and its state's IBGE code (cUF) and letters.
 type fiscalUnit struct {
-	client           *sefaz.Client
+	client *sefaz.Client
+	// env is the environment asked: --environment, else the unit's.
+	env              string
 	db               *store.DB
 	unit             store.Unit
 	cert             certs.Certificate
@@ -162,7 +164,18 @@ func (a *app) withFiscalUnit(cmd *cobra.Command, domain, token string, o fiscalO
 		if err != nil {
 			return fmt.Errorf("open the unit's certificate: %w", err)
 		}
-		return fn(fiscalUnit{client: client, db: db, unit: u, cert: cert, stateCode: u.CityIBGE[:2], state: m.State})
+		env := o.env
+		if env == "" {
+			p, err := db.UnitProfile(cmd.Context(), u.ID)
+			if err != nil {
+				return err
+			}
+			env = p.FiscalEnvironment
+		}
+		if env != sefaz.Homologacao && env != sefaz.Producao {
+			return fmt.Errorf("--environment %q: %w", env, sefaz.ErrBadEnvironment)
+		}
+		return fn(fiscalUnit{client: client, db: db, unit: u, cert: cert, stateCode: u.CityIBGE[:2], state: m.State, env: env})
 	})
 }
 
@@ -181,7 +194,7 @@ func newFiscalStatusCmd(a *app) *cobra.Command {
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.withFiscalUnit(cmd, args[0], args[1], o, func(f fiscalUnit) error {
-				st, err := f.client.Status(cmd.Context(), f.cert, model, f.state, f.stateCode, o.env)
+				st, err := f.client.Status(cmd.Context(), f.cert, model, f.state, f.stateCode, f.env)
 				if err != nil {
 					return err
 				}
@@ -190,9 +203,9 @@ func newFiscalStatusCmd(a *app) *cobra.Command {
 					NFSe nationalStatus `json:"nfse"`
 				}{Status: st}
 				national := &nfsen.Client{Endpoints: f.client.Endpoints, Roots: f.client.Roots}
-				out.NFSe.URL = f.client.Endpoints.NFSe[o.env]["sefin"]
-				out.NFSe.Version, err = national.Status(cmd.Context(), f.cert, o.env)
-				text := fmt.Sprintf("%s (%s, %s): %d %s\nnational NFS-e system (%s): ", st.Authorizer, model, o.env, st.Code, st.Reason, out.NFSe.URL)
+				out.NFSe.URL = f.client.Endpoints.NFSe[f.env]["sefin"]
+				out.NFSe.Version, err = national.Status(cmd.Context(), f.cert, f.env)
+				text := fmt.Sprintf("%s (%s, %s): %d %s\nnational NFS-e system (%s): ", st.Authorizer, model, f.env, st.Code, st.Reason, out.NFSe.URL)
 				if err != nil {
 					out.NFSe.Error = err.Error()
 					text += "no answer: " + out.NFSe.Error
@@ -227,7 +240,7 @@ func newFiscalConsultCmd(a *app) *cobra.Command {
 		Args:  cobra.ExactArgs(3),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.withFiscalUnit(cmd, args[0], args[1], o, func(f fiscalUnit) error {
-				st, err := f.client.Consult(cmd.Context(), f.cert, brdoc.Digits(args[2]), o.env)
+				st, err := f.client.Consult(cmd.Context(), f.cert, brdoc.Digits(args[2]), f.env)
 				if err != nil {
 					return err
 				}
@@ -269,7 +282,7 @@ func newFiscalVoidCmd(a *app) *cobra.Command {
 					return err
 				}
 				v, err := f.client.Void(cmd.Context(), f.cert, sefaz.Voiding{Model: model, State: f.state, StateCode: f.stateCode,
-					CNPJ: brdoc.Digits(f.unit.CNPJ), Year: f.db.Now().Year(), Series: series, From: from, To: to, Reason: reason}, o.env)
+					CNPJ: brdoc.Digits(f.unit.CNPJ), Year: f.db.Now().Year(), Series: series, From: from, To: to, Reason: reason}, f.env)
 				if err != nil {
 					return err
 				}
@@ -319,7 +332,7 @@ func newFiscalCorrectCmd(a *app) *cobra.Command {
 					sequence = invoicing.NextSequence(events, "110110")
 				}
 				ev, err := f.client.Correct(cmd.Context(), f.cert, sefaz.Correction{Key: key, CNPJ: f.unit.CNPJ, Text: text, Sequence: sequence,
-					At: f.db.Now()}, o.env)
+					At: f.db.Now()}, f.env)
 				if err != nil {
 					return err
 				}

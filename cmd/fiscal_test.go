@@ -64,6 +64,8 @@ func TestUnitFiscalProfileAndCertificate(t *testing.T) {
 	if p := v["profile"].(map[string]any); p["fiscal_contingency"] != "off" || p["fiscal_contingency_since"] != nil {
 		t.Fatalf("contingency off: %v", p)
 	}
+	// Back to homologação: the commands below speak to test authorities.
+	cli(t, schema, data, "unit", "set", "acme", unit, "--fiscal-environment", "homologacao")
 	for _, bad := range [][]string{{"--fiscal-environment", "production"}, {"--nfse-issuer", "nacional"}, {"--zip", "0410"}, {"--ie", "12A"}, {"--crt", "5"}, {"--cnae", "12"}, {"--icms-rate", "101"}, {"--street", "R"},
 		{"--csc", "0123456789ABCDEF0123"}} {
 		if err := cliErr(t, schema, data, append([]string{"unit", "set", "acme", unit}, bad...)...); err == nil {
@@ -160,6 +162,12 @@ func TestUnitFiscalProfileAndCertificate(t *testing.T) {
 				`</infInut></retInutNFe></nfeResultMsg></soap:Body></soap:Envelope>`)
 			return
 		}
+		if bytes.Contains(body, []byte("<tpAmb>1</tpAmb><cUF>35</cUF><xServ>STATUS</xServ>")) {
+			io.WriteString(w, `<soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body><nfeResultMsg xmlns="http://www.portalfiscal.inf.br/nfe/wsdl/NFeStatusServico4">`+
+				`<retConsStatServ xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"><tpAmb>1</tpAmb><verAplic>SP</verAplic><cStat>107</cStat>`+
+				`<xMotivo>Serviço em Operação (produção)</xMotivo><cUF>35</cUF><dhRecbto>2026-11-26T10:00:00-03:00</dhRecbto></retConsStatServ></nfeResultMsg></soap:Body></soap:Envelope>`)
+			return
+		}
 		if r.Header.Get("Content-Type") != "application/soap+xml; charset=utf-8" || !bytes.Contains(body, []byte("<tpAmb>2</tpAmb><cUF>35</cUF><xServ>STATUS</xServ>")) {
 			http.Error(w, "bad request", 400)
 			return
@@ -172,7 +180,8 @@ func TestUnitFiscalProfileAndCertificate(t *testing.T) {
 	sp.StartTLS()
 	defer sp.Close()
 	endpoints := filepath.Join(t.TempDir(), "endpoints.json")
-	os.WriteFile(endpoints, []byte(`{"55": {"SP": {"homologacao": {"NFeStatusServico4": "`+sp.URL+`/ws", "NFeConsultaProtocolo4": "`+sp.URL+`/ws", "NFeInutilizacao4": "`+sp.URL+`/ws"}}, "AN": {"homologacao": {"NFeDistribuicaoDFe": "`+sp.URL+`/ws"}}}, `+
+	os.WriteFile(endpoints, []byte(`{"55": {"SP": {"homologacao": {"NFeStatusServico4": "`+sp.URL+`/ws", "NFeConsultaProtocolo4": "`+sp.URL+`/ws", "NFeInutilizacao4": "`+sp.URL+`/ws"}, `+
+		`"producao": {"NFeStatusServico4": "`+sp.URL+`/ws"}}, "AN": {"homologacao": {"NFeDistribuicaoDFe": "`+sp.URL+`/ws"}}}, `+
 		`"nfse": {"homologacao": {"sefin": "`+sp.URL+`/SefinNacional"}}}`), 0o600)
 	ca := filepath.Join(t.TempDir(), "ca.pem")
 	// The same file trusts the authority's TLS and the sample supplier,
@@ -212,6 +221,19 @@ func TestUnitFiscalProfileAndCertificate(t *testing.T) {
 	if err := cliErr(t, schema, data, "fiscal", "status", "acme", unit, "--fiscal-endpoints", endpoints, "--secrets-key-file", key); err == nil {
 		t.Error("an authority no root vouches for was trusted")
 	}
+
+	// The commands ask the unit's environment unless --environment says
+	// another.
+	cli(t, schema, data, "unit", "set", "acme", unit, "--fiscal-environment", "producao")
+	if st := jsonOut(t, cli(t, schema, data, "fiscal", "status", "acme", unit, "--fiscal-endpoints", endpoints, "--ca-file", ca, "--secrets-key-file", key,
+		"--json")); st["xMotivo"] != "Serviço em Operação (produção)" {
+		t.Errorf("status of a unit in production: %v", st)
+	}
+	if st := jsonOut(t, cli(t, schema, data, "fiscal", "status", "acme", unit, "--environment", "homologacao", "--fiscal-endpoints", endpoints, "--ca-file", ca,
+		"--secrets-key-file", key, "--json")); st["cStat"] != 107.0 {
+		t.Errorf("status in homologação asked for: %v", st)
+	}
+	cli(t, schema, data, "unit", "set", "acme", unit, "--fiscal-environment", "homologacao")
 
 	// fincom's own SEFAZ on loopback, reached through the files it writes
 	// with the flags a production server takes.

@@ -124,9 +124,9 @@ func newNFeFetchCmd(a *app) *cobra.Command {
 				}
 				var r invoicing.InboxFetch
 				if nsu > 0 {
-					r, err = invoicing.FetchAgain(ctx, f.db, f.client, f.unit, f.cert, o.env, signers, nsu)
+					r, err = invoicing.FetchAgain(ctx, f.db, f.client, f.unit, f.cert, f.env, signers, nsu)
 				} else {
-					r, err = invoicing.FetchInbox(ctx, f.db, f.client, f.unit, f.cert, o.env, signers)
+					r, err = invoicing.FetchInbox(ctx, f.db, f.client, f.unit, f.cert, f.env, signers)
 				}
 				if errors.Is(err, context.DeadlineExceeded) {
 					err = fmt.Errorf("stopped at the deadline (%s), NSU %d: what was read up to it is kept: %w", deadline, r.NSU, err)

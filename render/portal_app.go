@@ -44,8 +44,11 @@ type PortalUnit struct {
 	Environment string
 	Production  bool
 	Waiting     []string
-	// LastAnswer is the authorities' latest authorization of its notes.
-	LastAnswer string
+	// LastAnswer is the authorities' latest authorization of its notes;
+	// LastRefusal their latest answer when it is a rejection or a denial
+	// (the note, its code and text), else "".
+	LastAnswer  string
+	LastRefusal string
 }
 
 // PortalPage is what every portal page gets; Body is the page's own.

@@ -217,8 +217,12 @@ func TestTransmissionRefusals(t *testing.T) {
 	if o["nf_status_text"] != rejected || o["nf_status"] != "REJECTED" || o["nf"] != false {
 		t.Fatalf("the order: nf_status_text %v, nf_status %v", o["nf_status_text"], o["nf_status"])
 	}
-	if page := signedIn(t, rig.s, rig.ds).do("GET", "/portal/orders/"+id+"?unit="+expand("{{unitA}}"), nil).Body.String(); !strings.Contains(page, "Rejeitada pela autoridade (778)") {
+	b := signedIn(t, rig.s, rig.ds)
+	if page := b.do("GET", "/portal/orders/"+id+"?unit="+expand("{{unitA}}"), nil).Body.String(); !strings.Contains(page, "Rejeitada pela autoridade (778)") {
 		t.Fatalf("the portal's order page does not say the rejection:\n%s", page)
+	}
+	if page := b.do("GET", "/portal/units", nil).Body.String(); !strings.Contains(page, "Última recusa da autoridade: NFE nº 1, Rejeitada pela autoridade (778)") {
+		t.Fatalf("the units page does not say the authority's last answer:\n%s", page)
 	}
 	a.SetOffline(true)
 	if out := generateNF(t, h, id, "PENDING"); out["number"] != 1.0 {
@@ -233,6 +237,10 @@ func TestTransmissionRefusals(t *testing.T) {
 	xml := do(h, http.MethodGet, "/sales_orders/public_nf_xml/"+publicOf(t, h, id), "").Body.String()
 	if !strings.Contains(xml, "<nfeProc") || !strings.Contains(xml, "<cStat>301</cStat>") || !strings.Contains(xml, "<nProt>"+denied["protocol"].(string)+"</nProt>") {
 		t.Fatalf("the denied note's XML: %.400s", xml)
+	}
+	if page := b.do("GET", "/portal/orders/"+id+"?unit="+expand("{{unitA}}"), nil).Body.String(); !strings.Contains(page, "NFE denegada") ||
+		strings.Contains(page, "public_danfe") || !strings.Contains(page, "Uso denegado pela autoridade (301)") {
+		t.Fatalf("the portal's order page of a denied note:\n%s", page)
 	}
 	calls := len(a.Received())
 	if again := generateNF(t, h, id, "DENIED"); again["token"] != denied["token"] || len(a.Received()) != calls {

@@ -655,6 +655,13 @@ func (db *DB) InvoiceByKey(ctx context.Context, unitID int64, key string) (Invoi
 	return i, wrap("invoice by key", notFound(err))
 }
 
+// LastVerdict is the unit's latest invoice an authority judged,
+// whatever its verdict; ErrNotFound when none.
+func (db *DB) LastVerdict(ctx context.Context, unitID int64) (Invoice, error) {
+	i, err := scanInvoice(db.r.QueryRowContext(ctx, invoiceSelect+` WHERE unit_id = ? ORDER BY id DESC LIMIT 1`, unitID))
+	return i, wrap("last verdict", notFound(err))
+}
+
 // LastAuthorization is the unit's latest invoice an authority authorized:
 // its kind, number, protocol and issue time; ErrNotFound when none.
 func (db *DB) LastAuthorization(ctx context.Context, unitID int64) (Invoice, error) {

@@ -145,8 +145,10 @@ func (s *Portal) portalOrderPage(p *portalRequest, token, notice, errText string
 	}
 	page.Chargeable, page.Invoiceable = !live, true
 	if inv, err := p.db.OrderInvoice(p.ctx, p.unit.ID, token); err == nil {
-		page.InvoiceCancellable = inv.Status == "AUTHORIZED"
-		page.Invoiceable = !page.InvoiceCancellable
+		page.InvoiceCancellable = inv.Status == store.InvoiceAuthorized
+		// A denied note is never sent again; a pending one is asked for
+		// again by issuing.
+		page.Invoiceable = !page.InvoiceCancellable && inv.Status != store.InvoiceDenied
 		page.Invoice = strings.ToUpper(inv.Kind) + " " + strings.ToLower(invoiceStatus(inv.Status))
 		page.InvoiceNumber = strconv.Itoa(inv.Number)
 		page.Correctable = inv.Kind == "nfe" && inv.Status == "AUTHORIZED"
@@ -164,7 +166,7 @@ func (s *Portal) portalOrderPage(p *portalRequest, token, notice, errText string
 				page.Events = append(page.Events, render.PortalInvoiceEvent{Name: name, Protocol: e.Protocol, Date: eventDate(e.CreatedAt)})
 			}
 		}
-		if o.PublicToken.Valid {
+		if o.PublicToken.Valid && (inv.Status == store.InvoiceAuthorized || inv.Status == store.InvoiceCancelled) {
 			page.DANFEURL = s.Links.DANFE(o.PublicToken.String)
 		}
 	}

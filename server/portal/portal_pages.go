@@ -128,6 +128,12 @@ func invoiceStatus(st string) string {
 		return "Autorizada"
 	case "CANCELLED":
 		return "Cancelada"
+	case "PENDING":
+		return "Aguardando a autoridade"
+	case "REJECTED":
+		return "Rejeitada"
+	case "DENIED":
+		return "Denegada"
 	}
 	return "Sem nota"
 }
@@ -210,6 +216,9 @@ func (s *Portal) portalUnits(p *portalRequest) {
 		if last, err := p.db.LastAuthorization(p.ctx, u.ID); err == nil {
 			pu.LastAnswer = fmt.Sprintf("%s nº %d, protocolo %s, emitida em %s", strings.ToUpper(last.Kind), last.Number, last.Protocol,
 				render.DateTimeBR(last.IssuedTime()))
+		}
+		if last, err := p.db.LastVerdict(p.ctx, u.ID); err == nil && (last.Status == store.InvoiceRejected || last.Status == store.InvoiceDenied) {
+			pu.LastRefusal = fmt.Sprintf("%s nº %d, %s", strings.ToUpper(last.Kind), last.Number, last.StatusText.String)
 		}
 		for _, h := range held {
 			if h.UnitID == u.ID {
