@@ -53,6 +53,7 @@ func TestServeTransmitsToAnAuthorityItHasNeverSeen(t *testing.T) {
 	os.WriteFile(pfx, pfxBytes, 0o600)
 	t.Setenv("FINCOM_CERT_PASSWORD", "s3nha")
 	cli(t, schema, data, "unit", "cert", "acme", unit, "--pfx", pfx, "--secrets-key-file", key)
+	cli(t, schema, data, "unit", "set", "acme", unit, "--csc-id", "000001", "--csc", "0123456789ABCDEF0123", "--secrets-key-file", key)
 	cli(t, schema, data, "nfe", "import", "acme", unit, "../testdata/docread/nfe.xml", "--ca-file", "../testdata/docread/supplier.pem")
 
 	// The registers the orders name, as the firm keeps them.
@@ -143,9 +144,54 @@ func TestServeTransmitsToAnAuthorityItHasNeverSeen(t *testing.T) {
 	if !strings.Contains(string(xml), "<nfeProc") || !strings.Contains(string(xml), "<cStat>100</cStat>") || !strings.Contains(string(xml), "<nProt>") {
 		t.Fatalf("the served XML holds no protocol: %.400s", xml)
 	}
+	if err := fiscal.ValidateSchema("nfeProc", xml); err != nil {
+		t.Fatalf("the served nfeProc is not valid by procNFe_v4.00.xsd: %v", err)
+	}
+	served := func(u string) []byte {
+		t.Helper()
+		x, err := url.Parse(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x.Host = host.Host
+		resp, err := http.Get(x.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return b
+	}
+
+	// An NFC-e, to a consumer at the counter.
+	nfce := order(`"products":[{"token":"`+product+`","quantity":100}],"description":"Parafusos no balcão"`, `{"nf_kind":"nfce","tipo_documento":1,"finalidade_emissao":"1","presenca_comprador":"1","consumidor_final":"1","freight_mode":"9","local_destino":1}`)
+	code, m = call("/generate_nf", `{`+tokens+`,"id_token":"`+nfce+`"}`)
+	if code != 200 || m["data"].(map[string]any)["status"] != "AUTHORIZED" {
+		t.Fatalf("NFC-e: %d %v", code, m)
+	}
+	proc := served(m["data"].(map[string]any)["xml_url"].(string))
+	if err := fiscal.ValidateSchema("nfeProc", proc); err != nil || !strings.Contains(string(proc), "<mod>65</mod>") || !strings.Contains(string(proc), "<cStat>100</cStat>") {
+		t.Fatalf("the NFC-e's nfeProc: %v %.400s", err, proc)
+	}
 	if code, m := call("/cancel_nf", `{`+tokens+`,"id_token":"`+nfe+`","reason":"Pedido cancelado pelo cliente"}`); code != 200 {
 		t.Fatalf("cancel NF-e: %d %v", code, m)
 	}
+
+	// A note the authority rejects: a unit set to production sends it
+	// with tpAmb 1, which a homologation authority refuses (252). The
+	// answer is the invoice REJECTED, and the order says why.
+	cli(t, schema, data, "unit", "set", "acme", unit, "--fiscal-environment", "producao")
+	refused := order(`"products":[{"token":"`+product+`","quantity":100}],"description":"Parafusos"`, `{"nf_kind":"nfe","tipo_documento":1,"finalidade_emissao":"1","presenca_comprador":"2","consumidor_final":"1","freight_mode":"9","local_destino":1}`)
+	code, m = call("/generate_nf", `{`+tokens+`,"id_token":"`+refused+`"}`)
+	if inv, _ := m["data"].(map[string]any); code != 200 || inv["status"] != "REJECTED" || inv["status_code"] != 252.0 {
+		t.Fatalf("the rejected note: %d %v", code, m)
+	}
+	_, m = call("/get_sales_order_by_id", `{`+tokens+`,"id_token":"`+refused+`"}`)
+	if o := m["data"].(map[string]any); o["nf_status"] != "REJECTED" || o["nf"] != false ||
+		o["nf_status_text"] != "Rejeitada pela autoridade (252): Rejeição: Ambiente informado diverge do Ambiente de recebimento" {
+		t.Fatalf("the order of the rejected note: %v %v", o["nf_status"], o["nf_status_text"])
+	}
+	cli(t, schema, data, "unit", "set", "acme", unit, "--fiscal-environment", "homologacao")
 
 	nfse := order(`"id_token_stock_item":"`+service+`","quantity":1,"description":"Instalação de rede"`, `{"nf_kind":"nfsen","service_id_token":"SRV-0107","service_cod":"01.07","service_location":"3550308","tax_service_gross_amount":35,`+
 		`"tax_iss_rate_percent":5,"tax_iss_amount":1.75,"net_receivable_amount":35}`)
