@@ -91,4 +91,17 @@ func TestVoidInvoiceNumbers(t *testing.T) {
 	if err := db.VoidInvoiceNumbers(ctx, u.ID, "nfe", 1, 7, 8); !errors.Is(err, ErrNumberUsed) {
 		t.Errorf("void: %v", err)
 	}
+	// A denied note's number is spent at the authority: not voidable; a
+	// rejected note's is the series' again: voidable.
+	if _, err := db.w.ExecContext(ctx, `PRAGMA foreign_keys = OFF; INSERT INTO invoices (token, order_id, unit_id, kind, status, series, number,
+		protocol, xml, issued_at) VALUES ('i9', 999, ?1, 'nfe', 'DENIED', 1, 9, 'p', '<x/>', '2026-11-26T10:00:00Z'),
+		('i10', 999, ?1, 'nfe', 'REJECTED', 1, 10, '', '<x/>', '2026-11-26T10:00:00Z'); PRAGMA foreign_keys = ON`, u.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.CheckVoidable(ctx, u.ID, "nfe", 1, 9, 9); !errors.Is(err, ErrNumberUsed) {
+		t.Errorf("a denied number: %v", err)
+	}
+	if err := db.CheckVoidable(ctx, u.ID, "nfe", 1, 10, 10); err != nil {
+		t.Errorf("a rejected number: %v", err)
+	}
 }
