@@ -205,6 +205,7 @@ func TestTransmissionLostAnswer(t *testing.T) {
 func TestTransmissionRefusals(t *testing.T) {
 	rig := newTransmissionRig(t)
 	h, a := rig.h, rig.a
+	post(t, h, "/insert_webhook", `{`+auth+`,"url":"https://hooks.example/fincom","secret":"s3cret","events":["invoice.*"]}`)
 	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
 	a.RejectNext(778, "Rejeição: Informado NCM inexistente")
 	out := generateNF(t, h, id, "REJECTED")
@@ -249,6 +250,14 @@ func TestTransmissionRefusals(t *testing.T) {
 	other := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
 	if out := generateNF(t, h, other, "AUTHORIZED"); out["number"] != 2.0 {
 		t.Fatalf("after the denial of number 1: %v", out)
+	}
+	// An integrator learns each verdict by its webhook.
+	var events []string
+	for _, d := range post(t, h, "/list_webhook_deliveries", `{`+auth+`}`)["data"].([]any) {
+		events = append(events, d.(map[string]any)["event_type"].(string))
+	}
+	if strings.Join(events, ",") != "invoice.issued,invoice.denied,invoice.rejected" {
+		t.Fatalf("webhook events %v", events)
 	}
 }
 

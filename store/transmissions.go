@@ -196,8 +196,14 @@ func (db *DB) RefuseNote(ctx context.Context, t Transmission, r Refusal) (Invoic
 			return err
 		}
 		var err error
-		out, err = scanInvoice(tx.QueryRowContext(ctx, invoiceSelect+` WHERE token = ?`, tok))
-		return err
+		if out, err = scanInvoice(tx.QueryRowContext(ctx, invoiceSelect+` WHERE token = ?`, tok)); err != nil {
+			return err
+		}
+		event := "invoice.rejected"
+		if r.Denied {
+			event = "invoice.denied"
+		}
+		return db.emitInvoice(ctx, tx, t.UnitID, t.OrderID, event, out, now)
 	})
 	return out, wrap("refuse note", err)
 }
