@@ -610,3 +610,24 @@ func TestVerdictWait(t *testing.T) {
 		t.Fatalf("SEFAZ was called %s", calls)
 	}
 }
+
+// TestStoppedServiceIsNoVerdict: a lot answered 108 (the service stopped
+// for a moment) is no rejection: the NF-e waits, PENDING, and goes once
+// the service is back; an NFC-e is issued offline.
+func TestStoppedServiceIsNoVerdict(t *testing.T) {
+	rig := newTransmissionRig(t)
+	h, a := rig.h, rig.a
+	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	a.StoppedNext()
+	if out := generateNF(t, h, id, "PENDING"); out["number"] != 1.0 {
+		t.Fatalf("a stopped service: %v", out)
+	}
+	if out := generateNF(t, h, id, "AUTHORIZED"); out["number"] != 1.0 || a.Authorized() != 1 {
+		t.Fatalf("once the service is back: %v", out)
+	}
+	nfce := post(t, h, "/insert_sales_order", nfceOrder)["data"].(map[string]any)["id"].(string)
+	a.StoppedNext()
+	if out := generateNF(t, h, nfce, "AUTHORIZED"); out["protocol"] != "" || out["access_key"].(string)[34] != '9' {
+		t.Fatalf("an NFC-e while the service is stopped: %v", out)
+	}
+}

@@ -37,6 +37,10 @@ func (a Authorization) Authorized() bool { return a.Code == 100 || a.Code == 150
 // or of a key that is not one.
 var ErrMessage = errors.New("the message is not valid")
 
+// ErrReceived is a lot the authority received (103) whose verdict could
+// not be read: the note may be authorized, and is asked for by its key.
+var ErrReceived = errors.New("the authority received the lot but its verdict was not read")
+
 // ErrBusy is the authority's 656 (Consumo Indevido): fincom asked too
 // often and must wait before asking again, not insist.
 var ErrBusy = errors.New("the authority refuses requests for a while (656 Consumo Indevido): wait before asking again")
@@ -102,9 +106,17 @@ func (c *Client) Authorize(ctx context.Context, cert certs.Certificate, signed [
 	case 104: // Lote processado
 		return protocolOf(auth, key, r, out)
 	case 103: // Lote recebido: ask by the receipt
-		return c.receipt(ctx, cert, model, auth, env, key, r.NRec, r.TMed)
+		res, err := c.receipt(ctx, cert, model, auth, env, key, r.NRec, r.TMed)
+		if err != nil {
+			// The lot is at the authority: whatever kept its verdict from
+			// us, the note may be authorized.
+			return res, fmt.Errorf("%w (receipt %s): %v", ErrReceived, r.NRec, err)
+		}
+		return res, nil
 	case 656:
 		return Authorization{}, ErrBusy
+	case 108, 109: // the service is stopped: nothing was judged
+		return Authorization{}, fmt.Errorf("%w: %d %s", ErrUnavailable, r.CStat, Shown(r.XMotivo))
 	}
 	return Authorization{Authorizer: auth, Code: r.CStat, Reason: r.XMotivo}, nil
 }
@@ -191,10 +203,10 @@ func (c *Client) receipt(ctx context.Context, cert certs.Certificate, model, aut
 			return protocolOf(auth, key, r, out)
 		case 105: // Lote em processamento
 			continue
-		case 656:
-			return Authorization{}, ErrBusy
 		}
-		return Authorization{Authorizer: auth, Code: r.CStat, Reason: r.XMotivo}, nil
+		// 106 (not found), 108/109 (stopped), 656 (asked too often), …:
+		// nothing said of the note.
+		return Authorization{}, fmt.Errorf("the authority did not say the lot's verdict (%d %s)", r.CStat, Shown(r.XMotivo))
 	}
 	return Authorization{}, fmt.Errorf("the lot of receipt %s is still being processed: ask again later", nRec)
 }

@@ -200,11 +200,29 @@ func TestAuthorizeRefusals(t *testing.T) {
 	if r := a.Received(); r[len(r)-1] != "NFeRetAutorizacao4" {
 		t.Fatalf("services called: %v", r)
 	}
+	// A lot received whose verdict could not be read is no verdict: the
+	// note may be authorized (never a rejection, never "not sent").
+	a.Arrived = func(service string) {
+		if service == "NFeRetAutorizacao4" {
+			a.StoppedNext()
+		}
+	}
+	next, nkey := signedNote(t, cert, 11)
+	if got, err := c.Authorize(ctx, cert, next, nkey, Homologacao); !errors.Is(err, ErrReceived) || errors.Is(err, ErrUnavailable) {
+		t.Fatalf("a receipt answered 108: %+v %v", got, err)
+	}
+	a.Arrived = nil
 	a.SetOffline(true)
 	if _, err := c.Authorize(ctx, cert, signed, key, Homologacao); !errors.Is(err, ErrUnavailable) {
 		t.Fatalf("offline: %v", err)
 	}
 	a.SetOffline(false)
+	// A stopped service (108, 109) says nothing of the note: not a
+	// rejection, an authority to ask again later.
+	a.StoppedNext()
+	if got, err := c.Authorize(ctx, cert, signed, key, Homologacao); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("a stopped service: %+v %v", got, err)
+	}
 	other, err := c.Authorize(ctx, cert, signed[:0:0], key, Homologacao)
 	if err == nil {
 		t.Fatalf("an empty note was sent: %+v", other)

@@ -64,6 +64,7 @@ type Authority struct {
 	drop       int    // replies to drop after processing
 	reject     *fault // the next note's refusal
 	busy       bool   // the next lot is refused whole, 656 (Consumo Indevido)
+	stopped    bool   // the next lot is answered 108 (service stopped)
 	offline    bool
 	received   []string // the services called, in order
 }
@@ -96,6 +97,10 @@ func (a *Authority) RejectNext(code int, reason string) {
 // BusyNext answers the next lot or consultation with 656 (Consumo
 // Indevido), as an authority asked too often does.
 func (a *Authority) BusyNext() { a.mu.Lock(); a.busy = true; a.mu.Unlock() }
+
+// StoppedNext answers the next lot 108 (Serviço Paralisado
+// Momentaneamente), as an authorizer does for a short stop.
+func (a *Authority) StoppedNext() { a.mu.Lock(); a.stopped = true; a.mu.Unlock() }
 
 // SetOffline makes it refuse connections' requests (503) or answer again.
 func (a *Authority) SetOffline(off bool) { a.mu.Lock(); a.offline = off; a.mu.Unlock() }
@@ -374,6 +379,10 @@ func (a *Authority) authorize(msg []byte, now time.Time) []byte {
 		a.busy = false
 		return a.lotAnswer("NFeAutorizacao4", 656, "Rejeição: Consumo Indevido", now)
 	}
+	if a.stopped {
+		a.stopped = false
+		return a.lotAnswer("NFeAutorizacao4", 108, "Serviço Paralisado Momentaneamente (curto prazo)", now)
+	}
 	note, key, err := noteOf(msg)
 	if err != nil {
 		return a.lotAnswer("NFeAutorizacao4", 225, "Rejeição: Falha no Schema XML: "+err.Error(), now)
@@ -403,7 +412,11 @@ func (a *Authority) receipt(msg []byte, now time.Time) []byte {
 	xml.Unmarshal(msg, &q)
 	prot, ok := a.receipts[q.Rec]
 	code, reason := 104, "Lote processado"
-	if !ok {
+	switch {
+	case a.stopped:
+		a.stopped = false
+		code, reason, prot = 108, "Serviço Paralisado Momentaneamente (curto prazo)", ""
+	case !ok:
 		code, reason = 106, "Lote não localizado"
 	}
 	return []byte(fmt.Sprintf(`<retConsReciNFe xmlns="%s" versao="4.00"><tpAmb>2</tpAmb><verAplic>%s</verAplic><nRec>%s</nRec><cStat>%d</cStat>`+
