@@ -47,7 +47,13 @@ func TestMain(m *testing.M) {
 // startChild serves data in a child process and answers its base URL.
 func startChild(t *testing.T, data string, env ...string) (*exec.Cmd, string) {
 	t.Helper()
-	c := exec.Command(os.Args[0], "serve", "--addr", "127.0.0.1:0", "--data", data)
+	return startChildWith(t, data, nil, env...)
+}
+
+// startChildWith is startChild with more flags for serve.
+func startChildWith(t *testing.T, data string, flags []string, env ...string) (*exec.Cmd, string) {
+	t.Helper()
+	c := exec.Command(os.Args[0], append([]string{"serve", "--addr", "127.0.0.1:0", "--data", data}, flags...)...)
 	c.Env = append(append(os.Environ(), "FINCOM_TEST_EXEC=1"), env...)
 	out, err := c.StdoutPipe()
 	if err != nil {

@@ -2,14 +2,18 @@ package cmd
 
 import (
 	"context"
+	"crypto/tls"
 	"database/sql"
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -20,17 +24,21 @@ import (
 	"fincom/server/billing"
 	"fincom/server/certs"
 	"fincom/server/fiscal"
+	"fincom/server/fiscal/sefaz/local"
 	"fincom/store"
 )
 
-// TestServeTransmitsToAnAuthorityItHasNeverSeen: a production server whose
-// unit is in homologação, pointed by --fiscal-endpoints and --ca-file at
-// authorities it has never seen (fincom fiscal local-authority: a SEFAZ
-// and a national NFS-e system checking the official schemas and
-// signatures), gets an NF-e authorized (the protocol in the served XML)
-// and cancelled by event, a national NFS-e issued and cancelled, and a
-// recipient's ciência registered at the national environment.
-func TestServeTransmitsToAnAuthorityItHasNeverSeen(t *testing.T) {
+// sellingDomain is a domain "acme" whose unit sells with a certificate
+// (its secrets key at key) and a CSC, in homologação, with a contact, a
+// category, a product and a service to sell: what a firm has set up when
+// it first issues.
+type sellingDomain struct {
+	schema, data, key, access, unit     string
+	contact, category, product, service string
+}
+
+func newSellingDomain(t *testing.T) sellingDomain {
+	t.Helper()
 	schema := schemaForTest(t)
 	data := t.TempDir()
 	key := filepath.Join(t.TempDir(), "secrets.key")
@@ -54,7 +62,6 @@ func TestServeTransmitsToAnAuthorityItHasNeverSeen(t *testing.T) {
 	t.Setenv("FINCOM_CERT_PASSWORD", "s3nha")
 	cli(t, schema, data, "unit", "cert", "acme", unit, "--pfx", pfx, "--secrets-key-file", key)
 	cli(t, schema, data, "unit", "set", "acme", unit, "--csc-id", "000001", "--csc", "0123456789ABCDEF0123", "--secrets-key-file", key)
-	cli(t, schema, data, "nfe", "import", "acme", unit, "../testdata/docread/nfe.xml", "--ca-file", "../testdata/docread/supplier.pem")
 
 	// The registers the orders name, as the firm keeps them.
 	ds, err := store.OpenDomains(data, store.Options{Rules: billing.Rules{}, Schema: schema})
@@ -91,6 +98,43 @@ func TestServeTransmitsToAnAuthorityItHasNeverSeen(t *testing.T) {
 	}
 	release()
 	ds.Close()
+
+	return sellingDomain{schema: schema, data: data, key: key, access: access, unit: unit, contact: contact, category: category,
+		product: product, service: service}
+}
+
+// order inserts an order of the selling domain at base: its pv's lines
+// and nf group, R$ 35.00, and answers its id.
+func (d sellingDomain) order(t *testing.T, base, pv, nf string) string {
+	t.Helper()
+	code, m := postJSON(t, base+"/insert_sales_order", `{`+d.tokens()+`,"pv":{"id_token_contact":"`+d.contact+`",`+pv+`,"value":35},`+
+		`"faturamento":{"id_token_category":"`+d.category+`","estimated_payment_date":"2026-12-10"},`+
+		`"charge":{"payment_type":"fb3245d4-428b-51de-95df-55e8263d2292","charge_pix_key":"pix@acme.com.br"},"nf":`+nf+`}`)
+	if code != 200 {
+		t.Fatalf("insert_sales_order: %d %v", code, m)
+	}
+	return m["data"].(map[string]any)["id"].(string)
+}
+
+func (d sellingDomain) tokens() string {
+	return fmt.Sprintf(`"access_token":%q,"unit_token":%q`, d.access, d.unit)
+}
+
+// nfeGroup is the nf group of an NF-e to a recipient in the unit's state.
+const nfeGroup = `{"nf_kind":"nfe","tipo_documento":1,"finalidade_emissao":"1","presenca_comprador":"2","consumidor_final":"1","freight_mode":"9","local_destino":1}`
+
+// TestServeTransmitsToAnAuthorityItHasNeverSeen: a production server whose
+// unit is in homologação, pointed by --fiscal-endpoints and --ca-file at
+// authorities it has never seen (fincom fiscal local-authority: a SEFAZ
+// and a national NFS-e system checking the official schemas and
+// signatures), gets an NF-e authorized (the protocol in the served XML)
+// and cancelled by event, a national NFS-e issued and cancelled, and a
+// recipient's ciência registered at the national environment.
+func TestServeTransmitsToAnAuthorityItHasNeverSeen(t *testing.T) {
+	d := newSellingDomain(t)
+	schema, data, key, access, unit := d.schema, d.data, d.key, d.access, d.unit
+	contact, category, product, service := d.contact, d.category, d.product, d.service
+	cli(t, schema, data, "nfe", "import", "acme", unit, "../testdata/docread/nfe.xml", "--ca-file", "../testdata/docread/supplier.pem")
 
 	// fincom's own authorities, seen by the server only through the files
 	// they write.
@@ -254,5 +298,86 @@ func TestServeTransmitsToAnAuthorityItHasNeverSeen(t *testing.T) {
 	doctor := cli(t, schema, data, "doctor")
 	if !strings.Contains(doctor, "nfe number 7 has waited for the authority since") {
 		t.Errorf("doctor: %s", doctor)
+	}
+}
+
+// TestKilledWhileALotIsInFlight: a production server killed with SIGKILL
+// while SEFAZ holds its lot (which SEFAZ then authorizes), and started
+// again, ends with exactly one note at SEFAZ for the sale and its
+// protocol served: the note was recorded before it left, and the restarted
+// server asks SEFAZ for it by its key instead of sending a second one.
+func TestKilledWhileALotIsInFlight(t *testing.T) {
+	d := newSellingDomain(t)
+	a := &local.Authority{}
+	arrived, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	a.Arrived = func(service string) {
+		if service != "NFeAutorizacao4" {
+			return
+		}
+		first := false
+		once.Do(func() { first = true; close(arrived) })
+		if first {
+			<-release
+		}
+	}
+	srv := httptest.NewUnstartedServer(a)
+	srv.TLS = &tls.Config{ClientAuth: tls.RequireAnyClientCert}
+	srv.StartTLS()
+	defer srv.Close()
+	dir := t.TempDir()
+	if err := writeLocalFiles(dir, srv.URL, srv.Certificate()); err != nil {
+		t.Fatal(err)
+	}
+	flags := []string{"--secrets-key-file", d.key, "--fiscal-endpoints", filepath.Join(dir, "endpoints.json"), "--ca-file", filepath.Join(dir, "ca.pem")}
+	child, base := startChildWith(t, d.data, flags)
+	id := d.order(t, base, `"products":[{"token":"`+d.product+`","quantity":100}],"description":"Parafusos"`, nfeGroup)
+	go http.Post(base+"/generate_nf", "application/json", strings.NewReader(`{`+d.tokens()+`,"id_token":"`+id+`"}`))
+	select {
+	case <-arrived:
+	case <-time.After(20 * time.Second):
+		child.Process.Kill()
+		t.Fatal("the note never reached SEFAZ")
+	}
+	child.Process.Signal(syscall.SIGKILL)
+	child.Wait()
+	close(release)
+	for i := 0; i < 200 && a.Authorized() == 0; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if a.Authorized() != 1 {
+		t.Fatalf("SEFAZ did not authorize the lot in flight (%v)", a.Received())
+	}
+
+	child, base = startChildWith(t, d.data, flags)
+	defer func() { child.Process.Kill(); child.Wait() }()
+	code, m := postJSON(t, base+"/generate_nf", `{`+d.tokens()+`,"id_token":"`+id+`"}`)
+	inv, _ := m["data"].(map[string]any)
+	if code != 200 || inv["status"] != "AUTHORIZED" || inv["number"] != 1.0 || inv["protocol"] == "" {
+		t.Fatalf("after the restart: %d %v", code, m)
+	}
+	sent := 0
+	for _, c := range a.Received() {
+		if c == "NFeAutorizacao4" {
+			sent++
+		}
+	}
+	if sent != 1 || a.Authorized() != 1 {
+		t.Fatalf("SEFAZ got %d lots and holds %d notes: %v", sent, a.Authorized(), a.Received())
+	}
+	x, err := url.Parse(inv["xml_url"].(string))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := url.Parse(base)
+	x.Host = b.Host
+	resp, err := http.Get(x.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	proc, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if !strings.Contains(string(proc), "<nProt>"+inv["protocol"].(string)+"</nProt>") {
+		t.Fatalf("the served XML lacks SEFAZ's protocol: %.300s", proc)
 	}
 }
