@@ -545,12 +545,49 @@ func TestDuplicateNumberNeverLoops(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
-	if out := generateNF(t, h, id, "REJECTED"); out["status_code"] != 539.0 {
-		t.Fatalf("539: %v", out)
-	}
-	out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
-	if out["status"] != "AUTHORIZED" || out["number"] != 2.0 {
+	if out := generateNF(t, h, id, "AUTHORIZED"); out["number"] != 2.0 {
 		t.Fatalf("after the 539: %v", out)
+	}
+	// Number 1 is marked used: the next order takes 3.
+	next := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	if out := generateNF(t, h, next, "AUTHORIZED"); out["number"] != 3.0 {
+		t.Fatalf("the next order: %v", out)
+	}
+}
+
+// TestDuplicateOfTheSaleIsAdopted: a 539 naming a note fincom sent for
+// the same sale (recorded as rejected, yet held authorized at SEFAZ) is
+// the sale's note: SEFAZ is asked for it by its key and its authorization
+// is the invoice, under its number; nothing else is sent.
+func TestDuplicateOfTheSaleIsAdopted(t *testing.T) {
+	rig := newTransmissionRig(t)
+	h, a := rig.h, rig.a
+	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	a.RejectNext(778, "Rejeição: Informado NCM inexistente")
+	first := generateNF(t, h, id, "REJECTED")
+	// SEFAZ holds that very note authorized after all.
+	signed := do(h, http.MethodGet, "/sales_orders/public_nf_xml/"+publicOf(t, h, id), "").Body.String()
+	signed = signed[strings.Index(signed, "<NFe"):]
+	digest := regexp.MustCompile(`<DigestValue>([^<]+)</DigestValue>`).FindStringSubmatch(signed)[1]
+	proc := `<nfeProc xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00">` + signed + `<protNFe versao="4.00"><infProt><tpAmb>2</tpAmb>` +
+		`<verAplic>SP</verAplic><chNFe>` + first["access_key"].(string) + `</chNFe><dhRecbto>2026-11-22T09:00:01-03:00</dhRecbto>` +
+		`<nProt>135260000000077</nProt><digVal>` + digest + `</digVal><cStat>100</cStat><xMotivo>Autorizado o uso da NF-e</xMotivo></infProt></protNFe></nfeProc>`
+	if err := a.Know([]byte(proc), false, 0); err != nil {
+		t.Fatal(err)
+	}
+	// A month later the order's note is built again under number 1: its
+	// key differs (the month is in it), and SEFAZ answers 539 naming the
+	// first.
+	*rig.now = rig.now.AddDate(0, 1, 0)
+	out := generateNF(t, h, id, "AUTHORIZED")
+	if out["access_key"] != first["access_key"] || out["number"] != 1.0 || out["protocol"] != "135260000000077" {
+		t.Fatalf("the sale's note was not adopted: %v (first %v)", out, first["access_key"])
+	}
+	if a.Authorized() != 1 {
+		t.Fatalf("SEFAZ holds %d notes", a.Authorized())
+	}
+	if calls := strings.Join(issuing(a), ","); calls != "NFeAutorizacao4,NFeAutorizacao4,NFeConsultaProtocolo4" {
+		t.Fatalf("SEFAZ was called %s", calls)
 	}
 }
 

@@ -208,6 +208,26 @@ func (db *DB) RefuseNote(ctx context.Context, t Transmission, r Refusal) (Invoic
 	return out, wrap("refuse note", err)
 }
 
+// SentNote answers the note of key fincom sent for the order and
+// recorded as rejected (its number, issue time and signed document), if
+// any: SEFAZ may name it as the holder of a number (539).
+func (db *DB) SentNote(ctx context.Context, orderID int64, key string) (Transmission, bool, error) {
+	t := Transmission{OrderID: orderID, Key: key}
+	var issued, signed string
+	err := db.r.QueryRowContext(ctx, `SELECT unit_id, kind, series, number, issued_at, xml FROM invoices
+		WHERE order_id = ? AND access_key = ? AND status = 'REJECTED' ORDER BY id DESC LIMIT 1`, orderID, key).
+		Scan(&t.UnitID, &t.Kind, &t.Series, &t.Number, &issued, &signed)
+	if errors.Is(err, sql.ErrNoRows) {
+		return t, false, nil
+	}
+	if err != nil {
+		return t, false, wrap("sent note", err)
+	}
+	t.Issued, _ = time.Parse(time.RFC3339, issued)
+	t.Signed = []byte(signed)
+	return t, true, nil
+}
+
 // waitingTransmissions says, for the doctor, how many of a domain file's
 // notes have waited for an authority longer than an hour (since they
 // were first sent or issued offline), and since when the oldest has.

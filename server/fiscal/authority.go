@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -112,6 +113,25 @@ func (r *Rejection) Denied() bool { return r.Code == 110 || (r.Code >= 301 && r.
 
 func (r *Rejection) Error() string { return fmt.Sprintf("%d %s", r.Code, r.Reason) }
 
+// ErrUnknownNote is a note the authority, asked by its key, does not
+// know (SEFAZ's 217).
+var ErrUnknownNote = errors.New("the authority does not know the note")
+
+// DuplicateKey is the key SEFAZ names in a 539's reason (Duplicidade de
+// NF-e com diferença na Chave de Acesso [chNFe: …]): the note that holds
+// the series and number there; "" when it names none.
+func DuplicateKey(reason string) string {
+	_, rest, ok := strings.Cut(reason, "chNFe:")
+	if !ok {
+		return ""
+	}
+	rest = strings.TrimLeft(rest, " ")
+	if len(rest) < 44 || strings.Trim(rest[:44], "0123456789") != "" {
+		return ""
+	}
+	return rest[:44]
+}
+
 // Registry answers what the authority already authorized for the issuer:
 // the key of the document of a kind, series and number, if any.
 type Registry interface {
@@ -149,6 +169,10 @@ type Request struct {
 	// Retry says the same note was sent before and its answer lost: the
 	// authority is asked for it by its key before it is sent again.
 	Retry bool
+	// Lookup asks the authority for the note by its key only, never
+	// sending it: a note it does not know is ErrUnknownNote (SEFAZ's
+	// authorities; the others send).
+	Lookup bool
 	// Domain and Book are the issuing domain and its records (test mode's
 	// local authorities, one per domain).
 	Domain string

@@ -129,8 +129,34 @@ func (s *Service) Close() error {
 // Issue issues an order's invoice through the authority: validate
 // (*InvalidError listing every problem), take a number, build and
 // authorize the document, store it. An order whose invoice is authorized
-// answers it: issuing twice issues once.
-func (s *Service) Issue(ctx context.Context, db *store.DB, unitID int64, orderToken string) (_ store.Invoice, err error) {
+// answers it: issuing twice issues once. A note whose number another note
+// holds at SEFAZ (539) goes out again under the next free number, a few
+// times at most.
+func (s *Service) Issue(ctx context.Context, db *store.DB, unitID int64, orderToken string) (store.Invoice, error) {
+	var taken *numberTaken
+	for range 3 {
+		inv, err := s.issue(ctx, db, unitID, orderToken)
+		if !errors.As(err, &taken) {
+			return inv, err
+		}
+	}
+	if !s.answersVerdicts(taken.invoice.Kind) {
+		return store.Invoice{}, taken.rejected
+	}
+	return taken.invoice, nil
+}
+
+// numberTaken is issue's answer when SEFAZ said another note holds the
+// number (539): the number is spent, and the order's note goes out again.
+type numberTaken struct {
+	invoice  store.Invoice
+	rejected *RejectedError
+}
+
+func (e *numberTaken) Error() string { return e.rejected.Error() }
+
+// issue is one try of Issue.
+func (s *Service) issue(ctx context.Context, db *store.DB, unitID int64, orderToken string) (_ store.Invoice, err error) {
 	// One issue per order at a time: two at once would each take a
 	// number and have a document authorized, and the second would be
 	// thrown away (TestConcurrentIssue).
@@ -260,6 +286,19 @@ func (s *Service) Issue(ctx context.Context, db *store.DB, unitID int64, orderTo
 	auth, err := s.Authority.Authorize(actx, fiscal.Request{Invoice: inv, Key: rec.AccessKey + rec.Verification, Signed: signed,
 		Registry: registry{db, unitID}, Cert: cert, Retry: retry, Domain: db.Name, Book: book{db}})
 	var rejected *fiscal.Rejection
+	if errors.As(err, &rejected) && rejected.Code == 539 && (inv.Kind == fiscal.NFe || inv.Kind == fiscal.NFCe) {
+		// The number is another note's at SEFAZ. When that note is one
+		// fincom sent for this very sale (its key in the order's records)
+		// and SEFAZ authorized it, it is the sale's note.
+		adopted, sent, ok, aerr := s.adopt(actx, db, d, inv, cert, rejected, rec.AccessKey)
+		switch {
+		case aerr != nil:
+			err = fmt.Errorf("%w: the note holding the number could not be asked for: %v", fiscal.ErrUnsure, aerr)
+		case ok:
+			auth, err = adopted, nil
+			rec.Issued = sent.Issued
+		}
+	}
 	if errors.As(err, &rejected) {
 		// Refused: the invoice says why, in the API and the portal, until
 		// the firm fixes the order and issues again. Its number goes back
@@ -273,6 +312,9 @@ func (s *Service) Issue(ctx context.Context, db *store.DB, unitID int64, orderTo
 			Denied: rejected.Denied(), Spent: rejected.Code == 539, Protocol: rejected.Protocol, XML: rejected.XML})
 		if rerr != nil {
 			return store.Invoice{}, rerr
+		}
+		if rejected.Code == 539 {
+			return out, &numberTaken{invoice: out, rejected: &RejectedError{Code: rejected.Code, Reason: rejected.Reason}}
 		}
 		if !s.answersVerdicts(inv.Kind) {
 			return store.Invoice{}, &RejectedError{Code: rejected.Code, Reason: rejected.Reason}
@@ -325,6 +367,33 @@ func (s *Service) Issue(ctx context.Context, db *store.DB, unitID int64, orderTo
 		return store.Invoice{}, err
 	}
 	return db.SaveInvoice(ctx, d.OrderID, unitID, rec, auth.Message+" (protocolo "+auth.Protocol+")", notice, nil, nil)
+}
+
+// adopt answers, for a 539, the authorization of the note SEFAZ says holds
+// the number, when fincom sent it for the order (a note of the order's
+// records under that key) and SEFAZ authorized it; ok false when the note
+// is not the order's or SEFAZ does not hold it authorized.
+func (s *Service) adopt(ctx context.Context, db *store.DB, d store.InvoiceData, inv fiscal.Invoice, cert certs.Certificate,
+	rejected *fiscal.Rejection, key string) (fiscal.Authorization, store.Transmission, bool, error) {
+	other := fiscal.DuplicateKey(rejected.Reason)
+	if other == "" || other == key {
+		return fiscal.Authorization{}, store.Transmission{}, false, nil
+	}
+	sent, ok, err := db.SentNote(ctx, d.OrderID, other)
+	if err != nil || !ok {
+		return fiscal.Authorization{}, sent, false, err
+	}
+	auth, err := s.Authority.Authorize(ctx, fiscal.Request{Invoice: inv, Key: other, Signed: sent.Signed, Lookup: true, Cert: cert,
+		Registry: registry{db, d.UnitID}, Domain: db.Name, Book: book{db}})
+	var refused *fiscal.Rejection
+	switch {
+	case errors.Is(err, fiscal.ErrUnknownNote), errors.As(err, &refused):
+		return fiscal.Authorization{}, sent, false, nil
+	case err != nil:
+		return fiscal.Authorization{}, sent, false, err
+	}
+	auth.Key = other
+	return auth, sent, true, nil
 }
 
 // answersVerdicts says /generate_nf answers the authority's verdict on a

@@ -29,9 +29,13 @@ func (a *Authority) Authorize(ctx context.Context, r fiscal.Request) (fiscal.Aut
 	if r.Invoice.Production {
 		env = Producao
 	}
-	if r.Retry {
-		if auth, ok, err := a.known(ctx, r, env); err != nil || ok {
+	if r.Retry || r.Lookup {
+		auth, ok, err := a.known(ctx, r, env)
+		switch {
+		case err != nil || ok:
 			return auth, err
+		case r.Lookup:
+			return auth, fiscal.ErrUnknownNote
 		}
 	}
 	res, err := a.Client.Authorize(ctx, r.Cert, r.Signed, r.Key, env)

@@ -49,6 +49,10 @@ type Authority struct {
 	// Arrived, when set, is told of each request as it arrives, before it
 	// is processed (what the sender recorded before sending can be seen).
 	Arrived func(service string)
+	// Answering, when set, is told of each request once processed,
+	// before its answer leaves (a sender killed then has its note judged
+	// and never hears of it).
+	Answering func(service string)
 	// Summaries are keys of notes issued to the asker that it distributes
 	// once as summaries (resNFe), as AN does before the recipient's
 	// ciência.
@@ -236,6 +240,9 @@ func (a *Authority) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			a.drop--
 		}
 		a.mu.Unlock()
+		if a.Answering != nil {
+			a.Answering(service)
+		}
 		if drop {
 			// Processed, and the answer lost on the way back.
 			if hj, ok := w.(http.Hijacker); ok {
