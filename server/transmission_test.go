@@ -668,3 +668,26 @@ func TestStoppedServiceIsNoVerdict(t *testing.T) {
 		t.Fatalf("an NFC-e while the service is stopped: %v", out)
 	}
 }
+
+// TestStoppedAuthorizerAskedBeforeSending: after a lot answered 108
+// (service stopped), the next try asks NFeStatusServico4 first and sends
+// nothing while the authorizer is not in operation (107); once it is, the
+// note goes.
+func TestStoppedAuthorizerAskedBeforeSending(t *testing.T) {
+	rig := newTransmissionRig(t)
+	h, a := rig.h, rig.a
+	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	a.SetStopped(true)
+	generateNF(t, h, id, "PENDING")
+	generateNF(t, h, id, "PENDING")
+	if calls := strings.Join(issuing(a), ","); calls != "NFeAutorizacao4,NFeConsultaProtocolo4,NFeStatusServico4" {
+		t.Fatalf("while stopped SEFAZ was called %s", calls)
+	}
+	a.SetStopped(false)
+	if out := generateNF(t, h, id, "AUTHORIZED"); out["number"] != 1.0 || a.Authorized() != 1 {
+		t.Fatalf("once in operation: %v", out)
+	}
+	if calls := strings.Join(issuing(a), ","); calls != "NFeAutorizacao4,NFeConsultaProtocolo4,NFeStatusServico4,NFeConsultaProtocolo4,NFeStatusServico4,NFeAutorizacao4" {
+		t.Fatalf("SEFAZ was called %s", calls)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"sync"
 	"time"
 
 	"fincom/server/fiscal"
@@ -17,6 +18,11 @@ import (
 // first (Client.Consult), so that it is never sent as a second note.
 type Authority struct {
 	Client *Client
+
+	// stopped holds the authorizers (by model, state and environment)
+	// whose last lot found them unavailable (108, 109, an HTTP 5xx): the
+	// next lot waits until NFeStatusServico4 says 107.
+	stopped sync.Map
 }
 
 // Authorize sends the note and answers its authorization or refusal; an
@@ -38,7 +44,13 @@ func (a *Authority) Authorize(ctx context.Context, r fiscal.Request) (fiscal.Aut
 			return auth, fiscal.ErrUnknownNote
 		}
 	}
+	if err := a.inOperation(ctx, r, env); err != nil {
+		return fiscal.Authorization{}, err
+	}
 	res, err := a.Client.Authorize(ctx, r.Cert, r.Signed, r.Key, env)
+	if errors.Is(err, ErrUnavailable) {
+		a.stopped.Store(a.authorizerOf(r.Key, env), true)
+	}
 	if err != nil {
 		if notSent(err) {
 			return fiscal.Authorization{}, err
@@ -133,6 +145,34 @@ func (a *Authority) Manifest(ctx context.Context, m fiscal.Manifestation) (bool,
 		return true, ev.Protocol, nil
 	}
 	return false, fmt.Sprintf("%d %s", ev.Code, ev.Reason), nil
+}
+
+// authorizerOf names the authorizer a note's lot goes to, for stopped.
+func (a *Authority) authorizerOf(key, env string) string {
+	return key[:2] + "/" + key[20:22] + "/" + env
+}
+
+// inOperation asks an authorizer found unavailable by the last lot sent
+// to it whether it is in operation again (NFeStatusServico4, 107) before
+// another lot goes: while it is not, nothing is sent (ErrUnavailable).
+func (a *Authority) inOperation(ctx context.Context, r fiscal.Request, env string) error {
+	id := a.authorizerOf(r.Key, env)
+	if _, stopped := a.stopped.Load(id); !stopped || r.Key[34] == '6' || r.Key[34] == '7' {
+		return nil
+	}
+	state, ok := ufByCode[r.Key[:2]]
+	if !ok {
+		return fmt.Errorf("access key of state code %s: %w", r.Key[:2], ErrUnknownState)
+	}
+	st, err := a.Client.Status(ctx, r.Cert, r.Key[20:22], state, r.Key[:2], env)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%w: its status could not be asked: %v", ErrUnavailable, err)
+	case st.Code != 107:
+		return fmt.Errorf("%w: %d %s", ErrUnavailable, st.Code, Shown(st.Reason))
+	}
+	a.stopped.Delete(id)
+	return nil
 }
 
 // known asks the authority for the note by its key: its authorization

@@ -69,6 +69,7 @@ type Authority struct {
 	reject     *fault // the next note's refusal
 	busy       bool   // the next lot is refused whole, 656 (Consumo Indevido)
 	stopped    bool   // the next lot is answered 108 (service stopped)
+	halted     bool   // every lot and status is answered 108 until resumed
 	offline    bool
 	received   []string // the services called, in order
 }
@@ -108,6 +109,10 @@ func (a *Authority) StoppedNext() { a.mu.Lock(); a.stopped = true; a.mu.Unlock()
 
 // SetOffline makes it refuse connections' requests (503) or answer again.
 func (a *Authority) SetOffline(off bool) { a.mu.Lock(); a.offline = off; a.mu.Unlock() }
+
+// SetStopped stops its authorization service (every lot, and the status
+// service, answer 108) until called with false.
+func (a *Authority) SetStopped(stopped bool) { a.mu.Lock(); a.halted = stopped; a.mu.Unlock() }
 
 // ForgetProtocols makes it hold every note under another protocol, as
 // when a request names a protocol the authority does not have (222).
@@ -323,8 +328,12 @@ func (a *Authority) lotAnswer(service string, code int, reason string, now time.
 func (a *Authority) answer(service string, msg []byte, now time.Time) []byte {
 	switch service {
 	case "NFeStatusServico4":
-		return []byte(fmt.Sprintf(`<retConsStatServ xmlns="%s" versao="4.00"><tpAmb>2</tpAmb><verAplic>%s</verAplic><cStat>107</cStat>`+
-			`<xMotivo>Serviço em Operação</xMotivo><cUF>35</cUF><dhRecbto>%s</dhRecbto><tMed>1</tMed></retConsStatServ>`, nfeNS, verAplic, dh(now)))
+		code, reason := 107, "Serviço em Operação"
+		if a.halted {
+			code, reason = 108, "Serviço Paralisado Momentaneamente (curto prazo)"
+		}
+		return []byte(fmt.Sprintf(`<retConsStatServ xmlns="%s" versao="4.00"><tpAmb>2</tpAmb><verAplic>%s</verAplic><cStat>%d</cStat>`+
+			`<xMotivo>%s</xMotivo><cUF>35</cUF><dhRecbto>%s</dhRecbto><tMed>1</tMed></retConsStatServ>`, nfeNS, verAplic, code, reason, dh(now)))
 	case "NFeConsultaProtocolo4":
 		return a.consult(msg, now)
 	case "NFeAutorizacao4":
@@ -386,7 +395,7 @@ func (a *Authority) authorize(msg []byte, now time.Time) []byte {
 		a.busy = false
 		return a.lotAnswer("NFeAutorizacao4", 656, "Rejeição: Consumo Indevido", now)
 	}
-	if a.stopped {
+	if a.stopped || a.halted {
 		a.stopped = false
 		return a.lotAnswer("NFeAutorizacao4", 108, "Serviço Paralisado Momentaneamente (curto prazo)", now)
 	}
