@@ -82,8 +82,7 @@ func TestRetryLeavesABusyAuthorityAlone(t *testing.T) {
 	}
 	a.SetOffline(false)
 	a.BusyNext()
-	clock := time.Now()
-	r := &jobs.Runner{Domains: rig.ds, Log: slog.New(slog.DiscardHandler), Billing: rig.bill, Elapsed: func() time.Time { return clock }}
+	r := &jobs.Runner{Domains: rig.ds, Log: slog.New(slog.DiscardHandler), Billing: rig.bill, Elapsed: rig.real.Now}
 	sent := func() int {
 		n := 0
 		for _, c := range a.Received() {
@@ -95,7 +94,7 @@ func TestRetryLeavesABusyAuthorityAlone(t *testing.T) {
 	}
 	pass := func(after time.Duration) {
 		t.Helper()
-		clock = clock.Add(after)
+		rig.real.Advance(after)
 		db, release, err := rig.ds.Acquire(context.Background(), "acme")
 		if err != nil {
 			t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -36,7 +37,25 @@ type transmissionRig struct {
 	bill *billing.Service
 	inv  *invoicing.Service
 	now  *time.Time
+	// real is the real clock the SEFAZ client times a 656's hour by,
+	// which the test moves on.
+	real *realClock
 }
+
+// realClock is time.Now moved on by the test.
+type realClock struct {
+	mu     sync.Mutex
+	offset time.Duration
+}
+
+func (c *realClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return time.Now().Add(c.offset)
+}
+
+// Advance moves the clock on by d.
+func (c *realClock) Advance(d time.Duration) { c.mu.Lock(); c.offset += d; c.mu.Unlock() }
 
 func newTransmissionRig(t *testing.T) transmissionRig {
 	t.Helper()
@@ -52,6 +71,8 @@ func newTransmissionRig(t *testing.T) transmissionRig {
 // test's making, whose addresses point at a and n.
 func newTransmissionRigWith(t *testing.T, a *local.Authority, n *nfselocal.System, c *sefaz.Client) transmissionRig {
 	t.Helper()
+	real := &realClock{}
+	c.Now = real.Now
 	bill, inv, err := testServices(ServiceOptions{PublicURL: "https://fincom.test", Keyring: testKeys, Fiscal: c})
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +82,7 @@ func newTransmissionRigWith(t *testing.T, a *local.Authority, n *nfselocal.Syste
 	h := s.Handler()
 	post(t, h, "/update_contact", withAddress)
 	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
-	return transmissionRig{s: s, h: h, a: a, n: n, ds: ds, bill: bill, inv: inv, now: &now}
+	return transmissionRig{s: s, h: h, a: a, n: n, ds: ds, bill: bill, inv: inv, now: &now, real: real}
 }
 
 // generateNF calls /generate_nf for the order and answers the invoice,
@@ -606,6 +627,7 @@ func TestAskedBeforeSendingAgain(t *testing.T) {
 	if calls := strings.Join(issuing(a), ","); calls != "NFeAutorizacao4,NFeConsultaProtocolo4" {
 		t.Fatalf("SEFAZ was called %s", calls)
 	}
+	rig.real.Advance(61 * time.Minute) // the hour a 656 asks
 	out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
 	if out["status"] != "AUTHORIZED" || out["number"] != 1.0 || a.Authorized() != 1 {
 		t.Fatalf("asked again: %v", out)
@@ -688,6 +710,31 @@ func TestStoppedAuthorizerAskedBeforeSending(t *testing.T) {
 		t.Fatalf("once in operation: %v", out)
 	}
 	if calls := strings.Join(issuing(a), ","); calls != "NFeAutorizacao4,NFeConsultaProtocolo4,NFeStatusServico4,NFeConsultaProtocolo4,NFeStatusServico4,NFeAutorizacao4" {
+		t.Fatalf("SEFAZ was called %s", calls)
+	}
+}
+
+// TestBusyAuthorityLeftAloneForAnHour: a 656 (Consumo Indevido) to a lot
+// leaves that authorizer alone for the hour the manual asks, whoever
+// asks (here /generate_nf again), timed by the real clock: nothing is
+// sent to it nor asked of it within the hour; after it, the note goes.
+func TestBusyAuthorityLeftAloneForAnHour(t *testing.T) {
+	rig := newTransmissionRig(t)
+	h, a, later := rig.h, rig.a, rig.real.Advance
+	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	a.BusyNext()
+	generateNF(t, h, id, "PENDING")
+	generateNF(t, h, id, "PENDING")
+	later(59 * time.Minute)
+	generateNF(t, h, id, "PENDING")
+	if calls := strings.Join(issuing(a), ","); calls != "NFeAutorizacao4" {
+		t.Fatalf("within the hour SEFAZ was called %s", calls)
+	}
+	later(2 * time.Minute)
+	if out := generateNF(t, h, id, "AUTHORIZED"); out["number"] != 1.0 || a.Authorized() != 1 {
+		t.Fatalf("after the hour: %v", out)
+	}
+	if calls := strings.Join(issuing(a), ","); calls != "NFeAutorizacao4,NFeConsultaProtocolo4,NFeAutorizacao4" {
 		t.Fatalf("SEFAZ was called %s", calls)
 	}
 }

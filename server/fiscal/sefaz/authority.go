@@ -23,6 +23,29 @@ type Authority struct {
 	// whose last lot found them unavailable (108, 109, an HTTP 5xx): the
 	// next lot waits until NFeStatusServico4 says 107.
 	stopped sync.Map
+	// busy holds, by the same, until when an authorizer that answered 656
+	// (Consumo Indevido) is left alone: the hour the manual asks, in which
+	// nothing is sent to it nor asked of it.
+	busy sync.Map
+}
+
+// BusyWait is how long an authorizer that answered 656 is left alone.
+const BusyWait = time.Hour
+
+// leftAlone answers ErrBusy while the authorizer of a note's key is in
+// the hour after its 656.
+func (a *Authority) leftAlone(key, env string) error {
+	if until, ok := a.busy.Load(a.authorizerOf(key, env)); ok && a.Client.now().Before(until.(time.Time)) {
+		return fmt.Errorf("%w (until %s)", ErrBusy, until.(time.Time).Format(time.RFC3339))
+	}
+	return nil
+}
+
+// heard records a 656 among an authorizer's answers.
+func (a *Authority) heard(key, env string, err error) {
+	if errors.Is(err, ErrBusy) {
+		a.busy.Store(a.authorizerOf(key, env), a.Client.now().Add(BusyWait))
+	}
 }
 
 // Authorize sends the note and answers its authorization or refusal; an
@@ -34,6 +57,12 @@ func (a *Authority) Authorize(ctx context.Context, r fiscal.Request) (fiscal.Aut
 	env := Homologacao
 	if r.Invoice.Production {
 		env = Producao
+	}
+	if len(r.Key) != 44 {
+		return fiscal.Authorization{}, fmt.Errorf("%w: %q is not an access key (44 digits)", ErrMessage, r.Key)
+	}
+	if err := a.leftAlone(r.Key, env); err != nil {
+		return fiscal.Authorization{}, err
 	}
 	if r.Retry || r.Lookup {
 		auth, ok, err := a.known(ctx, r, env)
@@ -48,6 +77,7 @@ func (a *Authority) Authorize(ctx context.Context, r fiscal.Request) (fiscal.Aut
 		return fiscal.Authorization{}, err
 	}
 	res, err := a.Client.Authorize(ctx, r.Cert, r.Signed, r.Key, env)
+	a.heard(r.Key, env, err)
 	if errors.Is(err, ErrUnavailable) {
 		a.stopped.Store(a.authorizerOf(r.Key, env), true)
 	}
@@ -87,7 +117,11 @@ func (a *Authority) Cancel(ctx context.Context, x fiscal.Cancellation) (fiscal.E
 	if x.Kind != fiscal.NFe && x.Kind != fiscal.NFCe {
 		return fiscal.Event{}, fiscal.ErrNotConnected
 	}
+	if err := a.leftAlone(x.Key, envOf(x.Production)); err != nil {
+		return fiscal.Event{}, err
+	}
 	ev, err := a.Client.Cancel(ctx, x.Cert, Cancellation{Key: x.Key, Protocol: x.Protocol, CNPJ: x.CNPJ, Reason: x.Reason, At: x.At}, envOf(x.Production))
+	a.heard(x.Key, envOf(x.Production), err)
 	return registered(ev, err, "110111", 1)
 }
 
@@ -183,6 +217,10 @@ func (a *Authority) inOperation(ctx context.Context, r fiscal.Request, env strin
 // sent again on a guess (TestAskedBeforeSendingAgain).
 func (a *Authority) known(ctx context.Context, r fiscal.Request, env string) (fiscal.Authorization, bool, error) {
 	s, err := a.Client.Consult(ctx, r.Cert, r.Key, env)
+	if err == nil && s.Code == 656 {
+		err = ErrBusy
+	}
+	a.heard(r.Key, env, err)
 	if err != nil {
 		return fiscal.Authorization{}, false, err
 	}
@@ -195,8 +233,6 @@ func (a *Authority) known(ctx context.Context, r fiscal.Request, env string) (fi
 			rej.Protocol, rej.XML = s.Protocol, fiscal.Proc(r.Signed, s.ProtNFe)
 		}
 		return fiscal.Authorization{}, false, rej
-	case s.Code == 656:
-		return fiscal.Authorization{}, false, ErrBusy
 	case s.Code == 108 || s.Code == 109:
 		return fiscal.Authorization{}, false, fmt.Errorf("%w: %d %s", ErrUnavailable, s.Code, Shown(s.Reason))
 	case (s.Code != 100 && s.Code != 150) || len(s.ProtNFe) == 0:
@@ -215,6 +251,9 @@ func notSent(err error) bool {
 	var hs *tls.CertificateVerificationError
 	var rec tls.RecordHeaderError
 	switch {
+	case errors.Is(err, ErrReceived):
+		// The lot is at the authority, whatever followed.
+		return false
 	case errors.Is(err, ErrUnavailable), errors.Is(err, ErrBusy), errors.Is(err, ErrUnknownState), errors.Is(err, ErrNoEndpoint),
 		errors.Is(err, ErrMessage):
 		return true

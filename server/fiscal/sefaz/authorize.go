@@ -110,7 +110,7 @@ func (c *Client) Authorize(ctx context.Context, cert certs.Certificate, signed [
 		if err != nil {
 			// The lot is at the authority: whatever kept its verdict from
 			// us, the note may be authorized.
-			return res, fmt.Errorf("%w (receipt %s): %v", ErrReceived, r.NRec, err)
+			return res, fmt.Errorf("%w (receipt %s): %w", ErrReceived, r.NRec, err)
 		}
 		return res, nil
 	case 656:
@@ -203,9 +203,11 @@ func (c *Client) receipt(ctx context.Context, cert certs.Certificate, model, aut
 			return protocolOf(auth, key, r, out)
 		case 105: // Lote em processamento
 			continue
+		case 656:
+			return Authorization{}, ErrBusy
 		}
-		// 106 (not found), 108/109 (stopped), 656 (asked too often), …:
-		// nothing said of the note.
+		// 106 (not found), 108/109 (stopped), …: nothing said of the
+		// note.
 		return Authorization{}, fmt.Errorf("the authority did not say the lot's verdict (%d %s)", r.CStat, Shown(r.XMotivo))
 	}
 	return Authorization{}, fmt.Errorf("the lot of receipt %s is still being processed: ask again later", nRec)

@@ -35,6 +35,17 @@ type Client struct {
 	// ReceiptWait is the wait between asks for a lot's receipt (the
 	// authority's mean time, tMed, when 0).
 	ReceiptWait time.Duration
+	// Now is the real clock an authority's 656 is timed by (time.Now when
+	// nil): the hour it asks for runs whatever a domain's clock says.
+	Now func() time.Time
+}
+
+// now is the client's clock.
+func (c *Client) now() time.Time {
+	if c.Now != nil {
+		return c.Now()
+	}
+	return time.Now()
 }
 
 // Errors of a call.
