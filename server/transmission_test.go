@@ -738,3 +738,42 @@ func TestBusyAuthorityLeftAloneForAnHour(t *testing.T) {
 		t.Fatalf("SEFAZ was called %s", calls)
 	}
 }
+
+// TestHostileAnswerLeavesThePending: an answer to a lot that is not one
+// (a DTD, another namespace, too large, about another key) is no verdict:
+// the note, which SEFAZ did authorize, waits PENDING, and the next try
+// asks for it by its key and takes its authorization; nothing of the
+// answer reaches the firm's answer.
+func TestHostileAnswerLeavesThePending(t *testing.T) {
+	env := func(body string) []byte {
+		return []byte(`<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body>` +
+			`<nfeResultMsg xmlns="http://www.portalfiscal.inf.br/nfe/wsdl/NFeAutorizacao4">` + body + `</nfeResultMsg></soap:Body></soap:Envelope>`)
+	}
+	for name, answer := range map[string][]byte{
+		"dtd": []byte(`<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><soap:Envelope ` +
+			`xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body>&e;</soap:Body></soap:Envelope>`),
+		"other namespace": []byte(strings.Replace(string(env(`<retEnviNFe xmlns="urn:evil" versao="4.00"><cStat>104</cStat></retEnviNFe>`)),
+			"NFeAutorizacao4", "NFeStatusServico4", 1)),
+		"huge": env(strings.Repeat("<x/>", 2<<20)),
+		"another key": env(`<retEnviNFe xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"><tpAmb>2</tpAmb><verAplic>SP</verAplic>` +
+			`<cStat>104</cStat><xMotivo>Lote processado</xMotivo><cUF>35</cUF><dhRecbto>2026-11-22T09:00:01-03:00</dhRecbto>` +
+			`<protNFe versao="4.00"><infProt><tpAmb>2</tpAmb><verAplic>SP</verAplic><chNFe>35261111222333000181550010000000991000000990</chNFe>` +
+			`<dhRecbto>2026-11-22T09:00:01-03:00</dhRecbto><nProt>135260000000099</nProt><digVal>AAAAAAAAAAAAAAAAAAAAAAAAAAA=</digVal>` +
+			`<cStat>100</cStat><xMotivo>Autorizado o uso da NF-e</xMotivo></infProt></protNFe></retEnviNFe>`),
+	} {
+		t.Run(name, func(t *testing.T) {
+			rig := newTransmissionRig(t)
+			h, a := rig.h, rig.a
+			id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+			a.AnswerNextWith(answer)
+			rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+			if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `"status":"PENDING"`) || strings.Contains(rec.Body.String(), "passwd") ||
+				strings.Contains(rec.Body.String(), "135260000000099") {
+				t.Fatalf("hostile answer: %d %.300s", rec.Code, rec.Body)
+			}
+			if out := generateNF(t, h, id, "AUTHORIZED"); out["number"] != 1.0 || a.Authorized() != 1 {
+				t.Fatalf("after the hostile answer: %v", out)
+			}
+		})
+	}
+}

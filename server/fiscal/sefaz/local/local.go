@@ -70,6 +70,7 @@ type Authority struct {
 	busy       bool   // the next lot is refused whole, 656 (Consumo Indevido)
 	stopped    bool   // the next lot is answered 108 (service stopped)
 	halted     bool   // every lot and status is answered 108 until resumed
+	replace    []byte // the next lot is processed and answered with these bytes
 	offline    bool
 	received   []string // the services called, in order
 }
@@ -109,6 +110,11 @@ func (a *Authority) StoppedNext() { a.mu.Lock(); a.stopped = true; a.mu.Unlock()
 
 // SetOffline makes it refuse connections' requests (503) or answer again.
 func (a *Authority) SetOffline(off bool) { a.mu.Lock(); a.offline = off; a.mu.Unlock() }
+
+// AnswerNextWith processes the next lot as always and answers it with body
+// instead of its answer (a hostile or broken answer, as a man in the
+// middle or a failing authority would give).
+func (a *Authority) AnswerNextWith(body []byte) { a.mu.Lock(); a.replace = body; a.mu.Unlock() }
 
 // SetStopped stops its authorization service (every lot, and the status
 // service, answer 108) until called with false.
@@ -244,6 +250,12 @@ func (a *Authority) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if drop {
 			a.drop--
 		}
+		replace := a.replace
+		if service == "NFeAutorizacao4" {
+			a.replace = nil
+		} else {
+			replace = nil
+		}
 		a.mu.Unlock()
 		if a.Answering != nil {
 			a.Answering(service)
@@ -257,6 +269,11 @@ func (a *Authority) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				}
 			}
 			panic(http.ErrAbortHandler)
+		}
+		if replace != nil {
+			w.Header().Set("Content-Type", "application/soap+xml; charset=utf-8")
+			w.Write(replace)
+			return
 		}
 	}
 	w.Header().Set("Content-Type", "application/soap+xml; charset=utf-8")
