@@ -107,9 +107,11 @@ type Payment struct {
 	// InvoiceToken is the invoice issued after the payment, if any.
 	InvoiceToken Text `json:"invoice_token"`
 	// OrderToken and UnitID name the order, so that the caller can issue
-	// the invoice the payment made due.
+	// the invoice the payment made due; Via is the channel that confirmed
+	// it (Paid*).
 	OrderToken string `json:"-"`
 	UnitID     int64  `json:"-"`
+	Via        string `json:"-"`
 }
 
 // NFPendingText is the order's nf_status_text while an invoice that the
@@ -121,8 +123,8 @@ const NFPendingText = "Emissão pendente: pagamento confirmado, aguardando o emi
 // amount). With the order's in_automation it records the income entry
 // (paid, on the order's account and category), with conciliation it marks
 // that entry reconciled, and with generateNFWebhook it records that the
-// invoice is due. The notice, when given, is queued.
-func (db *DB) PayCharge(ctx context.Context, publicToken string, installment int, amount *Money, notice *Notice) (Payment, error) {
+// invoice is due.
+func (db *DB) PayCharge(ctx context.Context, publicToken string, installment int, amount *Money) (Payment, error) {
 	var p Payment
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		id, err := portalOrderID(ctx, tx, publicToken)
@@ -138,10 +140,8 @@ func (db *DB) PayCharge(ctx context.Context, publicToken string, installment int
 		if err != nil {
 			return err
 		}
-		if p, err = db.settleCharge(ctx, tx, chargeID, Settle{Amount: amount, Via: PaidSimulated}, now); err != nil {
-			return err
-		}
-		return queueNotice(ctx, tx, p.UnitID, id, notice, now, db.id)
+		p, err = db.recordSettlement(ctx, tx, chargeID, Settle{Amount: amount, Via: PaidSimulated}, now)
+		return err
 	})
 	return p, wrap("pay charge", err)
 }
@@ -167,12 +167,14 @@ type Settle struct {
 	BankAccountID int64
 }
 
-// settleCharge confirms the payment of an open charge, in the caller's
-// transaction, as the rules decide (Rules.ApplyPayment: the amount, the
-// day, the account credited, whether the income is booked and reconciled
-// and the invoice made due); charge.paid is emitted. Every confirmation
-// (test payer, bank return, statement, the firm) goes through here.
-func (db *DB) settleCharge(ctx context.Context, tx *sql.Tx, chargeID int64, in Settle, now time.Time) (Payment, error) {
+// recordSettlement writes, in the caller's transaction, the rows of an
+// open charge's payment as the billing rules settle it (Rules.ApplyPayment
+// decides the amount, the day, the account credited, whether the income
+// is booked and reconciled and the invoice made due): the charge paid, the
+// income entry, the order's status, charge.paid. Every channel's store
+// method (test payer, bank return, statement, the firm, the PSP) writes
+// its payments through here, and billing.ApplyPayments follows them.
+func (db *DB) recordSettlement(ctx context.Context, tx *sql.Tx, chargeID int64, in Settle, now time.Time) (Payment, error) {
 	var p Payment
 	rules, err := db.rules()
 	if err != nil {
@@ -199,7 +201,7 @@ func (db *DB) settleCharge(ctx context.Context, tx *sql.Tx, chargeID int64, in S
 	if err != nil {
 		return p, err
 	}
-	p.PaidAmount, p.Settlement, p.UnitID = s.Paid, s.Kind, unitID
+	p.PaidAmount, p.Settlement, p.UnitID, p.Via = s.Paid, s.Kind, unitID, in.Via
 	var fee any
 	if s.Fee != nil {
 		fee = *s.Fee

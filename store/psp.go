@@ -176,7 +176,7 @@ func (db *DB) SettlePix(ctx context.Context, unitID int64, txid, endToEndID stri
 			endToEndID, chargeID, amount.StringFixed(2), day, timestamp(now)); err != nil {
 			return err
 		}
-		p, err = db.settleCharge(ctx, tx, chargeID, Settle{Amount: &amount, Via: PaidPSP, Day: day}, now)
+		p, err = db.recordSettlement(ctx, tx, chargeID, Settle{Amount: &amount, Via: PaidPSP, Day: day}, now)
 		return err
 	})
 	return p, wrap("settle pix", err)

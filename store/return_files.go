@@ -122,7 +122,7 @@ func (db *DB) ApplyReturn(ctx context.Context, unitID int64, provider, sha, name
 					break
 				}
 				fee := e.Fee
-				p, serr := db.settleCharge(ctx, tx, id, Settle{Amount: &e.Paid, Via: PaidReturn, Day: e.Occurred, Fee: &fee, CreditDate: e.Credited}, now)
+				p, serr := db.recordSettlement(ctx, tx, id, Settle{Amount: &e.Paid, Via: PaidReturn, Day: e.Occurred, Fee: &fee, CreditDate: e.Credited}, now)
 				if serr != nil {
 					return serr
 				}
@@ -174,7 +174,7 @@ func (db *DB) SettleCharge(ctx context.Context, unitID int64, orderToken string,
 				return ErrInvalidReference
 			}
 		}
-		p, err = db.settleCharge(ctx, tx, chargeID, Settle{Amount: amount, Via: PaidFirm, Day: day, BankAccountID: account}, now)
+		p, err = db.recordSettlement(ctx, tx, chargeID, Settle{Amount: amount, Via: PaidFirm, Day: day, BankAccountID: account}, now)
 		return err
 	})
 	return p, wrap("settle charge", err)

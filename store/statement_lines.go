@@ -207,7 +207,7 @@ func (db *DB) reconcile(ctx context.Context, tx *sql.Tx, lineToken string, accou
 	entry := c.entry
 	if c.charge != 0 {
 		amt := Money{l.Amount.Round(2)}
-		pay, err := db.settleCharge(ctx, tx, c.charge, Settle{Amount: &amt, Via: PaidStatement, Day: l.Posted, BankAccountID: account}, now)
+		pay, err := db.recordSettlement(ctx, tx, c.charge, Settle{Amount: &amt, Via: PaidStatement, Day: l.Posted, BankAccountID: account}, now)
 		if err != nil {
 			return nil, err
 		}

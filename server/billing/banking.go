@@ -115,49 +115,61 @@ func (s *Service) ImportReturn(ctx context.Context, db *store.DB, unit store.Uni
 		events = append(events, ev)
 	}
 	sum := sha256.Sum256(data)
-	rep, err := db.ApplyReturn(ctx, unit.ID, provider, hex.EncodeToString(sum[:]), name, events, func(a store.Agreement) error {
-		if f := b.Foreign(r, BankAgreement(a, unit.Name, unit.CNPJ)); len(f) > 0 {
-			return &ForeignReturnError{Fields: f}
-		}
-		return nil
+	var rep store.ReturnReport
+	rep.Payments, err = s.ApplyPayments(ctx, db, func() ([]store.Payment, error) {
+		rep, err = db.ApplyReturn(ctx, unit.ID, provider, hex.EncodeToString(sum[:]), name, events, func(a store.Agreement) error {
+			if f := b.Foreign(r, BankAgreement(a, unit.Name, unit.CNPJ)); len(f) > 0 {
+				return &ForeignReturnError{Fields: f}
+			}
+			return nil
+		})
+		return rep.Payments, err
 	})
-	if err != nil {
-		return rep, err
-	}
-	s.afterPayments(ctx, db, rep.Payments)
-	return rep, nil
+	return rep, err
 }
 
 // Settle records a payment the firm received outside fincom's channels,
 // with a confirmed payment's effects.
 func (s *Service) Settle(ctx context.Context, db *store.DB, unitID int64, orderToken string, installment int, amount *store.Money, day, account string) (store.Payment, error) {
-	p, err := db.SettleCharge(ctx, unitID, orderToken, installment, amount, day, account)
+	ps, err := s.ApplyPayments(ctx, db, func() ([]store.Payment, error) {
+		p, err := db.SettleCharge(ctx, unitID, orderToken, installment, amount, day, account)
+		return []store.Payment{p}, err
+	})
 	if err != nil {
-		return p, err
+		return store.Payment{}, err
 	}
-	s.afterPayments(ctx, db, []store.Payment{p})
-	return p, nil
+	return ps[0], nil
 }
 
-// afterPayments does what follows a confirmed payment outside the
-// payment's transaction, as Pay does for test mode's payer: the payment
-// e-mail to notify_email_charge (once per charge: its dedupe key) and the
-// invoice the payment makes due.
-func (s *Service) afterPayments(ctx context.Context, db *store.DB, ps []store.Payment) {
+// ApplyPayments is the one way a payment is applied, whatever its channel
+// (a bank return, a statement line, the firm's word, the unit's PSP, test
+// mode's payer): record writes the channel's payments in one transaction
+// of the store, each charge settled as Rules.ApplyPayment decides (the
+// amount, the day, the account, the income entry, its reconciliation, the
+// invoice made due, the charge.paid webhook); then each payment's e-mail
+// goes to notify_email_charge (once per charge: its dedupe key) and the
+// invoice it made due is issued. A failure of those two is logged, never
+// the payment's: the money is received.
+func (s *Service) ApplyPayments(ctx context.Context, db *store.DB, record func() ([]store.Payment, error)) ([]store.Payment, error) {
+	ps, err := record()
+	if err != nil {
+		return ps, err
+	}
 	for i := range ps {
 		if err := s.paymentMail(ctx, db, ps[i]); err != nil {
-			s.Log.Warn("payment e-mail not queued", "order", ps[i].OrderToken, "err", err)
+			s.Log.Warn("payment e-mail not queued", "order", ps[i].OrderToken, "via", ps[i].Via, "err", err)
 		}
 		if !ps[i].InvoiceDue {
 			continue
 		}
 		inv, err := s.Invoices.Issue(ctx, db, ps[i].UnitID, ps[i].OrderToken)
 		if err != nil {
-			s.Log.Warn("invoice after payment not issued", "order", ps[i].OrderToken, "err", err)
+			s.Log.Warn("invoice after payment not issued", "order", ps[i].OrderToken, "via", ps[i].Via, "err", err)
 			continue
 		}
 		ps[i].InvoiceToken = store.NewText(inv.Token)
 	}
+	return ps, nil
 }
 
 // MatchWindow is how many days apart a statement line and an entry's due
@@ -193,22 +205,22 @@ func (s *Service) ImportStatement(ctx context.Context, db *store.DB, unitID int6
 	for _, l := range st.Lines {
 		in = append(in, store.StatementLineIn{FITID: l.FITID, Posted: l.Posted, Amount: store.Money{Decimal: l.Amount}, Memo: l.Memo})
 	}
-	rep, err := db.ImportStatement(ctx, unitID, accountToken, in, MatchWindow)
-	if err != nil {
-		return rep, err
-	}
-	s.afterPayments(ctx, db, rep.Payments)
-	return rep, nil
+	var rep store.StatementReport
+	rep.Payments, err = s.ApplyPayments(ctx, db, func() ([]store.Payment, error) {
+		rep, err = db.ImportStatement(ctx, unitID, accountToken, in, MatchWindow)
+		return rep.Payments, err
+	})
+	return rep, err
 }
 
 // Reconcile applies a person's decision on an open statement line.
 func (s *Service) Reconcile(ctx context.Context, db *store.DB, unitID int64, r store.Reconciliation) (store.StatementLine, error) {
-	l, ps, err := db.ReconcileStatementLine(ctx, unitID, r)
-	if err != nil {
-		return l, err
-	}
-	s.afterPayments(ctx, db, ps)
-	return l, nil
+	var l store.StatementLine
+	_, err := s.ApplyPayments(ctx, db, func() (ps []store.Payment, err error) {
+		l, ps, err = db.ReconcileStatementLine(ctx, unitID, r)
+		return ps, err
+	})
+	return l, err
 }
 
 // paymentMail queues the payment confirmation of a payment.

@@ -238,40 +238,14 @@ func (s *Service) Resend(ctx context.Context, db *store.DB, unitID int64, orderT
 // makes it due (generateNFWebhook; incomplete fiscal data leaves the
 // order's nf_status_text saying it is due, and the payment stands).
 func (s *Service) Pay(ctx context.Context, db *store.DB, publicToken string, installment int, amount *store.Money) (store.Payment, error) {
-	var notice *store.Notice
-	if o, err := db.PortalOrder(ctx, publicToken); err == nil {
-		if notice, err = s.paymentNotice(o, installment, amount); err != nil {
-			return store.Payment{}, err
-		}
-	}
-	p, err := db.PayCharge(ctx, publicToken, installment, amount, notice)
+	ps, err := s.ApplyPayments(ctx, db, func() ([]store.Payment, error) {
+		p, err := db.PayCharge(ctx, publicToken, installment, amount)
+		return []store.Payment{p}, err
+	})
 	if err != nil {
-		return p, err
+		return store.Payment{}, err
 	}
-	if p.InvoiceDue {
-		inv, err := s.Invoices.Issue(ctx, db, p.UnitID, p.OrderToken)
-		if err != nil {
-			s.Log.Warn("invoice after payment not issued", "order", p.OrderToken, "err", err)
-		} else {
-			p.InvoiceToken = store.NewText(inv.Token)
-		}
-	}
-	return p, nil
-}
-
-// paymentNotice renders the payment confirmation for the order's
-// notify_email_charge.
-func (s *Service) paymentNotice(o store.PortalOrder, installment int, amount *store.Money) (*store.Notice, error) {
-	for _, c := range o.Charges {
-		if (installment == 0 || c.Installment == installment) && (c.Status == store.ChargePending || c.Status == store.ChargeOverdue) {
-			if amount != nil {
-				c.Amount = *amount
-			}
-			return s.Render.Notice("payment_confirmed", o.NotifyEmail, "payment_confirmed:"+c.Token,
-				s.MailData(o.UnitName, o.ContactName, o.CodOrders, o.Description, o.PublicToken, c))
-		}
-	}
-	return nil, nil
+	return ps[0], nil
 }
 
 // LateAmount is what a late payer pays: a 2% fine and 1% a month of

@@ -311,12 +311,14 @@ func (s *Service) applyPix(ctx context.Context, db *store.DB, unitID int64, cl *
 	if err != nil {
 		return store.Payment{}, fmt.Errorf("%w: the Pix's time %q", psp.ErrAnswer, px.Horario)
 	}
-	p, err := db.SettlePix(ctx, unitID, px.Txid, px.EndToEndID, store.NewMoney(amount), at.In(saoPaulo).Format(time.DateOnly))
+	ps, err := s.ApplyPayments(ctx, db, func() ([]store.Payment, error) {
+		p, err := db.SettlePix(ctx, unitID, px.Txid, px.EndToEndID, store.NewMoney(amount), at.In(saoPaulo).Format(time.DateOnly))
+		return []store.Payment{p}, err
+	})
 	if err != nil {
-		return p, err
+		return store.Payment{}, err
 	}
-	s.afterPayments(ctx, db, []store.Payment{p})
-	return p, nil
+	return ps[0], nil
 }
 
 // saoPaulo is the time zone a Pix's day is counted in.
