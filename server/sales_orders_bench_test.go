@@ -186,6 +186,8 @@ type bareOrder struct {
 	PixKey              *string     `json:"pix_key"`
 	ChargeStatus        string      `json:"charge_status"`
 	NFStatusText        *string     `json:"nf_status_text"`
+	NFStatus            *string     `json:"nf_status"`
+	NFXMLURL            *string     `json:"nf_xml_url"`
 	NFKind              string      `json:"nf_kind"`
 	Products            *[]bareLine `json:"products"`
 	ProductIDTokens     []string    `json:"product_id_tokens"`
@@ -215,7 +217,10 @@ func bareSalesOrders(b *testing.B, db *sql.DB) []byte {
 		pm.payment_key, o.pix_key, o.charge_status, o.nf_status_text, o.nf_kind, st.type, un.name, un.city_ibge, un.im,
 		st.description, pr.name, c.display_name, c.city_ibge, ba.nick_name,
 		orig.token, o.provider_bank, o.installment_credit, o.installments, o.notify_days_charge, bap.token,
-		o.in_automation, o.conciliation, o.generate_nf_webhook, o.service_id, o.public_token
+		o.in_automation, o.conciliation, o.generate_nf_webhook, o.service_id, o.public_token,
+		CASE WHEN EXISTS (SELECT 1 FROM invoice_transmissions t WHERE t.order_id = o.id)
+			AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.order_id = o.id AND i.status = 'AUTHORIZED') THEN 'PENDING'
+		ELSE (SELECT i.status FROM invoices i WHERE i.order_id = o.id ORDER BY i.id DESC LIMIT 1) END
 	FROM sales_orders o
 	JOIN units un ON un.id = o.unit_id
 	JOIN categories cat ON cat.id = o.category_id
@@ -256,8 +261,12 @@ func bareSalesOrders(b *testing.B, db *sql.DB) []byte {
 			&o.ServiceLocation, &taxes, &o.PaymentKey, &o.PixKey, &o.ChargeStatus, &o.NFStatusText, &nfKind, &stockType,
 			&o.UnitName, &unitIBGE, &unitIM, &o.StockItemName, &o.ProjectName, &o.ContactName, &contactIBGE, &nick,
 			&ignore[0], &ignore[1], &ignore[2], &ignore[3], &ignore[4], &ignore[5], &ignore[6], &ignore[7], &ignore[8],
-			&ignore[9], new(any)); err != nil {
+			&ignore[9], new(any), &o.NFStatus); err != nil {
 			b.Fatal(err)
+		}
+		if o.NFStatus != nil {
+			// The seed issues no invoice: the baseline builds no links.
+			b.Fatal("an order of the seed has an invoice")
 		}
 		o.CreatedDateHours = *dateTime(&created)
 		o.EstimatedPaymentDate = date + "T00:00:00.000Z"
