@@ -110,20 +110,21 @@ func (r *Runner) RunDay(ctx context.Context, db *store.DB, day store.Date) ([]Re
 			r.Log.Info("job run", "domain", db.Name, "date", day.ISO(), "overdue", n, "notices", q)
 		}
 	}
-	billed, expired, err := db.BillContracts(ctx, day)
+	var billed []store.BilledOrder
+	var expired int
+	if r.Billing != nil {
+		billed, expired, err = r.Billing.BillContracts(ctx, db, day)
+	} else {
+		// Without the billing service no charge can be issued: the
+		// orders are made, as /generate_charge can charge them later.
+		billed, expired, err = db.CopyContractOrders(ctx, day)
+	}
 	if err != nil {
 		return out, fmt.Errorf("%s %s: %w", store.ContractBillingJob, day.ISO(), err)
 	}
 	codes := []string{}
 	for _, b := range billed {
 		codes = append(codes, b.Code)
-		if r.Billing != nil {
-			// A failed charge leaves the order billed and uncharged; the
-			// log says so, and /generate_charge can be retried safely.
-			if err := r.Billing.IssueCharges(ctx, db, b.UnitID, b.Token); err != nil {
-				r.Log.Error("contract billing charge", "domain", db.Name, "order", b.Code, "err", err)
-			}
-		}
 	}
 	if len(billed)+expired > 0 {
 		r.Log.Info("job run", "domain", db.Name, "job", store.ContractBillingJob, "date", day.ISO(), "orders", codes, "expired", expired)

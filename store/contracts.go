@@ -427,12 +427,14 @@ func (db *DB) Contracts(ctx context.Context, unitID int64, f ContractFilter) ([]
 // ContractBillingJob names the contract billing's job runs.
 const ContractBillingJob = "contract_billing"
 
-// BillContracts runs the contract billing for today: every active contract
-// (status active) that is recurring and generates payment gets, for each
-// period the rules say is billable by today (Rules.ContractPeriods), a copy
-// of its sales order due on the period's due date. A period is billed once. Contracts past their end without
-// auto_extend become expired. It answers the codes of the orders created.
-func (db *DB) BillContracts(ctx context.Context, today Date) ([]BilledOrder, int, error) {
+// CopyContractOrders writes the rows of the contract billing for today
+// (billing.Service.BillContracts runs it): every active contract (status
+// active) that is recurring and generates payment gets, for each period
+// the rules say is billable by today (Rules.ContractPeriods), a copy of
+// its sales order due on the period's due date. A period is billed once.
+// Contracts past their end without auto_extend become expired. It answers
+// the orders created.
+func (db *DB) CopyContractOrders(ctx context.Context, today Date) ([]BilledOrder, int, error) {
 	var created []string
 	var billed []BilledOrder
 	expired := 0

@@ -20,8 +20,8 @@ func TestWritesNeedRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer release()
-	if _, _, err := db.BillContracts(ctx, Today(db.Now())); !errors.Is(err, errNoRules) {
-		t.Fatalf("BillContracts without rules: %v", err)
+	if _, _, err := db.CopyContractOrders(ctx, Today(db.Now())); !errors.Is(err, errNoRules) {
+		t.Fatalf("CopyContractOrders without rules: %v", err)
 	}
 	if _, err := db.ExportRemittance(ctx, 1, "provider_a", nil); !errors.Is(err, errNoRules) {
 		t.Fatalf("ExportRemittance without rules: %v", err)
