@@ -260,6 +260,11 @@ func TestUnitFiscalProfileAndCertificate(t *testing.T) {
 		"--ca-file", filepath.Join(dir, "ca.pem"), "--secrets-key-file", key); err == nil || !strings.Contains(err.Error(), "217") {
 		t.Errorf("correction of an unknown note: %v", err)
 	}
+	if err := cliErr(t, schema, data, "nfe", "correct", "acme", unit, "3526 1111 2223 3300 0181 5500 1000 0000 0710 1234 5678",
+		"--text", "Endereço de entrega: Rua Vergueiro, 1000", "--fiscal-endpoints", filepath.Join(dir, "endpoints.json"),
+		"--ca-file", filepath.Join(dir, "ca.pem"), "--secrets-key-file", key); err == nil || !strings.Contains(err.Error(), "217") {
+		t.Errorf("nfe correct of an unknown note: %v", err)
+	}
 	if err := cliErr(t, schema, data, "fiscal", "correct", "acme", unit, "35170458716523000119550010000000121000123458",
 		"--text", "Endereço de entrega: Rua Vergueiro, 1000", "--fiscal-endpoints", filepath.Join(dir, "endpoints.json"),
 		"--ca-file", filepath.Join(dir, "ca.pem"), "--secrets-key-file", key); err == nil || !strings.Contains(err.Error(), "not a key of a note of unit") {

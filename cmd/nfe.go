@@ -17,7 +17,7 @@ import (
 )
 
 func newNFeCmd(a *app) *cobra.Command {
-	c := &cobra.Command{Use: "nfe", Short: "The NF-e inbox of a unit (the documents issued to its CNPJ)"}
+	c := &cobra.Command{Use: "nfe", Short: "A unit's NF-e: the notes it issued (correction letters) and its inbox (the documents issued to its CNPJ)"}
 	var caFile, endpointsFile string
 	imp := &cobra.Command{
 		Use:   "import DOMAIN UNIT_TOKEN FILE...",
@@ -88,6 +88,9 @@ func newNFeCmd(a *app) *cobra.Command {
 	c.AddCommand(imp)
 	c.AddCommand(newNFeFetchCmd(a))
 	c.AddCommand(newNFeRefusedCmd(a))
+	// The correction letter of an issued note, where the issue names it
+	// (the same command as fincom fiscal correct).
+	c.AddCommand(newFiscalCorrectCmd(a))
 	return c
 }
 

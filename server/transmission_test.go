@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -284,9 +285,11 @@ func TestTransmissionRefusals(t *testing.T) {
 
 // TestTransmissionCancel: /cancel_nf has SEFAZ register the cancellation
 // event before recording it; SEFAZ unreachable is 502 and the note stays
-// authorized; a cancellation SEFAZ refuses is 422 with its code and text.
+// authorized; a cancellation SEFAZ refuses is 422 with a fixed text and
+// SEFAZ's code and text in details, which the portal's page says.
 func TestTransmissionCancel(t *testing.T) {
-	h, a := transmissionServer(t)
+	rig := newTransmissionRig(t)
+	h, a := rig.h, rig.a
 	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
 	post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
 	cancel := `{` + auth + `,"id_token":"` + id + `","reason":"Pedido cancelado pelo cliente"}`
@@ -309,8 +312,17 @@ func TestTransmissionCancel(t *testing.T) {
 	post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id2+`"}`)
 	a.ForgetProtocols()
 	rec := do(h, http.MethodPost, "/cancel_nf", `{`+auth+`,"id_token":"`+id2+`","reason":"Pedido cancelado pelo cliente"}`)
-	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "refused the cancellation (222)") {
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `"error":"The tax authority refused the cancellation: see details."`) ||
+		!strings.Contains(rec.Body.String(), `"code":222`) {
 		t.Fatalf("refused cancellation: %d %s", rec.Code, rec.Body)
+	}
+	b := signedIn(t, rig.s, rig.ds)
+	orderPage := "/portal/orders/" + id2 + "?unit=" + expand("{{unitA}}")
+	tok := csrf(t, b.do("GET", orderPage, nil).Body.String())
+	page := b.do("POST", "/portal/orders/"+id2+"/cancel_invoice?unit="+expand("{{unitA}}"),
+		url.Values{"reason": {"Pedido cancelado pelo cliente"}, "csrf": {tok}}).Body.String()
+	if !strings.Contains(page, "The tax authority refused the cancellation: see details. (222: ") {
+		t.Fatalf("the portal does not say SEFAZ's refusal:\n%s", page)
 	}
 }
 

@@ -228,7 +228,10 @@ const (
 	docCancelNF = "Cancels the order's authorized invoice within the window after its authorization (24 hours, `serve " +
 		"--nf-cancel-window`), with a `reason` of 15 to 255 characters (aliases `justificativa`, `motivo`). " +
 		"409 `The invoice can no longer be cancelled: its cancellation window has closed.`, `The order has " +
-		"no authorized invoice.`. An order whose invoice was cancelled can be invoiced again (the next " +
+		"no authorized invoice.`. Outside test mode an NF-e's or NFC-e's cancellation is registered at SEFAZ " +
+		"(event 110111) before fincom records it: its refusal is 422 `The tax authority refused the " +
+		"cancellation: see details.` with SEFAZ's `details.code` and `details.reason`, an authority that " +
+		"did not answer 502, and the note stays authorized. An order whose invoice was cancelled can be invoiced again (the next " +
 		"number)."
 	docSendDanfeXML = "E-mails the invoice's XML and its DANFE as a PDF (named `<access key>.xml` and `.pdf`, or " +
 		"`nfse-<number>`), with their links, to `notify_email_nf` again (400 `The sales order has no " +

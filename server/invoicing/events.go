@@ -90,7 +90,7 @@ func (s *Service) CancelBySubstitution(ctx context.Context, db *store.DB, unitID
 		Key: inv.AccessKey.String, Protocol: inv.Protocol, CNPJ: doc.Emitter.Register, Reason: reason, At: db.Now(), Cert: cert,
 		Domain: db.Name, Book: book{db}}, SubstituteKey: substituteKey})
 	if err != nil {
-		return eventError("cancellation by substitution", err)
+		return eventError(ErrSubstitutionRefused, err)
 	}
 	return db.CancelInvoice(ctx, unitID, orderToken, reason, time.Duration(math.MaxInt64),
 		"Cancelada por substituição (NFC-e "+substituteKey+"): "+reason, kept(ev))
@@ -127,7 +127,7 @@ func (s *Service) registerCancellation(ctx context.Context, c fiscal.Canceller, 
 	ev, err := c.Cancel(ctx, fiscal.Cancellation{Kind: inv.Kind, Production: production(inv), Key: inv.AccessKey.String,
 		Protocol: inv.Protocol, CNPJ: doc.Emitter.Register, Reason: reason, At: db.Now(), Cert: cert, Domain: db.Name, Book: book{db}})
 	if err != nil {
-		return nil, eventError("cancellation", err)
+		return nil, eventError(ErrCancellationRefused, err)
 	}
 	return kept(ev), nil
 }
@@ -171,7 +171,7 @@ func (s *Service) Correct(ctx context.Context, db *store.DB, unitID int64, order
 	ev, err := c.Correct(ctx, fiscal.Correction{Production: production(inv), Key: inv.AccessKey.String, CNPJ: doc.Emitter.Register,
 		Text: text, Sequence: seq, At: db.Now(), Cert: cert, Domain: db.Name, Book: book{db}})
 	if err != nil {
-		return store.InvoiceEvent{}, eventError("correction letter", err)
+		return store.InvoiceEvent{}, eventError(ErrCorrectionRefused, err)
 	}
 	k := kept(ev)
 	if k == nil {
@@ -207,17 +207,25 @@ func kept(ev fiscal.Event) *store.InvoiceEvent {
 	return &store.InvoiceEvent{Type: ev.Type, Sequence: ev.Sequence, Protocol: ev.Protocol, XML: string(ev.XML)}
 }
 
-// eventError is an event's failure as answered: the authority's refusal a
-// 422 with its code and text, a refusal of fincom's as it is, an
-// authority that could not be reached ErrAuthorityDown.
-func eventError(what string, err error) error {
+// The authority's refusals of an event, each text written once: the
+// authority's own code and text go in details.code and details.reason.
+var (
+	ErrCancellationRefused = problem.New(http.StatusUnprocessableEntity, "The tax authority refused the cancellation: see details.")
+	ErrSubstitutionRefused = problem.New(http.StatusUnprocessableEntity, "The tax authority refused the cancellation by substitution: see details.")
+	ErrCorrectionRefused   = problem.New(http.StatusUnprocessableEntity, "The tax authority refused the correction letter: see details.")
+	ErrEPECRefused         = problem.New(http.StatusUnprocessableEntity, "The tax authority refused the EPEC: see details.")
+)
+
+// eventError is an event's failure as answered: the authority's refusal
+// the event's refused (422) with the authority's code and text in its
+// details, a refusal of fincom's as it is, an authority that could not be
+// reached ErrAuthorityDown.
+func eventError(refused *problem.Problem, err error) error {
 	var rejected *fiscal.Rejection
 	var refusal *problem.Problem
 	switch {
 	case errors.As(err, &rejected):
-		return &problem.Problem{Status: http.StatusUnprocessableEntity,
-			Text:    fmt.Sprintf("The tax authority refused the %s (%d): %s", what, rejected.Code, rejected.Reason),
-			Details: map[string]any{"code": rejected.Code, "reason": rejected.Reason}}
+		return refused.With(map[string]any{"code": rejected.Code, "reason": rejected.Reason})
 	case errors.As(err, &refusal):
 		return err
 	}

@@ -66,7 +66,7 @@ func (s *Service) issueEPEC(ctx context.Context, db *store.DB, d store.InvoiceDa
 	}
 	ev, err := r.RegisterEPEC(ctx, fiscal.Request{Invoice: inv, Key: held.Key, Signed: held.Signed, Cert: cert, Domain: db.Name, Book: book{db}})
 	if err != nil {
-		return store.Invoice{}, eventError("EPEC", err)
+		return store.Invoice{}, eventError(ErrEPECRefused, err)
 	}
 	rec.Protocol, rec.XML = "", held.Signed
 	public, err := db.EnsurePublicToken(ctx, d.UnitID, orderToken)

@@ -2,6 +2,7 @@ package portal
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -274,6 +275,11 @@ func (s *Portal) routeError(path string, err error) (int, string) {
 		if s.APIRoutes[i].Path == path {
 			var e *web.Error
 			if errors.As(s.APIRoutes[i].Answer(err), &e) {
+				// An outside party's own code and text, which the API
+				// answers in details, are said on the page.
+				if d, ok := e.Details.(map[string]any); ok && d["code"] != nil && d["reason"] != nil {
+					return e.Status, fmt.Sprintf("%s (%v: %v)", e.Text, d["code"], d["reason"])
+				}
 				return e.Status, e.Text
 			}
 			break
