@@ -35,24 +35,26 @@ type serveOptions struct {
 	smtpURL   string
 	smtpFrom  string
 	nfWindow  time.Duration
-	pspPoll   time.Duration
-	backup    string // cron spec
-	backupDir string
-	keep      int
-	testMode  bool
-	hooksPriv bool
-	seed      uint64
-	seeded    bool // --seed given: tokens too are drawn from it
-	cpuProf   string
-	maxConns  int
-	perClient int
-	cors      []string
-	caFile    string
-	endpoints string // --fiscal-endpoints
-	replicate string // --replicate URL
-	replKey   string // --replicate-key-file
-	restoreM  bool   // --restore-missing
-	locked    bool   // the caller holds the data directory's lock (demo)
+	// nfWindowSet says --nf-cancel-window was given.
+	nfWindowSet bool
+	pspPoll     time.Duration
+	backup      string // cron spec
+	backupDir   string
+	keep        int
+	testMode    bool
+	hooksPriv   bool
+	seed        uint64
+	seeded      bool // --seed given: tokens too are drawn from it
+	cpuProf     string
+	maxConns    int
+	perClient   int
+	cors        []string
+	caFile      string
+	endpoints   string // --fiscal-endpoints
+	replicate   string // --replicate URL
+	replKey     string // --replicate-key-file
+	restoreM    bool   // --restore-missing
+	locked      bool   // the caller holds the data directory's lock (demo)
 }
 
 func (o *serveOptions) flags(c *cobra.Command, a *app) {
@@ -62,7 +64,7 @@ func (o *serveOptions) flags(c *cobra.Command, a *app) {
 	c.Flags().StringVar(&o.publicURL, "public-url", "", "where clients reach this server, for payment links in e-mails (default http://ADDR)")
 	c.Flags().StringVar(&o.smtpURL, "smtp-url", os.Getenv("FINCOM_SMTP_URL"), "deliver e-mails through smtp://user:pass@host:port or smtps://... (env FINCOM_SMTP_URL); unset keeps them in the outbox")
 	c.Flags().StringVar(&o.smtpFrom, "smtp-from", os.Getenv("FINCOM_SMTP_FROM"), "sender address of the e-mails (env FINCOM_SMTP_FROM)")
-	c.Flags().DurationVar(&o.nfWindow, "nf-cancel-window", 24*time.Hour, "how long after authorization an invoice may be cancelled")
+	c.Flags().DurationVar(&o.nfWindow, "nf-cancel-window", 24*time.Hour, "how long after authorization an invoice may be cancelled (test mode; outside it SEFAZ keeps an NF-e's and NFC-e's window)")
 	c.Flags().DurationVar(&o.pspPoll, "psp-poll", time.Minute, "how often the open charges at the units' PSPs are asked about (a payment whose webhook never came still settles)")
 	c.Flags().StringVar(&o.backup, "backup-cron", "", `back up every domain on this cron schedule, e.g. "0 3 * * *" (São Paulo time)`)
 	c.Flags().StringVar(&o.backupDir, "backup-dir", "", "with --backup-cron: where the backups go (default DATA/backups)")
@@ -92,6 +94,7 @@ func newServeCmd(a *app) *cobra.Command {
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.seeded = cmd.Flags().Changed("seed")
+			o.nfWindowSet = cmd.Flags().Changed("nf-cancel-window")
 			return a.serve(cmd.Context(), o)
 		},
 	}
@@ -228,6 +231,9 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 		for _, w := range warnings {
 			log.Warn("fiscal endpoints", "warning", w)
 		}
+	}
+	if o.nfWindowSet && !o.testMode {
+		log.Warn("--nf-cancel-window applies in test mode only: outside it SEFAZ keeps each NF-e's and NFC-e's cancellation window and says so when it refuses")
 	}
 	bill, inv, err := server.NewServices(server.ServiceOptions{PublicURL: o.publicURL, Log: log, CancelWindow: o.nfWindow,
 		Keyring: keys, TestCertificates: o.testMode, Fiscal: &sefaz.Client{Endpoints: endpoints, Roots: roots}, SignerRoots: signerRoots, Clock: ds.DomainNow})

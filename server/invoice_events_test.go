@@ -108,7 +108,7 @@ func TestCorrectionLetterFromThePortal(t *testing.T) {
 }
 
 // TestNFCeCancelBySubstitution: an NFC-e is cancelled through /cancel_nf
-// within its 30 minutes only; past them the staff portal cancels it by
+// within its 30 minutes only (SEFAZ refuses it after them); past them the staff portal cancels it by
 // substitution (110112, naming the NFC-e that replaced it), registered by
 // SEFAZ first and kept with the invoice; another kind of note does not
 // substitute it.
@@ -118,7 +118,9 @@ func TestNFCeCancelBySubstitution(t *testing.T) {
 	id := post(t, h, "/insert_sales_order", nfceOrder)["data"].(map[string]any)["id"].(string)
 	post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
 	*rig.now = rig.now.Add(31 * time.Minute)
-	if rec := do(h, http.MethodPost, "/cancel_nf", `{`+auth+`,"id_token":"`+id+`","reason":"Pedido cancelado pelo cliente"}`); rec.Code != http.StatusConflict {
+	// SEFAZ refuses it (501): the window is the authority's.
+	if rec := do(h, http.MethodPost, "/cancel_nf", `{`+auth+`,"id_token":"`+id+`","reason":"Pedido cancelado pelo cliente"}`); rec.Code != http.StatusUnprocessableEntity ||
+		!strings.Contains(rec.Body.String(), `"code":501`) {
 		t.Fatalf("an NFC-e cancelled past 30 minutes: %d %s", rec.Code, rec.Body)
 	}
 	nfe := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)

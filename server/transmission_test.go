@@ -307,6 +307,19 @@ func TestTransmissionCancel(t *testing.T) {
 	if calls := a.Received(); calls[len(calls)-1] != "NFeRecepcaoEvento4" {
 		t.Fatalf("SEFAZ was called %v", calls)
 	}
+	// SEFAZ keeps the window, not fincom: a day and more after its
+	// authorization the cancellation still goes to SEFAZ, whose refusal
+	// (501) is the answer.
+	late := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	generateNF(t, h, late, "AUTHORIZED")
+	saved := *rig.now
+	*rig.now = saved.Add(25 * time.Hour)
+	sent := len(a.Received())
+	if rec := do(h, http.MethodPost, "/cancel_nf", `{`+auth+`,"id_token":"`+late+`","reason":"Pedido cancelado pelo cliente"}`); rec.Code != http.StatusUnprocessableEntity ||
+		!strings.Contains(rec.Body.String(), `"code":501`) || len(a.Received()) != sent+1 {
+		t.Fatalf("a cancellation past the window: %d %s", rec.Code, rec.Body)
+	}
+	*rig.now = saved
 	// Another order's note, whose protocol SEFAZ does not know: refused.
 	id2 := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
 	post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id2+`"}`)

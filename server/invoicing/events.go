@@ -32,12 +32,21 @@ var (
 const NFCeCancelWindow = 30 * time.Minute
 
 // Cancel cancels the order's authorized invoice within the cancellation
-// window (the server's, at most NFCeCancelWindow for an NFC-e), with its
-// reason; the authority's event is kept with it.
+// window (outside test mode an NF-e's or NFC-e's is SEFAZ's; else the
+// server's, at most NFCeCancelWindow for an NFC-e), with its reason; the
+// authority's event is kept with it.
 func (s *Service) Cancel(ctx context.Context, db *store.DB, unitID int64, orderToken, reason string) error {
 	window := s.CancelWindow
-	if inv, err := db.OrderInvoice(ctx, unitID, orderToken); err == nil && inv.Kind == fiscal.NFCe {
-		window = min(window, NFCeCancelWindow)
+	if inv, err := db.OrderInvoice(ctx, unitID, orderToken); err == nil {
+		switch {
+		case s.answersVerdicts(inv.Kind):
+			// SEFAZ keeps an NF-e's or NFC-e's window (24 hours, an
+			// NFC-e's as its state sets): its refusal says when it has
+			// closed, not fincom's guess.
+			window = time.Duration(math.MaxInt64)
+		case inv.Kind == fiscal.NFCe:
+			window = min(window, NFCeCancelWindow)
+		}
 	}
 	var ev *store.InvoiceEvent
 	if c, ok := s.Authority.(fiscal.Canceller); ok {

@@ -25,6 +25,7 @@ type eventIn struct {
 			Sequence string `xml:"nSeqEvento"`
 			Desc     string `xml:"detEvento>descEvento"`
 			Protocol string `xml:"detEvento>nProt"`
+			At       string `xml:"dhEvento"`
 		} `xml:"infEvento"`
 	} `xml:"evento"`
 }
@@ -79,11 +80,28 @@ func (a *Authority) event(msg []byte, now time.Time) []byte {
 		code, reason = 222, "Rejeição: Protocolo de Autorização de Uso difere do cadastrado"
 	case n.cancelled:
 		code, reason = 573, "Rejeição: Duplicidade de Evento"
+	case pastWindow(q.Ev.Inf.Key, n.issued, q.Ev.Inf.At):
+		code, reason = 501, "Rejeição: Prazo de Cancelamento superior ao previsto na Legislação"
 	default:
 		n.cancelled = true
 		code, reason, protocol = 135, "Evento registrado e vinculado a NF-e", a.protocol("135", now)
 	}
 	return eventAnswer(q, code, reason, "110111", "Cancelamento registrado", protocol, now)
+}
+
+// pastWindow says an event at at cancels the note of key issued at issued
+// after its window: an NF-e's 24 hours, an NFC-e's 30 minutes (São
+// Paulo's rule). A time it cannot read closes nothing.
+func pastWindow(key string, issued time.Time, at string) bool {
+	t, err := time.Parse(time.RFC3339, at)
+	if err != nil || issued.IsZero() {
+		return false
+	}
+	window := 24 * time.Hour
+	if key[20:22] == "65" {
+		window = 30 * time.Minute
+	}
+	return t.Sub(issued) > window
 }
 
 // manifest answers a recipient's manifestation as AN does: its signature,

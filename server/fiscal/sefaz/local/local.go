@@ -82,6 +82,8 @@ type note struct {
 	// denied is a note whose use the authority denied (110, 301 to 303):
 	// its number is spent, and a consult answers the denial.
 	denied *fault
+	// issued is the note's dhEmi, from which its cancellation window runs.
+	issued time.Time
 }
 
 type fault struct {
@@ -402,6 +404,7 @@ type nfeOf struct {
 		Series string `xml:"ide>serie"`
 		Number string `xml:"ide>nNF"`
 		TpAmb  string `xml:"ide>tpAmb"`
+		DhEmi  string `xml:"ide>dhEmi"`
 		CNPJ   string `xml:"emit>CNPJ"`
 	} `xml:"infNFe"`
 }
@@ -531,11 +534,12 @@ func (a *Authority) judge(doc []byte, key string, now time.Time) []byte {
 		if a.notes == nil {
 			a.notes, a.numbers = map[string]*note{}, map[string]string{}
 		}
-		n := &note{prot: []byte(strings.Replace(string(prot), `<protNFe versao`, `<protNFe xmlns="`+nfeNS+`" versao`, 1)), protocol: protocol}
+		held := &note{prot: []byte(strings.Replace(string(prot), `<protNFe versao`, `<protNFe xmlns="`+nfeNS+`" versao`, 1)), protocol: protocol}
+		held.issued, _ = time.Parse(time.RFC3339, n.Inf.DhEmi)
 		if denied {
-			n.denied = &fault{code, reason}
+			held.denied = &fault{code, reason}
 		}
-		a.notes[key] = n
+		a.notes[key] = held
 		a.numbers[number] = key
 	}
 	return prot
@@ -580,6 +584,7 @@ type procOf struct {
 		Series string `xml:"ide>serie"`
 		Number string `xml:"ide>nNF"`
 		CNPJ   string `xml:"emit>CNPJ"`
+		DhEmi  string `xml:"ide>dhEmi"`
 	} `xml:"NFe>infNFe"`
 	Protocol string `xml:"protNFe>infProt>nProt"`
 	Digest   string `xml:"NFe>Signature>SignedInfo>Reference>DigestValue"`
@@ -617,7 +622,8 @@ func (a *Authority) Know(proc []byte, cancelled bool, corrections int) error {
 	if a.corrected == nil {
 		a.corrected = map[string]bool{}
 	}
-	a.notes[key] = &note{prot: []byte(prot), protocol: p.Protocol, cancelled: cancelled}
+	issued, _ := time.Parse(time.RFC3339, p.Inf.DhEmi)
+	a.notes[key] = &note{prot: []byte(prot), protocol: p.Protocol, cancelled: cancelled, issued: issued}
 	a.numbers[p.Inf.CNPJ+"/"+p.Inf.Model+"/"+p.Inf.Series+"/"+p.Inf.Number] = key
 	for i := 1; i <= corrections; i++ {
 		a.corrected[key+"/"+strconv.Itoa(i)] = true
