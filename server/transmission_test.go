@@ -307,6 +307,23 @@ func TestTransmissionCancel(t *testing.T) {
 	if calls := a.Received(); calls[len(calls)-1] != "NFeRecepcaoEvento4" {
 		t.Fatalf("SEFAZ was called %v", calls)
 	}
+	// A cancellation whose answer is lost is asked for: SEFAZ's consult
+	// says the note is cancelled, and so it is recorded; sent again, a
+	// registered cancellation is SEFAZ's 573, taken the same way.
+	lost := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	generateNF(t, h, lost, "AUTHORIZED")
+	a.DropReplies(1)
+	if rec := do(h, http.MethodPost, "/cancel_nf", `{`+auth+`,"id_token":"`+lost+`","reason":"Pedido cancelado pelo cliente"}`); rec.Code != http.StatusOK {
+		t.Fatalf("a cancellation whose answer was lost: %d %s", rec.Code, rec.Body)
+	}
+	if o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+lost+`"}`)["data"].(map[string]any); o["cancel_nf"] != true ||
+		o["invoice"].(map[string]any)["status"] != "CANCELLED" {
+		t.Fatalf("the order after the lost answer: %v %v", o["cancel_nf"], o["invoice"])
+	}
+	if calls := a.Received(); strings.Join(calls[len(calls)-2:], ",") != "NFeRecepcaoEvento4,NFeConsultaProtocolo4" {
+		t.Fatalf("SEFAZ was called %v", calls)
+	}
+
 	// SEFAZ keeps the window, not fincom: a day and more after its
 	// authorization the cancellation still goes to SEFAZ, whose refusal
 	// (501) is the answer.

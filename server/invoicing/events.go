@@ -135,6 +135,9 @@ func (s *Service) registerCancellation(ctx context.Context, c fiscal.Canceller, 
 	}
 	ev, err := c.Cancel(ctx, fiscal.Cancellation{Kind: inv.Kind, Production: production(inv), Key: inv.AccessKey.String,
 		Protocol: inv.Protocol, CNPJ: doc.Emitter.Register, Reason: reason, At: db.Now(), Cert: cert, Domain: db.Name, Book: book{db}})
+	if errors.Is(err, fiscal.ErrUnsure) {
+		return nil, ErrCancellationUnsure
+	}
 	if err != nil {
 		return nil, eventError(ErrCancellationRefused, err)
 	}
@@ -223,6 +226,10 @@ var (
 	ErrSubstitutionRefused = problem.New(http.StatusUnprocessableEntity, "The tax authority refused the cancellation by substitution: see details.")
 	ErrCorrectionRefused   = problem.New(http.StatusUnprocessableEntity, "The tax authority refused the correction letter: see details.")
 	ErrEPECRefused         = problem.New(http.StatusUnprocessableEntity, "The tax authority refused the EPEC: see details.")
+	// ErrCancellationUnsure: the cancellation was sent and neither its
+	// answer nor the note's consult could be read.
+	ErrCancellationUnsure = problem.New(http.StatusBadGateway,
+		"The cancellation was sent and the tax authority's answer was lost: call /cancel_nf again to have it confirmed; it is never registered twice.")
 )
 
 // eventError is an event's failure as answered: the authority's refusal

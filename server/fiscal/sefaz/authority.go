@@ -120,8 +120,26 @@ func (a *Authority) Cancel(ctx context.Context, x fiscal.Cancellation) (fiscal.E
 	if err := a.leftAlone(x.Key, envOf(x.Production)); err != nil {
 		return fiscal.Event{}, err
 	}
-	ev, err := a.Client.Cancel(ctx, x.Cert, Cancellation{Key: x.Key, Protocol: x.Protocol, CNPJ: x.CNPJ, Reason: x.Reason, At: x.At}, envOf(x.Production))
-	a.heard(x.Key, envOf(x.Production), err)
+	env := envOf(x.Production)
+	ev, err := a.Client.Cancel(ctx, x.Cert, Cancellation{Key: x.Key, Protocol: x.Protocol, CNPJ: x.CNPJ, Reason: x.Reason, At: x.At}, env)
+	a.heard(x.Key, env, err)
+	if (err != nil && !notSent(err) && !errors.Is(err, ErrBusy)) || (err == nil && ev.Code == 573) {
+		// The answer was lost, or SEFAZ says the event is registered
+		// already (573): its consult says whether the note is cancelled.
+		// An event is never registered twice.
+		s, cerr := a.Client.Consult(ctx, x.Cert, x.Key, env)
+		switch {
+		case cerr == nil && (s.Code == 101 || s.Code == 151):
+			// Cancelled at SEFAZ; the event's own answer was not read:
+			// the consult's answer (which lists the event) is kept in its
+			// place, with the event's protocol when it names it.
+			return fiscal.Event{Type: "110111", Sequence: 1, Protocol: s.Cancellation, XML: s.Raw}, nil
+		case cerr == nil && err != nil && (s.Code == 100 || s.Code == 150):
+			return fiscal.Event{}, fmt.Errorf("%w: the cancellation's answer was lost and SEFAZ holds the note authorized: it was not registered", ErrUnavailable)
+		case err != nil:
+			return fiscal.Event{}, fmt.Errorf("%w: %v", fiscal.ErrUnsure, err)
+		}
+	}
 	return registered(ev, err, "110111", 1)
 }
 

@@ -123,6 +123,14 @@ func TestAuthorize(t *testing.T) {
 	if _, err := c.Cancel(ctx, cert, Cancellation{Key: key, Protocol: got.Protocol, Reason: "curto", At: time.Now()}, Homologacao); err == nil {
 		t.Fatal("a 5-character reason was sent")
 	}
+	// Through the Authority, a 573 is the cancellation registered before:
+	// the consult (101) says so, and it is taken, never a refusal.
+	auth := &Authority{Client: c}
+	kept, err := auth.Cancel(ctx, fiscal.Cancellation{Kind: fiscal.NFe, Key: key, Protocol: got.Protocol, CNPJ: "11222333000181",
+		Reason: "Pedido cancelado pelo cliente", At: time.Now(), Cert: cert})
+	if err != nil || kept.Type != "110111" || !strings.Contains(string(kept.XML), "<cStat>101</cStat>") {
+		t.Fatalf("a cancellation SEFAZ registered before: %+v %v", kept, err)
+	}
 }
 
 // TestCorrect: a correction letter (110110) of an authorized note is

@@ -336,6 +336,10 @@ type Situation struct {
 	// ProtNFe is the note's protocol as the authority keeps it, when it
 	// has one.
 	ProtNFe []byte `json:"-"`
+	// Cancellation is the protocol of the note's cancellation event
+	// (110111) the answer lists, if any; Raw the answer as it came.
+	Cancellation string `json:"-"`
+	Raw          []byte `json:"-"`
 }
 
 // retConsSitNFe is what Consult reads of the answer.
@@ -349,6 +353,12 @@ type retConsSitNFe struct {
 		NProt    string `xml:"infProt>nProt"`
 		DhRecbto string `xml:"infProt>dhRecbto"`
 	} `xml:"protNFe"`
+	Events []struct {
+		Type  string `xml:"retEvento>infEvento>tpEvento"`
+		Key   string `xml:"retEvento>infEvento>chNFe"`
+		CStat int    `xml:"retEvento>infEvento>cStat"`
+		NProt string `xml:"retEvento>infEvento>nProt"`
+	} `xml:"procEventoNFe"`
 }
 
 // Consult asks the authority of a note's state and model (both read from
@@ -387,7 +397,12 @@ func (c *Client) Consult(ctx context.Context, cert certs.Certificate, key, env s
 	if r.Prot.ChNFe != "" && r.Prot.ChNFe != key {
 		return Situation{}, fmt.Errorf("%w: its protocol is of key %s, not %s", ErrAnswer, r.Prot.ChNFe, key)
 	}
-	s := Situation{Authorizer: auth, Key: key, Code: r.CStat, Reason: r.XMotivo, Protocol: r.Prot.NProt, Authorized: r.Prot.DhRecbto}
+	s := Situation{Authorizer: auth, Key: key, Code: r.CStat, Reason: r.XMotivo, Protocol: r.Prot.NProt, Authorized: r.Prot.DhRecbto, Raw: out}
+	for _, e := range r.Events {
+		if e.Type == "110111" && e.Key == key && (e.CStat == 135 || e.CStat == 155) {
+			s.Cancellation = e.NProt
+		}
+	}
 	if r.Prot.NProt != "" {
 		if s.ProtNFe, err = element(out, "protNFe", key); err != nil {
 			return Situation{}, err
