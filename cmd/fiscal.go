@@ -322,6 +322,9 @@ func newFiscalCorrectCmd(a *app) *cobra.Command {
 				if len(key) != 44 || key[6:20] != f.unit.CNPJ {
 					return fmt.Errorf("%s is not a key of a note of unit %s (CNPJ %s)", args[2], f.unit.Name, f.unit.CNPJ)
 				}
+				if key[20:22] != "55" {
+					return fmt.Errorf("%s is an NFC-e's key: only an NF-e (model 55) takes a correction letter", args[2])
+				}
 				// The letters of one of fincom's invoices are kept with it: the
 				// next one takes the next sequence unless --sequence says.
 				events, err := f.db.InvoiceEvents(cmd.Context(), f.unit.ID, key)

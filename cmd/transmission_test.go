@@ -217,8 +217,29 @@ func TestServeTransmitsToAnAuthorityItHasNeverSeen(t *testing.T) {
 	if err := fiscal.ValidateSchema("nfeProc", proc); err != nil || !strings.Contains(string(proc), "<mod>65</mod>") || !strings.Contains(string(proc), "<cStat>100</cStat>") {
 		t.Fatalf("the NFC-e's nfeProc: %v %.400s", err, proc)
 	}
+	// A correction letter of the authorized note, registered (135) by the
+	// authority the server speaks to.
+	_, o := call("/get_sales_order_by_id", `{`+tokens+`,"id_token":"`+nfe+`"}`)
+	nfeKey := o["data"].(map[string]any)["invoice"].(map[string]any)["access_key"].(string)
+	fiscalFlags := []string{"--fiscal-endpoints", filepath.Join(dir, "endpoints.json"), "--ca-file", filepath.Join(dir, "ca.pem"), "--secrets-key-file", key}
+	letter := jsonOut(t, cli(t, schema, data, append([]string{"nfe", "correct", "acme", unit, nfeKey, "--text", "Endereço de entrega: Rua Vergueiro, 1000", "--json"}, fiscalFlags...)...))
+	if letter["cStat"] != 135.0 {
+		t.Fatalf("correction letter: %v", letter)
+	}
 	if code, m := call("/cancel_nf", `{`+tokens+`,"id_token":"`+nfe+`","reason":"Pedido cancelado pelo cliente"}`); code != 200 {
 		t.Fatalf("cancel NF-e: %d %v", code, m)
+	}
+	// An NFC-e takes no correction letter: refused before anything is sent.
+	_, o = call("/get_sales_order_by_id", `{`+tokens+`,"id_token":"`+nfce+`"}`)
+	nfceKey := o["data"].(map[string]any)["invoice"].(map[string]any)["access_key"].(string)
+	if err := cliErr(t, schema, data, append([]string{"nfe", "correct", "acme", unit, nfceKey, "--text", "Endereço de entrega: Rua Vergueiro, 1000"}, fiscalFlags...)...); err == nil ||
+		!strings.Contains(err.Error(), "only an NF-e") {
+		t.Fatalf("a letter of an NFC-e: %v", err)
+	}
+	// A letter of the cancelled note is the authority's refusal (218).
+	if err := cliErr(t, schema, data, append([]string{"nfe", "correct", "acme", unit, nfeKey, "--text", "Endereço de entrega: Rua Vergueiro, 1000"}, fiscalFlags...)...); err == nil ||
+		!strings.Contains(err.Error(), "218") {
+		t.Fatalf("a letter of a cancelled note: %v", err)
 	}
 
 	// A note the authority rejects: a unit set to production sends it
