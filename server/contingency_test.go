@@ -102,7 +102,7 @@ func TestEPECContingency(t *testing.T) {
 	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
 	out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
 	key, _ := out["access_key"].(string)
-	if out["status"] != "AUTHORIZED" || len(key) != 44 || key[34] != '4' || out["protocol"] != "" || a.Authorized() != 0 ||
+	if out["status"] != "CONTINGENCY" || len(key) != 44 || key[34] != '4' || out["protocol"] != "" || a.Authorized() != 0 ||
 		strings.Join(issuing(a), ",") != "NFeRecepcaoEvento4" {
 		t.Fatalf("by EPEC: %v (SEFAZ %v)", out, issuing(a))
 	}

@@ -28,8 +28,11 @@ func TestOfflineNFCe(t *testing.T) {
 	id := post(t, h, "/insert_sales_order", nfceOrder)["data"].(map[string]any)["id"].(string)
 	out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
 	key, _ := out["access_key"].(string)
-	if out["status"] != "AUTHORIZED" || len(key) != 44 || key[34] != '9' || out["protocol"] != "" || out["number"] != 1.0 {
+	if out["status"] != "CONTINGENCY" || len(key) != 44 || key[34] != '9' || out["protocol"] != "" || out["number"] != 1.0 {
 		t.Fatalf("offline NFC-e: %v", out)
+	}
+	if o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any); o["nf_status"] != "CONTINGENCY" || o["nf"] != true {
+		t.Fatalf("the order of the offline NFC-e: nf_status %v, nf %v", o["nf_status"], o["nf"])
 	}
 	pub := publicOf(t, h, id)
 	xml := do(h, http.MethodGet, "/sales_orders/public_nf_xml/"+pub, "").Body.String()
@@ -52,7 +55,7 @@ func TestOfflineNFCe(t *testing.T) {
 	}
 	inv := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["invoice"].(map[string]any)
 	// The NF-e that waited went too.
-	if inv["protocol"] == "" || inv["access_key"] != key || a.Authorized() != 2 {
+	if inv["protocol"] == "" || inv["status"] != "AUTHORIZED" || inv["access_key"] != key || a.Authorized() != 2 {
 		t.Fatalf("after the retry: %v (SEFAZ has %d notes)", inv, a.Authorized())
 	}
 	xml = do(h, http.MethodGet, "/sales_orders/public_nf_xml/"+pub, "").Body.String()

@@ -220,6 +220,8 @@ func bareSalesOrders(b *testing.B, db *sql.DB) []byte {
 		o.in_automation, o.conciliation, o.generate_nf_webhook, o.service_id, o.public_token,
 		CASE WHEN EXISTS (SELECT 1 FROM invoice_transmissions t WHERE t.order_id = o.id)
 			AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.order_id = o.id AND i.status = 'AUTHORIZED') THEN 'PENDING'
+		WHEN EXISTS (SELECT 1 FROM invoices i WHERE i.order_id = o.id AND i.status = 'AUTHORIZED' AND i.protocol = '' AND i.kind IN ('nfe', 'nfce'))
+			THEN 'CONTINGENCY'
 		ELSE (SELECT i.status FROM invoices i WHERE i.order_id = o.id ORDER BY i.id DESC LIMIT 1) END
 	FROM sales_orders o
 	JOIN units un ON un.id = o.unit_id

@@ -728,7 +728,7 @@ func TestStoppedServiceIsNoVerdict(t *testing.T) {
 	}
 	nfce := post(t, h, "/insert_sales_order", nfceOrder)["data"].(map[string]any)["id"].(string)
 	a.StoppedNext()
-	if out := generateNF(t, h, nfce, "AUTHORIZED"); out["protocol"] != "" || out["access_key"].(string)[34] != '9' {
+	if out := generateNF(t, h, nfce, "CONTINGENCY"); out["protocol"] != "" || out["access_key"].(string)[34] != '9' {
 		t.Fatalf("an NFC-e while the service is stopped: %v", out)
 	}
 }

@@ -55,6 +55,8 @@ func (db *DB) OrderSummaries(ctx context.Context, unitID int64, f OrderFilter, n
 		coalesce((SELECT group_concat(status) FROM charges WHERE order_id = o.id), ''),
 		CASE WHEN EXISTS (SELECT 1 FROM invoice_transmissions t WHERE t.order_id = o.id)
 			AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.order_id = o.id AND i.status = 'AUTHORIZED') THEN 'PENDING'
+		WHEN EXISTS (SELECT 1 FROM invoices i WHERE i.order_id = o.id AND i.status = 'AUTHORIZED' AND i.protocol = '' AND i.kind IN ('nfe', 'nfce'))
+			THEN 'CONTINGENCY'
 		ELSE coalesce((SELECT status FROM invoices WHERE order_id = o.id ORDER BY id DESC LIMIT 1), '') END
 		FROM sales_orders o JOIN contacts c ON c.id = o.contact_id
 		WHERE o.unit_id = ? AND o.active = 1 AND (?2 = '' OR o.estimated_payment_date >= ?2) AND (?3 = '' OR o.estimated_payment_date <= ?3)

@@ -60,16 +60,20 @@ type InvoiceData struct {
 const (
 	InvoicePending    = "PENDING"
 	InvoiceAuthorized = "AUTHORIZED"
-	InvoiceRejected   = "REJECTED"
-	InvoiceDenied     = "DENIED"
-	InvoiceCancelled  = "CANCELLED"
+	// InvoiceContingency is a note issued in contingency (an NFC-e
+	// offline, an NF-e by EPEC): valid for the sale, stored as authorized,
+	// and without SEFAZ's protocol until SEFAZ authorizes it.
+	InvoiceContingency = "CONTINGENCY"
+	InvoiceRejected    = "REJECTED"
+	InvoiceDenied      = "DENIED"
+	InvoiceCancelled   = "CANCELLED"
 )
 
 // Invoice is an order's invoice and the authority's verdict on it.
 type Invoice struct {
 	Token  string `json:"token" format:"uuid"`
 	Kind   string `json:"kind" enum:"nfe,nfce,nfse,nfsen"`
-	Status string `json:"status" enum:"PENDING,AUTHORIZED,REJECTED,DENIED,CANCELLED"`
+	Status string `json:"status" enum:"PENDING,CONTINGENCY,AUTHORIZED,REJECTED,DENIED,CANCELLED"`
 	// StatusCode is the authority's code of its verdict (SEFAZ's cStat),
 	// when it gave one; StatusText says the verdict as the order's
 	// nf_status_text does, with the authority's own text.
@@ -104,6 +108,9 @@ func scanInvoice(s scanner) (Invoice, error) {
 		if code.Valid {
 			c := int(code.Int64)
 			i.StatusCode = &c
+		}
+		if i.Status == InvoiceAuthorized && i.Protocol == "" && (i.Kind == "nfe" || i.Kind == "nfce") {
+			i.Status = InvoiceContingency
 		}
 	}
 	return i, err

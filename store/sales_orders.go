@@ -223,7 +223,7 @@ type SalesOrder struct {
 	// NFStatus is the status of the order's latest invoice (Invoice), null
 	// before any; NFXMLURL the address of its XML (set by the server, which
 	// knows its public address: see PublicToken).
-	NFStatus            Text         `json:"nf_status" enum:",PENDING,AUTHORIZED,REJECTED,DENIED,CANCELLED"`
+	NFStatus            Text         `json:"nf_status" enum:",PENDING,CONTINGENCY,AUTHORIZED,REJECTED,DENIED,CANCELLED"`
 	NFXMLURL            Text         `json:"nf_xml_url"`
 	NFKind              string       `json:"nf_kind" enum:"nfse,nfsen,nfe,nfce"`
 	Products            *[]OrderLine `json:"products"`
@@ -443,6 +443,8 @@ const salesOrderList = `
 		st.description, pr.name, c.display_name, c.city_ibge, ba.nick_name, o.public_token,
 		CASE WHEN EXISTS (SELECT 1 FROM invoice_transmissions t WHERE t.order_id = o.id)
 			AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.order_id = o.id AND i.status = 'AUTHORIZED') THEN 'PENDING'
+		WHEN EXISTS (SELECT 1 FROM invoices i WHERE i.order_id = o.id AND i.status = 'AUTHORIZED' AND i.protocol = '' AND i.kind IN ('nfe', 'nfce'))
+			THEN 'CONTINGENCY'
 		ELSE (SELECT i.status FROM invoices i WHERE i.order_id = o.id ORDER BY i.id DESC LIMIT 1) END`
 
 const salesOrderJoins = `

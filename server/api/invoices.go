@@ -25,11 +25,12 @@ var (
 // issuedMessage is /generate_nf's message for each status of the invoice
 // it answers.
 var issuedMessage = map[string]string{
-	store.InvoiceAuthorized: "Invoice issued successfully.",
-	store.InvoicePending:    "The invoice was sent and waits for the tax authority's verdict: fincom asks for it until it comes.",
-	store.InvoiceRejected:   "The tax authority rejected the invoice: fix what status_text says and issue it again.",
-	store.InvoiceDenied:     "The tax authority denied the invoice (uso denegado): its number is spent and it cannot be issued again.",
-	store.InvoiceCancelled:  "The invoice was cancelled.",
+	store.InvoiceAuthorized:  "Invoice issued successfully.",
+	store.InvoiceContingency: "The invoice was issued in contingency: it is valid for the sale, and fincom sends it to the tax authority as soon as it answers.",
+	store.InvoicePending:     "The invoice was sent and waits for the tax authority's verdict: fincom asks for it until it comes.",
+	store.InvoiceRejected:    "The tax authority rejected the invoice: fix what status_text says and issue it again.",
+	store.InvoiceDenied:      "The tax authority denied the invoice (uso denegado): its number is spent and it cannot be issued again.",
+	store.InvoiceCancelled:   "The invoice was cancelled.",
 }
 
 // invoiceAnswer is the data of /generate_nf.
@@ -67,9 +68,10 @@ func (s invoices) invoiceAnswer(orderToken, publicToken string, inv store.Invoic
 }
 
 // hasDANFE says an invoice is printed: one the authority authorized (or
-// cancelled since). A pending, rejected or denied note has no DANFE.
+// cancelled since), or issued in contingency (its DANFE says so). A
+// pending, rejected or denied note has no DANFE.
 func hasDANFE(inv store.Invoice) bool {
-	return inv.Status == store.InvoiceAuthorized || inv.Status == store.InvoiceCancelled
+	return inv.Status == store.InvoiceAuthorized || inv.Status == store.InvoiceCancelled || inv.Status == store.InvoiceContingency
 }
 
 type cancelNFRequest struct {

@@ -149,7 +149,7 @@ func (s *Portal) portalOrderPage(p *portalRequest, token, notice, errText string
 		page.InvoiceCancellable = inv.Status == store.InvoiceAuthorized
 		// A denied note is never sent again; a pending one is asked for
 		// again by issuing.
-		page.Invoiceable = !page.InvoiceCancellable && inv.Status != store.InvoiceDenied
+		page.Invoiceable = !page.InvoiceCancellable && inv.Status != store.InvoiceDenied && inv.Status != store.InvoiceContingency
 		page.Invoice = strings.ToUpper(inv.Kind) + " " + strings.ToLower(invoiceStatus(inv.Status))
 		page.InvoiceNumber = strconv.Itoa(inv.Number)
 		page.Correctable = inv.Kind == "nfe" && inv.Status == "AUTHORIZED"
@@ -167,7 +167,7 @@ func (s *Portal) portalOrderPage(p *portalRequest, token, notice, errText string
 				page.Events = append(page.Events, render.PortalInvoiceEvent{Name: name, Protocol: e.Protocol, Date: eventDate(e.CreatedAt)})
 			}
 		}
-		if o.PublicToken.Valid && (inv.Status == store.InvoiceAuthorized || inv.Status == store.InvoiceCancelled) {
+		if o.PublicToken.Valid && (inv.Status == store.InvoiceAuthorized || inv.Status == store.InvoiceCancelled || inv.Status == store.InvoiceContingency) {
 			page.DANFEURL = s.Links.DANFE(o.PublicToken.String)
 		}
 	}

@@ -130,6 +130,8 @@ func invoiceStatus(st string) string {
 		return "Cancelada"
 	case "PENDING":
 		return "Aguardando a autoridade"
+	case "CONTINGENCY":
+		return "Emitida em contingência"
 	case "REJECTED":
 		return "Rejeitada"
 	case "DENIED":
