@@ -198,14 +198,25 @@ func newFiscalStatusCmd(a *app) *cobra.Command {
 				if err != nil {
 					return err
 				}
+				prof, err := f.db.UnitProfile(cmd.Context(), f.unit.ID)
+				if err != nil {
+					return err
+				}
+				// The unit's emission mode: normal, or the contingency it
+				// was switched to (unit set --fiscal-contingency).
+				mode := prof.FiscalContingency
+				if mode == "" {
+					mode = "off"
+				}
 				out := struct {
 					sefaz.Status
-					NFSe nationalStatus `json:"nfse"`
-				}{Status: st}
+					Contingency string         `json:"contingency"`
+					NFSe        nationalStatus `json:"nfse"`
+				}{Status: st, Contingency: mode}
 				national := &nfsen.Client{Endpoints: f.client.Endpoints, Roots: f.client.Roots}
 				out.NFSe.URL = f.client.Endpoints.NFSe[f.env]["sefin"]
 				out.NFSe.Version, err = national.Status(cmd.Context(), f.cert, f.env)
-				text := fmt.Sprintf("%s (%s, %s): %d %s\nnational NFS-e system (%s): ", st.Authorizer, model, f.env, st.Code, st.Reason, out.NFSe.URL)
+				text := fmt.Sprintf("%s (%s, %s): %d %s\ncontingency: %s\nnational NFS-e system (%s): ", st.Authorizer, model, f.env, st.Code, st.Reason, mode, out.NFSe.URL)
 				if err != nil {
 					out.NFSe.Error = err.Error()
 					text += "no answer: " + out.NFSe.Error

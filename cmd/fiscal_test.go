@@ -189,6 +189,9 @@ func TestUnitFiscalProfileAndCertificate(t *testing.T) {
 	supplier, _ := os.ReadFile("../testdata/docread/supplier.pem")
 	os.WriteFile(ca, append(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: sp.Certificate().Raw}), supplier...), 0o600)
 	st := jsonOut(t, cli(t, schema, data, "fiscal", "status", "acme", unit, "--fiscal-endpoints", endpoints, "--ca-file", ca, "--secrets-key-file", key, "--json"))
+	if st["contingency"] != "off" {
+		t.Errorf("fiscal status does not say the unit's mode: %v", st["contingency"])
+	}
 	if st["cStat"] != 107.0 || st["xMotivo"] != "Serviço em Operação" || st["authorizer"] != "SP" || len(presented) != 2 || presented[0] != "MATRIZ:11222333000181" {
 		t.Errorf("fiscal status: %v, presented %v", st, presented)
 	}

@@ -99,6 +99,9 @@ func TestEPECContingency(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if page := signedIn(t, rig.s, rig.ds).do("GET", "/portal/units", nil).Body.String(); !strings.Contains(page, "NF-e em contingência EPEC desde 22/11/2026") {
+		t.Fatalf("the units page does not show the EPEC mode:\n%s", page)
+	}
 	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
 	out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
 	key, _ := out["access_key"].(string)

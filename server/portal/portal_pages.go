@@ -208,8 +208,11 @@ func (s *Portal) portalUnits(p *portalRequest) {
 			if prof.FiscalEnvironment == store.Producao {
 				pu.Environment, pu.Production = "Produção", true
 			}
-			if prof.FiscalContingency == "svc" {
+			switch prof.FiscalContingency {
+			case "svc":
 				pu.Environment += " · NF-e em contingência SVC desde " + eventDate(prof.FiscalContingencySince)
+			case "epec":
+				pu.Environment += " · NF-e em contingência EPEC desde " + eventDate(prof.FiscalContingencySince)
 			}
 			if prof.NFSeIssuer == store.NFSeMunicipal {
 				pu.Environment += " · NFS-e pelo sistema do município"
