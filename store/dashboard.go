@@ -53,11 +53,7 @@ type OrderFilter struct {
 func (db *DB) OrderSummaries(ctx context.Context, unitID int64, f OrderFilter, n int) ([]OrderSummary, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT o.token, o.cod_orders, c.display_name, o.estimated_payment_date, o.value_cents,
 		coalesce((SELECT group_concat(status) FROM charges WHERE order_id = o.id), ''),
-		CASE WHEN EXISTS (SELECT 1 FROM invoice_transmissions t WHERE t.order_id = o.id)
-			AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.order_id = o.id AND i.status = 'AUTHORIZED') THEN 'PENDING'
-		WHEN EXISTS (SELECT 1 FROM invoices i WHERE i.order_id = o.id AND i.status = 'AUTHORIZED' AND i.protocol = '' AND i.kind IN ('nfe', 'nfce'))
-			THEN 'CONTINGENCY'
-		ELSE coalesce((SELECT status FROM invoices WHERE order_id = o.id ORDER BY id DESC LIMIT 1), '') END
+		coalesce(` + orderNFStatus + `, '')
 		FROM sales_orders o JOIN contacts c ON c.id = o.contact_id
 		WHERE o.unit_id = ? AND o.active = 1 AND (?2 = '' OR o.estimated_payment_date >= ?2) AND (?3 = '' OR o.estimated_payment_date <= ?3)
 		AND (?5 = '' OR o.cod_orders = ?5 COLLATE NOCASE) AND (?6 = '' OR instr(fincom_fold(c.display_name), ?6) > 0)

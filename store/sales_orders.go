@@ -440,7 +440,13 @@ const salesOrderList = `
 		o.charge, o.cancel_nf, o.cancel_charge, o.date_nf, o.date_revenue, o.date_charge, o.date_cancel_nf,
 		o.date_cancel_charge, o.date_payment, o.service_assoc_id, o.service_cod, o.service_location, o.taxes,
 		pm.payment_key, o.pix_key, o.charge_status, o.nf_status_text, o.nf_kind, st.type,
-		st.description, pr.name, c.display_name, c.city_ibge, ba.nick_name, o.public_token,
+		st.description, pr.name, c.display_name, c.city_ibge, ba.nick_name, o.public_token, ` + orderNFStatus
+
+// orderNFStatus is the status of the invoice of the order o (its
+// nf_status), as Invoice.Status says it: PENDING while its note waits for
+// the authority, CONTINGENCY while one issued in contingency does, else
+// its latest invoice's; NULL before any.
+const orderNFStatus = `
 		CASE WHEN EXISTS (SELECT 1 FROM invoice_transmissions t WHERE t.order_id = o.id)
 			AND NOT EXISTS (SELECT 1 FROM invoices i WHERE i.order_id = o.id AND i.status = 'AUTHORIZED') THEN 'PENDING'
 		WHEN EXISTS (SELECT 1 FROM invoices i WHERE i.order_id = o.id AND i.status = 'AUTHORIZED' AND i.protocol = '' AND i.kind IN ('nfe', 'nfce'))
