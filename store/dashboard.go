@@ -53,7 +53,7 @@ type OrderFilter struct {
 func (db *DB) OrderSummaries(ctx context.Context, unitID int64, f OrderFilter, n int) ([]OrderSummary, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT o.token, o.cod_orders, c.display_name, o.estimated_payment_date, o.value_cents,
 		coalesce((SELECT group_concat(status) FROM charges WHERE order_id = o.id), ''),
-		coalesce(` + orderNFStatus + `, '')
+		coalesce(`+orderNFStatus+`, '')
 		FROM sales_orders o JOIN contacts c ON c.id = o.contact_id
 		WHERE o.unit_id = ? AND o.active = 1 AND (?2 = '' OR o.estimated_payment_date >= ?2) AND (?3 = '' OR o.estimated_payment_date <= ?3)
 		AND (?5 = '' OR o.cod_orders = ?5 COLLATE NOCASE) AND (?6 = '' OR instr(fincom_fold(c.display_name), ?6) > 0)
