@@ -258,6 +258,15 @@ func certifiedUnit(t *testing.T) (schema, data, unit, key string) {
 	}
 	cli(t, schema, data, "domain", "create", "acme")
 	unit = jsonOut(t, cli(t, schema, data, "unit", "create", "acme", "--name", "Matriz", "--cnpj", "11.222.333/0001-81", "--city-ibge", "3550308", "--json"))["unit_token"].(string)
+	installTestCertificate(t, schema, data, unit, key)
+	return schema, data, unit, key
+}
+
+// installTestCertificate installs a test A1 certificate of CNPJ
+// 11.222.333/0001-81 on the unit of domain acme, as fincom unit cert
+// takes a firm's PKCS#12 file, sealed with the secrets key at key.
+func installTestCertificate(t *testing.T, schema, data, unit, key string) {
+	t.Helper()
 	c, err := certs.TestCertificate("Matriz", "11222333000181", time.Now())
 	if err != nil {
 		t.Fatal(err)
@@ -270,5 +279,4 @@ func certifiedUnit(t *testing.T) (schema, data, unit, key string) {
 	os.WriteFile(pfx, pfxBytes, 0o600)
 	t.Setenv("FINCOM_CERT_PASSWORD", "s3nha")
 	cli(t, schema, data, "unit", "cert", "acme", unit, "--pfx", pfx, "--secrets-key-file", key)
-	return schema, data, unit, key
 }

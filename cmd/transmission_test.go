@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -18,7 +17,6 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
-	"software.sslmate.com/src/go-pkcs12"
 
 	"fincom/jobs"
 	"fincom/server/billing"
@@ -49,18 +47,7 @@ func newSellingDomain(t *testing.T) sellingDomain {
 	unit := jsonOut(t, cli(t, schema, data, "unit", "create", "acme", "--name", "Matriz", "--cnpj", "11.222.333/0001-81", "--city-ibge", "3550308",
 		"--im", "1234", "--street", "Rua Vergueiro", "--number", "1000", "--district", "Paraíso", "--zip", "04101-000", "--ie", "110042490114",
 		"--crt", "1", "--json"))["unit_token"].(string)
-	c, err := certs.TestCertificate("Matriz", "11222333000181", time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	pfxBytes, err := pkcs12.Modern.Encode(c.Key, c.Cert, nil, "s3nha")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pfx := filepath.Join(t.TempDir(), "a1.pfx")
-	os.WriteFile(pfx, pfxBytes, 0o600)
-	t.Setenv("FINCOM_CERT_PASSWORD", "s3nha")
-	cli(t, schema, data, "unit", "cert", "acme", unit, "--pfx", pfx, "--secrets-key-file", key)
+	installTestCertificate(t, schema, data, unit, key)
 	cli(t, schema, data, "unit", "set", "acme", unit, "--csc-id", "000001", "--csc", "0123456789ABCDEF0123", "--secrets-key-file", key)
 
 	// The registers the orders name, as the firm keeps them.
