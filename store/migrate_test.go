@@ -68,6 +68,21 @@ func TestMigrationsProduceSchema(t *testing.T) {
 	}
 }
 
+// migrateTo brings a fresh file to schema version n by the migrations, as
+// a file made by an older build is.
+func migrateTo(t *testing.T, w *sql.DB, n int) {
+	t.Helper()
+	all, err := migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, script := range all[:n] {
+		if err := execInTx(context.Background(), w, script+fmt.Sprintf("\nPRAGMA user_version = %d;", i+1), nil); err != nil {
+			t.Fatalf("migration %d: %v", i+1, err)
+		}
+	}
+}
+
 // TestSortKeysOfExistingRows: a file made before names carried collation
 // keys gets a key for every row already there (migration 16's Go step),
 // so its old names list in Portuguese order beside new ones.
@@ -78,15 +93,7 @@ func TestSortKeysOfExistingRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	all, err := migrations()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, script := range all[:15] {
-		if err := execInTx(ctx, w, script+fmt.Sprintf("\nPRAGMA user_version = %d;", i+1), nil); err != nil {
-			t.Fatalf("migration %d: %v", i+1, err)
-		}
-	}
+	migrateTo(t, w, 15)
 	if _, err := w.ExecContext(ctx, `INSERT INTO units (token, name, created_at) VALUES ('u', 'Loja', '2026-01-01T00:00:00.000Z');
 		INSERT INTO products (token, unit_id, description, type, usage_type, created_at, updated_at) VALUES
 			('p1', 1, 'Ébano', 'product', 'sale', '', ''), ('p2', 1, 'farinha', 'product', 'sale', '', ''), ('p3', 1, 'abacaxi', 'product', 'sale', '', '')`); err != nil {
@@ -126,15 +133,7 @@ func TestInvoicesRebuiltWithTheirEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	all, err := migrations()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, script := range all[:37] {
-		if err := execInTx(ctx, w, script+fmt.Sprintf("\nPRAGMA user_version = %d;", i+1), nil); err != nil {
-			t.Fatalf("migration %d: %v", i+1, err)
-		}
-	}
+	migrateTo(t, w, 37)
 	// An order stands for itself here: its invoice is what is kept.
 	if _, err := w.ExecContext(ctx, `PRAGMA foreign_keys = OFF;
 		INSERT INTO invoices (id, token, order_id, unit_id, kind, status, series, number, protocol, xml, issued_at)
