@@ -53,7 +53,9 @@ func itauOur(t *testing.T, n int64) bank.OurNumber {
 // command that sets one, and money received elsewhere is recorded by the
 // firm.
 func TestBankChannels(t *testing.T) {
-	s, ds := newTestServer(t)
+	var applied appliedLog
+	now := fixedNow
+	s, ds := newTestServerAt(t, &now, Config{Version: "test", PublicURL: "https://fincom.test", Logger: applied.logger()})
 	h := s.Handler()
 	id := post(t, h, "/insert_sales_order", serviceOrder)["data"].(map[string]any)["id"].(string)
 	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
@@ -160,6 +162,7 @@ func TestBankChannels(t *testing.T) {
 	if confirmed != 1 {
 		t.Errorf("payment e-mails after the return: %d", confirmed)
 	}
+	applied.want(t, store.PaidReturn)
 
 	// The same file twice changes nothing.
 	again := doMultipart(h, "/import_return", `{`+auth+`,"provider":"provider_a"}`, map[string][]byte{"RET.txt": ret})
@@ -213,6 +216,7 @@ func TestBankChannels(t *testing.T) {
 	if st["settlement"] != "exact" || st["charge_status"] != "PAID" {
 		t.Errorf("settle: %v", st)
 	}
+	applied.want(t, store.PaidReturn, store.PaidFirm)
 	if rec := do(h, http.MethodPost, "/settle_charge", `{`+auth+`,"id_token":"`+id2+`"}`); rec.Code == 200 {
 		t.Errorf("settling a paid charge again: %d", rec.Code)
 	}

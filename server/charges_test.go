@@ -29,7 +29,9 @@ func orderWith(t *testing.T, h http.Handler, replace ...string) string {
 
 // TestChargeFlow: charge -> portal -> pay -> income, through HTTP.
 func TestChargeFlow(t *testing.T) {
-	s, _ := newTestModeServer(t)
+	var applied appliedLog
+	now := fixedNow
+	s, _ := newTestServerAt(t, &now, Config{Version: "test", PublicURL: "https://fincom.test", TestMode: true, Logger: applied.logger()})
 	h := s.Handler()
 	id := orderWith(t, h, `"installment_credit":1`, `"installments":2`)
 	out := post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
@@ -111,6 +113,7 @@ func TestChargeFlow(t *testing.T) {
 	if paid["installment"] != 1.0 || paid["charge_status"] != "PENDING" || paid["income_token"] == nil || paid["reconciled"] != false {
 		t.Fatalf("pay 1: %v", paid)
 	}
+	applied.want(t, store.PaidSimulated)
 	if rec := do(h, http.MethodPost, "/cancel_charge", `{`+auth+`,"id_token":"`+id+`"}`); rec.Code != 200 {
 		t.Fatalf("cancel the unpaid second: %d %s", rec.Code, rec.Body.String())
 	}

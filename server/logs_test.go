@@ -186,3 +186,39 @@ func TestUnknownPathsLogged(t *testing.T) {
 		}
 	}
 }
+
+// appliedLog is a server's log, read for the payments that arrived at
+// billing.Service.ApplyPayments (its "payment applied" records): each
+// payment channel's test shows its payments get there.
+type appliedLog struct{ lockedBuffer }
+
+func (l *appliedLog) logger() *slog.Logger { return slog.New(slog.NewJSONHandler(l, nil)) }
+
+// vias answers the channel of each payment applied so far, in order.
+func (l *appliedLog) vias(t *testing.T) []string {
+	t.Helper()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := []string{}
+	for _, line := range strings.Split(strings.TrimSpace(l.b.String()), "\n") {
+		var r struct{ Msg, Via string }
+		if line == "" {
+			continue
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		if r.Msg == "payment applied" {
+			out = append(out, r.Via)
+		}
+	}
+	return out
+}
+
+// want fails the test unless the payments applied so far came by vias.
+func (l *appliedLog) want(t *testing.T, vias ...string) {
+	t.Helper()
+	if got := l.vias(t); strings.Join(got, ",") != strings.Join(vias, ",") {
+		t.Errorf("payments applied via %v, want %v", got, vias)
+	}
+}

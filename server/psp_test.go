@@ -81,6 +81,8 @@ func TestChargeAtPSP(t *testing.T) {
 	if st := chargeStatus(t, h, missed); st != "PAID" {
 		t.Fatalf("after the poll the charge is %s", st)
 	}
+	// The webhook's and the poll's confirmations, once each.
+	r.applied.want(t, store.PaidPSP, store.PaidPSP)
 	if got := p.Webhook("11222333000181"); got != "https://fincom.test/api/v1"+strings.TrimSuffix(hook, "/pix") {
 		t.Fatalf("the webhook registered at the PSP: %q", got)
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"fincom/store"
 )
 
 // TestStatementReconciliation: an OFX statement's lines are imported once
@@ -14,7 +16,9 @@ import (
 // and reconciled (id_ofx, conciliation_date); the rest waits for a person
 // to pair or dismiss.
 func TestStatementReconciliation(t *testing.T) {
-	s, _ := newTestServer(t)
+	var applied appliedLog
+	now := fixedNow
+	s, _ := newTestServerAt(t, &now, Config{Version: "test", PublicURL: "https://fincom.test", Logger: applied.logger()})
 	h := s.Handler()
 	order := post(t, h, "/insert_sales_order", serviceOrder)["data"].(map[string]any)["id"].(string)
 	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+order+`"}`)
@@ -43,6 +47,7 @@ func TestStatementReconciliation(t *testing.T) {
 	if o["charge_status"] != "PAID" {
 		t.Errorf("the 1500.00 credit two days before the due date did not pay the charge: %v", o["charges"])
 	}
+	applied.want(t, store.PaidStatement)
 	txs := post(t, h, "/transactions", `{`+auth+`,"from_date":"2026-11-01","to_date":"2026-12-31"}`)["data"].([]any)
 	reconciled := map[string]string{}
 	for _, x := range txs {

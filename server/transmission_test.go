@@ -40,6 +40,8 @@ type transmissionRig struct {
 	// real is the real clock the SEFAZ client times a 656's hour by,
 	// which the test moves on.
 	real *realClock
+	// applied is the server's log, for the payments applied.
+	applied *appliedLog
 }
 
 // realClock is time.Now moved on by the test.
@@ -73,16 +75,17 @@ func newTransmissionRigWith(t *testing.T, a *local.Authority, n *nfselocal.Syste
 	t.Helper()
 	real := &realClock{}
 	c.Now = real.Now
-	bill, inv, err := testServices(ServiceOptions{PublicURL: "https://fincom.test", Keyring: testKeys, Fiscal: c})
+	applied := &appliedLog{}
+	bill, inv, err := testServices(ServiceOptions{PublicURL: "https://fincom.test", Keyring: testKeys, Fiscal: c, Log: applied.logger()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	now := fixedNow
-	s, ds := newTestServerAt(t, &now, Config{PublicURL: "https://fincom.test", Billing: bill, Invoices: inv})
+	s, ds := newTestServerAt(t, &now, Config{PublicURL: "https://fincom.test", Billing: bill, Invoices: inv, Logger: applied.logger()})
 	h := s.Handler()
 	post(t, h, "/update_contact", withAddress)
 	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
-	return transmissionRig{s: s, h: h, a: a, n: n, ds: ds, bill: bill, inv: inv, now: &now, real: real}
+	return transmissionRig{s: s, h: h, a: a, n: n, ds: ds, bill: bill, inv: inv, now: &now, real: real, applied: applied}
 }
 
 // generateNF calls /generate_nf for the order and answers the invoice,

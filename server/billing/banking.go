@@ -146,9 +146,10 @@ func (s *Service) Settle(ctx context.Context, db *store.DB, unitID int64, orderT
 // mode's payer): record writes the channel's payments in one transaction
 // of the store, each charge settled as Rules.ApplyPayment decides (the
 // amount, the day, the account, the income entry, its reconciliation, the
-// invoice made due, the charge.paid webhook); then each payment's e-mail
-// goes to notify_email_charge (once per charge: its dedupe key) and the
-// invoice it made due is issued. A failure of those two is logged, never
+// invoice made due, the charge.paid webhook); then each payment
+// is logged ("payment applied", with its channel), its e-mail goes to
+// notify_email_charge (once per charge: its dedupe key) and the invoice it
+// made due is issued. A failure of those two is logged, never
 // the payment's: the money is received.
 func (s *Service) ApplyPayments(ctx context.Context, db *store.DB, record func() ([]store.Payment, error)) ([]store.Payment, error) {
 	ps, err := record()
@@ -156,6 +157,10 @@ func (s *Service) ApplyPayments(ctx context.Context, db *store.DB, record func()
 		return ps, err
 	}
 	for i := range ps {
+		// The operator's record of each payment and the channel that
+		// confirmed it: a payment that never reached here is not logged.
+		s.Log.Info("payment applied", "order", ps[i].OrderToken, "charge", ps[i].ChargeToken, "installment", ps[i].Installment,
+			"amount", ps[i].PaidAmount.StringFixed(2), "settlement", ps[i].Settlement, "via", ps[i].Via)
 		if err := s.paymentMail(ctx, db, ps[i]); err != nil {
 			s.Log.Warn("payment e-mail not queued", "order", ps[i].OrderToken, "via", ps[i].Via, "err", err)
 		}
