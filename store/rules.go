@@ -23,6 +23,10 @@ type Rules interface {
 	// ContractPeriods are a recurring contract's periods that have started
 	// by today and may be billed, in order.
 	ContractPeriods(c ContractTerm, today Date) []ContractPeriod
+	// MatchStatementLine picks what a statement line of that posting day
+	// settles among what it may (how: "exact" or "window"; "" for none,
+	// when the line waits for a person).
+	MatchStatementLine(posted string, found []StatementCandidate) (StatementCandidate, string)
 }
 
 // errNoRules is a write that needs the business rules on a store opened

@@ -64,37 +64,31 @@ func scanStatementLine(s scanner) (StatementLine, error) {
 	return l, err
 }
 
-func daysApart(a, b string) int {
-	ta, err1 := time.Parse(time.DateOnly, a)
-	tb, err2 := time.Parse(time.DateOnly, b)
-	if err1 != nil || err2 != nil {
-		return 1 << 30
-	}
-	d := int(ta.Sub(tb).Hours() / 24)
-	if d < 0 {
-		d = -d
-	}
-	return d
-}
-
-type candidate struct {
-	charge, entry int64
-	day           string
+// StatementCandidate is what a statement line may settle: an open charge
+// (Charge) or an entry (Entry), with the day it is compared by (the
+// charge's or unpaid entry's due date, a paid entry's payment day).
+type StatementCandidate struct {
+	Charge, Entry int64
+	Day           string
 }
 
 // ImportStatement imports a bank account's statement lines in one
 // transaction, each FITID once, and matches each new line: a credit to an
 // open charge paid into this account or an income of the same amount, a
 // debit to an expense of the same amount (unpaid, by due date; or paid
-// into this account and not reconciled, by payment day); the same date
-// first, else the single nearest within window days. Two candidates equally near leave the line
-// open for a person; an entry is never matched by two lines. A matched
+// into this account and not reconciled, by payment day), the one
+// Rules.MatchStatementLine picks; with none the line waits open for a
+// person. An entry is never matched by two lines. A matched
 // charge is settled as every confirmed payment is; the entry (the income
 // it booked, or the matched one) is paid on the line's date into the
 // account and reconciled (conciliation_date, id_ofx).
-func (db *DB) ImportStatement(ctx context.Context, unitID int64, accountToken string, in []StatementLineIn, window int) (StatementReport, error) {
+func (db *DB) ImportStatement(ctx context.Context, unitID int64, accountToken string, in []StatementLineIn) (StatementReport, error) {
 	rep := StatementReport{Lines: []StatementLine{}}
-	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	rules, err := db.rules()
+	if err != nil {
+		return rep, err
+	}
+	err = db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var account int64
 		if err := tx.QueryRowContext(ctx, `SELECT id FROM bank_accounts WHERE unit_id = ? AND token = ? AND active = 1`,
 			unitID, accountToken).Scan(&account); err != nil {
@@ -116,10 +110,11 @@ func (db *DB) ImportStatement(ctx context.Context, unitID int64, accountToken st
 				continue
 			}
 			rep.Imported++
-			c, how, err := matchLine(ctx, tx, unitID, account, l, window)
+			found, err := statementCandidates(ctx, tx, unitID, account, l)
 			if err != nil {
 				return err
 			}
+			c, how := rules.MatchStatementLine(l.Posted, found)
 			if how != "" {
 				p, err := db.reconcile(ctx, tx, tok, account, l, c, how, now)
 				if err != nil {
@@ -143,9 +138,8 @@ func (db *DB) ImportStatement(ctx context.Context, unitID int64, accountToken st
 	return rep, wrap("import statement", err)
 }
 
-// matchLine finds the line's match: how is "exact", "window" or "" (none,
-// or two equally near).
-func matchLine(ctx context.Context, tx *sql.Tx, unitID, account int64, l StatementLineIn, window int) (candidate, string, error) {
+// statementCandidates are the open charges and entries a line may settle.
+func statementCandidates(ctx context.Context, tx *sql.Tx, unitID, account int64, l StatementLineIn) ([]StatementCandidate, error) {
 	var q string
 	var args []any
 	// An entry already paid into this account and not reconciled (an
@@ -170,44 +164,30 @@ func matchLine(ctx context.Context, tx *sql.Tx, unitID, account int64, l Stateme
 	}
 	rows, err := tx.QueryContext(ctx, q, args...)
 	if err != nil {
-		return candidate{}, "", err
+		return nil, err
 	}
 	defer rows.Close()
-	best, bestDays, ties := candidate{}, 1<<30, 0
+	var out []StatementCandidate
 	for rows.Next() {
-		var c candidate
-		if err := rows.Scan(&c.charge, &c.entry, &c.day); err != nil {
-			return c, "", err
+		var c StatementCandidate
+		if err := rows.Scan(&c.Charge, &c.Entry, &c.Day); err != nil {
+			return nil, err
 		}
-		switch d := daysApart(c.day, l.Posted); {
-		case d < bestDays:
-			best, bestDays, ties = c, d, 1
-		case d == bestDays:
-			ties++
-		}
+		out = append(out, c)
 	}
-	if err := rows.Err(); err != nil {
-		return candidate{}, "", err
-	}
-	switch {
-	case ties != 1 || bestDays > window:
-		return candidate{}, "", nil
-	case bestDays == 0:
-		return best, "exact", nil
-	}
-	return best, "window", nil
+	return out, rows.Err()
 }
 
 // reconcile settles and reconciles what a line matched: a charge is paid
 // (with a confirmed payment's effects) and the income it books is
 // reconciled; an entry is paid on the line's date into the account and
 // reconciled.
-func (db *DB) reconcile(ctx context.Context, tx *sql.Tx, lineToken string, account int64, l StatementLineIn, c candidate, how string, now time.Time) (*Payment, error) {
+func (db *DB) reconcile(ctx context.Context, tx *sql.Tx, lineToken string, account int64, l StatementLineIn, c StatementCandidate, how string, now time.Time) (*Payment, error) {
 	var p *Payment
-	entry := c.entry
-	if c.charge != 0 {
+	entry := c.Entry
+	if c.Charge != 0 {
 		amt := Money{l.Amount.Round(2)}
-		pay, err := db.recordSettlement(ctx, tx, c.charge, Settle{Amount: &amt, Via: PaidStatement, Day: l.Posted, BankAccountID: account}, now)
+		pay, err := db.recordSettlement(ctx, tx, c.Charge, Settle{Amount: &amt, Via: PaidStatement, Day: l.Posted, BankAccountID: account}, now)
 		if err != nil {
 			return nil, err
 		}
@@ -225,7 +205,7 @@ func (db *DB) reconcile(ctx context.Context, tx *sql.Tx, lineToken string, accou
 		}
 	}
 	_, err := tx.ExecContext(ctx, `UPDATE statement_lines SET status = 'matched', matched_by = ?, entry_id = ?, charge_id = ?, updated_at = ?
-		WHERE token = ?`, how, nullID(entry), nullID(c.charge), timestamp(now), lineToken)
+		WHERE token = ?`, how, nullID(entry), nullID(c.Charge), timestamp(now), lineToken)
 	return p, err
 }
 
@@ -301,7 +281,7 @@ func (db *DB) ReconcileStatementLine(ctx context.Context, unitID int64, r Reconc
 			if cents != want {
 				return ErrAmountMismatch
 			}
-			if _, err := db.reconcile(ctx, tx, r.LineToken, account, l, candidate{entry: id}, "person", now); err != nil {
+			if _, err := db.reconcile(ctx, tx, r.LineToken, account, l, StatementCandidate{Entry: id}, "person", now); err != nil {
 				return err
 			}
 		case r.OrderToken != "":
@@ -318,7 +298,7 @@ func (db *DB) ReconcileStatementLine(ctx context.Context, unitID int64, r Reconc
 			if err != nil {
 				return err
 			}
-			p, err := db.reconcile(ctx, tx, r.LineToken, account, l, candidate{charge: charge}, "person", now)
+			p, err := db.reconcile(ctx, tx, r.LineToken, account, l, StatementCandidate{Charge: charge}, "person", now)
 			if err != nil {
 				return err
 			}

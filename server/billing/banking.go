@@ -177,10 +177,6 @@ func (s *Service) ApplyPayments(ctx context.Context, db *store.DB, record func()
 	return ps, nil
 }
 
-// MatchWindow is how many days apart a statement line and an entry's due
-// date may be and still match by amount (when exactly one entry is the
-// nearest).
-const MatchWindow = 5
 
 // ImportStatement imports the OFX statement of a bank account (a
 // statement.ErrNotOFX error when the file is none; a
@@ -212,7 +208,7 @@ func (s *Service) ImportStatement(ctx context.Context, db *store.DB, unitID int6
 	}
 	var rep store.StatementReport
 	rep.Payments, err = s.ApplyPayments(ctx, db, func() ([]store.Payment, error) {
-		rep, err = db.ImportStatement(ctx, unitID, accountToken, in, MatchWindow)
+		rep, err = db.ImportStatement(ctx, unitID, accountToken, in)
 		return rep.Payments, err
 	})
 	return rep, err

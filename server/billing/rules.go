@@ -167,3 +167,48 @@ func settlementOf(amount, paid decimal.Decimal, due, day string) string {
 	}
 	return store.SettlementExact
 }
+
+// MatchWindow is how many days apart a statement line and an entry's due
+// date may be and still match by amount (when exactly one entry is the
+// nearest).
+const MatchWindow = 5
+
+// MatchStatementLine matches a line to the candidate of its amount dated
+// its posting day ("exact"), else to the single nearest within
+// MatchWindow days ("window"); two equally near, or none near enough,
+// leave it for a person ("").
+func (Rules) MatchStatementLine(posted string, found []store.StatementCandidate) (store.StatementCandidate, string) {
+	best, bestDays, ties := store.StatementCandidate{}, -1, 0
+	for _, c := range found {
+		d, ok := daysApart(c.Day, posted)
+		switch {
+		case !ok:
+		case bestDays < 0 || d < bestDays:
+			best, bestDays, ties = c, d, 1
+		case d == bestDays:
+			ties++
+		}
+	}
+	switch {
+	case ties != 1 || bestDays > MatchWindow:
+		return store.StatementCandidate{}, ""
+	case bestDays == 0:
+		return best, "exact"
+	}
+	return best, "window"
+}
+
+// daysApart is how many whole days lie between two dates (ok false when
+// either is no date).
+func daysApart(a, b string) (int, bool) {
+	ta, err1 := time.Parse(time.DateOnly, a)
+	tb, err2 := time.Parse(time.DateOnly, b)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	d := int(ta.Sub(tb).Hours() / 24)
+	if d < 0 {
+		d = -d
+	}
+	return d, true
+}

@@ -97,3 +97,29 @@ func TestContractPeriods(t *testing.T) {
 		t.Fatalf("unknown recurrence: %+v", got)
 	}
 }
+
+// TestMatchStatementLine: the same day wins, else the single nearest within
+// the window; a tie or nothing near enough leaves the line for a person.
+func TestMatchStatementLine(t *testing.T) {
+	charge := func(id int64, day string) store.StatementCandidate { return store.StatementCandidate{Charge: id, Day: day} }
+	entry := func(id int64, day string) store.StatementCandidate { return store.StatementCandidate{Entry: id, Day: day} }
+	for _, c := range []struct {
+		name  string
+		found []store.StatementCandidate
+		want  store.StatementCandidate
+		how   string
+	}{
+		{"nothing", nil, store.StatementCandidate{}, ""},
+		{"same day", []store.StatementCandidate{entry(1, "2026-11-18"), charge(2, "2026-11-20")}, charge(2, "2026-11-20"), "exact"},
+		{"nearest in the window", []store.StatementCandidate{entry(1, "2026-11-15"), entry(2, "2026-11-23")}, entry(2, "2026-11-23"), "window"},
+		{"two equally near", []store.StatementCandidate{entry(1, "2026-11-18"), entry(2, "2026-11-22")}, store.StatementCandidate{}, ""},
+		{"the edge of the window", []store.StatementCandidate{charge(3, "2026-11-25")}, charge(3, "2026-11-25"), "window"},
+		{"past the window", []store.StatementCandidate{charge(3, "2026-11-26")}, store.StatementCandidate{}, ""},
+		{"an undated candidate", []store.StatementCandidate{entry(1, ""), entry(2, "2026-11-21")}, entry(2, "2026-11-21"), "window"},
+	} {
+		got, how := Rules{}.MatchStatementLine("2026-11-20", c.found)
+		if got != c.want || how != c.how {
+			t.Errorf("%s: %+v %q, want %+v %q", c.name, got, how, c.want, c.how)
+		}
+	}
+}
