@@ -177,7 +177,6 @@ func (s *Service) ApplyPayments(ctx context.Context, db *store.DB, record func()
 	return ps, nil
 }
 
-
 // ImportStatement imports the OFX statement of a bank account (a
 // statement.ErrNotOFX error when the file is none; a
 // *statement.OtherAccountError or statement.ErrCurrency when it holds no

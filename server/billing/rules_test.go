@@ -101,8 +101,12 @@ func TestContractPeriods(t *testing.T) {
 // TestMatchStatementLine: the same day wins, else the single nearest within
 // the window; a tie or nothing near enough leaves the line for a person.
 func TestMatchStatementLine(t *testing.T) {
-	charge := func(id int64, day string) store.StatementCandidate { return store.StatementCandidate{Charge: id, Day: day} }
-	entry := func(id int64, day string) store.StatementCandidate { return store.StatementCandidate{Entry: id, Day: day} }
+	charge := func(id int64, day string) store.StatementCandidate {
+		return store.StatementCandidate{Charge: id, Day: day}
+	}
+	entry := func(id int64, day string) store.StatementCandidate {
+		return store.StatementCandidate{Entry: id, Day: day}
+	}
 	for _, c := range []struct {
 		name  string
 		found []store.StatementCandidate
