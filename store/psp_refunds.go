@@ -35,15 +35,16 @@ const RefundRequested = "REQUESTED"
 const refundOpen = `('REQUESTED', 'EM_PROCESSAMENTO')`
 
 // RequestRefunds records the refunds of an order's Pix received at the
-// unit's PSP, before the PSP is asked: amount (nil: everything left)
-// taken from its payments in the order they came, each payment given
-// back at most what it brought (refunds not refused counted);
-// ErrNothingToRefund when nothing is left, ErrRefundTooLarge for more
-// than is left. Each refund's id is its payment's and its rank, so asking
+// unit's PSP, before the PSP is asked, as Rules.Refunds splits amount
+// (nil: everything left) over its payments. Each refund's id is its payment's and its rank, so asking
 // again is the same request.
 func (db *DB) RequestRefunds(ctx context.Context, unitID int64, orderToken string, amount *Money, reason string) ([]PSPRefund, error) {
 	var out []PSPRefund
-	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	rules, err := db.rules()
+	if err != nil {
+		return nil, err
+	}
+	err = db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		id, err := recordID(ctx, tx, tableSalesOrders, unitID, orderToken, false)
 		if err != nil {
 			return err
@@ -55,57 +56,38 @@ func (db *DB) RequestRefunds(ctx context.Context, unitID int64, orderToken strin
 		if err != nil {
 			return err
 		}
-		type left struct {
-			e2e         string
-			charge      int64
-			left        decimal.Decimal
-			requestedSo int
-		}
-		var payments []left
-		total := decimal.Zero
+		var payments []Refundable
 		for rows.Next() {
-			var l left
-			var paid Money
+			var l Refundable
 			var given string
-			if err := rows.Scan(&l.e2e, &l.charge, &paid, &l.requestedSo, &given); err != nil {
+			if err := rows.Scan(&l.EndToEndID, &l.charge, &l.Paid, &l.rank, &given); err != nil {
 				rows.Close()
 				return err
 			}
-			l.left = paid.Decimal
 			for _, g := range strings.Fields(given) {
 				d, err := decimal.NewFromString(g)
 				if err != nil {
 					rows.Close()
 					return err
 				}
-				l.left = l.left.Sub(d)
+				l.Given = append(l.Given, Money{d})
 			}
-			if l.left.IsPositive() {
-				payments = append(payments, l)
-				total = total.Add(l.left)
-			}
+			payments = append(payments, l)
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
 			return err
 		}
-		want := total
-		if amount != nil {
-			want = amount.Decimal
+		parts, err := rules.Refunds(payments, amount)
+		if err != nil {
+			return err
 		}
-		switch {
-		case total.IsZero():
-			return ErrNothingToRefund
-		case want.GreaterThan(total):
-			return ErrRefundTooLarge
-		}
-		for _, l := range payments {
-			if !want.IsPositive() {
-				break
+		for i, part := range parts {
+			if !part.IsPositive() {
+				continue
 			}
-			part := decimal.Min(want, l.left)
-			want = want.Sub(part)
-			f := PSPRefund{ID: refundID(l.e2e, l.requestedSo), EndToEndID: l.e2e, Amount: NewMoney(part), Status: RefundRequested,
+			l := payments[i]
+			f := PSPRefund{ID: refundID(l.EndToEndID, l.rank), EndToEndID: l.EndToEndID, Amount: part, Status: RefundRequested,
 				Reason: NewText(reason), Requested: timestamp(now), UnitID: unitID}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO psp_refunds (id, end_to_end_id, charge_id, amount, reason, status, requested_at, updated_at)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, f.ID, f.EndToEndID, l.charge, f.Amount, f.Reason, f.Status, f.Requested, f.Requested); err != nil {
@@ -116,6 +98,16 @@ func (db *DB) RequestRefunds(ctx context.Context, unitID int64, orderToken strin
 		return nil
 	})
 	return out, wrap("request refunds", err)
+}
+
+// Refundable is a Pix payment of an order, what it brought (Paid) and
+// the refunds of it not refused (Given), oldest first.
+type Refundable struct {
+	EndToEndID string
+	Paid       Money
+	Given      []Money
+	charge     int64
+	rank       int // refunds asked of it so far, refused ones too
 }
 
 // refundID is the id of a payment's n-th refund at the PSP: 35 letters

@@ -27,6 +27,10 @@ type Rules interface {
 	// settles among what it may (how: "exact" or "window"; "" for none,
 	// when the line waits for a person).
 	MatchStatementLine(posted string, found []StatementCandidate) (StatementCandidate, string)
+	// Refunds splits a refund of amount (nil: all that is left) over an
+	// order's Pix payments, one part per payment (zero: none of it), or
+	// refuses it (ErrNothingToRefund, ErrRefundTooLarge).
+	Refunds(payments []Refundable, amount *Money) ([]Money, error)
 }
 
 // errNoRules is a write that needs the business rules on a store opened

@@ -212,3 +212,38 @@ func daysApart(a, b string) (int, bool) {
 	}
 	return d, true
 }
+
+// Refunds takes a refund (nil: everything left) from an order's Pix
+// payments in the order they came, each given back at most what it
+// brought less its refunds not refused: ErrNothingToRefund when nothing
+// is left, ErrRefundTooLarge for more than is left.
+func (Rules) Refunds(payments []store.Refundable, amount *store.Money) ([]store.Money, error) {
+	left := make([]decimal.Decimal, len(payments))
+	total := decimal.Zero
+	for i, p := range payments {
+		left[i] = p.Paid.Decimal
+		for _, g := range p.Given {
+			left[i] = left[i].Sub(g.Decimal)
+		}
+		if left[i].IsPositive() {
+			total = total.Add(left[i])
+		}
+	}
+	want := total
+	if amount != nil {
+		want = amount.Decimal
+	}
+	switch {
+	case total.IsZero():
+		return nil, store.ErrNothingToRefund
+	case want.GreaterThan(total):
+		return nil, store.ErrRefundTooLarge
+	}
+	parts := make([]store.Money, len(payments))
+	for i := range payments {
+		part := decimal.Max(decimal.Zero, decimal.Min(want, left[i]))
+		parts[i] = store.NewMoney(part)
+		want = want.Sub(part)
+	}
+	return parts, nil
+}

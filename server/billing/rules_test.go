@@ -127,3 +127,42 @@ func TestMatchStatementLine(t *testing.T) {
 		}
 	}
 }
+
+// TestRefunds: a refund is taken from the payments in the order they came,
+// each at most what it has left; all of it by default; nothing left or
+// more than is left is refused.
+func TestRefunds(t *testing.T) {
+	pay := func(paid string, given ...string) store.Refundable {
+		r := store.Refundable{Paid: money(paid)}
+		for _, g := range given {
+			r.Given = append(r.Given, money(g))
+		}
+		return r
+	}
+	amt := func(s string) *store.Money { m := money(s); return &m }
+	for _, c := range []struct {
+		name     string
+		payments []store.Refundable
+		amount   *store.Money
+		want     []string
+		err      error
+	}{
+		{"all of it", []store.Refundable{pay("30.00", "10.00"), pay("47.30")}, nil, []string{"20", "47.3"}, nil},
+		{"from the first", []store.Refundable{pay("30.00"), pay("47.30")}, amt("25.00"), []string{"25", "0"}, nil},
+		{"across two", []store.Refundable{pay("30.00", "30.00"), pay("47.30"), pay("10.00")}, amt("50.00"), []string{"0", "47.3", "2.7"}, nil},
+		{"nothing left", []store.Refundable{pay("30.00", "30.00")}, nil, nil, store.ErrNothingToRefund},
+		{"no payment", nil, amt("1.00"), nil, store.ErrNothingToRefund},
+		{"too much", []store.Refundable{pay("30.00", "10.00")}, amt("20.01"), nil, store.ErrRefundTooLarge},
+	} {
+		got, err := Rules{}.Refunds(c.payments, c.amount)
+		if !errors.Is(err, c.err) || len(got) != len(c.want) {
+			t.Errorf("%s: %v %v, want %v %v", c.name, got, err, c.want, c.err)
+			continue
+		}
+		for i := range got {
+			if !got[i].Equal(decimal.RequireFromString(c.want[i])) {
+				t.Errorf("%s: part %d = %s, want %s", c.name, i+1, got[i], c.want[i])
+			}
+		}
+	}
+}
