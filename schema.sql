@@ -633,7 +633,11 @@ CREATE TABLE invoices (
 	cancelled_at  TEXT,
 	cancel_reason TEXT,
 	status_code   INTEGER,
-	status_text   TEXT
+	status_text   TEXT,
+	-- A cancellation sent whose answer was lost: its reason, until the
+	-- authority confirms or refuses it, and the times asked since.
+	cancel_pending TEXT,
+	cancel_tries  INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 CREATE UNIQUE INDEX invoices_number ON invoices(unit_id, kind, series, number) WHERE status <> 'REJECTED';
 CREATE INDEX invoices_order ON invoices(order_id);

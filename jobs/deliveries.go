@@ -119,7 +119,8 @@ func TransmissionWait(attempts int) time.Duration {
 }
 
 // RetryTransmissions issues again each held note of a domain whose wait is
-// over, then sends its recipients' manifestations waiting
+// over, asks again for each cancellation whose answer was lost
+// (invoicing.FinishCancellation), then sends its recipients' manifestations waiting
 // (invoicing.SendManifestations) and fetches the documents issued to its
 // units (invoicing.FetchInboxes, at most hourly when nothing is new) (the
 // transmissions loop runs it on the open domains every few seconds, on
@@ -169,10 +170,40 @@ func (r *Runner) RetryTransmissions(ctx context.Context, db *store.DB) error {
 			r.Log.Warn("transmission", "domain", db.Name, "order", h.OrderToken, "attempts", h.Attempts+1, "err", err)
 		}
 	}
+	if err := r.finishCancellations(ctx, db, now); err != nil {
+		return err
+	}
 	if err := r.Billing.Invoices.SendManifestations(ctx, db); err != nil {
 		return err
 	}
 	return r.Billing.Invoices.FetchInboxes(ctx, db)
+}
+
+// finishCancellations asks again for each cancellation whose answer was
+// lost, on the same waits as a held note's.
+func (r *Runner) finishCancellations(ctx context.Context, db *store.DB, now time.Time) error {
+	pending, err := db.PendingCancellations(ctx)
+	if err != nil {
+		return err
+	}
+	for _, c := range pending {
+		key := "cancel " + db.Name + "/" + c.OrderToken
+		last, seen := r.fiscalTries.Load(key)
+		if !seen {
+			r.fiscalTries.Store(key, now)
+			continue
+		}
+		if now.Sub(last.(time.Time)) < TransmissionWait(c.Tries) {
+			continue
+		}
+		r.fiscalTries.Store(key, now)
+		if err := r.Billing.Invoices.FinishCancellation(ctx, db, c); err != nil {
+			r.Log.Warn("cancellation", "domain", db.Name, "order", c.OrderToken, "tries", c.Tries+1, "err", err)
+			continue
+		}
+		r.fiscalTries.Delete(key)
+	}
+	return nil
 }
 
 // elapsed is the runner's real clock.

@@ -484,7 +484,8 @@ func (db *DB) CancelInvoice(ctx context.Context, unitID int64, orderToken, reaso
 		if now.Sub(t) > window {
 			return ErrCancelWindow
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE invoices SET status = 'CANCELLED', cancelled_at = ?, cancel_reason = ?, status_text = ? WHERE id = ?`,
+		if _, err := tx.ExecContext(ctx, `UPDATE invoices SET status = 'CANCELLED', cancelled_at = ?, cancel_reason = ?, status_text = ?,
+			cancel_pending = NULL WHERE id = ?`,
 			timestamp(now), reason, statusText, id); err != nil {
 			return err
 		}

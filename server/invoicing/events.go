@@ -51,11 +51,41 @@ func (s *Service) Cancel(ctx context.Context, db *store.DB, unitID int64, orderT
 	var ev *store.InvoiceEvent
 	if c, ok := s.Authority.(fiscal.Canceller); ok {
 		var err error
-		if ev, err = s.registerCancellation(ctx, c, db, unitID, orderToken, reason, window); err != nil {
+		ev, err = s.registerCancellation(ctx, c, db, unitID, orderToken, reason, window)
+		if errors.Is(err, ErrCancellationUnsure) {
+			// Sent, and neither its answer nor the note's consult could
+			// be read: the transmissions loop asks until SEFAZ tells.
+			if herr := db.HoldCancellation(ctx, unitID, orderToken, reason); herr != nil {
+				return herr
+			}
+		}
+		if err != nil {
 			return err
 		}
 	}
 	return db.CancelInvoice(ctx, unitID, orderToken, reason, window, "Cancelada: "+reason, ev)
+}
+
+// FinishCancellation asks the authority again for a cancellation whose
+// answer was lost (store.HoldCancellation), as /cancel_nf would with the
+// same reason: registered, the invoice is cancelled; refused, it stays
+// authorized and the order says why. Anything else (still no answer, the
+// authority unreachable) is counted and answered, and the cancellation
+// waits for the next try.
+func (s *Service) FinishCancellation(ctx context.Context, db *store.DB, c store.PendingCancellation) error {
+	err := s.Cancel(ctx, db, c.UnitID, c.OrderToken, c.Reason)
+	var refused *problem.Problem
+	switch {
+	case err == nil, errors.Is(err, store.ErrNoInvoice):
+		return nil
+	case errors.Is(err, ErrCancellationRefused) && errors.As(err, &refused):
+		d, _ := refused.Details.(map[string]any)
+		return db.DropCancellation(ctx, c.UnitID, c.OrderToken, fmt.Sprintf("Cancelamento recusado pela autoridade (%v): %v", d["code"], d["reason"]))
+	}
+	if cerr := db.CountCancellationTry(ctx, c.UnitID, c.OrderToken); cerr != nil {
+		return cerr
+	}
+	return err
 }
 
 // Refusals of CancelBySubstitution.
@@ -229,7 +259,7 @@ var (
 	// ErrCancellationUnsure: the cancellation was sent and neither its
 	// answer nor the note's consult could be read.
 	ErrCancellationUnsure = problem.New(http.StatusBadGateway,
-		"The cancellation was sent and the tax authority's answer was lost: call /cancel_nf again to have it confirmed; it is never registered twice.")
+		"The cancellation was sent and the tax authority's answer was lost: it will be confirmed when the authority answers; it is never registered twice.")
 )
 
 // eventError is an event's failure as answered: the authority's refusal

@@ -145,6 +145,19 @@ func (a *Authority) Authorized() int {
 	return n
 }
 
+// Cancelled counts the notes it holds cancelled.
+func (a *Authority) Cancelled() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	n := 0
+	for _, x := range a.notes {
+		if x.cancelled {
+			n++
+		}
+	}
+	return n
+}
+
 // Received lists the services called, in order.
 func (a *Authority) Received() []string {
 	a.mu.Lock()
