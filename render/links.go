@@ -52,6 +52,17 @@ func (l Links) DANFE(publicToken string) string { return l.page("public_danfe", 
 // InvoiceXML is the invoice's XML.
 func (l Links) InvoiceXML(publicToken string) string { return l.page("public_nf_xml", publicToken) }
 
+// EventXML is an event of the invoice as the authority registered it: its
+// cancellation (kind "cancellation") or a correction letter
+// ("correction"; seq 0: the latest).
+func (l Links) EventXML(publicToken, kind string, seq int) string {
+	u := l.page("public_nf_"+kind+"_xml", publicToken)
+	if seq > 0 {
+		u += "?sequence=" + strconv.Itoa(seq)
+	}
+	return u
+}
+
 // Event is where the payment page records what the payer does.
 func (l Links) Event() string { return l.PublicURL + APIPrefix + "/sales_orders/public_event" }
 

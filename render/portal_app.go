@@ -305,8 +305,10 @@ type PortalOrderPage struct {
 	Events        []PortalInvoiceEvent
 }
 
-// PortalInvoiceEvent is an event registered on an order's invoice.
-type PortalInvoiceEvent struct{ Name, Protocol, Date string }
+// PortalInvoiceEvent is an event registered on an order's invoice: the
+// address of its document (none without a public token) and a
+// correction letter's text.
+type PortalInvoiceEvent struct{ Name, Protocol, Date, XMLURL, Text string }
 
 // PortalEntry is an entry on the transactions page.
 type PortalEntry struct {

@@ -39,8 +39,9 @@ func (rig transmissionRig) unitID(t *testing.T, db *store.DB) int64 {
 
 // TestCancellationEventKept: the cancellation the authority registered is
 // kept with the invoice, as its procEventoNFe (an NF-e) or the national
-// system's evento (a national NFS-e), with its protocol; TestMain holds
-// each to its schema and signatures.
+// system's evento (a national NFS-e), with its protocol, and served
+// beside the note's XML; TestMain holds each to its schema and
+// signatures.
 func TestCancellationEventKept(t *testing.T) {
 	rig := newTransmissionRig(t)
 	h := rig.h
@@ -50,11 +51,21 @@ func TestCancellationEventKept(t *testing.T) {
 	} {
 		id := post(t, h, "/insert_sales_order", tc.order)["data"].(map[string]any)["id"].(string)
 		post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+		public := publicOf(t, h, id)
+		if rec := do(h, http.MethodGet, "/sales_orders/public_nf_cancellation_xml/"+public, ""); rec.Code != http.StatusNotFound ||
+			!strings.Contains(rec.Body.String(), "The invoice has no such event registered by the tax authority.") {
+			t.Fatalf("%s: the cancellation of a note not cancelled: %d %s", tc.typ, rec.Code, rec.Body)
+		}
 		post(t, h, "/cancel_nf", `{`+auth+`,"id_token":"`+id+`","reason":"Pedido cancelado pelo cliente"}`)
 		events := invoiceEvents(t, rig, h, id)
 		if len(events) != 1 || events[0].Type != tc.typ || events[0].Sequence != 1 || events[0].Protocol == "" ||
 			!strings.Contains(events[0].XML, tc.root) {
 			t.Fatalf("%s: events %+v", tc.typ, events)
+		}
+		rec := do(h, http.MethodGet, "/sales_orders/public_nf_cancellation_xml/"+public, "")
+		if rec.Code != http.StatusOK || rec.Body.String() != events[0].XML || !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/xml") ||
+			!strings.Contains(rec.Header().Get("Content-Disposition"), "-"+tc.typ+"-1.xml") {
+			t.Fatalf("%s: the cancellation served: %d %v %.200s", tc.typ, rec.Code, rec.Header(), rec.Body)
 		}
 	}
 }
@@ -91,8 +102,19 @@ func TestCorrectionLetterFromThePortal(t *testing.T) {
 	if len(events) != 2 || events[1].Type != "110110" || events[1].Sequence != 2 || !strings.Contains(events[1].XML, "Rua Vergueiro, 1002") {
 		t.Fatalf("events %+v", events)
 	}
-	if page := b.do("GET", path, nil).Body.String(); !strings.Contains(page, "Carta de correção nº 2 · protocolo "+events[1].Protocol) {
-		t.Fatalf("the page does not list the letters:\n%s", page)
+	page = b.do("GET", path, nil).Body.String()
+	if !strings.Contains(page, "Carta de correção nº 2 · protocolo "+events[1].Protocol) ||
+		!strings.Contains(page, "<q>Endereço de entrega: Rua Vergueiro, 1002</q>") || !strings.Contains(page, "public_nf_correction_xml/") {
+		t.Fatalf("the page does not list the letters, their texts and documents:\n%s", page)
+	}
+	// The latest letter is served beside the note, an earlier one by its
+	// sequence.
+	public := publicOf(t, h, id)
+	for _, c := range []struct{ query, want string }{{"", events[1].XML}, {"?sequence=1", events[0].XML}, {"?sequence=3", ""}} {
+		rec := do(h, http.MethodGet, "/sales_orders/public_nf_correction_xml/"+public+c.query, "")
+		if (c.want == "" && rec.Code != http.StatusNotFound) || (c.want != "" && (rec.Code != http.StatusOK || rec.Body.String() != c.want)) {
+			t.Errorf("the correction letter %q: %d %.200s", c.query, rec.Code, rec.Body)
+		}
 	}
 	// An NFC-e takes no correction letter.
 	nfce := post(t, h, "/insert_sales_order", nfceOrder)["data"].(map[string]any)["id"].(string)

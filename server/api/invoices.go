@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"mime"
 	"net/http"
 	"strings"
@@ -20,6 +21,7 @@ type invoices struct{ *API }
 var (
 	errInvoiceUnknown = web.NewError(http.StatusNotFound, web.TextInvoiceNotFound)
 	errNoDANFE        = web.NewError(http.StatusConflict, web.TextNoDANFE)
+	errNoEvent        = web.NewError(http.StatusNotFound, "The invoice has no such event registered by the tax authority.")
 )
 
 // issuedMessage is /generate_nf's message for each status of the invoice
@@ -107,23 +109,33 @@ func (s invoices) sendDanfeXML(r *web.Request, q *web.IdRequest) (any, error) {
 
 // publicInvoice reads the invoice of a public token.
 func (s invoices) publicInvoice(r *web.Request) (store.Invoice, store.InvoiceData, error) {
+	var inv store.Invoice
+	var d store.InvoiceData
+	err := s.withPublicInvoice(r, func(db *store.DB, i store.Invoice, unitID int64, order string) (err error) {
+		inv = i
+		d, err = db.InvoiceData(r.Ctx, unitID, order)
+		return err
+	})
+	return inv, d, err
+}
+
+// withPublicInvoice calls read with the open domain of a public token and
+// its order's invoice (errInvoiceUnknown without one).
+func (s invoices) withPublicInvoice(r *web.Request, read func(db *store.DB, inv store.Invoice, unitID int64, order string) error) error {
 	token := r.Params.ByName("token")
 	db, release, err := public(s).publicDB(r.Ctx, r.HTTP, token)
 	if err != nil {
-		return store.Invoice{}, store.InvoiceData{}, err
+		return err
 	}
 	defer release()
 	inv, unitID, order, err := db.PublicInvoice(r.Ctx, token)
 	if err == nil {
-		var d store.InvoiceData
-		if d, err = db.InvoiceData(r.Ctx, unitID, order); err == nil {
-			return inv, d, nil
-		}
+		err = read(db, inv, unitID, order)
 	}
 	if errors.Is(err, store.ErrNotFound) {
 		err = errInvoiceUnknown
 	}
-	return store.Invoice{}, store.InvoiceData{}, err
+	return err
 }
 
 // document is a file answer: an invoice's XML or DANFE, a boleto.
@@ -158,6 +170,33 @@ func (s invoices) publicNFXML(r *web.Request) (any, error) {
 	}
 	return document{name: invoicing.FileName(inv) + ".xml", contentType: "application/xml; charset=utf-8", disposition: "attachment",
 		body: []byte(inv.XML), csp: "sandbox; default-src 'none'; frame-ancestors 'none'"}, nil
+}
+
+// publicEventXML (GET) downloads an event the authority registered on the
+// invoice, as the issuer keeps it (procEventoNFe): typ's latest, or the
+// ?sequence=N one.
+func (s invoices) publicEventXML(typ string) func(r *web.Request) (any, error) {
+	return func(r *web.Request) (any, error) {
+		var ev store.InvoiceEvent
+		var name string
+		err := s.withPublicInvoice(r, func(db *store.DB, inv store.Invoice, unitID int64, _ string) error {
+			events, err := db.InvoiceEvents(r.Ctx, unitID, inv.AccessKey.String)
+			if err != nil {
+				return err
+			}
+			var ok bool
+			if ev, ok = invoicing.EventOf(events, typ, r.Query["sequence"]); !ok {
+				return errNoEvent
+			}
+			name = invoicing.FileName(inv)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return document{name: fmt.Sprintf("%s-%s-%d.xml", name, ev.Type, ev.Sequence), contentType: "application/xml; charset=utf-8",
+			disposition: "attachment", body: []byte(ev.XML), csp: "sandbox; default-src 'none'; frame-ancestors 'none'"}, nil
+	}
 }
 
 // publicDANFE (GET) is the printable invoice with the key's Code 128 bar
@@ -241,6 +280,12 @@ const (
 		"sent."
 	docPublicDANFE = "The printable DANFE of the order's invoice (or the NFS-e's equivalent) with the access key's Code " +
 		"128 bar code. Documents of the test environment say so."
-	docPublicDANFEPDF = "The DANFE as an A4 PDF, as the invoice e-mails carry it."
-	docPublicNFXML    = "The invoice's XML, as a download, never cached."
+	docPublicDANFEPDF        = "The DANFE as an A4 PDF, as the invoice e-mails carry it."
+	docPublicNFXML           = "The invoice's XML, as a download, never cached."
+	docPublicCancellationXML = "The cancellation the tax authority registered on the invoice (event 110111, or the national NFS-e's " +
+		"e101101), as its issuer keeps it: the `procEventoNFe` (the signed event and the authority's `retEvento`), a download " +
+		"named `<access key>-110111-1.xml`. 404 `The invoice has no such event registered by the tax authority.` before one."
+	docPublicCorrectionXML = "The invoice's latest correction letter (carta de correção, event 110110) as its issuer keeps it " +
+		"(`procEventoNFe`), or the one of `?sequence=N`; a download named `<access key>-110110-<sequence>.xml`. 404 `The invoice " +
+		"has no such event registered by the tax authority.` before one."
 )

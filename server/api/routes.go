@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"fincom/server/docread"
+	"fincom/server/invoicing"
 	"fincom/server/preview"
 	"fincom/server/web"
 	"fincom/store"
@@ -12,6 +13,10 @@ import (
 // installmentQuery is the ?installment=N of the portal's documents: which
 // installment's charge (default: the first that has one).
 var installmentQuery = []web.QueryParam{{Name: "installment", Doc: "The installment (1, 2, ...); default: the first that has this document."}}
+
+// sequenceQuery is the ?sequence=N of an invoice's event: which of its
+// kind (default: the latest).
+var sequenceQuery = []web.QueryParam{{Name: "sequence", Doc: "The event's sequence (1, 2, ...); default: the latest."}}
 
 // Each resource's not-found (and duplicate) texts, for the routes that
 // name its records.
@@ -140,6 +145,10 @@ func (s *API) RouteTable() []web.Route {
 			Doc: web.Doc{Tag: web.TagPortal, Summary: "The invoice's DANFE as a PDF (a fincom route).", Desc: docPublicDANFEPDF, Raw: "application/pdf"}},
 		{Method: http.MethodGet, Path: "/sales_orders/public_nf_xml/:token", Do: web.Plain(invoices{s}.publicNFXML), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
 			Doc: web.Doc{Tag: web.TagPortal, Summary: "The authorized invoice's XML (a fincom route).", Desc: docPublicNFXML, Raw: "application/xml"}},
+		{Method: http.MethodGet, Path: "/sales_orders/public_nf_cancellation_xml/:token", Do: web.Plain(invoices{s}.publicEventXML(invoicing.EventCancellation)), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagPortal, Summary: "The invoice's cancellation event as the authority registered it (a fincom route).", Desc: docPublicCancellationXML, Raw: "application/xml"}},
+		{Method: http.MethodGet, Path: "/sales_orders/public_nf_correction_xml/:token", Do: web.Plain(invoices{s}.publicEventXML(invoicing.EventCorrection)), Query: sequenceQuery, Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagPortal, Summary: "The invoice's correction letter as the authority registered it (a fincom route).", Desc: docPublicCorrectionXML, Raw: "application/xml"}},
 		{Path: "/sales_orders/public_event", Do: web.Handle(public{s}.publicEvent), Auth: web.AuthPublic, Texts: web.TextsDefault, Errs: web.ErrMap{{store.ErrNotFound, errPortalNotFound}},
 			Doc: web.Doc{Tag: web.TagPortal, Summary: "Record a portal event (viewed, copied the PIX code, ...).", Desc: docPublicEvent, Resp: web.Done}},
 		// The PSP's callback (beyond the spec): the unit's webhook address,

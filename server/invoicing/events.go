@@ -2,10 +2,12 @@ package invoicing
 
 import (
 	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -235,6 +237,62 @@ func NextSequence(events []store.InvoiceEvent, typ string) int {
 		}
 	}
 	return n
+}
+
+// What EventOf looks for: a cancellation (by event 110111, by
+// substitution 110112, or the national NFS-e's e101101) or a correction
+// letter (110110).
+const (
+	EventCancellation = "cancellation"
+	EventCorrection   = "correction"
+)
+
+// eventTypes are each EventOf kind's event types.
+var eventTypes = map[string][]string{EventCancellation: {"110111", "110112", "e101101"}, EventCorrection: {"110110"}}
+
+// EventOf is the note's event of a kind (Event*): the one of sequence seq,
+// or with seq 0 the latest registered.
+func EventOf(events []store.InvoiceEvent, kind string, seq int) (store.InvoiceEvent, bool) {
+	var found store.InvoiceEvent
+	ok := false
+	for _, e := range events {
+		if slices.Contains(eventTypes[kind], e.Type) && (seq == 0 || e.Sequence == seq) {
+			found, ok = e, true
+		}
+	}
+	return found, ok
+}
+
+// EventKind is the EventOf kind of an event ("" for none: an EPEC).
+func EventKind(e store.InvoiceEvent) string {
+	for kind, types := range eventTypes {
+		if slices.Contains(types, e.Type) {
+			return kind
+		}
+	}
+	return ""
+}
+
+// CorrectionText is a correction letter's text as the authority
+// registered it (xCorrecao; "" for another event).
+func CorrectionText(e store.InvoiceEvent) string {
+	if e.Type != "110110" {
+		return ""
+	}
+	d := xml.NewDecoder(strings.NewReader(e.XML))
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return ""
+		}
+		if se, ok := tok.(xml.StartElement); ok && se.Name.Local == "xCorrecao" {
+			var text string
+			if d.DecodeElement(&text, &se) != nil {
+				return ""
+			}
+			return text
+		}
+	}
 }
 
 // production says the invoice was issued in production (tpAmb 1).

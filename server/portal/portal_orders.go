@@ -14,6 +14,7 @@ import (
 
 	"fincom/render"
 	"fincom/server/brdoc"
+	"fincom/server/invoicing"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -164,7 +165,11 @@ func (s *Portal) portalOrderPage(p *portalRequest, token, notice, errText string
 				if e.Type == "110110" {
 					name += " nº " + strconv.Itoa(e.Sequence)
 				}
-				page.Events = append(page.Events, render.PortalInvoiceEvent{Name: name, Protocol: e.Protocol, Date: eventDate(e.CreatedAt)})
+				pe := render.PortalInvoiceEvent{Name: name, Protocol: e.Protocol, Date: eventDate(e.CreatedAt), Text: invoicing.CorrectionText(e)}
+				if kind := invoicing.EventKind(e); kind != "" && o.PublicToken.Valid {
+					pe.XMLURL = s.Links.EventXML(o.PublicToken.String, kind, e.Sequence)
+				}
+				page.Events = append(page.Events, pe)
 			}
 		}
 		if o.PublicToken.Valid && (inv.Status == store.InvoiceAuthorized || inv.Status == store.InvoiceCancelled || inv.Status == store.InvoiceContingency) {
