@@ -27,6 +27,7 @@ import (
 // seen) before pointing at SEFAZ's homologation.
 func newFiscalLocalCmd(a *app) *cobra.Command {
 	var addr, out string
+	var nfceWindow time.Duration
 	c := &cobra.Command{
 		Use:   "local-authority --out DIR [--addr 127.0.0.1:8443]",
 		Short: "Run a SEFAZ of fincom's own on loopback (homologation only) and write the endpoints and CA files that point a server at it",
@@ -42,7 +43,7 @@ func newFiscalLocalCmd(a *app) *cobra.Command {
 			}
 			mux := http.NewServeMux()
 			mux.Handle("/SefinNacional/", &nfselocal.System{})
-			mux.Handle("/", &local.Authority{})
+			mux.Handle("/", &local.Authority{NFCeCancelWindow: nfceWindow})
 			return serveLoopback(cmd.Context(), "local authority", addr, mux, func(base string, cert *x509.Certificate) error {
 				if err := writeLocalFiles(out, base, cert); err != nil {
 					return err
@@ -55,6 +56,8 @@ func newFiscalLocalCmd(a *app) *cobra.Command {
 	}
 	c.Flags().StringVar(&addr, "addr", "127.0.0.1:8443", "loopback address to listen on (port 0: any free one)")
 	c.Flags().StringVar(&out, "out", "", "folder for endpoints.json and ca.pem")
+	c.Flags().DurationVar(&nfceWindow, "nfce-cancel-window", 30*time.Minute,
+		"how long after its emission an NFC-e may be cancelled, as the state sets it (past it: 501)")
 	return c
 }
 

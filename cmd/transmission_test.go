@@ -128,7 +128,8 @@ func TestServeTransmitsToAnAuthorityItHasNeverSeen(t *testing.T) {
 	dir := t.TempDir()
 	var lout safeBuffer
 	lroot := newRootCmd(&app{schema: schema, out: &lout, errOut: &lout})
-	lroot.SetArgs([]string{"fiscal", "local-authority", "--addr", "127.0.0.1:0", "--out", dir})
+	// Its NFC-e window is a state's of a second, for the refusal below.
+	lroot.SetArgs([]string{"fiscal", "local-authority", "--addr", "127.0.0.1:0", "--out", dir, "--nfce-cancel-window", "1s"})
 	lctx, lcancel := context.WithCancel(context.Background())
 	ldone := make(chan error, 1)
 	go func() { ldone <- lroot.ExecuteContext(lctx) }()
@@ -215,6 +216,26 @@ func TestServeTransmitsToAnAuthorityItHasNeverSeen(t *testing.T) {
 	}
 	if code, m := call("/cancel_nf", `{`+tokens+`,"id_token":"`+nfe+`","reason":"Pedido cancelado pelo cliente"}`); code != 200 {
 		t.Fatalf("cancel NF-e: %d %v", code, m)
+	}
+	// The authority holds it cancelled (101), and the server serves the
+	// cancellation it registered (135) beside the note.
+	if st := jsonOut(t, cli(t, schema, data, append([]string{"fiscal", "consult", "acme", unit, nfeKey, "--json"}, fiscalFlags...)...)); st["cStat"] != 101.0 {
+		t.Fatalf("the cancelled NF-e at the authority: %v", st)
+	}
+	ev := served(strings.Replace(xmlURL.String(), "public_nf_xml", "public_nf_cancellation_xml", 1))
+	if err := fiscal.ValidateSchema("procEventoCancNFe", ev); err != nil || !strings.Contains(string(ev), "<cStat>135</cStat>") {
+		t.Fatalf("the cancellation served: %v %.400s", err, ev)
+	}
+	// Past the state's window the authority refuses the NFC-e's
+	// cancellation (501): the note stays authorized and the answer says
+	// the authority's code and text.
+	time.Sleep(2100 * time.Millisecond)
+	if code, m := call("/cancel_nf", `{`+tokens+`,"id_token":"`+nfce+`","reason":"Pedido cancelado pelo cliente"}`); code != 422 ||
+		m["error"] != "The tax authority refused the cancellation: see details." || m["details"].(map[string]any)["code"] != 501.0 {
+		t.Fatalf("a cancellation the authority refuses: %d %v", code, m)
+	}
+	if _, o := call("/get_sales_order_by_id", `{`+tokens+`,"id_token":"`+nfce+`"}`); o["data"].(map[string]any)["invoice"].(map[string]any)["status"] != "AUTHORIZED" {
+		t.Fatalf("the NFC-e after the refusal: %v", o["data"].(map[string]any)["invoice"])
 	}
 	// An NFC-e takes no correction letter: refused before anything is sent.
 	_, o = call("/get_sales_order_by_id", `{`+tokens+`,"id_token":"`+nfce+`"}`)

@@ -2,6 +2,7 @@ package local
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/xml"
 	"fmt"
 	"time"
@@ -80,7 +81,7 @@ func (a *Authority) event(msg []byte, now time.Time) []byte {
 		code, reason = 222, "Rejeição: Protocolo de Autorização de Uso difere do cadastrado"
 	case n.cancelled:
 		code, reason = 573, "Rejeição: Duplicidade de Evento"
-	case pastWindow(q.Ev.Inf.Key, n.issued, q.Ev.Inf.At):
+	case a.pastWindow(q.Ev.Inf.Key, n.issued, q.Ev.Inf.At):
 		code, reason = 501, "Rejeição: Prazo de Cancelamento superior ao previsto na Legislação"
 	default:
 		n.cancelled = true
@@ -90,16 +91,17 @@ func (a *Authority) event(msg []byte, now time.Time) []byte {
 }
 
 // pastWindow says an event at at cancels the note of key issued at issued
-// after its window: an NF-e's 24 hours, an NFC-e's 30 minutes (São
-// Paulo's rule). A time it cannot read closes nothing.
-func pastWindow(key string, issued time.Time, at string) bool {
+// after its window: an NF-e's 24 hours, an NFC-e's NFCeCancelWindow (30
+// minutes by default, São Paulo's rule). A time it cannot read closes
+// nothing.
+func (a *Authority) pastWindow(key string, issued time.Time, at string) bool {
 	t, err := time.Parse(time.RFC3339, at)
 	if err != nil || issued.IsZero() {
 		return false
 	}
 	window := 24 * time.Hour
 	if key[20:22] == "65" {
-		window = 30 * time.Minute
+		window = cmp.Or(a.NFCeCancelWindow, 30*time.Minute)
 	}
 	return t.Sub(issued) > window
 }

@@ -53,6 +53,10 @@ type Authority struct {
 	// before its answer leaves (a sender killed then has its note judged
 	// and never hears of it).
 	Answering func(service string)
+	// NFCeCancelWindow is how long after its dhEmi an NFC-e may be
+	// cancelled (0: 30 minutes, São Paulo's rule; each state sets its
+	// own).
+	NFCeCancelWindow time.Duration
 	// Summaries are keys of notes issued to the asker that it distributes
 	// once as summaries (resNFe), as AN does before the recipient's
 	// ciência.
