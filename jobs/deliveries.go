@@ -120,7 +120,8 @@ func TransmissionWait(attempts int) time.Duration {
 
 // RetryTransmissions issues again each held note of a domain whose wait is
 // over, asks again for each cancellation whose answer was lost
-// (invoicing.FinishCancellation), then sends its recipients' manifestations waiting
+// (invoicing.FinishCancellation) and ends each note abandoned for an
+// offline one (invoicing.EndAbandoned), then sends its recipients' manifestations waiting
 // (invoicing.SendManifestations) and fetches the documents issued to its
 // units (invoicing.FetchInboxes, at most hourly when nothing is new) (the
 // transmissions loop runs it on the open domains every few seconds, on
@@ -173,10 +174,37 @@ func (r *Runner) RetryTransmissions(ctx context.Context, db *store.DB) error {
 	if err := r.finishCancellations(ctx, db, now); err != nil {
 		return err
 	}
+	if err := r.endAbandoned(ctx, db, now); err != nil {
+		return err
+	}
 	if err := r.Billing.Invoices.SendManifestations(ctx, db); err != nil {
 		return err
 	}
 	return r.Billing.Invoices.FetchInboxes(ctx, db)
+}
+
+// endAbandoned ends at SEFAZ each note abandoned for an offline one
+// (invoicing.EndAbandoned), on the same waits as a held note's.
+func (r *Runner) endAbandoned(ctx context.Context, db *store.DB, now time.Time) error {
+	open, err := db.OpenAbandonedNotes(ctx)
+	if err != nil {
+		return err
+	}
+	for _, a := range open {
+		key := fmt.Sprintf("abandoned %s/%d", db.Name, a.ID)
+		if last, seen := r.fiscalTries.Load(key); seen && now.Sub(last.(time.Time)) < TransmissionWait(a.Attempts) {
+			continue
+		}
+		ended, err := r.Billing.Invoices.EndAbandoned(ctx, db, a)
+		switch {
+		case err != nil:
+			r.fiscalTries.Store(key, now)
+			r.Log.Warn("abandoned note", "domain", db.Name, "order", a.OrderToken, "key", a.Key, "tries", a.Attempts+1, "err", err)
+		case ended:
+			r.fiscalTries.Delete(key)
+		}
+	}
+	return nil
 }
 
 // finishCancellations asks again for each cancellation whose answer was

@@ -307,6 +307,15 @@ func (j *judgedAuthority) Correct(ctx context.Context, c fiscal.Correction) (fis
 	return fiscal.Event{}, fiscal.ErrNotConnected
 }
 
+// Void forwards to the inner authority when it voids numbers (its answer,
+// retInutNFe, is held to its schema by the SEFAZ client).
+func (j *judgedAuthority) Void(ctx context.Context, v fiscal.Voiding) (fiscal.Event, error) {
+	if inner, ok := j.inner.(fiscal.Voider); ok {
+		return inner.Void(ctx, v)
+	}
+	return fiscal.Event{}, fiscal.ErrNotConnected
+}
+
 func judgedEvent(ev fiscal.Event, err error) (fiscal.Event, error) {
 	if err == nil && len(ev.XML) > 0 {
 		judged.mu.Lock()

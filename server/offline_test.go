@@ -5,12 +5,14 @@ import (
 	"log/slog"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"fincom/jobs"
 	"fincom/server/invoicing"
+	"fincom/store"
 )
 
 // TestOfflineNFCe: with SEFAZ unreachable an NFC-e is issued offline
@@ -123,5 +125,82 @@ func TestRetryLeavesABusyAuthorityAlone(t *testing.T) {
 	inv := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["invoice"].(map[string]any)
 	if sent() != before+2 || inv["protocol"] == "" {
 		t.Fatalf("after the hour: %d lots, %v", sent(), inv)
+	}
+}
+
+// abandonedNotes are the domain's abandoned notes not yet ended at SEFAZ.
+func abandonedNotes(t *testing.T, rig transmissionRig) []store.AbandonedNote {
+	t.Helper()
+	db, release, err := rig.ds.Acquire(context.Background(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	open, err := db.OpenAbandonedNotes(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return open
+}
+
+// TestOfflineAfterAnUnansweredNFCe: an NFC-e SEFAZ received without its
+// answer reaching fincom is not waited for at the counter: the attempt is
+// abandoned (never sent again) and the sale's note issued offline at once
+// under the series' next fresh number, never the attempt's. Once SEFAZ
+// authorized the offline note, the attempt is asked for by its key:
+// authorized after all, it is cancelled by substitution naming the
+// offline note, and the sale has that one note at SEFAZ; one that never
+// got there has its number voided.
+func TestOfflineAfterAnUnansweredNFCe(t *testing.T) {
+	rig := newTransmissionRig(t)
+	h, a := rig.h, rig.a
+	id := post(t, h, "/insert_sales_order", nfceOrder)["data"].(map[string]any)["id"].(string)
+	a.DropReplies(1)
+	out := generateNF(t, h, id, "CONTINGENCY")
+	key, _ := out["access_key"].(string)
+	if len(key) != 44 || key[34] != '9' || out["number"] != 2.0 {
+		t.Fatalf("the offline note after an unanswered attempt: %v", out)
+	}
+	open := abandonedNotes(t, rig)
+	if len(open) != 1 || open[0].Number != 1 || open[0].Key[34] != '1' || open[0].ReplacedBy != key || open[0].OrderToken != id {
+		t.Fatalf("the abandoned attempt: %+v", open)
+	}
+	// The next sale's NFC-e takes the next number: the attempt's is spent.
+	next := post(t, h, "/insert_sales_order", nfceOrder)["data"].(map[string]any)["id"].(string)
+	if out := generateNF(t, h, next, "AUTHORIZED"); out["number"] != 3.0 {
+		t.Fatalf("the next NFC-e: %v", out)
+	}
+
+	if err := retryAfterWait(rig); err != nil {
+		t.Fatal(err)
+	}
+	inv := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["invoice"].(map[string]any)
+	if inv["status"] != "AUTHORIZED" || inv["access_key"] != key || inv["protocol"] == "" {
+		t.Fatalf("the offline note after SEFAZ answered: %v", inv)
+	}
+	if left := abandonedNotes(t, rig); len(left) != 0 {
+		t.Fatalf("the attempt was not ended at SEFAZ: %+v", left)
+	}
+	// SEFAZ authorized three notes (the attempt, the offline note, the
+	// next sale's) and holds the attempt cancelled by substitution.
+	if a.Authorized() != 3 || a.Cancelled() != 1 || !slices.Contains(a.Received(), "NFeRecepcaoEvento4") {
+		t.Fatalf("SEFAZ holds %d notes, %d cancelled: %v", a.Authorized(), a.Cancelled(), a.Received())
+	}
+	sent := len(a.Received())
+	if err := retryAfterWait(rig); err != nil || len(a.Received()) != sent {
+		t.Fatalf("an ended attempt was asked for again: %v %v", err, a.Received()[sent:])
+	}
+
+	// An attempt lost before SEFAZ read it: its number is voided.
+	lost := post(t, h, "/insert_sales_order", nfceOrder)["data"].(map[string]any)["id"].(string)
+	a.LoseNext(1)
+	if out := generateNF(t, h, lost, "CONTINGENCY"); out["number"] != 5.0 {
+		t.Fatalf("the offline note after a lost attempt: %v", out)
+	}
+	if err := retryAfterWait(rig); err != nil {
+		t.Fatal(err)
+	}
+	if left := abandonedNotes(t, rig); len(left) != 0 || a.Authorized() != 4 || !slices.Contains(a.Received(), "NFeInutilizacao4") {
+		t.Fatalf("the lost attempt: open %+v, SEFAZ holds %d notes: %v", left, a.Authorized(), a.Received())
 	}
 }

@@ -23,6 +23,8 @@ var undoSchema = map[int]string{
 	35: `DROP TABLE inbox_refused;`,
 	36: `ALTER TABLE unit_certificates DROP COLUMN chain;`,
 	37: `ALTER TABLE nfe_inbox DROP COLUMN confirmed_at;`,
+	39: `ALTER TABLE invoices DROP COLUMN cancel_tries; ALTER TABLE invoices DROP COLUMN cancel_pending;`,
+	40: `DROP TABLE abandoned_notes;`,
 }
 
 // rewind sets the file's schema version back to version, undoing the

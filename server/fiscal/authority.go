@@ -234,6 +234,26 @@ type Substituter interface {
 	CancelBySubstitution(ctx context.Context, s Substitution) (Event, error)
 }
 
+// Voiding voids at its authority the number of a note never authorized
+// (inutilização), named by the access key the note had: its state,
+// issuer, model, series and number; the request made at At.
+type Voiding struct {
+	Key        string
+	Production bool
+	Reason     string
+	At         time.Time
+	Cert       certs.Certificate
+	Domain     string
+	Book       Book
+}
+
+// Voider is an authority that voids numbers (SEFAZ's NFeInutilizacao4):
+// the voiding's protocol and the authority's answer as an Event (Type
+// "inutilizacao"), a *Rejection, or another error.
+type Voider interface {
+	Void(ctx context.Context, v Voiding) (Event, error)
+}
+
 // Correction is a correction letter (carta de correção) of an authorized
 // NF-e: its text replaces every earlier one; each letter of a note takes
 // the next sequence (1 to 20).
@@ -322,6 +342,19 @@ func (as Authorities) CancelBySubstitution(ctx context.Context, s Substitution) 
 		return Event{}, ErrNotConnected
 	}
 	return a.CancelBySubstitution(ctx, s)
+}
+
+// Void has the authority of the key's model void its number.
+func (as Authorities) Void(ctx context.Context, v Voiding) (Event, error) {
+	kind := NFe
+	if len(v.Key) == 44 && v.Key[20:22] == "65" {
+		kind = NFCe
+	}
+	a, ok := as[kind].(Voider)
+	if !ok {
+		return Event{}, ErrNotConnected
+	}
+	return a.Void(ctx, v)
 }
 
 // RegisterEPEC has the national environment register an NF-e's EPEC.

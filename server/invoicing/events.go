@@ -314,6 +314,7 @@ var (
 	ErrSubstitutionRefused = problem.New(http.StatusUnprocessableEntity, "The tax authority refused the cancellation by substitution: see details.")
 	ErrCorrectionRefused   = problem.New(http.StatusUnprocessableEntity, "The tax authority refused the correction letter: see details.")
 	ErrEPECRefused         = problem.New(http.StatusUnprocessableEntity, "The tax authority refused the EPEC: see details.")
+	ErrVoidingRefused      = problem.New(http.StatusUnprocessableEntity, "The tax authority refused to void the number: see details.")
 	// ErrCancellationUnsure: the cancellation was sent and neither its
 	// answer nor the note's consult could be read.
 	ErrCancellationUnsure = problem.New(http.StatusBadGateway,

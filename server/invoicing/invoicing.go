@@ -305,6 +305,13 @@ func (s *Service) issue(ctx context.Context, db *store.DB, unitID int64, orderTo
 	var refusal *problem.Problem
 	switch {
 	case err == nil:
+	case inv.Kind == fiscal.NFCe && !retry && s.answersVerdicts(inv.Kind) && errors.Is(err, fiscal.ErrUnsure):
+		// The customer is at the counter and SEFAZ gave no answer: the
+		// attempt, which may have reached it, is abandoned (never sent
+		// again; ended once SEFAZ answers) and the sale's note issued
+		// offline under a fresh number (TestOfflineAfterAnUnansweredNFCe).
+		used = true
+		return s.replaceOffline(ctx, db, d, inv, cert, orderToken, err)
 	case errors.Is(err, fiscal.ErrUnsure) || retry || (inv.Kind == fiscal.NFe && s.answersVerdicts(inv.Kind) && !errors.As(err, &refusal) && unanswered(err)):
 		// The note may be authorized, or the authority did not answer: it
 		// keeps its number and key, and the next issue (or the retry job)

@@ -52,6 +52,28 @@ func (s *Service) issueOffline(ctx context.Context, db *store.DB, d store.Invoic
 	return db.SaveInvoice(ctx, d.OrderID, d.UnitID, rec, "Emitida em contingência off-line: aguardando a autorização da SEFAZ", notice, &held, nil)
 }
 
+// replaceOffline abandons the order's NFC-e whose sending may have reached
+// SEFAZ unanswered (store.AbandonTransmission: never sent again, ended by
+// EndAbandoned once SEFAZ answers) and issues the sale's note offline
+// under the series' next fresh number: a number sent once as a normal
+// emission is never the contingency note's.
+func (s *Service) replaceOffline(ctx context.Context, db *store.DB, d store.InvoiceData, inv fiscal.Invoice, cert certs.Certificate,
+	orderToken string, cause error) (store.Invoice, error) {
+	n, err := db.AbandonTransmission(context.WithoutCancel(ctx), d.OrderID, cause.Error())
+	if err != nil {
+		return store.Invoice{}, err
+	}
+	inv.Number, inv.Issued = n, db.Now()
+	inv.Code = fiscal.RandomCode(fmt.Sprintf("%s:%s:%d:%d", orderToken, inv.Kind, inv.Series, n), 8)
+	out, err := s.issueOffline(ctx, db, d, inv, cert, store.NewInvoice{Kind: inv.Kind, Series: inv.Series, Number: n, Issued: inv.Issued}, orderToken)
+	if err != nil {
+		if rerr := db.ReleaseInvoiceNumber(context.WithoutCancel(ctx), d.UnitID, inv.Kind, inv.Series, n); rerr != nil {
+			return store.Invoice{}, errors.Join(err, rerr)
+		}
+	}
+	return out, err
+}
+
 // issueEPEC issues an NF-e in EPEC contingency (tpEmis 4): the national
 // environment registers its EPEC (event 110140) first; then the note is
 // the invoice at once, its EPEC kept with it, and it is kept in

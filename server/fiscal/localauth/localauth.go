@@ -234,6 +234,15 @@ func (a *Authorities) CancelBySubstitution(ctx context.Context, s fiscal.Substit
 	return d.authority.CancelBySubstitution(ctx, s)
 }
 
+// Void has the domain's SEFAZ void a number.
+func (a *Authorities) Void(ctx context.Context, v fiscal.Voiding) (fiscal.Event, error) {
+	d, _, err := a.of(ctx, v.Domain, v.Book)
+	if err != nil {
+		return fiscal.Event{}, err
+	}
+	return d.authority.Void(ctx, v)
+}
+
 // RegisterEPEC has the domain's national environment register an EPEC.
 func (a *Authorities) RegisterEPEC(ctx context.Context, r fiscal.Request) (fiscal.Event, error) {
 	d, _, err := a.of(ctx, r.Domain, r.Book)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strconv"
 	"sync"
 	"time"
 
@@ -162,6 +163,34 @@ func (a *Authority) RegisterEPEC(ctx context.Context, r fiscal.Request) (fiscal.
 func (a *Authority) Correct(ctx context.Context, x fiscal.Correction) (fiscal.Event, error) {
 	ev, err := a.Client.Correct(ctx, x.Cert, Correction{Key: x.Key, CNPJ: x.CNPJ, Text: x.Text, Sequence: x.Sequence, At: x.At}, envOf(x.Production))
 	return registered(ev, err, "110110", x.Sequence)
+}
+
+// Void voids the number of the note of a key at its authorizer
+// (NFeInutilizacao4): 102 is the voiding, anything else its refusal.
+func (a *Authority) Void(ctx context.Context, v fiscal.Voiding) (fiscal.Event, error) {
+	if len(v.Key) != 44 {
+		return fiscal.Event{}, fmt.Errorf("%w: %q is not an access key (44 digits)", ErrMessage, v.Key)
+	}
+	state, ok := ufByCode[v.Key[:2]]
+	if !ok {
+		return fiscal.Event{}, fmt.Errorf("access key of state code %s: %w", v.Key[:2], ErrUnknownState)
+	}
+	series, _ := strconv.Atoi(v.Key[22:25])
+	number, _ := strconv.Atoi(v.Key[25:34])
+	env := envOf(v.Production)
+	if err := a.leftAlone(v.Key, env); err != nil {
+		return fiscal.Event{}, err
+	}
+	res, err := a.Client.Void(ctx, v.Cert, Voiding{Model: v.Key[20:22], State: state, StateCode: v.Key[:2], CNPJ: v.Key[6:20],
+		Year: v.At.Year(), Series: series, From: number, To: number, Reason: v.Reason}, env)
+	a.heard(v.Key, env, err)
+	switch {
+	case err != nil:
+		return fiscal.Event{}, err
+	case res.Code != 102:
+		return fiscal.Event{}, &fiscal.Rejection{Code: res.Code, Reason: res.Reason}
+	}
+	return fiscal.Event{Type: "inutilizacao", Sequence: 1, Protocol: res.Protocol, XML: res.Raw}, nil
 }
 
 // registered is an event's answer as fiscal keeps it: the procEventoNFe

@@ -427,6 +427,8 @@ type Voided struct {
 	Code       int    `json:"cStat"`
 	Reason     string `json:"xMotivo"`
 	Protocol   string `json:"nProt,omitempty"`
+	// Raw is the answer as it came (retInutNFe), kept by the issuer.
+	Raw []byte `json:"-"`
 }
 
 // retInutNFe is what Void reads of the answer.
@@ -516,7 +518,7 @@ func (c *Client) Void(ctx context.Context, cert certs.Certificate, v Voiding, en
 	if r.Inf.CStat == 102 && (r.Inf.CNPJ == "" || r.Inf.NNFIni == "" || r.Inf.NNFFin == "") {
 		return Voided{}, fmt.Errorf("%w: a voiding without the CNPJ and numbers it voided", ErrAnswer)
 	}
-	return Voided{Authorizer: auth, Code: r.Inf.CStat, Reason: r.Inf.XMotivo, Protocol: r.Inf.NProt}, nil
+	return Voided{Authorizer: auth, Code: r.Inf.CStat, Reason: r.Inf.XMotivo, Protocol: r.Inf.NProt, Raw: out}, nil
 }
 
 // Document is one document the national environment distributes to an

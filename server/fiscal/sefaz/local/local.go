@@ -35,7 +35,7 @@ const (
 
 // Services are the web services it answers, each at /<service>.
 var Services = []string{"NFeStatusServico4", "NFeConsultaProtocolo4", "NFeAutorizacao4", "NFeRetAutorizacao4", "NFeRecepcaoEvento4",
-	"NFeDistribuicaoDFe"}
+	"NFeDistribuicaoDFe", "NFeInutilizacao4"}
 
 // Authority is the local SEFAZ. Its zero value authorizes synchronously;
 // the exported fields change how it behaves, for the tests of what a
@@ -67,9 +67,11 @@ type Authority struct {
 	manifested map[string]bool   // the manifestations registered, by key and event
 	corrected  map[string]bool   // the correction letters registered, by key and sequence
 	numbers    map[string]string // issuer, model, series, number -> key
+	voided     map[string]bool   // issuer, model, series, number voided
 	receipts   map[string]string // receipt -> the key of its lot
 	seq        int
 	drop       int    // replies to drop after processing
+	lose       int    // requests to lose before processing
 	reject     *fault // the next note's refusal
 	busy       bool   // the next lot is refused whole, 656 (Consumo Indevido)
 	stopped    bool   // the next lot is answered 108 (service stopped)
@@ -116,6 +118,11 @@ func (a *Authority) StoppedNext() { a.mu.Lock(); a.stopped = true; a.mu.Unlock()
 
 // SetOffline makes it refuse connections' requests (503) or answer again.
 func (a *Authority) SetOffline(off bool) { a.mu.Lock(); a.offline = off; a.mu.Unlock() }
+
+// LoseNext makes it cut the next n requests' connections as they arrive,
+// unread: the sender cannot tell whether they got there, and nothing was
+// processed.
+func (a *Authority) LoseNext(n int) { a.mu.Lock(); a.lose = n; a.mu.Unlock() }
 
 // AnswerNextWith processes the next lot as always and answers it with body
 // instead of its answer (a hostile or broken answer, as a man in the
@@ -181,7 +188,8 @@ func (a *Authority) now() time.Time {
 func (a *Authority) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	service := strings.TrimPrefix(r.URL.Path, "/")
 	root, ok := map[string]string{"NFeStatusServico4": "consStatServ", "NFeConsultaProtocolo4": "consSitNFe", "NFeAutorizacao4": "enviNFe",
-		"NFeRetAutorizacao4": "consReciNFe", "NFeRecepcaoEvento4": "envEventoCancNFe", "NFeDistribuicaoDFe": "distDFeInt"}[service]
+		"NFeRetAutorizacao4": "consReciNFe", "NFeRecepcaoEvento4": "envEventoCancNFe", "NFeDistribuicaoDFe": "distDFeInt",
+		"NFeInutilizacao4": "inutNFe"}[service]
 	manifestation := false
 	switch {
 	case !ok:
@@ -201,9 +209,15 @@ func (a *Authority) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		a.Arrived(service)
 	}
 	a.mu.Lock()
-	off := a.offline
+	off, lose := a.offline, a.lose > 0
+	if lose {
+		a.lose--
+	}
 	a.received = append(a.received, service)
 	a.mu.Unlock()
+	if lose {
+		panic(http.ErrAbortHandler)
+	}
 	if off {
 		http.Error(w, "service unavailable", http.StatusServiceUnavailable)
 		return
@@ -356,6 +370,9 @@ func (a *Authority) lotAnswer(service string, code int, reason string, now time.
 			`<dhResp>%s</dhResp></retDistDFeInt>`, nfeNS, verAplic, code, esc(reason), dh(now)))
 	case "NFeConsultaProtocolo4":
 		return []byte(`<retConsSitNFe xmlns="` + nfeNS + `" versao="4.00">` + head + tail + `<chNFe>00000000000000000000000000000000000000000000</chNFe></retConsSitNFe>`)
+	case "NFeInutilizacao4":
+		return []byte(fmt.Sprintf(`<retInutNFe xmlns="%s" versao="4.00"><infInut>%s<cStat>%d</cStat><xMotivo>%s</xMotivo><cUF>35</cUF>`+
+			`<dhRecbto>%s</dhRecbto></infInut></retInutNFe>`, nfeNS, head, code, esc(reason), dh(now)))
 	}
 	return []byte(fmt.Sprintf(`<retConsStatServ xmlns="%s" versao="4.00">%s%s</retConsStatServ>`, nfeNS, head, tail))
 }
@@ -378,6 +395,8 @@ func (a *Authority) answer(service string, msg []byte, now time.Time) []byte {
 		return a.receipt(msg, now)
 	case "NFeDistribuicaoDFe":
 		return a.distribute(msg, now)
+	case "NFeInutilizacao4":
+		return a.void(msg, now)
 	}
 	return a.event(msg, now)
 }
@@ -524,6 +543,8 @@ func (a *Authority) judge(doc []byte, key string, now time.Time) []byte {
 			code, reason = 204, "Rejeição: Duplicidade de NF-e"
 		} else if ok {
 			code, reason = 539, "Rejeição: Duplicidade de NF-e com diferença na Chave de Acesso [chNFe: "+prev+"]"
+		} else if a.voided[number] {
+			code, reason = 206, "Rejeição: NF-e já está inutilizada na Base de dados da SEFAZ"
 		} else if a.reject != nil {
 			code, reason = a.reject.code, a.reject.reason
 			a.reject = nil
