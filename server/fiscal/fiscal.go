@@ -39,20 +39,6 @@ type Contingency struct {
 	Reason string
 }
 
-// The contingency authorizers (Sefaz Virtual de Contingência) of each
-// state, as the Portal Nacional da NF-e lists them (2025): SVC-RS for AM,
-// BA, GO, MA, MS, MT, PE and PR, SVC-AN for the others.
-var svcRS = map[string]bool{"AM": true, "BA": true, "GO": true, "MA": true, "MS": true, "MT": true, "PE": true, "PR": true}
-
-// SVCOf is the tpEmis of a state's NF-e in SVC contingency: 7 (SVC-RS) or
-// 6 (SVC-AN).
-func SVCOf(state string) int {
-	if svcRS[state] {
-		return 7
-	}
-	return 6
-}
-
 // tpEmis is the note's emission type: 1 normal, or its contingency's.
 func (inv Invoice) tpEmis() int {
 	if inv.Contingency != nil {

@@ -527,7 +527,11 @@ func Document(d store.InvoiceData) fiscal.Invoice {
 		// authorizer, or to EPEC (unit set --fiscal-contingency).
 		switch p.FiscalContingency {
 		case "svc":
-			inv.Contingency = &fiscal.Contingency{TpEmis: fiscal.SVCOf(emitter.State), Since: since, Reason: ContingencyReason}
+			// A state the table does not name is no state: the note's
+			// validation refuses its address.
+			if tp, err := sefaz.SVCOf(emitter.State); err == nil {
+				inv.Contingency = &fiscal.Contingency{TpEmis: tp, Since: since, Reason: ContingencyReason}
+			}
 		case "epec":
 			inv.Contingency = &fiscal.Contingency{TpEmis: 4, Since: since, Reason: EPECReason}
 		}

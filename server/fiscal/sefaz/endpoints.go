@@ -17,6 +17,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"sync"
 )
 
 //go:embed data/*
@@ -253,4 +254,39 @@ func fileError(where string, err error) error {
 		return fmt.Errorf("%s: a %s where an object of addresses goes (at byte %d)", where, typ.Value, typ.Offset)
 	}
 	return fmt.Errorf("%s: not the JSON of addresses", where)
+}
+
+// svcTable is data/svc.json: each state's contingency authorizer.
+var svcTable = sync.OnceValues(func() (map[string]int, error) {
+	b, err := data.ReadFile("data/svc.json")
+	if err != nil {
+		return nil, err
+	}
+	var t struct{ SVCAN, SVCRS []string }
+	if err := json.Unmarshal(b, &t); err != nil {
+		return nil, fmt.Errorf("svc.json: %w", err)
+	}
+	out := map[string]int{}
+	for _, uf := range t.SVCAN {
+		out[uf] = 6
+	}
+	for _, uf := range t.SVCRS {
+		out[uf] = 7
+	}
+	return out, nil
+})
+
+// SVCOf is the tpEmis of a state's NF-e in SVC contingency, from the
+// shipped table (data/svc.json): 6 (SVC-AN) or 7 (SVC-RS); ErrUnknownState
+// for a state it does not name.
+func SVCOf(state string) (int, error) {
+	t, err := svcTable()
+	if err != nil {
+		return 0, err
+	}
+	tp, ok := t[state]
+	if !ok {
+		return 0, fmt.Errorf("no contingency authorizer for state %q: %w", state, ErrUnknownState)
+	}
+	return tp, nil
 }

@@ -1,6 +1,7 @@
 package sefaz
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -127,5 +128,33 @@ func TestOverrideErrorsShowNoContent(t *testing.T) {
 		if err == nil || strings.Contains(err.Error(), "s3cr3t") || strings.Contains(err.Error(), "root:") || strings.Contains(err.Error(), "'r'") {
 			t.Errorf("%s: %v", file, err)
 		}
+	}
+}
+
+// TestSVCOf: every state has its contingency authorizer in the shipped
+// table (SP's SVC-AN, CE's SVC-RS), once; anything else is no state.
+func TestSVCOf(t *testing.T) {
+	seen := 0
+	for code, uf := range ufByCode {
+		tp, err := SVCOf(uf)
+		if err != nil || (tp != 6 && tp != 7) {
+			t.Errorf("%s (%s): %d %v", uf, code, tp, err)
+		}
+		seen++
+	}
+	if tp, _ := SVCOf("SP"); tp != 6 {
+		t.Errorf("SP's SVC: %d", tp)
+	}
+	if tp, _ := SVCOf("CE"); tp != 7 {
+		t.Errorf("CE's SVC: %d", tp)
+	}
+	if _, err := SVCOf("XX"); !errors.Is(err, ErrUnknownState) {
+		t.Errorf("an unknown state: %v", err)
+	}
+	var raw struct{ SVCAN, SVCRS []string }
+	b, _ := data.ReadFile("data/svc.json")
+	json.Unmarshal(b, &raw)
+	if n := len(raw.SVCAN) + len(raw.SVCRS); n != seen || n != 27 {
+		t.Errorf("the table names %d states, the state codes %d", n, seen)
 	}
 }
