@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -95,6 +96,15 @@ func TestSellingWhileSEFAZIsDown(t *testing.T) {
 
 	// SVC: the unit's NF-e go to SVC-AN, then to SP again.
 	cli(t, d.schema, d.data, "unit", "set", "acme", d.unit, "--fiscal-contingency", "svc")
+	// fincom fiscal status asks the SVC too, and says what its answer means.
+	fiscalFlags := []string{"--fiscal-endpoints", filepath.Join(dir, "endpoints.json"), "--ca-file", filepath.Join(dir, "ca.pem"), "--secrets-key-file", d.key, "--json"}
+	svc.SVCNotice(113)
+	st := jsonOut(t, cli(t, d.schema, d.data, append([]string{"fiscal", "status", "acme", d.unit}, fiscalFlags...)...))
+	if s, _ := st["svc"].(map[string]any); st["contingency"] != "svc" || s == nil || s["authorizer"] != "SVCAN" || s["cStat"] != 113.0 ||
+		!strings.Contains(s["meaning"].(string), "about to be turned off") {
+		t.Fatalf("fiscal status in SVC: %v", st)
+	}
+	svc.SVCNotice(0)
 	inv = generate(d.order(t, base, `"products":[{"token":"`+d.product+`","quantity":100}],"description":"Parafusos"`, nfeGroup))
 	if k, _ := inv["access_key"].(string); inv["status"] != "AUTHORIZED" || len(k) != 44 || k[34] != '6' || svc.Authorized() != 1 || sp.Authorized() != 1 {
 		t.Fatalf("the NF-e in SVC contingency: %v (SVC-AN holds %d, SP %d)", inv, svc.Authorized(), sp.Authorized())

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -211,12 +212,21 @@ func newFiscalStatusCmd(a *app) *cobra.Command {
 				out := struct {
 					sefaz.Status
 					Contingency string         `json:"contingency"`
+					SVC         *svcStatus     `json:"svc,omitempty"`
 					NFSe        nationalStatus `json:"nfse"`
 				}{Status: st, Contingency: mode}
+				svcText := ""
+				if mode == "svc" && model == "55" {
+					// In SVC the unit's NF-e go to its state's contingency
+					// authorizer: its own answer is what matters (113: it
+					// is about to be turned off; 114: not enabled).
+					out.SVC, svcText = askSVC(cmd.Context(), f)
+				}
 				national := &nfsen.Client{Endpoints: f.client.Endpoints, Roots: f.client.Roots}
 				out.NFSe.URL = f.client.Endpoints.NFSe[f.env]["sefin"]
 				out.NFSe.Version, err = national.Status(cmd.Context(), f.cert, f.env)
-				text := fmt.Sprintf("%s (%s, %s): %d %s\ncontingency: %s\nnational NFS-e system (%s): ", st.Authorizer, model, f.env, st.Code, st.Reason, mode, out.NFSe.URL)
+				text := fmt.Sprintf("%s (%s, %s): %d %s\ncontingency: %s%s\nnational NFS-e system (%s): ", st.Authorizer, model, f.env, st.Code, st.Reason, mode,
+					svcText, out.NFSe.URL)
 				if err != nil {
 					out.NFSe.Error = err.Error()
 					text += "no answer: " + out.NFSe.Error
@@ -231,6 +241,42 @@ func newFiscalStatusCmd(a *app) *cobra.Command {
 	c.Flags().StringVar(&model, "model", "55", "55 (NF-e) or 65 (NFC-e)")
 	o.flags(c)
 	return c
+}
+
+// svcStatus is how the unit's contingency authorizer answered, and what
+// its answer means for the unit.
+type svcStatus struct {
+	sefaz.Status
+	Error   string `json:"error,omitempty"`
+	Meaning string `json:"meaning,omitempty"`
+}
+
+// svcMeaning says what the contingency authorizer's codes mean for a unit
+// switched to it.
+var svcMeaning = map[int]string{
+	107: "in operation: the unit's NF-e go there",
+	113: "the SVC is about to be turned off for the state: switch the unit back (fincom unit set --fiscal-contingency off) before it is",
+	114: "the state's SEFAZ has not enabled its SVC (or has turned it off): the NF-e cannot go there; switch the unit back (fincom unit set --fiscal-contingency off)",
+}
+
+// askSVC asks the unit's state's contingency authorizer its status.
+func askSVC(ctx context.Context, f fiscalUnit) (*svcStatus, string) {
+	out := &svcStatus{}
+	tp, err := sefaz.SVCOf(f.state)
+	if err == nil {
+		auth := map[int]string{6: "SVCAN", 7: "SVCRS"}[tp]
+		out.Status, err = f.client.StatusOf(ctx, f.cert, "55", auth, f.stateCode, f.env)
+	}
+	if err != nil {
+		out.Error = err.Error()
+		return out, " (contingency authorizer: no answer: " + out.Error + ")"
+	}
+	out.Meaning = svcMeaning[out.Code]
+	text := fmt.Sprintf(" (%s: %d %s", out.Authorizer, out.Code, out.Reason)
+	if out.Meaning != "" {
+		text += ": " + out.Meaning
+	}
+	return out, text + ")"
 }
 
 // nationalStatus is how the national NFS-e system answered.

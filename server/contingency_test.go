@@ -67,6 +67,18 @@ func TestSVCContingency(t *testing.T) {
 	if page := signedIn(t, rig.s, rig.ds).do("GET", "/portal/units", nil).Body.String(); !strings.Contains(page, "NF-e em contingência SVC desde 22/11/2026") {
 		t.Fatalf("the units page does not say the contingency:\n%s", page)
 	}
+	// An SVC its state's SEFAZ has not enabled refuses the lot (114): the
+	// order says so, and the number goes back.
+	svc.SVCNotice(114)
+	disabled := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	out = generateNF(t, h, disabled, "REJECTED")
+	if out["status_code"] != 114.0 || !strings.Contains(out["status_text"].(string), "SVC desabilitada pela SEFAZ de Origem") || svc.Authorized() != 1 {
+		t.Fatalf("a lot to a disabled SVC: %v", out)
+	}
+	svc.SVCNotice(0)
+	if out := generateNF(t, h, disabled, "AUTHORIZED"); out["number"] != 2.0 {
+		t.Fatalf("the note once the SVC is enabled: %v", out)
+	}
 	nfce := post(t, h, "/insert_sales_order", nfceOrder)["data"].(map[string]any)["id"].(string)
 	if out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+nfce+`"}`)["data"].(map[string]any); out["access_key"].(string)[34] != '1' || a.Authorized() != 1 {
 		t.Fatalf("an NFC-e in an NF-e contingency: %v", out)

@@ -290,6 +290,12 @@ func (c *Client) Status(ctx context.Context, cert certs.Certificate, model, stat
 	if err != nil {
 		return Status{}, err
 	}
+	return c.StatusOf(ctx, cert, model, auth, stateCode, env)
+}
+
+// StatusOf is Status asked of an authorizer by name (SVCAN, SVCRS: a
+// state's contingency authorizer) for the state of stateCode.
+func (c *Client) StatusOf(ctx context.Context, cert certs.Certificate, model, auth, stateCode, env string) (Status, error) {
 	url, err := c.Endpoints.Lookup(model, auth, env, "NFeStatusServico4")
 	if err != nil {
 		return Status{}, err

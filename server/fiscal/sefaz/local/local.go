@@ -76,6 +76,7 @@ type Authority struct {
 	busy       bool   // the next lot is refused whole, 656 (Consumo Indevido)
 	stopped    bool   // the next lot is answered 108 (service stopped)
 	halted     bool   // every lot and status is answered 108 until resumed
+	svcNotice  *fault // as an SVC: its status answers this (113, 114); with 114 its lots too
 	replace    []byte // the next lot is processed and answered with these bytes
 	offline    bool
 	received   []string // the services called, in order
@@ -118,6 +119,23 @@ func (a *Authority) StoppedNext() { a.mu.Lock(); a.stopped = true; a.mu.Unlock()
 
 // SetOffline makes it refuse connections' requests (503) or answer again.
 func (a *Authority) SetOffline(off bool) { a.mu.Lock(); a.offline = off; a.mu.Unlock() }
+
+// SVCNotice makes it answer as a contingency authorizer (SVC) being
+// turned off for the states (113: its status says so, lots still go) or
+// not enabled by their SEFAZ (114: its status and every lot are refused
+// so); 0 ends it.
+func (a *Authority) SVCNotice(code int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	switch code {
+	case 113:
+		a.svcNotice = &fault{113, "SVC em processo de desativação SVC será desabilitada para a SEFAZ-SP em " + a.now().Add(24*time.Hour).Format("02/01/06 às 15:04") + " horas"}
+	case 114:
+		a.svcNotice = &fault{114, "SVC desabilitada pela SEFAZ de Origem"}
+	default:
+		a.svcNotice = nil
+	}
+}
 
 // LoseNext makes it cut the next n requests' connections as they arrive,
 // unread: the sender cannot tell whether they got there, and nothing was
@@ -382,14 +400,20 @@ func (a *Authority) answer(service string, msg []byte, now time.Time) []byte {
 	switch service {
 	case "NFeStatusServico4":
 		code, reason := 107, "Serviço em Operação"
-		if a.halted {
+		switch {
+		case a.halted:
 			code, reason = 108, "Serviço Paralisado Momentaneamente (curto prazo)"
+		case a.svcNotice != nil:
+			code, reason = a.svcNotice.code, a.svcNotice.reason
 		}
 		return []byte(fmt.Sprintf(`<retConsStatServ xmlns="%s" versao="4.00"><tpAmb>2</tpAmb><verAplic>%s</verAplic><cStat>%d</cStat>`+
 			`<xMotivo>%s</xMotivo><cUF>35</cUF><dhRecbto>%s</dhRecbto><tMed>1</tMed></retConsStatServ>`, nfeNS, verAplic, code, reason, dh(now)))
 	case "NFeConsultaProtocolo4":
 		return a.consult(msg, now)
 	case "NFeAutorizacao4":
+		if n := a.svcNotice; n != nil && n.code == 114 {
+			return a.lotAnswer(service, n.code, n.reason, now)
+		}
 		return a.authorize(msg, now)
 	case "NFeRetAutorizacao4":
 		return a.receipt(msg, now)
