@@ -204,3 +204,32 @@ func TestOfflineAfterAnUnansweredNFCe(t *testing.T) {
 		t.Fatalf("the lost attempt: open %+v, SEFAZ holds %d notes: %v", left, a.Authorized(), a.Received())
 	}
 }
+
+// TestOfflineNFCeRejected: an offline NFC-e SEFAZ rejects once it answers
+// is shown REJECTED as any note is (its code and text, the webhook), the
+// sale has no valid note and may be invoiced again under a fresh number,
+// and the rejected note's number is voided at SEFAZ.
+func TestOfflineNFCeRejected(t *testing.T) {
+	rig := newTransmissionRig(t)
+	h, a := rig.h, rig.a
+	id := post(t, h, "/insert_sales_order", nfceOrder)["data"].(map[string]any)["id"].(string)
+	a.SetOffline(true)
+	generateNF(t, h, id, "CONTINGENCY")
+	a.SetOffline(false)
+	a.RejectNext(778, "Rejeição: Informado NCM inexistente")
+	if err := retryAfterWait(rig); err != nil {
+		t.Fatal(err)
+	}
+	o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	inv := o["invoice"].(map[string]any)
+	if inv["status"] != "REJECTED" || inv["status_code"] != 778.0 || o["nf"] != false || o["nf_status"] != "REJECTED" ||
+		!strings.Contains(o["nf_status_text"].(string), "(778): Rejeição: Informado NCM inexistente") {
+		t.Fatalf("the rejected offline note: %v; order nf %v %v %v", inv, o["nf"], o["nf_status"], o["nf_status_text"])
+	}
+	if left := abandonedNotes(t, rig); len(left) != 0 || !slices.Contains(a.Received(), "NFeInutilizacao4") {
+		t.Fatalf("the rejected note's number was not voided: %+v %v", left, a.Received())
+	}
+	if out := generateNF(t, h, id, "AUTHORIZED"); out["number"] != 2.0 {
+		t.Fatalf("the sale invoiced again: %v", out)
+	}
+}

@@ -108,3 +108,51 @@ func (db *DB) CountAbandonedTry(ctx context.Context, id int64, lastError string)
 		return err
 	}))
 }
+
+// RefuseOffline records the authority's refusal of the order's note issued
+// in contingency (an NFC-e offline, an NF-e by EPEC), which the customer
+// already holds, in one transaction: the invoice REJECTED or DENIED with
+// the code and text (a denial's protocol and document kept), the order's
+// nf_status_text, the invoice.rejected or invoice.denied webhook, and the
+// note out of transmission. Its number is spent either way: a rejected
+// one becomes an abandoned note, whose number is voided at the authority.
+func (db *DB) RefuseOffline(ctx context.Context, orderID int64, r Refusal) (Invoice, error) {
+	var out Invoice
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		var id, unitID int64
+		if err := tx.QueryRowContext(ctx, `SELECT id, unit_id FROM invoices WHERE order_id = ? AND status = 'AUTHORIZED' AND protocol = ''`, orderID).
+			Scan(&id, &unitID); err != nil {
+			return notFound(err)
+		}
+		status, event := InvoiceRejected, "invoice.rejected"
+		if r.Denied {
+			status, event = InvoiceDenied, "invoice.denied"
+			if _, err := tx.ExecContext(ctx, `UPDATE invoices SET xml = ?, protocol = ? WHERE id = ?`, string(r.XML), r.Protocol, id); err != nil {
+				return err
+			}
+		} else if _, err := tx.ExecContext(ctx, `INSERT INTO abandoned_notes (unit_id, order_id, kind, series, number, access_key, issued_at, signed,
+				last_error, created_at, updated_at)
+			SELECT unit_id, order_id, kind, series, number, access_key, issued_at, signed, ?, ?, ? FROM invoice_transmissions WHERE order_id = ?`,
+			nullString(r.Text), timestamp(now), timestamp(now), orderID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE invoices SET status = ?, status_code = ?, status_text = ? WHERE id = ?`,
+			status, nullInt(r.Code), nullString(r.Text), id); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM invoice_transmissions WHERE order_id = ?`, orderID); err != nil {
+			return err
+		}
+		// No valid note for the sale: as before any was issued.
+		if _, err := tx.ExecContext(ctx, `UPDATE sales_orders SET nf = 0, date_nf = NULL, nf_status_text = ?, updated_at = ? WHERE id = ?`,
+			r.Text, timestamp(now), orderID); err != nil {
+			return err
+		}
+		var err error
+		if out, err = scanInvoice(tx.QueryRowContext(ctx, invoiceSelect+` WHERE id = ?`, id)); err != nil {
+			return err
+		}
+		return db.emitInvoice(ctx, tx, unitID, orderID, event, out, now)
+	})
+	return out, wrap("refuse offline note", err)
+}

@@ -10,22 +10,24 @@ import (
 	"fincom/store"
 )
 
+// errAwaitingReplacement: the abandoned note is authorized at SEFAZ and
+// the sale's note that replaces it is not yet: the substitution names an
+// authorized note.
+var errAwaitingReplacement = errors.New("authorized at SEFAZ: cancelled by substitution once the note that replaced it is authorized")
+
 // substitutedReason is the reason of an abandoned NFC-e's cancellation by
 // substitution (xJust, 15 to 255 characters).
 const substitutedReason = "Venda emitida em contingencia off-line pela NFC-e "
 
 // EndAbandoned ends an abandoned note at SEFAZ (a note sent whose answer
-// never came, replaced for its sale by an NFC-e issued offline), once the
-// note that replaced it is authorized: asked for by its key, never sent
-// again, one SEFAZ authorized after all is cancelled by substitution
-// (110112) naming the replacement; one SEFAZ does not know has its number
-// voided (NFeInutilizacao4), as a skipped number must be. ended false:
-// it waits (the replacement not authorized yet); an error is counted on
-// the note, which is tried again.
+// never came, replaced for its sale by an NFC-e issued offline; or an
+// offline note SEFAZ rejected): asked for by its key, never sent again,
+// one SEFAZ does not know has its number voided (NFeInutilizacao4), as a
+// skipped number must be; one SEFAZ authorized after all is cancelled by
+// substitution (110112) naming the sale's note that replaced it, once
+// that one is authorized (errAwaitingReplacement until then). An error
+// is counted on the note, which is tried again.
 func (s *Service) EndAbandoned(ctx context.Context, db *store.DB, a store.AbandonedNote) (ended bool, err error) {
-	if a.ReplacedProt == "" {
-		return false, nil
-	}
 	defer func() {
 		if err != nil {
 			if cerr := db.CountAbandonedTry(context.WithoutCancel(ctx), a.ID, err.Error()); cerr != nil {
@@ -51,6 +53,9 @@ func (s *Service) EndAbandoned(ctx context.Context, db *store.DB, a store.Abando
 	}
 	if err != nil {
 		return false, err
+	}
+	if a.ReplacedProt == "" {
+		return false, errAwaitingReplacement
 	}
 	sub, ok := s.Authority.(fiscal.Substituter)
 	if !ok {

@@ -105,8 +105,10 @@ func (s *Service) issueEPEC(ctx context.Context, db *store.DB, d store.InvoiceDa
 
 // TransmitOffline sends the order's NFC-e issued offline to SEFAZ (asking
 // for it first after an attempt whose answer was lost) and, once
-// authorized, makes its nfeProc the invoice. A refusal is kept on the
-// transmission, shown where the waiting notes are, for the firm to act on.
+// authorized, makes its nfeProc the invoice. Outside test mode SEFAZ's
+// refusal is the invoice's verdict, shown as any note's
+// (store.RefuseOffline); in test mode it is kept on the transmission,
+// shown where the waiting notes are.
 func (s *Service) TransmitOffline(ctx context.Context, db *store.DB, unitID int64, orderToken string) error {
 	d, err := db.InvoiceData(ctx, unitID, orderToken)
 	if err != nil {
@@ -125,6 +127,14 @@ func (s *Service) TransmitOffline(ctx context.Context, db *store.DB, unitID int6
 	auth, err := s.Authority.Authorize(ctx, fiscal.Request{Invoice: inv, Key: held.Key, Signed: held.Signed, Registry: registry{db, unitID},
 		Cert: cert, Retry: held.Attempts > 0, Domain: db.Name, Book: book{db}})
 	var rejected *fiscal.Rejection
+	if errors.As(err, &rejected) && s.answersVerdicts(inv.Kind) {
+		// Judged: the note the customer holds is shown REJECTED (or
+		// DENIED) as any note is; a rejected one's number is voided at
+		// SEFAZ (EndAbandoned), the sale may be invoiced again.
+		_, rerr := db.RefuseOffline(ctx, d.OrderID, store.Refusal{Code: rejected.Code, Text: refusalText(rejected), Denied: rejected.Denied(),
+			Protocol: rejected.Protocol, XML: rejected.XML})
+		return rerr
+	}
 	if errors.As(err, &rejected) {
 		err = fmt.Errorf("rejected by the authority: %d %s", rejected.Code, rejected.Reason)
 	}
