@@ -72,15 +72,23 @@ func TestSellingWhileSEFAZIsDown(t *testing.T) {
 	}
 	product := `"products":[{"token":"` + d.product + `","quantity":100}],"description":"Parafusos no balcão"`
 
-	// SEFAZ stops answering: the lot is cut off once it left.
+	// SEFAZ stops answering: the lot is cut off once it left, and then
+	// it is unavailable.
 	sale := d.order(t, base, product, nfceGroup)
 	sp.LoseNext(1)
+	sp.SetOffline(true)
 	inv := generate(sale)
 	key, _ := inv["access_key"].(string)
 	if inv["status"] != "CONTINGENCY" || len(key) != 44 || key[34] != '9' || inv["number"] != 2.0 {
 		t.Fatalf("the NFC-e while SEFAZ does not answer: %v", inv)
 	}
+	pending := jsonOut(t, cli(t, d.schema, d.data, "fiscal", "pending", "acme", "--json"))
+	if p, a := pending["pending"].([]any), pending["abandoned"].([]any); len(p) != 1 || len(a) != 1 ||
+		a[0].(map[string]any)["number"] != 1.0 || p[0].(map[string]any)["issued_offline"] != true {
+		t.Fatalf("fiscal pending while SEFAZ is down: %v", pending)
+	}
 	// Back: the fiscal loop sends it (its first try waits 10 seconds).
+	sp.SetOffline(false)
 	deadline := time.Now().Add(40 * time.Second)
 	for {
 		_, m := postJSON(t, base+"/get_sales_order_by_id", `{`+d.tokens()+`,"id_token":"`+sale+`"}`)

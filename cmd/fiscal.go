@@ -279,6 +279,18 @@ func askSVC(ctx context.Context, f fiscalUnit) (*svcStatus, string) {
 	return out, text + ")"
 }
 
+// abandonedNote is an attempt given up for an offline note, as fiscal
+// pending lists it.
+type abandonedNote struct {
+	Unit      string `json:"unit"`
+	Order     string `json:"order"`
+	Kind      string `json:"kind"`
+	Number    int    `json:"number"`
+	Key       string `json:"access_key"`
+	Attempts  int    `json:"attempts"`
+	LastError string `json:"last_error,omitempty"`
+}
+
 // nationalStatus is how the national NFS-e system answered.
 type nationalStatus struct {
 	URL      string `json:"url"`
@@ -481,7 +493,27 @@ func newFiscalPendingCmd(a *app) *cobra.Command {
 				if len(out) == 0 {
 					b.WriteString("no note waits for an authority\n")
 				}
-				return a.print(map[string]any{"domain": args[0], "pending": out}, strings.TrimRight(b.String(), "\n"))
+				// The attempts given up for an offline note, which the
+				// fiscal loop ends at SEFAZ (substituted or voided).
+				open, err := db.OpenAbandonedNotes(cmd.Context())
+				if err != nil {
+					return err
+				}
+				abandoned := []abandonedNote{}
+				for _, n := range open {
+					if only != 0 && n.UnitID != only {
+						continue
+					}
+					abandoned = append(abandoned, abandonedNote{Unit: names[n.UnitID], Order: n.OrderCode, Kind: n.Kind, Number: n.Number, Key: n.Key,
+						Attempts: n.Attempts, LastError: n.LastError})
+					fmt.Fprintf(&b, "%s: order %s, %s nº %d abandoned for an offline note, to be cancelled by substitution or voided at SEFAZ (%d attempt(s))",
+						names[n.UnitID], n.OrderCode, strings.ToUpper(n.Kind), n.Number, n.Attempts)
+					if n.LastError != "" {
+						fmt.Fprintf(&b, ": %s", n.LastError)
+					}
+					b.WriteByte('\n')
+				}
+				return a.print(map[string]any{"domain": args[0], "pending": out, "abandoned": abandoned}, strings.TrimRight(b.String(), "\n"))
 			})
 		},
 	}

@@ -21,6 +21,7 @@ type AbandonedNote struct {
 	ID             int64
 	UnitID         int64
 	OrderToken     string
+	OrderCode      string
 	Kind           string
 	Series, Number int
 	Key            string
@@ -65,7 +66,7 @@ func (db *DB) AbandonTransmission(ctx context.Context, orderID int64, lastError 
 // the authority, oldest first, each with the sale's invoice that replaced
 // it.
 func (db *DB) OpenAbandonedNotes(ctx context.Context) ([]AbandonedNote, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT a.id, a.unit_id, o.token, a.kind, a.series, a.number, a.access_key, a.issued_at, a.signed,
+	rows, err := db.r.QueryContext(ctx, `SELECT a.id, a.unit_id, o.token, o.cod_orders, a.kind, a.series, a.number, a.access_key, a.issued_at, a.signed,
 			a.status, a.attempts, COALESCE(a.last_error, ''), COALESCE(i.access_key, ''), COALESCE(i.protocol, '')
 		FROM abandoned_notes a JOIN sales_orders o ON o.id = a.order_id
 		LEFT JOIN invoices i ON i.order_id = a.order_id AND i.status = 'AUTHORIZED' AND i.kind = a.kind
@@ -78,7 +79,7 @@ func (db *DB) OpenAbandonedNotes(ctx context.Context) ([]AbandonedNote, error) {
 	for rows.Next() {
 		var a AbandonedNote
 		var issued, signed string
-		if err := rows.Scan(&a.ID, &a.UnitID, &a.OrderToken, &a.Kind, &a.Series, &a.Number, &a.Key, &issued, &signed,
+		if err := rows.Scan(&a.ID, &a.UnitID, &a.OrderToken, &a.OrderCode, &a.Kind, &a.Series, &a.Number, &a.Key, &issued, &signed,
 			&a.Status, &a.Attempts, &a.LastError, &a.ReplacedBy, &a.ReplacedProt); err != nil {
 			return nil, wrap("open abandoned notes", err)
 		}
