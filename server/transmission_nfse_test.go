@@ -43,16 +43,17 @@ func TestNationalNFSeIssued(t *testing.T) {
 }
 
 // TestNationalNFSeLostAnswer: the system issues a note and its answer is
-// lost; /generate_nf answers 502 and holds the DPS; the next one asks the
-// system for the DPS (GET /dps) and takes the note it issued (GET
-// /nfse): one note for the sale.
+// lost; /generate_nf answers the invoice PENDING and holds the DPS; the
+// next one asks the system for the DPS (GET /dps) and takes the note it
+// issued (GET /nfse): one note for the sale.
 func TestNationalNFSeLostAnswer(t *testing.T) {
 	rig := newTransmissionRig(t)
 	h, n := rig.h, rig.n
 	id := post(t, h, "/insert_sales_order", nationalOrder)["data"].(map[string]any)["id"].(string)
 	n.DropReplies(1)
-	if rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`); rec.Code != http.StatusBadGateway {
-		t.Fatalf("lost answer: %d %s", rec.Code, rec.Body)
+	generateNF(t, h, id, "PENDING")
+	if o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any); o["nf_status"] != "PENDING" {
+		t.Fatalf("the order while its NFS-e is pending: %v", o["nf_status"])
 	}
 	out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
 	if out["status"] != "AUTHORIZED" || n.Issued() != 1 {
@@ -63,8 +64,9 @@ func TestNationalNFSeLostAnswer(t *testing.T) {
 	}
 }
 
-// TestNationalNFSeRefusals: the system's refusal is a 422 with its code
-// and text, the number given back; a production unit's DPS goes to the
+// TestNationalNFSeRefusals: the system's refusal is the invoice REJECTED
+// with its codes and texts, on the order too, and the DPS number spent (a
+// DPS number is used once); a production unit's DPS goes to the
 // production address (here a produção restrita that refuses it); a unit
 // whose city issues its own NFS-e is refused before anything is sent.
 func TestNationalNFSeRefusals(t *testing.T) {
@@ -72,13 +74,16 @@ func TestNationalNFSeRefusals(t *testing.T) {
 	h, n := rig.h, rig.n
 	id := post(t, h, "/insert_sales_order", nationalOrder)["data"].(map[string]any)["id"].(string)
 	n.RejectNext(310, "O código de tributação nacional informado não existe.")
-	rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
-	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `"code":310`) ||
-		!strings.Contains(rec.Body.String(), "E0310: O código de tributação nacional") {
-		t.Fatalf("refusal: %d %s", rec.Code, rec.Body)
+	out := generateNF(t, h, id, "REJECTED")
+	if out["status_code"] != 310.0 || !strings.Contains(out["status_text"].(string), "E0310: O código de tributação nacional") {
+		t.Fatalf("refusal: %v", out)
 	}
-	out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
-	if out["status"] != "AUTHORIZED" || out["number"] != 1.0 {
+	if o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any); o["nf_status"] != "REJECTED" ||
+		!strings.Contains(o["nf_status_text"].(string), "E0310: O código de tributação nacional") {
+		t.Fatalf("the order after the refusal: %v %v", o["nf_status"], o["nf_status_text"])
+	}
+	out = generateNF(t, h, id, "AUTHORIZED")
+	if out["number"] != 2.0 {
 		t.Fatalf("after the refusal: %v", out)
 	}
 	setProfile := func(change func(p *store.UnitProfile)) {
@@ -93,13 +98,12 @@ func TestNationalNFSeRefusals(t *testing.T) {
 	}
 	setProfile(func(p *store.UnitProfile) { p.FiscalEnvironment = store.Producao })
 	id = post(t, h, "/insert_sales_order", nationalOrder)["data"].(map[string]any)["id"].(string)
-	rec = do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
-	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "tpAmb deve ser 2") {
-		t.Fatalf("production DPS: %d %s", rec.Code, rec.Body)
+	if out := generateNF(t, h, id, "REJECTED"); !strings.Contains(out["status_text"].(string), "tpAmb deve ser 2") {
+		t.Fatalf("production DPS: %v", out)
 	}
 	setProfile(func(p *store.UnitProfile) { p.FiscalEnvironment, p.NFSeIssuer = store.Homologacao, store.NFSeMunicipal })
 	calls := len(n.Received())
-	rec = do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
 	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "unit.nfse_issuer") || len(n.Received()) != calls {
 		t.Fatalf("a municipal unit's national NFS-e: %d %s", rec.Code, rec.Body)
 	}

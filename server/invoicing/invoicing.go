@@ -287,14 +287,18 @@ func (s *Service) issue(ctx context.Context, db *store.DB, unitID int64, orderTo
 		// 303: the number is spent, the protocol kept) or another key
 		// already holds it there (539): given back, the next try would
 		// meet the same 539; spent, the order's note goes out under the
-		// next free number (TestDuplicateNumberNeverLoops).
+		// next free number (TestDuplicateNumberNeverLoops). A DPS number
+		// is used once: the national system's refusal spends it.
 		used = true // RefuseNote gives the number back when it may
-		out, rerr := db.RefuseNote(context.WithoutCancel(ctx), held, store.Refusal{Code: rejected.Code, Text: refusalText(rejected),
-			Denied: rejected.Denied(), Spent: rejected.Code == 539, Protocol: rejected.Protocol, XML: rejected.XML})
+		// The national system's codes are its own: E0301 denies nothing.
+		national := inv.Kind == fiscal.NFSeN
+		denied, taken := !national && rejected.Denied(), !national && rejected.Code == 539
+		out, rerr := db.RefuseNote(context.WithoutCancel(ctx), held, store.Refusal{Code: rejected.Code, Text: refusalText(rejected, denied),
+			Denied: denied, Spent: taken || national, Protocol: rejected.Protocol, XML: rejected.XML})
 		if rerr != nil {
 			return store.Invoice{}, rerr
 		}
-		if rejected.Code == 539 {
+		if taken {
 			return out, &numberTaken{invoice: out, rejected: &RejectedError{Code: rejected.Code, Reason: rejected.Reason}}
 		}
 		if !s.answersVerdicts(inv.Kind) {
@@ -312,7 +316,7 @@ func (s *Service) issue(ctx context.Context, db *store.DB, unitID int64, orderTo
 		// offline under a fresh number (TestOfflineAfterAnUnansweredNFCe).
 		used = true
 		return s.replaceOffline(ctx, db, d, inv, cert, orderToken, err)
-	case errors.Is(err, fiscal.ErrUnsure) || retry || (inv.Kind == fiscal.NFe && s.answersVerdicts(inv.Kind) && !errors.As(err, &refusal) && unanswered(err)):
+	case errors.Is(err, fiscal.ErrUnsure) || retry || (inv.Kind != fiscal.NFCe && s.answersVerdicts(inv.Kind) && !errors.As(err, &refusal) && unanswered(err)):
 		// The note may be authorized, or the authority did not answer: it
 		// keeps its number and key, and the next issue (or the retry job)
 		// asks for it before sending it again.

@@ -131,7 +131,7 @@ func (s *Service) TransmitOffline(ctx context.Context, db *store.DB, unitID int6
 		// Judged: the note the customer holds is shown REJECTED (or
 		// DENIED) as any note is; a rejected one's number is voided at
 		// SEFAZ (EndAbandoned), the sale may be invoiced again.
-		_, rerr := db.RefuseOffline(ctx, d.OrderID, store.Refusal{Code: rejected.Code, Text: refusalText(rejected), Denied: rejected.Denied(),
+		_, rerr := db.RefuseOffline(ctx, d.OrderID, store.Refusal{Code: rejected.Code, Text: refusalText(rejected, rejected.Denied()), Denied: rejected.Denied(),
 			Protocol: rejected.Protocol, XML: rejected.XML})
 		return rerr
 	}

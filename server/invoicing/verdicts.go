@@ -8,6 +8,7 @@ import (
 
 	"fincom/server/certs"
 	"fincom/server/fiscal"
+	"fincom/server/fiscal/nfsen"
 	"fincom/server/fiscal/sefaz"
 	"fincom/store"
 )
@@ -64,11 +65,12 @@ func (s *Service) adopt(ctx context.Context, db *store.DB, d store.InvoiceData, 
 
 // answersVerdicts says /generate_nf answers the authority's verdict on a
 // note of kind as its invoice (AUTHORIZED, PENDING, REJECTED, DENIED):
-// an NF-e's or NFC-e's outside test mode, where SEFAZ judges it. Test
-// mode's simulated verdicts, and the NFS-e, answer a refusal as 422 and
-// an authority that did not answer as 502.
+// an NF-e's, NFC-e's or national NFS-e's outside test mode, where SEFAZ
+// or the national system judges it. Test mode's simulated verdicts, and
+// the municipal NFS-e, answer a refusal as 422 and an authority that did
+// not answer as 502.
 func (s *Service) answersVerdicts(kind string) bool {
-	return s.Rehearsal == nil && (kind == fiscal.NFe || kind == fiscal.NFCe)
+	return s.Rehearsal == nil && (kind == fiscal.NFe || kind == fiscal.NFCe || kind == fiscal.NFSeN)
 }
 
 // verdictWait is how long /generate_nf waits for SEFAZ's verdict.
@@ -84,13 +86,13 @@ func (s *Service) verdictWait() time.Duration {
 // own (no address for the state, a message it would not send).
 func unanswered(err error) bool {
 	return !errors.Is(err, sefaz.ErrNoEndpoint) && !errors.Is(err, sefaz.ErrMessage) && !errors.Is(err, sefaz.ErrUnknownState) &&
-		!errors.Is(err, sefaz.ErrBadEnvironment)
+		!errors.Is(err, sefaz.ErrBadEnvironment) && !errors.Is(err, nfsen.ErrMessage)
 }
 
 // refusalText is what the order and the invoice say of the authority's
 // refusal: its code and its text as it wrote it.
-func refusalText(r *fiscal.Rejection) string {
-	if r.Denied() {
+func refusalText(r *fiscal.Rejection, denied bool) string {
+	if denied {
 		return fmt.Sprintf("Uso denegado pela autoridade (%d): %s", r.Code, r.Reason)
 	}
 	return fmt.Sprintf("Rejeitada pela autoridade (%d): %s", r.Code, r.Reason)
