@@ -32,13 +32,21 @@ func TestNationalNFSeIssued(t *testing.T) {
 		t.Fatalf("the system was called %s", got)
 	}
 	n.SetOffline(true)
-	cancel := `{` + auth + `,"id_token":"` + id + `","reason":"Serviço cobrado em duplicidade"}`
+	cancel := `{` + auth + `,"id_token":"` + id + `","reason":"Serviço cobrado em duplicidade","reason_code":"2"}`
+	if rec := do(h, http.MethodPost, "/cancel_nf", strings.Replace(cancel, `"reason_code":"2"`, `"reason_code":"5"`, 1)); rec.Code != http.StatusBadRequest {
+		t.Fatalf("a reason code not the system's: %d %s", rec.Code, rec.Body)
+	}
 	if rec := do(h, http.MethodPost, "/cancel_nf", cancel); rec.Code != http.StatusBadGateway {
 		t.Fatalf("cancel while the system is offline: %d %s", rec.Code, rec.Body)
 	}
 	n.SetOffline(false)
 	if rec := do(h, http.MethodPost, "/cancel_nf", cancel); rec.Code != http.StatusOK || n.Cancelled() != 1 {
 		t.Fatalf("cancel: %d %s (the system registered %d)", rec.Code, rec.Body, n.Cancelled())
+	}
+	// The reason code went as the event's cMotivo, the text as xMotivo.
+	if ev := invoiceEvents(t, rig, h, id); len(ev) != 1 || !strings.Contains(ev[0].XML, "<cMotivo>2</cMotivo>") ||
+		!strings.Contains(ev[0].XML, "<xMotivo>Serviço cobrado em duplicidade</xMotivo>") {
+		t.Fatalf("the cancellation event: %+v", ev)
 	}
 }
 

@@ -79,6 +79,9 @@ func hasDANFE(inv store.Invoice) bool {
 type cancelNFRequest struct {
 	IDToken string `json:"id_token" alias:"token" required:"true"`
 	Reason  string `json:"reason" alias:"justificativa,motivo"`
+	// ReasonCode is a national NFS-e's cancellation reason (cMotivo):
+	// 1 error in issuing, 2 service not provided, 9 other (the default).
+	ReasonCode string `json:"reason_code" enum:"1,2,9"`
 }
 
 func (q *cancelNFRequest) Validate() error {
@@ -93,7 +96,7 @@ func (q *cancelNFRequest) Validate() error {
 // (24 h by default, --nf-cancel-window), with a reason of at least 15
 // characters.
 func (s invoices) cancelNF(r *web.Request, q *cancelNFRequest) (any, error) {
-	if err := s.Invoices.Cancel(r.Ctx, r.DB, r.Unit.ID, q.IDToken, q.Reason); err != nil {
+	if err := s.Invoices.Cancel(r.Ctx, r.DB, r.Unit.ID, q.IDToken, q.Reason, q.ReasonCode); err != nil {
 		return nil, err
 	}
 	return web.TokenAnswer{Message: "Invoice cancelled successfully.", Token: q.IDToken}, nil
@@ -268,7 +271,9 @@ const (
 		"will not be issued twice.` Issuing twice issues once; concurrent requests for one order are taken " +
 		"one after the other."
 	docCancelNF = "Cancels the order's authorized invoice within the window after its authorization (24 hours, `serve " +
-		"--nf-cancel-window`), with a `reason` of 15 to 255 characters (aliases `justificativa`, `motivo`). " +
+		"--nf-cancel-window`), with a `reason` of 15 to 255 characters (aliases `justificativa`, `motivo`); a " +
+		"national NFS-e's cancellation takes an optional `reason_code` (`\"1\"` error in issuing, `\"2\"` service " +
+		"not provided, `\"9\"` other, the default), sent as the event's cMotivo. " +
 		"409 `The invoice can no longer be cancelled: its cancellation window has closed.`, `The order has " +
 		"no authorized invoice.`. Outside test mode an NF-e's or NFC-e's cancellation is registered at SEFAZ " +
 		"(event 110111) before fincom records it: its refusal is 422 `The tax authority refused the " +

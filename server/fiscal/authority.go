@@ -187,6 +187,8 @@ type Cancellation struct {
 	Protocol   string
 	CNPJ       string
 	Reason     string
+	// ReasonCode is a national NFS-e's cMotivo (Cancel*; "": CancelOther).
+	ReasonCode string
 	At         time.Time
 	Cert       certs.Certificate
 	Domain     string

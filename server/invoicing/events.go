@@ -36,8 +36,9 @@ const NFCeCancelWindow = 30 * time.Minute
 // Cancel cancels the order's authorized invoice within the cancellation
 // window (outside test mode an NF-e's or NFC-e's is SEFAZ's; else the
 // server's, at most NFCeCancelWindow for an NFC-e), with its reason; the
-// authority's event is kept with it.
-func (s *Service) Cancel(ctx context.Context, db *store.DB, unitID int64, orderToken, reason string) error {
+// authority's event is kept with it. reasonCode is a national NFS-e's
+// cMotivo (fiscal.Cancel*; "" the default, other).
+func (s *Service) Cancel(ctx context.Context, db *store.DB, unitID int64, orderToken, reason, reasonCode string) error {
 	window := s.CancelWindow
 	if inv, err := db.OrderInvoice(ctx, unitID, orderToken); err == nil {
 		switch {
@@ -53,7 +54,7 @@ func (s *Service) Cancel(ctx context.Context, db *store.DB, unitID int64, orderT
 	var ev *store.InvoiceEvent
 	if c, ok := s.Authority.(fiscal.Canceller); ok {
 		var err error
-		ev, err = s.registerCancellation(ctx, c, db, unitID, orderToken, reason, window)
+		ev, err = s.registerCancellation(ctx, c, db, unitID, orderToken, reason, reasonCode, window)
 		if errors.Is(err, ErrCancellationUnsure) {
 			// Sent, and neither its answer nor the note's consult could
 			// be read: the transmissions loop asks until SEFAZ tells.
@@ -75,7 +76,7 @@ func (s *Service) Cancel(ctx context.Context, db *store.DB, unitID int64, orderT
 // authority unreachable) is counted and answered, and the cancellation
 // waits for the next try.
 func (s *Service) FinishCancellation(ctx context.Context, db *store.DB, c store.PendingCancellation) error {
-	err := s.Cancel(ctx, db, c.UnitID, c.OrderToken, c.Reason)
+	err := s.Cancel(ctx, db, c.UnitID, c.OrderToken, c.Reason, "")
 	var refused *problem.Problem
 	switch {
 	case err == nil, errors.Is(err, store.ErrNoInvoice):
@@ -141,7 +142,7 @@ func (s *Service) CancelBySubstitution(ctx context.Context, db *store.DB, unitID
 // national NFS-e's cancellation before fincom records it: a refusal (the
 // note stays authorized) is a 422 with the authority's code and text, an
 // authority that cannot be reached ErrAuthorityDown, and nothing changes.
-func (s *Service) registerCancellation(ctx context.Context, c fiscal.Canceller, db *store.DB, unitID int64, orderToken, reason string,
+func (s *Service) registerCancellation(ctx context.Context, c fiscal.Canceller, db *store.DB, unitID int64, orderToken, reason, reasonCode string,
 	window time.Duration) (*store.InvoiceEvent, error) {
 	d, err := db.InvoiceData(ctx, unitID, orderToken)
 	if err != nil {
@@ -166,7 +167,8 @@ func (s *Service) registerCancellation(ctx context.Context, c fiscal.Canceller, 
 		return nil, err
 	}
 	ev, err := c.Cancel(ctx, fiscal.Cancellation{Kind: inv.Kind, Production: production(inv), Key: inv.AccessKey.String,
-		Protocol: inv.Protocol, CNPJ: doc.Emitter.Register, Reason: reason, At: db.Now(), Cert: cert, Domain: db.Name, Book: book{db}})
+		Protocol: inv.Protocol, CNPJ: doc.Emitter.Register, Reason: reason, ReasonCode: reasonCode, At: db.Now(), Cert: cert, Domain: db.Name,
+		Book: book{db}})
 	if errors.Is(err, fiscal.ErrUnsure) {
 		return nil, ErrCancellationUnsure
 	}

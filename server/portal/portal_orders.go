@@ -232,7 +232,7 @@ func (s *Portal) portalOrderAction(w http.ResponseWriter, r *http.Request, ps ht
 			if n := utf8.RuneCountInString(reason); n < 15 || n > 255 {
 				err = web.ErrCancelReason
 			} else {
-				err = s.Invoices.Cancel(p.ctx, p.db, p.unit.ID, token, reason)
+				err = s.Invoices.Cancel(p.ctx, p.db, p.unit.ID, token, reason, "")
 			}
 		case "correct":
 			_, err = s.Invoices.Correct(p.ctx, p.db, p.unit.ID, token, p.r.PostFormValue("correction"))

@@ -1,6 +1,7 @@
 package nfsen
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -64,7 +65,7 @@ func authorization(n Issued) fiscal.Authorization {
 // Cancel registers the note's cancellation (event e101101): the system's
 // event once it registered it, its refusal as a *fiscal.Rejection.
 func (a *Authority) Cancel(ctx context.Context, x fiscal.Cancellation) (fiscal.Event, error) {
-	ev, err := a.Client.Cancel(ctx, x.Cert, Cancellation{Key: x.Key, Author: x.CNPJ, Code: fiscal.CancelOther, Reason: x.Reason, At: x.At},
+	ev, err := a.Client.Cancel(ctx, x.Cert, Cancellation{Key: x.Key, Author: x.CNPJ, Code: cmp.Or(x.ReasonCode, fiscal.CancelOther), Reason: x.Reason, At: x.At},
 		envOf(x.Production))
 	var refused *Refusal
 	if errors.As(err, &refused) {
