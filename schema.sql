@@ -637,7 +637,9 @@ CREATE TABLE invoices (
 	-- A cancellation sent whose answer was lost: its reason, until the
 	-- authority confirms or refuses it, and the times asked since.
 	cancel_pending TEXT,
-	cancel_tries  INTEGER NOT NULL DEFAULT 0
+	cancel_tries  INTEGER NOT NULL DEFAULT 0,
+	-- The national system's own DANFSe of a national NFS-e (a PDF).
+	danfse        BLOB
 ) STRICT;
 CREATE UNIQUE INDEX invoices_number ON invoices(unit_id, kind, series, number) WHERE status <> 'REJECTED';
 CREATE INDEX invoices_order ON invoices(order_id);

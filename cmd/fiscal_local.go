@@ -42,7 +42,9 @@ func newFiscalLocalCmd(a *app) *cobra.Command {
 				return fmt.Errorf("--out is required: the folder for endpoints.json and ca.pem")
 			}
 			mux := http.NewServeMux()
-			mux.Handle("/SefinNacional/", &nfselocal.System{})
+			national := &nfselocal.System{}
+			mux.Handle("/SefinNacional/", national)
+			mux.Handle("/adn/", national)
 			mux.Handle("/", &local.Authority{NFCeCancelWindow: nfceWindow})
 			return serveLoopback(cmd.Context(), "local authority", addr, mux, func(base string, cert *x509.Certificate) error {
 				if err := writeLocalFiles(out, base, cert); err != nil {

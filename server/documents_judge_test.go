@@ -110,7 +110,7 @@ func localAuthorities(a *local.Authority, n *nfselocal.System) (*sefaz.Client, e
 	}
 	all := strings.Join(services, ",")
 	envs := `{"homologacao": {` + all + `}, "producao": {` + all + `}}`
-	sefin := `{"sefin": "` + nat.URL + `/SefinNacional"}`
+	sefin := `{"sefin": "` + nat.URL + `/SefinNacional", "adn": "` + nat.URL + `/adn"}`
 	// The contingency authorizers are the same SEFAZ: no test reaches
 	// the shipped addresses.
 	if _, err := e.Override([]byte(`{"55": {"SP": ` + envs + `, "AN": ` + envs + `, "SVCAN": ` + envs + `, "SVCRS": ` + envs + `}, "65": {"SP": ` + envs + `}, ` +
@@ -305,6 +305,14 @@ func (j *judgedAuthority) Correct(ctx context.Context, c fiscal.Correction) (fis
 		return judgedEvent(inner.Correct(ctx, c))
 	}
 	return fiscal.Event{}, fiscal.ErrNotConnected
+}
+
+// DANFSe forwards to the inner authority when it keeps DANFSe.
+func (j *judgedAuthority) DANFSe(ctx context.Context, r fiscal.DANFSeRequest) ([]byte, error) {
+	if inner, ok := j.inner.(fiscal.DANFSeSource); ok {
+		return inner.DANFSe(ctx, r)
+	}
+	return nil, fiscal.ErrNotConnected
 }
 
 // Void forwards to the inner authority when it voids numbers (its answer,

@@ -28,8 +28,33 @@ func TestNationalNFSeIssued(t *testing.T) {
 	if !strings.Contains(xml, `<infNFSe Id="NFS`+key+`"`) || !strings.Contains(xml, "<verAplic>fincom-sim</verAplic>") {
 		t.Fatalf("the served XML is not the system's note of key %s: %.400s", key, xml)
 	}
-	if got := strings.Join(n.Received(), ","); got != "POST /nfse" {
+	// The DANFSe is the system's own, fetched from the ADN once issued and
+	// kept: served and e-mailed without asking again.
+	if got := strings.Join(n.Received(), ","); got != "POST /nfse,GET /danfse" {
 		t.Fatalf("the system was called %s", got)
+	}
+	public := publicOf(t, h, id)
+	for range 2 {
+		if pdf := do(h, http.MethodGet, "/sales_orders/public_danfe_pdf/"+public, "").Body.String(); !strings.HasPrefix(pdf, "%PDF-") ||
+			!strings.Contains(pdf, "(DANFSe - NFS-e "+key+")") {
+			t.Fatalf("the DANFSe served is not the system's: %.300s", pdf)
+		}
+	}
+	if got := len(n.Received()); got != 2 {
+		t.Fatalf("the system was asked again: %v", n.Received())
+	}
+	// A note the ADN has no DANFSe of yet: fincom's rendering, and the
+	// system's once it has one.
+	n.SetDANFSe(false)
+	other := post(t, h, "/insert_sales_order", nationalOrder)["data"].(map[string]any)["id"].(string)
+	otherKey := generateNF(t, h, other, "AUTHORIZED")["access_key"].(string)
+	if pdf := do(h, http.MethodGet, "/sales_orders/public_danfe_pdf/"+publicOf(t, h, other), "").Body.String(); !strings.HasPrefix(pdf, "%PDF-") ||
+		strings.Contains(pdf, "(DANFSe - NFS-e ") {
+		t.Fatalf("without the system's DANFSe: %.300s", pdf)
+	}
+	n.SetDANFSe(true)
+	if pdf := do(h, http.MethodGet, "/sales_orders/public_danfe_pdf/"+publicOf(t, h, other), "").Body.String(); !strings.Contains(pdf, "(DANFSe - NFS-e "+otherKey+")") {
+		t.Fatalf("the system's DANFSe once it has one: %.300s", pdf)
 	}
 	n.SetOffline(true)
 	cancel := `{` + auth + `,"id_token":"` + id + `","reason":"Serviço cobrado em duplicidade","reason_code":"2"}`
@@ -67,7 +92,7 @@ func TestNationalNFSeLostAnswer(t *testing.T) {
 	if out["status"] != "AUTHORIZED" || n.Issued() != 1 {
 		t.Fatalf("retry: %v (the system has %d notes)", out, n.Issued())
 	}
-	if got := strings.Join(n.Received(), ","); got != "POST /nfse,GET /dps,GET /nfse" {
+	if got := strings.Join(n.Received(), ","); got != "POST /nfse,GET /dps,GET /nfse,GET /danfse" {
 		t.Fatalf("the system was called %s", got)
 	}
 }

@@ -25,6 +25,7 @@ var undoSchema = map[int]string{
 	37: `ALTER TABLE nfe_inbox DROP COLUMN confirmed_at;`,
 	39: `ALTER TABLE invoices DROP COLUMN cancel_tries; ALTER TABLE invoices DROP COLUMN cancel_pending;`,
 	40: `DROP TABLE abandoned_notes;`,
+	41: `ALTER TABLE invoices DROP COLUMN danfse;`,
 }
 
 // rewind sets the file's schema version back to version, undoing the

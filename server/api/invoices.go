@@ -233,18 +233,25 @@ func (s invoices) publicDANFE(r *web.Request) (any, error) {
 // publicDANFEPDF (GET, a fincom route) is the DANFE as a PDF, for printing
 // with the goods; the invoice e-mails carry it too.
 func (s invoices) publicDANFEPDF(r *web.Request) (any, error) {
-	inv, d, err := s.publicInvoice(r)
+	var b []byte
+	var name string
+	err := s.withPublicInvoice(r, func(db *store.DB, inv store.Invoice, unitID int64, order string) error {
+		if !hasDANFE(inv) {
+			return errNoDANFE
+		}
+		d, err := db.InvoiceData(r.Ctx, unitID, order)
+		if err != nil {
+			return err
+		}
+		// A national NFS-e's is the national system's own DANFSe.
+		name = invoicing.FileName(inv) + ".pdf"
+		b, err = s.Invoices.DANFEPDF(r.Ctx, db, inv, d)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	if !hasDANFE(inv) {
-		return nil, errNoDANFE
-	}
-	b, err := invoicing.DANFEPDF(inv, invoicing.Document(d))
-	if err != nil {
-		return nil, err
-	}
-	return pdfDocument(invoicing.FileName(inv)+".pdf", b), nil
+	return pdfDocument(name, b), nil
 }
 
 // What the OpenAPI document says of this file's routes (their desc in

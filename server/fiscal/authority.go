@@ -256,6 +256,21 @@ type Voider interface {
 	Void(ctx context.Context, v Voiding) (Event, error)
 }
 
+// DANFSeRequest asks for a national NFS-e's official DANFSe.
+type DANFSeRequest struct {
+	Key        string
+	Production bool
+	Cert       certs.Certificate
+	Domain     string
+	Book       Book
+}
+
+// DANFSeSource is an authority that keeps its notes' printable form (the
+// national system's ADN, GET /danfse/{key}): a PDF, or an error.
+type DANFSeSource interface {
+	DANFSe(ctx context.Context, r DANFSeRequest) ([]byte, error)
+}
+
 // Correction is a correction letter (carta de correção) of an authorized
 // NF-e: its text replaces every earlier one; each letter of a note takes
 // the next sequence (1 to 20).
@@ -344,6 +359,15 @@ func (as Authorities) CancelBySubstitution(ctx context.Context, s Substitution) 
 		return Event{}, ErrNotConnected
 	}
 	return a.CancelBySubstitution(ctx, s)
+}
+
+// DANFSe has the national NFS-e's authority give its DANFSe.
+func (as Authorities) DANFSe(ctx context.Context, r DANFSeRequest) ([]byte, error) {
+	a, ok := as[NFSeN].(DANFSeSource)
+	if !ok {
+		return nil, ErrNotConnected
+	}
+	return a.DANFSe(ctx, r)
 }
 
 // Void has the authority of the key's model void its number.

@@ -354,11 +354,18 @@ func (s *Service) issue(ctx context.Context, db *store.DB, unitID int64, orderTo
 		// The national system numbers its notes: the key is its.
 		rec.AccessKey = auth.Key
 	}
-	notice, err := s.notice(d, public, rec.Invoice())
+	// A national NFS-e's printable form is the system's own DANFSe, kept
+	// with the invoice (fincom's rendering when the system has none).
+	danfse := s.officialDANFSe(ctx, db, d, rec.Invoice())
+	notice, err := s.noticeWith(d, public, rec.Invoice(), danfse)
 	if err != nil {
 		return store.Invoice{}, err
 	}
-	return db.SaveInvoice(ctx, d.OrderID, unitID, rec, auth.Message+" (protocolo "+auth.Protocol+")", notice, nil, nil)
+	out, err := db.SaveInvoice(ctx, d.OrderID, unitID, rec, auth.Message+" (protocolo "+auth.Protocol+")", notice, nil, nil)
+	if err == nil && danfse != nil {
+		err = db.KeepDANFSe(context.WithoutCancel(ctx), out.Token, danfse)
+	}
+	return out, err
 }
 
 // signDocument builds and signs an NF-e, NFC-e or national DPS.
@@ -455,7 +462,11 @@ func (s *Service) Send(ctx context.Context, db *store.DB, unitID int64, orderTok
 	if d.NotifyEmailNF == "" {
 		return ErrNoNFEmail
 	}
-	n, err := s.notice(d, d.PublicToken, *d.Existing)
+	pdf, err := s.DANFEPDF(ctx, db, *d.Existing, d)
+	if err != nil {
+		return err
+	}
+	n, err := s.noticeWith(d, d.PublicToken, *d.Existing, pdf)
 	if err != nil {
 		return err
 	}
@@ -466,6 +477,12 @@ func (s *Service) Send(ctx context.Context, db *store.DB, unitID int64, orderTok
 // notify_email_nf. The order's public token may be set only when the
 // invoice is saved: the links then use it.
 func (s *Service) notice(d store.InvoiceData, publicToken string, inv store.Invoice) (*store.Notice, error) {
+	return s.noticeWith(d, publicToken, inv, nil)
+}
+
+// noticeWith is notice with the invoice's printable PDF (nil: fincom's
+// rendering of it).
+func (s *Service) noticeWith(d store.InvoiceData, publicToken string, inv store.Invoice, pdf []byte) (*store.Notice, error) {
 	if d.NotifyEmailNF == "" || publicToken == "" {
 		return nil, nil
 	}
@@ -477,9 +494,10 @@ func (s *Service) notice(d store.InvoiceData, publicToken string, inv store.Invo
 	}
 	// The recipient keeps the documents themselves (the buyer of an NF-e
 	// must be able to keep its XML), not only links to them.
-	pdf, err := DANFEPDF(inv, Document(d))
-	if err != nil {
-		return nil, err
+	if pdf == nil {
+		if pdf, err = DANFEPDF(inv, Document(d)); err != nil {
+			return nil, err
+		}
 	}
 	n.Attachments = []store.Attachment{{Name: FileName(inv) + ".xml", ContentType: "application/xml", Data: []byte(inv.XML)},
 		{Name: FileName(inv) + ".pdf", ContentType: "application/pdf", Data: pdf}}
@@ -705,6 +723,42 @@ func xmlTime(s string) string {
 		return s
 	}
 	return render.DateTimeBR(t)
+}
+
+// DANFEPDF is the invoice's printable PDF: a national NFS-e's official
+// DANFSe (kept with the invoice, or fetched from the national system and
+// kept now), else fincom's rendering of its DANFE.
+func (s *Service) DANFEPDF(ctx context.Context, db *store.DB, inv store.Invoice, d store.InvoiceData) ([]byte, error) {
+	if inv.Kind == fiscal.NFSeN && inv.Token != "" {
+		pdf, ok, err := db.InvoiceDANFSe(ctx, inv.Token)
+		if err != nil || ok {
+			return pdf, err
+		}
+		if pdf := s.officialDANFSe(ctx, db, d, inv); pdf != nil {
+			return pdf, db.KeepDANFSe(ctx, inv.Token, pdf)
+		}
+	}
+	return DANFEPDF(inv, Document(d))
+}
+
+// officialDANFSe fetches an issued national NFS-e's DANFSe from the
+// national system; nil when it is no such note or the system gives none
+// (fincom's rendering then stands in, and the next ask fetches again).
+func (s *Service) officialDANFSe(ctx context.Context, db *store.DB, d store.InvoiceData, inv store.Invoice) []byte {
+	src, ok := s.Authority.(fiscal.DANFSeSource)
+	if inv.Kind != fiscal.NFSeN || !inv.AccessKey.Valid || inv.Protocol == "" || !ok {
+		return nil
+	}
+	cert, err := s.certificate(ctx, db, d, Document(d))
+	if err != nil {
+		return nil
+	}
+	pdf, err := src.DANFSe(ctx, fiscal.DANFSeRequest{Key: inv.AccessKey.String, Production: production(inv), Cert: cert, Domain: db.Name,
+		Book: book{db}})
+	if err != nil {
+		return nil
+	}
+	return pdf
 }
 
 // DANFEPDF is an invoice's DANFE as a PDF.

@@ -86,7 +86,7 @@ func (a *Authorities) listen() error {
 }
 
 // serve hands /<domain>/… to the domain's SEFAZ, or to its national
-// system under /<domain>/SefinNacional/.
+// system under /<domain>/SefinNacional/ (and its ADN, /<domain>/adn/).
 func (a *Authorities) serve(w http.ResponseWriter, r *http.Request) {
 	name, rest, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/"), "/")
 	a.mu.Lock()
@@ -111,7 +111,7 @@ func (a *Authorities) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	r2 := r.Clone(r.Context())
 	r2.URL.Path = "/" + rest
-	if strings.HasPrefix(rest, "SefinNacional/") {
+	if strings.HasPrefix(rest, "SefinNacional/") || strings.HasPrefix(rest, "adn/") {
 		if drop {
 			d.nfse.DropReplies(1)
 		}
@@ -234,6 +234,15 @@ func (a *Authorities) CancelBySubstitution(ctx context.Context, s fiscal.Substit
 	return d.authority.CancelBySubstitution(ctx, s)
 }
 
+// DANFSe has the domain's national system give a note's DANFSe.
+func (a *Authorities) DANFSe(ctx context.Context, r fiscal.DANFSeRequest) ([]byte, error) {
+	d, _, err := a.of(ctx, r.Domain, r.Book)
+	if err != nil {
+		return nil, err
+	}
+	return d.authority.DANFSe(ctx, r)
+}
+
 // Void has the domain's SEFAZ void a number.
 func (a *Authorities) Void(ctx context.Context, v fiscal.Voiding) (fiscal.Event, error) {
 	d, _, err := a.of(ctx, v.Domain, v.Book)
@@ -322,7 +331,7 @@ func EndpointsFile(base string) ([]byte, error) {
 		}
 		file[model] = byAuth
 	}
-	sefin := map[string]string{"sefin": base + "/SefinNacional"}
+	sefin := map[string]string{"sefin": base + "/SefinNacional", "adn": base + "/adn"}
 	file["nfse"] = map[string]any{sefaz.Homologacao: sefin, sefaz.Producao: sefin}
 	return json.MarshalIndent(file, "", "  ")
 }

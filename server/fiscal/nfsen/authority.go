@@ -77,6 +77,11 @@ func (a *Authority) Cancel(ctx context.Context, x fiscal.Cancellation) (fiscal.E
 	return fiscal.Event{Type: "e101101", Sequence: 1, Protocol: ev.Number, XML: ev.XML}, nil
 }
 
+// DANFSe fetches the note's official DANFSe from the ADN.
+func (a *Authority) DANFSe(ctx context.Context, r fiscal.DANFSeRequest) ([]byte, error) {
+	return a.Client.DANFSe(ctx, r.Cert, r.Key, envOf(r.Production))
+}
+
 // notSent says an error happened before the DPS could leave: no
 // connection, a refused handshake, a system that said it is unavailable,
 // a document fincom would not send.

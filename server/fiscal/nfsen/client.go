@@ -445,3 +445,55 @@ func unpack(s string) ([]byte, error) {
 	}
 	return doc, nil
 }
+
+// ErrNoDANFSe is a note the ADN has no DANFSe of (404).
+var ErrNoDANFSe = errors.New("the national NFS-e system has no DANFSe of the note")
+
+// DANFSe fetches the official DANFSe of the note of key from the
+// environment's ADN (GET {adn}/danfse/{key}, mutual TLS with the
+// provider's certificate): a PDF of at most maxAnswer bytes, anything
+// else ErrAnswer.
+func (c *Client) DANFSe(ctx context.Context, cert certs.Certificate, key, env string) ([]byte, error) {
+	if !fiscal.ValidNationalKey(key) {
+		return nil, fmt.Errorf("%w: %q is not a national NFS-e key", ErrMessage, key)
+	}
+	if env != sefaz.Homologacao && env != sefaz.Producao {
+		return nil, sefaz.ErrBadEnvironment
+	}
+	base := strings.TrimRight(c.Endpoints.NFSe[env]["adn"], "/")
+	if base == "" {
+		return nil, fmt.Errorf("nfse %s adn: %w", env, sefaz.ErrNoEndpoint)
+	}
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = 30 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/danfse/"+key, nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/pdf")
+	resp, err := certs.MutualClient(cert, c.Roots, timeout).Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		return nil, ErrNoDANFSe
+	case resp.StatusCode >= 500:
+		return nil, fmt.Errorf("%w (HTTP %d)", ErrUnavailable, resp.StatusCode)
+	case resp.StatusCode != http.StatusOK:
+		return nil, fmt.Errorf("%w: HTTP %d", ErrAnswer, resp.StatusCode)
+	}
+	pdf, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(pdf) > maxAnswer || !bytes.HasPrefix(pdf, []byte("%PDF-")) {
+		return nil, fmt.Errorf("%w: the DANFSe is not a PDF of at most %d bytes", ErrAnswer, maxAnswer)
+	}
+	return pdf, nil
+}

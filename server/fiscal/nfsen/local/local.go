@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"regexp"
@@ -69,6 +70,7 @@ type System struct {
 	drop      int
 	reject    *fiscal.Rejection
 	offline   bool
+	noDANFSe  bool
 	received  []string
 	cancelled int
 }
@@ -90,6 +92,10 @@ func (s *System) RejectNext(code int, reason string) {
 	s.reject = &fiscal.Rejection{Code: code, Reason: reason}
 	s.mu.Unlock()
 }
+
+// SetDANFSe makes its ADN serve each note's DANFSe (true, as it starts)
+// or answer 404 for it, as the ADN does for a note it has none of.
+func (s *System) SetDANFSe(serve bool) { s.mu.Lock(); s.noDANFSe = !serve; s.mu.Unlock() }
 
 // SetOffline makes it answer 503 to every request, or answer again.
 func (s *System) SetOffline(off bool) { s.mu.Lock(); s.offline = off; s.mu.Unlock() }
@@ -118,14 +124,18 @@ var (
 	keyPath = regexp.MustCompile(`^/nfse/([0-9]{50})$`)
 	evPath  = regexp.MustCompile(`^/nfse/([0-9]{50})/eventos$`)
 	dpsPath = regexp.MustCompile(`^/dps/(DPS[0-9]{42})$`)
+	// danfsePath is the ADN's DANFSe of a note.
+	danfsePath = regexp.MustCompile(`^/danfse/([0-9]{50})$`)
 )
 
 // ServeHTTP answers one request of a client with a certificate; paths
 // may carry the /SefinNacional prefix of the system's address.
 func (s *System) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	path := strings.TrimPrefix(r.URL.Path, "/SefinNacional")
+	path := strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, "/SefinNacional"), "/adn")
 	call := r.Method + " " + path
 	switch {
+	case danfsePath.MatchString(path):
+		call = r.Method + " /danfse"
 	case keyPath.MatchString(path):
 		call = r.Method + " /nfse"
 	case evPath.MatchString(path):
@@ -150,6 +160,10 @@ func (s *System) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	client := r.TLS.PeerCertificates[0]
 	now := s.now()
+	if m := danfsePath.FindStringSubmatch(path); m != nil && r.Method == http.MethodGet {
+		s.danfse(w, m[1])
+		return
+	}
 	var status int
 	var out map[string]any
 	switch m := r.Method; {
@@ -475,4 +489,47 @@ func (s *System) Know(doc []byte, cancelled bool) error {
 		s.cancelled++
 	}
 	return nil
+}
+
+// danfse serves the ADN's DANFSe of a note it issued: a one-page PDF
+// naming its key and provider, with produção restrita's notice (404 for
+// another note, or while SetDANFSe(false)).
+func (s *System) danfse(w http.ResponseWriter, key string) {
+	s.mu.Lock()
+	n, ok := s.notes[key]
+	ok = ok && !s.noDANFSe
+	s.mu.Unlock()
+	if !ok {
+		http.Error(w, "Not Found", http.StatusNotFound)
+		return
+	}
+	provider := n.provider
+	if len(provider) == 14 {
+		provider = provider[:2] + "." + provider[2:5] + "." + provider[5:8] + "/" + provider[8:12] + "-" + provider[12:]
+	}
+	// WinAnsiEncoding: \307 is Ç, \303 Ã.
+	content := "BT /F1 12 Tf 40 800 Td (DANFSe - NFS-e " + key + ") Tj 0 -20 Td (Prestador: CNPJ " + provider + ") Tj " +
+		"0 -20 Td (NFS-e SEM VALOR FISCAL - EMITIDA EM AMBIENTE DE HOMOLOGA\\307\\303O) Tj ET"
+	objs := []string{
+		"<< /Type /Catalog /Pages 2 0 R >>",
+		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+		"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>",
+		"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(content), content),
+	}
+	var b bytes.Buffer
+	b.WriteString("%PDF-1.4\n")
+	offsets := make([]int, len(objs))
+	for i, o := range objs {
+		offsets[i] = b.Len()
+		fmt.Fprintf(&b, "%d 0 obj\n%s\nendobj\n", i+1, o)
+	}
+	xref := b.Len()
+	fmt.Fprintf(&b, "xref\n0 %d\n0000000000 65535 f \n", len(objs)+1)
+	for _, off := range offsets {
+		fmt.Fprintf(&b, "%010d 00000 n \n", off)
+	}
+	fmt.Fprintf(&b, "trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objs)+1, xref)
+	w.Header().Set("Content-Type", "application/pdf")
+	w.Write(b.Bytes())
 }
