@@ -1,7 +1,12 @@
 package server
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/base64"
+	"encoding/json"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -139,5 +144,56 @@ func TestNationalNFSeRefusals(t *testing.T) {
 	rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
 	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "unit.nfse_issuer") || len(n.Received()) != calls {
 		t.Fatalf("a municipal unit's national NFS-e: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// TestNationalNFSeHostileAnswers: an answer to the DPS that is no note
+// (not JSON, too large, not gzip, a note whose signature does not verify,
+// of another key) leaves the invoice PENDING; the next issue asks the
+// system for the DPS and takes the note it issued: one note for the sale.
+func TestNationalNFSeHostileAnswers(t *testing.T) {
+	field := func(body []byte, name string, change func(string) string) []byte {
+		var m map[string]any
+		json.Unmarshal(body, &m)
+		m[name] = change(m[name].(string))
+		b, _ := json.Marshal(m)
+		return b
+	}
+	for _, tc := range []struct {
+		name   string
+		tamper func(int, []byte) (int, []byte)
+	}{
+		{"not JSON", func(s int, b []byte) (int, []byte) { return s, []byte(`{"chaveAcesso": `) }},
+		{"too large", func(s int, b []byte) (int, []byte) { return s, bytes.Repeat([]byte(" "), 5<<20) }},
+		{"not gzip", func(s int, b []byte) (int, []byte) {
+			return s, field(b, "nfseXmlGZipB64", func(string) string { return base64.StdEncoding.EncodeToString([]byte("<NFSe/>")) })
+		}},
+		{"a forged note", func(s int, b []byte) (int, []byte) {
+			return s, field(b, "nfseXmlGZipB64", func(v string) string {
+				z, _ := base64.StdEncoding.DecodeString(v)
+				r, _ := gzip.NewReader(bytes.NewReader(z))
+				doc, _ := io.ReadAll(r)
+				doc = bytes.Replace(doc, []byte("Instalação de rede"), []byte("Instalação de redes"), 1)
+				var out bytes.Buffer
+				w := gzip.NewWriter(&out)
+				w.Write(doc)
+				w.Close()
+				return base64.StdEncoding.EncodeToString(out.Bytes())
+			})
+		}},
+		{"another key", func(s int, b []byte) (int, []byte) {
+			return s, field(b, "chaveAcesso", func(k string) string { return k[:20] + "9" + k[21:] })
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rig := newTransmissionRig(t)
+			h, n := rig.h, rig.n
+			id := post(t, h, "/insert_sales_order", nationalOrder)["data"].(map[string]any)["id"].(string)
+			n.TamperNext(tc.tamper)
+			generateNF(t, h, id, "PENDING")
+			if out := generateNF(t, h, id, "AUTHORIZED"); out["number"] != 1.0 || n.Issued() != 1 {
+				t.Fatalf("after the hostile answer: %v (the system has %d notes)", out, n.Issued())
+			}
+		})
 	}
 }

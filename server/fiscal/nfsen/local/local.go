@@ -71,6 +71,7 @@ type System struct {
 	reject    *fiscal.Rejection
 	offline   bool
 	noDANFSe  bool
+	tamper    func(status int, body []byte) (int, []byte)
 	received  []string
 	cancelled int
 }
@@ -90,6 +91,14 @@ func (s *System) DropReplies(n int) { s.mu.Lock(); s.drop = n; s.mu.Unlock() }
 func (s *System) RejectNext(code int, reason string) {
 	s.mu.Lock()
 	s.reject = &fiscal.Rejection{Code: code, Reason: reason}
+	s.mu.Unlock()
+}
+
+// TamperNext processes the next request as always and answers what f
+// makes of its answer (status and JSON body): a hostile or broken answer.
+func (s *System) TamperNext(f func(status int, body []byte) (int, []byte)) {
+	s.mu.Lock()
+	s.tamper = f
 	s.mu.Unlock()
 }
 
@@ -183,6 +192,8 @@ func (s *System) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if drop {
 		s.drop--
 	}
+	tamper := s.tamper
+	s.tamper = nil
 	s.mu.Unlock()
 	if drop {
 		if hj, ok := w.(http.Hijacker); ok {
@@ -194,6 +205,14 @@ func (s *System) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		panic(http.ErrAbortHandler)
 	}
 	out["tipoAmbiente"], out["versaoAplicativo"] = 2, "fincom-local-1.00"
+	if tamper != nil {
+		b, _ := json.Marshal(out)
+		status, b = tamper(status, b)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		w.Write(b)
+		return
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	if r.Method != http.MethodHead {
