@@ -1,0 +1,121 @@
+package cmd
+
+import (
+	"crypto/tls"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fincom/server/fiscal"
+	nfselocal "fincom/server/fiscal/nfsen/local"
+	"fincom/server/fiscal/sefaz/local"
+)
+
+// nfsenGroup is the nf group of a national NFS-e of R$ 35.00.
+const nfsenGroup = `{"nf_kind":"nfsen","service_id_token":"SRV-0107","service_cod":"01.07","service_location":"3550308","tax_service_gross_amount":35,` +
+	`"tax_iss_rate_percent":5,"tax_iss_amount":1.75,"net_receivable_amount":35}`
+
+// TestNationalNFSeEndToEnd: a production server pointed by
+// --fiscal-endpoints and --ca-file at a national system it has never seen
+// (REST over mutual TLS, gzip+base64, the DPS held to its schema and
+// signature) issues an nfsen order's NFS-e and serves the system's signed
+// note with its 50-digit key and the system's DANFSe; shows a refusal's
+// codes and texts; resolves a lost reply without a second NFS-e; and
+// cancels by event e101101.
+func TestNationalNFSeEndToEnd(t *testing.T) {
+	d := newSellingDomain(t)
+	national := &nfselocal.System{}
+	mux := http.NewServeMux()
+	mux.Handle("/SefinNacional/", national)
+	mux.Handle("/adn/", national)
+	mux.Handle("/", &local.Authority{})
+	srv := httptest.NewUnstartedServer(mux)
+	srv.TLS = &tls.Config{ClientAuth: tls.RequireAnyClientCert}
+	srv.StartTLS()
+	defer srv.Close()
+	dir := t.TempDir()
+	if err := writeLocalFiles(dir, srv.URL, srv.Certificate()); err != nil {
+		t.Fatal(err)
+	}
+	base, _, stop := serveInProcess(t, d.schema, "--data", d.data, "--secrets-key-file", d.key,
+		"--fiscal-endpoints", filepath.Join(dir, "endpoints.json"), "--ca-file", filepath.Join(dir, "ca.pem"))
+	defer stop()
+	host, _ := url.Parse(base)
+	served := func(u string) string {
+		t.Helper()
+		x, err := url.Parse(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x.Host = host.Host
+		resp, err := http.Get(x.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return string(b)
+	}
+	generate := func(id, want string) map[string]any {
+		t.Helper()
+		code, m := postJSON(t, base+"/generate_nf", `{`+d.tokens()+`,"id_token":"`+id+`"}`)
+		inv, _ := m["data"].(map[string]any)
+		if code != 200 || inv == nil || inv["status"] != want {
+			t.Fatalf("generate_nf: %d %v, want %s", code, m, want)
+		}
+		return inv
+	}
+	service := `"id_token_stock_item":"` + d.service + `","quantity":1,"description":"Instalação de rede"`
+
+	// Issued: the system's note, signed by it, under its key.
+	id := d.order(t, base, service, nfsenGroup)
+	inv := generate(id, "AUTHORIZED")
+	key, _ := inv["access_key"].(string)
+	noteURL := inv["xml_url"].(string)
+	note := served(noteURL)
+	if !fiscal.ValidNationalKey(key) || !strings.Contains(note, `<infNFSe Id="NFS`+key+`"`) || fiscal.ValidateSchema("NFSe", []byte(note)) != nil {
+		t.Fatalf("the served note of key %s: %.400s", key, note)
+	}
+	if pdf := served(strings.Replace(noteURL, "public_nf_xml", "public_danfe_pdf", 1)); !strings.Contains(pdf, "(DANFSe - NFS-e "+key+")") {
+		t.Fatalf("the DANFSe served: %.300s", pdf)
+	}
+
+	// Refused: the system's code and text on the invoice and the order.
+	refused := d.order(t, base, service, nfsenGroup)
+	national.RejectNext(310, "O código de tributação nacional informado não existe.")
+	inv = generate(refused, "REJECTED")
+	if inv["status_code"] != 310.0 || !strings.Contains(inv["status_text"].(string), "E0310: O código de tributação nacional informado não existe.") {
+		t.Fatalf("the refused NFS-e: %v", inv)
+	}
+	_, m := postJSON(t, base+"/get_sales_order_by_id", `{`+d.tokens()+`,"id_token":"`+refused+`"}`)
+	if o := m["data"].(map[string]any); o["nf_status"] != "REJECTED" || !strings.Contains(o["nf_status_text"].(string), "E0310") {
+		t.Fatalf("the order of the refused NFS-e: %v %v", o["nf_status"], o["nf_status_text"])
+	}
+
+	// A lost reply: pending, then the note the system issued, once.
+	lost := d.order(t, base, service, nfsenGroup)
+	national.DropReplies(1)
+	generate(lost, "PENDING")
+	before := national.Issued()
+	if inv := generate(lost, "AUTHORIZED"); national.Issued() != before || !fiscal.ValidNationalKey(inv["access_key"].(string)) {
+		t.Fatalf("after the lost reply: %v (the system has %d notes, %d before)", inv, national.Issued(), before)
+	}
+
+	// Cancelled by event e101101.
+	if code, m := postJSON(t, base+"/cancel_nf", `{`+d.tokens()+`,"id_token":"`+id+`","reason":"Serviço cobrado em duplicidade","reason_code":"1"}`); code != 200 ||
+		national.Cancelled() != 1 {
+		t.Fatalf("cancel: %d %v (the system registered %d)", code, m, national.Cancelled())
+	}
+	if ev := served(strings.Replace(noteURL, "public_nf_xml", "public_nf_cancellation_xml", 1)); !strings.Contains(ev, key) ||
+		!strings.Contains(ev, "<cMotivo>1</cMotivo>") {
+		t.Fatalf("the cancellation served: %.400s", ev)
+	}
+	_, m = postJSON(t, base+"/get_sales_order_by_id", `{`+d.tokens()+`,"id_token":"`+id+`"}`)
+	if o := m["data"].(map[string]any); o["cancel_nf"] != true {
+		t.Fatalf("the cancelled order: %v", o)
+	}
+}
