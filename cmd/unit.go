@@ -163,7 +163,7 @@ func (f *profileFlags) flags(c *cobra.Command) {
 	fs.StringVar(&f.pixKey, "pix-key", "", "the unit's PIX key (CPF, CNPJ, +55 phone, e-mail or random key): the key of orders that give none")
 	fs.StringVar(&f.environment, "fiscal-environment", "", "where the unit's invoices go: homologacao (tests, no legal value; the default) or producao")
 	fs.StringVar(&f.contingency, "fiscal-contingency", "", "svc: the unit's NF-e go to its state's contingency authorizer (SVC-AN or SVC-RS) while the state's own is down; epec: when SVC is down too, they are issued at once by EPEC and sent later; off: back to normal")
-	fs.StringVar(&f.nfseIssuer, "nfse-issuer", "", "where the unit's city issues NFS-e: national (the national system, nf_kind nfsen; the default) or municipal (its own system, nf_kind nfse)")
+	fs.StringVar(&f.nfseIssuer, "nfse-issuer", "", "records where the unit's city issues NFS-e, as the portal's units page shows: national (the default) or municipal; each order's nf_kind decides where its note goes (nfsen national, nfse municipal)")
 }
 
 var profileFlagNames = []string{"street", "number", "complement", "district", "zip", "phone", "ie", "crt", "cnae", "icms-rate", "pis-rate",

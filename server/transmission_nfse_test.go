@@ -105,8 +105,9 @@ func TestNationalNFSeLostAnswer(t *testing.T) {
 // TestNationalNFSeRefusals: the system's refusal is the invoice REJECTED
 // with its codes and texts, on the order too, and the DPS number spent (a
 // DPS number is used once); a production unit's DPS goes to the
-// production address (here a produção restrita that refuses it); a unit
-// whose city issues its own NFS-e is refused before anything is sent.
+// production address (here a produção restrita that refuses it); the
+// order decides: an nfsen order goes to the national system whatever the
+// unit records of its city.
 func TestNationalNFSeRefusals(t *testing.T) {
 	rig := newTransmissionRig(t)
 	h, n := rig.h, rig.n
@@ -140,10 +141,9 @@ func TestNationalNFSeRefusals(t *testing.T) {
 		t.Fatalf("production DPS: %v", out)
 	}
 	setProfile(func(p *store.UnitProfile) { p.FiscalEnvironment, p.NFSeIssuer = store.Homologacao, store.NFSeMunicipal })
-	calls := len(n.Received())
-	rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
-	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "unit.nfse_issuer") || len(n.Received()) != calls {
-		t.Fatalf("a municipal unit's national NFS-e: %d %s", rec.Code, rec.Body)
+	id = post(t, h, "/insert_sales_order", nationalOrder)["data"].(map[string]any)["id"].(string)
+	if out := generateNF(t, h, id, "AUTHORIZED"); out["kind"] != "nfsen" || n.Issued() != 2 {
+		t.Fatalf("a municipal unit's national NFS-e: %v (the system has %d notes)", out, n.Issued())
 	}
 }
 

@@ -116,9 +116,6 @@ type Profile struct {
 	COFINSRate decimal.Decimal // percent (normal regime)
 	CSCID      string          // the CSC's id at the state (NFC-e)
 	CSC        string          // the code of the NFC-e's QR code hash
-	// Municipal says the unit's city issues its service invoices in its
-	// own system, not the national one.
-	Municipal bool
 }
 
 // simples reports a regime whose ICMS is stated with a CSOSN (Simples
@@ -226,9 +223,6 @@ func Validate(inv Invoice) []Problem {
 		// fincom transmits NF-e and NFC-e to SEFAZ and national NFS-e to
 		// the national system; the municipal systems are not connected.
 		add("unit.fiscal_environment", "a municipal NFS-e is not issued in production; set the unit to homologacao, or issue national NFS-e (nf_kind nfsen)")
-	}
-	if inv.Kind == NFSeN && inv.Profile.Municipal {
-		add("unit.nfse_issuer", "the unit's city issues its NFS-e in its own system (unit set --nfse-issuer municipal): issue nf_kind nfse, or set the unit to national")
 	}
 	r := inv.Recipient
 	if !brdoc.ValidCNPJ(r.Register) && !brdoc.ValidCPF(r.Register) {

@@ -535,8 +535,7 @@ func Document(d store.InvoiceData) fiscal.Invoice {
 	recipient := party(d.Recipient)
 	recipient.IE, recipient.Contributor = d.Recipient.StateRegistration, d.Recipient.ICMSContributor
 	inv := fiscal.Invoice{Kind: d.Kind, Production: p.FiscalEnvironment == store.Producao, Emitter: emitter, Recipient: recipient, Total: d.Value.Decimal,
-		Profile: fiscal.Profile{CRT: p.CRT, ICMSRate: rate(p.ICMSRate), PISRate: rate(p.PISRate), COFINSRate: rate(p.COFINSRate), CSCID: p.CSCID,
-			Municipal: p.NFSeIssuer == store.NFSeMunicipal},
+		Profile: fiscal.Profile{CRT: p.CRT, ICMSRate: rate(p.ICMSRate), PISRate: rate(p.PISRate), COFINSRate: rate(p.COFINSRate), CSCID: p.CSCID},
 		Freight: d.FreightTotal.Decimal, FreightMode: d.FreightMode, TipoDocumento: d.TipoDocumento, Finalidade: d.FinalidadeEmissao,
 		Presenca: d.PresencaComprador, ConsumidorFinal: d.ConsumidorFinal, LocalDestino: d.LocalDestino, PaymentKey: d.PaymentKey,
 		Charged: d.Charged.Decimal}
