@@ -100,6 +100,17 @@ func TestNationalNFSeLostAnswer(t *testing.T) {
 	if got := strings.Join(n.Received(), ","); got != "POST /nfse,GET /dps,GET /nfse,GET /danfse" {
 		t.Fatalf("the system was called %s", got)
 	}
+	// Left to the transmissions loop, on real elapsed time: the same.
+	other := post(t, h, "/insert_sales_order", nationalOrder)["data"].(map[string]any)["id"].(string)
+	n.DropReplies(1)
+	generateNF(t, h, other, "PENDING")
+	if err := retryAfterWait(rig); err != nil {
+		t.Fatal(err)
+	}
+	inv := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+other+`"}`)["data"].(map[string]any)["invoice"].(map[string]any)
+	if inv["status"] != "AUTHORIZED" || n.Issued() != 2 {
+		t.Fatalf("after the loop: %v (the system has %d notes)", inv, n.Issued())
+	}
 }
 
 // TestNationalNFSeRefusals: the system's refusal is the invoice REJECTED
