@@ -13,9 +13,11 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/shopspring/decimal"
 
@@ -197,6 +199,15 @@ type Invoice struct {
 	// national NFS-e), derived from the order so that a retry gives the
 	// same document.
 	Code string
+	// Replaces, on a national NFS-e, is the valid note it replaces (the
+	// DPS's subst): the national system cancels that one itself.
+	Replaces *Replacement
+}
+
+// Replacement is the note a national NFS-e replaces, with why: Code one of
+// TSCodJustSubst (01 to 05, 99 other), Reason 15 to 255 characters.
+type Replacement struct {
+	Key, Code, Reason string
 }
 
 // Problem is one reason an invoice cannot be issued.
@@ -223,6 +234,18 @@ func Validate(inv Invoice) []Problem {
 		// fincom transmits NF-e and NFC-e to SEFAZ and national NFS-e to
 		// the national system; the municipal systems are not connected.
 		add("unit.fiscal_environment", "a municipal NFS-e is not issued in production; set the unit to homologacao, or issue national NFS-e (nf_kind nfsen)")
+	}
+	if rp := inv.Replaces; rp != nil {
+		switch n := utf8.RuneCountInString(rp.Reason); {
+		case inv.Kind != NFSeN:
+			add("replaces", "only a national NFS-e is replaced by another")
+		case !ValidNationalKey(rp.Key):
+			add("replaces.key", "the note replaced needs its 50-digit key")
+		case !slices.Contains([]string{"01", "02", "03", "04", "05", "99"}, rp.Code):
+			add("reason_code", "the replacement's reason code is 01 to 05 or 99")
+		case n < 15 || n > 255:
+			add("reason", "the replacement's reason needs 15 to 255 characters")
+		}
 	}
 	r := inv.Recipient
 	if !brdoc.ValidCNPJ(r.Register) && !brdoc.ValidCPF(r.Register) {

@@ -440,3 +440,43 @@ func TestEverySchemaLoads(t *testing.T) {
 		}
 	}
 }
+
+// TestDPSReplacing: a DPS that replaces a valid note carries subst (the
+// replaced key, the reason's code and text) where the schema puts it, and
+// stays valid; a reason code not the schema's, or a text out of its 15 to
+// 255 characters, is a problem.
+func TestDPSReplacing(t *testing.T) {
+	inv := sample(NFSeN, RegimeNormal)
+	old := "35503082211222333000181000000000000126111406675734"
+	inv.Replaces = &Replacement{Key: old, Code: "99", Reason: "Valor do serviço corrigido"}
+	if ps := Validate(inv); len(ps) != 0 {
+		t.Fatalf("problems %v", ps)
+	}
+	dps, err := BuildDPS(inv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "</cLocEmi><subst><chSubstda>" + old + "</chSubstda><cMotivo>99</cMotivo><xMotivo>Valor do serviço corrigido</xMotivo></subst><prest>"
+	if !strings.Contains(string(dps), want) {
+		t.Errorf("the DPS lacks %s:\n%s", want, dps)
+	}
+	c, err := certs.TestCertificate("Acme Comércio Ltda", "11222333000181", issued)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signed, err := Sign(dps, DPSID(inv), c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ValidateSchema("DPS", signed); err != nil {
+		t.Errorf("the replacing DPS: %v", err)
+	}
+	xmllint(t, "nfse-nacional-1.00/DPS_v1.00.xsd", signed)
+	for _, r := range []Replacement{{Key: old, Code: "06", Reason: "Valor do serviço corrigido"}, {Key: old, Code: "99", Reason: "curto"},
+		{Key: "123", Code: "99", Reason: "Valor do serviço corrigido"}} {
+		inv.Replaces = &r
+		if ps := Validate(inv); len(ps) == 0 {
+			t.Errorf("%+v: no problem", r)
+		}
+	}
+}

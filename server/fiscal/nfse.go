@@ -34,6 +34,7 @@ type InfDPS struct {
 	DCompet string `xml:"dCompet"`
 	TpEmit  int    `xml:"tpEmit"`
 	CLocEmi string `xml:"cLocEmi"`
+	Subst   *Subst `xml:"subst,omitempty"`
 	Prest   struct {
 		CNPJ    string `xml:"CNPJ,omitempty"`
 		CPF     string `xml:"CPF,omitempty"`
@@ -67,6 +68,13 @@ type InfDPS struct {
 			IndTotTrib string   `xml:"totTrib>indTotTrib"`
 		} `xml:"trib"`
 	} `xml:"valores"`
+}
+
+// Subst is the note a DPS replaces (TCSubstituicao).
+type Subst struct {
+	ChSubstda string `xml:"chSubstda"`
+	CMotivo   string `xml:"cMotivo"`
+	XMotivo   string `xml:"xMotivo,omitempty"`
 }
 
 // TribFed is the DPS's federal taxes withheld (TCTribNacional): PIS and
@@ -161,6 +169,9 @@ func BuildDPS(inv Invoice) ([]byte, error) {
 	in.ID, in.TpAmb, in.DhEmi, in.VerApl = DPSID(inv), inv.tpAmb(), dh(inv.Issued), "fincom"
 	in.Serie, in.NDPS = strconv.Itoa(inv.Series), strconv.Itoa(inv.Number)
 	in.DCompet, in.TpEmit, in.CLocEmi = inv.Issued.In(saoPaulo).Format(time.DateOnly), 1, e.CityIBGE
+	if r := inv.Replaces; r != nil {
+		in.Subst = &Subst{ChSubstda: r.Key, CMotivo: r.Code, XMotivo: clip(r.Reason, 255)}
+	}
 	if len(e.Register) == 11 {
 		in.Prest.CPF = e.Register
 	} else {
