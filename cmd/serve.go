@@ -38,6 +38,7 @@ type serveOptions struct {
 	// nfWindowSet says --nf-cancel-window was given.
 	nfWindowSet bool
 	pspPoll     time.Duration
+	inboxPoll   time.Duration
 	backup      string // cron spec
 	backupDir   string
 	keep        int
@@ -65,6 +66,7 @@ func (o *serveOptions) flags(c *cobra.Command, a *app) {
 	c.Flags().StringVar(&o.smtpURL, "smtp-url", os.Getenv("FINCOM_SMTP_URL"), "deliver e-mails through smtp://user:pass@host:port or smtps://... (env FINCOM_SMTP_URL); unset keeps them in the outbox")
 	c.Flags().StringVar(&o.smtpFrom, "smtp-from", os.Getenv("FINCOM_SMTP_FROM"), "sender address of the e-mails (env FINCOM_SMTP_FROM)")
 	c.Flags().DurationVar(&o.nfWindow, "nf-cancel-window", 24*time.Hour, "how long after authorization an invoice may be cancelled (test mode; outside it SEFAZ keeps an NF-e's and NFC-e's window)")
+	c.Flags().DurationVar(&o.inboxPoll, "inbox-poll", time.Hour, "how often each unit with a certificate fetches the NF-e issued to it from the national environment once caught up (never under the hour it asks after nothing new); 0 turns the fetching off")
 	c.Flags().DurationVar(&o.pspPoll, "psp-poll", time.Minute, "how often the open charges at the units' PSPs are asked about (a payment whose webhook never came still settles)")
 	c.Flags().StringVar(&o.backup, "backup-cron", "", `back up every domain on this cron schedule, e.g. "0 3 * * *" (São Paulo time)`)
 	c.Flags().StringVar(&o.backupDir, "backup-dir", "", "with --backup-cron: where the backups go (default DATA/backups)")
@@ -236,7 +238,8 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 		log.Warn("--nf-cancel-window applies in test mode only: outside it SEFAZ keeps each NF-e's and NFC-e's cancellation window and says so when it refuses")
 	}
 	bill, inv, err := server.NewServices(server.ServiceOptions{PublicURL: o.publicURL, Log: log, CancelWindow: o.nfWindow,
-		Keyring: keys, TestCertificates: o.testMode, Fiscal: &sefaz.Client{Endpoints: endpoints, Roots: roots}, SignerRoots: signerRoots, Clock: ds.DomainNow})
+		Keyring: keys, TestCertificates: o.testMode, Fiscal: &sefaz.Client{Endpoints: endpoints, Roots: roots}, SignerRoots: signerRoots, Clock: ds.DomainNow,
+		InboxPoll: o.inboxPoll, InboxOff: o.inboxPoll <= 0})
 	if err != nil {
 		return err
 	}

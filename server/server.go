@@ -167,7 +167,7 @@ func NewServices(o ServiceOptions) (*billing.Service, *invoicing.Service, error)
 		}
 	}
 	inv := &invoicing.Service{Authority: authority, Rehearsal: rehearsal, SEFAZ: national, Render: rd, Links: links, CancelWindow: o.CancelWindow,
-		Keyring: o.Keyring, TestCertificates: o.TestCertificates, SignerRoots: o.SignerRoots}
+		Keyring: o.Keyring, TestCertificates: o.TestCertificates, SignerRoots: o.SignerRoots, InboxPoll: o.InboxPoll, InboxOff: o.InboxOff}
 	psps := &billing.PSPs{Keyring: o.Keyring, Roots: roots}
 	if o.TestCertificates {
 		// Test mode and the demo connect every unit without a PSP of its
@@ -204,6 +204,11 @@ type ServiceOptions struct {
 	// inbox (certs.SignerPool with serve's --ca-file): the ICP-Brasil
 	// roots when nil.
 	SignerRoots *x509.CertPool
+	// InboxPoll is how long a unit's inbox waits between fetches once it
+	// has taken what was new (serve --inbox-poll; an hour when 0), and
+	// InboxOff turns the fetching off (--inbox-poll 0).
+	InboxPoll time.Duration
+	InboxOff  bool
 }
 
 // New returns a Server over open domains and the system file.

@@ -239,3 +239,44 @@ func TestHostileAnswerLeavesThePending(t *testing.T) {
 		})
 	}
 }
+
+// TestInboxPoll: once caught up, a unit's inbox is fetched again after
+// InboxPoll (serve --inbox-poll), never under the hour the national
+// environment asks after "nothing new"; with InboxOff (--inbox-poll 0)
+// nothing is fetched.
+func TestInboxPoll(t *testing.T) {
+	rig := newTransmissionRig(t)
+	a := rig.a
+	fetches := func() int {
+		n := 0
+		for _, c := range a.Received() {
+			if c == "NFeDistribuicaoDFe" {
+				n++
+			}
+		}
+		return n
+	}
+	rig.inv.InboxPoll = 2 * time.Hour
+	if err := retryAfterWait(rig); err != nil || fetches() != 1 {
+		t.Fatalf("the first pass: %v, %d fetches", err, fetches())
+	}
+	*rig.now = rig.now.Add(90 * time.Minute)
+	if err := retryAfterWait(rig); err != nil || fetches() != 1 {
+		t.Fatalf("before the poll's two hours: %v, %d fetches", err, fetches())
+	}
+	*rig.now = rig.now.Add(31 * time.Minute)
+	if err := retryAfterWait(rig); err != nil || fetches() != 2 {
+		t.Fatalf("after the poll's two hours: %v, %d fetches", err, fetches())
+	}
+	// Shorter than the hour SEFAZ asks after 137: the hour.
+	rig.inv.InboxPoll = time.Minute
+	*rig.now = rig.now.Add(30 * time.Minute)
+	if err := retryAfterWait(rig); err != nil || fetches() != 2 {
+		t.Fatalf("half an hour after nothing new: %v, %d fetches", err, fetches())
+	}
+	rig.inv.InboxOff = true
+	*rig.now = rig.now.Add(3 * time.Hour)
+	if err := retryAfterWait(rig); err != nil || fetches() != 2 {
+		t.Fatalf("with the inbox off: %v, %d fetches", err, fetches())
+	}
+}

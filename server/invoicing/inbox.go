@@ -2,6 +2,7 @@ package invoicing
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/xml"
 	"errors"
@@ -244,13 +245,15 @@ func rootOf(doc []byte) string {
 
 // FetchInboxes fetches the documents of each unit of a domain that has a
 // certificate, in the unit's environment, through the server's SEFAZ
-// client (none in test mode: nothing is fetched). After "nothing new"
-// (137) or "asked too often" (656) a unit waits an hour, as the national
-// environment requires; after an error, the same.
+// client (none in test mode, nor with InboxOff: nothing is fetched). While
+// documents come (138) it goes on; once caught up, or after an error, a
+// unit waits InboxPoll, and never less than the hour the national
+// environment asks after "nothing new" (137) or "asked too often" (656).
 func (s *Service) FetchInboxes(ctx context.Context, db *store.DB) error {
-	if s.SEFAZ == nil || s.Keyring == nil {
+	if s.SEFAZ == nil || s.Keyring == nil || s.InboxOff {
 		return nil
 	}
+	poll := cmp.Or(s.InboxPoll, time.Hour)
 	units, err := db.Units(ctx)
 	if err != nil {
 		return err
@@ -280,7 +283,11 @@ func (s *Service) FetchInboxes(ctx context.Context, db *store.DB) error {
 		}
 		f, err := FetchInbox(ctx, db, s.SEFAZ, u, cert, env, signers)
 		if err != nil || f.Code != 138 {
-			s.manifestWait.Store(waitKey, backoff{wait: time.Hour, next: now.Add(time.Hour)})
+			wait := poll
+			if f.Code == 137 || f.Code == 656 {
+				wait = max(wait, time.Hour)
+			}
+			s.manifestWait.Store(waitKey, backoff{wait: wait, next: now.Add(wait)})
 		}
 		if err != nil {
 			errs = append(errs, err)

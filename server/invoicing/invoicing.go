@@ -102,6 +102,12 @@ type Service struct {
 	// inbox (certs.SignerPool: ICP-Brasil's and --ca-file's).
 	SignerRoots *x509.CertPool
 
+	// InboxPoll is how long a unit's inbox waits between fetches once it
+	// has taken what was new (an hour when 0); never under the hour the
+	// national environment asks after 137 (nothing new) or 656. InboxOff
+	// fetches nothing (serve --inbox-poll 0).
+	InboxPoll time.Duration
+	InboxOff  bool
 	// manifestWait holds, by domain and key, when a manifestation that
 	// could not be sent, or a unit's fetch, is tried again.
 	manifestWait sync.Map
