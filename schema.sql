@@ -777,6 +777,10 @@ CREATE TABLE nfe_inbox (
 	-- When the note's authority confirmed it as authorized with this
 	-- content; null: not confirmed.
 	confirmed_at TEXT,
+	-- A summary (resNFe) until the full note replaces it; the note's
+	-- standing at the authority as the distribution says it.
+	summary   INTEGER NOT NULL DEFAULT 0,
+	situation TEXT CHECK (situation IN ('authorized', 'denied', 'cancelled')),
 	UNIQUE (unit_id, access_key)
 ) STRICT;
 

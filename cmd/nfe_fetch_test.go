@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"crypto/tls"
 	"encoding/base64"
 	"encoding/pem"
@@ -21,7 +22,9 @@ import (
 
 	"software.sslmate.com/src/go-pkcs12"
 
+	"fincom/server/billing"
 	"fincom/server/certs"
+	"fincom/store"
 )
 
 // TestFetchJudgesTheWholeAnswer: nfe fetch reads each document by its
@@ -40,7 +43,10 @@ func TestFetchJudgesTheWholeAnswer(t *testing.T) {
 		gz.Close()
 		return base64.StdEncoding.EncodeToString(z.Bytes())
 	}
-	summary := []byte(`<resNFe xmlns="http://www.portalfiscal.inf.br/nfe" versao="1.01"><chNFe>35170458716523000119550010000000131000123450</chNFe></resNFe>`)
+	summary := []byte(`<resNFe xmlns="http://www.portalfiscal.inf.br/nfe" versao="1.01"><chNFe>35170458716523000119550010000000121000123458</chNFe>` +
+		`<CNPJ>58716523000119</CNPJ><xNome>Fornecedor Exemplo Ltda</xNome><IE>123456789</IE><dhEmi>2017-04-20T10:00:00-03:00</dhEmi><tpNF>1</tpNF>` +
+		`<vNF>250.00</vNF><digVal>vFL68WETQ+mvj1aJAMDx+oVi928=</digVal><dhRecbto>2017-04-20T10:00:05-03:00</dhRecbto><nProt>135170000000001</nProt>` +
+		`<cSitNFe>1</cSitNFe></resNFe>`)
 	unknown := []byte(`<retConsSitNFe xmlns="http://www.portalfiscal.inf.br/nfe" versao="4.00"/>`)
 	lot := func(code, ult, max string, docs ...string) string {
 		l := ""
@@ -99,6 +105,11 @@ func TestFetchJudgesTheWholeAnswer(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "ultNSU 2 after NSU 3") {
 		t.Fatalf("a lot whose NSUs go backwards: %v", err)
 	}
+	// The summary is in the inbox, as such.
+	if inbox := inboxOf(t, schema, data, unit); len(inbox) != 1 || !inbox[0].Summary || inbox[0].Situation.String != "authorized" ||
+		inbox[0].TotalValue.StringFixed(2) != "250.00" || inbox[0].SupplierName != "Fornecedor Exemplo Ltda" {
+		t.Fatalf("the inbox after a summary: %+v", inbox)
+	}
 	refused := jsonOut(t, cli(t, schema, data, "nfe", "refused", "acme", unit, "--json"))["refused"].([]any)
 	if len(refused) != 2 || refused[0].(map[string]any)["nsu"] != 1.0 || !strings.Contains(refused[0].(map[string]any)["reason"].(string), "not trusted") ||
 		refused[1].(map[string]any)["nsu"] != 2.0 || !strings.Contains(refused[1].(map[string]any)["reason"].(string), "retConsSitNFe") {
@@ -113,6 +124,10 @@ func TestFetchJudgesTheWholeAnswer(t *testing.T) {
 	refused = jsonOut(t, cli(t, schema, data, "nfe", "refused", "acme", unit, "--json"))["refused"].([]any)
 	if len(refused) != 1 || refused[0].(map[string]any)["nsu"] != 2.0 {
 		t.Fatalf("refused after fetching again: %v", refused)
+	}
+	// The note whole replaced its summary in the inbox.
+	if inbox := inboxOf(t, schema, data, unit); len(inbox) != 1 || inbox[0].Summary || inbox[0].TotalValue.StringFixed(2) != "335.50" {
+		t.Fatalf("the inbox after the note came whole: %+v", inbox)
 	}
 	// An authority that never answers is given up at the deadline.
 	hang := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -279,4 +294,28 @@ func installTestCertificate(t *testing.T, schema, data, unit, key string) {
 	os.WriteFile(pfx, pfxBytes, 0o600)
 	t.Setenv("FINCOM_CERT_PASSWORD", "s3nha")
 	cli(t, schema, data, "unit", "cert", "acme", unit, "--pfx", pfx, "--secrets-key-file", key)
+}
+
+// inboxOf is a unit's inbox as the store lists it.
+func inboxOf(t *testing.T, schema, data, unit string) []store.InboxNFe {
+	t.Helper()
+	ds, err := store.OpenDomains(data, store.Options{Rules: billing.Rules{}, Schema: schema})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	db, release, err := ds.Acquire(context.Background(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	u, err := db.UnitByToken(context.Background(), unit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := db.InboxNFes(context.Background(), u.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return list
 }

@@ -592,4 +592,12 @@ func TestCienciaForSummaries(t *testing.T) {
 	if !strings.HasPrefix(calls, "NFeDistribuicaoDFe,NFeRecepcaoEvento4") {
 		t.Fatalf("AN was called %s", calls)
 	}
+	// The summary is in the inbox, as such, until the note comes whole.
+	list := post(t, rig.h, "/list_nfes", `{`+auth+`}`)["data"].([]any)
+	if len(list) != 1 {
+		t.Fatalf("the inbox: %v", list)
+	}
+	if n := list[0].(map[string]any); n["access_key"] != purchaseKey || n["summary"] != true || n["situation"] != "authorized" || n["total_value"] != "10.00" {
+		t.Fatalf("the summary in the inbox: %v", n)
+	}
 }

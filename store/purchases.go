@@ -34,6 +34,12 @@ type InboxNFe struct {
 	ConfirmedAt   Stamp `json:"confirmed_at"`
 	PurchaseOrder Text  `json:"id_purchase_order"`
 	CreatedDate   Stamp `json:"created_date"`
+	// Summary says only the note's summary (resNFe) is in the inbox: its
+	// full document comes once the unit's ciência is registered.
+	Summary bool `json:"summary"`
+	// Situation is the note's standing at its authority as the national
+	// environment distributed it; null when it said nothing.
+	Situation Text `json:"situation" enum:"authorized,denied,cancelled"`
 }
 
 // NewInboxNFe is an imported NF-e, already read and checked.
@@ -75,7 +81,7 @@ func (db *DB) ImportNFe(ctx context.Context, unitID int64, n NewInboxNFe) (strin
 func (db *DB) InboxNFes(ctx context.Context, unitID int64) ([]InboxNFe, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT n.token, n.access_key, n.supplier_cnpj, n.supplier_name, n.issue_date, n.total_value, n.manifestation,
 		n.manifested_at, n.justification, CASE WHEN n.manifestation IS NULL THEN NULL ELSE COALESCE(n.manifestation_sent, 'pending') END,
-		n.manifestation_reply, n.confirmed_at, p.token, n.created_at
+		n.manifestation_reply, n.confirmed_at, p.token, n.created_at, n.summary, n.situation
 		FROM nfe_inbox n LEFT JOIN purchase_orders p ON p.unit_id = n.unit_id AND p.access_key = n.access_key
 		WHERE n.unit_id = ? ORDER BY n.id DESC`, unitID)
 	if err != nil {
@@ -86,7 +92,8 @@ func (db *DB) InboxNFes(ctx context.Context, unitID int64) ([]InboxNFe, error) {
 	for rows.Next() {
 		var n InboxNFe
 		if err := rows.Scan(&n.Token, &n.AccessKey, &n.SupplierCNPJ, &n.SupplierName, &n.IssueDate, &n.TotalValue, &n.Manifestation,
-			&n.ManifestedAt, &n.Justification, &n.ManifestationStatus, &n.ManifestationReply, &n.ConfirmedAt, &n.PurchaseOrder, &n.CreatedDate); err != nil {
+			&n.ManifestedAt, &n.Justification, &n.ManifestationStatus, &n.ManifestationReply, &n.ConfirmedAt, &n.PurchaseOrder, &n.CreatedDate,
+			&n.Summary, &n.Situation); err != nil {
 			return nil, wrap("inbox nfes", err)
 		}
 		out = append(out, n)
@@ -97,7 +104,8 @@ func (db *DB) InboxNFes(ctx context.Context, unitID int64) ([]InboxNFe, error) {
 // InboxXML returns the XML of an NF-e of the unit's inbox, by key.
 func (db *DB) InboxXML(ctx context.Context, unitID int64, key string) ([]byte, error) {
 	var x string
-	err := db.r.QueryRowContext(ctx, `SELECT xml FROM nfe_inbox WHERE unit_id = ? AND access_key = ?`, unitID, key).Scan(&x)
+	// A summary holds no note to read: the note is not in the inbox yet.
+	err := db.r.QueryRowContext(ctx, `SELECT xml FROM nfe_inbox WHERE unit_id = ? AND access_key = ? AND summary = 0`, unitID, key).Scan(&x)
 	return []byte(x), wrap("inbox xml", notFound(err))
 }
 
@@ -400,9 +408,22 @@ func (db *DB) SetDistributionNSU(ctx context.Context, unitID, nsu int64) error {
 // the inbox judged it: the notes it takes, the documents it does not
 // (with why), and the NSU the lot was read up to.
 type DistributedLot struct {
-	Notes   []NewInboxNFe
-	Refused []RefusedDocument
-	NSU     int64
+	Notes []NewInboxNFe
+	// Summaries are notes distributed as summaries (resNFe); Cancelled
+	// the keys the lot's events cancel.
+	Summaries []InboxSummary
+	Cancelled []string
+	Refused   []RefusedDocument
+	NSU       int64
+}
+
+// InboxSummary is a note issued to the unit as the national environment
+// summarizes it before its full document is available (resNFe): its
+// situation authorized, denied or cancelled.
+type InboxSummary struct {
+	AccessKey, SupplierCNPJ, SupplierName, IssueDate, Situation string
+	Total                                                       Money
+	XML                                                         []byte
 }
 
 // RefusedDocument is a distributed document the inbox did not take.
@@ -421,9 +442,21 @@ func (db *DB) ApplyDistribution(ctx context.Context, unitID int64, lot Distribut
 	added := []string{}
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		added = added[:0]
+		for _, s := range lot.Summaries {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO nfe_inbox (token, unit_id, access_key, supplier_cnpj, supplier_name, issue_date, total_value, xml,
+					created_at, summary, situation)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT (unit_id, access_key) DO NOTHING`, db.newToken(ctx), unitID, s.AccessKey, s.SupplierCNPJ,
+				s.SupplierName, nullString(s.IssueDate), s.Total, string(s.XML), timestamp(now), nullString(s.Situation)); err != nil {
+				return err
+			}
+		}
 		for _, n := range lot.Notes {
+			// A note already in the inbox stays as it is, but a summary,
+			// which its full document replaces.
 			res, err := tx.ExecContext(ctx, `INSERT INTO nfe_inbox (token, unit_id, access_key, supplier_cnpj, supplier_name, issue_date, total_value, xml, created_at, confirmed_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (unit_id, access_key) DO NOTHING`, db.newToken(ctx), unitID, n.AccessKey, n.SupplierCNPJ,
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (unit_id, access_key) DO UPDATE SET supplier_cnpj = excluded.supplier_cnpj,
+					supplier_name = excluded.supplier_name, issue_date = excluded.issue_date, total_value = excluded.total_value, xml = excluded.xml,
+					confirmed_at = excluded.confirmed_at, summary = 0 WHERE nfe_inbox.summary = 1`, db.newToken(ctx), unitID, n.AccessKey, n.SupplierCNPJ,
 				n.SupplierName, nullString(n.IssueDate), n.Total, string(n.XML), timestamp(now), confirmedAt(n, now))
 			if err != nil {
 				return err
@@ -432,6 +465,11 @@ func (db *DB) ApplyDistribution(ctx context.Context, unitID int64, lot Distribut
 				return err
 			} else if k == 1 {
 				added = append(added, n.AccessKey)
+			}
+		}
+		for _, key := range lot.Cancelled {
+			if _, err := tx.ExecContext(ctx, `UPDATE nfe_inbox SET situation = 'cancelled' WHERE unit_id = ? AND access_key = ?`, unitID, key); err != nil {
+				return err
 			}
 		}
 		for _, nsu := range taken {

@@ -26,6 +26,7 @@ var undoSchema = map[int]string{
 	39: `ALTER TABLE invoices DROP COLUMN cancel_tries; ALTER TABLE invoices DROP COLUMN cancel_pending;`,
 	40: `DROP TABLE abandoned_notes;`,
 	41: `ALTER TABLE invoices DROP COLUMN danfse;`,
+	42: `ALTER TABLE nfe_inbox DROP COLUMN situation; ALTER TABLE nfe_inbox DROP COLUMN summary;`,
 }
 
 // rewind sets the file's schema version back to version, undoing the

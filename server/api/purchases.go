@@ -245,7 +245,10 @@ const (
 		"exists.`"
 	docListNFes = "The inbox of NF-e issued to the unit's CNPJ, newest first: `[{token, access_key, supplier_cnpj, " +
 		"supplier_name, issue_date, total_value, manifestation, manifested_at, justification, " +
-		"id_purchase_order, created_date}]`."
+		"id_purchase_order, created_date, summary, situation}]`. `summary` is true while only the national " +
+		"environment's summary of the note (resNFe) is there: its full document replaces it once the unit's " +
+		"ciência is registered. `situation` is the note's standing at its authority as the distribution said " +
+		"it (`authorized`, `denied`, `cancelled` once a cancellation event came), null when it said nothing."
 	docManifestNFe = "Records the recipient's manifestation on an NF-e of the inbox (`access_key` or `id_token`): " +
 		"`ciencia` (optional, once, first), then one conclusive `event`: `confirmacao`, `desconhecimento` or " +
 		"`nao_realizada` (with a `justification` of 15 to 255 characters). 409 `The NF-e already has a " +

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"fincom/server/brdoc"
 	"fincom/server/certs"
 	"fincom/server/fiscal"
@@ -203,16 +205,20 @@ func readLot(d sefaz.Distribution, nsus []int64, after, last int64, unitCNPJ str
 			lot.Notes = append(lot.Notes, note)
 			taken = append(taken, n)
 		case "resNFe":
+			s, err := readSummary(raw)
+			if err != nil {
+				refuse(err.Error())
+				break
+			}
 			out.Summaries++
-			var res struct {
-				Key string `xml:"chNFe"`
-			}
-			if xml.Unmarshal(raw, &res) == nil && brdoc.ValidAccessKey(res.Key) {
-				out.Summarized = append(out.Summarized, res.Key)
-			}
+			out.Summarized = append(out.Summarized, s.AccessKey)
+			lot.Summaries = append(lot.Summaries, s)
 			taken = append(taken, n)
 		case "procEventoNFe", "resEvento":
 			out.Events++
+			if key, cancels := readEvent(raw); cancels {
+				lot.Cancelled = append(lot.Cancelled, key)
+			}
 			taken = append(taken, n)
 		default:
 			refuse(fmt.Sprintf("a document the inbox does not read (root %q)", root))
@@ -220,6 +226,53 @@ func readLot(d sefaz.Distribution, nsus []int64, after, last int64, unitCNPJ str
 		prev = n
 	}
 	return lot, taken
+}
+
+// situations are a summary's cSitNFe as the inbox says them.
+var situations = map[string]string{"1": "authorized", "2": "denied", "3": "cancelled"}
+
+// readSummary reads a distributed summary (resNFe) of a note issued to
+// the unit: its key, issuer, date, value and situation.
+func readSummary(raw []byte) (store.InboxSummary, error) {
+	var r struct {
+		Key   string `xml:"chNFe"`
+		CNPJ  string `xml:"CNPJ"`
+		CPF   string `xml:"CPF"`
+		Name  string `xml:"xNome"`
+		Date  string `xml:"dhEmi"`
+		Total string `xml:"vNF"`
+		Sit   string `xml:"cSitNFe"`
+	}
+	if err := xml.Unmarshal(raw, &r); err != nil {
+		return store.InboxSummary{}, fmt.Errorf("a summary that cannot be read: %v", err)
+	}
+	total, err := decimal.NewFromString(r.Total)
+	if !brdoc.ValidAccessKey(r.Key) || err != nil || !store.InMoneyRange(total) || total.IsNegative() {
+		return store.InboxSummary{}, fmt.Errorf("a summary without a valid key or value")
+	}
+	day := ""
+	if t, err := time.Parse(time.RFC3339, r.Date); err == nil {
+		day = t.Format(time.DateOnly)
+	}
+	return store.InboxSummary{AccessKey: r.Key, SupplierCNPJ: r.CNPJ + r.CPF, SupplierName: strings.TrimSpace(r.Name), IssueDate: day,
+		Situation: situations[r.Sit], Total: store.NewMoney(total.Round(2)), XML: raw}, nil
+}
+
+// readEvent reads a distributed event (resEvento, procEventoNFe): the key
+// of its note and whether it cancels it (110111, or 110112 by
+// substitution).
+func readEvent(raw []byte) (key string, cancels bool) {
+	var r struct {
+		Key    string `xml:"chNFe"`
+		Type   string `xml:"tpEvento"`
+		InfKey string `xml:"evento>infEvento>chNFe"`
+		InfTyp string `xml:"evento>infEvento>tpEvento"`
+	}
+	if xml.Unmarshal(raw, &r) != nil {
+		return "", false
+	}
+	key, typ := cmp.Or(r.Key, r.InfKey), cmp.Or(r.Type, r.InfTyp)
+	return key, brdoc.ValidAccessKey(key) && (typ == "110111" || typ == "110112")
 }
 
 // nfeNS is the NF-e's namespace, which every distributed document is in.
