@@ -4,12 +4,16 @@ package server
 // a slow, stopped or busy SEFAZ, answers that are not one.
 
 import (
+	"context"
+	"log/slog"
 	"net/http"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"fincom/jobs"
 )
 
 // TestDuplicateNumberNeverLoops: a 539 (another key holds the series and
@@ -278,5 +282,43 @@ func TestInboxPoll(t *testing.T) {
 	*rig.now = rig.now.Add(3 * time.Hour)
 	if err := retryAfterWait(rig); err != nil || fetches() != 2 {
 		t.Fatalf("with the inbox off: %v, %d fetches", err, fetches())
+	}
+}
+
+// TestManifestationLostReply: a manifestation whose reply was lost stays
+// pending and is sent again as the same event after its wait; the
+// national environment's 573 (the event registered already) is its
+// registration.
+func TestManifestationLostReply(t *testing.T) {
+	rig := newTransmissionRig(t)
+	h, a := rig.h, rig.a
+	if err := knowSample(a); err != nil {
+		t.Fatal(err)
+	}
+	if rec := doMultipart(h, "/import_nfe", `{`+auth+`}`, map[string][]byte{"nota.xml": testFile(t, "nfe.xml")}); rec.Code != 200 {
+		t.Fatalf("import: %d %s", rec.Code, rec.Body)
+	}
+	post(t, h, "/manifest_nfe", `{`+auth+`,"access_key":"`+purchaseKey+`","event":"ciencia"}`)
+	r := &jobs.Runner{Domains: rig.ds, Log: slog.New(slog.DiscardHandler), Billing: rig.bill}
+	send := func() {
+		db, release, err := rig.ds.Acquire(context.Background(), "acme")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer release()
+		r.RetryTransmissions(context.Background(), db) // a lost reply is an error it reports
+	}
+	status := func() map[string]any {
+		return post(t, h, "/list_nfes", `{`+auth+`}`)["data"].([]any)[0].(map[string]any)
+	}
+	a.DropReplies(1)
+	send()
+	if s := status(); s["manifestation_status"] != "pending" {
+		t.Fatalf("after a lost reply: %v %v", s["manifestation_status"], s["manifestation_reply"])
+	}
+	*rig.now = rig.now.Add(2 * time.Minute)
+	send()
+	if s := status(); s["manifestation_status"] != "registered" || !strings.Contains(s["manifestation_reply"].(string), "573") {
+		t.Fatalf("sent again: %v %v", s["manifestation_status"], s["manifestation_reply"])
 	}
 }

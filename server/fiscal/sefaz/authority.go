@@ -222,8 +222,13 @@ func (a *Authority) Manifest(ctx context.Context, m fiscal.Manifestation) (bool,
 	if err != nil {
 		return false, "", err
 	}
-	if ev.Registered() {
+	switch {
+	case ev.Registered():
 		return true, ev.Protocol, nil
+	case ev.Code == 573:
+		// Sent again after a lost reply: the same event, registered
+		// already.
+		return true, fmt.Sprintf("%d %s", ev.Code, ev.Reason), nil
 	}
 	return false, fmt.Sprintf("%d %s", ev.Code, ev.Reason), nil
 }
