@@ -601,3 +601,26 @@ func TestCienciaForSummaries(t *testing.T) {
 		t.Fatalf("the summary in the inbox: %v", n)
 	}
 }
+
+// TestPortalInbox: the staff portal's inbox page says a summary as such,
+// the note's situation and where its manifestation stands.
+func TestPortalInbox(t *testing.T) {
+	rig := newTransmissionRig(t)
+	rig.a.Summaries = []string{purchaseKey}
+	r := &jobs.Runner{Domains: rig.ds, Log: slog.New(slog.DiscardHandler), Billing: rig.bill}
+	db, release, err := rig.ds.Acquire(context.Background(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = r.RetryTransmissions(context.Background(), db)
+	release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := signedIn(t, rig.s, rig.ds).do("GET", "/portal/inbox?unit="+expand("{{unitA}}"), nil).Body.String()
+	for _, want := range []string{purchaseKey, "Resumo: a nota completa vem após a ciência", "Autorizada", "Ciência · registrada"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the inbox page lacks %q:\n%s", want, page)
+		}
+	}
+}

@@ -15,7 +15,6 @@ import (
 
 	"fincom/server/brdoc"
 	"fincom/server/certs"
-	"fincom/server/fiscal"
 	"fincom/server/fiscal/sefaz"
 	"fincom/server/inbox"
 	"fincom/store"
@@ -313,6 +312,7 @@ func (s *Service) FetchInboxes(ctx context.Context, db *store.DB) error {
 	}
 	var errs []error
 	var signers *inbox.Signers
+	recorded := false
 	now := db.Now()
 	for _, u := range units {
 		waitKey := db.Name + "/inbox/" + u.Token
@@ -345,16 +345,23 @@ func (s *Service) FetchInboxes(ctx context.Context, db *store.DB) error {
 		if err != nil {
 			errs = append(errs, err)
 		}
-		// A summarized note comes whole once the unit sent its ciência:
-		// sent here, the note arrives in a later fetch.
-		if m, ok := s.Authority.(fiscal.Manifester); ok {
-			for _, key := range f.Summarized {
-				if _, _, err := m.Manifest(ctx, fiscal.Manifestation{Key: key, CNPJ: u.CNPJ, Event: manifestationEvents["ciencia"],
-					At: now, Production: env == sefaz.Producao, Cert: cert, Domain: db.Name, Book: book{db}}); err != nil {
-					errs = append(errs, err)
-				}
+		// A summarized note comes whole once the unit's ciência is
+		// registered: recorded on its inbox entry and sent as any
+		// manifestation (retried, 573 taken as registered), the note
+		// arrives in a later fetch.
+		for _, key := range f.Summarized {
+			err := db.Manifest(ctx, u.ID, key, "ciencia", "")
+			switch {
+			case err == nil:
+				recorded = true
+			case errors.Is(err, store.ErrManifestRule), errors.Is(err, store.ErrAlreadyManifested):
+			default:
+				errs = append(errs, err)
 			}
 		}
+	}
+	if recorded {
+		errs = append(errs, s.SendManifestations(ctx, db))
 	}
 	return errors.Join(errs...)
 }

@@ -101,6 +101,40 @@ func (s *Portal) portalReconcile(w http.ResponseWriter, r *http.Request, ps http
 	})(w, r, ps)
 }
 
+// inboxPage: GET /portal/inbox, the NF-e issued to the unit: a summary
+// said as such until its full note comes, the note's situation at its
+// authority, and where each manifestation stands at the national
+// environment, with its reply.
+func (s *Portal) inboxPage(p *portalRequest) {
+	notes, err := p.db.InboxNFes(p.ctx, p.unit.ID)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	situation := map[string]string{"authorized": "Autorizada", "denied": "Denegada", "cancelled": "Cancelada"}
+	manifestation := map[string]string{"ciencia": "Ciência", "confirmacao": "Confirmação", "desconhecimento": "Desconhecimento",
+		"nao_realizada": "Operação não realizada"}
+	sent := map[string]string{"pending": "aguardando o envio", "registered": "registrada", "refused": "recusada"}
+	body := render.PortalLog{Heading: "NF-e recebidas", Intro: "As notas emitidas para a unidade, como o ambiente nacional as distribuiu ou como foram importadas.",
+		Columns: []string{"Emitente", "Emissão", "Valor", "Chave", "Documento", "Situação", "Manifestação"}}
+	for _, n := range notes {
+		doc := "Nota completa"
+		if n.Summary {
+			doc = "Resumo: a nota completa vem após a ciência"
+		}
+		m := ""
+		if n.Manifestation.Valid {
+			m = manifestation[n.Manifestation.String] + " · " + sent[n.ManifestationStatus.String]
+			if n.ManifestationReply.String != "" {
+				m += " (" + n.ManifestationReply.String + ")"
+			}
+		}
+		body.Rows = append(body.Rows, []string{n.SupplierName + " · " + n.SupplierCNPJ, render.DateBR(n.IssueDate.String), render.BRL(n.TotalValue.StringFixed(2)),
+			n.AccessKey, doc, situation[n.Situation.String], m})
+	}
+	p.page(s, http.StatusOK, "log", "NF-e recebidas", "inbox", body, "", "")
+}
+
 // outboxPage: GET /portal/outbox, the domain's latest e-mails.
 func (s *Portal) outboxPage(p *portalRequest) {
 	mails, err := p.db.Outbox(p.ctx, 100)
