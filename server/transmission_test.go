@@ -600,6 +600,15 @@ func TestCienciaForSummaries(t *testing.T) {
 	if n := list[0].(map[string]any); n["access_key"] != purchaseKey || n["summary"] != true || n["situation"] != "authorized" || n["total_value"] != "10.00" {
 		t.Fatalf("the summary in the inbox: %v", n)
 	}
+	// Its issuer cancels it: the next distribution says so.
+	rig.a.Cancellations = []string{purchaseKey}
+	*rig.now = rig.now.Add(2 * time.Hour)
+	if err := r.RetryTransmissions(context.Background(), db); err != nil {
+		t.Fatal(err)
+	}
+	if n := post(t, rig.h, "/list_nfes", `{`+auth+`}`)["data"].([]any)[0].(map[string]any); n["situation"] != "cancelled" {
+		t.Fatalf("the inbox after the cancellation: %v", n)
+	}
 }
 
 // TestPortalInbox: the staff portal's inbox page says a summary as such,

@@ -61,6 +61,9 @@ type Authority struct {
 	// once as summaries (resNFe), as AN does before the recipient's
 	// ciência.
 	Summaries []string
+	// Cancellations are keys of notes issued to the asker whose
+	// cancellation it distributes once (resEvento 110111).
+	Cancellations []string
 
 	mu         sync.Mutex
 	notes      map[string]*note  // by access key
@@ -615,19 +618,27 @@ func (a *Authority) distribute(msg []byte, now time.Time) []byte {
 	}
 	xml.Unmarshal(msg, &q)
 	n, _ := strconv.ParseInt(q.NSU, 10, 64)
-	if len(a.Summaries) > 0 {
+	if len(a.Summaries) > 0 || len(a.Cancellations) > 0 {
 		var lot strings.Builder
-		for _, key := range a.Summaries {
+		add := func(schema, format string, args ...any) {
 			n++
 			var z bytes.Buffer
 			gz := gzip.NewWriter(&z)
-			fmt.Fprintf(gz, `<resNFe xmlns="%s" versao="1.01"><chNFe>%s</chNFe><CNPJ>%s</CNPJ><xNome>Emitente</xNome><IE>110042490114</IE>`+
+			fmt.Fprintf(gz, format, args...)
+			gz.Close()
+			fmt.Fprintf(&lot, `<docZip NSU="%015d" schema="%s">%s</docZip>`, n, schema, base64.StdEncoding.EncodeToString(z.Bytes()))
+		}
+		for _, key := range a.Summaries {
+			add("resNFe_v1.01.xsd", `<resNFe xmlns="%s" versao="1.01"><chNFe>%s</chNFe><CNPJ>%s</CNPJ><xNome>Emitente</xNome><IE>110042490114</IE>`+
 				`<dhEmi>%s</dhEmi><tpNF>1</tpNF><vNF>10.00</vNF><dhRecbto>%s</dhRecbto><nProt>135260000000001</nProt><cSitNFe>1</cSitNFe></resNFe>`,
 				nfeNS, key, key[6:20], dh(now), dh(now))
-			gz.Close()
-			fmt.Fprintf(&lot, `<docZip NSU="%015d" schema="resNFe_v1.01.xsd">%s</docZip>`, n, base64.StdEncoding.EncodeToString(z.Bytes()))
 		}
-		a.Summaries = nil
+		for _, key := range a.Cancellations {
+			add("resEvento_v1.01.xsd", `<resEvento xmlns="%s" versao="1.01"><cOrgao>%s</cOrgao><CNPJ>%s</CNPJ><chNFe>%s</chNFe><dhEvento>%s</dhEvento>`+
+				`<tpEvento>110111</tpEvento><nSeqEvento>1</nSeqEvento><xEvento>Cancelamento</xEvento><dhRecbto>%s</dhRecbto><nProt>135260000000002</nProt></resEvento>`,
+				nfeNS, key[:2], key[6:20], key, dh(now), dh(now))
+		}
+		a.Summaries, a.Cancellations = nil, nil
 		return []byte(fmt.Sprintf(`<retDistDFeInt xmlns="%s" versao="1.01"><tpAmb>2</tpAmb><verAplic>%s</verAplic><cStat>138</cStat>`+
 			`<xMotivo>Documento localizado</xMotivo><dhResp>%s</dhResp><ultNSU>%015d</ultNSU><maxNSU>%015d</maxNSU><loteDistDFeInt>%s</loteDistDFeInt></retDistDFeInt>`,
 			nfeNS, verAplic, dh(now), n, n, lot.String()))
