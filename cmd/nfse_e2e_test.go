@@ -44,22 +44,7 @@ func TestNationalNFSeEndToEnd(t *testing.T) {
 	base, _, stop := serveInProcess(t, d.schema, "--data", d.data, "--secrets-key-file", d.key,
 		"--fiscal-endpoints", filepath.Join(dir, "endpoints.json"), "--ca-file", filepath.Join(dir, "ca.pem"))
 	defer stop()
-	host, _ := url.Parse(base)
-	served := func(u string) string {
-		t.Helper()
-		x, err := url.Parse(u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		x.Host = host.Host
-		resp, err := http.Get(x.String())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return string(b)
-	}
+	served := func(u string) string { return string(servedFrom(t, base, u)) }
 	generate := func(id, want string) map[string]any {
 		t.Helper()
 		code, m := postJSON(t, base+"/generate_nf", `{`+d.tokens()+`,"id_token":"`+id+`"}`)
@@ -118,4 +103,23 @@ func TestNationalNFSeEndToEnd(t *testing.T) {
 	if o := m["data"].(map[string]any); o["cancel_nf"] != true {
 		t.Fatalf("the cancelled order: %v", o)
 	}
+}
+
+// servedFrom fetches a document the server at base links to (an xml_url,
+// a DANFE), whatever host its public URL names.
+func servedFrom(t *testing.T, base, u string) []byte {
+	t.Helper()
+	x, err := url.Parse(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, _ := url.Parse(base)
+	x.Host = host.Host
+	resp, err := http.Get(x.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return b
 }

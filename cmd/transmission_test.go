@@ -179,21 +179,7 @@ func TestServeTransmitsToAnAuthorityItHasNeverSeen(t *testing.T) {
 	if err := fiscal.ValidateSchema("nfeProc", xml); err != nil {
 		t.Fatalf("the served nfeProc is not valid by procNFe_v4.00.xsd: %v", err)
 	}
-	served := func(u string) []byte {
-		t.Helper()
-		x, err := url.Parse(u)
-		if err != nil {
-			t.Fatal(err)
-		}
-		x.Host = host.Host
-		resp, err := http.Get(x.String())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return b
-	}
+	served := func(u string) []byte { return servedFrom(t, base, u) }
 
 	// An NFC-e, to a consumer at the counter.
 	nfce := order(`"products":[{"token":"`+product+`","quantity":100}],"description":"Parafusos no balcão"`, `{"nf_kind":"nfce","tipo_documento":1,"finalidade_emissao":"1","presenca_comprador":"1","consumidor_final":"1","freight_mode":"9","local_destino":1}`)

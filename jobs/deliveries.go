@@ -144,17 +144,9 @@ func (r *Runner) RetryTransmissions(ctx context.Context, db *store.DB) error {
 		if until, ok := r.fiscalBusy.Load(busyKey); ok && now.Before(until.(time.Time)) {
 			continue
 		}
-		last, seen := r.fiscalTries.Load(key)
-		if !seen {
-			// Just held (or held before this process started): its
-			// first retry comes a wait from now.
-			r.fiscalTries.Store(key, now)
+		if !r.due(key, h.Attempts, now) {
 			continue
 		}
-		if now.Sub(last.(time.Time)) < TransmissionWait(h.Attempts) {
-			continue
-		}
-		r.fiscalTries.Store(key, now)
 		var err error
 		if h.Offline {
 			err = r.Billing.Invoices.TransmitOffline(ctx, db, h.UnitID, h.OrderToken)
@@ -207,6 +199,20 @@ func (r *Runner) endAbandoned(ctx context.Context, db *store.DB, now time.Time) 
 	return nil
 }
 
+// due says whether what key names (a held note, a cancellation whose
+// answer was lost), tried attempts times, is to be tried now, and records
+// the try: one first seen (held now, or before this process started) is
+// tried TransmissionWait from now, then each TransmissionWait after the
+// last try.
+func (r *Runner) due(key string, attempts int, now time.Time) bool {
+	last, seen := r.fiscalTries.Load(key)
+	if seen && now.Sub(last.(time.Time)) < TransmissionWait(attempts) {
+		return false
+	}
+	r.fiscalTries.Store(key, now)
+	return seen
+}
+
 // finishCancellations asks again for each cancellation whose answer was
 // lost, on the same waits as a held note's.
 func (r *Runner) finishCancellations(ctx context.Context, db *store.DB, now time.Time) error {
@@ -216,15 +222,9 @@ func (r *Runner) finishCancellations(ctx context.Context, db *store.DB, now time
 	}
 	for _, c := range pending {
 		key := "cancel " + db.Name + "/" + c.OrderToken
-		last, seen := r.fiscalTries.Load(key)
-		if !seen {
-			r.fiscalTries.Store(key, now)
+		if !r.due(key, c.Tries, now) {
 			continue
 		}
-		if now.Sub(last.(time.Time)) < TransmissionWait(c.Tries) {
-			continue
-		}
-		r.fiscalTries.Store(key, now)
 		if err := r.Billing.Invoices.FinishCancellation(ctx, db, c); err != nil {
 			r.Log.Warn("cancellation", "domain", db.Name, "order", c.OrderToken, "tries", c.Tries+1, "err", err)
 			continue

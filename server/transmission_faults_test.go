@@ -4,16 +4,12 @@ package server
 // a slow, stopped or busy SEFAZ, answers that are not one.
 
 import (
-	"context"
-	"log/slog"
 	"net/http"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"fincom/jobs"
 )
 
 // TestDuplicateNumberNeverLoops: a 539 (another key holds the series and
@@ -299,15 +295,7 @@ func TestManifestationLostReply(t *testing.T) {
 		t.Fatalf("import: %d %s", rec.Code, rec.Body)
 	}
 	post(t, h, "/manifest_nfe", `{`+auth+`,"access_key":"`+purchaseKey+`","event":"ciencia"}`)
-	r := &jobs.Runner{Domains: rig.ds, Log: slog.New(slog.DiscardHandler), Billing: rig.bill}
-	send := func() {
-		db, release, err := rig.ds.Acquire(context.Background(), "acme")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer release()
-		r.RetryTransmissions(context.Background(), db) // a lost reply is an error it reports
-	}
+	send := func() { fiscalPass(t, rig) } // a lost reply is an error it reports
 	status := func() map[string]any {
 		return post(t, h, "/list_nfes", `{`+auth+`}`)["data"].([]any)[0].(map[string]any)
 	}

@@ -403,6 +403,19 @@ func TestTransmissionRetryJob(t *testing.T) {
 	}
 }
 
+// fiscalPass runs one pass of the transmissions job (held notes,
+// cancellations, manifestations, the inbox) on the rig's domain.
+func fiscalPass(t *testing.T, rig transmissionRig) error {
+	t.Helper()
+	r := &jobs.Runner{Domains: rig.ds, Log: slog.New(slog.DiscardHandler), Billing: rig.bill}
+	db, release, err := rig.ds.Acquire(context.Background(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	return r.RetryTransmissions(context.Background(), db)
+}
+
 // retryAfterWait runs the transmissions job on the rig's domain twice, its
 // real clock moved past a held note's first wait between the passes: the
 // first pass sees the note, the second tries it.
@@ -616,14 +629,7 @@ func TestCienciaForSummaries(t *testing.T) {
 func TestPortalInbox(t *testing.T) {
 	rig := newTransmissionRig(t)
 	rig.a.Summaries = []string{purchaseKey}
-	r := &jobs.Runner{Domains: rig.ds, Log: slog.New(slog.DiscardHandler), Billing: rig.bill}
-	db, release, err := rig.ds.Acquire(context.Background(), "acme")
-	if err != nil {
-		t.Fatal(err)
-	}
-	err = r.RetryTransmissions(context.Background(), db)
-	release()
-	if err != nil {
+	if err := fiscalPass(t, rig); err != nil {
 		t.Fatal(err)
 	}
 	page := signedIn(t, rig.s, rig.ds).do("GET", "/portal/inbox?unit="+expand("{{unitA}}"), nil).Body.String()
