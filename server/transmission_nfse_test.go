@@ -208,3 +208,82 @@ func TestNationalNFSeHostileAnswers(t *testing.T) {
 		})
 	}
 }
+
+// TestNationalNFSeReplaced: /replace_nf sends a DPS carrying subst while
+// the old note is valid; the system issues the new note and cancels the
+// old one itself; fincom records both (the old invoice cancelled, the new
+// one the order's). A lost answer is asked for first when called again:
+// one note. The system's refusal is a 422 with its codes; an NF-e is not
+// replaced.
+func TestNationalNFSeReplaced(t *testing.T) {
+	rig := newTransmissionRig(t)
+	h, n := rig.h, rig.n
+	id := post(t, h, "/insert_sales_order", nationalOrder)["data"].(map[string]any)["id"].(string)
+	first := generateNF(t, h, id, "AUTHORIZED")["access_key"].(string)
+	replace := `{` + auth + `,"id_token":"` + id + `","reason":"Valor do serviço corrigido","reason_code":"99"}`
+	rec := do(h, http.MethodPost, "/replace_nf", replace)
+	var out struct {
+		Data map[string]any `json:"data"`
+	}
+	json.Unmarshal(rec.Body.Bytes(), &out)
+	second, _ := out.Data["access_key"].(string)
+	if rec.Code != http.StatusOK || out.Data["status"] != "AUTHORIZED" || second == first || out.Data["number"] != 2.0 || n.SubstitutedBy(first) != second {
+		t.Fatalf("replaced: %d %s (the system says %q replaced %s)", rec.Code, rec.Body, n.SubstitutedBy(first), first)
+	}
+	o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	if inv := o["invoice"].(map[string]any); inv["access_key"] != second || o["nf"] != true || o["cancel_nf"] == true {
+		t.Fatalf("the order after the replacement: %v %v %v", inv, o["nf"], o["cancel_nf"])
+	}
+	db, release, err := rig.ds.Acquire(context.Background(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := db.InvoiceByKey(context.Background(), rig.unitID(t, db), first)
+	release()
+	if err != nil || old.Status != "CANCELLED" || !strings.Contains(old.CancelReason.String, second) {
+		t.Fatalf("the replaced invoice: %+v %v", old, err)
+	}
+	if ev := invoiceEventsOfKey(t, rig, first); len(ev) != 1 || ev[0].Type != "e105102" || ev[0].Protocol != second {
+		t.Fatalf("the replaced invoice's events: %+v", ev)
+	}
+
+	// A lost answer: 502, then the same DPS asked for first.
+	n.DropReplies(1)
+	if rec := do(h, http.MethodPost, "/replace_nf", replace); rec.Code != http.StatusBadGateway {
+		t.Fatalf("a lost answer: %d %s", rec.Code, rec.Body)
+	}
+	issued := n.Issued()
+	rec = do(h, http.MethodPost, "/replace_nf", replace)
+	json.Unmarshal(rec.Body.Bytes(), &out)
+	if rec.Code != http.StatusOK || n.Issued() != issued || out.Data["number"] != 3.0 || n.SubstitutedBy(second) != out.Data["access_key"] {
+		t.Fatalf("after the lost answer: %d %s (the system has %d notes, %d before)", rec.Code, rec.Body, n.Issued(), issued)
+	}
+	// Refused by the system: its codes, the note as it was.
+	n.RejectNext(312, "O valor informado é inválido.")
+	if rec := do(h, http.MethodPost, "/replace_nf", replace); rec.Code != http.StatusUnprocessableEntity ||
+		!strings.Contains(rec.Body.String(), "The national NFS-e system refused the replacement: see details.") || !strings.Contains(rec.Body.String(), `"code":312`) {
+		t.Fatalf("a refused replacement: %d %s", rec.Code, rec.Body)
+	}
+	// An NF-e is not replaced so.
+	nfe := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	generateNF(t, h, nfe, "AUTHORIZED")
+	if rec := do(h, http.MethodPost, "/replace_nf", strings.Replace(replace, id, nfe, 1)); rec.Code != http.StatusUnprocessableEntity ||
+		!strings.Contains(rec.Body.String(), "Only an authorized national NFS-e is replaced by another.") {
+		t.Fatalf("an NF-e replaced: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// invoiceEventsOfKey are the events kept with the invoice of key.
+func invoiceEventsOfKey(t *testing.T, rig transmissionRig, key string) []store.InvoiceEvent {
+	t.Helper()
+	db, release, err := rig.ds.Acquire(context.Background(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	events, err := db.InvoiceEvents(context.Background(), rig.unitID(t, db), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return events
+}

@@ -27,6 +27,7 @@ var undoSchema = map[int]string{
 	40: `DROP TABLE abandoned_notes;`,
 	41: `ALTER TABLE invoices DROP COLUMN danfse;`,
 	42: `ALTER TABLE nfe_inbox DROP COLUMN situation; ALTER TABLE nfe_inbox DROP COLUMN summary;`,
+	43: `DROP TABLE invoice_replacements;`,
 }
 
 // rewind sets the file's schema version back to version, undoing the

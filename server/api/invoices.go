@@ -102,6 +102,35 @@ func (s invoices) cancelNF(r *web.Request, q *cancelNFRequest) (any, error) {
 	return web.TokenAnswer{Message: "Invoice cancelled successfully.", Token: q.IDToken}, nil
 }
 
+type replaceNFRequest struct {
+	IDToken string `json:"id_token" alias:"token" required:"true"`
+	Reason  string `json:"reason" alias:"justificativa,motivo" required:"true"`
+	// ReasonCode is the replacement's cMotivo (TSCodJustSubst).
+	ReasonCode string `json:"reason_code" enum:"01,02,03,04,05,99"`
+}
+
+func (q *replaceNFRequest) Validate() error {
+	q.Reason = strings.TrimSpace(q.Reason)
+	if n := utf8.RuneCountInString(q.Reason); n < 15 || n > 255 {
+		return web.ErrCancelReason
+	}
+	return nil
+}
+
+// replaceNF replaces the order's authorized national NFS-e by a note of
+// the order as it is now.
+func (s invoices) replaceNF(r *web.Request, q *replaceNFRequest) (any, error) {
+	inv, err := s.Invoices.Replace(r.Ctx, r.DB, r.Unit.ID, q.IDToken, q.ReasonCode, q.Reason)
+	if err != nil {
+		return nil, err
+	}
+	o, err := r.DB.SalesOrder(r.Ctx, r.Unit.ID, q.IDToken)
+	if err != nil {
+		return nil, err
+	}
+	return web.WithMessage{Message: "Invoice replaced successfully.", Data: s.invoiceAnswer(q.IDToken, o.PublicToken.String, inv)}, nil
+}
+
 // sendDanfeXML e-mails the invoice's XML and DANFE to notify_email_nf.
 func (s invoices) sendDanfeXML(r *web.Request, q *web.IdRequest) (any, error) {
 	if err := s.Invoices.Send(r.Ctx, r.DB, r.Unit.ID, q.IDToken); err != nil {
@@ -287,6 +316,15 @@ const (
 		"cancellation: see details.` with SEFAZ's `details.code` and `details.reason`, an authority that " +
 		"did not answer 502, and the note stays authorized. An order whose invoice was cancelled can be invoiced again (the next " +
 		"number)."
+	docReplaceNF = "Replaces the order's authorized national NFS-e (`nfsen`) by a note of the order as it is now, after " +
+		"`/update_sales_order` corrected the service or its values: a new DPS (the next number) carrying `subst` with the " +
+		"replaced key, `reason_code` (`\"01\"` to `\"05\"`, `\"99\"` other, the default) and `reason` (15 to 255 " +
+		"characters), sent to the national system while the old note is valid; the system cancels the old note itself " +
+		"(e105102). Both are recorded at once: the old invoice `CANCELLED` (the note that replaced it kept as its " +
+		"cancellation event), the new one the order's invoice, " +
+		"answered as `/generate_nf` answers. 422 `Only an authorized national NFS-e is replaced by another.`; the system's " +
+		"refusal 422 `The national NFS-e system refused the replacement: see details.` (its codes in `details`); a lost answer " +
+		"502: called again, the same DPS is asked for first and never issued twice."
 	docSendDanfeXML = "E-mails the invoice's XML and its DANFE as a PDF (named `<access key>.xml` and `.pdf`, or " +
 		"`nfse-<number>`), with their links, to `notify_email_nf` again (400 `The sales order has no " +
 		"notify_email_nf.`). The files go with the message as queued; their bytes are dropped once it is " +

@@ -126,6 +126,9 @@ func (s *API) RouteTable() []web.Route {
 			Doc: web.Doc{Tag: web.TagSales, Summary: "Issue the order's fiscal invoice (NF-e, NFC-e or NFS-e) once.", Desc: docGenerateNF, Resp: web.WithMessage{Data: invoiceAnswer{}}}},
 		{Path: "/cancel_nf", Do: web.Handle(invoices{s}.cancelNF), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
 			Doc: web.Doc{Tag: web.TagSales, Summary: "Cancel an authorized invoice within the cancellation window.", Desc: docCancelNF, Resp: web.Done}},
+		{Path: "/replace_nf", Do: web.Handle(invoices{s}.replaceNF), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
+			Doc: web.Doc{Tag: web.TagSales, Summary: "Replace the order's national NFS-e by a corrected one (a fincom route).", Desc: docReplaceNF,
+				Resp: web.WithMessage{Data: invoiceAnswer{}}}},
 		{Path: "/send_danfe_xml", Do: web.Handle(invoices{s}.sendDanfeXML), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
 			Doc: web.Doc{Tag: web.TagSales, Summary: "E-mail the invoice's XML and DANFE to the customer.", Desc: docSendDanfeXML, Resp: web.Done}},
 

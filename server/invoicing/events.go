@@ -250,7 +250,7 @@ const (
 )
 
 // eventTypes are each EventOf kind's event types.
-var eventTypes = map[string][]string{EventCancellation: {"110111", "110112", "e101101"}, EventCorrection: {"110110"}}
+var eventTypes = map[string][]string{EventCancellation: {"110111", "110112", "e101101", "e105102"}, EventCorrection: {"110110"}}
 
 // EventOf is the note's event of a kind (Event*): the one of sequence seq,
 // or with seq 0 the latest registered.

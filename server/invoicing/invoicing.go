@@ -147,9 +147,7 @@ func (s *Service) issue(ctx context.Context, db *store.DB, unitID int64, orderTo
 	// One issue per order at a time: two at once would each take a
 	// number and have a document authorized, and the second would be
 	// thrown away (TestConcurrentIssue).
-	h := fnv.New32a()
-	io.WriteString(h, db.Name+"\x00"+orderToken)
-	mu := &s.issuing[h.Sum32()%uint32(len(s.issuing))]
+	mu := s.orderLock(db, orderToken)
 	mu.Lock()
 	defer mu.Unlock()
 	d, err := db.InvoiceData(ctx, unitID, orderToken)
@@ -372,6 +370,13 @@ func (s *Service) issue(ctx context.Context, db *store.DB, unitID int64, orderTo
 		err = db.KeepDANFSe(context.WithoutCancel(ctx), out.Token, danfse)
 	}
 	return out, err
+}
+
+// orderLock is the lock one order's issuing (or replacing) holds.
+func (s *Service) orderLock(db *store.DB, orderToken string) *sync.Mutex {
+	h := fnv.New32a()
+	io.WriteString(h, db.Name+"\x00"+orderToken)
+	return &s.issuing[h.Sum32()%uint32(len(s.issuing))]
 }
 
 // signDocument builds and signs an NF-e, NFC-e or national DPS.

@@ -83,7 +83,8 @@ var portalOrderDone = map[string]string{
 
 // eventNames name the events an authority registers on an invoice.
 var eventNames = map[string]string{"110111": "Cancelamento", "110110": "Carta de correção", "e101101": "Cancelamento",
-	"110112": "Cancelamento por substituição", "110140": "EPEC"}
+	"110112": "Cancelamento por substituição", "110140": "EPEC",
+	"e105102": "Cancelamento por substituição"}
 
 // portalOrderPage: GET /portal/orders/:token, an order with its charges and
 // invoice.

@@ -81,6 +81,8 @@ type note struct {
 	provider  string
 	doc       []byte
 	cancelled bool
+	// substitutedBy is the key of the note that replaced it (e105102).
+	substitutedBy string
 }
 
 // DropReplies makes it process the next n requests and close the
@@ -111,6 +113,17 @@ func (s *System) SetOffline(off bool) { s.mu.Lock(); s.offline = off; s.mu.Unloc
 
 // Issued counts the notes it issued.
 func (s *System) Issued() int { s.mu.Lock(); defer s.mu.Unlock(); return len(s.notes) }
+
+// SubstitutedBy answers the key of the note that replaced the note of
+// key, if one did.
+func (s *System) SubstitutedBy(key string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n := s.notes[key]; n != nil {
+		return n.substitutedBy
+	}
+	return ""
+}
 
 // Cancelled counts the cancellations it registered.
 func (s *System) Cancelled() int { s.mu.Lock(); defer s.mu.Unlock(); return s.cancelled }
@@ -307,6 +320,18 @@ func (s *System) issue(body io.Reader, client []byte, now time.Time) (int, map[s
 	if key, ok := s.byDPS[in.ID]; ok {
 		return refusal(http.StatusBadRequest, now, CodeDuplicate, "DPS já utilizada para a NFS-e de chave "+key+".")
 	}
+	var replaced *note
+	if sub := in.Subst; sub != nil {
+		// A DPS replacing a note names one of the provider's valid notes;
+		// the system cancels it itself once the new one is issued.
+		replaced = s.notes[sub.ChSubstda]
+		switch {
+		case replaced == nil || replaced.provider != register:
+			return refusal(http.StatusBadRequest, now, CodeNotFound, "NFS-e substituída não encontrada para o prestador.")
+		case replaced.cancelled:
+			return refusal(http.StatusBadRequest, now, CodeCancelled, "A NFS-e substituída está cancelada.")
+		}
+	}
 	if err := s.sign(now); err != nil {
 		return refusal(http.StatusInternalServerError, now, "E9999", err.Error())
 	}
@@ -325,6 +350,10 @@ func (s *System) issue(body io.Reader, client []byte, now time.Time) (int, map[s
 		return refusal(http.StatusInternalServerError, now, "E9999", err.Error())
 	}
 	s.notes[key], s.byDPS[in.ID] = &note{dps: in.ID, provider: register, doc: nfse}, key
+	if replaced != nil {
+		// e105102: cancelled by substitution.
+		replaced.cancelled, replaced.substitutedBy = true, key
+	}
 	return http.StatusCreated, map[string]any{"dataHoraProcessamento": dh(now), "idDps": in.ID, "chaveAcesso": key,
 		"nfseXmlGZipB64": pack(nfse)}
 }
