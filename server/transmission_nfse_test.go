@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -286,4 +287,43 @@ func invoiceEventsOfKey(t *testing.T, rig transmissionRig, key string) []store.I
 		t.Fatal(err)
 	}
 	return events
+}
+
+// TestNationalNFSeCancellationLost: a national NFS-e's cancellation whose
+// reply was lost is asked for (GET its e101101) before answering: the
+// system registered it, so it is recorded; when even that is lost, the
+// answer is 502, and the transmissions loop sends it again: the system's
+// "cancelled already" and its event make it recorded, once.
+func TestNationalNFSeCancellationLost(t *testing.T) {
+	rig := newTransmissionRig(t)
+	h, n := rig.h, rig.n
+	cancel := func(id string) *httptest.ResponseRecorder {
+		return do(h, http.MethodPost, "/cancel_nf", `{`+auth+`,"id_token":"`+id+`","reason":"Serviço cobrado em duplicidade"}`)
+	}
+	id := post(t, h, "/insert_sales_order", nationalOrder)["data"].(map[string]any)["id"].(string)
+	generateNF(t, h, id, "AUTHORIZED")
+	n.DropReplies(1)
+	if rec := cancel(id); rec.Code != http.StatusOK || n.Cancelled() != 1 {
+		t.Fatalf("a cancellation whose reply was lost: %d %s", rec.Code, rec.Body)
+	}
+	if calls := n.Received(); strings.Join(calls[len(calls)-2:], ",") != "POST /nfse/eventos,GET /nfse/eventos/e101101" {
+		t.Fatalf("the system was called %v", calls)
+	}
+	if ev := invoiceEvents(t, rig, h, id); len(ev) != 1 || ev[0].Type != "e101101" {
+		t.Fatalf("the cancellation kept: %+v", ev)
+	}
+
+	other := post(t, h, "/insert_sales_order", nationalOrder)["data"].(map[string]any)["id"].(string)
+	generateNF(t, h, other, "AUTHORIZED")
+	n.DropReplies(2)
+	if rec := cancel(other); rec.Code != http.StatusBadGateway {
+		t.Fatalf("a cancellation whose reply and event were lost: %d %s", rec.Code, rec.Body)
+	}
+	if err := retryAfterWait(rig); err != nil {
+		t.Fatal(err)
+	}
+	o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+other+`"}`)["data"].(map[string]any)
+	if o["cancel_nf"] != true || n.Cancelled() != 2 {
+		t.Fatalf("after the loop: cancel_nf %v, the system registered %d", o["cancel_nf"], n.Cancelled())
+	}
 }

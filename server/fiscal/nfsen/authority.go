@@ -65,9 +65,24 @@ func authorization(n Issued) fiscal.Authorization {
 // Cancel registers the note's cancellation (event e101101): the system's
 // event once it registered it, its refusal as a *fiscal.Rejection.
 func (a *Authority) Cancel(ctx context.Context, x fiscal.Cancellation) (fiscal.Event, error) {
+	env := envOf(x.Production)
 	ev, err := a.Client.Cancel(ctx, x.Cert, Cancellation{Key: x.Key, Author: x.CNPJ, Code: cmp.Or(x.ReasonCode, fiscal.CancelOther), Reason: x.Reason, At: x.At},
-		envOf(x.Production))
+		env)
 	var refused *Refusal
+	alreadyCancelled := errors.As(err, &refused) && len(refused.Problems) > 0 && refused.Problems[0].Code == codeCancelled
+	if err != nil && (alreadyCancelled || (!errors.As(err, &refused) && !notSent(err))) {
+		// Its reply lost, or the note cancelled already (a cancellation
+		// sent again): the system's own event says whether it is.
+		found, ok, ferr := a.Client.CancellationOf(ctx, x.Cert, x.Key, env)
+		switch {
+		case ferr == nil && ok:
+			ev, err = found, nil
+		case ferr == nil && !alreadyCancelled:
+			return fiscal.Event{}, fmt.Errorf("%w: %v", fiscal.ErrUnsure, err)
+		case ferr != nil:
+			return fiscal.Event{}, fmt.Errorf("%w: %v; asked for its event: %v", fiscal.ErrUnsure, err, ferr)
+		}
+	}
 	if errors.As(err, &refused) {
 		return fiscal.Event{}, &fiscal.Rejection{Code: refused.Code(), Reason: refused.Error()}
 	}
@@ -81,6 +96,10 @@ func (a *Authority) Cancel(ctx context.Context, x fiscal.Cancellation) (fiscal.E
 func (a *Authority) DANFSe(ctx context.Context, r fiscal.DANFSeRequest) ([]byte, error) {
 	return a.Client.DANFSe(ctx, r.Cert, r.Key, envOf(r.Production))
 }
+
+// codeCancelled is the system's refusal of an event on a note cancelled
+// already.
+const codeCancelled = "E0840"
 
 // notSent says an error happened before the DPS could leave: no
 // connection, a refused handshake, a system that said it is unavailable,

@@ -368,6 +368,31 @@ func (c *Client) Cancel(ctx context.Context, cert certs.Certificate, x Cancellat
 	if err != nil {
 		return Registered{}, err
 	}
+	return c.registered(a, x.Key, env, cert)
+}
+
+// CancellationOf asks the system for a note's cancellation event (GET
+// /nfse/{key}/eventos/e101101/1), the answer to a cancellation whose
+// reply was lost: ok false when the system has none.
+func (c *Client) CancellationOf(ctx context.Context, cert certs.Certificate, key, env string) (Registered, bool, error) {
+	if !keyPattern.MatchString(key) {
+		return Registered{}, false, fmt.Errorf("%w: %q is not an NFS-e key", ErrMessage, key)
+	}
+	a, err := c.call(ctx, cert, env, http.MethodGet, "/nfse/"+key+"/eventos/e101101/1", nil)
+	var r *Refusal
+	if errors.As(err, &r) && r.Status == http.StatusNotFound {
+		return Registered{}, false, nil
+	}
+	if err != nil {
+		return Registered{}, false, err
+	}
+	ev, err := c.registered(a, key, env, cert)
+	return ev, err == nil, err
+}
+
+// registered reads the system's event of the note of key: valid by its
+// schema, of that note, signed by the system.
+func (c *Client) registered(a answer, key, env string, cert certs.Certificate) (Registered, error) {
 	ev, err := unpack(a.Event)
 	if err != nil {
 		return Registered{}, err
@@ -385,7 +410,7 @@ func (c *Client) Cancel(ctx context.Context, cert certs.Certificate, x Cancellat
 	if err := xml.Unmarshal(ev, &e); err != nil {
 		return Registered{}, fmt.Errorf("%w: %v", ErrAnswer, err)
 	}
-	if e.Inf.Key != x.Key {
+	if e.Inf.Key != key {
 		return Registered{}, fmt.Errorf("%w: the event is of the note %s", ErrAnswer, e.Inf.Key)
 	}
 	if err := c.checkSigner(ev, e.Inf.ID, env, cert); err != nil {

@@ -83,6 +83,8 @@ type note struct {
 	cancelled bool
 	// substitutedBy is the key of the note that replaced it (e105102).
 	substitutedBy string
+	// cancellation is its cancellation event (e101101) as registered.
+	cancellation []byte
 }
 
 // DropReplies makes it process the next n requests and close the
@@ -148,6 +150,8 @@ var (
 	dpsPath = regexp.MustCompile(`^/dps/(DPS[0-9]{42})$`)
 	// danfsePath is the ADN's DANFSe of a note.
 	danfsePath = regexp.MustCompile(`^/danfse/([0-9]{50})$`)
+	// cancelPath is a note's cancellation event.
+	cancelPath = regexp.MustCompile(`^/nfse/([0-9]{50})/eventos/e101101/1$`)
 )
 
 // ServeHTTP answers one request of a client with a certificate; paths
@@ -158,6 +162,8 @@ func (s *System) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case danfsePath.MatchString(path):
 		call = r.Method + " /danfse"
+	case cancelPath.MatchString(path):
+		call = r.Method + " /nfse/eventos/e101101"
 	case keyPath.MatchString(path):
 		call = r.Method + " /nfse"
 	case evPath.MatchString(path):
@@ -195,6 +201,8 @@ func (s *System) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		status, out = s.get(keyPath.FindStringSubmatch(path)[1], now)
 	case (m == http.MethodGet || m == http.MethodHead) && dpsPath.MatchString(path):
 		status, out = s.find(dpsPath.FindStringSubmatch(path)[1], now)
+	case m == http.MethodGet && cancelPath.MatchString(path):
+		status, out = s.cancellationOf(cancelPath.FindStringSubmatch(path)[1], now)
 	case m == http.MethodPost && evPath.MatchString(path):
 		status, out = s.event(evPath.FindStringSubmatch(path)[1], r.Body, client.Raw, now)
 	default:
@@ -482,8 +490,20 @@ func (s *System) event(key string, body io.Reader, client []byte, now time.Time)
 	if err != nil {
 		return refusal(http.StatusInternalServerError, now, "E9999", err.Error())
 	}
-	n.cancelled = true
+	n.cancelled, n.cancellation = true, signed
 	return http.StatusCreated, map[string]any{"dataHoraProcessamento": dh(now), "eventoXmlGZipB64": pack(signed)}
+}
+
+// cancellationOf answers GET /nfse/{key}/eventos/e101101/1: the note's
+// cancellation event, as registered.
+func (s *System) cancellationOf(key string, now time.Time) (int, map[string]any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n, ok := s.notes[key]
+	if !ok || n.cancellation == nil {
+		return refusal(http.StatusNotFound, now, CodeNotFound, "Evento não encontrado.")
+	}
+	return http.StatusOK, map[string]any{"dataHoraProcessamento": dh(now), "eventoXmlGZipB64": pack(n.cancellation)}
 }
 
 func withoutHeader(doc []byte) []byte {
