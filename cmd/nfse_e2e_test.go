@@ -8,7 +8,10 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"fincom/server/fiscal"
 	nfselocal "fincom/server/fiscal/nfsen/local"
@@ -122,4 +125,57 @@ func servedFrom(t *testing.T, base, u string) []byte {
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return b
+}
+
+// TestKilledWhileADPSIsInFlight: a production server killed with SIGKILL
+// once the national system issued its DPS's note, and started again,
+// ends with that one note for the sale, found by its DPS.
+func TestKilledWhileADPSIsInFlight(t *testing.T) {
+	d := newSellingDomain(t)
+	national := &nfselocal.System{}
+	issued, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	national.Answering = func(call string) {
+		if call != "POST /nfse" {
+			return
+		}
+		first := false
+		once.Do(func() { first = true; close(issued) })
+		if first {
+			<-release
+		}
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/SefinNacional/", national)
+	mux.Handle("/adn/", national)
+	mux.Handle("/", &local.Authority{})
+	srv := httptest.NewUnstartedServer(mux)
+	srv.TLS = &tls.Config{ClientAuth: tls.RequireAnyClientCert}
+	srv.StartTLS()
+	defer srv.Close()
+	dir := t.TempDir()
+	if err := writeLocalFiles(dir, srv.URL, srv.Certificate()); err != nil {
+		t.Fatal(err)
+	}
+	flags := []string{"--secrets-key-file", d.key, "--fiscal-endpoints", filepath.Join(dir, "endpoints.json"), "--ca-file", filepath.Join(dir, "ca.pem")}
+	child, base := startChildWith(t, d.data, flags)
+	id := d.order(t, base, `"id_token_stock_item":"`+d.service+`","quantity":1,"description":"Instalação de rede"`, nfsenGroup)
+	go http.Post(base+"/generate_nf", "application/json", strings.NewReader(`{`+d.tokens()+`,"id_token":"`+id+`"}`))
+	select {
+	case <-issued:
+	case <-time.After(20 * time.Second):
+		child.Process.Kill()
+		t.Fatal("the DPS never reached the national system")
+	}
+	child.Process.Signal(syscall.SIGKILL)
+	child.Wait()
+	close(release)
+
+	child, base = startChildWith(t, d.data, flags)
+	defer func() { child.Process.Kill(); child.Wait() }()
+	code, m := postJSON(t, base+"/generate_nf", `{`+d.tokens()+`,"id_token":"`+id+`"}`)
+	inv, _ := m["data"].(map[string]any)
+	if code != 200 || inv["status"] != "AUTHORIZED" || national.Issued() != 1 || inv["number"] != 1.0 {
+		t.Fatalf("after the restart: %d %v (the system has %d notes: %v)", code, m, national.Issued(), national.Received())
+	}
 }

@@ -61,6 +61,9 @@ type System struct {
 	// Arrived, when set, is told of each request ("POST /nfse", "GET
 	// /dps", …) before it is processed.
 	Arrived func(call string)
+	// Answering, when set, is told of each request once processed, before
+	// its answer leaves (a sender killed then never hears of it).
+	Answering func(call string)
 
 	mu        sync.Mutex
 	signer    certs.Certificate
@@ -216,6 +219,9 @@ func (s *System) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	tamper := s.tamper
 	s.tamper = nil
 	s.mu.Unlock()
+	if s.Answering != nil {
+		s.Answering(call)
+	}
 	if drop {
 		if hj, ok := w.(http.Hijacker); ok {
 			if conn, _, err := hj.Hijack(); err == nil {
