@@ -32,18 +32,7 @@ const nfsenGroup = `{"nf_kind":"nfsen","service_id_token":"SRV-0107","service_co
 func TestNationalNFSeEndToEnd(t *testing.T) {
 	d := newSellingDomain(t)
 	national := &nfselocal.System{}
-	mux := http.NewServeMux()
-	mux.Handle("/SefinNacional/", national)
-	mux.Handle("/adn/", national)
-	mux.Handle("/", &local.Authority{})
-	srv := httptest.NewUnstartedServer(mux)
-	srv.TLS = &tls.Config{ClientAuth: tls.RequireAnyClientCert}
-	srv.StartTLS()
-	defer srv.Close()
-	dir := t.TempDir()
-	if err := writeLocalFiles(dir, srv.URL, srv.Certificate()); err != nil {
-		t.Fatal(err)
-	}
+	dir := serveNational(t, national)
 	base, _, stop := serveInProcess(t, d.schema, "--data", d.data, "--secrets-key-file", d.key,
 		"--fiscal-endpoints", filepath.Join(dir, "endpoints.json"), "--ca-file", filepath.Join(dir, "ca.pem"))
 	defer stop()
@@ -145,18 +134,7 @@ func TestKilledWhileADPSIsInFlight(t *testing.T) {
 			<-release
 		}
 	}
-	mux := http.NewServeMux()
-	mux.Handle("/SefinNacional/", national)
-	mux.Handle("/adn/", national)
-	mux.Handle("/", &local.Authority{})
-	srv := httptest.NewUnstartedServer(mux)
-	srv.TLS = &tls.Config{ClientAuth: tls.RequireAnyClientCert}
-	srv.StartTLS()
-	defer srv.Close()
-	dir := t.TempDir()
-	if err := writeLocalFiles(dir, srv.URL, srv.Certificate()); err != nil {
-		t.Fatal(err)
-	}
+	dir := serveNational(t, national)
 	flags := []string{"--secrets-key-file", d.key, "--fiscal-endpoints", filepath.Join(dir, "endpoints.json"), "--ca-file", filepath.Join(dir, "ca.pem")}
 	child, base := startChildWith(t, d.data, flags)
 	id := d.order(t, base, `"id_token_stock_item":"`+d.service+`","quantity":1,"description":"Instalação de rede"`, nfsenGroup)
@@ -178,4 +156,24 @@ func TestKilledWhileADPSIsInFlight(t *testing.T) {
 	if code != 200 || inv["status"] != "AUTHORIZED" || national.Issued() != 1 || inv["number"] != 1.0 {
 		t.Fatalf("after the restart: %d %v (the system has %d notes: %v)", code, m, national.Issued(), national.Received())
 	}
+}
+
+// serveNational serves a national NFS-e system (its Sefin and its ADN)
+// and a SEFAZ on loopback, and answers the folder of the endpoints and CA
+// files that point a server at them.
+func serveNational(t *testing.T, national *nfselocal.System) string {
+	t.Helper()
+	mux := http.NewServeMux()
+	mux.Handle("/SefinNacional/", national)
+	mux.Handle("/adn/", national)
+	mux.Handle("/", &local.Authority{})
+	srv := httptest.NewUnstartedServer(mux)
+	srv.TLS = &tls.Config{ClientAuth: tls.RequireAnyClientCert}
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	if err := writeLocalFiles(dir, srv.URL, srv.Certificate()); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

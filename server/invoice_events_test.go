@@ -16,16 +16,7 @@ func invoiceEvents(t *testing.T, rig transmissionRig, h http.Handler, id string)
 	t.Helper()
 	o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
 	key, _ := o["invoice"].(map[string]any)["access_key"].(string)
-	db, release, err := rig.ds.Acquire(context.Background(), "acme")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
-	events, err := db.InvoiceEvents(context.Background(), rig.unitID(t, db), key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return events
+	return invoiceEventsOfKey(t, rig, key)
 }
 
 func (rig transmissionRig) unitID(t *testing.T, db *store.DB) int64 {

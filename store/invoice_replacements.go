@@ -84,14 +84,7 @@ func (db *DB) ReplaceInvoice(ctx context.Context, orderID, unitID int64, replace
 			return err
 		}
 		tok := db.id()
-		if _, err := tx.ExecContext(ctx, `INSERT INTO invoices (token, order_id, unit_id, kind, status, series, number, access_key, verification,
-			protocol, xml, issued_at, status_code, status_text) VALUES (?, ?, ?, ?, 'AUTHORIZED', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			tok, orderID, unitID, in.Kind, in.Series, in.Number, nullString(in.AccessKey), nullString(in.Verification), in.Protocol,
-			string(in.XML), timestamp(in.Issued), nullInt(in.StatusCode), nullString(statusText)); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE sales_orders SET nf = 1, date_nf = ?, nf_status_text = ?, cancel_nf = 0, date_cancel_nf = NULL,
-			updated_at = ? WHERE id = ?`, timestamp(in.Issued), statusText, timestamp(now), orderID); err != nil {
+		if err := insertAuthorized(ctx, tx, tok, orderID, unitID, in, statusText, now); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM invoice_replacements WHERE order_id = ?`, orderID); err != nil {

@@ -367,14 +367,7 @@ func (db *DB) SaveInvoice(ctx context.Context, orderID, unitID int64, in NewInvo
 				return err
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO invoices (token, order_id, unit_id, kind, status, series, number, access_key, verification,
-			protocol, xml, issued_at, status_code, status_text) VALUES (?, ?, ?, ?, 'AUTHORIZED', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			tok, orderID, unitID, in.Kind, in.Series, in.Number, nullString(in.AccessKey), nullString(in.Verification), in.Protocol,
-			string(in.XML), timestamp(in.Issued), nullInt(in.StatusCode), nullString(statusText)); err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE sales_orders SET nf = 1, date_nf = ?, nf_status_text = ?, cancel_nf = 0, date_cancel_nf = NULL,
-			updated_at = ? WHERE id = ?`, timestamp(in.Issued), statusText, timestamp(now), orderID); err != nil {
+		if err := insertAuthorized(ctx, tx, tok, orderID, unitID, in, statusText, now); err != nil {
 			return err
 		}
 		if err := queueNotice(ctx, tx, unitID, orderID, notice, now, db.id); err != nil {
@@ -395,6 +388,20 @@ func (db *DB) SaveInvoice(ctx context.Context, orderID, unitID int64, in NewInvo
 		return db.emitInvoice(ctx, tx, unitID, orderID, "invoice.issued", out, now)
 	})
 	return out, wrap("save invoice", err)
+}
+
+// insertAuthorized writes an authorized invoice of the order, and the
+// order's nf fields saying so.
+func insertAuthorized(ctx context.Context, tx *sql.Tx, tok string, orderID, unitID int64, in NewInvoice, statusText string, now time.Time) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO invoices (token, order_id, unit_id, kind, status, series, number, access_key, verification,
+		protocol, xml, issued_at, status_code, status_text) VALUES (?, ?, ?, ?, 'AUTHORIZED', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		tok, orderID, unitID, in.Kind, in.Series, in.Number, nullString(in.AccessKey), nullString(in.Verification), in.Protocol,
+		string(in.XML), timestamp(in.Issued), nullInt(in.StatusCode), nullString(statusText)); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE sales_orders SET nf = 1, date_nf = ?, nf_status_text = ?, cancel_nf = 0, date_cancel_nf = NULL,
+		updated_at = ? WHERE id = ?`, timestamp(in.Issued), statusText, timestamp(now), orderID)
+	return err
 }
 
 // OrderInvoice returns the latest invoice of an order of the unit: its
