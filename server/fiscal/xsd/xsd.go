@@ -217,7 +217,7 @@ type loader struct {
 func Load(fsys fs.FS, name string) (*Schema, error) {
 	l := &loader{fsys: fsys, loaded: map[string]bool{}, types: map[qname]*node{}, elems: map[qname]*node{},
 		built: map[*node]*typeDef{}, globals: map[qname]*element{}, builtins: map[string]*simpleType{}}
-	if err := l.read(name); err != nil {
+	if err := l.read(name, ""); err != nil {
 		return nil, err
 	}
 	s := &Schema{elements: map[qname]*element{}}
@@ -231,7 +231,11 @@ func Load(fsys fs.FS, name string) (*Schema, error) {
 	return s, nil
 }
 
-func (l *loader) read(name string) error {
+// read loads a schema document. chameleon is the namespace of the schema
+// including it: a document without a targetNamespace takes it, its
+// unprefixed references with it (a chameleon include, as the reform's
+// DFeTiposBasicos is included into the NF-e's namespace).
+func (l *loader) read(name, chameleon string) error {
 	name = path.Clean(name)
 	if l.loaded[name] {
 		return nil
@@ -249,10 +253,17 @@ func (l *loader) read(name string) error {
 	if root.name != (qname{xsdNS, "schema"}) {
 		return fmt.Errorf("%s: not a schema", name)
 	}
-	target, _ := root.attr("targetNamespace")
+	target, declared := root.attr("targetNamespace")
+	adopted := !declared && chameleon != ""
+	if adopted {
+		target = chameleon
+	}
 	var mark func(n *node)
 	mark = func(n *node) {
 		n.scope["\x00target"] = target
+		if _, ok := n.scope[""]; adopted && !ok {
+			n.scope[""] = target
+		}
 		for _, k := range n.kids {
 			mark(k)
 		}
@@ -271,7 +282,11 @@ func (l *loader) read(name string) error {
 			if !ok {
 				return fmt.Errorf("%s: %s without schemaLocation", name, c.name.local)
 			}
-			if err := l.read(path.Join(path.Dir(name), loc)); err != nil {
+			into := ""
+			if c.name.local == "include" {
+				into = target
+			}
+			if err := l.read(path.Join(path.Dir(name), loc), into); err != nil {
 				return err
 			}
 		case "element":

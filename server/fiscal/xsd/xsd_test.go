@@ -48,3 +48,26 @@ func TestWildcardsAndDateTime(t *testing.T) {
 		}
 	}
 }
+
+// TestChameleonInclude: a schema without a namespace of its own, included
+// into another's, takes the includer's namespace, its unprefixed
+// references too (the reform's DFeTiposBasicos in the NF-e's).
+func TestChameleonInclude(t *testing.T) {
+	fsys := fstest.MapFS{
+		"main.xsd": {Data: []byte(`<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns="urn:a" targetNamespace="urn:a" elementFormDefault="qualified">` +
+			`<xs:include schemaLocation="types.xsd"/><xs:element name="doc" type="TDoc"/></xs:schema>`)},
+		"types.xsd": {Data: []byte(`<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" elementFormDefault="qualified">` +
+			`<xs:complexType name="TDoc"><xs:sequence><xs:element name="v" type="TCode"/></xs:sequence></xs:complexType>` +
+			`<xs:simpleType name="TCode"><xs:restriction base="xs:string"><xs:pattern value="[0-9]{3}"/></xs:restriction></xs:simpleType></xs:schema>`)},
+	}
+	s, err := Load(fsys, "main.xsd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Validate([]byte(`<doc xmlns="urn:a"><v>000</v></doc>`)); err != nil {
+		t.Errorf("a valid document: %v", err)
+	}
+	if err := s.Validate([]byte(`<doc xmlns="urn:a"><v>0A0</v></doc>`)); err == nil {
+		t.Error("a code the included type refuses was taken")
+	}
+}
