@@ -233,9 +233,17 @@ func RequestRestore(ctx context.Context, dataDir, name, from string, wait time.D
 		os.Remove(part)
 		return wrap("request restore", err)
 	}
+	return awaitRestore(ctx, result, req, wait)
+}
+
+// awaitRestore waits up to wait for the server's answer to a restore it
+// was handed (req) in the file result.
+func awaitRestore(ctx context.Context, result, req string, wait time.Duration) error {
 	deadline := time.Now().Add(wait)
 	for {
-		if b, err := os.ReadFile(result); err == nil {
+		// An empty answer is one not written yet (a server before this
+		// one wrote it in place): asked again.
+		if b, err := os.ReadFile(result); err == nil && strings.TrimSpace(string(b)) != "" {
 			os.Remove(result)
 			if msg := strings.TrimSpace(string(b)); msg != "ok" {
 				return errors.New(msg)
@@ -277,7 +285,12 @@ func (d *Domains) ApplyRestores(ctx context.Context) []string {
 			done = append(done, name)
 		}
 		os.Remove(req)
-		os.WriteFile(filepath.Join(dir, name+".result"), []byte(answer+"\n"), 0o600)
+		// Written whole under another name, then renamed: the waiting
+		// `fincom restore` never reads a half-written answer.
+		result := filepath.Join(dir, name+".result")
+		if os.WriteFile(result+".part", []byte(answer+"\n"), 0o600) == nil {
+			os.Rename(result+".part", result)
+		}
 	}
 	return done
 }

@@ -399,3 +399,21 @@ func TestDoctorWarnsOfCertificates(t *testing.T) {
 		t.Errorf("doctor: %+v", acme)
 	}
 }
+
+// TestAwaitRestoreReadsWholeAnswers: an answer file still empty (being
+// written) is no answer: the wait goes on until the server's word is
+// there.
+func TestAwaitRestoreReadsWholeAnswers(t *testing.T) {
+	dir := t.TempDir()
+	result := filepath.Join(dir, "acme.result")
+	if err := os.WriteFile(result, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		os.WriteFile(result, []byte("ok\n"), 0o600)
+	}()
+	if err := awaitRestore(context.Background(), result, filepath.Join(dir, "acme.db"), 5*time.Second); err != nil {
+		t.Fatalf("an answer read before it was written: %v", err)
+	}
+}
