@@ -296,6 +296,13 @@ func TestServeTransmitsToAnAuthorityItHasNeverSeen(t *testing.T) {
 		FROM sales_orders o WHERE o.token = ?`, issued.Format(time.RFC3339Nano), issued.Format(time.RFC3339), nfe); err != nil {
 		t.Fatal(err)
 	}
+	// And an attempt given up for an offline note two hours ago, not yet
+	// ended at the authority.
+	if _, err := conn.Exec(`INSERT INTO abandoned_notes (unit_id, order_id, kind, series, number, access_key, issued_at, signed, attempts, created_at, updated_at)
+		SELECT o.unit_id, o.id, 'nfce', 1, 8, '35261111222333000181650010000000081000000081', ?, '<NFe/>', 3, ?, ?
+		FROM sales_orders o WHERE o.token = ?`, issued.Format(time.RFC3339Nano), issued.Format(time.RFC3339Nano), issued.Format(time.RFC3339Nano), nfe); err != nil {
+		t.Fatal(err)
+	}
 	conn.Close()
 	pending := jsonOut(t, cli(t, schema, data, "fiscal", "pending", "acme", unit, "--json"))["pending"].([]any)
 	if len(pending) != 1 {
@@ -311,7 +318,8 @@ func TestServeTransmitsToAnAuthorityItHasNeverSeen(t *testing.T) {
 		t.Error("pending of an unknown unit")
 	}
 	doctor := cli(t, schema, data, "doctor")
-	if !strings.Contains(doctor, "nfe number 7 has waited for the authority since") {
+	if !strings.Contains(doctor, "nfe number 7 has waited for the authority since") ||
+		!strings.Contains(doctor, "nfce number 8, given up for an offline note on") {
 		t.Errorf("doctor: %s", doctor)
 	}
 }

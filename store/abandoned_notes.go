@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"time"
 )
 
@@ -156,4 +157,43 @@ func (db *DB) RefuseOffline(ctx context.Context, orderID int64, r Refusal) (Invo
 		return db.emitInvoice(ctx, tx, unitID, orderID, event, out, now)
 	})
 	return out, wrap("refuse offline note", err)
+}
+
+// unfinishedAtAuthority says, for the doctor, which of a domain file's
+// notes abandoned for an offline one have waited more than an hour to be
+// ended at the authority, and which invoices have a cancellation sent
+// whose answer has not come.
+func unfinishedAtAuthority(ctx context.Context, conn *sql.DB, now time.Time) []string {
+	var out []string
+	rows, err := conn.QueryContext(ctx, `SELECT o.cod_orders, a.kind, a.number, a.created_at, a.attempts FROM abandoned_notes a
+		JOIN sales_orders o ON o.id = a.order_id WHERE a.status = 'open' ORDER BY a.id`)
+	if err == nil {
+		defer rows.Close()
+		for rows.Next() {
+			var code, kind, created string
+			var number, attempts int
+			if rows.Scan(&code, &kind, &number, &created, &attempts) != nil {
+				continue
+			}
+			t, err := time.Parse(time.RFC3339Nano, created)
+			if err != nil || now.Sub(t) <= time.Hour {
+				continue
+			}
+			out = append(out, fmt.Sprintf("order %s's %s number %d, given up for an offline note on %s, is not yet cancelled by substitution or voided at the authority (%d attempts): fincom fiscal pending lists it",
+				code, kind, number, t.In(saoPaulo).Format("2006-01-02 15:04"), attempts))
+		}
+	}
+	rows2, err := conn.QueryContext(ctx, `SELECT o.cod_orders, i.kind, i.number, i.cancel_tries FROM invoices i JOIN sales_orders o ON o.id = i.order_id
+		WHERE i.status = 'AUTHORIZED' AND i.cancel_pending IS NOT NULL ORDER BY i.id`)
+	if err == nil {
+		defer rows2.Close()
+		for rows2.Next() {
+			var code, kind string
+			var number, tries int
+			if rows2.Scan(&code, &kind, &number, &tries) == nil {
+				out = append(out, fmt.Sprintf("order %s's %s number %d has a cancellation sent whose answer has not come (%d tries since)", code, kind, number, tries))
+			}
+		}
+	}
+	return out
 }

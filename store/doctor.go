@@ -67,6 +67,9 @@ func (d *Domains) Doctor(ctx context.Context) ([]Finding, error) {
 					if w := waitingTransmissions(ctx, conn, d.opts.Now()); len(w) > 0 {
 						f.Level, msgs = "warning", append(msgs, w...)
 					}
+					if w := unfinishedAtAuthority(ctx, conn, d.opts.Now()); len(w) > 0 {
+						f.Level, msgs = "warning", append(msgs, w...)
+					}
 				}
 			}
 			if st, err := os.Stat(full + "-wal"); err == nil {
