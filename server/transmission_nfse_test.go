@@ -11,8 +11,10 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"fincom/server/fiscal"
+	"fincom/server/invoicing"
 	"fincom/store"
 )
 
@@ -58,7 +60,15 @@ func TestNationalNFSeIssued(t *testing.T) {
 		strings.Contains(pdf, "(DANFSe - NFS-e ") {
 		t.Fatalf("without the system's DANFSe: %.300s", pdf)
 	}
+	// Asked again only once DANFSeRetry has passed: a public page never
+	// makes fincom ask the system each time.
+	asked := len(n.Received())
 	n.SetDANFSe(true)
+	if pdf := do(h, http.MethodGet, "/sales_orders/public_danfe_pdf/"+publicOf(t, h, other), "").Body.String(); strings.Contains(pdf, "(DANFSe - NFS-e ") ||
+		len(n.Received()) != asked {
+		t.Fatalf("asked again before DANFSeRetry: %v", n.Received()[asked:])
+	}
+	*rig.now = rig.now.Add(invoicing.DANFSeRetry + time.Minute)
 	if pdf := do(h, http.MethodGet, "/sales_orders/public_danfe_pdf/"+publicOf(t, h, other), "").Body.String(); !strings.Contains(pdf, "(DANFSe - NFS-e "+otherKey+")") {
 		t.Fatalf("the system's DANFSe once it has one: %.300s", pdf)
 	}

@@ -174,23 +174,40 @@ func (s *Service) DANFEPDF(ctx context.Context, db *store.DB, inv store.Invoice,
 	return DANFEPDF(inv, Document(d))
 }
 
+// DANFSeWait is how long issuing waits for the national system's DANFSe,
+// and DANFSeRetry how long after it gave none it is asked again: a
+// public page asking for the PDF never makes fincom ask the system each
+// time (fincom's rendering stands in meanwhile).
+const (
+	DANFSeWait  = 5 * time.Second
+	DANFSeRetry = 10 * time.Minute
+)
+
 // officialDANFSe fetches an issued national NFS-e's DANFSe from the
-// national system; nil when it is no such note or the system gives none
-// (fincom's rendering then stands in, and the next ask fetches again).
+// national system, within DANFSeWait; nil when it is no such note, the
+// system gives none, or it was asked less than DANFSeRetry ago.
 func (s *Service) officialDANFSe(ctx context.Context, db *store.DB, d store.InvoiceData, inv store.Invoice) []byte {
 	src, ok := s.Authority.(fiscal.DANFSeSource)
 	if inv.Kind != fiscal.NFSeN || !inv.AccessKey.Valid || inv.Protocol == "" || !ok {
+		return nil
+	}
+	key, now := db.Name+"/"+inv.AccessKey.String, db.Now()
+	if last, ok := s.danfseAsked.Load(key); ok && now.Sub(last.(time.Time)) < DANFSeRetry {
 		return nil
 	}
 	cert, err := s.certificate(ctx, db, d, Document(d))
 	if err != nil {
 		return nil
 	}
+	ctx, cancel := context.WithTimeout(ctx, DANFSeWait)
+	defer cancel()
 	pdf, err := src.DANFSe(ctx, fiscal.DANFSeRequest{Key: inv.AccessKey.String, Production: production(inv), Cert: cert, Domain: db.Name,
 		Book: book{db}})
 	if err != nil {
+		s.danfseAsked.Store(key, now)
 		return nil
 	}
+	s.danfseAsked.Delete(key)
 	return pdf
 }
 

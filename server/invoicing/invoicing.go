@@ -111,7 +111,10 @@ type Service struct {
 	// manifestWait holds, by domain and key, when a manifestation that
 	// could not be sent, or a unit's fetch, is tried again.
 	manifestWait sync.Map
-	issuing      [64]sync.Mutex // striped by domain and order (see Issue)
+	// danfseAsked holds, by domain and key, when the national system was
+	// last asked for a note's DANFSe it did not give.
+	danfseAsked sync.Map
+	issuing     [64]sync.Mutex // striped by domain and order (see Issue)
 }
 
 // Close stops test mode's local authorities, if any.
