@@ -84,9 +84,14 @@ type cancelNFRequest struct {
 	ReasonCode string `json:"reason_code" enum:"1,2,9"`
 }
 
-func (q *cancelNFRequest) Validate() error {
-	q.Reason = strings.TrimSpace(q.Reason)
-	if n := utf8.RuneCountInString(q.Reason); n < 15 || n > 255 {
+func (q *cancelNFRequest) Validate() error { return eventReason(&q.Reason) }
+
+// eventReason trims an authority event's reason (a cancellation's, a
+// replacement's) and holds it to the 15 to 255 characters the schemas
+// allow.
+func eventReason(reason *string) error {
+	*reason = strings.TrimSpace(*reason)
+	if n := utf8.RuneCountInString(*reason); n < 15 || n > 255 {
 		return web.ErrCancelReason
 	}
 	return nil
@@ -109,13 +114,7 @@ type replaceNFRequest struct {
 	ReasonCode string `json:"reason_code" enum:"01,02,03,04,05,99"`
 }
 
-func (q *replaceNFRequest) Validate() error {
-	q.Reason = strings.TrimSpace(q.Reason)
-	if n := utf8.RuneCountInString(q.Reason); n < 15 || n > 255 {
-		return web.ErrCancelReason
-	}
-	return nil
-}
+func (q *replaceNFRequest) Validate() error { return eventReason(&q.Reason) }
 
 // replaceNF replaces the order's authorized national NFS-e by a note of
 // the order as it is now.
