@@ -643,6 +643,7 @@ CREATE TABLE invoices (
 ) STRICT;
 CREATE UNIQUE INDEX invoices_number ON invoices(unit_id, kind, series, number) WHERE status <> 'REJECTED';
 CREATE INDEX invoices_order ON invoices(order_id);
+CREATE INDEX invoices_cancel_pending ON invoices(id) WHERE cancel_pending IS NOT NULL;
 CREATE UNIQUE INDEX invoices_live ON invoices(order_id) WHERE status = 'AUTHORIZED';
 
 -- The events an authority registered on an invoice, as the issuer keeps

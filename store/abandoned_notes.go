@@ -9,7 +9,6 @@ import (
 
 // How an abandoned note ended at the authority (abandoned_notes.status).
 const (
-	AbandonedOpen        = "open"
 	AbandonedSubstituted = "substituted" // authorized after all, cancelled by substitution
 	AbandonedVoided      = "voided"      // never arrived: its number voided
 )

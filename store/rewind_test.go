@@ -28,6 +28,7 @@ var undoSchema = map[int]string{
 	41: `ALTER TABLE invoices DROP COLUMN danfse;`,
 	42: `ALTER TABLE nfe_inbox DROP COLUMN situation; ALTER TABLE nfe_inbox DROP COLUMN summary;`,
 	43: `DROP TABLE invoice_replacements;`,
+	44: `DROP INDEX invoices_cancel_pending;`,
 }
 
 // rewind sets the file's schema version back to version, undoing the
