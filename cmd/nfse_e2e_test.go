@@ -122,18 +122,8 @@ func servedFrom(t *testing.T, base, u string) []byte {
 func TestKilledWhileADPSIsInFlight(t *testing.T) {
 	d := newSellingDomain(t)
 	national := &nfselocal.System{}
-	issued, release := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	national.Answering = func(call string) {
-		if call != "POST /nfse" {
-			return
-		}
-		first := false
-		once.Do(func() { first = true; close(issued) })
-		if first {
-			<-release
-		}
-	}
+	var issued, release chan struct{}
+	national.Answering, issued, release = holdFirst("POST /nfse")
 	dir := serveNational(t, national)
 	flags := []string{"--secrets-key-file", d.key, "--fiscal-endpoints", filepath.Join(dir, "endpoints.json"), "--ca-file", filepath.Join(dir, "ca.pem")}
 	child, base := startChildWith(t, d.data, flags)
@@ -176,4 +166,23 @@ func serveNational(t *testing.T, national *nfselocal.System) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// holdFirst is an authority's Answering hook that holds its first answer
+// to call (processed, not yet sent) until release is closed, closing
+// answered once it is there: the moment a sender is killed to test what
+// it does with a verdict it never heard.
+func holdFirst(call string) (hook func(string), answered, release chan struct{}) {
+	answered, release = make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	return func(c string) {
+		if c != call {
+			return
+		}
+		first := false
+		once.Do(func() { first = true; close(answered) })
+		if first {
+			<-release
+		}
+	}, answered, release
 }

@@ -11,7 +11,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -332,18 +331,8 @@ func TestServeTransmitsToAnAuthorityItHasNeverSeen(t *testing.T) {
 func TestKilledWhileALotIsInFlight(t *testing.T) {
 	d := newSellingDomain(t)
 	a := &local.Authority{}
-	arrived, release := make(chan struct{}), make(chan struct{})
-	var once sync.Once
-	a.Answering = func(service string) {
-		if service != "NFeAutorizacao4" {
-			return
-		}
-		first := false
-		once.Do(func() { first = true; close(arrived) })
-		if first {
-			<-release
-		}
-	}
+	var arrived, release chan struct{}
+	a.Answering, arrived, release = holdFirst("NFeAutorizacao4")
 	srv := httptest.NewUnstartedServer(a)
 	srv.TLS = &tls.Config{ClientAuth: tls.RequireAnyClientCert}
 	srv.StartTLS()
