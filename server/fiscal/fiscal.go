@@ -22,6 +22,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"fincom/server/brdoc"
+	"fincom/server/fiscal/reform"
 )
 
 // Kinds of invoice.
@@ -134,6 +135,9 @@ type Item struct {
 	Quantity    decimal.Decimal
 	UnitValue   decimal.Decimal
 	Total       decimal.Decimal
+	// IBSCBSClass is the product's cClassTrib (its CST is the first three
+	// digits); empty takes the default (Invoice.itemClass).
+	IBSCBSClass string
 }
 
 // Service is what a service invoice carries.
@@ -202,6 +206,9 @@ type Invoice struct {
 	// Replaces, on a national NFS-e, is the valid note it replaces (the
 	// DPS's subst): the national system cancels that one itself.
 	Replaces *Replacement
+	// Reform is the tax reform's table: with it an issuer whose regime
+	// states IBS and CBS on the invoice's day does (nil states none).
+	Reform *reform.Table
 }
 
 // Replacement is the note a national NFS-e replaces, with why: Code one of
@@ -291,6 +298,16 @@ func Validate(inv Invoice) []Problem {
 			}
 			if it.Unit == "" {
 				add(f+".unit", "product "+it.Description+" needs its commercial unit")
+			}
+			if inv.Reform != nil && it.IBSCBSClass != "" {
+				if c, _, ok := inv.Reform.Class(it.IBSCBSClass); !ok || !slices.Contains(c.Documents, inv.Kind) {
+					add(f+".ibs_cbs_class", "product "+it.Description+": cClassTrib "+it.IBSCBSClass+" does not apply to an "+map[string]string{NFe: "NF-e", NFCe: "NFC-e"}[inv.Kind])
+				}
+			}
+		}
+		if inv.statesReform() {
+			if _, err := inv.reformRates(); err != nil {
+				add("ibscbs", err.Error())
 			}
 		}
 		if inv.TipoDocumento == "" {

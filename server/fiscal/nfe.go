@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"fincom/server/fiscal/reform"
 )
 
 // The NF-e and NFC-e layout 4.00 (schemas/nfe-4.00/leiauteNFe_v4.00.xsd),
@@ -136,11 +138,13 @@ type Prod struct {
 	IndTot   string `xml:"indTot"`
 }
 
-// Imposto is an item's taxes: ICMS by the issuer's regime, PIS, COFINS.
+// Imposto is an item's taxes: ICMS by the issuer's regime, PIS, COFINS,
+// and IBS and CBS when its issuer states them.
 type Imposto struct {
-	ICMS   ICMS   `xml:"ICMS"`
-	PIS    PIS    `xml:"PIS"`
-	COFINS COFINS `xml:"COFINS"`
+	ICMS   ICMS    `xml:"ICMS"`
+	PIS    PIS     `xml:"PIS"`
+	COFINS COFINS  `xml:"COFINS"`
+	IBSCBS *IBSCBS `xml:"IBSCBS,omitempty"`
 }
 
 // ICMS holds one of its groups: CSOSN 102 under the Simples Nacional,
@@ -240,6 +244,7 @@ type Total struct {
 		VOutro     string `xml:"vOutro"`
 		VNF        string `xml:"vNF"`
 	} `xml:"ICMSTot"`
+	IBSCBSTot *IBSCBSTot `xml:"IBSCBSTot,omitempty"`
 }
 
 // Transp is the freight mode.
@@ -461,6 +466,15 @@ func BuildNFe(inv Invoice, key string) ([]byte, error) {
 		in.Dest = dest
 	}
 	var products, bcTotal, icmsTotal, pisTotal, cofinsTotal decimal.Decimal
+	var sums reformSums
+	var rates reform.Rates
+	states := inv.statesReform()
+	if states {
+		var err error
+		if rates, err = inv.reformRates(); err != nil {
+			return nil, err
+		}
+	}
 	for _, it := range inv.Items {
 		products = products.Add(it.Total)
 	}
@@ -490,6 +504,7 @@ func BuildNFe(inv Invoice, key string) ([]byte, error) {
 			d.Prod.VFrete = money(freight)
 		}
 		base := it.Total.Add(freight)
+		var icms, vp, vc decimal.Decimal
 		switch {
 		case p.simples():
 			d.Imposto.ICMS.ICMSSN102 = &ICMSSN102{Orig: "0", CSOSN: "102"}
@@ -500,18 +515,25 @@ func BuildNFe(inv Invoice, key string) ([]byte, error) {
 			if inv.LocalDestino == 2 {
 				r = interstateRate(e.State, inv.Recipient.State)
 			}
-			v := base.Mul(r).Div(hundred).Round(2)
-			d.Imposto.ICMS.ICMS00 = &ICMS00{Orig: "0", CST: "00", ModBC: "3", VBC: money(base), PICMS: rate(r), VICMS: money(v)}
-			bcTotal, icmsTotal = bcTotal.Add(base), icmsTotal.Add(v)
+			icms = base.Mul(r).Div(hundred).Round(2)
+			d.Imposto.ICMS.ICMS00 = &ICMS00{Orig: "0", CST: "00", ModBC: "3", VBC: money(base), PICMS: rate(r), VICMS: money(icms)}
+			bcTotal, icmsTotal = bcTotal.Add(base), icmsTotal.Add(icms)
 		}
 		if p.simples() {
 			d.Imposto.PIS.Outr = &PISOutr{CST: "49", VBC: "0.00", PPIS: "0.0000", VPIS: "0.00"}
 			d.Imposto.COFINS.Outr = &COFINSOutr{CST: "49", VBC: "0.00", PCOFINS: "0.0000", VCOFINS: "0.00"}
 		} else {
-			vp, vc := it.Total.Mul(p.PISRate).Div(hundred).Round(2), it.Total.Mul(p.COFINSRate).Div(hundred).Round(2)
+			vp, vc = it.Total.Mul(p.PISRate).Div(hundred).Round(2), it.Total.Mul(p.COFINSRate).Div(hundred).Round(2)
 			d.Imposto.PIS.Aliq = &PISAliq{CST: "01", VBC: money(it.Total), PPIS: rate(p.PISRate), VPIS: money(vp)}
 			d.Imposto.COFINS.Aliq = &COFINSAliq{CST: "01", VBC: money(it.Total), PCOFINS: rate(p.COFINSRate), VCOFINS: money(vc)}
 			pisTotal, cofinsTotal = pisTotal.Add(vp), cofinsTotal.Add(vc)
+		}
+		if states {
+			class, cst, ok := inv.Reform.Class(inv.itemClass(it))
+			if !ok {
+				return nil, fmt.Errorf("item %d: cClassTrib %s is not in fincom's table", i+1, inv.itemClass(it))
+			}
+			d.Imposto.IBSCBS = itemIBSCBS(class, cst, rates, base.Sub(icms).Sub(vp).Sub(vc), &sums)
 		}
 		in.Det = append(in.Det, d)
 	}
@@ -520,6 +542,9 @@ func BuildNFe(inv Invoice, key string) ([]byte, error) {
 	t.VBC, t.VICMS, t.VICMSDeson, t.VFCP, t.VBCST, t.VST, t.VFCPST, t.VFCPSTRet = money(bcTotal), money(icmsTotal), zero, zero, zero, zero, zero, zero
 	t.VProd, t.VFrete, t.VSeg, t.VDesc, t.VII, t.VIPI, t.VIPIDevol = money(products), money(inv.Freight), zero, zero, zero, zero, zero
 	t.VPIS, t.VCOFINS, t.VOutro, t.VNF = money(pisTotal), money(cofinsTotal), zero, money(products.Add(inv.Freight))
+	if states {
+		in.Total.IBSCBSTot = sums.total()
+	}
 	in.Transp.ModFrete = inv.FreightMode
 	// The payment group states what the order's charges bill, which
 	// Validate holds equal to the note's total when there are charges.
