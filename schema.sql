@@ -276,7 +276,11 @@ CREATE TABLE products (
 	-- The product's own code (the NF-e's cProd), unique in the unit.
 	code           TEXT,
 	-- The name's Portuguese collation key: listings order by it.
-	sort_key       BLOB
+	sort_key       BLOB,
+	-- The tax reform's situation code and classification (cClassTrib);
+	-- none takes the default (full taxation).
+	ibs_cbs_cst    TEXT,
+	ibs_cbs_class  TEXT
 ) STRICT;
 CREATE INDEX products_unit ON products(unit_id, active, sort_key);
 CREATE UNIQUE INDEX products_code ON products(unit_id, code);
@@ -464,6 +468,7 @@ CREATE TABLE sales_order_lines (
 	quantity    TEXT NOT NULL,
 	unit_value  TEXT NOT NULL,
 	total       TEXT NOT NULL,
+	ibs_cbs_class TEXT,
 	PRIMARY KEY (order_id, position)
 ) STRICT;
 CREATE INDEX sales_order_lines_product ON sales_order_lines(product_id);

@@ -21,6 +21,7 @@ import (
 	"fincom/jobs"
 	"fincom/server"
 	"fincom/server/certs"
+	"fincom/server/fiscal/reform"
 	"fincom/server/fiscal/sefaz"
 	"fincom/store"
 	"fincom/store/replica"
@@ -52,6 +53,7 @@ type serveOptions struct {
 	cors        []string
 	caFile      string
 	endpoints   string // --fiscal-endpoints
+	ibscbs      string // --ibscbs-table
 	replicate   string // --replicate URL
 	replKey     string // --replicate-key-file
 	restoreM    bool   // --restore-missing
@@ -76,6 +78,7 @@ func (o *serveOptions) flags(c *cobra.Command, a *app) {
 	c.Flags().StringVar(&o.replKey, "replicate-key-file", os.Getenv("FINCOM_REPLICATE_KEY_FILE"), "with --replicate: seal every object with this 32-byte key (env FINCOM_REPLICATE_KEY_FILE)")
 	c.Flags().BoolVar(&o.restoreM, "restore-missing", false, "with --replicate: first restore every domain (and _system.db) the bucket holds that this data directory lacks (a new machine)")
 	c.Flags().StringVar(&o.endpoints, "fiscal-endpoints", "", "a JSON file of SEFAZ and NFS-e addresses overriding the shipped ones (see the README)")
+	c.Flags().StringVar(&o.ibscbs, "ibscbs-table", "", "a JSON file of IBS and CBS rates, regimes and classes (cClassTrib) added to the shipped table (see the README)")
 	c.Flags().BoolVar(&o.hooksPriv, "webhook-allow-private", false, "let webhooks reach loopback, private and link-local addresses (implied by --test-mode)")
 	c.Flags().BoolVar(&o.testMode, "test-mode", false, "serve the /api/v1/_test routes for integrators (clock, inspection, throw-away domains)")
 	c.Flags().Uint64Var(&o.seed, "seed", 1, "test mode: draw tokens, secrets and throw-away names from this seed (reproducible runs); fault draws use it always")
@@ -234,12 +237,25 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 			log.Warn("fiscal endpoints", "warning", w)
 		}
 	}
+	reforms, err := reform.Load()
+	if err != nil {
+		return err
+	}
+	if o.ibscbs != "" {
+		b, err := os.ReadFile(o.ibscbs)
+		if err != nil {
+			return fmt.Errorf("--ibscbs-table: %w", err)
+		}
+		if err := reforms.Override(b); err != nil {
+			return fmt.Errorf("--ibscbs-table: %w", err)
+		}
+	}
 	if o.nfWindowSet && !o.testMode {
 		log.Warn("--nf-cancel-window applies in test mode only: outside it SEFAZ keeps each NF-e's and NFC-e's cancellation window and says so when it refuses")
 	}
 	bill, inv, err := server.NewServices(server.ServiceOptions{PublicURL: o.publicURL, Log: log, CancelWindow: o.nfWindow,
 		Keyring: keys, TestCertificates: o.testMode, Fiscal: &sefaz.Client{Endpoints: endpoints, Roots: roots}, SignerRoots: signerRoots, Clock: ds.DomainNow,
-		InboxPoll: o.inboxPoll, InboxOff: o.inboxPoll <= 0})
+		InboxPoll: o.inboxPoll, InboxOff: o.inboxPoll <= 0, Reform: reforms})
 	if err != nil {
 		return err
 	}

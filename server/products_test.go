@@ -2,6 +2,18 @@ package server
 
 import "testing"
 
+const textIBSCBS = "Invalid IBS and CBS classification: details.field is the field at fault, details.message says why."
+
+// wantDetailField: the refusal's details name the field.
+func wantDetailField(field string) func(t *testing.T, r map[string]any) {
+	return func(t *testing.T, r map[string]any) {
+		t.Helper()
+		if d, _ := r["details"].(map[string]any); d == nil || d["field"] != field || d["message"] == "" {
+			t.Fatalf("details %v, want field %s", r["details"], field)
+		}
+	}
+}
+
 func TestProducts(t *testing.T) {
 	run(t, []scenario{
 		{name: "get all", path: "/get_products_and_services", body: `{` + auth + `}`, status: 200, golden: "products/get_all"},
@@ -33,6 +45,17 @@ func TestProducts(t *testing.T) {
 		{name: "insert NaN", path: "/insert_product_or_service", body: `{` + auth + `,"description":"X","type":"product","monetary_value":"NaN"}`, status: 400, text: "Invalid parameter format"},
 		{name: "insert huge number", path: "/insert_product_or_service", body: `{` + auth + `,"description":"X","type":"product","monetary_value":123456789012345678901234567890123}`, status: 400, text: "Invalid parameter format"},
 
+		// The tax reform's codes: a product's class goes in the stock
+		// listing; a wrong code is a 422 naming its field.
+		{name: "insert ibs cbs class", path: "/list_stock_items_by_unit", before: []call{{"/insert_product_or_service", `{` + auth + `,"description":"Feijão carioca 1 kg","type":"product","monetary_value":"8.99","ncm":"07133319","cfop":"5102","unit":"UN","ibs_cbs_cst":"200","ibs_cbs_class":"200034"}`}},
+			body: `{` + auth + `}`, status: 200, golden: "products/insert_ibs_cbs"},
+		{name: "insert bad ibs cbs cst", path: "/insert_product_or_service", body: `{` + auth + `,"description":"X","type":"product","ibs_cbs_cst":"20"}`, status: 422, text: textIBSCBS, check: wantDetailField("ibs_cbs_cst")},
+		{name: "insert unknown ibs cbs class", path: "/insert_product_or_service", body: `{` + auth + `,"description":"X","type":"product","ibs_cbs_class":"999999"}`, status: 422, text: textIBSCBS, check: wantDetailField("ibs_cbs_class")},
+		{name: "insert class of another cst", path: "/insert_product_or_service", body: `{` + auth + `,"description":"X","type":"product","ibs_cbs_cst":"000","ibs_cbs_class":"200034"}`, status: 422, text: textIBSCBS, check: wantDetailField("ibs_cbs_class")},
+		{name: "insert a service's class on a product", path: "/insert_product_or_service", body: `{` + auth + `,"description":"X","type":"product","ibs_cbs_class":"200028"}`, status: 422, text: textIBSCBS, check: wantDetailField("ibs_cbs_class")},
+		{name: "update to another kind keeps the class checked", path: "/update_product_or_service", before: []call{{"/update_product_or_service", `{` + auth + `,"id_token":"{{product1}}","ibs_cbs_class":"200034"}`}},
+			body: `{` + auth + `,"id_token":"{{product1}}","type":"service"}`, status: 422, text: textIBSCBS, check: wantDetailField("ibs_cbs_class")},
+		{name: "update bad ibs cbs cst", path: "/update_product_or_service", body: `{` + auth + `,"id_token":"{{product1}}","ibs_cbs_cst":"999"}`, status: 422, text: textIBSCBS, check: wantDetailField("ibs_cbs_cst")},
 		{name: "update then list", path: "/get_products_and_services", before: []call{{"/update_product_or_service", `{` + auth + `,"id_token":"{{product1}}","monetary_value":0.4,"description":"Parafuso 10mm inox"}`}},
 			body: `{` + auth + `,"type":"product"}`, status: 200, golden: "products/update_then_list"},
 		{name: "update kind resets usage", path: "/list_stock_items_by_unit", before: []call{{"/update_product_or_service", `{` + auth + `,"token":"{{service1}}","type":"product"}`}},

@@ -21,6 +21,7 @@ import (
 	"fincom/server/fiscal"
 	"fincom/server/fiscal/localauth"
 	"fincom/server/fiscal/nfsen"
+	"fincom/server/fiscal/reform"
 	"fincom/server/fiscal/sefaz"
 	"fincom/server/invoicing"
 	"fincom/server/openapi"
@@ -166,7 +167,12 @@ func NewServices(o ServiceOptions) (*billing.Service, *invoicing.Service, error)
 			return nil, nil, err
 		}
 	}
-	inv := &invoicing.Service{Authority: authority, Rehearsal: rehearsal, SEFAZ: national, Render: rd, Links: links, CancelWindow: o.CancelWindow,
+	if o.Reform == nil {
+		if o.Reform, err = reform.Load(); err != nil {
+			return nil, nil, err
+		}
+	}
+	inv := &invoicing.Service{Reform: o.Reform, Authority: authority, Rehearsal: rehearsal, SEFAZ: national, Render: rd, Links: links, CancelWindow: o.CancelWindow,
 		Keyring: o.Keyring, TestCertificates: o.TestCertificates, SignerRoots: o.SignerRoots, InboxPoll: o.InboxPoll, InboxOff: o.InboxOff}
 	psps := &billing.PSPs{Keyring: o.Keyring, Roots: roots}
 	if o.TestCertificates {
@@ -209,6 +215,9 @@ type ServiceOptions struct {
 	// InboxOff turns the fetching off (--inbox-poll 0).
 	InboxPoll time.Duration
 	InboxOff  bool
+	// Reform is the tax reform's table (serve --ibscbs-table): the
+	// shipped one when nil.
+	Reform *reform.Table
 }
 
 // New returns a Server over open domains and the system file.

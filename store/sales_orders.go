@@ -316,7 +316,7 @@ func resolveOrderRefs(ctx context.Context, tx *sql.Tx, unitID int64, f SalesOrde
 }
 
 // insertLine adds a product line to an order as sold: the product's
-// code, description, NCM, CFOP, unit and price as the catalogue says them
+// code, description, NCM, CFOP, unit, IBS and CBS class and price as the catalogue says them
 // now, its quantity and total (TestOrderLinesAsSold).
 func insertLine(ctx context.Context, tx *sql.Tx, orderID int64, position int, productID int64, quantity Decimal) error {
 	var price Money
@@ -328,8 +328,9 @@ func insertLine(ctx context.Context, tx *sql.Tx, orderID int64, position int, pr
 		return ErrMoneyRange
 	}
 	_, err := tx.ExecContext(ctx, `
-		INSERT INTO sales_order_lines (order_id, position, product_id, code, description, ncm, cfop, unit, quantity, unit_value, total)
-		SELECT ?, ?, id, code, description, ncm, cfop, unit, ?, monetary_value, ? FROM products WHERE id = ?`,
+		INSERT INTO sales_order_lines (order_id, position, product_id, code, description, ncm, cfop, unit, quantity, unit_value, total,
+			ibs_cbs_class)
+		SELECT ?, ?, id, code, description, ncm, cfop, unit, ?, monetary_value, ?, ibs_cbs_class FROM products WHERE id = ?`,
 		orderID, position, quantity, total, productID)
 	return err
 }
@@ -338,8 +339,9 @@ func insertLine(ctx context.Context, tx *sql.Tx, orderID int64, position int, pr
 // recurrence's or a contract's copy bills what its origin sold).
 func copyLines(ctx context.Context, tx *sql.Tx, toOrder, fromOrder int64) error {
 	_, err := tx.ExecContext(ctx, `
-		INSERT INTO sales_order_lines (order_id, position, product_id, code, description, ncm, cfop, unit, quantity, unit_value, total)
-		SELECT ?, position, product_id, code, description, ncm, cfop, unit, quantity, unit_value, total
+		INSERT INTO sales_order_lines (order_id, position, product_id, code, description, ncm, cfop, unit, quantity, unit_value, total,
+			ibs_cbs_class)
+		SELECT ?, position, product_id, code, description, ncm, cfop, unit, quantity, unit_value, total, ibs_cbs_class
 		FROM sales_order_lines WHERE order_id = ?`, toOrder, fromOrder)
 	return err
 }

@@ -77,6 +77,11 @@ type productRequest struct {
 	// Code is the product's own code (the NF-e's cProd): at most 60
 	// characters; without it a product is numbered in its unit.
 	Code *string `json:"code" alias:"cod_product"`
+	// IBSCBSCST and IBSCBSClass are the tax reform's situation code (3
+	// digits) and classification (cClassTrib, 6 digits): "" takes the
+	// default, full taxation.
+	IBSCBSCST   *string `json:"ibs_cbs_cst"`
+	IBSCBSClass *string `json:"ibs_cbs_class"`
 }
 
 func (q *productRequest) Apply(f *store.ProductFields) error {
@@ -109,6 +114,12 @@ func (q *productRequest) Apply(f *store.ProductFields) error {
 	if q.CFOP != nil {
 		f.CFOP = brdoc.Digits(*q.CFOP)
 	}
+	if q.IBSCBSCST != nil {
+		f.IBSCBSCST = strings.TrimSpace(*q.IBSCBSCST)
+	}
+	if q.IBSCBSClass != nil {
+		f.IBSCBSClass = strings.TrimSpace(*q.IBSCBSClass)
+	}
 	if q.MonetaryValue != nil {
 		if q.MonetaryValue.IsNegative() {
 			return errNegativeValue
@@ -132,10 +143,31 @@ func (q *productRequest) Apply(f *store.ProductFields) error {
 	return nil
 }
 
+// fieldProblem is what is wrong with a field.
+type fieldProblem struct {
+	Field   string `json:"field"`
+	Message string `json:"message"`
+}
+
+// apply changes a product by a request, and holds its IBS and CBS codes
+// to the reform's table: a wrong one is a 422 naming the field.
+func (s products) apply(q *productRequest, f *store.ProductFields) error {
+	if err := q.Apply(f); err != nil {
+		return err
+	}
+	if s.Invoices == nil || s.Invoices.Reform == nil {
+		return nil
+	}
+	if field, msg := s.Invoices.Reform.Check(f.Type, f.IBSCBSCST, f.IBSCBSClass); field != "" {
+		return &web.Error{Status: http.StatusUnprocessableEntity, Text: web.TextInvalidIBSCBS, Details: fieldProblem{Field: field, Message: msg}}
+	}
+	return nil
+}
+
 // insertProductOrService creates an active product or service.
 func (s products) insertProductOrService(r *web.Request, q *productRequest) (any, error) {
 	var f store.ProductFields
-	if err := q.Apply(&f); err != nil {
+	if err := s.apply(q, &f); err != nil {
 		return nil, err
 	}
 	token, err := r.DB.InsertProduct(r.Ctx, r.Unit.ID, f)
@@ -147,10 +179,11 @@ func (s products) insertProductOrService(r *web.Request, q *productRequest) (any
 
 // updateProductOrService changes the sent fields of a product or service.
 func (s products) updateProductOrService(r *web.Request, q *productRequest) (any, error) {
-	if web.Sent(q.Description, q.Type, q.MonetaryValue, q.UsageType, q.NCM, q.CFOP, q.Unit, q.Code) == 0 {
+	if web.Sent(q.Description, q.Type, q.MonetaryValue, q.UsageType, q.NCM, q.CFOP, q.Unit, q.Code, q.IBSCBSCST, q.IBSCBSClass) == 0 {
 		return nil, errProductNoFieldsUpdate
 	}
-	if err := r.DB.UpdateProduct(r.Ctx, r.Unit.ID, q.IDToken, q.Apply); err != nil {
+	err := r.DB.UpdateProduct(r.Ctx, r.Unit.ID, q.IDToken, func(f *store.ProductFields) error { return s.apply(q, f) })
+	if err != nil {
 		return nil, err
 	}
 	return web.TokenAnswer{Message: "Product or service updated successfully.", Token: q.IDToken}, nil
@@ -162,12 +195,15 @@ const (
 	docGetProducts = "The unit's active products and services, optionally by `search` (description) and `type` " +
 		"(`product`, `service`, `all`). 401 `Invalid token` for bad tokens (spec), 500 `Server error`."
 	docStockItems = "The unit's stock items, nested as the spec shows: `data: {ok, message, data: [{id, description, " +
-		"type, usage_type, monetary_value, ncm, cfop, unit}]}`. Bad or missing tokens: 403 `Invalid data`."
+		"type, usage_type, monetary_value, ncm, cfop, unit}]}`, and when set the tax reform's `ibs_cbs_cst` and `ibs_cbs_class`. " +
+		"Bad or missing tokens: 403 `Invalid data`."
 	docInsertProduct = "Creates a product or service: `description`, `type` (`product`, `service`) required; " +
 		"`monetary_value` (alias `value`, ≥ 0), `ncm` (8 digits), `cfop` (4 digits, first 1 to 7), `unit` " +
 		"(up to 6 characters), `usage_type` (the SPED item type, default `00` for products and `09` for " +
 		"services), `code` (the product's own code, the NF-e's cProd: up to 60 characters, unique in the unit, " +
-		"given or numbered 1, 2, 3… per unit; 400 `Product code already used in this unit.`)."
+		"given or numbered 1, 2, 3… per unit; 400 `Product code already used in this unit.`), `ibs_cbs_cst` and " +
+		"`ibs_cbs_class` (the tax reform's situation code, 3 digits, and cClassTrib, 6 digits, of fincom's table: none is full " +
+		"taxation, CST 000, class 000001; a wrong one is 422 with `details.field` and `details.message`)."
 	docUpdateProduct    = "Changes the sent fields of a product or service (`id_token`)."
 	docSetProductActive = "Enables or disables a product or service (`id_token`); idempotent."
 )

@@ -23,6 +23,7 @@ import (
 	"fincom/server/certs"
 	"fincom/server/fiscal"
 	"fincom/server/fiscal/localauth"
+	"fincom/server/fiscal/reform"
 	"fincom/server/fiscal/sefaz"
 	"fincom/server/problem"
 	"fincom/store"
@@ -108,6 +109,9 @@ type Service struct {
 	// fetches nothing (serve --inbox-poll 0).
 	InboxPoll time.Duration
 	InboxOff  bool
+	// Reform is the tax reform's table: which issuers state IBS and CBS,
+	// at which rates, by which classes (nil: none).
+	Reform *reform.Table
 	// manifestWait holds, by domain and key, when a manifestation that
 	// could not be sent, or a unit's fetch, is tried again.
 	manifestWait sync.Map
@@ -169,6 +173,9 @@ func (s *Service) issue(ctx context.Context, db *store.DB, unitID int64, orderTo
 		return store.Invoice{}, store.ErrOrderDisabled
 	}
 	inv := Document(d)
+	// The day's IBS and CBS rates are the note's: validated on today's
+	// (the note's issue time is set below, once its number is taken).
+	inv.Reform, inv.Issued = s.Reform, db.Now()
 	if inv.Kind == fiscal.NFCe && len(d.Profile.CSCSealed) > 0 {
 		if s.Keyring == nil {
 			return store.Invoice{}, ErrNoSecretsKey
@@ -573,7 +580,7 @@ func Document(d store.InvoiceData) fiscal.Invoice {
 	}
 	for _, it := range d.Items {
 		inv.Items = append(inv.Items, fiscal.Item{Code: it.Code, Description: it.Description, NCM: it.NCM, CFOP: it.CFOP, Unit: it.Unit,
-			Quantity: it.Quantity.Decimal, UnitValue: it.UnitValue.Decimal, Total: it.Total.Decimal})
+			Quantity: it.Quantity.Decimal, UnitValue: it.UnitValue.Decimal, Total: it.Total.Decimal, IBSCBSClass: it.IBSCBSClass})
 	}
 	t := d.Taxes
 	gross := t.TaxServiceGrossAmount.Decimal

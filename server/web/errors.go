@@ -168,6 +168,7 @@ const (
 	TextInvalidEmail       = "Invalid email."
 	TextInvalidCityIBGE    = "Invalid city_ibge. Use a 7-digit IBGE municipality code."
 	TextInvalidNCM         = "Invalid ncm. Use 8 digits."
+	TextInvalidIBSCBS      = "Invalid IBS and CBS classification: details.field is the field at fault, details.message says why."
 	TextInvalidCFOP        = "Invalid cfop. Use 4 digits starting with 1 to 7."
 	TextInvalidUsage       = "Invalid usage_type. Use a SPED item type code (00 to 10, or 99)."
 	TextNegativeValue      = "Invalid monetary_value. It must not be negative."

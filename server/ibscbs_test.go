@@ -1,0 +1,53 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"fincom/store"
+)
+
+// TestIBSCBSThroughTheAPI: a CRT 3 unit's NF-e states IBS and CBS on its
+// items by the class its product was sold with (a later change of the
+// product does not reach the order), and IBSCBSTot; the fixture's Simples
+// Nacional unit states none in 2026.
+func TestIBSCBSThroughTheAPI(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		crt    int
+		states bool
+	}{{"regime normal", 3, true}, {"simples nacional", 1, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, ds := newTestServer(t)
+			h := s.Handler()
+			post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
+			db, release, err := ds.Acquire(context.Background(), "acme")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.SetUnitProfile(context.Background(), fx.tokens["unitA"], func(p *store.UnitProfile) error {
+				p.CRT, p.ICMSRate, p.PISRate, p.COFINSRate = tc.crt, "18", "0.65", "3"
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			release()
+			post(t, h, "/update_product_or_service", `{`+auth+`,"id_token":"{{product1}}","ibs_cbs_cst":"200","ibs_cbs_class":"200035"}`)
+			id := post(t, h, "/insert_sales_order", strings.Replace(productOrder, `"local_destino":2`, `"local_destino":1`, 1))["data"].(map[string]any)["id"].(string)
+			post(t, h, "/update_product_or_service", `{`+auth+`,"id_token":"{{product1}}","ibs_cbs_cst":"000","ibs_cbs_class":"000001"}`)
+			out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+			if out["status"] != "AUTHORIZED" {
+				t.Fatalf("issued %v", out)
+			}
+			xml := do(h, http.MethodGet, "/sales_orders/public_nf_xml/"+publicOf(t, h, id), "").Body.String()
+			for _, want := range []string{"<IBSCBS><CST>200</CST><cClassTrib>200035</cClassTrib><gIBSCBS>", "<pCBS>0.9000</pCBS><gRed><pRedAliq>60.0000</pRedAliq>",
+				"<IBSCBSTot><vBCIBSCBS>"} {
+				if strings.Contains(xml, want) != tc.states {
+					t.Errorf("CRT %d: %q in the note is %v", tc.crt, want, !tc.states)
+				}
+			}
+		})
+	}
+}
