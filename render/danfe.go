@@ -57,6 +57,7 @@ type DANFEData struct {
 	Emitter           DANFEParty
 	Recipient         DANFEParty
 	Taxes             []Labelled // the tax calculation block, in the manual's order
+	Reform            []Labelled // its IBS and CBS totals, when the note states them
 	Freight           string     // who pays the freight
 	Items             []DocumentLine
 	Payments          []Labelled

@@ -202,7 +202,16 @@ func productDANFE(d DANFEData) ([]byte, error) {
 		w := contentW / float64(perRow)
 		p.field(margin+w*float64(col), y+20*float64(row), w, 20, t.Label, t.Value, 8, true)
 	}
-	y += 20*2 + 2
+	y += 20 * 2
+	if len(d.Reform) > 0 {
+		// The tax reform's totals, a row of their own (IBSCBSTot).
+		w := contentW / float64(len(d.Reform))
+		for i, t := range d.Reform {
+			p.field(margin+w*float64(i), y, w, 20, t.Label, t.Value, 8, true)
+		}
+		y += 20
+	}
+	y += 2
 
 	y = p.section(y, "TRANSPORTADOR / VOLUMES TRANSPORTADOS")
 	p.field(margin, y, 190, 20, "RAZÃO SOCIAL", "", 8, false)

@@ -48,6 +48,24 @@ func TestIBSCBSThroughTheAPI(t *testing.T) {
 					t.Errorf("CRT %d: %q in the note is %v", tc.crt, want, !tc.states)
 				}
 			}
+			// The DANFE shows the note's IBS and CBS totals; the NFC-e's
+			// receipt too.
+			pub := publicOf(t, h, id)
+			text := pdfToText(t, do(h, http.MethodGet, "/sales_orders/public_danfe_pdf/"+pub, "").Body.Bytes())
+			page := do(h, http.MethodGet, "/sales_orders/public_danfe/"+pub, "").Body.String()
+			if strings.Contains(text, "VALOR DA CBS") != tc.states || strings.Contains(page, "VALOR DA CBS") != tc.states {
+				t.Errorf("CRT %d: the DANFE's IBS and CBS totals shown: PDF %v, page %v", tc.crt, !tc.states, !tc.states)
+			}
+			nfce := post(t, h, "/insert_sales_order", nfceOrder)["data"].(map[string]any)["id"].(string)
+			if out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+nfce+`"}`)["data"].(map[string]any); out["status"] != "AUTHORIZED" {
+				t.Fatalf("NFC-e %v", out)
+			}
+			pub = publicOf(t, h, nfce)
+			xml = do(h, http.MethodGet, "/sales_orders/public_nf_xml/"+pub, "").Body.String()
+			receipt := pdfToText(t, do(h, http.MethodGet, "/sales_orders/public_danfe_pdf/"+pub, "").Body.Bytes())
+			if strings.Contains(xml, "<IBSCBSTot>") != tc.states || strings.Contains(receipt, "CBS R$") != tc.states {
+				t.Errorf("CRT %d: the NFC-e's IBS and CBS: in the XML %v, on the receipt %v", tc.crt, strings.Contains(xml, "<IBSCBSTot>"), strings.Contains(receipt, "CBS R$"))
+			}
 		})
 	}
 }

@@ -107,6 +107,11 @@ func fromNFe(v *render.DANFEData, p fiscal.NFeProc) {
 		{Label: "VALOR DO FRETE", Value: n(t.VFrete)}, {Label: "VALOR DO SEGURO", Value: n(t.VSeg)}, {Label: "DESCONTO", Value: n(t.VDesc)},
 		{Label: "OUTRAS DESPESAS", Value: n(t.VOutro)}, {Label: "VALOR TOTAL IPI", Value: n(t.VIPI)}, {Label: "VALOR DA COFINS", Value: n(t.VCOFINS)},
 		{Label: "V. TOTAL DA NOTA", Value: n(t.VNF)}}
+	if r := in.Total.IBSCBSTot; r != nil {
+		v.Reform = []render.Labelled{{Label: "BASE DE CÁLC. IBS/CBS", Value: n(r.VBCIBSCBS)}, {Label: "VALOR DO IBS UF", Value: n(r.GIBS.UF.V)},
+			{Label: "VALOR DO IBS MUNICÍPIO", Value: n(r.GIBS.Mun.V)}, {Label: "VALOR TOTAL DO IBS", Value: n(r.GIBS.VIBS)},
+			{Label: "VALOR DA CBS", Value: n(r.GCBS.V)}}
+	}
 	v.Freight = render.FreightName(strconv.Itoa(in.Transp.ModFrete))
 	for _, d := range in.Det {
 		line := render.DocumentLine{Item: d.NItem, Code: d.Prod.CProd, Description: d.Prod.XProd, NCM: d.Prod.NCM, CFOP: d.Prod.CFOP, Unit: d.Prod.UCom,
@@ -131,6 +136,11 @@ func fromNFe(v *render.DANFEData, p fiscal.NFeProc) {
 		v.QR, v.ConsultURL = s.QRCode, s.URLChave
 		v.Totals = []render.Labelled{{Label: "QTD. TOTAL DE ITENS", Value: strconv.Itoa(len(in.Det))}, {Label: "VALOR TOTAL R$", Value: n(t.VNF)},
 			{Label: "VALOR A PAGAR R$", Value: n(t.VNF)}}
+		if r := in.Total.IBSCBSTot; r != nil {
+			// The consumer's receipt says the reform's taxes the sale
+			// carries, outside what is paid in the test year.
+			v.Totals = append(v.Totals, render.Labelled{Label: "IBS R$", Value: n(r.GIBS.VIBS)}, render.Labelled{Label: "CBS R$", Value: n(r.GCBS.V)})
+		}
 	}
 }
 
