@@ -280,7 +280,9 @@ CREATE TABLE products (
 	-- The tax reform's situation code and classification (cClassTrib);
 	-- none takes the default (full taxation).
 	ibs_cbs_cst    TEXT,
-	ibs_cbs_class  TEXT
+	ibs_cbs_class  TEXT,
+	-- A service's operation indicator (the national NFS-e's cIndOp).
+	ibs_cbs_operation TEXT
 ) STRICT;
 CREATE INDEX products_unit ON products(unit_id, active, sort_key);
 CREATE UNIQUE INDEX products_code ON products(unit_id, code);

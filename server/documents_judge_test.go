@@ -188,6 +188,10 @@ func judgeDocuments(whole bool) string {
 			schema, sigs = "nfe-4.00/procNFe_v4.00.xsd", []string{"//*[local-name()='Signature']"}
 		case bytes.Contains(doc, []byte("<NFSe")):
 			schema, sigs = "nfse-nacional-1.00/NFSe_v1.00.xsd", []string{"/*/*[local-name()='Signature']", "//*[local-name()='DPS']/*[local-name()='Signature']"}
+			if bytes.Contains(doc, []byte(`<NFSe xmlns="http://www.sped.fazenda.gov.br/nfse" versao="1.01">`)) {
+				// The tax reform's layout.
+				schema = "nfse-nacional-1.01/NFSe_v1.01.xsd"
+			}
 		case bytes.Contains(doc, []byte("<procEventoNFe")) && bytes.Contains(doc, []byte("<tpEvento>110112")):
 			schema, sigs = "nfe-4.00/procEventoNFe_v1.00.xsd", []string{"//*[local-name()='Signature']"}
 		case bytes.Contains(doc, []byte("<procEventoNFe")) && bytes.Contains(doc, []byte("<tpEvento>110140")):

@@ -69,3 +69,40 @@ func TestIBSCBSThroughTheAPI(t *testing.T) {
 		})
 	}
 }
+
+// TestNationalNFSeOfTheReform: a CRT 3 provider's national NFS-e declares
+// in layout 1.01 the class and operation indicator of the service sold;
+// without the operation indicator the 422 names it.
+func TestNationalNFSeOfTheReform(t *testing.T) {
+	s, ds := newTestServer(t)
+	h := s.Handler()
+	post(t, h, "/update_contact", withAddress)
+	db, release, err := ds.Acquire(context.Background(), "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SetUnitProfile(context.Background(), fx.tokens["unitA"], func(p *store.UnitProfile) error {
+		p.CRT, p.ICMSRate, p.PISRate, p.COFINSRate = 3, "18", "0.65", "3"
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	release()
+	id := post(t, h, "/insert_sales_order", nationalOrder)["data"].(map[string]any)["id"].(string)
+	rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `"field":"service.ibs_cbs_operation"`) {
+		t.Fatalf("without the operation indicator: %d %s", rec.Code, rec.Body)
+	}
+	post(t, h, "/update_product_or_service", `{`+auth+`,"id_token":"{{service1}}","ibs_cbs_cst":"200","ibs_cbs_class":"200052","ibs_cbs_operation":"100301"}`)
+	out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	if out["status"] != "AUTHORIZED" {
+		t.Fatalf("issued %v", out)
+	}
+	xml := do(h, http.MethodGet, "/sales_orders/public_nf_xml/"+publicOf(t, h, id), "").Body.String()
+	for _, want := range []string{`<NFSe xmlns="http://www.sped.fazenda.gov.br/nfse" versao="1.01">`, `versao="1.01"><infDPS`,
+		"<cIndOp>100301</cIndOp>", "<CST>200</CST><cClassTrib>200052</cClassTrib>"} {
+		if !strings.Contains(xml, want) {
+			t.Errorf("the note lacks %s: %.2000s", want, xml)
+		}
+	}
+}

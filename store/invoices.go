@@ -40,6 +40,9 @@ type InvoiceData struct {
 	TipoDocumento, FinalidadeEmissao       string
 	PresencaComprador, ConsumidorFinal     string
 	ServiceID, ServiceCod, ServiceLocation string
+	// ServiceClass and ServiceOperation are the service sold's IBS and
+	// CBS cClassTrib and cIndOp ("" when it has none).
+	ServiceClass, ServiceOperation         string
 	Taxes                                  Taxes
 	PaymentKey, NotifyEmailNF, PublicToken string
 	// Charged is what the order's open and paid charges add up to (none:
@@ -134,6 +137,12 @@ func (db *DB) InvoiceData(ctx context.Context, unitID int64, orderToken string) 
 		d.ServiceID, d.ServiceCod, d.ServiceLocation = o.InvoiceConfig.ServiceIDToken.String, o.ServiceCod.String, o.ServiceLocation.String
 		d.Taxes, d.PaymentKey, d.NotifyEmailNF, d.PublicToken = o.Taxes, o.PaymentKey, o.NotifyEmailNF.String, o.PublicToken.String
 		d.ServiceName = o.StockItemName.String
+		// The service sold's IBS and CBS class and operation, as its
+		// register says them now (a national NFS-e states them).
+		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(p.ibs_cbs_class, ''), COALESCE(p.ibs_cbs_operation, '')
+			FROM sales_orders o LEFT JOIN products p ON p.id = o.stock_item_id WHERE o.id = ?`, o.id).Scan(&d.ServiceClass, &d.ServiceOperation); err != nil {
+			return err
+		}
 		rows, err := tx.QueryContext(ctx, `SELECT amount, COALESCE(provider_ref, '') LIKE 'psp:%' FROM charges WHERE order_id = ? AND status <> 'CANCELLED'`, o.id)
 		if err != nil {
 			return err

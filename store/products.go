@@ -23,6 +23,9 @@ type ProductFields struct {
 	// IBSCBSCST and IBSCBSClass are the tax reform's situation code and
 	// classification (cClassTrib); "" takes the default.
 	IBSCBSCST, IBSCBSClass string
+	// IBSCBSOperation is a service's operation indicator (cIndOp, 6
+	// digits), which its national NFS-e states.
+	IBSCBSOperation string
 }
 
 // Product is a product or service as /get_products_and_services returns it.
@@ -47,10 +50,11 @@ type StockItem struct {
 	Unit          Text   `json:"unit"`
 	IBSCBSCST     string `json:"ibs_cbs_cst,omitempty"`
 	IBSCBSClass   string `json:"ibs_cbs_class,omitempty"`
+	IBSCBSOp      string `json:"ibs_cbs_operation,omitempty"`
 }
 
 func (f ProductFields) values() []any {
-	return []any{f.Description, f.Type, f.MonetaryValue, f.UsageType, nullString(f.NCM), nullString(f.CFOP), nullString(f.Unit), f.Code, nullString(f.IBSCBSCST), nullString(f.IBSCBSClass)}
+	return []any{f.Description, f.Type, f.MonetaryValue, f.UsageType, nullString(f.NCM), nullString(f.CFOP), nullString(f.Unit), f.Code, nullString(f.IBSCBSCST), nullString(f.IBSCBSClass), nullString(f.IBSCBSOperation)}
 }
 
 // nextProductCode takes the unit's next free product number: codes the
@@ -85,8 +89,8 @@ func (db *DB) InsertProduct(ctx context.Context, unitID int64, f ProductFields) 
 		args := append([]any{token, unitID}, f.values()...)
 		_, err := tx.ExecContext(ctx, `
 			INSERT INTO products (token, unit_id, description, type, monetary_value, usage_type, ncm, cfop, unit, code, ibs_cbs_cst, ibs_cbs_class,
-				created_at, updated_at, sort_key)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, append(args, timestamp(now), timestamp(now), sortKey(f.Description))...)
+				ibs_cbs_operation, created_at, updated_at, sort_key)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, append(args, timestamp(now), timestamp(now), sortKey(f.Description))...)
 		return uniqueViolation(err)
 	})
 	if err != nil {
@@ -100,20 +104,20 @@ func (db *DB) InsertProduct(ctx context.Context, unitID int64, f ProductFields) 
 func (db *DB) UpdateProduct(ctx context.Context, unitID int64, token string, apply func(*ProductFields) error) error {
 	return wrap("update product", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var f ProductFields
-		var ncm, cfop, unit, cst, class sql.NullString
-		err := tx.QueryRowContext(ctx, `SELECT description, type, monetary_value, usage_type, ncm, cfop, unit, code, ibs_cbs_cst, ibs_cbs_class
-			FROM products WHERE unit_id = ? AND token = ?`, unitID, token).
-			Scan(&f.Description, &f.Type, &f.MonetaryValue, &f.UsageType, &ncm, &cfop, &unit, &f.Code, &cst, &class)
+		var ncm, cfop, unit, cst, class, op sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT description, type, monetary_value, usage_type, ncm, cfop, unit, code, ibs_cbs_cst, ibs_cbs_class,
+			ibs_cbs_operation FROM products WHERE unit_id = ? AND token = ?`, unitID, token).
+			Scan(&f.Description, &f.Type, &f.MonetaryValue, &f.UsageType, &ncm, &cfop, &unit, &f.Code, &cst, &class, &op)
 		if err != nil {
 			return notFound(err)
 		}
-		f.NCM, f.CFOP, f.Unit, f.IBSCBSCST, f.IBSCBSClass = ncm.String, cfop.String, unit.String, cst.String, class.String
+		f.NCM, f.CFOP, f.Unit, f.IBSCBSCST, f.IBSCBSClass, f.IBSCBSOperation = ncm.String, cfop.String, unit.String, cst.String, class.String, op.String
 		if err := apply(&f); err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `
 			UPDATE products SET description = ?, type = ?, monetary_value = ?, usage_type = ?, ncm = ?, cfop = ?, unit = ?, code = ?,
-			ibs_cbs_cst = ?, ibs_cbs_class = ?, updated_at = ?, sort_key = ? WHERE unit_id = ? AND token = ?`, append(f.values(), timestamp(now), sortKey(f.Description), unitID, token)...)
+			ibs_cbs_cst = ?, ibs_cbs_class = ?, ibs_cbs_operation = ?, updated_at = ?, sort_key = ? WHERE unit_id = ? AND token = ?`, append(f.values(), timestamp(now), sortKey(f.Description), unitID, token)...)
 		return uniqueViolation(err)
 	}))
 }
@@ -156,7 +160,7 @@ func (db *DB) Products(ctx context.Context, unitID int64, search, typ string) ([
 // fiscal data.
 func (db *DB) StockItems(ctx context.Context, unitID int64) ([]StockItem, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT token, code, description, type, usage_type, monetary_value, ncm, cfop, unit,
-		COALESCE(ibs_cbs_cst, ''), COALESCE(ibs_cbs_class, '') FROM products WHERE unit_id = ? AND active = 1 ORDER BY sort_key, id`, unitID)
+		COALESCE(ibs_cbs_cst, ''), COALESCE(ibs_cbs_class, ''), COALESCE(ibs_cbs_operation, '') FROM products WHERE unit_id = ? AND active = 1 ORDER BY sort_key, id`, unitID)
 	if err != nil {
 		return nil, wrap("stock items", err)
 	}
@@ -164,7 +168,7 @@ func (db *DB) StockItems(ctx context.Context, unitID int64) ([]StockItem, error)
 	out := []StockItem{}
 	for rows.Next() {
 		var s StockItem
-		if err := rows.Scan(&s.ID, &s.Code, &s.Description, &s.Type, &s.UsageType, &s.MonetaryValue, &s.NCM, &s.CFOP, &s.Unit, &s.IBSCBSCST, &s.IBSCBSClass); err != nil {
+		if err := rows.Scan(&s.ID, &s.Code, &s.Description, &s.Type, &s.UsageType, &s.MonetaryValue, &s.NCM, &s.CFOP, &s.Unit, &s.IBSCBSCST, &s.IBSCBSClass, &s.IBSCBSOp); err != nil {
 			return nil, wrap("stock items", err)
 		}
 		out = append(out, s)

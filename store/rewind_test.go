@@ -29,6 +29,7 @@ var undoSchema = map[int]string{
 	42: `ALTER TABLE nfe_inbox DROP COLUMN situation; ALTER TABLE nfe_inbox DROP COLUMN summary;`,
 	43: `DROP TABLE invoice_replacements;`,
 	44: `DROP INDEX invoices_cancel_pending;`,
+	46: `ALTER TABLE products DROP COLUMN ibs_cbs_operation;`,
 	45: `ALTER TABLE sales_order_lines DROP COLUMN ibs_cbs_class; ALTER TABLE products DROP COLUMN ibs_cbs_class; ALTER TABLE products DROP COLUMN ibs_cbs_cst;`,
 }
 

@@ -82,6 +82,9 @@ type productRequest struct {
 	// default, full taxation.
 	IBSCBSCST   *string `json:"ibs_cbs_cst"`
 	IBSCBSClass *string `json:"ibs_cbs_class"`
+	// IBSCBSOperation is a service's operation indicator (the national
+	// NFS-e's cIndOp, 6 digits).
+	IBSCBSOperation *string `json:"ibs_cbs_operation"`
 }
 
 func (q *productRequest) Apply(f *store.ProductFields) error {
@@ -119,6 +122,9 @@ func (q *productRequest) Apply(f *store.ProductFields) error {
 	}
 	if q.IBSCBSClass != nil {
 		f.IBSCBSClass = strings.TrimSpace(*q.IBSCBSClass)
+	}
+	if q.IBSCBSOperation != nil {
+		f.IBSCBSOperation = strings.TrimSpace(*q.IBSCBSOperation)
 	}
 	if q.MonetaryValue != nil {
 		if q.MonetaryValue.IsNegative() {
@@ -158,7 +164,7 @@ func (s products) apply(q *productRequest, f *store.ProductFields) error {
 	if s.Invoices == nil || s.Invoices.Reform == nil {
 		return nil
 	}
-	if field, msg := s.Invoices.Reform.Check(f.Type, f.IBSCBSCST, f.IBSCBSClass); field != "" {
+	if field, msg := s.Invoices.Reform.Check(f.Type, f.IBSCBSCST, f.IBSCBSClass, f.IBSCBSOperation); field != "" {
 		return &web.Error{Status: http.StatusUnprocessableEntity, Text: web.TextInvalidIBSCBS, Details: fieldProblem{Field: field, Message: msg}}
 	}
 	return nil
@@ -179,7 +185,7 @@ func (s products) insertProductOrService(r *web.Request, q *productRequest) (any
 
 // updateProductOrService changes the sent fields of a product or service.
 func (s products) updateProductOrService(r *web.Request, q *productRequest) (any, error) {
-	if web.Sent(q.Description, q.Type, q.MonetaryValue, q.UsageType, q.NCM, q.CFOP, q.Unit, q.Code, q.IBSCBSCST, q.IBSCBSClass) == 0 {
+	if web.Sent(q.Description, q.Type, q.MonetaryValue, q.UsageType, q.NCM, q.CFOP, q.Unit, q.Code, q.IBSCBSCST, q.IBSCBSClass, q.IBSCBSOperation) == 0 {
 		return nil, errProductNoFieldsUpdate
 	}
 	err := r.DB.UpdateProduct(r.Ctx, r.Unit.ID, q.IDToken, func(f *store.ProductFields) error { return s.apply(q, f) })
@@ -203,7 +209,8 @@ const (
 		"services), `code` (the product's own code, the NF-e's cProd: up to 60 characters, unique in the unit, " +
 		"given or numbered 1, 2, 3… per unit; 400 `Product code already used in this unit.`), `ibs_cbs_cst` and " +
 		"`ibs_cbs_class` (the tax reform's situation code, 3 digits, and cClassTrib, 6 digits, of fincom's table: none is full " +
-		"taxation, CST 000, class 000001; a wrong one is 422 with `details.field` and `details.message`)."
+		"taxation, CST 000, class 000001; a wrong one is 422 with `details.field` and `details.message`), and a service's `ibs_cbs_operation` " +
+		"(the operation indicator its national NFS-e states, cIndOp: 6 digits)."
 	docUpdateProduct    = "Changes the sent fields of a product or service (`id_token`)."
 	docSetProductActive = "Enables or disables a product or service (`id_token`); idempotent."
 )

@@ -1,9 +1,11 @@
 package fiscal
 
 import (
+	"bytes"
 	"context"
 	"crypto/x509"
 	"embed"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -24,6 +26,7 @@ var schemaFiles embed.FS
 var schemaFile = map[string]string{
 	"NFe": "nfe-4.00/nfe_v4.00.xsd", "nfeProc": "nfe-4.00/procNFe_v4.00.xsd",
 	"DPS": "nfse-nacional-1.00/DPS_v1.00.xsd", "NFSe": "nfse-nacional-1.00/NFSe_v1.00.xsd",
+	"DPS@1.01": "nfse-nacional-1.01/DPS_v1.01.xsd", "NFSe@1.01": "nfse-nacional-1.01/NFSe_v1.01.xsd",
 	"consStatServ": "nfe-4.00/consStatServ_v4.00.xsd", "retConsStatServ": "nfe-4.00/retConsStatServ_v4.00.xsd",
 	"consSitNFe": "nfe-4.00/consSitNFe_v4.00.xsd", "retConsSitNFe": "nfe-4.00/retConsSitNFe_v4.00.xsd",
 	"inutNFe": "nfe-4.00/inutNFe_v4.00.xsd", "retInutNFe": "nfe-4.00/retInutNFe_v4.00.xsd",
@@ -60,6 +63,25 @@ var schemas = func() map[string]func() (*xsd.Schema, error) {
 	return out
 }()
 
+// rootVersion is the versao attribute of a document's root element.
+func rootVersion(doc []byte) string {
+	d := xml.NewDecoder(bytes.NewReader(doc))
+	for {
+		tok, err := d.RawToken()
+		if err != nil {
+			return ""
+		}
+		if se, ok := tok.(xml.StartElement); ok {
+			for _, a := range se.Attr {
+				if a.Name.Local == "versao" {
+					return a.Value
+				}
+			}
+			return ""
+		}
+	}
+}
+
 // ValidateSchema checks a document against the official schema of its
 // root: NFe, nfeProc (NF-e and NFC-e 4.00), DPS or NFSe (national NFS-e
 // 1.00), and the web services' messages consStatServ, consSitNFe,
@@ -67,7 +89,13 @@ var schemas = func() map[string]func() (*xsd.Schema, error) {
 // envConfRecebto, envCCe and their answers, the events as kept
 // (procEventoCancNFe, procCCeNFe: root procEventoNFe); the national
 // NFS-e's pedRegEvento and evento.
+//
+// A national DPS or NFSe of layout 1.01 (the tax reform's, versao="1.01")
+// is held to that layout's schema.
 func ValidateSchema(root string, doc []byte) error {
+	if (root == "DPS" || root == "NFSe") && rootVersion(doc) == "1.01" {
+		root += "@1.01"
+	}
 	load, ok := schemas[root]
 	if !ok {
 		return fmt.Errorf("no schema for %s", root)

@@ -156,6 +156,10 @@ type Service struct {
 	// Withheld itemizes Retentions: the national DPS states each federal
 	// withholding, from which the national system derives its totals.
 	Withheld Withholdings
+	// IBSCBSClass and IBSCBSOperation are the service's cClassTrib (""
+	// the default) and operation indicator (cIndOp), which a national
+	// NFS-e of layout 1.01 states.
+	IBSCBSClass, IBSCBSOperation string
 }
 
 // Withholdings are the taxes the customer withholds from a service's
@@ -386,6 +390,18 @@ func Validate(inv Invoice) []Problem {
 		if w := s.Withheld.Sum(); !w.Equal(s.Retentions) {
 			add("nf.ret_total_amount", "ret_total_amount ("+s.Retentions.StringFixed(2)+") must be the sum of the withholdings it totals "+
 				"(ret_pis_amount, ret_cofins_amount, ret_csll_amount, ret_ir_amount, ret_inss_amount, ret_other_amount: "+w.StringFixed(2)+")")
+		}
+		if inv.Kind == NFSeN && inv.statesReform() {
+			if s.IBSCBSOperation == "" {
+				add("service.ibs_cbs_operation", "the service sold (pv.id_token_stock_item) needs its ibs_cbs_operation, the operation indicator (cIndOp) "+
+					"its national NFS-e states under the tax reform (/update_product_or_service)")
+			}
+			if c, _, ok := inv.Reform.Class(inv.serviceClass()); !ok || !slices.Contains(c.Documents, NFSe) {
+				add("service.ibs_cbs_class", "cClassTrib "+inv.serviceClass()+" does not apply to a service")
+			}
+			if _, err := inv.reformRates(); err != nil {
+				add("ibscbs", err.Error())
+			}
 		}
 		if inv.Kind == NFSeN && s.Withheld.Other.IsPositive() {
 			add("nf.ret_other_amount", "the national NFS-e states PIS, COFINS, CSLL, IRRF and social security withholdings only: ret_other_amount has no place in it")

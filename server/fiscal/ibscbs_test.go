@@ -189,3 +189,45 @@ func TestWhoStatesIBSCBS(t *testing.T) {
 		t.Fatalf("a service's class on a product: %v", ps)
 	}
 }
+
+// TestDPSOfTheReform: a CRT 3 provider's DPS goes in layout 1.01 with its
+// IBSCBS group (the service's class and operation) and validates against
+// that layout, as the note the national system makes of it; a Simples
+// Nacional provider's stays in 1.00; a CRT 3 service without its
+// operation indicator is a problem to fix.
+func TestDPSOfTheReform(t *testing.T) {
+	c, err := certs.TestCertificate("Acme Comércio Ltda", "11222333000181", issued)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv := sample(NFSeN, RegimeNormal)
+	inv.Reform = reformTable(t)
+	inv.Service.IBSCBSClass, inv.Service.IBSCBSOperation = "200052", "100301"
+	if ps := Validate(inv); len(ps) != 0 {
+		t.Fatalf("problems %v", ps)
+	}
+	_, a, signed := issue(t, inv, c)
+	xmllint(t, "nfse-nacional-1.01/DPS_v1.01.xsd", signed)
+	xmllint(t, "nfse-nacional-1.01/NFSe_v1.01.xsd", a.XML)
+	xmlsec(t, signed, "/*/*[local-name()='Signature']")
+	for _, want := range []string{`<DPS xmlns="http://www.sped.fazenda.gov.br/nfse" versao="1.01">`, `<NFSe xmlns="http://www.sped.fazenda.gov.br/nfse" versao="1.01">`,
+		"<IBSCBS><finNFSe>0</finNFSe><indFinal>0</indFinal><cIndOp>100301</cIndOp><indDest>0</indDest><valores><trib><gIBSCBS><CST>200</CST><cClassTrib>200052</cClassTrib></gIBSCBS>"} {
+		if !strings.Contains(string(a.XML), want) {
+			t.Errorf("the note lacks %s:\n%s", want, a.XML)
+		}
+	}
+
+	simples := sample(NFSeN, SimplesNacional)
+	simples.Reform = inv.Reform
+	_, _, signed = issue(t, simples, c)
+	if !strings.Contains(string(signed), `versao="1.00"`) || strings.Contains(string(signed), "IBSCBS") {
+		t.Errorf("a Simples Nacional DPS of 2026:\n%s", signed)
+	}
+	xmllint(t, "nfse-nacional-1.00/DPS_v1.00.xsd", signed)
+
+	inv.Service.IBSCBSOperation, inv.Service.IBSCBSClass = "", "200034"
+	ps := Validate(inv)
+	if len(ps) != 2 || ps[0].Field != "service.ibs_cbs_operation" || ps[1].Field != "service.ibs_cbs_class" {
+		t.Fatalf("problems %v", ps)
+	}
+}

@@ -2,6 +2,7 @@ package fiscal
 
 import (
 	"encoding/xml"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -9,12 +10,15 @@ import (
 	"github.com/shopspring/decimal"
 
 	"fincom/server/brdoc"
+	"fincom/server/fiscal/reform"
 )
 
 // The national NFS-e layout 1.00 (schemas/nfse-nacional-1.00): the
 // provider declares a service in a DPS, signs it and sends it; the
 // national system answers the NFS-e, which carries the DPS and is signed
-// by the system.
+// by the system. A provider that states IBS and CBS declares in layout
+// 1.01 (schemas/nfse-nacional-1.01, the tax reform's), with its IBSCBS
+// group; the note is then of that layout too.
 
 // DPS is the provider's declaration.
 type DPS struct {
@@ -68,6 +72,60 @@ type InfDPS struct {
 			IndTotTrib string   `xml:"totTrib>indTotTrib"`
 		} `xml:"trib"`
 	} `xml:"valores"`
+	IBSCBS *DPSIBSCBS `xml:"IBSCBS,omitempty"`
+}
+
+// DPSIBSCBS is a DPS's TCRTCInfoIBSCBS: the note's purpose (0, regular),
+// whether the service is for the taker's personal use, the operation
+// indicator, that the taker is its recipient, and the service's
+// situation and classification; the national system applies the rates.
+type DPSIBSCBS struct {
+	FinNFSe  string `xml:"finNFSe"`
+	IndFinal string `xml:"indFinal"`
+	CIndOp   string `xml:"cIndOp"`
+	IndDest  string `xml:"indDest"`
+	Trib     struct {
+		CST        string  `xml:"CST"`
+		CClassTrib string  `xml:"cClassTrib"`
+		CCredPres  string  `xml:"cCredPres,omitempty"`
+		Dif        *DPSDif `xml:"gDif,omitempty"`
+	} `xml:"valores>trib>gIBSCBS"`
+}
+
+// DPSDif is the share deferred of each tax (TSDec3V2).
+type DPSDif struct {
+	PDifUF  string `xml:"pDifUF"`
+	PDifMun string `xml:"pDifMun"`
+	PDifCBS string `xml:"pDifCBS"`
+}
+
+// serviceClass is the service's classification, or the default.
+func (inv Invoice) serviceClass() string {
+	if c := inv.Service.IBSCBSClass; c != "" {
+		return c
+	}
+	return reform.DefaultClass
+}
+
+// dpsIBSCBS is the DPS's IBSCBS group.
+func dpsIBSCBS(inv Invoice) (*DPSIBSCBS, error) {
+	c, _, ok := inv.Reform.Class(inv.serviceClass())
+	if !ok {
+		return nil, fmt.Errorf("cClassTrib %s is not in fincom's table", inv.serviceClass())
+	}
+	g := &DPSIBSCBS{FinNFSe: "0", IndFinal: "0", CIndOp: inv.Service.IBSCBSOperation, IndDest: "0"}
+	if len(inv.Recipient.Register) == 11 {
+		// A person buys for personal use (LC 214/2025 art. 57).
+		g.IndFinal = "1"
+	}
+	g.Trib.CST, g.Trib.CClassTrib = c.CST(), c.Code
+	if p := c.CredPres; p != nil {
+		g.Trib.CCredPres = p.Code
+	}
+	if c.Deferral.IsPositive() {
+		g.Trib.Dif = &DPSDif{PDifUF: money(c.Deferral), PDifMun: money(c.Deferral), PDifCBS: money(c.Deferral)}
+	}
+	return g, nil
 }
 
 // Subst is the note a DPS replaces (TCSubstituicao).
@@ -199,6 +257,13 @@ func BuildDPS(inv Invoice) ([]byte, error) {
 		// is the city's, which the national system applies.
 		in.Valores.Trib.PAliq = money(s.ISSRate)
 	}
+	if inv.statesReform() {
+		var err error
+		if in.IBSCBS, err = dpsIBSCBS(inv); err != nil {
+			return nil, err
+		}
+		d.Versao = "1.01"
+	}
 	return marshal(d)
 }
 
@@ -256,7 +321,8 @@ type NFSeDoc struct {
 // sign with the system's certificate (Sign, Id "NFS"+key).
 func BuildNFSe(inv Invoice, key string, signedDPS []byte, a Authorization) ([]byte, error) {
 	var d NFSeDoc
-	d.Versao = "1.00"
+	// The note is of its declaration's layout.
+	d.Versao = rootVersion(signedDPS)
 	in := &d.Inf
 	e, s := inv.Emitter, inv.Service
 	in.ID = "NFS" + key

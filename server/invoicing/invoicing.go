@@ -592,7 +592,8 @@ func Document(d store.InvoiceData) fiscal.Invoice {
 		ISSRate: t.TaxIssRatePercent.Decimal, ISSAmount: t.TaxIssAmount.Decimal, Retentions: t.RetTotalAmount.Decimal,
 		Net: t.NetReceivableAmount.Decimal, Withheld: fiscal.Withholdings{PIS: t.RetPisAmount.Decimal, COFINS: t.RetCofinsAmount.Decimal,
 			CSLL: t.RetCsllAmount.Decimal, IRRF: t.RetIrAmount.Decimal, CP: t.RetInssAmount.Decimal, Other: t.RetOtherAmount.Decimal,
-			PISRate: t.RetPisRatePercent.Decimal, COFINSRate: t.RetCofinsRatePercent.Decimal}}
+			PISRate: t.RetPisRatePercent.Decimal, COFINSRate: t.RetCofinsRatePercent.Decimal},
+		IBSCBSClass: d.ServiceClass, IBSCBSOperation: d.ServiceOperation}
 	if inv.Service.Net.IsZero() {
 		inv.Service.Net = d.Value.Sub(t.RetTotalAmount.Decimal)
 	}

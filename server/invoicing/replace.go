@@ -47,6 +47,7 @@ func (s *Service) Replace(ctx context.Context, db *store.DB, unitID int64, order
 		return store.Invoice{}, ErrNotReplaceable
 	}
 	inv := Document(d)
+	inv.Reform = s.Reform
 	cert, err := s.certificate(ctx, db, d, inv)
 	if err != nil {
 		return store.Invoice{}, err

@@ -219,9 +219,16 @@ func (t *Table) Class(code string) (Class, CST, bool) {
 }
 
 // Check says what is wrong with a product's or service's CST and class
-// (each may be empty: the default's), for kind "product" or "service":
-// the field at fault and why, or "" when they are right.
-func (t *Table) Check(kind, cst, class string) (field, msg string) {
+// (each may be empty: the default's), and a service's operation
+// indicator (cIndOp), for kind "product" or "service": the field at fault
+// and why, or "" when they are right.
+func (t *Table) Check(kind, cst, class, operation string) (field, msg string) {
+	switch {
+	case operation != "" && kind != "service":
+		return "ibs_cbs_operation", "ibs_cbs_operation (the national NFS-e's cIndOp) is a service's"
+	case operation != "" && !digits6.MatchString(operation):
+		return "ibs_cbs_operation", "ibs_cbs_operation is the operation indicator (cIndOp), 6 digits"
+	}
 	if cst != "" {
 		if !digits3.MatchString(cst) {
 			return "ibs_cbs_cst", "ibs_cbs_cst is the IBS and CBS situation code, 3 digits"

@@ -49,22 +49,26 @@ func TestCheck(t *testing.T) {
 	}
 	for _, c := range []struct {
 		kind, cst, class string
+		op               string
 		field, says      string
 	}{
-		{"product", "", "", "", ""},
-		{"product", "000", "", "", ""},
-		{"product", "200", "200034", "", ""},
-		{"service", "200", "200028", "", ""},
-		{"product", "00", "", "ibs_cbs_cst", "3 digits"},
-		{"product", "999", "", "ibs_cbs_cst", "not a CST"},
-		{"product", "200", "", "ibs_cbs_class", "needs its ibs_cbs_class"},
-		{"product", "", "12345", "ibs_cbs_class", "6 digits"},
-		{"product", "", "999999", "ibs_cbs_class", "not in the cClassTrib table"},
-		{"product", "000", "200034", "ibs_cbs_class", "belongs to CST 200"},
-		{"product", "", "200028", "ibs_cbs_class", "does not apply to a product"},
-		{"service", "", "200034", "ibs_cbs_class", "does not apply to a service"},
+		{"product", "", "", "", "", ""},
+		{"product", "000", "", "", "", ""},
+		{"product", "200", "200034", "", "", ""},
+		{"service", "200", "200028", "", "", ""},
+		{"product", "00", "", "", "ibs_cbs_cst", "3 digits"},
+		{"product", "999", "", "", "ibs_cbs_cst", "not a CST"},
+		{"product", "200", "", "", "ibs_cbs_class", "needs its ibs_cbs_class"},
+		{"product", "", "12345", "", "ibs_cbs_class", "6 digits"},
+		{"product", "", "999999", "", "ibs_cbs_class", "not in the cClassTrib table"},
+		{"product", "000", "200034", "", "ibs_cbs_class", "belongs to CST 200"},
+		{"product", "", "200028", "", "ibs_cbs_class", "does not apply to a product"},
+		{"service", "", "200034", "", "ibs_cbs_class", "does not apply to a service"},
+		{"service", "", "", "123456", "", ""},
+		{"service", "", "", "12345", "ibs_cbs_operation", "6 digits"},
+		{"product", "", "", "123456", "ibs_cbs_operation", "a service's"},
 	} {
-		field, msg := tb.Check(c.kind, c.cst, c.class)
+		field, msg := tb.Check(c.kind, c.cst, c.class, c.op)
 		if field != c.field || !strings.Contains(msg, c.says) {
 			t.Errorf("Check(%s, %q, %q) = %s %q, want %s …%s…", c.kind, c.cst, c.class, field, msg, c.field, c.says)
 		}

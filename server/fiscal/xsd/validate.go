@@ -181,8 +181,20 @@ func (m *matcher) once(p particle, from []state) []state {
 	var out []state
 	if p.elem != nil {
 		for _, s := range from {
-			if s.pos < len(m.kids) && (p.elem.wildcard || m.kids[s.pos].name == p.elem.name) {
-				out = append(out, state{s.pos + 1, &declList{s.decls, p.elem}})
+			if s.pos >= len(m.kids) {
+				continue
+			}
+			decl, ok := p.elem, m.kids[s.pos].name == p.elem.name
+			if p.elem.wildcard {
+				// A strict wildcard takes an element the schema declares,
+				// held to that declaration.
+				ok = true
+				if p.elem.strict {
+					decl, ok = p.elem.globals[m.kids[s.pos].name]
+				}
+			}
+			if ok {
+				out = append(out, state{s.pos + 1, &declList{s.decls, decl}})
 				m.furthest = max(m.furthest, s.pos+1)
 			}
 		}

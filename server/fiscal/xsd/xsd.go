@@ -155,8 +155,12 @@ type element struct {
 	min, max int // max -1: unbounded
 	uniques  []string
 	// wildcard is an xs:any: any element, its content not checked
-	// (processContents skip, and lax taken as skip).
+	// (processContents skip, and lax taken as skip); strict, an element
+	// the schema declares globally (of globals, the loader's, complete
+	// and only read once it has loaded), validated by that declaration.
 	wildcard bool
+	strict   bool
+	globals  map[qname]*element
 }
 
 type typeDef struct {
@@ -432,6 +436,7 @@ var builtinChecks = map[string]struct {
 	"anyURI":       {"collapse", nil},
 	"base64Binary": {"collapse", regexp.MustCompile(`^(?:[A-Za-z0-9+/] ?){0,}(?:[A-Za-z0-9+/] ?[A-Za-z0-9+/] ?[A-Za-z0-9+/] ?[A-Za-z0-9+/]|[A-Za-z0-9+/] ?[A-Za-z0-9+/] ?[AEIMQUYcgkosw048] ?=|[A-Za-z0-9+/] ?[AQgw] ?= ?=)?$`)},
 	"ID":           {"collapse", regexp.MustCompile(`^[\pL_][\pL\pN._\-]*$`)},
+	"integer":      {"collapse", regexp.MustCompile(`^[+-]?[0-9]+$`)},
 	"decimal":      {"collapse", regexp.MustCompile(`^[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)$`)},
 	"date":         {"collapse", regexp.MustCompile(`^-?[0-9]{4,}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])(Z|[+-]((0[0-9]|1[0-3]):[0-5][0-9]|14:00))?$`)},
 	"dateTime":     {"collapse", regexp.MustCompile(`^-?[0-9]{4,}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T(([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]+)?|24:00:00(\.0+)?)(Z|[+-]((0[0-9]|1[0-3]):[0-5][0-9]|14:00))?$`)},
@@ -620,10 +625,9 @@ func (l *loader) group(n *node) (*group, error) {
 			if err != nil {
 				return nil, err
 			}
-			if pc, _ := c.attr("processContents"); pc == "strict" || pc == "" {
-				return nil, errors.New("xs:any with strict processing is not supported")
-			}
-			g.items = append(g.items, particle{elem: &element{wildcard: true, min: min, max: max}})
+			pc, _ := c.attr("processContents")
+			strict := pc == "strict" || pc == ""
+			g.items = append(g.items, particle{elem: &element{wildcard: true, strict: strict, globals: l.globals, min: min, max: max}})
 		case "annotation":
 		default:
 			return nil, fmt.Errorf("xs:%s in a model group is not supported", c.name.local)

@@ -8,7 +8,8 @@ import (
 
 func TestLoadFiscalSchemas(t *testing.T) {
 	fsys := os.DirFS("../schemas")
-	for _, name := range []string{"nfe-4.00/procNFe_v4.00.xsd", "nfe-4.00/nfe_v4.00.xsd", "nfse-nacional-1.00/NFSe_v1.00.xsd", "nfse-nacional-1.00/DPS_v1.00.xsd"} {
+	for _, name := range []string{"nfe-4.00/procNFe_v4.00.xsd", "nfe-4.00/nfe_v4.00.xsd", "nfse-nacional-1.00/NFSe_v1.00.xsd", "nfse-nacional-1.00/DPS_v1.00.xsd",
+		"nfse-nacional-1.01/NFSe_v1.01.xsd", "nfse-nacional-1.01/DPS_v1.01.xsd"} {
 		s, err := Load(fsys, name)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -42,6 +43,33 @@ func TestWildcardsAndDateTime(t *testing.T) {
 		`<r xmlns="urn:w"><at>2026-11-26 10:00:00</at><x/></r>`:                                                 false,
 		`<r xmlns="urn:w"><at>2026-13-26T10:00:00</at><x/></r>`:                                                 false,
 		`<r xmlns="urn:w"><x/></r>`:                                                                             false,
+	} {
+		if err := s.Validate([]byte(doc)); (err == nil) != ok {
+			t.Errorf("%s: %v", doc, err)
+		}
+	}
+}
+
+// TestStrictWildcardAndInteger: a strict xs:any (the W3C signature
+// schema's, which the national NFS-e 1.01 imports) takes only an element
+// the schema declares, held to its declaration; xs:integer its lexical
+// form.
+func TestStrictWildcardAndInteger(t *testing.T) {
+	fsys := fstest.MapFS{"s.xsd": {Data: []byte(`<?xml version="1.0"?>
+<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns="urn:s" targetNamespace="urn:s" elementFormDefault="qualified">
+	<xs:element name="n" type="xs:integer"/>
+	<xs:element name="r"><xs:complexType><xs:sequence><xs:any namespace="##any" minOccurs="0" maxOccurs="unbounded"/></xs:sequence></xs:complexType></xs:element>
+</xs:schema>`)}}
+	s, err := Load(fsys, "s.xsd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for doc, ok := range map[string]bool{
+		`<r xmlns="urn:s"/>`:                          true,
+		`<r xmlns="urn:s"><n>-42</n><n>7</n></r>`:     true,
+		`<r xmlns="urn:s"><n>4.2</n></r>`:             false,
+		`<r xmlns="urn:s"><m>1</m></r>`:               false,
+		`<r xmlns="urn:s"><q:n xmlns:q="urn:q"/></r>`: false,
 	} {
 		if err := s.Validate([]byte(doc)); (err == nil) != ok {
 			t.Errorf("%s: %v", doc, err)
