@@ -55,8 +55,18 @@ func (s *safeBuffer) String() string {
 // cli runs the cobra root in-process and answers stdout, failing on error.
 func cli(t testing.TB, schema, data string, args ...string) string {
 	t.Helper()
+	return cliAt(t, testDay, schema, data, args...)
+}
+
+// testDay is the day of the CLI's calendar checks in the tests (the IBS
+// and CBS rates' end is a month off).
+var testDay = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+// cliAt is cli with the app's clock at now.
+func cliAt(t testing.TB, now time.Time, schema, data string, args ...string) string {
+	t.Helper()
 	var out, errOut bytes.Buffer
-	a := &app{schema: schema, out: &out, errOut: &errOut}
+	a := &app{schema: schema, out: &out, errOut: &errOut, now: func() time.Time { return now }}
 	root := newRootCmd(a)
 	root.SetArgs(append(args, "--data", data))
 	if err := root.Execute(); err != nil {
@@ -67,7 +77,7 @@ func cli(t testing.TB, schema, data string, args ...string) string {
 
 func cliErr(t *testing.T, schema, data string, args ...string) error {
 	t.Helper()
-	a := &app{schema: schema, out: &bytes.Buffer{}, errOut: &bytes.Buffer{}}
+	a := &app{schema: schema, out: &bytes.Buffer{}, errOut: &bytes.Buffer{}, now: func() time.Time { return testDay }}
 	root := newRootCmd(a)
 	root.SetArgs(append(args, "--data", data))
 	return root.Execute()

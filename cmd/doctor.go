@@ -9,12 +9,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"fincom/server/fiscal/reform"
 	"fincom/store"
 	"fincom/store/replica"
 )
 
 func newDoctorCmd(a *app) *cobra.Command {
-	var replicaURL, caFile string
+	var replicaURL, caFile, ibscbs string
 	c := &cobra.Command{
 		Use:   "doctor",
 		Short: "Check every file of the data directory: integrity, schema version, WAL size, orphan files",
@@ -28,6 +29,15 @@ func newDoctorCmd(a *app) *cobra.Command {
 			findings, err := ds.Doctor(cmd.Context())
 			if err != nil {
 				return err
+			}
+			// The tax reform's rates: a month before they end, the
+			// operator is told to give the next period's.
+			reforms, err := loadReform(ibscbs)
+			if err != nil {
+				return err
+			}
+			if w := reforms.Warning(a.today()); w != "" {
+				findings = append(findings, store.Finding{File: "ibscbs table", Level: "warning", Message: w})
 			}
 			if replicaURL != "" {
 				more, err := replicaFindings(cmd.Context(), a.dataDir, replicaURL, caFile, findings)
@@ -55,7 +65,25 @@ func newDoctorCmd(a *app) *cobra.Command {
 	}
 	c.Flags().StringVar(&replicaURL, "replicate", os.Getenv("FINCOM_REPLICATE"), "also compare each file with its replica at this s3:// URL (serve --replicate): the transaction each holds, and how long the replica is behind")
 	c.Flags().StringVar(&caFile, "ca-file", os.Getenv("FINCOM_CA_FILE"), "PEM certificates the bucket's TLS is trusted by besides the system's and AWS_CA_BUNDLE's")
+	c.Flags().StringVar(&ibscbs, "ibscbs-table", os.Getenv("FINCOM_IBSCBS_TABLE"), "the JSON file of IBS and CBS rates and classes serve is given (serve --ibscbs-table)")
 	return c
+}
+
+// loadReform is the tax reform's table: the shipped one, with the file
+// of --ibscbs-table added when one is given.
+func loadReform(file string) (*reform.Table, error) {
+	t, err := reform.Load()
+	if err != nil || file == "" {
+		return t, err
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("--ibscbs-table: %w", err)
+	}
+	if err := t.Override(b); err != nil {
+		return nil, fmt.Errorf("--ibscbs-table: %w", err)
+	}
+	return t, nil
 }
 
 // replicaFindings compares each domain file and _system.db with its

@@ -41,6 +41,19 @@ type app struct {
 	walOwner bool
 	out      io.Writer
 	errOut   io.Writer
+	// now is the clock of the checks that look at the calendar (doctor's
+	// and serve's warning that the IBS and CBS rates end); the process
+	// clock when nil.
+	now func() time.Time
+}
+
+// today is the day by the app's clock, in Brasília's time.
+func (a *app) today() string {
+	now := time.Now
+	if a.now != nil {
+		now = a.now
+	}
+	return store.Today(now()).ISO()
 }
 
 // Execute runs the CLI and returns the process exit code.

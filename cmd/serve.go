@@ -21,7 +21,6 @@ import (
 	"fincom/jobs"
 	"fincom/server"
 	"fincom/server/certs"
-	"fincom/server/fiscal/reform"
 	"fincom/server/fiscal/sefaz"
 	"fincom/store"
 	"fincom/store/replica"
@@ -78,7 +77,7 @@ func (o *serveOptions) flags(c *cobra.Command, a *app) {
 	c.Flags().StringVar(&o.replKey, "replicate-key-file", os.Getenv("FINCOM_REPLICATE_KEY_FILE"), "with --replicate: seal every object with this 32-byte key (env FINCOM_REPLICATE_KEY_FILE)")
 	c.Flags().BoolVar(&o.restoreM, "restore-missing", false, "with --replicate: first restore every domain (and _system.db) the bucket holds that this data directory lacks (a new machine)")
 	c.Flags().StringVar(&o.endpoints, "fiscal-endpoints", "", "a JSON file of SEFAZ and NFS-e addresses overriding the shipped ones (see the README)")
-	c.Flags().StringVar(&o.ibscbs, "ibscbs-table", "", "a JSON file of IBS and CBS rates, regimes and classes (cClassTrib) added to the shipped table (see the README)")
+	c.Flags().StringVar(&o.ibscbs, "ibscbs-table", os.Getenv("FINCOM_IBSCBS_TABLE"), "a JSON file of IBS and CBS rates, regimes and classes (cClassTrib) added to the shipped table (env FINCOM_IBSCBS_TABLE; see the README)")
 	c.Flags().BoolVar(&o.hooksPriv, "webhook-allow-private", false, "let webhooks reach loopback, private and link-local addresses (implied by --test-mode)")
 	c.Flags().BoolVar(&o.testMode, "test-mode", false, "serve the /api/v1/_test routes for integrators (clock, inspection, throw-away domains)")
 	c.Flags().Uint64Var(&o.seed, "seed", 1, "test mode: draw tokens, secrets and throw-away names from this seed (reproducible runs); fault draws use it always")
@@ -237,18 +236,12 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 			log.Warn("fiscal endpoints", "warning", w)
 		}
 	}
-	reforms, err := reform.Load()
+	reforms, err := loadReform(o.ibscbs)
 	if err != nil {
 		return err
 	}
-	if o.ibscbs != "" {
-		b, err := os.ReadFile(o.ibscbs)
-		if err != nil {
-			return fmt.Errorf("--ibscbs-table: %w", err)
-		}
-		if err := reforms.Override(b); err != nil {
-			return fmt.Errorf("--ibscbs-table: %w", err)
-		}
+	if w := reforms.Warning(a.today()); w != "" {
+		log.Warn("ibscbs table", "warning", w)
 	}
 	if o.nfWindowSet && !o.testMode {
 		log.Warn("--nf-cancel-window applies in test mode only: outside it SEFAZ keeps each NF-e's and NFC-e's cancellation window and says so when it refuses")

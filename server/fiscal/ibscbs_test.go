@@ -231,3 +231,39 @@ func TestDPSOfTheReform(t *testing.T) {
 		t.Fatalf("problems %v", ps)
 	}
 }
+
+// TestDeferralAndPresumedCredit: a class an operator's table gives with a
+// deferral states gDif (the value stated is what is not deferred), one
+// with a presumed credit its gIBSCredPres and gCBSCredPres; the totals
+// carry both, and the note validates.
+func TestDeferralAndPresumedCredit(t *testing.T) {
+	c, err := certs.TestCertificate("Acme Comércio Ltda", "11222333000181", issued)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inv := reformSample(t, NFe, RegimeNormal)
+	if err := inv.Reform.Override([]byte(`{"csts": {"510": {"name": "Diferimento", "taxed": true}},
+		"classes": [{"code": "510001", "name": "Diferimento de teste", "deferral": "50", "documents": ["nfe"]},
+			{"code": "000099", "name": "Crédito presumido de teste", "cred_pres": {"code": "01", "ibs": "1", "cbs": "2"}, "documents": ["nfe"]}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	inv.Items[0].IBSCBSClass, inv.Items[1].IBSCBSClass = "510001", "000099"
+	_, _, signed := issue(t, inv, c)
+	xmllint(t, "nfe-4.00/nfe_v4.00.xsd", signed)
+	p, _ := ReadNFeProc(signed)
+	dif := p.NFe.Inf.Det[0].Imposto.IBSCBS.G
+	full := d(dif.VBC).Mul(d("0.9")).Div(decimal.NewFromInt(100)).Round(2)
+	half := full.Mul(d("0.5")).Round(2)
+	if dif.CBS.Dif == nil || dif.CBS.Dif.P != "50.0000" || dif.CBS.Dif.V != half.StringFixed(2) || dif.CBS.V != full.Sub(half).StringFixed(2) {
+		t.Errorf("deferral: %+v %+v (full %s)", dif.CBS, dif.CBS.Dif, full)
+	}
+	cp := p.NFe.Inf.Det[1].Imposto.IBSCBS.G
+	wantCBS := d(cp.VBC).Mul(d("2")).Div(decimal.NewFromInt(100)).Round(2).StringFixed(2)
+	if cp.CBSCredPres == nil || cp.CBSCredPres.CCredPres != "01" || cp.CBSCredPres.VCredPres != wantCBS || cp.IBSCredPres == nil {
+		t.Errorf("presumed credit: %+v %+v", cp.IBSCredPres, cp.CBSCredPres)
+	}
+	tot := p.NFe.Inf.Total.IBSCBSTot
+	if tot.GCBS.VDif != dif.CBS.Dif.V || tot.GCBS.VCredPres != wantCBS {
+		t.Errorf("totals %+v", tot.GCBS)
+	}
+}

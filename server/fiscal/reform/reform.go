@@ -198,6 +198,24 @@ func (t *Table) RatesOn(day string) (Rates, bool) {
 	return Rates{}, false
 }
 
+// Warning says, on a day (YYYY-MM-DD), that the rates end within 31
+// days, or have ended: from the day after the last, no issuer that states
+// IBS and CBS issues until an operator gives the next year's; "" when
+// they do not end so soon.
+func (t *Table) Warning(day string) string {
+	if len(t.rates) == 0 {
+		return "the IBS and CBS table has no rates: give them with serve --ibscbs-table"
+	}
+	last := t.rates[len(t.rates)-1].Until
+	end, err1 := time.Parse(time.DateOnly, last)
+	now, err2 := time.Parse(time.DateOnly, day)
+	if err1 != nil || err2 != nil || end.Sub(now) > 31*24*time.Hour {
+		return ""
+	}
+	return "the IBS and CBS rates fincom has end on " + last + ": from the day after, no note that states them is issued until " +
+		"the next period's published rates are given with serve --ibscbs-table"
+}
+
 // States reports whether an issuer of tax regime crt states IBS and CBS on
 // a day (YYYY-MM-DD).
 func (t *Table) States(crt int, day string) bool {

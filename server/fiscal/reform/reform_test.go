@@ -41,6 +41,26 @@ func TestShippedTable(t *testing.T) {
 	}
 }
 
+// TestWarning: a month before the rates end, and after, the operator is
+// told; not before.
+func TestWarning(t *testing.T) {
+	tb, err := Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for day, warns := range map[string]bool{"2026-11-27": false, "2026-12-01": true, "2026-12-31": true, "2027-02-01": true} {
+		if w := tb.Warning(day); (w != "") != warns || warns && !strings.Contains(w, "2026-12-31") {
+			t.Errorf("%s: %q", day, w)
+		}
+	}
+	if err := tb.Override([]byte(`{"rates": [{"from": "2027-01-01", "until": "2027-12-31", "cbs": "8.7", "ibs_uf": "0.05", "ibs_mun": "0.05"}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if w := tb.Warning("2026-12-15"); w != "" {
+		t.Errorf("with 2027's rates: %q", w)
+	}
+}
+
 // TestCheck: the 422's field and reason for each wrong code.
 func TestCheck(t *testing.T) {
 	tb, err := Load()
