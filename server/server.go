@@ -25,6 +25,7 @@ import (
 	"fincom/server/fiscal/sefaz"
 	"fincom/server/invoicing"
 	"fincom/server/openapi"
+	"fincom/server/paypage"
 	"fincom/server/portal"
 	"fincom/server/provider"
 	psprehearsal "fincom/server/psp/rehearsal"
@@ -274,13 +275,17 @@ func New(domains *store.Domains, system *store.System, cfg Config) (*Server, err
 		return nil, err
 	}
 	links := render.NewLinks(cfg.PublicURL)
+	// The public routes (the payment page's, the PSP's callbacks) share
+	// one rate per client address.
+	limiter := web.NewRateLimiter(120, time.Minute)
 	a := &api.API{Domains: domains, Log: cfg.Logger, Render: r, Links: links, Billing: cfg.Billing, Invoices: cfg.Invoices,
-		Limiter: web.NewRateLimiter(120, time.Minute), TestMode: cfg.TestMode, WebhookAllowPrivate: cfg.WebhookAllowPrivate || cfg.TestMode}
+		Limiter: limiter, TestMode: cfg.TestMode, WebhookAllowPrivate: cfg.WebhookAllowPrivate || cfg.TestMode}
+	pages := &paypage.Pages{Domains: domains, Render: r, Billing: cfg.Billing, Invoices: cfg.Invoices, Limiter: limiter, TestMode: cfg.TestMode}
 	m := &web.Mux{MaxJSON: cfg.MaxJSONBytes, MaxMultipart: cfg.MaxMultipartBytes, Domains: domains, System: system, Log: cfg.Logger,
 		Uploads:   web.NewUploadBudget(cfg.UploadMemory, cfg.MaxMultipartBytes),
-		HTMLError: a.ErrorPage}
+		HTMLError: pages.ErrorPage}
 	s := &Server{cfg: cfg, domains: domains, system: system, log: cfg.Logger, mux: m, api: a, pageCSP: r.PageCSP()}
-	s.routes = a.RouteTable()
+	s.routes = append(a.RouteTable(), pages.Routes()...)
 	s.portal = portal.New(&portal.Portal{Domains: domains, System: system, Log: cfg.Logger, Render: r, Links: links, Billing: cfg.Billing, Invoices: cfg.Invoices,
 		PublicURL: cfg.PublicURL, LinkKeys: cfg.LinkKeys, TestMode: cfg.TestMode, APIRoutes: s.routes})
 	if cfg.TestMode {

@@ -24,5 +24,3 @@ type API struct {
 	WebhookAllowPrivate bool
 }
 
-// ErrorPage is the answer of a failed route that answers HTML.
-func (a *API) ErrorPage(err error) web.RawResponse { return public{a}.errorPage(err) }

@@ -1,24 +1,12 @@
 package api
 
 import (
-	"net/http"
-
 	"fincom/server/web"
 	"fincom/store"
 )
 
 // charges handles the routes of charges (routes.go).
 type charges struct{ *API }
-
-var (
-	errOnlinePayment  = web.NewError(http.StatusConflict, web.TextOnlinePayment)
-	errPortalNotFound = web.NewError(http.StatusNotFound, web.TextPortalNotFound)
-	// A boleto the bank has not registered yet (or refused) is not shown:
-	// the payer's bank would refuse it.
-	errBoletoRegistering = web.NewError(http.StatusConflict, web.TextBoletoRegistering)
-	errBoletoRejected    = web.NewError(http.StatusConflict, web.TextBoletoRejected)
-	errTooManyRequests   = web.NewError(http.StatusTooManyRequests, web.TextTooManyRequests)
-)
 
 // chargeAnswer is the data of /generate_charge.
 type chargeAnswer struct {

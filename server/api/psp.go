@@ -25,7 +25,7 @@ var errHookBody = web.NewError(http.StatusBadRequest, "The webhook's body is not
 // each item's id): the API Pix's callbacks (pix, recs, cobsr).
 func (s pspHooks) hookUnit(r *web.Request, list, field string) (db *store.DB, release func(), unitID int64, ids []string, err error) {
 	if !s.Limiter.Allow(r.HTTP) {
-		return nil, nil, 0, nil, errTooManyRequests
+		return nil, nil, 0, nil, web.ErrTooManyRequests
 	}
 	secret := r.Params.ByName("secret")
 	name, ok := store.WebhookDomain(secret)

@@ -1,22 +1,11 @@
 package api
 
 import (
-	"net/http"
-
 	"fincom/server/docread"
-	"fincom/server/invoicing"
 	"fincom/server/preview"
 	"fincom/server/web"
 	"fincom/store"
 )
-
-// installmentQuery is the ?installment=N of the portal's documents: which
-// installment's charge (default: the first that has one).
-var installmentQuery = []web.QueryParam{{Name: "installment", Doc: "The installment (1, 2, ...); default: the first that has this document."}}
-
-// sequenceQuery is the ?sequence=N of an invoice's event: which of its
-// kind (default: the latest).
-var sequenceQuery = []web.QueryParam{{Name: "sequence", Doc: "The event's sequence (1, 2, ...); default: the latest."}}
 
 // Each resource's not-found (and duplicate) texts, for the routes that
 // name its records.
@@ -132,28 +121,6 @@ func (s *API) RouteTable() []web.Route {
 		{Path: "/send_danfe_xml", Do: web.Handle(invoices{s}.sendDanfeXML), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
 			Doc: web.Doc{Tag: web.TagSales, Summary: "E-mail the invoice's XML and DANFE to the customer.", Desc: docSendDanfeXML, Resp: web.Done}},
 
-		// The public payment portal: no tokens but the order's public one
-		// (spec, Authentication 7); rate-limited per client address.
-		{Method: http.MethodGet, Path: "/sales_orders/public_payment/:token", Do: web.Plain(public{s}.publicPayment), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "The order's payment page.", Desc: docPublicPayment, Raw: "text/html"}},
-		{Method: http.MethodGet, Path: "/sales_orders/public_boleto/:token", Do: web.Plain(public{s}.publicBoleto), Query: installmentQuery, Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "The printable boleto.", Desc: docPublicBoleto, Raw: "text/html"}},
-		{Method: http.MethodGet, Path: "/sales_orders/public_boleto_pdf/:token", Do: web.Plain(public{s}.publicBoletoPDF), Query: installmentQuery, Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "The boleto as a PDF (a fincom route).", Desc: docPublicBoletoPDF, Raw: "application/pdf"}},
-		{Method: http.MethodGet, Path: "/sales_orders/public_pix_qr/:token", Do: web.Plain(public{s}.publicPixQR), Query: installmentQuery, Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "The PIX BR Code as a QR code image.", Desc: docPublicPixQR, Raw: "image/png"}},
-		{Method: http.MethodGet, Path: "/sales_orders/public_danfe/:token", Do: web.Plain(invoices{s}.publicDANFE), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "The invoice's DANFE page (a fincom route).", Desc: docPublicDANFE, Raw: "text/html"}},
-		{Method: http.MethodGet, Path: "/sales_orders/public_danfe_pdf/:token", Do: web.Plain(invoices{s}.publicDANFEPDF), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "The invoice's DANFE as a PDF (a fincom route).", Desc: docPublicDANFEPDF, Raw: "application/pdf"}},
-		{Method: http.MethodGet, Path: "/sales_orders/public_nf_xml/:token", Do: web.Plain(invoices{s}.publicNFXML), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "The authorized invoice's XML (a fincom route).", Desc: docPublicNFXML, Raw: "application/xml"}},
-		{Method: http.MethodGet, Path: "/sales_orders/public_nf_cancellation_xml/:token", Do: web.Plain(invoices{s}.publicEventXML(invoicing.EventCancellation)), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "The invoice's cancellation event as the authority registered it (a fincom route).", Desc: docPublicCancellationXML, Raw: "application/xml"}},
-		{Method: http.MethodGet, Path: "/sales_orders/public_nf_correction_xml/:token", Do: web.Plain(invoices{s}.publicEventXML(invoicing.EventCorrection)), Query: sequenceQuery, Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "The invoice's correction letter as the authority registered it (a fincom route).", Desc: docPublicCorrectionXML, Raw: "application/xml"}},
-		{Path: "/sales_orders/public_event", Do: web.Handle(public{s}.publicEvent), Auth: web.AuthPublic, Texts: web.TextsDefault, Errs: web.ErrMap{{store.ErrNotFound, errPortalNotFound}},
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "Record a portal event (viewed, copied the PIX code, ...).", Desc: docPublicEvent, Resp: web.Done}},
 		// The PSP's callback (beyond the spec): the unit's webhook address,
 		// under a secret path part; each Pix is confirmed with the PSP.
 		{Path: "/psp/:secret/pix", Do: web.Plain(pspHooks{s}.pixHook), Auth: web.AuthPublic, Texts: web.TextsDefault,
@@ -165,9 +132,6 @@ func (s *API) RouteTable() []web.Route {
 		{Path: "/psp/:secret/cobr", Do: web.Plain(pspHooks{s}.cobrHook), Auth: web.AuthPublic, Texts: web.TextsDefault,
 			Doc: web.Doc{Tag: web.TagPortal, Summary: "The PSP's webhook: a PIX automático charge changed; each is asked of the PSP; a fincom route.", Desc: docCobRHook,
 				Resp: map[string]int{}}},
-		{Path: "/sales_orders/public_pay", Do: web.Handle(public{s}.publicPay), Auth: web.AuthPublic, Texts: web.TextsDefault, Errs: web.ErrMap{{store.ErrNotFound, errPortalNotFound}},
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "Pay from the portal: test mode's simulated payer; 409 outside test mode.", Desc: docPublicPay, Resp: web.WithMessage{Data: store.Payment{}}}},
-
 		// Purchases and the NF-e inbox (spec: 403 "Invalid data", 500 "Erro
 		// desconhecido", as /list_sales_orders).
 		{Path: "/list_purchase_orders", Do: web.Handle(purchases{s}.listPurchaseOrders), Texts: web.TextsListSalesOrders,

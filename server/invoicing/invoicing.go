@@ -525,6 +525,13 @@ func (s *Service) noticeWith(d store.InvoiceData, publicToken string, inv store.
 	return n, nil
 }
 
+// HasDANFE says an invoice is printed: one the authority authorized (or
+// cancelled since), or issued in contingency (its DANFE says so). A
+// pending, rejected or denied note has no DANFE.
+func HasDANFE(inv store.Invoice) bool {
+	return inv.Status == store.InvoiceAuthorized || inv.Status == store.InvoiceCancelled || inv.Status == store.InvoiceContingency
+}
+
 // FileName is the base name of an invoice's documents (XML, PDF): its
 // access key, or its kind and number when it has none (municipal NFS-e).
 func FileName(inv store.Invoice) string {

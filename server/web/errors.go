@@ -234,9 +234,11 @@ var (
 // the same wherever they come from (sharedErrors), and of the refusals
 // both the API and the portal meet.
 var (
-	errAmountRange        = NewError(http.StatusBadRequest, fmt.Sprintf(textMoneyRange, "amount"))
-	errContractFileType   = NewError(http.StatusUnsupportedMediaType, textContractFileType)
-	ErrInvalidValue       = NewError(http.StatusBadRequest, textInvalidValue)
+	errAmountRange      = NewError(http.StatusBadRequest, fmt.Sprintf(textMoneyRange, "amount"))
+	errContractFileType = NewError(http.StatusUnsupportedMediaType, textContractFileType)
+	ErrInvalidValue     = NewError(http.StatusBadRequest, textInvalidValue)
+	// ErrTooManyRequests: a client address past the public routes' rate.
+	ErrTooManyRequests    = NewError(http.StatusTooManyRequests, TextTooManyRequests)
 	ErrInvalidPayDay      = NewError(http.StatusBadRequest, textInvalidPayDay)
 	ErrCancelReason       = NewError(http.StatusBadRequest, textCancelReason)
 	errSealedKey          = NewError(http.StatusUnprocessableEntity, textSealedKey)

@@ -1,4 +1,4 @@
-package api
+package paypage
 
 import (
 	"bytes"
@@ -23,16 +23,13 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-// public handles the routes of the public payment page (routes.go).
-type public struct{ *API }
-
 // newPage is an HTML answer under the pages' Content-Security-Policy.
-func (s public) newPage(status int, body []byte) web.Page {
+func (s *Pages) newPage(status int, body []byte) web.Page {
 	return web.HtmlPage(status, body, s.Render.PageCSP())
 }
 
 // errorPage renders a public route's failure as a page.
-func (s public) errorPage(err error) web.Page {
+func (s *Pages) errorPage(err error) web.Page {
 	var e *web.Error
 	if !errors.As(err, &e) {
 		e = web.NewError(http.StatusInternalServerError, "Algo deu errado. Tente de novo mais tarde.")
@@ -48,9 +45,9 @@ func (s public) errorPage(err error) web.Page {
 
 // publicDB opens the domain a public token names. Unknown tokens are not
 // found, never an error that tells domains apart.
-func (s public) publicDB(ctx context.Context, r *http.Request, token string) (*store.DB, func(), error) {
+func (s *Pages) publicDB(ctx context.Context, r *http.Request, token string) (*store.DB, func(), error) {
 	if !s.Limiter.Allow(r) {
-		return nil, nil, errTooManyRequests
+		return nil, nil, web.ErrTooManyRequests
 	}
 	name, ok := store.PublicTokenDomain(token)
 	if !ok {
@@ -64,7 +61,7 @@ func (s public) publicDB(ctx context.Context, r *http.Request, token string) (*s
 }
 
 // portalOrder opens the domain of a public token and reads its order.
-func (s public) portalOrder(r *web.Request, token string) (*store.DB, store.PortalOrder, func(), error) {
+func (s *Pages) portalOrder(r *web.Request, token string) (*store.DB, store.PortalOrder, func(), error) {
 	db, release, err := s.publicDB(r.Ctx, r.HTTP, token)
 	if err != nil {
 		return nil, store.PortalOrder{}, nil, err
@@ -87,7 +84,7 @@ var pageLinks = render.Links{}
 // publicPayment (GET) is the order's payment page: seller, order, amount,
 // due dates and the ways to pay (boleto line with a copy button, PIX QR and
 // copy-and-paste code). Viewing it is recorded.
-func (s public) publicPayment(r *web.Request) (any, error) {
+func (s *Pages) publicPayment(r *web.Request) (any, error) {
 	token := r.Params.ByName("token")
 	db, o, release, err := s.portalOrder(r, token)
 	if err != nil {
@@ -141,7 +138,7 @@ func portalCharge(r *web.Request, o store.PortalOrder, want func(store.Charge) b
 
 // publicBoleto (GET) is a printable boleto: linha digitável and the bar
 // code drawn as Interleaved 2 of 5.
-func (s public) publicBoleto(r *web.Request) (any, error) {
+func (s *Pages) publicBoleto(r *web.Request) (any, error) {
 	d, c, err := s.boleto(r)
 	if err != nil {
 		return nil, err
@@ -157,7 +154,7 @@ func (s public) publicBoleto(r *web.Request) (any, error) {
 }
 
 // publicBoletoPDF (GET, a fincom route) is the boleto as a PDF.
-func (s public) publicBoletoPDF(r *web.Request) (any, error) {
+func (s *Pages) publicBoletoPDF(r *web.Request) (any, error) {
 	d, c, err := s.boleto(r)
 	if err != nil {
 		return nil, err
@@ -171,7 +168,7 @@ func (s public) publicBoletoPDF(r *web.Request) (any, error) {
 
 // boleto reads what a boleto shows of the public token's open boleto
 // charge, and records that the payer opened it.
-func (s public) boleto(r *web.Request) (render.BoletoPageData, store.Charge, error) {
+func (s *Pages) boleto(r *web.Request) (render.BoletoPageData, store.Charge, error) {
 	token := r.Params.ByName("token")
 	db, o, release, err := s.portalOrder(r, token)
 	if err != nil {
@@ -279,7 +276,7 @@ func bankDigit(code string) string {
 }
 
 // publicPixQR (GET) is the PNG QR code of a charge's BR Code.
-func (s public) publicPixQR(r *web.Request) (any, error) {
+func (s *Pages) publicPixQR(r *web.Request) (any, error) {
 	token := r.Params.ByName("token")
 	_, o, release, err := s.portalOrder(r, token)
 	if err != nil {
@@ -311,7 +308,7 @@ func (q *publicEventRequest) Validate() error {
 }
 
 // publicEvent records an event of the portal for the order.
-func (s public) publicEvent(r *web.Request, q *publicEventRequest) (any, error) {
+func (s *Pages) publicEvent(r *web.Request, q *publicEventRequest) (any, error) {
 	db, release, err := s.publicDB(r.Ctx, r.HTTP, q.Token)
 	if err != nil {
 		return nil, err
@@ -342,7 +339,7 @@ func (q *publicPayRequest) Validate() error {
 // portal: outside test mode it answers 409 and settles nothing
 // (TestPublicPayInProduction). In test mode it is the simulated payer
 // (billing.Service.Pay).
-func (s public) publicPay(r *web.Request, q *publicPayRequest) (any, error) {
+func (s *Pages) publicPay(r *web.Request, q *publicPayRequest) (any, error) {
 	db, release, err := s.publicDB(r.Ctx, r.HTTP, q.Token)
 	if err != nil {
 		return nil, err
