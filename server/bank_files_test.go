@@ -14,7 +14,6 @@ import (
 
 	"fincom/server/bank"
 	"fincom/server/brdoc"
-	"fincom/server/web"
 	"fincom/store"
 )
 
@@ -274,7 +273,7 @@ func TestBoletoPayerComplete(t *testing.T) {
 		t.Helper()
 		var r refusal
 		json.Unmarshal(rec.Body.Bytes(), &r)
-		if rec.Code != 422 || r.Error != web.TextPayerIncomplete || strings.Join(r.Details.Missing, ",") != missing || r.Details.Order == "" {
+		if rec.Code != 422 || r.Error != "The customer lacks what the bank needs to register a boleto: complete the contact (details.missing: its CPF or CNPJ in digits, address, city, state and zip_code), then try again." || strings.Join(r.Details.Missing, ",") != missing || r.Details.Order == "" {
 			t.Errorf("want 422 missing %s, got %d %s", missing, rec.Code, rec.Body)
 		}
 	}

@@ -82,17 +82,17 @@ func TestHostileFiles(t *testing.T) {
 		{name: "tab character", path: "/insert_expense", meta: expense, files: map[string][]byte{"nota\t.pdf": testFile(t, "boleto.pdf")}, status: 400, text: web.TextFileName},
 		{name: "300-byte name", path: "/insert_expense", meta: expense, files: map[string][]byte{strings.Repeat("a", 296) + ".pdf": testFile(t, "boleto.pdf")}, status: 400, text: web.TextFileName},
 		{name: "plain accented name", path: "/insert_expense", meta: expense, files: map[string][]byte{"nota fiscal nº 12 (março).pdf": testFile(t, "boleto.pdf")}, status: 200},
-		{name: "part flood", path: "/insert_expense", raw: strings.Repeat("--B\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\ny\r\n", 20_000) + "--B--\r\n", status: 400, text: web.TextInvalidMultipart},
-		{name: "unterminated part", path: "/insert_expense", raw: "--B\r\nContent-Disposition: form-data; name=\"metadata\"\r\n\r\n{", status: 400, text: web.TextInvalidMultipart},
+		{name: "part flood", path: "/insert_expense", raw: strings.Repeat("--B\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\ny\r\n", 20_000) + "--B--\r\n", status: 400, text: "Invalid multipart body. Send a JSON part named metadata and the files as parts named files."},
+		{name: "unterminated part", path: "/insert_expense", raw: "--B\r\nContent-Disposition: form-data; name=\"metadata\"\r\n\r\n{", status: 400, text: "Invalid multipart body. Send a JSON part named metadata and the files as parts named files."},
 		{name: "second metadata part", path: "/insert_expense", raw: "--B\r\nContent-Disposition: form-data; name=\"metadata\"\r\n\r\n" + expense +
-			"\r\n--B\r\nContent-Disposition: form-data; name=\"metadata\"\r\n\r\n{}\r\n--B--\r\n", status: 400, text: web.TextTwoMetadata},
+			"\r\n--B\r\nContent-Disposition: form-data; name=\"metadata\"\r\n\r\n{}\r\n--B--\r\n", status: 400, text: "Send one metadata part."},
 		{name: "files part without a file name", path: "/insert_expense", raw: "--B\r\nContent-Disposition: form-data; name=\"metadata\"\r\n\r\n" + expense +
 			"\r\n--B\r\nContent-Disposition: form-data; name=\"files\"\r\n\r\n%PDF-1.4\r\n--B--\r\n", status: 400, text: web.TextFileName},
 		{name: "files part with an empty file name", path: "/insert_expense", raw: "--B\r\nContent-Disposition: form-data; name=\"metadata\"\r\n\r\n" + expense +
 			"\r\n--B\r\nContent-Disposition: form-data; name=\"files\"; filename=\"\"\r\n\r\n%PDF-1.4\r\n--B--\r\n", status: 400, text: web.TextFileName},
 		{name: "NUL in a file name", path: "/insert_expense", raw: "--B\r\nContent-Disposition: form-data; name=\"metadata\"\r\n\r\n" + expense +
 			"\r\n--B\r\nContent-Disposition: form-data; name=\"files\"; filename=\"a\x00.pdf\"\r\n\r\n%PDF-1.4\r\n--B--\r\n", status: 400, text: web.TextFileName},
-		{name: "header flood", path: "/insert_expense", raw: "--B\r\n" + strings.Repeat("X-A: b\r\n", 20_000) + "\r\n\r\n--B--\r\n", status: 400, text: web.TextInvalidMultipart},
+		{name: "header flood", path: "/insert_expense", raw: "--B\r\n" + strings.Repeat("X-A: b\r\n", 20_000) + "\r\n\r\n--B--\r\n", status: 400, text: "Invalid multipart body. Send a JSON part named metadata and the files as parts named files."},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var before, after runtime.MemStats

@@ -15,7 +15,6 @@ import (
 
 	"fincom/server/certs"
 	"fincom/server/fiscal"
-	"fincom/server/web"
 )
 
 const purchaseKey = "35170458716523000119550010000000121000123458"
@@ -292,7 +291,7 @@ func TestInboxConfirmedAtTheAuthority(t *testing.T) {
 		{"unknown to the authority", func() error { return nil }, 422, notConfirmed, 217},
 		{"cancelled", func() error { return a.Know(good, true, 0) }, 422, notConfirmed, 101},
 		{"another digest", func() error { return a.Know([]byte(otherDigest), false, 0) }, 422, notConfirmed, 100},
-		{"authority down", func() error { a.SetOffline(true); return nil }, 502, web.TextNFeConfirmDown, 0},
+		{"authority down", func() error { a.SetOffline(true); return nil }, 502, "The tax authority did not answer when asked to confirm the NF-e. Try again: nothing was stored.", 0},
 	} {
 		if err := c.know(); err != nil {
 			t.Fatal(err)

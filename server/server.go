@@ -319,10 +319,10 @@ func (s *Server) Handler() http.Handler {
 	s.portal.Routes(r)
 	r.GlobalOPTIONS = http.HandlerFunc(s.options)
 	r.NotFound = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		web.WriteJSON(w, http.StatusNotFound, web.ErrorBody{Error: web.TextRouteNotFound})
+		web.WriteJSON(w, http.StatusNotFound, web.ErrorBody{Error: "Route not found."})
 	})
 	r.MethodNotAllowed = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		web.WriteJSON(w, http.StatusMethodNotAllowed, web.ErrorBody{Error: web.TextMethodNotAllow})
+		web.WriteJSON(w, http.StatusMethodNotAllowed, web.ErrorBody{Error: "Method not allowed."})
 	})
 	r.PanicHandler = func(w http.ResponseWriter, req *http.Request, v any) {
 		if v == http.ErrAbortHandler {

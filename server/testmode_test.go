@@ -378,7 +378,7 @@ func TestDomainFromSnapshotAndResetEmpty(t *testing.T) {
 	if rec := do(h, http.MethodPost, "/_test/domains", `{"access_token":"fca_nope_00","snapshot":"with-contact"}`); rec.Code != 403 {
 		t.Fatalf("bad source token: %d %s", rec.Code, rec.Body.String())
 	}
-	if rec := do(h, http.MethodPost, "/_test/domains", `{"label":"Bad Label"}`); rec.Code != 400 || !strings.Contains(rec.Body.String(), web.TextInvalidLabel) {
+	if rec := do(h, http.MethodPost, "/_test/domains", `{"label":"Bad Label"}`); rec.Code != 400 || !strings.Contains(rec.Body.String(), "Invalid label: use 1 to 30 lower-case letters, digits and hyphens.") {
 		t.Fatalf("bad label: %d %s", rec.Code, rec.Body.String())
 	}
 	copyDomain := post(t, h, "/_test/domains", `{"access_token":"`+first["access_token"].(string)+`","snapshot":"with-contact"}`)["data"].(map[string]any)

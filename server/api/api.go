@@ -23,4 +23,3 @@ type API struct {
 	TestMode            bool
 	WebhookAllowPrivate bool
 }
-

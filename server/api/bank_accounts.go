@@ -12,9 +12,9 @@ import (
 type bankAccounts struct{ *API }
 
 var (
-	errBankAccountNotFound       = web.NewError(http.StatusNotFound, web.TextBankAccountNotFound)
+	errBankAccountNotFound       = web.NewError(http.StatusNotFound, "Bank account not found or not updated")
 	errBankAccountNoFieldsUpdate = web.NewError(http.StatusBadRequest, web.TextNoFieldsToUpdate)
-	errInvalidDateBR             = web.NewError(http.StatusBadRequest, web.TextInvalidDateBR)
+	errInvalidDateBR             = web.NewError(http.StatusBadRequest, "Invalid opening_balance_date. Use DD/MM/YYYY.")
 )
 
 // bankAccountRequest is the body of /insert_bank_account and

@@ -21,7 +21,7 @@ type bankFiles struct{ *API }
 
 var (
 	errNotReturn      = web.NewError(http.StatusBadRequest, web.TextNotReturn)
-	errRemittanceGone = web.NewError(http.StatusNotFound, web.TextRemittanceNotFound)
+	errRemittanceGone = web.NewError(http.StatusNotFound, "Remittance not found: no file of that sequence was written for this provider's agreement.")
 )
 
 type remittanceRequest struct {

@@ -12,10 +12,10 @@ import (
 type categories struct{ *API }
 
 var (
-	errInvalidTypeIO          = web.NewError(http.StatusBadRequest, web.TextInvalidTypeIO)
-	errCategoryNotFound       = web.NewError(http.StatusNotFound, web.TextCategoryNotFound)
-	errCategoryExists         = web.NewError(http.StatusBadRequest, web.TextCategoryExists)
-	errCategoryGroupNotFound  = web.NewError(http.StatusBadRequest, web.TextCategoryGroupNotFound)
+	errInvalidTypeIO          = web.NewError(http.StatusBadRequest, "Invalid type. Use in or out.")
+	errCategoryNotFound       = web.NewError(http.StatusNotFound, "Category not found or not updated.")
+	errCategoryExists         = web.NewError(http.StatusBadRequest, "Category already exists for this type.")
+	errCategoryGroupNotFound  = web.NewError(http.StatusBadRequest, "Category group not found for this type.")
 	errCategoryNoFieldsUpdate = web.NewError(http.StatusBadRequest, web.TextNoFieldsToUpdate)
 )
 

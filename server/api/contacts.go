@@ -16,17 +16,17 @@ type contacts struct{ *API }
 var (
 	errInvalidCPF            = web.NewError(http.StatusBadRequest, web.TextInvalidCPF)
 	errInvalidCNPJ           = web.NewError(http.StatusBadRequest, web.TextInvalidCNPJ)
-	errFullNameRequired      = web.NewError(http.StatusBadRequest, web.TextFullNameRequired)
-	errSocialReasonRequired  = web.NewError(http.StatusBadRequest, web.TextSocialReasonRequired)
-	errInvalidContactType    = web.NewError(http.StatusBadRequest, web.TextInvalidContactType)
+	errFullNameRequired      = web.NewError(http.StatusBadRequest, "Full name is required for natural persons.")
+	errSocialReasonRequired  = web.NewError(http.StatusBadRequest, "Company name (social reason) is required for legal entities.")
+	errInvalidContactType    = web.NewError(http.StatusBadRequest, "Invalid contact type.")
 	errRegisterUsed          = web.NewError(http.StatusBadRequest, web.TextRegisterUsed)
-	errContactNotFound       = web.NewError(http.StatusNotFound, web.TextContactNotFound)
+	errContactNotFound       = web.NewError(http.StatusNotFound, "Contact not found or not updated.")
 	errContactNoFieldsUpdate = web.NewError(http.StatusBadRequest, web.TextNoFieldsToUpdateDot)
-	errInvalidBirthDate      = web.NewError(http.StatusBadRequest, web.TextInvalidBirth)
-	errInvalidState          = web.NewError(http.StatusBadRequest, web.TextInvalidState)
+	errInvalidBirthDate      = web.NewError(http.StatusBadRequest, "Invalid birthDate. Use DD/MM/YYYY.")
+	errInvalidState          = web.NewError(http.StatusBadRequest, "Invalid state. Use the two-letter abbreviation.")
 	errInvalidZip            = web.NewError(http.StatusBadRequest, web.TextInvalidZip)
-	errInvalidEmail          = web.NewError(http.StatusBadRequest, web.TextInvalidEmail)
-	errInvalidCityIBGE       = web.NewError(http.StatusBadRequest, web.TextInvalidCityIBGE)
+	errInvalidEmail          = web.NewError(http.StatusBadRequest, "Invalid email.")
+	errInvalidCityIBGE       = web.NewError(http.StatusBadRequest, "Invalid city_ibge. Use a 7-digit IBGE municipality code.")
 )
 
 type getContactsRequest struct {
@@ -202,7 +202,7 @@ func checkStateRegistration(f *store.ContactFields) error {
 	ie := f.StateRegistration
 	if ie != "" && !strings.EqualFold(ie, brdoc.Exempt) {
 		if f.State == "" {
-			return &web.Error{Status: http.StatusBadRequest, Text: web.TextIENeedsState, Details: web.FieldDetails{Field: "state"}}
+			return &web.Error{Status: http.StatusBadRequest, Text: "A state registration is read by its state's rule: send the contact's state too.", Details: web.FieldDetails{Field: "state"}}
 		}
 		n, ok := brdoc.NormalizeIE(f.State, ie)
 		if !ok {
@@ -217,11 +217,11 @@ func checkStateRegistration(f *store.ContactFields) error {
 	case "":
 	case "1":
 		if !registered {
-			return &web.Error{Status: http.StatusBadRequest, Text: web.TextContributorNeedsIE, Details: web.FieldDetails{Field: "icms_contributor"}}
+			return &web.Error{Status: http.StatusBadRequest, Text: "icms_contributor 1 (contributor of ICMS) needs the contact's state_registration.", Details: web.FieldDetails{Field: "icms_contributor"}}
 		}
 	case "2":
 		if registered {
-			return &web.Error{Status: http.StatusBadRequest, Text: web.TextExemptHasIE, Details: web.FieldDetails{Field: "icms_contributor"}}
+			return &web.Error{Status: http.StatusBadRequest, Text: "icms_contributor 2 (exempt from state registration) does not go with a state_registration number: send ISENTO or 1.", Details: web.FieldDetails{Field: "icms_contributor"}}
 		}
 	case "9":
 	default:

@@ -15,11 +15,11 @@ import (
 type contracts struct{ *API }
 
 var (
-	errContractNotFound = web.NewError(http.StatusNotFound, web.TextContractNotFound)
+	errContractNotFound = web.NewError(http.StatusNotFound, "Contract not found or not updated.")
 	errRecurrenceType   = web.NewError(http.StatusBadRequest, web.TextRecurrenceType)
 	errContractStatus   = web.NewError(http.StatusBadRequest, web.TextContractStatus)
 	errContractDates    = web.NewError(http.StatusBadRequest, web.TextContractDates)
-	errTemplateNotFound = web.NewError(http.StatusNotFound, web.TextTemplateNotFound)
+	errTemplateNotFound = web.NewError(http.StatusNotFound, "Template not found.")
 	errPreviewTarget    = web.NewError(http.StatusBadRequest, web.TextPreviewTarget)
 	errContractNoFields = web.NewError(http.StatusBadRequest, web.TextNoFieldsToUpdate)
 )

@@ -15,15 +15,15 @@ import (
 type entries struct{ *API }
 
 var (
-	errExpenseNotFound      = web.NewError(http.StatusNotFound, web.TextExpenseNotFound)
-	errIncomeNotFound       = web.NewError(http.StatusNotFound, web.TextIncomeNotFound)
-	errInvalidDueDate       = web.NewError(http.StatusBadRequest, web.TextInvalidDueDate)
-	errInvalidCompetence    = web.NewError(http.StatusBadRequest, web.TextInvalidCompetence)
-	errPaidNeedsAccount     = web.NewError(http.StatusBadRequest, web.TextPaidNeedsAccount)
-	errInvalidBarcode       = web.NewError(http.StatusBadRequest, web.TextInvalidBarcode)
-	errInvalidAccessKey     = web.NewError(http.StatusBadRequest, web.TextInvalidAccessKey)
+	errExpenseNotFound      = web.NewError(http.StatusNotFound, "Expense not found or not updated.")
+	errIncomeNotFound       = web.NewError(http.StatusNotFound, "Income not found or not updated.")
+	errInvalidDueDate       = web.NewError(http.StatusBadRequest, "Invalid due_date. Use YYYY-MM-DD.")
+	errInvalidCompetence    = web.NewError(http.StatusBadRequest, "Invalid competence_date. Use YYYY-MM-DD.")
+	errPaidNeedsAccount     = web.NewError(http.StatusBadRequest, "A paid entry needs id_token_bank_account.")
+	errInvalidBarcode       = web.NewError(http.StatusBadRequest, "Invalid barcode. Send a boleto's linha digitável or bar code with valid check digits.")
+	errInvalidAccessKey     = web.NewError(http.StatusBadRequest, "Invalid access_key. Send the 44 digits with a valid check digit.")
 	errEntryNoFieldsUpdate  = web.NewError(http.StatusBadRequest, web.TextNoFieldsToUpdate)
-	errScreeningUnavailable = web.NewError(http.StatusBadRequest, web.TextScreeningUnavailable)
+	errScreeningUnavailable = web.NewError(http.StatusBadRequest, "Screening not found or already used.")
 )
 
 // entryKind is what differs between the expense and the income routes.

@@ -15,11 +15,11 @@ type inventory struct{ *API }
 
 var (
 	errReportParams       = web.NewError(http.StatusBadRequest, web.TextReportParams)
-	errMovementNotFound   = web.NewError(http.StatusNotFound, web.TextMovementNotFound)
-	errInvalidQuantity    = web.NewError(http.StatusBadRequest, web.TextInvalidQuantity)
-	errInvalidUnitary     = web.NewError(http.StatusBadRequest, web.TextInvalidUnitary)
-	errInvalidMoveDate    = web.NewError(http.StatusBadRequest, web.TextInvalidMoveDate)
-	errInvalidValidation  = web.NewError(http.StatusBadRequest, web.TextInvalidValidation)
+	errMovementNotFound   = web.NewError(http.StatusNotFound, "Inventory movement not found or not updated.")
+	errInvalidQuantity    = web.NewError(http.StatusBadRequest, "Invalid quantity. It must be greater than zero, with up to 3 decimal places.")
+	errInvalidUnitary     = web.NewError(http.StatusBadRequest, "Invalid unitary_value. It must not be negative.")
+	errInvalidMoveDate    = web.NewError(http.StatusBadRequest, "Invalid date_in_out. Use YYYY-MM-DD.")
+	errInvalidValidation  = web.NewError(http.StatusBadRequest, "Invalid validation_date. Use YYYY-MM-DD.")
 	errInvalidRangeDate   = web.NewError(http.StatusBadRequest, web.TextInvalidRangeDate)
 	errMovementNoFields   = web.NewError(http.StatusBadRequest, web.TextNoFieldsToUpdate)
 	maxMovementQuantity   = decimal.New(1, 9)

@@ -14,15 +14,15 @@ import (
 type products struct{ *API }
 
 var (
-	errProductCodeUsed       = web.NewError(http.StatusBadRequest, web.TextProductCodeUsed)
-	errInvalidProductCode    = web.NewError(http.StatusBadRequest, web.TextInvalidProductCode)
-	errProductNotFound       = web.NewError(http.StatusNotFound, web.TextProductNotFound)
-	errInvalidProductType    = web.NewError(http.StatusBadRequest, web.TextInvalidProdType)
+	errProductCodeUsed       = web.NewError(http.StatusBadRequest, "Product code already used in this unit.")
+	errInvalidProductCode    = web.NewError(http.StatusBadRequest, "Invalid code. Use 1 to 60 characters.")
+	errProductNotFound       = web.NewError(http.StatusNotFound, "Product or service not found or not updated.")
+	errInvalidProductType    = web.NewError(http.StatusBadRequest, "Invalid type. Use product, service or all.")
 	errInvalidNCM            = web.NewError(http.StatusBadRequest, web.TextInvalidNCM)
-	errInvalidCFOP           = web.NewError(http.StatusBadRequest, web.TextInvalidCFOP)
-	errInvalidUsageType      = web.NewError(http.StatusBadRequest, web.TextInvalidUsage)
-	errNegativeValue         = web.NewError(http.StatusBadRequest, web.TextNegativeValue)
-	errInvalidUnit           = web.NewError(http.StatusBadRequest, web.TextInvalidUnit)
+	errInvalidCFOP           = web.NewError(http.StatusBadRequest, "Invalid cfop. Use 4 digits starting with 1 to 7.")
+	errInvalidUsageType      = web.NewError(http.StatusBadRequest, "Invalid usage_type. Use a SPED item type code (00 to 10, or 99).")
+	errNegativeValue         = web.NewError(http.StatusBadRequest, "Invalid monetary_value. It must not be negative.")
+	errInvalidUnit           = web.NewError(http.StatusBadRequest, "Invalid unit. Use up to 6 characters.")
 	errProductNoFieldsUpdate = web.NewError(http.StatusBadRequest, web.TextNoFieldsToUpdate)
 )
 
@@ -165,7 +165,7 @@ func (s products) apply(q *productRequest, f *store.ProductFields) error {
 		return nil
 	}
 	if field, msg := s.Invoices.Reform.Check(f.Type, f.IBSCBSCST, f.IBSCBSClass, f.IBSCBSOperation); field != "" {
-		return &web.Error{Status: http.StatusUnprocessableEntity, Text: web.TextInvalidIBSCBS, Details: fieldProblem{Field: field, Message: msg}}
+		return &web.Error{Status: http.StatusUnprocessableEntity, Text: "Invalid IBS and CBS classification: details.field is the field at fault, details.message says why.", Details: fieldProblem{Field: field, Message: msg}}
 	}
 	return nil
 }

@@ -11,8 +11,8 @@ import (
 type projects struct{ *API }
 
 var (
-	errProjectNotFound       = web.NewError(http.StatusNotFound, web.TextProjectNotFound)
-	errNegativeBudget        = web.NewError(http.StatusBadRequest, web.TextNegativeBudget)
+	errProjectNotFound       = web.NewError(http.StatusNotFound, "Project not found or not updated.")
+	errNegativeBudget        = web.NewError(http.StatusBadRequest, "Invalid budget. It must not be negative.")
 	errProjectNoFieldsUpdate = web.NewError(http.StatusBadRequest, web.TextNoFieldsToUpdate)
 )
 

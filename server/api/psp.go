@@ -122,7 +122,7 @@ type pixAutomaticoRequest struct {
 	PayerAccount string `json:"payer_account" doc:"The payer's account number (up to 20 characters)."`
 }
 
-var errPayerAccount = web.NewError(http.StatusBadRequest, web.TextPayerAccount)
+var errPayerAccount = web.NewError(http.StatusBadRequest, "Give the payer's account whole (payer_ispb: 8 digits; payer_account: up to 20 characters; payer_agency: up to 4 digits) or not at all.")
 
 // ispb is a bank's ISPB: 8 digits or capital letters.
 var ispb = regexp.MustCompile(`^[0-9A-Z]{8}$`)

@@ -18,18 +18,18 @@ import (
 type purchases struct{ *API }
 
 var (
-	errKeyIssuer          = web.NewError(http.StatusUnprocessableEntity, web.TextKeyIssuer)
-	errInvalidAccessKeyPO = web.NewError(http.StatusUnprocessableEntity, web.TextInvalidKey)
-	errPurchaseExists     = web.NewError(http.StatusConflict, web.TextPurchaseExists)
-	errNFeInInbox         = web.NewError(http.StatusConflict, web.TextNFeInInbox)
+	errKeyIssuer          = web.NewError(http.StatusUnprocessableEntity, "Invalid access key: its issuer's CNPJ is not a valid CNPJ, so no supplier can be made of it.")
+	errInvalidAccessKeyPO = web.NewError(http.StatusUnprocessableEntity, "Invalid access key: use the 44 digits with a valid check digit.")
+	errPurchaseExists     = web.NewError(http.StatusConflict, "A purchase order for this access key already exists.")
+	errNFeInInbox         = web.NewError(http.StatusConflict, "This NF-e is already in the inbox.")
 	errNotNFe             = web.NewError(http.StatusUnprocessableEntity, web.TextNotNFe)
-	errForeignNFe         = web.NewError(http.StatusUnprocessableEntity, web.TextForeignNFe)
-	errNFeNotAuthorized   = web.NewError(http.StatusUnprocessableEntity, web.TextNFeNotAuthorized)
-	errNFeConfirmDown     = web.NewError(http.StatusBadGateway, web.TextNFeConfirmDown)
-	errNFeNotFound        = web.NewError(http.StatusNotFound, web.TextNFeNotFound)
-	errManifestReason     = web.NewError(http.StatusBadRequest, web.TextManifestReason)
-	errManifestDone       = web.NewError(http.StatusConflict, web.TextManifestDone)
-	errManifestTwice      = web.NewError(http.StatusConflict, web.TextManifestTwice)
+	errForeignNFe         = web.NewError(http.StatusUnprocessableEntity, "The NF-e was not issued to this unit's CNPJ.")
+	errNFeNotAuthorized   = web.NewError(http.StatusUnprocessableEntity, "The NF-e has no authorization protocol: import the nfeProc the issuer received from SEFAZ (with its protNFe, cStat 100). Nothing was stored.")
+	errNFeConfirmDown     = web.NewError(http.StatusBadGateway, "The tax authority did not answer when asked to confirm the NF-e. Try again: nothing was stored.")
+	errNFeNotFound        = web.NewError(http.StatusNotFound, "NF-e not found in the unit's inbox.")
+	errManifestReason     = web.NewError(http.StatusBadRequest, "Operação não realizada needs a justification of 15 to 255 characters.")
+	errManifestDone       = web.NewError(http.StatusConflict, "The NF-e already has a conclusive manifestation.")
+	errManifestTwice      = web.NewError(http.StatusConflict, "Ciência da operação was already recorded.")
 )
 
 // importNFe (a fincom route: it stands in for the tax authority's
@@ -55,7 +55,7 @@ func (s purchases) importNFe(r *web.Request) (any, error) {
 	case errors.Is(err, inbox.ErrNotAuthorized):
 		return nil, errNFeNotAuthorized
 	case errors.Is(err, inbox.ErrSignature):
-		return nil, &web.Error{Status: http.StatusUnprocessableEntity, Text: web.TextNFeSignature, Details: map[string]string{"reason": err.Error()}}
+		return nil, &web.Error{Status: http.StatusUnprocessableEntity, Text: "The NF-e's signature does not verify (details.reason): it changed after it was signed, or the issuer's certificate did not sign it. Nothing was stored.", Details: map[string]string{"reason": err.Error()}}
 	case err != nil:
 		return nil, errNotNFe
 	}
@@ -64,7 +64,7 @@ func (s purchases) importNFe(r *web.Request) (any, error) {
 		// note's authority confirms it before it enters.
 		var nc *invoicing.NotConfirmedError
 		if err := s.Invoices.ConfirmNote(r.Ctx, r.DB, r.Unit.ID, &n); errors.As(err, &nc) {
-			return nil, &web.Error{Status: http.StatusUnprocessableEntity, Text: web.TextNFeNotConfirmed, Details: map[string]any{"code": nc.Code, "reason": sefaz.Shown(nc.Reason)}}
+			return nil, &web.Error{Status: http.StatusUnprocessableEntity, Text: "The tax authority does not confirm this NF-e as authorized (details.code, details.reason): it does not know it, it was cancelled, or it is not the note it authorized. Nothing was stored.", Details: map[string]any{"code": nc.Code, "reason": sefaz.Shown(nc.Reason)}}
 		} else if errors.Is(err, invoicing.ErrConfirmDown) {
 			s.Log.Warn("confirm an imported NF-e", "error", err)
 			return nil, errNFeConfirmDown

@@ -18,7 +18,7 @@ var (
 	errUnreadable       = web.NewError(http.StatusUnprocessableEntity, web.TextUnreadable)
 	errNoOCR            = web.NewError(http.StatusUnprocessableEntity, web.TextNoOCR)
 	errOneFile          = web.NewError(http.StatusBadRequest, web.TextOneFile)
-	errScreeningMissing = web.NewError(http.StatusNotFound, web.TextScreeningNotFound)
+	errScreeningMissing = web.NewError(http.StatusNotFound, "Screening not found or not pending.")
 )
 
 // oneFile reads the request's single `files` part.

@@ -10,7 +10,7 @@ import (
 // status handles the entry status routes (routes.go).
 type status struct{ *API }
 
-var errEntryNotFound = web.NewError(http.StatusNotFound, web.TextEntryNotFound)
+var errEntryNotFound = web.NewError(http.StatusNotFound, "Entry not found.")
 
 // statusDef documents one entry status and how it is derived.
 type statusDef struct {

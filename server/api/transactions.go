@@ -14,10 +14,10 @@ type transactions struct{ *API }
 var (
 	errDateRange       = web.NewError(http.StatusBadRequest, web.TextDateRange)
 	errDateOrder       = web.NewError(http.StatusBadRequest, web.TextDateOrder)
-	errInvalidFromDate = web.NewError(http.StatusBadRequest, web.TextInvalidFromDate)
-	errInvalidToDate   = web.NewError(http.StatusBadRequest, web.TextInvalidToDate)
-	errInvalidInitial  = web.NewError(http.StatusBadRequest, web.TextInvalidInitialDate)
-	errInvalidFinal    = web.NewError(http.StatusBadRequest, web.TextInvalidFinalDate)
+	errInvalidFromDate = web.NewError(http.StatusBadRequest, "Invalid from_date. Use YYYY-MM-DD.")
+	errInvalidToDate   = web.NewError(http.StatusBadRequest, "Invalid to_date. Use YYYY-MM-DD.")
+	errInvalidInitial  = web.NewError(http.StatusBadRequest, "Invalid initial_date. Use YYYY-MM-DD.")
+	errInvalidFinal    = web.NewError(http.StatusBadRequest, "Invalid final_date. Use YYYY-MM-DD.")
 )
 
 // maxRangeDays is the spec's limit on a listing's interval (Limits).

@@ -14,10 +14,10 @@ import (
 type webhooks struct{ *API }
 
 var (
-	errWebhookURL      = web.NewError(http.StatusBadRequest, web.TextWebhookURL)
-	errWebhookPrivate  = web.NewError(http.StatusBadRequest, web.TextWebhookPrivate)
-	errWebhookEvents   = web.NewError(http.StatusBadRequest, web.TextWebhookEvents)
-	errWebhookNotFound = web.NewError(http.StatusNotFound, web.TextWebhookNotFound)
+	errWebhookURL      = web.NewError(http.StatusBadRequest, "Invalid url. Use an http or https address.")
+	errWebhookPrivate  = web.NewError(http.StatusBadRequest, "Invalid url. Webhooks are posted to public addresses only, not to loopback, private, link-local or reserved ones.")
+	errWebhookEvents   = web.NewError(http.StatusBadRequest, "Unknown event. See the README for the event names.")
+	errWebhookNotFound = web.NewError(http.StatusNotFound, "Webhook not found or not updated.")
 )
 
 type webhookRequest struct {

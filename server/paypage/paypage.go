@@ -30,12 +30,12 @@ type Pages struct {
 
 var (
 	errOnlinePayment  = web.NewError(http.StatusConflict, web.TextOnlinePayment)
-	errPortalNotFound = web.NewError(http.StatusNotFound, web.TextPortalNotFound)
+	errPortalNotFound = web.NewError(http.StatusNotFound, "Pedido não encontrado ou cobrança cancelada.")
 	// A boleto the bank has not registered yet (or refused) is not shown:
 	// the payer's bank would refuse it.
 	errBoletoRegistering = web.NewError(http.StatusConflict, web.TextBoletoRegistering)
 	errBoletoRejected    = web.NewError(http.StatusConflict, web.TextBoletoRejected)
-	errInvoiceUnknown    = web.NewError(http.StatusNotFound, web.TextInvoiceNotFound)
+	errInvoiceUnknown    = web.NewError(http.StatusNotFound, "Nota fiscal não encontrada.")
 	errNoDANFE           = web.NewError(http.StatusConflict, web.TextNoDANFE)
 	errNoEvent           = web.NewError(http.StatusNotFound, "The invoice has no such event registered by the tax authority.")
 )

@@ -70,7 +70,7 @@ func (q *payPixRequest) Validate() error {
 	return nil
 }
 
-var errNotAtTestPSP = web.NewError(http.StatusConflict, web.TextNotAtTestPSP)
+var errNotAtTestPSP = web.NewError(http.StatusConflict, "The charge is not a PIX charge at the domain's local PSP.")
 
 // testPayPix (test mode) is the payer paying an order's PIX charge at the
 // domain's local PSP: any amount, the webhook twice, or lost when

@@ -19,7 +19,7 @@ import (
 )
 
 var (
-	errClockRequest = web.NewError(http.StatusBadRequest, web.TextClockRequest)
+	errClockRequest = web.NewError(http.StatusBadRequest, "Send now (RFC 3339), advance (an ISO 8601 duration such as P1M) or reset.")
 	errClockBack    = web.NewError(http.StatusBadRequest, web.TextClockBack)
 	errClockJump    = web.NewError(http.StatusUnprocessableEntity, web.TextClockJump)
 )
@@ -410,7 +410,7 @@ type snapshotRequest struct {
 
 var (
 	errSnapshot     = web.NewError(http.StatusBadRequest, web.TextSnapshot)
-	errInvalidLabel = web.NewError(http.StatusBadRequest, web.TextInvalidLabel)
+	errInvalidLabel = web.NewError(http.StatusBadRequest, "Invalid label: use 1 to 30 lower-case letters, digits and hyphens.")
 )
 
 // testSnapshot (test mode) saves the domain's state under a name.
@@ -485,7 +485,7 @@ type authorityMode struct {
 	DelayMS int    `json:"delay_ms"`
 }
 
-var errAuthorityMode = web.NewError(http.StatusBadRequest, web.TextAuthorityMode)
+var errAuthorityMode = web.NewError(http.StatusBadRequest, "Use mode authorize, reject (code 200 to 999 and reason), delay (delay_ms up to 60000), drop or offline.")
 
 func (q *authorityMode) Validate() error {
 	switch q.Mode {

@@ -9,8 +9,8 @@ import (
 )
 
 var (
-	errInvalidMultipart = NewError(http.StatusBadRequest, TextInvalidMultipart)
-	errTwoMetadata      = NewError(http.StatusBadRequest, TextTwoMetadata)
+	errInvalidMultipart = NewError(http.StatusBadRequest, "Invalid multipart body. Send a JSON part named metadata and the files as parts named files.")
+	errTwoMetadata      = NewError(http.StatusBadRequest, "Send one metadata part.")
 	errUploadsBusy      = NewError(http.StatusServiceUnavailable, textUploadsBusy)
 )
 
