@@ -2,7 +2,6 @@ package paypage
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -26,7 +25,8 @@ func (s *Pages) publicInvoice(r *web.Request) (store.Invoice, store.InvoiceData,
 }
 
 // withPublicInvoice calls read with the open domain of a public token and
-// its order's invoice (errInvoiceUnknown without one).
+// its order's invoice (store.ErrNotFound without one: the routes'
+// docErrs).
 func (s *Pages) withPublicInvoice(r *web.Request, read func(db *store.DB, inv store.Invoice, unitID int64, order string) error) error {
 	token := r.Params.ByName("token")
 	db, release, err := s.publicDB(r.Ctx, r.HTTP, token)
@@ -37,9 +37,6 @@ func (s *Pages) withPublicInvoice(r *web.Request, read func(db *store.DB, inv st
 	inv, unitID, order, err := db.PublicInvoice(r.Ctx, token)
 	if err == nil {
 		err = read(db, inv, unitID, order)
-	}
-	if errors.Is(err, store.ErrNotFound) {
-		err = errInvoiceUnknown
 	}
 	return err
 }

@@ -44,7 +44,8 @@ func (s *Pages) errorPage(err error) web.Page {
 }
 
 // publicDB opens the domain a public token names. Unknown tokens are not
-// found, never an error that tells domains apart.
+// found (the routes' pageErrs, docErrs), never an error that tells
+// domains apart.
 func (s *Pages) publicDB(ctx context.Context, r *http.Request, token string) (*store.DB, func(), error) {
 	if !s.Limiter.Allow(r) {
 		return nil, nil, web.ErrTooManyRequests
@@ -53,11 +54,7 @@ func (s *Pages) publicDB(ctx context.Context, r *http.Request, token string) (*s
 	if !ok {
 		return nil, nil, errPortalNotFound
 	}
-	db, release, err := s.Domains.Acquire(ctx, name)
-	if errors.Is(err, store.ErrNoDomain) {
-		return nil, nil, errPortalNotFound
-	}
-	return db, release, err
+	return s.Domains.Acquire(ctx, name)
 }
 
 // portalOrder opens the domain of a public token and reads its order.
@@ -69,9 +66,6 @@ func (s *Pages) portalOrder(r *web.Request, token string) (*store.DB, store.Port
 	o, err := db.PortalOrder(r.Ctx, token)
 	if err != nil {
 		release()
-		if errors.Is(err, store.ErrNotFound) {
-			err = errPortalNotFound
-		}
 		return nil, store.PortalOrder{}, nil, err
 	}
 	return db, o, release, nil

@@ -48,32 +48,39 @@ var installmentQuery = []web.QueryParam{{Name: "installment", Doc: "The installm
 // kind (default: the latest).
 var sequenceQuery = []web.QueryParam{{Name: "sequence", Doc: "The event's sequence (1, 2, ...); default: the latest."}}
 
+// What the routes answer for an unknown public token: the page's order,
+// or the invoice of the documents' routes.
+var (
+	pageErrs = web.ErrMap{{store.ErrNoDomain, errPortalNotFound}, {store.ErrNotFound, errPortalNotFound}}
+	docErrs  = web.ErrMap{{store.ErrNoDomain, errPortalNotFound}, {store.ErrNotFound, errInvoiceUnknown}}
+)
+
 // Routes are the payment page's routes.
 func (s *Pages) Routes() []web.Route {
 	return []web.Route{
 		// The public payment portal: no tokens but the order's public one
 		// (spec, Authentication 7); rate-limited per client address.
-		{Method: http.MethodGet, Path: "/sales_orders/public_payment/:token", Do: web.Plain(s.publicPayment), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
+		{Method: http.MethodGet, Path: "/sales_orders/public_payment/:token", Do: web.Plain(s.publicPayment), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault, Errs: pageErrs,
 			Doc: web.Doc{Tag: web.TagPortal, Summary: "The order's payment page.", Desc: docPublicPayment, Raw: "text/html"}},
-		{Method: http.MethodGet, Path: "/sales_orders/public_boleto/:token", Do: web.Plain(s.publicBoleto), Query: installmentQuery, Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
+		{Method: http.MethodGet, Path: "/sales_orders/public_boleto/:token", Do: web.Plain(s.publicBoleto), Query: installmentQuery, Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault, Errs: pageErrs,
 			Doc: web.Doc{Tag: web.TagPortal, Summary: "The printable boleto.", Desc: docPublicBoleto, Raw: "text/html"}},
-		{Method: http.MethodGet, Path: "/sales_orders/public_boleto_pdf/:token", Do: web.Plain(s.publicBoletoPDF), Query: installmentQuery, Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
+		{Method: http.MethodGet, Path: "/sales_orders/public_boleto_pdf/:token", Do: web.Plain(s.publicBoletoPDF), Query: installmentQuery, Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault, Errs: pageErrs,
 			Doc: web.Doc{Tag: web.TagPortal, Summary: "The boleto as a PDF (a fincom route).", Desc: docPublicBoletoPDF, Raw: "application/pdf"}},
-		{Method: http.MethodGet, Path: "/sales_orders/public_pix_qr/:token", Do: web.Plain(s.publicPixQR), Query: installmentQuery, Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
+		{Method: http.MethodGet, Path: "/sales_orders/public_pix_qr/:token", Do: web.Plain(s.publicPixQR), Query: installmentQuery, Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault, Errs: pageErrs,
 			Doc: web.Doc{Tag: web.TagPortal, Summary: "The PIX BR Code as a QR code image.", Desc: docPublicPixQR, Raw: "image/png"}},
-		{Method: http.MethodGet, Path: "/sales_orders/public_danfe/:token", Do: web.Plain(s.publicDANFE), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
+		{Method: http.MethodGet, Path: "/sales_orders/public_danfe/:token", Do: web.Plain(s.publicDANFE), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault, Errs: docErrs,
 			Doc: web.Doc{Tag: web.TagPortal, Summary: "The invoice's DANFE page (a fincom route).", Desc: docPublicDANFE, Raw: "text/html"}},
-		{Method: http.MethodGet, Path: "/sales_orders/public_danfe_pdf/:token", Do: web.Plain(s.publicDANFEPDF), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
+		{Method: http.MethodGet, Path: "/sales_orders/public_danfe_pdf/:token", Do: web.Plain(s.publicDANFEPDF), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault, Errs: docErrs,
 			Doc: web.Doc{Tag: web.TagPortal, Summary: "The invoice's DANFE as a PDF (a fincom route).", Desc: docPublicDANFEPDF, Raw: "application/pdf"}},
-		{Method: http.MethodGet, Path: "/sales_orders/public_nf_xml/:token", Do: web.Plain(s.publicNFXML), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
+		{Method: http.MethodGet, Path: "/sales_orders/public_nf_xml/:token", Do: web.Plain(s.publicNFXML), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault, Errs: docErrs,
 			Doc: web.Doc{Tag: web.TagPortal, Summary: "The authorized invoice's XML (a fincom route).", Desc: docPublicNFXML, Raw: "application/xml"}},
-		{Method: http.MethodGet, Path: "/sales_orders/public_nf_cancellation_xml/:token", Do: web.Plain(s.publicEventXML(invoicing.EventCancellation)), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
+		{Method: http.MethodGet, Path: "/sales_orders/public_nf_cancellation_xml/:token", Do: web.Plain(s.publicEventXML(invoicing.EventCancellation)), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault, Errs: docErrs,
 			Doc: web.Doc{Tag: web.TagPortal, Summary: "The invoice's cancellation event as the authority registered it (a fincom route).", Desc: docPublicCancellationXML, Raw: "application/xml"}},
-		{Method: http.MethodGet, Path: "/sales_orders/public_nf_correction_xml/:token", Do: web.Plain(s.publicEventXML(invoicing.EventCorrection)), Query: sequenceQuery, Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault,
+		{Method: http.MethodGet, Path: "/sales_orders/public_nf_correction_xml/:token", Do: web.Plain(s.publicEventXML(invoicing.EventCorrection)), Query: sequenceQuery, Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault, Errs: docErrs,
 			Doc: web.Doc{Tag: web.TagPortal, Summary: "The invoice's correction letter as the authority registered it (a fincom route).", Desc: docPublicCorrectionXML, Raw: "application/xml"}},
-		{Path: "/sales_orders/public_event", Do: web.Handle(s.publicEvent), Auth: web.AuthPublic, Texts: web.TextsDefault, Errs: web.ErrMap{{store.ErrNotFound, errPortalNotFound}},
+		{Path: "/sales_orders/public_event", Do: web.Handle(s.publicEvent), Auth: web.AuthPublic, Texts: web.TextsDefault, Errs: pageErrs,
 			Doc: web.Doc{Tag: web.TagPortal, Summary: "Record a portal event (viewed, copied the PIX code, ...).", Desc: docPublicEvent, Resp: web.Done}},
-		{Path: "/sales_orders/public_pay", Do: web.Handle(s.publicPay), Auth: web.AuthPublic, Texts: web.TextsDefault, Errs: web.ErrMap{{store.ErrNotFound, errPortalNotFound}},
+		{Path: "/sales_orders/public_pay", Do: web.Handle(s.publicPay), Auth: web.AuthPublic, Texts: web.TextsDefault, Errs: pageErrs,
 			Doc: web.Doc{Tag: web.TagPortal, Summary: "Pay from the portal: test mode's simulated payer; 409 outside test mode.", Desc: docPublicPay, Resp: web.WithMessage{Data: store.Payment{}}}},
 	}
 }
