@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"strings"
 	"testing"
-
-	"fincom/server/web"
 )
 
 const (
@@ -34,7 +32,7 @@ func TestEntries(t *testing.T) {
 		// Names with folders were once cut to their last element; since
 		// issue 10 they are refused.
 		{name: "multipart path traversal name", path: "/insert_expense", body: `{` + auth + `,"description":"Boleto papel","value":1026.56,"due_date":"2026-11-15"}`,
-			files: map[string][]byte{"../../boleto.pdf": pdf}, status: 400, text: web.TextFileName},
+			files: map[string][]byte{"../../boleto.pdf": pdf}, status: 400, text: "Invalid file name. Send a plain name (no folders or control characters, at most 255 bytes)."},
 		{name: "missing description", path: "/insert_expense", body: `{` + auth + `,"value":10,"due_date":"2026-11-05"}`, status: 400, text: "Missing parameters"},
 		{name: "missing due date", path: "/insert_expense", body: `{` + auth + `,"description":"X","value":10}`, status: 400, text: "Missing parameters"},
 		{name: "missing value", path: "/insert_expense", body: `{` + auth + `,"description":"X","due_date":"2026-11-05"}`, status: 400, text: "Invalid value. It must be greater than zero."},

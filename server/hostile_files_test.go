@@ -66,32 +66,32 @@ func TestHostileFiles(t *testing.T) {
 		text             string // the error text, when fixed
 		budget           uint64 // bytes allocated while answering
 	}{
-		{name: "external entity", path: "/get_ocr_data_by_file", meta: meta, files: map[string][]byte{"nfe.xml": []byte(xxe)}, status: 422, text: web.TextUnreadable},
-		{name: "billion laughs", path: "/get_ocr_data_by_file", meta: meta, files: map[string][]byte{"nfe.xml": []byte(laughs)}, status: 422, text: web.TextUnreadable},
-		{name: "PDF bomb 1 GiB", path: "/get_ocr_data_by_file", meta: meta, files: map[string][]byte{"boleto.pdf": deflatedPDF(1 << 30)}, status: 422, text: web.TextUnreadable, budget: 160 << 20},
-		{name: "HTML named PDF", path: "/insert_expense", meta: expense, files: map[string][]byte{"nota.pdf": []byte("<html><script>alert(1)</script></html>")}, status: 415, text: web.TextFileType},
-		{name: "ELF named PNG", path: "/insert_expense", meta: expense, files: map[string][]byte{"foto.png": append([]byte("\x7fELF\x02\x01\x01"), make([]byte, 100)...)}, status: 415, text: web.TextFileType},
-		{name: "SVG with script", path: "/insert_expense", meta: expense, files: map[string][]byte{"logo.svg": []byte(`<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>`)}, status: 415, text: web.TextFileType},
-		{name: "XHTML named XML", path: "/insert_expense", meta: expense, files: map[string][]byte{"nfe.xml": []byte(`<?xml version="1.0"?><x:p xmlns:x="http://www.w3.org/1999/xhtml">oi</x:p>`)}, status: 415, text: web.TextFileType},
-		{name: "zip named XML", path: "/get_ocr_data_by_file", meta: meta, files: map[string][]byte{"nfe.xml": append([]byte("PK\x03\x04"), make([]byte, 64)...)}, status: 415, text: web.TextFileType},
-		{name: "dot-dot slash", path: "/insert_expense", meta: expense, files: map[string][]byte{"../../etc/passwd": testFile(t, "boleto.pdf")}, status: 400, text: web.TextFileName},
-		{name: "dot-dot backslash", path: "/insert_expense", meta: expense, files: map[string][]byte{`..\..\boot.ini`: testFile(t, "boleto.pdf")}, status: 400, text: web.TextFileName},
-		{name: "absolute path", path: "/insert_expense", meta: expense, files: map[string][]byte{"/etc/shadow": testFile(t, "boleto.pdf")}, status: 400, text: web.TextFileName},
-		{name: "dot-dot alone", path: "/insert_expense", meta: expense, files: map[string][]byte{"..": testFile(t, "boleto.pdf")}, status: 400, text: web.TextFileName},
-		{name: "escape character", path: "/insert_expense", meta: expense, files: map[string][]byte{"nota\x1b[2J.pdf": testFile(t, "boleto.pdf")}, status: 400, text: web.TextFileName},
-		{name: "tab character", path: "/insert_expense", meta: expense, files: map[string][]byte{"nota\t.pdf": testFile(t, "boleto.pdf")}, status: 400, text: web.TextFileName},
-		{name: "300-byte name", path: "/insert_expense", meta: expense, files: map[string][]byte{strings.Repeat("a", 296) + ".pdf": testFile(t, "boleto.pdf")}, status: 400, text: web.TextFileName},
+		{name: "external entity", path: "/get_ocr_data_by_file", meta: meta, files: map[string][]byte{"nfe.xml": []byte(xxe)}, status: 422, text: "Could not read the document."},
+		{name: "billion laughs", path: "/get_ocr_data_by_file", meta: meta, files: map[string][]byte{"nfe.xml": []byte(laughs)}, status: 422, text: "Could not read the document."},
+		{name: "PDF bomb 1 GiB", path: "/get_ocr_data_by_file", meta: meta, files: map[string][]byte{"boleto.pdf": deflatedPDF(1 << 30)}, status: 422, text: "Could not read the document.", budget: 160 << 20},
+		{name: "HTML named PDF", path: "/insert_expense", meta: expense, files: map[string][]byte{"nota.pdf": []byte("<html><script>alert(1)</script></html>")}, status: 415, text: "Unsupported file type. Send PDF, image (PNG, JPEG, GIF, WebP) or XML."},
+		{name: "ELF named PNG", path: "/insert_expense", meta: expense, files: map[string][]byte{"foto.png": append([]byte("\x7fELF\x02\x01\x01"), make([]byte, 100)...)}, status: 415, text: "Unsupported file type. Send PDF, image (PNG, JPEG, GIF, WebP) or XML."},
+		{name: "SVG with script", path: "/insert_expense", meta: expense, files: map[string][]byte{"logo.svg": []byte(`<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>`)}, status: 415, text: "Unsupported file type. Send PDF, image (PNG, JPEG, GIF, WebP) or XML."},
+		{name: "XHTML named XML", path: "/insert_expense", meta: expense, files: map[string][]byte{"nfe.xml": []byte(`<?xml version="1.0"?><x:p xmlns:x="http://www.w3.org/1999/xhtml">oi</x:p>`)}, status: 415, text: "Unsupported file type. Send PDF, image (PNG, JPEG, GIF, WebP) or XML."},
+		{name: "zip named XML", path: "/get_ocr_data_by_file", meta: meta, files: map[string][]byte{"nfe.xml": append([]byte("PK\x03\x04"), make([]byte, 64)...)}, status: 415, text: "Unsupported file type. Send PDF, image (PNG, JPEG, GIF, WebP) or XML."},
+		{name: "dot-dot slash", path: "/insert_expense", meta: expense, files: map[string][]byte{"../../etc/passwd": testFile(t, "boleto.pdf")}, status: 400, text: "Invalid file name. Send a plain name (no folders or control characters, at most 255 bytes)."},
+		{name: "dot-dot backslash", path: "/insert_expense", meta: expense, files: map[string][]byte{`..\..\boot.ini`: testFile(t, "boleto.pdf")}, status: 400, text: "Invalid file name. Send a plain name (no folders or control characters, at most 255 bytes)."},
+		{name: "absolute path", path: "/insert_expense", meta: expense, files: map[string][]byte{"/etc/shadow": testFile(t, "boleto.pdf")}, status: 400, text: "Invalid file name. Send a plain name (no folders or control characters, at most 255 bytes)."},
+		{name: "dot-dot alone", path: "/insert_expense", meta: expense, files: map[string][]byte{"..": testFile(t, "boleto.pdf")}, status: 400, text: "Invalid file name. Send a plain name (no folders or control characters, at most 255 bytes)."},
+		{name: "escape character", path: "/insert_expense", meta: expense, files: map[string][]byte{"nota\x1b[2J.pdf": testFile(t, "boleto.pdf")}, status: 400, text: "Invalid file name. Send a plain name (no folders or control characters, at most 255 bytes)."},
+		{name: "tab character", path: "/insert_expense", meta: expense, files: map[string][]byte{"nota\t.pdf": testFile(t, "boleto.pdf")}, status: 400, text: "Invalid file name. Send a plain name (no folders or control characters, at most 255 bytes)."},
+		{name: "300-byte name", path: "/insert_expense", meta: expense, files: map[string][]byte{strings.Repeat("a", 296) + ".pdf": testFile(t, "boleto.pdf")}, status: 400, text: "Invalid file name. Send a plain name (no folders or control characters, at most 255 bytes)."},
 		{name: "plain accented name", path: "/insert_expense", meta: expense, files: map[string][]byte{"nota fiscal nº 12 (março).pdf": testFile(t, "boleto.pdf")}, status: 200},
 		{name: "part flood", path: "/insert_expense", raw: strings.Repeat("--B\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\ny\r\n", 20_000) + "--B--\r\n", status: 400, text: "Invalid multipart body. Send a JSON part named metadata and the files as parts named files."},
 		{name: "unterminated part", path: "/insert_expense", raw: "--B\r\nContent-Disposition: form-data; name=\"metadata\"\r\n\r\n{", status: 400, text: "Invalid multipart body. Send a JSON part named metadata and the files as parts named files."},
 		{name: "second metadata part", path: "/insert_expense", raw: "--B\r\nContent-Disposition: form-data; name=\"metadata\"\r\n\r\n" + expense +
 			"\r\n--B\r\nContent-Disposition: form-data; name=\"metadata\"\r\n\r\n{}\r\n--B--\r\n", status: 400, text: "Send one metadata part."},
 		{name: "files part without a file name", path: "/insert_expense", raw: "--B\r\nContent-Disposition: form-data; name=\"metadata\"\r\n\r\n" + expense +
-			"\r\n--B\r\nContent-Disposition: form-data; name=\"files\"\r\n\r\n%PDF-1.4\r\n--B--\r\n", status: 400, text: web.TextFileName},
+			"\r\n--B\r\nContent-Disposition: form-data; name=\"files\"\r\n\r\n%PDF-1.4\r\n--B--\r\n", status: 400, text: "Invalid file name. Send a plain name (no folders or control characters, at most 255 bytes)."},
 		{name: "files part with an empty file name", path: "/insert_expense", raw: "--B\r\nContent-Disposition: form-data; name=\"metadata\"\r\n\r\n" + expense +
-			"\r\n--B\r\nContent-Disposition: form-data; name=\"files\"; filename=\"\"\r\n\r\n%PDF-1.4\r\n--B--\r\n", status: 400, text: web.TextFileName},
+			"\r\n--B\r\nContent-Disposition: form-data; name=\"files\"; filename=\"\"\r\n\r\n%PDF-1.4\r\n--B--\r\n", status: 400, text: "Invalid file name. Send a plain name (no folders or control characters, at most 255 bytes)."},
 		{name: "NUL in a file name", path: "/insert_expense", raw: "--B\r\nContent-Disposition: form-data; name=\"metadata\"\r\n\r\n" + expense +
-			"\r\n--B\r\nContent-Disposition: form-data; name=\"files\"; filename=\"a\x00.pdf\"\r\n\r\n%PDF-1.4\r\n--B--\r\n", status: 400, text: web.TextFileName},
+			"\r\n--B\r\nContent-Disposition: form-data; name=\"files\"; filename=\"a\x00.pdf\"\r\n\r\n%PDF-1.4\r\n--B--\r\n", status: 400, text: "Invalid file name. Send a plain name (no folders or control characters, at most 255 bytes)."},
 		{name: "header flood", path: "/insert_expense", raw: "--B\r\n" + strings.Repeat("X-A: b\r\n", 20_000) + "\r\n\r\n--B--\r\n", status: 400, text: "Invalid multipart body. Send a JSON part named metadata and the files as parts named files."},
 	} {
 		t.Run(c.name, func(t *testing.T) {

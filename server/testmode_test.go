@@ -13,7 +13,6 @@ import (
 
 	"fincom/jobs"
 	"fincom/server/billing"
-	"fincom/server/web"
 	"fincom/store"
 )
 
@@ -372,7 +371,7 @@ func TestDomainFromSnapshotAndResetEmpty(t *testing.T) {
 	contact := post(t, h, "/insert_contact", `{`+tokensOf(first)+`,"type":"legal","register":"11444777000161","socialReason":"Cliente SA"}`)["token"].(string)
 	post(t, h, "/_test/snapshot", `{"access_token":"`+first["access_token"].(string)+`","name":"with-contact"}`)
 
-	if rec := do(h, http.MethodPost, "/_test/domains", `{"access_token":"`+first["access_token"].(string)+`","snapshot":"nope"}`); rec.Code != 400 || !strings.Contains(rec.Body.String(), web.TextSnapshot) {
+	if rec := do(h, http.MethodPost, "/_test/domains", `{"access_token":"`+first["access_token"].(string)+`","snapshot":"nope"}`); rec.Code != 400 || !strings.Contains(rec.Body.String(), "Unknown or invalid snapshot: use 1 to 40 lower-case letters, digits and hyphens.") {
 		t.Fatalf("unknown snapshot: %d %s", rec.Code, rec.Body.String())
 	}
 	if rec := do(h, http.MethodPost, "/_test/domains", `{"access_token":"fca_nope_00","snapshot":"with-contact"}`); rec.Code != 403 {

@@ -13,7 +13,7 @@ import (
 type categoryMedian struct{ *API }
 
 var (
-	errProvideCNPJ = web.NewError(http.StatusBadRequest, web.TextProvideCNPJ)
+	errProvideCNPJ = web.NewError(http.StatusBadRequest, "Provide cnpj.")
 	errMedianCNPJ  = web.NewError(http.StatusBadRequest, web.TextInvalidCNPJ)
 )
 

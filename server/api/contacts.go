@@ -14,17 +14,17 @@ import (
 type contacts struct{ *API }
 
 var (
-	errInvalidCPF            = web.NewError(http.StatusBadRequest, web.TextInvalidCPF)
+	errInvalidCPF            = web.NewError(http.StatusBadRequest, "Invalid CPF.")
 	errInvalidCNPJ           = web.NewError(http.StatusBadRequest, web.TextInvalidCNPJ)
 	errFullNameRequired      = web.NewError(http.StatusBadRequest, "Full name is required for natural persons.")
 	errSocialReasonRequired  = web.NewError(http.StatusBadRequest, "Company name (social reason) is required for legal entities.")
 	errInvalidContactType    = web.NewError(http.StatusBadRequest, "Invalid contact type.")
-	errRegisterUsed          = web.NewError(http.StatusBadRequest, web.TextRegisterUsed)
+	errRegisterUsed          = web.NewError(http.StatusBadRequest, "Register already used in a contact of this unit.")
 	errContactNotFound       = web.NewError(http.StatusNotFound, "Contact not found or not updated.")
 	errContactNoFieldsUpdate = web.NewError(http.StatusBadRequest, web.TextNoFieldsToUpdateDot)
 	errInvalidBirthDate      = web.NewError(http.StatusBadRequest, "Invalid birthDate. Use DD/MM/YYYY.")
 	errInvalidState          = web.NewError(http.StatusBadRequest, "Invalid state. Use the two-letter abbreviation.")
-	errInvalidZip            = web.NewError(http.StatusBadRequest, web.TextInvalidZip)
+	errInvalidZip            = web.NewError(http.StatusBadRequest, "Invalid zip_code. Use 8 digits.")
 	errInvalidEmail          = web.NewError(http.StatusBadRequest, "Invalid email.")
 	errInvalidCityIBGE       = web.NewError(http.StatusBadRequest, "Invalid city_ibge. Use a 7-digit IBGE municipality code.")
 )
@@ -206,7 +206,7 @@ func checkStateRegistration(f *store.ContactFields) error {
 		}
 		n, ok := brdoc.NormalizeIE(f.State, ie)
 		if !ok {
-			return &web.Error{Status: http.StatusBadRequest, Text: fmt.Sprintf(web.TextInvalidIE, f.State), Details: web.FieldDetails{Field: "state_registration"}}
+			return &web.Error{Status: http.StatusBadRequest, Text: fmt.Sprintf("Invalid state_registration: not an inscrição estadual of %s (its check digits differ), nor ISENTO.", f.State), Details: web.FieldDetails{Field: "state_registration"}}
 		}
 		f.StateRegistration = n
 	} else if ie != "" {

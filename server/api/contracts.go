@@ -16,11 +16,11 @@ type contracts struct{ *API }
 
 var (
 	errContractNotFound = web.NewError(http.StatusNotFound, "Contract not found or not updated.")
-	errRecurrenceType   = web.NewError(http.StatusBadRequest, web.TextRecurrenceType)
-	errContractStatus   = web.NewError(http.StatusBadRequest, web.TextContractStatus)
-	errContractDates    = web.NewError(http.StatusBadRequest, web.TextContractDates)
+	errRecurrenceType   = web.NewError(http.StatusBadRequest, "Invalid recurrence_type. Use unique, monthly or yearly.")
+	errContractStatus   = web.NewError(http.StatusBadRequest, "Invalid status. Use draft, active, expired or cancelled.")
+	errContractDates    = web.NewError(http.StatusBadRequest, "Invalid validity dates. Use YYYY-MM-DD, the end not before the start.")
 	errTemplateNotFound = web.NewError(http.StatusNotFound, "Template not found.")
-	errPreviewTarget    = web.NewError(http.StatusBadRequest, web.TextPreviewTarget)
+	errPreviewTarget    = web.NewError(http.StatusBadRequest, "Provide id_contract or id_token_template.")
 	errContractNoFields = web.NewError(http.StatusBadRequest, web.TextNoFieldsToUpdate)
 )
 
@@ -279,7 +279,7 @@ func (s contracts) getContractPreview(r *web.Request, q *previewRequest) (any, e
 	return web.WithMessage{Message: "Contract preview rendered successfully.", Data: p}, nil
 }
 
-var errNoPixAutomatico = web.NewError(http.StatusConflict, web.TextNoPixAutomatico)
+var errNoPixAutomatico = web.NewError(http.StatusConflict, "The contract's order does not charge on PIX automático acceptance (requested_payment_mode PIX_AUTOMATICO and generateChargeOnPixAutomaticAcceptance).")
 
 // acceptPixAutomatico (a fincom route; spec, /insert_contract's rule)
 // records that the payer accepted the contract's PIX automático

@@ -13,10 +13,10 @@ import (
 type crm struct{ *API }
 
 var (
-	errCRMContact      = web.NewError(http.StatusForbidden, web.TextCRMContact)
-	errCRMRecordDate   = web.NewError(http.StatusBadRequest, web.TextCRMRecordDate)
-	errCRMNextContact  = web.NewError(http.StatusBadRequest, web.TextCRMNextContact)
-	errCRMNotFound     = web.NewError(http.StatusNotFound, web.TextCRMNotFound)
+	errCRMContact      = web.NewError(http.StatusForbidden, "id_contact not found, inactive, or not linked to unit_token")
+	errCRMRecordDate   = web.NewError(http.StatusBadRequest, "Invalid record_date. Use YYYY-MM-DD.")
+	errCRMNextContact  = web.NewError(http.StatusBadRequest, "Invalid next_contact_datetime. Use ISO 8601, e.g. 2026-12-01T14:30:00-03:00.")
+	errCRMNotFound     = web.NewError(http.StatusNotFound, "CRM record not found or not updated.")
 	errCRMNoFields     = web.NewError(http.StatusBadRequest, web.TextNoFieldsToUpdateDot)
 	errCRMInvalidRange = web.NewError(http.StatusBadRequest, web.TextInvalidRangeDate)
 )

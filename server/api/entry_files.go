@@ -9,7 +9,7 @@ import (
 // entryFiles handles the routes of the attachments of expenses and income (routes.go).
 type entryFiles struct{ *API }
 
-var errFileNotFound = web.NewError(http.StatusNotFound, web.TextFileNotFound)
+var errFileNotFound = web.NewError(http.StatusNotFound, "File not found.")
 
 // listEntryFiles answers an expense's or income's attachments (never their
 // bytes): [{token, name, content_type, size, sha256, created_date}].

@@ -14,7 +14,7 @@ import (
 type inventory struct{ *API }
 
 var (
-	errReportParams       = web.NewError(http.StatusBadRequest, web.TextReportParams)
+	errReportParams       = web.NewError(http.StatusBadRequest, "Parâmetros 'year' e 'type_data' são obrigatórios.")
 	errMovementNotFound   = web.NewError(http.StatusNotFound, "Inventory movement not found or not updated.")
 	errInvalidQuantity    = web.NewError(http.StatusBadRequest, "Invalid quantity. It must be greater than zero, with up to 3 decimal places.")
 	errInvalidUnitary     = web.NewError(http.StatusBadRequest, "Invalid unitary_value. It must not be negative.")

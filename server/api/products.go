@@ -18,7 +18,7 @@ var (
 	errInvalidProductCode    = web.NewError(http.StatusBadRequest, "Invalid code. Use 1 to 60 characters.")
 	errProductNotFound       = web.NewError(http.StatusNotFound, "Product or service not found or not updated.")
 	errInvalidProductType    = web.NewError(http.StatusBadRequest, "Invalid type. Use product, service or all.")
-	errInvalidNCM            = web.NewError(http.StatusBadRequest, web.TextInvalidNCM)
+	errInvalidNCM            = web.NewError(http.StatusBadRequest, "Invalid ncm. Use 8 digits.")
 	errInvalidCFOP           = web.NewError(http.StatusBadRequest, "Invalid cfop. Use 4 digits starting with 1 to 7.")
 	errInvalidUsageType      = web.NewError(http.StatusBadRequest, "Invalid usage_type. Use a SPED item type code (00 to 10, or 99).")
 	errNegativeValue         = web.NewError(http.StatusBadRequest, "Invalid monetary_value. It must not be negative.")

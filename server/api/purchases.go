@@ -22,7 +22,7 @@ var (
 	errInvalidAccessKeyPO = web.NewError(http.StatusUnprocessableEntity, "Invalid access key: use the 44 digits with a valid check digit.")
 	errPurchaseExists     = web.NewError(http.StatusConflict, "A purchase order for this access key already exists.")
 	errNFeInInbox         = web.NewError(http.StatusConflict, "This NF-e is already in the inbox.")
-	errNotNFe             = web.NewError(http.StatusUnprocessableEntity, web.TextNotNFe)
+	errNotNFe             = web.NewError(http.StatusUnprocessableEntity, "The file is not a readable NF-e XML.")
 	errForeignNFe         = web.NewError(http.StatusUnprocessableEntity, "The NF-e was not issued to this unit's CNPJ.")
 	errNFeNotAuthorized   = web.NewError(http.StatusUnprocessableEntity, "The NF-e has no authorization protocol: import the nfeProc the issuer received from SEFAZ (with its protNFe, cStat 100). Nothing was stored.")
 	errNFeConfirmDown     = web.NewError(http.StatusBadGateway, "The tax authority did not answer when asked to confirm the NF-e. Try again: nothing was stored.")

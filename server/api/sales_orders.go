@@ -23,7 +23,7 @@ func orderFormat(field string) error {
 }
 
 var (
-	errDatesRequired = web.NewError(http.StatusBadRequest, web.TextDatesRequired)
+	errDatesRequired = web.NewError(http.StatusBadRequest, "Parâmetros de data são obrigatórios.")
 )
 
 // taxFields are the number fields of group `nf`, all optional, default

@@ -15,9 +15,9 @@ import (
 type screenings struct{ *API }
 
 var (
-	errUnreadable       = web.NewError(http.StatusUnprocessableEntity, web.TextUnreadable)
-	errNoOCR            = web.NewError(http.StatusUnprocessableEntity, web.TextNoOCR)
-	errOneFile          = web.NewError(http.StatusBadRequest, web.TextOneFile)
+	errUnreadable       = web.NewError(http.StatusUnprocessableEntity, "Could not read the document.")
+	errNoOCR            = web.NewError(http.StatusUnprocessableEntity, "Images need an OCR engine, and none is configured. Send the XML or a PDF with text.")
+	errOneFile          = web.NewError(http.StatusBadRequest, "Send exactly one file.")
 	errScreeningMissing = web.NewError(http.StatusNotFound, "Screening not found or not pending.")
 )
 

@@ -12,8 +12,8 @@ import (
 type transactions struct{ *API }
 
 var (
-	errDateRange       = web.NewError(http.StatusBadRequest, web.TextDateRange)
-	errDateOrder       = web.NewError(http.StatusBadRequest, web.TextDateOrder)
+	errDateRange       = web.NewError(http.StatusBadRequest, "The interval between the dates must be at most 365 days.")
+	errDateOrder       = web.NewError(http.StatusBadRequest, "The start date must not be after the end date.")
 	errInvalidFromDate = web.NewError(http.StatusBadRequest, "Invalid from_date. Use YYYY-MM-DD.")
 	errInvalidToDate   = web.NewError(http.StatusBadRequest, "Invalid to_date. Use YYYY-MM-DD.")
 	errInvalidInitial  = web.NewError(http.StatusBadRequest, "Invalid initial_date. Use YYYY-MM-DD.")

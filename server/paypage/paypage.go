@@ -29,14 +29,14 @@ type Pages struct {
 }
 
 var (
-	errOnlinePayment  = web.NewError(http.StatusConflict, web.TextOnlinePayment)
+	errOnlinePayment  = web.NewError(http.StatusConflict, "Online payment is not available for this charge: pay the boleto or the PIX code.")
 	errPortalNotFound = web.NewError(http.StatusNotFound, "Pedido não encontrado ou cobrança cancelada.")
 	// A boleto the bank has not registered yet (or refused) is not shown:
 	// the payer's bank would refuse it.
 	errBoletoRegistering = web.NewError(http.StatusConflict, web.TextBoletoRegistering)
 	errBoletoRejected    = web.NewError(http.StatusConflict, web.TextBoletoRejected)
 	errInvoiceUnknown    = web.NewError(http.StatusNotFound, "Nota fiscal não encontrada.")
-	errNoDANFE           = web.NewError(http.StatusConflict, web.TextNoDANFE)
+	errNoDANFE           = web.NewError(http.StatusConflict, "Esta nota fiscal não foi autorizada pela SEFAZ: ela não tem DANFE.")
 	errNoEvent           = web.NewError(http.StatusNotFound, "The invoice has no such event registered by the tax authority.")
 )
 

@@ -69,7 +69,7 @@ func (f *faults) Apply(domain, route string) error {
 	return nil
 }
 
-var errFaultRule = web.NewError(http.StatusBadRequest, web.TextFaultRule)
+var errFaultRule = web.NewError(http.StatusBadRequest, "Invalid fault rule: route, probability 0 to 1, and a status 400 to 599 or a latency_ms up to 60000.")
 
 type faultsRequest struct {
 	Rules []fault `json:"rules"`

@@ -10,7 +10,7 @@ import (
 	"fincom/store"
 )
 
-var errPSPMode = web.NewError(http.StatusBadRequest, web.TextPSPMode)
+var errPSPMode = web.NewError(http.StatusBadRequest, "Use mode online, slow (delay_ms 1 to 60000) or offline; drop_webhooks 0 to 100; refuse_refunds up to 140 characters.")
 
 // pspMode is test mode's choice of what the domain's local PSP does from
 // now on (rehearsal.Mode).
@@ -95,7 +95,7 @@ type recDecision struct {
 	Decision string `json:"decision" enum:"approve,reject" required:"true"`
 }
 
-var errRecDecision = web.NewError(http.StatusBadRequest, web.TextRecDecision)
+var errRecDecision = web.NewError(http.StatusBadRequest, "Use decision approve or reject.")
 
 func (q *recDecision) Validate() error {
 	if q.Decision != "approve" && q.Decision != "reject" {

@@ -20,8 +20,8 @@ import (
 
 var (
 	errClockRequest = web.NewError(http.StatusBadRequest, "Send now (RFC 3339), advance (an ISO 8601 duration such as P1M) or reset.")
-	errClockBack    = web.NewError(http.StatusBadRequest, web.TextClockBack)
-	errClockJump    = web.NewError(http.StatusUnprocessableEntity, web.TextClockJump)
+	errClockBack    = web.NewError(http.StatusBadRequest, "advance moves the clock forward only; use now to set it back.")
+	errClockJump    = web.NewError(http.StatusUnprocessableEntity, "The clock moves forward at most 5 years at a time: the jobs of every day it crosses run before it answers.")
 )
 
 // maxClockYears bounds a forward move of the clock: the jobs of every day
@@ -409,7 +409,7 @@ type snapshotRequest struct {
 }
 
 var (
-	errSnapshot     = web.NewError(http.StatusBadRequest, web.TextSnapshot)
+	errSnapshot     = web.NewError(http.StatusBadRequest, "Unknown or invalid snapshot: use 1 to 40 lower-case letters, digits and hyphens.")
 	errInvalidLabel = web.NewError(http.StatusBadRequest, "Invalid label: use 1 to 30 lower-case letters, digits and hyphens.")
 )
 

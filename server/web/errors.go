@@ -21,7 +21,9 @@ type Error = problem.Problem
 // NewError is an API failure of status with text.
 func NewError(status int, text string) *Error { return problem.New(status, text) }
 
-// The spec's texts, each written once. Routes pick theirs in routes.go.
+// The texts several routes share, or the shared answers below give, each
+// written once. A text one route answers is written where its error is
+// declared, beside its resource's handlers.
 const (
 	textMissingParameters         = "Missing parameters"
 	textMissingRequiredParameters = "Missing required parameters"
@@ -41,76 +43,42 @@ const (
 	textErroDesconhecido   = "Erro desconhecido"
 
 	// Contacts (spec, /insert_contact and /update_contact).
-	TextInvalidCPF   = "Invalid CPF."
-	TextInvalidCNPJ  = "Invalid CNPJ."
-	TextRegisterUsed = "Register already used in a contact of this unit."
+	TextInvalidCNPJ = "Invalid CNPJ."
 
 	// Sales orders (spec, /insert_sales_order and /list_sales_orders).
 	textMissingRequiredFields = "Missing required fields"
-	TextDatesRequired         = "Parâmetros de data são obrigatórios."
 	textErroInserirPedido     = "Erro ao inserir pedido"
 	textSalesOrderNotFound    = "Sales order not found or not updated."
 
 	// Charges and the payment portal.
-	TextNotReturn         = "Not a CNAB 240 return file of this bank: nothing was applied."
-	TextForeignReturn     = "This return file is another beneficiary's: its header's CNPJ, agency, account or agreement (details.fields) are not the unit's agreement's. Nothing was applied."
-	TextNotOFX            = "Not an OFX bank statement: nothing was imported."
-	TextOtherAccount      = "The file holds no statement of this bank account (details.accounts lists those it holds): nothing was imported."
-	TextNotReais          = "The statement is not in reais (CURDEF BRL): nothing was imported."
-	TextLineNotFound      = "Statement line not found."
 	textReconcileWhat     = "To match a statement line give id_token_entry or id_token_sales_order, one of them."
-	TextOnlinePayment     = "Online payment is not available for this charge: pay the boleto or the PIX code."
 	TextBoletoRegistering = "Este boleto está sendo registrado no banco e ainda não pode ser pago. Tente de novo em algumas horas."
 	TextBoletoRejected    = "O banco recusou o registro deste boleto. Fale com o vendedor para receber outro."
 
 	// Fiscal invoices.
 	textInvoiceInvalid = "The order's fiscal data is incomplete: fix every problem listed in details."
 	textCancelReason   = "The cancellation reason needs 15 to 255 characters."
-	TextNoDANFE        = "Esta nota fiscal não foi autorizada pela SEFAZ: ela não tem DANFE."
 	textSealedKey      = "The server's secrets key does not open the unit's certificate or CSC: start it with the --secrets-key-file that sealed them."
 	textCertificate    = "The unit's digital certificate cannot sign: %s. Install a valid one with fincom unit cert."
 
 	// Inventory (spec, /get_inventory_moviment and /get_inventory_reports).
 	textDBQueryError     = "DB Query Error"
-	TextReportParams     = "Parâmetros 'year' e 'type_data' são obrigatórios."
 	TextInvalidRangeDate = "Invalid date range. Use YYYY-MM-DD."
-
-	// Purchases and the NF-e inbox.
-	TextNotNFe = "The file is not a readable NF-e XML."
 
 	// CRM (spec, /insert_crm).
 	textInvalidAccessOrUnit = "Invalid access_token or unit_token"
-	TextCRMContact          = "id_contact not found, inactive, or not linked to unit_token"
-	TextCRMRecordDate       = "Invalid record_date. Use YYYY-MM-DD."
-	TextCRMNextContact      = "Invalid next_contact_datetime. Use ISO 8601, e.g. 2026-12-01T14:30:00-03:00."
-	TextCRMNotFound         = "CRM record not found or not updated."
 
 	// Contracts (spec, /insert_contract: failures as {success: false,
 	// message, data: null}).
 	textInternalServerError = "Internal server error"
 	textContractFileType    = "Attachments must be PDF or image files."
-	TextRecurrenceType      = "Invalid recurrence_type. Use unique, monthly or yearly."
-	TextContractStatus      = "Invalid status. Use draft, active, expired or cancelled."
-	TextContractDates       = "Invalid validity dates. Use YYYY-MM-DD, the end not before the start."
-	TextPreviewTarget       = "Provide id_contract or id_token_template."
-	TextNoPixAutomatico     = "The contract's order does not charge on PIX automático acceptance (requested_payment_mode PIX_AUTOMATICO and generateChargeOnPixAutomaticAcceptance)."
 
-	// Webhooks.
-	// Test mode.
-	TextClockBack       = "advance moves the clock forward only; use now to set it back."
-	TextClockJump       = "The clock moves forward at most 5 years at a time: the jobs of every day it crosses run before it answers."
-	TextRecDecision     = "Use decision approve or reject."
-	TextPSPMode         = "Use mode online, slow (delay_ms 1 to 60000) or offline; drop_webhooks 0 to 100; refuse_refunds up to 140 characters."
+	// Fiscal invoices, answered with the authority's details.
 	textInvoiceRejected = "The tax authority rejected the invoice: see details."
-	TextSnapshot        = "Unknown or invalid snapshot: use 1 to 40 lower-case letters, digits and hyphens."
-	TextFaultRule       = "Invalid fault rule: route, probability 0 to 1, and a status 400 to 599 or a latency_ms up to 60000."
 
 	// fincom's own texts, for failures the spec does not name.
 	textInvalidJSON  = "Invalid JSON body."
 	textBodyTooLarge = "Request body too large."
-	TextInvalidIE    = "Invalid state_registration: not an inscrição estadual of %s (its check digits differ), nor ISENTO."
-	TextInvalidZip   = "Invalid zip_code. Use 8 digits."
-	TextInvalidNCM   = "Invalid ncm. Use 8 digits."
 	textTooLong      = "A text field is too long."
 
 	// One range for every amount and quantity (store.MaxMoney,
@@ -125,19 +93,10 @@ const (
 	// Finance.
 	textInvalidValue  = "Invalid value. It must be greater than zero."
 	textInvalidPayDay = "Invalid pay_day. Use YYYY-MM-DD."
-	TextFileNotFound  = "File not found."
-	TextDateRange     = "The interval between the dates must be at most 365 days."
-	TextDateOrder     = "The start date must not be after the end date."
-	TextProvideCNPJ   = "Provide cnpj."
-	TextOneFile       = "Send exactly one file."
-	TextUnreadable    = "Could not read the document."
-	TextNoOCR         = "Images need an OCR engine, and none is configured. Send the XML or a PDF with text."
 
 	// Files.
-	TextFileType     = "Unsupported file type. Send PDF, image (PNG, JPEG, GIF, WebP) or XML."
 	textFileTooLarge = "File too large. The limit is 10 MiB per file."
 	textNoFiles      = "No files sent. Send them as multipart parts named files."
-	TextFileName     = "Invalid file name. Send a plain name (no folders or control characters, at most 255 bytes)."
 
 	// Multipart bodies.
 	textUploadsBusy = "Too many uploads at once. Try again in a moment."

@@ -13,10 +13,10 @@ import (
 )
 
 var (
-	errFileType     = NewError(http.StatusUnsupportedMediaType, TextFileType)
+	errFileType     = NewError(http.StatusUnsupportedMediaType, "Unsupported file type. Send PDF, image (PNG, JPEG, GIF, WebP) or XML.")
 	ErrFileTooLarge = NewError(http.StatusRequestEntityTooLarge, textFileTooLarge)
 	ErrNoFiles      = NewError(http.StatusBadRequest, textNoFiles)
-	errFileName     = NewError(http.StatusBadRequest, TextFileName)
+	errFileName     = NewError(http.StatusBadRequest, "Invalid file name. Send a plain name (no folders or control characters, at most 255 bytes).")
 )
 
 // maxFileBytes is the largest single attachment (the whole body is bounded
