@@ -51,9 +51,6 @@ func (d remittanceFile) Write(w http.ResponseWriter) {
 func (s bankFiles) exportRemittance(r *web.Request, q *remittanceRequest) (any, error) {
 	if q.Sequence != nil {
 		rm, err := r.DB.RemittanceFile(r.Ctx, r.Unit.ID, q.Provider, int(*q.Sequence))
-		if errors.Is(err, store.ErrNotFound) {
-			return nil, errRemittanceGone
-		}
 		if err != nil {
 			return nil, err
 		}

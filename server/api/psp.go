@@ -2,7 +2,6 @@ package api
 
 import (
 	"encoding/json"
-	"errors"
 	"net/http"
 	"regexp"
 
@@ -33,18 +32,12 @@ func (s pspHooks) hookUnit(r *web.Request, list, field string) (db *store.DB, re
 		return nil, nil, 0, nil, errHookUnknown
 	}
 	db, release, err = s.Domains.Acquire(r.Ctx, name)
-	if errors.Is(err, store.ErrNoDomain) {
-		return nil, nil, 0, nil, errHookUnknown
-	}
 	if err != nil {
 		return nil, nil, 0, nil, err
 	}
 	unitID, err = db.PSPUnitByWebhook(r.Ctx, secret)
 	if err != nil {
 		release()
-		if errors.Is(err, store.ErrNotFound) {
-			err = errHookUnknown
-		}
 		return nil, nil, 0, nil, err
 	}
 	// The body was read, bounded, by the route's reader.

@@ -65,10 +65,10 @@ func (s purchases) importNFe(r *web.Request) (any, error) {
 		var nc *invoicing.NotConfirmedError
 		if err := s.Invoices.ConfirmNote(r.Ctx, r.DB, r.Unit.ID, &n); errors.As(err, &nc) {
 			return nil, &web.Error{Status: http.StatusUnprocessableEntity, Text: "The tax authority does not confirm this NF-e as authorized (details.code, details.reason): it does not know it, it was cancelled, or it is not the note it authorized. Nothing was stored.", Details: map[string]any{"code": nc.Code, "reason": sefaz.Shown(nc.Reason)}}
-		} else if errors.Is(err, invoicing.ErrConfirmDown) {
-			s.Log.Warn("confirm an imported NF-e", "error", err)
-			return nil, errNFeConfirmDown
 		} else if err != nil {
+			// The authority did not answer (invoicing.ErrConfirmDown:
+			// the route's errNFeConfirmDown); the operator sees why.
+			s.Log.Warn("confirm an imported NF-e", "error", err)
 			return nil, err
 		}
 	}

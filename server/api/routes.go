@@ -2,6 +2,7 @@ package api
 
 import (
 	"fincom/server/docread"
+	"fincom/server/invoicing"
 	"fincom/server/preview"
 	"fincom/server/web"
 	"fincom/store"
@@ -23,6 +24,10 @@ var (
 	accountErrs   = web.ErrMap{{store.ErrNotFound, errBankAccountNotFound}}
 	screeningErrs = web.ErrMap{{store.ErrNotFound, errScreeningMissing}}
 )
+
+// hookErrs: a PSP's callback to an unknown secret, of a domain that is
+// gone or a unit without that PSP, is not found.
+var hookErrs = web.ErrMap{{store.ErrNoDomain, errHookUnknown}, {store.ErrNotFound, errHookUnknown}}
 
 // RouteTable lists every route, in the spec's order, each declared once.
 func (s *API) RouteTable() []web.Route {
@@ -98,7 +103,8 @@ func (s *API) RouteTable() []web.Route {
 		{Path: "/settle_charge", Do: web.Handle(bankFiles{s}.settleCharge), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
 			Doc: web.Doc{Tag: web.TagSales, Summary: "Record a payment the firm received outside fincom (cash, a transfer); a fincom route.", Desc: docSettleCharge, Resp: web.WithMessage{Data: store.Payment{}}}},
 		{Path: "/export_remittance", Do: web.Handle(bankFiles{s}.exportRemittance), Texts: web.TextsDefault, Write: true,
-			Doc: web.Doc{Tag: web.TagSales, Summary: "The unit's next CNAB 240 remittance for a bank, or an earlier one again (a fincom route).", Desc: docExportRemittance, Raw: "text/plain"}},
+			Errs: web.ErrMap{{store.ErrNotFound, errRemittanceGone}},
+			Doc:  web.Doc{Tag: web.TagSales, Summary: "The unit's next CNAB 240 remittance for a bank, or an earlier one again (a fincom route).", Desc: docExportRemittance, Raw: "text/plain"}},
 		{Path: "/import_return", Do: web.Handle(bankFiles{s}.importReturn), Texts: web.TextsDefault, Write: true,
 			Doc: web.Doc{Tag: web.TagSales, Summary: "Apply a bank's CNAB 240 return file (multipart; a fincom route).", Desc: docImportReturn, Resp: web.WithMessage{Data: store.ReturnReport{}}, Multipart: true}},
 		{Path: "/import_ofx", Do: web.Handle(statements{s}.importOFX), Texts: web.TextsDefault, Write: true,
@@ -123,13 +129,13 @@ func (s *API) RouteTable() []web.Route {
 
 		// The PSP's callback (beyond the spec): the unit's webhook address,
 		// under a secret path part; each Pix is confirmed with the PSP.
-		{Path: "/psp/:secret/pix", Do: web.Plain(pspHooks{s}.pixHook), Auth: web.AuthPublic, Texts: web.TextsDefault,
+		{Path: "/psp/:secret/pix", Do: web.Plain(pspHooks{s}.pixHook), Auth: web.AuthPublic, Texts: web.TextsDefault, Errs: hookErrs,
 			Doc: web.Doc{Tag: web.TagPortal, Summary: "The PSP's webhook: Pix arrived (the API Pix's callback); each is confirmed with the PSP; a fincom route.", Desc: docPSPHook,
 				Resp: map[string]int{}}},
-		{Path: "/psp/:secret/rec", Do: web.Plain(pspHooks{s}.recHook), Auth: web.AuthPublic, Texts: web.TextsDefault,
+		{Path: "/psp/:secret/rec", Do: web.Plain(pspHooks{s}.recHook), Auth: web.AuthPublic, Texts: web.TextsDefault, Errs: hookErrs,
 			Doc: web.Doc{Tag: web.TagPortal, Summary: "The PSP's webhook: a PIX automático recurrence changed; each is asked of the PSP; a fincom route.", Desc: docRecHook,
 				Resp: map[string]int{}}},
-		{Path: "/psp/:secret/cobr", Do: web.Plain(pspHooks{s}.cobrHook), Auth: web.AuthPublic, Texts: web.TextsDefault,
+		{Path: "/psp/:secret/cobr", Do: web.Plain(pspHooks{s}.cobrHook), Auth: web.AuthPublic, Texts: web.TextsDefault, Errs: hookErrs,
 			Doc: web.Doc{Tag: web.TagPortal, Summary: "The PSP's webhook: a PIX automático charge changed; each is asked of the PSP; a fincom route.", Desc: docCobRHook,
 				Resp: map[string]int{}}},
 		// Purchases and the NF-e inbox (spec: 403 "Invalid data", 500 "Erro
@@ -149,7 +155,7 @@ func (s *API) RouteTable() []web.Route {
 		{Path: "/manifest_nfe", Do: web.Handle(purchases{s}.manifestNFe), Texts: web.TextsDefault,
 			Errs: web.ErrMap{{store.ErrNotFound, errNFeNotFound}, {store.ErrAlreadyManifested, errManifestDone}, {store.ErrManifestRule, errManifestTwice}}, Write: true,
 			Doc: web.Doc{Tag: web.TagPurchases, Summary: "Record the recipient's manifestation on an NF-e of the inbox.", Desc: docManifestNFe, Resp: web.Done}},
-		{Path: "/import_nfe", Do: web.Plain(purchases{s}.importNFe), Texts: web.TextsDefault, Errs: web.ErrMap{{store.ErrDuplicate, errNFeInInbox}}, Write: true,
+		{Path: "/import_nfe", Do: web.Plain(purchases{s}.importNFe), Texts: web.TextsDefault, Errs: web.ErrMap{{store.ErrDuplicate, errNFeInInbox}, {invoicing.ErrConfirmDown, errNFeConfirmDown}}, Write: true,
 			Doc: web.Doc{Tag: web.TagPurchases, Summary: "Import an NF-e XML into the inbox (multipart, one file; a fincom route).", Desc: docImportNFe, Resp: web.Done, Multipart: true}},
 
 		// Contracts and their templates.
