@@ -350,3 +350,25 @@ type PortalLog struct {
 	Columns        []string
 	Rows           [][]string
 }
+
+// PortalOverdue is the overdue receivables' page body.
+type PortalOverdue struct {
+	Search string // the text searched in the customers' names
+	Rows   []PortalOverdueRow
+	Total  string
+	// Reminders is how many orders a bulk reminder reaches: those with an
+	// overdue charge and the address it goes to.
+	Reminders int
+	// Truncated: more rows than the page shows (the oldest are shown).
+	Truncated bool
+}
+
+// PortalOverdueRow is one overdue receivable: an installment's charge, or
+// an order without a charge.
+type PortalOverdueRow struct {
+	Token, Code, Customer, DueDate, Amount, Channel string
+	Installment, DaysLate                           int
+	// Charge: an open charge, which a reminder sends again; Email: the
+	// order has where to send it.
+	Charge, Email bool
+}

@@ -47,6 +47,10 @@ func TestPortalWebInBrowser(t *testing.T) {
 	release()
 	order := orderWith(t, h)
 	post(t, h, "/insert_expense", `{`+auth+`,"description":"Aluguel","value":"2500.00","due_date":"2026-11-28"}`)
+	// A receivable past its day, for "Em atraso".
+	post(t, h, "/update_contact", withAddress)
+	late := post(t, h, "/insert_sales_order", strings.Replace(serviceOrder, `"estimated_payment_date":"2026-11-30"`, `"estimated_payment_date":"2026-11-10"`, 1))
+	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+late["data"].(map[string]any)["id"].(string)+`"}`)
 	post(t, h, "/insert_income", `{`+auth+`,"description":"Consultoria","value":"4200.00","due_date":"2026-11-10","pay_day":"2026-11-10","id_token_bank_account":"{{account1}}"}`)
 
 	shots := t.TempDir()
@@ -150,6 +154,7 @@ func TestPortalWebInBrowser(t *testing.T) {
 
 	for _, pg := range []struct{ path, title, name string }{
 		{"/portal/orders?unit=" + fx.tokens["unitA"], "Pedidos", "orders"},
+		{"/portal/overdue?unit=" + fx.tokens["unitA"], "Em atraso", "overdue"},
 		{"/portal/transactions?unit=" + fx.tokens["unitA"], "Lançamentos", "transactions"},
 		{"/portal/statement?unit=" + fx.tokens["unitA"], "Conciliação", "statement"},
 		{"/portal/units", "Unidades", "units"},

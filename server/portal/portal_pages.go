@@ -35,6 +35,15 @@ func (s *Portal) Routes(r *httprouter.Router) {
 		})(w, r, ps)
 	})
 	r.POST("/portal/orders/:token/:action", s.portalOrderAction)
+	r.GET("/portal/overdue", s.withSession(func(p *portalRequest) {
+		notice := ""
+		if p.r.URL.Query().Get("enviado") == "1" {
+			notice = "Cobrança reenviada."
+		}
+		s.overduePage(p, http.StatusOK, notice, "")
+	}))
+	r.POST("/portal/overdue", s.portalRemind)
+	r.POST("/portal/overdue/:token/resend", s.portalResend)
 	r.GET("/portal/transactions", s.withSession(func(p *portalRequest) {
 		notice := ""
 		if p.r.URL.Query().Get("feito") == "pago" {
