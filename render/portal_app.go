@@ -102,7 +102,13 @@ type PortalHome struct {
 	Opening, In, Out, ForecastIn, ForecastOut                    string
 	Closing, ForecastClosing                                     string
 	ReceivableDue, ReceivableOverdue, PayableDue, PayableOverdue string
-	Days                                                         []PortalDay
+	// What orders and charges are still to receive, not booked as
+	// entries (store.Receivables): charges, and orders without one.
+	ChargesDue, ChargesOverdue, OrdersDue, OrdersOverdue string
+	// Expected is everything to receive up to the month's end, entries,
+	// charges and orders together, each once.
+	Expected string
+	Days     []PortalDay
 	Chart                                                        CashChart
 	Orders                                                       []PortalOrder
 }

@@ -5,6 +5,12 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"fincom/render"
+	"fincom/store"
 )
 
 // TestPortalOverdue: "Em atraso" lists the open charges past their due
@@ -75,5 +81,53 @@ func TestPortalOverdue(t *testing.T) {
 	}
 	if page := b.do("GET", "/portal/overdue?cliente=ninguem", nil).Body.String(); !strings.Contains(page, "Nada em atraso para esse cliente.") {
 		t.Errorf("a search that finds no one:\n%s", page)
+	}
+}
+
+// TestPortalMonthReceivables: the month's page counts what is to be
+// received from the open entries, the open charges and the orders without
+// a charge, each once: an order counts through its charge, a paid charge
+// not at all (its payment is the income entry it booked, or nothing to
+// receive), a cancelled order never.
+func TestPortalMonthReceivables(t *testing.T) {
+	s, ds := newTestServer(t)
+	h := s.Handler()
+	post(t, h, "/update_contact", withAddress)
+	order := func(date, value string, charge bool) string {
+		body := strings.Replace(serviceOrder, `"estimated_payment_date":"2026-11-30"`, `"estimated_payment_date":"`+date+`"`, 1)
+		body = strings.Replace(body, `"value":1500,`, `"value":`+value+`,`, 1)
+		body = strings.Replace(body, `"tax_service_gross_amount":1500,`, `"tax_service_gross_amount":`+value+`,`, 1)
+		id := post(t, h, "/insert_sales_order", body)["data"].(map[string]any)["id"].(string)
+		if charge {
+			post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+		}
+		return id
+	}
+	order("2026-11-10", "100", true)   // a charge overdue
+	order("2026-11-26", "200", true)   // a charge due this month
+	order("2026-11-20", "400", false)  // an order without a charge, late
+	order("2026-11-28", "800", false)  // and one to come this month
+	order("2026-12-15", "1600", false) // next month: not counted
+	paid := order("2026-11-27", "3200", true)
+	post(t, h, "/settle_charge", `{`+auth+`,"id_token":"`+paid+`","amount":"3200.00","date":"2026-11-22"}`)
+	gone := order("2026-11-27", "6400", false)
+	post(t, h, "/disable_sales_order", `{`+auth+`,"id_token":"`+gone+`"}`)
+
+	page := signedIn(t, s, ds).do("GET", "/portal/", nil).Body.String()
+	for _, want := range []string{"Cobranças em aberto — vencidas: <strong class=\"out\">R$ 100,00</strong> · a vencer no mês: <strong>R$ 200,00</strong>",
+		"Pedidos sem cobrança — vencidos: <strong class=\"out\">R$ 400,00</strong> · previstos no mês: <strong>R$ 800,00</strong>"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the month lacks %q", want)
+		}
+	}
+	db, release := acquire(t, ds)
+	totals, err := db.OpenEntryTotals(context.Background(), 1, store.Today(fixedNow), store.Date{Time: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)})
+	release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := totals.ReceivableDue.Add(totals.ReceivableOverdue.Decimal).Add(decimal.NewFromInt(1500))
+	if !strings.Contains(page, "Total a receber até o fim do mês: <strong>"+render.BRL(want.StringFixed(2))+"</strong>") {
+		t.Errorf("the total is not the entries' and the 1,500.00 of orders and charges:\n%s", page)
 	}
 }

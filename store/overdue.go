@@ -62,3 +62,54 @@ func (db *DB) Overdue(ctx context.Context, unitID int64, today Date, search stri
 	}
 	return out, rows.Err()
 }
+
+// Receivables are what a unit's orders are still to receive, not yet
+// booked as entries: its open charges, and its active orders without a
+// live charge (their value on their estimated payment date). A charge
+// paid becomes an income entry when its order books it (in_automation),
+// and is then no longer open; an order with a live charge counts through
+// it: each amount is counted once.
+type Receivables struct {
+	ChargesOverdue, ChargesDue Money // charges due before today, and from today to until
+	OrdersOverdue, OrdersDue   Money // orders without a charge, likewise
+}
+
+// OpenReceivables answers the unit's Receivables on today, those to come
+// up to until; amounts summed as decimals, never as floats.
+func (db *DB) OpenReceivables(ctx context.Context, unitID int64, today, until Date) (Receivables, error) {
+	var r Receivables
+	rows, err := db.r.QueryContext(ctx, `SELECT ch.due_date < ?1, ch.amount FROM charges ch JOIN sales_orders o ON o.id = ch.order_id
+		WHERE o.unit_id = ?3 AND o.active = 1 AND ch.status IN ('PENDING', 'OVERDUE') AND ch.due_date <= ?2`, today.ISO(), until.ISO(), unitID)
+	if err != nil {
+		return r, wrap("open receivables", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var overdue bool
+		var amount string
+		if err := rows.Scan(&overdue, &amount); err != nil {
+			return r, wrap("open receivables", err)
+		}
+		m, err := ParseMoney(amount)
+		if err != nil {
+			return r, wrap("open receivables", err)
+		}
+		if overdue {
+			r.ChargesOverdue = NewMoney(r.ChargesOverdue.Add(m.Decimal))
+		} else {
+			r.ChargesDue = NewMoney(r.ChargesDue.Add(m.Decimal))
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return r, wrap("open receivables", err)
+	}
+	var oo, od int64
+	err = db.r.QueryRowContext(ctx, `SELECT
+		coalesce(sum(CASE WHEN o.estimated_payment_date < ?1 THEN o.value_cents END), 0),
+		coalesce(sum(CASE WHEN o.estimated_payment_date >= ?1 THEN o.value_cents END), 0)
+		FROM sales_orders o WHERE o.unit_id = ?3 AND o.active = 1 AND o.estimated_payment_date <= ?2
+		AND NOT EXISTS (SELECT 1 FROM charges ch WHERE ch.order_id = o.id AND ch.status <> 'CANCELLED')`,
+		today.ISO(), until.ISO(), unitID).Scan(&oo, &od)
+	r.OrdersOverdue, r.OrdersDue = cents(oo), cents(od)
+	return r, wrap("open receivables", err)
+}

@@ -87,6 +87,11 @@ func (s *Portal) portalHome(p *portalRequest) {
 		s.portalFailed(p, err)
 		return
 	}
+	due, err := p.db.OpenReceivables(p.ctx, p.unit.ID, today, last)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
 	orders, err := p.db.LatestOrders(p.ctx, p.unit.ID, 10)
 	if err != nil {
 		s.portalFailed(p, err)
@@ -97,7 +102,11 @@ func (s *Portal) portalHome(p *portalRequest) {
 	h := render.PortalHome{Month: strings.ToUpper(month[:1]) + month[1:], Opening: brl(cf.OpeningBalance), In: brl(cf.Totals.In), Out: brl(cf.Totals.Out),
 		ForecastIn: brl(cf.Totals.ForecastIn), ForecastOut: brl(cf.Totals.ForecastOut), Closing: brl(cf.Totals.ClosingBalance),
 		ForecastClosing: brl(cf.Totals.ForecastClosingBalance), ReceivableDue: brl(open.ReceivableDue), ReceivableOverdue: brl(open.ReceivableOverdue),
-		PayableDue: brl(open.PayableDue), PayableOverdue: brl(open.PayableOverdue)}
+		PayableDue: brl(open.PayableDue), PayableOverdue: brl(open.PayableOverdue),
+		ChargesDue: brl(due.ChargesDue), ChargesOverdue: brl(due.ChargesOverdue), OrdersDue: brl(due.OrdersDue), OrdersOverdue: brl(due.OrdersOverdue)}
+	expected := open.ReceivableDue.Add(open.ReceivableOverdue.Decimal).Add(due.ChargesDue.Decimal).Add(due.ChargesOverdue.Decimal).
+		Add(due.OrdersDue.Decimal).Add(due.OrdersOverdue.Decimal)
+	h.Expected = render.BRL(expected.StringFixed(2))
 	var days []render.ChartDay
 	for i, d := range cf.Days {
 		h.Days = append(h.Days, render.PortalDay{Date: render.DateBR(d.Date), In: brl(d.In), Out: brl(d.Out), Balance: brl(d.Balance),
