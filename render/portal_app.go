@@ -345,6 +345,9 @@ type PortalLine struct {
 // PortalStatement is the reconciliation page's body.
 type PortalStatement struct {
 	Lines []PortalLine
+	// InCategories and OutCategories are the unit's categories a credit
+	// and a debit may be booked in.
+	InCategories, OutCategories []PortalOption
 }
 
 // PortalOption is a choice of a select.

@@ -3,6 +3,7 @@ package server
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -206,5 +207,73 @@ func TestStatementOfAnotherAccount(t *testing.T) {
 	rec := doMultipart(h, "/import_ofx", meta, map[string][]byte{"x.ofx": []byte(multi)})
 	if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"imported":1`) || !strings.Contains(rec.Body.String(), `"fitid":"F2"`) {
 		t.Errorf("multi-statement file: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// TestStatementLineBooked: a bank fee on the statement is booked as an
+// expense in one step, paid on its day from the line's account and
+// reconciled with it; a credit books an income; a category of the other
+// direction, or none, is refused and nothing is booked. The portal books
+// the same way.
+func TestStatementLineBooked(t *testing.T) {
+	s, ds := newTestServer(t)
+	h := s.Handler()
+	fees := post(t, h, "/insert_category", `{`+auth+`,"module_type":"out","category":"Tarifas do banco X","category_master":206}`)["token"].(string)
+	meta := `{` + auth + `,"id_token_bank_account":"{{account1}}"}`
+	for _, f := range []struct{ fitid, amount, memo string }{{"T1", "-39.90", "TARIFA PACOTE"}, {"T2", "12.34", "RENDIMENTO"}, {"T3", "-5.00", "TARIFA PIX"}} {
+		if rec := doMultipart(h, "/import_ofx", meta, map[string][]byte{"x.ofx": ofxSGML(f.fitid, "20261121", f.amount, f.memo)}); rec.Code != 200 {
+			t.Fatalf("import: %d %s", rec.Code, rec.Body)
+		}
+	}
+	lines := map[string]string{}
+	for _, l := range post(t, h, "/list_statement_lines", `{`+auth+`,"status":"open"}`)["data"].([]any) {
+		m := l.(map[string]any)
+		lines[m["fitid"].(string)] = m["token"].(string)
+	}
+	if rec := do(h, http.MethodPost, "/reconcile_statement_line", `{`+auth+`,"id_token":"`+lines["T1"]+`","action":"book"}`); rec.Code != 400 ||
+		!strings.Contains(rec.Body.String(), "To book a statement line give its id_token_category") {
+		t.Errorf("book without a category: %d %s", rec.Code, rec.Body)
+	}
+	if rec := do(h, http.MethodPost, "/reconcile_statement_line", `{`+auth+`,"id_token":"`+lines["T1"]+`","action":"book","id_token_category":"{{category1}}"}`); rec.Code < 400 || rec.Code >= 500 {
+		t.Errorf("a debit in an income category: %d %s", rec.Code, rec.Body)
+	}
+	r := post(t, h, "/reconcile_statement_line", `{`+auth+`,"id_token":"`+lines["T1"]+`","action":"book","id_token_category":"`+fees+`"}`)["data"].(map[string]any)
+	if r["status"] != "matched" || r["matched_by"] != "person" || r["entry_token"] == nil {
+		t.Fatalf("booked %v", r)
+	}
+	r = post(t, h, "/reconcile_statement_line", `{`+auth+`,"id_token":"`+lines["T2"]+`","action":"book","id_token_category":"{{category1}}","description":"Rendimento da aplicação"}`)["data"].(map[string]any)
+	if r["status"] != "matched" {
+		t.Fatalf("credit booked %v", r)
+	}
+	txs := post(t, h, "/transactions", `{`+auth+`,"from_date":"2026-11-01","to_date":"2026-11-30"}`)["data"].([]any)
+	found := map[string]map[string]any{}
+	for _, x := range txs {
+		m := x.(map[string]any)
+		found[m["description"].(string)] = m
+	}
+	fee, income := found["TARIFA PACOTE"], found["Rendimento da aplicação"]
+	if fee == nil || fee["type"] != "out" || fee["value"] != "39.90" || fee["id_ofx"] != "T1" || fee["conciliation_date"] != "2026-11-21" {
+		t.Errorf("the fee's expense: %v", fee)
+	}
+	if income == nil || income["type"] != "in" || income["value"] != "12.34" {
+		t.Errorf("the credit's income: %v", income)
+	}
+	if len(txs) != 2 {
+		t.Errorf("%d entries, want the two booked: %v", len(txs), txs)
+	}
+
+	// The portal's "Lançar e conciliar".
+	b := signedIn(t, s, ds)
+	page := b.do("GET", "/portal/statement", nil).Body.String()
+	if !strings.Contains(page, "Lançar como despesa") || !strings.Contains(page, `<option value="`+fees+`">Tarifas do banco X</option>`) {
+		t.Fatalf("the statement page offers no booking:\n%s", page)
+	}
+	rec := b.do("POST", "/portal/statement/"+lines["T3"]+"?unit="+fx.tokens["unitA"], url.Values{"csrf": {csrf(t, page)}, "action": {"book"}, "category": {fees},
+		"description": {"Tarifa Pix"}})
+	if rec.Code != 303 {
+		t.Fatalf("portal booking = %d\n%s", rec.Code, rec.Body)
+	}
+	if open := post(t, h, "/list_statement_lines", `{`+auth+`,"status":"open"}`)["data"].([]any); len(open) != 0 {
+		t.Errorf("lines left open: %v", open)
 	}
 }

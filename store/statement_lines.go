@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"net/http"
+	"strings"
 	"time"
 
 	"fincom/server/problem"
@@ -240,6 +241,16 @@ type Reconciliation struct {
 	EntryToken  string
 	OrderToken  string
 	Installment int
+	// Book, instead, books the line as a new entry, paid on its day from
+	// its account: an income for a credit, an expense for a debit (a bank
+	// fee, a tariff).
+	Book *Booking
+}
+
+// Booking is the entry a statement line becomes: its category (of the
+// line's direction) and description (the line's memo when empty).
+type Booking struct {
+	CategoryToken, Description string
 }
 
 // ReconcileStatementLine pairs an open line with an entry or a charge, or
@@ -251,8 +262,9 @@ func (db *DB) ReconcileStatementLine(ctx context.Context, unitID int64, r Reconc
 		var l StatementLineIn
 		var account int64
 		var status string
-		err := tx.QueryRowContext(ctx, `SELECT fitid, posted, amount, bank_account_id, status FROM statement_lines WHERE unit_id = ? AND token = ?`,
-			unitID, r.LineToken).Scan(&l.FITID, &l.Posted, &l.Amount, &account, &status)
+		var memo sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT fitid, posted, amount, bank_account_id, status, memo FROM statement_lines WHERE unit_id = ? AND token = ?`,
+			unitID, r.LineToken).Scan(&l.FITID, &l.Posted, &l.Amount, &account, &status, &memo)
 		if err != nil {
 			return notFound(err)
 		}
@@ -263,6 +275,14 @@ func (db *DB) ReconcileStatementLine(ctx context.Context, unitID int64, r Reconc
 		case r.Dismiss:
 			if _, err := tx.ExecContext(ctx, `UPDATE statement_lines SET status = 'dismissed', matched_by = 'person', updated_at = ? WHERE token = ?`,
 				timestamp(now), r.LineToken); err != nil {
+				return err
+			}
+		case r.Book != nil:
+			id, err := bookLine(ctx, tx, unitID, l, account, memo.String, *r.Book, db.id(), now)
+			if err != nil {
+				return err
+			}
+			if _, err := db.reconcile(ctx, tx, r.LineToken, account, l, StatementCandidate{Entry: id}, "person", now); err != nil {
 				return err
 			}
 		case r.EntryToken != "":
@@ -310,6 +330,37 @@ func (db *DB) ReconcileStatementLine(ctx context.Context, unitID int64, r Reconc
 		return err
 	})
 	return out, payments, wrap("reconcile statement line", err)
+}
+
+// bookLine inserts the entry a statement line becomes (Booking): of its
+// amount and direction, due and paid on its day, from its account.
+func bookLine(ctx context.Context, tx *sql.Tx, unitID int64, l StatementLineIn, account int64, memo string, b Booking, token string, now time.Time) (int64, error) {
+	typ, value := "in", Money{l.Amount.Round(2)}
+	if !l.Amount.IsPositive() {
+		typ, value = "out", Money{l.Amount.Neg().Round(2)}
+	}
+	if !value.IsPositive() {
+		return 0, ErrAmountMismatch
+	}
+	var category sql.NullInt64
+	if err := resolveRefs(ctx, tx, unitID, ref{field: "id_token_category", token: b.CategoryToken, table: tableCategories, dst: &category,
+		moduleType: typ}); err != nil {
+		return 0, err
+	}
+	desc := strings.TrimSpace(b.Description)
+	if desc == "" {
+		desc = strings.TrimSpace(memo)
+	}
+	if desc == "" {
+		desc = "Lançamento do extrato"
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO entries (token, unit_id, type, description, value, value_cents, due_date, pay_day, competence_date,
+		category_id, bank_account_id, active, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+		token, unitID, typ, desc, value, value.Cents(), l.Posted, l.Posted, l.Posted, category, account, timestamp(now), timestamp(now))
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
 }
 
 // errMissingChoice: a reconciliation that neither pairs nor dismisses

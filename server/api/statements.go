@@ -3,6 +3,7 @@ package api
 import (
 	"errors"
 	"net/http"
+	"unicode/utf8"
 
 	"fincom/server/statement"
 	"fincom/server/web"
@@ -78,23 +79,36 @@ func (s statements) listStatementLines(r *web.Request, q *statementLinesRequest)
 type reconcileRequest struct {
 	IDToken string `json:"id_token" alias:"token" required:"true"`
 	// Action: match (with id_token_entry, or id_token_sales_order and
-	// installment) or dismiss.
-	Action      string       `json:"action" enum:"match,dismiss" required:"true"`
+	// installment), book (as a new entry of id_token_category, with
+	// description) or dismiss.
+	Action      string       `json:"action" enum:"match,book,dismiss" required:"true"`
 	Entry       string       `json:"id_token_entry"`
 	SalesOrder  string       `json:"id_token_sales_order"`
 	Installment *web.FlexInt `json:"installment"`
+	Category    string       `json:"id_token_category"`
+	Description string       `json:"description"`
 }
+
+var errBookCategory = web.NewError(http.StatusBadRequest, "To book a statement line give its id_token_category (an income category for a credit, an expense category for a debit).")
 
 func (q *reconcileRequest) Validate() error {
 	if q.Action == "match" && (q.Entry == "") == (q.SalesOrder == "") {
 		return web.ErrReconcileWhat
+	}
+	if q.Action == "book" && q.Category == "" {
+		return errBookCategory
+	}
+	if utf8.RuneCountInString(q.Description) > web.MaxShortText {
+		return web.ErrTooLong
 	}
 	return nil
 }
 
 func (s statements) reconcileStatementLine(r *web.Request, q *reconcileRequest) (any, error) {
 	rc := store.Reconciliation{LineToken: q.IDToken, Dismiss: q.Action == "dismiss"}
-	if !rc.Dismiss {
+	if q.Action == "book" {
+		rc.Book = &store.Booking{CategoryToken: q.Category, Description: q.Description}
+	} else if !rc.Dismiss {
 		rc.EntryToken, rc.OrderToken = q.Entry, q.SalesOrder
 		if q.Installment != nil {
 			rc.Installment = int(*q.Installment)
@@ -120,5 +134,7 @@ const (
 		"`matched`, `dismissed`) when given, each with what it matched."
 	docReconcileStatementLine = "A person's decision on an open statement line (`id_token`): `match` it with an unpaid entry of its " +
 		"amount and direction (`id_token_entry`) or with an order's open charge (`id_token_sales_order`, `installment`; the amount " +
-		"received is recorded as exact, partial or over), or `dismiss` it (a bank fee, a transfer between the firm's accounts)."
+		"received is recorded as exact, partial or over), `book` it as a new entry in one step (`id_token_category`, of the line's " +
+		"direction: an income for a credit, an expense for a debit such as a bank fee; `description`, the line's memo when absent), " +
+		"paid on the line's day from its account, or `dismiss` it (a transfer between the firm's accounts)."
 )

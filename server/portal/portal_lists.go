@@ -58,6 +58,16 @@ func (s *Portal) statementPage(p *portalRequest, status int, notice, errText str
 				" · " + render.BRL(c.Amount.StringFixed(2))})
 	}
 	var body render.PortalStatement
+	for typ, dst := range map[string]*[]render.PortalOption{"in": &body.InCategories, "out": &body.OutCategories} {
+		cats, err := p.db.Categories(p.ctx, p.unit.ID, typ, "")
+		if err != nil {
+			s.portalFailed(p, err)
+			return
+		}
+		for _, c := range cats {
+			*dst = append(*dst, render.PortalOption{Value: c.Token, Label: c.Category})
+		}
+	}
 	for _, l := range lines {
 		pl := render.PortalLine{Token: l.Token, Date: render.DateBR(l.Date), Amount: render.BRL(l.Amount.StringFixed(2)),
 			Memo: l.Memo.String, Credit: l.Amount.IsPositive()}
@@ -75,7 +85,9 @@ func (s *Portal) statementPage(p *portalRequest, status int, notice, errText str
 func (s *Portal) portalReconcile(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
 	s.withSession(func(p *portalRequest) {
 		rc := store.Reconciliation{LineToken: ps.ByName("token"), Dismiss: p.r.PostFormValue("action") == "dismiss"}
-		if !rc.Dismiss {
+		if p.r.PostFormValue("action") == "book" {
+			rc.Book = &store.Booking{CategoryToken: p.r.PostFormValue("category"), Description: p.r.PostFormValue("description")}
+		} else if !rc.Dismiss {
 			kind, what, _ := strings.Cut(p.r.PostFormValue("pair"), ":")
 			switch kind {
 			case "entry":
@@ -87,7 +99,7 @@ func (s *Portal) portalReconcile(w http.ResponseWriter, r *http.Request, ps http
 			}
 		}
 		var err error
-		if !rc.Dismiss && rc.EntryToken == "" && rc.OrderToken == "" {
+		if !rc.Dismiss && rc.Book == nil && rc.EntryToken == "" && rc.OrderToken == "" {
 			err = web.ErrReconcileWhat
 		} else {
 			_, err = s.Billing.Reconcile(p.ctx, p.db, p.unit.ID, rc)
