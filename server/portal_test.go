@@ -299,10 +299,10 @@ func TestPortalFlow(t *testing.T) {
 	}
 	rec = b.do("GET", "/portal/statement?unit="+fx.tokens["unitA"], nil)
 	lines := regexp.MustCompile(`action="/portal/statement/([0-9a-f-]+)\?`).FindAllStringSubmatch(rec.Body.String(), -1)
-	if len(lines) != 4 || !strings.Contains(rec.Body.String(), "TARIFA") { // two forms per line
+	if len(lines) != 6 || !strings.Contains(rec.Body.String(), "TARIFA") { // three forms per line: pair, book, dismiss
 		t.Fatalf("statement page: %d forms\n%s", len(lines), rec.Body.String())
 	}
-	first, second := lines[0][1], lines[2][1]
+	first, second := lines[0][1], lines[3][1]
 	// Each debit is offered expenses only, the one of its amount first.
 	page = rec.Body.String()
 	sel := page[strings.Index(page, `<select id="par-0"`):]
