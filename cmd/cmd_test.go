@@ -8,6 +8,7 @@ import (
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
 	"net/http"
@@ -23,6 +24,7 @@ import (
 
 	"fincom/server/certs"
 	"fincom/server/fiscal"
+	"fincom/store"
 )
 
 func schemaForTest(t testing.TB) string {
@@ -318,6 +320,36 @@ func TestDemo(t *testing.T) {
 		return tok
 	}
 	first := token()
+	// A month of work around today: overdue receivables, open and paid
+	// charges, issued invoices, lines to reconcile.
+	a := &app{schema: schema, dataDir: data, out: &bytes.Buffer{}, errOut: &bytes.Buffer{}}
+	ds, err := a.domains()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, release, err := ds.Acquire(context.Background(), demoDomain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	units, _ := db.Units(context.Background())
+	overdue, err1 := db.Overdue(context.Background(), units[0].ID, store.Today(db.Now()), "", 50)
+	lines, err2 := db.StatementLines(context.Background(), units[0].ID, "", "open")
+	due, err3 := db.OpenReceivables(context.Background(), units[0].ID, store.Today(db.Now()), store.Today(db.Now().AddDate(0, 1, 0)))
+	orders, err4 := db.LatestOrders(context.Background(), units[0].ID, 20)
+	invoices := 0
+	for _, o := range orders {
+		if o.Invoice == "AUTHORIZED" {
+			invoices++
+		}
+	}
+	release()
+	ds.Close()
+	if err := errors.Join(err1, err2, err3, err4); err != nil {
+		t.Fatal(err)
+	}
+	if len(overdue) != 3 || len(lines) != 3 || !due.ChargesDue.IsPositive() || invoices != 2 {
+		t.Fatalf("the demo's month: %d overdue, %d lines to reconcile, %s charges due, %d invoices", len(overdue), len(lines), due.ChargesDue, invoices)
+	}
 	if again := token(); again != first {
 		t.Fatalf("the demo printed a new token on its second start: %s, then %s", first, again)
 	}

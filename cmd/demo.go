@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -122,11 +123,18 @@ func (a *app) prepareDemo(ctx context.Context, addr string) error {
 			return err
 		}
 		defer sys.Close()
-		srv, err := server.New(ds, sys, server.Config{Version: Version})
+		// Seeded in test mode, as the demo serves: its charges go to the
+		// simulated banks, its invoices to the local authorities, signed
+		// with test certificates sealed by the demo's key.
+		keys, err := a.keyring(true)
 		if err != nil {
 			return err
 		}
-		if err := seedDemo(srv.Handler(), access, units); err != nil {
+		srv, err := server.New(ds, sys, server.Config{Version: Version, TestMode: true, Keyring: keys})
+		if err != nil {
+			return err
+		}
+		if err := seedDemo(srv.Handler(), access, units, db.Now()); err != nil {
 			return fmt.Errorf("demo data: %w", err)
 		}
 	}
@@ -152,8 +160,9 @@ func (a *app) prepareDemo(ctx context.Context, addr string) error {
 	return nil
 }
 
-// seedDemo posts the sample registers of the first unit.
-func seedDemo(h http.Handler, access string, units []store.Unit) error {
+// seedDemo posts the sample registers of the first unit, and a month of
+// its work around today (demoMonth).
+func seedDemo(h http.Handler, access string, units []store.Unit, today time.Time) error {
 	post := func(path string, body map[string]any) (map[string]any, error) {
 		body["access_token"], body["unit_token"] = access, units[0].Token
 		b, _ := json.Marshal(body)
@@ -176,12 +185,25 @@ func seedDemo(h http.Handler, access string, units []store.Unit) error {
 			return err
 		}
 	}
-	for _, p := range []map[string]any{
+	// The customer of the month's orders: its address is what its
+	// invoices need.
+	customer, err := post("/insert_contact", map[string]any{"type": "legal", "register": "45.789.123/0001-91", "socialReason": "Comercial Horizonte Ltda",
+		"fantasyName": "Horizonte", "email": "financeiro@horizonte.com.br", "phone": "(11) 3222-1100", "zip_code": "01310-100", "state": "SP",
+		"city": "São Paulo", "city_ibge": "3550308", "address": "Avenida Paulista", "number": "1000", "neighborhood": "Bela Vista"})
+	if err != nil {
+		return err
+	}
+	var service string
+	for i, p := range []map[string]any{
 		{"description": "Consultoria em gestão financeira (hora)", "type": "service", "monetary_value": "250.00", "unit": "H"},
 		{"description": "Caderno universitário 200 folhas", "type": "product", "monetary_value": 24.9, "ncm": "4820.20.00", "cfop": "5102", "unit": "UN"},
 	} {
-		if _, err := post("/insert_product_or_service", p); err != nil {
+		out, err := post("/insert_product_or_service", p)
+		if err != nil {
 			return err
+		}
+		if i == 0 {
+			service, _ = out["token"].(string)
 		}
 	}
 	if _, err := post("/insert_project", map[string]any{"name": "Implantação do ERP", "budget": 15000, "observation": "Projeto piloto"}); err != nil {
@@ -202,8 +224,13 @@ func seedDemo(h http.Handler, access string, units []store.Unit) error {
 		}
 	}
 	checking := types["data"].([]any)[0].(map[string]any)["token"]
-	_, err = post("/insert_bank_account", map[string]any{"id_token_bank": bb, "id_token_bank_type": checking, "agency": "1234",
+	account, err := post("/insert_bank_account", map[string]any{"id_token_bank": bb, "id_token_bank_type": checking, "agency": "1234",
 		"dv_agencia": "5", "current_account": "98765", "dv_conta": "0", "nick_name": "BB Movimento",
 		"opening_balance": 10000.5, "opening_balance_date": "01/01/2026"})
-	return err
+	if err != nil {
+		return err
+	}
+	contact, _ := customer["token"].(string)
+	acct, _ := account["token"].(string)
+	return demoMonth(h, post, access, units[0].Token, service, contact, acct, today)
 }
