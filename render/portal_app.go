@@ -381,3 +381,20 @@ type PortalOverdueRow struct {
 	// order has where to send it.
 	Charge, Email bool
 }
+
+// PortalImport is the imports' page body: the forms, and the outcome of
+// the file just sent.
+type PortalImport struct {
+	Accounts []PortalOption
+	Result   *PortalImportResult
+}
+
+// PortalImportResult is what a file did: a summary and each line's fate.
+type PortalImportResult struct {
+	Title   string
+	Summary []Labelled
+	Rows    []PortalImportRow
+}
+
+// PortalImportRow is one line of a file and what became of it.
+type PortalImportRow struct{ What, Outcome, Detail string }

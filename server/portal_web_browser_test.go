@@ -156,6 +156,7 @@ func TestPortalWebInBrowser(t *testing.T) {
 		{"/portal/orders?unit=" + fx.tokens["unitA"], "Pedidos", "orders"},
 		{"/portal/overdue?unit=" + fx.tokens["unitA"], "Em atraso", "overdue"},
 		{"/portal/transactions?unit=" + fx.tokens["unitA"], "Lançamentos", "transactions"},
+		{"/portal/import?unit=" + fx.tokens["unitA"], "Importar", "import"},
 		{"/portal/statement?unit=" + fx.tokens["unitA"], "Conciliação", "statement"},
 		{"/portal/units", "Unidades", "units"},
 		{"/portal/outbox", "E-mails", "outbox"},

@@ -43,6 +43,9 @@ func (s *Portal) Routes(r *httprouter.Router) {
 		s.overduePage(p, http.StatusOK, notice, "")
 	}))
 	r.POST("/portal/overdue", s.portalRemind)
+	r.GET("/portal/import", s.withSession(func(p *portalRequest) { s.importPage(p, http.StatusOK, nil, "") }))
+	r.POST("/portal/import/statement", s.withSession(s.portalImportStatement))
+	r.POST("/portal/import/return", s.withSession(s.portalImportReturn))
 	r.POST("/portal/overdue/:token/resend", s.portalResend)
 	r.GET("/portal/transactions", s.withSession(func(p *portalRequest) {
 		notice := ""

@@ -96,8 +96,14 @@ func (s *Portal) formToken(w http.ResponseWriter, r *http.Request) string {
 	return t
 }
 
-// readPortalForm parses a portal form (at most maxPortalForm bytes).
+// readPortalForm parses a portal form (at most maxPortalForm bytes), or
+// an upload's (multipart, at most maxPortalUpload, its file kept in
+// memory up to 1 MiB).
 func readPortalForm(w http.ResponseWriter, r *http.Request) error {
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") {
+		r.Body = http.MaxBytesReader(w, r.Body, maxPortalUpload)
+		return r.ParseMultipartForm(1 << 20)
+	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxPortalForm)
 	return r.ParseForm()
 }

@@ -34,11 +34,7 @@ func (s *Portal) transactionsPage(p *portalRequest, status int, notice, errText 
 		body.From, body.To = first.ISO(), last.ISO()
 	}
 	for _, a := range accounts {
-		name := a.NickName.String
-		if name == "" {
-			name = a.BankName + " " + a.Agency.String + "/" + a.CurrentAccount.String
-		}
-		body.Accounts = append(body.Accounts, render.PortalAccount{Token: a.Token, Name: name})
+		body.Accounts = append(body.Accounts, render.PortalAccount{Token: a.Token, Name: accountName(a)})
 	}
 	for _, e := range entries {
 		pe := render.PortalEntry{Token: e.Token, Type: e.Type, Description: e.Description, DueDate: render.DateBR(e.DueDate),
