@@ -6,6 +6,7 @@ import (
 
 	"fincom/server/api"
 	"fincom/server/brdoc"
+	"fincom/server/registers"
 	"fincom/store"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -205,10 +206,10 @@ func TestEmailFormat(t *testing.T) {
 		{"maria@exa_mple.com", false},
 		{"<maria@example.com>", false},
 	} {
-		if got := api.ValidEmail(tc.addr); got != tc.ok {
+		if got := registers.ValidEmail(tc.addr); got != tc.ok {
 			t.Errorf("validEmail(%q) = %v, want %v", tc.addr, got, tc.ok)
 		}
-		if api.ValidEmail(tc.addr) {
+		if registers.ValidEmail(tc.addr) {
 			if err := sch.Validate(tc.addr); err != nil {
 				t.Errorf("%q is accepted but not a format email: %v", tc.addr, err)
 			}

@@ -2,9 +2,8 @@ package api
 
 import (
 	"fincom/server/web"
+	"fincom/store"
 )
-
-import "fincom/store"
 
 // cashFlow handles the routes of the cash flow (routes.go).
 type cashFlow struct{ *API }

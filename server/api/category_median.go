@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"fincom/server/brdoc"
+	"fincom/server/registers"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -14,7 +15,7 @@ type categoryMedian struct{ *API }
 
 var (
 	errProvideCNPJ = web.NewError(http.StatusBadRequest, "Provide cnpj.")
-	errMedianCNPJ  = web.NewError(http.StatusBadRequest, web.TextInvalidCNPJ)
+	errMedianCNPJ  = registers.ErrInvalidCNPJ
 )
 
 type categoryMedianRequest struct {

@@ -1,11 +1,11 @@
 package api
 
 import (
-	"fmt"
 	"net/http"
 	"strings"
 
 	"fincom/server/brdoc"
+	"fincom/server/registers"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -14,18 +14,11 @@ import (
 type contacts struct{ *API }
 
 var (
-	errInvalidCPF            = web.NewError(http.StatusBadRequest, "Invalid CPF.")
-	errInvalidCNPJ           = web.NewError(http.StatusBadRequest, web.TextInvalidCNPJ)
-	errFullNameRequired      = web.NewError(http.StatusBadRequest, "Full name is required for natural persons.")
-	errSocialReasonRequired  = web.NewError(http.StatusBadRequest, "Company name (social reason) is required for legal entities.")
-	errInvalidContactType    = web.NewError(http.StatusBadRequest, "Invalid contact type.")
+	errInvalidContactType    = registers.ErrInvalidContactType
 	errRegisterUsed          = web.NewError(http.StatusBadRequest, "Register already used in a contact of this unit.")
 	errContactNotFound       = web.NewError(http.StatusNotFound, "Contact not found or not updated.")
 	errContactNoFieldsUpdate = web.NewError(http.StatusBadRequest, web.TextNoFieldsToUpdateDot)
 	errInvalidBirthDate      = web.NewError(http.StatusBadRequest, "Invalid birthDate. Use DD/MM/YYYY.")
-	errInvalidState          = web.NewError(http.StatusBadRequest, "Invalid state. Use the two-letter abbreviation.")
-	errInvalidZip            = web.NewError(http.StatusBadRequest, "Invalid zip_code. Use 8 digits.")
-	errInvalidEmail          = web.NewError(http.StatusBadRequest, "Invalid email.")
 	errInvalidCityIBGE       = web.NewError(http.StatusBadRequest, "Invalid city_ibge. Use a 7-digit IBGE municipality code.")
 )
 
@@ -120,7 +113,7 @@ func (q *ContactRequest) Apply(f *store.ContactFields) error {
 	}
 	if q.ZipCode != nil {
 		if !zipShape.MatchString(*q.ZipCode) {
-			return errInvalidZip
+			return registers.ErrInvalidZip
 		}
 		f.ZipCode = brdoc.Digits(*q.ZipCode)
 	}
@@ -156,119 +149,7 @@ func (q *ContactRequest) Apply(f *store.ContactFields) error {
 	case q.City != nil || q.State != nil:
 		f.CityIBGE, _ = brdoc.LookupCity(f.City, f.State)
 	}
-	return checkContact(f)
-}
-
-// checkContact validates a contact as it will be stored, in the order a
-// caller fixes things: kind, document, name, then the optional fields.
-func checkContact(f *store.ContactFields) error {
-	switch f.Type {
-	case "natural_person":
-		if !brdoc.ValidCPF(f.Register) {
-			return errInvalidCPF
-		}
-		if f.FullName == "" {
-			return errFullNameRequired
-		}
-	case "legal":
-		if !brdoc.ValidCNPJ(f.Register) {
-			return errInvalidCNPJ
-		}
-		if f.SocialReason == "" {
-			return errSocialReasonRequired
-		}
-	default:
-		return errInvalidContactType
-	}
-	if f.State != "" && !brdoc.ValidState(f.State) {
-		return errInvalidState
-	}
-	if f.ZipCode != "" && len(f.ZipCode) != 8 {
-		return errInvalidZip
-	}
-	if f.Email != "" && !ValidEmail(f.Email) {
-		return errInvalidEmail
-	}
-	return checkStateRegistration(f)
-}
-
-// checkStateRegistration checks the inscrição estadual by its state's
-// rule (the contact's state is needed to read it) and its agreement with
-// the contributor indicator: a contributor (1) has a registration, one
-// exempt (2) has none (ISENTO), a person is not a contributor unless
-// registered (a rural producer). Each refusal names its field
-// (TestRecipientStateRegistration).
-func checkStateRegistration(f *store.ContactFields) error {
-	ie := f.StateRegistration
-	if ie != "" && !strings.EqualFold(ie, brdoc.Exempt) {
-		if f.State == "" {
-			return &web.Error{Status: http.StatusBadRequest, Text: "A state registration is read by its state's rule: send the contact's state too.", Details: web.FieldDetails{Field: "state"}}
-		}
-		n, ok := brdoc.NormalizeIE(f.State, ie)
-		if !ok {
-			return &web.Error{Status: http.StatusBadRequest, Text: fmt.Sprintf("Invalid state_registration: not an inscrição estadual of %s (its check digits differ), nor ISENTO.", f.State), Details: web.FieldDetails{Field: "state_registration"}}
-		}
-		f.StateRegistration = n
-	} else if ie != "" {
-		f.StateRegistration = brdoc.Exempt
-	}
-	registered := f.StateRegistration != "" && f.StateRegistration != brdoc.Exempt
-	switch f.ICMSContributor {
-	case "":
-	case "1":
-		if !registered {
-			return &web.Error{Status: http.StatusBadRequest, Text: "icms_contributor 1 (contributor of ICMS) needs the contact's state_registration.", Details: web.FieldDetails{Field: "icms_contributor"}}
-		}
-	case "2":
-		if registered {
-			return &web.Error{Status: http.StatusBadRequest, Text: "icms_contributor 2 (exempt from state registration) does not go with a state_registration number: send ISENTO or 1.", Details: web.FieldDetails{Field: "icms_contributor"}}
-		}
-	case "9":
-	default:
-		return &web.Error{Status: http.StatusBadRequest, Text: fmt.Sprintf(web.TextInvalidChoice, "icms_contributor", "1, 2 or 9"), Details: web.FieldDetails{Field: "icms_contributor"}}
-	}
-	return nil
-}
-
-// ValidEmail accepts an address in RFC 5322's dot-atom form, as every
-// mail system takes it and as the OpenAPI document's `format: email`
-// promises: an ASCII local part of atext characters and single dots, "@",
-// a domain of at least two labels of letters, digits and inner hyphens.
-// Quoted local parts and addresses without a dotted domain are refused
-// (TestEmailFormat).
-func ValidEmail(s string) bool {
-	local, domain, ok := strings.Cut(s, "@")
-	if !ok || len(s) > 254 || !dotted(local, isAtext) || !strings.Contains(domain, ".") || !dotted(domain, isLabelChar) {
-		return false
-	}
-	for _, label := range strings.Split(domain, ".") {
-		if label[0] == '-' || label[len(label)-1] == '-' || len(label) > 63 {
-			return false
-		}
-	}
-	return true
-}
-
-// dotted reports s as non-empty runs of ok characters joined by single
-// dots.
-func dotted(s string, ok func(byte) bool) bool {
-	if s == "" || s[0] == '.' || s[len(s)-1] == '.' || strings.Contains(s, "..") {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] != '.' && !ok(s[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-func isAtext(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-/=?^_`{|}~", c) >= 0
-}
-
-func isLabelChar(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-'
+	return registers.CheckContact(f)
 }
 
 // insertContact creates an active contact (spec, /insert_contact).

@@ -10,6 +10,7 @@ import (
 	"fincom/server/fiscal/sefaz"
 	"fincom/server/inbox"
 	"fincom/server/invoicing"
+	"fincom/server/registers"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -174,7 +175,7 @@ func (s purchases) insertPurchaseOrderByAccessKey(r *web.Request, q *purchaseByK
 		return nil, err
 	}
 	// The supplier becomes a contact by the rules every contact meets.
-	if err := checkContact(&store.ContactFields{Type: "legal", Register: f.SupplierCNPJ, SocialReason: f.SupplierName}); err != nil {
+	if err := registers.CheckContact(&store.ContactFields{Type: "legal", Register: f.SupplierCNPJ, SocialReason: f.SupplierName}); err != nil {
 		return nil, errKeyIssuer
 	}
 	token, err := r.DB.InsertPurchaseOrder(r.Ctx, r.Unit.ID, f)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"fincom/server/registers"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -224,7 +225,7 @@ func (q *salesOrderRequest) fields(dec *web.Decoder, paymentKey, unitPixKey stri
 		v    *string
 	}{{"pv.notify_email_charge", &f.NotifyEmailCharge}, {"pv.notify_email_nf", &f.NotifyEmailNF}, {"pv.notify_email_alert", &f.NotifyEmailAlert}} {
 		*e.v = strings.TrimSpace(*e.v)
-		if *e.v != "" && (!ValidEmail(*e.v) || len(*e.v) > web.MaxShortText) {
+		if *e.v != "" && (!registers.ValidEmail(*e.v) || len(*e.v) > web.MaxShortText) {
 			return f, web.NewError(http.StatusBadRequest, fmt.Sprintf("Invalid %s. Use an e-mail address.", e.name))
 		}
 	}

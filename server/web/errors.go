@@ -42,9 +42,6 @@ const (
 	textServerError        = "Server error"
 	textErroDesconhecido   = "Erro desconhecido"
 
-	// Contacts (spec, /insert_contact and /update_contact).
-	TextInvalidCNPJ = "Invalid CNPJ."
-
 	// Sales orders (spec, /insert_sales_order and /list_sales_orders).
 	textMissingRequiredFields = "Missing required fields"
 	textErroInserirPedido     = "Erro ao inserir pedido"

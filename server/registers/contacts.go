@@ -1,0 +1,144 @@
+// Package registers holds the rules of the firm's registers as they are
+// stored, whoever writes them: the API's routes and the staff portal's
+// forms. A contact's kind, document (CPF or CNPJ with its check digits),
+// name, state, CEP, e-mail and state registration.
+package registers
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"fincom/server/brdoc"
+	"fincom/server/problem"
+	"fincom/store"
+)
+
+// A contact's refusals, in the spec's words (/insert_contact).
+var (
+	ErrInvalidCPF           = problem.New(http.StatusBadRequest, "Invalid CPF.")
+	ErrInvalidCNPJ          = problem.New(http.StatusBadRequest, "Invalid CNPJ.")
+	ErrFullNameRequired     = problem.New(http.StatusBadRequest, "Full name is required for natural persons.")
+	ErrSocialReasonRequired = problem.New(http.StatusBadRequest, "Company name (social reason) is required for legal entities.")
+	ErrInvalidContactType   = problem.New(http.StatusBadRequest, "Invalid contact type.")
+	ErrInvalidState         = problem.New(http.StatusBadRequest, "Invalid state. Use the two-letter abbreviation.")
+	ErrInvalidZip           = problem.New(http.StatusBadRequest, "Invalid zip_code. Use 8 digits.")
+	ErrInvalidEmail         = problem.New(http.StatusBadRequest, "Invalid email.")
+)
+
+// fieldDetails names the field a refusal is about.
+type fieldDetails struct {
+	Field string `json:"field"`
+}
+
+// CheckContact validates a contact as it will be stored, in the order a
+// caller fixes things: kind, document, name, then the optional fields.
+func CheckContact(f *store.ContactFields) error {
+	switch f.Type {
+	case "natural_person":
+		if !brdoc.ValidCPF(f.Register) {
+			return ErrInvalidCPF
+		}
+		if f.FullName == "" {
+			return ErrFullNameRequired
+		}
+	case "legal":
+		if !brdoc.ValidCNPJ(f.Register) {
+			return ErrInvalidCNPJ
+		}
+		if f.SocialReason == "" {
+			return ErrSocialReasonRequired
+		}
+	default:
+		return ErrInvalidContactType
+	}
+	if f.State != "" && !brdoc.ValidState(f.State) {
+		return ErrInvalidState
+	}
+	if f.ZipCode != "" && len(f.ZipCode) != 8 {
+		return ErrInvalidZip
+	}
+	if f.Email != "" && !ValidEmail(f.Email) {
+		return ErrInvalidEmail
+	}
+	return checkStateRegistration(f)
+}
+
+// checkStateRegistration checks the inscrição estadual by its state's
+// rule (the contact's state is needed to read it) and its agreement with
+// the contributor indicator: a contributor (1) has a registration, one
+// exempt (2) has none (ISENTO), a person is not a contributor unless
+// registered (a rural producer). Each refusal names its field
+// (TestRecipientStateRegistration).
+func checkStateRegistration(f *store.ContactFields) error {
+	ie := f.StateRegistration
+	if ie != "" && !strings.EqualFold(ie, brdoc.Exempt) {
+		if f.State == "" {
+			return &problem.Problem{Status: http.StatusBadRequest, Text: "A state registration is read by its state's rule: send the contact's state too.", Details: fieldDetails{Field: "state"}}
+		}
+		n, ok := brdoc.NormalizeIE(f.State, ie)
+		if !ok {
+			return &problem.Problem{Status: http.StatusBadRequest, Text: fmt.Sprintf("Invalid state_registration: not an inscrição estadual of %s (its check digits differ), nor ISENTO.", f.State), Details: fieldDetails{Field: "state_registration"}}
+		}
+		f.StateRegistration = n
+	} else if ie != "" {
+		f.StateRegistration = brdoc.Exempt
+	}
+	registered := f.StateRegistration != "" && f.StateRegistration != brdoc.Exempt
+	switch f.ICMSContributor {
+	case "":
+	case "1":
+		if !registered {
+			return &problem.Problem{Status: http.StatusBadRequest, Text: "icms_contributor 1 (contributor of ICMS) needs the contact's state_registration.", Details: fieldDetails{Field: "icms_contributor"}}
+		}
+	case "2":
+		if registered {
+			return &problem.Problem{Status: http.StatusBadRequest, Text: "icms_contributor 2 (exempt from state registration) does not go with a state_registration number: send ISENTO or 1.", Details: fieldDetails{Field: "icms_contributor"}}
+		}
+	case "9":
+	default:
+		return &problem.Problem{Status: http.StatusBadRequest, Text: "Invalid icms_contributor. Use 1, 2 or 9.", Details: fieldDetails{Field: "icms_contributor"}}
+	}
+	return nil
+}
+
+// ValidEmail accepts an address in RFC 5322's dot-atom form, as every
+// mail system takes it and as the OpenAPI document's `format: email`
+// promises: an ASCII local part of atext characters and single dots, "@",
+// a domain of at least two labels of letters, digits and inner hyphens.
+// Quoted local parts and addresses without a dotted domain are refused
+// (TestEmailFormat).
+func ValidEmail(s string) bool {
+	local, domain, ok := strings.Cut(s, "@")
+	if !ok || len(s) > 254 || !dotted(local, isAtext) || !strings.Contains(domain, ".") || !dotted(domain, isLabelChar) {
+		return false
+	}
+	for _, label := range strings.Split(domain, ".") {
+		if label[0] == '-' || label[len(label)-1] == '-' || len(label) > 63 {
+			return false
+		}
+	}
+	return true
+}
+
+// dotted reports s as non-empty runs of ok characters joined by single
+// dots.
+func dotted(s string, ok func(byte) bool) bool {
+	if s == "" || s[0] == '.' || s[len(s)-1] == '.' || strings.Contains(s, "..") {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] != '.' && !ok(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isAtext(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&'*+-/=?^_`{|}~", c) >= 0
+}
+
+func isLabelChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-'
+}
