@@ -398,3 +398,38 @@ type PortalImportResult struct {
 
 // PortalImportRow is one line of a file and what became of it.
 type PortalImportRow struct{ What, Outcome, Detail string }
+
+// PortalContacts is the customers' and suppliers' page body: the list
+// (searched), and the form of a new one, filled again after a refusal
+// with the field at fault named beside it.
+type PortalContacts struct {
+	Search   string
+	Contacts []PortalContactRow
+	Form     PortalContactForm
+	// Field is the form's field at fault, FieldError why.
+	Field, FieldError string
+}
+
+// PortalContactRow is a contact as the list shows it.
+type PortalContactRow struct{ Name, Register, Email, Phone string }
+
+// PortalContactForm holds the new contact's fields as typed.
+type PortalContactForm struct {
+	Type, Register, Name, FantasyName, Email, Phone, Zip, Address, Number, Complement, District, City, State, IE, Contributor string
+}
+
+// PortalField is a form field as portal_contact_field draws it: its
+// refusal beside it when it is the one at fault.
+type PortalField struct {
+	Name, Label, Value, Type, Error string
+	Required                        bool
+}
+
+// fieldOf is the field name of the contacts' form.
+func fieldOf(b PortalContacts, name, label, value, typ, required string) PortalField {
+	f := PortalField{Name: name, Label: label, Value: value, Type: typ, Required: required == "required"}
+	if b.Field == name {
+		f.Error = b.FieldError
+	}
+	return f
+}

@@ -43,6 +43,14 @@ func (s *Portal) Routes(r *httprouter.Router) {
 		s.overduePage(p, http.StatusOK, notice, "")
 	}))
 	r.POST("/portal/overdue", s.portalRemind)
+	r.GET("/portal/contacts", s.withSession(func(p *portalRequest) {
+		notice := ""
+		if p.r.URL.Query().Get("criado") == "1" {
+			notice = "Contato cadastrado."
+		}
+		s.contactsPage(p, http.StatusOK, render.PortalContactForm{}, "", "", notice)
+	}))
+	r.POST("/portal/contacts", s.withSession(s.portalCreateContact))
 	r.GET("/portal/import", s.withSession(func(p *portalRequest) { s.importPage(p, http.StatusOK, nil, "") }))
 	r.POST("/portal/import/statement", s.withSession(s.portalImportStatement))
 	r.POST("/portal/import/return", s.withSession(s.portalImportReturn))

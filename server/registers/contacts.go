@@ -31,6 +31,9 @@ type fieldDetails struct {
 	Field string `json:"field"`
 }
 
+// FieldName is the field at fault (the portal names it beside its input).
+func (d fieldDetails) FieldName() string { return d.Field }
+
 // CheckContact validates a contact as it will be stored, in the order a
 // caller fixes things: kind, document, name, then the optional fields.
 func CheckContact(f *store.ContactFields) error {
