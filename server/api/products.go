@@ -3,9 +3,10 @@ package api
 import (
 	"net/http"
 	"strings"
-	"unicode/utf8"
 
 	"fincom/server/brdoc"
+	"fincom/server/fiscal/reform"
+	"fincom/server/registers"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -17,23 +18,9 @@ var (
 	errProductCodeUsed       = web.NewError(http.StatusBadRequest, "Product code already used in this unit.")
 	errInvalidProductCode    = web.NewError(http.StatusBadRequest, "Invalid code. Use 1 to 60 characters.")
 	errProductNotFound       = web.NewError(http.StatusNotFound, "Product or service not found or not updated.")
-	errInvalidProductType    = web.NewError(http.StatusBadRequest, "Invalid type. Use product, service or all.")
-	errInvalidNCM            = web.NewError(http.StatusBadRequest, "Invalid ncm. Use 8 digits.")
-	errInvalidCFOP           = web.NewError(http.StatusBadRequest, "Invalid cfop. Use 4 digits starting with 1 to 7.")
-	errInvalidUsageType      = web.NewError(http.StatusBadRequest, "Invalid usage_type. Use a SPED item type code (00 to 10, or 99).")
 	errNegativeValue         = web.NewError(http.StatusBadRequest, "Invalid monetary_value. It must not be negative.")
-	errInvalidUnit           = web.NewError(http.StatusBadRequest, "Invalid unit. Use up to 6 characters.")
 	errProductNoFieldsUpdate = web.NewError(http.StatusBadRequest, web.TextNoFieldsToUpdate)
 )
-
-// usageTypes are the SPED EFD item types (registro 0200, TIPO_ITEM):
-// 00 goods for resale, 01 raw material, 02 packaging, 03 work in progress,
-// 04 finished product, 05 by-product, 06 intermediate product, 07 use and
-// consumption, 08 fixed asset, 09 service, 10 other inputs, 99 other.
-var usageTypes = map[string]bool{
-	"00": true, "01": true, "02": true, "03": true, "04": true, "05": true,
-	"06": true, "07": true, "08": true, "09": true, "10": true, "99": true,
-}
 
 type getProductsRequest struct {
 	Search string `json:"search"`
@@ -132,42 +119,23 @@ func (q *productRequest) Apply(f *store.ProductFields) error {
 		}
 		f.MonetaryValue = *q.MonetaryValue
 	}
-	switch {
-	case f.Description == "":
+	if f.Description == "" {
 		return web.ErrMissing
-	case f.Type != "product" && f.Type != "service":
-		return errInvalidProductType
-	case !usageTypes[f.UsageType]:
-		return errInvalidUsageType
-	case f.NCM != "" && len(f.NCM) != 8:
-		return errInvalidNCM
-	case f.CFOP != "" && (len(f.CFOP) != 4 || f.CFOP[0] < '1' || f.CFOP[0] > '7'):
-		return errInvalidCFOP
-	case utf8.RuneCountInString(f.Unit) > 6:
-		return errInvalidUnit
 	}
 	return nil
 }
 
-// fieldProblem is what is wrong with a field.
-type fieldProblem struct {
-	Field   string `json:"field"`
-	Message string `json:"message"`
-}
-
-// apply changes a product by a request, and holds its IBS and CBS codes
-// to the reform's table: a wrong one is a 422 naming the field.
+// apply changes a product by a request and holds it to a product's rules
+// (registers.CheckProduct), its IBS and CBS codes to the reform's table.
 func (s products) apply(q *productRequest, f *store.ProductFields) error {
 	if err := q.Apply(f); err != nil {
 		return err
 	}
-	if s.Invoices == nil || s.Invoices.Reform == nil {
-		return nil
+	var table *reform.Table
+	if s.Invoices != nil {
+		table = s.Invoices.Reform
 	}
-	if field, msg := s.Invoices.Reform.Check(f.Type, f.IBSCBSCST, f.IBSCBSClass, f.IBSCBSOperation); field != "" {
-		return &web.Error{Status: http.StatusUnprocessableEntity, Text: "Invalid IBS and CBS classification: details.field is the field at fault, details.message says why.", Details: fieldProblem{Field: field, Message: msg}}
-	}
-	return nil
+	return registers.CheckProduct(f, table)
 }
 
 // insertProductOrService creates an active product or service.
