@@ -433,3 +433,30 @@ func fieldOf(b PortalContacts, name, label, value, typ, required string) PortalF
 	}
 	return f
 }
+
+// PortalProducts is the products' and services' page body: the list
+// (searched) and the form of a new one, as PortalContacts.
+type PortalProducts struct {
+	Search   string
+	Products []PortalProductRow
+	Form     PortalProductForm
+	// Field is the form's field at fault, FieldError why.
+	Field, FieldError string
+}
+
+// PortalProductRow is a product or service as the list shows it.
+type PortalProductRow struct{ Code, Description, Kind, Price, NCM, CFOP, Unit, Class string }
+
+// PortalProductForm holds the new product's fields as typed.
+type PortalProductForm struct {
+	Type, Description, Code, Price, Unit, NCM, CFOP, Usage, CST, Class, Operation string
+}
+
+// productField is the field name of the products' form.
+func productField(b PortalProducts, name, label, value, typ, required string) PortalField {
+	f := PortalField{Name: name, Label: label, Value: value, Type: typ, Required: required == "required"}
+	if b.Field == name {
+		f.Error = b.FieldError
+	}
+	return f
+}

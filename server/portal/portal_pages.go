@@ -51,6 +51,14 @@ func (s *Portal) Routes(r *httprouter.Router) {
 		s.contactsPage(p, http.StatusOK, render.PortalContactForm{}, "", "", notice)
 	}))
 	r.POST("/portal/contacts", s.withSession(s.portalCreateContact))
+	r.GET("/portal/products", s.withSession(func(p *portalRequest) {
+		notice := ""
+		if p.r.URL.Query().Get("criado") == "1" {
+			notice = "Produto ou serviço cadastrado."
+		}
+		s.productsPage(p, http.StatusOK, render.PortalProductForm{}, "", "", notice)
+	}))
+	r.POST("/portal/products", s.withSession(s.portalCreateProduct))
 	r.GET("/portal/import", s.withSession(func(p *portalRequest) { s.importPage(p, http.StatusOK, nil, "") }))
 	r.POST("/portal/import/statement", s.withSession(s.portalImportStatement))
 	r.POST("/portal/import/return", s.withSession(s.portalImportReturn))
