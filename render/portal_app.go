@@ -331,6 +331,25 @@ type PortalTransactions struct {
 	Type         string // in, out or "" (both)
 	Entries      []PortalEntry
 	Accounts     []PortalAccount
+	// The new entry's form: the unit's categories of each direction, the
+	// fields as typed after a refusal, and the field at fault.
+	InCategories, OutCategories []PortalOption
+	Form                        PortalEntryForm
+	Field, FieldError           string
+}
+
+// PortalEntryForm holds a new bill's or income's fields as typed.
+type PortalEntryForm struct {
+	Type, Description, Value, DueDate, Category, Barcode string
+}
+
+// entryField is the field name of the new entry's form.
+func entryField(b PortalTransactions, name, label, value, typ, required string) PortalField {
+	f := PortalField{Name: name, Label: label, Value: value, Type: typ, Required: required == "required"}
+	if b.Field == name {
+		f.Error = b.FieldError
+	}
+	return f
 }
 
 // PortalLine is a statement line waiting for a person.

@@ -65,11 +65,15 @@ func (s *Portal) Routes(r *httprouter.Router) {
 	r.POST("/portal/overdue/:token/resend", s.portalResend)
 	r.GET("/portal/transactions", s.withSession(func(p *portalRequest) {
 		notice := ""
-		if p.r.URL.Query().Get("feito") == "pago" {
+		switch p.r.URL.Query().Get("feito") {
+		case "pago":
 			notice = "Lançamento marcado como pago."
+		case "criado":
+			notice = "Lançamento cadastrado."
 		}
 		s.transactionsPage(p, http.StatusOK, notice, "")
 	}))
+	r.POST("/portal/transactions", s.withSession(s.portalNewEntry))
 	r.POST("/portal/transactions/:token/pay", s.portalPayEntry)
 	r.GET("/portal/statement", s.withSession(func(p *portalRequest) {
 		notice := ""

@@ -1,12 +1,16 @@
 package portal
 
 import (
+	"errors"
+	"io"
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/julienschmidt/httprouter"
 
 	"fincom/render"
+	"fincom/server/brdoc"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -14,6 +18,12 @@ import (
 // transactionsPage: GET /portal/transactions, a month's entries by due
 // date; an open one can be marked paid into one of the unit's accounts.
 func (s *Portal) transactionsPage(p *portalRequest, status int, notice, errText string) {
+	s.transactionsForm(p, status, notice, errText, render.PortalEntryForm{}, "", "")
+}
+
+// transactionsForm is transactionsPage with the new entry's form as typed
+// and the field at fault.
+func (s *Portal) transactionsForm(p *portalRequest, status int, notice, errText string, form render.PortalEntryForm, field, fieldErr string) {
 	month, first, last := portalMonth(p)
 	typ := p.r.URL.Query().Get("tipo")
 	if typ != "in" && typ != "out" {
@@ -44,7 +54,80 @@ func (s *Portal) transactionsPage(p *portalRequest, status int, notice, errText 
 		}
 		body.Entries = append(body.Entries, pe)
 	}
+	body.Form, body.Field, body.FieldError = form, field, fieldErr
+	if body.Form.DueDate == "" {
+		body.Form.DueDate = body.Today
+	}
+	for typ, dst := range map[string]*[]render.PortalOption{"in": &body.InCategories, "out": &body.OutCategories} {
+		cats, err := p.db.Categories(p.ctx, p.unit.ID, typ, "")
+		if err != nil {
+			s.portalFailed(p, err)
+			return
+		}
+		for _, c := range cats {
+			*dst = append(*dst, render.PortalOption{Value: c.Token, Label: c.Category})
+		}
+	}
+	if fieldErr != "" {
+		errText = "O lançamento não foi cadastrado: " + fieldErr
+	}
 	p.page(s, status, "transactions", "Lançamentos", "transactions", body, notice, errText)
+}
+
+// portalNewEntry: POST /portal/transactions registers a bill to pay
+// or an income to receive, with an attachment, by the rules of
+// /insert_expense and /insert_income (the spec's file rules among them).
+func (s *Portal) portalNewEntry(p *portalRequest) {
+	v := func(k string) string { return strings.TrimSpace(p.r.PostFormValue(k)) }
+	form := render.PortalEntryForm{Type: v("type"), Description: v("description"), Value: v("value"), DueDate: v("due_date"), Category: v("category"),
+		Barcode: v("barcode")}
+	if form.Type != "in" {
+		form.Type = "out"
+	}
+	fail := func(field, words string) {
+		s.transactionsForm(p, http.StatusBadRequest, "", "", form, field, words)
+	}
+	value, err := amountBR(form.Value)
+	switch {
+	case form.Description == "" || len([]rune(form.Description)) > 255:
+		fail("description", "informe a descrição (até 255 caracteres).")
+		return
+	case err != nil || value == nil || !value.IsPositive():
+		fail("value", "valor inválido: use um valor maior que zero, como 1.250,00.")
+		return
+	}
+	if _, err := store.ParseDateISO(form.DueDate); err != nil {
+		fail("due_date", "informe a data de vencimento.")
+		return
+	}
+	f := store.EntryFields{Type: form.Type, Description: form.Description, Value: store.NewMoney(value.Round(2)), DueDate: form.DueDate,
+		CompetenceDate: form.DueDate, CategoryToken: form.Category, Barcode: brdoc.Digits(form.Barcode), Active: true}
+	if f.Barcode != "" && !brdoc.ValidBoleto(f.Barcode) {
+		fail("barcode", "linha digitável inválida: confira os dígitos.")
+		return
+	}
+	var files []store.NewFile
+	if file, h, err := p.r.FormFile("file"); err == nil {
+		data, rerr := io.ReadAll(io.LimitReader(file, maxPortalUpload+1))
+		file.Close()
+		nf, ferr := web.DocumentFile(h.Filename, data)
+		if rerr != nil || ferr != nil {
+			fail("file", "anexo inválido: envie um PDF, uma imagem (PNG, JPEG, GIF, WebP) ou um XML de até 10 MiB.")
+			return
+		}
+		files = append(files, nf)
+	}
+	if _, err := p.db.InsertEntry(p.ctx, p.unit.ID, f, files, ""); err != nil {
+		var ref *store.RefError
+		if errors.As(err, &ref) || errors.Is(err, store.ErrInvalidReference) {
+			fail("category", "escolha uma categoria do tipo do lançamento (despesa ou receita).")
+			return
+		}
+		s.portalFailed(p, err)
+		return
+	}
+	http.Redirect(p.w, p.r, "/portal/transactions?unit="+url.QueryEscape(p.unit.Token)+"&mes="+url.QueryEscape(form.DueDate[:7])+"&feito=criado",
+		http.StatusSeeOther)
 }
 
 // portalPayEntry: POST /portal/transactions/:token/pay marks an entry paid

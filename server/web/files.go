@@ -117,6 +117,17 @@ func ReadFiles(parts []filePart, rule fileRule) ([]store.NewFile, error) {
 	return out, nil
 }
 
+// DocumentFile checks one file a portal form sends as the API's routes
+// check their `files` parts under DocumentFiles: a plain name, at most
+// maxFileBytes, a PDF, an image or XML by its bytes.
+func DocumentFile(name string, data []byte) (store.NewFile, error) {
+	files, err := ReadFiles([]filePart{{Name: name, Data: data, TooLarge: len(data) > maxFileBytes}}, DocumentFiles)
+	if err != nil {
+		return store.NewFile{}, err
+	}
+	return files[0], nil
+}
+
 // FileRequest is the body of the file downloads (fincom routes): the
 // record's token and the file's, as the record's listing shows them.
 type FileRequest struct {
