@@ -479,3 +479,41 @@ func productField(b PortalProducts, name, label, value, typ, required string) Po
 	}
 	return f
 }
+
+// PortalNewOrder is the new sales order's page body: the choices of the
+// unit's registers and the fields as typed after a refusal.
+type PortalNewOrder struct {
+	Contacts, Items, Categories, Methods, Accounts []PortalOption
+	Form                                          PortalOrderForm
+	Field, FieldError                             string
+}
+
+// PortalOrderForm holds a new order's fields as typed.
+type PortalOrderForm struct {
+	Contact, Item, Quantity, Description, Date, Category, Method, Provider, Account, Installments, Invoice, Email string
+	Charge, Issue                                                                                            bool
+}
+
+// orderField is the field name of the new order's form.
+func orderField(b PortalNewOrder, name, label, value, typ, required string) PortalField {
+	f := PortalField{Name: name, Label: label, Value: value, Type: typ, Required: required == "required"}
+	if b.Field == name {
+		f.Error = b.FieldError
+	}
+	return f
+}
+
+// PortalSelect is a select of the new order's form.
+type PortalSelect struct {
+	Name, Label, Value, Error string
+	Options                   []PortalOption
+}
+
+// orderSelect is the select name of the new order's form.
+func orderSelect(b PortalNewOrder, name, label string, options []PortalOption, value string) PortalSelect {
+	s := PortalSelect{Name: name, Label: label, Value: value, Options: options}
+	if b.Field == name {
+		s.Error = b.FieldError
+	}
+	return s
+}

@@ -154,6 +154,7 @@ func TestPortalWebInBrowser(t *testing.T) {
 
 	for _, pg := range []struct{ path, title, name string }{
 		{"/portal/orders?unit=" + fx.tokens["unitA"], "Pedidos", "orders"},
+		{"/portal/new-order?unit=" + fx.tokens["unitA"], "Novo pedido", "new-order"},
 		{"/portal/contacts?unit=" + fx.tokens["unitA"], "Clientes e fornecedores", "contacts"},
 		{"/portal/products?unit=" + fx.tokens["unitA"], "Produtos e serviços", "products"},
 		{"/portal/overdue?unit=" + fx.tokens["unitA"], "Em atraso", "overdue"},

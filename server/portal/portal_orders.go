@@ -79,6 +79,11 @@ var portalOrderDone = map[string]string{
 	"correct":        "Carta de correção registrada.",
 	"substitute":     "NFC-e cancelada por substituição.",
 	"refund":         "Devolução solicitada ao PSP.",
+	// A new order, with what was done on saving it.
+	"criado":              "Pedido salvo.",
+	"criado_cobrado":      "Pedido salvo e cobrança gerada.",
+	"criado_nota":         "Pedido salvo e nota fiscal emitida.",
+	"criado_cobrado_nota": "Pedido salvo, cobrança gerada e nota fiscal emitida.",
 }
 
 // eventNames name the events an authority registers on an invoice.

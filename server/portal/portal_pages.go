@@ -59,6 +59,8 @@ func (s *Portal) Routes(r *httprouter.Router) {
 		s.productsPage(p, http.StatusOK, render.PortalProductForm{}, "", "", notice)
 	}))
 	r.POST("/portal/products", s.withSession(s.portalCreateProduct))
+	r.GET("/portal/new-order", s.withSession(func(p *portalRequest) { s.newOrderPage(p, http.StatusOK, render.PortalOrderForm{}, "", "") }))
+	r.POST("/portal/new-order", s.withSession(s.portalNewOrder))
 	r.GET("/portal/import", s.withSession(func(p *portalRequest) { s.importPage(p, http.StatusOK, nil, "") }))
 	r.POST("/portal/import/statement", s.withSession(s.portalImportStatement))
 	r.POST("/portal/import/return", s.withSession(s.portalImportReturn))
