@@ -42,4 +42,13 @@ func TestPortalNewOrder(t *testing.T) {
 	if o["value"] != "35.00" || len(o["charges"].([]any)) != 2 || o["invoice"] == nil || o["invoice"].(map[string]any)["status"] != "AUTHORIZED" {
 		t.Fatalf("the API sees value %v, %d charges, invoice %v", o["value"], len(o["charges"].([]any)), o["invoice"])
 	}
+	// An NF-e to a customer without a city: the order is saved, the
+	// page lists what the invoice lacks.
+	form.Set("contact", fx.tokens["contact1"])
+	form.Set("charge", "")
+	rec = b.do("POST", path, form)
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "A nota não foi emitida: Os dados fiscais do pedido estão incompletos:") ||
+		!strings.Contains(rec.Body.String(), "contact.city: the customer&#39;s city (IBGE code) is required") {
+		t.Fatalf("an invoice that cannot be issued = %d\n%s", rec.Code, rec.Body)
+	}
 }

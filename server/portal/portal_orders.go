@@ -14,6 +14,7 @@ import (
 
 	"fincom/render"
 	"fincom/server/brdoc"
+	"fincom/server/fiscal"
 	"fincom/server/invoicing"
 	"fincom/server/web"
 	"fincom/store"
@@ -290,6 +291,18 @@ func (s *Portal) routeError(path string, err error) (int, string) {
 				// answers in details, are said on the page.
 				if d, ok := e.Details.(map[string]any); ok && d["code"] != nil && d["reason"] != nil {
 					return e.Status, fmt.Sprintf("%s (%v: %v)", e.Text, d["code"], d["reason"])
+				}
+				// An invoice's problems, which the API lists in details,
+				// are listed on the page: each field and what it lacks.
+				if d, ok := e.Details.(map[string]any); ok {
+					if ps, ok := d["problems"].([]fiscal.Problem); ok && len(ps) > 0 {
+						var b strings.Builder
+						b.WriteString("Os dados fiscais do pedido estão incompletos:")
+						for _, p := range ps {
+							b.WriteString(" " + p.Field + ": " + p.Message + ";")
+						}
+						return e.Status, strings.TrimSuffix(b.String(), ";") + "."
+					}
 				}
 				return e.Status, e.Text
 			}
