@@ -109,8 +109,8 @@ type PortalHome struct {
 	// charges and orders together, each once.
 	Expected string
 	Days     []PortalDay
-	Chart                                                        CashChart
-	Orders                                                       []PortalOrder
+	Chart    CashChart
+	Orders   []PortalOrder
 }
 
 // ChartDay is a day of the month as the chart draws it.
@@ -484,14 +484,14 @@ func productField(b PortalProducts, name, label, value, typ, required string) Po
 // unit's registers and the fields as typed after a refusal.
 type PortalNewOrder struct {
 	Contacts, Items, Categories, Methods, Accounts []PortalOption
-	Form                                          PortalOrderForm
-	Field, FieldError                             string
+	Form                                           PortalOrderForm
+	Field, FieldError                              string
 }
 
 // PortalOrderForm holds a new order's fields as typed.
 type PortalOrderForm struct {
 	Contact, Item, Quantity, Description, Date, Category, Method, Provider, Account, Installments, Invoice, Email string
-	Charge, Issue                                                                                            bool
+	Charge, Issue                                                                                                 bool
 }
 
 // orderField is the field name of the new order's form.
