@@ -335,21 +335,12 @@ type PortalTransactions struct {
 	// fields as typed after a refusal, and the field at fault.
 	InCategories, OutCategories []PortalOption
 	Form                        PortalEntryForm
-	Field, FieldError           string
+	FormState
 }
 
 // PortalEntryForm holds a new bill's or income's fields as typed.
 type PortalEntryForm struct {
 	Type, Description, Value, DueDate, Category, Barcode string
-}
-
-// entryField is the field name of the new entry's form.
-func entryField(b PortalTransactions, name, label, value, typ, required string) PortalField {
-	f := PortalField{Name: name, Label: label, Value: value, Type: typ, Required: required == "required"}
-	if b.Field == name {
-		f.Error = b.FieldError
-	}
-	return f
 }
 
 // PortalLine is a statement line waiting for a person.
@@ -425,8 +416,7 @@ type PortalContacts struct {
 	Search   string
 	Contacts []PortalContactRow
 	Form     PortalContactForm
-	// Field is the form's field at fault, FieldError why.
-	Field, FieldError string
+	FormState
 }
 
 // PortalContactRow is a contact as the list shows it.
@@ -444,23 +434,13 @@ type PortalField struct {
 	Required                        bool
 }
 
-// fieldOf is the field name of the contacts' form.
-func fieldOf(b PortalContacts, name, label, value, typ, required string) PortalField {
-	f := PortalField{Name: name, Label: label, Value: value, Type: typ, Required: required == "required"}
-	if b.Field == name {
-		f.Error = b.FieldError
-	}
-	return f
-}
-
 // PortalProducts is the products' and services' page body: the list
 // (searched) and the form of a new one, as PortalContacts.
 type PortalProducts struct {
 	Search   string
 	Products []PortalProductRow
 	Form     PortalProductForm
-	// Field is the form's field at fault, FieldError why.
-	Field, FieldError string
+	FormState
 }
 
 // PortalProductRow is a product or service as the list shows it.
@@ -471,21 +451,12 @@ type PortalProductForm struct {
 	Type, Description, Code, Price, Unit, NCM, CFOP, Usage, CST, Class, Operation string
 }
 
-// productField is the field name of the products' form.
-func productField(b PortalProducts, name, label, value, typ, required string) PortalField {
-	f := PortalField{Name: name, Label: label, Value: value, Type: typ, Required: required == "required"}
-	if b.Field == name {
-		f.Error = b.FieldError
-	}
-	return f
-}
-
 // PortalNewOrder is the new sales order's page body: the choices of the
 // unit's registers and the fields as typed after a refusal.
 type PortalNewOrder struct {
 	Contacts, Items, Categories, Methods, Accounts []PortalOption
 	Form                                           PortalOrderForm
-	Field, FieldError                              string
+	FormState
 }
 
 // PortalOrderForm holds a new order's fields as typed.
@@ -494,26 +465,36 @@ type PortalOrderForm struct {
 	Charge, Issue                                                                                                 bool
 }
 
-// orderField is the field name of the new order's form.
-func orderField(b PortalNewOrder, name, label, value, typ, required string) PortalField {
-	f := PortalField{Name: name, Label: label, Value: value, Type: typ, Required: required == "required"}
-	if b.Field == name {
-		f.Error = b.FieldError
-	}
-	return f
-}
-
-// PortalSelect is a select of the new order's form.
+// PortalSelect is a select of a form.
 type PortalSelect struct {
 	Name, Label, Value, Error string
 	Options                   []PortalOption
 }
 
-// orderSelect is the select name of the new order's form.
-func orderSelect(b PortalNewOrder, name, label string, options []PortalOption, value string) PortalSelect {
-	s := PortalSelect{Name: name, Label: label, Value: value, Options: options}
-	if b.Field == name {
-		s.Error = b.FieldError
+// FormState is a form's field at fault after a refusal, and why; the
+// portal's form bodies embed it.
+type FormState struct {
+	Field, FieldError string
+}
+
+// errorOf is why the field name is at fault, or "".
+func (f FormState) errorOf(name string) string {
+	if f.Field == name {
+		return f.FieldError
 	}
-	return s
+	return ""
+}
+
+// form is a body with a FormState.
+type form interface{ errorOf(string) string }
+
+// fieldOf is the input name of a form, its refusal beside it when it is
+// the one at fault.
+func fieldOf(b form, name, label, value, typ, required string) PortalField {
+	return PortalField{Name: name, Label: label, Value: value, Type: typ, Required: required == "required", Error: b.errorOf(name)}
+}
+
+// selectOf is the select name of a form, as fieldOf.
+func selectOf(b form, name, label string, options []PortalOption, value string) PortalSelect {
+	return PortalSelect{Name: name, Label: label, Value: value, Options: options, Error: b.errorOf(name)}
 }

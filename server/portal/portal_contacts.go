@@ -22,7 +22,7 @@ func (s *Portal) contactsPage(p *portalRequest, status int, form render.PortalCo
 		s.portalFailed(p, err)
 		return
 	}
-	body := render.PortalContacts{Search: search, Form: form, Field: field, FieldError: fieldErr}
+	body := render.PortalContacts{Search: search, Form: form, FormState: render.FormState{Field: field, FieldError: fieldErr}}
 	for _, c := range list {
 		body.Contacts = append(body.Contacts, render.PortalContactRow{Name: c.ContactName.String, Register: formatRegister(c.Register),
 			Email: c.Email.String, Phone: formatPhone(c.Phone.String)})

@@ -19,7 +19,7 @@ import (
 // in how many installments, its invoice, and whether its charge and
 // invoice are made on saving.
 func (s *Portal) newOrderPage(p *portalRequest, status int, form render.PortalOrderForm, field, fieldErr string) {
-	body := render.PortalNewOrder{Form: form, Field: field, FieldError: fieldErr}
+	body := render.PortalNewOrder{Form: form, FormState: render.FormState{Field: field, FieldError: fieldErr}}
 	contacts, err := p.db.Contacts(p.ctx, p.unit.ID, store.ContactFilter{})
 	if err != nil {
 		s.portalFailed(p, err)

@@ -23,7 +23,7 @@ func (s *Portal) productsPage(p *portalRequest, status int, form render.PortalPr
 		s.portalFailed(p, err)
 		return
 	}
-	body := render.PortalProducts{Search: search, Form: form, Field: field, FieldError: fieldErr}
+	body := render.PortalProducts{Search: search, Form: form, FormState: render.FormState{Field: field, FieldError: fieldErr}}
 	for _, it := range items {
 		if search != "" && !strings.Contains(strings.ToLower(it.Description), strings.ToLower(search)) {
 			continue

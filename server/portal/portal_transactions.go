@@ -54,7 +54,7 @@ func (s *Portal) transactionsForm(p *portalRequest, status int, notice, errText 
 		}
 		body.Entries = append(body.Entries, pe)
 	}
-	body.Form, body.Field, body.FieldError = form, field, fieldErr
+	body.Form, body.FormState = form, render.FormState{Field: field, FieldError: fieldErr}
 	if body.Form.DueDate == "" {
 		body.Form.DueDate = body.Today
 	}
