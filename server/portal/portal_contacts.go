@@ -59,10 +59,7 @@ func formatPhone(d string) string {
 
 // contactRefusals say in Portuguese which field of the form is at fault,
 // and why, for each refusal of a contact's rules.
-var contactRefusals = []struct {
-	err          error
-	field, words string
-}{
+var contactRefusals = refusals{
 	{registers.ErrInvalidContactType, "type", "escolha pessoa física ou jurídica."},
 	{registers.ErrInvalidCPF, "register", "CPF inválido: confira os 11 dígitos."},
 	{registers.ErrInvalidCNPJ, "register", "CNPJ inválido: confira os dígitos verificadores."},
@@ -74,12 +71,26 @@ var contactRefusals = []struct {
 	{store.ErrDuplicate, "register", "já existe um contato com esse CPF ou CNPJ nesta unidade."},
 }
 
-// contactRefusal is the field and the Portuguese words of a refusal.
-func contactRefusal(err error) (string, string) {
-	for _, r := range contactRefusals {
+// refusals say in Portuguese which field of a form a refusal is about,
+// and why: the first whose error it is.
+type refusals []struct {
+	err          error
+	field, words string
+}
+
+func (rs refusals) find(err error) (string, string) {
+	for _, r := range rs {
 		if errors.Is(err, r.err) {
 			return r.field, r.words
 		}
+	}
+	return "", ""
+}
+
+// contactRefusal is the field and the Portuguese words of a refusal.
+func contactRefusal(err error) (string, string) {
+	if field, words := contactRefusals.find(err); field != "" {
+		return field, words
 	}
 	var pr *problem.Problem
 	if errors.As(err, &pr) {

@@ -49,10 +49,7 @@ func formatNCM(n string) string {
 
 // productRefusals say in Portuguese which field of the form is at fault,
 // and why.
-var productRefusals = []struct {
-	err          error
-	field, words string
-}{
+var productRefusals = refusals{
 	{registers.ErrInvalidProductType, "type", "escolha produto ou serviço."},
 	{registers.ErrInvalidUsageType, "usage_type", "tipo do item inválido: use 00 a 10 ou 99."},
 	{registers.ErrInvalidNCM, "ncm", "NCM inválido: use os 8 dígitos."},
@@ -65,10 +62,8 @@ var productRefusals = []struct {
 // productRefusal is the field and the Portuguese words of a refusal; a
 // tax reform code's reason is the table's own.
 func productRefusal(err error) (string, string) {
-	for _, r := range productRefusals {
-		if errors.Is(err, r.err) {
-			return r.field, r.words
-		}
+	if field, words := productRefusals.find(err); field != "" {
+		return field, words
 	}
 	var pr *problem.Problem
 	if errors.As(err, &pr) {
