@@ -80,7 +80,7 @@ func TestCorrectionLetterFromThePortal(t *testing.T) {
 	action := "/portal/orders/" + id + "/correct?unit=" + expand("{{unitA}}")
 	calls := len(a.Received())
 	if rec := b.do("POST", action, url.Values{"csrf": {session}, "correction": {"curta"}}); rec.Code != http.StatusBadRequest ||
-		!strings.Contains(rec.Body.String(), "The correction needs 15 to 1000 characters.") || len(a.Received()) != calls {
+		!strings.Contains(rec.Body.String(), "A correção precisa de 15 a 1.000 caracteres.") || len(a.Received()) != calls {
 		t.Fatalf("a short correction: %d", rec.Code)
 	}
 	for n, text := range []string{"Endereço de entrega: Rua Vergueiro, 1000", "Endereço de entrega: Rua Vergueiro, 1002"} {
@@ -115,7 +115,7 @@ func TestCorrectionLetterFromThePortal(t *testing.T) {
 	}
 	rec := b.do("POST", "/portal/orders/"+nfce+"/correct?unit="+expand("{{unitA}}"), url.Values{"csrf": {session},
 		"correction": {"Endereço de entrega: Rua Vergueiro, 1000"}})
-	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "Only an authorized NF-e takes a correction letter.") {
+	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "Só uma NF-e autorizada recebe carta de correção.") {
 		t.Errorf("an NFC-e's correction letter: %d", rec.Code)
 	}
 }

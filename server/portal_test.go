@@ -230,9 +230,10 @@ func TestPortalFlow(t *testing.T) {
 		strings.Contains(body, "Gerar cobrança") || !strings.Contains(body, "Cancelar cobrança") {
 		t.Fatalf("order after charging:\n%s", body)
 	}
-	// A refusal shows the API's text: the invoice's cancel reason.
+	// A refusal is said in Portuguese, with the API's status: the
+	// invoice's cancel reason.
 	rec = b.do("POST", "/portal/orders/"+order+"/cancel_invoice?unit="+fx.tokens["unitA"], url.Values{"csrf": {session}, "reason": {"curto"}})
-	if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), web.ErrCancelReason.Text) {
+	if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "O motivo do cancelamento precisa de 15 a 255 caracteres.") {
 		t.Errorf("cancel invoice with a short reason = %d", rec.Code)
 	}
 	// From the sibling unit the order is not found.

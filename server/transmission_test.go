@@ -353,7 +353,7 @@ func TestTransmissionCancel(t *testing.T) {
 	tok := csrf(t, b.do("GET", orderPage, nil).Body.String())
 	page := b.do("POST", "/portal/orders/"+id2+"/cancel_invoice?unit="+expand("{{unitA}}"),
 		url.Values{"reason": {"Pedido cancelado pelo cliente"}, "csrf": {tok}}).Body.String()
-	if !strings.Contains(page, "The tax authority refused the cancellation: see details. (222: ") {
+	if !strings.Contains(page, "A autoridade fiscal recusou o cancelamento. (222: ") {
 		t.Fatalf("the portal does not say SEFAZ's refusal:\n%s", page)
 	}
 }

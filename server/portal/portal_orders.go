@@ -287,10 +287,14 @@ func (s *Portal) routeError(path string, err error) (int, string) {
 		if s.APIRoutes[i].Path == path {
 			var e *web.Error
 			if errors.As(s.APIRoutes[i].Answer(err), &e) {
+				text := e.Text
+				if _, words := portalWords.find(err); words != "" {
+					text = words
+				}
 				// An outside party's own code and text, which the API
 				// answers in details, are said on the page.
 				if d, ok := e.Details.(map[string]any); ok && d["code"] != nil && d["reason"] != nil {
-					return e.Status, fmt.Sprintf("%s (%v: %v)", e.Text, d["code"], d["reason"])
+					return e.Status, fmt.Sprintf("%s (%v: %v)", text, d["code"], d["reason"])
 				}
 				// An invoice's problems, which the API lists in details,
 				// are listed on the page: each field and what it lacks.
@@ -304,7 +308,7 @@ func (s *Portal) routeError(path string, err error) (int, string) {
 						return e.Status, strings.TrimSuffix(b.String(), ";") + "."
 					}
 				}
-				return e.Status, e.Text
+				return e.Status, text
 			}
 			break
 		}
