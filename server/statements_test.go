@@ -268,6 +268,10 @@ func TestStatementLineBooked(t *testing.T) {
 	if !strings.Contains(page, "Lançar como despesa") || !strings.Contains(page, `<option value="`+fees+`">Tarifas do banco X</option>`) {
 		t.Fatalf("the statement page offers no booking:\n%s", page)
 	}
+	if rec := b.do("POST", "/portal/statement/"+lines["T3"]+"?unit="+fx.tokens["unitA"], url.Values{"csrf": {csrf(t, page)}, "action": {"book"},
+		"category": {fees}, "description": {strings.Repeat("x", 256)}}); rec.Code != 400 {
+		t.Errorf("a description too long = %d", rec.Code)
+	}
 	rec := b.do("POST", "/portal/statement/"+lines["T3"]+"?unit="+fx.tokens["unitA"], url.Values{"csrf": {csrf(t, page)}, "action": {"book"}, "category": {fees},
 		"description": {"Tarifa Pix"}})
 	if rec.Code != 303 {

@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/julienschmidt/httprouter"
 
@@ -101,6 +102,9 @@ func (s *Portal) portalReconcile(w http.ResponseWriter, r *http.Request, ps http
 		var err error
 		if !rc.Dismiss && rc.Book == nil && rc.EntryToken == "" && rc.OrderToken == "" {
 			err = web.ErrReconcileWhat
+		} else if rc.Book != nil && utf8.RuneCountInString(rc.Book.Description) > web.MaxShortText {
+			// Bounded as /reconcile_statement_line bounds it.
+			err = web.ErrTooLong
 		} else {
 			_, err = s.Billing.Reconcile(p.ctx, p.db, p.unit.ID, rc)
 		}

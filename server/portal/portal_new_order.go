@@ -1,6 +1,7 @@
 package portal
 
 import (
+	"cmp"
 	"errors"
 	"net/http"
 	"net/url"
@@ -162,7 +163,7 @@ func (s *Portal) portalNewOrder(p *portalRequest) {
 		if errors.As(err, &ref) {
 			field := map[string]string{"pv.id_token_contact": "contact", "faturamento.id_token_category": "category",
 				"faturamento.id_token_bank_account": "account", "charge.bankAccountPayment": "account", "charge.payment_type": "method"}[ref.Field]
-			fail(cmpOr(field, "contact"), "escolha um registro ativo da unidade.")
+			fail(cmp.Or(field, "contact"), "escolha um registro ativo da unidade.")
 			return
 		}
 		if errors.Is(err, store.ErrMoneyRange) {
@@ -190,11 +191,4 @@ func (s *Portal) portalNewOrder(p *portalRequest) {
 		done += "_nota"
 	}
 	http.Redirect(p.w, p.r, "/portal/orders/"+url.PathEscape(token)+"?unit="+url.QueryEscape(p.unit.Token)+"&feito="+done, http.StatusSeeOther)
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
