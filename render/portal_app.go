@@ -420,9 +420,17 @@ type PortalContacts struct {
 }
 
 // PortalContactRow is a contact as the list shows it.
-type PortalContactRow struct{ Name, Register, Email, Phone string }
+type PortalContactRow struct{ Token, Name, Register, Email, Phone string }
 
-// PortalContactForm holds the new contact's fields as typed.
+// PortalContact is a contact's edit page body: its form as stored, or as
+// typed after a refusal.
+type PortalContact struct {
+	Token string
+	Form  PortalContactForm
+	FormState
+}
+
+// PortalContactForm holds a contact's fields as typed.
 type PortalContactForm struct {
 	Type, Register, Name, FantasyName, Email, Phone, Zip, Address, Number, Complement, District, City, State, IE, Contributor string
 }
@@ -444,9 +452,16 @@ type PortalProducts struct {
 }
 
 // PortalProductRow is a product or service as the list shows it.
-type PortalProductRow struct{ Code, Description, Kind, Price, NCM, CFOP, Unit, Class string }
+type PortalProductRow struct{ Token, Code, Description, Kind, Price, NCM, CFOP, Unit, Class string }
 
-// PortalProductForm holds the new product's fields as typed.
+// PortalProduct is a product's edit page body, as PortalContact.
+type PortalProduct struct {
+	Token string
+	Form  PortalProductForm
+	FormState
+}
+
+// PortalProductForm holds a product's fields as typed.
 type PortalProductForm struct {
 	Type, Description, Code, Price, Unit, NCM, CFOP, Usage, CST, Class, Operation string
 }

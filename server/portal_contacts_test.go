@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"net/url"
 	"strings"
 	"testing"
@@ -56,5 +57,69 @@ func TestPortalCreatesContact(t *testing.T) {
 	}
 	if page := b.do("GET", "/portal/contacts?busca=horizonte", nil).Body.String(); !strings.Contains(page, "Comercial Horizonte") {
 		t.Error("the search does not find it")
+	}
+}
+
+// TestPortalEditsContact: a contact's page shows its form filled as people
+// read it (CNPJ, CEP and phone masked); a refusal is said beside its
+// field with what was typed kept; a saved change is seen by the API, and
+// what the form does not show (the notes) is kept. Another unit's contact
+// is not found.
+func TestPortalEditsContact(t *testing.T) {
+	s, ds := newTestServer(t)
+	h := s.Handler()
+	b := signedIn(t, s, ds)
+	path := "/portal/contacts/" + fx.tokens["contact1"] + "?unit=" + fx.tokens["unitA"]
+	page := b.do("GET", path, nil).Body.String()
+	for _, want := range []string{`value="11.444.777/0001-61"`, `value="Alfa Comércio Ltda"`, `value="01304-000"`, `value="(11) 3333-4444"`, `value="Rua Augusta"`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the form lacks %s", want)
+		}
+	}
+	if list := b.do("GET", "/portal/contacts", nil).Body.String(); !strings.Contains(list, `href="/portal/contacts/`+fx.tokens["contact1"]+`?unit=`) {
+		t.Error("the list does not link the contact's page")
+	}
+	form := url.Values{"csrf": {csrf(t, page)}, "type": {"legal"}, "register": {"11.444.777/0001-61"}, "name": {"Alfa Comércio e Serviços Ltda"},
+		"email": {"fin@alfa"}, "phone": {"(11) 99876-5432"}, "zip": {"01304-000"}, "address": {"Rua Augusta"}, "number": {"510"},
+		"district": {"Consolação"}, "city": {"São Paulo"}, "state": {"SP"}}
+	rec := b.do("POST", path, form)
+	if body := rec.Body.String(); rec.Code != 400 || !strings.Contains(body, `id="erro-email">e-mail inválido.`) || !strings.Contains(body, `value="Alfa Comércio e Serviços Ltda"`) {
+		t.Fatalf("a wrong e-mail = %d\n%s", rec.Code, body)
+	}
+	form.Set("email", "fin@alfa.com.br")
+	form.Set("zip", "0130-400")
+	if rec := b.do("POST", path, form); rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-zip">CEP inválido`) {
+		t.Fatalf("a short CEP = %d", rec.Code)
+	}
+	form.Set("zip", "01304-000")
+	if rec := b.do("POST", path, form); rec.Code != 303 || !strings.Contains(b.do("GET", rec.Header().Get("Location"), nil).Body.String(), "Contato alterado.") {
+		t.Fatalf("save = %d\n%s", rec.Code, rec.Body)
+	}
+	got := post(t, h, "/get_contacts", `{`+auth+`,"search":"Alfa"}`)["data"].([]any)
+	if len(got) != 1 || got[0].(map[string]any)["company_name"] != "Alfa Comércio e Serviços Ltda" || got[0].(map[string]any)["phone"] != "11998765432" {
+		t.Fatalf("the API sees %v", got)
+	}
+	db, release := acquire(t, ds)
+	f, err := db.ContactByToken(context.Background(), 1, fx.tokens["contact2"])
+	release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path2 := "/portal/contacts/" + fx.tokens["contact2"] + "?unit=" + fx.tokens["unitA"]
+	form2 := url.Values{"csrf": {form.Get("csrf")}, "type": {"natural_person"}, "register": {"529.982.247-25"}, "name": {"Maria da Silva Souza"}}
+	if rec := b.do("POST", path2, form2); rec.Code != 303 {
+		t.Fatalf("save a person = %d\n%s", rec.Code, rec.Body)
+	}
+	db, release = acquire(t, ds)
+	g, _ := db.ContactByToken(context.Background(), 1, fx.tokens["contact2"])
+	release()
+	if g.FullName != "Maria da Silva Souza" || g.Observation != f.Observation || f.Observation == "" {
+		t.Errorf("saved %+v, the notes were %q", g, f.Observation)
+	}
+	if rec := b.do("GET", "/portal/contacts/"+fx.tokens["contactB"]+"?unit="+fx.tokens["unitA"], nil); rec.Code != 404 || !strings.Contains(rec.Body.String(), "Contato não encontrado nesta unidade.") {
+		t.Errorf("another unit's contact = %d", rec.Code)
+	}
+	if rec := b.do("POST", "/portal/contacts/"+fx.tokens["contactB"]+"?unit="+fx.tokens["unitA"], form2); rec.Code != 404 {
+		t.Errorf("saving another unit's contact = %d", rec.Code)
 	}
 }

@@ -103,15 +103,10 @@ func (db *DB) InsertProduct(ctx context.Context, unitID int64, f ProductFields) 
 // one transaction.
 func (db *DB) UpdateProduct(ctx context.Context, unitID int64, token string, apply func(*ProductFields) error) error {
 	return wrap("update product", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		var f ProductFields
-		var ncm, cfop, unit, cst, class, op sql.NullString
-		err := tx.QueryRowContext(ctx, `SELECT description, type, monetary_value, usage_type, ncm, cfop, unit, code, ibs_cbs_cst, ibs_cbs_class,
-			ibs_cbs_operation FROM products WHERE unit_id = ? AND token = ?`, unitID, token).
-			Scan(&f.Description, &f.Type, &f.MonetaryValue, &f.UsageType, &ncm, &cfop, &unit, &f.Code, &cst, &class, &op)
+		f, err := scanProductFields(tx.QueryRowContext(ctx, `SELECT `+productColumns+` FROM products WHERE unit_id = ? AND token = ?`, unitID, token))
 		if err != nil {
 			return notFound(err)
 		}
-		f.NCM, f.CFOP, f.Unit, f.IBSCBSCST, f.IBSCBSClass, f.IBSCBSOperation = ncm.String, cfop.String, unit.String, cst.String, class.String, op.String
 		if err := apply(&f); err != nil {
 			return err
 		}
@@ -120,6 +115,24 @@ func (db *DB) UpdateProduct(ctx context.Context, unitID int64, token string, app
 			ibs_cbs_cst = ?, ibs_cbs_class = ?, ibs_cbs_operation = ?, updated_at = ?, sort_key = ? WHERE unit_id = ? AND token = ?`, append(f.values(), timestamp(now), sortKey(f.Description), unitID, token)...)
 		return uniqueViolation(err)
 	}))
+}
+
+const productColumns = `description, type, monetary_value, usage_type, ncm, cfop, unit, code, ibs_cbs_cst, ibs_cbs_class, ibs_cbs_operation`
+
+// scanProductFields reads a row of productColumns.
+func scanProductFields(s scanner) (ProductFields, error) {
+	var f ProductFields
+	var ncm, cfop, unit, cst, class, op sql.NullString
+	err := s.Scan(&f.Description, &f.Type, &f.MonetaryValue, &f.UsageType, &ncm, &cfop, &unit, &f.Code, &cst, &class, &op)
+	f.NCM, f.CFOP, f.Unit, f.IBSCBSCST, f.IBSCBSClass, f.IBSCBSOperation = ncm.String, cfop.String, unit.String, cst.String, class.String, op.String
+	return f, err
+}
+
+// ProductByToken returns the fields of a product or service of the unit
+// (active or not).
+func (db *DB) ProductByToken(ctx context.Context, unitID int64, token string) (ProductFields, error) {
+	f, err := scanProductFields(db.r.QueryRowContext(ctx, `SELECT `+productColumns+` FROM products WHERE unit_id = ? AND token = ?`, unitID, token))
+	return f, wrap("product by token", notFound(err))
 }
 
 // SetProductActive enables or disables a product of the unit.

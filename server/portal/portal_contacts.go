@@ -24,7 +24,7 @@ func (s *Portal) contactsPage(p *portalRequest, status int, form render.PortalCo
 	}
 	body := render.PortalContacts{Search: search, Form: form, FormState: render.FormState{Field: field, FieldError: fieldErr}}
 	for _, c := range list {
-		body.Contacts = append(body.Contacts, render.PortalContactRow{Name: c.ContactName.String, Register: formatRegister(c.Register),
+		body.Contacts = append(body.Contacts, render.PortalContactRow{Token: c.Token, Name: c.ContactName.String, Register: formatRegister(c.Register),
 			Email: c.Email.String, Phone: formatPhone(c.Phone.String)})
 	}
 	errText := ""
@@ -108,42 +108,133 @@ func contactRefusal(err error) (string, string) {
 	return "", ""
 }
 
-// portalCreateContact: POST /portal/contacts registers a customer or
-// supplier by the rules /insert_contact holds it to.
-func (s *Portal) portalCreateContact(p *portalRequest) {
-	v := func(k string) string { return strings.TrimSpace(p.r.PostFormValue(k)) }
-	form := render.PortalContactForm{Type: v("type"), Register: v("register"), Name: v("name"), FantasyName: v("fantasy_name"), Email: v("email"),
+// contactForm is the contact form as typed.
+func contactForm(r *http.Request) render.PortalContactForm {
+	v := func(k string) string { return strings.TrimSpace(r.PostFormValue(k)) }
+	return render.PortalContactForm{Type: v("type"), Register: v("register"), Name: v("name"), FantasyName: v("fantasy_name"), Email: v("email"),
 		Phone: v("phone"), Zip: v("zip"), Address: v("address"), Number: v("number"), Complement: v("complement"), District: v("district"),
 		City: v("city"), State: strings.ToUpper(v("state")), IE: strings.ToUpper(v("state_registration")), Contributor: v("icms_contributor")}
-	f := store.ContactFields{Type: form.Type, Register: brdoc.Clean(form.Register), FantasyName: form.FantasyName, Email: form.Email,
-		Phone: brdoc.Digits(form.Phone), ZipCode: brdoc.Digits(form.Zip), Address: form.Address, Number: form.Number, Complement: form.Complement,
-		Neighborhood: form.District, City: form.City, State: form.State, StateRegistration: form.IE, ICMSContributor: form.Contributor}
+}
+
+// contactFormOf is a stored contact as its form shows it, masked as
+// people type it.
+func contactFormOf(f store.ContactFields) render.PortalContactForm {
+	name := f.SocialReason
+	if f.Type == "natural_person" {
+		name = f.FullName
+	}
+	zip := f.ZipCode
+	if len(zip) == 8 {
+		zip = zip[:5] + "-" + zip[5:]
+	}
+	return render.PortalContactForm{Type: f.Type, Register: formatRegister(f.Register), Name: name, FantasyName: f.FantasyName, Email: f.Email,
+		Phone: formatPhone(f.Phone), Zip: zip, Address: f.Address, Number: f.Number, Complement: f.Complement, District: f.Neighborhood,
+		City: f.City, State: f.State, IE: f.StateRegistration, Contributor: f.ICMSContributor}
+}
+
+// fieldRefusal is a refusal of the portal's own, beside its field.
+type fieldRefusal struct{ field, words string }
+
+func (e fieldRefusal) Error() string { return e.field + ": " + e.words }
+
+// applyContactForm writes the form onto f and holds the result to the
+// rules /insert_contact and /update_contact hold a contact to. What the
+// form does not show (birth date, notes, bank data, a firm's contact
+// person) is kept.
+func applyContactForm(form render.PortalContactForm, f *store.ContactFields) error {
+	for _, t := range []struct{ field, text string }{{"name", form.Name}, {"fantasy_name", form.FantasyName}, {"email", form.Email},
+		{"address", form.Address}, {"number", form.Number}, {"complement", form.Complement}, {"district", form.District}, {"city", form.City}} {
+		if len([]rune(t.text)) > 255 {
+			return fieldRefusal{t.field, "texto com até 255 caracteres."}
+		}
+	}
+	zip := brdoc.Digits(form.Zip)
+	if form.Zip != "" && len(zip) != 8 {
+		return fieldRefusal{"zip", "CEP inválido: use os 8 dígitos."}
+	}
+	f.Type, f.Register, f.FantasyName, f.Email = form.Type, brdoc.Clean(form.Register), form.FantasyName, form.Email
+	f.Phone, f.ZipCode, f.Address, f.Number, f.Complement = brdoc.Digits(form.Phone), zip, form.Address, form.Number, form.Complement
+	f.Neighborhood, f.City, f.State, f.StateRegistration, f.ICMSContributor = form.District, form.City, form.State, form.IE, form.Contributor
 	if form.Type == "natural_person" {
 		f.FullName = form.Name
 	} else {
 		f.SocialReason = form.Name
 	}
+	f.CityIBGE = ""
 	if form.City != "" && form.State != "" {
 		f.CityIBGE, _ = brdoc.LookupCity(form.City, form.State)
 	}
-	for _, t := range []string{f.FullName, f.SocialReason, f.FantasyName, f.Email, f.Address, f.Number, f.Complement, f.Neighborhood, f.City} {
-		if len([]rune(t)) > 255 {
-			s.contactsPage(p, http.StatusBadRequest, form, "name", "um dos textos passa de 255 caracteres.", "")
-			return
-		}
+	return registers.CheckContact(f)
+}
+
+// formRefused shows a refusal of a form beside its field (the portal's
+// own, or explain's words for a rule's), or fails the page when it is
+// neither; reports whether there was a refusal.
+func (s *Portal) formRefused(p *portalRequest, err error, explain func(error) (string, string), again func(field, words string)) bool {
+	if err == nil {
+		return false
 	}
-	err := registers.CheckContact(&f)
+	var own fieldRefusal
+	field, words := explain(err)
+	if errors.As(err, &own) {
+		field, words = own.field, own.words
+	}
+	if field == "" {
+		s.portalFailed(p, err)
+	} else {
+		again(field, words)
+	}
+	return true
+}
+
+// portalCreateContact: POST /portal/contacts registers a customer or
+// supplier by the rules /insert_contact holds it to.
+func (s *Portal) portalCreateContact(p *portalRequest) {
+	form := contactForm(p.r)
+	var f store.ContactFields
+	err := applyContactForm(form, &f)
 	if err == nil {
 		_, err = p.db.InsertContact(p.ctx, p.unit.ID, f)
 	}
-	if err != nil {
-		field, words := contactRefusal(err)
-		if field == "" {
-			s.portalFailed(p, err)
-			return
-		}
-		s.contactsPage(p, http.StatusBadRequest, form, field, words, "")
+	if s.formRefused(p, err, contactRefusal, func(field, words string) { s.contactsPage(p, http.StatusBadRequest, form, field, words, "") }) {
 		return
 	}
 	http.Redirect(p.w, p.r, "/portal/contacts?unit="+url.QueryEscape(p.unit.Token)+"&criado=1", http.StatusSeeOther)
+}
+
+// contactPage: GET /portal/contacts/:token, a contact's form to edit.
+func (s *Portal) contactPage(p *portalRequest, token string, status int, form *render.PortalContactForm, field, fieldErr string) {
+	if form == nil {
+		f, err := p.db.ContactByToken(p.ctx, p.unit.ID, token)
+		if errors.Is(err, store.ErrNotFound) {
+			s.portalMissing(p, "Contato", "contacts")
+			return
+		} else if err != nil {
+			s.portalFailed(p, err)
+			return
+		}
+		shown := contactFormOf(f)
+		form = &shown
+	}
+	errText := ""
+	if fieldErr != "" {
+		errText = "A alteração não foi salva: " + fieldErr
+	}
+	body := render.PortalContact{Token: token, Form: *form, FormState: render.FormState{Field: field, FieldError: fieldErr}}
+	p.page(s, status, "contact", "Editar contato", "contacts", body, "", errText)
+}
+
+// portalEditContact: POST /portal/contacts/:token saves a contact's form by
+// the rules /update_contact holds it to.
+func (s *Portal) portalEditContact(p *portalRequest, token string) {
+	form := contactForm(p.r)
+	err := p.db.UpdateContact(p.ctx, p.unit.ID, token, func(f *store.ContactFields) error { return applyContactForm(form, f) })
+	if errors.Is(err, store.ErrNotFound) {
+		s.portalMissing(p, "Contato", "contacts")
+		return
+	}
+	if s.formRefused(p, err, contactRefusal, func(field, words string) { s.contactPage(p, token, http.StatusBadRequest, &form, field, words) }) {
+		return
+	}
+	http.Redirect(p.w, p.r, "/portal/contacts?unit="+url.QueryEscape(p.unit.Token)+"&criado=2", http.StatusSeeOther)
 }

@@ -97,7 +97,7 @@ var eventNames = map[string]string{"110111": "Cancelamento", "110110": "Carta de
 func (s *Portal) portalOrderPage(p *portalRequest, token, notice, errText string, status int) {
 	o, err := p.db.SalesOrder(p.ctx, p.unit.ID, token)
 	if errors.Is(err, store.ErrNotFound) {
-		p.page(s, http.StatusNotFound, "units", "Pedido não encontrado", "orders", []render.PortalUnit{}, "", "Pedido não encontrado nesta unidade.")
+		s.portalMissing(p, "Pedido", "orders")
 		return
 	}
 	if err != nil {

@@ -44,21 +44,27 @@ func (s *Portal) Routes(r *httprouter.Router) {
 	}))
 	r.POST("/portal/overdue", s.portalRemind)
 	r.GET("/portal/contacts", s.withSession(func(p *portalRequest) {
-		notice := ""
-		if p.r.URL.Query().Get("criado") == "1" {
-			notice = "Contato cadastrado."
-		}
+		notice := map[string]string{"1": "Contato cadastrado.", "2": "Contato alterado."}[p.r.URL.Query().Get("criado")]
 		s.contactsPage(p, http.StatusOK, render.PortalContactForm{}, "", "", notice)
 	}))
 	r.POST("/portal/contacts", s.withSession(s.portalCreateContact))
+	r.GET("/portal/contacts/:token", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+		s.withSession(func(p *portalRequest) { s.contactPage(p, ps.ByName("token"), http.StatusOK, nil, "", "") })(w, r, ps)
+	})
+	r.POST("/portal/contacts/:token", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+		s.withSession(func(p *portalRequest) { s.portalEditContact(p, ps.ByName("token")) })(w, r, ps)
+	})
 	r.GET("/portal/products", s.withSession(func(p *portalRequest) {
-		notice := ""
-		if p.r.URL.Query().Get("criado") == "1" {
-			notice = "Produto ou serviço cadastrado."
-		}
+		notice := map[string]string{"1": "Produto ou serviço cadastrado.", "2": "Produto ou serviço alterado."}[p.r.URL.Query().Get("criado")]
 		s.productsPage(p, http.StatusOK, render.PortalProductForm{}, "", "", notice)
 	}))
 	r.POST("/portal/products", s.withSession(s.portalCreateProduct))
+	r.GET("/portal/products/:token", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+		s.withSession(func(p *portalRequest) { s.productPage(p, ps.ByName("token"), http.StatusOK, nil, "", "") })(w, r, ps)
+	})
+	r.POST("/portal/products/:token", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+		s.withSession(func(p *portalRequest) { s.portalEditProduct(p, ps.ByName("token")) })(w, r, ps)
+	})
 	r.GET("/portal/new-order", s.withSession(func(p *portalRequest) { s.newOrderPage(p, http.StatusOK, render.PortalOrderForm{}, "", "") }))
 	r.POST("/portal/new-order", s.withSession(s.portalNewOrder))
 	r.GET("/portal/import", s.withSession(func(p *portalRequest) { s.importPage(p, http.StatusOK, nil, "") }))
@@ -188,6 +194,12 @@ func invoiceStatus(st string) string {
 func (s *Portal) portalFailed(p *portalRequest, err error) {
 	s.Log.Error("portal", "path", web.RedactTokens(p.r.URL.EscapedPath()), "err", err)
 	p.page(s, http.StatusInternalServerError, "units", "Erro", "", []render.PortalUnit{}, "", "Algo deu errado. Tente de novo em instantes.")
+}
+
+// portalMissing answers a page of a record (what: "Pedido", "Contato")
+// the unit does not have.
+func (s *Portal) portalMissing(p *portalRequest, what, nav string) {
+	p.page(s, http.StatusNotFound, "units", what+" não encontrado", nav, []render.PortalUnit{}, "", what+" não encontrado nesta unidade.")
 }
 
 // portalProfile: GET /portal/profile, the domain's access tokens.

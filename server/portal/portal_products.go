@@ -8,6 +8,7 @@ import (
 
 	"fincom/render"
 	"fincom/server/brdoc"
+	"fincom/server/fiscal/reform"
 	"fincom/server/problem"
 	"fincom/server/registers"
 	"fincom/store"
@@ -28,7 +29,7 @@ func (s *Portal) productsPage(p *portalRequest, status int, form render.PortalPr
 		if search != "" && !strings.Contains(strings.ToLower(it.Description), strings.ToLower(search)) {
 			continue
 		}
-		body.Products = append(body.Products, render.PortalProductRow{Code: it.Code, Description: it.Description,
+		body.Products = append(body.Products, render.PortalProductRow{Token: it.ID, Code: it.Code, Description: it.Description,
 			Kind: map[string]string{"product": "Produto", "service": "Serviço"}[it.Type], Price: render.BRL(it.MonetaryValue.StringFixed(2)),
 			Unit: it.Unit.String, NCM: formatNCM(it.NCM.String), CFOP: it.CFOP.String, Class: it.IBSCBSClass})
 	}
@@ -74,52 +75,102 @@ func productRefusal(err error) (string, string) {
 	return "", ""
 }
 
-// portalCreateProduct: POST /portal/products registers a product or
-// service by the rules /insert_product_or_service holds it to.
-func (s *Portal) portalCreateProduct(p *portalRequest) {
-	v := func(k string) string { return strings.TrimSpace(p.r.PostFormValue(k)) }
-	form := render.PortalProductForm{Type: v("type"), Description: v("description"), Code: v("code"), Price: v("price"), Unit: strings.ToUpper(v("unit")),
+// productForm is the product form as typed.
+func productForm(r *http.Request) render.PortalProductForm {
+	v := func(k string) string { return strings.TrimSpace(r.PostFormValue(k)) }
+	return render.PortalProductForm{Type: v("type"), Description: v("description"), Code: v("code"), Price: v("price"), Unit: strings.ToUpper(v("unit")),
 		NCM: v("ncm"), CFOP: v("cfop"), Usage: v("usage_type"), CST: v("ibs_cbs_cst"), Class: v("ibs_cbs_class"), Operation: v("ibs_cbs_operation")}
-	fail := func(field, words string) { s.productsPage(p, http.StatusBadRequest, form, field, words, "") }
+}
+
+// productFormOf is a stored product as its form shows it.
+func productFormOf(f store.ProductFields) render.PortalProductForm {
+	return render.PortalProductForm{Type: f.Type, Description: f.Description, Code: f.Code, Price: strings.TrimPrefix(render.BRL(f.MonetaryValue.StringFixed(2)), "R$ "),
+		Unit: f.Unit, NCM: formatNCM(f.NCM), CFOP: f.CFOP, Usage: f.UsageType, CST: f.IBSCBSCST, Class: f.IBSCBSClass, Operation: f.IBSCBSOperation}
+}
+
+// applyProductForm writes the form onto f and holds the result to the
+// rules /insert_product_or_service and /update_product_or_service hold a
+// product to. An empty code keeps the stored one (at insert: the unit's
+// next number).
+func applyProductForm(form render.PortalProductForm, f *store.ProductFields, table *reform.Table) error {
 	switch {
 	case form.Description == "":
-		fail("description", "informe a descrição.")
-		return
+		return fieldRefusal{"description", "informe a descrição."}
 	case len([]rune(form.Description)) > 255:
-		fail("description", "descrição com até 255 caracteres.")
-		return
+		return fieldRefusal{"description", "descrição com até 255 caracteres."}
 	case len([]rune(form.Code)) > 60:
-		fail("code", "código com até 60 caracteres.")
-		return
-	}
-	f := store.ProductFields{Description: form.Description, Type: form.Type, Code: form.Code, Unit: form.Unit, NCM: brdoc.Digits(form.NCM),
-		CFOP: brdoc.Digits(form.CFOP), UsageType: form.Usage, IBSCBSCST: form.CST, IBSCBSClass: form.Class, IBSCBSOperation: form.Operation}
-	if f.UsageType == "" {
-		f.UsageType = map[string]string{"product": "00", "service": "09"}[f.Type]
+		return fieldRefusal{"code", "código com até 60 caracteres."}
 	}
 	price, err := amountBR(form.Price)
 	switch {
 	case err != nil:
-		fail("price", "preço inválido: use um valor como 24,90.")
-		return
+		return fieldRefusal{"price", "preço inválido: use um valor como 24,90."}
 	case price != nil && price.IsNegative():
-		fail("price", "o preço não pode ser negativo.")
-		return
+		return fieldRefusal{"price", "o preço não pode ser negativo."}
 	case price != nil:
 		f.MonetaryValue = *price
+	default:
+		f.MonetaryValue = store.Money{}
 	}
-	err = registers.CheckProduct(&f, s.Invoices.Reform)
+	f.Description, f.Type, f.Unit, f.NCM, f.CFOP = form.Description, form.Type, form.Unit, brdoc.Digits(form.NCM), brdoc.Digits(form.CFOP)
+	f.UsageType, f.IBSCBSCST, f.IBSCBSClass, f.IBSCBSOperation = form.Usage, form.CST, form.Class, form.Operation
+	if form.Code != "" {
+		f.Code = form.Code
+	}
+	if f.UsageType == "" {
+		f.UsageType = map[string]string{"product": "00", "service": "09"}[f.Type]
+	}
+	return registers.CheckProduct(f, table)
+}
+
+// portalCreateProduct: POST /portal/products registers a product or
+// service by the rules /insert_product_or_service holds it to.
+func (s *Portal) portalCreateProduct(p *portalRequest) {
+	form := productForm(p.r)
+	var f store.ProductFields
+	err := applyProductForm(form, &f, s.Invoices.Reform)
 	if err == nil {
 		_, err = p.db.InsertProduct(p.ctx, p.unit.ID, f)
 	}
-	if err != nil {
-		field, words := productRefusal(err)
-		if field == "" {
-			s.portalFailed(p, err)
-			return
-		}
-		fail(field, words)
+	if s.formRefused(p, err, productRefusal, func(field, words string) { s.productsPage(p, http.StatusBadRequest, form, field, words, "") }) {
 		return
 	}
 	http.Redirect(p.w, p.r, "/portal/products?unit="+url.QueryEscape(p.unit.Token)+"&criado=1", http.StatusSeeOther)
+}
+
+// productPage: GET /portal/products/:token, a product's form to edit.
+func (s *Portal) productPage(p *portalRequest, token string, status int, form *render.PortalProductForm, field, fieldErr string) {
+	if form == nil {
+		f, err := p.db.ProductByToken(p.ctx, p.unit.ID, token)
+		if errors.Is(err, store.ErrNotFound) {
+			s.portalMissing(p, "Produto", "products")
+			return
+		} else if err != nil {
+			s.portalFailed(p, err)
+			return
+		}
+		shown := productFormOf(f)
+		form = &shown
+	}
+	errText := ""
+	if fieldErr != "" {
+		errText = "A alteração não foi salva: " + fieldErr
+	}
+	body := render.PortalProduct{Token: token, Form: *form, FormState: render.FormState{Field: field, FieldError: fieldErr}}
+	p.page(s, status, "product", "Editar produto ou serviço", "products", body, "", errText)
+}
+
+// portalEditProduct: POST /portal/products/:token saves a product's form by
+// the rules /update_product_or_service holds it to.
+func (s *Portal) portalEditProduct(p *portalRequest, token string) {
+	form := productForm(p.r)
+	err := p.db.UpdateProduct(p.ctx, p.unit.ID, token, func(f *store.ProductFields) error { return applyProductForm(form, f, s.Invoices.Reform) })
+	if errors.Is(err, store.ErrNotFound) {
+		s.portalMissing(p, "Produto", "products")
+		return
+	}
+	if s.formRefused(p, err, productRefusal, func(field, words string) { s.productPage(p, token, http.StatusBadRequest, &form, field, words) }) {
+		return
+	}
+	http.Redirect(p.w, p.r, "/portal/products?unit="+url.QueryEscape(p.unit.Token)+"&criado=2", http.StatusSeeOther)
 }
