@@ -401,12 +401,14 @@ type PortalImport struct {
 
 // PortalImportResult is what a file did: a summary and each line's fate.
 type PortalImportResult struct {
-	Title   string
+	Title string
+	// Files: each row is a file of the upload, not a line of one.
+	Files   bool
 	Summary []Labelled
 	Rows    []PortalImportRow
 }
 
-// PortalImportRow is one line of a file and what became of it.
+// PortalImportRow is one line of a file (or one file) and what became of it.
 type PortalImportRow struct{ What, Outcome, Detail string }
 
 // PortalContacts is the customers' and suppliers' page body: the list

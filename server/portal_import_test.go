@@ -17,14 +17,30 @@ import (
 // upload posts a portal form with a file, as a browser does.
 func (b *browser) upload(path string, fields map[string]string, name string, data []byte) *httptest.ResponseRecorder {
 	b.t.Helper()
+	if name == "" {
+		return b.uploadMany(path, fields)
+	}
+	return b.uploadMany(path, fields, namedFile{name, data})
+}
+
+// namedFile is a file of an upload.
+type namedFile struct {
+	name string
+	data []byte
+}
+
+// uploadMany posts a portal form with its files (none, one or many) in
+// one "file" field, as a browser's multiple file input does.
+func (b *browser) uploadMany(path string, fields map[string]string, files ...namedFile) *httptest.ResponseRecorder {
+	b.t.Helper()
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
 	for k, v := range fields {
 		mw.WriteField(k, v)
 	}
-	if name != "" {
-		fw, _ := mw.CreateFormFile("file", name)
-		fw.Write(data)
+	for _, f := range files {
+		fw, _ := mw.CreateFormFile("file", f.name)
+		fw.Write(f.data)
 	}
 	mw.Close()
 	req := httptest.NewRequest(http.MethodPost, path, &buf)
@@ -132,5 +148,48 @@ func TestPortalImportsReturn(t *testing.T) {
 	}
 	if rec := b.upload(url, map[string]string{"csrf": token}, "x.txt", []byte("hello")); rec.Code != 400 || !strings.Contains(rec.Body.String(), "nada foi aplicado") {
 		t.Errorf("not a return: %d", rec.Code)
+	}
+}
+
+// TestPortalImportsNotes: the portal puts received NF-e XMLs in the inbox,
+// many in one upload, each as /import_nfe does; the page says what became
+// of each file in Portuguese (imported with its supplier and total,
+// already there, not an NF-e, issued to another CNPJ); the inbox and the
+// API then hold the note once. An upload over the size bound is said to
+// be one, not a stale form.
+func TestPortalImportsNotes(t *testing.T) {
+	s, ds := newTestServer(t)
+	h := s.Handler()
+	b := signedIn(t, s, ds)
+	token := csrf(t, b.do("GET", "/portal/import", nil).Body.String())
+	nfe := testFile(t, "nfe.xml")
+	rec := b.uploadMany("/portal/import/nfe?unit="+fx.tokens["unitA"], map[string]string{"csrf": token},
+		namedFile{"compra.xml", nfe}, namedFile{"de-novo.xml", nfe}, namedFile{"foto.xml", []byte("<html>não</html>")})
+	body := rec.Body.String()
+	if rec.Code != 200 {
+		t.Fatalf("import = %d\n%s", rec.Code, body)
+	}
+	for _, want := range []string{"<td>compra.xml</td><td>Importada</td>", "<td>de-novo.xml</td><td>Já estava na caixa: nada mudou</td>",
+		"<td>foto.xml</td><td>Recusada: o arquivo não é um XML de NF-e</td>", "R$ 335,50", purchaseKey, "Importadas: <strong>1</strong>",
+		"Não importadas: <strong>2</strong>", `<th scope="col">Arquivo</th>`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the result lacks %q", want)
+		}
+	}
+	if got := post(t, h, "/list_nfes", `{`+auth+`}`)["data"].([]any); len(got) != 1 {
+		t.Errorf("the inbox holds %d notes", len(got))
+	}
+	rec = b.uploadMany("/portal/import/nfe?unit="+fx.tokens["unitB"], map[string]string{"csrf": token}, namedFile{"compra.xml", nfe})
+	if !strings.Contains(rec.Body.String(), "Recusada: a nota não foi emitida para o CNPJ desta unidade") {
+		t.Errorf("another unit's note:\n%s", rec.Body)
+	}
+	if rec := b.uploadMany("/portal/import/nfe?unit="+fx.tokens["unitA"], map[string]string{"csrf": token}); rec.Code != 400 ||
+		!strings.Contains(rec.Body.String(), "Escolha os arquivos a enviar.") {
+		t.Errorf("no file = %d", rec.Code)
+	}
+	big := namedFile{"grande.xml", bytes.Repeat([]byte("a"), 9<<20)}
+	if rec := b.uploadMany("/portal/import/nfe?unit="+fx.tokens["unitA"], map[string]string{"csrf": token}, big); rec.Code != http.StatusRequestEntityTooLarge ||
+		!strings.Contains(rec.Body.String(), "O envio é grande demais (até 8 MiB de uma vez): nada foi salvo.") {
+		t.Errorf("a 9 MiB upload = %d\n%s", rec.Code, rec.Body)
 	}
 }

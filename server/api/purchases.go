@@ -40,16 +40,8 @@ func (s purchases) importNFe(r *web.Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	// Test mode's inbox takes any well-formed note of the unit (the
-	// local authority's included); a production one only what an
-	// authority authorized, signed by a signer it trusts.
-	var signers *inbox.Signers
-	if !s.TestMode {
-		if signers, err = s.Invoices.InboxSigners(r.Ctx, r.DB); err != nil {
-			return nil, err
-		}
-	}
-	n, err := inbox.ReadNFe(f.Data, r.Unit.CNPJ, signers)
+	token, _, err := s.Invoices.ImportNote(r.Ctx, r.DB, r.Unit, f.Data, s.TestMode)
+	var nc *invoicing.NotConfirmedError
 	switch {
 	case errors.Is(err, inbox.ErrForeign):
 		return nil, errForeignNFe
@@ -57,24 +49,15 @@ func (s purchases) importNFe(r *web.Request) (any, error) {
 		return nil, errNFeNotAuthorized
 	case errors.Is(err, inbox.ErrSignature):
 		return nil, &web.Error{Status: http.StatusUnprocessableEntity, Text: "The NF-e's signature does not verify (details.reason): it changed after it was signed, or the issuer's certificate did not sign it. Nothing was stored.", Details: map[string]string{"reason": err.Error()}}
-	case err != nil:
+	case errors.Is(err, invoicing.ErrUnreadableNote):
 		return nil, errNotNFe
-	}
-	if signers != nil {
-		// Outside test mode, where the unit has its certificate, the
-		// note's authority confirms it before it enters.
-		var nc *invoicing.NotConfirmedError
-		if err := s.Invoices.ConfirmNote(r.Ctx, r.DB, r.Unit.ID, &n); errors.As(err, &nc) {
-			return nil, &web.Error{Status: http.StatusUnprocessableEntity, Text: "The tax authority does not confirm this NF-e as authorized (details.code, details.reason): it does not know it, it was cancelled, or it is not the note it authorized. Nothing was stored.", Details: map[string]any{"code": nc.Code, "reason": sefaz.Shown(nc.Reason)}}
-		} else if err != nil {
-			// The authority did not answer (invoicing.ErrConfirmDown:
-			// the route's errNFeConfirmDown); the operator sees why.
-			s.Log.Warn("confirm an imported NF-e", "error", err)
-			return nil, err
-		}
-	}
-	token, err := r.DB.ImportNFe(r.Ctx, r.Unit.ID, n)
-	if err != nil {
+	case errors.As(err, &nc):
+		return nil, &web.Error{Status: http.StatusUnprocessableEntity, Text: "The tax authority does not confirm this NF-e as authorized (details.code, details.reason): it does not know it, it was cancelled, or it is not the note it authorized. Nothing was stored.", Details: map[string]any{"code": nc.Code, "reason": sefaz.Shown(nc.Reason)}}
+	case errors.Is(err, invoicing.ErrConfirmDown):
+		// The route's errNFeConfirmDown; the operator sees why.
+		s.Log.Warn("confirm an imported NF-e", "error", err)
+		return nil, err
+	case err != nil:
 		return nil, err
 	}
 	return web.TokenAnswer{Message: "NF-e imported into the inbox.", Token: token}, nil

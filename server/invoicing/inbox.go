@@ -453,3 +453,41 @@ func (s *Service) ConfirmNote(ctx context.Context, db *store.DB, unitID int64, n
 	n.Confirmed = true
 	return nil
 }
+
+// ErrUnreadableNote is an uploaded file that is not an NF-e XML fincom
+// can read.
+var ErrUnreadableNote = errors.New("the file is not a readable NF-e XML")
+
+// ImportNote puts an uploaded NF-e XML (the nfeProc its issuer received)
+// in the unit's inbox and returns its token and what was read of it.
+// anySigner (test mode) takes
+// any well-formed note of the unit, the local authority's included;
+// otherwise the note must be authorized and signed by a signer the inbox
+// trusts (InboxSigners), and its authority confirms it first where the
+// unit has its certificate (ConfirmNote). Its refusals: inbox.ErrForeign,
+// inbox.ErrNotAuthorized, an error wrapping inbox.ErrSignature,
+// ErrUnreadableNote, *NotConfirmedError, ErrConfirmDown, and
+// store.ErrDuplicate for a note already in the inbox.
+func (s *Service) ImportNote(ctx context.Context, db *store.DB, unit store.Unit, data []byte, anySigner bool) (string, store.NewInboxNFe, error) {
+	var signers *inbox.Signers
+	if !anySigner {
+		var err error
+		if signers, err = s.InboxSigners(ctx, db); err != nil {
+			return "", store.NewInboxNFe{}, err
+		}
+	}
+	n, err := inbox.ReadNFe(data, unit.CNPJ, signers)
+	switch {
+	case errors.Is(err, inbox.ErrForeign), errors.Is(err, inbox.ErrNotAuthorized), errors.Is(err, inbox.ErrSignature):
+		return "", n, err
+	case err != nil:
+		return "", n, fmt.Errorf("%w: %v", ErrUnreadableNote, err)
+	}
+	if signers != nil {
+		if err := s.ConfirmNote(ctx, db, unit.ID, &n); err != nil {
+			return "", n, err
+		}
+	}
+	token, err := db.ImportNFe(ctx, unit.ID, n)
+	return token, n, err
+}

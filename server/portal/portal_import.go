@@ -3,6 +3,7 @@ package portal
 import (
 	"errors"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"strconv"
 	"strings"
@@ -10,6 +11,9 @@ import (
 	"fincom/render"
 	"fincom/server/bank"
 	"fincom/server/billing"
+	"fincom/server/fiscal/sefaz"
+	"fincom/server/inbox"
+	"fincom/server/invoicing"
 	"fincom/server/statement"
 	"fincom/store"
 )
@@ -145,4 +149,84 @@ func (s *Portal) portalImportReturn(p *portalRequest) {
 		}
 	}
 	s.importPage(p, http.StatusOK, res, "")
+}
+
+// maxNoteFiles bounds the NF-e files of one upload.
+const maxNoteFiles = 200
+
+// noteRefusals say in Portuguese why a file did not enter the inbox.
+var noteRefusals = []struct {
+	err   error
+	words string
+}{
+	{store.ErrDuplicate, "Já estava na caixa: nada mudou"},
+	{inbox.ErrForeign, "Recusada: a nota não foi emitida para o CNPJ desta unidade"},
+	{inbox.ErrNotAuthorized, "Recusada: falta a autorização da SEFAZ (importe o XML completo, o nfeProc, com o protocolo)"},
+	{inbox.ErrSignature, "Recusada: a assinatura não confere (o arquivo mudou depois de assinado, ou não é do emitente)"},
+	{invoicing.ErrUnreadableNote, "Recusada: o arquivo não é um XML de NF-e"},
+	{invoicing.ErrNotConfirmed, "Recusada: a SEFAZ não confirma esta nota como autorizada"},
+	{invoicing.ErrConfirmDown, "Não importada: a SEFAZ não respondeu à consulta da nota; tente de novo"},
+}
+
+// portalImportNotes: POST /portal/import/nfe puts received NF-e XMLs (one
+// or many) in the unit's inbox, each as /import_nfe does, and lists what
+// each file did.
+func (s *Portal) portalImportNotes(p *portalRequest) {
+	files := p.r.MultipartForm
+	if files == nil || len(files.File["file"]) == 0 {
+		s.importPage(p, http.StatusBadRequest, nil, "Escolha os arquivos a enviar.")
+		return
+	}
+	heads := files.File["file"]
+	if len(heads) > maxNoteFiles {
+		s.importPage(p, http.StatusBadRequest, nil, "Envie até "+strconv.Itoa(maxNoteFiles)+" notas de cada vez.")
+		return
+	}
+	res := &render.PortalImportResult{Title: "NF-e recebidas", Files: true}
+	imported := 0
+	for _, h := range heads {
+		row := render.PortalImportRow{What: h.Filename}
+		data, err := readPart(h)
+		var token string
+		var n store.NewInboxNFe
+		if err == nil {
+			token, n, err = s.Invoices.ImportNote(p.ctx, p.db, p.unit, data, s.TestMode)
+		}
+		if n.SupplierName != "" {
+			row.Detail = n.SupplierName + " · " + render.BRL(n.Total.StringFixed(2)) + " · chave " + n.AccessKey
+		}
+		var nc *invoicing.NotConfirmedError
+		switch {
+		case err == nil && token != "":
+			imported++
+			row.Outcome = "Importada"
+		case errors.As(err, &nc):
+			row.Outcome = "Recusada: a SEFAZ não confirma esta nota como autorizada"
+			row.Detail += " (cStat " + strconv.Itoa(nc.Code) + ": " + sefaz.Shown(nc.Reason) + ")"
+		default:
+			for _, r := range noteRefusals {
+				if errors.Is(err, r.err) {
+					row.Outcome = r.words
+					break
+				}
+			}
+			if row.Outcome == "" {
+				s.Log.Error("portal: import an NF-e", "err", err)
+				row.Outcome = "Não importada: algo deu errado; tente de novo"
+			}
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	res.Summary = []render.Labelled{{Label: "Importadas", Value: strconv.Itoa(imported)}, {Label: "Não importadas", Value: strconv.Itoa(len(heads) - imported)}}
+	s.importPage(p, http.StatusOK, res, "")
+}
+
+// readPart reads one file of a multipart upload.
+func readPart(h *multipart.FileHeader) ([]byte, error) {
+	f, err := h.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, maxPortalUpload))
 }

@@ -70,6 +70,7 @@ func (s *Portal) Routes(r *httprouter.Router) {
 	r.GET("/portal/import", s.withSession(func(p *portalRequest) { s.importPage(p, http.StatusOK, nil, "") }))
 	r.POST("/portal/import/statement", s.withSession(s.portalImportStatement))
 	r.POST("/portal/import/return", s.withSession(s.portalImportReturn))
+	r.POST("/portal/import/nfe", s.withSession(s.portalImportNotes))
 	r.POST("/portal/overdue/:token/resend", s.portalResend)
 	r.GET("/portal/transactions", s.withSession(func(p *portalRequest) {
 		notice := ""

@@ -38,6 +38,7 @@ const (
 	portalLinkInvalid = "Este link de acesso é inválido, já foi usado ou expirou. Peça um novo."
 	portalFormExpired = "O formulário expirou ou não veio desta página. Recarregue a página e tente de novo."
 	portalSignedOut   = "Você saiu do fincom."
+	portalTooBig      = "O envio é grande demais (até 8 MiB de uma vez): nada foi salvo."
 	PortalTooMany     = "Muitas tentativas de acesso. Espere alguns minutos e tente de novo."
 )
 
@@ -338,9 +339,13 @@ func (s *Portal) withSession(h func(p *portalRequest)) httprouter.Handle {
 			signIn()
 			return
 		}
-		if r.Method == http.MethodPost && (readPortalForm(w, r) != nil || !sess.CheckCSRF(r.PostFormValue("csrf"))) {
-			s.portalForbidden(w, r)
-			return
+		var tooBig *http.MaxBytesError
+		if r.Method == http.MethodPost {
+			err := readPortalForm(w, r)
+			if !errors.As(err, &tooBig) && (err != nil || !sess.CheckCSRF(r.PostFormValue("csrf"))) {
+				s.portalForbidden(w, r)
+				return
+			}
 		}
 		units, err := db.Units(r.Context())
 		if err != nil {
@@ -355,6 +360,13 @@ func (s *Portal) withSession(h func(p *portalRequest)) httprouter.Handle {
 			if p.unit.Token == "" || u.Token == want {
 				p.unit = u
 			}
+		}
+		if tooBig != nil {
+			// Nothing was read, the CSRF token included: the page only
+			// says so.
+			p.ctx = r.Context()
+			p.page(s, http.StatusRequestEntityTooLarge, "units", "Envio grande demais", "", []render.PortalUnit{}, "", portalTooBig)
+			return
 		}
 		// Every change made through the portal is audited under the user.
 		p.ctx = store.WithAudit(r.Context(), store.PortalActor(sess.User), "portal:"+strings.TrimPrefix(r.URL.Path, "/portal"), "", p.unit.ID)
