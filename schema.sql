@@ -987,6 +987,9 @@ CREATE TABLE statement_lines (
 	charge_id       INTEGER REFERENCES charges(id),
 	created_at      TEXT NOT NULL,
 	updated_at      TEXT NOT NULL,
+	-- What reconciling did to the entry, for an undo: paid it, only
+	-- reconciled it (already paid), or booked it (the line became it).
+	entry_effect    TEXT CHECK (entry_effect IN ('paid', 'reconciled', 'booked')),
 	UNIQUE (bank_account_id, fitid)
 ) STRICT;
 CREATE INDEX statement_lines_unit ON statement_lines(unit_id, status, posted);

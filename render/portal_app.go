@@ -352,9 +352,20 @@ type PortalLine struct {
 	Options []PortalOption
 }
 
+// PortalResolved is a statement line already matched or dismissed: what
+// it was paired with, how (automática, manual), and whether it can be
+// undone.
+type PortalResolved struct {
+	Token, Date, Amount, Memo, What, How string
+	Credit, Undo                         bool
+}
+
 // PortalStatement is the reconciliation page's body.
 type PortalStatement struct {
 	Lines []PortalLine
+	// Resolved are the latest lines matched or dismissed, to review and
+	// undo.
+	Resolved []PortalResolved
 	// InCategories and OutCategories are the unit's categories a credit
 	// and a debit may be booked in.
 	InCategories, OutCategories []PortalOption

@@ -350,13 +350,13 @@ func TestPortalFlow(t *testing.T) {
 	if rec := b.do("GET", orderPath, nil); !strings.Contains(rec.Body.String(), "Cobrança: <strong>Pago</strong>") {
 		t.Error("the charge paired with the statement line is not paid")
 	}
-	// Pairing with nothing is refused with the API's text.
+	// Pairing with nothing is refused in Portuguese.
 	if rec := doMultipart(h, "/import_ofx", meta, map[string][]byte{"x.ofx": ofxSGML("P4", "20261104", "77.00", "TED")}); rec.Code != 200 {
 		t.Fatalf("import: %d", rec.Code)
 	}
 	rec = b.do("GET", "/portal/statement?unit="+fx.tokens["unitA"], nil)
 	line = regexp.MustCompile(`action="/portal/statement/([0-9a-f-]+)\?`).FindStringSubmatch(rec.Body.String())
-	if rec := b.do("POST", "/portal/statement/"+line[1]+"?unit="+fx.tokens["unitA"], url.Values{"csrf": {session}, "action": {"match"}}); rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), web.ErrReconcileWhat.Text) {
+	if rec := b.do("POST", "/portal/statement/"+line[1]+"?unit="+fx.tokens["unitA"], url.Values{"csrf": {session}, "action": {"match"}}); rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "Escolha com o que conciliar a linha.") {
 		t.Errorf("pairing with nothing = %d", rec.Code)
 	}
 	// The read-only lists.

@@ -199,14 +199,21 @@ func (db *DB) reconcile(ctx context.Context, tx *sql.Tx, lineToken string, accou
 			}
 		}
 	}
+	var effect sql.NullString
 	if entry != 0 {
+		// Kept for an undo: whether the line paid the entry or only
+		// reconciled one already paid.
+		if err := tx.QueryRowContext(ctx, `SELECT CASE WHEN pay_day IS NULL THEN 'paid' ELSE 'reconciled' END FROM entries WHERE id = ?`, entry).
+			Scan(&effect); err != nil {
+			return nil, err
+		}
 		if _, err := tx.ExecContext(ctx, `UPDATE entries SET pay_day = COALESCE(pay_day, ?), bank_account_id = ?, conciliation_date = ?,
 			id_ofx = ?, updated_at = ? WHERE id = ?`, l.Posted, account, l.Posted, l.FITID, timestamp(now), entry); err != nil {
 			return nil, err
 		}
 	}
-	_, err := tx.ExecContext(ctx, `UPDATE statement_lines SET status = 'matched', matched_by = ?, entry_id = ?, charge_id = ?, updated_at = ?
-		WHERE token = ?`, how, nullID(entry), nullID(c.Charge), timestamp(now), lineToken)
+	_, err := tx.ExecContext(ctx, `UPDATE statement_lines SET status = 'matched', matched_by = ?, entry_id = ?, charge_id = ?, entry_effect = ?,
+		updated_at = ? WHERE token = ?`, how, nullID(entry), nullID(c.Charge), effect, timestamp(now), lineToken)
 	return p, err
 }
 
@@ -230,6 +237,42 @@ func (db *DB) StatementLines(ctx context.Context, unitID int64, accountToken, st
 		out = append(out, l)
 	}
 	return out, rows.Err()
+}
+
+// ResolvedLine is a matched or dismissed statement line with what it was
+// paired with, as a person reviews it.
+type ResolvedLine struct {
+	StatementLine
+	EntryDescription Text
+	// Effect is what reconciling did to the entry (paid, reconciled,
+	// booked), null when not kept.
+	Effect    Text
+	OrderCode Text
+}
+
+// ResolvedStatementLines are the unit's latest matched or dismissed lines,
+// the most recently resolved first.
+func (db *DB) ResolvedStatementLines(ctx context.Context, unitID int64, limit int) ([]ResolvedLine, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT l.token, ba.token, l.fitid, l.posted, l.amount, l.memo, l.status, l.matched_by, e.token, c.token, o.token,
+		e.description, l.entry_effect, o.cod_orders
+		FROM statement_lines l JOIN bank_accounts ba ON ba.id = l.bank_account_id
+		LEFT JOIN entries e ON e.id = l.entry_id LEFT JOIN charges c ON c.id = l.charge_id LEFT JOIN sales_orders o ON o.id = c.order_id
+		WHERE l.unit_id = ? AND l.status != 'open' ORDER BY l.updated_at DESC, l.id DESC LIMIT ?`, unitID, limit)
+	if err != nil {
+		return nil, wrap("resolved statement lines", err)
+	}
+	defer rows.Close()
+	var out []ResolvedLine
+	for rows.Next() {
+		var r ResolvedLine
+		l := &r.StatementLine
+		if err := rows.Scan(&l.Token, &l.BankAccount, &l.FITID, &l.Date, &l.Amount, &l.Memo, &l.Status, &l.MatchedBy, &l.EntryToken, &l.ChargeToken,
+			&l.OrderToken, &r.EntryDescription, &r.Effect, &r.OrderCode); err != nil {
+			return nil, wrap("resolved statement lines", err)
+		}
+		out = append(out, r)
+	}
+	return out, wrap("resolved statement lines", rows.Err())
 }
 
 // Reconciliation is a person's decision on an open statement line.
@@ -285,6 +328,9 @@ func (db *DB) ReconcileStatementLine(ctx context.Context, unitID int64, r Reconc
 			if _, err := db.reconcile(ctx, tx, r.LineToken, account, l, StatementCandidate{Entry: id}, "person", now); err != nil {
 				return err
 			}
+			if _, err := tx.ExecContext(ctx, `UPDATE statement_lines SET entry_effect = 'booked' WHERE token = ?`, r.LineToken); err != nil {
+				return err
+			}
 		case r.EntryToken != "":
 			var id int64
 			var kind string
@@ -330,6 +376,58 @@ func (db *DB) ReconcileStatementLine(ctx context.Context, unitID int64, r Reconc
 		return err
 	})
 	return out, payments, wrap("reconcile statement line", err)
+}
+
+// Errors of undoing a reconciliation.
+var (
+	ErrLineOpen       = problem.New(http.StatusConflict, "This statement line is open: there is nothing to undo.")
+	ErrLinePaidCharge = problem.New(http.StatusConflict, "This statement line paid a charge: a payment is not undone by undoing the line.")
+	ErrLineEffect     = problem.New(http.StatusConflict, "This statement line was reconciled before fincom kept what reconciling did to its entry: change the entry instead.")
+)
+
+// UndoReconciliation reopens a matched or dismissed statement line of the
+// unit, undoing what reconciling it did: an entry it paid is unpaid again,
+// an entry it only reconciled is paid but no longer reconciled, an entry
+// the line was booked as is disabled. A line that paid a charge is
+// ErrLinePaidCharge: the payment stands (it confirmed a charge, queued its
+// e-mail and webhook, and maybe made an invoice due).
+func (db *DB) UndoReconciliation(ctx context.Context, unitID int64, lineToken string) (StatementLine, error) {
+	var out StatementLine
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		var status string
+		var entry, charge sql.NullInt64
+		var effect sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT status, entry_id, charge_id, entry_effect FROM statement_lines WHERE unit_id = ? AND token = ?`,
+			unitID, lineToken).Scan(&status, &entry, &charge, &effect)
+		if err != nil {
+			return notFound(err)
+		}
+		switch {
+		case status == "open":
+			return ErrLineOpen
+		case charge.Valid:
+			return ErrLinePaidCharge
+		case status == "matched" && entry.Valid:
+			undo := map[string]string{
+				"paid":       `UPDATE entries SET pay_day = NULL, conciliation_date = NULL, id_ofx = NULL, updated_at = ? WHERE id = ?`,
+				"reconciled": `UPDATE entries SET conciliation_date = NULL, id_ofx = NULL, updated_at = ? WHERE id = ?`,
+				"booked":     `UPDATE entries SET active = 0, updated_at = ? WHERE id = ?`,
+			}[effect.String]
+			if undo == "" {
+				return ErrLineEffect
+			}
+			if _, err := tx.ExecContext(ctx, undo, timestamp(now), entry.Int64); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE statement_lines SET status = 'open', matched_by = NULL, entry_id = NULL, charge_id = NULL,
+			entry_effect = NULL, updated_at = ? WHERE token = ?`, timestamp(now), lineToken); err != nil {
+			return err
+		}
+		out, err = scanStatementLine(tx.QueryRowContext(ctx, statementSelect+` WHERE l.token = ?`, lineToken))
+		return err
+	})
+	return out, wrap("undo reconciliation", err)
 }
 
 // bookLine inserts the entry a statement line becomes (Booking): of its

@@ -78,6 +78,29 @@ func (s *Portal) statementPage(p *portalRequest, status int, notice, errText str
 		}
 		body.Lines = append(body.Lines, pl)
 	}
+	resolved, err := p.db.ResolvedStatementLines(p.ctx, p.unit.ID, 30)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	for _, l := range resolved {
+		r := render.PortalResolved{Token: l.Token, Date: render.DateBR(l.Date), Amount: render.BRL(l.Amount.StringFixed(2)), Memo: l.Memo.String,
+			Credit: l.Amount.IsPositive(), How: map[string]string{"exact": "automática", "window": "automática", "person": "manual"}[l.MatchedBy.String]}
+		switch {
+		case l.Status == "dismissed":
+			r.What, r.Undo = "Descartada", true
+		case l.ChargeToken.Valid:
+			r.What = "Pagou a cobrança do pedido " + l.OrderCode.String + " (um pagamento não se desfaz aqui)"
+		case l.EntryToken.Valid:
+			r.What = map[string]string{"booked": "Lançada como ", "paid": "Pagou o lançamento ", "reconciled": "Conciliou o lançamento "}[l.Effect.String]
+			if r.What == "" {
+				r.What = "Conciliou o lançamento "
+			}
+			r.What += "“" + l.EntryDescription.String + "”"
+			r.Undo = l.Effect.Valid
+		}
+		body.Resolved = append(body.Resolved, r)
+	}
 	p.page(s, status, "statement", "Conciliação bancária", "statement", body, notice, errText)
 }
 
@@ -100,6 +123,19 @@ func (s *Portal) portalReconcile(w http.ResponseWriter, r *http.Request, ps http
 			}
 		}
 		var err error
+		if p.r.PostFormValue("action") == "undo" {
+			if _, err := p.db.UndoReconciliation(p.ctx, p.unit.ID, rc.LineToken); err != nil {
+				_, words := portalWords.find(err)
+				if words == "" {
+					s.portalFailed(p, err)
+					return
+				}
+				s.statementPage(p, http.StatusConflict, "", words)
+				return
+			}
+			http.Redirect(p.w, p.r, "/portal/statement?unit="+url.QueryEscape(p.unit.Token)+"&feito=desfeito", http.StatusSeeOther)
+			return
+		}
 		if !rc.Dismiss && rc.Book == nil && rc.EntryToken == "" && rc.OrderToken == "" {
 			err = web.ErrReconcileWhat
 		} else if rc.Book != nil && utf8.RuneCountInString(rc.Book.Description) > web.MaxShortText {

@@ -86,7 +86,11 @@ func (s *Portal) Routes(r *httprouter.Router) {
 	r.POST("/portal/transactions/:token/pay", s.portalPayEntry)
 	r.GET("/portal/statement", s.withSession(func(p *portalRequest) {
 		notice := ""
-		if p.r.URL.Query().Get("feito") != "" {
+		switch p.r.URL.Query().Get("feito") {
+		case "":
+		case "desfeito":
+			notice = "Conciliação desfeita: a linha voltou a aguardar."
+		default:
 			notice = "Linha do extrato resolvida."
 		}
 		s.statementPage(p, http.StatusOK, notice, "")
