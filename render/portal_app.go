@@ -275,6 +275,7 @@ type PortalOrders struct {
 	// Customer is the text searched in the customers' names.
 	Customer string
 	Orders   []PortalOrder
+	Pager    Pager
 }
 
 // PortalCharge is a charge on an order's page.
@@ -329,7 +330,9 @@ type PortalTransactions struct {
 	Month, Today string // YYYY-MM, YYYY-MM-DD
 	From, To     string // YYYY-MM-DD, when a period other than a month was asked
 	Type         string // in, out or "" (both)
+	Search       string // the text searched in descriptions and contacts
 	Entries      []PortalEntry
+	Pager        Pager
 	Accounts     []PortalAccount
 	// The new entry's form: the unit's categories of each direction, the
 	// fields as typed after a refusal, and the field at fault.
@@ -379,6 +382,9 @@ type PortalLog struct {
 	Heading, Intro string
 	Columns        []string
 	Rows           [][]string
+	// Search is the text searched in the rows; Pager their page.
+	Search string
+	Pager  Pager
 }
 
 // PortalOverdue is the overdue receivables' page body.
@@ -428,6 +434,7 @@ type PortalImportRow struct{ What, Outcome, Detail string }
 type PortalContacts struct {
 	Search   string
 	Contacts []PortalContactRow
+	Pager    Pager
 	Form     PortalContactForm
 	FormState
 }
@@ -460,6 +467,7 @@ type PortalField struct {
 type PortalProducts struct {
 	Search   string
 	Products []PortalProductRow
+	Pager    Pager
 	Form     PortalProductForm
 	FormState
 }
@@ -525,4 +533,11 @@ func fieldOf(b form, name, label, value, typ, required string) PortalField {
 // selectOf is the select name of a form, as fieldOf.
 func selectOf(b form, name, label string, options []PortalOption, value string) PortalSelect {
 	return PortalSelect{Name: name, Label: label, Value: value, Options: options, Error: b.errorOf(name)}
+}
+
+// Pager is a long list's page: its number, how many there are, how many
+// rows in all, and the links to the previous and next (empty at the ends).
+type Pager struct {
+	Page, Pages, Total int
+	Prev, Next         string
 }

@@ -63,3 +63,7 @@ func init() {
 		return args[0], nil
 	})
 }
+
+// Fold is the form text searches compare (fold), for lists filtered
+// outside SQL (the portal's searches of its read-only lists).
+func Fold(s string) string { return fold(s) }

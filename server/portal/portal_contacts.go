@@ -23,6 +23,7 @@ func (s *Portal) contactsPage(p *portalRequest, status int, form render.PortalCo
 		return
 	}
 	body := render.PortalContacts{Search: search, Form: form, FormState: render.FormState{Field: field, FieldError: fieldErr}}
+	list, body.Pager = paginate(p, list)
 	for _, c := range list {
 		body.Contacts = append(body.Contacts, render.PortalContactRow{Token: c.Token, Name: c.ContactName.String, Register: formatRegister(c.Register),
 			Email: c.Email.String, Phone: formatPhone(c.Phone.String)})

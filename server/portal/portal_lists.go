@@ -184,34 +184,34 @@ func (s *Portal) inboxPage(p *portalRequest) {
 		body.Rows = append(body.Rows, []string{n.SupplierName + " · " + n.SupplierCNPJ, render.DateBR(n.IssueDate.String), render.BRL(n.TotalValue.StringFixed(2)),
 			n.AccessKey, doc, situation[n.Situation.String], m})
 	}
-	p.page(s, http.StatusOK, "log", "NF-e recebidas", "inbox", body, "", "")
+	p.page(s, http.StatusOK, "log", "NF-e recebidas", "inbox", searchLog(p, body), "", "")
 }
 
 // outboxPage: GET /portal/outbox, the domain's latest e-mails.
 func (s *Portal) outboxPage(p *portalRequest) {
-	mails, err := p.db.Outbox(p.ctx, 100)
+	mails, err := p.db.Outbox(p.ctx, logShown)
 	if err != nil {
 		s.portalFailed(p, err)
 		return
 	}
 	status := map[string]string{"pending": "Na fila", "sent": "Enviado", "failed": "Falhou"}
-	body := render.PortalLog{Heading: "E-mails enviados", Intro: "As últimas 100 mensagens do domínio e se cada uma foi enviada.",
+	body := render.PortalLog{Heading: "E-mails enviados", Intro: "As últimas mensagens do domínio (até 2.000) e se cada uma foi enviada.",
 		Columns: []string{"Criado em", "Para", "Assunto", "Situação", "Tentativas"}}
 	for _, m := range mails {
 		body.Rows = append(body.Rows, []string{stampBR(m.CreatedAt), m.To, m.Subject, status[m.Status] + errSuffix(m.LastError.String), strconv.Itoa(m.Attempts)})
 	}
-	p.page(s, http.StatusOK, "log", "E-mails", "outbox", body, "", "")
+	p.page(s, http.StatusOK, "log", "E-mails", "outbox", searchLog(p, body), "", "")
 }
 
 // webhooksPage: GET /portal/webhooks, the unit's latest deliveries.
 func (s *Portal) webhooksPage(p *portalRequest) {
-	ds, err := p.db.Deliveries(p.ctx, p.unit.ID, 100)
+	ds, err := p.db.Deliveries(p.ctx, p.unit.ID, logShown)
 	if err != nil {
 		s.portalFailed(p, err)
 		return
 	}
 	status := map[string]string{"pending": "Na fila", "sent": "Entregue", "failed": "Falhou"}
-	body := render.PortalLog{Heading: "Entregas de webhooks", Intro: "As últimas 100 entregas de eventos da unidade.",
+	body := render.PortalLog{Heading: "Entregas de webhooks", Intro: "As últimas entregas de eventos da unidade (até 2.000).",
 		Columns: []string{"Criado em", "Evento", "Situação", "Tentativas", "Última resposta"}}
 	for _, d := range ds {
 		last := ""
@@ -220,12 +220,12 @@ func (s *Portal) webhooksPage(p *portalRequest) {
 		}
 		body.Rows = append(body.Rows, []string{stampBR(d.CreatedAt), d.EventType, status[d.Status] + errSuffix(d.LastError.String), strconv.Itoa(d.Attempts), last})
 	}
-	p.page(s, http.StatusOK, "log", "Webhooks", "webhooks", body, "", "")
+	p.page(s, http.StatusOK, "log", "Webhooks", "webhooks", searchLog(p, body), "", "")
 }
 
 // auditPage: GET /portal/audit, who changed what in the unit, and when.
 func (s *Portal) auditPage(p *portalRequest) {
-	entries, err := p.db.AuditLog(p.ctx, p.unit.ID, 200)
+	entries, err := p.db.AuditLog(p.ctx, p.unit.ID, logShown)
 	if err != nil {
 		s.portalFailed(p, err)
 		return
@@ -235,7 +235,25 @@ func (s *Portal) auditPage(p *portalRequest) {
 	for _, e := range entries {
 		body.Rows = append(body.Rows, []string{stampBR(e.At), e.Actor, e.Route, e.Record.String})
 	}
-	p.page(s, http.StatusOK, "log", "Registro de alterações", "audit", body, "", "")
+	p.page(s, http.StatusOK, "log", "Registro de alterações", "audit", searchLog(p, body), "", "")
+}
+
+// logShown is how many of its latest records a log page reads; a search
+// looks among them.
+const logShown = 2000
+
+// searchLog keeps the rows of a log page holding the request's search
+// (?busca=, in any column) and pages them.
+func searchLog(p *portalRequest, body render.PortalLog) render.PortalLog {
+	body.Search = strings.TrimSpace(p.r.URL.Query().Get("busca"))
+	var found [][]string
+	for _, r := range body.Rows {
+		if matches(body.Search, r...) {
+			found = append(found, r)
+		}
+	}
+	body.Rows, body.Pager = paginate(p, found)
+	return body
 }
 
 func stampBR(s store.Stamp) string {

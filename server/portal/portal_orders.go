@@ -51,7 +51,7 @@ func (s *Portal) portalOrders(p *portalRequest) {
 	if f.Code != "" { // a code names its order whatever its month
 		f.From, f.To = "", ""
 	}
-	orders, err := p.db.OrderSummaries(p.ctx, p.unit.ID, f, 500)
+	orders, err := p.db.OrderSummaries(p.ctx, p.unit.ID, f, 5000)
 	if err != nil {
 		s.portalFailed(p, err)
 		return
@@ -60,6 +60,7 @@ func (s *Portal) portalOrders(p *portalRequest) {
 	if q := p.r.URL.Query(); q.Get("de") != "" {
 		body.From, body.To = first.ISO(), last.ISO()
 	}
+	orders, body.Pager = paginate(p, orders)
 	for _, o := range orders {
 		body.Orders = append(body.Orders, portalOrderRow(o))
 	}

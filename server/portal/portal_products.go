@@ -25,10 +25,14 @@ func (s *Portal) productsPage(p *portalRequest, status int, form render.PortalPr
 		return
 	}
 	body := render.PortalProducts{Search: search, Form: form, FormState: render.FormState{Field: field, FieldError: fieldErr}}
+	var found []store.StockItem
 	for _, it := range items {
-		if search != "" && !strings.Contains(strings.ToLower(it.Description), strings.ToLower(search)) {
-			continue
+		if matches(search, it.Description, it.Code) {
+			found = append(found, it)
 		}
+	}
+	found, body.Pager = paginate(p, found)
+	for _, it := range found {
 		body.Products = append(body.Products, render.PortalProductRow{Token: it.ID, Code: it.Code, Description: it.Description,
 			Kind: map[string]string{"product": "Produto", "service": "Serviço"}[it.Type], Price: render.BRL(it.MonetaryValue.StringFixed(2)),
 			Unit: it.Unit.String, NCM: formatNCM(it.NCM.String), CFOP: it.CFOP.String, Class: it.IBSCBSClass})

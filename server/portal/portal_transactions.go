@@ -29,7 +29,7 @@ func (s *Portal) transactionsForm(p *portalRequest, status int, notice, errText 
 	if typ != "in" && typ != "out" {
 		typ = ""
 	}
-	entries, err := p.db.EntrySummaries(p.ctx, p.unit.ID, first.ISO(), last.ISO(), typ, 1000)
+	entries, err := p.db.EntrySummaries(p.ctx, p.unit.ID, first.ISO(), last.ISO(), typ, 5000)
 	if err != nil {
 		s.portalFailed(p, err)
 		return
@@ -39,14 +39,21 @@ func (s *Portal) transactionsForm(p *portalRequest, status int, notice, errText 
 		s.portalFailed(p, err)
 		return
 	}
-	body := render.PortalTransactions{Month: month, Type: typ, Today: store.Today(p.db.Now()).ISO()}
+	body := render.PortalTransactions{Month: month, Type: typ, Today: store.Today(p.db.Now()).ISO(), Search: strings.TrimSpace(p.r.URL.Query().Get("busca"))}
 	if q := p.r.URL.Query(); q.Get("de") != "" {
 		body.From, body.To = first.ISO(), last.ISO()
 	}
 	for _, a := range accounts {
 		body.Accounts = append(body.Accounts, render.PortalAccount{Token: a.Token, Name: accountName(a)})
 	}
+	var found []store.EntrySummary
 	for _, e := range entries {
+		if matches(body.Search, e.Description, e.Contact) {
+			found = append(found, e)
+		}
+	}
+	found, body.Pager = paginate(p, found)
+	for _, e := range found {
 		pe := render.PortalEntry{Token: e.Token, Type: e.Type, Description: e.Description, DueDate: render.DateBR(e.DueDate),
 			Contact: e.Contact, Account: e.Account, Value: render.BRL(e.Value.StringFixed(2))}
 		if e.PayDay != "" {
