@@ -14,9 +14,10 @@ import (
 // the pages load only those and post forms only to fincom.
 
 // PortalCSP is the portal pages' Content-Security-Policy: the style sheet
-// and the one script come from fincom, nothing is inline, no page may be
+// and the one script come from fincom (which it alone may ask, for a
+// CEP's state and cities), nothing is inline, no page may be
 // framed, forms post only to fincom (TestPortalFlow).
-const PortalCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
+const PortalCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
 	"form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 // PortalAsset answers an embedded asset of the portal by its file name and
@@ -460,6 +461,10 @@ type PortalContactForm struct {
 type PortalField struct {
 	Name, Label, Value, Type, Error string
 	Required                        bool
+	// Check is what the portal's script checks as it is typed: register
+	// (a CPF's or CNPJ's check digits), cep (fills the state and offers
+	// its cities), city.
+	Check string
 }
 
 // PortalProducts is the products' and services' page body: the list
@@ -528,6 +533,12 @@ type form interface{ errorOf(string) string }
 // the one at fault.
 func fieldOf(b form, name, label, value, typ, required string) PortalField {
 	return PortalField{Name: name, Label: label, Value: value, Type: typ, Required: required == "required", Error: b.errorOf(name)}
+}
+
+// checkedAs is the field f checked by the portal's script as kind.
+func checkedAs(f PortalField, kind string) PortalField {
+	f.Check = kind
+	return f
 }
 
 // selectOf is the select name of a form, as fieldOf.

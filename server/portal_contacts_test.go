@@ -2,9 +2,14 @@ package server
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
+
+	"fincom/store"
 )
 
 // TestPortalCreatesContact: a person registers a customer from the portal
@@ -121,5 +126,51 @@ func TestPortalEditsContact(t *testing.T) {
 	}
 	if rec := b.do("POST", "/portal/contacts/"+fx.tokens["contactB"]+"?unit="+fx.tokens["unitA"], form2); rec.Code != 404 {
 		t.Errorf("saving another unit's contact = %d", rec.Code)
+	}
+}
+
+// TestPortalContactByCEP: the CEP names its state (the Correios' ranges):
+// the form's script asks /portal/cep for it and its cities; on save an
+// empty UF is filled from the CEP, a different one is refused beside the
+// CEP, and a city the IBGE table does not hold in the state is refused
+// beside the city (invoices need its code).
+func TestPortalContactByCEP(t *testing.T) {
+	s, ds := newTestServer(t)
+	b := signedIn(t, s, ds)
+	rec := b.do("GET", "/portal/cep?cep=01310-100", nil)
+	var got struct {
+		State  string
+		Cities []string
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &got); err != nil || rec.Code != 200 || got.State != "SP" || len(got.Cities) != 645 || !slices.Contains(got.Cities, "São Paulo") {
+		t.Fatalf("/portal/cep = %d %s", rec.Code, rec.Body.String()[:min(200, rec.Body.Len())])
+	}
+	if rec := b.do("GET", "/portal/cep?cep=00999-999", nil); rec.Code != 404 {
+		t.Errorf("no state's CEP = %d", rec.Code)
+	}
+	if rec := (&browser{t: t, h: s.Handler()}).do("GET", "/portal/cep?cep=01310-100", nil); rec.Code != http.StatusSeeOther {
+		t.Errorf("without a session = %d", rec.Code)
+	}
+	path := "/portal/contacts?unit=" + fx.tokens["unitA"]
+	form := url.Values{"csrf": {csrf(t, b.do("GET", path, nil).Body.String())}, "type": {"legal"}, "register": {"45.789.123/0001-91"},
+		"name": {"Comercial Horizonte Ltda"}, "zip": {"01310-100"}, "city": {"Sao Paulo"}, "state": {"RJ"}}
+	if rec := b.do("POST", path, form); rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-zip">o CEP 01310-100 é de SP, e a UF informada é RJ.`) {
+		t.Fatalf("a CEP of another state = %d\n%s", rec.Code, rec.Body)
+	}
+	form.Set("state", "")
+	form.Set("city", "Gotham")
+	if rec := b.do("POST", path, form); rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-city">cidade não encontrada em SP`) {
+		t.Fatalf("an unknown city = %d\n%s", rec.Code, rec.Body)
+	}
+	form.Set("city", "sao paulo")
+	if rec := b.do("POST", path, form); rec.Code != 303 {
+		t.Fatalf("save = %d\n%s", rec.Code, rec.Body)
+	}
+	db, release := acquire(t, ds)
+	defer release()
+	list, _ := db.Contacts(context.Background(), 1, store.ContactFilter{Register: "45789123000191"})
+	f, _ := db.ContactByToken(context.Background(), 1, list[0].Token)
+	if f.State != "SP" || f.CityIBGE != "3550308" {
+		t.Errorf("saved state %q, city %q (%s)", f.State, f.City, f.CityIBGE)
 	}
 }

@@ -1,6 +1,7 @@
 package portal
 
 import (
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/url"
@@ -153,6 +154,19 @@ func applyContactForm(form render.PortalContactForm, f *store.ContactFields) err
 	if form.Zip != "" && len(zip) != 8 {
 		return fieldRefusal{"zip", "CEP inválido: use os 8 dígitos."}
 	}
+	// The CEP names its state (the Correios' ranges): an empty UF is
+	// filled from it, a different one is a typo in one of them.
+	if zip != "" {
+		state, ok := brdoc.StateOfCEP(zip)
+		switch {
+		case !ok:
+			return fieldRefusal{"zip", "CEP inexistente: nenhum estado usa essa faixa."}
+		case form.State == "":
+			form.State = state
+		case form.State != state:
+			return fieldRefusal{"zip", "o CEP " + zip[:5] + "-" + zip[5:] + " é de " + state + ", e a UF informada é " + form.State + "."}
+		}
+	}
 	f.Type, f.Register, f.FantasyName, f.Email = form.Type, brdoc.Clean(form.Register), form.FantasyName, form.Email
 	f.Phone, f.ZipCode, f.Address, f.Number, f.Complement = brdoc.Digits(form.Phone), zip, form.Address, form.Number, form.Complement
 	f.Neighborhood, f.City, f.State, f.StateRegistration, f.ICMSContributor = form.District, form.City, form.State, form.IE, form.Contributor
@@ -162,8 +176,14 @@ func applyContactForm(form render.PortalContactForm, f *store.ContactFields) err
 		f.SocialReason = form.Name
 	}
 	f.CityIBGE = ""
-	if form.City != "" && form.State != "" {
-		f.CityIBGE, _ = brdoc.LookupCity(form.City, form.State)
+	if form.City != "" && brdoc.ValidState(form.State) {
+		// Invoices need the city's IBGE code: a name the IBGE table
+		// does not hold in the state is refused here, not at the first
+		// NF-e.
+		var ok bool
+		if f.CityIBGE, ok = brdoc.LookupCity(form.City, form.State); !ok {
+			return fieldRefusal{"city", "cidade não encontrada em " + form.State + ": escreva o nome como o IBGE (a lista aparece ao digitar o CEP)."}
+		}
 	}
 	return registers.CheckContact(f)
 }
@@ -201,6 +221,25 @@ func (s *Portal) portalCreateContact(p *portalRequest) {
 		return
 	}
 	http.Redirect(p.w, p.r, "/portal/contacts?unit="+url.QueryEscape(p.unit.Token)+"&criado=1", http.StatusSeeOther)
+}
+
+// portalCEP: GET /portal/cep?cep=, the state of a CEP and its
+// municipalities, which the contact form offers as it is typed (the
+// portal's script); 404 for what is no state's CEP.
+func (s *Portal) portalCEP(p *portalRequest) {
+	state, ok := brdoc.StateOfCEP(p.r.URL.Query().Get("cep"))
+	h := p.w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Cache-Control", "private, max-age=86400")
+	if !ok {
+		p.w.WriteHeader(http.StatusNotFound)
+		p.w.Write([]byte(`{"error":"CEP inexistente"}`))
+		return
+	}
+	json.NewEncoder(p.w).Encode(struct {
+		State  string   `json:"state"`
+		Cities []string `json:"cities"`
+	}{state, brdoc.CitiesOf(state)})
 }
 
 // contactPage: GET /portal/contacts/:token, a contact's form to edit.

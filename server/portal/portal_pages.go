@@ -48,6 +48,7 @@ func (s *Portal) Routes(r *httprouter.Router) {
 		s.contactsPage(p, http.StatusOK, render.PortalContactForm{}, "", "", notice)
 	}))
 	r.POST("/portal/contacts", s.withSession(s.portalCreateContact))
+	r.GET("/portal/cep", s.withSession(s.portalCEP))
 	r.GET("/portal/contacts/:token", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
 		s.withSession(func(p *portalRequest) { s.contactPage(p, ps.ByName("token"), http.StatusOK, nil, "", "") })(w, r, ps)
 	})
