@@ -502,9 +502,16 @@ type PortalNewOrder struct {
 
 // PortalOrderForm holds a new order's fields as typed.
 type PortalOrderForm struct {
-	Contact, Item, Quantity, Description, Date, Category, Method, Provider, Account, Installments, Invoice, Email string
-	Charge, Issue                                                                                                 bool
+	Contact, Description, Date, Category, Method, Provider, Account, Installments, Invoice, Email string
+	// Lines are the items sold, as typed (empty ones included).
+	Lines []PortalOrderLine
+	// A service's NFS-e: its LC 116 list item and ISS rate.
+	ServiceCode, ISSRate      string
+	Charge, Issue, Recurrence bool
 }
+
+// PortalOrderLine is an item line of the new order's form.
+type PortalOrderLine struct{ Item, Quantity string }
 
 // PortalSelect is a select of a form.
 type PortalSelect struct {
@@ -517,6 +524,10 @@ type PortalSelect struct {
 type FormState struct {
 	Field, FieldError string
 }
+
+// ErrorFor is why the field name is at fault, for templates (a row's
+// fields, named item-1, …).
+func (f FormState) ErrorFor(name string) string { return f.errorOf(name) }
 
 // errorOf is why the field name is at fault, or "".
 func (f FormState) errorOf(name string) string {

@@ -38,7 +38,8 @@ func New() (*Renderer, error) {
 	if err != nil {
 		return nil, err
 	}
-	funcs := htmltemplate.FuncMap{"portalScript": func() htmltemplate.JS { return htmltemplate.JS(script) }, "fieldOf": fieldOf, "selectOf": selectOf, "checkedAs": checkedAs}
+	funcs := htmltemplate.FuncMap{"portalScript": func() htmltemplate.JS { return htmltemplate.JS(script) }, "fieldOf": fieldOf, "selectOf": selectOf, "checkedAs": checkedAs,
+		"inc": func(i int) int { return i + 1 }}
 	pages, err := htmltemplate.New("pages").Funcs(funcs).ParseFS(files, "templates/*.html")
 	if err != nil {
 		return nil, fmt.Errorf("parse pages: %w", err)

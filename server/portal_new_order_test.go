@@ -24,7 +24,7 @@ func TestPortalNewOrder(t *testing.T) {
 		"date": {"2026-12-10"}, "category": {fx.tokens["category1"]}, "method": {payBoleto}, "provider": {"provider_a"}, "account": {fx.tokens["account1"]},
 		"installments": {"2"}, "invoice": {"nfe"}, "email": {"compras@alfa.com.br"}, "charge": {"1"}, "issue": {"1"}}
 	path := "/portal/new-order?unit=" + fx.tokens["unitA"]
-	if rec := b.do("POST", path, form); rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-quantity">quantidade inválida`) {
+	if rec := b.do("POST", path, form); rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-quantity-1">quantidade inválida`) {
 		t.Fatalf("a quantity in words = %d\n%s", rec.Code, rec.Body)
 	}
 	form.Set("quantity", "100")
@@ -50,5 +50,76 @@ func TestPortalNewOrder(t *testing.T) {
 	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "A nota não foi emitida: Os dados fiscais do pedido estão incompletos:") ||
 		!strings.Contains(rec.Body.String(), "contact.city: the customer&#39;s city (IBGE code) is required") {
 		t.Fatalf("an invoice that cannot be issued = %d\n%s", rec.Code, rec.Body)
+	}
+}
+
+// TestPortalNewOrderLines: an order of several products is the sum of its
+// lines, each line's item and quantity kept on the order; a service is an
+// order of its own (mixing it with a product is refused beside its line)
+// and is invoiced by a national NFS-e of its LC 116 item and ISS rate,
+// which the form asks; a recurring order is marked so.
+func TestPortalNewOrderLines(t *testing.T) {
+	s, ds := newTestServer(t)
+	h := s.Handler()
+	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
+	nut := post(t, h, "/insert_product_or_service", `{`+auth+`,"description":"Porca 10mm","type":"product","value":"0.20","ncm":"73181600","cfop":"5102","unit":"UN"}`)["token"].(string)
+	b := signedIn(t, s, ds)
+	page := b.do("GET", "/portal/new-order", nil).Body.String()
+	if n := strings.Count(page, `name="item"`); n != 6 {
+		t.Fatalf("the form has %d item lines", n)
+	}
+	path := "/portal/new-order?unit=" + fx.tokens["unitA"]
+	form := url.Values{"csrf": {csrf(t, page)}, "contact": {fx.tokens["contact2"]}, "item": {fx.tokens["product1"], "", nut, ""},
+		"quantity": {"100", "", "50,1234", "1"}, "date": {"2026-12-10"}, "category": {fx.tokens["category1"]}, "method": {payBoleto},
+		"provider": {"provider_a"}, "account": {fx.tokens["account1"]}, "installments": {"1"}, "recurrence": {"1"}}
+	if rec := b.do("POST", path, form); rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-quantity-3">quantidade inválida`) {
+		t.Fatalf("a quantity with four decimals' worth = %d\n%s", rec.Code, rec.Body)
+	}
+	form["quantity"] = []string{"100", "", "50", "1"}
+	rec := b.do("POST", path, form)
+	if rec.Code != 303 {
+		t.Fatalf("save = %d\n%s", rec.Code, rec.Body)
+	}
+	loc := rec.Header().Get("Location")
+	id := strings.TrimPrefix(loc[:strings.Index(loc, "?")], "/portal/orders/")
+	o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	if o["value"] != "45.00" || o["recurrence"] != true || !strings.Contains(o["description"].(string), "e outros 1 itens") {
+		t.Fatalf("the API sees value %v, recurrence %v, %q", o["value"], o["recurrence"], o["description"])
+	}
+	// A service with a product: refused beside the service's line.
+	form["item"] = []string{fx.tokens["product1"], fx.tokens["service1"]}
+	form["quantity"] = []string{"1", "2"}
+	if rec := b.do("POST", path, form); rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-item-2">um pedido é de produtos ou de um único serviço`) {
+		t.Fatalf("a service with a product = %d\n%s", rec.Code, rec.Body)
+	}
+	// A service invoiced by a national NFS-e on saving.
+	form["item"], form["quantity"] = []string{fx.tokens["service1"]}, []string{"2"}
+	form.Set("invoice", "nfsen")
+	form.Set("issue", "1")
+	form.Set("recurrence", "")
+	form.Set("service_code", "1.07")
+	form.Set("iss_rate", "5")
+	if rec := b.do("POST", path, form); rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-service_code">informe o item da lista`) {
+		t.Fatalf("a service code without its group = %d\n%s", rec.Code, rec.Body)
+	}
+	form.Set("service_code", "0107")
+	form.Set("iss_rate", "7")
+	if rec := b.do("POST", path, form); rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-iss_rate">alíquota do ISS até 5%`) {
+		t.Fatalf("an ISS of 7%% = %d\n%s", rec.Code, rec.Body)
+	}
+	form.Set("iss_rate", "2,5")
+	rec = b.do("POST", path, form)
+	if rec.Code != 303 {
+		t.Fatalf("save a service = %d\n%s", rec.Code, rec.Body)
+	}
+	loc = rec.Header().Get("Location")
+	if page := b.do("GET", loc, nil).Body.String(); !strings.Contains(page, "Pedido salvo e nota fiscal emitida.") {
+		t.Fatalf("the service order's page:\n%s", page)
+	}
+	id = strings.TrimPrefix(loc[:strings.Index(loc, "?")], "/portal/orders/")
+	o = post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	inv, _ := o["invoice"].(map[string]any)
+	if o["value"] != "300.00" || inv == nil || inv["kind"] != "nfsen" || inv["status"] != "AUTHORIZED" {
+		t.Fatalf("the API sees value %v, invoice %v", o["value"], o["invoice"])
 	}
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"fincom/render"
+	"fincom/server/brdoc"
+	"fincom/server/fiscal"
 	"fincom/store"
 )
 
@@ -64,7 +66,10 @@ func (s *Portal) newOrderPage(p *portalRequest, status int, form render.PortalOr
 		body.Accounts = append(body.Accounts, render.PortalOption{Value: a.Token, Label: accountName(a)})
 	}
 	if body.Form.Date == "" {
-		body.Form.Date, body.Form.Quantity, body.Form.Installments = store.Today(p.db.Now()).ISO(), "1", "1"
+		body.Form.Date, body.Form.Installments = store.Today(p.db.Now()).ISO(), "1"
+		body.Form.ISSRate = "5"
+		body.Form.Lines = make([]render.PortalOrderLine, maxOrderLines)
+		body.Form.Lines[0].Quantity = "1"
 	}
 	errText := ""
 	if fieldErr != "" {
@@ -79,15 +84,22 @@ func (s *Portal) newOrderPage(p *portalRequest, status int, form render.PortalOr
 // page, which says what each step did.
 func (s *Portal) portalNewOrder(p *portalRequest) {
 	v := func(k string) string { return strings.TrimSpace(p.r.PostFormValue(k)) }
-	form := render.PortalOrderForm{Contact: v("contact"), Item: v("item"), Quantity: v("quantity"), Description: v("description"), Date: v("date"),
+	form := render.PortalOrderForm{Contact: v("contact"), Description: v("description"), Date: v("date"),
 		Category: v("category"), Method: v("method"), Provider: v("provider"), Account: v("account"), Installments: v("installments"),
-		Invoice: v("invoice"), Email: v("email"), Charge: v("charge") == "1", Issue: v("issue") == "1"}
-	fail := func(field, words string) { s.newOrderPage(p, http.StatusBadRequest, form, field, words) }
-	qty, err := decimal.NewFromString(strings.ReplaceAll(form.Quantity, ",", "."))
-	if err != nil || !qty.IsPositive() || qty.GreaterThan(decimal.NewFromInt(999999999)) || qty.Exponent() < -3 {
-		fail("quantity", "quantidade inválida: um número maior que zero, até 3 casas decimais.")
-		return
+		Invoice: v("invoice"), Email: v("email"), Charge: v("charge") == "1", Issue: v("issue") == "1", Recurrence: v("recurrence") == "1",
+		ServiceCode: v("service_code"), ISSRate: v("iss_rate")}
+	items, qtys := p.r.PostForm["item"], p.r.PostForm["quantity"]
+	for i := range maxOrderLines {
+		var l render.PortalOrderLine
+		if i < len(items) {
+			l.Item = strings.TrimSpace(items[i])
+		}
+		if i < len(qtys) {
+			l.Quantity = strings.TrimSpace(qtys[i])
+		}
+		form.Lines = append(form.Lines, l)
 	}
+	fail := func(field, words string) { s.newOrderPage(p, http.StatusBadRequest, form, field, words) }
 	date, err := store.ParseDateISO(form.Date)
 	if err != nil {
 		fail("date", "informe a data prevista de pagamento.")
@@ -101,19 +113,14 @@ func (s *Portal) portalNewOrder(p *portalRequest) {
 		fail("installments", "parcelas de 1 a 120.")
 		return
 	}
-	var item *store.StockItem
-	items, err := p.db.StockItems(p.ctx, p.unit.ID)
+	stock, err := p.db.StockItems(p.ctx, p.unit.ID)
 	if err != nil {
 		s.portalFailed(p, err)
 		return
 	}
-	for i := range items {
-		if items[i].ID == form.Item {
-			item = &items[i]
-		}
-	}
-	if item == nil {
-		fail("item", "escolha um produto ou serviço ativo da unidade.")
+	lines, field, words := orderLines(form.Lines, stock)
+	if field != "" {
+		fail(field, words)
 		return
 	}
 	key, err := p.db.PaymentKey(p.ctx, form.Method)
@@ -126,13 +133,24 @@ func (s *Portal) portalNewOrder(p *portalRequest) {
 		s.portalFailed(p, err)
 		return
 	}
-	value := store.LineTotal(store.Decimal{Decimal: qty}, item.MonetaryValue)
+	var value decimal.Decimal
+	for _, l := range lines {
+		value = value.Add(store.LineTotal(store.Decimal{Decimal: l.qty}, l.item.MonetaryValue).Decimal)
+	}
+	if !store.InMoneyRange(value) {
+		fail("quantity-1", "o valor do pedido passa do limite.")
+		return
+	}
 	f := store.SalesOrderFields{ContactToken: form.Contact, CategoryToken: form.Category, PaymentTypeToken: form.Method, BankAccountToken: form.Account,
-		Description: form.Description, Value: value, Quantity: store.Decimal{Decimal: decimal.NewFromInt(1)}, EstimatedPaymentDate: date.ISO(),
+		Description: form.Description, Value: store.NewMoney(value), Quantity: store.Decimal{Decimal: decimal.NewFromInt(1)}, EstimatedPaymentDate: date.ISO(),
 		InstallmentCredit: 1, Installments: installments, InAutomation: true, NFKind: form.Invoice, NotifyEmailCharge: form.Email, NotifyEmailNF: form.Email,
-		TipoDocumento: "1", FinalidadeEmissao: "1", ConsumidorFinal: "1", PresencaComprador: "2", FreightMode: 9, LocalDestino: 1}
+		TipoDocumento: "1", FinalidadeEmissao: "1", ConsumidorFinal: "1", PresencaComprador: "2", FreightMode: 9, LocalDestino: 1,
+		Recurrence: form.Recurrence}
 	if f.Description == "" {
-		f.Description = item.Description
+		f.Description = lines[0].item.Description
+		if len(lines) > 1 {
+			f.Description += " e outros " + strconv.Itoa(len(lines)-1) + " itens"
+		}
 	}
 	if form.Invoice == "nfce" {
 		f.PresencaComprador = "1"
@@ -148,14 +166,26 @@ func (s *Portal) portalNewOrder(p *portalRequest) {
 	case "TRANSFER":
 		f.BankAccountPaymentToken = form.Account
 	}
-	if item.Type == "service" {
-		f.StockItemToken, f.Quantity = item.ID, store.Decimal{Decimal: qty}
-		if form.Invoice != "" {
-			fail("invoice", "NF-e e NFC-e são de produtos: um serviço tem nota de serviço, emitida pela API (/generate_nf com nf_kind nfsen).")
+	if service := lines[0].item; service.Type == "service" {
+		f.StockItemToken, f.Quantity = service.ID, store.Decimal{Decimal: lines[0].qty}
+		switch form.Invoice {
+		case "nfe", "nfce":
+			fail("invoice", "NF-e e NFC-e são de produtos: um serviço tem NFS-e.")
 			return
+		case fiscal.NFSeN:
+			if field, words := serviceTaxes(&f, form, p.unit.CityIBGE); field != "" {
+				fail(field, words)
+				return
+			}
 		}
 	} else {
-		f.Products = []store.OrderProduct{{Token: item.ID, Quantity: store.Decimal{Decimal: qty}}}
+		if form.Invoice == fiscal.NFSeN {
+			fail("invoice", "a NFS-e é de serviços: produtos têm NF-e ou NFC-e.")
+			return
+		}
+		for _, l := range lines {
+			f.Products = append(f.Products, store.OrderProduct{Token: l.item.ID, Quantity: store.Decimal{Decimal: l.qty}})
+		}
 	}
 	token, _, err := p.db.InsertSalesOrder(p.ctx, p.unit.ID, f)
 	if err != nil {
@@ -167,7 +197,7 @@ func (s *Portal) portalNewOrder(p *portalRequest) {
 			return
 		}
 		if errors.Is(err, store.ErrMoneyRange) {
-			fail("quantity", "o valor do pedido passa do limite.")
+			fail("quantity-1", "o valor do pedido passa do limite.")
 			return
 		}
 		s.portalFailed(p, err)
@@ -191,4 +221,74 @@ func (s *Portal) portalNewOrder(p *portalRequest) {
 		done += "_nota"
 	}
 	http.Redirect(p.w, p.r, "/portal/orders/"+url.PathEscape(token)+"?unit="+url.QueryEscape(p.unit.Token)+"&feito="+done, http.StatusSeeOther)
+}
+
+// maxOrderLines is how many item lines the new order's form has.
+const maxOrderLines = 6
+
+// orderLine is a line of the new order's form, read.
+type orderLine struct {
+	item *store.StockItem
+	qty  decimal.Decimal
+}
+
+// orderLines reads the form's filled lines against the unit's stock
+// items: the products sold, or one service (an order's service is one
+// item; its NFS-e states it); or the field at fault and why.
+func orderLines(form []render.PortalOrderLine, stock []store.StockItem) ([]orderLine, string, string) {
+	var out []orderLine
+	for i, l := range form {
+		n := strconv.Itoa(i + 1)
+		if l.Item == "" {
+			if l.Quantity != "" && l.Quantity != "1" {
+				return nil, "item-" + n, "escolha o produto ou serviço desta linha."
+			}
+			continue
+		}
+		var item *store.StockItem
+		for j := range stock {
+			if stock[j].ID == l.Item {
+				item = &stock[j]
+			}
+		}
+		if item == nil {
+			return nil, "item-" + n, "escolha um produto ou serviço ativo da unidade."
+		}
+		qty, err := decimal.NewFromString(strings.ReplaceAll(cmp.Or(l.Quantity, "1"), ",", "."))
+		if err != nil || !qty.IsPositive() || qty.GreaterThan(decimal.NewFromInt(999999999)) || qty.Exponent() < -3 {
+			return nil, "quantity-" + n, "quantidade inválida: um número maior que zero, até 3 casas decimais."
+		}
+		if len(out) > 0 && (item.Type == "service" || out[0].item.Type == "service") {
+			return nil, "item-" + n, "um pedido é de produtos ou de um único serviço: faça outro pedido para este item."
+		}
+		out = append(out, orderLine{item, qty})
+	}
+	if len(out) == 0 {
+		return nil, "item-1", "escolha ao menos um produto ou serviço."
+	}
+	return out, "", ""
+}
+
+// serviceTaxes sets a service order's NFS-e data from the form: its
+// service code (the LC 116 list item, as 01.07), its ISS rate, and the
+// amounts they make (ISS on the whole value, no retention), rendered where
+// the unit is; or the field at fault and why.
+func serviceTaxes(f *store.SalesOrderFields, form render.PortalOrderForm, unitCity string) (string, string) {
+	code := form.ServiceCode
+	if len(code) == 4 && !strings.Contains(code, ".") {
+		code = code[:2] + "." + code[2:]
+	}
+	if len(code) != 5 || code[2] != '.' || brdoc.Digits(code) != code[:2]+code[3:] {
+		return "service_code", "informe o item da lista de serviços (LC 116), como 01.07."
+	}
+	rate, err := decimal.NewFromString(strings.ReplaceAll(form.ISSRate, ",", "."))
+	if err != nil || !rate.IsPositive() || rate.GreaterThan(decimal.NewFromInt(5)) || rate.Exponent() < -2 {
+		return "iss_rate", "alíquota do ISS até 5% (o teto da lei complementar 116), como 5 ou 2,5."
+	}
+	iss := f.Value.Mul(rate).Div(decimal.NewFromInt(100)).Round(2)
+	f.ServiceID, f.ServiceCod, f.ServiceLocation = code, code, unitCity
+	f.Taxes.TaxServiceGrossAmount, f.Taxes.TaxServiceBaseAmount = f.Value, f.Value
+	f.Taxes.TaxIssRatePercent, f.Taxes.TaxIssAmount = store.NewMoney(rate), store.NewMoney(iss)
+	f.Taxes.NetReceivableAmount = f.Value
+	return "", ""
 }
