@@ -480,6 +480,38 @@ type PortalProducts struct {
 // PortalProductRow is a product or service as the list shows it.
 type PortalProductRow struct{ Token, Code, Description, Kind, Price, NCM, CFOP, Unit, Class string }
 
+// PortalContracts is the contracts' page body: the list (searched, paged)
+// with each document's link, and the form of a new contract from a
+// template.
+type PortalContracts struct {
+	Search              string
+	Contracts           []PortalContractRow
+	Pager               Pager
+	Templates, Contacts []PortalOption
+	Form                PortalContractForm
+	FormState
+}
+
+// PortalContractRow is a contract as the list shows it; Document: it has
+// a template to render.
+type PortalContractRow struct {
+	Token, Name, Customer, Status, Start, End, Recurrence string
+	Document                                              bool
+	// Actions are the statuses it may move to (a draft comes into force
+	// or is cancelled; a contract in force is cancelled).
+	Actions []PortalContractAction
+}
+
+// PortalContractAction is a status a contract may be moved to, and the
+// button's words.
+type PortalContractAction struct{ Token, Status, Label string }
+
+// PortalContractForm holds a new contract's fields as typed.
+type PortalContractForm struct {
+	Template, Contact, Name, Start, End, Recurrence, Description string
+	AutoExtend                                                   bool
+}
+
 // PortalProduct is a product's edit page body, as PortalContact.
 type PortalProduct struct {
 	Token string

@@ -7,6 +7,7 @@ import (
 
 	"fincom/render"
 	"fincom/server/preview"
+	"fincom/server/registers"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -16,9 +17,6 @@ type contracts struct{ *API }
 
 var (
 	errContractNotFound = web.NewError(http.StatusNotFound, "Contract not found or not updated.")
-	errRecurrenceType   = web.NewError(http.StatusBadRequest, "Invalid recurrence_type. Use unique, monthly or yearly.")
-	errContractStatus   = web.NewError(http.StatusBadRequest, "Invalid status. Use draft, active, expired or cancelled.")
-	errContractDates    = web.NewError(http.StatusBadRequest, "Invalid validity dates. Use YYYY-MM-DD, the end not before the start.")
 	errTemplateNotFound = web.NewError(http.StatusNotFound, "Template not found.")
 	errPreviewTarget    = web.NewError(http.StatusBadRequest, "Provide id_contract or id_token_template.")
 	errContractNoFields = web.NewError(http.StatusBadRequest, web.TextNoFieldsToUpdate)
@@ -53,10 +51,10 @@ func (q *contractRequest) Apply(f *store.ContractFields) error {
 			return err
 		}
 	}
-	if err := isoDate(&f.ValidityStart, q.ValidityStart, errContractDates); err != nil {
+	if err := isoDate(&f.ValidityStart, q.ValidityStart, registers.ErrContractDates); err != nil {
 		return err
 	}
-	if err := isoDate(&f.ValidityEnd, q.ValidityEnd, errContractDates); err != nil {
+	if err := isoDate(&f.ValidityEnd, q.ValidityEnd, registers.ErrContractDates); err != nil {
 		return err
 	}
 	for _, b := range []struct {
@@ -73,14 +71,8 @@ func (q *contractRequest) Apply(f *store.ContractFields) error {
 		return web.ErrMissing
 	case f.IsRecurring && f.RecurrenceType == "":
 		return web.ErrMissing
-	case f.RecurrenceType != "" && f.RecurrenceType != "unique" && f.RecurrenceType != "monthly" && f.RecurrenceType != "yearly":
-		return errRecurrenceType
-	case !store.ContractStatuses[f.Status]:
-		return errContractStatus
-	case f.ValidityEnd != "" && f.ValidityEnd < f.ValidityStart:
-		return errContractDates
 	}
-	return nil
+	return registers.CheckContract(f)
 }
 
 type contractCreated struct {
@@ -162,7 +154,7 @@ func (q *listContractsRequest) Validate() error {
 	if q.ValidOn != "" {
 		d, err := store.ParseDateISO(q.ValidOn)
 		if err != nil {
-			return errContractDates
+			return registers.ErrContractDates
 		}
 		q.ValidOn = d.ISO()
 	}

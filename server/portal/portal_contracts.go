@@ -1,0 +1,206 @@
+package portal
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/julienschmidt/httprouter"
+
+	"fincom/render"
+	"fincom/server/preview"
+	"fincom/server/registers"
+	"fincom/store"
+)
+
+// contractStatuses name a contract's status as the office says it.
+var contractStatuses = map[string]string{"draft": "Rascunho", "active": "Em vigor", "expired": "Vencido", "cancelled": "Cancelado"}
+
+// recurrences name a contract's recurrence.
+var recurrences = map[string]string{"unique": "Parcela única", "monthly": "Mensal", "yearly": "Anual"}
+
+// contractsPage: GET /portal/contracts, the unit's contracts (searched by
+// name or customer) with their documents, and the form of a new one from
+// one of the unit's templates.
+func (s *Portal) contractsPage(p *portalRequest, status int, form render.PortalContractForm, field, fieldErr, notice string) {
+	search := strings.TrimSpace(p.r.URL.Query().Get("busca"))
+	list, err := p.db.Contracts(p.ctx, p.unit.ID, store.ContractFilter{})
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	body := render.PortalContracts{Search: search, Form: form, FormState: render.FormState{Field: field, FieldError: fieldErr}}
+	var found []store.Contract
+	for _, c := range list {
+		if matches(search, c.ContractName, c.ContactName.String) {
+			found = append(found, c)
+		}
+	}
+	found, body.Pager = paginate(p, found)
+	for _, c := range found {
+		row := render.PortalContractRow{Token: c.Token, Name: c.ContractName, Customer: c.ContactName.String, Status: contractStatuses[c.Status],
+			Start: render.DateBR(c.ValidityStart), End: "indeterminado", Recurrence: recurrences[c.RecurrenceType.String], Document: c.IDTemplate.Valid}
+		if c.ValidityEnd.Valid {
+			row.End = render.DateBR(c.ValidityEnd.String)
+		}
+		if !c.IsRecurring {
+			row.Recurrence = recurrences["unique"]
+		}
+		for _, next := range contractMoves[c.Status] {
+			row.Actions = append(row.Actions, render.PortalContractAction{Token: c.Token, Status: next, Label: contractMoveLabels[next]})
+		}
+		body.Contracts = append(body.Contracts, row)
+	}
+	templates, err := p.db.Templates(p.ctx, p.unit.ID)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	for _, t := range templates {
+		if t.Active {
+			body.Templates = append(body.Templates, render.PortalOption{Value: t.Token, Label: t.Name})
+		}
+	}
+	contacts, err := p.db.Contacts(p.ctx, p.unit.ID, store.ContactFilter{})
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	for _, c := range contacts {
+		body.Contacts = append(body.Contacts, render.PortalOption{Value: c.Token, Label: c.ContactName.String + " · " + formatRegister(c.Register)})
+	}
+	if body.Form.Start == "" && field == "" {
+		body.Form.Start, body.Form.Recurrence = store.Today(p.db.Now()).ISO(), "monthly"
+	}
+	errText := fieldErr // a refusal of no field: said as it is
+	if field != "" {
+		errText = "O contrato não foi criado: " + fieldErr
+	}
+	p.page(s, status, "contracts", "Contratos", "contracts", body, notice, errText)
+}
+
+// contractRefusals say in Portuguese which field of the form is at fault.
+var contractRefusals = refusals{
+	{registers.ErrRecurrenceType, "recurrence", "escolha parcela única, mensal ou anual."},
+	{registers.ErrContractDates, "end", "o fim da vigência não pode ser antes do início."},
+	{store.ErrInvalidReference, "contact", "escolha um cliente e um modelo ativos da unidade."},
+}
+
+// portalCreateContract: POST /portal/contracts makes a contract from a
+// template, by the rules /insert_contract holds it to; its document is
+// the template filled with the contract's, the customer's and the unit's
+// data.
+func (s *Portal) portalCreateContract(p *portalRequest) {
+	v := func(k string) string { return strings.TrimSpace(p.r.PostFormValue(k)) }
+	form := render.PortalContractForm{Template: v("template"), Contact: v("contact"), Name: v("name"), Start: v("start"), End: v("end"),
+		Recurrence: v("recurrence"), Description: v("description"), AutoExtend: v("auto_extend") == "1"}
+	fail := func(field, words string) { s.contractsPage(p, http.StatusBadRequest, form, field, words, "") }
+	f := store.ContractFields{ContactToken: form.Contact, TemplateToken: form.Template, Name: form.Name, Status: "draft",
+		RecurrenceType: form.Recurrence, IsRecurring: form.Recurrence == "monthly" || form.Recurrence == "yearly", AutoExtend: form.AutoExtend,
+		Description: form.Description}
+	start, err := store.ParseDateISO(form.Start)
+	switch {
+	case form.Template == "":
+		fail("template", "escolha o modelo do contrato.")
+		return
+	case form.Contact == "":
+		fail("contact", "escolha o cliente.")
+		return
+	case form.Name == "" || len([]rune(form.Name)) > 255:
+		fail("name", "dê um nome ao contrato (até 255 caracteres).")
+		return
+	case len([]rune(form.Description)) > 5000:
+		fail("description", "descrição com até 5.000 caracteres.")
+		return
+	case err != nil:
+		fail("start", "informe o início da vigência.")
+		return
+	}
+	f.ValidityStart = start.ISO()
+	if form.End != "" {
+		end, err := store.ParseDateISO(form.End)
+		if err != nil {
+			fail("end", "data de fim inválida.")
+			return
+		}
+		f.ValidityEnd = end.ISO()
+	}
+	if _, err := p.db.Template(p.ctx, p.unit.ID, form.Template); errors.Is(err, store.ErrNotFound) {
+		fail("template", "escolha um modelo ativo da unidade.")
+		return
+	}
+	err = registers.CheckContract(&f)
+	if err == nil {
+		_, _, err = p.db.InsertContract(p.ctx, p.unit.ID, f, nil, nil)
+	}
+	if field, words := contractRefusals.find(err); field != "" {
+		fail(field, words)
+		return
+	} else if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	http.Redirect(p.w, p.r, "/portal/contracts?unit="+url.QueryEscape(p.unit.Token)+"&criado=1", http.StatusSeeOther)
+}
+
+// contractMoves are the statuses a person moves a contract to from each
+// (an expired one is the scheduler's).
+var contractMoves = map[string][]string{"draft": {"active", "cancelled"}, "active": {"cancelled"}}
+
+// contractMoveLabels are the buttons' words.
+var contractMoveLabels = map[string]string{"active": "Pôr em vigor", "cancelled": "Cancelar"}
+
+// portalContractStatus: POST /portal/contracts/:token/status moves a
+// contract to a status its current one allows, as /update_contract
+// changes it.
+func (s *Portal) portalContractStatus(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	s.withSession(func(p *portalRequest) {
+		to := p.r.PostFormValue("status")
+		err := p.db.UpdateContract(p.ctx, p.unit.ID, ps.ByName("token"), func(f *store.ContractFields) error {
+			if !slices.Contains(contractMoves[f.Status], to) {
+				return errContractMove
+			}
+			f.Status = to
+			return registers.CheckContract(f)
+		}, nil)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			s.portalMissing(p, "Contrato", "contracts")
+		case errors.Is(err, errContractMove):
+			s.contractsPage(p, http.StatusConflict, render.PortalContractForm{}, "", "A situação do contrato não muda para essa: um rascunho entra em vigor ou é cancelado; um contrato em vigor é cancelado.", "")
+		case err != nil:
+			s.portalFailed(p, err)
+		default:
+			http.Redirect(p.w, p.r, "/portal/contracts?unit="+url.QueryEscape(p.unit.Token)+"&criado="+to, http.StatusSeeOther)
+		}
+	})(w, r, ps)
+}
+
+// errContractMove is a status the contract's does not move to.
+var errContractMove = errors.New("the contract's status does not move there")
+
+// portalContractDocument: GET /portal/contracts/:token/document, the
+// contract's document as its template renders it (what
+// /get_contract_preview answers as html_document), to read and print.
+func (s *Portal) portalContractDocument(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	s.withSession(func(p *portalRequest) {
+		doc, err := preview.Render(p.ctx, s.Render, p.db, p.unit, preview.Request{Contract: ps.ByName("token")})
+		if errors.Is(err, store.ErrNotFound) {
+			s.portalMissing(p, "Contrato", "contracts")
+			return
+		} else if err != nil {
+			s.portalFailed(p, err)
+			return
+		}
+		h := p.w.Header()
+		h.Set("Content-Type", "text/html; charset=utf-8")
+		// The document's own style sheet is inline; the rest as the
+		// portal's pages (the template's HTML is sanitized when stored).
+		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Cache-Control", "no-store")
+		p.w.Write([]byte(doc.HTMLDocument))
+	})(w, r, ps)
+}
