@@ -110,7 +110,9 @@ type PortalHome struct {
 	// charges and orders together, each once.
 	Expected string
 	Days     []PortalDay
-	Chart    CashChart
+	// Chart is drawn for a screen, Phone for a phone's: the page shows the
+	// one that fits.
+	Chart, Phone CashChart
 	Orders   []PortalOrder
 }
 
@@ -127,6 +129,8 @@ type ChartDay struct {
 // (realized until today, forecast after). Every coordinate is computed
 // here from the numbers /cash_flow answers.
 type CashChart struct {
+	// ID tells the chart's title apart from another chart's of the page.
+	ID                               string
 	Month                            string
 	Width, Height, Left, Right, Zero int
 	Grid                             []ChartLine
@@ -150,9 +154,15 @@ type ChartTick struct {
 	Label string
 }
 
-// NewCashChart lays out the chart of days (one month) titled month.
-func NewCashChart(month string, days []ChartDay) CashChart {
-	c := CashChart{Month: month, Width: 720, Height: 280, Left: 70, Right: 710}
+// NewCashChart lays out the chart of days (one month) titled month,
+// width units wide: 720 for a screen, 360 for a phone's (390 px), whose
+// ticks are fewer and whose text is as large on its smaller screen.
+func NewCashChart(month string, days []ChartDay, width int) CashChart {
+	c := CashChart{ID: "grafico-" + strconv.Itoa(width), Month: month, Width: width, Height: 280, Left: 70, Right: width - 10}
+	every := 5
+	if width < 500 {
+		c.Height, c.Left, every = 240, 80, 10
+	}
 	top, bottom := 12, c.Height-22
 	// One scale for bars and balance: from the lowest to the highest of
 	// every value drawn, zero included.
@@ -213,7 +223,7 @@ func NewCashChart(month string, days []ChartDay) CashChart {
 			bal = append(bal, strconv.Itoa(x+bw)+","+strconv.Itoa(y(d.Balance)))
 		}
 		fc = append(fc, px)
-		if d.Day == 1 || d.Day%5 == 0 {
+		if d.Day == 1 || d.Day%every == 0 {
 			c.Ticks = append(c.Ticks, ChartTick{X: x + bw, Label: strconv.Itoa(d.Day)})
 		}
 	}

@@ -242,7 +242,7 @@ func TestCashChart(t *testing.T) {
 		{Day: 1, Balance: d("1000.10"), ForecastBalance: d("1000.10"), Realized: true},
 		{Day: 2, In: d("4200"), Balance: d("5200.10"), ForecastBalance: d("5200.10"), Realized: true},
 		{Day: 3, ForecastOut: d("2500"), Balance: d("5200.10"), ForecastBalance: d("2700.10")},
-	})
+	}, 720)
 	var labels []string
 	for _, g := range c.Grid {
 		labels = append(labels, g.Label)

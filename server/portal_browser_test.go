@@ -43,9 +43,18 @@ func dialCDP(t *testing.T, url string) *cdp {
 // call sends a command and waits for its answer, skipping events.
 func (c *cdp) call(t *testing.T, method string, params any) json.RawMessage {
 	t.Helper()
+	out, err := c.try(method, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// try is call answering its failure.
+func (c *cdp) try(method string, params any) (json.RawMessage, error) {
 	c.id++
 	if err := websocket.JSON.Send(c.ws, map[string]any{"id": c.id, "method": method, "params": params}); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	c.ws.SetReadDeadline(time.Now().Add(30 * time.Second))
 	for {
@@ -57,15 +66,15 @@ func (c *cdp) call(t *testing.T, method string, params any) json.RawMessage {
 			} `json:"error"`
 		}
 		if err := websocket.JSON.Receive(c.ws, &msg); err != nil {
-			t.Fatalf("%s: %v", method, err)
+			return nil, fmt.Errorf("%s: %v", method, err)
 		}
 		if msg.ID != c.id {
 			continue
 		}
 		if msg.Error != nil {
-			t.Fatalf("%s: %s", method, msg.Error.Message)
+			return nil, fmt.Errorf("%s: %s", method, msg.Error.Message)
 		}
-		return msg.Result
+		return msg.Result, nil
 	}
 }
 
@@ -88,12 +97,22 @@ func (c *cdp) eval(t *testing.T, js string) any {
 }
 
 // waitFor polls a JavaScript condition, for up to 10 s (a loaded CI
-// machine runs Chromium slowly).
+// machine runs Chromium slowly); a poll a navigation overtakes ("Inspected
+// target navigated or closed") is polled again.
 func (c *cdp) waitFor(t *testing.T, js string) {
 	t.Helper()
 	for i := 0; i < 200; i++ {
-		if c.eval(t, js) == true {
+		raw, err := c.try("Runtime.evaluate", map[string]any{"expression": js, "returnByValue": true})
+		var out struct {
+			Result struct {
+				Value any `json:"value"`
+			} `json:"result"`
+		}
+		if err == nil && json.Unmarshal(raw, &out) == nil && out.Result.Value == true {
 			return
+		}
+		if err != nil && !strings.Contains(err.Error(), "navigated or closed") {
+			t.Fatal(err)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

@@ -13,9 +13,11 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"strconv"
 	"time"
 
 	"fincom/server/web"
+	"fincom/store"
 )
 
 // TestPortalWebInBrowser clicks through the portal in headless Chromium as a
@@ -26,13 +28,6 @@ import (
 // not scroll sideways at 390 px, and its screenshots at 390 and 1366 px
 // are kept (in FINCOM_SCREENSHOTS when set).
 func TestPortalWebInBrowser(t *testing.T) {
-	axe, err := os.ReadFile("../.ci/judges/node_modules/axe-core/axe.min.js")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("axe-core is not installed (.ci/run installs .ci/judges)")
-		}
-		t.Skip("axe-core not installed: cd .ci/judges && npm install")
-	}
 	browser, pageURL := chromium(t)
 	now := fixedNow
 	// Plain http on loopback: cookies without Secure, as behind no TLS.
@@ -53,76 +48,11 @@ func TestPortalWebInBrowser(t *testing.T) {
 	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+late["data"].(map[string]any)["id"].(string)+`"}`)
 	post(t, h, "/insert_income", `{`+auth+`,"description":"Consultoria","value":"4200.00","due_date":"2026-11-10","pay_day":"2026-11-10","id_token_bank_account":"{{account1}}"}`)
 
-	shots := t.TempDir()
-	if dir := os.Getenv("FINCOM_SCREENSHOTS"); dir != "" {
-		shots = dir
-	}
+	o := newOfficeBrowser(t, s, ds, ts.URL, 390, 1366)
 	b := dialCDP(t, browser)
 	b.call(t, "Browser.grantPermissions", map[string]any{"origin": ts.URL, "permissions": []string{"clipboardReadWrite", "clipboardSanitizedWrite"}})
-	p := dialCDP(t, pageURL)
-	p.call(t, "Page.enable", map[string]any{})
-	p.call(t, "Emulation.setFocusEmulationEnabled", map[string]any{"enabled": true})
-	width := func(w int) {
-		p.call(t, "Emulation.setDeviceMetricsOverride", map[string]any{"width": w, "height": 900, "deviceScaleFactor": 1, "mobile": w < 500})
-	}
-	open := func(path, title string) {
-		t.Helper()
-		p.call(t, "Page.navigate", map[string]any{"url": ts.URL + path})
-		p.waitFor(t, `document.readyState === "complete" && document.title.indexOf(`+jsString(title)+`) >= 0`)
-	}
-	// judge runs axe-core and the 390 px check on the page, and keeps its
-	// screenshots.
-	judge := func(name string) {
-		t.Helper()
-		for _, w := range []int{390, 1366} {
-			width(w)
-			time.Sleep(100 * time.Millisecond)
-			if w == 390 {
-				if sw := p.eval(t, `document.documentElement.scrollWidth`); sw.(float64) > 390 {
-					wide := p.eval(t, `Array.from(document.querySelectorAll("body *")).filter(e => e.getBoundingClientRect().right > 391 && !e.closest(".scroll")).slice(0, 8).map(e => e.tagName + "." + e.className).join(" ")`)
-					t.Errorf("%s scrolls sideways at 390 px: %v px wide (%v)", name, sw, wide)
-				}
-			}
-			shot := p.call(t, "Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": true})
-			var sc struct{ Data string }
-			json.Unmarshal(shot, &sc)
-			raw, _ := base64.StdEncoding.DecodeString(sc.Data)
-			if _, err := png.Decode(bytes.NewReader(raw)); err != nil {
-				t.Fatalf("%s screenshot: %v", name, err)
-			}
-			os.WriteFile(filepath.Join(shots, "portal-"+name+"-"+map[int]string{390: "390", 1366: "1366"}[w]+".png"), raw, 0o644)
-			p.eval(t, string(axe))
-			got := p.eval(t, `axe.run(document, {resultTypes: ["violations"]}).then(r => JSON.stringify(r.violations.filter(v => v.impact === "serious" || v.impact === "critical").map(v => v.id + ": " + v.nodes.map(n => n.target.join(" ")).join(", "))))`)
-			if got != "[]" {
-				t.Errorf("%s at %d px, axe-core: %v", name, w, got)
-			}
-		}
-		width(1366)
-	}
-
-	// Sign in: the form, then the link from the outbox, then its button.
-	// A click that submits a form is made after the evaluation returns: an
-	// evaluation the navigation overtakes fails ("Inspected target
-	// navigated or closed"), as seen under a loaded machine.
-	width(1366)
-	open("/portal/login", "Entrar")
-	judge("login")
-	p.eval(t, `document.querySelector("#domain").value = "acme"; document.querySelector("#email").value = "ana@example.com"; setTimeout(() => document.querySelector("form button").click(), 0)`)
-	p.waitFor(t, `document.querySelector(".notice") !== null`)
-	s.portal.WaitLoginMail()
-	db, release = acquire(t, ds)
-	mails, _ := db.Outbox(context.Background(), 5)
-	release()
-	if len(mails) == 0 {
-		t.Fatal("no sign-in e-mail")
-	}
-	link := regexp.MustCompile(`http://127\.0\.0\.1(/portal/link\?t=\S+)`).FindStringSubmatch(s.portal.Unsealed(mails[0]).Body)
-	if link == nil {
-		t.Fatalf("no link in %q", mails[0].Body)
-	}
-	open(link[1], "Entrar")
-	p.eval(t, `setTimeout(() => document.querySelector("form button").click(), 0)`)
-	p.waitFor(t, `document.title.indexOf("Visão do mês") >= 0 && document.readyState === "complete"`)
+	o.signIn(pageURL, "ana@example.com")
+	p, open, judge := o.p, o.open, o.judge
 	if got := p.eval(t, `document.querySelectorAll("svg rect").length > 0 && document.body.textContent.indexOf("R$ 4.200,00") >= 0`); got != true {
 		t.Error("the month shows no bars or not the income")
 	}
@@ -156,6 +86,9 @@ func TestPortalWebInBrowser(t *testing.T) {
 		{"/portal/orders?unit=" + fx.tokens["unitA"], "Pedidos", "orders"},
 		{"/portal/new-order?unit=" + fx.tokens["unitA"], "Novo pedido", "new-order"},
 		{"/portal/contacts?unit=" + fx.tokens["unitA"], "Clientes e fornecedores", "contacts"},
+		{"/portal/contacts/" + fx.tokens["contact1"] + "?unit=" + fx.tokens["unitA"], "Editar contato", "contact-edit"},
+		{"/portal/products/" + fx.tokens["product1"] + "?unit=" + fx.tokens["unitA"], "Editar produto", "product-edit"},
+		{"/portal/contracts?unit=" + fx.tokens["unitA"], "Contratos", "contracts"},
 		{"/portal/products?unit=" + fx.tokens["unitA"], "Produtos e serviços", "products"},
 		{"/portal/overdue?unit=" + fx.tokens["unitA"], "Em atraso", "overdue"},
 		{"/portal/transactions?unit=" + fx.tokens["unitA"], "Lançamentos", "transactions"},
@@ -172,6 +105,121 @@ func TestPortalWebInBrowser(t *testing.T) {
 	// Sign-out returns to the sign-in page.
 	p.eval(t, `setTimeout(() => document.querySelector("form[action='/portal/logout'] button").click(), 0)`)
 	p.waitFor(t, `document.title.indexOf("Entrar") >= 0 && document.querySelector(".notice") !== null`)
+}
+
+// officeBrowser drives the portal in headless Chromium as a person does,
+// and judges each page: axe-core (npm, .ci/judges) must find no serious or
+// critical violation, the page must not scroll sideways at 390 px, and
+// its screenshots at each width are kept (in FINCOM_SCREENSHOTS when set,
+// to be looked at).
+type officeBrowser struct {
+	t      *testing.T
+	s      *Server
+	ds     *store.Domains
+	p      *cdp
+	base   string
+	shots  string
+	axe    []byte
+	widths []int
+}
+
+// newOfficeBrowser is a browser of the portal at base (s's handler),
+// judging pages at widths; skipped where axe-core is not installed.
+func newOfficeBrowser(t *testing.T, s *Server, ds *store.Domains, base string, widths ...int) *officeBrowser {
+	t.Helper()
+	axe, err := os.ReadFile("../.ci/judges/node_modules/axe-core/axe.min.js")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("axe-core is not installed (.ci/run installs .ci/judges)")
+		}
+		t.Skip("axe-core not installed: cd .ci/judges && npm install")
+	}
+	o := &officeBrowser{t: t, s: s, ds: ds, base: base, shots: t.TempDir(), axe: axe, widths: widths}
+	if dir := os.Getenv("FINCOM_SCREENSHOTS"); dir != "" {
+		o.shots = dir
+	}
+	return o
+}
+
+// width sets the page's width (a phone's below 500 px).
+func (o *officeBrowser) width(w int) {
+	o.p.call(o.t, "Emulation.setDeviceMetricsOverride", map[string]any{"width": w, "height": 900, "deviceScaleFactor": 1, "mobile": w < 500})
+}
+
+// open navigates to path and waits for a page whose title holds title.
+func (o *officeBrowser) open(path, title string) {
+	o.t.Helper()
+	o.p.call(o.t, "Page.navigate", map[string]any{"url": o.base + path})
+	o.p.waitFor(o.t, `document.readyState === "complete" && document.title.indexOf(`+jsString(title)+`) >= 0`)
+}
+
+// submit runs js (filling a form) and then clicks selector after the
+// evaluation returns: an evaluation the navigation overtakes fails
+// ("Inspected target navigated or closed"), as seen under a loaded
+// machine.
+func (o *officeBrowser) submit(js, selector string) {
+	o.t.Helper()
+	o.p.eval(o.t, js+`; setTimeout(() => document.querySelector(`+jsString(selector)+`).click(), 0)`)
+}
+
+// judge runs axe-core and the 390 px check on the page at each width,
+// and keeps its screenshots.
+func (o *officeBrowser) judge(name string) {
+	t, p := o.t, o.p
+	t.Helper()
+	for _, w := range o.widths {
+		o.width(w)
+		time.Sleep(100 * time.Millisecond)
+		if w == 390 {
+			if sw := p.eval(t, `document.documentElement.scrollWidth`); sw.(float64) > 390 {
+				wide := p.eval(t, `Array.from(document.querySelectorAll("body *")).filter(e => e.getBoundingClientRect().right > 391 && !e.closest(".scroll")).slice(0, 8).map(e => e.tagName + "." + e.className).join(" ")`)
+				t.Errorf("%s scrolls sideways at 390 px: %v px wide (%v)", name, sw, wide)
+			}
+		}
+		shot := p.call(t, "Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": true})
+		var sc struct{ Data string }
+		json.Unmarshal(shot, &sc)
+		raw, _ := base64.StdEncoding.DecodeString(sc.Data)
+		if _, err := png.Decode(bytes.NewReader(raw)); err != nil {
+			t.Fatalf("%s screenshot: %v", name, err)
+		}
+		os.WriteFile(filepath.Join(o.shots, "portal-"+name+"-"+strconv.Itoa(w)+".png"), raw, 0o644)
+		p.eval(t, string(o.axe))
+		got := p.eval(t, `axe.run(document, {resultTypes: ["violations"]}).then(r => JSON.stringify(r.violations.filter(v => v.impact === "serious" || v.impact === "critical").map(v => v.id + ": " + v.nodes.map(n => n.target.join(" ")).join(", "))))`)
+		if got != "[]" {
+			t.Errorf("%s at %d px, axe-core: %v", name, w, got)
+		}
+	}
+	o.width(o.widths[len(o.widths)-1])
+}
+
+// signIn opens the page target and signs in as email: the form, then the
+// link from the outbox, then its button, landing on the month.
+func (o *officeBrowser) signIn(pageURL, email string) {
+	t := o.t
+	t.Helper()
+	o.p = dialCDP(t, pageURL)
+	o.p.call(t, "Page.enable", map[string]any{})
+	o.p.call(t, "Emulation.setFocusEmulationEnabled", map[string]any{"enabled": true})
+	o.width(o.widths[len(o.widths)-1])
+	o.open("/portal/login", "Entrar")
+	o.judge("login")
+	o.submit(`document.querySelector("#domain").value = "acme"; document.querySelector("#email").value = `+jsString(email), "form button")
+	o.p.waitFor(t, `document.querySelector(".notice") !== null`)
+	o.s.portal.WaitLoginMail()
+	db, release := acquire(t, o.ds)
+	mails, _ := db.Outbox(context.Background(), 5)
+	release()
+	if len(mails) == 0 {
+		t.Fatal("no sign-in e-mail")
+	}
+	link := regexp.MustCompile(`http://127\.0\.0\.1(/portal/link\?t=\S+)`).FindStringSubmatch(o.s.portal.Unsealed(mails[0]).Body)
+	if link == nil {
+		t.Fatalf("no link in %q", mails[0].Body)
+	}
+	o.open(link[1], "Entrar")
+	o.submit("", "form button")
+	o.p.waitFor(t, `document.title.indexOf("Visão do mês") >= 0 && document.readyState === "complete"`)
 }
 
 // jsString quotes s for JavaScript.

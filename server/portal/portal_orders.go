@@ -1,6 +1,7 @@
 package portal
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/http"
@@ -88,6 +89,9 @@ var portalOrderDone = map[string]string{
 	"criado_cobrado_nota": "Pedido salvo, cobrança gerada e nota fiscal emitida.",
 }
 
+// invoiceKinds name the kinds of invoice as they are written.
+var invoiceKinds = map[string]string{"nfe": "NF-e", "nfce": "NFC-e", "nfse": "NFS-e", "nfsen": "NFS-e nacional"}
+
 // eventNames name the events an authority registers on an invoice.
 var eventNames = map[string]string{"110111": "Cancelamento", "110110": "Carta de correção", "e101101": "Cancelamento",
 	"110112": "Cancelamento por substituição", "110140": "EPEC",
@@ -159,7 +163,7 @@ func (s *Portal) portalOrderPage(p *portalRequest, token, notice, errText string
 		// A denied note is never sent again; a pending one is asked for
 		// again by issuing.
 		page.Invoiceable = !page.InvoiceCancellable && inv.Status != store.InvoiceDenied && inv.Status != store.InvoiceContingency
-		page.Invoice = strings.ToUpper(inv.Kind) + " " + strings.ToLower(invoiceStatus(inv.Status))
+		page.Invoice = cmp.Or(invoiceKinds[inv.Kind], strings.ToUpper(inv.Kind)) + " " + strings.ToLower(invoiceStatus(inv.Status))
 		page.InvoiceNumber = strconv.Itoa(inv.Number)
 		page.Correctable = inv.Kind == "nfe" && inv.Status == "AUTHORIZED"
 		page.Substitutable = inv.Kind == "nfce" && inv.Status == "AUTHORIZED" && inv.Protocol != ""

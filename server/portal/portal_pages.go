@@ -158,7 +158,7 @@ func (s *Portal) portalHome(p *portalRequest) {
 		days = append(days, render.ChartDay{Day: i + 1, In: d.In.Decimal, Out: d.Out.Decimal, ForecastIn: d.ForecastIn.Decimal,
 			ForecastOut: d.ForecastOut.Decimal, Balance: d.Balance.Decimal, ForecastBalance: d.ForecastBalance.Decimal, Realized: d.Date <= today.ISO()})
 	}
-	h.Chart = render.NewCashChart(month, days)
+	h.Chart, h.Phone = render.NewCashChart(month, days, 720), render.NewCashChart(month, days, 360)
 	for _, o := range orders {
 		h.Orders = append(h.Orders, portalOrderRow(o))
 	}
