@@ -113,7 +113,7 @@ type PortalHome struct {
 	// Chart is drawn for a screen, Phone for a phone's: the page shows the
 	// one that fits.
 	Chart, Phone CashChart
-	Orders   []PortalOrder
+	Orders       []PortalOrder
 }
 
 // ChartDay is a day of the month as the chart draws it.
