@@ -48,7 +48,7 @@ func TestPortalNewOrder(t *testing.T) {
 	form.Set("charge", "")
 	rec = b.do("POST", path, form)
 	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "A nota não foi emitida: Os dados fiscais do pedido estão incompletos:") ||
-		!strings.Contains(rec.Body.String(), "contact.city: the customer&#39;s city (IBGE code) is required") {
+		!strings.Contains(rec.Body.String(), "falta a cidade do cliente com o código do IBGE") {
 		t.Fatalf("an invoice that cannot be issued = %d\n%s", rec.Code, rec.Body)
 	}
 }
@@ -104,7 +104,7 @@ func TestPortalNewOrderLines(t *testing.T) {
 	}
 	form.Set("service_code", "0107")
 	form.Set("iss_rate", "7")
-	if rec := b.do("POST", path, form); rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-iss_rate">alíquota do ISS até 5%`) {
+	if rec := b.do("POST", path, form); rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-iss_rate">alíquota do ISS de 2% a 5%`) {
 		t.Fatalf("an ISS of 7%% = %d\n%s", rec.Code, rec.Body)
 	}
 	form.Set("iss_rate", "2,5")

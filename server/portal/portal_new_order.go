@@ -282,8 +282,8 @@ func serviceTaxes(f *store.SalesOrderFields, form render.PortalOrderForm, unitCi
 		return "service_code", "informe o item da lista de serviços (LC 116), como 01.07."
 	}
 	rate, err := decimal.NewFromString(strings.ReplaceAll(form.ISSRate, ",", "."))
-	if err != nil || !rate.IsPositive() || rate.GreaterThan(decimal.NewFromInt(5)) || rate.Exponent() < -2 {
-		return "iss_rate", "alíquota do ISS até 5% (o teto da lei complementar 116), como 5 ou 2,5."
+	if err != nil || rate.LessThan(decimal.NewFromInt(2)) || rate.GreaterThan(decimal.NewFromInt(5)) || rate.Exponent() < -2 {
+		return "iss_rate", "alíquota do ISS de 2% a 5% (o piso e o teto da lei complementar 116), como 5 ou 2,5."
 	}
 	iss := f.Value.Mul(rate).Div(decimal.NewFromInt(100)).Round(2)
 	f.ServiceID, f.ServiceCod, f.ServiceLocation = code, code, unitCity

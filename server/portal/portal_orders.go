@@ -308,7 +308,7 @@ func (s *Portal) routeError(path string, err error) (int, string) {
 						var b strings.Builder
 						b.WriteString("Os dados fiscais do pedido estão incompletos:")
 						for _, p := range ps {
-							b.WriteString(" " + p.Field + ": " + p.Message + ";")
+							b.WriteString(" " + problemWords(p) + ";")
 						}
 						return e.Status, strings.TrimSuffix(b.String(), ";") + "."
 					}
