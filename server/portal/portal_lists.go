@@ -44,7 +44,7 @@ func (s *Portal) statementPage(p *portalRequest, status int, notice, errText str
 			amount, sign = amount.Neg(), "-"
 		}
 		due, _ := store.ParseDateISO(e.DueDate)
-		candidates = append(candidates, statement.Candidate{Value: "entry:" + e.Token, Amount: amount, Due: due.Time,
+		candidates = append(candidates, statement.Candidate{Value: "entry:" + e.Token, Amount: amount, Due: due.Time, Names: e.Contact + " " + e.Description,
 			Label: "Lançamento · " + render.DateBR(e.DueDate) + " · " + e.Description + " · " + sign + render.BRL(e.Value.StringFixed(2))})
 	}
 	charges, err := p.db.OpenCharges(p.ctx, p.unit.ID, 500)
@@ -55,7 +55,7 @@ func (s *Portal) statementPage(p *portalRequest, status int, notice, errText str
 	for _, c := range charges {
 		due, _ := store.ParseDateISO(c.DueDate)
 		candidates = append(candidates, statement.Candidate{Value: "charge:" + c.OrderToken + ":" + strconv.Itoa(c.Installment), Amount: c.Amount.Decimal,
-			Due: due.Time, Label: "Cobrança · " + render.DateBR(c.DueDate) + " · " + c.Code + " parcela " + strconv.Itoa(c.Installment) + " · " + c.Customer +
+			Due: due.Time, Names: c.Customer, Label: "Cobrança · " + render.DateBR(c.DueDate) + " · " + c.Code + " parcela " + strconv.Itoa(c.Installment) + " · " + c.Customer +
 				" · " + render.BRL(c.Amount.StringFixed(2))})
 	}
 	var body render.PortalStatement
@@ -73,7 +73,7 @@ func (s *Portal) statementPage(p *portalRequest, status int, notice, errText str
 		pl := render.PortalLine{Token: l.Token, Date: render.DateBR(l.Date), Amount: render.BRL(l.Amount.StringFixed(2)),
 			Memo: l.Memo.String, Credit: l.Amount.IsPositive()}
 		posted, _ := store.ParseDateISO(l.Date)
-		for _, c := range statement.Rank(l.Amount.Decimal, posted.Time, candidates) {
+		for _, c := range statement.Rank(l.Amount.Decimal, posted.Time, l.Memo.String, candidates) {
 			pl.Options = append(pl.Options, render.PortalOption{Value: c.Value, Label: c.Label})
 		}
 		body.Lines = append(body.Lines, pl)

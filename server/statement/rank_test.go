@@ -21,13 +21,27 @@ func TestRank(t *testing.T) {
 		{Value: "other", Amount: d("-321.00"), Due: day},
 	}
 	var got []string
-	for _, c := range Rank(d("-39.90"), day, cs) {
+	for _, c := range Rank(d("-39.90"), day, "TARIFA", cs) {
 		got = append(got, c.Value)
 	}
 	if want := "[near far close other]"; fmt.Sprint(got) != want {
 		t.Fatalf("ranked %v, want %s", got, want)
 	}
-	if n := len(Rank(d("800.00"), day, cs)); n != 1 {
+	if n := len(Rank(d("800.00"), day, "", cs)); n != 1 {
 		t.Fatalf("a credit is offered %d candidates", n)
+	}
+	// Two charges of the amount: the one of the payer the PIX's memo
+	// names first, however far its day; case and accents aside.
+	two := []Candidate{
+		{Value: "maria", Amount: d("500.00"), Due: day, Names: "Maria Souza · Consultoria"},
+		{Value: "joao", Amount: d("500.00"), Due: day.AddDate(0, 0, 9), Names: "João Conceição · Consultoria"},
+		{Value: "close", Amount: d("499.00"), Due: day, Names: "João Conceição"},
+	}
+	got = got[:0]
+	for _, c := range Rank(d("500.00"), day, "PIX RECEBIDO JOAO CONCEICAO", two) {
+		got = append(got, c.Value)
+	}
+	if want := "[joao maria close]"; fmt.Sprint(got) != want {
+		t.Fatalf("ranked %v, want %s", got, want)
 	}
 }
