@@ -333,6 +333,17 @@ type PortalEntry struct {
 	Token, Type, Description, DueDate, PayDay, Contact, Account, Value string
 }
 
+// PortalEntryEdit is an entry's edit page body: its form (its type
+// fixed), its categories of that type, when it was paid, and its
+// attachments' names.
+type PortalEntryEdit struct {
+	Token, PayDay string
+	Form          PortalEntryForm
+	Categories    []PortalOption
+	Files         []string
+	FormState
+}
+
 // PortalAccount is a bank account a payment may go to.
 type PortalAccount struct{ Token, Name string }
 

@@ -55,3 +55,48 @@ func TestPortalRegistersBill(t *testing.T) {
 		t.Errorf("the bill's attachment: %v %v", files, err)
 	}
 }
+
+// TestPortalEditsEntry: an entry's page shows its form filled (its value
+// as people write it) and its attachments; a change is saved by the rules
+// /update_expense holds a bill to, a refusal said beside its field, an
+// attachment added; its payment is kept; another unit's entry is not
+// found.
+func TestPortalEditsEntry(t *testing.T) {
+	s, ds := newTestServer(t)
+	h := s.Handler()
+	b := signedIn(t, s, ds)
+	bill := post(t, h, "/insert_expense", `{`+auth+`,"description":"Conta de luz","value":"1321.50","due_date":"2026-11-20","pay_day":"2026-11-19","id_token_bank_account":"{{account1}}"}`)["token"].(string)
+	path := "/portal/transactions/" + bill + "?unit=" + fx.tokens["unitA"]
+	page := b.do("GET", path, nil).Body.String()
+	for _, want := range []string{`value="Conta de luz"`, `value="1.321,50"`, `value="2026-11-20"`, "Pago em 19/11/2026", "Editar despesa"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the form lacks %s", want)
+		}
+	}
+	if list := b.do("GET", "/portal/transactions?mes=2026-11", nil).Body.String(); !strings.Contains(list, `href="/portal/transactions/`+bill+`?unit=`) {
+		t.Error("the list does not link the entry's page")
+	}
+	fields := map[string]string{"csrf": csrf(t, page), "description": "Energia elétrica", "value": "1.400", "due_date": "2026-11-25", "barcode": "123"}
+	if rec := b.upload(path, fields, "", nil); rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-barcode">linha digitável inválida`) ||
+		!strings.Contains(rec.Body.String(), `value="Energia elétrica"`) {
+		t.Fatalf("a wrong boleto line = %d\n%s", rec.Code, rec.Body)
+	}
+	fields["barcode"] = ""
+	rec := b.upload(path, fields, "conta.pdf", testFile(t, "boleto.pdf"))
+	if rec.Code != 303 || !strings.Contains(b.do("GET", rec.Header().Get("Location"), nil).Body.String(), "Lançamento alterado.") {
+		t.Fatalf("save = %d\n%s", rec.Code, rec.Body)
+	}
+	db, release := acquire(t, ds)
+	f, err := db.EntryByToken(context.Background(), 1, bill)
+	files, _ := db.EntryFiles(context.Background(), 1, "out", bill)
+	release()
+	if err != nil || f.Description != "Energia elétrica" || f.Value.StringFixed(2) != "1400.00" || f.DueDate != "2026-11-25" || f.PayDay != "2026-11-19" || len(files) != 1 {
+		t.Errorf("saved %+v, %d files (%v)", f, len(files), err)
+	}
+	if page := b.do("GET", path, nil).Body.String(); !strings.Contains(page, "conta.pdf") {
+		t.Error("the page does not list the attachment")
+	}
+	if rec := b.do("GET", "/portal/transactions/"+bill+"?unit="+fx.tokens["unitB"], nil); rec.Code != 404 {
+		t.Errorf("under another unit = %d", rec.Code)
+	}
+}

@@ -179,26 +179,10 @@ func (db *DB) InsertEntry(ctx context.Context, unitID int64, f EntryFields, file
 // type, adding files, in one transaction.
 func (db *DB) UpdateEntry(ctx context.Context, unitID int64, typ, token string, apply func(*EntryFields) error, files []NewFile) error {
 	return wrap("update entry", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		var id int64
-		var f EntryFields
-		var t [12]sql.NullString
-		err := tx.QueryRowContext(ctx, `
-			SELECT e.id, e.type, e.description, e.value, e.due_date, e.pay_day, e.competence_date,
-				cat.token, c.token, ba.token, p.token, pm.token, u.token,
-				e.barcode, e.access_key, e.key_method_credor, e.note, e.private, e.active
-			FROM entries e
-			LEFT JOIN categories cat ON cat.id = e.category_id LEFT JOIN contacts c ON c.id = e.contact_id
-			LEFT JOIN bank_accounts ba ON ba.id = e.bank_account_id LEFT JOIN projects p ON p.id = e.project_id
-			LEFT JOIN payment_methods pm ON pm.id = e.payment_method_id LEFT JOIN users u ON u.id = e.user_id
-			WHERE e.unit_id = ? AND e.type = ? AND e.token = ?`, unitID, typ, token).
-			Scan(&id, &f.Type, &f.Description, &f.Value, &f.DueDate, &t[0], &t[1], &t[2], &t[3], &t[4], &t[5], &t[6], &t[7],
-				&t[8], &t[9], &t[10], &t[11], &f.Private, &f.Active)
+		id, f, err := scanEntryFields(tx.QueryRowContext(ctx, entryFieldsSelect+` AND e.type = ?`, unitID, token, typ))
 		if err != nil {
 			return notFound(err)
 		}
-		f.PayDay, f.CompetenceDate, f.CategoryToken, f.ContactToken, f.BankAccountToken = t[0].String, t[1].String, t[2].String, t[3].String, t[4].String
-		f.ProjectToken, f.PaymentMethodToken, f.UserToken = t[5].String, t[6].String, t[7].String
-		f.Barcode, f.AccessKey, f.KeyMethodCredor, f.Note = t[8].String, t[9].String, t[10].String, t[11].String
 		if err := apply(&f); err != nil {
 			return err
 		}
@@ -217,6 +201,37 @@ func (db *DB) UpdateEntry(ctx context.Context, unitID int64, typ, token string, 
 		_, err = insertFiles(ctx, tx, id, files, now, db.id)
 		return err
 	}))
+}
+
+// entryFieldsSelect reads an entry of a unit by token as EntryFields, its
+// related records by token.
+const entryFieldsSelect = `
+	SELECT e.id, e.type, e.description, e.value, e.due_date, e.pay_day, e.competence_date,
+		cat.token, c.token, ba.token, p.token, pm.token, u.token,
+		e.barcode, e.access_key, e.key_method_credor, e.note, e.private, e.active
+	FROM entries e
+	LEFT JOIN categories cat ON cat.id = e.category_id LEFT JOIN contacts c ON c.id = e.contact_id
+	LEFT JOIN bank_accounts ba ON ba.id = e.bank_account_id LEFT JOIN projects p ON p.id = e.project_id
+	LEFT JOIN payment_methods pm ON pm.id = e.payment_method_id LEFT JOIN users u ON u.id = e.user_id
+	WHERE e.unit_id = ? AND e.token = ?`
+
+// scanEntryFields reads a row of entryFieldsSelect.
+func scanEntryFields(s scanner) (int64, EntryFields, error) {
+	var id int64
+	var f EntryFields
+	var t [12]sql.NullString
+	err := s.Scan(&id, &f.Type, &f.Description, &f.Value, &f.DueDate, &t[0], &t[1], &t[2], &t[3], &t[4], &t[5], &t[6], &t[7],
+		&t[8], &t[9], &t[10], &t[11], &f.Private, &f.Active)
+	f.PayDay, f.CompetenceDate, f.CategoryToken, f.ContactToken, f.BankAccountToken = t[0].String, t[1].String, t[2].String, t[3].String, t[4].String
+	f.ProjectToken, f.PaymentMethodToken, f.UserToken = t[5].String, t[6].String, t[7].String
+	f.Barcode, f.AccessKey, f.KeyMethodCredor, f.Note = t[8].String, t[9].String, t[10].String, t[11].String
+	return id, f, err
+}
+
+// EntryByToken returns the fields of an entry of the unit, of either type.
+func (db *DB) EntryByToken(ctx context.Context, unitID int64, token string) (EntryFields, error) {
+	_, f, err := scanEntryFields(db.r.QueryRowContext(ctx, entryFieldsSelect, unitID, token))
+	return f, wrap("entry by token", notFound(err))
 }
 
 // EntryStatus is an entry's derived status, as /get_status answers it.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -269,14 +270,18 @@ func (s *Portal) portalOrderAction(w http.ResponseWriter, r *http.Request, ps ht
 	})(w, r, ps)
 }
 
-// amountBR reads an amount typed as Brazilians write it (1.234,56; a
-// point alone is the decimal one: 10.50), nil when blank.
+// amountBR reads an amount typed as Brazilians write it (1.234,56 or
+// 1.400; a point alone before one or two digits is the decimal one:
+// 10.50), nil when blank.
 func amountBR(s string) (*store.Money, error) {
 	s = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(s), "R$"))
 	if s == "" {
 		return nil, nil
 	}
-	if strings.Contains(s, ",") {
+	// As Brazilians write amounts: a comma before the cents, dots between
+	// thousands ("1.250,00", and "1.400" is a thousand and four hundred);
+	// a lone dot before one or two digits is the cents' ("24.90").
+	if strings.Contains(s, ",") || thousands.MatchString(s) {
 		s = strings.ReplaceAll(strings.ReplaceAll(s, ".", ""), ",", ".")
 	}
 	m, err := store.ParseMoney(s)
@@ -285,6 +290,9 @@ func amountBR(s string) (*store.Money, error) {
 	}
 	return &m, nil
 }
+
+// thousands is an amount written with dots between its thousands only.
+var thousands = regexp.MustCompile(`^-?[0-9]{1,3}(\.[0-9]{3})+$`)
 
 // routeError is the status and text the API route at path answers for err.
 func (s *Portal) routeError(path string, err error) (int, string) {

@@ -87,11 +87,19 @@ func (s *Portal) Routes(r *httprouter.Router) {
 			notice = "Lançamento marcado como pago."
 		case "criado":
 			notice = "Lançamento cadastrado."
+		case "alterado":
+			notice = "Lançamento alterado."
 		}
 		s.transactionsPage(p, http.StatusOK, notice, "")
 	}))
 	r.POST("/portal/transactions", s.withSession(s.portalNewEntry))
 	r.POST("/portal/transactions/:token/pay", s.portalPayEntry)
+	r.GET("/portal/transactions/:token", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+		s.withSession(func(p *portalRequest) { s.entryPage(p, ps.ByName("token"), http.StatusOK, nil, "", "") })(w, r, ps)
+	})
+	r.POST("/portal/transactions/:token", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+		s.withSession(func(p *portalRequest) { s.portalEditEntry(p, ps.ByName("token")) })(w, r, ps)
+	})
 	r.GET("/portal/statement", s.withSession(func(p *portalRequest) {
 		notice := ""
 		switch p.r.URL.Query().Get("feito") {

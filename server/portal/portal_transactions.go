@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/julienschmidt/httprouter"
@@ -81,59 +82,152 @@ func (s *Portal) transactionsForm(p *portalRequest, status int, notice, errText 
 	p.page(s, status, "transactions", "Lançamentos", "transactions", body, notice, errText)
 }
 
-// portalNewEntry: POST /portal/transactions registers a bill to pay
-// or an income to receive, with an attachment, by the rules of
-// /insert_expense and /insert_income (the spec's file rules among them).
-func (s *Portal) portalNewEntry(p *portalRequest) {
-	v := func(k string) string { return strings.TrimSpace(p.r.PostFormValue(k)) }
+// entryForm is the entry form as typed.
+func entryForm(r *http.Request) render.PortalEntryForm {
+	v := func(k string) string { return strings.TrimSpace(r.PostFormValue(k)) }
 	form := render.PortalEntryForm{Type: v("type"), Description: v("description"), Value: v("value"), DueDate: v("due_date"), Category: v("category"),
 		Barcode: v("barcode")}
 	if form.Type != "in" {
 		form.Type = "out"
 	}
-	fail := func(field, words string) {
-		s.transactionsForm(p, http.StatusBadRequest, "", "", form, field, words)
-	}
+	return form
+}
+
+// applyEntryForm writes the form onto f by the rules /insert_expense and
+// /update_expense (and their incomes') hold an entry to: a description,
+// a positive value, a due date, a boleto's line by its digits. What the
+// form does not show (payment, contact, project, notes) is kept.
+func applyEntryForm(form render.PortalEntryForm, f *store.EntryFields) error {
 	value, err := amountBR(form.Value)
 	switch {
 	case form.Description == "" || len([]rune(form.Description)) > 255:
-		fail("description", "informe a descrição (até 255 caracteres).")
-		return
+		return fieldRefusal{"description", "informe a descrição (até 255 caracteres)."}
 	case err != nil || value == nil || !value.IsPositive():
-		fail("value", "valor inválido: use um valor maior que zero, como 1.250,00.")
-		return
+		return fieldRefusal{"value", "valor inválido: use um valor maior que zero, como 1.250,00."}
 	}
 	if _, err := store.ParseDateISO(form.DueDate); err != nil {
-		fail("due_date", "informe a data de vencimento.")
-		return
+		return fieldRefusal{"due_date", "informe a data de vencimento."}
 	}
-	f := store.EntryFields{Type: form.Type, Description: form.Description, Value: store.NewMoney(value.Round(2)), DueDate: form.DueDate,
-		CompetenceDate: form.DueDate, CategoryToken: form.Category, Barcode: brdoc.Digits(form.Barcode), Active: true}
+	f.Description, f.Value, f.DueDate, f.CategoryToken, f.Barcode = form.Description, store.NewMoney(value.Round(2)), form.DueDate, form.Category, brdoc.Digits(form.Barcode)
+	if f.CompetenceDate == "" {
+		f.CompetenceDate = form.DueDate
+	}
 	if f.Barcode != "" && !brdoc.ValidBoleto(f.Barcode) {
-		fail("barcode", "linha digitável inválida: confira os dígitos.")
-		return
+		return fieldRefusal{"barcode", "linha digitável inválida: confira os dígitos."}
 	}
+	return nil
+}
+
+// entryAttachment is the form's attachment, held to the spec's file rules.
+func entryAttachment(p *portalRequest) ([]store.NewFile, error) {
+	file, h, err := p.r.FormFile("file")
+	if err != nil {
+		return nil, nil
+	}
+	data, rerr := io.ReadAll(io.LimitReader(file, maxPortalUpload+1))
+	file.Close()
+	nf, ferr := web.DocumentFile(h.Filename, data)
+	if rerr != nil || ferr != nil {
+		return nil, fieldRefusal{"file", "anexo inválido: envie um PDF, uma imagem (PNG, JPEG, GIF, WebP) ou um XML de até 10 MiB."}
+	}
+	return []store.NewFile{nf}, nil
+}
+
+// entryRefusal is the field and the Portuguese words of an entry's
+// refusal.
+func entryRefusal(err error) (string, string) {
+	var ref *store.RefError
+	if errors.As(err, &ref) || errors.Is(err, store.ErrInvalidReference) {
+		return "category", "escolha uma categoria do tipo do lançamento (despesa ou receita)."
+	}
+	return "", ""
+}
+
+// portalNewEntry: POST /portal/transactions registers a bill to pay
+// or an income to receive, with an attachment, by the rules of
+// /insert_expense and /insert_income (the spec's file rules among them).
+func (s *Portal) portalNewEntry(p *portalRequest) {
+	form := entryForm(p.r)
+	f := store.EntryFields{Type: form.Type, Active: true}
+	err := applyEntryForm(form, &f)
 	var files []store.NewFile
-	if file, h, err := p.r.FormFile("file"); err == nil {
-		data, rerr := io.ReadAll(io.LimitReader(file, maxPortalUpload+1))
-		file.Close()
-		nf, ferr := web.DocumentFile(h.Filename, data)
-		if rerr != nil || ferr != nil {
-			fail("file", "anexo inválido: envie um PDF, uma imagem (PNG, JPEG, GIF, WebP) ou um XML de até 10 MiB.")
-			return
-		}
-		files = append(files, nf)
+	if err == nil {
+		files, err = entryAttachment(p)
 	}
-	if _, err := p.db.InsertEntry(p.ctx, p.unit.ID, f, files, ""); err != nil {
-		var ref *store.RefError
-		if errors.As(err, &ref) || errors.Is(err, store.ErrInvalidReference) {
-			fail("category", "escolha uma categoria do tipo do lançamento (despesa ou receita).")
-			return
-		}
-		s.portalFailed(p, err)
+	if err == nil {
+		_, err = p.db.InsertEntry(p.ctx, p.unit.ID, f, files, "")
+	}
+	if s.formRefused(p, err, entryRefusal, func(field, words string) { s.transactionsForm(p, http.StatusBadRequest, "", "", form, field, words) }) {
 		return
 	}
 	http.Redirect(p.w, p.r, "/portal/transactions?unit="+url.QueryEscape(p.unit.Token)+"&mes="+url.QueryEscape(form.DueDate[:7])+"&feito=criado",
+		http.StatusSeeOther)
+}
+
+// entryPage: GET /portal/transactions/:token, an entry's form to change it
+// and its attachments.
+func (s *Portal) entryPage(p *portalRequest, token string, status int, form *render.PortalEntryForm, field, fieldErr string) {
+	f, err := p.db.EntryByToken(p.ctx, p.unit.ID, token)
+	if errors.Is(err, store.ErrNotFound) {
+		s.portalMissing(p, "Lançamento", "transactions")
+		return
+	} else if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	if form == nil {
+		form = &render.PortalEntryForm{Type: f.Type, Description: f.Description, Value: strings.TrimPrefix(render.BRL(f.Value.StringFixed(2)), "R$ "),
+			DueDate: f.DueDate, Category: f.CategoryToken, Barcode: f.Barcode}
+	}
+	body := render.PortalEntryEdit{Token: token, Form: *form, FormState: render.FormState{Field: field, FieldError: fieldErr}}
+	if f.PayDay != "" {
+		body.PayDay = render.DateBR(f.PayDay)
+	}
+	cats, err := p.db.Categories(p.ctx, p.unit.ID, f.Type, "")
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	for _, c := range cats {
+		body.Categories = append(body.Categories, render.PortalOption{Value: c.Token, Label: c.Category})
+	}
+	files, err := p.db.EntryFiles(p.ctx, p.unit.ID, f.Type, token)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	for _, fi := range files {
+		body.Files = append(body.Files, fi.Name+" ("+strconv.FormatInt((fi.Size+1023)/1024, 10)+" KiB)")
+	}
+	errText := ""
+	if fieldErr != "" {
+		errText = "A alteração não foi salva: " + fieldErr
+	}
+	p.page(s, status, "entry", "Editar lançamento", "transactions", body, "", errText)
+}
+
+// portalEditEntry: POST /portal/transactions/:token saves an entry's form
+// (and adds its attachment) by the rules /update_expense and
+// /update_income hold it to; its type stays.
+func (s *Portal) portalEditEntry(p *portalRequest, token string) {
+	form := entryForm(p.r)
+	old, err := p.db.EntryByToken(p.ctx, p.unit.ID, token)
+	if errors.Is(err, store.ErrNotFound) {
+		s.portalMissing(p, "Lançamento", "transactions")
+		return
+	} else if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	form.Type = old.Type
+	files, err := entryAttachment(p)
+	if err == nil {
+		err = p.db.UpdateEntry(p.ctx, p.unit.ID, old.Type, token, func(f *store.EntryFields) error { return applyEntryForm(form, f) }, files)
+	}
+	if s.formRefused(p, err, entryRefusal, func(field, words string) { s.entryPage(p, token, http.StatusBadRequest, &form, field, words) }) {
+		return
+	}
+	http.Redirect(p.w, p.r, "/portal/transactions?unit="+url.QueryEscape(p.unit.Token)+"&mes="+url.QueryEscape(form.DueDate[:7])+"&feito=alterado",
 		http.StatusSeeOther)
 }
 
