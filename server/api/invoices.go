@@ -152,8 +152,8 @@ const (
 		"cancellation: see details.` with SEFAZ's `details.code` and `details.reason`, an authority that " +
 		"did not answer 502, and the note stays authorized. An order whose invoice was cancelled can be invoiced again (the next " +
 		"number)."
-	docReplaceNF = "Replaces the order's authorized national NFS-e (`nfsen`) by a note of the order as it is now, after " +
-		"`/update_sales_order` corrected the service or its values: a new DPS (the next number) carrying `subst` with the " +
+	docReplaceNF = "Replaces the order's authorized national NFS-e (`nfsen`) by a note of the order as it is now, with " +
+		"the taker's and the unit's data as they are now (after `/update_contact` corrected the taker, say): a new DPS (the next number) carrying `subst` with the " +
 		"replaced key, `reason_code` (`\"01\"` to `\"05\"`, `\"99\"` other, the default) and `reason` (15 to 255 " +
 		"characters), sent to the national system while the old note is valid; the system cancels the old note itself " +
 		"(e105102). Both are recorded at once: the old invoice `CANCELLED` (the note that replaced it kept as its " +
