@@ -505,6 +505,9 @@ type PortalProductRow struct{ Token, Code, Description, Kind, Price, NCM, CFOP, 
 // with each document's link, and the form of a new contract from a
 // template.
 type PortalContracts struct {
+	// Editing is the contract whose form this is (its page), Status its
+	// status; empty on the list's page.
+	Editing, Status     string
 	Search              string
 	Contracts           []PortalContractRow
 	Pager               Pager

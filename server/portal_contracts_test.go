@@ -62,8 +62,31 @@ func TestPortalContracts(t *testing.T) {
 	if got := post(t, h, "/list_contracts", `{`+auth+`,"status":"active"}`)["data"].([]any); len(got) != 1 {
 		t.Errorf("the API sees %d contracts in force", len(got))
 	}
+	// Its page changes it, by /update_contract's rules; its status stays.
+	edit := "/portal/contracts/" + token + "?unit=" + fx.tokens["unitA"]
+	page = b.do("GET", edit, nil).Body.String()
+	for _, want := range []string{`value="Suporte mensal"`, `value="2026-12-01"`, "Em vigor", `<option value="monthly" selected>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the contract's page lacks %s", want)
+		}
+	}
+	change := url.Values{"csrf": form["csrf"], "template": {tpl}, "contact": {fx.tokens["contact2"]}, "name": {"Suporte mensal 2027"},
+		"start": {"2027-01-01"}, "end": {"2026-12-31"}, "recurrence": {"yearly"}}
+	if rec := b.do("POST", edit, change); rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-end">o fim da vigência não pode ser antes do início.`) ||
+		!strings.Contains(rec.Body.String(), `value="Suporte mensal 2027"`) {
+		t.Fatalf("an end before the start = %d\n%s", rec.Code, rec.Body)
+	}
+	change.Set("end", "2027-12-31")
+	if rec := b.do("POST", edit, change); rec.Code != 303 || !strings.Contains(b.do("GET", rec.Header().Get("Location"), nil).Body.String(), "Contrato alterado.") {
+		t.Fatalf("save = %d\n%s", rec.Code, rec.Body)
+	}
+	got := post(t, h, "/list_contracts", `{`+auth+`,"status":"active"}`)["data"].([]any)
+	if len(got) != 1 || got[0].(map[string]any)["contract_name"] != "Suporte mensal 2027" || got[0].(map[string]any)["recurrence_type"] != "yearly" ||
+		got[0].(map[string]any)["validity_end"] != "2027-12-31" {
+		t.Errorf("the API sees %v", got)
+	}
 	rec = b.do("GET", "/portal/contracts/"+token+"/document?unit="+fx.tokens["unitA"], nil)
-	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "Contrato com Maria da Silva") || !strings.Contains(rec.Body.String(), "Início: 01/12/2026") ||
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "Contrato com Maria da Silva") || !strings.Contains(rec.Body.String(), "Início: 01/01/2027") ||
 		!strings.Contains(rec.Header().Get("Content-Security-Policy"), "default-src 'none'") {
 		t.Fatalf("the document = %d %s\n%s", rec.Code, rec.Header(), rec.Body)
 	}

@@ -41,7 +41,7 @@ func TestPortalWebInBrowser(t *testing.T) {
 	}
 	release()
 	order := orderWith(t, h)
-	post(t, h, "/insert_expense", `{`+auth+`,"description":"Aluguel","value":"2500.00","due_date":"2026-11-28"}`)
+	bill := post(t, h, "/insert_expense", `{`+auth+`,"description":"Aluguel","value":"2500.00","due_date":"2026-11-28"}`)["token"].(string)
 	// A receivable past its day, for "Em atraso".
 	post(t, h, "/update_contact", withAddress)
 	late := post(t, h, "/insert_sales_order", strings.Replace(serviceOrder, `"estimated_payment_date":"2026-11-30"`, `"estimated_payment_date":"2026-11-10"`, 1))
@@ -89,6 +89,7 @@ func TestPortalWebInBrowser(t *testing.T) {
 		{"/portal/contacts/" + fx.tokens["contact1"] + "?unit=" + fx.tokens["unitA"], "Editar contato", "contact-edit"},
 		{"/portal/products/" + fx.tokens["product1"] + "?unit=" + fx.tokens["unitA"], "Editar produto", "product-edit"},
 		{"/portal/contracts?unit=" + fx.tokens["unitA"], "Contratos", "contracts"},
+		{"/portal/transactions/" + bill + "?unit=" + fx.tokens["unitA"], "Editar lançamento", "entry-edit"},
 		{"/portal/products?unit=" + fx.tokens["unitA"], "Produtos e serviços", "products"},
 		{"/portal/overdue?unit=" + fx.tokens["unitA"], "Em atraso", "overdue"},
 		{"/portal/transactions?unit=" + fx.tokens["unitA"], "Lançamentos", "transactions"},

@@ -1,6 +1,7 @@
 package portal
 
 import (
+	"cmp"
 	"errors"
 	"net/http"
 	"net/url"
@@ -53,23 +54,9 @@ func (s *Portal) contractsPage(p *portalRequest, status int, form render.PortalC
 		}
 		body.Contracts = append(body.Contracts, row)
 	}
-	templates, err := p.db.Templates(p.ctx, p.unit.ID)
-	if err != nil {
+	if err := s.contractChoices(p, &body); err != nil {
 		s.portalFailed(p, err)
 		return
-	}
-	for _, t := range templates {
-		if t.Active {
-			body.Templates = append(body.Templates, render.PortalOption{Value: t.Token, Label: t.Name})
-		}
-	}
-	contacts, err := p.db.Contacts(p.ctx, p.unit.ID, store.ContactFilter{})
-	if err != nil {
-		s.portalFailed(p, err)
-		return
-	}
-	for _, c := range contacts {
-		body.Contacts = append(body.Contacts, render.PortalOption{Value: c.Token, Label: c.ContactName.String + " · " + formatRegister(c.Register)})
 	}
 	if body.Form.Start == "" && field == "" {
 		body.Form.Start, body.Form.Recurrence = store.Today(p.db.Now()).ISO(), "monthly"
@@ -93,56 +80,117 @@ var contractRefusals = refusals{
 // the template filled with the contract's, the customer's and the unit's
 // data.
 func (s *Portal) portalCreateContract(p *portalRequest) {
-	v := func(k string) string { return strings.TrimSpace(p.r.PostFormValue(k)) }
-	form := render.PortalContractForm{Template: v("template"), Contact: v("contact"), Name: v("name"), Start: v("start"), End: v("end"),
-		Recurrence: v("recurrence"), Description: v("description"), AutoExtend: v("auto_extend") == "1"}
-	fail := func(field, words string) { s.contractsPage(p, http.StatusBadRequest, form, field, words, "") }
-	f := store.ContractFields{ContactToken: form.Contact, TemplateToken: form.Template, Name: form.Name, Status: "draft",
-		RecurrenceType: form.Recurrence, IsRecurring: form.Recurrence == "monthly" || form.Recurrence == "yearly", AutoExtend: form.AutoExtend,
-		Description: form.Description}
-	start, err := store.ParseDateISO(form.Start)
-	switch {
-	case form.Template == "":
-		fail("template", "escolha o modelo do contrato.")
-		return
-	case form.Contact == "":
-		fail("contact", "escolha o cliente.")
-		return
-	case form.Name == "" || len([]rune(form.Name)) > 255:
-		fail("name", "dê um nome ao contrato (até 255 caracteres).")
-		return
-	case len([]rune(form.Description)) > 5000:
-		fail("description", "descrição com até 5.000 caracteres.")
-		return
-	case err != nil:
-		fail("start", "informe o início da vigência.")
-		return
-	}
-	f.ValidityStart = start.ISO()
-	if form.End != "" {
-		end, err := store.ParseDateISO(form.End)
-		if err != nil {
-			fail("end", "data de fim inválida.")
-			return
-		}
-		f.ValidityEnd = end.ISO()
-	}
-	if _, err := p.db.Template(p.ctx, p.unit.ID, form.Template); errors.Is(err, store.ErrNotFound) {
-		fail("template", "escolha um modelo ativo da unidade.")
-		return
-	}
-	err = registers.CheckContract(&f)
+	form := contractForm(p.r)
+	f := store.ContractFields{Status: "draft"}
+	err := applyContractForm(form, &f)
 	if err == nil {
 		_, _, err = p.db.InsertContract(p.ctx, p.unit.ID, f, nil, nil)
 	}
-	if field, words := contractRefusals.find(err); field != "" {
-		fail(field, words)
+	if s.formRefused(p, err, contractRefusals.find, func(field, words string) { s.contractsPage(p, http.StatusBadRequest, form, field, words, "") }) {
+		return
+	}
+	http.Redirect(p.w, p.r, "/portal/contracts?unit="+url.QueryEscape(p.unit.Token)+"&criado=1", http.StatusSeeOther)
+}
+
+// contractForm is the contract form as typed.
+func contractForm(r *http.Request) render.PortalContractForm {
+	v := func(k string) string { return strings.TrimSpace(r.PostFormValue(k)) }
+	return render.PortalContractForm{Template: v("template"), Contact: v("contact"), Name: v("name"), Start: v("start"), End: v("end"),
+		Recurrence: v("recurrence"), Description: v("description"), AutoExtend: v("auto_extend") == "1"}
+}
+
+// applyContractForm writes the form onto f and holds it to the rules
+// /insert_contract and /update_contract hold a contract to; its status
+// and linked orders are kept.
+func applyContractForm(form render.PortalContractForm, f *store.ContractFields) error {
+	start, err := store.ParseDateISO(form.Start)
+	switch {
+	case form.Template == "":
+		return fieldRefusal{"template", "escolha o modelo do contrato."}
+	case form.Contact == "":
+		return fieldRefusal{"contact", "escolha o cliente."}
+	case form.Name == "" || len([]rune(form.Name)) > 255:
+		return fieldRefusal{"name", "dê um nome ao contrato (até 255 caracteres)."}
+	case len([]rune(form.Description)) > 5000:
+		return fieldRefusal{"description", "descrição com até 5.000 caracteres."}
+	case err != nil:
+		return fieldRefusal{"start", "informe o início da vigência."}
+	}
+	f.ContactToken, f.TemplateToken, f.Name, f.Description, f.AutoExtend = form.Contact, form.Template, form.Name, form.Description, form.AutoExtend
+	f.RecurrenceType, f.IsRecurring = form.Recurrence, form.Recurrence == "monthly" || form.Recurrence == "yearly"
+	f.ValidityStart, f.ValidityEnd = start.ISO(), ""
+	if form.End != "" {
+		end, err := store.ParseDateISO(form.End)
+		if err != nil {
+			return fieldRefusal{"end", "data de fim inválida."}
+		}
+		f.ValidityEnd = end.ISO()
+	}
+	return registers.CheckContract(f)
+}
+
+// contractPage: GET /portal/contracts/:token, a contract's form to change
+// it.
+func (s *Portal) contractPage(p *portalRequest, token string, status int, form *render.PortalContractForm, field, fieldErr string) {
+	c, err := p.db.Contract(p.ctx, p.unit.ID, token)
+	if errors.Is(err, store.ErrNotFound) {
+		s.portalMissing(p, "Contrato", "contracts")
 		return
 	} else if err != nil {
 		s.portalFailed(p, err)
 		return
 	}
-	http.Redirect(p.w, p.r, "/portal/contracts?unit="+url.QueryEscape(p.unit.Token)+"&criado=1", http.StatusSeeOther)
+	if form == nil {
+		form = &render.PortalContractForm{Template: c.IDTemplate.String, Contact: c.IDContact, Name: c.ContractName, Start: c.ValidityStart,
+			End: c.ValidityEnd.String, Recurrence: cmp.Or(c.RecurrenceType.String, "unique"), Description: c.Description.String, AutoExtend: c.AutoExtend}
+	}
+	body := render.PortalContracts{Editing: token, Status: contractStatuses[c.Status], Form: *form, FormState: render.FormState{Field: field, FieldError: fieldErr}}
+	if err := s.contractChoices(p, &body); err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	errText := ""
+	if fieldErr != "" {
+		errText = "A alteração não foi salva: " + fieldErr
+	}
+	p.page(s, status, "contract", "Editar contrato", "contracts", body, "", errText)
+}
+
+// portalEditContract: POST /portal/contracts/:token saves a contract's
+// form by the rules /update_contract holds it to.
+func (s *Portal) portalEditContract(p *portalRequest, token string) {
+	form := contractForm(p.r)
+	err := p.db.UpdateContract(p.ctx, p.unit.ID, token, func(f *store.ContractFields) error { return applyContractForm(form, f) }, nil)
+	if errors.Is(err, store.ErrNotFound) {
+		s.portalMissing(p, "Contrato", "contracts")
+		return
+	}
+	if s.formRefused(p, err, contractRefusals.find, func(field, words string) { s.contractPage(p, token, http.StatusBadRequest, &form, field, words) }) {
+		return
+	}
+	http.Redirect(p.w, p.r, "/portal/contracts?unit="+url.QueryEscape(p.unit.Token)+"&criado=alterado", http.StatusSeeOther)
+}
+
+// contractChoices fills the templates and customers a contract's form
+// offers.
+func (s *Portal) contractChoices(p *portalRequest, body *render.PortalContracts) error {
+	templates, err := p.db.Templates(p.ctx, p.unit.ID)
+	if err != nil {
+		return err
+	}
+	for _, t := range templates {
+		if t.Active {
+			body.Templates = append(body.Templates, render.PortalOption{Value: t.Token, Label: t.Name})
+		}
+	}
+	contacts, err := p.db.Contacts(p.ctx, p.unit.ID, store.ContactFilter{})
+	if err != nil {
+		return err
+	}
+	for _, c := range contacts {
+		body.Contacts = append(body.Contacts, render.PortalOption{Value: c.Token, Label: c.ContactName.String + " · " + formatRegister(c.Register)})
+	}
+	return nil
 }
 
 // contractMoves are the statuses a person moves a contract to from each

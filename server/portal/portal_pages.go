@@ -67,11 +67,18 @@ func (s *Portal) Routes(r *httprouter.Router) {
 		s.withSession(func(p *portalRequest) { s.portalEditProduct(p, ps.ByName("token")) })(w, r, ps)
 	})
 	r.GET("/portal/contracts", s.withSession(func(p *portalRequest) {
-		notice := map[string]string{"1": "Contrato criado como rascunho.", "active": "Contrato em vigor.", "cancelled": "Contrato cancelado."}[p.r.URL.Query().Get("criado")]
+		notice := map[string]string{"1": "Contrato criado como rascunho.", "active": "Contrato em vigor.", "cancelled": "Contrato cancelado.",
+			"alterado": "Contrato alterado."}[p.r.URL.Query().Get("criado")]
 		s.contractsPage(p, http.StatusOK, render.PortalContractForm{}, "", "", notice)
 	}))
 	r.POST("/portal/contracts", s.withSession(s.portalCreateContract))
 	r.GET("/portal/contracts/:token/document", s.portalContractDocument)
+	r.GET("/portal/contracts/:token", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+		s.withSession(func(p *portalRequest) { s.contractPage(p, ps.ByName("token"), http.StatusOK, nil, "", "") })(w, r, ps)
+	})
+	r.POST("/portal/contracts/:token", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+		s.withSession(func(p *portalRequest) { s.portalEditContract(p, ps.ByName("token")) })(w, r, ps)
+	})
 	r.POST("/portal/contracts/:token/status", s.portalContractStatus)
 	r.GET("/portal/new-order", s.withSession(func(p *portalRequest) { s.newOrderPage(p, http.StatusOK, render.PortalOrderForm{}, "", "") }))
 	r.POST("/portal/new-order", s.withSession(s.portalNewOrder))
