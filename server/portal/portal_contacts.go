@@ -246,20 +246,13 @@ func (s *Portal) portalCEP(p *portalRequest) {
 func (s *Portal) contactPage(p *portalRequest, token string, status int, form *render.PortalContactForm, field, fieldErr string) {
 	if form == nil {
 		f, err := p.db.ContactByToken(p.ctx, p.unit.ID, token)
-		if errors.Is(err, store.ErrNotFound) {
-			s.portalMissing(p, "Contato", "contacts")
-			return
-		} else if err != nil {
-			s.portalFailed(p, err)
+		if s.readFailed(p, err, "Contato", "contacts") {
 			return
 		}
 		shown := contactFormOf(f)
 		form = &shown
 	}
-	errText := ""
-	if fieldErr != "" {
-		errText = "A alteração não foi salva: " + fieldErr
-	}
+	errText := unsaved(fieldErr)
 	body := render.PortalContact{Token: token, Form: *form, FormState: render.FormState{Field: field, FieldError: fieldErr}}
 	p.page(s, status, "contact", "Editar contato", "contacts", body, "", errText)
 }

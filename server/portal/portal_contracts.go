@@ -133,11 +133,7 @@ func applyContractForm(form render.PortalContractForm, f *store.ContractFields) 
 // it.
 func (s *Portal) contractPage(p *portalRequest, token string, status int, form *render.PortalContractForm, field, fieldErr string) {
 	c, err := p.db.Contract(p.ctx, p.unit.ID, token)
-	if errors.Is(err, store.ErrNotFound) {
-		s.portalMissing(p, "Contrato", "contracts")
-		return
-	} else if err != nil {
-		s.portalFailed(p, err)
+	if s.readFailed(p, err, "Contrato", "contracts") {
 		return
 	}
 	if form == nil {
@@ -149,10 +145,7 @@ func (s *Portal) contractPage(p *portalRequest, token string, status int, form *
 		s.portalFailed(p, err)
 		return
 	}
-	errText := ""
-	if fieldErr != "" {
-		errText = "A alteração não foi salva: " + fieldErr
-	}
+	errText := unsaved(fieldErr)
 	p.page(s, status, "contract", "Editar contrato", "contracts", body, "", errText)
 }
 
@@ -235,11 +228,7 @@ var errContractMove = errors.New("the contract's status does not move there")
 func (s *Portal) portalContractDocument(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
 	s.withSession(func(p *portalRequest) {
 		doc, err := preview.Render(p.ctx, s.Render, p.db, p.unit, preview.Request{Contract: ps.ByName("token")})
-		if errors.Is(err, store.ErrNotFound) {
-			s.portalMissing(p, "Contrato", "contracts")
-			return
-		} else if err != nil {
-			s.portalFailed(p, err)
+		if s.readFailed(p, err, "Contrato", "contracts") {
 			return
 		}
 		h := p.w.Header()

@@ -1,6 +1,7 @@
 package portal
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 
@@ -228,6 +229,29 @@ func (s *Portal) portalFailed(p *portalRequest, err error) {
 // the unit does not have.
 func (s *Portal) portalMissing(p *portalRequest, what, nav string) {
 	p.page(s, http.StatusNotFound, "units", what+" não encontrado", nav, []render.PortalUnit{}, "", what+" não encontrado nesta unidade.")
+}
+
+// readFailed answers the page of a record that could not be read: not
+// found in the unit (what, as portalMissing), or failed; reports whether
+// it answered.
+func (s *Portal) readFailed(p *portalRequest, err error, what, nav string) bool {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		s.portalMissing(p, what, nav)
+	case err != nil:
+		s.portalFailed(p, err)
+	default:
+		return false
+	}
+	return true
+}
+
+// unsaved is the page's error when a record's form was refused: why.
+func unsaved(fieldErr string) string {
+	if fieldErr == "" {
+		return ""
+	}
+	return "A alteração não foi salva: " + fieldErr
 }
 
 // portalProfile: GET /portal/profile, the domain's access tokens.

@@ -146,20 +146,13 @@ func (s *Portal) portalCreateProduct(p *portalRequest) {
 func (s *Portal) productPage(p *portalRequest, token string, status int, form *render.PortalProductForm, field, fieldErr string) {
 	if form == nil {
 		f, err := p.db.ProductByToken(p.ctx, p.unit.ID, token)
-		if errors.Is(err, store.ErrNotFound) {
-			s.portalMissing(p, "Produto", "products")
-			return
-		} else if err != nil {
-			s.portalFailed(p, err)
+		if s.readFailed(p, err, "Produto", "products") {
 			return
 		}
 		shown := productFormOf(f)
 		form = &shown
 	}
-	errText := ""
-	if fieldErr != "" {
-		errText = "A alteração não foi salva: " + fieldErr
-	}
+	errText := unsaved(fieldErr)
 	body := render.PortalProduct{Token: token, Form: *form, FormState: render.FormState{Field: field, FieldError: fieldErr}}
 	p.page(s, status, "product", "Editar produto ou serviço", "products", body, "", errText)
 }

@@ -168,11 +168,7 @@ func (s *Portal) portalNewEntry(p *portalRequest) {
 // and its attachments.
 func (s *Portal) entryPage(p *portalRequest, token string, status int, form *render.PortalEntryForm, field, fieldErr string) {
 	f, err := p.db.EntryByToken(p.ctx, p.unit.ID, token)
-	if errors.Is(err, store.ErrNotFound) {
-		s.portalMissing(p, "Lançamento", "transactions")
-		return
-	} else if err != nil {
-		s.portalFailed(p, err)
+	if s.readFailed(p, err, "Lançamento", "transactions") {
 		return
 	}
 	if form == nil {
@@ -199,10 +195,7 @@ func (s *Portal) entryPage(p *portalRequest, token string, status int, form *ren
 	for _, fi := range files {
 		body.Files = append(body.Files, fi.Name+" ("+strconv.FormatInt((fi.Size+1023)/1024, 10)+" KiB)")
 	}
-	errText := ""
-	if fieldErr != "" {
-		errText = "A alteração não foi salva: " + fieldErr
-	}
+	errText := unsaved(fieldErr)
 	p.page(s, status, "entry", "Editar lançamento", "transactions", body, "", errText)
 }
 
@@ -212,11 +205,7 @@ func (s *Portal) entryPage(p *portalRequest, token string, status int, form *ren
 func (s *Portal) portalEditEntry(p *portalRequest, token string) {
 	form := entryForm(p.r)
 	old, err := p.db.EntryByToken(p.ctx, p.unit.ID, token)
-	if errors.Is(err, store.ErrNotFound) {
-		s.portalMissing(p, "Lançamento", "transactions")
-		return
-	} else if err != nil {
-		s.portalFailed(p, err)
+	if s.readFailed(p, err, "Lançamento", "transactions") {
 		return
 	}
 	form.Type = old.Type
