@@ -72,6 +72,7 @@ func (s *Portal) contractsPage(p *portalRequest, status int, form render.PortalC
 var contractRefusals = refusals{
 	{registers.ErrRecurrenceType, "recurrence", "escolha parcela única, mensal ou anual."},
 	{registers.ErrContractDates, "end", "o fim da vigência não pode ser antes do início."},
+	{registers.ErrContractStatus, "name", "situação inválida: rascunho, em vigor, vencido ou cancelado."},
 	{store.ErrInvalidReference, "contact", "escolha um cliente e um modelo ativos da unidade."},
 }
 

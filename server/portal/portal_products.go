@@ -62,21 +62,19 @@ var productRefusals = refusals{
 	{registers.ErrInvalidUnit, "unit", "unidade com até 6 caracteres."},
 	{store.ErrMoneyRange, "price", "preço inválido: use um valor como 24,90."},
 	{store.ErrDuplicate, "code", "esse código já é de outro produto da unidade."},
+	{registers.ErrInvalidIBSCBS, "ibs_cbs_class", "código da reforma tributária inválido."},
 }
 
 // productRefusal is the field and the Portuguese words of a refusal; a
 // tax reform code's reason is the table's own.
 func productRefusal(err error) (string, string) {
-	if field, words := productRefusals.find(err); field != "" {
-		return field, words
-	}
 	var pr *problem.Problem
 	if errors.As(err, &pr) {
 		if d, ok := pr.Details.(registers.IBSCBSProblem); ok {
 			return d.Field, "código da reforma tributária inválido (" + d.Message + ")."
 		}
 	}
-	return "", ""
+	return productRefusals.find(err)
 }
 
 // productForm is the product form as typed.
