@@ -172,7 +172,7 @@ func TestTransmissionLostAnswer(t *testing.T) {
 	// unit issues.
 	b := signedIn(t, rig.s, rig.ds)
 	if page := b.do("GET", "/portal/units", nil).Body.String(); !strings.Contains(page, "aguardando a resposta da SEFAZ") ||
-		!strings.Contains(page, "NFE nº 1, 1 tentativa(s)") || !strings.Contains(page, "Ambiente fiscal: Homologação") {
+		!strings.Contains(page, "NF-e nº 1, 1 tentativa(s)") || !strings.Contains(page, "Ambiente fiscal: Homologação") {
 		t.Fatalf("the units page does not show the waiting note:\n%s", page)
 	}
 	// fincom doctor warns of a note waiting for the authority past an hour.
@@ -201,7 +201,7 @@ func TestTransmissionLostAnswer(t *testing.T) {
 	if out["status"] != "AUTHORIZED" || out["number"] != 1.0 || a.Authorized() != 1 || out["token"] != pending["token"] {
 		t.Fatalf("retry: %v (SEFAZ has %d notes)", out, a.Authorized())
 	}
-	if page := b.do("GET", "/portal/units", nil).Body.String(); !strings.Contains(page, "Última autorização: NFE nº 1, protocolo "+out["protocol"].(string)) ||
+	if page := b.do("GET", "/portal/units", nil).Body.String(); !strings.Contains(page, "Última autorização: NF-e nº 1, protocolo "+out["protocol"].(string)) ||
 		strings.Contains(page, "aguardando a resposta da SEFAZ") {
 		t.Fatalf("the units page after the retry:\n%s", page)
 	}
@@ -246,7 +246,7 @@ func TestTransmissionRefusals(t *testing.T) {
 	if page := b.do("GET", "/portal/orders/"+id+"?unit="+expand("{{unitA}}"), nil).Body.String(); !strings.Contains(page, "Rejeitada pela autoridade (778)") {
 		t.Fatalf("the portal's order page does not say the rejection:\n%s", page)
 	}
-	if page := b.do("GET", "/portal/units", nil).Body.String(); !strings.Contains(page, "Última recusa da autoridade: NFE nº 1, Rejeitada pela autoridade (778)") {
+	if page := b.do("GET", "/portal/units", nil).Body.String(); !strings.Contains(page, "Última recusa da autoridade: NF-e nº 1, Rejeitada pela autoridade (778)") {
 		t.Fatalf("the units page does not say the authority's last answer:\n%s", page)
 	}
 	a.SetOffline(true)
@@ -263,7 +263,7 @@ func TestTransmissionRefusals(t *testing.T) {
 	if !strings.Contains(xml, "<nfeProc") || !strings.Contains(xml, "<cStat>301</cStat>") || !strings.Contains(xml, "<nProt>"+denied["protocol"].(string)+"</nProt>") {
 		t.Fatalf("the denied note's XML: %.400s", xml)
 	}
-	if page := b.do("GET", "/portal/orders/"+id+"?unit="+expand("{{unitA}}"), nil).Body.String(); !strings.Contains(page, "NFE denegada") ||
+	if page := b.do("GET", "/portal/orders/"+id+"?unit="+expand("{{unitA}}"), nil).Body.String(); !strings.Contains(page, "NF-e denegada") ||
 		strings.Contains(page, "public_danfe") || !strings.Contains(page, "Uso denegado pela autoridade (301)") {
 		t.Fatalf("the portal's order page of a denied note:\n%s", page)
 	}

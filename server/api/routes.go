@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fincom/server/accounting"
 	"fincom/server/docread"
 	"fincom/server/invoicing"
 	"fincom/server/preview"
@@ -40,6 +41,8 @@ func (s *API) RouteTable() []web.Route {
 			Doc: web.Doc{Tag: web.TagFinance, Summary: "The legacy name of /transactions.", Desc: docTransactions, Resp: []store.Transaction{}}},
 		{Path: "/cash_flow", Do: web.Handle(cashFlow{s}.cashFlow), Texts: web.TextsNo404,
 			Doc: web.Doc{Tag: web.TagFinance, Summary: "Cash flow of a period: realized and forecast, by day and month.", Desc: docCashFlow, Resp: store.CashFlow{}}},
+		{Path: "/get_dre", Do: web.Handle(dre{s}.getDRE), Texts: web.TextsNo404,
+			Doc: web.Doc{Tag: web.TagFinance, Summary: "The result of a period by DRE group (a fincom route), beside the period before.", Desc: docGetDRE, Resp: accounting.DRE{}}},
 		{Path: "/get_category_median", Do: web.Handle(categoryMedian{s}.getCategoryMedian), Auth: web.AuthTecOrAccess, Texts: web.TextsNo404, Errs: web.ErrMap{{web.ErrMissing, errProvideCNPJ}},
 			Doc: web.Doc{Tag: web.TagFinance, Summary: "The category most used with a contact (null under two uses).", Desc: docCategoryMedian, Resp: web.Nullable{V: store.CategoryUsage{}}}},
 

@@ -93,6 +93,9 @@ var portalOrderDone = map[string]string{
 // invoiceKinds name the kinds of invoice as they are written.
 var invoiceKinds = map[string]string{"nfe": "NF-e", "nfce": "NFC-e", "nfse": "NFS-e", "nfsen": "NFS-e nacional"}
 
+// kindName is an invoice kind as it is written.
+func kindName(kind string) string { return cmp.Or(invoiceKinds[kind], strings.ToUpper(kind)) }
+
 // eventNames name the events an authority registers on an invoice.
 var eventNames = map[string]string{"110111": "Cancelamento", "110110": "Carta de correção", "e101101": "Cancelamento",
 	"110112": "Cancelamento por substituição", "110140": "EPEC",
@@ -164,7 +167,7 @@ func (s *Portal) portalOrderPage(p *portalRequest, token, notice, errText string
 		// A denied note is never sent again; a pending one is asked for
 		// again by issuing.
 		page.Invoiceable = !page.InvoiceCancellable && inv.Status != store.InvoiceDenied && inv.Status != store.InvoiceContingency
-		page.Invoice = cmp.Or(invoiceKinds[inv.Kind], strings.ToUpper(inv.Kind)) + " " + strings.ToLower(invoiceStatus(inv.Status))
+		page.Invoice = kindName(inv.Kind) + " " + strings.ToLower(invoiceStatus(inv.Status))
 		page.InvoiceNumber = strconv.Itoa(inv.Number)
 		page.Correctable = inv.Kind == "nfe" && inv.Status == "AUTHORIZED"
 		page.Substitutable = inv.Kind == "nfce" && inv.Status == "AUTHORIZED" && inv.Protocol != ""

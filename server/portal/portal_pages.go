@@ -327,16 +327,16 @@ func (s *Portal) portalUnits(p *portalRequest) {
 			}
 		}
 		if last, err := p.db.LastAuthorization(p.ctx, u.ID); err == nil {
-			pu.LastAnswer = fmt.Sprintf("%s nº %d, protocolo %s, emitida em %s", strings.ToUpper(last.Kind), last.Number, last.Protocol,
+			pu.LastAnswer = fmt.Sprintf("%s nº %d, protocolo %s, emitida em %s", kindName(last.Kind), last.Number, last.Protocol,
 				render.DateTimeBR(last.IssuedTime()))
 		}
 		if last, err := p.db.LastVerdict(p.ctx, u.ID); err == nil && (last.Status == store.InvoiceRejected || last.Status == store.InvoiceDenied) {
-			pu.LastRefusal = fmt.Sprintf("%s nº %d, %s", strings.ToUpper(last.Kind), last.Number, last.StatusText.String)
+			pu.LastRefusal = fmt.Sprintf("%s nº %d, %s", kindName(last.Kind), last.Number, last.StatusText.String)
 		}
 		for _, h := range held {
 			if h.UnitID == u.ID {
 				pu.Waiting = append(pu.Waiting, fmt.Sprintf("Pedido %s: %s nº %d, %d tentativa(s); último erro: %s",
-					h.OrderCode, strings.ToUpper(h.Kind), h.Number, h.Attempts, h.LastError))
+					h.OrderCode, kindName(h.Kind), h.Number, h.Attempts, h.LastError))
 			}
 		}
 		if c, err := p.db.Certificate(p.ctx, u.ID); err == nil && !c.Test {

@@ -1,0 +1,67 @@
+package server
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestDRE: /get_dre lays out a month's result by the categories' DRE
+// groups, on the accrual basis (competence, paid or not) or the cash basis
+// (paid, by payment day), beside the month before; a fee without a
+// category is a line of its own; a partner's withdrawal is outside the
+// result; every unit of the domain with all_units.
+func TestDRE(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	cat := func(typ string, group int, name string) string {
+		return post(t, h, "/insert_category", `{`+auth+`,"module_type":"`+typ+`","category":"`+name+`","category_master":`+strconv.Itoa(group)+`}`)["token"].(string)
+	}
+	sales, rent, withdrawal := cat("in", 101, "Vendas balcão"), cat("out", 205, "Aluguel da loja"), cat("out", 211, "Retirada Ana")
+	post(t, h, "/insert_income", `{`+auth+`,"description":"Vendas de novembro","value":"10000.00","due_date":"2026-11-30","competence_date":"2026-11-30","id_token_category":"`+sales+`"}`)
+	post(t, h, "/insert_income", `{`+auth+`,"description":"Vendas de outubro","value":"8000.00","due_date":"2026-10-31","pay_day":"2026-11-03","id_token_bank_account":"{{account1}}","id_token_category":"`+sales+`"}`)
+	post(t, h, "/insert_expense", `{`+auth+`,"description":"Aluguel","value":"2500.00","due_date":"2026-11-05","pay_day":"2026-11-05","id_token_bank_account":"{{account1}}","id_token_category":"`+rent+`"}`)
+	post(t, h, "/insert_expense", `{`+auth+`,"description":"Tarifa","value":"39.90","due_date":"2026-11-10","pay_day":"2026-11-10","id_token_bank_account":"{{account1}}"}`)
+	post(t, h, "/insert_expense", `{`+auth+`,"description":"Retirada","value":"3000.00","due_date":"2026-11-15","pay_day":"2026-11-15","id_token_bank_account":"{{account1}}","id_token_category":"`+withdrawal+`"}`)
+	post(t, h, "/insert_income", `{"access_token":"{{access}}","unit_token":"{{unitB}}","description":"Filial","value":"700.00","due_date":"2026-11-12"}`)
+
+	lines := func(body string) map[string][2]string {
+		t.Helper()
+		d := post(t, h, "/get_dre", body)["data"].(map[string]any)
+		out := map[string][2]string{}
+		for _, l := range d["lines"].([]any) {
+			m := l.(map[string]any)
+			out[m["key"].(string)] = [2]string{m["amount"].(string), m["previous"].(string)}
+		}
+		out["_period"] = [2]string{d["from"].(string) + ".." + d["to"].(string), d["previous_from"].(string) + ".." + d["previous_to"].(string)}
+		return out
+	}
+	accrual := lines(`{` + auth + `,"initial_date":"2026-11-01","final_date":"2026-11-30"}`)
+	for key, want := range map[string][2]string{
+		"_period": {"2026-11-01..2026-11-30", "2026-10-01..2026-10-31"}, "g101": {"10000.00", "8000.00"}, "g205": {"-2500.00", "0.00"},
+		"sem_grupo_out": {"-39.90", "0.00"}, "resultado_liquido": {"7460.10", "8000.00"}, "g211": {"-3000.00", "0.00"},
+	} {
+		if accrual[key] != want {
+			t.Errorf("accrual %s = %v, want %v", key, accrual[key], want)
+		}
+	}
+	cash := lines(`{` + auth + `,"initial_date":"2026-11-01","final_date":"2026-11-30","basis":"cash"}`)
+	if cash["g101"] != [2]string{"8000.00", "0.00"} || cash["resultado_liquido"] != [2]string{"5460.10", "0.00"} {
+		t.Errorf("cash: sales %v, result %v", cash["g101"], cash["resultado_liquido"])
+	}
+	all := lines(`{` + auth + `,"initial_date":"2026-11-01","final_date":"2026-11-30","all_units":true}`)
+	if all["sem_grupo_in"] != [2]string{"700.00", "0.00"} || all["resultado_liquido"] != [2]string{"8160.10", "8000.00"} {
+		t.Errorf("all units: %v, %v", all["sem_grupo_in"], all["resultado_liquido"])
+	}
+	for _, c := range []struct{ body, text string }{
+		{`{` + auth + `,"basis":"caixa"}`, ""},
+		{`{` + auth + `,"initial_date":"2026-13-01"}`, "Invalid initial_date. Use YYYY-MM-DD."},
+		{`{` + auth + `,"initial_date":"2026-11-30","final_date":"2026-11-01"}`, ""},
+	} {
+		rec := do(h, http.MethodPost, "/get_dre", c.body)
+		if rec.Code != 400 || !strings.Contains(rec.Body.String(), c.text) {
+			t.Errorf("%s = %d %s", c.body, rec.Code, rec.Body)
+		}
+	}
+}
