@@ -65,3 +65,29 @@ func TestDRE(t *testing.T) {
 		}
 	}
 }
+
+// TestPortalDRE: the portal's DRE page shows the month's result by group
+// beside the month before, on either basis and for all units, with its
+// chart of subtotals.
+func TestPortalDRE(t *testing.T) {
+	s, ds := newTestServer(t)
+	h := s.Handler()
+	rent := post(t, h, "/insert_category", `{`+auth+`,"module_type":"out","category":"Aluguel da loja","category_master":205}`)["token"].(string)
+	post(t, h, "/insert_income", `{`+auth+`,"description":"Vendas","value":"10000.00","due_date":"2026-11-30"}`)
+	post(t, h, "/insert_expense", `{`+auth+`,"description":"Aluguel","value":"2500.00","due_date":"2026-11-05","pay_day":"2026-11-05","id_token_bank_account":"{{account1}}","id_token_category":"`+rent+`"}`)
+	b := signedIn(t, s, ds)
+	page := b.do("GET", "/portal/dre?mes=2026-11&unit="+fx.tokens["unitA"], nil).Body.String()
+	for _, want := range []string{"Resultado de 01/11/2026 a 30/11/2026", "o período anterior é 01/10/2026 a 31/10/2026", "(−) Despesas administrativas",
+		"-R$ 2.500,00", "R$ 7.500,00", "Resultado líquido do período", "<svg", "Fora do resultado"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the DRE page lacks %q", want)
+		}
+	}
+	cash := b.do("GET", "/portal/dre?mes=2026-11&base=caixa&unit="+fx.tokens["unitA"], nil).Body.String()
+	if !strings.Contains(cash, "-R$ 2.500,00") || strings.Contains(cash, "R$ 7.500,00") {
+		t.Error("the cash basis counts what was not paid")
+	}
+	if all := b.do("GET", "/portal/dre?mes=2026-11&todas=1&unit="+fx.tokens["unitA"], nil).Body.String(); !strings.Contains(all, "DRE · todas as unidades") {
+		t.Error("the page of all units does not say so")
+	}
+}

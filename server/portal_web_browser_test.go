@@ -89,6 +89,7 @@ func TestPortalWebInBrowser(t *testing.T) {
 		{"/portal/contacts/" + fx.tokens["contact1"] + "?unit=" + fx.tokens["unitA"], "Editar contato", "contact-edit"},
 		{"/portal/products/" + fx.tokens["product1"] + "?unit=" + fx.tokens["unitA"], "Editar produto", "product-edit"},
 		{"/portal/contracts?unit=" + fx.tokens["unitA"], "Contratos", "contracts"},
+		{"/portal/dre?unit=" + fx.tokens["unitA"], "DRE", "dre"},
 		{"/portal/transactions/" + bill + "?unit=" + fx.tokens["unitA"], "Editar lançamento", "entry-edit"},
 		{"/portal/products?unit=" + fx.tokens["unitA"], "Produtos e serviços", "products"},
 		{"/portal/overdue?unit=" + fx.tokens["unitA"], "Em atraso", "overdue"},
