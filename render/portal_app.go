@@ -63,7 +63,12 @@ type PortalPage struct {
 	Notice string
 	Error  string
 	Body   any
+	// Exports link the list's CSV and XLSX, on a list page.
+	Exports *ExportLinks
 }
+
+// ExportLinks are the addresses of a list's exports.
+type ExportLinks struct{ CSV, XLSX string }
 
 // Portal writes the portal page name (portal_NAME.html).
 func (r *Renderer) Portal(w io.Writer, name string, p PortalPage) error {

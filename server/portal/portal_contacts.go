@@ -24,6 +24,18 @@ func (s *Portal) contactsPage(p *portalRequest, status int, form render.PortalCo
 		return
 	}
 	body := render.PortalContacts{Search: search, Form: form, FormState: render.FormState{Field: field, FieldError: fieldErr}}
+	if s.exportable(p, "contatos", func() (render.Table, error) {
+		t := render.Table{Name: "Contatos", Columns: []render.Column{{Title: "Nome", Kind: render.ColText}, {Title: "Tipo", Kind: render.ColText},
+			{Title: "CPF/CNPJ", Kind: render.ColText}, {Title: "Razão social", Kind: render.ColText}, {Title: "E-mail", Kind: render.ColText},
+			{Title: "Telefone", Kind: render.ColText}, {Title: "Observação", Kind: render.ColText}}}
+		for _, c := range list {
+			t.Rows = append(t.Rows, []string{c.ContactName.String, map[string]string{"legal": "Pessoa jurídica", "natural_person": "Pessoa física"}[c.Type],
+				formatRegister(c.Register), c.CompanyName.String, c.Email.String, formatPhone(c.Phone.String), c.Observation.String})
+		}
+		return t, nil
+	}) {
+		return
+	}
 	list, body.Pager = paginate(p, list)
 	for _, c := range list {
 		body.Contacts = append(body.Contacts, render.PortalContactRow{Token: c.Token, Name: c.ContactName.String, Register: formatRegister(c.Register),

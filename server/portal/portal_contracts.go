@@ -39,6 +39,22 @@ func (s *Portal) contractsPage(p *portalRequest, status int, form render.PortalC
 			found = append(found, c)
 		}
 	}
+	if s.exportable(p, "contratos", func() (render.Table, error) {
+		t := render.Table{Name: "Contratos", Columns: []render.Column{{Title: "Contrato", Kind: render.ColText}, {Title: "Cliente", Kind: render.ColText},
+			{Title: "Situação", Kind: render.ColText}, {Title: "Início", Kind: render.ColDate}, {Title: "Fim", Kind: render.ColDate},
+			{Title: "Recorrência", Kind: render.ColText}, {Title: "Renovação automática", Kind: render.ColText}}}
+		for _, c := range found {
+			rec := recurrences[c.RecurrenceType.String]
+			if !c.IsRecurring {
+				rec = recurrences["unique"]
+			}
+			t.Rows = append(t.Rows, []string{c.ContractName, c.ContactName.String, contractStatuses[c.Status], c.ValidityStart, c.ValidityEnd.String,
+				rec, map[bool]string{true: "Sim", false: "Não"}[c.AutoExtend]})
+		}
+		return t, nil
+	}) {
+		return
+	}
 	found, body.Pager = paginate(p, found)
 	for _, c := range found {
 		row := render.PortalContractRow{Token: c.Token, Name: c.ContractName, Customer: c.ContactName.String, Status: contractStatuses[c.Status],

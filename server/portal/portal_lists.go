@@ -21,6 +21,9 @@ import (
 // statementPage: GET /portal/statement, the unit's open statement lines,
 // each to pair with an open entry or dismiss.
 func (s *Portal) statementPage(p *portalRequest, status int, notice, errText string) {
+	if s.exportable(p, "extrato", func() (render.Table, error) { return statementTable(p) }) {
+		return
+	}
 	lines, err := p.db.StatementLines(p.ctx, p.unit.ID, "", "open")
 	if err != nil {
 		s.portalFailed(p, err)
@@ -104,6 +107,21 @@ func (s *Portal) statementPage(p *portalRequest, status int, notice, errText str
 	p.page(s, status, "statement", "Conciliação bancária", "statement", body, notice, errText)
 }
 
+// statementTable is every statement line of the unit, of every account,
+// with where it stands.
+func statementTable(p *portalRequest) (render.Table, error) {
+	t := render.Table{Name: "Extrato", Columns: []render.Column{{Title: "Data", Kind: render.ColDate}, {Title: "Valor", Kind: render.ColMoney},
+		{Title: "Histórico", Kind: render.ColText}, {Title: "Situação", Kind: render.ColText}, {Title: "Conciliação", Kind: render.ColText},
+		{Title: "FITID", Kind: render.ColText}}}
+	lines, err := p.db.StatementLines(p.ctx, p.unit.ID, "", "")
+	for _, l := range lines {
+		t.Rows = append(t.Rows, []string{l.Date, l.Amount.StringFixed(2), l.Memo.String,
+			map[string]string{"open": "Em aberto", "matched": "Conciliada", "dismissed": "Descartada"}[l.Status],
+			map[string]string{"exact": "automática", "window": "automática", "person": "manual"}[l.MatchedBy.String], l.FITID})
+	}
+	return t, err
+}
+
 // portalReconcile: POST /portal/statement/:token pairs a line with an
 // entry or dismisses it, as /reconcile_statement_line does, with its texts.
 func (s *Portal) portalReconcile(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
@@ -184,7 +202,7 @@ func (s *Portal) inboxPage(p *portalRequest) {
 		body.Rows = append(body.Rows, []string{n.SupplierName + " · " + n.SupplierCNPJ, render.DateBR(n.IssueDate.String), render.BRL(n.TotalValue.StringFixed(2)),
 			n.AccessKey, doc, situation[n.Situation.String], m})
 	}
-	p.page(s, http.StatusOK, "log", "NF-e recebidas", "inbox", searchLog(p, body), "", "")
+	s.logPage(p, "nfe-recebidas", "NF-e recebidas", "inbox", body)
 }
 
 // outboxPage: GET /portal/outbox, the domain's latest e-mails.
@@ -200,7 +218,7 @@ func (s *Portal) outboxPage(p *portalRequest) {
 	for _, m := range mails {
 		body.Rows = append(body.Rows, []string{stampBR(m.CreatedAt), m.To, m.Subject, status[m.Status] + errSuffix(m.LastError.String), strconv.Itoa(m.Attempts)})
 	}
-	p.page(s, http.StatusOK, "log", "E-mails", "outbox", searchLog(p, body), "", "")
+	s.logPage(p, "emails", "E-mails", "outbox", body)
 }
 
 // webhooksPage: GET /portal/webhooks, the unit's latest deliveries.
@@ -220,7 +238,7 @@ func (s *Portal) webhooksPage(p *portalRequest) {
 		}
 		body.Rows = append(body.Rows, []string{stampBR(d.CreatedAt), d.EventType, status[d.Status] + errSuffix(d.LastError.String), strconv.Itoa(d.Attempts), last})
 	}
-	p.page(s, http.StatusOK, "log", "Webhooks", "webhooks", searchLog(p, body), "", "")
+	s.logPage(p, "webhooks", "Webhooks", "webhooks", body)
 }
 
 // auditPage: GET /portal/audit, who changed what in the unit, and when.
@@ -235,16 +253,16 @@ func (s *Portal) auditPage(p *portalRequest) {
 	for _, e := range entries {
 		body.Rows = append(body.Rows, []string{stampBR(e.At), e.Actor, e.Route, e.Record.String})
 	}
-	p.page(s, http.StatusOK, "log", "Registro de alterações", "audit", searchLog(p, body), "", "")
+	s.logPage(p, "registro", "Registro de alterações", "audit", body)
 }
 
 // logShown is how many of its latest records a log page reads; a search
 // looks among them.
 const logShown = 2000
 
-// searchLog keeps the rows of a log page holding the request's search
-// (?busca=, in any column) and pages them.
-func searchLog(p *portalRequest, body render.PortalLog) render.PortalLog {
+// logPage writes a log page: the rows holding the request's search
+// (?busca=, in any column), paged, or their export, named file.
+func (s *Portal) logPage(p *portalRequest, file, title, nav string, body render.PortalLog) {
 	body.Search = strings.TrimSpace(p.r.URL.Query().Get("busca"))
 	var found [][]string
 	for _, r := range body.Rows {
@@ -252,8 +270,17 @@ func searchLog(p *portalRequest, body render.PortalLog) render.PortalLog {
 			found = append(found, r)
 		}
 	}
+	if s.exportable(p, file, func() (render.Table, error) {
+		t := render.Table{Name: body.Heading, Rows: found}
+		for _, c := range body.Columns {
+			t.Columns = append(t.Columns, render.Column{Title: c, Kind: render.ColText})
+		}
+		return t, nil
+	}) {
+		return
+	}
 	body.Rows, body.Pager = paginate(p, found)
-	return body
+	p.page(s, http.StatusOK, "log", title, nav, body, "", "")
 }
 
 func stampBR(s store.Stamp) string {

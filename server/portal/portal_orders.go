@@ -62,6 +62,17 @@ func (s *Portal) portalOrders(p *portalRequest) {
 	if q := p.r.URL.Query(); q.Get("de") != "" {
 		body.From, body.To = first.ISO(), last.ISO()
 	}
+	if s.exportable(p, "pedidos-"+month, func() (render.Table, error) {
+		t := render.Table{Name: "Pedidos " + month, Columns: []render.Column{{Title: "Pedido", Kind: render.ColText}, {Title: "Cliente", Kind: render.ColText},
+			{Title: "Previsão de pagamento", Kind: render.ColDate}, {Title: "Valor", Kind: render.ColMoney}, {Title: "Cobrança", Kind: render.ColText},
+			{Title: "Nota", Kind: render.ColText}}}
+		for _, o := range orders {
+			t.Rows = append(t.Rows, []string{o.Code, o.Customer, o.Date, o.Total.StringFixed(2), chargeSummary(o.Charges), invoiceStatus(o.Invoice)})
+		}
+		return t, nil
+	}) {
+		return
+	}
 	orders, body.Pager = paginate(p, orders)
 	for _, o := range orders {
 		body.Orders = append(body.Orders, portalOrderRow(o))

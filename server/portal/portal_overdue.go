@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/julienschmidt/httprouter"
@@ -27,6 +28,23 @@ func (s *Portal) overduePage(p *portalRequest, status int, notice, errText strin
 	rows, err := p.db.Overdue(p.ctx, p.unit.ID, today, search, overdueShown+1)
 	if err != nil {
 		s.portalFailed(p, err)
+		return
+	}
+	if s.exportable(p, "em-atraso-"+today.ISO(), func() (render.Table, error) {
+		t := render.Table{Name: "Em atraso " + today.ISO(), Columns: []render.Column{{Title: "Cliente", Kind: render.ColText}, {Title: "Pedido", Kind: render.ColText},
+			{Title: "Parcela", Kind: render.ColInt}, {Title: "Vencimento", Kind: render.ColDate}, {Title: "Dias de atraso", Kind: render.ColInt},
+			{Title: "Valor", Kind: render.ColMoney}, {Title: "Cobrança", Kind: render.ColText}}}
+		for _, o := range rows[:min(len(rows), overdueShown)] {
+			due, _ := store.ParseDateISO(o.DueDate)
+			channel := "Sem cobrança"
+			if o.Installment > 0 {
+				channel = render.PaymentMethodName(o.PaymentKey)
+			}
+			t.Rows = append(t.Rows, []string{o.Customer, o.Code, strconv.Itoa(o.Installment), o.DueDate, strconv.Itoa(int(today.Sub(due.Time).Hours() / 24)),
+				o.Amount.StringFixed(2), channel})
+		}
+		return t, nil
+	}) {
 		return
 	}
 	body := render.PortalOverdue{Search: search, Truncated: len(rows) > overdueShown}

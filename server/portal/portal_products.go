@@ -31,6 +31,19 @@ func (s *Portal) productsPage(p *portalRequest, status int, form render.PortalPr
 			found = append(found, it)
 		}
 	}
+	if s.exportable(p, "produtos", func() (render.Table, error) {
+		t := render.Table{Name: "Produtos e serviços", Columns: []render.Column{{Title: "Código", Kind: render.ColText}, {Title: "Descrição", Kind: render.ColText},
+			{Title: "Tipo", Kind: render.ColText}, {Title: "Preço", Kind: render.ColMoney}, {Title: "Unidade", Kind: render.ColText},
+			{Title: "NCM", Kind: render.ColText}, {Title: "CFOP", Kind: render.ColText}, {Title: "CST IBS/CBS", Kind: render.ColText},
+			{Title: "cClassTrib", Kind: render.ColText}}}
+		for _, it := range found {
+			t.Rows = append(t.Rows, []string{it.Code, it.Description, map[string]string{"product": "Produto", "service": "Serviço"}[it.Type],
+				it.MonetaryValue.StringFixed(2), it.Unit.String, formatNCM(it.NCM.String), it.CFOP.String, it.IBSCBSCST, it.IBSCBSClass})
+		}
+		return t, nil
+	}) {
+		return
+	}
 	found, body.Pager = paginate(p, found)
 	for _, it := range found {
 		body.Products = append(body.Products, render.PortalProductRow{Token: it.ID, Code: it.Code, Description: it.Description,

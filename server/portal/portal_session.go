@@ -53,6 +53,7 @@ type portalRequest struct {
 	session store.Session
 	units   []store.Unit
 	unit    store.Unit
+	exports bool // the page is a list with exports (exportable)
 }
 
 // page writes a portal page with the request's user, units and CSRF token.
@@ -62,8 +63,12 @@ func (p *portalRequest) page(s *Portal, status int, name, title, nav string, bod
 		units[i] = render.PortalUnit{Token: u.Token, Name: u.Name}
 	}
 	cur := render.PortalUnit{Token: p.unit.Token, Name: p.unit.Name}
-	s.portalPage(p.w, status, name, render.PortalPage{Title: title, Nav: nav, User: p.session.User.Name + " <" + p.session.User.Email + ">",
-		CSRF: p.session.CSRF, Units: units, Unit: cur, Notice: notice, Error: errText, Body: body})
+	pg := render.PortalPage{Title: title, Nav: nav, User: p.session.User.Name + " <" + p.session.User.Email + ">",
+		CSRF: p.session.CSRF, Units: units, Unit: cur, Notice: notice, Error: errText, Body: body}
+	if p.exports && status == http.StatusOK {
+		pg.Exports = exportLinks(p.r)
+	}
+	s.portalPage(p.w, status, name, pg)
 }
 
 // portalPage writes a page under the portal's headers.

@@ -53,6 +53,18 @@ func (s *Portal) transactionsForm(p *portalRequest, status int, notice, errText 
 			found = append(found, e)
 		}
 	}
+	if s.exportable(p, "lancamentos-"+month, func() (render.Table, error) {
+		t := render.Table{Name: "Lançamentos " + month, Columns: []render.Column{{Title: "Tipo", Kind: render.ColText}, {Title: "Descrição", Kind: render.ColText},
+			{Title: "Contato", Kind: render.ColText}, {Title: "Vencimento", Kind: render.ColDate}, {Title: "Pagamento", Kind: render.ColDate},
+			{Title: "Conta", Kind: render.ColText}, {Title: "Valor", Kind: render.ColMoney}}}
+		for _, e := range found {
+			t.Rows = append(t.Rows, []string{map[string]string{"in": "Receita", "out": "Despesa"}[e.Type], e.Description, e.Contact, e.DueDate, e.PayDay,
+				e.Account, e.Value.StringFixed(2)})
+		}
+		return t, nil
+	}) {
+		return
+	}
 	found, body.Pager = paginate(p, found)
 	for _, e := range found {
 		pe := render.PortalEntry{Token: e.Token, Type: e.Type, Description: e.Description, DueDate: render.DateBR(e.DueDate),

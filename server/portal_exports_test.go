@@ -1,0 +1,91 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"html"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+
+	"fincom/store"
+)
+
+// TestPortalExports: every list page links its exports, and each answers
+// the whole list as filtered (not only the page shown) as a CSV that
+// Brazilian spreadsheets open (BOM, semicolons, comma decimals, dates
+// DD/MM/YYYY) and as an XLSX whose money is numbers.
+func TestPortalExports(t *testing.T) {
+	s, ds := newTestServer(t)
+	h := s.Handler()
+	b := signedIn(t, s, ds)
+	db, release := acquire(t, ds)
+	for i := range 60 {
+		if _, err := db.InsertContact(context.Background(), 1, store.ContactFields{Type: "legal", Register: cnpjOf(i), SocialReason: fmt.Sprintf("Exportada %02d", i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	release()
+	post(t, h, "/insert_expense", `{`+auth+`,"description":"Aluguel","value":"2500.00","due_date":"2026-11-05"}`)
+	post(t, h, "/update_contact", withAddress)
+	late := post(t, h, "/insert_sales_order", strings.Replace(serviceOrder, `"estimated_payment_date":"2026-11-30"`, `"estimated_payment_date":"2026-11-10"`, 1))
+	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+late["data"].(map[string]any)["id"].(string)+`"}`)
+	unit := "unit=" + fx.tokens["unitA"]
+	for _, c := range []struct{ page, file, header, row string }{
+		{"/portal/contacts?busca=exportada&" + unit, "contatos", "Nome;Tipo;CPF/CNPJ", "Exportada 59;Pessoa jurídica;"},
+		{"/portal/transactions?mes=2026-11&" + unit, "lancamentos-2026-11", "Tipo;Descrição;Contato;Vencimento;Pagamento;Conta;Valor", "Despesa;Aluguel;;05/11/2026;;;2500,00"},
+		{"/portal/orders?mes=2026-11&" + unit, "pedidos-2026-11", "Pedido;Cliente;Previsão de pagamento;Valor;Cobrança;Nota", ";10/11/2026;1500,00;"},
+		{"/portal/products?" + unit, "produtos", "Código;Descrição;Tipo;Preço", ";Parafuso 10mm;Produto;0,35;UN;7318.15.00;5102"},
+		{"/portal/overdue?" + unit, "em-atraso-2026-11-22", "Cliente;Pedido;Parcela;Vencimento;Dias de atraso;Valor;Cobrança", ";1;10/11/2026;12;1500,00;Boleto"},
+		{"/portal/contracts?" + unit, "contratos", "Contrato;Cliente;Situação", ""},
+		{"/portal/dre?mes=2026-11&" + unit, "dre-2026-11-01-2026-11-30", "Linha;2026-11-01 a 2026-11-30;2026-10-01 a 2026-10-31", "(−) Despesas administrativas;0,00;0,00"},
+		{"/portal/statement?" + unit, "extrato", "Data;Valor;Histórico;Situação;Conciliação;FITID", ""},
+		{"/portal/audit?" + unit, "registro", "Quando;Quem;O quê;Registro", "/insert_expense"},
+	} {
+		page := b.do("GET", c.page, nil).Body.String()
+		links := regexp.MustCompile(`<a href="([^"]+)" download>`).FindAllStringSubmatch(page, -1)
+		if len(links) != 2 {
+			t.Errorf("%s links %d exports", c.page, len(links))
+			continue
+		}
+		rec := b.do("GET", html.UnescapeString(links[0][1]), nil)
+		body := rec.Body.String()
+		if rec.Code != 200 || rec.Header().Get("Content-Type") != "text/csv; charset=utf-8" || !strings.Contains(rec.Header().Get("Content-Disposition"), `filename="`+c.file+`.csv"`) ||
+			!strings.HasPrefix(body, "\ufeff"+c.header) || !strings.Contains(body, c.row) {
+			t.Errorf("%s CSV = %d %v\n%s", c.page, rec.Code, rec.Header(), body)
+		}
+		rec = b.do("GET", html.UnescapeString(links[1][1]), nil)
+		f, err := excelize.OpenReader(bytes.NewReader(rec.Body.Bytes()))
+		if err != nil {
+			t.Errorf("%s XLSX: %v", c.page, err)
+			continue
+		}
+		rows, _ := f.GetRows(f.GetSheetList()[0])
+		if len(rows) != strings.Count(body, "\r\n") {
+			t.Errorf("%s: the XLSX has %d rows, the CSV %d", c.page, len(rows), strings.Count(body, "\r\n"))
+		}
+		f.Close()
+	}
+	// The whole list, not the page: 60 contacts, 50 on the page.
+	rec := b.do("GET", "/portal/contacts?busca=exportada&formato=csv&"+unit, nil)
+	if n := strings.Count(rec.Body.String(), "\r\n"); n != 61 {
+		t.Errorf("the contacts' CSV has %d lines, want 61", n)
+	}
+	// Money is a number in the XLSX.
+	rec = b.do("GET", "/portal/transactions?mes=2026-11&formato=xlsx&"+unit, nil)
+	f, err := excelize.OpenReader(bytes.NewReader(rec.Body.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sheet := f.GetSheetList()[0]
+	if v, _ := f.GetCellValue(sheet, "G2", excelize.Options{RawCellValue: true}); v != "2500" {
+		t.Errorf("the value cell is %q", v)
+	}
+	if typ, _ := f.GetCellType(sheet, "G2"); typ != excelize.CellTypeUnset && typ != excelize.CellTypeNumber {
+		t.Errorf("the value cell is of type %v", typ)
+	}
+}
