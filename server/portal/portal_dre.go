@@ -33,14 +33,7 @@ func (s *Portal) drePage(p *portalRequest) {
 		s.portalFailed(p, err)
 		return
 	}
-	if s.exportable(p, "dre-"+d.From+"-"+d.To, func() (render.Table, error) {
-		t := render.Table{Name: "DRE " + d.From + " a " + d.To, Columns: []render.Column{{Title: "Linha", Kind: render.ColText},
-			{Title: d.From + " a " + d.To, Kind: render.ColMoney}, {Title: d.PreviousFrom + " a " + d.PreviousTo, Kind: render.ColMoney}}}
-		for _, l := range d.Lines {
-			t.Rows = append(t.Rows, []string{l.Label, l.Amount.StringFixed(2), l.Previous.StringFixed(2)})
-		}
-		return t, nil
-	}) {
+	if s.exportable(p, "dre-"+d.From+"-"+d.To, func() (render.Table, error) { return accounting.DRETable(d), nil }) {
 		return
 	}
 	body := render.PortalDRE{Month: month, Cash: basis == store.BasisCash, AllUnits: all,

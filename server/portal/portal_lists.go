@@ -10,6 +10,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"fincom/render"
+	"fincom/server/accounting"
 	"fincom/server/statement"
 	"fincom/server/web"
 	"fincom/store"
@@ -21,7 +22,10 @@ import (
 // statementPage: GET /portal/statement, the unit's open statement lines,
 // each to pair with an open entry or dismiss.
 func (s *Portal) statementPage(p *portalRequest, status int, notice, errText string) {
-	if s.exportable(p, "extrato", func() (render.Table, error) { return statementTable(p) }) {
+	if s.exportable(p, "extrato", func() (render.Table, error) {
+		all, err := p.db.StatementLines(p.ctx, p.unit.ID, "", "")
+		return accounting.StatementTable("Extrato", all), err
+	}) {
 		return
 	}
 	lines, err := p.db.StatementLines(p.ctx, p.unit.ID, "", "open")
@@ -105,21 +109,6 @@ func (s *Portal) statementPage(p *portalRequest, status int, notice, errText str
 		body.Resolved = append(body.Resolved, r)
 	}
 	p.page(s, status, "statement", "Conciliação bancária", "statement", body, notice, errText)
-}
-
-// statementTable is every statement line of the unit, of every account,
-// with where it stands.
-func statementTable(p *portalRequest) (render.Table, error) {
-	t := render.Table{Name: "Extrato", Columns: []render.Column{{Title: "Data", Kind: render.ColDate}, {Title: "Valor", Kind: render.ColMoney},
-		{Title: "Histórico", Kind: render.ColText}, {Title: "Situação", Kind: render.ColText}, {Title: "Conciliação", Kind: render.ColText},
-		{Title: "FITID", Kind: render.ColText}}}
-	lines, err := p.db.StatementLines(p.ctx, p.unit.ID, "", "")
-	for _, l := range lines {
-		t.Rows = append(t.Rows, []string{l.Date, l.Amount.StringFixed(2), l.Memo.String,
-			map[string]string{"open": "Em aberto", "matched": "Conciliada", "dismissed": "Descartada"}[l.Status],
-			map[string]string{"exact": "automática", "window": "automática", "person": "manual"}[l.MatchedBy.String], l.FITID})
-	}
-	return t, err
 }
 
 // portalReconcile: POST /portal/statement/:token pairs a line with an

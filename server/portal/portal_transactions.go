@@ -11,6 +11,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"fincom/render"
+	"fincom/server/accounting"
 	"fincom/server/brdoc"
 	"fincom/server/web"
 	"fincom/store"
@@ -53,16 +54,7 @@ func (s *Portal) transactionsForm(p *portalRequest, status int, notice, errText 
 			found = append(found, e)
 		}
 	}
-	if s.exportable(p, "lancamentos-"+month, func() (render.Table, error) {
-		t := render.Table{Name: "Lançamentos " + month, Columns: []render.Column{{Title: "Tipo", Kind: render.ColText}, {Title: "Descrição", Kind: render.ColText},
-			{Title: "Contato", Kind: render.ColText}, {Title: "Vencimento", Kind: render.ColDate}, {Title: "Pagamento", Kind: render.ColDate},
-			{Title: "Conta", Kind: render.ColText}, {Title: "Valor", Kind: render.ColMoney}}}
-		for _, e := range found {
-			t.Rows = append(t.Rows, []string{map[string]string{"in": "Receita", "out": "Despesa"}[e.Type], e.Description, e.Contact, e.DueDate, e.PayDay,
-				e.Account, e.Value.StringFixed(2)})
-		}
-		return t, nil
-	}) {
+	if s.exportable(p, "lancamentos-"+month, func() (render.Table, error) { return accounting.EntriesTable("Lançamentos "+month, found), nil }) {
 		return
 	}
 	found, body.Pager = paginate(p, found)

@@ -1,0 +1,75 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// MonthInvoice is an invoice the unit issued in a period, as the
+// accountant receives it: the invoice and the order it is of.
+type MonthInvoice struct {
+	Invoice
+	OrderToken string
+}
+
+// IssuedInvoices are the unit's invoices issued (authorized, then maybe
+// cancelled, or denied) on a day within from..to (São Paulo's days), by
+// kind and number.
+func (db *DB) IssuedInvoices(ctx context.Context, unitID int64, from, to Date) ([]MonthInvoice, error) {
+	// issued_at is kept in UTC (timestamp): the days' bounds are São
+	// Paulo's midnights in UTC.
+	start := time.Date(from.Year(), from.Month(), from.Day(), 0, 0, 0, 0, saoPaulo)
+	end := time.Date(to.Year(), to.Month(), to.Day()+1, 0, 0, 0, 0, saoPaulo)
+	rows, err := db.r.QueryContext(ctx, `SELECT i.token, i.kind, i.status, i.series, i.number, i.access_key, i.verification, i.protocol, i.issued_at,
+		i.cancelled_at, i.cancel_reason, i.xml, i.status_code, i.status_text, o.token
+		FROM invoices i JOIN sales_orders o ON o.id = i.order_id
+		WHERE i.unit_id = ? AND i.status IN ('AUTHORIZED', 'CANCELLED', 'DENIED') AND i.issued_at >= ? AND i.issued_at < ?
+		ORDER BY i.kind, i.series, i.number`, unitID, timestamp(start), timestamp(end))
+	if err != nil {
+		return nil, wrap("issued invoices", err)
+	}
+	defer rows.Close()
+	var out []MonthInvoice
+	for rows.Next() {
+		var m MonthInvoice
+		inv, err := scanInvoice(scanFunc(func(dest ...any) error { return rows.Scan(append(dest, &m.OrderToken)...) }))
+		if err != nil {
+			return nil, wrap("issued invoices", err)
+		}
+		m.Invoice = inv
+		out = append(out, m)
+	}
+	return out, wrap("issued invoices", rows.Err())
+}
+
+// scanFunc is a scanner of a function's.
+type scanFunc func(dest ...any) error
+
+func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
+
+// ReceivedNote is an NF-e of the unit's inbox, whole (not a summary).
+type ReceivedNote struct {
+	AccessKey, SupplierName, IssueDate string
+	Total                              Money
+	XML                                string
+}
+
+// ReceivedNotes are the full NF-e of the unit's inbox issued on a day
+// within from..to, by issue date.
+func (db *DB) ReceivedNotes(ctx context.Context, unitID int64, from, to string) ([]ReceivedNote, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT access_key, supplier_name, COALESCE(issue_date, ''), total_value, xml FROM nfe_inbox
+		WHERE unit_id = ? AND summary = 0 AND substr(issue_date, 1, 10) BETWEEN ? AND ? ORDER BY issue_date, id`, unitID, from, to)
+	if err != nil {
+		return nil, wrap("received notes", err)
+	}
+	defer rows.Close()
+	var out []ReceivedNote
+	for rows.Next() {
+		var n ReceivedNote
+		if err := rows.Scan(&n.AccessKey, &n.SupplierName, &n.IssueDate, &n.Total, &n.XML); err != nil {
+			return nil, wrap("received notes", err)
+		}
+		out = append(out, n)
+	}
+	return out, wrap("received notes", rows.Err())
+}
