@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -176,6 +177,20 @@ func TestCLIEndToEnd(t *testing.T) {
 	}
 	if err := cliErr(t, schema, data, "nfe", "import", "acme", unit, "../testdata/docread/nfse_abrasf.xml"); err == nil {
 		t.Fatal("an NFS-e imported as NF-e")
+	}
+	// The accountant's package of the note's month holds it.
+	pkg := filepath.Join(t.TempDir(), "contador.zip")
+	exp := jsonOut(t, cli(t, schema, data, "export", "accountant", "acme", unit, "--month", "2017-04", "--out", pkg, "--json"))
+	if r := exp["received"].(map[string]any); r["count"] != 1.0 || r["total"] != "335.50" {
+		t.Fatalf("export accountant: %v", exp)
+	}
+	if zr, err := zip.OpenReader(pkg); err != nil || len(zr.File) != len(exp["files"].([]any)) {
+		t.Fatalf("the package: %v", err)
+	} else {
+		zr.Close()
+	}
+	if err := cliErr(t, schema, data, "export", "accountant", "acme", unit, "--month", "2017-4", "--out", pkg); err == nil {
+		t.Fatal("a month without its zero accepted")
 	}
 	second := jsonOut(t, cli(t, schema, data, "token", "create", "acme", "--json"))["access_token"].(string)
 	cli(t, schema, data, "token", "revoke", "acme", second)

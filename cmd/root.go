@@ -88,7 +88,7 @@ func newRootCmd(a *app) *cobra.Command {
 	root.SetErr(a.errOut)
 	root.AddCommand(
 		newServeCmd(a), newDemoCmd(a), newDomainCmd(a), newUnitCmd(a), newTokenCmd(a), newUserCmd(a),
-		newMigrateCmd(a), newBackupCmd(a), newRestoreCmd(a), newJobsCmd(a), newOutboxCmd(a), newNFeCmd(a), newDoctorCmd(a), newAuditCmd(a), newVersionCmd(a),
+		newMigrateCmd(a), newBackupCmd(a), newRestoreCmd(a), newJobsCmd(a), newOutboxCmd(a), newNFeCmd(a), newExportCmd(a), newDoctorCmd(a), newAuditCmd(a), newVersionCmd(a),
 		newCNABCmd(a), newOFXCmd(a), newFiscalCmd(a),
 	)
 	return root

@@ -41,13 +41,41 @@ func (s dre) getDRE(r *web.Request, q *dreRequest) (any, error) {
 	return accounting.Compute(r.Ctx, r.DB, ids, from, to, cmp.Or(q.Basis, store.BasisAccrual))
 }
 
+type packageRequest struct {
+	Month string `json:"month" required:"true" pattern:"^[0-9]{4}-(0[1-9]|1[0-2])$"`
+}
+
+// accountantPackage answers the accountant's package of the unit's month
+// as a ZIP (accounting.Package).
+func (s dre) accountantPackage(r *web.Request, q *packageRequest) (any, error) {
+	first, err := store.ParseDateISO(q.Month + "-01")
+	if err != nil {
+		return nil, r.Route.FormatError("month")
+	}
+	zip, _, err := accounting.Package(r.Ctx, r.DB, s.Invoices, r.Unit, first)
+	if err != nil {
+		return nil, err
+	}
+	return web.Download{File: store.File{FileInfo: store.FileInfo{Name: "contador-" + q.Month + ".zip", ContentType: "application/zip",
+		Size: int64(len(zip))}, Data: zip}}, nil
+}
+
 // What the OpenAPI document says of this file's routes (their desc in
 // routes.go).
-const docGetDRE = "A fincom route: the Demonstração do Resultado of a period, `initial_date` (default: the first day of the current " +
-	"month) to `final_date` (default: its last day), at most 365 days, of the unit or, with `all_units`, of every unit of the " +
-	"domain, beside the period before it (as many whole months, or days). `basis` `accrual` (the default) counts the active " +
-	"entries by competence date (their due date when they have none), paid or not; `cash` counts the paid ones by payment " +
-	"date. Each line is a group of categories (their DRE group), a subtotal, or a movement that is not result (`outside`: " +
-	"contributions and loans received, investments, partners' withdrawals, loan payments); `amount` and `previous` are " +
-	"signed by their effect on the result (income positive, expenses negative), exact to the cent. Entries without a " +
-	"category are lines of their own. Orders and charges count once their payment is an entry."
+const (
+	docGetDRE = "A fincom route: the Demonstração do Resultado of a period, `initial_date` (default: the first day of the current " +
+		"month) to `final_date` (default: its last day), at most 365 days, of the unit or, with `all_units`, of every unit of the " +
+		"domain, beside the period before it (as many whole months, or days). `basis` `accrual` (the default) counts the active " +
+		"entries by competence date (their due date when they have none), paid or not; `cash` counts the paid ones by payment " +
+		"date. Each line is a group of categories (their DRE group), a subtotal, or a movement that is not result (`outside`: " +
+		"contributions and loans received, investments, partners' withdrawals, loan payments); `amount` and `previous` are " +
+		"signed by their effect on the result (income positive, expenses negative), exact to the cent. Entries without a " +
+		"category are lines of their own. Orders and charges count once their payment is an entry."
+	docAccountantPackage = "A fincom route: the accountant's package of the unit's `month` (YYYY-MM) as a ZIP: every invoice the " +
+		"unit issued in it (São Paulo's days) under `notas-emitidas/<kind>/`, its authority's document (the NF-e's nfeProc, the " +
+		"NFS-e's note), its events (cancellation, correction letters) and its DANFE (a national NFS-e's DANFSe); every full NF-e " +
+		"of the inbox issued in it under `notas-recebidas/`; `lancamentos-YYYY-MM.xlsx` (entries due in the month), " +
+		"`extrato-YYYY-MM.xlsx` (statement lines posted in it), `dre-competencia-YYYY-MM.xlsx` and `dre-caixa-YYYY-MM.xlsx`; " +
+		"and `manifest.json` with `manifesto.txt`: counts per kind and status, the authorized notes' totals (each note's vNF, a " +
+		"service note's value), the received notes' total, the entries' in and out, and the net result on both bases."
+)

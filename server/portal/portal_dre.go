@@ -57,3 +57,21 @@ func (s *Portal) drePage(p *portalRequest) {
 	body.Chart = render.NewDREChart(bars)
 	p.page(s, http.StatusOK, "dre", "DRE", "dre", body, "", "")
 }
+
+// portalAccountantPackage: GET /portal/accountant?mes=YYYY-MM, the
+// accountant's package of the unit's month as a download
+// (accounting.Package, as /export_accountant_package).
+func (s *Portal) portalAccountantPackage(p *portalRequest) {
+	month, first, _ := portalMonth(p)
+	zip, _, err := accounting.Package(p.ctx, p.db, s.Invoices, p.unit, first)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	h := p.w.Header()
+	h.Set("Content-Type", "application/zip")
+	h.Set("Content-Disposition", `attachment; filename="contador-`+month+`.zip"`)
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	p.w.Write(zip)
+}

@@ -121,6 +121,7 @@ func (s *Portal) Routes(r *httprouter.Router) {
 	}))
 	r.POST("/portal/statement/:token", s.portalReconcile)
 	r.GET("/portal/dre", s.withSession(s.drePage))
+	r.GET("/portal/accountant", s.withSession(s.portalAccountantPackage))
 	r.GET("/portal/inbox", s.withSession(s.inboxPage))
 	r.GET("/portal/outbox", s.withSession(s.outboxPage))
 	r.GET("/portal/webhooks", s.withSession(s.webhooksPage))
