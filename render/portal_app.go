@@ -63,12 +63,12 @@ type PortalPage struct {
 	Notice string
 	Error  string
 	Body   any
-	// Exports link the list's CSV and XLSX, on a list page.
-	Exports *ExportLinks
+	// Exports link the CSV and XLSX of the page's lists.
+	Exports []ExportLinks
 }
 
-// ExportLinks are the addresses of a list's exports.
-type ExportLinks struct{ CSV, XLSX string }
+// ExportLinks are the addresses of a list's exports, and what the list is.
+type ExportLinks struct{ Label, CSV, XLSX string }
 
 // Portal writes the portal page name (portal_NAME.html).
 func (r *Renderer) Portal(w io.Writer, name string, p PortalPage) error {

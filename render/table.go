@@ -18,6 +18,7 @@ const (
 	ColMoney = "money" // a decimal with two places
 	ColDate  = "date"  // YYYY-MM-DD
 	ColInt   = "int"
+	ColNum   = "number" // a decimal as it is (a quantity)
 )
 
 // Column is a column of an exported table.
@@ -53,6 +54,8 @@ func (t Table) WriteCSV(w io.Writer) error {
 				if d, err := decimal.NewFromString(v); err == nil {
 					v = strings.Replace(d.StringFixed(2), ".", ",", 1)
 				}
+			case ColNum:
+				v = strings.Replace(v, ".", ",", 1)
 			case ColDate:
 				v = DateBR(v)
 			default:
@@ -121,6 +124,10 @@ func (t Table) WriteXLSX(w io.Writer) error {
 					// fincom's (at most 15 significant digits, two
 					// places) comes back from one as the same decimal.
 					row[i] = excelize.Cell{StyleID: money, Value: d.InexactFloat64()}
+				}
+			case ColNum:
+				if d, err := decimal.NewFromString(v); err == nil {
+					row[i] = d.InexactFloat64()
 				}
 			case ColDate:
 				if d, err := time.Parse("2006-01-02", v); err == nil {

@@ -46,7 +46,12 @@ func TestPortalExports(t *testing.T) {
 		{"/portal/audit?" + unit, "registro", "Quando;Quem;O quê;Registro", "/insert_expense"},
 	} {
 		page := b.do("GET", c.page, nil).Body.String()
-		links := regexp.MustCompile(`<a href="([^"]+)" download>`).FindAllStringSubmatch(page, -1)
+		var links [][]string
+		for _, l := range regexp.MustCompile(`<a href="([^"]+)" download>`).FindAllStringSubmatch(page, -1) {
+			if !strings.Contains(l[1], "lista=") {
+				links = append(links, l)
+			}
+		}
 		if len(links) != 2 {
 			t.Errorf("%s links %d exports", c.page, len(links))
 			continue
@@ -68,6 +73,20 @@ func TestPortalExports(t *testing.T) {
 			t.Errorf("%s: the XLSX has %d rows, the CSV %d", c.page, len(rows), strings.Count(body, "\r\n"))
 		}
 		f.Close()
+	}
+	// The orders' page exports the period's charges and invoices too, the
+	// products' page the stock movements.
+	for _, c := range []struct{ path, want string }{
+		{"/portal/orders?mes=2026-11&lista=cobrancas&formato=csv&" + unit, ";1;10/11/2026;Boleto bancário;1500,00;"},
+		{"/portal/orders?mes=2026-11&lista=notas&formato=csv&" + unit, "Tipo;Série;Número;Emissão;Pedido;Cliente;Situação;Chave;Protocolo"},
+		{"/portal/products?lista=estoque&formato=csv&" + unit, "Data;Tipo;Produto;Quantidade;Unidade;Valor unitário;Valor total"},
+	} {
+		if rec := b.do("GET", c.path, nil); rec.Code != 200 || !strings.Contains(rec.Body.String(), c.want) {
+			t.Errorf("%s = %d\n%s", c.path, rec.Code, rec.Body)
+		}
+	}
+	if page := b.do("GET", "/portal/orders?mes=2026-11&"+unit, nil).Body.String(); !strings.Contains(page, "Exportar as cobranças com vencimento no período") {
+		t.Error("the orders' page does not link the charges' export")
 	}
 	// The whole list, not the page: 60 contacts, 50 on the page.
 	rec := b.do("GET", "/portal/contacts?busca=exportada&formato=csv&"+unit, nil)

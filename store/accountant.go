@@ -9,7 +9,7 @@ import (
 // accountant receives it: the invoice and the order it is of.
 type MonthInvoice struct {
 	Invoice
-	OrderToken string
+	OrderToken, OrderCode, Customer string
 }
 
 // IssuedInvoices are the unit's invoices issued (authorized, then maybe
@@ -21,8 +21,8 @@ func (db *DB) IssuedInvoices(ctx context.Context, unitID int64, from, to Date) (
 	start := time.Date(from.Year(), from.Month(), from.Day(), 0, 0, 0, 0, saoPaulo)
 	end := time.Date(to.Year(), to.Month(), to.Day()+1, 0, 0, 0, 0, saoPaulo)
 	rows, err := db.r.QueryContext(ctx, `SELECT i.token, i.kind, i.status, i.series, i.number, i.access_key, i.verification, i.protocol, i.issued_at,
-		i.cancelled_at, i.cancel_reason, i.xml, i.status_code, i.status_text, o.token
-		FROM invoices i JOIN sales_orders o ON o.id = i.order_id
+		i.cancelled_at, i.cancel_reason, i.xml, i.status_code, i.status_text, o.token, o.cod_orders, COALESCE(c.display_name, '')
+		FROM invoices i JOIN sales_orders o ON o.id = i.order_id LEFT JOIN contacts c ON c.id = o.contact_id
 		WHERE i.unit_id = ? AND i.status IN ('AUTHORIZED', 'CANCELLED', 'DENIED') AND i.issued_at >= ? AND i.issued_at < ?
 		ORDER BY i.kind, i.series, i.number`, unitID, timestamp(start), timestamp(end))
 	if err != nil {
@@ -32,7 +32,7 @@ func (db *DB) IssuedInvoices(ctx context.Context, unitID int64, from, to Date) (
 	var out []MonthInvoice
 	for rows.Next() {
 		var m MonthInvoice
-		inv, err := scanInvoice(scanFunc(func(dest ...any) error { return rows.Scan(append(dest, &m.OrderToken)...) }))
+		inv, err := scanInvoice(scanFunc(func(dest ...any) error { return rows.Scan(append(dest, &m.OrderToken, &m.OrderCode, &m.Customer)...) }))
 		if err != nil {
 			return nil, wrap("issued invoices", err)
 		}
@@ -72,4 +72,38 @@ func (db *DB) ReceivedNotes(ctx context.Context, unitID int64, from, to string) 
 		out = append(out, n)
 	}
 	return out, wrap("received notes", rows.Err())
+}
+
+// PeriodCharge is a charge of the unit due within a period, as the
+// office exports it.
+type PeriodCharge struct {
+	OrderCode, Customer       string
+	Installment               int
+	DueDate, Status, Method   string
+	Amount                    Money
+	PaidAt                    Stamp
+	PaidVia, Ours, PaidAmount Text
+}
+
+// PeriodCharges are the unit's charges (cancelled ones included) due
+// within from..to, by due date.
+func (db *DB) PeriodCharges(ctx context.Context, unitID int64, from, to string) ([]PeriodCharge, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT o.cod_orders, COALESCE(c.display_name, ''), ch.installment, ch.due_date, ch.status, ch.payment_key,
+		ch.amount, ch.paid_at, ch.paid_via, ch.our_number, ch.paid_amount
+		FROM charges ch JOIN sales_orders o ON o.id = ch.order_id LEFT JOIN contacts c ON c.id = o.contact_id
+		WHERE o.unit_id = ? AND ch.due_date BETWEEN ? AND ? AND ch.status <> 'ISSUING' ORDER BY ch.due_date, o.cod_orders, ch.installment`, unitID, from, to)
+	if err != nil {
+		return nil, wrap("period charges", err)
+	}
+	defer rows.Close()
+	var out []PeriodCharge
+	for rows.Next() {
+		var c PeriodCharge
+		if err := rows.Scan(&c.OrderCode, &c.Customer, &c.Installment, &c.DueDate, &c.Status, &c.Method, &c.Amount, &c.PaidAt, &c.PaidVia, &c.Ours,
+			&c.PaidAmount); err != nil {
+			return nil, wrap("period charges", err)
+		}
+		out = append(out, c)
+	}
+	return out, wrap("period charges", rows.Err())
 }

@@ -24,7 +24,7 @@ func (s *Portal) contactsPage(p *portalRequest, status int, form render.PortalCo
 		return
 	}
 	body := render.PortalContacts{Search: search, Form: form, FormState: render.FormState{Field: field, FieldError: fieldErr}}
-	if s.exportable(p, "contatos", func() (render.Table, error) {
+	if s.exportable(p, "", "esta lista", "contatos", func() (render.Table, error) {
 		t := render.Table{Name: "Contatos", Columns: []render.Column{{Title: "Nome", Kind: render.ColText}, {Title: "Tipo", Kind: render.ColText},
 			{Title: "CPF/CNPJ", Kind: render.ColText}, {Title: "Razão social", Kind: render.ColText}, {Title: "E-mail", Kind: render.ColText},
 			{Title: "Telefone", Kind: render.ColText}, {Title: "Observação", Kind: render.ColText}}}

@@ -39,7 +39,7 @@ func (s *Portal) contractsPage(p *portalRequest, status int, form render.PortalC
 			found = append(found, c)
 		}
 	}
-	if s.exportable(p, "contratos", func() (render.Table, error) {
+	if s.exportable(p, "", "esta lista", "contratos", func() (render.Table, error) {
 		t := render.Table{Name: "Contratos", Columns: []render.Column{{Title: "Contrato", Kind: render.ColText}, {Title: "Cliente", Kind: render.ColText},
 			{Title: "Situação", Kind: render.ColText}, {Title: "Início", Kind: render.ColDate}, {Title: "Fim", Kind: render.ColDate},
 			{Title: "Recorrência", Kind: render.ColText}, {Title: "Renovação automática", Kind: render.ColText}}}

@@ -33,7 +33,7 @@ func (s *Portal) drePage(p *portalRequest) {
 		s.portalFailed(p, err)
 		return
 	}
-	if s.exportable(p, "dre-"+d.From+"-"+d.To, func() (render.Table, error) { return accounting.DRETable(d), nil }) {
+	if s.exportable(p, "", "esta lista", "dre-"+d.From+"-"+d.To, func() (render.Table, error) { return accounting.DRETable(d), nil }) {
 		return
 	}
 	body := render.PortalDRE{Month: month, Cash: basis == store.BasisCash, AllUnits: all,

@@ -8,14 +8,16 @@ import (
 	"fincom/render"
 )
 
-// exportable answers the list page's export when the request asks for
-// one (?formato=csv or xlsx): table(), the whole list as filtered, not
-// only its page, as a download named name; reports whether it answered.
-// Otherwise the page will link both exports of what it shows.
-func (s *Portal) exportable(p *portalRequest, name string, table func() (render.Table, error)) bool {
-	p.exports = true
-	format := p.r.URL.Query().Get("formato")
-	if format != "csv" && format != "xlsx" {
+// exportable answers a list's export when the request asks for it
+// (?formato=csv or xlsx, and ?lista=list; "" is the page's own list):
+// table(), the whole list as filtered, not only its page, as a download
+// named name; reports whether it answered. Otherwise the page will link
+// both exports of the list, under label.
+func (s *Portal) exportable(p *portalRequest, list, label, name string, table func() (render.Table, error)) bool {
+	p.exports = append(p.exports, render.ExportLinks{Label: label, CSV: exportLink(p.r, list, "csv"), XLSX: exportLink(p.r, list, "xlsx")})
+	q := p.r.URL.Query()
+	format := q.Get("formato")
+	if (format != "csv" && format != "xlsx") || q.Get("lista") != list {
 		return false
 	}
 	t, err := table()
@@ -45,14 +47,15 @@ func (s *Portal) exportable(p *portalRequest, name string, table func() (render.
 	return true
 }
 
-// exportLinks are the links to a list page's exports: its own address
-// with the format asked.
-func exportLinks(r *http.Request) *render.ExportLinks {
-	link := func(format string) string {
-		q := r.URL.Query()
-		q.Del("pagina")
-		q.Set("formato", format)
-		return r.URL.Path + "?" + q.Encode()
+// exportLink is the address of a list's export: the page's own with the
+// list and the format asked.
+func exportLink(r *http.Request, list, format string) string {
+	q := r.URL.Query()
+	q.Del("pagina")
+	q.Del("lista")
+	if list != "" {
+		q.Set("lista", list)
 	}
-	return &render.ExportLinks{CSV: link("csv"), XLSX: link("xlsx")}
+	q.Set("formato", format)
+	return r.URL.Path + "?" + q.Encode()
 }

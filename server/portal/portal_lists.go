@@ -22,7 +22,7 @@ import (
 // statementPage: GET /portal/statement, the unit's open statement lines,
 // each to pair with an open entry or dismiss.
 func (s *Portal) statementPage(p *portalRequest, status int, notice, errText string) {
-	if s.exportable(p, "extrato", func() (render.Table, error) {
+	if s.exportable(p, "", "esta lista", "extrato", func() (render.Table, error) {
 		all, err := p.db.StatementLines(p.ctx, p.unit.ID, "", "")
 		return accounting.StatementTable("Extrato", all), err
 	}) {
@@ -259,7 +259,7 @@ func (s *Portal) logPage(p *portalRequest, file, title, nav string, body render.
 			found = append(found, r)
 		}
 	}
-	if s.exportable(p, file, func() (render.Table, error) {
+	if s.exportable(p, "", "esta lista", file, func() (render.Table, error) {
 		t := render.Table{Name: body.Heading, Rows: found}
 		for _, c := range body.Columns {
 			t.Columns = append(t.Columns, render.Column{Title: c, Kind: render.ColText})

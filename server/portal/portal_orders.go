@@ -62,7 +62,7 @@ func (s *Portal) portalOrders(p *portalRequest) {
 	if q := p.r.URL.Query(); q.Get("de") != "" {
 		body.From, body.To = first.ISO(), last.ISO()
 	}
-	if s.exportable(p, "pedidos-"+month, func() (render.Table, error) {
+	if s.exportable(p, "", "esta lista", "pedidos-"+month, func() (render.Table, error) {
 		t := render.Table{Name: "Pedidos " + month, Columns: []render.Column{{Title: "Pedido", Kind: render.ColText}, {Title: "Cliente", Kind: render.ColText},
 			{Title: "Previsão de pagamento", Kind: render.ColDate}, {Title: "Valor", Kind: render.ColMoney}, {Title: "Cobrança", Kind: render.ColText},
 			{Title: "Nota", Kind: render.ColText}}}
@@ -70,6 +70,38 @@ func (s *Portal) portalOrders(p *portalRequest) {
 			t.Rows = append(t.Rows, []string{o.Code, o.Customer, o.Date, o.Total.StringFixed(2), chargeSummary(o.Charges), invoiceStatus(o.Invoice)})
 		}
 		return t, nil
+	}) {
+		return
+	}
+	if s.exportable(p, "cobrancas", "as cobranças com vencimento no período", "cobrancas-"+month, func() (render.Table, error) {
+		charges, err := p.db.PeriodCharges(p.ctx, p.unit.ID, first.ISO(), last.ISO())
+		t := render.Table{Name: "Cobranças " + month, Columns: []render.Column{{Title: "Pedido", Kind: render.ColText}, {Title: "Cliente", Kind: render.ColText},
+			{Title: "Parcela", Kind: render.ColInt}, {Title: "Vencimento", Kind: render.ColDate}, {Title: "Forma", Kind: render.ColText},
+			{Title: "Valor", Kind: render.ColMoney}, {Title: "Situação", Kind: render.ColText}, {Title: "Pago em", Kind: render.ColDate},
+			{Title: "Valor pago", Kind: render.ColMoney}, {Title: "Nosso número", Kind: render.ColText}}}
+		for _, c := range charges {
+			paid := ""
+			if c.PaidAt.Valid {
+				paid = store.Today(c.PaidAt.Time()).ISO()
+			}
+			t.Rows = append(t.Rows, []string{c.OrderCode, c.Customer, strconv.Itoa(c.Installment), c.DueDate, render.PaymentMethodName(c.Method),
+				c.Amount.StringFixed(2), chargeStatusBR(c.Status), paid, c.PaidAmount.String, c.Ours.String})
+		}
+		return t, err
+	}) {
+		return
+	}
+	if s.exportable(p, "notas", "as notas emitidas no período", "notas-"+month, func() (render.Table, error) {
+		notes, err := p.db.IssuedInvoices(p.ctx, p.unit.ID, first, last)
+		t := render.Table{Name: "Notas emitidas " + month, Columns: []render.Column{{Title: "Tipo", Kind: render.ColText}, {Title: "Série", Kind: render.ColInt},
+			{Title: "Número", Kind: render.ColInt}, {Title: "Emissão", Kind: render.ColDate}, {Title: "Pedido", Kind: render.ColText},
+			{Title: "Cliente", Kind: render.ColText}, {Title: "Situação", Kind: render.ColText}, {Title: "Chave", Kind: render.ColText},
+			{Title: "Protocolo", Kind: render.ColText}}}
+		for _, n := range notes {
+			t.Rows = append(t.Rows, []string{kindName(n.Kind), strconv.Itoa(n.Series), strconv.Itoa(n.Number), store.Today(n.IssuedTime()).ISO(), n.OrderCode,
+				n.Customer, invoiceStatus(n.Status), n.AccessKey.String, n.Protocol})
+		}
+		return t, err
 	}) {
 		return
 	}

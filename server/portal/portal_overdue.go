@@ -30,7 +30,7 @@ func (s *Portal) overduePage(p *portalRequest, status int, notice, errText strin
 		s.portalFailed(p, err)
 		return
 	}
-	if s.exportable(p, "em-atraso-"+today.ISO(), func() (render.Table, error) {
+	if s.exportable(p, "", "esta lista", "em-atraso-"+today.ISO(), func() (render.Table, error) {
 		t := render.Table{Name: "Em atraso " + today.ISO(), Columns: []render.Column{{Title: "Cliente", Kind: render.ColText}, {Title: "Pedido", Kind: render.ColText},
 			{Title: "Parcela", Kind: render.ColInt}, {Title: "Vencimento", Kind: render.ColDate}, {Title: "Dias de atraso", Kind: render.ColInt},
 			{Title: "Valor", Kind: render.ColMoney}, {Title: "Cobrança", Kind: render.ColText}}}

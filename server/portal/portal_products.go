@@ -31,7 +31,7 @@ func (s *Portal) productsPage(p *portalRequest, status int, form render.PortalPr
 			found = append(found, it)
 		}
 	}
-	if s.exportable(p, "produtos", func() (render.Table, error) {
+	if s.exportable(p, "", "esta lista", "produtos", func() (render.Table, error) {
 		t := render.Table{Name: "Produtos e serviços", Columns: []render.Column{{Title: "Código", Kind: render.ColText}, {Title: "Descrição", Kind: render.ColText},
 			{Title: "Tipo", Kind: render.ColText}, {Title: "Preço", Kind: render.ColMoney}, {Title: "Unidade", Kind: render.ColText},
 			{Title: "NCM", Kind: render.ColText}, {Title: "CFOP", Kind: render.ColText}, {Title: "CST IBS/CBS", Kind: render.ColText},
@@ -41,6 +41,20 @@ func (s *Portal) productsPage(p *portalRequest, status int, form render.PortalPr
 				it.MonetaryValue.StringFixed(2), it.Unit.String, formatNCM(it.NCM.String), it.CFOP.String, it.IBSCBSCST, it.IBSCBSClass})
 		}
 		return t, nil
+	}) {
+		return
+	}
+	if s.exportable(p, "estoque", "os movimentos de estoque", "movimentos-estoque", func() (render.Table, error) {
+		moves, err := p.db.Movements(p.ctx, p.unit.ID, store.MovementFilter{})
+		t := render.Table{Name: "Movimentos de estoque", Columns: []render.Column{{Title: "Data", Kind: render.ColDate}, {Title: "Tipo", Kind: render.ColText},
+			{Title: "Produto", Kind: render.ColText}, {Title: "Quantidade", Kind: render.ColNum}, {Title: "Unidade", Kind: render.ColText},
+			{Title: "Valor unitário", Kind: render.ColMoney}, {Title: "Valor total", Kind: render.ColMoney}, {Title: "Lote", Kind: render.ColText},
+			{Title: "Validade", Kind: render.ColDate}, {Title: "Contato", Kind: render.ColText}}}
+		for _, m := range moves {
+			t.Rows = append(t.Rows, []string{m.DateInOut, map[string]string{"in": "Entrada", "out": "Saída"}[m.Type], m.Product, m.Quantity.String(),
+				m.Unit.String, m.UnitaryValue.StringFixed(2), m.TotalValue.StringFixed(2), m.Lote.String, m.ValidationDate.String, m.ContactName.String})
+		}
+		return t, err
 	}) {
 		return
 	}

@@ -53,7 +53,7 @@ type portalRequest struct {
 	session store.Session
 	units   []store.Unit
 	unit    store.Unit
-	exports bool // the page is a list with exports (exportable)
+	exports []render.ExportLinks // the page's lists' exports (exportable)
 }
 
 // page writes a portal page with the request's user, units and CSRF token.
@@ -65,8 +65,8 @@ func (p *portalRequest) page(s *Portal, status int, name, title, nav string, bod
 	cur := render.PortalUnit{Token: p.unit.Token, Name: p.unit.Name}
 	pg := render.PortalPage{Title: title, Nav: nav, User: p.session.User.Name + " <" + p.session.User.Email + ">",
 		CSRF: p.session.CSRF, Units: units, Unit: cur, Notice: notice, Error: errText, Body: body}
-	if p.exports && status == http.StatusOK {
-		pg.Exports = exportLinks(p.r)
+	if status == http.StatusOK {
+		pg.Exports = p.exports
 	}
 	s.portalPage(p.w, status, name, pg)
 }

@@ -54,7 +54,7 @@ func (s *Portal) transactionsForm(p *portalRequest, status int, notice, errText 
 			found = append(found, e)
 		}
 	}
-	if s.exportable(p, "lancamentos-"+month, func() (render.Table, error) { return accounting.EntriesTable("Lançamentos "+month, found), nil }) {
+	if s.exportable(p, "", "esta lista", "lancamentos-"+month, func() (render.Table, error) { return accounting.EntriesTable("Lançamentos "+month, found), nil }) {
 		return
 	}
 	found, body.Pager = paginate(p, found)
