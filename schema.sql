@@ -52,7 +52,9 @@ CREATE TABLE units (
 	-- when.
 	fiscal_contingency TEXT NOT NULL DEFAULT 'off'
 		CHECK (fiscal_contingency IN ('off', 'svc', 'epec')),
-	fiscal_contingency_since TEXT
+	fiscal_contingency_since TEXT,
+	-- Where the unit's accountant receives the monthly package, if anywhere.
+	accountant_email TEXT
 ) STRICT;
 
 -- A unit's connection to its PSP (the Banco Central's API Pix): the OAuth

@@ -123,6 +123,12 @@ func TestCLIEndToEnd(t *testing.T) {
 	if v := jsonOut(t, cli(t, schema, data, "unit", "set", "acme", unit, "--allow-negative-stock=true", "--json")); v["allow_negative_stock"] != true {
 		t.Fatalf("unit set: %v", v)
 	}
+	if v := jsonOut(t, cli(t, schema, data, "unit", "set", "acme", unit, "--accountant-email", "contador@escritorio.com.br", "--json")); v["profile"].(map[string]any)["accountant_email"] != "contador@escritorio.com.br" {
+		t.Fatalf("unit set --accountant-email: %v", v)
+	}
+	if err := cliErr(t, schema, data, "unit", "set", "acme", unit, "--accountant-email", "contador"); err == nil {
+		t.Fatal("an accountant's address that is none accepted")
+	}
 	if err := cliErr(t, schema, data, "unit", "set", "acme", "fcu_acme_nope", "--allow-negative-stock"); err == nil {
 		t.Fatal("unknown unit set")
 	}

@@ -258,7 +258,7 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if err != nil {
 		return err
 	}
-	runner := &jobs.Runner{Domains: ds, Log: log, Billing: bill, WebhookAllowPrivate: o.hooksPriv || o.testMode, LinkKeys: linkKeys, Roots: roots,
+	runner := &jobs.Runner{Domains: ds, Log: log, Billing: bill, Invoices: inv, WebhookAllowPrivate: o.hooksPriv || o.testMode, LinkKeys: linkKeys, Roots: roots,
 		PSPPoll: o.pspPoll, PublicURL: o.publicURL}
 	srv, err := server.New(ds, sys, server.Config{Version: Version, MaxMultipartBytes: o.maxUpload, UploadMemory: o.uploadMem, Logger: log, PublicURL: o.publicURL,
 		Replicas: replicas, Billing: bill, Invoices: inv, TestMode: o.testMode, WebhookAllowPrivate: o.hooksPriv, Seed: o.seed, CORSOrigins: origins, LinkKeys: linkKeys,

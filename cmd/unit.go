@@ -15,6 +15,7 @@ import (
 	"fincom/server/certs"
 	"fincom/server/fiscal"
 	"fincom/server/invoicing"
+	"fincom/server/registers"
 	"fincom/store"
 )
 
@@ -138,7 +139,7 @@ type profileFlags struct {
 	crt                                                        int
 	icms, pis, cofins                                          string
 	cscID, csc                                                 string
-	pixKey                                                     string
+	pixKey, accountant                                         string
 	environment                                                string
 	nfseIssuer                                                 string
 	contingency                                                string
@@ -161,13 +162,14 @@ func (f *profileFlags) flags(c *cobra.Command) {
 	fs.StringVar(&f.cscID, "csc-id", "", "NFC-e: the id of the CSC the state gave the unit (e.g. 000001)")
 	fs.StringVar(&f.csc, "csc", "", "NFC-e: the CSC (kept sealed with --secrets-key-file)")
 	fs.StringVar(&f.pixKey, "pix-key", "", "the unit's PIX key (CPF, CNPJ, +55 phone, e-mail or random key): the key of orders that give none")
+	fs.StringVar(&f.accountant, "accountant-email", "", "e-mails the accountant's package of each month to this address on day 5 of the next (empty: none)")
 	fs.StringVar(&f.environment, "fiscal-environment", "", "where the unit's invoices go: homologacao (tests, no legal value; the default) or producao")
 	fs.StringVar(&f.contingency, "fiscal-contingency", "", "svc: the unit's NF-e go to its state's contingency authorizer (SVC-AN or SVC-RS) while the state's own is down; epec: when SVC is down too, they are issued at once by EPEC and sent later; off: back to normal")
 	fs.StringVar(&f.nfseIssuer, "nfse-issuer", "", "records where the unit's city issues NFS-e, as the portal's units page shows: national (the default) or municipal; each order's nf_kind decides where its note goes (nfsen national, nfse municipal)")
 }
 
 var profileFlagNames = []string{"street", "number", "complement", "district", "zip", "phone", "ie", "crt", "cnae", "icms-rate", "pis-rate",
-	"cofins-rate", "csc-id", "csc", "pix-key", "fiscal-environment", "nfse-issuer", "fiscal-contingency"}
+	"cofins-rate", "csc-id", "csc", "pix-key", "fiscal-environment", "nfse-issuer", "fiscal-contingency", "accountant-email"}
 
 func (f *profileFlags) changed(fs *pflag.FlagSet) bool {
 	for _, n := range profileFlagNames {
@@ -289,6 +291,12 @@ func (f *profileFlags) apply(fs *pflag.FlagSet, p *store.UnitProfile, a *app) er
 	if fs.Changed("csc-id") {
 		if p.CSCID = brdoc.Digits(f.cscID); p.CSCID != "" && len(p.CSCID) > 6 {
 			return fmt.Errorf("--csc-id %s: up to 6 digits", f.cscID)
+		}
+	}
+	if fs.Changed("accountant-email") {
+		p.AccountantEmail = strings.TrimSpace(f.accountant)
+		if p.AccountantEmail != "" && !registers.ValidEmail(p.AccountantEmail) {
+			return fmt.Errorf("--accountant-email %s: not an e-mail address", f.accountant)
 		}
 	}
 	if fs.Changed("pix-key") {

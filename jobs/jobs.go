@@ -16,6 +16,7 @@ import (
 
 	"fincom/server/billing"
 	"fincom/server/certs"
+	"fincom/server/invoicing"
 	"fincom/store"
 )
 
@@ -27,6 +28,9 @@ type Runner struct {
 	// charges of the orders contract billing makes; nil queues no e-mail
 	// and leaves those orders uncharged.
 	Billing *billing.Service
+	// Invoices renders the DANFE of the accountant's packages (nil: the
+	// DANFSe kept with a note, else fincom's rendering).
+	Invoices *invoicing.Service
 	// Sender delivers the outbox; nil keeps messages there, unsent.
 	Sender Sender
 	// LinkKeys opens the sign-in links queued e-mails keep sealed (the
@@ -134,6 +138,16 @@ func (r *Runner) RunDay(ctx context.Context, db *store.DB, day store.Date) ([]Re
 	// only.
 	if err := db.CompactSearch(ctx); err != nil {
 		r.Log.Error("compact search index", "domain", db.Name, "err", err)
+	}
+	if day.Day() == AccountantDay {
+		res, err := r.mailAccountantPackages(ctx, db, day)
+		if err != nil {
+			return out, fmt.Errorf("%s %s: %w", AccountantJob, day.ISO(), err)
+		}
+		if len(res.Created) > 0 {
+			r.Log.Info("job run", "domain", db.Name, "job", AccountantJob, "date", day.ISO(), "packages", res.Created)
+		}
+		out = append(out, res)
 	}
 	if day.Day() == 1 {
 		created, err := db.CreateRecurringOrders(ctx, day)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"time"
 )
 
@@ -106,4 +107,12 @@ func (db *DB) PeriodCharges(ctx context.Context, unitID int64, from, to string) 
 		out = append(out, c)
 	}
 	return out, wrap("period charges", rows.Err())
+}
+
+// QueueUnitNotice adds a message of the unit's, of no order, to the
+// outbox (a dedupe key already queued counts once).
+func (db *DB) QueueUnitNotice(ctx context.Context, unitID int64, n Notice) error {
+	return wrap("queue unit notice", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		return queueNotice(ctx, tx, unitID, 0, &n, now, db.id)
+	}))
 }

@@ -31,6 +31,7 @@ var undoSchema = map[int]string{
 	44: `DROP INDEX invoices_cancel_pending;`,
 	46: `ALTER TABLE products DROP COLUMN ibs_cbs_operation;`,
 	47: `ALTER TABLE statement_lines DROP COLUMN entry_effect;`,
+	48: `ALTER TABLE units DROP COLUMN accountant_email;`,
 	45: `ALTER TABLE sales_order_lines DROP COLUMN ibs_cbs_class; ALTER TABLE products DROP COLUMN ibs_cbs_class; ALTER TABLE products DROP COLUMN ibs_cbs_cst;`,
 }
 

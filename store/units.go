@@ -60,6 +60,9 @@ type UnitProfile struct {
 	// authorizer later), since FiscalContingencySince (RFC 3339).
 	FiscalContingency      string `json:"fiscal_contingency,omitempty"`
 	FiscalContingencySince string `json:"fiscal_contingency_since,omitempty"`
+	// AccountantEmail receives the accountant's package of each month,
+	// when set.
+	AccountantEmail string `json:"accountant_email,omitempty"`
 }
 
 // Where a unit's service invoices are issued (UnitProfile.NFSeIssuer).
@@ -74,7 +77,7 @@ const (
 	Producao    = "producao"
 )
 
-const profileColumns = `street, number, complement, district, zip, phone, ie, crt, cnae, icms_rate, pis_rate, cofins_rate, csc_id, csc_sealed, pix_key, fiscal_environment, nfse_issuer, fiscal_contingency, fiscal_contingency_since`
+const profileColumns = `street, number, complement, district, zip, phone, ie, crt, cnae, icms_rate, pis_rate, cofins_rate, csc_id, csc_sealed, pix_key, fiscal_environment, nfse_issuer, fiscal_contingency, fiscal_contingency_since, accountant_email`
 
 func (p *UnitProfile) args() []any {
 	environment := p.FiscalEnvironment
@@ -99,13 +102,16 @@ func (p *UnitProfile) args() []any {
 	}
 	return []any{nullString(p.Street), nullString(p.Number), nullString(p.Complement), nullString(p.District), nullString(p.Zip),
 		nullString(p.Phone), nullString(p.IE), crt, nullString(p.CNAE), nullString(p.ICMSRate), nullString(p.PISRate),
-		nullString(p.COFINSRate), nullString(p.CSCID), csc, nullString(p.PixKey), environment, issuer, contingency, nullString(p.FiscalContingencySince)}
+		nullString(p.COFINSRate), nullString(p.CSCID), csc, nullString(p.PixKey), environment, issuer, contingency, nullString(p.FiscalContingencySince),
+		nullString(p.AccountantEmail)}
 }
 
 func scanProfile(s scanner, p *UnitProfile) error {
-	var v [18]sql.NullString
+	var v [19]sql.NullString
 	var crt sql.NullInt64
-	err := s.Scan(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &crt, &v[8], &v[9], &v[10], &v[11], &v[12], &p.CSCSealed, &v[13], &v[14], &v[15], &v[16], &v[17])
+	err := s.Scan(&v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &crt, &v[8], &v[9], &v[10], &v[11], &v[12], &p.CSCSealed, &v[13], &v[14], &v[15], &v[16], &v[17],
+		&v[18])
+	p.AccountantEmail = v[18].String
 	p.PixKey, p.FiscalEnvironment, p.NFSeIssuer = v[13].String, v[14].String, v[15].String
 	p.FiscalContingency, p.FiscalContingencySince = v[16].String, v[17].String
 	p.Street, p.Number, p.Complement, p.District, p.Zip, p.Phone, p.IE = v[0].String, v[1].String, v[2].String, v[3].String, v[4].String, v[5].String, v[6].String
@@ -131,7 +137,7 @@ func (db *DB) SetUnitProfile(ctx context.Context, unitToken string, change func(
 		if err := change(&p); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE units SET (`+profileColumns+`) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) WHERE token = ?`,
+		_, err := tx.ExecContext(ctx, `UPDATE units SET (`+profileColumns+`) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) WHERE token = ?`,
 			append(p.args(), unitToken)...)
 		return err
 	})
@@ -215,7 +221,7 @@ func (db *DB) CreateUnit(ctx context.Context, in UnitInput) (Unit, error) {
 		u.CreatedAt = stampOf(now)
 		res, err := tx.ExecContext(ctx, `
 			INSERT INTO units (token, name, cnpj, city_ibge, im, created_at, `+profileColumns+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			append([]any{u.Token, u.Name, nullString(u.CNPJ), nullString(u.CityIBGE), nullString(u.IM), timestamp(now)}, in.Profile.args()...)...)
 		if err != nil {
 			return err

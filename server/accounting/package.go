@@ -212,7 +212,7 @@ func Package(ctx context.Context, db *store.DB, inv *invoicing.Service, unit sto
 	if err != nil {
 		return nil, m, err
 	}
-	if err := write("manifesto.txt", []byte(m.text())); err != nil {
+	if err := write("manifesto.txt", []byte(m.Text())); err != nil {
 		return nil, m, err
 	}
 	if err := write("manifest.json", js); err != nil {
@@ -227,8 +227,8 @@ func Package(ctx context.Context, db *store.DB, inv *invoicing.Service, unit sto
 // kindNames name the kinds of invoice in the manifest.
 var kindNames = map[string]string{"nfe": "NF-e", "nfce": "NFC-e", "nfse": "NFS-e municipal", "nfsen": "NFS-e nacional"}
 
-// text is the manifest in Portuguese, for the accountant to read.
-func (m Manifest) text() string {
+// Text is the manifest in Portuguese, for the accountant to read.
+func (m Manifest) Text() string {
 	var b strings.Builder
 	brl := func(v store.Money) string { return render.BRL(v.StringFixed(2)) }
 	fmt.Fprintf(&b, "Pacote do contador · %s · CNPJ %s · %s\r\n\r\n", m.Unit, m.CNPJ, m.Month)
