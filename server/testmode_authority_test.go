@@ -66,3 +66,83 @@ func TestTestModeAuthorities(t *testing.T) {
 		t.Fatalf("cancel the national NFS-e: %d %s", rec.Code, rec.Body)
 	}
 }
+
+// TestTestModeAuthorityLog: /_test/authority_log lists what the local
+// authorities received through the production client; after drop_reply,
+// one enviNFe (its reply lost), then the retry's consult and no second
+// enviNFe, the note authorized; deny answers 301 with the manual's text,
+// reject takes its code as a string and the manual's text by default;
+// while unreachable nothing reaches them, and the note goes through once
+// the mode changes.
+func TestTestModeAuthorityLog(t *testing.T) {
+	h := testModeServer(t)
+	post(t, h, "/update_contact", withAddress)
+	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
+	mode := func(body string) {
+		t.Helper()
+		post(t, h, "/_test/authority", `{"access_token":"{{access}}",`+body+`}`)
+	}
+	log := func() []map[string]any {
+		t.Helper()
+		var out []map[string]any
+		for _, m := range post(t, h, "/_test/authority_log", `{"access_token":"{{access}}"}`)["data"].([]any) {
+			out = append(out, m.(map[string]any))
+		}
+		return out
+	}
+	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	mode(`"mode":"drop_reply"`)
+	do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	if out["status"] != "AUTHORIZED" {
+		t.Fatalf("after the dropped reply: %v", out)
+	}
+	var sends, consults int
+	var first map[string]any
+	for _, m := range log() {
+		switch m["message"] {
+		case "enviNFe":
+			sends++
+			if first == nil {
+				first = m
+			}
+		case "consSitNFe":
+			consults++
+		}
+	}
+	if sends != 1 || consults < 1 || first["code"] != "no reply" || first["key"] != out["access_key"] || first["service"] != "NFeAutorizacao4" {
+		t.Fatalf("log after drop_reply: %d enviNFe, %d consults, first %v\n%v", sends, consults, first, log())
+	}
+
+	denied := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	mode(`"mode":"deny"`)
+	rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+denied+`"}`)
+	if !strings.Contains(rec.Body.String(), "Uso Denegado: Irregularidade fiscal do emitente") || !strings.Contains(rec.Body.String(), "301") {
+		t.Fatalf("deny: %d %s", rec.Code, rec.Body)
+	}
+	rejected := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	mode(`"mode":"reject","code":"778"`)
+	if rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+rejected+`"}`); !strings.Contains(rec.Body.String(), "Rejeição: Informado NCM inexistente") {
+		t.Fatalf("reject 778: %d %s", rec.Code, rec.Body)
+	}
+	if got := log(); got[len(got)-1]["code"] != "778" {
+		t.Errorf("the log's last code: %v", got[len(got)-1])
+	}
+
+	mode(`"mode":"unreachable"`)
+	n := len(log())
+	later := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	if rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+later+`"}`); rec.Code == http.StatusOK && strings.Contains(rec.Body.String(), "AUTHORIZED") {
+		t.Fatalf("unreachable authorized: %s", rec.Body)
+	}
+	if len(log()) != n {
+		t.Errorf("a message reached an unreachable authority: %v", log()[n:])
+	}
+	mode(`"mode":"authorize"`)
+	if out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+later+`"}`)["data"].(map[string]any); out["status"] != "AUTHORIZED" {
+		t.Fatalf("once reachable: %v", out)
+	}
+	if rec := do(h, http.MethodPost, "/_test/authority", `{"access_token":"{{access}}","mode":"reject","code":1}`); rec.Code != http.StatusBadRequest {
+		t.Errorf("reject code 1 = %d", rec.Code)
+	}
+}

@@ -23,3 +23,12 @@ func (s *Service) ForgetAuthorities(domain string) {
 		s.Rehearsal.Forget(domain)
 	}
 }
+
+// AuthorityLog lists the messages test mode's local authorities received
+// for the domain, in order; ErrNoRehearsal outside test mode.
+func (s *Service) AuthorityLog(db *store.DB) ([]localauth.Message, error) {
+	if s.Rehearsal == nil {
+		return nil, ErrNoRehearsal
+	}
+	return s.Rehearsal.Log(db.Name), nil
+}

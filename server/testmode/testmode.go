@@ -479,23 +479,21 @@ func (s *Mode) testRefuseCharge(r *web.Request, q *refuseRequest) (any, error) {
 // authorities (SEFAZ and the national NFS-e system) do with its next
 // notes.
 type authorityMode struct {
-	Mode    string `json:"mode"` // authorize, reject, delay, drop, offline
-	Code    int    `json:"code"`
-	Reason  string `json:"reason" text:"multiline"`
-	DelayMS int    `json:"delay_ms"`
+	Mode    string    `json:"mode" enum:"authorize,reject,deny,delay,drop_reply,unreachable,offline,drop"`
+	Code    *web.Code `json:"code"`
+	Reason  string    `json:"reason" text:"multiline"`
+	DelayMS int       `json:"delay_ms"`
 }
 
-var errAuthorityMode = web.NewError(http.StatusBadRequest, "Use mode authorize, reject (code 200 to 999 and reason), delay (delay_ms up to 60000), drop or offline.")
+var errAuthorityMode = web.NewError(http.StatusBadRequest, "Use mode authorize, reject (code 200 to 999; a reason unless the manual lists the code), deny, delay (delay_ms up to 60000), drop_reply, unreachable or offline.")
 
 func (q *authorityMode) Validate() error {
 	switch q.Mode {
-	case "authorize", "drop", "offline":
+	case "authorize", "drop", "drop_reply", "offline", "unreachable", "deny":
 	case "reject":
-		if q.Code == 0 {
-			q.Code, q.Reason = 301, "Uso Denegado: Irregularidade fiscal do emitente"
-		}
-		if q.Code < 200 || q.Code > 999 || q.Reason == "" {
-			return errAuthorityMode
+		if q.Code == nil {
+			c := web.Code(301)
+			q.Code = &c
 		}
 	case "delay":
 		if q.DelayMS <= 0 || q.DelayMS > 60_000 {
@@ -513,11 +511,21 @@ func (q *authorityMode) Validate() error {
 // fiscal do emitente"), delay their answers, drop the next answer after
 // processing the note, or go offline.
 func (s *Mode) testAuthority(r *web.Request, q *authorityMode) (any, error) {
-	err := s.Invoices.SetAuthorityMode(r.Ctx, r.DB, localauth.Mode{Mode: q.Mode, Code: q.Code, Reason: q.Reason, DelayMS: q.DelayMS})
+	m := localauth.Mode{Mode: q.Mode, Reason: q.Reason, DelayMS: q.DelayMS}
+	if q.Code != nil {
+		m.Code = int(*q.Code)
+	}
+	err := s.Invoices.SetAuthorityMode(r.Ctx, r.DB, m)
 	if errors.Is(err, localauth.ErrMode) {
 		return nil, errAuthorityMode
 	}
-	return *q, err
+	return m, err
+}
+
+// testAuthorityLog (test mode) answers the messages the domain's local
+// authorities received, in order.
+func (s *Mode) testAuthorityLog(r *web.Request) (any, error) {
+	return s.Invoices.AuthorityLog(r.DB)
 }
 
 // testDomainTTL is how long a throw-away domain lives.
@@ -538,6 +546,19 @@ func (s *Mode) testDocuments(r *web.Request) (any, error) {
 // What the OpenAPI document says of this file's routes (their desc in
 // routes.go).
 const (
+	docTestAuthority = "Sets, for the domain until changed, what its local tax authorities (a SEFAZ and a national NFS-e system " +
+		"on loopback, reached through the production clients over mutual TLS) do with its messages. `mode`: `authorize` (as they " +
+		"judge: schemas, signatures, the certificate's CNPJ, duplicates); `reject` with `code` (a cStat, 200 to 999, as a number or " +
+		"a numeric string; `reason` the manual's text for the code by default) for every note; `deny` (as reject, 301 by " +
+		"default); `delay` with `delay_ms` (up to 60000) before each answer; `drop_reply` (the next message is processed and its " +
+		"reply lost on the wire; the mode then returns to `authorize`); `unreachable` (no connection: nothing reaches them; a " +
+		"note waits pending and the transmissions loop sends it once the mode changes); `offline` (they answer 503). `drop` is " +
+		"`drop_reply`'s earlier name. Example: `{\"access_token\": \"…\", \"mode\": \"reject\", \"code\": 778}`."
+	docTestAuthorityLog = "The messages the domain's local tax authorities received, oldest first (the latest 1000): `service` " +
+		"(the SEFAZ web service, as `NFeAutorizacao4`, or `SefinNacional`), `message` (the message's root element, as " +
+		"`enviNFe`, `consSitNFe`, `envEvento`; the national system's method and path, as `POST /nfse`), `key` (the access key " +
+		"it names, when it names one) and `code` (its answer's last cStat, the HTTP status, or `no reply` when the reply was " +
+		"dropped). Example: `[{\"service\": \"NFeAutorizacao4\", \"message\": \"enviNFe\", \"key\": \"3526…\", \"code\": \"100\"}]`."
 	docTestBankReturn = "The simulated bank's CNAB 240 return file paying an order's open boleto (`id_token`, optional `installment`) today, " +
 		"for its amount or `amount`, with the headers of the unit's agreement: hand it to /import_return as a firm hands its bank's " +
 		"file. Nothing changes until it is imported. 409 `There is no open charge to pay.` without an open registered boleto."

@@ -2,6 +2,7 @@ package testmode
 
 import (
 	"fincom/server/billing"
+	"fincom/server/fiscal/localauth"
 	"fincom/server/web"
 )
 
@@ -28,7 +29,9 @@ func (s *Mode) TestRoutes() []web.Route {
 		{Path: "/_test/snapshot", Do: web.Handle(s.testSnapshot), Auth: web.AuthDomain, Texts: web.TextsDefault, Errs: web.ErrMap{{store.ErrBadSnapshot, errSnapshot}},
 			Doc: web.Doc{Tag: web.TagTestMode, Summary: "Save the domain's current state under a name.", Resp: web.WithMessage{Data: map[string]string{}}}},
 		{Path: "/_test/authority", Do: web.Handle(s.testAuthority), Auth: web.AuthDomain, Texts: web.TextsDefault,
-			Doc: web.Doc{Tag: web.TagTestMode, Summary: "Make the domain's local tax authorities authorize, reject (code and reason), delay, drop the next answer or go offline.", Resp: authorityMode{}}},
+			Doc: web.Doc{Tag: web.TagTestMode, Summary: "Make the domain's local tax authorities authorize, reject, deny, delay, drop the next reply, be unreachable or go offline.", Desc: docTestAuthority, Resp: localauth.Mode{}}},
+		{Path: "/_test/authority_log", Do: web.Plain(s.testAuthorityLog), Auth: web.AuthDomain, Texts: web.TextsDefault,
+			Doc: web.Doc{Tag: web.TagTestMode, Summary: "The messages the domain's local tax authorities received, in order.", Desc: docTestAuthorityLog, Resp: []localauth.Message{}}},
 		{Path: "/_test/psp", Do: web.Handle(s.testPSP), Auth: web.AuthDomain, Texts: web.TextsDefault,
 			Doc: web.Doc{Tag: web.TagTestMode, Summary: "Make the domain's local PSP answer, answer slowly or go offline, lose its next webhooks, refuse refunds.", Desc: docTestPSP, Resp: pspMode{}}},
 		{Path: "/_test/pix_automatico", Do: web.Handle(s.testPixAutomatico), Texts: web.TextsContract,

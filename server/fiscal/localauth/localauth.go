@@ -11,12 +11,18 @@
 package localauth
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -55,14 +61,18 @@ type domain struct {
 	seeded    bool
 	mode      Mode
 	drop      bool // the next answer, of either authority, is lost
+	log       []Message
 }
 
 // Mode is what test mode asks of a domain's authorities from now on:
-// authorize (as they judge), reject every note with Code and Reason,
-// answer after DelayMS, drop the next answer after processing the note
-// (as a timeout after sending would), or be offline (503).
+// authorize (as they judge), reject every note with Code and Reason (the
+// manual's text for the code by default), deny (reject with 301 by
+// default), answer after DelayMS, drop_reply (process the next message
+// and lose its answer on the wire, as a timeout after sending would; then
+// authorize), unreachable (no connection: nothing reaches them), or
+// offline (they answer 503). drop is drop_reply's earlier name.
 type Mode struct {
-	Mode    string `json:"mode" enum:"authorize,reject,delay,drop,offline"`
+	Mode    string `json:"mode" enum:"authorize,reject,deny,delay,drop_reply,unreachable,offline,drop"`
 	Code    int    `json:"code,omitempty"`
 	Reason  string `json:"reason,omitempty"`
 	DelayMS int    `json:"delay_ms,omitempty"`
@@ -102,6 +112,16 @@ func (a *Authorities) serve(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	if mode.Mode == "unreachable" {
+		// No connection: closed before anything is read.
+		if hj, ok := w.(http.Hijacker); ok {
+			if c, _, err := hj.Hijack(); err == nil {
+				c.Close()
+				return
+			}
+		}
+		panic(http.ErrAbortHandler)
+	}
 	if mode.Mode == "delay" {
 		select {
 		case <-time.After(time.Duration(mode.DelayMS) * time.Millisecond):
@@ -111,6 +131,11 @@ func (a *Authorities) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	r2 := r.Clone(r.Context())
 	r2.URL.Path = "/" + rest
+	body, _ := io.ReadAll(io.LimitReader(r.Body, 4<<20))
+	r2.Body = io.NopCloser(bytes.NewReader(body))
+	rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+	w = rec
+	defer func() { a.record(d, r2, body, rec) }()
 	if strings.HasPrefix(rest, "SefinNacional/") || strings.HasPrefix(rest, "adn/") {
 		if drop {
 			d.nfse.DropReplies(1)
@@ -177,7 +202,7 @@ func (a *Authorities) of(ctx context.Context, name string, b fiscal.Book) (*doma
 		}
 	}
 	switch mode.Mode {
-	case "reject":
+	case "reject", "deny":
 		d.sefaz.RejectNext(mode.Code, mode.Reason)
 		d.nfse.RejectNext(mode.Code, mode.Reason)
 	}
@@ -193,7 +218,7 @@ func (a *Authorities) Authorize(ctx context.Context, r fiscal.Request) (fiscal.A
 	if r.Invoice.Kind == fiscal.NFSe {
 		// The municipal note's stand-in takes the same refusal and delay.
 		switch mode.Mode {
-		case "reject":
+		case "reject", "deny":
 			return fiscal.Authorization{}, &fiscal.Rejection{Code: mode.Code, Reason: mode.Reason}
 		case "delay":
 			select {
@@ -272,13 +297,22 @@ func (a *Authorities) Manifest(ctx context.Context, m fiscal.Manifestation) (boo
 }
 
 // ErrMode is a mode test mode cannot set.
-var ErrMode = errors.New("mode must be authorize, reject (code 200 to 999 and a reason), delay (1 to 60000 ms), drop or offline")
+var ErrMode = errors.New("mode must be authorize, reject (code 200 to 999; a reason unless the manual lists the code), deny, delay (1 to 60000 ms), drop_reply, unreachable or offline")
 
 // Set sets what a domain's authorities do from now on.
 func (a *Authorities) Set(ctx context.Context, name string, m Mode, b fiscal.Book) error {
+	if m.Mode == "drop" {
+		m.Mode = "drop_reply"
+	}
+	if m.Mode == "deny" && m.Code == 0 {
+		m.Code = 301
+	}
+	if m.Reason == "" && (m.Mode == "reject" || m.Mode == "deny") {
+		m.Reason, _ = sefaz.ReturnText(m.Code)
+	}
 	switch m.Mode {
-	case "authorize", "drop", "offline":
-	case "reject":
+	case "authorize", "drop_reply", "offline", "unreachable":
+	case "reject", "deny":
 		if m.Code < 200 || m.Code > 999 || m.Reason == "" {
 			return ErrMode
 		}
@@ -294,10 +328,18 @@ func (a *Authorities) Set(ctx context.Context, name string, m Mode, b fiscal.Boo
 		return err
 	}
 	a.mu.Lock()
-	d.mode, d.drop = m, m.Mode == "drop"
+	d.mode, d.drop = m, m.Mode == "drop_reply"
+	if d.drop {
+		// Once the reply is lost, the authorities judge again.
+		d.mode = Mode{Mode: "authorize"}
+	}
 	a.mu.Unlock()
 	d.sefaz.SetOffline(m.Mode == "offline")
 	d.nfse.SetOffline(m.Mode == "offline")
+	// The mode before may have armed a rejection no note met (of arms
+	// one at each use in reject mode): the new mode starts clean.
+	d.sefaz.ClearRejection()
+	d.nfse.ClearRejection()
 	return nil
 }
 
@@ -334,4 +376,85 @@ func EndpointsFile(base string) ([]byte, error) {
 	sefin := map[string]string{"sefin": base + "/SefinNacional", "adn": base + "/adn"}
 	file["nfse"] = map[string]any{sefaz.Homologacao: sefin, sefaz.Producao: sefin}
 	return json.MarshalIndent(file, "", "  ")
+}
+
+// Message is a message a domain's local authorities received, as
+// /_test/authority_log lists it: the service (a SEFAZ web service, or
+// the national system's method and path), the message (its root element:
+// enviNFe, consSitNFe, envEvento, …; a DPS, an event, a query), the
+// access key it names, and its answer's code (the note's cStat, or the
+// HTTP status of a lost or refused one).
+type Message struct {
+	Service string `json:"service"`
+	Message string `json:"message"`
+	Key     string `json:"key"`
+	Code    string `json:"code"`
+}
+
+// maxLog bounds a domain's log of messages (the oldest go first).
+const maxLog = 1000
+
+var (
+	rootElement = regexp.MustCompile(`<nfeDadosMsg[^>]*>\s*(?:<\?xml[^>]*>\s*)?<([A-Za-z]+)[\s>]`)
+	keyOf       = regexp.MustCompile(`(?:<chNFe>|Id="NFe|Id="ID|"chaveAcesso":"|/nfse/|/dps/)([0-9]{44,50})`)
+	cStatOf     = regexp.MustCompile(`<cStat>([0-9]+)</cStat>`)
+)
+
+// recorder keeps what a local authority answered.
+type recorder struct {
+	http.ResponseWriter
+	status int
+	body   bytes.Buffer
+}
+
+func (r *recorder) WriteHeader(code int) { r.status = code; r.ResponseWriter.WriteHeader(code) }
+func (r *recorder) Write(b []byte) (int, error) {
+	if r.body.Len() < 1<<20 {
+		r.body.Write(b)
+	}
+	return r.ResponseWriter.Write(b)
+}
+
+// Hijack lets a dropped reply close the connection.
+func (r *recorder) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	r.status = 0
+	return http.NewResponseController(r.ResponseWriter).Hijack()
+}
+
+// record logs a message the domain's authorities received and answered.
+func (a *Authorities) record(d *domain, r *http.Request, body []byte, rec *recorder) {
+	m := Message{Service: strings.TrimPrefix(r.URL.Path, "/")}
+	if root := rootElement.FindSubmatch(body); root != nil {
+		m.Message = string(root[1])
+	} else {
+		m.Service, m.Message = "SefinNacional", r.Method+" "+strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, "/SefinNacional"), "/adn")
+	}
+	if k := keyOf.FindSubmatch(append(append([]byte(r.URL.Path+" "), body...), rec.body.Bytes()...)); k != nil {
+		m.Key = string(k[1])
+	}
+	switch all := cStatOf.FindAllSubmatch(rec.body.Bytes(), -1); {
+	case rec.status == 0, rec.status == http.StatusOK && rec.body.Len() == 0:
+		m.Code = "no reply"
+	case len(all) > 0:
+		m.Code = string(all[len(all)-1][1])
+	default:
+		m.Code = strconv.Itoa(rec.status)
+	}
+	a.mu.Lock()
+	d.log = append(d.log, m)
+	if len(d.log) > maxLog {
+		d.log = d.log[len(d.log)-maxLog:]
+	}
+	a.mu.Unlock()
+}
+
+// Log lists the messages a domain's authorities received, in order.
+func (a *Authorities) Log(name string) []Message {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	out := []Message{}
+	if d := a.domains[name]; d != nil {
+		out = append(out, d.log...)
+	}
+	return out
 }

@@ -158,3 +158,14 @@ func TestSVCOf(t *testing.T) {
 		t.Errorf("the table names %d states, the state codes %d", n, seen)
 	}
 }
+
+func TestReturnText(t *testing.T) {
+	for code, want := range map[int]string{100: "Autorizado o uso da NF-e", 301: "Uso Denegado: Irregularidade fiscal do emitente"} {
+		if got, ok := ReturnText(code); !ok || got != want {
+			t.Errorf("ReturnText(%d) = %q %v", code, got, ok)
+		}
+	}
+	if _, ok := ReturnText(9999); ok {
+		t.Error("an unknown code has a text")
+	}
+}

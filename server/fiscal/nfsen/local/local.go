@@ -101,6 +101,13 @@ func (s *System) RejectNext(code int, reason string) {
 	s.mu.Unlock()
 }
 
+// ClearRejection forgets a rejection RejectNext armed and no note met.
+func (s *System) ClearRejection() {
+	s.mu.Lock()
+	s.reject = nil
+	s.mu.Unlock()
+}
+
 // TamperNext processes the next request as always and answers what f
 // makes of its answer (status and JSON body): a hostile or broken answer.
 func (s *System) TamperNext(f func(status int, body []byte) (int, []byte)) {

@@ -110,6 +110,13 @@ func (a *Authority) RejectNext(code int, reason string) {
 	a.mu.Unlock()
 }
 
+// ClearRejection forgets a rejection RejectNext armed and no note met.
+func (a *Authority) ClearRejection() {
+	a.mu.Lock()
+	a.reject = nil
+	a.mu.Unlock()
+}
+
 // BusyNext answers the next lot or consultation with 656 (Consumo
 // Indevido), as an authority asked too often does.
 func (a *Authority) BusyNext() { a.mu.Lock(); a.busy = true; a.mu.Unlock() }
