@@ -24,7 +24,7 @@ func TestAccountantPackage(t *testing.T) {
 	nf := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
 	key := nf["access_key"].(string)
 	post(t, h, "/insert_income", `{`+auth+`,"description":"Serviço avulso","value":"800.00","due_date":"2026-11-10","pay_day":"2026-11-10","id_token_bank_account":"{{account1}}"}`)
-	rec := do(h, http.MethodPost, "/export_accountant_package", `{`+auth+`,"month":"2026-11"}`)
+	rec := do(h, http.MethodPost, "/get_accountant_package", `{`+auth+`,"month":"2026-11"}`)
 	if rec.Code != 200 || rec.Header().Get("Content-Type") != "application/zip" {
 		t.Fatalf("package = %d %v %.300s", rec.Code, rec.Header(), rec.Body)
 	}
@@ -80,7 +80,7 @@ func TestAccountantPackage(t *testing.T) {
 	if rec := b.do("GET", "/portal/accountant?mes=2026-11&unit="+fx.tokens["unitA"], nil); rec.Code != 200 || rec.Header().Get("Content-Type") != "application/zip" {
 		t.Errorf("the portal's package = %d", rec.Code)
 	}
-	if rec := do(h, http.MethodPost, "/export_accountant_package", `{`+auth+`,"month":"2026-13"}`); rec.Code != 422 && rec.Code != 400 {
+	if rec := do(h, http.MethodPost, "/get_accountant_package", `{`+auth+`,"month":"2026-13"}`); rec.Code != 422 && rec.Code != 400 {
 		t.Errorf("month 13 = %d", rec.Code)
 	}
 }

@@ -43,7 +43,7 @@ func (s *API) RouteTable() []web.Route {
 			Doc: web.Doc{Tag: web.TagFinance, Summary: "Cash flow of a period: realized and forecast, by day and month.", Desc: docCashFlow, Resp: store.CashFlow{}}},
 		{Path: "/get_dre", Do: web.Handle(dre{s}.getDRE), Texts: web.TextsNo404,
 			Doc: web.Doc{Tag: web.TagFinance, Summary: "The result of a period by DRE group (a fincom route), beside the period before.", Desc: docGetDRE, Resp: accounting.DRE{}}},
-		{Path: "/export_accountant_package", Do: web.Handle(dre{s}.accountantPackage), Texts: web.TextsNo404,
+		{Path: "/get_accountant_package", Do: web.Handle(dre{s}.accountantPackage), Texts: web.TextsNo404,
 			Doc: web.Doc{Tag: web.TagFinance, Summary: "The accountant's package of a month as a ZIP (a fincom route).", Desc: docAccountantPackage, Raw: "application/zip"}},
 		{Path: "/get_category_median", Do: web.Handle(categoryMedian{s}.getCategoryMedian), Auth: web.AuthTecOrAccess, Texts: web.TextsNo404, Errs: web.ErrMap{{web.ErrMissing, errProvideCNPJ}},
 			Doc: web.Doc{Tag: web.TagFinance, Summary: "The category most used with a contact (null under two uses).", Desc: docCategoryMedian, Resp: web.Nullable{V: store.CategoryUsage{}}}},

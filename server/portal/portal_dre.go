@@ -60,7 +60,7 @@ func (s *Portal) drePage(p *portalRequest) {
 
 // portalAccountantPackage: GET /portal/accountant?mes=YYYY-MM, the
 // accountant's package of the unit's month as a download
-// (accounting.Package, as /export_accountant_package).
+// (accounting.Package, as /get_accountant_package).
 func (s *Portal) portalAccountantPackage(p *portalRequest) {
 	month, first, _ := portalMonth(p)
 	zip, _, err := accounting.Package(p.ctx, p.db, s.Invoices, p.unit, first)
