@@ -142,6 +142,21 @@ func TestTestModeAuthorityLog(t *testing.T) {
 	if out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+later+`"}`)["data"].(map[string]any); out["status"] != "AUTHORIZED" {
 		t.Fatalf("once reachable: %v", out)
 	}
+	// async: a receipt, asked twice in vain, then the verdict.
+	mode(`"mode":"async","polls":2`)
+	n = len(log())
+	slow := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
+	if out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+slow+`"}`)["data"].(map[string]any); out["status"] != "AUTHORIZED" {
+		t.Fatalf("async: %v", out)
+	}
+	var seen []string
+	for _, m := range log()[n:] {
+		seen = append(seen, m["message"].(string)+":"+m["code"].(string))
+	}
+	if got := strings.Join(seen, " "); got != "enviNFe:103 consReciNFe:105 consReciNFe:105 consReciNFe:100" {
+		t.Errorf("async messages: %s", got)
+	}
+	mode(`"mode":"authorize"`)
 	if rec := do(h, http.MethodPost, "/_test/authority", `{"access_token":"{{access}}","mode":"reject","code":1}`); rec.Code != http.StatusBadRequest {
 		t.Errorf("reject code 1 = %d", rec.Code)
 	}

@@ -479,17 +479,18 @@ func (s *Mode) testRefuseCharge(r *web.Request, q *refuseRequest) (any, error) {
 // authorities (SEFAZ and the national NFS-e system) do with its next
 // notes.
 type authorityMode struct {
-	Mode    string    `json:"mode" enum:"authorize,reject,deny,delay,drop_reply,unreachable,offline,drop"`
+	Mode    string    `json:"mode" enum:"authorize,async,reject,deny,delay,drop_reply,unreachable,offline,drop"`
+	Polls   int       `json:"polls"`
 	Code    *web.Code `json:"code"`
 	Reason  string    `json:"reason" text:"multiline"`
 	DelayMS int       `json:"delay_ms"`
 }
 
-var errAuthorityMode = web.NewError(http.StatusBadRequest, "Use mode authorize, reject (code 200 to 999; a reason unless the manual lists the code), deny, delay (delay_ms up to 60000), drop_reply, unreachable or offline.")
+var errAuthorityMode = web.NewError(http.StatusBadRequest, "Use mode authorize, async (polls 0 to 8), reject (code 200 to 999; a reason unless the manual lists the code), deny, delay (delay_ms up to 60000), drop_reply, unreachable or offline.")
 
 func (q *authorityMode) Validate() error {
 	switch q.Mode {
-	case "authorize", "drop", "drop_reply", "offline", "unreachable", "deny":
+	case "authorize", "drop", "drop_reply", "offline", "unreachable", "deny", "async":
 	case "reject":
 		if q.Code == nil {
 			c := web.Code(301)
@@ -511,7 +512,7 @@ func (q *authorityMode) Validate() error {
 // fiscal do emitente"), delay their answers, drop the next answer after
 // processing the note, or go offline.
 func (s *Mode) testAuthority(r *web.Request, q *authorityMode) (any, error) {
-	m := localauth.Mode{Mode: q.Mode, Reason: q.Reason, DelayMS: q.DelayMS}
+	m := localauth.Mode{Mode: q.Mode, Reason: q.Reason, DelayMS: q.DelayMS, Polls: q.Polls}
 	if q.Code != nil {
 		m.Code = int(*q.Code)
 	}
@@ -548,7 +549,8 @@ func (s *Mode) testDocuments(r *web.Request) (any, error) {
 const (
 	docTestAuthority = "Sets, for the domain until changed, what its local tax authorities (a SEFAZ and a national NFS-e system " +
 		"on loopback, reached through the production clients over mutual TLS) do with its messages. `mode`: `authorize` (as they " +
-		"judge: schemas, signatures, the certificate's CNPJ, duplicates); `reject` with `code` (a cStat, 200 to 999, as a number or " +
+		"judge: schemas, signatures, the certificate's CNPJ, duplicates); `async` (each NF-e lot answered by a receipt, 103, whose " +
+		"ask is answered 105, Lote em processamento, `polls` times, 1 by default, up to 8, before its verdict); `reject` with `code` (a cStat, 200 to 999, as a number or " +
 		"a numeric string; `reason` the manual's text for the code by default) for every note; `deny` (as reject, 301 by " +
 		"default); `delay` with `delay_ms` (up to 60000) before each answer; `drop_reply` (the next message is processed and its " +
 		"reply lost on the wire; the mode then returns to `authorize`); `unreachable` (no connection: nothing reaches them; a " +

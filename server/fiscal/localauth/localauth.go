@@ -65,14 +65,18 @@ type domain struct {
 }
 
 // Mode is what test mode asks of a domain's authorities from now on:
-// authorize (as they judge), reject every note with Code and Reason (the
+// authorize (as they judge), async (a lot answered by a receipt, asked
+// Polls times before its verdict), reject every note with Code and Reason (the
 // manual's text for the code by default), deny (reject with 301 by
 // default), answer after DelayMS, drop_reply (process the next message
 // and lose its answer on the wire, as a timeout after sending would; then
 // authorize), unreachable (no connection: nothing reaches them), or
 // offline (they answer 503). drop is drop_reply's earlier name.
 type Mode struct {
-	Mode    string `json:"mode" enum:"authorize,reject,deny,delay,drop_reply,unreachable,offline,drop"`
+	Mode string `json:"mode" enum:"authorize,reject,deny,async,delay,drop_reply,unreachable,offline,drop"`
+	// Polls is how often an async lot's receipt is answered 105 (Lote em
+	// processamento) before its verdict (1 by default).
+	Polls   int    `json:"polls,omitempty"`
 	Code    int    `json:"code,omitempty"`
 	Reason  string `json:"reason,omitempty"`
 	DelayMS int    `json:"delay_ms,omitempty"`
@@ -297,7 +301,7 @@ func (a *Authorities) Manifest(ctx context.Context, m fiscal.Manifestation) (boo
 }
 
 // ErrMode is a mode test mode cannot set.
-var ErrMode = errors.New("mode must be authorize, reject (code 200 to 999; a reason unless the manual lists the code), deny, delay (1 to 60000 ms), drop_reply, unreachable or offline")
+var ErrMode = errors.New("mode must be authorize, async (polls 0 to 8), reject (code 200 to 999; a reason unless the manual lists the code), deny, delay (1 to 60000 ms), drop_reply, unreachable or offline")
 
 // Set sets what a domain's authorities do from now on.
 func (a *Authorities) Set(ctx context.Context, name string, m Mode, b fiscal.Book) error {
@@ -310,8 +314,15 @@ func (a *Authorities) Set(ctx context.Context, name string, m Mode, b fiscal.Boo
 	if m.Reason == "" && (m.Mode == "reject" || m.Mode == "deny") {
 		m.Reason, _ = sefaz.ReturnText(m.Code)
 	}
+	if m.Mode == "async" && m.Polls == 0 {
+		m.Polls = 1
+	}
 	switch m.Mode {
 	case "authorize", "drop_reply", "offline", "unreachable":
+	case "async":
+		if m.Polls < 0 || m.Polls > 8 {
+			return ErrMode
+		}
 	case "reject", "deny":
 		if m.Code < 200 || m.Code > 999 || m.Reason == "" {
 			return ErrMode
@@ -340,6 +351,7 @@ func (a *Authorities) Set(ctx context.Context, name string, m Mode, b fiscal.Boo
 	// one at each use in reject mode): the new mode starts clean.
 	d.sefaz.ClearRejection()
 	d.nfse.ClearRejection()
+	d.sefaz.SetAsync(m.Mode == "async", m.Polls)
 	return nil
 }
 

@@ -80,7 +80,9 @@ type Authority struct {
 	svcNotice  *fault // as an SVC: its status answers this (113, 114); with 114 its lots too
 	replace    []byte // the next lot is processed and answered with these bytes
 	offline    bool
-	received   []string // the services called, in order
+	received   []string       // the services called, in order
+	asyncPolls int            // SetAsync: 105s before a receipt's verdict
+	polls      map[string]int // receipt → 105s left
 }
 
 type note struct {
@@ -107,6 +109,14 @@ func (a *Authority) DropReplies(n int) { a.mu.Lock(); a.drop = n; a.mu.Unlock() 
 func (a *Authority) RejectNext(code int, reason string) {
 	a.mu.Lock()
 	a.reject = &fault{code, reason}
+	a.mu.Unlock()
+}
+
+// SetAsync answers lots with a receipt (103) when on, each receipt asked
+// polls times (105, Lote em processamento) before its verdict.
+func (a *Authority) SetAsync(on bool, polls int) {
+	a.mu.Lock()
+	a.Async, a.asyncPolls = on, polls
 	a.mu.Unlock()
 }
 
@@ -499,6 +509,12 @@ func (a *Authority) authorize(msg []byte, now time.Time) []byte {
 			a.receipts = map[string]string{}
 		}
 		a.receipts[rec] = string(prot)
+		if a.asyncPolls > 0 {
+			if a.polls == nil {
+				a.polls = map[string]int{}
+			}
+			a.polls[rec] = a.asyncPolls
+		}
 		return []byte(fmt.Sprintf(`<retEnviNFe xmlns="%s" versao="4.00"><tpAmb>2</tpAmb><verAplic>%s</verAplic><cStat>103</cStat>`+
 			`<xMotivo>Lote recebido com sucesso</xMotivo><cUF>35</cUF><dhRecbto>%s</dhRecbto><infRec><nRec>%s</nRec><tMed>1</tMed></infRec></retEnviNFe>`,
 			nfeNS, verAplic, dh(now), rec))
@@ -517,6 +533,9 @@ func (a *Authority) receipt(msg []byte, now time.Time) []byte {
 	prot, ok := a.receipts[q.Rec]
 	code, reason := 104, "Lote processado"
 	switch {
+	case ok && a.polls[q.Rec] > 0:
+		a.polls[q.Rec]--
+		code, reason, prot = 105, "Lote em processamento", ""
 	case a.stopped:
 		a.stopped = false
 		code, reason, prot = 108, "Serviço Paralisado Momentaneamente (curto prazo)", ""
