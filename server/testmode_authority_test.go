@@ -142,6 +142,16 @@ func TestTestModeAuthorityLog(t *testing.T) {
 	if out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+later+`"}`)["data"].(map[string]any); out["status"] != "AUTHORIZED" {
 		t.Fatalf("once reachable: %v", out)
 	}
+	// A national NFS-e refused by the national system's own code; an NF-e
+	// is not refused by it.
+	mode(`"mode":"reject","code":"E0014","reason":"Conjunto de Série e Número da DPS já existente"`)
+	nat := post(t, h, "/insert_sales_order", nationalOrder)["data"].(map[string]any)["id"].(string)
+	if rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+nat+`"}`); !strings.Contains(rec.Body.String(), "E0014") {
+		t.Fatalf("a national code: %d %s", rec.Code, rec.Body)
+	}
+	if out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)+`"}`)["data"].(map[string]any); out["status"] != "AUTHORIZED" {
+		t.Fatalf("an NF-e under a national code: %v", out)
+	}
 	// async: a receipt, asked twice in vain, then the verdict.
 	mode(`"mode":"async","polls":2`)
 	n = len(log())

@@ -479,11 +479,11 @@ func (s *Mode) testRefuseCharge(r *web.Request, q *refuseRequest) (any, error) {
 // authorities (SEFAZ and the national NFS-e system) do with its next
 // notes.
 type authorityMode struct {
-	Mode    string    `json:"mode" enum:"authorize,async,reject,deny,delay,drop_reply,unreachable,offline,drop"`
-	Polls   int       `json:"polls"`
-	Code    *web.Code `json:"code"`
-	Reason  string    `json:"reason" text:"multiline"`
-	DelayMS int       `json:"delay_ms"`
+	Mode    string          `json:"mode" enum:"authorize,async,reject,deny,delay,drop_reply,unreachable,offline,drop"`
+	Polls   int             `json:"polls"`
+	Code    *web.FlexString `json:"code"`
+	Reason  string          `json:"reason" text:"multiline"`
+	DelayMS int             `json:"delay_ms"`
 }
 
 var errAuthorityMode = web.NewError(http.StatusBadRequest, "Use mode authorize, async (polls 0 to 8), reject (code 200 to 999; a reason unless the manual lists the code), deny, delay (delay_ms up to 60000), drop_reply, unreachable or offline.")
@@ -492,8 +492,8 @@ func (q *authorityMode) Validate() error {
 	switch q.Mode {
 	case "authorize", "drop", "drop_reply", "offline", "unreachable", "deny", "async":
 	case "reject":
-		if q.Code == nil {
-			c := web.Code(301)
+		if q.Code == nil || *q.Code == "" {
+			c := web.FlexString("301") // a denial, as before deny had a name
 			q.Code = &c
 		}
 	case "delay":
@@ -502,6 +502,11 @@ func (q *authorityMode) Validate() error {
 		}
 	default:
 		return errAuthorityMode
+	}
+	if q.Code != nil && *q.Code != "" {
+		if _, _, ok := returnCode(string(*q.Code)); !ok {
+			return errAuthorityMode
+		}
 	}
 	return nil
 }
@@ -514,7 +519,7 @@ func (q *authorityMode) Validate() error {
 func (s *Mode) testAuthority(r *web.Request, q *authorityMode) (any, error) {
 	m := localauth.Mode{Mode: q.Mode, Reason: q.Reason, DelayMS: q.DelayMS, Polls: q.Polls}
 	if q.Code != nil {
-		m.Code = int(*q.Code)
+		m.Code, m.National, _ = returnCode(string(*q.Code))
 	}
 	err := s.Invoices.SetAuthorityMode(r.Ctx, r.DB, m)
 	if errors.Is(err, localauth.ErrMode) {
@@ -527,6 +532,17 @@ func (s *Mode) testAuthority(r *web.Request, q *authorityMode) (any, error) {
 // authorities received, in order.
 func (s *Mode) testAuthorityLog(r *web.Request) (any, error) {
 	return s.Invoices.AuthorityLog(r.DB)
+}
+
+// returnCode reads a rejection's code: a cStat (a number or a numeric
+// string), or the national NFS-e system's E followed by its digits.
+func returnCode(s string) (int, bool, bool) {
+	national := strings.HasPrefix(s, "E")
+	n, err := strconv.Atoi(strings.TrimPrefix(s, "E"))
+	if err != nil || n <= 0 || n > 9999 {
+		return 0, false, false
+	}
+	return n, national, true
 }
 
 // testDomainTTL is how long a throw-away domain lives.
@@ -551,7 +567,8 @@ const (
 		"on loopback, reached through the production clients over mutual TLS) do with its messages. `mode`: `authorize` (as they " +
 		"judge: schemas, signatures, the certificate's CNPJ, duplicates); `async` (each NF-e lot answered by a receipt, 103, whose " +
 		"ask is answered 105, Lote em processamento, `polls` times, 1 by default, up to 8, before its verdict); `reject` with `code` (a cStat, 200 to 999, as a number or " +
-		"a numeric string; `reason` the manual's text for the code by default) for every note; `deny` (as reject, 301 by " +
+		"a numeric string; `reason` the manual's text for the code by default; a national NFS-e system's `E0014` with its `reason` " +
+		"refuses only national NFS-e; 301 when none is given) for every note; `deny` (as reject, 301 by " +
 		"default); `delay` with `delay_ms` (up to 60000) before each answer; `drop_reply` (the next message is processed and its " +
 		"reply lost on the wire; the mode then returns to `authorize`); `unreachable` (no connection: nothing reaches them; a " +
 		"note waits pending and the transmissions loop sends it once the mode changes); `offline` (they answer 503). `drop` is " +

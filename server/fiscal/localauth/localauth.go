@@ -76,10 +76,13 @@ type Mode struct {
 	Mode string `json:"mode" enum:"authorize,reject,deny,async,delay,drop_reply,unreachable,offline,drop"`
 	// Polls is how often an async lot's receipt is answered 105 (Lote em
 	// processamento) before its verdict (1 by default).
-	Polls   int    `json:"polls,omitempty"`
-	Code    int    `json:"code,omitempty"`
-	Reason  string `json:"reason,omitempty"`
-	DelayMS int    `json:"delay_ms,omitempty"`
+	Polls int `json:"polls,omitempty"`
+	Code  int `json:"code,omitempty"`
+	// National: Code is the national NFS-e system's (E and its digits),
+	// which only that system answers.
+	National bool   `json:"national,omitempty"`
+	Reason   string `json:"reason,omitempty"`
+	DelayMS  int    `json:"delay_ms,omitempty"`
 }
 
 // Close stops the authorities' listener.
@@ -207,7 +210,9 @@ func (a *Authorities) of(ctx context.Context, name string, b fiscal.Book) (*doma
 	}
 	switch mode.Mode {
 	case "reject", "deny":
-		d.sefaz.RejectNext(mode.Code, mode.Reason)
+		if !mode.National {
+			d.sefaz.RejectNext(mode.Code, mode.Reason)
+		}
 		d.nfse.RejectNext(mode.Code, mode.Reason)
 	}
 	return d, mode, nil
@@ -311,7 +316,7 @@ func (a *Authorities) Set(ctx context.Context, name string, m Mode, b fiscal.Boo
 	if m.Mode == "deny" && m.Code == 0 {
 		m.Code = 301
 	}
-	if m.Reason == "" && (m.Mode == "reject" || m.Mode == "deny") {
+	if m.Reason == "" && (m.Mode == "reject" || m.Mode == "deny") && !m.National {
 		m.Reason, _ = sefaz.ReturnText(m.Code)
 	}
 	if m.Mode == "async" && m.Polls == 0 {
@@ -324,7 +329,7 @@ func (a *Authorities) Set(ctx context.Context, name string, m Mode, b fiscal.Boo
 			return ErrMode
 		}
 	case "reject", "deny":
-		if m.Code < 200 || m.Code > 999 || m.Reason == "" {
+		if (!m.National && (m.Code < 200 || m.Code > 999)) || (m.National && (m.Code < 1 || m.Code > 9999)) || m.Reason == "" {
 			return ErrMode
 		}
 	case "delay":
