@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/julienschmidt/httprouter"
-
 	"fincom/render"
 	"fincom/server/preview"
 	"fincom/server/registers"
@@ -213,27 +211,25 @@ var contractMoveLabels = map[string]string{"active": "Pôr em vigor", "cancelled
 // portalContractStatus: POST /portal/contracts/:token/status moves a
 // contract to a status its current one allows, as /update_contract
 // changes it.
-func (s *Portal) portalContractStatus(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
-	s.withSession(func(p *portalRequest) {
-		to := p.r.PostFormValue("status")
-		err := p.db.UpdateContract(p.ctx, p.unit.ID, ps.ByName("token"), func(f *store.ContractFields) error {
-			if !slices.Contains(contractMoves[f.Status], to) {
-				return errContractMove
-			}
-			f.Status = to
-			return registers.CheckContract(f)
-		}, nil)
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			s.portalMissing(p, "Contrato", "contracts")
-		case errors.Is(err, errContractMove):
-			s.contractsPage(p, http.StatusConflict, render.PortalContractForm{}, "", "A situação do contrato não muda para essa: um rascunho entra em vigor ou é cancelado; um contrato em vigor é cancelado.", "")
-		case err != nil:
-			s.portalFailed(p, err)
-		default:
-			http.Redirect(p.w, p.r, "/portal/contracts?unit="+url.QueryEscape(p.unit.Token)+"&criado="+to, http.StatusSeeOther)
+func (s *Portal) portalContractStatus(p *portalRequest, token string) {
+	to := p.r.PostFormValue("status")
+	err := p.db.UpdateContract(p.ctx, p.unit.ID, token, func(f *store.ContractFields) error {
+		if !slices.Contains(contractMoves[f.Status], to) {
+			return errContractMove
 		}
-	})(w, r, ps)
+		f.Status = to
+		return registers.CheckContract(f)
+	}, nil)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		s.portalMissing(p, "Contrato", "contracts")
+	case errors.Is(err, errContractMove):
+		s.contractsPage(p, http.StatusConflict, render.PortalContractForm{}, "", "A situação do contrato não muda para essa: um rascunho entra em vigor ou é cancelado; um contrato em vigor é cancelado.", "")
+	case err != nil:
+		s.portalFailed(p, err)
+	default:
+		http.Redirect(p.w, p.r, "/portal/contracts?unit="+url.QueryEscape(p.unit.Token)+"&criado="+to, http.StatusSeeOther)
+	}
 }
 
 // errContractMove is a status the contract's does not move to.
@@ -242,19 +238,17 @@ var errContractMove = errors.New("the contract's status does not move there")
 // portalContractDocument: GET /portal/contracts/:token/document, the
 // contract's document as its template renders it (what
 // /get_contract_preview answers as html_document), to read and print.
-func (s *Portal) portalContractDocument(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
-	s.withSession(func(p *portalRequest) {
-		doc, err := preview.Render(p.ctx, s.Render, p.db, p.unit, preview.Request{Contract: ps.ByName("token")})
-		if s.readFailed(p, err, "Contrato", "contracts") {
-			return
-		}
-		h := p.w.Header()
-		h.Set("Content-Type", "text/html; charset=utf-8")
-		// The document's own style sheet is inline; the rest as the
-		// portal's pages (the template's HTML is sanitized when stored).
-		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Cache-Control", "no-store")
-		p.w.Write([]byte(doc.HTMLDocument))
-	})(w, r, ps)
+func (s *Portal) portalContractDocument(p *portalRequest, token string) {
+	doc, err := preview.Render(p.ctx, s.Render, p.db, p.unit, preview.Request{Contract: token})
+	if s.readFailed(p, err, "Contrato", "contracts") {
+		return
+	}
+	h := p.w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	// The document's own style sheet is inline; the rest as the
+	// portal's pages (the template's HTML is sanitized when stored).
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-store")
+	p.w.Write([]byte(doc.HTMLDocument))
 }

@@ -50,37 +50,25 @@ func (s *Portal) Routes(r *httprouter.Router) {
 	}))
 	r.POST("/portal/contacts", s.withSession(s.portalCreateContact))
 	r.GET("/portal/cep", s.withSession(s.portalCEP))
-	r.GET("/portal/contacts/:token", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
-		s.withSession(func(p *portalRequest) { s.contactPage(p, ps.ByName("token"), http.StatusOK, nil, "", "") })(w, r, ps)
-	})
-	r.POST("/portal/contacts/:token", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
-		s.withSession(func(p *portalRequest) { s.portalEditContact(p, ps.ByName("token")) })(w, r, ps)
-	})
+	r.GET("/portal/contacts/:token", s.withToken(func(p *portalRequest, token string) { s.contactPage(p, token, http.StatusOK, nil, "", "") }))
+	r.POST("/portal/contacts/:token", s.withToken(s.portalEditContact))
 	r.GET("/portal/products", s.withSession(func(p *portalRequest) {
 		notice := map[string]string{"1": "Produto ou serviço cadastrado.", "2": "Produto ou serviço alterado."}[p.r.URL.Query().Get("criado")]
 		s.productsPage(p, http.StatusOK, render.PortalProductForm{}, "", "", notice)
 	}))
 	r.POST("/portal/products", s.withSession(s.portalCreateProduct))
-	r.GET("/portal/products/:token", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
-		s.withSession(func(p *portalRequest) { s.productPage(p, ps.ByName("token"), http.StatusOK, nil, "", "") })(w, r, ps)
-	})
-	r.POST("/portal/products/:token", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
-		s.withSession(func(p *portalRequest) { s.portalEditProduct(p, ps.ByName("token")) })(w, r, ps)
-	})
+	r.GET("/portal/products/:token", s.withToken(func(p *portalRequest, token string) { s.productPage(p, token, http.StatusOK, nil, "", "") }))
+	r.POST("/portal/products/:token", s.withToken(s.portalEditProduct))
 	r.GET("/portal/contracts", s.withSession(func(p *portalRequest) {
 		notice := map[string]string{"1": "Contrato criado como rascunho.", "active": "Contrato em vigor.", "cancelled": "Contrato cancelado.",
 			"alterado": "Contrato alterado."}[p.r.URL.Query().Get("criado")]
 		s.contractsPage(p, http.StatusOK, render.PortalContractForm{}, "", "", notice)
 	}))
 	r.POST("/portal/contracts", s.withSession(s.portalCreateContract))
-	r.GET("/portal/contracts/:token/document", s.portalContractDocument)
-	r.GET("/portal/contracts/:token", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
-		s.withSession(func(p *portalRequest) { s.contractPage(p, ps.ByName("token"), http.StatusOK, nil, "", "") })(w, r, ps)
-	})
-	r.POST("/portal/contracts/:token", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
-		s.withSession(func(p *portalRequest) { s.portalEditContract(p, ps.ByName("token")) })(w, r, ps)
-	})
-	r.POST("/portal/contracts/:token/status", s.portalContractStatus)
+	r.GET("/portal/contracts/:token/document", s.withToken(s.portalContractDocument))
+	r.GET("/portal/contracts/:token", s.withToken(func(p *portalRequest, token string) { s.contractPage(p, token, http.StatusOK, nil, "", "") }))
+	r.POST("/portal/contracts/:token", s.withToken(s.portalEditContract))
+	r.POST("/portal/contracts/:token/status", s.withToken(s.portalContractStatus))
 	r.GET("/portal/new-order", s.withSession(func(p *portalRequest) { s.newOrderPage(p, http.StatusOK, render.PortalOrderForm{}, "", "") }))
 	r.POST("/portal/new-order", s.withSession(s.portalNewOrder))
 	r.GET("/portal/import", s.withSession(func(p *portalRequest) { s.importPage(p, http.StatusOK, nil, "") }))
@@ -102,12 +90,8 @@ func (s *Portal) Routes(r *httprouter.Router) {
 	}))
 	r.POST("/portal/transactions", s.withSession(s.portalNewEntry))
 	r.POST("/portal/transactions/:token/pay", s.portalPayEntry)
-	r.GET("/portal/transactions/:token", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
-		s.withSession(func(p *portalRequest) { s.entryPage(p, ps.ByName("token"), http.StatusOK, nil, "", "") })(w, r, ps)
-	})
-	r.POST("/portal/transactions/:token", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
-		s.withSession(func(p *portalRequest) { s.portalEditEntry(p, ps.ByName("token")) })(w, r, ps)
-	})
+	r.GET("/portal/transactions/:token", s.withToken(func(p *portalRequest, token string) { s.entryPage(p, token, http.StatusOK, nil, "", "") }))
+	r.POST("/portal/transactions/:token", s.withToken(s.portalEditEntry))
 	r.GET("/portal/statement", s.withSession(func(p *portalRequest) {
 		notice := ""
 		switch p.r.URL.Query().Get("feito") {
@@ -231,6 +215,14 @@ func (s *Portal) portalFailed(p *portalRequest, err error) {
 // the unit does not have.
 func (s *Portal) portalMissing(p *portalRequest, what, nav string) {
 	p.page(s, http.StatusNotFound, "units", what+" não encontrado", nav, []render.PortalUnit{}, "", what+" não encontrado nesta unidade.")
+}
+
+// withToken is withSession for a page of a record, named by the path's
+// token.
+func (s *Portal) withToken(h func(p *portalRequest, token string)) httprouter.Handle {
+	return func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+		s.withSession(func(p *portalRequest) { h(p, ps.ByName("token")) })(w, r, ps)
+	}
 }
 
 // readFailed answers the page of a record that could not be read: not
