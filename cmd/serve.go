@@ -264,7 +264,7 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 		Replicas: replicas, Billing: bill, Invoices: inv, TestMode: o.testMode, WebhookAllowPrivate: o.hooksPriv, Seed: o.seed, CORSOrigins: origins, LinkKeys: linkKeys,
 		RunDay: func(ctx context.Context, db *store.DB, day store.Date) (any, error) {
 			return runner.RunDay(ctx, db, day)
-		}})
+		}, Wake: runner.Wake})
 	if err != nil {
 		return err
 	}

@@ -199,6 +199,22 @@ func (r *Runner) endAbandoned(ctx context.Context, db *store.DB, now time.Time) 
 	return nil
 }
 
+// Wake tries the domain's held notes now, whatever their waits, and the
+// rest of RetryTransmissions: test mode calls it when the domain's
+// authorities change mode (one that was unreachable answers now).
+func (r *Runner) Wake(ctx context.Context, db *store.DB) error {
+	held, err := db.HeldTransmissions(ctx)
+	if err != nil {
+		return err
+	}
+	for _, h := range held {
+		// A zero last try is one long past: due now, and seen.
+		r.fiscalTries.Store(db.Name+"/"+h.OrderToken, time.Time{})
+		r.fiscalBusy.Delete(fmt.Sprintf("%s/%d/%s", db.Name, h.UnitID, h.Kind))
+	}
+	return r.RetryTransmissions(ctx, db)
+}
+
 // due says whether what key names (a held note, a cancellation whose
 // answer was lost), tried attempts times, is to be tried now, and records
 // the try: one first seen (held now, or before this process started) is

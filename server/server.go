@@ -3,6 +3,7 @@
 package server
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/x509"
 	"fmt"
@@ -62,6 +63,9 @@ type Config struct {
 	WebhookAllowPrivate bool
 	// RunDay runs a day's jobs for a domain (test mode's clock).
 	RunDay testmode.DayRunner
+	// Wake tries a domain's held notes now (jobs.Runner.Wake): test mode
+	// calls it when the domain's authorities change mode.
+	Wake func(ctx context.Context, db *store.DB) error
 	// Seed makes test mode's random choices (faults) reproducible.
 	Seed uint64
 	// Keyring opens the units' sealed certificate keys and CSCs (used
@@ -289,7 +293,7 @@ func New(domains *store.Domains, system *store.System, cfg Config) (*Server, err
 	s.portal = portal.New(&portal.Portal{Domains: domains, System: system, Log: cfg.Logger, Render: r, Links: links, Billing: cfg.Billing, Invoices: cfg.Invoices,
 		PublicURL: cfg.PublicURL, LinkKeys: cfg.LinkKeys, TestMode: cfg.TestMode, APIRoutes: s.routes})
 	if cfg.TestMode {
-		s.test = testmode.New(testmode.Mode{Mux: m, Domains: domains, Billing: cfg.Billing, Invoices: cfg.Invoices, Keyring: cfg.Keyring, RunDay: cfg.RunDay,
+		s.test = testmode.New(testmode.Mode{Mux: m, Domains: domains, Billing: cfg.Billing, Invoices: cfg.Invoices, Keyring: cfg.Keyring, RunDay: cfg.RunDay, Wake: cfg.Wake,
 			WaitMail: s.portal.WaitLoginMail, Unseal: s.portal.Unsealed}, cfg.Seed)
 		m.Hooks = s.test
 		s.routes = append(s.routes, s.test.TestRoutes()...)

@@ -138,9 +138,11 @@ func TestTestModeAuthorityLog(t *testing.T) {
 	if len(log()) != n {
 		t.Errorf("a message reached an unreachable authority: %v", log()[n:])
 	}
+	// The change of mode wakes the held note: authorized with no call.
 	mode(`"mode":"authorize"`)
-	if out := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+later+`"}`)["data"].(map[string]any); out["status"] != "AUTHORIZED" {
-		t.Fatalf("once reachable: %v", out)
+	if o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+later+`"}`)["data"].(map[string]any); o["invoice"] == nil ||
+		o["invoice"].(map[string]any)["status"] != "AUTHORIZED" {
+		t.Fatalf("once reachable: %v", o["invoice"])
 	}
 	// A national NFS-e refused by the national system's own code; an NF-e
 	// is not refused by it.

@@ -30,7 +30,7 @@ func testModeServer(t *testing.T) http.Handler {
 	s, err := New(ds, base.system, Config{PublicURL: "https://fincom.test", TestMode: true, Billing: bill, Invoices: inv,
 		RunDay: func(ctx context.Context, db *store.DB, day store.Date) (any, error) {
 			return runner.RunDay(ctx, db, day)
-		}})
+		}, Wake: runner.Wake})
 	if err != nil {
 		t.Fatal(err)
 	}

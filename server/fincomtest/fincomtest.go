@@ -123,7 +123,7 @@ func Start(t testing.TB, opts ...Options) *Instance {
 	srv, err := server.New(ds, sys, server.Config{Version: "fincomtest", PublicURL: publicURL, TestMode: true, Seed: o.Seed,
 		Billing: bill, Invoices: inv, RunDay: func(ctx context.Context, db *store.DB, day store.Date) (any, error) {
 			return runner.RunDay(ctx, db, day)
-		}})
+		}, Wake: runner.Wake})
 	if err != nil {
 		t.Fatalf("fincomtest: %v", err)
 	}

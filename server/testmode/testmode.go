@@ -525,6 +525,13 @@ func (s *Mode) testAuthority(r *web.Request, q *authorityMode) (any, error) {
 	if errors.Is(err, localauth.ErrMode) {
 		return nil, errAuthorityMode
 	}
+	if err == nil && s.Wake != nil {
+		// The held notes go now; one the new mode refuses or drops stays
+		// held, as the loop would leave it.
+		if werr := s.Wake(r.Ctx, r.DB); werr != nil {
+			s.Mux.Log.Warn("wake the held notes", "domain", r.DB.Name, "err", werr)
+		}
+	}
 	return m, err
 }
 
@@ -571,7 +578,7 @@ const (
 		"refuses only national NFS-e; 301 when none is given) for every note; `deny` (as reject, 301 by " +
 		"default); `delay` with `delay_ms` (up to 60000) before each answer; `drop_reply` (the next message is processed and its " +
 		"reply lost on the wire; the mode then returns to `authorize`); `unreachable` (no connection: nothing reaches them; a " +
-		"note waits pending and the transmissions loop sends it once the mode changes); `offline` (they answer 503). `drop` is " +
+		"note waits held, and every change of mode sends the domain's held notes at once); `offline` (they answer 503). `drop` is " +
 		"`drop_reply`'s earlier name. Example: `{\"access_token\": \"…\", \"mode\": \"reject\", \"code\": 778}`."
 	docTestAuthorityLog = "The messages the domain's local tax authorities received, oldest first (the latest 1000): `service` " +
 		"(the SEFAZ web service, as `NFeAutorizacao4`, or `SefinNacional`), `message` (the message's root element, as " +

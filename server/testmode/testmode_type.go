@@ -1,6 +1,7 @@
 package testmode
 
 import (
+	"context"
 	"fincom/server/billing"
 	"fincom/server/certs"
 	"fincom/server/invoicing"
@@ -16,6 +17,9 @@ type Mode struct {
 	Invoices *invoicing.Service
 	Keyring  *certs.Keyring
 	RunDay   DayRunner
+	// Wake tries the domain's held notes now (the transmissions loop's
+	// Wake): a change of the authorities' mode calls it.
+	Wake     func(ctx context.Context, db *store.DB) error
 	faults   *faults
 	journal  *journal
 	WaitMail func()                      // the sign-in e-mails being queued
