@@ -35,6 +35,9 @@ func PortalAsset(name string) ([]byte, string, bool) {
 // PortalUnit is a unit as the portal shows it.
 type PortalUnit struct {
 	Token, Name, CNPJ, City, IM, Profile string
+	// Accountant is where the unit's monthly package is e-mailed, if
+	// anywhere.
+	Accountant string
 	// CertificateEnds is the end of the unit's A1 certificate when it is
 	// near (store.CertificateWarning) or past, DD/MM/AAAA; Expired when past.
 	CertificateEnds string

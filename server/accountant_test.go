@@ -3,11 +3,14 @@ package server
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
 	"testing"
+
+	"fincom/store"
 )
 
 // TestAccountantPackage: the accountant's package of a month holds every
@@ -77,6 +80,17 @@ func TestAccountantPackage(t *testing.T) {
 		t.Errorf("manifest lists %d files of %d:\n%s", len(m.Files), len(files), files["manifesto.txt"])
 	}
 	b := signedIn(t, s, ds)
+	if page := b.do("GET", "/portal/units", nil).Body.String(); !strings.Contains(page, "Pacote do contador: <span class=\"muted\">não enviado por e-mail") {
+		t.Error("the units page does not say the package is not e-mailed")
+	}
+	db, release := acquire(t, ds)
+	if _, err := db.SetUnitProfile(context.Background(), fx.tokens["unitA"], func(p *store.UnitProfile) error { p.AccountantEmail = "contador@escritorio.com.br"; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	release()
+	if page := b.do("GET", "/portal/units", nil).Body.String(); !strings.Contains(page, "Pacote do contador: enviado todo dia 5 para contador@escritorio.com.br") {
+		t.Error("the units page does not say where the package goes")
+	}
 	if rec := b.do("GET", "/portal/accountant?mes=2026-11&unit="+fx.tokens["unitA"], nil); rec.Code != 200 || rec.Header().Get("Content-Type") != "application/zip" {
 		t.Errorf("the portal's package = %d", rec.Code)
 	}

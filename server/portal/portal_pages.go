@@ -306,7 +306,7 @@ func (s *Portal) portalUnits(p *portalRequest) {
 	for _, u := range p.units {
 		pu := render.PortalUnit{Token: u.Token, Name: u.Name, CNPJ: u.CNPJ, City: u.CityIBGE, IM: u.IM, Environment: "Homologação"}
 		if prof, err := p.db.UnitProfile(p.ctx, u.ID); err == nil {
-			pu.Profile = profileSummary(prof)
+			pu.Profile, pu.Accountant = profileSummary(prof), prof.AccountantEmail
 			if prof.FiscalEnvironment == store.Producao {
 				pu.Environment, pu.Production = "Produção", true
 			}
