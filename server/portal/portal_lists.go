@@ -66,15 +66,9 @@ func (s *Portal) statementPage(p *portalRequest, status int, notice, errText str
 				" · " + render.BRL(c.Amount.StringFixed(2))})
 	}
 	var body render.PortalStatement
-	for typ, dst := range map[string]*[]render.PortalOption{"in": &body.InCategories, "out": &body.OutCategories} {
-		cats, err := p.db.Categories(p.ctx, p.unit.ID, typ, "")
-		if err != nil {
-			s.portalFailed(p, err)
-			return
-		}
-		for _, c := range cats {
-			*dst = append(*dst, render.PortalOption{Value: c.Token, Label: c.Category})
-		}
+	if body.InCategories, body.OutCategories, err = categoryOptions(p); err != nil {
+		s.portalFailed(p, err)
+		return
 	}
 	for _, l := range lines {
 		pl := render.PortalLine{Token: l.Token, Date: render.DateBR(l.Date), Amount: render.BRL(l.Amount.StringFixed(2)),

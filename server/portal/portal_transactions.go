@@ -70,15 +70,9 @@ func (s *Portal) transactionsForm(p *portalRequest, status int, notice, errText 
 	if body.Form.DueDate == "" {
 		body.Form.DueDate = body.Today
 	}
-	for typ, dst := range map[string]*[]render.PortalOption{"in": &body.InCategories, "out": &body.OutCategories} {
-		cats, err := p.db.Categories(p.ctx, p.unit.ID, typ, "")
-		if err != nil {
-			s.portalFailed(p, err)
-			return
-		}
-		for _, c := range cats {
-			*dst = append(*dst, render.PortalOption{Value: c.Token, Label: c.Category})
-		}
+	if body.InCategories, body.OutCategories, err = categoryOptions(p); err != nil {
+		s.portalFailed(p, err)
+		return
 	}
 	if fieldErr != "" {
 		errText = "O lançamento não foi cadastrado: " + fieldErr
@@ -252,4 +246,19 @@ func (s *Portal) portalPayEntry(w http.ResponseWriter, r *http.Request, ps httpr
 		}
 		http.Redirect(p.w, p.r, "/portal/transactions?unit="+url.QueryEscape(p.unit.Token)+"&mes="+url.QueryEscape(p.r.URL.Query().Get("mes"))+"&feito=pago", http.StatusSeeOther)
 	})(w, r, ps)
+}
+
+// categoryOptions are the unit's income and expense categories as a
+// form's choices.
+func categoryOptions(p *portalRequest) (in, out []render.PortalOption, err error) {
+	for typ, dst := range map[string]*[]render.PortalOption{"in": &in, "out": &out} {
+		cats, err := p.db.Categories(p.ctx, p.unit.ID, typ, "")
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, c := range cats {
+			*dst = append(*dst, render.PortalOption{Value: c.Token, Label: c.Category})
+		}
+	}
+	return in, out, nil
 }
