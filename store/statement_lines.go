@@ -275,6 +275,25 @@ func (db *DB) ResolvedStatementLines(ctx context.Context, unitID int64, limit in
 	return out, wrap("resolved statement lines", rows.Err())
 }
 
+// PostedStatementLines lists the unit's statement lines, of every account,
+// posted within from..to (YYYY-MM-DD), by date.
+func (db *DB) PostedStatementLines(ctx context.Context, unitID int64, from, to string) ([]StatementLine, error) {
+	rows, err := db.r.QueryContext(ctx, statementSelect+` WHERE l.unit_id = ? AND l.posted BETWEEN ? AND ? ORDER BY l.posted, l.id`, unitID, from, to)
+	if err != nil {
+		return nil, wrap("posted statement lines", err)
+	}
+	defer rows.Close()
+	out := []StatementLine{}
+	for rows.Next() {
+		l, err := scanStatementLine(rows)
+		if err != nil {
+			return nil, wrap("posted statement lines", err)
+		}
+		out = append(out, l)
+	}
+	return out, wrap("posted statement lines", rows.Err())
+}
+
 // Reconciliation is a person's decision on an open statement line.
 type Reconciliation struct {
 	LineToken string

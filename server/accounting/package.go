@@ -175,15 +175,9 @@ func Package(ctx context.Context, db *store.DB, inv *invoicing.Service, unit sto
 	if err := table("lancamentos-"+month+".xlsx", EntriesTable("Lançamentos "+month, entries)); err != nil {
 		return nil, m, err
 	}
-	lines, err := db.StatementLines(ctx, unit.ID, "", "")
+	posted, err := db.PostedStatementLines(ctx, unit.ID, first.ISO(), last.ISO())
 	if err != nil {
 		return nil, m, err
-	}
-	var posted []store.StatementLine
-	for _, l := range lines {
-		if l.Date >= first.ISO() && l.Date <= last.ISO() {
-			posted = append(posted, l)
-		}
 	}
 	m.StatementLines = len(posted)
 	if err := table("extrato-"+month+".xlsx", StatementTable("Extrato "+month, posted)); err != nil {
