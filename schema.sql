@@ -13,7 +13,11 @@ CREATE TABLE access_tokens (
 	hash       BLOB NOT NULL UNIQUE,
 	hint       TEXT NOT NULL,
 	created_at TEXT NOT NULL,
-	revoked_at TEXT
+	revoked_at TEXT,
+	-- The user who made it, whose roles it carries (NULL: the operator's,
+	-- made with the CLI, which may do everything), and its label.
+	user_id    INTEGER REFERENCES users(id),
+	label      TEXT
 ) STRICT;
 
 CREATE TABLE units (
@@ -100,6 +104,16 @@ CREATE TABLE users (
 	-- The name's Portuguese collation key: listings order by it.
 	sort_key       BLOB
 ) STRICT;
+
+-- Who may do what: a user's role on one unit, or on every unit (unit_id
+-- NULL); a unit's own row wins over the every-unit one.
+CREATE TABLE user_roles (
+	id      INTEGER PRIMARY KEY,
+	user_id INTEGER NOT NULL REFERENCES users(id),
+	unit_id INTEGER REFERENCES units(id),
+	role    TEXT NOT NULL CHECK (role IN ('owner', 'finance', 'sales', 'accountant'))
+) STRICT;
+CREATE UNIQUE INDEX user_roles_unit ON user_roles (user_id, coalesce(unit_id, 0));
 
 -- The portal's sign-in (store/sessions.go): single-use links a user gets
 -- by e-mail, and the sessions they start. Only hashes of their secrets.

@@ -84,7 +84,7 @@ func (a *app) prepareDemo(ctx context.Context, addr string) error {
 	keep := filepath.Join(a.dataDir, demoTokenFile)
 	kept, _ := os.ReadFile(keep)
 	access := strings.TrimSpace(string(kept))
-	if access == "" || db.CheckAccessToken(ctx, access) != nil {
+	if _, err := db.CheckAccessToken(ctx, access); access == "" || err != nil {
 		if access, err = db.CreateAccessToken(ctx); err != nil {
 			return err
 		}

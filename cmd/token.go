@@ -32,7 +32,7 @@ func newTokenCmd(a *app) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
-				ts, err := db.AccessTokens(cmd.Context())
+				ts, err := db.AccessTokens(cmd.Context(), 0)
 				if err != nil {
 					return err
 				}

@@ -32,6 +32,7 @@ var undoSchema = map[int]string{
 	46: `ALTER TABLE products DROP COLUMN ibs_cbs_operation;`,
 	47: `ALTER TABLE statement_lines DROP COLUMN entry_effect;`,
 	48: `ALTER TABLE units DROP COLUMN accountant_email;`,
+	49: `DROP TABLE user_roles; ALTER TABLE access_tokens DROP COLUMN label; ALTER TABLE access_tokens DROP COLUMN user_id;`,
 	45: `ALTER TABLE sales_order_lines DROP COLUMN ibs_cbs_class; ALTER TABLE products DROP COLUMN ibs_cbs_class; ALTER TABLE products DROP COLUMN ibs_cbs_cst;`,
 }
 

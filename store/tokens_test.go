@@ -30,7 +30,7 @@ func TestTokens(t *testing.T) {
 			t.Errorf("TokenDomain(%q) ok", bad)
 		}
 	}
-	if _, _, err := db.Authenticate(ctx, tok, u.Token); err != nil {
+	if _, err := db.Authenticate(ctx, tok, u.Token); err != nil {
 		t.Fatal(err)
 	}
 	// The clear token is nowhere in the file.
@@ -43,13 +43,13 @@ func TestTokens(t *testing.T) {
 	if strings.Contains(string(raw), tok[len(tok)-20:]) {
 		t.Fatal("clear token in the file")
 	}
-	if _, _, err := db.Authenticate(ctx, tok, "fcu_acme_nope"); !errors.Is(err, ErrUnitNotFound) {
+	if _, err := db.Authenticate(ctx, tok, "fcu_acme_nope"); !errors.Is(err, ErrUnitNotFound) {
 		t.Fatalf("unknown unit: %v", err)
 	}
 	if err := db.RevokeAccessToken(ctx, tok); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := db.Authenticate(ctx, tok, u.Token); !errors.Is(err, ErrUnauthorized) {
+	if _, err := db.Authenticate(ctx, tok, u.Token); !errors.Is(err, ErrUnauthorized) {
 		t.Fatalf("revoked: %v", err)
 	}
 	if err := db.RevokeAccessToken(ctx, tok); !errors.Is(err, ErrNotFound) {

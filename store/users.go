@@ -16,15 +16,34 @@ type User struct {
 	Active bool   `json:"active"`
 }
 
-// CreateUser adds a user. The e-mail is unique within the domain.
+// CreateUser adds a user who owns every unit (the domain's first people,
+// and tests). The e-mail is unique within the domain.
 func (db *DB) CreateUser(ctx context.Context, name, email string) (User, error) {
+	return db.CreateUserAs(ctx, name, email, RoleOwner, 0)
+}
+
+// CreateUserAs adds a user with a role on one unit (unitID) or on every
+// unit (0), in one transaction. The e-mail is unique within the domain.
+func (db *DB) CreateUserAs(ctx context.Context, name, email string, role Role, unitID int64) (User, error) {
 	u := User{Token: db.newToken(ctx), Name: name, Email: email, Active: true}
+	if _, ok := ParseRole(string(role)); !ok {
+		return User{}, fmt.Errorf("create user: unknown role %q", role)
+	}
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO users (token, name, email, created_at, sort_key) VALUES (?, ?, ?, ?, ?)`,
+		res, err := tx.ExecContext(ctx, `INSERT INTO users (token, name, email, created_at, sort_key) VALUES (?, ?, ?, ?, ?)`,
 			u.Token, name, email, timestamp(now), sortKey(name))
 		if isUnique(err) {
 			return ErrDuplicate
 		}
+		if err != nil {
+			return err
+		}
+		id, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO user_roles (user_id, unit_id, role) VALUES (?, ?, ?)`,
+			id, sql.NullInt64{Int64: unitID, Valid: unitID != 0}, role)
 		return err
 	})
 	if err != nil {

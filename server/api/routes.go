@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fincom/server/access"
 	"fincom/server/accounting"
 	"fincom/server/docread"
 	"fincom/server/invoicing"
@@ -99,18 +100,18 @@ func (s *API) RouteTable() []web.Route {
 			Doc: web.Doc{Tag: web.TagSales, Summary: "Disable a sales order.", Desc: docSetSalesOrderActive, Resp: web.Done}},
 
 		// Charges.
-		{Path: "/generate_charge", Do: web.Handle(charges{s}.generateCharge), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
+		{Path: "/generate_charge", Do: web.Handle(charges{s}.generateCharge), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true, Area: access.Charges,
 			Doc: web.Doc{Tag: web.TagSales, Summary: "Issue the order's charges (boleto, PIX or card) through its provider; idempotent.", Desc: docGenerateCharge, Resp: web.WithMessage{Data: chargeAnswer{}}}},
-		{Path: "/cancel_charge", Do: web.Handle(charges{s}.cancelCharge), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
+		{Path: "/cancel_charge", Do: web.Handle(charges{s}.cancelCharge), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true, Area: access.Charges,
 			Doc: web.Doc{Tag: web.TagSales, Summary: "Cancel the order's unpaid charges.", Desc: docCancelCharge, Resp: web.Done}},
-		{Path: "/refund_charge", Do: web.Handle(charges{s}.refundCharge), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
+		{Path: "/refund_charge", Do: web.Handle(charges{s}.refundCharge), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true, Area: access.Charges,
 			Doc: web.Doc{Tag: web.TagSales, Summary: "Refund the order's PIX payments received at the unit's PSP; a fincom route.", Desc: docRefundCharge, Resp: web.WithMessage{Data: []store.PSPRefund{}}}},
-		{Path: "/settle_charge", Do: web.Handle(bankFiles{s}.settleCharge), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
+		{Path: "/settle_charge", Do: web.Handle(bankFiles{s}.settleCharge), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true, Area: access.Charges,
 			Doc: web.Doc{Tag: web.TagSales, Summary: "Record a payment the firm received outside fincom (cash, a transfer); a fincom route.", Desc: docSettleCharge, Resp: web.WithMessage{Data: store.Payment{}}}},
-		{Path: "/export_remittance", Do: web.Handle(bankFiles{s}.exportRemittance), Texts: web.TextsDefault, Write: true,
+		{Path: "/export_remittance", Do: web.Handle(bankFiles{s}.exportRemittance), Texts: web.TextsDefault, Write: true, Area: access.Charges,
 			Errs: web.ErrMap{{store.ErrNotFound, errRemittanceGone}},
 			Doc:  web.Doc{Tag: web.TagSales, Summary: "The unit's next CNAB 240 remittance for a bank, or an earlier one again (a fincom route).", Desc: docExportRemittance, Raw: "text/plain"}},
-		{Path: "/import_return", Do: web.Handle(bankFiles{s}.importReturn), Texts: web.TextsDefault, Write: true,
+		{Path: "/import_return", Do: web.Handle(bankFiles{s}.importReturn), Texts: web.TextsDefault, Write: true, Area: access.Charges,
 			Doc: web.Doc{Tag: web.TagSales, Summary: "Apply a bank's CNAB 240 return file (multipart; a fincom route).", Desc: docImportReturn, Resp: web.WithMessage{Data: store.ReturnReport{}}, Multipart: true}},
 		{Path: "/import_ofx", Do: web.Handle(statements{s}.importOFX), Texts: web.TextsDefault, Write: true,
 			Doc: web.Doc{Tag: web.TagFinance, Summary: "Import a bank account's OFX statement and match its lines (multipart; a fincom route).", Desc: docImportOFX, Resp: web.WithMessage{Data: store.StatementReport{}}, Multipart: true}},
@@ -118,18 +119,18 @@ func (s *API) RouteTable() []web.Route {
 			Doc: web.Doc{Tag: web.TagFinance, Summary: "The unit's statement lines and what each matched (a fincom route).", Desc: docListStatementLines, Resp: []store.StatementLine{}}},
 		{Path: "/reconcile_statement_line", Do: web.Handle(statements{s}.reconcileStatementLine), Texts: web.TextsDefault, Errs: web.ErrMap{{store.ErrNotFound, errLineNotFound}}, Write: true,
 			Doc: web.Doc{Tag: web.TagFinance, Summary: "Pair an open statement line with an entry or a charge, or dismiss it (a fincom route).", Desc: docReconcileStatementLine, Resp: web.WithMessage{Data: store.StatementLine{}}}},
-		{Path: "/resend_charge", Do: web.Handle(charges{s}.resendCharge), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
+		{Path: "/resend_charge", Do: web.Handle(charges{s}.resendCharge), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true, Area: access.Charges,
 			Doc: web.Doc{Tag: web.TagSales, Summary: "E-mail the order's open charge to the customer again.", Desc: docResendCharge, Resp: web.Done}},
 
 		// Fiscal invoices.
-		{Path: "/generate_nf", Do: web.Handle(invoices{s}.generateNF), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
+		{Path: "/generate_nf", Do: web.Handle(invoices{s}.generateNF), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true, Area: access.Invoices,
 			Doc: web.Doc{Tag: web.TagSales, Summary: "Issue the order's fiscal invoice (NF-e, NFC-e or NFS-e) once.", Desc: docGenerateNF, Resp: web.WithMessage{Data: invoiceAnswer{}}}},
-		{Path: "/cancel_nf", Do: web.Handle(invoices{s}.cancelNF), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
+		{Path: "/cancel_nf", Do: web.Handle(invoices{s}.cancelNF), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true, Area: access.Invoices,
 			Doc: web.Doc{Tag: web.TagSales, Summary: "Cancel an authorized invoice within the cancellation window.", Desc: docCancelNF, Resp: web.Done}},
-		{Path: "/replace_nf", Do: web.Handle(invoices{s}.replaceNF), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
+		{Path: "/replace_nf", Do: web.Handle(invoices{s}.replaceNF), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true, Area: access.Invoices,
 			Doc: web.Doc{Tag: web.TagSales, Summary: "Replace the order's national NFS-e by a corrected one (a fincom route).", Desc: docReplaceNF,
 				Resp: web.WithMessage{Data: invoiceAnswer{}}}},
-		{Path: "/send_danfe_xml", Do: web.Handle(invoices{s}.sendDanfeXML), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
+		{Path: "/send_danfe_xml", Do: web.Handle(invoices{s}.sendDanfeXML), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true, Area: access.Invoices,
 			Doc: web.Doc{Tag: web.TagSales, Summary: "E-mail the invoice's XML and DANFE to the customer.", Desc: docSendDanfeXML, Resp: web.Done}},
 
 		// The PSP's callback (beyond the spec): the unit's webhook address,

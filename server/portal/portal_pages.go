@@ -252,7 +252,7 @@ func unsaved(fieldErr string) string {
 func (s *Portal) portalProfile(p *portalRequest) { s.profilePage(p, "", "") }
 
 func (s *Portal) profilePage(p *portalRequest, newToken, notice string) {
-	tokens, err := p.db.AccessTokens(p.ctx)
+	tokens, err := p.db.AccessTokens(p.ctx, 0)
 	if err != nil {
 		s.portalFailed(p, err)
 		return

@@ -3,6 +3,10 @@ package web
 import (
 	"encoding/json"
 	"errors"
+	"net/http"
+
+	"fincom/server/access"
+	"fincom/server/problem"
 
 	"fincom/store"
 )
@@ -81,21 +85,23 @@ func (s *Mux) authenticate(req *Request) (release func(), err error) {
 		}
 		return nil, err
 	}
-	var u store.Unit
+	// A technical token is the operator's: it may do what an owner may.
+	a := store.Access{Role: store.RoleOwner}
 	if tec != "" {
-		u, err = db.UnitByToken(req.Ctx, unitToken)
+		a.Unit, err = db.UnitByToken(req.Ctx, unitToken)
 	} else {
-		u, req.actor, err = db.Authenticate(req.Ctx, access, unitToken)
+		a, err = db.Authenticate(req.Ctx, access, unitToken)
 	}
-	var others []store.Unit
+	req.actor = a.Actor
+	units, roles := []store.Unit{a.Unit}, []store.Role{a.Role}
 	if err == nil && len(more) > 0 {
-		others, err = db.UnitsByTokens(req.Ctx, more)
+		units, roles, err = otherUnits(req, db, a, more)
 	}
 	if err != nil {
 		release()
 		return nil, s.authError(rt, err)
 	}
-	req.DB, req.Unit, req.Units = db, u, append([]store.Unit{u}, others...)
+	req.DB, req.Unit, req.Units, req.roles = db, a.Unit, units, roles
 	RequestInfo(req.Ctx).Domain = name
 	return release, nil
 }
@@ -127,11 +133,82 @@ func (s *Mux) AuthenticateDomain(req *Request, access string) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := db.CheckAccessToken(req.Ctx, access); err != nil {
+	userID, err := db.CheckAccessToken(req.Ctx, access)
+	if err == nil && userID != 0 {
+		// A route on the whole domain is for tokens of the operator or
+		// of an owner of every unit.
+		var gs store.Grants
+		if gs, err = db.UserGrants(req.Ctx, userID); err == nil && !gs.OwnerOfAll() {
+			err = store.ErrUnauthorized
+		}
+	}
+	if err != nil {
 		release()
 		return nil, s.authError(rt, err)
 	}
 	req.DB = db
 	RequestInfo(req.Ctx).Domain = name
 	return release, nil
+}
+
+// otherUnits resolves the further units of an AuthUnits request, each with
+// the token's role on it: a unit its user has no role on is not found,
+// as a unit of another domain.
+func otherUnits(req *Request, db *store.DB, a store.Access, more []string) ([]store.Unit, []store.Role, error) {
+	others, err := db.UnitsByTokens(req.Ctx, more)
+	if err != nil {
+		return nil, nil, err
+	}
+	var gs store.Grants
+	if a.UserID != 0 {
+		if gs, err = db.UserGrants(req.Ctx, a.UserID); err != nil {
+			return nil, nil, err
+		}
+	}
+	units, roles := []store.Unit{a.Unit}, []store.Role{a.Role}
+	for _, u := range others {
+		role := a.Role
+		if a.UserID != 0 {
+			if role = gs.On(u.ID); role == "" {
+				return nil, nil, store.ErrUnitNotFound
+			}
+		}
+		units, roles = append(units, u), append(roles, role)
+	}
+	return units, roles, nil
+}
+
+// AreaOf is the area the route's writes change: its own, or its tag's.
+func (rt *Route) AreaOf() access.Area {
+	if rt.Area != "" {
+		return rt.Area
+	}
+	switch rt.Doc.Tag {
+	case TagFinance, TagDocuments, TagPurchases:
+		return access.Finance
+	case TagSales, TagContracts, TagCRM, TagInventory:
+		return access.Sales
+	case TagRegisters:
+		return access.Registers
+	}
+	// Webhooks, test mode and whatever has no area: owners only.
+	return access.Admin
+}
+
+// permit refuses a write the access token's role may not make, on any of
+// the request's units: 403 with the route's text for a token it does not
+// accept, and in details the role and what it may not change.
+func permit(req *Request) error {
+	rt := req.Route
+	if !rt.Write || req.DB == nil {
+		return nil
+	}
+	area := rt.AreaOf()
+	for i, role := range req.roles {
+		if !access.May(role, area) {
+			return problem.New(http.StatusForbidden, rt.Texts.Invalid.Text).With(map[string]string{
+				"reason": textRoleMayNot, "role": string(role), "area": string(area), "unit_token": req.Units[i].Token})
+		}
+	}
+	return nil
 }

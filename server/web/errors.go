@@ -74,6 +74,7 @@ const (
 	textInvoiceRejected = "The tax authority rejected the invoice: see details."
 
 	// fincom's own texts, for failures the spec does not name.
+	textRoleMayNot   = "The access token's role may not change this on the unit: ask an owner of the domain."
 	textInvalidJSON  = "Invalid JSON body."
 	textBodyTooLarge = "Request body too large."
 	textTooLong      = "A text field is too long."

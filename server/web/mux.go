@@ -49,6 +49,7 @@ type Request struct {
 	DB     *store.DB
 	Unit   store.Unit
 	Units  []store.Unit   // with authUnits: every unit named; else just unit
+	roles  []store.Role   // the access token's role on each of Units
 	actor  string         // the access token, as the audit log names it
 	Query  map[string]int // the route's query parameters that were sent
 	Dec    *Decoder
@@ -197,6 +198,9 @@ func (s *Mux) run(w http.ResponseWriter, req *Request) (v any, err error) {
 		}
 	}
 	if req.release, err = s.authenticate(req); err != nil {
+		return nil, err
+	}
+	if err := permit(req); err != nil {
 		return nil, err
 	}
 	if req.DB != nil && rt.Write {

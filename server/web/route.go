@@ -2,6 +2,7 @@ package web
 
 import (
 	"errors"
+	"fincom/server/access"
 	"fmt"
 	"net/http"
 	"reflect"
@@ -27,7 +28,10 @@ type Route struct {
 	Texts    Texts    // the spec's texts for the failures every route meets
 	Errs     ErrMap   // what this route answers for the store's and the business packages' errors
 	Write    bool     // it changes data: audited with the access token that made the change
-	Doc      Doc      // what the OpenAPI document says of it
+	// Area is what a write changes, which the token's role must be
+	// allowed (access.May); zero: the area of the route's tag (areaOf).
+	Area access.Area
+	Doc  Doc // what the OpenAPI document says of it
 }
 
 // Doc is what the OpenAPI document says of a route besides what the

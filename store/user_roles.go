@@ -1,0 +1,168 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Role is what a user may do on a unit. The areas each role may change
+// are server/access's rule; the store keeps who has which.
+type Role string
+
+const (
+	RoleOwner      Role = "owner"      // everything, users and tokens included
+	RoleFinance    Role = "finance"    // entries, charges, reconciliation, invoices
+	RoleSales      Role = "sales"      // contacts, orders, charges
+	RoleAccountant Role = "accountant" // reads and exports only
+)
+
+// Roles are the roles, most powerful first.
+var Roles = []Role{RoleOwner, RoleFinance, RoleSales, RoleAccountant}
+
+// ParseRole reads a role's name; false when it names none.
+func ParseRole(s string) (Role, bool) {
+	for _, r := range Roles {
+		if string(r) == s {
+			return r, true
+		}
+	}
+	return "", false
+}
+
+// Grant is a user's role on one unit, or on every unit (Unit zero).
+type Grant struct {
+	Unit Unit
+	Role Role
+}
+
+// AllUnits reports whether the grant is for every unit of the domain.
+func (g Grant) AllUnits() bool { return g.Unit.ID == 0 }
+
+// Grants are a user's roles: a unit's own grant wins over the every-unit
+// one.
+type Grants []Grant
+
+// On is the role the grants give on a unit, or "" when none.
+func (gs Grants) On(unitID int64) Role {
+	var all Role
+	for _, g := range gs {
+		switch {
+		case g.Unit.ID == unitID:
+			return g.Role
+		case g.AllUnits():
+			all = g.Role
+		}
+	}
+	return all
+}
+
+// OwnerOfAll reports whether the grants make their user the domain's
+// owner: owner on every unit, with no unit held back.
+func (gs Grants) OwnerOfAll() bool {
+	owner := false
+	for _, g := range gs {
+		if g.AllUnits() {
+			owner = g.Role == RoleOwner
+		} else if g.Role != RoleOwner {
+			return false
+		}
+	}
+	return owner
+}
+
+// UserGrants lists a user's roles, the every-unit one first.
+func (db *DB) UserGrants(ctx context.Context, userID int64) (Grants, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT r.role, u.id, u.token, u.name, u.cnpj, u.city_ibge, u.im, u.created_at
+		FROM user_roles r LEFT JOIN units u ON u.id = r.unit_id
+		WHERE r.user_id = ? ORDER BY r.unit_id IS NOT NULL, r.unit_id`, userID)
+	if err != nil {
+		return nil, wrap("user grants", err)
+	}
+	defer rows.Close()
+	var out Grants
+	for rows.Next() {
+		var g Grant
+		var id sql.NullInt64
+		var token, name, cnpj, ibge, im sql.NullString
+		var created Stamp
+		if err := rows.Scan(&g.Role, &id, &token, &name, &cnpj, &ibge, &im, &created); err != nil {
+			return nil, wrap("user grants", err)
+		}
+		if id.Valid {
+			g.Unit = Unit{ID: id.Int64, Token: token.String, Name: name.String, CNPJ: cnpj.String, CityIBGE: ibge.String, IM: im.String,
+				CreatedAt: created}
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// UserByEmail finds an active user of the domain by e-mail, with its id.
+func (db *DB) UserByEmail(ctx context.Context, email string) (User, int64, error) {
+	var u User
+	var id int64
+	err := db.r.QueryRowContext(ctx, `SELECT id, token, name, email, active FROM users WHERE email = ? AND active = 1`, email).
+		Scan(&id, &u.Token, &u.Name, &u.Email, &u.Active)
+	if errors.Is(err, sql.ErrNoRows) {
+		return User{}, 0, ErrNotFound
+	}
+	return u, id, wrap("user by email", err)
+}
+
+// SetUserRole gives a user a role: on one unit (unitID), or on every unit
+// (unitID 0), which replaces all the user's roles. Role "" takes the
+// unit's own role away (or, for every unit, all of them). The change is
+// audited under the context's actor. A domain always keeps an owner of
+// every unit: ErrLastOwner when the change would leave none.
+func (db *DB) SetUserRole(ctx context.Context, userID, unitID int64, role Role) error {
+	if role != "" {
+		if _, ok := ParseRole(string(role)); !ok {
+			return fmt.Errorf("set user role: unknown role %q", role)
+		}
+	}
+	return wrap("set user role", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		unit := sql.NullInt64{Int64: unitID, Valid: unitID != 0}
+		before, err := domainOwners(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if unitID == 0 {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM user_roles WHERE user_id = ?`, userID); err != nil {
+				return err
+			}
+		} else if _, err := tx.ExecContext(ctx, `DELETE FROM user_roles WHERE user_id = ? AND unit_id = ?`, userID, unitID); err != nil {
+			return err
+		}
+		if role != "" {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO user_roles (user_id, unit_id, role) VALUES (?, ?, ?)`, userID, unit, role); err != nil {
+				return err
+			}
+		}
+		if after, err := domainOwners(ctx, tx); err != nil || after > 0 {
+			return err
+		}
+		// Only a change that takes the last owner away is refused: a
+		// domain the operator set up without one may get its first
+		// finance user.
+		if before > 0 {
+			return ErrLastOwner
+		}
+		return nil
+	}))
+}
+
+// ErrLastOwner: a role change would leave the domain without an owner of
+// every unit, and nobody could manage its users and tokens.
+var ErrLastOwner = errors.New("the domain's last owner")
+
+// domainOwners counts the active users who own every unit.
+func domainOwners(ctx context.Context, tx *sql.Tx) (int, error) {
+	var n int
+	err := tx.QueryRowContext(ctx, `SELECT count(*) FROM user_roles r JOIN users u ON u.id = r.user_id AND u.active = 1
+		WHERE r.unit_id IS NULL AND r.role = 'owner'
+		AND NOT EXISTS (SELECT 1 FROM user_roles o WHERE o.user_id = r.user_id AND o.unit_id IS NOT NULL AND o.role <> 'owner')`).Scan(&n)
+	return n, err
+}
