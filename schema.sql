@@ -111,7 +111,8 @@ CREATE TABLE user_roles (
 	id      INTEGER PRIMARY KEY,
 	user_id INTEGER NOT NULL REFERENCES users(id),
 	unit_id INTEGER REFERENCES units(id),
-	role    TEXT NOT NULL CHECK (role IN ('owner', 'finance', 'sales', 'accountant'))
+	-- none: held back from a unit the every-unit row gives.
+	role    TEXT NOT NULL CHECK (role IN ('owner', 'finance', 'sales', 'accountant', 'none'))
 ) STRICT;
 CREATE UNIQUE INDEX user_roles_unit ON user_roles (user_id, coalesce(unit_id, 0));
 

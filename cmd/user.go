@@ -68,7 +68,7 @@ func newUserCmd(a *app) *cobra.Command {
 				}
 			}
 			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
-				u, userID, err := db.UserByEmail(cmd.Context(), strings.TrimSpace(args[1]))
+				u, err := db.UserByEmail(cmd.Context(), strings.TrimSpace(args[1]))
 				if errors.Is(err, store.ErrNotFound) {
 					return fmt.Errorf("%s has no active user with e-mail %s", args[0], args[1])
 				}
@@ -80,13 +80,13 @@ func newUserCmd(a *app) *cobra.Command {
 					return err
 				}
 				ctx := store.WithAudit(cmd.Context(), "cli", "cli:user set", u.Token, unitID)
-				if err := db.SetUserRole(ctx, userID, unitID, r); err != nil {
+				if err := db.SetUserRole(ctx, u.ID, unitID, r); err != nil {
 					if errors.Is(err, store.ErrLastOwner) {
 						return fmt.Errorf("%s is the last owner of every unit of %s: make another user owner first", args[1], args[0])
 					}
 					return err
 				}
-				grants, err := db.UserGrants(cmd.Context(), userID)
+				grants, err := db.UserGrants(cmd.Context(), u.ID)
 				if err != nil {
 					return err
 				}
@@ -112,11 +112,7 @@ func newUserCmd(a *app) *cobra.Command {
 				var b strings.Builder
 				list := []map[string]any{}
 				for _, u := range users {
-					_, id, err := db.UserByEmail(cmd.Context(), u.Email)
-					if err != nil {
-						return err
-					}
-					grants, err := db.UserGrants(cmd.Context(), id)
+					grants, err := db.UserGrants(cmd.Context(), u.ID)
 					if err != nil {
 						return err
 					}
@@ -187,7 +183,11 @@ func unitText(unitToken string) string {
 func grantsJSON(gs store.Grants) []map[string]string {
 	out := []map[string]string{}
 	for _, g := range gs {
-		out = append(out, map[string]string{"role": string(g.Role), "unit_token": g.Unit.Token})
+		role := string(g.Role)
+		if role == "" {
+			role = "none"
+		}
+		out = append(out, map[string]string{"role": role, "unit_token": g.Unit.Token})
 	}
 	return out
 }
@@ -199,6 +199,9 @@ func grantsText(gs store.Grants) string {
 	parts := make([]string, len(gs))
 	for i, g := range gs {
 		parts[i] = string(g.Role) + " of " + unitText(g.Unit.Token)
+		if g.Role == "" {
+			parts[i] = "no access to " + unitText(g.Unit.Token)
+		}
 	}
 	return strings.Join(parts, ", ")
 }

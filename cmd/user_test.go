@@ -49,3 +49,18 @@ func TestCLIUserRoles(t *testing.T) {
 		t.Fatalf("role changes not audited:\n%s", out)
 	}
 }
+
+// `--role none --unit U` holds back from U a user whose every-unit role
+// would reach it.
+func TestCLIUserHeldBack(t *testing.T) {
+	schema := schemaForTest(t)
+	data := t.TempDir()
+	cli(t, schema, data, "domain", "create", "acme")
+	a := jsonOut(t, cli(t, schema, data, "unit", "create", "acme", "--name", "Matriz", "--json"))["unit_token"].(string)
+	cli(t, schema, data, "user", "create", "acme", "--name", "Olga", "--email", "olga@acme.com")
+	cli(t, schema, data, "user", "create", "acme", "--name", "Fábio", "--email", "fabio@acme.com", "--role", "finance")
+	cli(t, schema, data, "user", "set", "acme", "fabio@acme.com", "--role", "none", "--unit", a)
+	if out := cli(t, schema, data, "user", "list", "acme"); !strings.Contains(out, "Fábio <fabio@acme.com>\tfinance of every unit, no access to unit "+a) {
+		t.Fatalf("user list:\n%s", out)
+	}
+}

@@ -68,6 +68,16 @@ type PortalPage struct {
 	Body   any
 	// Exports link the CSV and XLSX of the page's lists.
 	Exports []ExportLinks
+	// Role is the user's role on the unit shown, in Portuguese; Can says
+	// which of its forms the page shows.
+	Role string
+	Can  PortalCan
+}
+
+// PortalCan is what the signed-in user may change on the unit shown
+// (access.May), and whether it manages the domain's users and tokens.
+type PortalCan struct {
+	Finance, Sales, Charges, Invoices, Registers, Users bool
 }
 
 // ExportLinks are the addresses of a list's exports, and what the list is.
@@ -81,18 +91,39 @@ func (r *Renderer) Portal(w io.Writer, name string, p PortalPage) error {
 // LoginForm is the sign-in page's body.
 type LoginForm struct{ Domain, Email string }
 
-// PortalToken is an access token in the profile's list.
+// PortalToken is an access token in the profile's list: its label and
+// who made it.
 type PortalToken struct {
-	ID               int64
-	Hint             string
-	Created, Revoked string
+	ID                int64
+	Hint, Label, User string
+	Created, Revoked  string
 }
 
-// PortalProfile is the profile page's body.
+// PortalProfile is the profile page's body: the user's roles, and the
+// tokens it made (all of the domain's for an owner of every unit).
 type PortalProfile struct {
 	NewToken string // shown once, right after it is made
+	Roles    []string
+	All      bool
 	Tokens   []PortalToken
 }
+
+// PortalUser is a user in the users page's list, with its roles.
+type PortalUser struct {
+	Name, Email string
+	Roles       []string
+}
+
+// PortalUsers is the users page's body: the users, and the choices of
+// its forms.
+type PortalUsers struct {
+	Users []PortalUser
+	Roles []PortalOption
+	Form  PortalUserForm
+}
+
+// PortalUserForm is the new user's form as sent.
+type PortalUserForm struct{ Name, Email, Role, Unit string }
 
 // PortalDay is one day of the month's table.
 type PortalDay struct {

@@ -171,16 +171,32 @@ func TestSignInTiming(t *testing.T) {
 	}
 }
 
-// signedIn is a browser signed in to the portal as a new user of acme.
+// signedIn is a browser signed in to the portal as a new user of acme,
+// owner of every unit.
 func signedIn(t *testing.T, s *Server, ds *store.Domains) *browser {
+	t.Helper()
+	return signedInAs(t, s, ds, "Bia", "bia@example.com", store.RoleOwner, "")
+}
+
+// signedInAs is a browser signed in as a new user of acme with a role on
+// one unit (by token), or on every unit ("").
+func signedInAs(t *testing.T, s *Server, ds *store.Domains, name, email string, role store.Role, unitToken string) *browser {
 	t.Helper()
 	ctx := context.Background()
 	db, release := acquire(t, ds)
 	defer release()
-	if _, err := db.CreateUser(ctx, "Bia", "bia@example.com"); err != nil {
+	var unitID int64
+	if unitToken != "" {
+		u, err := db.UnitByToken(ctx, unitToken)
+		if err != nil {
+			t.Fatal(err)
+		}
+		unitID = u.ID
+	}
+	if _, err := db.CreateUserAs(ctx, name, email, role, unitID); err != nil {
 		t.Fatal(err)
 	}
-	link, err := db.RequestLoginLink(ctx, "bia@example.com", nil)
+	link, err := db.RequestLoginLink(ctx, email, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -180,7 +180,12 @@ func TestPortalFlow(t *testing.T) {
 	if rec := b.do("POST", "/portal/profile/tokens", url.Values{"csrf": {otherHex(session)}}); rec.Code != http.StatusForbidden {
 		t.Fatalf("token with a wrong CSRF = %d", rec.Code)
 	}
-	rec = b.do("POST", "/portal/profile/tokens", url.Values{"csrf": {session}})
+	// A token needs a label.
+	if rec := b.do("POST", "/portal/profile/tokens", url.Values{"csrf": {session}}); rec.Code != http.StatusBadRequest ||
+		!strings.Contains(rec.Body.String(), "Dê ao token um nome") {
+		t.Fatalf("token without a label = %d", rec.Code)
+	}
+	rec = b.do("POST", "/portal/profile/tokens", url.Values{"csrf": {session}, "label": {"ERP da loja"}})
 	m := regexp.MustCompile(`id="novo-token">(fca_acme_[0-9a-f]+)<`).FindStringSubmatch(rec.Body.String())
 	if rec.Code != 200 || m == nil {
 		t.Fatalf("new token = %d\n%s", rec.Code, rec.Body.String())
@@ -192,7 +197,8 @@ func TestPortalFlow(t *testing.T) {
 		t.Fatalf("API with the portal's token = %d %s", api.Code, api.Body)
 	}
 	// Shown once: the profile lists it by hint only.
-	if rec := b.do("GET", "/portal/profile", nil); strings.Contains(rec.Body.String(), m[1]) || !strings.Contains(rec.Body.String(), m[1][:15]) {
+	if rec := b.do("GET", "/portal/profile", nil); strings.Contains(rec.Body.String(), m[1]) || !strings.Contains(rec.Body.String(), m[1][:15]) ||
+		!strings.Contains(rec.Body.String(), "ERP da loja") {
 		t.Error("the profile shows the token again, or not its hint")
 	}
 	// An order's page issues its charge, with the API's business code.

@@ -61,6 +61,7 @@ func TestPortalWebInBrowser(t *testing.T) {
 	// Perfil · API: a token, copied with its button, that the API takes.
 	open("/portal/profile", "Perfil")
 	judge("profile")
+	p.eval(t, `document.querySelector("#token-label").value = "Planilha do financeiro"`)
 	p.eval(t, `setTimeout(() => document.querySelector("form[action='/portal/profile/tokens'] button").click(), 0)`)
 	p.waitFor(t, `document.querySelector("#novo-token") !== null`)
 	token := p.eval(t, `document.querySelector("#novo-token").textContent`).(string)

@@ -31,11 +31,7 @@ func roleTokens(t *testing.T, ds *store.Domains) map[store.Role]string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, id, err := db.UserByEmail(ctx, u.Email)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out[role], err = db.CreateUserToken(ctx, id, "token de "+string(role)); err != nil {
+		if out[role], err = db.CreateUserToken(ctx, u.ID, "token de "+string(role)); err != nil {
 			t.Fatal(err)
 		}
 	}

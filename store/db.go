@@ -122,10 +122,10 @@ func openDB(path string, durability Durability) (w, r *sql.DB, err error) {
 // authQuery checks an access token and resolves a unit token in one
 // statement: no row is an unknown token, a NULL unit an unknown unit. A
 // token a user made carries the user's role on the unit (the unit's own
-// grant before the every-unit one; NULL: none) and stops when the user
+// grant before the every-unit one; NULL: none, or held back) and stops when the user
 // is deactivated; the operator's tokens are owners.
 const authQuery = `SELECT t.hash, t.id, t.hint, coalesce(t.user_id, 0), u.id, u.token, u.name, u.cnpj, u.city_ibge, u.im, u.created_at,
-		CASE WHEN t.user_id IS NULL THEN 'owner' ELSE (SELECT r.role FROM user_roles r
+		CASE WHEN t.user_id IS NULL THEN 'owner' ELSE (SELECT nullif(r.role, 'none') FROM user_roles r
 			WHERE r.user_id = t.user_id AND (r.unit_id = u.id OR r.unit_id IS NULL) ORDER BY r.unit_id IS NULL LIMIT 1) END
 	FROM access_tokens t LEFT JOIN units u ON u.token = ?
 	WHERE t.hash = ? AND t.revoked_at IS NULL

@@ -19,6 +19,10 @@ const (
 	RoleAccountant Role = "accountant" // reads and exports only
 )
 
+// roleNone holds a user back from one unit its every-unit role would
+// give it.
+const roleNone Role = "none"
+
 // Roles are the roles, most powerful first.
 var Roles = []Role{RoleOwner, RoleFinance, RoleSales, RoleAccountant}
 
@@ -32,7 +36,8 @@ func ParseRole(s string) (Role, bool) {
 	return "", false
 }
 
-// Grant is a user's role on one unit, or on every unit (Unit zero).
+// Grant is a user's role on one unit, or on every unit (Unit zero); Role
+// "" on a unit holds the user back from it.
 type Grant struct {
 	Unit Unit
 	Role Role
@@ -50,6 +55,8 @@ func (gs Grants) On(unitID int64) Role {
 	var all Role
 	for _, g := range gs {
 		switch {
+		case g.Unit.ID == unitID && g.Role == roleNone:
+			return ""
 		case g.Unit.ID == unitID:
 			return g.Role
 		case g.AllUnits():
@@ -88,8 +95,12 @@ func (db *DB) UserGrants(ctx context.Context, userID int64) (Grants, error) {
 		var id sql.NullInt64
 		var token, name, cnpj, ibge, im sql.NullString
 		var created Stamp
-		if err := rows.Scan(&g.Role, &id, &token, &name, &cnpj, &ibge, &im, &created); err != nil {
+		var role string
+		if err := rows.Scan(&role, &id, &token, &name, &cnpj, &ibge, &im, &created); err != nil {
 			return nil, wrap("user grants", err)
+		}
+		if g.Role = Role(role); g.Role == roleNone {
+			g.Role = ""
 		}
 		if id.Valid {
 			g.Unit = Unit{ID: id.Int64, Token: token.String, Name: name.String, CNPJ: cnpj.String, CityIBGE: ibge.String, IM: im.String,
@@ -100,21 +111,20 @@ func (db *DB) UserGrants(ctx context.Context, userID int64) (Grants, error) {
 	return out, rows.Err()
 }
 
-// UserByEmail finds an active user of the domain by e-mail, with its id.
-func (db *DB) UserByEmail(ctx context.Context, email string) (User, int64, error) {
+// UserByEmail finds an active user of the domain by e-mail.
+func (db *DB) UserByEmail(ctx context.Context, email string) (User, error) {
 	var u User
-	var id int64
 	err := db.r.QueryRowContext(ctx, `SELECT id, token, name, email, active FROM users WHERE email = ? AND active = 1`, email).
-		Scan(&id, &u.Token, &u.Name, &u.Email, &u.Active)
+		Scan(&u.ID, &u.Token, &u.Name, &u.Email, &u.Active)
 	if errors.Is(err, sql.ErrNoRows) {
-		return User{}, 0, ErrNotFound
+		return User{}, ErrNotFound
 	}
-	return u, id, wrap("user by email", err)
+	return u, wrap("user by email", err)
 }
 
 // SetUserRole gives a user a role: on one unit (unitID), or on every unit
-// (unitID 0), which replaces all the user's roles. Role "" takes the
-// unit's own role away (or, for every unit, all of them). The change is
+// (unitID 0), which replaces all the user's roles. Role "" holds the user
+// back from the unit (or, for every unit, takes all its roles away). The change is
 // audited under the context's actor. A domain always keeps an owner of
 // every unit: ErrLastOwner when the change would leave none.
 func (db *DB) SetUserRole(ctx context.Context, userID, unitID int64, role Role) error {
@@ -136,8 +146,19 @@ func (db *DB) SetUserRole(ctx context.Context, userID, unitID int64, role Role) 
 		} else if _, err := tx.ExecContext(ctx, `DELETE FROM user_roles WHERE user_id = ? AND unit_id = ?`, userID, unitID); err != nil {
 			return err
 		}
-		if role != "" {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO user_roles (user_id, unit_id, role) VALUES (?, ?, ?)`, userID, unit, role); err != nil {
+		stored := role
+		if role == "" && unitID != 0 {
+			// Held back only where an every-unit role would reach.
+			var all int
+			if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM user_roles WHERE user_id = ? AND unit_id IS NULL`, userID).Scan(&all); err != nil {
+				return err
+			}
+			if all > 0 {
+				stored = roleNone
+			}
+		}
+		if stored != "" {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO user_roles (user_id, unit_id, role) VALUES (?, ?, ?)`, userID, unit, stored); err != nil {
 				return err
 			}
 		}

@@ -25,10 +25,7 @@ func TestUserTokensCarryRoles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, accID, err := db.UserByEmail(ctx, acc.Email)
-	if err != nil {
-		t.Fatal(err)
-	}
+	accID := acc.ID
 	tok, err := db.CreateUserToken(ctx, accID, "planilhas")
 	if err != nil {
 		t.Fatal(err)
@@ -77,8 +74,18 @@ func TestUserTokensCarryRoles(t *testing.T) {
 	if err := db.RevokeUserToken(ctx, accID, op); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("revoked another's token: %v", err)
 	}
+	// Held back from B, which its every-unit role would reach.
+	if err := db.SetUserRole(ctx, accID, b.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := role(b); !errors.Is(err, ErrUnitNotFound) {
+		t.Fatalf("on B, held back: %v", err)
+	}
+	if gs, _ := db.UserGrants(ctx, accID); gs.On(b.ID) != "" || gs.On(a.ID) != RoleAccountant {
+		t.Fatalf("grants held back: %+v", gs)
+	}
 	// The last owner cannot lose the domain.
-	_, ownerID, _ := db.UserByEmail(ctx, owner.Email)
+	ownerID := owner.ID
 	if err := db.SetUserRole(ctx, ownerID, 0, RoleSales); !errors.Is(err, ErrLastOwner) {
 		t.Fatalf("last owner demoted: %v", err)
 	}

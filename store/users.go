@@ -10,6 +10,7 @@ import (
 // User is a person of the domain who records entries (the spec's
 // `user_token` filters entries by the user who inserted them).
 type User struct {
+	ID     int64  `json:"-"`
 	Token  string `json:"token" format:"uuid"`
 	Name   string `json:"name"`
 	Email  string `json:"email" format:"email"`
@@ -38,12 +39,11 @@ func (db *DB) CreateUserAs(ctx context.Context, name, email string, role Role, u
 		if err != nil {
 			return err
 		}
-		id, err := res.LastInsertId()
-		if err != nil {
+		if u.ID, err = res.LastInsertId(); err != nil {
 			return err
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO user_roles (user_id, unit_id, role) VALUES (?, ?, ?)`,
-			id, sql.NullInt64{Int64: unitID, Valid: unitID != 0}, role)
+			u.ID, sql.NullInt64{Int64: unitID, Valid: unitID != 0}, role)
 		return err
 	})
 	if err != nil {
@@ -54,7 +54,7 @@ func (db *DB) CreateUserAs(ctx context.Context, name, email string, role Role, u
 
 // Users lists the domain's active users by name.
 func (db *DB) Users(ctx context.Context) ([]User, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT token, name, email, active FROM users WHERE active = 1 ORDER BY sort_key, id`)
+	rows, err := db.r.QueryContext(ctx, `SELECT id, token, name, email, active FROM users WHERE active = 1 ORDER BY sort_key, id`)
 	if err != nil {
 		return nil, wrap("users", err)
 	}
@@ -62,7 +62,7 @@ func (db *DB) Users(ctx context.Context) ([]User, error) {
 	out := []User{}
 	for rows.Next() {
 		var u User
-		if err := rows.Scan(&u.Token, &u.Name, &u.Email, &u.Active); err != nil {
+		if err := rows.Scan(&u.ID, &u.Token, &u.Name, &u.Email, &u.Active); err != nil {
 			return nil, wrap("users", err)
 		}
 		out = append(out, u)

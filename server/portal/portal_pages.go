@@ -8,10 +8,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/julienschmidt/httprouter"
 
 	"fincom/render"
+	"fincom/server/access"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -29,6 +31,9 @@ func (s *Portal) Routes(r *httprouter.Router) {
 	r.POST("/portal/profile/tokens", s.withSession(s.portalCreateToken))
 	r.POST("/portal/profile/tokens/revoke", s.withSession(s.portalRevokeToken))
 	r.POST("/portal/logout", s.withSession(s.portalLogout))
+	r.GET("/portal/users", s.withSession(func(p *portalRequest) { s.usersPage(p, http.StatusOK, render.PortalUserForm{}, "", "") }))
+	r.POST("/portal/users", s.withSession(s.portalCreateUser))
+	r.POST("/portal/users/role", s.withSession(s.portalSetRole))
 	r.GET("/portal/orders", s.withSession(s.portalOrders))
 	r.GET("/portal/orders/:token", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
 		s.withSession(func(p *portalRequest) {
@@ -248,51 +253,85 @@ func unsaved(fieldErr string) string {
 	return "A alteração não foi salva: " + fieldErr
 }
 
-// portalProfile: GET /portal/profile, the domain's access tokens.
-func (s *Portal) portalProfile(p *portalRequest) { s.profilePage(p, "", "") }
+// portalProfile: GET /portal/profile, the user's roles and access tokens.
+func (s *Portal) portalProfile(p *portalRequest) { s.profilePage(p, http.StatusOK, "", "", "") }
 
-func (s *Portal) profilePage(p *portalRequest, newToken, notice string) {
-	tokens, err := p.db.AccessTokens(p.ctx, 0)
+// tokensOf is whose tokens the user lists and revokes: its own, or (0)
+// every one of the domain's for an owner of every unit.
+func (p *portalRequest) tokensOf() int64 {
+	if p.grants.OwnerOfAll() {
+		return 0
+	}
+	return p.session.UserID
+}
+
+func (s *Portal) profilePage(p *portalRequest, status int, newToken, notice, errText string) {
+	tokens, err := p.db.AccessTokens(p.ctx, p.tokensOf())
 	if err != nil {
 		s.portalFailed(p, err)
 		return
 	}
-	body := render.PortalProfile{NewToken: newToken}
+	body := render.PortalProfile{NewToken: newToken, Roles: grantNames(p.grants), All: p.tokensOf() == 0}
 	for i := len(tokens) - 1; i >= 0; i-- { // newest first
 		t := tokens[i]
-		pt := render.PortalToken{ID: t.ID, Hint: t.Hint, Created: render.DateTimeBR(t.CreatedAt)}
+		pt := render.PortalToken{ID: t.ID, Hint: t.Hint, Label: t.Label, User: t.User, Created: render.DateTimeBR(t.CreatedAt)}
+		if pt.User == "" {
+			pt.User = "Operador (fincom token create)"
+		}
 		if t.RevokedAt != nil {
 			pt.Revoked = render.DateTimeBR(*t.RevokedAt)
 		}
 		body.Tokens = append(body.Tokens, pt)
 	}
-	p.page(s, http.StatusOK, "profile", "Perfil · API", "profile", body, notice, "")
+	p.page(s, status, "profile", "Perfil · API", "profile", body, notice, errText)
 }
 
-// portalCreateToken: POST /portal/profile/tokens makes an access token and
+// grantNames are a user's roles in Portuguese, one per line.
+func grantNames(gs store.Grants) []string {
+	var out []string
+	for _, g := range gs {
+		where := "todas as unidades"
+		if !g.AllUnits() {
+			where = "unidade " + g.Unit.Name
+		}
+		out = append(out, access.Name(g.Role)+" · "+where)
+	}
+	return out
+}
+
+// maxTokenLabel bounds a token's label.
+const maxTokenLabel = 80
+
+// portalCreateToken: POST /portal/profile/tokens makes an access token
+// that carries the user's roles, with the label the form gives, and
 // shows it once.
 func (s *Portal) portalCreateToken(p *portalRequest) {
-	token, err := p.db.CreateAccessToken(p.ctx)
+	label := strings.TrimSpace(p.r.PostFormValue("label"))
+	if label == "" || utf8.RuneCountInString(label) > maxTokenLabel {
+		s.profilePage(p, http.StatusBadRequest, "", "", "Dê ao token um nome de 1 a 80 caracteres (para que serve, quem usa): nenhum token foi criado.")
+		return
+	}
+	token, err := p.db.CreateUserToken(p.ctx, p.session.UserID, label)
 	if err != nil {
 		s.portalFailed(p, err)
 		return
 	}
-	s.profilePage(p, token, "Token criado. Copie-o agora: ele não será exibido de novo.")
+	s.profilePage(p, http.StatusOK, token, "Token criado. Copie-o agora: ele não será exibido de novo.", "")
 }
 
-// portalRevokeToken: POST /portal/profile/tokens/revoke.
+// portalRevokeToken: POST /portal/profile/tokens/revoke, of the user's
+// own tokens (any of the domain's for an owner of every unit).
 func (s *Portal) portalRevokeToken(p *portalRequest) {
 	id := p.r.PostFormValue("id")
 	if _, err := strconv.ParseInt(id, 10, 64); err != nil {
-		s.profilePage(p, "", "")
+		s.profilePage(p, http.StatusOK, "", "", "")
 		return
 	}
-	if err := p.db.RevokeAccessToken(p.ctx, id); err != nil {
-		p2 := "O token já estava revogado ou não existe."
-		s.profilePage(p, "", p2)
+	if err := p.db.RevokeUserToken(p.ctx, p.tokensOf(), id); err != nil {
+		s.profilePage(p, http.StatusOK, "", "O token já estava revogado ou não existe.", "")
 		return
 	}
-	s.profilePage(p, "", "Token revogado: ele não autentica mais.")
+	s.profilePage(p, http.StatusOK, "", "Token revogado: ele não autentica mais.", "")
 }
 
 // portalUnits: GET /portal/units, each unit with its Token API.

@@ -12,6 +12,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"fincom/render"
+	"fincom/server/access"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -51,8 +52,10 @@ type portalRequest struct {
 	db      *store.DB
 	secret  string
 	session store.Session
-	units   []store.Unit
+	units   []store.Unit // those the user has a role on
 	unit    store.Unit
+	grants  store.Grants
+	role    store.Role           // the user's role on unit
 	exports []render.ExportLinks // the page's lists' exports (exportable)
 }
 
@@ -64,7 +67,10 @@ func (p *portalRequest) page(s *Portal, status int, name, title, nav string, bod
 	}
 	cur := render.PortalUnit{Token: p.unit.Token, Name: p.unit.Name}
 	pg := render.PortalPage{Title: title, Nav: nav, User: p.session.User.Name + " <" + p.session.User.Email + ">",
-		CSRF: p.session.CSRF, Units: units, Unit: cur, Notice: notice, Error: errText, Body: body}
+		CSRF: p.session.CSRF, Units: units, Unit: cur, Notice: notice, Error: errText, Body: body, Can: p.can()}
+	if p.unit.ID != 0 {
+		pg.Role = access.Name(p.role)
+	}
 	if status == http.StatusOK {
 		pg.Exports = p.exports
 	}
@@ -352,20 +358,30 @@ func (s *Portal) withSession(h func(p *portalRequest)) httprouter.Handle {
 				return
 			}
 		}
-		units, err := db.Units(r.Context())
+		all, err := db.Units(r.Context())
+		var grants store.Grants
+		if err == nil {
+			grants, err = db.UserGrants(r.Context(), sess.UserID)
+		}
 		if err != nil {
 			s.Log.Error("portal units", "domain", domain, "err", err)
 			http.Error(w, "Algo deu errado.", http.StatusInternalServerError)
 			return
 		}
 		web.RequestInfo(r.Context()).Domain = domain
-		p := &portalRequest{w: w, r: r, db: db, secret: c.Value, session: sess, units: units}
+		p := &portalRequest{w: w, r: r, db: db, secret: c.Value, session: sess, grants: grants}
+		// The user sees only the units it has a role on.
 		want := r.URL.Query().Get("unit")
-		for _, u := range units {
+		for _, u := range all {
+			if grants.On(u.ID) == "" {
+				continue
+			}
+			p.units = append(p.units, u)
 			if p.unit.Token == "" || u.Token == want {
 				p.unit = u
 			}
 		}
+		p.role = grants.On(p.unit.ID)
 		if tooBig != nil {
 			// Nothing was read, the CSRF token included: the page only
 			// says so.
@@ -375,6 +391,10 @@ func (s *Portal) withSession(h func(p *portalRequest)) httprouter.Handle {
 		}
 		// Every change made through the portal is audited under the user.
 		p.ctx = store.WithAudit(r.Context(), store.PortalActor(sess.User), "portal:"+strings.TrimPrefix(r.URL.Path, "/portal"), "", p.unit.ID)
+		if r.Method == http.MethodPost && !p.mayPost() {
+			p.page(s, http.StatusForbidden, "units", "Sem permissão", "", []render.PortalUnit{}, "", roleRefusal(p.role))
+			return
+		}
 		h(p)
 	}
 }
