@@ -11,7 +11,9 @@ import (
 	"strings"
 
 	"fincom/render"
+	"fincom/server/access"
 	"fincom/server/web"
+	"fincom/store"
 )
 
 // The OpenAPI document is generated from the route table (routes.go):
@@ -167,11 +169,17 @@ func Document(routes []web.Route) ([]byte, error) {
 			"security":    []any{},
 			"responses":   g.responses(rt, d),
 		}
-		if d.Desc != "" {
-			op["description"] = d.Desc
-		}
+		desc := d.Desc
 		if strings.HasPrefix(rt.Path, "/_test/") {
-			op["description"] = strings.TrimSpace(d.Desc + "\n\nOnly with `fincom serve --test-mode` (404 otherwise).")
+			desc = strings.TrimSpace(desc + "\n\nOnly with `fincom serve --test-mode` (404 otherwise).")
+		}
+		if roles := writeRoles(rt); roles != nil {
+			op["x-fincom-roles"] = roles
+			desc = strings.TrimSpace(desc + "\n\nChanges " + string(rt.AreaOf()) + ": a token of a user whose role on the unit is none of " +
+				strings.Join(roles, ", ") + " is refused with 403 (details: reason, role, area, unit_token).")
+		}
+		if desc != "" {
+			op["description"] = desc
 		}
 		var params []any
 		for _, seg := range strings.Split(rt.Path, "/") {
@@ -426,4 +434,19 @@ func Reference(r *render.Renderer, doc []byte) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// writeRoles are the roles whose tokens may call a write route on a unit,
+// nil for a route that is not one.
+func writeRoles(rt *web.Route) []string {
+	if !rt.Write || (rt.Auth != web.AuthUnit && rt.Auth != web.AuthUnits && rt.Auth != web.AuthTecOrAccess) {
+		return nil
+	}
+	var out []string
+	for _, r := range store.Roles {
+		if access.May(r, rt.AreaOf()) {
+			out = append(out, string(r))
+		}
+	}
+	return out
 }
