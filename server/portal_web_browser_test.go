@@ -101,6 +101,7 @@ func TestPortalWebInBrowser(t *testing.T) {
 		{"/portal/outbox", "E-mails", "outbox"},
 		{"/portal/webhooks", "Webhooks", "webhooks"},
 		{"/portal/audit", "Registro", "audit"},
+		{"/portal/users", "Usuários", "users"},
 	} {
 		open(pg.path, pg.title)
 		judge(pg.name)
