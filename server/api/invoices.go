@@ -130,14 +130,14 @@ const (
 		"invoice, a denied one is spent), the document is built, signed and sent, and the invoice is answered " +
 		"with the authority's verdict in `status`, `status_code` (SEFAZ's cStat) and `status_text`, which the " +
 		"order shows too (`nf`, `date_nf`, `nf_status`, `nf_status_text`, `nf_xml_url`); an authorized one is " +
-		"e-mailed with its XML and DANFE to `notify_email_nf`. An NF-e or NFC-e outside test mode goes to the " +
-		"unit's SEFAZ (a national NFS-e to the national system, answered alike; its refusal spends the DPS " +
+		"e-mailed with its XML and DANFE to `notify_email_nf`. An NF-e or NFC-e goes to the " +
+		"unit's SEFAZ (in test mode, the domain's local one, answered alike) (a national NFS-e to the national system, answered alike; its refusal spends the DPS " +
 		"number) and /generate_nf waits up to 10 seconds for its verdict: `AUTHORIZED` (cStat 100 or 150; " +
 		"`xml_url` serves the nfeProc), `REJECTED` (the number goes back; fix the order and call again), " +
 		"`DENIED` (uso denegado, 110 or 301 to 303: the number is spent, the protocol kept, nothing is sent " +
 		"again) or `PENDING` (no verdict yet, or SEFAZ unreachable: `xml_url` serves the signed note as sent, " +
 		"and fincom asks SEFAZ for it by its key until the verdict comes; calling again does the same, never " +
-		"a second note). Only an authorized (or cancelled) invoice has a `danfe_url`. In test mode, and for " +
+		"a second note). Only an authorized (or cancelled) invoice has a `danfe_url`. For " +
 		"the municipal NFS-e, the authority's refusal is 422 `The tax authority rejected the invoice: see details.` " +
 		"and an authority that did not answer 502 `The tax authority did not answer. Try again: the invoice " +
 		"will not be issued twice.` Issuing twice issues once; concurrent requests for one order are taken " +
@@ -147,8 +147,8 @@ const (
 		"national NFS-e's cancellation takes an optional `reason_code` (`\"1\"` error in issuing, `\"2\"` service " +
 		"not provided, `\"9\"` other, the default), sent as the event's cMotivo. " +
 		"409 `The invoice can no longer be cancelled: its cancellation window has closed.`, `The order has " +
-		"no authorized invoice.`. Outside test mode an NF-e's or NFC-e's cancellation is registered at SEFAZ " +
-		"(event 110111) before fincom records it: its refusal is 422 `The tax authority refused the " +
+		"no authorized invoice.`. An NF-e's or NFC-e's cancellation is registered at SEFAZ " +
+		"(in test mode, the domain's local one; event 110111), whose window it is, before fincom records it: its refusal is 422 `The tax authority refused the " +
 		"cancellation: see details.` with SEFAZ's `details.code` and `details.reason`, an authority that " +
 		"did not answer 502, and the note stays authorized. An order whose invoice was cancelled can be invoiced again (the next " +
 		"number)."

@@ -65,12 +65,12 @@ func (s *Service) adopt(ctx context.Context, db *store.DB, d store.InvoiceData, 
 
 // answersVerdicts says /generate_nf answers the authority's verdict on a
 // note of kind as its invoice (AUTHORIZED, PENDING, REJECTED, DENIED):
-// an NF-e's, NFC-e's or national NFS-e's outside test mode, where SEFAZ
-// or the national system judges it. Test mode's simulated verdicts, and
-// the municipal NFS-e, answer a refusal as 422 and an authority that did
-// not answer as 502.
+// an NF-e's, NFC-e's or national NFS-e's, which SEFAZ or the national
+// system judges (in test mode the local authorities, through the same
+// clients: test mode answers as production does). The municipal NFS-e
+// answers a refusal as 422 and an authority that did not answer as 502.
 func (s *Service) answersVerdicts(kind string) bool {
-	return s.Rehearsal == nil && (kind == fiscal.NFe || kind == fiscal.NFCe || kind == fiscal.NFSeN)
+	return kind == fiscal.NFe || kind == fiscal.NFCe || kind == fiscal.NFSeN
 }
 
 // verdictWait is how long /generate_nf waits for SEFAZ's verdict.
