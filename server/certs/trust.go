@@ -113,7 +113,7 @@ func addCAFile(pool *x509.CertPool, caFile string) error {
 // MutualTLS, no proxy, no redirect followed, each step bounded by timeout.
 func MutualClient(c Certificate, roots *x509.CertPool, timeout time.Duration) *http.Client {
 	return &http.Client{Transport: &http.Transport{Proxy: nil, TLSHandshakeTimeout: timeout, ResponseHeaderTimeout: timeout,
-		TLSClientConfig: MutualTLS(c, roots)},
+		TLSClientConfig: MutualTLS(c, roots), IdleConnTimeout: idleConnTimeout, MaxIdleConnsPerHost: 4},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }
 

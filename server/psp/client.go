@@ -42,6 +42,8 @@ type Client struct {
 	mu      sync.Mutex
 	token   string
 	expires time.Time
+	// clients keeps the connection to the PSP between calls.
+	clients certs.Clients
 }
 
 // Errors of a call.
@@ -83,9 +85,9 @@ func (c *Client) http() *http.Client {
 	if timeout <= 0 {
 		timeout = 30 * time.Second
 	}
-	h := certs.MutualClient(c.Cert, c.Roots, timeout)
+	h := *c.clients.Get(c.Cert, c.Roots, timeout) // its transport shared
 	h.Timeout = timeout
-	return h
+	return &h
 }
 
 // Token answers an access token: the cached one until a minute before it

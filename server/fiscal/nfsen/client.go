@@ -39,6 +39,8 @@ type Client struct {
 	// Now is the clock the returned notes' signers are checked at
 	// (time.Now when nil).
 	Now func() time.Time
+	// clients keeps a connection to each authority per certificate.
+	clients certs.Clients
 }
 
 // Errors of a call.
@@ -146,7 +148,7 @@ func (c *Client) call(ctx context.Context, cert certs.Certificate, env, method, 
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := certs.MutualClient(cert, c.Roots, timeout).Do(req)
+	resp, err := c.clients.Get(cert, c.Roots, timeout).Do(req)
 	if err != nil {
 		return answer{}, err
 	}
@@ -500,7 +502,7 @@ func (c *Client) DANFSe(ctx context.Context, cert certs.Certificate, key, env st
 		return nil, err
 	}
 	req.Header.Set("Accept", "application/pdf")
-	resp, err := certs.MutualClient(cert, c.Roots, timeout).Do(req)
+	resp, err := c.clients.Get(cert, c.Roots, timeout).Do(req)
 	if err != nil {
 		return nil, err
 	}

@@ -38,6 +38,8 @@ type Client struct {
 	// Now is the real clock an authority's 656 is timed by (time.Now when
 	// nil): the hour it asks for runs whatever a domain's clock says.
 	Now func() time.Time
+	// clients keeps a connection to each authority per certificate.
+	clients certs.Clients
 }
 
 // now is the client's clock.
@@ -95,7 +97,7 @@ func (c *Client) call(ctx context.Context, cert certs.Certificate, url, service 
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/soap+xml; charset=utf-8")
-	resp, err := certs.MutualClient(cert, c.Roots, timeout).Do(req)
+	resp, err := c.clients.Get(cert, c.Roots, timeout).Do(req)
 	if err != nil {
 		return nil, err
 	}

@@ -10,10 +10,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -450,5 +452,45 @@ func TestDistribute(t *testing.T) {
 	cl.Roots.AddCert(other.srv.Certificate())
 	if _, err := cl.Distribute(context.Background(), cert, "11222333000181", "35", "0", Homologacao); !errors.Is(err, ErrAnswer) || !strings.Contains(fmt.Sprint(err), "environment 1") {
 		t.Errorf("another environment's answer: %v", err)
+	}
+}
+
+// TestConnectionsReused: the calls of one certificate to an authority
+// share a connection (one mutual TLS handshake, not one per call, and no
+// idle connection left behind by each); another certificate has its own.
+func TestConnectionsReused(t *testing.T) {
+	var mu sync.Mutex
+	conns := 0
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		soapAnswer(inOperation)(w)
+	}))
+	srv.TLS = &tls.Config{ClientAuth: tls.RequireAnyClientCert}
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			mu.Lock()
+			conns++
+			mu.Unlock()
+		}
+	}
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	c, cert := client(t, &authority{srv: srv})
+	for range 3 {
+		if _, err := c.Status(context.Background(), cert, "55", "SP", "35", Homologacao); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other, err := certs.TestCertificate("Outra", "11444777000161", time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Status(context.Background(), other, "55", "SP", "35", Homologacao); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if conns != 2 {
+		t.Fatalf("%d connections for 3 calls of one certificate and 1 of another, want 2", conns)
 	}
 }
