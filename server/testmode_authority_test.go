@@ -1,7 +1,9 @@
 package server
 
 import (
+	"encoding/json"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -178,5 +180,32 @@ func TestTestModeAuthorityLog(t *testing.T) {
 	mode(`"mode":"authorize"`)
 	if rec := do(h, http.MethodPost, "/_test/authority", `{"access_token":"{{access}}","mode":"reject","code":1}`); rec.Code != http.StatusBadRequest {
 		t.Errorf("reject code 1 = %d", rec.Code)
+	}
+}
+
+// TestTestModeExamples: the examples the document gives of the test-mode
+// routes are answered as shown (the request's token made the fixture's).
+func TestTestModeExamples(t *testing.T) {
+	s, _ := newTestModeServer(t)
+	h := s.Handler()
+	checked := 0
+	for _, rt := range s.routes {
+		if rt.Doc.Example == "" || rt.Doc.RespExample == "" || rt.Path == "/_test/authority_log" {
+			continue
+		}
+		body := strings.Replace(rt.Doc.Example, "fca_acme_8f2c…", "{{access}}", 1)
+		rec := do(h, rt.MethodOf(), rt.Path, body)
+		var got, want any
+		json.Unmarshal(rec.Body.Bytes(), &got)
+		if err := json.Unmarshal([]byte(rt.Doc.RespExample), &want); err != nil {
+			t.Fatalf("%s: the example answer is not JSON: %v", rt.Path, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s answers %s, its example %s", rt.Path, rec.Body, rt.Doc.RespExample)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Fatal("no example checked")
 	}
 }

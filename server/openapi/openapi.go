@@ -323,7 +323,11 @@ func (g *schemaGen) requestBody(rt *web.Route) map[string]any {
 	default:
 		body = map[string]any{"allOf": parts}
 	}
-	content := map[string]any{"application/json": map[string]any{"schema": body}}
+	media := map[string]any{"schema": body}
+	if rt.Doc.Example != "" {
+		media["example"] = json.RawMessage(rt.Doc.Example)
+	}
+	content := map[string]any{"application/json": media}
 	if rt.Doc.Multipart {
 		content["multipart/form-data"] = map[string]any{"schema": map[string]any{
 			"type": "object",
@@ -359,7 +363,11 @@ func (g *schemaGen) responses(rt *web.Route, d web.Doc) map[string]any {
 		}
 		// A private document route fails as every private route does.
 	} else {
-		out["200"] = map[string]any{"description": "Success.", "content": map[string]any{"application/json": map[string]any{"schema": g.successSchema(d.Resp)}}}
+		media := map[string]any{"schema": g.successSchema(d.Resp)}
+		if d.RespExample != "" {
+			media["example"] = json.RawMessage(d.RespExample)
+		}
+		out["200"] = map[string]any{"description": "Success.", "content": map[string]any{"application/json": media}}
 	}
 	// The texts the route table gives, by status; route-specific failures
 	// share the 4XX envelope.

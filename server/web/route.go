@@ -45,6 +45,9 @@ type Doc struct {
 	Resp               any
 	Raw                string
 	Multipart          bool
+	// Example and RespExample are a request body and its answer as JSON
+	// texts, shown in the document beside the schemas.
+	Example, RespExample string
 }
 
 // Action is a route's handler and the request struct it decodes (nil when
