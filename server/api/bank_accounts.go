@@ -22,15 +22,15 @@ var (
 // or null.
 type bankAccountRequest struct {
 	IDToken            string        `json:"id_token" alias:"token"`
-	IDTokenBank        *string       `json:"id_token_bank"`
-	IDTokenBankType    *string       `json:"id_token_bank_type"`
+	IDTokenBank        *string       `json:"id_token_bank" max:"255"`
+	IDTokenBankType    *string       `json:"id_token_bank_type" max:"255"`
 	Agency             *string       `json:"agency"`
 	CurrentAccount     *string       `json:"current_account"`
-	Observation        *string       `json:"observation" text:"multiline"`
+	Observation        *string       `json:"observation" text:"multiline" max:"5000"`
 	CodeBank           *string       `json:"code_bank"`
 	DvAgencia          *string       `json:"dv_agencia"`
-	DvConta            *string       `json:"dv_conta"`
-	NickName           *string       `json:"nick_name"`
+	DvConta            *string       `json:"dv_conta" max:"2"`
+	NickName           *string       `json:"nick_name" max:"255"`
 	OpeningBalance     *store.Number `json:"opening_balance"`
 	OpeningBalanceDate *string       `json:"opening_balance_date"`
 }

@@ -41,8 +41,8 @@ func (s categories) listGroupCategories(r *web.Request, q *listByTypeRequest) (a
 type categoryRequest struct {
 	IDToken        string    `json:"id_token" alias:"token"`
 	ModuleType     *string   `json:"module_type" alias:"type" enum:"in,out"`
-	Category       *string   `json:"category" alias:"name"`
-	Note           *string   `json:"note" alias:"description" text:"multiline"`
+	Category       *string   `json:"category" alias:"name" max:"255"`
+	Note           *string   `json:"note" alias:"description" text:"multiline" max:"5000"`
 	CategoryMaster *web.Code `json:"category_master" alias:"id_token_category_master"`
 }
 

@@ -41,21 +41,21 @@ type ContactRequest struct {
 	// Register is a CPF or CNPJ (alphanumeric too), with or without
 	// its mask.
 	Register     *string `json:"register" pattern:"^\\s*([0-9]{3}\\.?[0-9]{3}\\.?[0-9]{3}-?[0-9]{2}|[0-9A-Za-z]{2}\\.?[0-9A-Za-z]{3}\\.?[0-9A-Za-z]{3}/?[0-9A-Za-z]{4}-?[0-9]{2})\\s*$"`
-	FullName     *string `json:"fullName" alias:"full_name,contact_name"`
-	SocialReason *string `json:"socialReason" alias:"social_reason,company_name"`
-	FantasyName  *string `json:"fantasyName" alias:"fantasy_name"`
+	FullName     *string `json:"fullName" alias:"full_name,contact_name" max:"255"`
+	SocialReason *string `json:"socialReason" alias:"social_reason,company_name" max:"255"`
+	FantasyName  *string `json:"fantasyName" alias:"fantasy_name" max:"255"`
 	BirthDate    *string `json:"birthDate" alias:"birth_date"`
 	Phone        *string `json:"phone"`
-	Email        *string `json:"email" format:"email"`
-	Address      *string `json:"address"`
+	Email        *string `json:"email" format:"email" max:"255"`
+	Address      *string `json:"address" max:"255"`
 	ZipCode      *string `json:"zip_code" alias:"zipCode" pattern:"^\\s*([0-9]{2}\\.?[0-9]{3}-?[0-9]{3})?\\s*$"`
 	State        *string `json:"state"`
-	City         *string `json:"city"`
-	Neighborhood *string `json:"neighborhood"`
-	Observation  *string `json:"observation" text:"multiline"`
-	DataBank     *string `json:"data_bank" alias:"dataBank" text:"multiline"`
-	Number       *string `json:"number"`
-	Complement   *string `json:"complement"`
+	City         *string `json:"city" max:"255"`
+	Neighborhood *string `json:"neighborhood" max:"255"`
+	Observation  *string `json:"observation" text:"multiline" max:"5000"`
+	DataBank     *string `json:"data_bank" alias:"dataBank" text:"multiline" max:"5000"`
+	Number       *string `json:"number" max:"255"`
+	Complement   *string `json:"complement" max:"255"`
 	CityIBGE     *string `json:"city_ibge" alias:"ibge"`
 	// StateRegistration is the inscrição estadual, checked by the rule of
 	// the contact's state, or ISENTO.

@@ -26,19 +26,19 @@ var (
 // (spec, /insert_contract).
 type contractRequest struct {
 	IDToken          string          `json:"id_token" alias:"id_contract,token"`
-	Contact          *string         `json:"id_token_contact"`
-	Template         *string         `json:"id_token_template"`
-	ContractName     *string         `json:"contract_name"`
-	Status           *string         `json:"status" enum:"draft,active,expired,cancelled"`
+	Contact          *string         `json:"id_token_contact" max:"255"`
+	Template         *string         `json:"id_token_template" max:"255"`
+	ContractName     *string         `json:"contract_name" max:"255"`
+	Status           *string         `json:"status" enum:"draft,active,expired,cancelled" max:"255"`
 	ValidityStart    *string         `json:"validity_start" format:"date"`
 	ValidityEnd      *string         `json:"validity_end" pattern:"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"`
 	IsRecurring      *bool           `json:"is_recurring"`
-	RecurrenceType   *string         `json:"recurrence_type" enum:"unique,monthly,yearly"`
+	RecurrenceType   *string         `json:"recurrence_type" enum:"unique,monthly,yearly" max:"255"`
 	GeneratesPayment *bool           `json:"generates_payment"`
 	AutoExtend       *bool           `json:"auto_extend"`
 	OrderTokens      []string        `json:"id_token_sales_orders"`
 	SalesOrder       json.RawMessage `json:"sales_order"`
-	Description      *string         `json:"description" text:"multiline"`
+	Description      *string         `json:"description" text:"multiline" max:"5000"`
 }
 
 func (q *contractRequest) Apply(f *store.ContractFields) error {
@@ -187,7 +187,7 @@ func (s contracts) deleteContractFiles(r *web.Request, q *deleteFilesRequest) (a
 // templateRequest is the body of the template routes (fincom routes).
 type templateRequest struct {
 	IDToken    string  `json:"id_token" alias:"id_token_template,token"`
-	Name       *string `json:"name"`
+	Name       *string `json:"name" max:"255"`
 	BodyHTML   *string `json:"body_html" alias:"html" text:"multiline"`
 	PageCSS    *string `json:"page_css" text:"multiline"`
 	HeaderHTML *string `json:"header_html" text:"multiline"`

@@ -24,15 +24,15 @@ var (
 // crmRequest is the body of /insert_crm and /update_crm (spec, CRM).
 type crmRequest struct {
 	IDToken             string  `json:"id_token" alias:"token"`
-	IDContact           *string `json:"id_contact" alias:"id_token_contact"`
+	IDContact           *string `json:"id_contact" alias:"id_token_contact" max:"255"`
 	RecordDate          *string `json:"record_date" format:"date"`
-	CommunicationType   *string `json:"communication_type"`
-	LifecyclePhase      *string `json:"lifecycle_phase"`
-	LeadStatus          *string `json:"lead_status"`
-	Description         *string `json:"description" text:"multiline"`
+	CommunicationType   *string `json:"communication_type" max:"255"`
+	LifecyclePhase      *string `json:"lifecycle_phase" max:"255"`
+	LeadStatus          *string `json:"lead_status" max:"255"`
+	Description         *string `json:"description" text:"multiline" max:"5000"`
 	ContactSuccess      *bool   `json:"contact_success"`
 	NextContactDatetime *string `json:"next_contact_datetime"`
-	NextContactReason   *string `json:"next_contact_reason" text:"multiline"`
+	NextContactReason   *string `json:"next_contact_reason" text:"multiline" max:"5000"`
 }
 
 // nextContactLayouts are the date-time forms accepted for

@@ -42,21 +42,21 @@ var (
 // Related records go by token.
 type entryRequest struct {
 	IDToken         string       `json:"id_token" alias:"token"`
-	Description     *string      `json:"description"`
+	Description     *string      `json:"description" max:"255"`
 	Value           *store.Money `json:"value"`
 	DueDate         *string      `json:"due_date" format:"date"`
 	PayDay          *string      `json:"pay_day" pattern:"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"`
 	CompetenceDate  *string      `json:"competence_date" pattern:"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"`
-	Category        *string      `json:"id_token_category" alias:"category_token"`
-	Contact         *string      `json:"id_token_contact" alias:"id_contact"`
-	BankAccount     *string      `json:"id_token_bank_account" alias:"id_bank_account"`
-	Project         *string      `json:"id_token_project" alias:"id_project"`
-	PaymentType     *string      `json:"payment_type" alias:"id_token_payment_method"`
-	UserToken       *string      `json:"user_token"`
+	Category        *string      `json:"id_token_category" alias:"category_token" max:"255"`
+	Contact         *string      `json:"id_token_contact" alias:"id_contact" max:"255"`
+	BankAccount     *string      `json:"id_token_bank_account" alias:"id_bank_account" max:"255"`
+	Project         *string      `json:"id_token_project" alias:"id_project" max:"255"`
+	PaymentType     *string      `json:"payment_type" alias:"id_token_payment_method" max:"255"`
+	UserToken       *string      `json:"user_token" max:"255"`
 	Barcode         *string      `json:"barcode"`
 	AccessKey       *string      `json:"access_key"`
-	KeyMethodCredor *string      `json:"key_method_credor"`
-	Note            *string      `json:"note" text:"multiline"`
+	KeyMethodCredor *string      `json:"key_method_credor" max:"255"`
+	Note            *string      `json:"note" text:"multiline" max:"5000"`
 	Private         *bool        `json:"private"`
 	Active          *bool        `json:"active"`
 	Screening       string       `json:"id_token_screening" alias:"screening_token"`

@@ -86,12 +86,12 @@ func (s inventory) getInventoryReports(r *web.Request, q *reportRequest) (any, e
 // named as /get_inventory_moviment returns a movement.
 type movementRequest struct {
 	IDToken        string         `json:"id_token" alias:"token"`
-	Product        *string        `json:"id_token_product" alias:"id_stock_product"`
-	Contact        *string        `json:"id_token_contact" alias:"id_contact"`
-	Type           *string        `json:"type" alias:"module_type" enum:"in,out"`
+	Product        *string        `json:"id_token_product" alias:"id_stock_product" max:"255"`
+	Contact        *string        `json:"id_token_contact" alias:"id_contact" max:"255"`
+	Type           *string        `json:"type" alias:"module_type" enum:"in,out" max:"255"`
 	Quantity       *store.Decimal `json:"quantity"`
 	UnitaryValue   *store.Money   `json:"unitary_value"`
-	Lote           *string        `json:"lote"`
+	Lote           *string        `json:"lote" max:"255"`
 	ValidationDate *string        `json:"validation_date" pattern:"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"`
 	DateInOut      *string        `json:"date_in_out" format:"date"`
 }

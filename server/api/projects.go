@@ -25,8 +25,8 @@ func (s projects) getProjects(r *web.Request) (any, error) {
 // as /get_projects returns a project.
 type projectRequest struct {
 	IDToken     string        `json:"id_token" alias:"token"`
-	Name        *string       `json:"name"`
-	Observation *string       `json:"observation" text:"multiline"`
+	Name        *string       `json:"name" max:"255"`
+	Observation *string       `json:"observation" text:"multiline" max:"5000"`
 	Budget      *store.Number `json:"budget"`
 }
 

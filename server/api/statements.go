@@ -86,7 +86,7 @@ type reconcileRequest struct {
 	SalesOrder  string       `json:"id_token_sales_order"`
 	Installment *web.FlexInt `json:"installment"`
 	Category    string       `json:"id_token_category"`
-	Description string       `json:"description"`
+	Description string       `json:"description" max:"255"`
 }
 
 var errBookCategory = web.NewError(http.StatusBadRequest, "To book a statement line give its id_token_category (an income category for a credit, an expense category for a debit).")

@@ -277,6 +277,13 @@ func (g *schemaGen) fields(t reflect.Type, input bool, props map[string]any, req
 				}
 			}
 		}
+		if n := web.TagMax(f); n > 0 {
+			if items, ok := s["items"].(map[string]any); ok {
+				items["maxLength"] = n
+			} else {
+				s["maxLength"] = n
+			}
+		}
 		var notes []string
 		if d := f.Tag.Get("doc"); d != "" {
 			notes = append(notes, d)

@@ -11,6 +11,7 @@ import (
 	"net/textproto"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -366,6 +367,10 @@ type fieldInfo struct {
 	// required (`required:"true"`): every route that decodes the struct
 	// needs the field (a route's need adds what only it needs).
 	required bool
+	// max (`max:"255"`): the most characters (code points, as sent) a
+	// text field holds; the OpenAPI document gives it as maxLength
+	// (TestTextLimitsAsDocumented).
+	max int
 	// Choices (`enum:"in,out,all"`): the values a text or code field
 	// takes; another is refused (choiceError) and the OpenAPI document
 	// lists them. Empty is "not sent".
@@ -402,6 +407,7 @@ func (d *Decoder) FieldsOf(t reflect.Type) []fieldInfo {
 			fi.Aliases = strings.Split(a, ",")
 		}
 		fi.required = f.Tag.Get("required") == "true"
+		fi.max = TagMax(f)
 		if e := f.Tag.Get("enum"); e != "" {
 			fi.Choices = strings.Split(e, ",")
 		}
@@ -490,6 +496,9 @@ func (d *Decoder) FillIn(prefix string, fields map[string]json.RawMessage, form 
 		s, isText := textOf(fv)
 		if isText && hasControl(s, fi.multiline) {
 			return &FieldError{prefix + key, errControl}
+		}
+		if isText && fi.max > 0 && utf8.RuneCountInString(s) > fi.max {
+			return &FieldError{prefix + key, ErrTooLong}
 		}
 		if fi.Choices != nil && isText && strings.TrimSpace(s) != "" && !slices.Contains(fi.Choices, strings.TrimSpace(s)) {
 			return &FieldError{prefix + key, &choiceError{fi.Choices}}
@@ -670,4 +679,15 @@ func unquoteInto(raw json.RawMessage, fv reflect.Value) bool {
 		return false
 	}
 	return json.Unmarshal([]byte(s), fv.Addr().Interface()) == nil
+}
+
+// TagMax reads a field's `max` tag: the most characters its text holds,
+// 0 when it has none. A tag that is not a number is a programming error,
+// caught when the route table is read (TestTextLimitsAsDocumented).
+func TagMax(f reflect.StructField) int {
+	n, err := strconv.Atoi(f.Tag.Get("max"))
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n
 }

@@ -105,6 +105,8 @@ func (r *Request) DecodeError(err error) error {
 		return NewError(http.StatusBadRequest, fmt.Sprintf(textQuantityRange, fe.Field))
 	case errors.Is(err, brdoc.ErrPixKey):
 		return NewError(http.StatusBadRequest, fmt.Sprintf(textPixKey, fe.Field))
+	case errors.Is(err, ErrTooLong):
+		return ErrTooLong.With(FieldDetails{Field: fe.Field})
 	case errors.Is(err, errControl):
 		return NewError(http.StatusBadRequest, fmt.Sprintf(textControlChars, fe.Field))
 	case errors.As(err, &choice):

@@ -1,0 +1,92 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"fincom/server/openapi"
+	"fincom/server/web"
+)
+
+// TestTextLimitsAsDocumented reads every route's request schema from the
+// served document and holds the server to each maxLength it states: a
+// text of that many characters is not refused for its length, one more is
+// 400 `A text field is too long.` naming the field, before anything is
+// stored.
+func TestTextLimitsAsDocumented(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	var doc map[string]any
+	if err := json.Unmarshal(do(h, http.MethodGet, "/openapi.json", "").Body.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	components := doc["components"].(map[string]any)["schemas"].(map[string]any)
+	var props func(sch map[string]any, out map[string]map[string]any)
+	props = func(sch map[string]any, out map[string]map[string]any) {
+		if ref, ok := sch["$ref"].(string); ok {
+			props(components[strings.TrimPrefix(ref, "#/components/schemas/")].(map[string]any), out)
+			return
+		}
+		for _, part := range asList(sch["allOf"]) {
+			props(part.(map[string]any), out)
+		}
+		for name, p := range asMap(sch["properties"]) {
+			out[name] = p.(map[string]any)
+		}
+	}
+	checked := 0
+	for i := range s.routes {
+		rt := &s.routes[i]
+		if rt.MethodOf() != http.MethodPost || rt.Auth == web.AuthPublic || rt.Auth == web.AuthDomain {
+			continue
+		}
+		op := asMap(asMap(doc["paths"].(map[string]any)[openapi.OpenAPIPath(rt.Path)])["post"])
+		media := asMap(asMap(asMap(op["requestBody"])["content"])["application/json"])
+		if media == nil {
+			continue
+		}
+		fields := map[string]map[string]any{}
+		props(asMap(media["schema"]), fields)
+		for name, p := range fields {
+			n, ok := p["maxLength"].(float64)
+			if !ok {
+				continue
+			}
+			for _, tc := range []struct {
+				length  int
+				refused bool
+			}{{int(n), false}, {int(n) + 1, true}} {
+				body, _ := json.Marshal(map[string]any{name: strings.Repeat("a", tc.length)})
+				b := `{` + auth + `,` + string(body)[1:]
+				rec := do(h, http.MethodPost, rt.Path, b)
+				var got struct {
+					Error   string            `json:"error"`
+					Message string            `json:"message"`
+					Details map[string]string `json:"details"`
+				}
+				json.Unmarshal(rec.Body.Bytes(), &got)
+				refused := rec.Code == http.StatusBadRequest && (got.Error == "A text field is too long." || got.Message == "A text field is too long.")
+				if refused != tc.refused || (refused && rt.Envelope != web.EnvMessage && got.Details["field"] != name) {
+					t.Errorf("%s %s of %d characters (maxLength %d): %d %s", rt.Path, name, tc.length, int(n), rec.Code, rec.Body)
+				}
+				checked++
+			}
+		}
+	}
+	t.Logf("%d limits checked", checked)
+	if checked < 80 {
+		t.Fatalf("only %d limits checked", checked)
+	}
+}
+
+func asMap(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
