@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -314,19 +315,40 @@ func canonicalNames(method, route string, body []byte) []byte {
 		if rt.MethodOf() != method || rt.Path != route || rt.Do.Req == nil {
 			continue
 		}
-		for _, fi := range dec.FieldsOf(rt.Do.Req) {
-			for _, a := range fi.Aliases {
-				if v, ok := fields[a]; ok {
-					if _, has := fields[fi.Name]; !has {
-						fields[fi.Name] = v
-					}
-					delete(fields, a)
-				}
-			}
-		}
+		renameAliases(&dec, fields, rt.Do.Req)
 	}
 	out, _ := json.Marshal(fields)
 	return out
+}
+
+// renameAliases renames, in fields, the aliases of t's fields and of its
+// groups' (within the group's object, or at the top level for a group
+// read flat).
+func renameAliases(dec *web.Decoder, fields map[string]json.RawMessage, t reflect.Type) {
+	for _, fi := range dec.FieldsOf(t) {
+		for _, a := range fi.Aliases {
+			if v, ok := fields[a]; ok {
+				if _, has := fields[fi.Name]; !has {
+					fields[fi.Name] = v
+				}
+				delete(fields, a)
+			}
+		}
+		if !fi.Group {
+			continue
+		}
+		gt := t.FieldByIndex(fi.Index).Type
+		if gt.Kind() == reflect.Pointer {
+			gt = gt.Elem()
+		}
+		var inner map[string]json.RawMessage
+		if raw, ok := fields[fi.Name]; ok && json.Unmarshal(raw, &inner) == nil && inner != nil {
+			renameAliases(dec, inner, gt)
+			fields[fi.Name], _ = json.Marshal(inner)
+		} else if _, flat := dec.Group(t, fi.Name); flat {
+			renameAliases(dec, fields, gt)
+		}
+	}
 }
 
 // contractReport answers the violations seen, for TestMain.

@@ -148,3 +148,16 @@ func (rt *Route) MethodOf() string {
 	}
 	return rt.Method
 }
+
+// BodyErrors are refusals of a POST route's body that come before its
+// handler: a body too large, and on a multipart route a file too large.
+func (rt *Route) BodyErrors() []*Error {
+	if rt.MethodOf() != "POST" {
+		return nil
+	}
+	out := []*Error{errBodyTooLarge}
+	if rt.Doc.Multipart {
+		out = append(out, ErrFileTooLarge)
+	}
+	return out
+}
