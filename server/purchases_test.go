@@ -78,6 +78,12 @@ func TestPurchases(t *testing.T) {
 	if n := len(post(t, h, "/list_purchase_orders", `{`+auth+`,"date_from":"2017-05-01","date_to":"2017-05-31"}`)["data"].([]any)); n != 1 {
 		t.Fatalf("by date: %d", n)
 	}
+	// A date that is none is refused naming it, not a filter that finds
+	// nothing.
+	if rec := do(h, http.MethodPost, "/list_purchase_orders", `{`+auth+`,"date_from":"01/05/2017"}`); rec.Code/100 != 4 ||
+		!strings.Contains(rec.Body.String(), `"field":"date_from"`) {
+		t.Fatalf("a date that is none: %d %s", rec.Code, rec.Body)
+	}
 	// The supplier became a contact.
 	if n := len(post(t, h, "/get_contacts", `{`+auth+`,"register":"58716523000119"}`)["data"].([]any)); n != 1 {
 		t.Fatal("supplier contact not created")

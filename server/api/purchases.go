@@ -180,8 +180,21 @@ type listPurchasesRequest struct {
 }
 
 // listPurchaseOrders answers the unit's purchase orders by every filter of
-// the spec (dates on the estimated payment date).
+// the spec (dates on the estimated payment date, YYYY-MM-DD: another is
+// the route's format error naming it, not a filter that matches nothing).
 func (s purchases) listPurchaseOrders(r *web.Request, q *listPurchasesRequest) (any, error) {
+	for _, d := range []struct {
+		name  string
+		value *string
+	}{{"date_from", &q.DateFrom}, {"date_to", &q.DateTo}} {
+		if v := strings.TrimSpace(*d.value); v != "" {
+			day, err := store.ParseDateISO(v)
+			if err != nil {
+				return nil, r.Route.FormatError(d.name)
+			}
+			*d.value = day.ISO()
+		}
+	}
 	return r.DB.PurchaseOrders(r.Ctx, r.Unit.ID, store.PurchaseFilter{From: q.DateFrom, To: q.DateTo, ContactToken: q.Contact,
 		CategoryToken: q.Category, ProjectToken: q.Project, Search: strings.TrimSpace(q.Search), AccessKey: brdoc.Digits(q.AccessKey), Code: q.Code})
 }

@@ -1,0 +1,232 @@
+package server
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"fincom/server/openapi"
+	"fincom/server/web"
+)
+
+var propertyBudget = flag.Duration("property-budget", 20*time.Second, "how long TestPropertiesFromDocument draws random values")
+
+// TestPropertiesFromDocument generates requests from the served document
+// itself, for every private route: each property of its body at its
+// boundaries (null, blank, the wrong JSON type, one character past its
+// maxLength, left out when required) and then random values of every kind
+// drawn from a fixed seed for -property-budget. No request may fail the
+// server (5xx); every request the schema refuses is refused (4xx); and
+// every answer is held to the document (checkContract, through do).
+func TestPropertiesFromDocument(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	var doc map[string]any
+	if err := json.Unmarshal(do(h, http.MethodGet, "/openapi.json", "").Body.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	components := doc["components"].(map[string]any)["schemas"].(map[string]any)
+	resolve := func(sch map[string]any) map[string]any {
+		for {
+			ref, ok := sch["$ref"].(string)
+			if !ok {
+				return sch
+			}
+			sch = components[strings.TrimPrefix(ref, "#/components/schemas/")].(map[string]any)
+		}
+	}
+	// body collects a schema's top-level properties and the names it
+	// requires outright (not within an anyOf).
+	var body func(sch map[string]any, props map[string]map[string]any, required map[string]bool)
+	body = func(sch map[string]any, props map[string]map[string]any, required map[string]bool) {
+		sch = resolve(sch)
+		for _, part := range asList(sch["allOf"]) {
+			body(part.(map[string]any), props, required)
+		}
+		for name, p := range asMap(sch["properties"]) {
+			if _, ok := props[name]; !ok || len(props[name]) < len(p.(map[string]any)) {
+				props[name] = resolve(p.(map[string]any))
+			}
+		}
+		for _, r := range asList(sch["required"]) {
+			required[r.(string)] = true
+		}
+	}
+	type route struct {
+		path     string
+		props    map[string]map[string]any
+		required map[string]bool
+		names    []string
+	}
+	var routes []route
+	for i := range s.routes {
+		rt := &s.routes[i]
+		if rt.MethodOf() != http.MethodPost || rt.Auth == web.AuthPublic || rt.Auth == web.AuthDomain {
+			continue
+		}
+		op := asMap(asMap(doc["paths"].(map[string]any)[openapi.OpenAPIPath(rt.Path)])["post"])
+		media := asMap(asMap(asMap(op["requestBody"])["content"])["application/json"])
+		if media == nil {
+			continue
+		}
+		r := route{path: rt.Path, props: map[string]map[string]any{}, required: map[string]bool{}}
+		body(asMap(media["schema"]), r.props, r.required)
+		for name := range r.props {
+			if name != "access_token" && name != "unit_token" && name != "unit_tokens" && name != "token_tec" {
+				r.names = append(r.names, name)
+			}
+		}
+		sort.Strings(r.names)
+		routes = append(routes, r)
+	}
+	tokens := map[string]any{"access_token": expand("{{access}}"), "unit_token": expand("{{unitA}}")}
+	send := func(r route, fields map[string]any, schemaInvalid bool, what string) {
+		t.Helper()
+		b, _ := json.Marshal(fields)
+		rec := do(h, http.MethodPost, r.path, string(b))
+		if rec.Code >= 500 {
+			t.Errorf("%s, %s: %d %s\nrequest: %.300s", r.path, what, rec.Code, rec.Body, b)
+		}
+		if schemaInvalid && rec.Code < 400 {
+			t.Errorf("%s, %s: the document refuses it, the server answered %d %.300s\nrequest: %.300s", r.path, what, rec.Code, rec.Body, b)
+		}
+	}
+	with := func(name string, v any) map[string]any {
+		out := map[string]any{}
+		for k, x := range tokens {
+			out[k] = x
+		}
+		if name != "" {
+			out[name] = v
+		}
+		return out
+	}
+	cases := 0
+	for _, r := range routes {
+		for _, name := range r.names {
+			p := r.props[name]
+			types := typesOf(p)
+			// The wrong JSON type: an object where none is taken, else
+			// a list.
+			wrong := any(map[string]any{"x": 1})
+			if types["object"] {
+				wrong = []any{1}
+			}
+			if !types["array"] || !types["object"] {
+				send(r, with(name, wrong), !types[jsonType(wrong)], name+" of the wrong type")
+			}
+			if n, ok := p["maxLength"].(float64); ok {
+				send(r, with(name, strings.Repeat("é", int(n)+1)), true, name+" past its maxLength")
+			}
+			cases += 4
+		}
+		for name := range r.required {
+			if r.props[name] != nil && name != "access_token" && name != "unit_token" {
+				send(r, with("", nil), true, "without "+name)
+				cases++
+				break
+			}
+		}
+	}
+	// Random values of every kind, from a fixed seed.
+	rng := rand.New(rand.NewPCG(38, 2026))
+	deadline := time.Now().Add(*propertyBudget)
+	for time.Now().Before(deadline) {
+		r := routes[rng.IntN(len(routes))]
+		if len(r.names) == 0 {
+			continue
+		}
+		fields := with("", nil)
+		for range 1 + rng.IntN(4) {
+			fields[r.names[rng.IntN(len(r.names))]] = randomValue(rng)
+		}
+		send(r, fields, false, fmt.Sprintf("random %v", fields))
+		cases++
+	}
+	t.Logf("%d routes, %d requests", len(routes), cases)
+	if len(routes) < 100 {
+		t.Fatalf("only %d routes", len(routes))
+	}
+}
+
+// typesOf are the JSON types a property's schema takes ("" none said).
+func typesOf(p map[string]any) map[string]bool {
+	out := map[string]bool{}
+	add := func(v any) {
+		switch x := v.(type) {
+		case string:
+			out[x] = true
+			if x == "number" {
+				out["integer"] = true
+			}
+		case []any:
+			for _, y := range x {
+				out[y.(string)] = true
+			}
+		}
+	}
+	add(p["type"])
+	for _, k := range []string{"anyOf", "oneOf"} {
+		for _, alt := range asList(p[k]) {
+			add(asMap(alt)["type"])
+			if asMap(alt)["$ref"] != nil || asMap(alt)["properties"] != nil {
+				out["object"] = true
+			}
+		}
+	}
+	if p["type"] == nil && p["anyOf"] == nil && p["oneOf"] == nil {
+		// No type said: anything goes.
+		for _, k := range []string{"string", "number", "integer", "boolean", "object", "array", "null"} {
+			out[k] = true
+		}
+	}
+	if p["properties"] != nil {
+		out["object"] = true
+	}
+	return out
+}
+
+func jsonType(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	}
+	return ""
+}
+
+// randomValue is a JSON value of any kind, often at an edge.
+func randomValue(rng *rand.Rand) any {
+	switch rng.IntN(12) {
+	case 0:
+		return -0.5
+	case 1:
+		return rng.IntN(2) == 0
+	case 2:
+		return []float64{0, -1, 1e308, -1e308, 0.001, 9999999999.99, 10000000000, 1e-9}[rng.IntN(8)]
+	case 3:
+		return rng.Int64()
+	case 4:
+		return []any{"x", 1, 2.5}
+	case 5:
+		return map[string]any{"a": "b"}
+	case 6:
+		return strings.Repeat("a", rng.IntN(6000))
+	case 7:
+		return []string{"0", "-1", "1e400", "NaN", "null", "true", "00/00/0000", "31/02/2026", "2026-13-45", "99999999999999"}[rng.IntN(10)]
+	case 8:
+		return []string{"é", "😀", "\u202e", "\x00", "\x1b[31m", "<script>", "' OR 1=1 --", "../../etc/passwd", "%00"}[rng.IntN(9)]
+	case 9:
+		return fmt.Sprintf("%d,%02d", rng.IntN(100000), rng.IntN(100))
+	case 10:
+		return "fcu_acme_" + fmt.Sprint(rng.Int64())
+	}
+	return "00000000-0000-4000-8000-" + fmt.Sprintf("%012d", rng.IntN(200))
+}
