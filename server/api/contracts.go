@@ -88,7 +88,7 @@ func (s contracts) insertContract(r *web.Request, q *contractRequest) (any, erro
 	if err := q.Apply(&f); err != nil {
 		return nil, err
 	}
-	files, err := web.ReadFiles(r.Body.Files, web.ContractFiles)
+	files, err := r.ReadFiles()
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +133,7 @@ func (s contracts) updateContract(r *web.Request, q *contractRequest) (any, erro
 		q.GeneratesPayment, q.AutoExtend, q.Description) == 0 && len(q.OrderTokens) == 0 && len(r.Body.Files) == 0 {
 		return nil, errContractNoFields
 	}
-	files, err := web.ReadFiles(r.Body.Files, web.ContractFiles)
+	files, err := r.ReadFiles()
 	if err != nil {
 		return nil, err
 	}

@@ -190,7 +190,7 @@ func (s entries) insertEntry(k entryKind) web.Action {
 		if f.CompetenceDate == "" {
 			f.CompetenceDate = f.DueDate
 		}
-		files, err := web.ReadFiles(r.Body.Files, web.DocumentFiles)
+		files, err := r.ReadFiles()
 		if err != nil {
 			return nil, err
 		}
@@ -210,7 +210,7 @@ func (s entries) updateEntry(k entryKind) web.Action {
 		if q.fieldCount() == 0 && len(r.Body.Files) == 0 {
 			return nil, errEntryNoFieldsUpdate
 		}
-		files, err := web.ReadFiles(r.Body.Files, web.DocumentFiles)
+		files, err := r.ReadFiles()
 		if err != nil {
 			return nil, err
 		}

@@ -26,7 +26,7 @@ func (s entryFiles) insertEntryFiles(k entryKind) web.Action {
 		if len(r.Body.Files) == 0 {
 			return nil, web.ErrNoFiles
 		}
-		files, err := web.ReadFiles(r.Body.Files, web.DocumentFiles)
+		files, err := r.ReadFiles()
 		if err != nil {
 			return nil, err
 		}

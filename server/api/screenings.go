@@ -30,7 +30,7 @@ func oneFile(r *web.Request) (store.NewFile, error) {
 	default:
 		return store.NewFile{}, errOneFile
 	}
-	files, err := web.ReadFiles(r.Body.Files, web.DocumentFiles)
+	files, err := r.ReadFiles()
 	if err != nil {
 		return store.NewFile{}, err
 	}

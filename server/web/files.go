@@ -78,9 +78,10 @@ func goodFileName(name string) bool {
 	return true
 }
 
-// fileRule is what a route accepts as attachments, and its one text for
-// anything else.
-type fileRule struct {
+// FileRule is what a route accepts as attachments, and its one text for
+// anything else; the route table names a route's (Route.Files), which the
+// document lists and the handler reads by.
+type FileRule struct {
 	types map[string]bool // sniffed content types
 	err   *Error          // 415 with the route's text
 }
@@ -88,18 +89,30 @@ type fileRule struct {
 var (
 	// DocumentFiles: expenses, income, the screening inbox and document
 	// reading take PDF, images and XML documents.
-	DocumentFiles = fileRule{types: map[string]bool{"application/pdf": true, "image/png": true, "image/jpeg": true, "image/gif": true,
+	DocumentFiles = FileRule{types: map[string]bool{"application/pdf": true, "image/png": true, "image/jpeg": true, "image/gif": true,
 		"image/webp": true, "application/xml": true}, err: errFileType}
 	// ContractFiles: a contract's attachments are PDF or images (spec,
 	// Limits), with the spec's own text.
-	ContractFiles = fileRule{types: map[string]bool{"application/pdf": true, "image/png": true, "image/jpeg": true, "image/gif": true,
+	ContractFiles = FileRule{types: map[string]bool{"application/pdf": true, "image/png": true, "image/jpeg": true, "image/gif": true,
 		"image/webp": true}, err: errContractFileType}
 )
+
+// ReadFiles checks the request's `files` parts by its route's rule
+// (Route.Files; a route without one takes no file).
+func (r *Request) ReadFiles() ([]store.NewFile, error) {
+	if r.Route.Files == nil {
+		if len(r.Body.Files) > 0 {
+			return nil, errFileType
+		}
+		return nil, nil
+	}
+	return ReadFiles(r.Body.Files, *r.Route.Files)
+}
 
 // ReadFiles checks the request's `files` parts: each a plain name, within
 // maxFileBytes and of a type the route's rule accepts (its own 415 text
 // otherwise; TestFileRulesPerRoute).
-func ReadFiles(parts []filePart, rule fileRule) ([]store.NewFile, error) {
+func ReadFiles(parts []filePart, rule FileRule) ([]store.NewFile, error) {
 	out := make([]store.NewFile, 0, len(parts))
 	for _, p := range parts {
 		if !goodFileName(p.Name) {

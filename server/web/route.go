@@ -28,6 +28,8 @@ type Route struct {
 	Texts    Texts    // the spec's texts for the failures every route meets
 	Errs     ErrMap   // what this route answers for the store's and the business packages' errors
 	Write    bool     // it changes data: audited with the access token that made the change
+	// Files is what the route takes as attachments (nil: none).
+	Files *FileRule
 	// Area is what a write changes, which the token's role must be
 	// allowed (access.May); zero: the area of the route's tag (areaOf).
 	Area access.Area
@@ -149,15 +151,16 @@ func (rt *Route) MethodOf() string {
 	return rt.Method
 }
 
-// BodyErrors are refusals of a POST route's body that come before its
-// handler: a body too large, and on a multipart route a file too large.
+// BodyErrors are refusals of a POST route's body: a body too large, and
+// on a route that takes files one too large, of a type it does not take or
+// with a name that is none.
 func (rt *Route) BodyErrors() []*Error {
 	if rt.MethodOf() != "POST" {
 		return nil
 	}
 	out := []*Error{errBodyTooLarge}
-	if rt.Doc.Multipart {
-		out = append(out, ErrFileTooLarge)
+	if rt.Files != nil {
+		out = append(out, ErrFileTooLarge, rt.Files.err, errFileName)
 	}
 	return out
 }
