@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"fincom/server/openapi"
 	"fincom/server/web"
 )
 
@@ -18,37 +17,9 @@ import (
 func TestTextLimitsAsDocumented(t *testing.T) {
 	s, _ := newTestServer(t)
 	h := s.Handler()
-	var doc map[string]any
-	if err := json.Unmarshal(do(h, http.MethodGet, "/openapi.json", "").Body.Bytes(), &doc); err != nil {
-		t.Fatal(err)
-	}
-	components := doc["components"].(map[string]any)["schemas"].(map[string]any)
-	var props func(sch map[string]any, out map[string]map[string]any)
-	props = func(sch map[string]any, out map[string]map[string]any) {
-		if ref, ok := sch["$ref"].(string); ok {
-			props(components[strings.TrimPrefix(ref, "#/components/schemas/")].(map[string]any), out)
-			return
-		}
-		for _, part := range asList(sch["allOf"]) {
-			props(part.(map[string]any), out)
-		}
-		for name, p := range asMap(sch["properties"]) {
-			out[name] = p.(map[string]any)
-		}
-	}
 	checked := 0
-	for i := range s.routes {
-		rt := &s.routes[i]
-		if rt.MethodOf() != http.MethodPost || rt.Auth == web.AuthPublic || rt.Auth == web.AuthDomain {
-			continue
-		}
-		op := asMap(asMap(doc["paths"].(map[string]any)[openapi.OpenAPIPath(rt.Path)])["post"])
-		media := asMap(asMap(asMap(op["requestBody"])["content"])["application/json"])
-		if media == nil {
-			continue
-		}
-		fields := map[string]map[string]any{}
-		props(asMap(media["schema"]), fields)
+	for _, b := range documentedBodies(t, s, h) {
+		rt, fields := b.route, b.props
 		for name, p := range fields {
 			n, ok := p["maxLength"].(float64)
 			if !ok {
@@ -79,14 +50,4 @@ func TestTextLimitsAsDocumented(t *testing.T) {
 	if checked < 80 {
 		t.Fatalf("only %d limits checked", checked)
 	}
-}
-
-func asMap(v any) map[string]any {
-	m, _ := v.(map[string]any)
-	return m
-}
-
-func asList(v any) []any {
-	l, _ := v.([]any)
-	return l
 }

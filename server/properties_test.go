@@ -27,37 +27,6 @@ var propertyBudget = flag.Duration("property-budget", 20*time.Second, "how long 
 func TestPropertiesFromDocument(t *testing.T) {
 	s, _ := newTestServer(t)
 	h := s.Handler()
-	var doc map[string]any
-	if err := json.Unmarshal(do(h, http.MethodGet, "/openapi.json", "").Body.Bytes(), &doc); err != nil {
-		t.Fatal(err)
-	}
-	components := doc["components"].(map[string]any)["schemas"].(map[string]any)
-	resolve := func(sch map[string]any) map[string]any {
-		for {
-			ref, ok := sch["$ref"].(string)
-			if !ok {
-				return sch
-			}
-			sch = components[strings.TrimPrefix(ref, "#/components/schemas/")].(map[string]any)
-		}
-	}
-	// body collects a schema's top-level properties and the names it
-	// requires outright (not within an anyOf).
-	var body func(sch map[string]any, props map[string]map[string]any, required map[string]bool)
-	body = func(sch map[string]any, props map[string]map[string]any, required map[string]bool) {
-		sch = resolve(sch)
-		for _, part := range asList(sch["allOf"]) {
-			body(part.(map[string]any), props, required)
-		}
-		for name, p := range asMap(sch["properties"]) {
-			if _, ok := props[name]; !ok || len(props[name]) < len(p.(map[string]any)) {
-				props[name] = resolve(p.(map[string]any))
-			}
-		}
-		for _, r := range asList(sch["required"]) {
-			required[r.(string)] = true
-		}
-	}
 	type route struct {
 		path     string
 		props    map[string]map[string]any
@@ -65,18 +34,8 @@ func TestPropertiesFromDocument(t *testing.T) {
 		names    []string
 	}
 	var routes []route
-	for i := range s.routes {
-		rt := &s.routes[i]
-		if rt.MethodOf() != http.MethodPost || rt.Auth == web.AuthPublic || rt.Auth == web.AuthDomain {
-			continue
-		}
-		op := asMap(asMap(doc["paths"].(map[string]any)[openapi.OpenAPIPath(rt.Path)])["post"])
-		media := asMap(asMap(asMap(op["requestBody"])["content"])["application/json"])
-		if media == nil {
-			continue
-		}
-		r := route{path: rt.Path, props: map[string]map[string]any{}, required: map[string]bool{}}
-		body(asMap(media["schema"]), r.props, r.required)
+	for _, b := range documentedBodies(t, s, h) {
+		r := route{path: b.route.Path, props: b.props, required: b.required}
 		for name := range r.props {
 			if name != "access_token" && name != "unit_token" && name != "unit_tokens" && name != "token_tec" {
 				r.names = append(r.names, name)
@@ -229,4 +188,81 @@ func randomValue(rng *rand.Rand) any {
 		return "fcu_acme_" + fmt.Sprint(rng.Int64())
 	}
 	return "00000000-0000-4000-8000-" + fmt.Sprintf("%012d", rng.IntN(200))
+}
+
+// documentedBody is a private POST route's JSON body as the served
+// document describes it: each top-level property's schema (the parts that
+// speak of it merged, references resolved) and the names it requires
+// outright (not within an anyOf).
+type documentedBody struct {
+	route    *web.Route
+	props    map[string]map[string]any
+	required map[string]bool
+}
+
+// documentedBodies reads the served document's request bodies.
+func documentedBodies(t *testing.T, s *Server, h http.Handler) []documentedBody {
+	t.Helper()
+	var doc map[string]any
+	if err := json.Unmarshal(do(h, http.MethodGet, "/openapi.json", "").Body.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	components := doc["components"].(map[string]any)["schemas"].(map[string]any)
+	resolve := func(sch map[string]any) map[string]any {
+		for {
+			ref, ok := sch["$ref"].(string)
+			if !ok {
+				return sch
+			}
+			sch = components[strings.TrimPrefix(ref, "#/components/schemas/")].(map[string]any)
+		}
+	}
+	var walk func(sch map[string]any, b *documentedBody)
+	walk = func(sch map[string]any, b *documentedBody) {
+		sch = resolve(sch)
+		for _, part := range asList(sch["allOf"]) {
+			walk(part.(map[string]any), b)
+		}
+		for name, p := range asMap(sch["properties"]) {
+			merged := b.props[name]
+			if merged == nil {
+				merged = map[string]any{}
+				b.props[name] = merged
+			}
+			for k, v := range resolve(p.(map[string]any)) {
+				if _, has := merged[k]; !has {
+					merged[k] = v
+				}
+			}
+		}
+		for _, r := range asList(sch["required"]) {
+			b.required[r.(string)] = true
+		}
+	}
+	var out []documentedBody
+	for i := range s.routes {
+		rt := &s.routes[i]
+		if rt.MethodOf() != http.MethodPost || rt.Auth == web.AuthPublic || rt.Auth == web.AuthDomain {
+			continue
+		}
+		op := asMap(asMap(doc["paths"].(map[string]any)[openapi.OpenAPIPath(rt.Path)])["post"])
+		media := asMap(asMap(asMap(op["requestBody"])["content"])["application/json"])
+		if media == nil {
+			continue
+		}
+		b := documentedBody{route: rt, props: map[string]map[string]any{}, required: map[string]bool{}}
+		walk(asMap(media["schema"]), &b)
+		out = append(out, b)
+	}
+	return out
+}
+
+func asMap(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
 }
