@@ -337,7 +337,8 @@ func renameAliases(dec *web.Decoder, fields map[string]json.RawMessage, t reflec
 		if !fi.Group {
 			continue
 		}
-		gt := t.FieldByIndex(fi.Index).Type
+		f := t.FieldByIndex(fi.Index)
+		gt := f.Type
 		if gt.Kind() == reflect.Pointer {
 			gt = gt.Elem()
 		}
@@ -345,7 +346,7 @@ func renameAliases(dec *web.Decoder, fields map[string]json.RawMessage, t reflec
 		if raw, ok := fields[fi.Name]; ok && json.Unmarshal(raw, &inner) == nil && inner != nil {
 			renameAliases(dec, inner, gt)
 			fields[fi.Name], _ = json.Marshal(inner)
-		} else if _, flat := dec.Group(t, fi.Name); flat {
+		} else if f.Tag.Get("decode") == "group,flat" {
 			renameAliases(dec, fields, gt)
 		}
 	}

@@ -37,21 +37,21 @@ func (s *API) RouteTable() []web.Route {
 		// Transactions (POST / is the legacy name, spec Versioning) and cash
 		// flow.
 		{Path: "/transactions", Do: web.Handle(transactions{s}.transactions), Auth: web.AuthUnits, Texts: web.TextsNo404,
-			Doc: web.Doc{Tag: web.TagFinance, Summary: "Expenses and income of one or more units, filtered by dates, type and collector.", Desc: docTransactions, Resp: []store.Transaction{}}},
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "from_date": "2026-11-01", "to_date": "2026-11-30", "type": "out"}`, Tag: web.TagFinance, Summary: "Expenses and income of one or more units, filtered by dates, type and collector.", Desc: docTransactions, Resp: []store.Transaction{}}},
 		{Path: "/", Do: web.Handle(transactions{s}.transactions), Auth: web.AuthUnits, Texts: web.TextsNo404,
 			Doc: web.Doc{Tag: web.TagFinance, Summary: "The legacy name of /transactions.", Desc: docTransactions, Resp: []store.Transaction{}}},
 		{Path: "/cash_flow", Do: web.Handle(cashFlow{s}.cashFlow), Texts: web.TextsNo404,
-			Doc: web.Doc{Tag: web.TagFinance, Summary: "Cash flow of a period: realized and forecast, by day and month.", Desc: docCashFlow, Resp: store.CashFlow{}}},
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "initial_date": "2026-11-01", "final_date": "2026-11-30"}`, Tag: web.TagFinance, Summary: "Cash flow of a period: realized and forecast, by day and month.", Desc: docCashFlow, Resp: store.CashFlow{}}},
 		{Path: "/get_dre", Do: web.Handle(dre{s}.getDRE), Texts: web.TextsNo404,
-			Doc: web.Doc{Tag: web.TagFinance, Summary: "The result of a period by DRE group (a fincom route), beside the period before.", Desc: docGetDRE, Resp: accounting.DRE{}}},
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "initial_date": "2026-11-01", "final_date": "2026-11-30", "basis": "cash"}`, Tag: web.TagFinance, Summary: "The result of a period by DRE group (a fincom route), beside the period before.", Desc: docGetDRE, Resp: accounting.DRE{}}},
 		{Path: "/get_accountant_package", Do: web.Handle(dre{s}.accountantPackage), Texts: web.TextsNo404,
 			Doc: web.Doc{Tag: web.TagFinance, Summary: "The accountant's package of a month as a ZIP (a fincom route).", Desc: docAccountantPackage, Raw: "application/zip"}},
 		{Path: "/get_category_median", Do: web.Handle(categoryMedian{s}.getCategoryMedian), Auth: web.AuthTecOrAccess, Texts: web.TextsNo404, Errs: web.ErrMap{{web.ErrMissing, errProvideCNPJ}},
-			Doc: web.Doc{Tag: web.TagFinance, Summary: "The category most used with a contact (null under two uses).", Desc: docCategoryMedian, Resp: web.Nullable{V: store.CategoryUsage{}}}},
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "cnpj": "11.444.777/0001-61"}`, Tag: web.TagFinance, Summary: "The category most used with a contact (null under two uses).", Desc: docCategoryMedian, Resp: web.Nullable{V: store.CategoryUsage{}}}},
 
 		// Expenses and income, their files, their status.
 		{Path: "/insert_expense", Files: &web.DocumentFiles, Do: entries{s}.insertEntry(expense), Need: []string{"description"}, Texts: web.TextsDefault, Errs: expenseErrs, Write: true,
-			Doc: web.Doc{Tag: web.TagFinance, Summary: "Insert an expense (JSON, or multipart with attachments).", Desc: docInsertEntry, Resp: web.Done, Multipart: true}},
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "description": "Aluguel de novembro", "value": "3500.00", "due_date": "2026-11-30", "id_token_contact": "00000000-0000-4000-8000-000000000077"}`, Tag: web.TagFinance, Summary: "Insert an expense (JSON, or multipart with attachments).", Desc: docInsertEntry, Resp: web.Done, Multipart: true}},
 		{Path: "/update_expense", Files: &web.DocumentFiles, Do: entries{s}.updateEntry(expense), Need: []string{"id_token"}, Texts: web.TextsDefault, Errs: expenseErrs, Write: true,
 			Doc: web.Doc{Tag: web.TagFinance, Summary: "Update an expense; only the fields sent change.", Desc: docUpdateEntry, Resp: web.Done, Multipart: true}},
 		{Path: "/list_expense_files", Do: entryFiles{s}.listEntryFiles(expense), Texts: web.TextsDefault, Errs: expenseErrs,
@@ -89,9 +89,9 @@ func (s *API) RouteTable() []web.Route {
 
 		// Sales orders.
 		{Path: "/list_sales_orders", Do: web.Handle(salesOrders{s}.listSalesOrders), Need: []string{"date_from", "date_to"}, Texts: web.TextsListSalesOrders, Errs: web.ErrMap{{web.ErrMissing, errDatesRequired}},
-			Doc: web.Doc{Tag: web.TagSales, Summary: "Sales orders of a period, with every field and filter.", Desc: docListSalesOrders, Resp: []store.SalesOrder{}}},
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "date_from": "2026-11-01", "date_to": "2026-12-31"}`, Tag: web.TagSales, Summary: "Sales orders of a period, with every field and filter.", Desc: docListSalesOrders, Resp: []store.SalesOrder{}}},
 		{Path: "/insert_sales_order", Do: web.Handle(salesOrders{s}.insertSalesOrder), Need: orderNeed, Texts: web.TextsInsertSalesOrder, Errs: web.ErrMap{{web.ErrChoice, web.TextsInsertSalesOrder.Format}}, Write: true,
-			Doc: web.Doc{Tag: web.TagSales, Summary: "Insert a sales order (grouped or flat form), optionally recurring.", Desc: docInsertSalesOrder, Resp: web.WithMessage{Data: orderCreated{}}}},
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "pv": {"id_token_contact": "00000000-0000-4000-8000-000000000077", "products": [{"token": "00000000-0000-4000-8000-000000000083", "quantity": 100}], "description": "Parafusos", "value": "35.00"}, "faturamento": {"id_token_category": "00000000-0000-4000-8000-000000000081", "estimated_payment_date": "2026-12-10"}, "charge": {"payment_type": "fb3245d4-428b-51de-95df-55e8263d2292", "charge_pix_key": "pix@acme.com.br"}}`, Tag: web.TagSales, Summary: "Insert a sales order (grouped or flat form), optionally recurring.", Desc: docInsertSalesOrder, Resp: web.WithMessage{Data: orderCreated{}}}},
 		{Path: "/get_sales_order_by_id", Do: web.Handle(salesOrders{s}.getSalesOrderByID), Texts: web.TextsDefault, Errs: web.OrderErrs,
 			Doc: web.Doc{Tag: web.TagSales, Summary: "One sales order with its lines, charges, invoice and portal events.", Desc: docGetSalesOrder, Resp: orderDetail{}}},
 		{Path: "/enable_sales_order", Do: setActive((*store.DB).SetSalesOrderActive, true, "Sales order"), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true,
@@ -116,7 +116,7 @@ func (s *API) RouteTable() []web.Route {
 		{Path: "/import_ofx", Do: web.Handle(statements{s}.importOFX), Texts: web.TextsDefault, Write: true,
 			Doc: web.Doc{Tag: web.TagFinance, Summary: "Import a bank account's OFX statement and match its lines (multipart; a fincom route).", Desc: docImportOFX, Resp: web.WithMessage{Data: store.StatementReport{}}, Multipart: true}},
 		{Path: "/list_statement_lines", Do: web.Handle(statements{s}.listStatementLines), Texts: web.TextsDefault,
-			Doc: web.Doc{Tag: web.TagFinance, Summary: "The unit's statement lines and what each matched (a fincom route).", Desc: docListStatementLines, Resp: []store.StatementLine{}}},
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68"}`, Tag: web.TagFinance, Summary: "The unit's statement lines and what each matched (a fincom route).", Desc: docListStatementLines, Resp: []store.StatementLine{}}},
 		{Path: "/reconcile_statement_line", Do: web.Handle(statements{s}.reconcileStatementLine), Texts: web.TextsDefault, Errs: web.ErrMap{{store.ErrNotFound, errLineNotFound}}, Write: true,
 			Doc: web.Doc{Tag: web.TagFinance, Summary: "Pair an open statement line with an entry or a charge, or dismiss it (a fincom route).", Desc: docReconcileStatementLine, Resp: web.WithMessage{Data: store.StatementLine{}}}},
 		{Path: "/resend_charge", Do: web.Handle(charges{s}.resendCharge), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true, Area: access.Charges,
@@ -241,7 +241,7 @@ func (s *API) RouteTable() []web.Route {
 
 		// Products and services.
 		{Path: "/get_products_and_services", Do: web.Handle(products{s}.getProductsAndServices), Texts: web.TextsProducts,
-			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Products and services, with filters.", Desc: docGetProducts, Resp: []store.Product{}}},
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "search": "Parafuso"}`, Tag: web.TagRegisters, Summary: "Products and services, with filters.", Desc: docGetProducts, Resp: []store.Product{}}},
 		{Path: "/list_stock_items_by_unit", Do: web.Plain(products{s}.listStockItemsByUnit), Texts: web.TextsStock,
 			Doc: web.Doc{Tag: web.TagRegisters, Summary: "The unit's stock items.", Desc: docStockItems, Resp: web.OkData{Data: []store.StockItem{}}}},
 		{Path: "/insert_product_or_service", Do: web.Handle(products{s}.insertProductOrService), Need: []string{"description", "type"}, Texts: web.TextsDefault, Errs: productErrs, Write: true,
@@ -255,11 +255,11 @@ func (s *API) RouteTable() []web.Route {
 
 		// Contacts.
 		{Path: "/get_contacts", Do: web.Handle(contacts{s}.getContacts), Texts: web.TextsDefault,
-			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Active contacts; search by name, CPF or CNPJ.", Desc: docGetContacts, Resp: []store.Contact{}}},
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "search": "Alfa"}`, Tag: web.TagRegisters, Summary: "Active contacts; search by name, CPF or CNPJ.", Desc: docGetContacts, Resp: []store.Contact{}}},
 		{Path: "/insert_contact", Do: web.Handle(contacts{s}.insertContact), Need: []string{"type", "register"}, Texts: web.TextsContact, Errs: contactErrs, Write: true,
-			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Insert a contact (CPF, or CNPJ numeric or alphanumeric).", Desc: docInsertContact, Resp: web.Done}},
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "type": "legal", "register": "45.789.123/0001-91", "socialReason": "Comercial Horizonte Ltda", "fantasyName": "Horizonte", "email": "fin@horizonte.com.br", "phone": "(11) 3222-1100", "address": "Avenida Paulista", "number": "1000", "neighborhood": "Bela Vista", "city": "São Paulo", "state": "SP", "zip_code": "01310-100"}`, Tag: web.TagRegisters, Summary: "Insert a contact (CPF, or CNPJ numeric or alphanumeric).", Desc: docInsertContact, Resp: web.Done}},
 		{Path: "/update_contact", Do: web.Handle(contacts{s}.updateContact), Need: []string{"id_token"}, Texts: web.TextsContact, Errs: contactErrs, Write: true,
-			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Update a contact; only the fields sent change.", Desc: docUpdateContact, Resp: web.Done}},
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-8000-000000000077", "phone": "(11) 3333-4444"}`, Tag: web.TagRegisters, Summary: "Update a contact; only the fields sent change.", Desc: docUpdateContact, Resp: web.Done}},
 		{Path: "/enable_contact", Do: setActive((*store.DB).SetContactActive, true, "Contact"), Texts: web.TextsContact, Errs: contactErrs, Write: true,
 			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Enable a contact.", Desc: docSetContactActive, Resp: web.Done}},
 		{Path: "/disable_contact", Do: setActive((*store.DB).SetContactActive, false, "Contact"), Texts: web.TextsContact, Errs: contactErrs, Write: true,

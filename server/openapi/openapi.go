@@ -302,12 +302,18 @@ func (g *schemaGen) requestBody(rt *web.Route) map[string]any {
 	if rt.Do.Req != nil {
 		parts = append(parts, g.ref(rt.Do.Req, true))
 	}
-	// What the route needs, held as the decoder holds it (web.Missing):
-	// present and not blank (null, a blank text, an empty list). A field
-	// below a group is needed in the group, or, for a group also read
-	// flat, at the top level when the group is absent or null.
-	if req := g.needed(rt); req != nil {
-		parts = append(parts, req...)
+	// What only this route needs of a struct other routes share (an
+	// insert's fields, optional in its update); a field below a group is
+	// told in the route's description, since the group may come flat (and
+	// client generators take no choice of forms within a body's parts).
+	var need []string
+	for _, n := range rt.Need {
+		if !strings.Contains(n, ".") {
+			need = append(need, n)
+		}
+	}
+	if need != nil {
+		parts = append(parts, map[string]any{"required": need})
 	}
 	var body map[string]any
 	switch len(parts) {
@@ -451,68 +457,6 @@ func writeRoles(rt *web.Route) []string {
 		if access.May(r, rt.AreaOf()) {
 			out = append(out, string(r))
 		}
-	}
-	return out
-}
-
-// notBlank is what the decoder takes as sent: not null, not a blank text,
-// not an empty list.
-var notBlank = map[string]any{"not": map[string]any{"anyOf": []any{
-	map[string]any{"type": "null"},
-	map[string]any{"type": "string", "pattern": `^\s*$`},
-	map[string]any{"type": "array", "maxItems": 0},
-}}}
-
-// needs is a schema part requiring names, each not blank.
-func needs(names []string) map[string]any {
-	props := map[string]any{}
-	for _, n := range names {
-		props[n] = notBlank
-	}
-	return map[string]any{"required": names, "properties": props}
-}
-
-// needed are the schema parts of what a route needs: its struct's required
-// fields and its need, the fields below a group by group.
-func (g *schemaGen) needed(rt *web.Route) []any {
-	var dec web.Decoder
-	var top []string
-	below := map[string][]string{}
-	var groups []string
-	if rt.Do.Req != nil {
-		top = dec.Required(rt.Do.Req)
-	}
-	for _, n := range rt.Need {
-		head, rest, dotted := strings.Cut(n, ".")
-		switch {
-		case !dotted:
-			top = append(top, n)
-		case strings.Contains(rest, "."):
-			// Deeper names are told in the route's description.
-		default:
-			if below[head] == nil {
-				groups = append(groups, head)
-			}
-			below[head] = append(below[head], rest)
-		}
-	}
-	var out []any
-	if top != nil {
-		out = append(out, needs(top))
-	}
-	for _, head := range groups {
-		inGroup := map[string]any{"required": []string{head}, "properties": map[string]any{head: needs(below[head])}}
-		flat := false
-		if rt.Do.Req != nil {
-			_, flat = dec.Group(rt.Do.Req, head)
-		}
-		if !flat {
-			out = append(out, inGroup)
-			continue
-		}
-		atTop := needs(below[head])
-		atTop["properties"].(map[string]any)[head] = map[string]any{"type": "null"}
-		out = append(out, map[string]any{"anyOf": []any{inGroup, atTop}})
 	}
 	return out
 }

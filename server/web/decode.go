@@ -691,15 +691,3 @@ func TagMax(f reflect.StructField) int {
 	}
 	return n
 }
-
-// Group reports whether name is a group of t's fields, and whether the
-// group is also read flat from the top level when absent (the spec's
-// legacy flat form).
-func (d *Decoder) Group(t reflect.Type, name string) (group, flat bool) {
-	for _, fi := range d.FieldsOf(t) {
-		if fi.Name == name {
-			return fi.Group, fi.flat
-		}
-	}
-	return false, false
-}
