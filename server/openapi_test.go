@@ -373,3 +373,18 @@ func contractReport() (checked int, report string) {
 	}
 	return contract.checked, strings.Join(lines, "\n")
 }
+
+// TestTokenSourcesAreRoutes: the routes the document names as listing a
+// field's tokens are routes.
+func TestTokenSourcesAreRoutes(t *testing.T) {
+	s, _ := newTestServer(t)
+	paths := map[string]bool{}
+	for _, rt := range s.routes {
+		paths[rt.Path] = true
+	}
+	for field, src := range openapi.TokenSources {
+		if !paths[strings.Trim(src, "`")] {
+			t.Errorf("%s: %s is no route", field, src)
+		}
+	}
+}

@@ -289,6 +289,9 @@ func (g *schemaGen) fields(t reflect.Type, input bool, props map[string]any, req
 			notes = append(notes, d)
 		}
 		if input {
+			if src, ok := TokenSources[name]; ok && f.Tag.Get("doc") == "" {
+				notes = append(notes, "A token "+src+" lists.")
+			}
 			// An alias is told, not listed: two properties for one field
 			// give generated clients two fields (ogen refuses birthDate
 			// beside birth_date).
@@ -372,4 +375,26 @@ func withDescription(s map[string]any, d string) map[string]any {
 		}
 	}
 	return out
+}
+
+// TokenSources name, for each request field that takes a record's token,
+// the route that lists the tokens it takes (TestTokenSourcesAreRoutes).
+var TokenSources = map[string]string{
+	"id_token_contact":        "`/get_contacts`",
+	"id_contact":              "`/get_contacts`",
+	"id_token_category":       "`/get_categories`",
+	"category_id_token":       "`/get_categories`",
+	"id_token_bank_account":   "`/get_bank_account`",
+	"id_token_project":        "`/get_projects`",
+	"payment_type":            "`/list_payments_method`",
+	"id_token_product":        "`/get_products_and_services`",
+	"id_token_stock_item":     "`/list_stock_items_by_unit`",
+	"id_token_bank":           "`/get_banks`",
+	"id_token_bank_type":      "`/get_type_banks`",
+	"id_token_template":       "`/list_contract_templates`",
+	"id_token_sales_order":    "`/list_sales_orders`",
+	"id_token_sales_orders":   "`/list_sales_orders`",
+	"id_token_entry":          "`/transactions`",
+	"id_token_screening":      "`/list_screenings`",
+	"id_token_purchase_order": "`/list_purchase_orders`",
 }
