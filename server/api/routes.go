@@ -63,7 +63,7 @@ func (s *API) RouteTable() []web.Route {
 		{Path: "/delete_expense_files", Do: entryFiles{s}.deleteEntryFiles(expense), Texts: web.TextsDefault, Errs: append(web.ErrMap{{store.ErrFileNotFound, errFileNotFound}}, expenseErrs...), Write: true,
 			Doc: web.Doc{Tag: web.TagFinance, Summary: "Remove attachments of an expense.", Desc: docDeleteEntryFiles, Resp: web.Done}},
 		{Path: "/insert_income", Files: &web.DocumentFiles, Do: entries{s}.insertEntry(income), Need: []string{"description"}, Texts: web.TextsDefault, Errs: incomeErrs, Write: true,
-			Doc: web.Doc{Tag: web.TagFinance, Summary: "Insert an income (JSON, or multipart with attachments).", Desc: docInsertEntry, Resp: web.Done, Multipart: true}},
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "description": "Consultoria de novembro", "value": "4200.00", "due_date": "2026-11-25", "id_token_contact": "00000000-0000-4000-8000-000000000077"}`, Tag: web.TagFinance, Summary: "Insert an income (JSON, or multipart with attachments).", Desc: docInsertEntry, Resp: web.Done, Multipart: true}},
 		{Path: "/update_income", Files: &web.DocumentFiles, Do: entries{s}.updateEntry(income), Need: []string{"id_token"}, Texts: web.TextsDefault, Errs: incomeErrs, Write: true,
 			Doc: web.Doc{Tag: web.TagFinance, Summary: "Update an income; only the fields sent change.", Desc: docUpdateEntry, Resp: web.Done, Multipart: true}},
 		{Path: "/list_income_files", Do: entryFiles{s}.listEntryFiles(income), Texts: web.TextsDefault, Errs: incomeErrs,
@@ -147,7 +147,7 @@ func (s *API) RouteTable() []web.Route {
 		// Purchases and the NF-e inbox (spec: 403 "Invalid data", 500 "Erro
 		// desconhecido", as /list_sales_orders).
 		{Path: "/list_purchase_orders", Do: web.Handle(purchases{s}.listPurchaseOrders), Texts: web.TextsListSalesOrders,
-			Doc: web.Doc{Tag: web.TagPurchases, Summary: "Purchase orders, with filters.", Desc: docListPurchaseOrders, Resp: []store.PurchaseOrder{}}},
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "date_from": "2026-11-01", "date_to": "2026-11-30"}`, Tag: web.TagPurchases, Summary: "Purchase orders, with filters.", Desc: docListPurchaseOrders, Resp: []store.PurchaseOrder{}}},
 		{Path: "/set_purchase_order_active", Do: web.Handle(purchases{s}.setPurchaseOrderActive), Texts: web.TextsListSalesOrders,
 			Errs: web.ErrMap{{store.ErrNotFound, web.TextsListSalesOrders.Invalid}}, Write: true,
 			Doc: web.Doc{Tag: web.TagPurchases, Summary: "Enable or disable a purchase order.", Desc: docSetPurchaseActive, Resp: web.OkData{Data: purchaseActive{}}}},
@@ -213,11 +213,11 @@ func (s *API) RouteTable() []web.Route {
 
 		// CRM.
 		{Path: "/insert_crm", Do: web.Handle(crm{s}.insertCRM), Texts: web.TextsCRM, Errs: web.ErrMap{{store.ErrInvalidReference, errCRMContact}}, Write: true,
-			Doc: web.Doc{Tag: web.TagCRM, Summary: "Insert a CRM record.", Desc: docInsertCRM, Resp: web.Done}},
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_contact": "00000000-0000-4000-8000-000000000077", "record_date": "2026-11-22", "communication_type": "Telefone", "description": "Pediu proposta de manutenção", "contact_success": true}`, Tag: web.TagCRM, Summary: "Insert a CRM record.", Desc: docInsertCRM, Resp: web.Done}},
 		{Path: "/update_crm", Do: web.Handle(crm{s}.updateCRM), Need: []string{"id_token"}, Texts: web.TextsCRM, Errs: append(web.ErrMap{{store.ErrInvalidReference, errCRMContact}}, crmErrs...), Write: true,
 			Doc: web.Doc{Tag: web.TagCRM, Summary: "Update a CRM record (a fincom route).", Desc: docUpdateCRM, Resp: web.Done}},
 		{Path: "/list_crm", Do: web.Handle(crm{s}.listCRM), Texts: web.TextsCRM,
-			Doc: web.Doc{Tag: web.TagCRM, Summary: "CRM records, with filters (a fincom route).", Desc: docListCRM, Resp: []store.CRMRecord{}}},
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "date_from": "2026-11-01", "date_to": "2026-11-30"}`, Tag: web.TagCRM, Summary: "CRM records, with filters (a fincom route).", Desc: docListCRM, Resp: []store.CRMRecord{}}},
 		{Path: "/enable_crm", Do: setActive((*store.DB).SetCRMActive, true, "CRM record"), Texts: web.TextsCRM, Errs: crmErrs, Write: true,
 			Doc: web.Doc{Tag: web.TagCRM, Summary: "Enable a CRM record (a fincom route).", Desc: docSetCRMActive, Resp: web.Done}},
 		{Path: "/disable_crm", Do: setActive((*store.DB).SetCRMActive, false, "CRM record"), Texts: web.TextsCRM, Errs: crmErrs, Write: true,
@@ -237,7 +237,7 @@ func (s *API) RouteTable() []web.Route {
 		{Path: "/disable_inventory_movement", Do: setActive((*store.DB).SetMovementActive, false, "Inventory movement"), Texts: web.TextsInventory, Errs: movementErrs, Write: true,
 			Doc: web.Doc{Tag: web.TagInventory, Summary: "Disable an inventory movement.", Desc: docSetMovementActive, Resp: web.Done}},
 		{Path: "/get_stock_balance", Do: web.Handle(inventory{s}.getStockBalance), Texts: web.TextsInventory,
-			Doc: web.Doc{Tag: web.TagInventory, Summary: "Stock balances by product (a fincom route).", Desc: docStockBalance, Resp: []store.StockBalance{}}},
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68"}`, Tag: web.TagInventory, Summary: "Stock balances by product (a fincom route).", Desc: docStockBalance, Resp: []store.StockBalance{}}},
 
 		// Products and services.
 		{Path: "/get_products_and_services", Do: web.Handle(products{s}.getProductsAndServices), Texts: web.TextsProducts,
@@ -245,7 +245,7 @@ func (s *API) RouteTable() []web.Route {
 		{Path: "/list_stock_items_by_unit", Do: web.Plain(products{s}.listStockItemsByUnit), Texts: web.TextsStock,
 			Doc: web.Doc{Tag: web.TagRegisters, Summary: "The unit's stock items.", Desc: docStockItems, Resp: web.OkData{Data: []store.StockItem{}}}},
 		{Path: "/insert_product_or_service", Do: web.Handle(products{s}.insertProductOrService), Need: []string{"description", "type"}, Texts: web.TextsDefault, Errs: productErrs, Write: true,
-			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Insert a product or service.", Desc: docInsertProduct, Resp: web.Done}},
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "description": "Parafuso 12mm", "type": "product", "monetary_value": "0.45", "usage_type": "00", "ncm": "73181500", "cfop": "5102", "unit": "UN"}`, Tag: web.TagRegisters, Summary: "Insert a product or service.", Desc: docInsertProduct, Resp: web.Done}},
 		{Path: "/update_product_or_service", Do: web.Handle(products{s}.updateProductOrService), Need: []string{"id_token"}, Texts: web.TextsDefault, Errs: productErrs, Write: true,
 			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Update a product or service.", Desc: docUpdateProduct, Resp: web.Done}},
 		{Path: "/enable_product_or_service", Do: setActive((*store.DB).SetProductActive, true, "Product or service"), Texts: web.TextsDefault, Errs: productErrs, Write: true,
@@ -267,7 +267,7 @@ func (s *API) RouteTable() []web.Route {
 
 		// Categories and groups.
 		{Path: "/get_categories", Do: web.Handle(categories{s}.getCategories), Texts: web.TextsDefault,
-			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Categories of a module type.", Desc: docGetCategories, Resp: []store.Category{}}},
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "type": "in"}`, Tag: web.TagRegisters, Summary: "Categories of a module type.", Desc: docGetCategories, Resp: []store.Category{}}},
 		{Path: "/list_group_categories", Do: web.Handle(categories{s}.listGroupCategories), Texts: web.TextsNo404,
 			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Category groups of a module type.", Desc: docListGroups, Resp: []store.CategoryGroup{}}},
 		{Path: "/insert_category", Do: web.Handle(categories{s}.insertCategory), Need: []string{"module_type", "category"}, Texts: web.TextsDefault, Errs: categoryErrs, Write: true,
@@ -281,7 +281,7 @@ func (s *API) RouteTable() []web.Route {
 
 		// Projects.
 		{Path: "/get_projects", Do: web.Plain(projects{s}.getProjects), Texts: web.TextsDefault,
-			Doc: web.Doc{Tag: web.TagRegisters, Summary: "The unit's active projects.", Desc: docGetProjects, Resp: []store.Project{}}},
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68"}`, Tag: web.TagRegisters, Summary: "The unit's active projects.", Desc: docGetProjects, Resp: []store.Project{}}},
 		{Path: "/insert_project", Do: web.Handle(projects{s}.insertProject), Need: []string{"name"}, Texts: web.TextsDefault, Write: true,
 			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Insert a project.", Desc: docInsertProject, Resp: web.Done}},
 		{Path: "/update_project", Do: web.Handle(projects{s}.updateProject), Need: []string{"id_token"}, Texts: web.TextsDefault, Errs: projectErrs, Write: true,
@@ -293,7 +293,7 @@ func (s *API) RouteTable() []web.Route {
 
 		// Banks and bank accounts.
 		{Path: "/get_banks", Do: web.Handle(banks{s}.getBanks), Texts: web.TextsNo404,
-			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Brazilian banks of a group, ordered by name.", Desc: docGetBanks, Resp: []store.Bank{}}},
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "group_bank": "CB"}`, Tag: web.TagRegisters, Summary: "Brazilian banks of a group, ordered by name.", Desc: docGetBanks, Resp: []store.Bank{}}},
 		{Path: "/get_type_banks", Do: web.Plain(banks{s}.getTypeBanks), Texts: web.TextsDefault,
 			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Bank account types.", Desc: docGetTypeBanks, Resp: []store.BankType{}}},
 		{Path: "/insert_bank_account", Do: web.Handle(bankAccounts{s}.insertBankAccount), Need: []string{"id_token_bank", "id_token_bank_type"}, Texts: web.TextsDefault, Write: true,
@@ -301,7 +301,7 @@ func (s *API) RouteTable() []web.Route {
 		{Path: "/update_bank_account", Do: web.Handle(bankAccounts{s}.updateBankAccount), Need: []string{"id_token"}, Texts: web.TextsUpdateBankAccount, Errs: accountErrs, Write: true,
 			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Update a bank account.", Desc: docUpdateBankAccount, Resp: web.WithMessage{Data: tokenData{}}}},
 		{Path: "/get_bank_account", Do: web.Handle(bankAccounts{s}.getBankAccount), Texts: web.TextsDefault, Errs: accountErrs,
-			Doc: web.Doc{Tag: web.TagRegisters, Summary: "One bank account by id_token, or all of the unit's.", Desc: docGetBankAccount, Resp: web.EitherOf{[]store.BankAccount{}, store.BankAccount{}}}},
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68"}`, Tag: web.TagRegisters, Summary: "One bank account by id_token, or all of the unit's.", Desc: docGetBankAccount, Resp: web.EitherOf{[]store.BankAccount{}, store.BankAccount{}}}},
 		{Path: "/enable_bank_account", Do: setActive((*store.DB).SetBankAccountActive, true, "Bank account"), Texts: web.TextsDefault, Errs: accountErrs, Write: true,
 			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Enable a bank account.", Desc: docSetBankAccountActive, Resp: web.Done}},
 		{Path: "/disable_bank_account", Do: setActive((*store.DB).SetBankAccountActive, false, "Bank account"), Texts: web.TextsDefault, Errs: accountErrs, Write: true,
@@ -309,8 +309,8 @@ func (s *API) RouteTable() []web.Route {
 
 		// Payment methods and users.
 		{Path: "/list_payments_method", Do: web.Plain(paymentMethods{s}.listPaymentsMethod), Texts: web.TextsDefault,
-			Doc: web.Doc{Tag: web.TagRegisters, Summary: "Payment methods.", Desc: docPaymentMethods, Resp: []store.PaymentMethod{}}},
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68"}`, Tag: web.TagRegisters, Summary: "Payment methods.", Desc: docPaymentMethods, Resp: []store.PaymentMethod{}}},
 		{Path: "/get_users", Do: web.Plain(users{s}.getUsers), Texts: web.TextsDefault,
-			Doc: web.Doc{Tag: web.TagRegisters, Summary: "The domain's users (the same for every unit).", Desc: docGetUsers, Resp: []store.User{}}},
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68"}`, Tag: web.TagRegisters, Summary: "The domain's users (the same for every unit).", Desc: docGetUsers, Resp: []store.User{}}},
 	}
 }
