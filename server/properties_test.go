@@ -80,6 +80,9 @@ func TestPropertiesFromDocument(t *testing.T) {
 			if !types["array"] || !types["object"] {
 				send(r, with(name, wrong), !types[jsonType(wrong)], name+" of the wrong type")
 			}
+			// null: taken as not sent where the document allows it,
+			// else refused.
+			send(r, with(name, nil), !types["null"], name+" null")
 			if n, ok := p["maxLength"].(float64); ok {
 				send(r, with(name, strings.Repeat("é", int(n)+1)), true, name+" past its maxLength")
 			}

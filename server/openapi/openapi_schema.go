@@ -173,6 +173,18 @@ func orNull(s map[string]any) map[string]any {
 	case nil:
 		// No type: anything, null included.
 	}
+	switch enum := s["enum"].(type) {
+	case []any:
+		if !slices.Contains(enum, any(nil)) {
+			out["enum"] = append(append([]any{}, enum...), nil)
+		}
+	case []string:
+		list := make([]any, 0, len(enum)+1)
+		for _, e := range enum {
+			list = append(list, e)
+		}
+		out["enum"] = append(list, nil)
+	}
 	return out
 }
 
@@ -282,6 +294,13 @@ func (g *schemaGen) fields(t reflect.Type, input bool, props map[string]any, req
 				items["maxLength"] = n
 			} else {
 				s["maxLength"] = n
+			}
+		}
+		if input && f.Tag.Get("required") != "true" {
+			switch f.Type.Kind() {
+			case reflect.String, reflect.Bool, reflect.Int, reflect.Int64:
+				// The decoder reads null as not sent, as an absent field.
+				s = orNull(s)
 			}
 		}
 		var notes []string
