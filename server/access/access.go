@@ -49,18 +49,3 @@ func May(role store.Role, area Area) bool {
 	}
 	return false
 }
-
-// Name is a role's name in the portal's Portuguese.
-func Name(role store.Role) string {
-	switch role {
-	case store.RoleOwner:
-		return "Proprietário"
-	case store.RoleFinance:
-		return "Financeiro"
-	case store.RoleSales:
-		return "Vendas"
-	case store.RoleAccountant:
-		return "Contador (só leitura)"
-	}
-	return "Sem acesso"
-}

@@ -19,7 +19,9 @@ type Clients struct {
 }
 
 type clientKey struct {
-	cert    [32]byte // the certificate's, with its chain, and the key's
+	// cert hashes the certificate and its chain: its key is the one its
+	// public key names, or no handshake would succeed.
+	cert    [32]byte
 	roots   *x509.CertPool
 	timeout time.Duration
 }
@@ -38,9 +40,6 @@ func (cs *Clients) Get(c Certificate, roots *x509.CertPool, timeout time.Duratio
 	h.Write(c.Cert.Raw)
 	for _, ic := range c.Chain {
 		h.Write(ic.Raw)
-	}
-	if der, err := x509.MarshalPKCS8PrivateKey(c.Key); err == nil {
-		h.Write(der)
 	}
 	k := clientKey{roots: roots, timeout: timeout}
 	h.Sum(k.cert[:0])

@@ -59,5 +59,5 @@ func (p *portalRequest) can() render.PortalCan {
 
 // roleRefusal is the page's error when a form was refused by the role.
 func roleRefusal(role store.Role) string {
-	return "Seu papel nesta unidade (" + access.Name(role) + ") não permite esta alteração: nada foi salvo. Peça a um proprietário do domínio."
+	return "Seu papel nesta unidade (" + roleName(role) + ") não permite esta alteração: nada foi salvo. Peça a um proprietário do domínio."
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"fincom/render"
-	"fincom/server/access"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -294,7 +293,7 @@ func grantNames(gs store.Grants) []string {
 		if !g.AllUnits() {
 			where = "unidade " + g.Unit.Name
 		}
-		out = append(out, access.Name(g.Role)+" · "+where)
+		out = append(out, roleName(g.Role)+" · "+where)
 	}
 	return out
 }

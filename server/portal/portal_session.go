@@ -12,7 +12,6 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"fincom/render"
-	"fincom/server/access"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -69,7 +68,7 @@ func (p *portalRequest) page(s *Portal, status int, name, title, nav string, bod
 	pg := render.PortalPage{Title: title, Nav: nav, User: p.session.User.Name + " <" + p.session.User.Email + ">",
 		CSRF: p.session.CSRF, Units: units, Unit: cur, Notice: notice, Error: errText, Body: body, Can: p.can()}
 	if p.unit.ID != 0 {
-		pg.Role = access.Name(p.role)
+		pg.Role = roleName(p.role)
 	}
 	if status == http.StatusOK {
 		pg.Exports = p.exports

@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"fincom/render"
-	"fincom/server/access"
 	"fincom/server/registers"
 	"fincom/store"
 )
@@ -37,7 +36,7 @@ func (s *Portal) usersPage(p *portalRequest, status int, form render.PortalUserF
 		body.Users = append(body.Users, render.PortalUser{Name: u.Name, Email: u.Email, Roles: grantNames(gs)})
 	}
 	for _, r := range store.Roles {
-		body.Roles = append(body.Roles, render.PortalOption{Value: string(r), Label: access.Name(r)})
+		body.Roles = append(body.Roles, render.PortalOption{Value: string(r), Label: roleName(r)})
 	}
 	p.page(s, status, "users", "Usuários", "users", body, notice, errText)
 }

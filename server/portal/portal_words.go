@@ -103,3 +103,18 @@ func problemWords(p fiscal.Problem) string {
 	}
 	return p.Field + ": " + p.Message
 }
+
+// roleName is a role's name as the portal says it.
+func roleName(role store.Role) string {
+	switch role {
+	case store.RoleOwner:
+		return "Proprietário"
+	case store.RoleFinance:
+		return "Financeiro"
+	case store.RoleSales:
+		return "Vendas"
+	case store.RoleAccountant:
+		return "Contador (só leitura)"
+	}
+	return "Sem acesso"
+}
