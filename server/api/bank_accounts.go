@@ -22,15 +22,15 @@ var (
 // or null.
 type bankAccountRequest struct {
 	IDToken            string        `json:"id_token" alias:"token"`
-	IDTokenBank        *string       `json:"id_token_bank" max:"255"`
-	IDTokenBankType    *string       `json:"id_token_bank_type" max:"255"`
-	Agency             *string       `json:"agency"`
-	CurrentAccount     *string       `json:"current_account"`
-	Observation        *string       `json:"observation" text:"multiline" max:"5000"`
+	IDTokenBank        *string       `json:"id_token_bank" max:"short"`
+	IDTokenBankType    *string       `json:"id_token_bank_type" max:"short"`
+	Agency             *string       `json:"agency" max:"20"`
+	CurrentAccount     *string       `json:"current_account" max:"30"`
+	Observation        *string       `json:"observation" text:"multiline" max:"long"`
 	CodeBank           *string       `json:"code_bank"`
-	DvAgencia          *string       `json:"dv_agencia"`
+	DvAgencia          *string       `json:"dv_agencia" max:"2"`
 	DvConta            *string       `json:"dv_conta" max:"2"`
-	NickName           *string       `json:"nick_name" max:"255"`
+	NickName           *string       `json:"nick_name" max:"short"`
 	OpeningBalance     *store.Number `json:"opening_balance"`
 	OpeningBalanceDate *string       `json:"opening_balance_date"`
 }
@@ -43,15 +43,12 @@ func (q *bankAccountRequest) fieldCount() int {
 func (q *bankAccountRequest) Apply(f *store.BankAccountFields) error {
 	for _, t := range []struct {
 		dst, src *string
-		max      int
 	}{
-		{&f.BankToken, q.IDTokenBank, web.MaxShortText}, {&f.BankTypeToken, q.IDTokenBankType, web.MaxShortText},
-		{&f.Agency, q.Agency, 20}, {&f.DvAgencia, q.DvAgencia, 2}, {&f.CurrentAccount, q.CurrentAccount, 30},
-		{&f.DvConta, q.DvConta, 2}, {&f.NickName, q.NickName, web.MaxShortText}, {&f.Observation, q.Observation, web.MaxLongText},
+		{&f.BankToken, q.IDTokenBank}, {&f.BankTypeToken, q.IDTokenBankType},
+		{&f.Agency, q.Agency}, {&f.DvAgencia, q.DvAgencia}, {&f.CurrentAccount, q.CurrentAccount},
+		{&f.DvConta, q.DvConta}, {&f.NickName, q.NickName}, {&f.Observation, q.Observation},
 	} {
-		if err := web.SetText(t.dst, t.src, t.max); err != nil {
-			return err
-		}
+		web.SetText(t.dst, t.src)
 	}
 	if q.CodeBank != nil {
 		// COMPE codes have three digits; "1" means "001".

@@ -41,18 +41,14 @@ func (s categories) listGroupCategories(r *web.Request, q *listByTypeRequest) (a
 type categoryRequest struct {
 	IDToken        string    `json:"id_token" alias:"token"`
 	ModuleType     *string   `json:"module_type" alias:"type" enum:"in,out"`
-	Category       *string   `json:"category" alias:"name" max:"255"`
-	Note           *string   `json:"note" alias:"description" text:"multiline" max:"5000"`
+	Category       *string   `json:"category" alias:"name" max:"short"`
+	Note           *string   `json:"note" alias:"description" text:"multiline" max:"long"`
 	CategoryMaster *web.Code `json:"category_master" alias:"id_token_category_master"`
 }
 
 func (q *categoryRequest) Apply(f *store.CategoryFields) error {
-	if err := web.SetText(&f.Name, q.Category, web.MaxShortText); err != nil {
-		return err
-	}
-	if err := web.SetText(&f.Note, q.Note, web.MaxLongText); err != nil {
-		return err
-	}
+	web.SetText(&f.Name, q.Category)
+	web.SetText(&f.Note, q.Note)
 	if q.ModuleType != nil {
 		f.ModuleType = *q.ModuleType
 	}

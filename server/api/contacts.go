@@ -41,21 +41,21 @@ type ContactRequest struct {
 	// Register is a CPF or CNPJ (alphanumeric too), with or without
 	// its mask.
 	Register     *string `json:"register" pattern:"^\\s*([0-9]{3}\\.?[0-9]{3}\\.?[0-9]{3}-?[0-9]{2}|[0-9A-Za-z]{2}\\.?[0-9A-Za-z]{3}\\.?[0-9A-Za-z]{3}/?[0-9A-Za-z]{4}-?[0-9]{2})\\s*$"`
-	FullName     *string `json:"fullName" alias:"full_name,contact_name" max:"255"`
-	SocialReason *string `json:"socialReason" alias:"social_reason,company_name" max:"255"`
-	FantasyName  *string `json:"fantasyName" alias:"fantasy_name" max:"255"`
+	FullName     *string `json:"fullName" alias:"full_name,contact_name" max:"short"`
+	SocialReason *string `json:"socialReason" alias:"social_reason,company_name" max:"short"`
+	FantasyName  *string `json:"fantasyName" alias:"fantasy_name" max:"short"`
 	BirthDate    *string `json:"birthDate" alias:"birth_date"`
 	Phone        *string `json:"phone"`
-	Email        *string `json:"email" format:"email" max:"255"`
-	Address      *string `json:"address" max:"255"`
+	Email        *string `json:"email" format:"email" max:"short"`
+	Address      *string `json:"address" max:"short"`
 	ZipCode      *string `json:"zip_code" alias:"zipCode" pattern:"^\\s*([0-9]{2}\\.?[0-9]{3}-?[0-9]{3})?\\s*$"`
 	State        *string `json:"state"`
-	City         *string `json:"city" max:"255"`
-	Neighborhood *string `json:"neighborhood" max:"255"`
-	Observation  *string `json:"observation" text:"multiline" max:"5000"`
-	DataBank     *string `json:"data_bank" alias:"dataBank" text:"multiline" max:"5000"`
-	Number       *string `json:"number" max:"255"`
-	Complement   *string `json:"complement" max:"255"`
+	City         *string `json:"city" max:"short"`
+	Neighborhood *string `json:"neighborhood" max:"short"`
+	Observation  *string `json:"observation" text:"multiline" max:"long"`
+	DataBank     *string `json:"data_bank" alias:"dataBank" text:"multiline" max:"long"`
+	Number       *string `json:"number" max:"short"`
+	Complement   *string `json:"complement" max:"short"`
 	CityIBGE     *string `json:"city_ibge" alias:"ibge"`
 	// StateRegistration is the inscrição estadual, checked by the rule of
 	// the contact's state, or ISENTO.
@@ -84,18 +84,15 @@ func (q *ContactRequest) Apply(f *store.ContactFields) error {
 	for _, t := range []struct {
 		dst *string
 		src *string
-		max int
 	}{
-		{&f.FullName, q.FullName, web.MaxShortText}, {&f.SocialReason, q.SocialReason, web.MaxShortText},
-		{&f.FantasyName, q.FantasyName, web.MaxShortText}, {&f.Email, q.Email, web.MaxShortText},
-		{&f.Address, q.Address, web.MaxShortText}, {&f.City, q.City, web.MaxShortText},
-		{&f.Neighborhood, q.Neighborhood, web.MaxShortText}, {&f.Number, q.Number, web.MaxShortText},
-		{&f.Complement, q.Complement, web.MaxShortText}, {&f.Observation, q.Observation, web.MaxLongText},
-		{&f.DataBank, q.DataBank, web.MaxLongText},
+		{&f.FullName, q.FullName}, {&f.SocialReason, q.SocialReason},
+		{&f.FantasyName, q.FantasyName}, {&f.Email, q.Email},
+		{&f.Address, q.Address}, {&f.City, q.City},
+		{&f.Neighborhood, q.Neighborhood}, {&f.Number, q.Number},
+		{&f.Complement, q.Complement}, {&f.Observation, q.Observation},
+		{&f.DataBank, q.DataBank},
 	} {
-		if err := web.SetText(t.dst, t.src, t.max); err != nil {
-			return err
-		}
+		web.SetText(t.dst, t.src)
 	}
 	if q.Type != nil {
 		f.Type = strings.TrimSpace(*q.Type)

@@ -26,30 +26,27 @@ var (
 // (spec, /insert_contract).
 type contractRequest struct {
 	IDToken          string          `json:"id_token" alias:"id_contract,token"`
-	Contact          *string         `json:"id_token_contact" max:"255"`
-	Template         *string         `json:"id_token_template" max:"255"`
-	ContractName     *string         `json:"contract_name" max:"255"`
-	Status           *string         `json:"status" enum:"draft,active,expired,cancelled" max:"255"`
+	Contact          *string         `json:"id_token_contact" max:"short"`
+	Template         *string         `json:"id_token_template" max:"short"`
+	ContractName     *string         `json:"contract_name" max:"short"`
+	Status           *string         `json:"status" enum:"draft,active,expired,cancelled" max:"short"`
 	ValidityStart    *string         `json:"validity_start" format:"date"`
 	ValidityEnd      *string         `json:"validity_end" pattern:"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"`
 	IsRecurring      *bool           `json:"is_recurring"`
-	RecurrenceType   *string         `json:"recurrence_type" enum:"unique,monthly,yearly" max:"255"`
+	RecurrenceType   *string         `json:"recurrence_type" enum:"unique,monthly,yearly" max:"short"`
 	GeneratesPayment *bool           `json:"generates_payment"`
 	AutoExtend       *bool           `json:"auto_extend"`
 	OrderTokens      []string        `json:"id_token_sales_orders"`
 	SalesOrder       json.RawMessage `json:"sales_order"`
-	Description      *string         `json:"description" text:"multiline" max:"5000"`
+	Description      *string         `json:"description" text:"multiline" max:"long"`
 }
 
 func (q *contractRequest) Apply(f *store.ContractFields) error {
 	for _, t := range []struct {
 		dst, src *string
-		max      int
-	}{{&f.ContactToken, q.Contact, web.MaxShortText}, {&f.TemplateToken, q.Template, web.MaxShortText}, {&f.Name, q.ContractName, web.MaxShortText},
-		{&f.Description, q.Description, web.MaxLongText}, {&f.RecurrenceType, q.RecurrenceType, web.MaxShortText}, {&f.Status, q.Status, web.MaxShortText}} {
-		if err := web.SetText(t.dst, t.src, t.max); err != nil {
-			return err
-		}
+	}{{&f.ContactToken, q.Contact}, {&f.TemplateToken, q.Template}, {&f.Name, q.ContractName},
+		{&f.Description, q.Description}, {&f.RecurrenceType, q.RecurrenceType}, {&f.Status, q.Status}} {
+		web.SetText(t.dst, t.src)
 	}
 	if err := isoDate(&f.ValidityStart, q.ValidityStart, registers.ErrContractDates); err != nil {
 		return err
@@ -187,7 +184,7 @@ func (s contracts) deleteContractFiles(r *web.Request, q *deleteFilesRequest) (a
 // templateRequest is the body of the template routes (fincom routes).
 type templateRequest struct {
 	IDToken    string  `json:"id_token" alias:"id_token_template,token"`
-	Name       *string `json:"name" max:"255"`
+	Name       *string `json:"name" max:"short"`
 	BodyHTML   *string `json:"body_html" alias:"html" text:"multiline"`
 	PageCSS    *string `json:"page_css" text:"multiline"`
 	HeaderHTML *string `json:"header_html" text:"multiline"`
@@ -197,9 +194,7 @@ type templateRequest struct {
 // Apply sanitizes what it copies: template HTML is reduced to the
 // allow-list before it is stored.
 func (q *templateRequest) Apply(f *store.TemplateFields) error {
-	if err := web.SetText(&f.Name, q.Name, web.MaxShortText); err != nil {
-		return err
-	}
+	web.SetText(&f.Name, q.Name)
 	for _, t := range []struct {
 		dst, src *string
 		clean    func(string) string

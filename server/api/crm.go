@@ -24,15 +24,15 @@ var (
 // crmRequest is the body of /insert_crm and /update_crm (spec, CRM).
 type crmRequest struct {
 	IDToken             string  `json:"id_token" alias:"token"`
-	IDContact           *string `json:"id_contact" alias:"id_token_contact" max:"255"`
+	IDContact           *string `json:"id_contact" alias:"id_token_contact" max:"short"`
 	RecordDate          *string `json:"record_date" format:"date"`
-	CommunicationType   *string `json:"communication_type" max:"255"`
-	LifecyclePhase      *string `json:"lifecycle_phase" max:"255"`
-	LeadStatus          *string `json:"lead_status" max:"255"`
-	Description         *string `json:"description" text:"multiline" max:"5000"`
+	CommunicationType   *string `json:"communication_type" max:"short"`
+	LifecyclePhase      *string `json:"lifecycle_phase" max:"short"`
+	LeadStatus          *string `json:"lead_status" max:"short"`
+	Description         *string `json:"description" text:"multiline" max:"long"`
 	ContactSuccess      *bool   `json:"contact_success"`
 	NextContactDatetime *string `json:"next_contact_datetime"`
-	NextContactReason   *string `json:"next_contact_reason" text:"multiline" max:"5000"`
+	NextContactReason   *string `json:"next_contact_reason" text:"multiline" max:"long"`
 }
 
 // nextContactLayouts are the date-time forms accepted for
@@ -42,15 +42,12 @@ var nextContactLayouts = []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-
 func (q *crmRequest) Apply(f *store.CRMFields) error {
 	for _, t := range []struct {
 		dst, src *string
-		max      int
 	}{
-		{&f.ContactToken, q.IDContact, web.MaxShortText}, {&f.CommunicationType, q.CommunicationType, web.MaxShortText},
-		{&f.LifecyclePhase, q.LifecyclePhase, web.MaxShortText}, {&f.LeadStatus, q.LeadStatus, web.MaxShortText},
-		{&f.Description, q.Description, web.MaxLongText}, {&f.NextContactReason, q.NextContactReason, web.MaxLongText},
+		{&f.ContactToken, q.IDContact}, {&f.CommunicationType, q.CommunicationType},
+		{&f.LifecyclePhase, q.LifecyclePhase}, {&f.LeadStatus, q.LeadStatus},
+		{&f.Description, q.Description}, {&f.NextContactReason, q.NextContactReason},
 	} {
-		if err := web.SetText(t.dst, t.src, t.max); err != nil {
-			return err
-		}
+		web.SetText(t.dst, t.src)
 	}
 	if err := isoDate(&f.RecordDate, q.RecordDate, errCRMRecordDate); err != nil {
 		return err

@@ -42,21 +42,21 @@ var (
 // Related records go by token.
 type entryRequest struct {
 	IDToken         string       `json:"id_token" alias:"token"`
-	Description     *string      `json:"description" max:"255"`
+	Description     *string      `json:"description" max:"short"`
 	Value           *store.Money `json:"value"`
 	DueDate         *string      `json:"due_date" format:"date"`
 	PayDay          *string      `json:"pay_day" pattern:"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"`
 	CompetenceDate  *string      `json:"competence_date" pattern:"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"`
-	Category        *string      `json:"id_token_category" alias:"category_token" max:"255"`
-	Contact         *string      `json:"id_token_contact" alias:"id_contact" max:"255"`
-	BankAccount     *string      `json:"id_token_bank_account" alias:"id_bank_account" max:"255"`
-	Project         *string      `json:"id_token_project" alias:"id_project" max:"255"`
-	PaymentType     *string      `json:"payment_type" alias:"id_token_payment_method" max:"255"`
-	UserToken       *string      `json:"user_token" max:"255"`
+	Category        *string      `json:"id_token_category" alias:"category_token" max:"short"`
+	Contact         *string      `json:"id_token_contact" alias:"id_contact" max:"short"`
+	BankAccount     *string      `json:"id_token_bank_account" alias:"id_bank_account" max:"short"`
+	Project         *string      `json:"id_token_project" alias:"id_project" max:"short"`
+	PaymentType     *string      `json:"payment_type" alias:"id_token_payment_method" max:"short"`
+	UserToken       *string      `json:"user_token" max:"short"`
 	Barcode         *string      `json:"barcode"`
 	AccessKey       *string      `json:"access_key"`
-	KeyMethodCredor *string      `json:"key_method_credor" max:"255"`
-	Note            *string      `json:"note" text:"multiline" max:"5000"`
+	KeyMethodCredor *string      `json:"key_method_credor" max:"short"`
+	Note            *string      `json:"note" text:"multiline" max:"long"`
 	Private         *bool        `json:"private"`
 	Active          *bool        `json:"active"`
 	Screening       string       `json:"id_token_screening" alias:"screening_token"`
@@ -89,17 +89,14 @@ func isoDate(dst *string, src *string, bad *web.Error) error {
 func (q *entryRequest) Apply(f *store.EntryFields) error {
 	for _, t := range []struct {
 		dst, src *string
-		max      int
 	}{
-		{&f.Description, q.Description, web.MaxShortText}, {&f.Note, q.Note, web.MaxLongText},
-		{&f.KeyMethodCredor, q.KeyMethodCredor, web.MaxShortText},
-		{&f.CategoryToken, q.Category, web.MaxShortText}, {&f.ContactToken, q.Contact, web.MaxShortText},
-		{&f.BankAccountToken, q.BankAccount, web.MaxShortText}, {&f.ProjectToken, q.Project, web.MaxShortText},
-		{&f.PaymentMethodToken, q.PaymentType, web.MaxShortText}, {&f.UserToken, q.UserToken, web.MaxShortText},
+		{&f.Description, q.Description}, {&f.Note, q.Note},
+		{&f.KeyMethodCredor, q.KeyMethodCredor},
+		{&f.CategoryToken, q.Category}, {&f.ContactToken, q.Contact},
+		{&f.BankAccountToken, q.BankAccount}, {&f.ProjectToken, q.Project},
+		{&f.PaymentMethodToken, q.PaymentType}, {&f.UserToken, q.UserToken},
 	} {
-		if err := web.SetText(t.dst, t.src, t.max); err != nil {
-			return err
-		}
+		web.SetText(t.dst, t.src)
 	}
 	if err := isoDate(&f.DueDate, q.DueDate, errInvalidDueDate); err != nil {
 		return err

@@ -86,21 +86,19 @@ func (s inventory) getInventoryReports(r *web.Request, q *reportRequest) (any, e
 // named as /get_inventory_moviment returns a movement.
 type movementRequest struct {
 	IDToken        string         `json:"id_token" alias:"token"`
-	Product        *string        `json:"id_token_product" alias:"id_stock_product" max:"255"`
-	Contact        *string        `json:"id_token_contact" alias:"id_contact" max:"255"`
-	Type           *string        `json:"type" alias:"module_type" enum:"in,out" max:"255"`
+	Product        *string        `json:"id_token_product" alias:"id_stock_product" max:"short"`
+	Contact        *string        `json:"id_token_contact" alias:"id_contact" max:"short"`
+	Type           *string        `json:"type" alias:"module_type" enum:"in,out" max:"short"`
 	Quantity       *store.Decimal `json:"quantity"`
 	UnitaryValue   *store.Money   `json:"unitary_value"`
-	Lote           *string        `json:"lote" max:"255"`
+	Lote           *string        `json:"lote" max:"short"`
 	ValidationDate *string        `json:"validation_date" pattern:"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"`
 	DateInOut      *string        `json:"date_in_out" format:"date"`
 }
 
 func (q *movementRequest) Apply(f *store.MovementFields) error {
 	for _, t := range []struct{ dst, src *string }{{&f.ProductToken, q.Product}, {&f.ContactToken, q.Contact}, {&f.Type, q.Type}, {&f.Lote, q.Lote}} {
-		if err := web.SetText(t.dst, t.src, web.MaxShortText); err != nil {
-			return err
-		}
+		web.SetText(t.dst, t.src)
 	}
 	if q.Quantity != nil {
 		if !q.Quantity.IsPositive() || q.Quantity.GreaterThan(maxMovementQuantity) || !q.Quantity.Equal(q.Quantity.Round(3)) {

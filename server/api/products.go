@@ -54,13 +54,13 @@ func (s products) listStockItemsByUnit(r *web.Request) (any, error) {
 // /update_product_or_service, named as the listings return a product.
 type productRequest struct {
 	IDToken       string       `json:"id_token" alias:"token"`
-	Description   *string      `json:"description" max:"255"`
+	Description   *string      `json:"description" max:"short"`
 	Type          *string      `json:"type" enum:"product,service"`
 	MonetaryValue *store.Money `json:"monetary_value" alias:"value"`
 	UsageType     *string      `json:"usage_type"`
 	NCM           *string      `json:"ncm"`
 	CFOP          *string      `json:"cfop"`
-	Unit          *string      `json:"unit" max:"255"`
+	Unit          *string      `json:"unit" max:"short"`
 	// Code is the product's own code (the NF-e's cProd): at most 60
 	// characters; without it a product is numbered in its unit.
 	Code *string `json:"code" alias:"cod_product"`
@@ -82,12 +82,8 @@ func (q *productRequest) Apply(f *store.ProductFields) error {
 		}
 		f.Code = c
 	}
-	if err := web.SetText(&f.Description, q.Description, web.MaxShortText); err != nil {
-		return err
-	}
-	if err := web.SetText(&f.Unit, q.Unit, web.MaxShortText); err != nil {
-		return err
-	}
+	web.SetText(&f.Description, q.Description)
+	web.SetText(&f.Unit, q.Unit)
 	if q.Type != nil {
 		f.Type = *q.Type
 		// A kind change resets a default usage type to the new kind's.

@@ -25,18 +25,14 @@ func (s projects) getProjects(r *web.Request) (any, error) {
 // as /get_projects returns a project.
 type projectRequest struct {
 	IDToken     string        `json:"id_token" alias:"token"`
-	Name        *string       `json:"name" max:"255"`
-	Observation *string       `json:"observation" text:"multiline" max:"5000"`
+	Name        *string       `json:"name" max:"short"`
+	Observation *string       `json:"observation" text:"multiline" max:"long"`
 	Budget      *store.Number `json:"budget"`
 }
 
 func (q *projectRequest) Apply(f *store.ProjectFields) error {
-	if err := web.SetText(&f.Name, q.Name, web.MaxShortText); err != nil {
-		return err
-	}
-	if err := web.SetText(&f.Observation, q.Observation, web.MaxLongText); err != nil {
-		return err
-	}
+	web.SetText(&f.Name, q.Name)
+	web.SetText(&f.Observation, q.Observation)
 	if q.Budget != nil {
 		if q.Budget.IsNegative() {
 			return errNegativeBudget

@@ -3,7 +3,6 @@ package api
 import (
 	"errors"
 	"net/http"
-	"unicode/utf8"
 
 	"fincom/server/statement"
 	"fincom/server/web"
@@ -86,7 +85,7 @@ type reconcileRequest struct {
 	SalesOrder  string       `json:"id_token_sales_order"`
 	Installment *web.FlexInt `json:"installment"`
 	Category    string       `json:"id_token_category"`
-	Description string       `json:"description" max:"255"`
+	Description string       `json:"description" max:"short"`
 }
 
 var errBookCategory = web.NewError(http.StatusBadRequest, "To book a statement line give its id_token_category (an income category for a credit, an expense category for a debit).")
@@ -97,9 +96,6 @@ func (q *reconcileRequest) Validate() error {
 	}
 	if q.Action == "book" && q.Category == "" {
 		return errBookCategory
-	}
-	if utf8.RuneCountInString(q.Description) > web.MaxShortText {
-		return web.ErrTooLong
 	}
 	return nil
 }

@@ -367,7 +367,7 @@ type fieldInfo struct {
 	// required (`required:"true"`): every route that decodes the struct
 	// needs the field (a route's need adds what only it needs).
 	required bool
-	// max (`max:"255"`): the most characters (code points, as sent) a
+	// max (`max:"short"`, "long" or a number; TagMax): the most characters (code points, as sent) a
 	// text field holds; the OpenAPI document gives it as maxLength
 	// (TestTextLimitsAsDocumented).
 	max int
@@ -681,13 +681,20 @@ func unquoteInto(raw json.RawMessage, fv reflect.Value) bool {
 	return json.Unmarshal([]byte(s), fv.Addr().Interface()) == nil
 }
 
-// TagMax reads a field's `max` tag: the most characters its text holds,
-// 0 when it has none. A tag that is not a number is a programming error,
-// caught when the route table is read (TestTextLimitsAsDocumented).
+// TagMax reads a field's `max` tag: the most characters its text holds
+// ("short" MaxShortText, "long" MaxLongText, or a number), 0 when it has
+// none (TestTextLimitsAsDocumented).
 func TagMax(f reflect.StructField) int {
-	n, err := strconv.Atoi(f.Tag.Get("max"))
-	if err != nil || n < 0 {
-		return 0
+	switch tag := f.Tag.Get("max"); tag {
+	case "short":
+		return MaxShortText
+	case "long":
+		return MaxLongText
+	default:
+		n, err := strconv.Atoi(tag)
+		if err != nil || n < 0 {
+			return 0
+		}
+		return n
 	}
-	return n
 }

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"fincom/server/brdoc"
 )
@@ -22,17 +21,12 @@ const (
 var ErrTooLong = NewError(http.StatusBadRequest, textTooLong)
 
 // SetText copies a sent text field (trimmed) onto a stored one; nil means
-// "not sent" and leaves the stored value alone.
-func SetText(dst *string, src *string, max int) error {
-	if src == nil {
-		return nil
+// "not sent" and leaves the stored value alone. Its length was held to
+// its field's max tag by the decoder.
+func SetText(dst *string, src *string) {
+	if src != nil {
+		*dst = strings.TrimSpace(*src)
 	}
-	v := strings.TrimSpace(*src)
-	if utf8.RuneCountInString(v) > max {
-		return ErrTooLong
-	}
-	*dst = v
-	return nil
 }
 
 // Sent counts the non-nil pointers among fields: update routes need at least
