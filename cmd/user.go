@@ -109,13 +109,14 @@ func newUserCmd(a *app) *cobra.Command {
 				if err != nil {
 					return err
 				}
+				all, err := db.DomainGrants(cmd.Context())
+				if err != nil {
+					return err
+				}
 				var b strings.Builder
 				list := []map[string]any{}
 				for _, u := range users {
-					grants, err := db.UserGrants(cmd.Context(), u.ID)
-					if err != nil {
-						return err
-					}
+					grants := all[u.ID]
 					list = append(list, map[string]any{"user_token": u.Token, "name": u.Name, "email": u.Email, "roles": grantsJSON(grants)})
 					fmt.Fprintf(&b, "%s\t%s <%s>\t%s\n", u.Token, u.Name, u.Email, grantsText(grants))
 				}

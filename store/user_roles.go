@@ -82,21 +82,34 @@ func (gs Grants) OwnerOfAll() bool {
 
 // UserGrants lists a user's roles, the every-unit one first.
 func (db *DB) UserGrants(ctx context.Context, userID int64) (Grants, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT r.role, u.id, u.token, u.name, u.cnpj, u.city_ibge, u.im, u.created_at
+	all, err := db.grants(ctx, userID)
+	return all[userID], err
+}
+
+// DomainGrants lists every user's roles, by user id, in one query (the
+// users page, `fincom user list`).
+func (db *DB) DomainGrants(ctx context.Context) (map[int64]Grants, error) {
+	return db.grants(ctx, 0)
+}
+
+// grants reads the roles of one user, or (userID 0) of all, by user id.
+func (db *DB) grants(ctx context.Context, userID int64) (map[int64]Grants, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT r.user_id, r.role, u.id, u.token, u.name, u.cnpj, u.city_ibge, u.im, u.created_at
 		FROM user_roles r LEFT JOIN units u ON u.id = r.unit_id
-		WHERE r.user_id = ? ORDER BY r.unit_id IS NOT NULL, r.unit_id`, userID)
+		WHERE ? = 0 OR r.user_id = ? ORDER BY r.user_id, r.unit_id IS NOT NULL, r.unit_id`, userID, userID)
 	if err != nil {
 		return nil, wrap("user grants", err)
 	}
 	defer rows.Close()
-	var out Grants
+	out := map[int64]Grants{}
 	for rows.Next() {
 		var g Grant
+		var user int64
 		var id sql.NullInt64
 		var token, name, cnpj, ibge, im sql.NullString
 		var created Stamp
 		var role string
-		if err := rows.Scan(&role, &id, &token, &name, &cnpj, &ibge, &im, &created); err != nil {
+		if err := rows.Scan(&user, &role, &id, &token, &name, &cnpj, &ibge, &im, &created); err != nil {
 			return nil, wrap("user grants", err)
 		}
 		if g.Role = Role(role); g.Role == roleNone {
@@ -106,7 +119,7 @@ func (db *DB) UserGrants(ctx context.Context, userID int64) (Grants, error) {
 			g.Unit = Unit{ID: id.Int64, Token: token.String, Name: name.String, CNPJ: cnpj.String, CityIBGE: ibge.String, IM: im.String,
 				CreatedAt: created}
 		}
-		out = append(out, g)
+		out[user] = append(out[user], g)
 	}
 	return out, rows.Err()
 }

@@ -26,14 +26,14 @@ func (s *Portal) usersPage(p *portalRequest, status int, form render.PortalUserF
 		s.portalFailed(p, err)
 		return
 	}
+	all, err := p.db.DomainGrants(p.ctx)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
 	body := render.PortalUsers{Form: form}
 	for _, u := range users {
-		gs, err := p.db.UserGrants(p.ctx, u.ID)
-		if err != nil {
-			s.portalFailed(p, err)
-			return
-		}
-		body.Users = append(body.Users, render.PortalUser{Name: u.Name, Email: u.Email, Roles: grantNames(gs)})
+		body.Users = append(body.Users, render.PortalUser{Name: u.Name, Email: u.Email, Roles: grantNames(all[u.ID])})
 	}
 	for _, r := range store.Roles {
 		body.Roles = append(body.Roles, render.PortalOption{Value: string(r), Label: roleName(r)})
