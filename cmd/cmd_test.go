@@ -354,7 +354,7 @@ func TestDemo(t *testing.T) {
 	}
 	units, _ := db.Units(context.Background())
 	overdue, err1 := db.Overdue(context.Background(), units[0].ID, store.Today(db.Now()), "", 50)
-	lines, err2 := db.StatementLines(context.Background(), units[0].ID, "", "open")
+	lines, _, err2 := db.StatementLines(context.Background(), units[0].ID, "", "open", store.Page{})
 	due, err3 := db.OpenReceivables(context.Background(), units[0].ID, store.Today(db.Now()), store.Today(db.Now().AddDate(0, 1, 0)))
 	orders, err4 := db.LatestOrders(context.Background(), units[0].ID, 20)
 	invoices := 0

@@ -313,7 +313,7 @@ func inboxOf(t *testing.T, schema, data, unit string) []store.InboxNFe {
 	if err != nil {
 		t.Fatal(err)
 	}
-	list, err := db.InboxNFes(context.Background(), u.ID)
+	list, _, err := db.InboxNFes(context.Background(), u.ID, store.Page{})
 	if err != nil {
 		t.Fatal(err)
 	}

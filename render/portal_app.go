@@ -433,6 +433,8 @@ type PortalStatement struct {
 	// InCategories and OutCategories are the unit's categories a credit
 	// and a debit may be booked in.
 	InCategories, OutCategories []PortalOption
+	// Pager is the open lines' page.
+	Pager Pager
 }
 
 // PortalOption is a choice of a select.

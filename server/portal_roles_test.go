@@ -166,7 +166,7 @@ func TestPortalOwnerManagesUsers(t *testing.T) {
 		t.Fatalf("the last owner left = %d\n%s", rec.Code, rec.Body)
 	}
 	db, release := acquire(t, ds)
-	log, _ := db.AuditLog(context.Background(), 0, 50)
+	log, _, _ := db.AuditLog(context.Background(), 0, "", store.Page{Number: 1, Size: 50})
 	release()
 	n := 0
 	for _, e := range log {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fincom/store"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -35,7 +36,7 @@ func TestPortalUndoesReconciliation(t *testing.T) {
 		t.Helper()
 		db, release := acquire(t, ds)
 		defer release()
-		all, err := db.StatementLines(context.Background(), 1, "", "")
+		all, _, err := db.StatementLines(context.Background(), 1, "", "", store.Page{})
 		if err != nil {
 			t.Fatal(err)
 		}

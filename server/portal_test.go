@@ -380,7 +380,7 @@ func TestPortalFlow(t *testing.T) {
 
 	// The audit log names the user for the sign-in and the token.
 	db, release = acquire(t, ds)
-	entries, err := db.AuditLog(ctx, 0, 50)
+	entries, _, err := db.AuditLog(ctx, 0, "", store.Page{Number: 1, Size: 50})
 	release()
 	if err != nil {
 		t.Fatal(err)

@@ -76,25 +76,25 @@ func auditCommitted(ctx context.Context) {
 	}
 }
 
-// AuditLog lists the latest changes of a unit, newest first; unit 0 lists
-// the whole domain's (the operator's `fincom audit`), changes made outside
-// any unit included.
-func (db *DB) AuditLog(ctx context.Context, unitID int64, limit int) ([]AuditEntry, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT a.at, a.actor, u.token, a.route, a.record, a.status FROM audit_log a LEFT JOIN units u ON u.id = a.unit_id
-		WHERE ? = 0 OR a.unit_id = ? ORDER BY a.id DESC LIMIT ?`, unitID, unitID, limit)
-	if err != nil {
-		return nil, wrap("audit log", err)
+// AuditLog lists a page of a unit's changes, newest first, and how many
+// there are; unit 0 lists the whole domain's (the operator's `fincom
+// audit`), changes made outside any unit included. A search keeps the
+// changes whose actor, route or record holds it, case and accents aside.
+func (db *DB) AuditLog(ctx context.Context, unitID int64, search string, pg Page) ([]AuditEntry, int, error) {
+	l := listing{what: "audit log", query: `SELECT a.at, a.actor, u.token, a.route, a.record, a.status FROM audit_log a LEFT JOIN units u ON u.id = a.unit_id`,
+		order: "a.id DESC"}
+	if unitID != 0 {
+		l.where, l.args = append(l.where, "a.unit_id = ?"), append(l.args, unitID)
 	}
-	defer rows.Close()
-	out := []AuditEntry{}
-	for rows.Next() {
+	if search = fold(search); search != "" {
+		l.where = append(l.where, `instr(fincom_fold(a.actor || ' ' || a.route || ' ' || coalesce(a.record, '')), ?) > 0`)
+		l.args = append(l.args, search)
+	}
+	return pageOf(ctx, db, l, pg, func(rows *sql.Rows) (AuditEntry, error) {
 		var e AuditEntry
-		if err := rows.Scan(&e.At, &e.Actor, &e.Unit, &e.Route, &e.Record, &e.Status); err != nil {
-			return nil, wrap("audit log", err)
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
+		err := rows.Scan(&e.At, &e.Actor, &e.Unit, &e.Route, &e.Record, &e.Status)
+		return e, err
+	})
 }
 
 // TokenActor names the access token as an audit actor: its id and hint,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"strings"
 	"time"
 )
 
@@ -383,9 +382,9 @@ type ContractFilter struct {
 	Active                        *bool
 }
 
-// Contracts lists the unit's contracts (active ones unless asked), newest
-// validity first.
-func (db *DB) Contracts(ctx context.Context, unitID int64, f ContractFilter) ([]Contract, error) {
+// Contracts lists a page of the unit's contracts (active ones unless
+// asked), newest validity first, and how many there are.
+func (db *DB) Contracts(ctx context.Context, unitID int64, f ContractFilter, pg Page) ([]Contract, int, error) {
 	where, args := []string{"k.unit_id = ?", "k.active = ?"}, []any{unitID, 1}
 	if f.Active != nil {
 		args[1] = boolInt(*f.Active)
@@ -399,29 +398,25 @@ func (db *DB) Contracts(ctx context.Context, unitID int64, f ContractFilter) ([]
 		where = append(where, "k.validity_start <= ? AND (k.validity_end IS NULL OR k.validity_end >= ? OR k.auto_extend = 1)")
 		args = append(args, f.ValidOn, f.ValidOn)
 	}
-	out := []Contract{}
+	var out []Contract
+	var total int
 	err := db.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, contractSelect+` WHERE `+strings.Join(where, " AND ")+` ORDER BY k.validity_start DESC, k.id DESC`, args...)
-		if err != nil {
+		var err error
+		l := listing{what: "contracts", query: contractSelect, where: where, args: args, order: "k.validity_start DESC, k.id DESC"}
+		if out, total, err = pageIn(ctx, tx, l, pg, func(rows *sql.Rows) (Contract, error) { return scanContract(rows) }); err != nil {
 			return err
 		}
-		for rows.Next() {
-			c, err := scanContract(rows)
-			if err != nil {
-				rows.Close()
-				return err
-			}
-			out = append(out, c)
-		}
-		rows.Close()
 		for i := range out {
 			if err := attachContractParts(ctx, tx, &out[i]); err != nil {
 				return err
 			}
 		}
-		return rows.Err()
+		return nil
 	})
-	return out, wrap("contracts", err)
+	if err != nil {
+		return nil, 0, wrap("contracts", err)
+	}
+	return out, total, nil
 }
 
 // ContractBillingJob names the contract billing's job runs.

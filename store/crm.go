@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"strings"
 	"time"
 )
 
@@ -106,9 +105,10 @@ type CRMFilter struct {
 	Active                 *bool
 }
 
-// CRMRecords lists the unit's records, newest record date first; active
-// ones unless the filter says otherwise.
-func (db *DB) CRMRecords(ctx context.Context, unitID int64, f CRMFilter) ([]CRMRecord, error) {
+// CRMRecords lists a page of the unit's records, newest record date
+// first, and how many there are; active ones unless the filter says
+// otherwise.
+func (db *DB) CRMRecords(ctx context.Context, unitID int64, f CRMFilter, pg Page) ([]CRMRecord, int, error) {
 	where, args := []string{"r.unit_id = ?", "r.active = ?"}, []any{unitID, 1}
 	if f.Active != nil {
 		args[1] = boolInt(*f.Active)
@@ -118,21 +118,13 @@ func (db *DB) CRMRecords(ctx context.Context, unitID int64, f CRMFilter) ([]CRMR
 			where, args = append(where, c.cond), append(args, c.val)
 		}
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT r.token, c.token, c.display_name, r.record_date, r.communication_type, r.lifecycle_phase, r.lead_status,
-		r.description, r.contact_success, r.next_contact_datetime, r.next_contact_reason, r.active
-		FROM crm_records r LEFT JOIN contacts c ON c.id = r.contact_id WHERE `+strings.Join(where, " AND ")+` ORDER BY r.record_date DESC, r.id DESC`, args...)
-	if err != nil {
-		return nil, wrap("crm records", err)
-	}
-	defer rows.Close()
-	out := []CRMRecord{}
-	for rows.Next() {
+	l := listing{what: "crm records", query: `SELECT r.token, c.token, c.display_name, r.record_date, r.communication_type, r.lifecycle_phase,
+		r.lead_status, r.description, r.contact_success, r.next_contact_datetime, r.next_contact_reason, r.active
+		FROM crm_records r LEFT JOIN contacts c ON c.id = r.contact_id`, where: where, args: args, order: "r.record_date DESC, r.id DESC"}
+	return pageOf(ctx, db, l, pg, func(rows *sql.Rows) (CRMRecord, error) {
 		var r CRMRecord
-		if err := rows.Scan(&r.Token, &r.IDContact, &r.ContactName, &r.RecordDate, &r.CommunicationType, &r.LifecyclePhase, &r.LeadStatus,
-			&r.Description, &r.ContactSuccess, &r.NextContactDatetime, &r.NextContactReason, &r.Active); err != nil {
-			return nil, wrap("crm records", err)
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		err := rows.Scan(&r.Token, &r.IDContact, &r.ContactName, &r.RecordDate, &r.CommunicationType, &r.LifecyclePhase, &r.LeadStatus,
+			&r.Description, &r.ContactSuccess, &r.NextContactDatetime, &r.NextContactReason, &r.Active)
+		return r, err
+	})
 }

@@ -77,28 +77,22 @@ func (db *DB) ImportNFe(ctx context.Context, unitID int64, n NewInboxNFe) (strin
 	return token, wrap("import nfe", err)
 }
 
-// InboxNFes lists the unit's inbox, newest first.
-func (db *DB) InboxNFes(ctx context.Context, unitID int64) ([]InboxNFe, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT n.token, n.access_key, n.supplier_cnpj, n.supplier_name, n.issue_date, n.total_value, n.manifestation,
-		n.manifested_at, n.justification, CASE WHEN n.manifestation IS NULL THEN NULL ELSE COALESCE(n.manifestation_sent, 'pending') END,
+// InboxNFes lists a page of the unit's inbox, newest first, and how many
+// notes it holds.
+func (db *DB) InboxNFes(ctx context.Context, unitID int64, pg Page) ([]InboxNFe, int, error) {
+	l := listing{what: "inbox nfes", query: `SELECT n.token, n.access_key, n.supplier_cnpj, n.supplier_name, n.issue_date, n.total_value,
+		n.manifestation, n.manifested_at, n.justification,
+		CASE WHEN n.manifestation IS NULL THEN NULL ELSE COALESCE(n.manifestation_sent, 'pending') END,
 		n.manifestation_reply, n.confirmed_at, p.token, n.created_at, n.summary, n.situation
-		FROM nfe_inbox n LEFT JOIN purchase_orders p ON p.unit_id = n.unit_id AND p.access_key = n.access_key
-		WHERE n.unit_id = ? ORDER BY n.id DESC`, unitID)
-	if err != nil {
-		return nil, wrap("inbox nfes", err)
-	}
-	defer rows.Close()
-	out := []InboxNFe{}
-	for rows.Next() {
+		FROM nfe_inbox n LEFT JOIN purchase_orders p ON p.unit_id = n.unit_id AND p.access_key = n.access_key`,
+		where: []string{"n.unit_id = ?"}, args: []any{unitID}, order: "n.id DESC"}
+	return pageOf(ctx, db, l, pg, func(rows *sql.Rows) (InboxNFe, error) {
 		var n InboxNFe
-		if err := rows.Scan(&n.Token, &n.AccessKey, &n.SupplierCNPJ, &n.SupplierName, &n.IssueDate, &n.TotalValue, &n.Manifestation,
+		err := rows.Scan(&n.Token, &n.AccessKey, &n.SupplierCNPJ, &n.SupplierName, &n.IssueDate, &n.TotalValue, &n.Manifestation,
 			&n.ManifestedAt, &n.Justification, &n.ManifestationStatus, &n.ManifestationReply, &n.ConfirmedAt, &n.PurchaseOrder, &n.CreatedDate,
-			&n.Summary, &n.Situation); err != nil {
-			return nil, wrap("inbox nfes", err)
-		}
-		out = append(out, n)
-	}
-	return out, rows.Err()
+			&n.Summary, &n.Situation)
+		return n, err
+	})
 }
 
 // InboxXML returns the XML of an NF-e of the unit's inbox, by key.

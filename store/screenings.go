@@ -60,23 +60,12 @@ func (db *DB) Screening(ctx context.Context, unitID int64, token string) (Screen
 	return sc, wrap("screening", notFound(err))
 }
 
-// Screenings lists the unit's screenings with a status ("" for all), newest
-// first.
-func (db *DB) Screenings(ctx context.Context, unitID int64, status string) ([]Screening, error) {
-	rows, err := db.r.QueryContext(ctx, screeningSelect+` WHERE unit_id = ? AND (? = '' OR status = ?) ORDER BY id DESC`, unitID, status, status)
-	if err != nil {
-		return nil, wrap("screenings", err)
-	}
-	defer rows.Close()
-	out := []Screening{}
-	for rows.Next() {
-		sc, err := scanScreening(rows)
-		if err != nil {
-			return nil, wrap("screenings", err)
-		}
-		out = append(out, sc)
-	}
-	return out, rows.Err()
+// Screenings lists a page of the unit's screenings with a status ("" for
+// all), newest first, and how many there are.
+func (db *DB) Screenings(ctx context.Context, unitID int64, status string, pg Page) ([]Screening, int, error) {
+	l := listing{what: "screenings", query: screeningSelect, where: []string{"unit_id = ?", "(? = '' OR status = ?)"},
+		args: []any{unitID, status, status}, order: "id DESC"}
+	return pageOf(ctx, db, l, pg, func(rows *sql.Rows) (Screening, error) { return scanScreening(rows) })
 }
 
 // takeScreening marks a pending screening of the unit converted and puts

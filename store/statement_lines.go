@@ -219,24 +219,13 @@ func (db *DB) reconcile(ctx context.Context, tx *sql.Tx, lineToken string, accou
 
 func nullID(id int64) sql.NullInt64 { return sql.NullInt64{Int64: id, Valid: id != 0} }
 
-// StatementLines lists the unit's statement lines (of one account when
-// given, of one status when given), by date.
-func (db *DB) StatementLines(ctx context.Context, unitID int64, accountToken, status string) ([]StatementLine, error) {
-	rows, err := db.r.QueryContext(ctx, statementSelect+` WHERE l.unit_id = ? AND (? = '' OR ba.token = ?) AND (? = '' OR l.status = ?)
-		ORDER BY l.posted, l.id`, unitID, accountToken, accountToken, status, status)
-	if err != nil {
-		return nil, wrap("statement lines", err)
-	}
-	defer rows.Close()
-	out := []StatementLine{}
-	for rows.Next() {
-		l, err := scanStatementLine(rows)
-		if err != nil {
-			return nil, wrap("statement lines", err)
-		}
-		out = append(out, l)
-	}
-	return out, rows.Err()
+// StatementLines lists a page of the unit's statement lines (of one
+// account when given, of one status when given), by date, and how many
+// there are.
+func (db *DB) StatementLines(ctx context.Context, unitID int64, accountToken, status string, pg Page) ([]StatementLine, int, error) {
+	l := listing{what: "statement lines", query: statementSelect, where: []string{"l.unit_id = ?", "(? = '' OR ba.token = ?)", "(? = '' OR l.status = ?)"},
+		args: []any{unitID, accountToken, accountToken, status, status}, order: "l.posted, l.id"}
+	return pageOf(ctx, db, l, pg, func(rows *sql.Rows) (StatementLine, error) { return scanStatementLine(rows) })
 }
 
 // ResolvedLine is a matched or dismissed statement line with what it was

@@ -137,32 +137,28 @@ type Delivery struct {
 	Payload     json.RawMessage `json:"payload"`
 }
 
-// Deliveries lists the deliveries of the unit's webhooks (0: every unit's),
-// newest first.
-func (db *DB) Deliveries(ctx context.Context, unitID int64, limit int) ([]Delivery, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT d.event_id, w.token, d.event_type, d.status, d.attempts, d.last_status, d.last_error, d.delivered_at,
-		d.created_at, d.payload FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id WHERE (? = 0 OR w.unit_id = ?) ORDER BY d.id DESC LIMIT ?`,
-		unitID, unitID, limit)
-	if err != nil {
-		return nil, wrap("deliveries", err)
+// Deliveries lists a page of the deliveries of the unit's webhooks (0:
+// every unit's), newest first, and how many there are.
+func (db *DB) Deliveries(ctx context.Context, unitID int64, pg Page) ([]Delivery, int, error) {
+	l := listing{what: "deliveries", query: `SELECT d.event_id, w.token, d.event_type, d.status, d.attempts, d.last_status, d.last_error, d.delivered_at,
+		d.created_at, d.payload FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id`, order: "d.id DESC"}
+	if unitID != 0 {
+		l.where, l.args = []string{"w.unit_id = ?"}, []any{unitID}
 	}
-	defer rows.Close()
-	out := []Delivery{}
-	for rows.Next() {
+	return pageOf(ctx, db, l, pg, func(rows *sql.Rows) (Delivery, error) {
 		var d Delivery
 		var last sql.NullInt64
 		var payload string
 		if err := rows.Scan(&d.EventID, &d.Webhook, &d.EventType, &d.Status, &d.Attempts, &last, &d.LastError, &d.DeliveredAt, &d.CreatedAt, &payload); err != nil {
-			return nil, wrap("deliveries", err)
+			return d, err
 		}
 		if last.Valid {
 			n := int(last.Int64)
 			d.LastStatus = &n
 		}
 		d.Payload = json.RawMessage(payload)
-		out = append(out, d)
-	}
-	return out, rows.Err()
+		return d, nil
+	})
 }
 
 // DueDelivery is a delivery ready to be sent.

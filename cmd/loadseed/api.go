@@ -90,9 +90,11 @@ func seedFincom(base, access, unit string, n int) error {
 }
 
 // seedPocketBase signs in as the superuser, creates a "contacts"
-// collection (name, register unique, e-mail, phone; rules left to
-// superusers, so every request carries a token, as fincom's do) and
-// inserts the contacts through its records API. It returns the token.
+// collection (name, register unique, e-mail, phone; listing left to
+// superusers, so a search carries a token, as fincom's do; creating open
+// to anyone, so that the side-by-side also measures PocketBase's
+// anonymous create, which checks no token and no rule) and inserts the
+// contacts through its records API. It returns the token.
 func seedPocketBase(base, email, password string, n int) (string, error) {
 	out, err := send(http.MethodPost, base+"/api/collections/_superusers/auth-with-password", "",
 		map[string]string{"identity": email, "password": password})
@@ -104,7 +106,7 @@ func seedPocketBase(base, email, password string, n int) (string, error) {
 		return "", fmt.Errorf("pocketbase sign-in: %s", out)
 	}
 	_, err = send(http.MethodPost, base+"/api/collections", auth.Token, map[string]any{
-		"name": "contacts", "type": "base",
+		"name": "contacts", "type": "base", "createRule": "",
 		"fields": []map[string]any{
 			{"name": "name", "type": "text", "required": true},
 			{"name": "register", "type": "text", "required": true},

@@ -145,6 +145,7 @@ type listContractsRequest struct {
 	Status  string `json:"status" enum:"draft,active,expired,cancelled"`
 	ValidOn string `json:"valid_on" format:"date"`
 	Active  *bool  `json:"active"`
+	web.PageRequest
 }
 
 func (q *listContractsRequest) Validate() error {
@@ -160,7 +161,9 @@ func (q *listContractsRequest) Validate() error {
 
 // listContracts answers the unit's contracts with their files and orders.
 func (s contracts) listContracts(r *web.Request, q *listContractsRequest) (any, error) {
-	return r.DB.Contracts(r.Ctx, r.Unit.ID, store.ContractFilter{ContactToken: q.Contact, Status: q.Status, ValidOn: q.ValidOn, Active: q.Active})
+	pg := q.StorePage()
+	list, total, err := r.DB.Contracts(r.Ctx, r.Unit.ID, store.ContractFilter{ContactToken: q.Contact, Status: q.Status, ValidOn: q.ValidOn, Active: q.Active}, pg)
+	return web.PageOf(list, total, pg, err)
 }
 
 // getContractFile answers the bytes of one file of a contract (a fincom

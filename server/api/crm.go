@@ -126,6 +126,7 @@ type listCRMRequest struct {
 	DateFrom  string `json:"date_from" format:"date"`
 	DateTo    string `json:"date_to" format:"date"`
 	Active    *bool  `json:"active"`
+	web.PageRequest
 }
 
 func (q *listCRMRequest) Validate() error {
@@ -143,7 +144,9 @@ func (q *listCRMRequest) Validate() error {
 
 // listCRM (a fincom route) answers the unit's records, newest first.
 func (s crm) listCRM(r *web.Request, q *listCRMRequest) (any, error) {
-	return r.DB.CRMRecords(r.Ctx, r.Unit.ID, store.CRMFilter{ContactToken: q.IDContact, From: q.DateFrom, To: q.DateTo, Active: q.Active})
+	pg := q.StorePage()
+	list, total, err := r.DB.CRMRecords(r.Ctx, r.Unit.ID, store.CRMFilter{ContactToken: q.IDContact, From: q.DateFrom, To: q.DateTo, Active: q.Active}, pg)
+	return web.PageOf(list, total, pg, err)
 }
 
 // What the OpenAPI document says of this file's routes (their desc in

@@ -64,8 +64,10 @@ func (s purchases) importNFe(r *web.Request) (any, error) {
 }
 
 // listNFes answers the unit's NF-e inbox, newest first.
-func (s purchases) listNFes(r *web.Request) (any, error) {
-	return r.DB.InboxNFes(r.Ctx, r.Unit.ID)
+func (s purchases) listNFes(r *web.Request, q *web.PageRequest) (any, error) {
+	pg := q.StorePage()
+	list, total, err := r.DB.InboxNFes(r.Ctx, r.Unit.ID, pg)
+	return web.PageOf(list, total, pg, err)
 }
 
 type manifestRequest struct {

@@ -85,12 +85,15 @@ func (s screenings) insertScreening(r *web.Request, q *screeningRequest) (any, e
 
 type listScreeningsRequest struct {
 	Status string `json:"status" enum:"pending,converted,discarded"`
+	web.PageRequest
 }
 
 // listScreenings (a fincom route) answers the unit's inbox, newest first,
 // optionally by status.
 func (s screenings) listScreenings(r *web.Request, q *listScreeningsRequest) (any, error) {
-	return r.DB.Screenings(r.Ctx, r.Unit.ID, q.Status)
+	pg := q.StorePage()
+	list, total, err := r.DB.Screenings(r.Ctx, r.Unit.ID, q.Status, pg)
+	return web.PageOf(list, total, pg, err)
 }
 
 // discardScreening (a fincom route) takes a pending document out of the

@@ -69,10 +69,13 @@ type accountsFound struct {
 type statementLinesRequest struct {
 	BankAccount string `json:"id_token_bank_account"`
 	Status      string `json:"status" enum:"open,matched,dismissed"`
+	web.PageRequest
 }
 
 func (s statements) listStatementLines(r *web.Request, q *statementLinesRequest) (any, error) {
-	return r.DB.StatementLines(r.Ctx, r.Unit.ID, q.BankAccount, q.Status)
+	pg := q.StorePage()
+	lines, total, err := r.DB.StatementLines(r.Ctx, r.Unit.ID, q.BankAccount, q.Status, pg)
+	return web.PageOf(lines, total, pg, err)
 }
 
 type reconcileRequest struct {

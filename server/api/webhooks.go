@@ -79,15 +79,24 @@ func (s webhooks) listWebhooks(r *web.Request) (any, error) {
 // listWebhookDeliveries answers the delivery log, newest first: event id,
 // type, status (pending, sent, failed), attempts, the last answer or error,
 // and the payload sent.
-func (s webhooks) listWebhookDeliveries(r *web.Request) (any, error) {
-	return r.DB.Deliveries(r.Ctx, r.Unit.ID, 200)
+func (s webhooks) listWebhookDeliveries(r *web.Request, q *web.PageRequest) (any, error) {
+	pg := q.StorePage()
+	list, total, err := r.DB.Deliveries(r.Ctx, r.Unit.ID, pg)
+	return web.PageOf(list, total, pg, err)
+}
+
+type listAuditRequest struct {
+	Search string `json:"search" max:"short" doc:"Keeps the changes whose actor, route or record holds this text, case and accents aside."`
+	web.PageRequest
 }
 
 // listAudit (a fincom route) answers the unit's latest changes: when,
 // which access token (its id and hint), route and record. Another unit's
 // changes are not shown (TestListingsShowNoSiblingUnit).
-func (s webhooks) listAudit(r *web.Request) (any, error) {
-	return r.DB.AuditLog(r.Ctx, r.Unit.ID, 500)
+func (s webhooks) listAudit(r *web.Request, q *listAuditRequest) (any, error) {
+	pg := q.StorePage()
+	list, total, err := r.DB.AuditLog(r.Ctx, r.Unit.ID, strings.TrimSpace(q.Search), pg)
+	return web.PageOf(list, total, pg, err)
 }
 
 // What the OpenAPI document says of this file's routes (their desc in

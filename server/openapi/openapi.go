@@ -77,6 +77,11 @@ func (g *schemaGen) successSchema(v any) map[string]any {
 		return obj(map[string]any{"success": success, "message": map[string]any{"type": "string"}, "token": map[string]any{"type": "string"}})
 	case web.WithMessage:
 		return obj(map[string]any{"success": success, "message": map[string]any{"type": "string"}, "data": g.dataSchema(v.Data)})
+	case web.Paged:
+		return obj(map[string]any{"success": success, "data": g.dataSchema(v.Data),
+			"page":      map[string]any{"type": "integer", "minimum": 1, "description": "The page answered, from 1."},
+			"page_size": map[string]any{"type": "integer", "minimum": 1, "maximum": web.MaxPageSize, "description": "Rows a page."},
+			"total":     map[string]any{"type": "integer", "minimum": 0, "description": "Rows the whole listing holds (every page)."}})
 	}
 	return obj(map[string]any{"success": success, "data": g.dataSchema(v)})
 }
@@ -172,6 +177,10 @@ func Document(routes []web.Route) ([]byte, error) {
 		desc := d.Desc
 		if strings.HasPrefix(rt.Path, "/_test/") {
 			desc = strings.TrimSpace(desc + "\n\nOnly with `fincom serve --test-mode` (404 otherwise).")
+		}
+		if _, paged := d.Resp.(web.Paged); paged {
+			desc = strings.TrimSpace(desc + fmt.Sprintf("\n\nPaged: `page` (from 1) and `page_size` (1 to %d, default %d); the answer gives "+
+				"`page`, `page_size` and `total`, the rows of every page.", web.MaxPageSize, web.DefaultPageSize))
 		}
 		if roles := writeRoles(rt); roles != nil {
 			op["x-fincom-roles"] = roles

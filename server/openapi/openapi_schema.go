@@ -296,6 +296,9 @@ func (g *schemaGen) fields(t reflect.Type, input bool, props map[string]any, req
 				s["maxLength"] = n
 			}
 		}
+		if lo, hi, ok := web.TagRange(f); ok {
+			s["minimum"], s["maximum"] = lo, hi
+		}
 		if input && f.Tag.Get("required") != "true" {
 			switch f.Type.Kind() {
 			case reflect.String, reflect.Bool, reflect.Int, reflect.Int64:

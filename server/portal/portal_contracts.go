@@ -25,7 +25,8 @@ var recurrences = map[string]string{"unique": "Parcela única", "monthly": "Mens
 // one of the unit's templates.
 func (s *Portal) contractsPage(p *portalRequest, status int, form render.PortalContractForm, field, fieldErr, notice string) {
 	search := strings.TrimSpace(p.r.URL.Query().Get("busca"))
-	list, err := p.db.Contracts(p.ctx, p.unit.ID, store.ContractFilter{})
+	// A unit's contracts are few: read them all, searched and paged here.
+	list, _, err := p.db.Contracts(p.ctx, p.unit.ID, store.ContractFilter{}, store.Page{})
 	if err != nil {
 		s.portalFailed(p, err)
 		return

@@ -23,12 +23,16 @@ import (
 // each to pair with an open entry or dismiss.
 func (s *Portal) statementPage(p *portalRequest, status int, notice, errText string) {
 	if s.exportable(p, "", "esta lista", "extrato", func() (render.Table, error) {
-		all, err := p.db.StatementLines(p.ctx, p.unit.ID, "", "")
+		all, _, err := p.db.StatementLines(p.ctx, p.unit.ID, "", "", store.Page{})
 		return accounting.StatementTable("Extrato", all), err
 	}) {
 		return
 	}
-	lines, err := p.db.StatementLines(p.ctx, p.unit.ID, "", "open")
+	var body render.PortalStatement
+	lines, pager, err := pageFromStore(p, statementRows, func(pg store.Page) ([]store.StatementLine, int, error) {
+		return p.db.StatementLines(p.ctx, p.unit.ID, "", "open", pg)
+	})
+	body.Pager = pager
 	if err != nil {
 		s.portalFailed(p, err)
 		return
@@ -65,7 +69,6 @@ func (s *Portal) statementPage(p *portalRequest, status int, notice, errText str
 			Due: due.Time, Names: c.Customer, Label: "Cobrança · " + render.DateBR(c.DueDate) + " · " + c.Code + " parcela " + strconv.Itoa(c.Installment) + " · " + c.Customer +
 				" · " + render.BRL(c.Amount.StringFixed(2))})
 	}
-	var body render.PortalStatement
 	if body.InCategories, body.OutCategories, err = categoryOptions(p); err != nil {
 		s.portalFailed(p, err)
 		return
@@ -74,7 +77,8 @@ func (s *Portal) statementPage(p *portalRequest, status int, notice, errText str
 		pl := render.PortalLine{Token: l.Token, Date: render.DateBR(l.Date), Amount: render.BRL(l.Amount.StringFixed(2)),
 			Memo: l.Memo.String, Credit: l.Amount.IsPositive()}
 		posted, _ := store.ParseDateISO(l.Date)
-		for _, c := range statement.Rank(l.Amount.Decimal, posted.Time, l.Memo.String, candidates) {
+		ranked := statement.Rank(l.Amount.Decimal, posted.Time, l.Memo.String, candidates)
+		for _, c := range ranked[:min(len(ranked), pairOptions)] {
 			pl.Options = append(pl.Options, render.PortalOption{Value: c.Value, Label: c.Label})
 		}
 		body.Lines = append(body.Lines, pl)
@@ -104,6 +108,14 @@ func (s *Portal) statementPage(p *portalRequest, status int, notice, errText str
 	}
 	p.page(s, status, "statement", "Conciliação bancária", "statement", body, notice, errText)
 }
+
+// A reconciliation page shows statementRows lines, each with its
+// pairOptions likeliest pairs: a person works down a page, and a page
+// stays small however many lines wait (TestPortalPagesStaySmall).
+const (
+	statementRows = 20
+	pairOptions   = 20
+)
 
 // portalReconcile: POST /portal/statement/:token pairs a line with an
 // entry or dismisses it, as /reconcile_statement_line does, with its texts.
@@ -159,7 +171,7 @@ func (s *Portal) portalReconcile(w http.ResponseWriter, r *http.Request, ps http
 // authority, and where each manifestation stands at the national
 // environment, with its reply.
 func (s *Portal) inboxPage(p *portalRequest) {
-	notes, err := p.db.InboxNFes(p.ctx, p.unit.ID)
+	notes, _, err := p.db.InboxNFes(p.ctx, p.unit.ID, store.Page{Number: 1, Size: logShown})
 	if err != nil {
 		s.portalFailed(p, err)
 		return
@@ -168,7 +180,7 @@ func (s *Portal) inboxPage(p *portalRequest) {
 	manifestation := map[string]string{"ciencia": "Ciência", "confirmacao": "Confirmação", "desconhecimento": "Desconhecimento",
 		"nao_realizada": "Operação não realizada"}
 	sent := map[string]string{"pending": "aguardando o envio", "registered": "registrada", "refused": "recusada"}
-	body := render.PortalLog{Heading: "NF-e recebidas", Intro: "As notas emitidas para a unidade, como o ambiente nacional as distribuiu ou como foram importadas.",
+	body := render.PortalLog{Heading: "NF-e recebidas", Intro: "As notas emitidas para a unidade (as últimas 2.000), como o ambiente nacional as distribuiu ou como foram importadas.",
 		Columns: []string{"Emitente", "Emissão", "Valor", "Chave", "Documento", "Situação", "Manifestação"}}
 	for _, n := range notes {
 		doc := "Nota completa"
@@ -206,7 +218,7 @@ func (s *Portal) outboxPage(p *portalRequest) {
 
 // webhooksPage: GET /portal/webhooks, the unit's latest deliveries.
 func (s *Portal) webhooksPage(p *portalRequest) {
-	ds, err := p.db.Deliveries(p.ctx, p.unit.ID, logShown)
+	ds, _, err := p.db.Deliveries(p.ctx, p.unit.ID, store.Page{Number: 1, Size: logShown})
 	if err != nil {
 		s.portalFailed(p, err)
 		return
@@ -224,19 +236,33 @@ func (s *Portal) webhooksPage(p *portalRequest) {
 	s.logPage(p, "webhooks", "Webhooks", "webhooks", body)
 }
 
-// auditPage: GET /portal/audit, who changed what in the unit, and when.
+// auditPage: GET /portal/audit, who changed what in the unit, and when:
+// searched and paged in the store, since the log only grows.
 func (s *Portal) auditPage(p *portalRequest) {
-	entries, err := p.db.AuditLog(p.ctx, p.unit.ID, logShown)
+	body := render.PortalLog{Heading: "Registro de alterações", Intro: "Quem alterou o quê na unidade, e quando: tokens de acesso, usuários do portal, a linha de comando e o agendador.",
+		Columns: []string{"Quando", "Quem", "O quê", "Registro"}, Search: strings.TrimSpace(p.r.URL.Query().Get("busca"))}
+	rows := func(entries []store.AuditEntry) [][]string {
+		out := make([][]string, 0, len(entries))
+		for _, e := range entries {
+			out = append(out, []string{stampBR(e.At), e.Actor, e.Route, e.Record.String})
+		}
+		return out
+	}
+	if s.exportable(p, "", "esta lista", "registro", func() (render.Table, error) {
+		entries, _, err := p.db.AuditLog(p.ctx, p.unit.ID, body.Search, store.Page{})
+		return logTable(body, rows(entries)), err
+	}) {
+		return
+	}
+	entries, pager, err := pageFromStore(p, pageRows, func(pg store.Page) ([]store.AuditEntry, int, error) {
+		return p.db.AuditLog(p.ctx, p.unit.ID, body.Search, pg)
+	})
 	if err != nil {
 		s.portalFailed(p, err)
 		return
 	}
-	body := render.PortalLog{Heading: "Registro de alterações", Intro: "Quem alterou o quê na unidade, e quando: tokens de acesso, usuários do portal, a linha de comando e o agendador.",
-		Columns: []string{"Quando", "Quem", "O quê", "Registro"}}
-	for _, e := range entries {
-		body.Rows = append(body.Rows, []string{stampBR(e.At), e.Actor, e.Route, e.Record.String})
-	}
-	s.logPage(p, "registro", "Registro de alterações", "audit", body)
+	body.Rows, body.Pager = rows(entries), pager
+	p.page(s, http.StatusOK, "log", "Registro de alterações", "audit", body, "", "")
 }
 
 // logShown is how many of its latest records a log page reads; a search
@@ -254,16 +280,21 @@ func (s *Portal) logPage(p *portalRequest, file, title, nav string, body render.
 		}
 	}
 	if s.exportable(p, "", "esta lista", file, func() (render.Table, error) {
-		t := render.Table{Name: body.Heading, Rows: found}
-		for _, c := range body.Columns {
-			t.Columns = append(t.Columns, render.Column{Title: c, Kind: render.ColText})
-		}
-		return t, nil
+		return logTable(body, found), nil
 	}) {
 		return
 	}
 	body.Rows, body.Pager = paginate(p, found)
 	p.page(s, http.StatusOK, "log", title, nav, body, "", "")
+}
+
+// logTable is a log page's rows as an export.
+func logTable(body render.PortalLog, rows [][]string) render.Table {
+	t := render.Table{Name: body.Heading, Rows: rows}
+	for _, c := range body.Columns {
+		t.Columns = append(t.Columns, render.Column{Title: c, Kind: render.ColText})
+	}
+	return t
 }
 
 func stampBR(s store.Stamp) string {

@@ -15,13 +15,39 @@ const pageRows = 50
 // page past the last is the last) and the links to its neighbours, which
 // keep the request's other query parameters (its filters).
 func paginate[T any](p *portalRequest, rows []T) ([]T, render.Pager) {
-	pages := max(1, (len(rows)+pageRows-1)/pageRows)
+	pg := pager(p, min(askedPage(p), pagesOf(len(rows), pageRows)), len(rows), pageRows)
+	n := pg.Page
+	return rows[(n-1)*pageRows : min(len(rows), n*pageRows)], pg
+}
+
+// pageFromStore reads the page of a listing the request asks for, size
+// rows (a page past the last is the last), from the store, which reads
+// only those rows and counts the rest: for lists that grow with time (the
+// statement's lines, the audit log).
+func pageFromStore[T any](p *portalRequest, size int, read func(store.Page) ([]T, int, error)) ([]T, render.Pager, error) {
+	n := askedPage(p)
+	rows, total, err := read(store.Page{Number: n, Size: size})
+	if err == nil && n > pagesOf(total, size) {
+		n = pagesOf(total, size)
+		rows, total, err = read(store.Page{Number: n, Size: size})
+	}
+	return rows, pager(p, n, total, size), err
+}
+
+func askedPage(p *portalRequest) int {
 	n, err := strconv.Atoi(p.r.URL.Query().Get("pagina"))
 	if err != nil || n < 1 {
-		n = 1
+		return 1
 	}
-	n = min(n, pages)
-	pg := render.Pager{Page: n, Pages: pages, Total: len(rows)}
+	return n
+}
+
+func pagesOf(total, size int) int { return max(1, (total+size-1)/size) }
+
+// pager is page n's pager of a list of total rows, size a page.
+func pager(p *portalRequest, n, total, size int) render.Pager {
+	pages := pagesOf(total, size)
+	pg := render.Pager{Page: n, Pages: pages, Total: total}
 	link := func(to int) string {
 		q := p.r.URL.Query()
 		q.Set("pagina", strconv.Itoa(to))
@@ -33,7 +59,7 @@ func paginate[T any](p *portalRequest, rows []T) ([]T, render.Pager) {
 	if n < pages {
 		pg.Next = link(n + 1)
 	}
-	return rows[(n-1)*pageRows : min(len(rows), n*pageRows)], pg
+	return pg
 }
 
 // matches reports whether any of the texts holds the search, folded

@@ -558,7 +558,8 @@ const testDomainTTL = 24 * time.Hour
 // testWebhooks (test mode) answers the delivery log of every unit's
 // webhooks, without consuming anything.
 func (s *Mode) testWebhooks(r *web.Request) (any, error) {
-	return r.DB.Deliveries(r.Ctx, 0, 500)
+	list, _, err := r.DB.Deliveries(r.Ctx, 0, store.Page{Number: 1, Size: 500})
+	return list, err
 }
 
 // testDocuments (test mode) answers the generated documents: boleto lines

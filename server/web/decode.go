@@ -371,6 +371,10 @@ type fieldInfo struct {
 	// text field holds; the OpenAPI document gives it as maxLength
 	// (TestTextLimitsAsDocumented).
 	max int
+	// lo and hi (`range:"1,500"`; TagRange): the bounds of a whole number,
+	// which the OpenAPI document gives as minimum and maximum.
+	lo, hi int
+	ranged bool
 	// Choices (`enum:"in,out,all"`): the values a text or code field
 	// takes; another is refused (choiceError) and the OpenAPI document
 	// lists them. Empty is "not sent".
@@ -408,6 +412,7 @@ func (d *Decoder) FieldsOf(t reflect.Type) []fieldInfo {
 		}
 		fi.required = f.Tag.Get("required") == "true"
 		fi.max = TagMax(f)
+		fi.lo, fi.hi, fi.ranged = TagRange(f)
 		if e := f.Tag.Get("enum"); e != "" {
 			fi.Choices = strings.Split(e, ",")
 		}
@@ -499,6 +504,9 @@ func (d *Decoder) FillIn(prefix string, fields map[string]json.RawMessage, form 
 		}
 		if isText && fi.max > 0 && utf8.RuneCountInString(s) > fi.max {
 			return &FieldError{prefix + key, ErrTooLong}
+		}
+		if n, isInt := intOf(fv); fi.ranged && isInt && (n < int64(fi.lo) || n > int64(fi.hi)) {
+			return &FieldError{prefix + key, &rangeError{fi.lo, fi.hi}}
 		}
 		if fi.Choices != nil && isText && strings.TrimSpace(s) != "" && !slices.Contains(fi.Choices, strings.TrimSpace(s)) {
 			return &FieldError{prefix + key, &choiceError{fi.Choices}}
@@ -684,6 +692,37 @@ func unquoteInto(raw json.RawMessage, fv reflect.Value) bool {
 // TagMax reads a field's `max` tag: the most characters its text holds
 // ("short" MaxShortText, "long" MaxLongText, or a number), 0 when it has
 // none (TestTextLimitsAsDocumented).
+// TagRange reads a whole number's `range:"lo,hi"` tag.
+func TagRange(f reflect.StructField) (lo, hi int, ok bool) {
+	a, b, found := strings.Cut(f.Tag.Get("range"), ",")
+	if !found {
+		return 0, 0, false
+	}
+	lo, err1 := strconv.Atoi(a)
+	hi, err2 := strconv.Atoi(b)
+	return lo, hi, err1 == nil && err2 == nil && lo <= hi
+}
+
+// intOf is the whole number a field holds, if it is one and was sent.
+func intOf(fv reflect.Value) (int64, bool) {
+	if fv.Kind() == reflect.Pointer {
+		if fv.IsNil() {
+			return 0, false
+		}
+		fv = fv.Elem()
+	}
+	switch fv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return fv.Int(), true
+	}
+	return 0, false
+}
+
+// rangeError is a whole number outside its field's range tag.
+type rangeError struct{ lo, hi int }
+
+func (e *rangeError) Error() string { return fmt.Sprintf("use %d to %d", e.lo, e.hi) }
+
 func TagMax(f reflect.StructField) int {
 	switch tag := f.Tag.Get("max"); tag {
 	case "short":

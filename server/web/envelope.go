@@ -86,6 +86,8 @@ func successBody(v any) any {
 		return tokenBody{true, v.Message, v.Token}
 	case WithMessage:
 		return messageDataBody{true, v.Message, v.Data}
+	case Paged:
+		return pagedBody{true, v.Data, v.Page.Number, v.Page.Size, v.Total}
 	default:
 		return DataBody{true, v}
 	}

@@ -85,6 +85,7 @@ const (
 	textQuantityRange = "Invalid %s. Quantities must be between -999999999.999 and 999999999.999."
 	TextInvalidChoice = "Invalid %s. Use %s."
 	textInvalidQuery  = "Invalid %s. Use a whole number from 1."
+	textIntRange      = "Invalid %s. Use a whole number from %d to %d."
 	textPixKey        = "Invalid %s. A PIX key is a CPF or CNPJ with valid check digits, a phone as +55 with area code and number, an e-mail of at most 77 characters or a random key (UUID)."
 	textControlChars  = "Invalid %s. Texts may not hold control characters (such as NUL); only notes and observations take line breaks and tabs."
 

@@ -98,6 +98,7 @@ func (r *Request) DecodeError(err error) error {
 		}
 	}
 	var choice *choiceError
+	var outside *rangeError
 	switch {
 	case errors.Is(err, store.ErrMoneyRange):
 		return NewError(http.StatusBadRequest, fmt.Sprintf(textMoneyRange, fe.Field))
@@ -109,6 +110,8 @@ func (r *Request) DecodeError(err error) error {
 		return ErrTooLong.With(FieldDetails{Field: fe.Field})
 	case errors.Is(err, errControl):
 		return NewError(http.StatusBadRequest, fmt.Sprintf(textControlChars, fe.Field))
+	case errors.As(err, &outside):
+		return NewError(http.StatusBadRequest, fmt.Sprintf(textIntRange, fe.Field, outside.lo, outside.hi))
 	case errors.As(err, &choice):
 		return NewError(http.StatusBadRequest, fmt.Sprintf(TextInvalidChoice, fe.Field, orList(choice.choices)))
 	}

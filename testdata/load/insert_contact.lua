@@ -1,8 +1,10 @@
 -- Inserts contacts with valid, distinct CPFs: each thread numbers its own
 -- in one of 225 slots of 4,000,000 CPFs, drawn at random per thread, so
 -- runs on the same data (KEEP=) rarely collide on "Register already used"
--- (run.sh seeds fresh data each time otherwise). With $AUTH set it posts
--- the same contacts to PocketBase's records API (pocketbase.sh).
+-- (run.sh seeds fresh data each time otherwise). With $PB set it posts
+-- the same contacts to PocketBase's records API (pocketbase.sh), with
+-- $AUTH as the Authorization header when set (a superuser's create),
+-- without one when empty (an anonymous create).
 local threads = 0
 function setup(thread)
   threads = threads + 1
@@ -31,9 +33,11 @@ function request()
   end
   n = n + 1
   local register = cpf(100000000 + slot * 4000000 + n)
-  if os.getenv("AUTH") then -- PocketBase's records API (pocketbase.sh)
+  if os.getenv("PB") then -- PocketBase's records API (pocketbase.sh)
     local body = string.format('{"name":"Carga %d","register":"%s"}', n, register)
-    return wrk.format("POST", nil, {["Content-Type"] = "application/json", ["Authorization"] = os.getenv("AUTH")}, body)
+    local headers = {["Content-Type"] = "application/json"}
+    if (os.getenv("AUTH") or "") ~= "" then headers["Authorization"] = os.getenv("AUTH") end
+    return wrk.format("POST", nil, headers, body)
   end
   local body = string.format('{"access_token":"%s","unit_token":"%s","type":"natural_person","register":"%s","fullName":"Carga %d"}',
     os.getenv("ACCESS"), os.getenv("UNIT"), register, n)
