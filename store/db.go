@@ -48,6 +48,9 @@ type DB struct {
 	// away): the domain's checkpointer stays idle.
 	walOwned bool
 
+	// access keeps what Authenticate answered (auth_cache.go).
+	access *authCache
+
 	stmtMu sync.Mutex
 	auth   *sql.Stmt            // Authenticate's statement, prepared on first use
 	stmts  map[string]*sql.Stmt // the listings' reads, by SQL text (see cachedQuery)

@@ -23,6 +23,8 @@ import (
 // added later is emptied too.
 var keptWhenEmptied = map[string]bool{
 	"meta": true, "access_tokens": true, "units": true, "users": true,
+	// The count of changes the kept access follows (auth_cache.go).
+	"auth_changes":    true,
 	"category_groups": true, "banks": true, "bank_types": true, "payment_methods": true,
 	// The search index's queue: the contacts' delete trigger fills it, and
 	// the commit empties it into the index (emptied first, the index

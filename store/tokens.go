@@ -152,13 +152,18 @@ type Access struct {
 // unit token that is not of this domain or on which the token's user has
 // no role.
 func (db *DB) Authenticate(ctx context.Context, accessToken, unitToken string) (Access, error) {
+	// Kept in memory while nothing it was read from changes (auth_cache.go).
+	want := hashToken(accessToken)
+	key := authKey{string(want), unitToken}
+	gen := db.access.gen.Load()
+	if a, ok := db.access.get(key, gen); ok {
+		return a, nil
+	}
+	// One statement, prepared once per connection (BenchmarkGetContacts).
 	stmt, err := db.authStmt()
 	if err != nil {
 		return Access{}, wrap("authenticate", err)
 	}
-	// One statement, prepared once per connection: every private request
-	// runs it (BenchmarkGetContacts).
-	want := hashToken(accessToken)
 	var got []byte
 	var tokenID, userID int64
 	var hint string
@@ -176,8 +181,10 @@ func (db *DB) Authenticate(ctx context.Context, accessToken, unitToken string) (
 	if !id.Valid || !role.Valid {
 		return Access{}, ErrUnitNotFound
 	}
-	return Access{Unit: Unit{ID: id.Int64, Token: token.String, Name: name.String, CNPJ: cnpj.String, CityIBGE: ibge.String, IM: im.String, CreatedAt: created},
-		Role: Role(role.String), UserID: userID, Actor: tokenActor(tokenID, hint)}, nil
+	a := Access{Unit: Unit{ID: id.Int64, Token: token.String, Name: name.String, CNPJ: cnpj.String, CityIBGE: ibge.String, IM: im.String, CreatedAt: created},
+		Role: Role(role.String), UserID: userID, Actor: tokenActor(tokenID, hint)}
+	db.access.put(key, gen, a)
+	return a, nil
 }
 
 // UnitByToken resolves a unit token alone (for token_tec callers).

@@ -57,7 +57,7 @@ type writeReq struct {
 // as Go, and parsing per write would weigh on every insert
 // (BenchmarkInsertContact; TestHotWritesPrepare).
 var hotWrites = []string{sqlSavepoint, sqlRelease, sqlRollbackTo, sqlAuditEntry, sqlInsertContact,
-	sqlSearchPending, sqlSearchRemove, sqlSearchAdd, sqlSearchDone}
+	sqlSearchPending, sqlSearchRemove, sqlSearchAdd, sqlSearchDone, sqlAuthChanges}
 
 const (
 	sqlSavepoint  = `SAVEPOINT write`
@@ -378,9 +378,14 @@ func (db *DB) writeOne(ctx context.Context, fn func(ctx context.Context, tx *sql
 	if err := db.indexSearch(ctx, tx); err != nil {
 		return err
 	}
+	changes, err := db.authChanges(ctx, tx)
+	if err != nil {
+		return fmt.Errorf("auth changes: %w", err)
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
+	db.access.changed(changes)
 	commit()
 	return nil
 }
@@ -466,10 +471,16 @@ func (db *DB) writeBatch(batch []*writeReq) {
 		fail(err)
 		return
 	}
+	changes, err := db.authChanges(bg, tx)
+	if err != nil {
+		fail(fmt.Errorf("auth changes: %w", err))
+		return
+	}
 	if err := tx.Commit(); err != nil {
 		fail(fmt.Errorf("commit: %w", err))
 		return
 	}
+	db.access.changed(changes)
 	for i, r := range batch {
 		if errs[i] == nil {
 			commits[i]()
