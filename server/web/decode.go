@@ -104,61 +104,79 @@ func (s *Mux) readBody(w http.ResponseWriter, r *http.Request) (Body, error) {
 // (a sales order's taxes) is four levels.
 const maxDepth = 32
 
-// checkStructure walks the body's tokens once: depth and duplicate keys.
+// checkStructure walks the body's bytes once: depth and duplicate keys.
+// It judges valid JSON exactly (json.Unmarshal, after it, refuses what is
+// not JSON at all), and reads no token as a value: every request runs it,
+// and encoding/json's token reader allocated per token (TestCheckStructure
+// holds it to that reader's answers).
 func checkStructure(raw []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber() // numbers are judged by the field that reads them
+	const manyKeys = 32
 	type frame struct {
-		keys   map[string]bool
 		object bool
-		key    bool // next string token in this object is a key
+		keys   []string        // a body's objects hold few keys: compared in turn,
+		many   map[string]bool // past manyKeys, looked up
 	}
 	var stack []frame
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return errInvalidJSON
-		}
-		var top *frame
-		if len(stack) > 0 {
-			top = &stack[len(stack)-1]
-		}
-		switch v := tok.(type) {
-		case json.Delim:
-			switch v {
-			case '{', '[':
-				if top != nil && top.object {
-					top.key = true
-				}
-				if len(stack) >= maxDepth {
-					return errInvalidJSON
-				}
-				stack = append(stack, frame{object: v == '{', key: v == '{', keys: map[string]bool{}})
-				continue
-			case '}', ']':
-				stack = stack[:len(stack)-1]
-				if len(stack) > 0 && stack[len(stack)-1].object {
-					stack[len(stack)-1].key = true
-				}
-				continue
+	key := false // the next string is a key of the innermost object
+	for i := 0; i < len(raw); i++ {
+		switch c := raw[i]; c {
+		case '{', '[':
+			if len(stack) >= maxDepth {
+				return errInvalidJSON
 			}
-		case string:
-			if top != nil && top.object && top.key {
-				if top.keys[v] {
-					return errInvalidJSON
-				}
-				top.keys[v] = true
-				top.key = false
-				continue
+			stack = append(stack, frame{object: c == '{'})
+			key = c == '{'
+		case '}', ']':
+			if len(stack) == 0 {
+				return errInvalidJSON
 			}
-		}
-		if top != nil && top.object {
-			top.key = true
+			stack = stack[:len(stack)-1]
+			key = false
+		case ',':
+			key = len(stack) > 0 && stack[len(stack)-1].object
+		case '"':
+			j, escaped := i+1, false
+			for ; j < len(raw) && raw[j] != '"'; j++ {
+				if raw[j] == '\\' {
+					j++
+					escaped = true
+				}
+			}
+			if j >= len(raw) {
+				return errInvalidJSON
+			}
+			if key {
+				k := string(raw[i+1 : j])
+				if escaped {
+					// "a" and "\u0061" are one key.
+					if json.Unmarshal(raw[i:j+1], &k) != nil {
+						return errInvalidJSON
+					}
+				}
+				top := &stack[len(stack)-1]
+				if top.many == nil && len(top.keys) == manyKeys {
+					top.many = make(map[string]bool, 2*manyKeys)
+					for _, seen := range top.keys {
+						top.many[seen] = true
+					}
+				}
+				if top.many != nil {
+					if top.many[k] {
+						return errInvalidJSON
+					}
+					top.many[k] = true
+				} else {
+					if slices.Contains(top.keys, k) {
+						return errInvalidJSON
+					}
+					top.keys = append(top.keys, k)
+				}
+				key = false
+			}
+			i = j
 		}
 	}
+	return nil
 }
 
 // parseObject accepts exactly one JSON object, in valid UTF-8, nested at
