@@ -269,3 +269,48 @@ func asList(v any) []any {
 	l, _ := v.([]any)
 	return l
 }
+
+// TestOrderRequiredAsDocumented: the fields /insert_sales_order refuses
+// as missing from an empty order are those its document's groups name
+// required (one declaration, the groups' required tags), and beside them
+// only the payment date, which may come in faturamento or in charge and
+// so is told in words.
+func TestOrderRequiredAsDocumented(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	documented := map[string]bool{}
+	for _, b := range documentedBodies(t, s, h) {
+		if b.route.Path != "/insert_sales_order" {
+			continue
+		}
+		for _, group := range []string{"pv", "faturamento", "charge", "nf"} {
+			for _, f := range asList(b.props[group]["required"]) {
+				documented[group+"."+f.(string)] = true
+			}
+		}
+	}
+	if len(documented) == 0 {
+		t.Fatal("the document names no required field of /insert_sales_order")
+	}
+	rec := do(h, http.MethodPost, "/insert_sales_order", expand(`{`+auth+`,"pv":{},"faturamento":{},"charge":{}}`))
+	var answer struct {
+		Details struct {
+			MissingFields []string `json:"missing_fields"`
+		} `json:"details"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &answer); err != nil || rec.Code != http.StatusBadRequest {
+		t.Fatalf("%d %s", rec.Code, rec.Body)
+	}
+	missing := map[string]bool{}
+	for _, f := range answer.Details.MissingFields {
+		missing[f] = true
+		if !documented[f] && f != "faturamento.estimated_payment_date" {
+			t.Errorf("%s is refused as missing but not documented as required", f)
+		}
+	}
+	for f := range documented {
+		if !missing[f] {
+			t.Errorf("%s is documented as required but not refused as missing", f)
+		}
+	}
+}

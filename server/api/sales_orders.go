@@ -62,13 +62,13 @@ type orderProduct struct {
 // The four groups of /insert_sales_order (spec). Each may also be sent
 // flat at the top level (the legacy form).
 type orderPV struct {
-	Contact           string           `json:"id_token_contact" alias:"id_contact"`
+	Contact           string           `json:"id_token_contact" alias:"id_contact" required:"true"`
 	StockItem         string           `json:"id_token_stock_item" alias:"id_stock_item"`
 	Products          *[]orderProduct  `json:"products"`
 	ProductIDTokens   *[]string        `json:"product_id_tokens"`
 	ProductQtys       *[]store.Decimal `json:"product_qtys"`
-	Description       string           `json:"description"`
-	Value             *store.Money     `json:"value"`
+	Description       string           `json:"description" required:"true"`
+	Value             *store.Money     `json:"value" required:"true"`
 	Quantity          *store.Decimal   `json:"quantity"`
 	ObservationSales  string           `json:"observation_sales" text:"multiline"`
 	NotifyEmailCharge string           `json:"notify_email_charge" format:"email"`
@@ -77,7 +77,7 @@ type orderPV struct {
 }
 
 type orderFaturamento struct {
-	Category             string `json:"id_token_category"`
+	Category             string `json:"id_token_category" required:"true"`
 	EstimatedPaymentDate string `json:"estimated_payment_date" format:"date"`
 	BankAccount          string `json:"id_token_bank_account"`
 	Project              string `json:"id_token_project"`
@@ -87,7 +87,7 @@ type orderFaturamento struct {
 }
 
 type orderCharge struct {
-	PaymentType          string       `json:"payment_type"`
+	PaymentType          string       `json:"payment_type" required:"true"`
 	ProviderBank         *string      `json:"provider_bank" enum:"provider_a,provider_b,provider_c"`
 	GenerateProviderA    bool         `json:"generate_with_provider_a"`
 	GenerateProviderAAlt bool         `json:"generate_provider_a_alt"`
@@ -122,10 +122,6 @@ type orderNF struct {
 	Impostos  *taxFields `json:"impostos" decode:"group"`
 	Retencoes *taxFields `json:"retencoes" decode:"group"`
 }
-
-// orderNeed are the fields every sales order needs, wherever it is sent
-// (/insert_sales_order, a contract's sales_order).
-var orderNeed = []string{"pv.id_token_contact", "pv.description", "pv.value", "faturamento.id_token_category", "charge.payment_type"}
 
 type salesOrderRequest struct {
 	PV          orderPV          `json:"pv" decode:"group,flat"`
@@ -207,7 +203,10 @@ func (q *salesOrderRequest) fields(dec *web.Decoder, paymentKey, unitPixKey stri
 
 	// The fields every order needs, then those that depend on others:
 	// all listed at once.
-	m := missingFields(dec.Missing(q, orderNeed))
+	// The fields every sales order needs, wherever it is sent
+	// (/insert_sales_order, a contract's sales_order): its groups' required
+	// tags, which the document publishes too.
+	m := missingFields(dec.Missing(q, nil))
 	service := nf.Kind == "nfse" || nf.Kind == "nfsen"
 	m.need(!service || pv.StockItem != "", "pv.id_token_stock_item")
 	m.need(!(nf.Kind == "nfe" || nf.Kind == "nfce") || len(f.Products) > 0, "pv.products")

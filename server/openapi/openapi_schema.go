@@ -273,11 +273,17 @@ func (g *schemaGen) fields(t reflect.Type, input bool, props map[string]any, req
 		if name == "" {
 			name = f.Name
 		}
+		ft := f.Type
+		if input && f.Tag.Get("required") == "true" && ft.Kind() == reflect.Pointer {
+			// The decoder reads null as not sent: a required field's null
+			// is refused as missing, so the document offers none.
+			ft = ft.Elem()
+		}
 		var s map[string]any
 		if e := f.Tag.Get("enum"); e != "" {
-			s = enumSchema(f.Type, strings.Split(e, ","), input)
+			s = enumSchema(ft, strings.Split(e, ","), input)
 		} else {
-			s = g.schema(f.Type, input)
+			s = g.schema(ft, input)
 		}
 		for _, k := range []string{"format", "pattern"} {
 			if v := f.Tag.Get(k); v != "" {

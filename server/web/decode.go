@@ -615,12 +615,23 @@ func (d *Decoder) Missing(dst any, need []string) []string {
 	return out
 }
 
-// Required are the JSON names of t's fields tagged required.
+// Required are the JSON names of t's fields tagged required, and of its
+// groups' (dotted below the group: "pv.value"), wherever the body sends
+// them (a group read flat finds them at the top).
 func (d *Decoder) Required(t reflect.Type) []string {
 	var out []string
 	for _, fi := range d.FieldsOf(t) {
 		if fi.required {
 			out = append(out, fi.Name)
+		}
+		if fi.Group {
+			gt := t.FieldByIndex(fi.Index).Type
+			if gt.Kind() == reflect.Pointer {
+				gt = gt.Elem()
+			}
+			for _, inner := range d.Required(gt) {
+				out = append(out, fi.Name+"."+inner)
+			}
 		}
 	}
 	return out

@@ -102,9 +102,9 @@ func run(ctx context.Context, base string) error {
 	today := openapi_types.Date{Time: now}
 	from, to := openapi_types.Date{Time: now.AddDate(0, 0, -1)}, openapi_types.Date{Time: now.AddDate(0, 0, 1)}
 	or, err := c.InsertSalesOrderWithResponse(ctx, oapi.InsertSalesOrderJSONRequestBody{AccessToken: access, UnitToken: unit,
-		Pv:          &oapi.OrderPVInput{IdTokenContact: &contact.Token, Description: &desc, Value: &value},
-		Faturamento: &oapi.OrderFaturamentoInput{IdTokenCategory: &category, EstimatedPaymentDate: &today, InAutomation: &automation},
-		Charge:      &oapi.OrderChargeInput{PaymentType: &boleto, ProviderBank: &provider},
+		Pv:          &oapi.OrderPVInput{IdTokenContact: contact.Token, Description: desc, Value: value},
+		Faturamento: &oapi.OrderFaturamentoInput{IdTokenCategory: category, EstimatedPaymentDate: &today, InAutomation: &automation},
+		Charge:      &oapi.OrderChargeInput{PaymentType: boleto, ProviderBank: &provider},
 	})
 	if err != nil {
 		return err

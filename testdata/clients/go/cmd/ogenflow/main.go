@@ -77,11 +77,11 @@ func run(ctx context.Context, base string) error {
 	// São Paulo's today (no daylight saving since 2019), the server's.
 	now := time.Now().In(time.FixedZone("-03", -3*3600))
 	order, err := want[ogen.InsertSalesOrderOK](c.InsertSalesOrder(ctx, &ogen.InsertSalesOrderReq{AccessToken: access, UnitToken: unit,
-		Pv: ogen.NewOptOrderPVInput(ogen.OrderPVInput{IDTokenContact: ogen.NewOptNilString(contact.Token), Description: ogen.NewOptNilString("Consultoria"),
-			Value: ogen.NewOptNilAmountInput(ogen.NewStringAmountInput("150.00"))}),
-		Faturamento: ogen.NewOptOrderFaturamentoInput(ogen.OrderFaturamentoInput{IDTokenCategory: ogen.NewOptNilString(cats.Data[0].Token.String()),
+		Pv: ogen.NewOptOrderPVInput(ogen.OrderPVInput{IDTokenContact: contact.Token, Description: "Consultoria",
+			Value: ogen.NewStringAmountInput("150.00")}),
+		Faturamento: ogen.NewOptOrderFaturamentoInput(ogen.OrderFaturamentoInput{IDTokenCategory: cats.Data[0].Token.String(),
 			EstimatedPaymentDate: ogen.NewOptNilDate(now), InAutomation: ogen.NewOptNilBool(true)}),
-		Charge: ogen.NewOptOrderChargeInput(ogen.OrderChargeInput{PaymentType: ogen.NewOptNilString(boleto),
+		Charge: ogen.NewOptOrderChargeInput(ogen.OrderChargeInput{PaymentType: boleto,
 			ProviderBank: ogen.NewOptNilOrderChargeInputProviderBank(ogen.OrderChargeInputProviderBankProviderA)}),
 	}))
 	if err != nil {
