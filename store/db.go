@@ -54,7 +54,11 @@ type DB struct {
 	stmtMu sync.Mutex
 	auth   *sql.Stmt            // Authenticate's statement, prepared on first use
 	stmts  map[string]*sql.Stmt // the listings' reads, by SQL text (see cachedQuery)
-	search *sql.DB              // the contact search's pool, opened on first use (see searchQuery)
+	// preparing are the statements being prepared beside a transaction
+	// (prepareLater); stmtsClosed says the domain closed its statements.
+	preparing   map[string]bool
+	stmtsClosed bool
+	search      *sql.DB // the contact search's pool, opened on first use (see searchQuery)
 	// searchStmts are the search's statements, prepared on search.
 	searchStmts map[string]*sql.Stmt
 	// prepared holds hotWrites, prepared when the writer starts; read by
@@ -136,12 +140,24 @@ const authQuery = `SELECT t.hash, t.id, t.hint, coalesce(t.user_id, 0), u.id, u.
 
 func (db *DB) authStmt() (*sql.Stmt, error) {
 	db.stmtMu.Lock()
+	st := db.auth
+	db.stmtMu.Unlock()
+	if st != nil {
+		return st, nil
+	}
+	st, err := db.r.Prepare(authQuery)
+	if err != nil {
+		return nil, err
+	}
+	db.stmtMu.Lock()
 	defer db.stmtMu.Unlock()
-	if db.auth == nil {
-		st, err := db.r.Prepare(authQuery)
-		if err != nil {
-			return nil, err
-		}
+	switch {
+	case db.stmtsClosed:
+		st.Close()
+		return nil, errClosed
+	case db.auth != nil:
+		st.Close()
+	default:
 		db.auth = st
 	}
 	return db.auth, nil
@@ -155,30 +171,75 @@ const maxStmts = 256
 // connection: a listing's SQL is parsed once, not per request
 // (BenchmarkGetContacts, BenchmarkTransactions). In tx (a read
 // transaction) when tx is not nil.
+//
+// No lock is held while a statement is prepared, and a caller in a
+// transaction never waits for one: preparing takes a free reader, and a
+// caller holding one to wait for another could, with as many callers as
+// readers, wait forever (TestColdBurstOfListings). Such a caller runs its
+// query unprepared while the statement is prepared beside it for the next.
 func (db *DB) cachedQuery(ctx context.Context, tx *sql.Tx, query string, args ...any) (*sql.Rows, error) {
 	db.stmtMu.Lock()
 	st := db.stmts[query]
-	if st == nil && len(db.stmts) < maxStmts {
-		var err error
-		if st, err = db.r.PrepareContext(ctx, query); err != nil {
-			db.stmtMu.Unlock()
-			return nil, err
-		}
-		if db.stmts == nil {
-			db.stmts = map[string]*sql.Stmt{}
-		}
-		db.stmts[query] = st
-	}
 	db.stmtMu.Unlock()
-	switch {
-	case st == nil && tx != nil:
+	if st == nil && tx != nil {
+		db.prepareLater(query)
 		return tx.QueryContext(ctx, query, args...)
-	case st == nil:
-		return db.r.QueryContext(ctx, query, args...)
-	case tx != nil:
+	}
+	if st == nil {
+		if st = db.prepareStmt(ctx, query); st == nil {
+			return db.r.QueryContext(ctx, query, args...)
+		}
+	}
+	if tx != nil {
 		return tx.StmtContext(ctx, st).QueryContext(ctx, args...)
 	}
 	return st.QueryContext(ctx, args...)
+}
+
+// prepareStmt prepares query on the readers and keeps it; nil when it
+// cannot be (the cache full, the domain closing, the SQL refused: the
+// caller runs it unprepared, and a refused SQL says why there).
+func (db *DB) prepareStmt(ctx context.Context, query string) *sql.Stmt {
+	st, err := db.r.PrepareContext(ctx, query)
+	if err != nil {
+		return nil
+	}
+	db.stmtMu.Lock()
+	defer db.stmtMu.Unlock()
+	if kept := db.stmts[query]; kept != nil {
+		st.Close()
+		return kept
+	}
+	if db.stmtsClosed || len(db.stmts) >= maxStmts {
+		st.Close()
+		return nil
+	}
+	if db.stmts == nil {
+		db.stmts = map[string]*sql.Stmt{}
+	}
+	db.stmts[query] = st
+	return st
+}
+
+// prepareLater prepares query on a goroutine of its own, once, which
+// waits for a free reader.
+func (db *DB) prepareLater(query string) {
+	db.stmtMu.Lock()
+	defer db.stmtMu.Unlock()
+	if db.stmtsClosed || db.preparing[query] || len(db.stmts)+len(db.preparing) >= maxStmts {
+		return
+	}
+	if db.preparing == nil {
+		db.preparing = map[string]bool{}
+	}
+	db.preparing[query] = true
+	go func() {
+		// Closing the domain closes its readers, which ends the wait.
+		db.prepareStmt(context.Background(), query)
+		db.stmtMu.Lock()
+		delete(db.preparing, query)
+		db.stmtMu.Unlock()
+	}()
 }
 
 // Close checkpoints and closes both pools.
@@ -188,6 +249,7 @@ func (db *DB) Close() error {
 		st.Close()
 	}
 	db.stmtMu.Lock()
+	db.stmtsClosed = true
 	if db.auth != nil {
 		db.auth.Close()
 	}

@@ -29,6 +29,10 @@ import (
 // with it off (BenchmarkListSalesOrders lost 40% under it).
 func (db *DB) searchQuery(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	db.stmtMu.Lock()
+	if db.stmtsClosed {
+		db.stmtMu.Unlock()
+		return nil, errClosed
+	}
 	if db.search == nil {
 		// A small page cache: a search reads a few index pages and its
 		// hits' rows, and the pool must not weigh on a domain's memory
@@ -43,16 +47,28 @@ func (db *DB) searchQuery(ctx context.Context, query string, args ...any) (*sql.
 		db.search.SetMaxIdleConns(searchReaders)
 		db.searchStmts = map[string]*sql.Stmt{}
 	}
-	st := db.searchStmts[query]
+	pool, st := db.search, db.searchStmts[query]
+	db.stmtMu.Unlock()
 	if st == nil {
-		var err error
-		if st, err = db.search.PrepareContext(ctx, query); err != nil {
-			db.stmtMu.Unlock()
+		// Prepared with no lock held: it waits for a free connection of
+		// the pool (see cachedQuery).
+		prepared, err := pool.PrepareContext(ctx, query)
+		if err != nil {
 			return nil, err
 		}
-		db.searchStmts[query] = st
+		db.stmtMu.Lock()
+		switch st = db.searchStmts[query]; {
+		case db.stmtsClosed:
+			db.stmtMu.Unlock()
+			prepared.Close()
+			return nil, errClosed
+		case st != nil:
+			prepared.Close()
+		default:
+			db.searchStmts[query], st = prepared, prepared
+		}
+		db.stmtMu.Unlock()
 	}
-	db.stmtMu.Unlock()
 	return st.QueryContext(ctx, args...)
 }
 
