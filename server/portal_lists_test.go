@@ -12,8 +12,8 @@ import (
 )
 
 // TestPortalListsPageAndSearch: a long list is shown 50 rows a page, with
-// links to its neighbours that keep its search; a page past the last is
-// the last; the searches fold case and accents; the read-only lists
+// links to its neighbours that keep its search, and its total; a page
+// past the last is the last; the searches fold case and accents; the read-only lists
 // (audit, e-mails) are searched in any column.
 func TestPortalListsPageAndSearch(t *testing.T) {
 	s, ds := newTestServer(t)
@@ -45,6 +45,10 @@ func TestPortalListsPageAndSearch(t *testing.T) {
 	}
 	if page := b.do("GET", "/portal/contacts?busca=alfa", nil).Body.String(); strings.Contains(page, "Página") || len(rows.FindAllString(page, -1)) != 1 {
 		t.Error("a short list is paged")
+	}
+	// A list of one page says how many it holds.
+	if page := b.do("GET", "/portal/contacts?busca=serie%200", nil).Body.String(); !strings.Contains(page, ">10 itens<") || strings.Contains(page, "Página") {
+		t.Error("a list of one page does not say how many it holds")
 	}
 	post(t, s.Handler(), "/insert_contact", `{`+auth+`,"type":"natural_person","register":"390.533.447-05","fullName":"Auditada"}`)
 	page = b.do("GET", "/portal/audit?busca=INSERT_CONTACT", nil).Body.String()

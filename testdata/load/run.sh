@@ -2,9 +2,13 @@
 # End-to-end load: builds fincom, seeds a fresh data directory (cmd/loadseed),
 # serves it on loopback and drives each hot route with wrk (32
 # connections), printing requests/s and p50/p99 latency per route, then
-# the memory and start-up figures; with POCKETBASE=1, then the
-# side-by-side with PocketBase (pocketbase.sh). The figures are in the
-# README ("Performance").
+# the memory and start-up figures. Each figure that has a baseline is
+# printed beside it, measured in the same run, as a ratio: a year's
+# inventory report beside a month's listing, each listing through the
+# handler beside a bare query of the same rows (baselines.sh; NOBENCH=1
+# skips it) and, with POCKETBASE=1, search and inserts beside PocketBase
+# doing the same work (pocketbase.sh). The figures are in the README
+# ("Performance").
 #
 #   testdata/load/run.sh            # full sizes, 10 s per route
 #   DURATION=5s SMALL=1 testdata/load/run.sh
@@ -12,7 +16,7 @@
 #   POCKETBASE=1 testdata/load/run.sh            # and beside PocketBase
 #
 # Needs wrk (apt-get install wrk). Runs from any directory.
-set -euo pipefail
+set -Eeuo pipefail
 cd "$(dirname "$0")/../.."
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
 
@@ -66,10 +70,12 @@ rss() { awk '/VmRSS/{printf "%d MB", $2/1024}' "/proc/$PID/status"; }
 peak() { awk '/VmHWM/{printf "%d MB", $2/1024}' "/proc/$PID/status"; }
 
 auth="\"access_token\":\"$ACCESS\",\"unit_token\":\"$UNIT\""
-run() { # ROUTE BODY [SCRIPT]
+run() { # ROUTE BODY [SCRIPT]; RATE and P50 are the run's requests/s and median (ms)
   local line
   line=$(ROUTE=${ROUTE:-$1} BODY=$2 wrk -t"$(( CONNS < 2 ? 1 : 2 ))" -c"$CONNS" -d"$DURATION" --timeout 10s -s "$LOAD/${3:-post.lua}" "$URL/$1" | tail -n1)
   echo "$line   rss $(rss)"
+  RATE=$(awk '{for (i = 2; i <= NF; i++) if ($i == "req/s") print $(i-1)}' <<<"$line")
+  P50=$(awk '{for (i = 2; i <= NF; i++) if ($i == "p50") print $(i+1)}' <<<"$line")
 }
 
 serve full
@@ -84,7 +90,10 @@ run list_sales_orders "{$auth,\"date_from\":\"2026-11-01\",\"date_to\":\"2026-11
 # A month's listing alone (one connection): its own latency, not a queue's.
 CONNS=1 ROUTE="transactions (1 connection)" run transactions "{$auth,\"from_date\":\"2026-11-01\",\"to_date\":\"2026-11-30\"}"
 CONNS=1 ROUTE="list_sales_orders (1 connection)" run list_sales_orders "{$auth,\"date_from\":\"2026-11-01\",\"date_to\":\"2026-11-30\"}"
+month=$P50
 run get_inventory_reports "{$auth,\"year\":2026,\"type_data\":\"quantity\"}"
+CONNS=1 ROUTE="get_inventory_reports (1 connection)" run get_inventory_reports "{$auth,\"year\":2026,\"type_data\":\"quantity\"}"
+awk -v y="$P50" -v m="$month" 'BEGIN { printf "# a year'"'"'s inventory report (p50, one connection): %.2fx a month'"'"'s list_sales_orders\n", y / m }'
 run insert_contact "" insert_contact.lua
 echo "# one busy domain: resident $(rss), peak $(peak)"
 stop
@@ -105,6 +114,11 @@ if [ -f "$WORK/data/domains.tokens" ]; then
   done < "$WORK/data/domains.tokens"
   echo "# serve ready in ${READY} ms; after touching $n domains: resident $(rss), peak $(peak)"
   stop
+fi
+
+if [ -z "${NOBENCH:-}" ]; then
+  echo "# beside bare queries of the same rows"
+  "$LOAD/baselines.sh"
 fi
 
 if [ -n "${POCKETBASE:-}" ]; then
