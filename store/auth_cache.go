@@ -82,13 +82,7 @@ const sqlAuthChanges = `SELECT n FROM auth_changes`
 // when the count moved.
 func (db *DB) authChanges(ctx context.Context, tx *sql.Tx) (int64, error) {
 	var n int64
-	var row *sql.Row
-	if st := db.prepared[sqlAuthChanges]; st != nil {
-		row = tx.StmtContext(ctx, st).QueryRowContext(ctx)
-	} else {
-		row = tx.QueryRowContext(ctx, sqlAuthChanges)
-	}
-	err := row.Scan(&n)
+	err := db.queryRow(ctx, tx, sqlAuthChanges).Scan(&n)
 	return n, err
 }
 

@@ -74,6 +74,15 @@ func (db *DB) exec(ctx context.Context, tx *sql.Tx, query string, args ...any) (
 	return tx.ExecContext(ctx, query, args...)
 }
 
+// queryRow reads one row in tx, in its prepared form when the query is
+// one of hotWrites.
+func (db *DB) queryRow(ctx context.Context, tx *sql.Tx, query string, args ...any) *sql.Row {
+	if st := db.prepared[query]; st != nil {
+		return tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+	}
+	return tx.QueryRowContext(ctx, query, args...)
+}
+
 // The contact search index's queue (migration 0011).
 const (
 	sqlSearchPending = `SELECT EXISTS (SELECT 1 FROM contacts_fts_pending)`
@@ -92,13 +101,7 @@ const (
 // writes one segment per commit, not one per write of a batch.
 func (db *DB) indexSearch(ctx context.Context, tx *sql.Tx) error {
 	var pending bool
-	var row *sql.Row
-	if st := db.prepared[sqlSearchPending]; st != nil {
-		row = tx.StmtContext(ctx, st).QueryRowContext(ctx)
-	} else {
-		row = tx.QueryRowContext(ctx, sqlSearchPending)
-	}
-	if err := row.Scan(&pending); err != nil || !pending {
+	if err := db.queryRow(ctx, tx, sqlSearchPending).Scan(&pending); err != nil || !pending {
 		return err
 	}
 	for _, s := range []string{sqlSearchRemove, sqlSearchAdd, sqlSearchDone} {
