@@ -18,11 +18,11 @@ import (
 // from another domain's snapshot.
 
 // keptWhenEmptied are the tables a reset to empty keeps: the domain's
-// identity and credentials, its units and users, and the reference data
-// every domain is seeded with. Every other table is emptied, so a table
-// added later is emptied too.
+// identity and credentials, its units and users (with their roles), and
+// the reference data every domain is seeded with. Every other table is
+// emptied, so a table added later is emptied too.
 var keptWhenEmptied = map[string]bool{
-	"meta": true, "access_tokens": true, "units": true, "users": true,
+	"meta": true, "access_tokens": true, "units": true, "users": true, "user_roles": true,
 	// The count of changes the kept access follows (auth_cache.go).
 	"auth_changes":    true,
 	"category_groups": true, "banks": true, "bank_types": true, "payment_methods": true,
