@@ -308,20 +308,36 @@ func (g *schemaGen) requestBody(rt *web.Route) map[string]any {
 		}
 		parts = append(parts, map[string]any{"$ref": "#/components/schemas/" + name})
 	}
-	if rt.Do.Req != nil {
-		parts = append(parts, g.ref(rt.Do.Req, true))
-	}
 	// What only this route needs of a struct other routes share (an
-	// insert's fields, optional in its update); a field below a group is
-	// told in the route's description, since the group may come flat (and
-	// client generators take no choice of forms within a body's parts).
+	// insert's fields, optional in its update) makes the route's body a
+	// schema of its own: those fields required and never null (the decoder
+	// reads null as missing). A field below a group is told in the route's
+	// description, since the group may come flat.
 	var need []string
 	for _, n := range rt.Need {
 		if !strings.Contains(n, ".") {
 			need = append(need, n)
 		}
 	}
-	if need != nil {
+	switch {
+	case rt.Do.Req != nil && need != nil:
+		body := g.object(rt.Do.Req, true)
+		props := body["properties"].(map[string]any)
+		required, _ := body["required"].([]string)
+		for _, n := range need {
+			if p, ok := props[n].(map[string]any); ok {
+				props[n] = notNull(p)
+			}
+			if !slices.Contains(required, n) {
+				required = append(required, n)
+			}
+		}
+		sort.Strings(required)
+		body["required"] = required
+		parts = append(parts, body)
+	case rt.Do.Req != nil:
+		parts = append(parts, g.ref(rt.Do.Req, true))
+	case need != nil:
 		parts = append(parts, map[string]any{"required": need})
 	}
 	var body map[string]any

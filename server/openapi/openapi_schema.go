@@ -188,6 +188,34 @@ func orNull(s map[string]any) map[string]any {
 	return out
 }
 
+// notNull undoes orNull: the schema of a field a route requires.
+func notNull(s map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range s {
+		out[k] = v
+	}
+	if alts, ok := s["anyOf"].([]any); ok && len(alts) == 2 {
+		if null, _ := alts[1].(map[string]any); null["type"] == "null" {
+			delete(out, "anyOf")
+			for k, v := range alts[0].(map[string]any) {
+				out[k] = v
+			}
+		}
+	}
+	if typ, ok := s["type"].([]string); ok {
+		kept := slices.DeleteFunc(slices.Clone(typ), func(t string) bool { return t == "null" })
+		if len(kept) == 1 {
+			out["type"] = kept[0]
+		} else {
+			out["type"] = kept
+		}
+	}
+	if enum, ok := s["enum"].([]any); ok {
+		out["enum"] = slices.DeleteFunc(slices.Clone(enum), func(e any) bool { return e == nil })
+	}
+	return out
+}
+
 // ref answers a $ref to the struct's component, generating it once; a
 // struct read in requests and written in responses gets one of each.
 func (g *schemaGen) ref(t reflect.Type, input bool) map[string]any {
@@ -301,6 +329,9 @@ func (g *schemaGen) fields(t reflect.Type, input bool, props map[string]any, req
 			} else {
 				s["maxLength"] = n
 			}
+		}
+		if input && f.Tag.Get("required") == "true" {
+			s = notNull(s) // a list's null is no list: missing
 		}
 		if lo, hi, ok := web.TagRange(f); ok {
 			s["minimum"], s["maximum"] = lo, hi

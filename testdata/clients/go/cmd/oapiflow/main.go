@@ -82,7 +82,7 @@ func run(ctx context.Context, base string) error {
 
 	legal, register, name := oapi.InsertContactJSONBodyType("legal"), "11.222.333/0001-81", "Beta Serviços S.A."
 	ir, err := c.InsertContactWithResponse(ctx, oapi.InsertContactJSONRequestBody{AccessToken: access, UnitToken: unit,
-		Type: &legal, Register: &register, SocialReason: &name})
+		Type: legal, Register: register, SocialReason: &name})
 	if err != nil {
 		return err
 	}

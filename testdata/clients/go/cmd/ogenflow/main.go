@@ -67,8 +67,8 @@ func run(ctx context.Context, base string) error {
 	}
 
 	contact, err := want[ogen.InsertContactOK](c.InsertContact(ctx, &ogen.InsertContactReq{AccessToken: access, UnitToken: unit,
-		Type:         ogen.NewNilInsertContactReqType(ogen.InsertContactReqTypeLegal),
-		Register:     ogen.NewNilString("11.222.333/0001-81"),
+		Type:         ogen.InsertContactReqTypeLegal,
+		Register:     "11.222.333/0001-81",
 		SocialReason: ogen.NewOptNilString("Beta Serviços S.A.")}))
 	if err != nil {
 		return fmt.Errorf("insert_contact: %w", err)
