@@ -113,9 +113,9 @@ const (
 		"after 30 s, 1, 2, 4 … minutes (at most 6 h), 10 times."
 	docListWebhooks     = "The unit's webhooks, without their secrets."
 	docSetWebhookActive = "Enables or disables a webhook (`id_token`); idempotent."
-	docListDeliveries   = "The latest deliveries of the unit's webhooks, newest first: event, type, status (`pending`, `sent`, " +
+	docListDeliveries   = "The deliveries of the unit's webhooks, newest first: event, type, status (`pending`, `sent`, " +
 		"`failed`), attempts, the endpoint's last status, the kind of the last failure (never the " +
 		"connection's own error) and the payload."
-	docListAudit = "The unit's latest changes, newest first: when, which access token (its id and hint, never the " +
-		"token), which route and record."
+	docListAudit = "The unit's changes, newest first: when, which access token (its id and hint, never the " +
+		"token), which route and record; `search` keeps those whose actor, route or record holds it, case and accents aside."
 )
