@@ -109,13 +109,7 @@ const maxDepth = 32
 // and encoding/json's token reader allocated per token (TestCheckStructure
 // holds it to that reader's answers).
 func checkStructure(raw []byte) error {
-	const manyKeys = 32
-	type frame struct {
-		object bool
-		keys   []string        // a body's objects hold few keys: compared in turn,
-		many   map[string]bool // past manyKeys, looked up
-	}
-	var stack []frame
+	var stack []keyFrame
 	key := false // the next string is a key of the innermost object
 	for i := 0; i < len(raw); i++ {
 		switch c := raw[i]; c {
@@ -123,7 +117,7 @@ func checkStructure(raw []byte) error {
 			if len(stack) >= maxDepth {
 				return errInvalidJSON
 			}
-			stack = append(stack, frame{object: c == '{'})
+			stack = append(stack, keyFrame{object: c == '{'})
 			key = c == '{'
 		case '}', ']':
 			if len(stack) == 0 {
@@ -152,23 +146,8 @@ func checkStructure(raw []byte) error {
 						return errInvalidJSON
 					}
 				}
-				top := &stack[len(stack)-1]
-				if top.many == nil && len(top.keys) == manyKeys {
-					top.many = make(map[string]bool, 2*manyKeys)
-					for _, seen := range top.keys {
-						top.many[seen] = true
-					}
-				}
-				if top.many != nil {
-					if top.many[k] {
-						return errInvalidJSON
-					}
-					top.many[k] = true
-				} else {
-					if slices.Contains(top.keys, k) {
-						return errInvalidJSON
-					}
-					top.keys = append(top.keys, k)
+				if !stack[len(stack)-1].add(k) {
+					return errInvalidJSON
 				}
 				key = false
 			}
@@ -176,6 +155,39 @@ func checkStructure(raw []byte) error {
 		}
 	}
 	return nil
+}
+
+// keyFrame is an array or object checkStructure is inside, with the keys
+// an object has shown: compared in turn (a body's objects hold few), then,
+// past manyKeys, looked up.
+type keyFrame struct {
+	object bool
+	keys   []string
+	many   map[string]bool
+}
+
+const manyKeys = 32
+
+// add records a key of the object; false when it was there already.
+func (f *keyFrame) add(k string) bool {
+	if f.many == nil && len(f.keys) < manyKeys {
+		if slices.Contains(f.keys, k) {
+			return false
+		}
+		f.keys = append(f.keys, k)
+		return true
+	}
+	if f.many == nil {
+		f.many = make(map[string]bool, 2*manyKeys)
+		for _, seen := range f.keys {
+			f.many[seen] = true
+		}
+	}
+	if f.many[k] {
+		return false
+	}
+	f.many[k] = true
+	return true
 }
 
 // parseObject accepts exactly one JSON object, in valid UTF-8, nested at
