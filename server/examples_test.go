@@ -4,9 +4,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"fincom/server/bank"
+	"fincom/server/certs"
+	"fincom/server/fiscal"
+	"fincom/store"
 )
 
 // The tokens the document's examples show, and the fixture's they stand
@@ -14,7 +25,12 @@ import (
 const (
 	exampleAccess = "fca_acme_3b8e1f0c2d4a6e8b"
 	exampleUnit   = "fcu_acme_7d2c9a41e0b35f68"
-	examplePublic = "fcp_acme_5e0c9b2a7d41f386"
+	// The public tokens of records 9 (PIX, its NF-e then cancelled), 21
+	// (a boleto, registered by the return file's example) and 22 (its
+	// NF-e with a correction letter).
+	examplePublic       = "fcp_acme_5e0c9b2a7d41f386"
+	examplePublicBoleto = "fcp_acme_2c7e9d4b1a0f6358"
+	examplePublicLetter = "fcp_acme_8a3d6f1e0c9b7254"
 )
 
 // exampleID is the id the examples give the nth record the fixture lacks
@@ -29,8 +45,9 @@ func exampleID(n int) string { return fmt.Sprintf("00000000-0000-4000-9000-%012d
 // PSP, with an NF-e, with a national NFS-e), a purchase order, a contract
 // with a file, a template, a contract paid by PIX automático, a webhook, a
 // CRM record and a movement; the inbox holds purchaseKey's NF-e.
-func exampleRecords(t *testing.T, h http.Handler) map[string]string {
+func exampleRecords(t *testing.T, s *Server, ds *store.Domains) map[string]string {
 	t.Helper()
+	h := s.Handler()
 	ids := map[string]string{}
 	set := func(n int, v any) {
 		s, ok := v.(string)
@@ -60,13 +77,7 @@ func exampleRecords(t *testing.T, h http.Handler) map[string]string {
 	post(t, h, "/update_contact", withAddress)
 	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
 
-	ofx, err := os.ReadFile("statement/testdata/itau_102_sgml.ofx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Itaú's export as account1's bank (BB, 1234-5 / 99887-1) writes it.
-	ofx = []byte(strings.NewReplacer("<BANKID>0341", "<BANKID>001", "<ACCTID>0057123457", "<ACCTID>1234599887-1").Replace(string(ofx)))
-	if rec := doMultipart(h, "/import_ofx", `{`+auth+`,"id_token_bank_account":"{{account1}}"}`, map[string][]byte{"extrato.ofx": ofx}); rec.Code != http.StatusOK {
+	if rec := doMultipart(h, "/import_ofx", `{`+auth+`,"id_token_bank_account":"{{account1}}"}`, map[string][]byte{"extrato.ofx": exampleOFX(t)}); rec.Code != http.StatusOK {
 		t.Fatalf("import_ofx: %d %s", rec.Code, rec.Body)
 	}
 	for _, l := range post(t, h, "/list_statement_lines", `{`+auth+`}`)["data"].([]any) {
@@ -76,7 +87,9 @@ func exampleRecords(t *testing.T, h http.Handler) map[string]string {
 	}
 	set(1, multipart("/insert_expense", `{`+auth+`,"description":"Aluguel","value":2500,"due_date":"2026-11-05"}`, "boleto.pdf")["token"])
 	set(2, firstFile("/list_expense_files", ids[exampleID(1)]))
-	set(3, multipart("/insert_income", `{`+auth+`,"description":"Consultoria","value":4200,"due_date":"2026-11-25"}`, "boleto.pdf")["token"])
+	// Two incomes of contact1 in category1: its category median.
+	set(3, multipart("/insert_income", `{`+auth+`,"description":"Consultoria","value":4200,"due_date":"2026-11-25","id_token_contact":"{{contact1}}","id_token_category":"{{category1}}"}`, "boleto.pdf")["token"])
+	post(t, h, "/insert_income", `{`+auth+`,"description":"Consultoria de outubro","value":4200,"due_date":"2026-10-25","id_token_contact":"{{contact1}}","id_token_category":"{{category1}}"}`)
 	set(4, firstFile("/list_income_files", ids[exampleID(3)]))
 	set(5, multipart("/insert_screening", `{`+auth+`}`, "boleto.pdf")["token"])
 	set(6, order(serviceOrder))
@@ -87,14 +100,20 @@ func exampleRecords(t *testing.T, h http.Handler) map[string]string {
 	set(8, paid)
 	nfe := order(nfeOrder)
 	set(9, nfe)
-	public := charge(nfe)["payment_url"].(string)
-	ids[examplePublic] = public[strings.LastIndex(public, "/")+1:]
+	publicToken := func(id string) string {
+		url := charge(id)["payment_url"].(string)
+		return url[strings.LastIndex(url, "/")+1:]
+	}
+	ids[examplePublic] = publicToken(nfe)
 	national := order(nationalOrder)
 	post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+national+`"}`)
 	set(10, national)
-	// The inbox holds purchaseKey's NF-e, which the examples manifest and
-	// buy; record 12 is another note the local authority serves.
-	multipart("/import_nfe", `{`+auth+`}`, "nfe.xml")
+	// The inbox holds a second NF-e of the supplier (exampleKey), which the
+	// examples manifest and buy, the first being /import_nfe's example;
+	// record 12 is a third note the local authority serves.
+	if rec := doMultipart(h, "/import_nfe", `{`+auth+`}`, map[string][]byte{"nota.xml": secondNFe(t)}); rec.Code != http.StatusOK {
+		t.Fatalf("the second NF-e: %d %s", rec.Code, rec.Body)
+	}
 	set(12, post(t, h, "/insert_purchase_order_by_access_key", `{`+auth+`,"access_key":"35170458716523000119550010000000131000123455"}`)["token"])
 	contract := multipart("/insert_contract", contractMeta, "boleto.pdf")["data"].(map[string]any)["id_token"]
 	set(13, contract)
@@ -109,9 +128,75 @@ func exampleRecords(t *testing.T, h http.Handler) map[string]string {
 	charge(cancel)
 	set(20, cancel)
 	resend := order(serviceOrder)
-	charge(resend)
+	ids[examplePublicBoleto] = publicToken(resend)
 	set(21, resend)
+	letter := order(nfeOrder)
+	post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+letter+`"}`)
+	ids[examplePublicLetter] = publicToken(letter)
+	b := signedIn(t, s, ds)
+	page := b.do("GET", "/portal/orders/"+letter+"?unit="+expand("{{unitA}}"), nil).Body.String()
+	if rec := b.do("POST", "/portal/orders/"+letter+"/correct?unit="+expand("{{unitA}}"),
+		url.Values{"csrf": {csrf(t, page)}, "correction": {"Endereço de entrega: Rua Vergueiro, 1002"}}); rec.Code != http.StatusSeeOther {
+		t.Fatalf("the correction letter: %d %s", rec.Code, rec.Body)
+	}
+	set(22, letter)
 	return ids
+}
+
+// exampleKey is the access key of secondNFe.
+const exampleKey = "35170458716523000119550010000000121000543210"
+
+// secondNFe is the supplier's NF-e (testdata/docread/nfe.xml) under
+// another code (cNF) and so another key, without its protocol and signed
+// anew by a test certificate: test mode's inbox takes it.
+func secondNFe(t *testing.T) []byte {
+	t.Helper()
+	good := string(testFile(t, "nfe.xml"))
+	prot := good[strings.Index(good, "<protNFe") : strings.Index(good, "</protNFe>")+len("</protNFe>")]
+	sig := good[strings.Index(good, "<Signature") : strings.Index(good, "</Signature>")+len("</Signature>")]
+	if keyDigit(exampleKey[:43]) != int(exampleKey[43]-'0') {
+		t.Fatalf("exampleKey's check digit")
+	}
+	doc := strings.NewReplacer(prot, "", sig, "", "NFe"+purchaseKey, "NFe"+exampleKey, "<cNF>00012345</cNF>", "<cNF>00054321</cNF>",
+		"<cDV>8</cDV>", "<cDV>0</cDV>").Replace(good)
+	supplier, err := certs.TestCertificate("Distribuidora Paulista", "58716523000119", fixedNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	signed, err := fiscal.Sign([]byte(doc), "NFe"+exampleKey, supplier)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return signed
+}
+
+// exampleOFX is Itaú's OFX export as account1's bank (BB, 1234-5 /
+// 99887-1) writes it.
+func exampleOFX(t *testing.T) []byte {
+	t.Helper()
+	ofx, err := os.ReadFile("statement/testdata/itau_102_sgml.ofx")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []byte(strings.NewReplacer("<BANKID>0341", "<BANKID>001", "<ACCTID>0057123457", "<ACCTID>1234599887-1").Replace(string(ofx)))
+}
+
+// exampleFiles are the files the multipart examples name: the return
+// file registers the boleto of record 21 (charged, not yet registered).
+func exampleFiles(t *testing.T, h http.Handler, ids map[string]string) map[string][]byte {
+	t.Helper()
+	c := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+ids[exampleID(21)]+`"}`)["data"].(map[string]any)["charges"].([]any)[0].(map[string]any)
+	n, err := strconv.ParseInt(c["our_number"].(string), 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	due := time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC)
+	return map[string][]byte{
+		"boleto.pdf":  testFile(t, "boleto.pdf"),
+		"nota.xml":    testFile(t, "nfe.xml"),
+		"extrato.ofx": exampleOFX(t),
+		"RET.txt":     itauReturn(t, bank.ReturnItem{Movement: "02", Our: itauOur(t, n), Due: due, Amount: decimal.RequireFromString(c["amount"].(string))}),
+	}
 }
 
 // firstFileOfContract answers the token of a contract's first file.
@@ -132,27 +217,116 @@ func firstFileOfContract(t *testing.T, h http.Handler, id string) any {
 // 2xx, and the answer is held to the document (checkContract, through
 // do).
 func TestExamplesAnswer(t *testing.T) {
-	s, _ := newTestModeServer(t)
+	s, ds := newTestModeServer(t)
 	h := s.Handler()
-	ids := exampleRecords(t, h)
+	ids := exampleRecords(t, s, ds)
 	pairs := []string{exampleAccess, "{{access}}", exampleUnit, "{{unitA}}"}
 	for k, v := range ids {
 		pairs = append(pairs, k, v)
 	}
+	files := exampleFiles(t, h, ids)
+	// An answer shows the examples' tokens and ids, not the fixture's.
+	back := []string{fx.tokens["access"], exampleAccess, fx.tokens["unitA"], exampleUnit}
+	for k, v := range ids {
+		back = append(back, v, k)
+	}
+	concealed := strings.NewReplacer(back...)
+	answers := map[string]json.RawMessage{}
 	checked := 0
 	for _, rt := range s.routes {
 		if rt.Doc.Example == "" || strings.HasPrefix(rt.Path, "/_test/") {
 			continue
 		}
 		body := strings.NewReplacer(pairs...).Replace(rt.Doc.Example)
-		if rec := do(h, rt.MethodOf(), rt.Path, body); rec.Code/100 != 2 {
+		var rec *httptest.ResponseRecorder
+		if f := rt.Doc.ExampleFile; f != "" {
+			if files[f] == nil {
+				t.Fatalf("%s: no file %s", rt.Path, f)
+			}
+			rec = doMultipart(h, rt.Path, body, map[string][]byte{f: files[f]})
+		} else if rt.MethodOf() == http.MethodGet {
+			rec = do(h, http.MethodGet, strings.Replace(rt.Path, ":token", body, 1), "")
+		} else {
+			rec = do(h, rt.MethodOf(), rt.Path, body)
+		}
+		if rec.Code/100 != 2 {
 			t.Errorf("%s: its example answers %d %s", rt.Path, rec.Code, rec.Body)
+		}
+		if strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") && rt.Doc.RespExample == "" {
+			answers[rt.MethodOf()+" "+rt.Path] = exampleAnswer(t, concealed.Replace(rec.Body.String()))
 		}
 		checked++
 	}
 	if checked < 12 {
 		t.Fatalf("only %d examples", checked)
 	}
+	const file = "openapi/answers.json"
+	if *update {
+		b, err := json.MarshalIndent(answers, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	// The document's answer examples are these answers, each of them
+	// still what the document says the route answers.
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored map[string]json.RawMessage
+	if err := json.Unmarshal(b, &stored); err != nil {
+		t.Fatal(err)
+	}
+	for key := range answers {
+		if stored[key] == nil {
+			t.Errorf("%s has no answer example in %s (go test ./server -run TestExamplesAnswer -update)", key, file)
+		}
+	}
+	for key, a := range stored {
+		method, path, _ := strings.Cut(key, " ")
+		if answers[key] == nil {
+			t.Errorf("%s: an answer example of no request example", key)
+		} else if err := answerViolation(method, path, http.StatusOK, a); err != nil {
+			t.Errorf("%s: its answer example is not what the document says it answers (go test ./server -run TestExamplesAnswer -update): %v", key, err)
+		}
+	}
+}
+
+// exampleAnswer is an answer as the document shows it: its arrays cut to
+// two items.
+func exampleAnswer(t *testing.T, body string) json.RawMessage {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(body), &v); err != nil {
+		t.Fatal(err)
+	}
+	var cut func(v any) any
+	cut = func(v any) any {
+		switch v := v.(type) {
+		case []any:
+			if len(v) > 2 {
+				v = v[:2]
+			}
+			for i := range v {
+				v[i] = cut(v[i])
+			}
+			return v
+		case map[string]any:
+			for k := range v {
+				v[k] = cut(v[k])
+			}
+		}
+		return v
+	}
+	b, err := json.Marshal(cut(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // TestExampleTokensArePlaceholders: the examples' tokens are of no domain

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"mime"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -225,13 +226,12 @@ func jsonPointerEscape(s string) string {
 // would make validating proxies and typed clients refuse what works.
 func checkContract(method, path string, reqBody []byte, rec *httptest.ResponseRecorder) {
 	contract.once.Do(loadContract)
-	if !strings.HasPrefix(rec.Header().Get("Content-Type"), "application/json") {
-		return
-	}
+	media, _, _ := mime.ParseMediaType(rec.Header().Get("Content-Type"))
 	route := strings.TrimPrefix(path, web.Prefix)
 	docPath := ""
 	for p := range contract.paths {
-		if p == route || strings.Contains(p, "{token}") && strings.HasPrefix(route, strings.TrimSuffix(p, "{token}")) {
+		if p == route || strings.HasSuffix(p, "/{token}") && strings.HasPrefix(route, strings.TrimSuffix(p, "{token}")) &&
+			!strings.Contains(strings.TrimPrefix(route, strings.TrimSuffix(p, "{token}")), "/") {
 			docPath = p
 		}
 	}
@@ -253,8 +253,23 @@ func checkContract(method, path string, reqBody []byte, rec *httptest.ResponseRe
 		return
 	}
 	contract.checked++
-	if !ok || resp.Content["application/json"] == nil {
+	if !ok {
 		contract.violations = append(contract.violations, fmt.Sprintf("%s %s: status %d is not documented", method, route, rec.Code))
+		return
+	}
+	if media == "" && rec.Body.Len() == 0 {
+		return
+	}
+	if media != "application/json" {
+		// A page, a file or a document: its status and type are the
+		// document's.
+		if _, listed := resp.Content[media]; !listed && rec.Code != http.StatusNoContent && rec.Code != http.StatusNotModified {
+			contract.violations = append(contract.violations, fmt.Sprintf("%s %s: status %d answers %s, which the document does not list", method, route, rec.Code, media))
+		}
+		return
+	}
+	if resp.Content["application/json"] == nil {
+		contract.violations = append(contract.violations, fmt.Sprintf("%s %s: status %d is not documented as JSON", method, route, rec.Code))
 		return
 	}
 	ptr := "file:///openapi.json#/paths/" + jsonPointerEscape(docPath) + "/" + op + "/responses/" + status + "/content/application~1json/schema"
@@ -299,6 +314,28 @@ func checkContract(method, path string, reqBody []byte, rec *httptest.ResponseRe
 		}
 		contract.violations = append(contract.violations, fmt.Sprintf("%s %s accepted a request the document refuses: %v\nrequest: %s", method, route, err, body))
 	}
+}
+
+// answerViolation validates an answer body against the document's schema
+// of the route's answer of that status.
+func answerViolation(method, route string, status int, body []byte) error {
+	contract.once.Do(loadContract)
+	contract.mu.Lock()
+	defer contract.mu.Unlock()
+	if contract.err != nil {
+		return contract.err
+	}
+	ptr := "file:///openapi.json#/paths/" + jsonPointerEscape(openapi.OpenAPIPath(route)) + "/" + strings.ToLower(method) +
+		"/responses/" + fmt.Sprint(status) + "/content/application~1json/schema"
+	sch, err := contract.compiler.Compile(ptr)
+	if err != nil {
+		return err
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	return sch.Validate(inst)
 }
 
 // canonicalNames renames the aliases a request used to the names the

@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"bytes"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -22,6 +23,14 @@ import (
 // answers from the route's texts and errMap. Generating it keeps it true:
 // a field added to a struct is documented the moment it exists, and the
 // scenario tests validate every answer against it.
+
+// answersJSON are the examples of the routes' answers, keyed "METHOD
+// /path": what a test-mode server answered each route's request example,
+// its arrays cut to two items (written by the server package's
+// TestExamplesAnswer with -update, which holds them to the document).
+//
+//go:embed answers.json
+var answersJSON []byte
 
 // openAPIVersion is the document's own version, not the API's.
 const openAPIVersion = "1.0.0"
@@ -158,6 +167,9 @@ func tokenProps(a web.AuthKind) (map[string]any, []string) {
 // Document builds the OpenAPI document of routes.
 func Document(routes []web.Route) ([]byte, error) {
 	g := &schemaGen{components: map[string]any{}, names: map[refKey]string{}, taken: map[string]refKey{}}
+	if err := json.Unmarshal(answersJSON, &g.answers); err != nil {
+		return nil, fmt.Errorf("openapi: answers.json: %w", err)
+	}
 	paths := map[string]any{}
 	tags := map[string]bool{}
 	for i := range routes {
@@ -193,8 +205,16 @@ func Document(routes []web.Route) ([]byte, error) {
 		var params []any
 		for _, seg := range strings.Split(rt.Path, "/") {
 			if strings.HasPrefix(seg, ":") {
-				params = append(params, map[string]any{"name": seg[1:], "in": "path", "required": true,
-					"description": "The sales order's public token.", "schema": map[string]any{"type": "string"}})
+				desc := "The sales order's public token."
+				if seg == ":secret" {
+					desc = "The secret part of the unit's PSP webhook address (fincom unit psp shows it)."
+				}
+				param := map[string]any{"name": seg[1:], "in": "path", "required": true,
+					"description": desc, "schema": map[string]any{"type": "string"}}
+				if rt.MethodOf() == http.MethodGet && d.Example != "" {
+					param["example"] = d.Example
+				}
+				params = append(params, param)
 			}
 		}
 		for _, q := range rt.Query {
@@ -350,18 +370,23 @@ func (g *schemaGen) requestBody(rt *web.Route) map[string]any {
 		body = map[string]any{"allOf": parts}
 	}
 	media := map[string]any{"schema": body}
-	if rt.Doc.Example != "" {
+	if rt.Doc.Example != "" && rt.Doc.ExampleFile == "" {
 		media["example"] = json.RawMessage(rt.Doc.Example)
 	}
 	content := map[string]any{"application/json": media}
 	if rt.Doc.Multipart {
-		content["multipart/form-data"] = map[string]any{"schema": map[string]any{
+		form := map[string]any{"schema": map[string]any{
 			"type": "object",
 			"properties": map[string]any{
 				"metadata": map[string]any{"type": "string", "contentMediaType": "application/json", "description": "The JSON body above, as one part."},
-				"files":    map[string]any{"type": "array", "items": map[string]any{"type": "string", "contentMediaType": "application/octet-stream"}},
+				"files": map[string]any{"type": "array", "description": "The files, each a part named files with its file name.",
+					"items": map[string]any{"type": "string", "contentMediaType": "application/octet-stream"}},
 			},
 		}}
+		if rt.Doc.ExampleFile != "" {
+			form["example"] = map[string]any{"metadata": rt.Doc.Example, "files": []string{rt.Doc.ExampleFile}}
+		}
+		content["multipart/form-data"] = form
 	}
 	return map[string]any{"required": rt.Auth != web.AuthPublic, "content": content}
 }
@@ -380,7 +405,12 @@ func (g *schemaGen) responses(rt *web.Route, d web.Doc) map[string]any {
 		out["200"] = map[string]any{"description": "The document.", "content": doc}
 		if rt.Auth == web.AuthPublic {
 			page := map[string]any{"text/html": map[string]any{"schema": map[string]any{"type": "string"}}}
-			out["404"] = map[string]any{"description": "Unknown or expired public token: an HTML page.", "content": page}
+			for status, list := range routeTexts(rt, false) {
+				out[fmt.Sprint(status)] = map[string]any{"description": "An HTML page saying " + quoteAll(list) + ".", "content": page}
+			}
+			if out["404"] == nil {
+				out["404"] = map[string]any{"description": "Unknown or expired public token: an HTML page.", "content": page}
+			}
 			if rt.Query != nil {
 				out["400"] = map[string]any{"description": "A query parameter that is not a whole number from 1: an HTML page.", "content": page}
 			}
@@ -392,26 +422,13 @@ func (g *schemaGen) responses(rt *web.Route, d web.Doc) map[string]any {
 		media := map[string]any{"schema": g.successSchema(d.Resp)}
 		if d.RespExample != "" {
 			media["example"] = json.RawMessage(d.RespExample)
+		} else if a, ok := g.answers[rt.MethodOf()+" "+rt.Path]; ok {
+			media["example"] = a
 		}
 		out["200"] = map[string]any{"description": "Success.", "content": map[string]any{"application/json": media}}
 	}
-	// The texts the route table gives, by status; route-specific failures
-	// share the 4XX envelope.
-	byStatus := map[int][]string{}
-	known := []*web.Error{rt.Texts.Missing, rt.Texts.Invalid, rt.Texts.Unit, rt.Texts.Format}
-	for _, m := range rt.Errs {
-		known = append(known, m.To)
-	}
-	known = append(known, rt.BodyErrors()...)
-	for _, e := range known {
-		if e != nil && !slices.Contains(byStatus[e.Status], e.Text) {
-			byStatus[e.Status] = append(byStatus[e.Status], e.Text)
-		}
-	}
-	if rt.Auth == web.AuthPublic {
-		byStatus = map[int][]string{}
-	}
-	for status, list := range byStatus {
+	// Route-specific failures share the 4XX envelope.
+	for status, list := range routeTexts(rt, rt.Auth != web.AuthPublic) {
 		out[fmt.Sprint(status)] = map[string]any{
 			"description": "Texts: " + quoteAll(list) + ", or a route-specific one.",
 			"content":     map[string]any{"application/json": map[string]any{"schema": errorSchema(rt.Envelope, status)}},
@@ -422,6 +439,29 @@ func (g *schemaGen) responses(rt *web.Route, d web.Doc) map[string]any {
 	out["5XX"] = map[string]any{"description": "Internal failure: " + quoteAll([]string{rt.Texts.Internal}) + "; the cause is only logged.",
 		"content": map[string]any{"application/json": map[string]any{"schema": errorSchema(rt.Envelope, 500)}}}
 	return out
+}
+
+// routeTexts are the texts the route table gives a route, by status: its
+// error map's, and with tokens its tokens' and body's too (a public route
+// reads no token, and its body's limits are the 4XX's).
+func routeTexts(rt *web.Route, tokens bool) map[int][]string {
+	byStatus := map[int][]string{}
+	var known []*web.Error
+	if tokens {
+		known = append(known, rt.Texts.Missing, rt.Texts.Invalid, rt.Texts.Unit, rt.Texts.Format)
+	}
+	for _, m := range rt.Errs {
+		known = append(known, m.To)
+	}
+	if tokens {
+		known = append(known, rt.BodyErrors()...)
+	}
+	for _, e := range known {
+		if e != nil && !slices.Contains(byStatus[e.Status], e.Text) {
+			byStatus[e.Status] = append(byStatus[e.Status], e.Text)
+		}
+	}
+	return byStatus
 }
 
 func quoteAll(list []string) string {

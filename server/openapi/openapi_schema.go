@@ -23,6 +23,7 @@ type schemaGen struct {
 	components map[string]any
 	names      map[refKey]string
 	taken      map[string]refKey
+	answers    map[string]json.RawMessage // answersJSON
 	err        error
 }
 

@@ -53,6 +53,13 @@ var sequenceQuery = []web.QueryParam{{Name: "sequence", Doc: "The event's sequen
 var (
 	pageErrs = web.ErrMap{{store.ErrNoDomain, errPortalNotFound}, {store.ErrNotFound, errPortalNotFound}}
 	docErrs  = web.ErrMap{{store.ErrNoDomain, errPortalNotFound}, {store.ErrNotFound, errInvoiceUnknown}}
+	// The boleto's and the DANFE's routes also refuse a boleto the bank
+	// has not registered and a note SEFAZ has not authorized; an event's,
+	// an event not registered; the payer's payment, outside test mode.
+	boletoErrs = append(web.Answers(errBoletoRegistering, errBoletoRejected), pageErrs...)
+	danfeErrs  = append(web.Answers(errNoDANFE), docErrs...)
+	eventErrs  = append(web.Answers(errNoEvent), docErrs...)
+	payErrs    = append(web.Answers(errOnlinePayment), pageErrs...)
 )
 
 // Routes are the payment page's routes.
@@ -61,27 +68,27 @@ func (s *Pages) Routes() []web.Route {
 		// The public payment portal: no tokens but the order's public one
 		// (spec, Authentication 7); rate-limited per client address.
 		{Method: http.MethodGet, Path: "/sales_orders/public_payment/:token", Do: web.Plain(s.publicPayment), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault, Errs: pageErrs,
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "The order's payment page.", Desc: docPublicPayment, Raw: "text/html"}},
-		{Method: http.MethodGet, Path: "/sales_orders/public_boleto/:token", Do: web.Plain(s.publicBoleto), Query: installmentQuery, Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault, Errs: pageErrs,
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "The printable boleto.", Desc: docPublicBoleto, Raw: "text/html"}},
-		{Method: http.MethodGet, Path: "/sales_orders/public_boleto_pdf/:token", Do: web.Plain(s.publicBoletoPDF), Query: installmentQuery, Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault, Errs: pageErrs,
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "The boleto as a PDF (a fincom route).", Desc: docPublicBoletoPDF, Raw: "application/pdf"}},
+			Doc: web.Doc{Example: `fcp_acme_5e0c9b2a7d41f386`, Tag: web.TagPortal, Summary: "The order's payment page.", Desc: docPublicPayment, Raw: "text/html"}},
+		{Method: http.MethodGet, Path: "/sales_orders/public_boleto/:token", Do: web.Plain(s.publicBoleto), Query: installmentQuery, Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault, Errs: boletoErrs,
+			Doc: web.Doc{Example: `fcp_acme_2c7e9d4b1a0f6358`, Tag: web.TagPortal, Summary: "The printable boleto.", Desc: docPublicBoleto, Raw: "text/html"}},
+		{Method: http.MethodGet, Path: "/sales_orders/public_boleto_pdf/:token", Do: web.Plain(s.publicBoletoPDF), Query: installmentQuery, Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault, Errs: boletoErrs,
+			Doc: web.Doc{Example: `fcp_acme_2c7e9d4b1a0f6358`, Tag: web.TagPortal, Summary: "The boleto as a PDF (a fincom route).", Desc: docPublicBoletoPDF, Raw: "application/pdf"}},
 		{Method: http.MethodGet, Path: "/sales_orders/public_pix_qr/:token", Do: web.Plain(s.publicPixQR), Query: installmentQuery, Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault, Errs: pageErrs,
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "The PIX BR Code as a QR code image.", Desc: docPublicPixQR, Raw: "image/png"}},
-		{Method: http.MethodGet, Path: "/sales_orders/public_danfe/:token", Do: web.Plain(s.publicDANFE), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault, Errs: docErrs,
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "The invoice's DANFE page (a fincom route).", Desc: docPublicDANFE, Raw: "text/html"}},
-		{Method: http.MethodGet, Path: "/sales_orders/public_danfe_pdf/:token", Do: web.Plain(s.publicDANFEPDF), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault, Errs: docErrs,
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "The invoice's DANFE as a PDF (a fincom route).", Desc: docPublicDANFEPDF, Raw: "application/pdf"}},
+			Doc: web.Doc{Example: `fcp_acme_5e0c9b2a7d41f386`, Tag: web.TagPortal, Summary: "The PIX BR Code as a QR code image.", Desc: docPublicPixQR, Raw: "image/png"}},
+		{Method: http.MethodGet, Path: "/sales_orders/public_danfe/:token", Do: web.Plain(s.publicDANFE), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault, Errs: danfeErrs,
+			Doc: web.Doc{Example: `fcp_acme_5e0c9b2a7d41f386`, Tag: web.TagPortal, Summary: "The invoice's DANFE page (a fincom route).", Desc: docPublicDANFE, Raw: "text/html"}},
+		{Method: http.MethodGet, Path: "/sales_orders/public_danfe_pdf/:token", Do: web.Plain(s.publicDANFEPDF), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault, Errs: danfeErrs,
+			Doc: web.Doc{Example: `fcp_acme_5e0c9b2a7d41f386`, Tag: web.TagPortal, Summary: "The invoice's DANFE as a PDF (a fincom route).", Desc: docPublicDANFEPDF, Raw: "application/pdf"}},
 		{Method: http.MethodGet, Path: "/sales_orders/public_nf_xml/:token", Do: web.Plain(s.publicNFXML), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault, Errs: docErrs,
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "The authorized invoice's XML (a fincom route).", Desc: docPublicNFXML, Raw: "application/xml"}},
-		{Method: http.MethodGet, Path: "/sales_orders/public_nf_cancellation_xml/:token", Do: web.Plain(s.publicEventXML(invoicing.EventCancellation)), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault, Errs: docErrs,
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "The invoice's cancellation event as the authority registered it (a fincom route).", Desc: docPublicCancellationXML, Raw: "application/xml"}},
-		{Method: http.MethodGet, Path: "/sales_orders/public_nf_correction_xml/:token", Do: web.Plain(s.publicEventXML(invoicing.EventCorrection)), Query: sequenceQuery, Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault, Errs: docErrs,
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "The invoice's correction letter as the authority registered it (a fincom route).", Desc: docPublicCorrectionXML, Raw: "application/xml"}},
+			Doc: web.Doc{Example: `fcp_acme_5e0c9b2a7d41f386`, Tag: web.TagPortal, Summary: "The authorized invoice's XML (a fincom route).", Desc: docPublicNFXML, Raw: "application/xml"}},
+		{Method: http.MethodGet, Path: "/sales_orders/public_nf_cancellation_xml/:token", Do: web.Plain(s.publicEventXML(invoicing.EventCancellation)), Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault, Errs: eventErrs,
+			Doc: web.Doc{Example: `fcp_acme_5e0c9b2a7d41f386`, Tag: web.TagPortal, Summary: "The invoice's cancellation event as the authority registered it (a fincom route).", Desc: docPublicCancellationXML, Raw: "application/xml"}},
+		{Method: http.MethodGet, Path: "/sales_orders/public_nf_correction_xml/:token", Do: web.Plain(s.publicEventXML(invoicing.EventCorrection)), Query: sequenceQuery, Auth: web.AuthPublic, Envelope: web.EnvHTML, Texts: web.TextsDefault, Errs: eventErrs,
+			Doc: web.Doc{Example: `fcp_acme_8a3d6f1e0c9b7254`, Tag: web.TagPortal, Summary: "The invoice's correction letter as the authority registered it (a fincom route).", Desc: docPublicCorrectionXML, Raw: "application/xml"}},
 		{Path: "/sales_orders/public_event", Do: web.Handle(s.publicEvent), Auth: web.AuthPublic, Texts: web.TextsDefault, Errs: pageErrs,
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "Record a portal event (viewed, copied the PIX code, ...).", Desc: docPublicEvent, Resp: web.Done}},
-		{Path: "/sales_orders/public_pay", Do: web.Handle(s.publicPay), Auth: web.AuthPublic, Texts: web.TextsDefault, Errs: pageErrs,
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "Pay from the portal: test mode's simulated payer; 409 outside test mode.", Desc: docPublicPay, Resp: web.WithMessage{Data: store.Payment{}}}},
+			Doc: web.Doc{Example: `{"token": "fcp_acme_5e0c9b2a7d41f386", "event": "copied_pix"}`, Tag: web.TagPortal, Summary: "Record a portal event (viewed, copied the PIX code, ...).", Desc: docPublicEvent, Resp: web.Done}},
+		{Path: "/sales_orders/public_pay", Do: web.Handle(s.publicPay), Auth: web.AuthPublic, Texts: web.TextsDefault, Errs: payErrs,
+			Doc: web.Doc{Example: `{"token": "fcp_acme_5e0c9b2a7d41f386"}`, Tag: web.TagPortal, Summary: "Pay from the portal: test mode's simulated payer; 409 outside test mode.", Desc: docPublicPay, Resp: web.WithMessage{Data: store.Payment{}}}},
 	}
 }
 

@@ -48,8 +48,13 @@ type Doc struct {
 	Raw                string
 	Multipart          bool
 	// Example and RespExample are a request body and its answer as JSON
-	// texts, shown in the document beside the schemas.
+	// texts, shown in the document beside the schemas; a GET route's
+	// Example is its path's token.
 	Example, RespExample string
+	// ExampleFile names the file a multipart example sends beside
+	// Example (its metadata part): a route that reads a file has its
+	// example there, not as a JSON body.
+	ExampleFile string
 }
 
 // Action is a route's handler and the request struct it decodes (nil when
@@ -85,6 +90,16 @@ func Plain(fn handler) Action { return Action{run: fn} }
 type ErrMap []struct {
 	Err error
 	To  *Error
+}
+
+// Answers lists errors a route's handler returns as they are, to be
+// named in the document beside the errors it maps.
+func Answers(errs ...*Error) ErrMap {
+	out := make(ErrMap, len(errs))
+	for i, e := range errs {
+		out[i].Err, out[i].To = e, e
+	}
+	return out
 }
 
 // Answer maps err to the route's answer: errMissing to the route's
