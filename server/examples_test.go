@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -31,6 +32,8 @@ const (
 	examplePublic       = "fcp_acme_5e0c9b2a7d41f386"
 	examplePublicBoleto = "fcp_acme_2c7e9d4b1a0f6358"
 	examplePublicLetter = "fcp_acme_8a3d6f1e0c9b7254"
+	// The webhook secret of unit B's PSP (exampleRecords connects it).
+	exampleHook = "fcw_acme_6b1d0e9f3a2c7458"
 )
 
 // exampleID is the id the examples give the nth record the fixture lacks
@@ -140,6 +143,7 @@ func exampleRecords(t *testing.T, s *Server, ds *store.Domains) map[string]strin
 		t.Fatalf("the correction letter: %d %s", rec.Code, rec.Body)
 	}
 	set(22, letter)
+	ids[exampleHook] = exampleWebhook(t, ds)
 	return ids
 }
 
@@ -199,6 +203,41 @@ func exampleFiles(t *testing.T, h http.Handler, ids map[string]string) map[strin
 	}
 }
 
+// exampleWebhook connects unit B to a PSP on a loopback port where none
+// listens, and answers its webhook's secret: the PSP's callbacks are
+// taken and each Pix, recurrence or charge asked of the PSP, which does
+// not answer (unit A's charges stay at test mode's local PSP).
+func exampleWebhook(t *testing.T, ds *store.Domains) string {
+	t.Helper()
+	ctx := context.Background()
+	cert, err := certs.TestCertificate("Acme Filial", "11222333000262", fixedNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealedKey, err := testKeys.SealKey(cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, release, err := ds.Acquire(ctx, "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	u, err := db.UnitByToken(ctx, fx.tokens["unitB"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SetUnitPSP(ctx, u.ID, store.UnitPSP{BaseURL: "https://127.0.0.1:1/api/v2", TokenURL: "https://127.0.0.1:1/oauth/token", ClientID: "acme",
+		SecretSealed: testKeys.Seal([]byte("segredo")), Cert: cert.Cert.Raw, KeySealed: sealedKey, PixKey: "11222333000262"}); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := db.UnitPSP(ctx, u.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return conn.WebhookSecret
+}
+
 // firstFileOfContract answers the token of a contract's first file.
 func firstFileOfContract(t *testing.T, h http.Handler, id string) any {
 	t.Helper()
@@ -234,20 +273,29 @@ func TestExamplesAnswer(t *testing.T) {
 	answers := map[string]json.RawMessage{}
 	checked := 0
 	for _, rt := range s.routes {
-		if rt.Doc.Example == "" || strings.HasPrefix(rt.Path, "/_test/") {
+		if (rt.Doc.Example == "" && rt.Doc.ExampleParam == "") || strings.HasPrefix(rt.Path, "/_test/") {
 			continue
 		}
 		body := strings.NewReplacer(pairs...).Replace(rt.Doc.Example)
+		path := rt.Path
+		if i := strings.Index(path, "/:"); i >= 0 {
+			if ids[rt.Doc.ExampleParam] == "" {
+				t.Fatalf("%s: its example's %s stands for no record", rt.Path, rt.Doc.ExampleParam)
+			}
+			j := strings.Index(path[i+1:], "/")
+			if j < 0 {
+				j = len(path) - i - 1
+			}
+			path = path[:i+1] + ids[rt.Doc.ExampleParam] + path[i+1+j:]
+		}
 		var rec *httptest.ResponseRecorder
 		if f := rt.Doc.ExampleFile; f != "" {
 			if files[f] == nil {
 				t.Fatalf("%s: no file %s", rt.Path, f)
 			}
-			rec = doMultipart(h, rt.Path, body, map[string][]byte{f: files[f]})
-		} else if rt.MethodOf() == http.MethodGet {
-			rec = do(h, http.MethodGet, strings.Replace(rt.Path, ":token", body, 1), "")
+			rec = doMultipart(h, path, body, map[string][]byte{f: files[f]})
 		} else {
-			rec = do(h, rt.MethodOf(), rt.Path, body)
+			rec = do(h, rt.MethodOf(), path, body)
 		}
 		if rec.Code/100 != 2 {
 			t.Errorf("%s: its example answers %d %s", rt.Path, rec.Code, rec.Body)

@@ -136,13 +136,13 @@ func (s *API) RouteTable() []web.Route {
 		// The PSP's callback (beyond the spec): the unit's webhook address,
 		// under a secret path part; each Pix is confirmed with the PSP.
 		{Path: "/psp/:secret/pix", Do: web.Plain(pspHooks{s}.pixHook), Auth: web.AuthPublic, Texts: web.TextsDefault, Errs: hookErrs,
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "The PSP's webhook: Pix arrived (the API Pix's callback); each is confirmed with the PSP; a fincom route.", Desc: docPSPHook,
+			Doc: web.Doc{Example: `{"pix": [{"endToEndId": "E12345678202611221200a1b2c3d4e5f", "txid": "fincom7f3a9c2e5b1d4086a2c9e7f1b3d5", "valor": "47.30", "horario": "2026-11-22T12:00:00.000Z", "chave": "11222333000181"}]}`, ExampleParam: "fcw_acme_6b1d0e9f3a2c7458", Tag: web.TagPortal, Summary: "The PSP's webhook: Pix arrived (the API Pix's callback); each is confirmed with the PSP; a fincom route.", Desc: docPSPHook,
 				Resp: map[string]int{}}},
 		{Path: "/psp/:secret/rec", Do: web.Plain(pspHooks{s}.recHook), Auth: web.AuthPublic, Texts: web.TextsDefault, Errs: hookErrs,
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "The PSP's webhook: a PIX automático recurrence changed; each is asked of the PSP; a fincom route.", Desc: docRecHook,
+			Doc: web.Doc{Example: `{"recs": [{"idRec": "RR1234567820261122abcdefghijk", "status": "APROVADA"}]}`, ExampleParam: "fcw_acme_6b1d0e9f3a2c7458", Tag: web.TagPortal, Summary: "The PSP's webhook: a PIX automático recurrence changed; each is asked of the PSP; a fincom route.", Desc: docRecHook,
 				Resp: map[string]int{}}},
 		{Path: "/psp/:secret/cobr", Do: web.Plain(pspHooks{s}.cobrHook), Auth: web.AuthPublic, Texts: web.TextsDefault, Errs: hookErrs,
-			Doc: web.Doc{Tag: web.TagPortal, Summary: "The PSP's webhook: a PIX automático charge changed; each is asked of the PSP; a fincom route.", Desc: docCobRHook,
+			Doc: web.Doc{Example: `{"cobsr": [{"idRec": "RR1234567820261122abcdefghijk", "txid": "3136957d93134f2184b369e8f1c0729d", "status": "CONCLUIDA"}]}`, ExampleParam: "fcw_acme_6b1d0e9f3a2c7458", Tag: web.TagPortal, Summary: "The PSP's webhook: a PIX automático charge changed; each is asked of the PSP; a fincom route.", Desc: docCobRHook,
 				Resp: map[string]int{}}},
 		// Purchases and the NF-e inbox (spec: 403 "Invalid data", 500 "Erro
 		// desconhecido", as /list_sales_orders).

@@ -211,8 +211,8 @@ func Document(routes []web.Route) ([]byte, error) {
 				}
 				param := map[string]any{"name": seg[1:], "in": "path", "required": true,
 					"description": desc, "schema": map[string]any{"type": "string"}}
-				if rt.MethodOf() == http.MethodGet && d.Example != "" {
-					param["example"] = d.Example
+				if d.ExampleParam != "" {
+					param["example"] = d.ExampleParam
 				}
 				params = append(params, param)
 			}

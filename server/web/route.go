@@ -48,9 +48,9 @@ type Doc struct {
 	Raw                string
 	Multipart          bool
 	// Example and RespExample are a request body and its answer as JSON
-	// texts, shown in the document beside the schemas; a GET route's
-	// Example is its path's token.
-	Example, RespExample string
+	// texts, shown in the document beside the schemas; ExampleParam is the
+	// example of the path's parameter (a public token, a webhook's secret).
+	Example, RespExample, ExampleParam string
 	// ExampleFile names the file a multipart example sends beside
 	// Example (its metadata part): a route that reads a file has its
 	// example there, not as a JSON body.
