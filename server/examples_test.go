@@ -144,6 +144,12 @@ func exampleRecords(t *testing.T, s *Server, ds *store.Domains) map[string]strin
 	}
 	set(22, letter)
 	ids[exampleHook] = exampleWebhook(t, ds)
+	// Charged orders for test mode's payer, bank and clock.
+	for n, body := range map[int]string{23: serviceOrder, 24: serviceOrder, 25: productOrder, 26: serviceOrder, 27: serviceOrder} {
+		id := order(body)
+		charge(id)
+		set(n, id)
+	}
 	return ids
 }
 
@@ -273,7 +279,7 @@ func TestExamplesAnswer(t *testing.T) {
 	answers := map[string]json.RawMessage{}
 	checked := 0
 	for _, rt := range s.routes {
-		if (rt.Doc.Example == "" && rt.Doc.ExampleParam == "") || strings.HasPrefix(rt.Path, "/_test/") {
+		if rt.Doc.Example == "" && rt.Doc.ExampleParam == "" {
 			continue
 		}
 		body := strings.NewReplacer(pairs...).Replace(rt.Doc.Example)

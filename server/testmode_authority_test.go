@@ -193,7 +193,7 @@ func TestTestModeExamples(t *testing.T) {
 		if rt.Doc.Example == "" || rt.Doc.RespExample == "" || rt.Path == "/_test/authority_log" {
 			continue
 		}
-		body := strings.Replace(rt.Doc.Example, "fca_acme_8f2c…", "{{access}}", 1)
+		body := strings.Replace(rt.Doc.Example, exampleAccess, "{{access}}", 1)
 		rec := do(h, rt.MethodOf(), rt.Path, body)
 		var got, want any
 		json.Unmarshal(rec.Body.Bytes(), &got)
