@@ -338,6 +338,27 @@ func answerViolation(method, route string, status int, body []byte) error {
 	return sch.Validate(inst)
 }
 
+// requestViolation validates a JSON request body against the document's
+// schema of the route's body.
+func requestViolation(route string, body []byte) error {
+	contract.once.Do(loadContract)
+	contract.mu.Lock()
+	defer contract.mu.Unlock()
+	if contract.err != nil {
+		return contract.err
+	}
+	ptr := "file:///openapi.json#/paths/" + jsonPointerEscape(openapi.OpenAPIPath(route)) + "/post/requestBody/content/application~1json/schema"
+	sch, err := contract.compiler.Compile(ptr)
+	if err != nil {
+		return err
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(canonicalNames(http.MethodPost, route, body)))
+	if err != nil {
+		return err
+	}
+	return sch.Validate(inst)
+}
+
 // canonicalNames renames the aliases a request used to the names the
 // document lists: a required field is required under its canonical name
 // (client generators cannot read "one of these names"), and the document

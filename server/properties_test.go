@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -233,9 +234,21 @@ func documentedBodies(t *testing.T, s *Server, h http.Handler) []documentedBody 
 				merged = map[string]any{}
 				b.props[name] = merged
 			}
-			for k, v := range resolve(p.(map[string]any)) {
+			r := resolve(p.(map[string]any))
+			for k, v := range r {
 				if _, has := merged[k]; !has {
 					merged[k] = v
+				}
+			}
+			// A group that may be null: its object's words too.
+			for _, alt := range asList(r["anyOf"]) {
+				if asMap(alt)["$ref"] == nil {
+					continue
+				}
+				for k, v := range resolve(asMap(alt)) {
+					if _, has := merged[k]; !has {
+						merged[k] = v
+					}
 				}
 			}
 		}
@@ -333,4 +346,116 @@ func TestRequiredNeverNull(t *testing.T) {
 			}
 		}
 	}
+}
+
+var verboseBoundaries = flag.Bool("boundaries-verbose", false, "TestBoundariesOfExamples lists the changes the document takes and the server refuses")
+
+// TestBoundariesOfExamples changes one field at a time of every route's
+// request example (a body the server takes, on the records the examples
+// name): null, the wrong JSON type, blank, past its maxLength, outside its
+// pattern, its enum or its format, or left out. Every change the
+// document's schema refuses must be refused by the server (4xx), so that
+// a rule the document states is one the server applies; none may fail the
+// server (5xx).
+func TestBoundariesOfExamples(t *testing.T) {
+	s, ds := newTestModeServer(t)
+	h := s.Handler()
+	ids := exampleRecords(t, s, ds)
+	pairs := []string{exampleAccess, expand("{{access}}"), exampleUnit, expand("{{unitA}}")}
+	for k, v := range ids {
+		pairs = append(pairs, k, v)
+	}
+	fill := strings.NewReplacer(pairs...)
+	docs := map[string]documentedBody{}
+	for _, b := range documentedBodies(t, s, h) {
+		docs[b.route.Path] = b
+	}
+	refused, cases := 0, 0
+	for _, rt := range s.routes {
+		b, ok := docs[rt.Path]
+		if !ok || rt.Doc.Example == "" || rt.Doc.ExampleFile != "" || strings.HasPrefix(rt.Path, "/_test/") {
+			continue
+		}
+		var base map[string]any
+		if err := json.Unmarshal([]byte(fill.Replace(rt.Doc.Example)), &base); err != nil {
+			t.Fatalf("%s: %v", rt.Path, err)
+		}
+		var names []string
+		for name := range b.props {
+			if name != "access_token" && name != "unit_token" && name != "unit_tokens" && name != "token_tec" {
+				names = append(names, name)
+			}
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			for what, v := range boundaryValues(b.props[name]) {
+				body := map[string]any{}
+				for k, x := range base {
+					body[k] = x
+				}
+				if v == leaveOut {
+					delete(body, name)
+				} else {
+					body[name] = v
+				}
+				raw, _ := json.Marshal(body)
+				invalid := requestViolation(rt.Path, raw) != nil
+				rec := do(h, http.MethodPost, rt.Path, string(raw))
+				if rec.Code >= 500 {
+					t.Errorf("%s, %s %s: %d %s", rt.Path, name, what, rec.Code, rec.Body)
+				}
+				if !invalid {
+					if rec.Code >= 400 && *verboseBoundaries {
+						t.Logf("%s, %s %s: the document takes it, the server answered %d %.200s", rt.Path, name, what, rec.Code, rec.Body)
+					}
+					continue
+				}
+				cases++
+				if rec.Code < 400 {
+					t.Errorf("%s, %s %s: the document refuses it, the server answered %d %.200s", rt.Path, name, what, rec.Code, rec.Body)
+				} else {
+					refused++
+				}
+			}
+		}
+	}
+	t.Logf("%d requests the document refuses, %d refused", cases, refused)
+	if cases < 300 {
+		t.Fatalf("only %d changes the document refuses", cases)
+	}
+}
+
+// leaveOut marks the boundary of a field left out of the body.
+var leaveOut = &struct{}{}
+
+// boundaryValues are the values at the edges of a property's schema, by
+// name.
+func boundaryValues(p map[string]any) map[string]any {
+	out := map[string]any{"null": nil, "left out": leaveOut, "blank": "", "an object": map[string]any{"x": 1}, "a list": []any{1},
+		"a number": 7, "true": true, "a text": "zz-not-a-value", "an impossible date": "2026-02-30", "a date out of form": "30/02/2026"}
+	var strs []map[string]any
+	strs = append(strs, p)
+	for _, k := range []string{"anyOf", "oneOf"} {
+		for _, alt := range asList(p[k]) {
+			strs = append(strs, asMap(alt))
+		}
+	}
+	for _, s := range strs {
+		if n, ok := s["maxLength"].(float64); ok {
+			out["past its maxLength"] = strings.Repeat("é", int(n)+1)
+		}
+		if pat, ok := s["pattern"].(string); ok {
+			re, err := regexp.Compile(pat)
+			if err != nil {
+				continue
+			}
+			for _, c := range []string{"#", "x", "0", "00000", "ABC-123", "9999-99-99", " 1 ", "1.234,56", "a@b"} {
+				if !re.MatchString(c) {
+					out["outside its pattern ("+c+")"] = c
+					break
+				}
+			}
+		}
+	}
+	return out
 }

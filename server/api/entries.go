@@ -44,7 +44,7 @@ type entryRequest struct {
 	IDToken         string       `json:"id_token" alias:"token"`
 	Description     *string      `json:"description" max:"short"`
 	Value           *store.Money `json:"value"`
-	DueDate         *string      `json:"due_date" format:"date"`
+	DueDate         *string      `json:"due_date" format:"date" blank:"refused"`
 	PayDay          *string      `json:"pay_day" pattern:"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"`
 	CompetenceDate  *string      `json:"competence_date" pattern:"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"`
 	Category        *string      `json:"id_token_category" alias:"category_token" max:"short"`

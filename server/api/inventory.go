@@ -115,8 +115,12 @@ func (q *movementRequest) Apply(f *store.MovementFields) error {
 	if err := isoDate(&f.ValidationDate, q.ValidationDate, errInvalidValidation); err != nil {
 		return err
 	}
-	if err := isoDate(&f.DateInOut, q.DateInOut, errInvalidMoveDate); err != nil {
-		return err
+	// A movement always has its day: blank is as not sent (today on an
+	// insert, unchanged on an update).
+	if q.DateInOut != nil && strings.TrimSpace(*q.DateInOut) != "" {
+		if err := isoDate(&f.DateInOut, q.DateInOut, errInvalidMoveDate); err != nil {
+			return err
+		}
 	}
 	switch {
 	case f.ProductToken == "" || f.Quantity.IsZero():

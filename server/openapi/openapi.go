@@ -346,7 +346,7 @@ func (g *schemaGen) requestBody(rt *web.Route) map[string]any {
 		required, _ := body["required"].([]string)
 		for _, n := range need {
 			if p, ok := props[n].(map[string]any); ok {
-				props[n] = notNull(p)
+				props[n] = requiredField(p)
 			}
 			if !slices.Contains(required, n) {
 				required = append(required, n)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"fincom/server/registers"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -217,6 +218,43 @@ func notNull(s map[string]any) map[string]any {
 	return out
 }
 
+// requiredField is a field a request must send: never null (the decoder
+// reads null as missing) nor blank (a blank text is missing too), so its
+// day or address has its format again and a text at least one character
+// that is not a space.
+func requiredField(s map[string]any) map[string]any {
+	out := notNull(s)
+	switch out["pattern"] {
+	case blankOrDay:
+		delete(out, "pattern")
+		out["format"] = "date"
+	case blankOrEmail:
+		delete(out, "pattern")
+		out["format"] = "email"
+	}
+	if d, ok := out["description"].(string); ok {
+		d = strings.TrimSpace(strings.NewReplacer(blankDayNote, "", blankEmailNote, "").Replace(d))
+		if d == "" {
+			delete(out, "description")
+		} else {
+			out["description"] = d
+		}
+	}
+	switch enum := out["enum"].(type) {
+	case []any:
+		out["enum"] = slices.DeleteFunc(slices.Clone(enum), func(e any) bool { return e == "" })
+	case []string:
+		out["enum"] = slices.DeleteFunc(slices.Clone(enum), func(e string) bool { return e == "" })
+	}
+	if out["type"] == "string" && out["enum"] == nil && out["format"] == nil {
+		out["minLength"] = 1
+		if out["pattern"] == nil {
+			out["pattern"] = `\S`
+		}
+	}
+	return out
+}
+
 // ref answers a $ref to the struct's component, generating it once; a
 // struct read in requests and written in responses gets one of each.
 func (g *schemaGen) ref(t reflect.Type, input bool) map[string]any {
@@ -332,16 +370,23 @@ func (g *schemaGen) fields(t reflect.Type, input bool, props map[string]any, req
 			}
 		}
 		if input && f.Tag.Get("required") == "true" {
-			s = notNull(s) // a list's null is no list: missing
+			s = requiredField(s) // a list's null is no list: missing
 		}
 		if lo, hi, ok := web.TagRange(f); ok {
 			s["minimum"], s["maximum"] = lo, hi
 		}
 		if input && f.Tag.Get("required") != "true" {
 			switch f.Type.Kind() {
-			case reflect.String, reflect.Bool, reflect.Int, reflect.Int64:
+			case reflect.String, reflect.Bool, reflect.Int, reflect.Int64, reflect.Map:
 				// The decoder reads null as not sent, as an absent field.
 				s = orNull(s)
+			case reflect.Pointer, reflect.Struct:
+				if strings.HasPrefix(f.Tag.Get("decode"), "group") || f.Type.Kind() == reflect.Pointer && f.Type.Elem().Kind() == reflect.Struct {
+					s = orNull(s) // a group sent null: not sent
+				}
+			}
+			if f.Tag.Get("blank") != "refused" {
+				s = blankIsNone(s)
 			}
 		}
 		var notes []string
@@ -359,6 +404,9 @@ func (g *schemaGen) fields(t reflect.Type, input bool, props map[string]any, req
 				notes = append(notes, "Also accepted as `"+strings.ReplaceAll(a, ",", "`, `")+"`.")
 			}
 		}
+		if d, ok := s["description"].(string); ok && notes != nil {
+			notes = append(notes, d)
+		}
 		if notes != nil {
 			s = withDescription(s, strings.Join(notes, " "))
 		}
@@ -373,6 +421,70 @@ func (g *schemaGen) fields(t reflect.Type, input bool, props map[string]any, req
 			*required = append(*required, name)
 		}
 	}
+}
+
+// Blank dates and addresses: the day's or the address's pattern, or "",
+// and what the document says of them.
+const (
+	blankOrDay     = `^([0-9]{4}-[0-9]{2}-[0-9]{2})?$`
+	blankOrEmail   = "^(" + registers.EmailPattern + ")?$"
+	blankDayNote   = "A real day, YYYY-MM-DD; blank is none."
+	blankEmailNote = "An e-mail address (RFC 5322 dot-atom, at most 254 characters); blank is none."
+)
+
+// blankIsNone documents what the server does with an optional text sent
+// blank: a choice blank is as not sent (the decoder's rule), a day or an
+// address blank is none (a filter left open, a date or address cleared).
+// So the schema admits "" beside the field's choices, and a day's or an
+// address's pattern stands for its format (a format admits no "").
+func blankIsNone(s map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range s {
+		out[k] = v
+	}
+	withBlank := func(enum any) any {
+		switch list := enum.(type) {
+		case []string:
+			if !slices.Contains(list, "") {
+				return append(slices.Clone(list), "")
+			}
+		case []any:
+			if !slices.Contains(list, any("")) {
+				return append(slices.Clone(list), "")
+			}
+		}
+		return enum
+	}
+	if typ := out["type"]; out["enum"] != nil && (typ == "string" || slices.Contains(asStrings(typ), "string")) {
+		out["enum"] = withBlank(out["enum"])
+	}
+	if alts, ok := out["oneOf"].([]any); ok {
+		list := make([]any, len(alts))
+		for i, a := range alts {
+			alt, _ := a.(map[string]any)
+			if alt["type"] == "string" && alt["enum"] != nil {
+				alt = map[string]any{"type": "string", "enum": withBlank(alt["enum"])}
+			}
+			list[i] = alt
+		}
+		out["oneOf"] = list
+	}
+	switch out["format"] {
+	case "date":
+		delete(out, "format")
+		out["pattern"] = blankOrDay
+		out = withDescription(out, blankDayNote)
+	case "email":
+		delete(out, "format")
+		out["pattern"] = blankOrEmail
+		out = withDescription(out, blankEmailNote)
+	}
+	return out
+}
+
+func asStrings(v any) []string {
+	l, _ := v.([]string)
+	return l
 }
 
 // enumSchema documents a field of closed vocabulary: a text, or a code a

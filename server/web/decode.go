@@ -238,6 +238,12 @@ type fieldInfo struct {
 	// Choices (`enum:"in,out,all"`): the values a text or code field
 	// takes; another is refused (choiceError) and the OpenAPI document
 	// lists them. Empty is "not sent".
+	//
+	// An optional text sent blank is none (a choice or filter not sent, a
+	// date or address cleared), and the OpenAPI document admits "" for it;
+	// `blank:"refused"` marks one whose handler refuses it blank (an
+	// entry's due date), which the document then does not admit
+	// (TestBoundariesOfExamples holds the two together).
 	Choices []string
 }
 

@@ -13,8 +13,6 @@ import (
 	"net/http"
 	"time"
 
-	openapi_types "github.com/oapi-codegen/runtime/types"
-
 	"fincomclients/oapi"
 )
 
@@ -99,8 +97,9 @@ func run(ctx context.Context, base string) error {
 	desc, provider, automation := "Consultoria", oapi.OrderChargeInputProviderBank("provider_a"), true
 	// São Paulo's today (no daylight saving since 2019), the server's.
 	now := time.Now().In(time.FixedZone("-03", -3*3600))
-	today := openapi_types.Date{Time: now}
-	from, to := openapi_types.Date{Time: now.AddDate(0, 0, -1)}, openapi_types.Date{Time: now.AddDate(0, 0, 1)}
+	// The optional days are texts (blank is none), YYYY-MM-DD.
+	today := now.Format(time.DateOnly)
+	from, to := now.AddDate(0, 0, -1).Format(time.DateOnly), now.AddDate(0, 0, 1).Format(time.DateOnly)
 	or, err := c.InsertSalesOrderWithResponse(ctx, oapi.InsertSalesOrderJSONRequestBody{AccessToken: access, UnitToken: unit,
 		Pv:          &oapi.OrderPVInput{IdTokenContact: contact.Token, Description: desc, Value: value},
 		Faturamento: &oapi.OrderFaturamentoInput{IdTokenCategory: category, EstimatedPaymentDate: &today, InAutomation: &automation},

@@ -77,11 +77,11 @@ func run(ctx context.Context, base string) error {
 	// São Paulo's today (no daylight saving since 2019), the server's.
 	now := time.Now().In(time.FixedZone("-03", -3*3600))
 	order, err := want[ogen.InsertSalesOrderOK](c.InsertSalesOrder(ctx, &ogen.InsertSalesOrderReq{AccessToken: access, UnitToken: unit,
-		Pv: ogen.NewOptOrderPVInput(ogen.OrderPVInput{IDTokenContact: contact.Token, Description: "Consultoria",
+		Pv: ogen.NewOptNilOrderPVInput(ogen.OrderPVInput{IDTokenContact: contact.Token, Description: "Consultoria",
 			Value: ogen.NewStringAmountInput("150.00")}),
-		Faturamento: ogen.NewOptOrderFaturamentoInput(ogen.OrderFaturamentoInput{IDTokenCategory: cats.Data[0].Token.String(),
-			EstimatedPaymentDate: ogen.NewOptNilDate(now), InAutomation: ogen.NewOptNilBool(true)}),
-		Charge: ogen.NewOptOrderChargeInput(ogen.OrderChargeInput{PaymentType: boleto,
+		Faturamento: ogen.NewOptNilOrderFaturamentoInput(ogen.OrderFaturamentoInput{IDTokenCategory: cats.Data[0].Token.String(),
+			EstimatedPaymentDate: ogen.NewOptNilString(now.Format(time.DateOnly)), InAutomation: ogen.NewOptNilBool(true)}),
+		Charge: ogen.NewOptNilOrderChargeInput(ogen.OrderChargeInput{PaymentType: boleto,
 			ProviderBank: ogen.NewOptNilOrderChargeInputProviderBank(ogen.OrderChargeInputProviderBankProviderA)}),
 	}))
 	if err != nil {
@@ -105,7 +105,7 @@ func run(ctx context.Context, base string) error {
 	}
 
 	txs, err := want[ogen.TransactionsOK](c.Transactions(ctx, &ogen.TransactionsReq{AccessToken: access, UnitToken: ogen.NewOptString(unit),
-		FromDate: ogen.NewOptNilDate(now.AddDate(0, 0, -1)), ToDate: ogen.NewOptNilDate(now.AddDate(0, 0, 1))}))
+		FromDate: ogen.NewOptNilString(now.AddDate(0, 0, -1).Format(time.DateOnly)), ToDate: ogen.NewOptNilString(now.AddDate(0, 0, 1).Format(time.DateOnly))}))
 	if err != nil {
 		return fmt.Errorf("transactions: %w", err)
 	}
