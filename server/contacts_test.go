@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
 	"fincom/server/api"
@@ -217,7 +218,7 @@ func TestEmailFormat(t *testing.T) {
 	}
 }
 
-// TestRequestPatterns: a CPF, CNPJ, CEP or access key is taken in every
+// TestRequestPatterns: a CPF, CNPJ, CEP, state, IBGE code or access key is taken in every
 // form the document's pattern admits (the contract check validates each
 // accepted request against it) and refused in any other, in the route's
 // own words.
@@ -237,6 +238,12 @@ func TestRequestPatterns(t *testing.T) {
 		{name: "cpf odd separators", path: "/insert_contact", body: contact("natural_person", "314_159_265_90", "01310-100"), status: 400, text: "Invalid CPF."},
 		{name: "cnpj with spaces inside", path: "/insert_contact", body: contact("legal", "11 222 333 0001 81", "01310-100"), status: 400, text: "Invalid CNPJ."},
 		{name: "cep with letters", path: "/insert_contact", body: contact("natural_person", "314.159.265-90", "01310-1OO"), status: 400, text: "Invalid zip_code. Use 8 digits."},
+		{name: "state in lower case", path: "/insert_contact", body: strings.Replace(contact("natural_person", "314.159.265-90", "01310-100"), `"zip_code"`, `"state":" sp ","zip_code"`, 1), status: 200},
+		{name: "state spelled out", path: "/insert_contact", body: strings.Replace(contact("natural_person", "314.159.265-90", "01310-100"), `"zip_code"`, `"state":"São Paulo","zip_code"`, 1), status: 400, text: "Invalid state. Use the two-letter abbreviation."},
+		{name: "state not one of the 27", path: "/insert_contact", body: strings.Replace(contact("natural_person", "314.159.265-90", "01310-100"), `"zip_code"`, `"state":"XX","zip_code"`, 1), status: 400, text: "Invalid state. Use the two-letter abbreviation."},
+		{name: "ibge code", path: "/insert_contact", body: strings.Replace(contact("natural_person", "314.159.265-90", "01310-100"), `"zip_code"`, `"city_ibge":" 3550308 ","zip_code"`, 1), status: 200},
+		{name: "ibge code punctuated", path: "/insert_contact", body: strings.Replace(contact("natural_person", "314.159.265-90", "01310-100"), `"zip_code"`, `"city_ibge":"3550-308","zip_code"`, 1), status: 400, text: "Invalid city_ibge. Use a 7-digit IBGE municipality code."},
+		{name: "ibge code of no municipality", path: "/insert_contact", body: strings.Replace(contact("natural_person", "314.159.265-90", "01310-100"), `"zip_code"`, `"city_ibge":"3599999","zip_code"`, 1), status: 400, text: "Invalid city_ibge. Use a 7-digit IBGE municipality code."},
 		{name: "key in groups", path: "/insert_purchase_order_by_access_key", body: `{` + auth + `,"access_key":"3526 1111 2223 3300 0181 5500 1000 0000 0711 2345 6788"}`, status: 200},
 		{name: "key with dots", path: "/insert_purchase_order_by_access_key", body: `{` + auth + `,"access_key":"3526.1111.2223.3300.0181.5500.1000.0000.0711.2345.6788"}`, status: 422, text: "Invalid access key: use the 44 digits with a valid check digit."},
 	})

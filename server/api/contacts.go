@@ -49,14 +49,14 @@ type ContactRequest struct {
 	Email        *string `json:"email" format:"email" max:"short"`
 	Address      *string `json:"address" max:"short"`
 	ZipCode      *string `json:"zip_code" alias:"zipCode" pattern:"^\\s*([0-9]{2}\\.?[0-9]{3}-?[0-9]{3})?\\s*$"`
-	State        *string `json:"state"`
+	State        *string `json:"state" pattern:"^\\s*([A-Za-z]{2})?\\s*$" doc:"The state's two-letter abbreviation (UF), one of the 27, in any case (sp is SP)."`
 	City         *string `json:"city" max:"short"`
 	Neighborhood *string `json:"neighborhood" max:"short"`
 	Observation  *string `json:"observation" text:"multiline" max:"long"`
 	DataBank     *string `json:"data_bank" alias:"dataBank" text:"multiline" max:"long"`
 	Number       *string `json:"number" max:"short"`
 	Complement   *string `json:"complement" max:"short"`
-	CityIBGE     *string `json:"city_ibge" alias:"ibge"`
+	CityIBGE     *string `json:"city_ibge" alias:"ibge" pattern:"^\\s*([0-9]{7})?\\s*$" doc:"The municipality's 7-digit IBGE code, one of IBGE's table; the city and state are taken from it when not sent. Without it, it is found by city and state."`
 	// StateRegistration is the inscrição estadual, checked by the rule of
 	// the contact's state, or ISENTO.
 	StateRegistration *string `json:"state_registration" alias:"inscricao_estadual,ie"`
@@ -72,10 +72,13 @@ func (q *ContactRequest) fieldCount() int {
 		q.StateRegistration, q.ICMSContributor)
 }
 
-// The shapes of a register and a CEP, from their tags.
+// The shapes of a register, a CEP, a state and an IBGE code, from their
+// tags.
 var (
 	registerShape = web.TagPattern(ContactRequest{}, "Register")
 	zipShape      = web.TagPattern(ContactRequest{}, "ZipCode")
+	stateShape    = web.TagPattern(ContactRequest{}, "State")
+	ibgeShape     = web.TagPattern(ContactRequest{}, "CityIBGE")
 )
 
 // Apply copies the sent fields onto f, normalized: register without its
@@ -115,6 +118,9 @@ func (q *ContactRequest) Apply(f *store.ContactFields) error {
 		f.ZipCode = brdoc.Digits(*q.ZipCode)
 	}
 	if q.State != nil {
+		if !stateShape.MatchString(*q.State) {
+			return registers.ErrInvalidState
+		}
 		f.State = strings.ToUpper(strings.TrimSpace(*q.State))
 	}
 	if q.StateRegistration != nil {
@@ -137,7 +143,10 @@ func (q *ContactRequest) Apply(f *store.ContactFields) error {
 	// sent, else from the city's name and state.
 	switch {
 	case q.CityIBGE != nil:
-		f.CityIBGE = brdoc.Digits(*q.CityIBGE)
+		if !ibgeShape.MatchString(*q.CityIBGE) {
+			return errInvalidCityIBGE
+		}
+		f.CityIBGE = strings.TrimSpace(*q.CityIBGE)
 		if m, ok := brdoc.LookupIBGE(f.CityIBGE); f.CityIBGE != "" && !ok {
 			return errInvalidCityIBGE
 		} else if ok && f.City == "" {
