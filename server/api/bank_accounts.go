@@ -21,18 +21,18 @@ var (
 // /update_bank_account (spec, Bank account). Optional fields may be omitted
 // or null.
 type bankAccountRequest struct {
-	IDToken            string        `json:"id_token" alias:"token"`
+	IDToken            string        `json:"id_token" alias:"token" doc:"The bank account's token (an update's)."`
 	IDTokenBank        *string       `json:"id_token_bank" max:"short"`
 	IDTokenBankType    *string       `json:"id_token_bank_type" max:"short"`
-	Agency             *string       `json:"agency" max:"20"`
-	CurrentAccount     *string       `json:"current_account" max:"30"`
-	Observation        *string       `json:"observation" text:"multiline" max:"long"`
-	CodeBank           *string       `json:"code_bank"`
-	DvAgencia          *string       `json:"dv_agencia" max:"2"`
-	DvConta            *string       `json:"dv_conta" max:"2"`
-	NickName           *string       `json:"nick_name" max:"short"`
-	OpeningBalance     *store.Number `json:"opening_balance"`
-	OpeningBalanceDate *string       `json:"opening_balance_date"`
+	Agency             *string       `json:"agency" max:"20" doc:"The branch number (agência), without its check digit."`
+	CurrentAccount     *string       `json:"current_account" max:"30" doc:"The account number, without its check digit."`
+	Observation        *string       `json:"observation" text:"multiline" max:"long" doc:"Free notes about the account (several lines)."`
+	CodeBank           *string       `json:"code_bank" doc:"The bank's three-digit COMPE code, instead of id_token_bank."`
+	DvAgencia          *string       `json:"dv_agencia" max:"2" doc:"The branch's check digit."`
+	DvConta            *string       `json:"dv_conta" max:"2" doc:"The account's check digit."`
+	NickName           *string       `json:"nick_name" max:"short" doc:"The name the account is shown by (BB Principal)."`
+	OpeningBalance     *store.Number `json:"opening_balance" doc:"The balance on opening_balance_date, as a decimal."`
+	OpeningBalanceDate *string       `json:"opening_balance_date" doc:"The day of the opening balance, DD/MM/YYYY."`
 }
 
 func (q *bankAccountRequest) fieldCount() int {
@@ -110,8 +110,8 @@ func (s bankAccounts) updateBankAccount(r *web.Request, q *bankAccountRequest) (
 
 // getBankAccountRequest is the body of /get_bank_account.
 type getBankAccountRequest struct {
-	IDToken string `json:"id_token" alias:"token"`
-	Active  *bool  `json:"active"`
+	IDToken string `json:"id_token" alias:"token" doc:"One account's token; absent: all of the unit's."`
+	Active  *bool  `json:"active" doc:"true or false: only accounts in that state; absent: all."`
 }
 
 // getBankAccount answers one account ({data: {...}}) when `id_token` is

@@ -25,9 +25,9 @@ var (
 )
 
 type remittanceRequest struct {
-	Provider string `json:"provider" enum:"provider_a,provider_b,provider_c" required:"true"`
+	Provider string `json:"provider" enum:"provider_a,provider_b,provider_c" required:"true" doc:"The bank agreement whose remittance is written."`
 	// Sequence downloads a remittance already written again.
-	Sequence *web.FlexInt `json:"sequence"`
+	Sequence *web.FlexInt `json:"sequence" doc:"An earlier remittance's sequence, to download it again; absent: the next one."`
 }
 
 // remittanceFile answers a remittance as the bank takes it: text/plain,
@@ -65,7 +65,7 @@ func (s bankFiles) exportRemittance(r *web.Request, q *remittanceRequest) (any, 
 
 type returnRequest struct {
 	// Provider is the bank's provider; absent, the file's bank code says.
-	Provider string `json:"provider" enum:"provider_a,provider_b,provider_c"`
+	Provider string `json:"provider" enum:"provider_a,provider_b,provider_c" doc:"The bank agreement the return file is of (default: the bank its first columns name)."`
 }
 
 // importReturn applies a bank's return file (multipart: metadata with the
@@ -113,10 +113,10 @@ type foreignDetails struct {
 }
 
 type settleRequest struct {
-	IDToken     string       `json:"id_token" alias:"token" required:"true"`
-	Installment *web.FlexInt `json:"installment"`
-	Amount      *store.Money `json:"amount"`
-	Date        string       `json:"date" format:"date"`
+	IDToken     string       `json:"id_token" alias:"token" required:"true" doc:"The sales order paid."`
+	Installment *web.FlexInt `json:"installment" doc:"The installment paid (default: the first open one)."`
+	Amount      *store.Money `json:"amount" doc:"The amount received (default: the charge's)."`
+	Date        string       `json:"date" format:"date" doc:"The day it was received (default: today)."`
 	BankAccount string       `json:"id_token_bank_account"`
 }
 

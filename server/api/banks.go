@@ -9,7 +9,7 @@ type banks struct{ *API }
 
 // getBanksRequest is the body of /get_banks.
 type getBanksRequest struct {
-	GroupBank string `json:"group_bank" required:"true"`
+	GroupBank string `json:"group_bank" required:"true" doc:"CB banks and credit cooperatives, AC payment institutions and credit companies, CV brokers and distributors."`
 }
 
 // getBanks answers the catalogue's banks of one group by name.

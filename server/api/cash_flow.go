@@ -9,8 +9,8 @@ import (
 type cashFlow struct{ *API }
 
 type cashFlowRequest struct {
-	InitialDate string `json:"initial_date" format:"date"`
-	FinalDate   string `json:"final_date" format:"date"`
+	InitialDate string `json:"initial_date" format:"date" doc:"The first day (default: the first of the current month)."`
+	FinalDate   string `json:"final_date" format:"date" doc:"The last day (default: the last of initial_date's month); at most 365 days after initial_date."`
 }
 
 // cashFlow answers the unit's cash flow between initial_date (default: the

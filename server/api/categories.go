@@ -22,8 +22,8 @@ var (
 // listByTypeRequest is the body of /get_categories and
 // /list_group_categories: a required module type and an optional search.
 type listByTypeRequest struct {
-	Type   string `json:"type" alias:"module_type" required:"true" enum:"in,out"`
-	Search string `json:"search"`
+	Type   string `json:"type" alias:"module_type" required:"true" enum:"in,out" doc:"in (income) or out (expense)."`
+	Search string `json:"search" doc:"Text found in the name or note."`
 }
 
 // getCategories answers the unit's active categories of a type.
@@ -39,11 +39,11 @@ func (s categories) listGroupCategories(r *web.Request, q *listByTypeRequest) (a
 // categoryRequest is the body of /insert_category and /update_category,
 // named as /get_categories returns a category.
 type categoryRequest struct {
-	IDToken        string    `json:"id_token" alias:"token"`
-	ModuleType     *string   `json:"module_type" alias:"type" enum:"in,out"`
-	Category       *string   `json:"category" alias:"name" max:"short"`
-	Note           *string   `json:"note" alias:"description" text:"multiline" max:"long"`
-	CategoryMaster *web.Code `json:"category_master" alias:"id_token_category_master"`
+	IDToken        string    `json:"id_token" alias:"token" doc:"The category's token (an update's)."`
+	ModuleType     *string   `json:"module_type" alias:"type" enum:"in,out" doc:"in (income) or out (expense)."`
+	Category       *string   `json:"category" alias:"name" max:"short" doc:"The category's name, unique within its module type."`
+	Note           *string   `json:"note" alias:"description" text:"multiline" max:"long" doc:"A description of the category (several lines)."`
+	CategoryMaster *web.Code `json:"category_master" alias:"id_token_category_master" doc:"The DRE group it is summed in: a code /list_group_categories lists."`
 }
 
 func (q *categoryRequest) Apply(f *store.CategoryFields) error {

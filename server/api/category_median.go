@@ -19,8 +19,8 @@ var (
 )
 
 type categoryMedianRequest struct {
-	CNPJ string `json:"cnpj" required:"true"`
-	Type string `json:"type" enum:"in,out"`
+	CNPJ string `json:"cnpj" required:"true" doc:"The contact's CNPJ (or CPF), with or without its mask."`
+	Type string `json:"type" enum:"in,out" doc:"in or out: only categories of that module type; absent: both."`
 }
 
 func (q *categoryMedianRequest) Validate() error {

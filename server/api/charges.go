@@ -56,8 +56,8 @@ func (s charges) cancelCharge(r *web.Request, q *web.IdRequest) (any, error) {
 }
 
 type refundRequest struct {
-	IDToken string       `json:"id_token" alias:"token" required:"true"`
-	Amount  *store.Money `json:"amount"`
+	IDToken string       `json:"id_token" alias:"token" required:"true" doc:"The sales order whose PIX payments are refunded."`
+	Amount  *store.Money `json:"amount" doc:"The amount refunded (default: everything received and not yet refunded)."`
 	Reason  string       `json:"reason" doc:"Told to the payer, cut to 140 characters."`
 }
 

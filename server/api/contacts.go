@@ -23,8 +23,8 @@ var (
 )
 
 type getContactsRequest struct {
-	Search   string `json:"search"`
-	Register string `json:"register"`
+	Search   string `json:"search" doc:"Text found in any name, the CPF or the CNPJ."`
+	Register string `json:"register" doc:"Only the contact of this CPF or CNPJ, with or without its mask."`
 }
 
 // getContacts answers the unit's active contacts; `search` matches any name,
@@ -36,34 +36,34 @@ func (s contacts) getContacts(r *web.Request, q *getContactsRequest) (any, error
 // ContactRequest is the body of /insert_contact and /update_contact. Every
 // field is a pointer so that an update tells "not sent" from "emptied".
 type ContactRequest struct {
-	IDToken string  `json:"id_token" alias:"token"`
-	Type    *string `json:"type" enum:"legal,natural_person"`
+	IDToken string  `json:"id_token" alias:"token" doc:"The contact's token (an update's)."`
+	Type    *string `json:"type" enum:"legal,natural_person" doc:"legal for a firm (CNPJ), natural_person for a person (CPF)."`
 	// Register is a CPF or CNPJ (alphanumeric too), with or without
 	// its mask.
-	Register     *string `json:"register" pattern:"^\\s*([0-9]{3}\\.?[0-9]{3}\\.?[0-9]{3}-?[0-9]{2}|[0-9A-Za-z]{2}\\.?[0-9A-Za-z]{3}\\.?[0-9A-Za-z]{3}/?[0-9A-Za-z]{4}-?[0-9]{2})\\s*$"`
-	FullName     *string `json:"fullName" alias:"full_name,contact_name" max:"short"`
-	SocialReason *string `json:"socialReason" alias:"social_reason,company_name" max:"short"`
-	FantasyName  *string `json:"fantasyName" alias:"fantasy_name" max:"short"`
-	BirthDate    *string `json:"birthDate" alias:"birth_date"`
-	Phone        *string `json:"phone"`
-	Email        *string `json:"email" format:"email" max:"short"`
-	Address      *string `json:"address" max:"short"`
-	ZipCode      *string `json:"zip_code" alias:"zipCode" pattern:"^\\s*([0-9]{2}\\.?[0-9]{3}-?[0-9]{3})?\\s*$"`
+	Register     *string `json:"register" pattern:"^\\s*([0-9]{3}\\.?[0-9]{3}\\.?[0-9]{3}-?[0-9]{2}|[0-9A-Za-z]{2}\\.?[0-9A-Za-z]{3}\\.?[0-9A-Za-z]{3}/?[0-9A-Za-z]{4}-?[0-9]{2})\\s*$" doc:"The CPF or CNPJ (the alphanumeric CNPJ too), with or without its mask; its check digits are verified and it is stored bare."`
+	FullName     *string `json:"fullName" alias:"full_name,contact_name" max:"short" doc:"A person's full name (required for natural_person)."`
+	SocialReason *string `json:"socialReason" alias:"social_reason,company_name" max:"short" doc:"A firm's legal name, razão social (required for legal)."`
+	FantasyName  *string `json:"fantasyName" alias:"fantasy_name" max:"short" doc:"A firm's trade name, nome fantasia."`
+	BirthDate    *string `json:"birthDate" alias:"birth_date" doc:"A person's birth date, DD/MM/YYYY."`
+	Phone        *string `json:"phone" doc:"A phone number in any form; stored as its digits."`
+	Email        *string `json:"email" format:"email" max:"short" doc:"The contact's e-mail address."`
+	Address      *string `json:"address" max:"short" doc:"The street (logradouro), as invoices and boletos print it."`
+	ZipCode      *string `json:"zip_code" alias:"zipCode" pattern:"^\\s*([0-9]{2}\\.?[0-9]{3}-?[0-9]{3})?\\s*$" doc:"The CEP, 8 digits with or without its mask."`
 	State        *string `json:"state" pattern:"^\\s*([A-Za-z]{2})?\\s*$" doc:"The state's two-letter abbreviation (UF), one of the 27, in any case (sp is SP)."`
-	City         *string `json:"city" max:"short"`
-	Neighborhood *string `json:"neighborhood" max:"short"`
-	Observation  *string `json:"observation" text:"multiline" max:"long"`
-	DataBank     *string `json:"data_bank" alias:"dataBank" text:"multiline" max:"long"`
-	Number       *string `json:"number" max:"short"`
-	Complement   *string `json:"complement" max:"short"`
+	City         *string `json:"city" max:"short" doc:"The municipality's name."`
+	Neighborhood *string `json:"neighborhood" max:"short" doc:"The district (bairro)."`
+	Observation  *string `json:"observation" text:"multiline" max:"long" doc:"Free notes about the contact (several lines)."`
+	DataBank     *string `json:"data_bank" alias:"dataBank" text:"multiline" max:"long" doc:"The contact's bank details, as free text (several lines)."`
+	Number       *string `json:"number" max:"short" doc:"The street number (S/N when none)."`
+	Complement   *string `json:"complement" max:"short" doc:"The address complement (sala, apto)."`
 	CityIBGE     *string `json:"city_ibge" alias:"ibge" pattern:"^\\s*([0-9]{7})?\\s*$" doc:"The municipality's 7-digit IBGE code, one of IBGE's table; the city and state are taken from it when not sent. Without it, it is found by city and state."`
 	// StateRegistration is the inscrição estadual, checked by the rule of
 	// the contact's state, or ISENTO.
-	StateRegistration *string `json:"state_registration" alias:"inscricao_estadual,ie"`
+	StateRegistration *string `json:"state_registration" alias:"inscricao_estadual,ie" doc:"The inscrição estadual, checked by its state's rule, or ISENTO."`
 	// ICMSContributor is the NF-e's indIEDest: 1 contributor of ICMS, 2
 	// exempt from registration, 9 not a contributor (by default: 1 with a
 	// registration, 2 with ISENTO, 9 without).
-	ICMSContributor *string `json:"icms_contributor" alias:"ind_ie_dest"`
+	ICMSContributor *string `json:"icms_contributor" alias:"ind_ie_dest" doc:"The NF-e's indIEDest: 1 ICMS contributor, 2 exempt from registration, 9 not a contributor (default: from state_registration)."`
 }
 
 func (q *ContactRequest) fieldCount() int {

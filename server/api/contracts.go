@@ -25,20 +25,20 @@ var (
 // contractRequest is the metadata of /insert_contract and /update_contract
 // (spec, /insert_contract).
 type contractRequest struct {
-	IDToken          string          `json:"id_token" alias:"id_contract,token"`
+	IDToken          string          `json:"id_token" alias:"id_contract,token" doc:"The contract's token (an update's)."`
 	Contact          *string         `json:"id_token_contact" max:"short"`
 	Template         *string         `json:"id_token_template" max:"short"`
-	ContractName     *string         `json:"contract_name" max:"short"`
-	Status           *string         `json:"status" enum:"draft,active,expired,cancelled" max:"short"`
-	ValidityStart    *string         `json:"validity_start" format:"date"`
-	ValidityEnd      *string         `json:"validity_end" pattern:"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"`
-	IsRecurring      *bool           `json:"is_recurring"`
-	RecurrenceType   *string         `json:"recurrence_type" enum:"unique,monthly,yearly" max:"short"`
-	GeneratesPayment *bool           `json:"generates_payment"`
-	AutoExtend       *bool           `json:"auto_extend"`
+	ContractName     *string         `json:"contract_name" max:"short" doc:"The contract's name."`
+	Status           *string         `json:"status" enum:"draft,active,expired,cancelled" max:"short" doc:"draft, active, expired or cancelled."`
+	ValidityStart    *string         `json:"validity_start" format:"date" doc:"The first day the contract is valid."`
+	ValidityEnd      *string         `json:"validity_end" pattern:"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$" doc:"The last day it is valid; blank: no end."`
+	IsRecurring      *bool           `json:"is_recurring" doc:"true: its order is billed again each period (recurrence_type)."`
+	RecurrenceType   *string         `json:"recurrence_type" enum:"unique,monthly,yearly" max:"short" doc:"unique (once), monthly or yearly."`
+	GeneratesPayment *bool           `json:"generates_payment" doc:"true: while active and recurring, its order is copied and charged for each period started."`
+	AutoExtend       *bool           `json:"auto_extend" doc:"true: it does not expire after validity_end (the daily job keeps it active)."`
 	OrderTokens      []string        `json:"id_token_sales_orders"`
-	SalesOrder       json.RawMessage `json:"sales_order"`
-	Description      *string         `json:"description" text:"multiline" max:"long"`
+	SalesOrder       json.RawMessage `json:"sales_order" doc:"The order the contract bills, with /insert_sales_order's fields flat (the spec's keys)."`
+	Description      *string         `json:"description" text:"multiline" max:"long" doc:"What the contract is about (several lines)."`
 }
 
 func (q *contractRequest) Apply(f *store.ContractFields) error {
@@ -142,9 +142,9 @@ func (s contracts) updateContract(r *web.Request, q *contractRequest) (any, erro
 
 type listContractsRequest struct {
 	Contact string `json:"id_token_contact"`
-	Status  string `json:"status" enum:"draft,active,expired,cancelled"`
-	ValidOn string `json:"valid_on" format:"date"`
-	Active  *bool  `json:"active"`
+	Status  string `json:"status" enum:"draft,active,expired,cancelled" doc:"Only contracts of this status."`
+	ValidOn string `json:"valid_on" format:"date" doc:"Only contracts valid on this day."`
+	Active  *bool  `json:"active" doc:"true or false: only contracts in that state; absent: all."`
 	web.PageRequest
 }
 
@@ -186,12 +186,12 @@ func (s contracts) deleteContractFiles(r *web.Request, q *deleteFilesRequest) (a
 
 // templateRequest is the body of the template routes (fincom routes).
 type templateRequest struct {
-	IDToken    string  `json:"id_token" alias:"id_token_template,token"`
-	Name       *string `json:"name" max:"short"`
-	BodyHTML   *string `json:"body_html" alias:"html" text:"multiline"`
-	PageCSS    *string `json:"page_css" text:"multiline"`
-	HeaderHTML *string `json:"header_html" text:"multiline"`
-	FooterHTML *string `json:"footer_html" text:"multiline"`
+	IDToken    string  `json:"id_token" alias:"id_token_template,token" doc:"The template's token (an update's)."`
+	Name       *string `json:"name" max:"short" doc:"The template's name."`
+	BodyHTML   *string `json:"body_html" alias:"html" text:"multiline" doc:"The contract's HTML with placeholders ({{contato_nome}}); sanitized when stored."`
+	PageCSS    *string `json:"page_css" text:"multiline" doc:"The page's CSS (margins, fonts), sanitized."`
+	HeaderHTML *string `json:"header_html" text:"multiline" doc:"The HTML repeated at the top of each page."`
+	FooterHTML *string `json:"footer_html" text:"multiline" doc:"The HTML repeated at the foot of each page."`
 }
 
 // Apply sanitizes what it copies: template HTML is reduced to the
@@ -244,10 +244,10 @@ func (s contracts) getContractTemplate(r *web.Request, q *web.IdRequest) (any, e
 }
 
 type previewRequest struct {
-	IDContract string                     `json:"id_contract" alias:"id_token_contract"`
+	IDContract string                     `json:"id_contract" alias:"id_token_contract" doc:"The contract rendered; or id_token_template."`
 	Template   string                     `json:"id_token_template"`
 	IDContact  string                     `json:"id_contact" alias:"id_token_contact"`
-	Context    map[string]json.RawMessage `json:"preview_context"`
+	Context    map[string]json.RawMessage `json:"preview_context" doc:"Overrides of the placeholders' values, by group (contract, contact, unit, order, payment)."`
 }
 
 func (q *previewRequest) Validate() error {

@@ -23,16 +23,16 @@ var (
 
 // crmRequest is the body of /insert_crm and /update_crm (spec, CRM).
 type crmRequest struct {
-	IDToken             string  `json:"id_token" alias:"token"`
+	IDToken             string  `json:"id_token" alias:"token" doc:"The record's token (an update's)."`
 	IDContact           *string `json:"id_contact" alias:"id_token_contact" max:"short"`
-	RecordDate          *string `json:"record_date" format:"date"`
-	CommunicationType   *string `json:"communication_type" max:"short"`
-	LifecyclePhase      *string `json:"lifecycle_phase" max:"short"`
-	LeadStatus          *string `json:"lead_status" max:"short"`
-	Description         *string `json:"description" text:"multiline" max:"long"`
-	ContactSuccess      *bool   `json:"contact_success"`
-	NextContactDatetime *string `json:"next_contact_datetime"`
-	NextContactReason   *string `json:"next_contact_reason" text:"multiline" max:"long"`
+	RecordDate          *string `json:"record_date" format:"date" doc:"The day of the contact with the customer; blank: none."`
+	CommunicationType   *string `json:"communication_type" max:"short" doc:"How it happened (Telefone, E-mail, Visita)."`
+	LifecyclePhase      *string `json:"lifecycle_phase" max:"short" doc:"The customer's phase (lead, oportunidade, cliente)."`
+	LeadStatus          *string `json:"lead_status" max:"short" doc:"The lead's status, in the firm's words."`
+	Description         *string `json:"description" text:"multiline" max:"long" doc:"What was said (several lines)."`
+	ContactSuccess      *bool   `json:"contact_success" doc:"true: the customer was reached."`
+	NextContactDatetime *string `json:"next_contact_datetime" doc:"When to contact again, ISO 8601 (without a zone, São Paulo's)."`
+	NextContactReason   *string `json:"next_contact_reason" text:"multiline" max:"long" doc:"Why to contact again (several lines)."`
 }
 
 // nextContactLayouts are the date-time forms accepted for
@@ -123,9 +123,9 @@ func (s crm) updateCRM(r *web.Request, q *crmRequest) (any, error) {
 
 type listCRMRequest struct {
 	IDContact string `json:"id_contact" alias:"id_token_contact"`
-	DateFrom  string `json:"date_from" format:"date"`
-	DateTo    string `json:"date_to" format:"date"`
-	Active    *bool  `json:"active"`
+	DateFrom  string `json:"date_from" format:"date" doc:"Records from this day."`
+	DateTo    string `json:"date_to" format:"date" doc:"Records up to this day."`
+	Active    *bool  `json:"active" doc:"true or false: only records in that state; absent: all."`
 	web.PageRequest
 }
 

@@ -12,10 +12,10 @@ import (
 type dre struct{ *API }
 
 type dreRequest struct {
-	InitialDate string `json:"initial_date" format:"date"`
-	FinalDate   string `json:"final_date" format:"date"`
-	Basis       string `json:"basis" enum:"accrual,cash"`
-	AllUnits    bool   `json:"all_units"`
+	InitialDate string `json:"initial_date" format:"date" doc:"The first day (default: the first of the current month)."`
+	FinalDate   string `json:"final_date" format:"date" doc:"The last day (default: the last of initial_date's month); at most 365 days after initial_date."`
+	Basis       string `json:"basis" enum:"accrual,cash" doc:"accrual (default): active entries by competence date; cash: paid entries by payment date."`
+	AllUnits    bool   `json:"all_units" doc:"true: every unit of the domain, not only unit_token's."`
 }
 
 // getDRE answers the result of a period of the unit (or of all the
@@ -42,7 +42,7 @@ func (s dre) getDRE(r *web.Request, q *dreRequest) (any, error) {
 }
 
 type packageRequest struct {
-	Month string `json:"month" required:"true" pattern:"^[0-9]{4}-(0[1-9]|1[0-2])$"`
+	Month string `json:"month" required:"true" pattern:"^[0-9]{4}-(0[1-9]|1[0-2])$" doc:"The month, YYYY-MM."`
 }
 
 // accountantPackage answers the accountant's package of the unit's month

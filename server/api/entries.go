@@ -41,24 +41,24 @@ var (
 // routes of expenses and income, named as /transactions returns an entry.
 // Related records go by token.
 type entryRequest struct {
-	IDToken         string       `json:"id_token" alias:"token"`
-	Description     *string      `json:"description" max:"short"`
-	Value           *store.Money `json:"value"`
-	DueDate         *string      `json:"due_date" format:"date" blank:"refused"`
-	PayDay          *string      `json:"pay_day" pattern:"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"`
-	CompetenceDate  *string      `json:"competence_date" pattern:"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"`
+	IDToken         string       `json:"id_token" alias:"token" doc:"The entry's token (an update's)."`
+	Description     *string      `json:"description" max:"short" doc:"What the entry is (required to insert)."`
+	Value           *store.Money `json:"value" doc:"The amount, a positive decimal rounded to cents (required to insert)."`
+	DueDate         *string      `json:"due_date" format:"date" blank:"refused" doc:"The day it is due (required to insert, unless a screening gives it)."`
+	PayDay          *string      `json:"pay_day" pattern:"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$" doc:"The day it was paid: set, the entry is paid; blank, open again."`
+	CompetenceDate  *string      `json:"competence_date" pattern:"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$" doc:"The day it belongs to in the DRE's accrual basis (default: due_date)."`
 	Category        *string      `json:"id_token_category" alias:"category_token" max:"short"`
 	Contact         *string      `json:"id_token_contact" alias:"id_contact" max:"short"`
 	BankAccount     *string      `json:"id_token_bank_account" alias:"id_bank_account" max:"short"`
 	Project         *string      `json:"id_token_project" alias:"id_project" max:"short"`
 	PaymentType     *string      `json:"payment_type" alias:"id_token_payment_method" max:"short"`
-	UserToken       *string      `json:"user_token" max:"short"`
-	Barcode         *string      `json:"barcode"`
-	AccessKey       *string      `json:"access_key"`
-	KeyMethodCredor *string      `json:"key_method_credor" max:"short"`
-	Note            *string      `json:"note" text:"multiline" max:"long"`
-	Private         *bool        `json:"private"`
-	Active          *bool        `json:"active"`
+	UserToken       *string      `json:"user_token" max:"short" doc:"The user recorded as having made the entry."`
+	Barcode         *string      `json:"barcode" doc:"A boleto's linha digitável or bar code (its check digits verified)."`
+	AccessKey       *string      `json:"access_key" doc:"The 44-digit access key of the NF-e the entry is of (its check digit verified)."`
+	KeyMethodCredor *string      `json:"key_method_credor" max:"short" doc:"The creditor's PIX key or payment details."`
+	Note            *string      `json:"note" text:"multiline" max:"long" doc:"Notes (several lines)."`
+	Private         *bool        `json:"private" doc:"Marks the entry private; kept and listed as sent."`
+	Active          *bool        `json:"active" doc:"false cancels the entry (an update's), true restores it."`
 	Screening       string       `json:"id_token_screening" alias:"screening_token"`
 }
 

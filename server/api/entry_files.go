@@ -41,9 +41,9 @@ func (s entryFiles) insertEntryFiles(k entryKind) web.Action {
 // deleteFilesRequest names a record and the files to delete: `files` (an
 // array of file tokens, alias `id_token_files`) or `id_token_file`.
 type deleteFilesRequest struct {
-	IDToken string   `json:"id_token" alias:"token" required:"true"`
-	Files   []string `json:"files" alias:"id_token_files"`
-	File    string   `json:"id_token_file" alias:"file_token"`
+	IDToken string   `json:"id_token" alias:"token" required:"true" doc:"The record whose files are removed."`
+	Files   []string `json:"files" alias:"id_token_files" doc:"The tokens of the files removed."`
+	File    string   `json:"id_token_file" alias:"file_token" doc:"One file's token, instead of files."`
 }
 
 func (q *deleteFilesRequest) Validate() error {

@@ -29,10 +29,10 @@ var (
 type movementsRequest struct {
 	Contact    string `json:"id_token_contact" alias:"id_contact"`
 	Product    string `json:"id_token_product" alias:"id_stock_product"`
-	Lote       string `json:"lote"`
-	DateRange1 string `json:"dateRange1" format:"date"`
-	DateRange2 string `json:"dateRange2" format:"date"`
-	ModuleType string `json:"module_type" alias:"type" enum:"in,out,all"`
+	Lote       string `json:"lote" doc:"Text found in the batch (lote)."`
+	DateRange1 string `json:"dateRange1" format:"date" doc:"Movements from this day."`
+	DateRange2 string `json:"dateRange2" format:"date" doc:"Movements up to this day."`
+	ModuleType string `json:"module_type" alias:"type" enum:"in,out,all" doc:"in, out or all (default)."`
 }
 
 func (q *movementsRequest) Validate() error {
@@ -59,8 +59,8 @@ func (s inventory) getInventoryMoviment(r *web.Request, q *movementsRequest) (an
 }
 
 type reportRequest struct {
-	Year     *web.FlexInt `json:"year" required:"true"`
-	TypeData string       `json:"type_data" required:"true" enum:"quantity,monetary_value"`
+	Year     *web.FlexInt `json:"year" required:"true" doc:"The report's year."`
+	TypeData string       `json:"type_data" required:"true" enum:"quantity,monetary_value" doc:"quantity (units moved) or monetary_value (their value)."`
 	Contact  string       `json:"id_token_contact"`
 	Product  string       `json:"id_token_product"`
 }
@@ -85,15 +85,15 @@ func (s inventory) getInventoryReports(r *web.Request, q *reportRequest) (any, e
 // movementRequest is the body of the movement insert and update routes,
 // named as /get_inventory_moviment returns a movement.
 type movementRequest struct {
-	IDToken        string         `json:"id_token" alias:"token"`
+	IDToken        string         `json:"id_token" alias:"token" doc:"The movement's token (an update's)."`
 	Product        *string        `json:"id_token_product" alias:"id_stock_product" max:"short"`
 	Contact        *string        `json:"id_token_contact" alias:"id_contact" max:"short"`
-	Type           *string        `json:"type" alias:"module_type" enum:"in,out" max:"short"`
-	Quantity       *store.Decimal `json:"quantity"`
-	UnitaryValue   *store.Money   `json:"unitary_value"`
-	Lote           *string        `json:"lote" max:"short"`
-	ValidationDate *string        `json:"validation_date" pattern:"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"`
-	DateInOut      *string        `json:"date_in_out" format:"date"`
+	Type           *string        `json:"type" alias:"module_type" enum:"in,out" max:"short" doc:"in (stock enters) or out (stock leaves)."`
+	Quantity       *store.Decimal `json:"quantity" doc:"The quantity moved, greater than zero, up to three decimal places."`
+	UnitaryValue   *store.Money   `json:"unitary_value" doc:"The value of one unit, a decimal (default 0)."`
+	Lote           *string        `json:"lote" max:"short" doc:"The batch (lote)."`
+	ValidationDate *string        `json:"validation_date" pattern:"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$" doc:"The batch's expiry day; blank: none."`
+	DateInOut      *string        `json:"date_in_out" format:"date" doc:"The day of the movement (default: today; blank: as not sent)."`
 }
 
 func (q *movementRequest) Apply(f *store.MovementFields) error {

@@ -58,11 +58,11 @@ func (s invoices) invoiceAnswer(orderToken, publicToken string, inv store.Invoic
 }
 
 type cancelNFRequest struct {
-	IDToken string `json:"id_token" alias:"token" required:"true"`
-	Reason  string `json:"reason" alias:"justificativa,motivo"`
+	IDToken string `json:"id_token" alias:"token" required:"true" doc:"The sales order whose invoice is cancelled."`
+	Reason  string `json:"reason" alias:"justificativa,motivo" doc:"Why the invoice is cancelled, sent to the authority (15 to 255 characters)."`
 	// ReasonCode is a national NFS-e's cancellation reason (cMotivo):
 	// 1 error in issuing, 2 service not provided, 9 other (the default).
-	ReasonCode string `json:"reason_code" enum:"1,2,9"`
+	ReasonCode string `json:"reason_code" enum:"1,2,9" doc:"The national NFS-e's cancellation cMotivo: 1 error in issuing, 2 service not rendered, 9 other (the default)."`
 }
 
 func (q *cancelNFRequest) Validate() error { return eventReason(&q.Reason) }
@@ -89,10 +89,10 @@ func (s invoices) cancelNF(r *web.Request, q *cancelNFRequest) (any, error) {
 }
 
 type replaceNFRequest struct {
-	IDToken string `json:"id_token" alias:"token" required:"true"`
-	Reason  string `json:"reason" alias:"justificativa,motivo" required:"true"`
+	IDToken string `json:"id_token" alias:"token" required:"true" doc:"The sales order whose national NFS-e is replaced."`
+	Reason  string `json:"reason" alias:"justificativa,motivo" required:"true" doc:"Why the note is replaced, sent to the national system (15 to 255 characters)."`
 	// ReasonCode is the replacement's cMotivo (TSCodJustSubst).
-	ReasonCode string `json:"reason_code" enum:"01,02,03,04,05,99"`
+	ReasonCode string `json:"reason_code" enum:"01,02,03,04,05,99" doc:"The national system cMotivo of a substitution: 01 out of the Simples Nacional, 02 into the Simples Nacional, 03 immunity or exemption added retroactively, 04 removed retroactively, 05 rejected by the taker or intermediary, 99 other (the default)."`
 }
 
 func (q *replaceNFRequest) Validate() error { return eventReason(&q.Reason) }

@@ -23,8 +23,8 @@ var (
 )
 
 type getProductsRequest struct {
-	Search string `json:"search"`
-	Type   string `json:"type" enum:"product,service,all"`
+	Search string `json:"search" doc:"Text found in the description."`
+	Type   string `json:"type" enum:"product,service,all" doc:"product, service or all (default)."`
 }
 
 func (q *getProductsRequest) Validate() error {
@@ -53,25 +53,25 @@ func (s products) listStockItemsByUnit(r *web.Request) (any, error) {
 // productRequest is the body of /insert_product_or_service and
 // /update_product_or_service, named as the listings return a product.
 type productRequest struct {
-	IDToken       string       `json:"id_token" alias:"token"`
-	Description   *string      `json:"description" max:"short"`
-	Type          *string      `json:"type" enum:"product,service"`
-	MonetaryValue *store.Money `json:"monetary_value" alias:"value"`
-	UsageType     *string      `json:"usage_type"`
-	NCM           *string      `json:"ncm"`
-	CFOP          *string      `json:"cfop"`
-	Unit          *string      `json:"unit" max:"short"`
+	IDToken       string       `json:"id_token" alias:"token" doc:"The product's or service's token (an update's)."`
+	Description   *string      `json:"description" max:"short" doc:"Its description, as invoices print it."`
+	Type          *string      `json:"type" enum:"product,service" doc:"product (goods, NF-e and NFC-e) or service (NFS-e)."`
+	MonetaryValue *store.Money `json:"monetary_value" alias:"value" doc:"Its unit price, a decimal."`
+	UsageType     *string      `json:"usage_type" doc:"The SPED item type (default 00 for products, 09 for services)."`
+	NCM           *string      `json:"ncm" doc:"The NCM code of goods (8 digits)."`
+	CFOP          *string      `json:"cfop" doc:"The default CFOP of its sales (4 digits, the first 1 to 7)."`
+	Unit          *string      `json:"unit" max:"short" doc:"The commercial unit (UN, KG, H; up to 6 characters)."`
 	// Code is the product's own code (the NF-e's cProd): at most 60
 	// characters; without it a product is numbered in its unit.
-	Code *string `json:"code" alias:"cod_product"`
+	Code *string `json:"code" alias:"cod_product" doc:"Its own code, the NF-e's cProd: up to 60 characters, unique in the unit (default: numbered 1, 2, 3 per unit)."`
 	// IBSCBSCST and IBSCBSClass are the tax reform's situation code (3
 	// digits) and classification (cClassTrib, 6 digits): "" takes the
 	// default, full taxation.
-	IBSCBSCST   *string `json:"ibs_cbs_cst"`
-	IBSCBSClass *string `json:"ibs_cbs_class"`
+	IBSCBSCST   *string `json:"ibs_cbs_cst" doc:"The tax reform's IBS and CBS situation code (CST, 3 digits) of fincom's table; none: full taxation, 000."`
+	IBSCBSClass *string `json:"ibs_cbs_class" doc:"The IBS and CBS classification (cClassTrib, 6 digits) of fincom's table; none: 000001."`
 	// IBSCBSOperation is a service's operation indicator (the national
 	// NFS-e's cIndOp, 6 digits).
-	IBSCBSOperation *string `json:"ibs_cbs_operation"`
+	IBSCBSOperation *string `json:"ibs_cbs_operation" doc:"A service's operation indicator its national NFS-e states (cIndOp, 6 digits)."`
 }
 
 func (q *productRequest) Apply(f *store.ProductFields) error {

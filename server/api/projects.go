@@ -24,10 +24,10 @@ func (s projects) getProjects(r *web.Request) (any, error) {
 // projectRequest is the body of /insert_project and /update_project, named
 // as /get_projects returns a project.
 type projectRequest struct {
-	IDToken     string        `json:"id_token" alias:"token"`
-	Name        *string       `json:"name" max:"short"`
-	Observation *string       `json:"observation" text:"multiline" max:"long"`
-	Budget      *store.Number `json:"budget"`
+	IDToken     string        `json:"id_token" alias:"token" doc:"The project's token (an update's)."`
+	Name        *string       `json:"name" max:"short" doc:"The project's name."`
+	Observation *string       `json:"observation" text:"multiline" max:"long" doc:"Notes (several lines)."`
+	Budget      *store.Number `json:"budget" doc:"The project's budget, a decimal."`
 }
 
 func (q *projectRequest) Apply(f *store.ProjectFields) error {

@@ -107,7 +107,7 @@ func (s pspHooks) cobrHook(r *web.Request) (any, error) {
 }
 
 type pixAutomaticoRequest struct {
-	IDToken string `json:"id_token" alias:"token" required:"true"`
+	IDToken string `json:"id_token" alias:"token" required:"true" doc:"The contract's token."`
 	// The payer's account, for the request to reach the payer's bank
 	// app (all three, or none: the QR Code alone).
 	PayerISPB    string `json:"payer_ispb" doc:"The payer's bank's ISPB (8 digits)."`

@@ -71,9 +71,9 @@ func (s purchases) listNFes(r *web.Request, q *web.PageRequest) (any, error) {
 }
 
 type manifestRequest struct {
-	ID            string `json:"access_key" alias:"id_token,token" required:"true"`
-	Event         string `json:"event" alias:"manifestation" required:"true" enum:"ciencia,confirmacao,desconhecimento,nao_realizada"`
-	Justification string `json:"justification" alias:"justificativa"`
+	ID            string `json:"access_key" alias:"id_token,token" required:"true" doc:"The NF-e's 44-digit access key, as the inbox lists it."`
+	Event         string `json:"event" alias:"manifestation" required:"true" enum:"ciencia,confirmacao,desconhecimento,nao_realizada" doc:"ciencia (aware), confirmacao (operation confirmed), desconhecimento (unknown operation) or nao_realizada (operation not carried out)."`
+	Justification string `json:"justification" alias:"justificativa" doc:"Why the operation was not carried out (15 to 255 characters; nao_realizada only)."`
 }
 
 func (q *manifestRequest) Validate() error {
@@ -98,9 +98,9 @@ func (s purchases) manifestNFe(r *web.Request, q *manifestRequest) (any, error) 
 
 type purchaseByKeyRequest struct {
 	// AccessKey is 44 digits, as printed or in groups of four.
-	AccessKey string `json:"access_key" alias:"accessKey,chave" required:"true" pattern:"^\\s*([0-9]{4} ?){10}[0-9]{4}\\s*$"`
-	Category  string `json:"category_id_token" alias:"id_token_category,categoryId"`
-	Project   string `json:"id_token_project" alias:"projectId"`
+	AccessKey string `json:"access_key" alias:"accessKey,chave" required:"true" pattern:"^\\s*([0-9]{4} ?){10}[0-9]{4}\\s*$" doc:"The NF-e's 44-digit access key (spaces between groups of four allowed), its check digit verified."`
+	Category  string `json:"category_id_token" alias:"id_token_category,categoryId" doc:"The category of the order's expense."`
+	Project   string `json:"id_token_project" alias:"projectId" doc:"The project the purchase is for."`
 }
 
 // keyShape is an access key's, from its tag.
@@ -171,14 +171,14 @@ func (s purchases) insertPurchaseOrderByAccessKey(r *web.Request, q *purchaseByK
 }
 
 type listPurchasesRequest struct {
-	DateFrom  string `json:"date_from" format:"date"`
-	DateTo    string `json:"date_to" format:"date"`
+	DateFrom  string `json:"date_from" format:"date" doc:"Orders whose estimated payment date is on or after this day."`
+	DateTo    string `json:"date_to" format:"date" doc:"Orders whose estimated payment date is on or before this day."`
 	Contact   string `json:"id_token_contact"`
 	Category  string `json:"category_id_token"`
 	Project   string `json:"id_token_project"`
-	Search    string `json:"search"`
-	AccessKey string `json:"access_key"`
-	Code      string `json:"code"`
+	Search    string `json:"search" doc:"Text found in the supplier's name or document, or an item's description or code."`
+	AccessKey string `json:"access_key" doc:"Only the order of this NF-e access key."`
+	Code      string `json:"code" doc:"Only the order of this code (PC-000001)."`
 }
 
 // listPurchaseOrders answers the unit's purchase orders by every filter of
@@ -208,7 +208,7 @@ func (s purchases) getPurchaseOrderByID(r *web.Request, q *web.IdRequest) (any, 
 
 type setPurchaseActiveRequest struct {
 	ID     string `json:"id_token_purchase_order" alias:"id_token,token" required:"true"`
-	Active *bool  `json:"active" required:"true"`
+	Active *bool  `json:"active" required:"true" doc:"true to enable the order, false to disable it."`
 }
 
 type purchaseActive struct {

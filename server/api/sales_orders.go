@@ -31,32 +31,32 @@ var (
 // 0.00 (spec). They may also come nested in nf.impostos (taxes) and
 // nf.retencoes (retentions).
 type taxFields struct {
-	TaxServiceGrossAmount          *store.Money `json:"tax_service_gross_amount"`
-	TaxServiceDeductionAmount      *store.Money `json:"tax_service_deduction_amount"`
-	TaxServiceUncondDiscountAmount *store.Money `json:"tax_service_uncond_discount_amount"`
-	TaxServiceCondDiscountAmount   *store.Money `json:"tax_service_cond_discount_amount"`
-	TaxServiceBaseAmount           *store.Money `json:"tax_service_base_amount"`
-	TaxIssRatePercent              *store.Money `json:"tax_iss_rate_percent"`
-	TaxIssAmount                   *store.Money `json:"tax_iss_amount"`
-	NetReceivableAmount            *store.Money `json:"net_receivable_amount"`
-	RetPisRatePercent              *store.Money `json:"ret_pis_rate_percent"`
-	RetPisAmount                   *store.Money `json:"ret_pis_amount"`
-	RetCofinsRatePercent           *store.Money `json:"ret_cofins_rate_percent"`
-	RetCofinsAmount                *store.Money `json:"ret_cofins_amount"`
-	RetCsllRatePercent             *store.Money `json:"ret_csll_rate_percent"`
-	RetCsllAmount                  *store.Money `json:"ret_csll_amount"`
-	RetIrRatePercent               *store.Money `json:"ret_ir_rate_percent"`
-	RetIrAmount                    *store.Money `json:"ret_ir_amount"`
-	RetInssRatePercent             *store.Money `json:"ret_inss_rate_percent"`
-	RetInssAmount                  *store.Money `json:"ret_inss_amount"`
-	RetOtherRatePercent            *store.Money `json:"ret_other_rate_percent"`
-	RetOtherAmount                 *store.Money `json:"ret_other_amount"`
-	RetTotalAmount                 *store.Money `json:"ret_total_amount"`
+	TaxServiceGrossAmount          *store.Money `json:"tax_service_gross_amount" doc:"The service's gross value."`
+	TaxServiceDeductionAmount      *store.Money `json:"tax_service_deduction_amount" doc:"Deductions from the ISS base."`
+	TaxServiceUncondDiscountAmount *store.Money `json:"tax_service_uncond_discount_amount" doc:"The unconditional discount."`
+	TaxServiceCondDiscountAmount   *store.Money `json:"tax_service_cond_discount_amount" doc:"The conditional discount."`
+	TaxServiceBaseAmount           *store.Money `json:"tax_service_base_amount" doc:"The ISS base."`
+	TaxIssRatePercent              *store.Money `json:"tax_iss_rate_percent" doc:"The ISS rate, in percent."`
+	TaxIssAmount                   *store.Money `json:"tax_iss_amount" doc:"The ISS due."`
+	NetReceivableAmount            *store.Money `json:"net_receivable_amount" doc:"What the taker pays: the value less ret_total_amount."`
+	RetPisRatePercent              *store.Money `json:"ret_pis_rate_percent" doc:"The PIS retained, in percent."`
+	RetPisAmount                   *store.Money `json:"ret_pis_amount" doc:"The PIS retained."`
+	RetCofinsRatePercent           *store.Money `json:"ret_cofins_rate_percent" doc:"The COFINS retained, in percent."`
+	RetCofinsAmount                *store.Money `json:"ret_cofins_amount" doc:"The COFINS retained."`
+	RetCsllRatePercent             *store.Money `json:"ret_csll_rate_percent" doc:"The CSLL retained, in percent."`
+	RetCsllAmount                  *store.Money `json:"ret_csll_amount" doc:"The CSLL retained."`
+	RetIrRatePercent               *store.Money `json:"ret_ir_rate_percent" doc:"The income tax (IR) retained, in percent."`
+	RetIrAmount                    *store.Money `json:"ret_ir_amount" doc:"The income tax (IR) retained."`
+	RetInssRatePercent             *store.Money `json:"ret_inss_rate_percent" doc:"The INSS retained, in percent."`
+	RetInssAmount                  *store.Money `json:"ret_inss_amount" doc:"The INSS retained."`
+	RetOtherRatePercent            *store.Money `json:"ret_other_rate_percent" doc:"Other retentions, in percent."`
+	RetOtherAmount                 *store.Money `json:"ret_other_amount" doc:"Other retentions."`
+	RetTotalAmount                 *store.Money `json:"ret_total_amount" doc:"Every retention together."`
 }
 
 type orderProduct struct {
-	Token    string        `json:"token" alias:"id_token"`
-	Quantity store.Decimal `json:"quantity" alias:"qty"`
+	Token    string        `json:"token" alias:"id_token" doc:"The product's token."`
+	Quantity store.Decimal `json:"quantity" alias:"qty" doc:"The quantity sold, up to three decimal places."`
 }
 
 // The four groups of /insert_sales_order (spec). Each may also be sent
@@ -64,70 +64,70 @@ type orderProduct struct {
 type orderPV struct {
 	Contact           string           `json:"id_token_contact" alias:"id_contact" required:"true"`
 	StockItem         string           `json:"id_token_stock_item" alias:"id_stock_item"`
-	Products          *[]orderProduct  `json:"products"`
-	ProductIDTokens   *[]string        `json:"product_id_tokens"`
-	ProductQtys       *[]store.Decimal `json:"product_qtys"`
-	Description       string           `json:"description" required:"true"`
-	Value             *store.Money     `json:"value" required:"true"`
-	Quantity          *store.Decimal   `json:"quantity"`
-	ObservationSales  string           `json:"observation_sales" text:"multiline"`
-	NotifyEmailCharge string           `json:"notify_email_charge" format:"email"`
-	NotifyEmailNF     string           `json:"notify_email_nf" format:"email"`
-	NotifyEmailAlert  string           `json:"notify_email_alert" format:"email"`
+	Products          *[]orderProduct  `json:"products" doc:"The goods sold (NF-e, NFC-e): each a product's token and quantity."`
+	ProductIDTokens   *[]string        `json:"product_id_tokens" doc:"The legacy form of products: the products' tokens, beside product_qtys."`
+	ProductQtys       *[]store.Decimal `json:"product_qtys" doc:"The legacy form of products: each product's quantity, in product_id_tokens' order."`
+	Description       string           `json:"description" required:"true" doc:"What is sold, as the invoice says it."`
+	Value             *store.Money     `json:"value" required:"true" doc:"The order's gross value, a decimal with up to two places."`
+	Quantity          *store.Decimal   `json:"quantity" doc:"The quantity of the main item (default 1)."`
+	ObservationSales  string           `json:"observation_sales" text:"multiline" doc:"Internal notes (several lines)."`
+	NotifyEmailCharge string           `json:"notify_email_charge" format:"email" doc:"Where charge notices are e-mailed."`
+	NotifyEmailNF     string           `json:"notify_email_nf" format:"email" doc:"Where the invoice is e-mailed."`
+	NotifyEmailAlert  string           `json:"notify_email_alert" format:"email" doc:"Where other alerts are e-mailed."`
 }
 
 type orderFaturamento struct {
 	Category             string `json:"id_token_category" required:"true"`
-	EstimatedPaymentDate string `json:"estimated_payment_date" format:"date"`
+	EstimatedPaymentDate string `json:"estimated_payment_date" format:"date" doc:"The day the payment is due (or charge.estimated_payment_date)."`
 	BankAccount          string `json:"id_token_bank_account"`
 	Project              string `json:"id_token_project"`
-	Recurrence           bool   `json:"recurrence"`
-	InAutomation         bool   `json:"in_automation"`
-	Conciliation         bool   `json:"conciliation"`
+	Recurrence           bool   `json:"recurrence" doc:"true: the order is copied on day 1 of each month, due dates moved a month."`
+	InAutomation         bool   `json:"in_automation" doc:"true: the income entry is recorded when the charge is issued."`
+	Conciliation         bool   `json:"conciliation" doc:"true: the entry is reconciled automatically when paid."`
 }
 
 type orderCharge struct {
 	PaymentType          string       `json:"payment_type" required:"true"`
-	ProviderBank         *string      `json:"provider_bank" enum:"provider_a,provider_b,provider_c"`
-	GenerateProviderA    bool         `json:"generate_with_provider_a"`
-	GenerateProviderAAlt bool         `json:"generate_provider_a_alt"`
-	GenerateProviderB    bool         `json:"generate_provider_b"`
-	GenerateProviderC    bool         `json:"generate_provider_c"`
-	InstallmentCredit    *web.FlexInt `json:"installment_credit"`
-	Installments         *web.FlexInt `json:"installments" alias:"installment"`
-	PixKey               web.PixKey   `json:"charge_pix_key" alias:"pix_key"`
-	NotifyDaysCharge     *web.FlexInt `json:"notify_days_charge"`
-	BankAccountPayment   string       `json:"bankAccountPayment" alias:"id_token_bank_account_payment"`
-	EstimatedPaymentDate string       `json:"estimated_payment_date" format:"date"`
+	ProviderBank         *string      `json:"provider_bank" enum:"provider_a,provider_b,provider_c" doc:"The bank agreement that issues the boleto; absent: a charge without bank integration."`
+	GenerateProviderA    bool         `json:"generate_with_provider_a" doc:"The legacy flag for provider_bank provider_a."`
+	GenerateProviderAAlt bool         `json:"generate_provider_a_alt" doc:"The legacy flag for provider_a's other agreement."`
+	GenerateProviderB    bool         `json:"generate_provider_b" doc:"The legacy flag for provider_bank provider_b."`
+	GenerateProviderC    bool         `json:"generate_provider_c" doc:"The legacy flag for provider_bank provider_c."`
+	InstallmentCredit    *web.FlexInt `json:"installment_credit" doc:"The card installments (1 or more)."`
+	Installments         *web.FlexInt `json:"installments" alias:"installment" doc:"The charges the value is split into, monthly from the due date (default 1)."`
+	PixKey               web.PixKey   `json:"charge_pix_key" alias:"pix_key" doc:"The PIX key paid (a CPF, CNPJ, e-mail, +55 phone or random key); required for PIX."`
+	NotifyDaysCharge     *web.FlexInt `json:"notify_days_charge" doc:"Days before the due date when the charge notice is e-mailed (default 0)."`
+	BankAccountPayment   string       `json:"bankAccountPayment" alias:"id_token_bank_account_payment" doc:"The bank account a transfer is paid into (required for a transfer)."`
+	EstimatedPaymentDate string       `json:"estimated_payment_date" format:"date" doc:"The day the payment is due, when faturamento does not give it."`
 	// PIX automático (spec, /insert_contract's sales_order).
-	ChargeOnPixAcceptance bool   `json:"generateChargeOnPixAutomaticAcceptance"`
-	RequestedPaymentMode  string `json:"requested_payment_mode" enum:"PIX_AUTOMATICO,PIX,BOLETO,CREDIT_CARD,DEBIT_CARD,TRANSFER,CASH"`
+	ChargeOnPixAcceptance bool   `json:"generateChargeOnPixAutomaticAcceptance" doc:"true: a PIX automático contract's first charge is issued when the payer accepts the recurrence."`
+	RequestedPaymentMode  string `json:"requested_payment_mode" enum:"PIX_AUTOMATICO,PIX,BOLETO,CREDIT_CARD,DEBIT_CARD,TRANSFER,CASH" doc:"How the payer is to pay; PIX_AUTOMATICO for a recurring PIX contract."`
 }
 
 type orderNF struct {
-	Kind              string          `json:"nf_kind" enum:"nfse,nfsen,nfe,nfce"`
-	GenerateNFWebhook bool            `json:"generateNFWebhook"`
-	TipoDocumento     *web.FlexString `json:"tipo_documento" enum:"0,1"`
-	FinalidadeEmissao *web.FlexString `json:"finalidade_emissao" enum:"1,2,3,4"`
-	PresencaComprador *web.FlexString `json:"presenca_comprador" enum:"0,1,2,3,4,9"`
-	ConsumidorFinal   *web.FlexString `json:"consumidor_final" enum:"0,1"`
-	ServiceAssocID    string          `json:"service_assoc_id_token" alias:"service_assoc_id"`
-	ServiceID         string          `json:"service_id_token" alias:"service_id"`
-	ServiceCod        string          `json:"service_cod" alias:"service_code"`
-	ServiceLocation   string          `json:"service_location"`
-	FreightMode       *web.FlexString `json:"freight_mode" enum:"0,1,2,9"`
-	FreightTotal      *store.Money    `json:"freight_total"`
-	LocalDestino      *web.FlexString `json:"local_destino" enum:"1,2,3"`
+	Kind              string          `json:"nf_kind" enum:"nfse,nfsen,nfe,nfce" doc:"The invoice issued: nfse (municipal NFS-e), nfsen (national NFS-e), nfe (NF-e) or nfce (NFC-e)."`
+	GenerateNFWebhook bool            `json:"generateNFWebhook" doc:"true: the invoice is issued when the payment is confirmed."`
+	TipoDocumento     *web.FlexString `json:"tipo_documento" enum:"0,1" doc:"The NF-e's tpNF: 0 entry, 1 exit."`
+	FinalidadeEmissao *web.FlexString `json:"finalidade_emissao" enum:"1,2,3,4" doc:"The NF-e's finNFe: 1 normal, 2 complementary, 3 adjustment, 4 return."`
+	PresencaComprador *web.FlexString `json:"presenca_comprador" enum:"0,1,2,3,4,9" doc:"The NF-e's indPres: 0 not applicable, 1 in person, 2 internet, 3 tele-service, 4 home delivery, 9 other."`
+	ConsumidorFinal   *web.FlexString `json:"consumidor_final" enum:"0,1" doc:"The NF-e's indFinal: 0 no, 1 final consumer."`
+	ServiceAssocID    string          `json:"service_assoc_id_token" alias:"service_assoc_id" doc:"The associated service's id, as the municipality knows it."`
+	ServiceID         string          `json:"service_id_token" alias:"service_id" doc:"The service's id in the municipality's list (required for nfse and nfsen)."`
+	ServiceCod        string          `json:"service_cod" alias:"service_code" doc:"The service's item of LC 116 (01.07)."`
+	ServiceLocation   string          `json:"service_location" doc:"The IBGE code of the municipality where the service is rendered."`
+	FreightMode       *web.FlexString `json:"freight_mode" enum:"0,1,2,9" doc:"The NF-e's modFrete: 0 by the issuer, 1 by the recipient, 2 by third parties, 9 no freight (default)."`
+	FreightTotal      *store.Money    `json:"freight_total" doc:"The freight charged, a decimal (default 0.00)."`
+	LocalDestino      *web.FlexString `json:"local_destino" enum:"1,2,3" doc:"The NF-e's idDest: 1 internal (default), 2 interstate, 3 foreign."`
 	taxFields
-	Impostos  *taxFields `json:"impostos" decode:"group"`
-	Retencoes *taxFields `json:"retencoes" decode:"group"`
+	Impostos  *taxFields `json:"impostos" decode:"group" doc:"The tax fields, grouped (instead of beside nf_kind)."`
+	Retencoes *taxFields `json:"retencoes" decode:"group" doc:"The retention fields, grouped (instead of beside nf_kind)."`
 }
 
 type salesOrderRequest struct {
-	PV          orderPV          `json:"pv" decode:"group,flat"`
-	Faturamento orderFaturamento `json:"faturamento" decode:"group,flat"`
-	Charge      orderCharge      `json:"charge" decode:"group,flat"`
-	NF          orderNF          `json:"nf" decode:"group,flat"`
+	PV          orderPV          `json:"pv" decode:"group,flat" doc:"The sale: customer, items and value (or its fields at the top level, the legacy form)."`
+	Faturamento orderFaturamento `json:"faturamento" decode:"group,flat" doc:"The billing: category, due date, account, project, recurrence."`
+	Charge      orderCharge      `json:"charge" decode:"group,flat" doc:"The charge: payment type, bank agreement, installments, PIX key."`
+	NF          orderNF          `json:"nf" decode:"group,flat" doc:"The invoice: its kind, fiscal codes, taxes and retentions."`
 }
 
 // missingFields collects the absent required fields, dotted as group.field.
@@ -384,14 +384,14 @@ type orderCreated struct {
 }
 
 type listSalesOrdersRequest struct {
-	DateFrom   string `json:"date_from" format:"date"`
-	DateTo     string `json:"date_to" format:"date"`
+	DateFrom   string `json:"date_from" format:"date" doc:"Orders created on or after this day (required)."`
+	DateTo     string `json:"date_to" format:"date" doc:"Orders created on or before this day (required)."`
 	Project    string `json:"id_token_project"`
 	Contact    string `json:"id_token_contact"`
 	StockItem  string `json:"id_token_stock_item"`
-	Active     *bool  `json:"active"`
+	Active     *bool  `json:"active" doc:"true or false: only orders in that state; absent: all."`
 	Category   string `json:"id_token_category"`
-	CodeOrders string `json:"code_orders" alias:"cod_orders"`
+	CodeOrders string `json:"code_orders" alias:"cod_orders" doc:"Only the order of this code (PV-000001)."`
 }
 
 func (q *listSalesOrdersRequest) Validate() error {

@@ -57,7 +57,7 @@ func (s screenings) getOCRDataByFile(r *web.Request) (any, error) {
 }
 
 type screeningRequest struct {
-	Note string `json:"note" alias:"observation" text:"multiline"`
+	Note string `json:"note" alias:"observation" text:"multiline" doc:"A note kept with the document (several lines)."`
 }
 
 // insertScreening puts a received document (one file) in the unit's inbox
@@ -84,7 +84,7 @@ func (s screenings) insertScreening(r *web.Request, q *screeningRequest) (any, e
 }
 
 type listScreeningsRequest struct {
-	Status string `json:"status" enum:"pending,converted,discarded"`
+	Status string `json:"status" enum:"pending,converted,discarded" doc:"Only screenings of this status."`
 	web.PageRequest
 }
 

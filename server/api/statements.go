@@ -68,7 +68,7 @@ type accountsFound struct {
 
 type statementLinesRequest struct {
 	BankAccount string `json:"id_token_bank_account"`
-	Status      string `json:"status" enum:"open,matched,dismissed"`
+	Status      string `json:"status" enum:"open,matched,dismissed" doc:"Only lines of this status."`
 	web.PageRequest
 }
 
@@ -79,16 +79,16 @@ func (s statements) listStatementLines(r *web.Request, q *statementLinesRequest)
 }
 
 type reconcileRequest struct {
-	IDToken string `json:"id_token" alias:"token" required:"true"`
+	IDToken string `json:"id_token" alias:"token" required:"true" doc:"The statement line's token."`
 	// Action: match (with id_token_entry, or id_token_sales_order and
 	// installment), book (as a new entry of id_token_category, with
 	// description) or dismiss.
-	Action      string       `json:"action" enum:"match,book,dismiss" required:"true"`
+	Action      string       `json:"action" enum:"match,book,dismiss" required:"true" doc:"match (pair with an entry or an order's charge), book (record a new entry from the line) or dismiss."`
 	Entry       string       `json:"id_token_entry"`
 	SalesOrder  string       `json:"id_token_sales_order"`
-	Installment *web.FlexInt `json:"installment"`
+	Installment *web.FlexInt `json:"installment" doc:"The order's installment paid (match with id_token_sales_order; default: the first open)."`
 	Category    string       `json:"id_token_category"`
-	Description string       `json:"description" max:"short"`
+	Description string       `json:"description" max:"short" doc:"The booked entry's description (default: the line's memo)."`
 }
 
 var errBookCategory = web.NewError(http.StatusBadRequest, "To book a statement line give its id_token_category (an income category for a credit, an expense category for a debit).")

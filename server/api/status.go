@@ -29,8 +29,8 @@ var entryStatuses = []statusDef{
 }
 
 type getStatusRequest struct {
-	IDToken  string   `json:"id_token" alias:"token"`
-	IDTokens []string `json:"id_tokens" alias:"tokens"`
+	IDToken  string   `json:"id_token" alias:"token" doc:"One entry's token; absent: the status vocabulary alone."`
+	IDTokens []string `json:"id_tokens" alias:"tokens" doc:"Several entries' tokens."`
 }
 
 type statusAnswer struct {

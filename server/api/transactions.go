@@ -54,10 +54,10 @@ func dateRange(from, to string, defFrom, defTo store.Date, badFrom, badTo *web.E
 }
 
 type transactionsRequest struct {
-	FromDate  string `json:"from_date" format:"date"`
-	ToDate    string `json:"to_date" format:"date"`
-	Type      string `json:"type" enum:"in,out"`
-	UserToken string `json:"user_token"`
+	FromDate  string `json:"from_date" format:"date" doc:"Entries due on or after this day (default: the first of the current month)."`
+	ToDate    string `json:"to_date" format:"date" doc:"Entries due on or before this day (default: today); at most 365 days after from_date."`
+	Type      string `json:"type" enum:"in,out" doc:"in (income) or out (expense); absent: both."`
+	UserToken string `json:"user_token" doc:"Only entries recorded by this user."`
 }
 
 // transactions lists the expenses and income of one unit (unit_token) or

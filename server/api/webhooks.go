@@ -21,9 +21,9 @@ var (
 )
 
 type webhookRequest struct {
-	URL    string   `json:"url" required:"true"`
-	Secret string   `json:"secret"`
-	Events []string `json:"events" required:"true" pattern:"^(\\*|[a-z_]+\\.(\\*|[a-z_]+))$"`
+	URL    string   `json:"url" required:"true" doc:"The http or https address deliveries are posted to (outside test mode, a public one)."`
+	Secret string   `json:"secret" doc:"The signing secret (default: one made and answered once)."`
+	Events []string `json:"events" required:"true" pattern:"^(\\*|[a-z_]+\\.(\\*|[a-z_]+))$" doc:"The events delivered: names such as charge.paid, a kind's wildcard (charge.*) or * for all."`
 }
 
 func (q *webhookRequest) Validate() error {

@@ -289,9 +289,9 @@ func (s *Pages) publicPixQR(r *web.Request) (any, error) {
 }
 
 type publicEventRequest struct {
-	Token  string `json:"token" alias:"public_token" required:"true"`
-	Event  string `json:"event" alias:"kind" required:"true" enum:"viewed,copied_boleto,copied_pix,opened_boleto,printed_boleto"`
-	Detail string `json:"detail" text:"multiline"`
+	Token  string `json:"token" alias:"public_token" required:"true" doc:"The order's public token."`
+	Event  string `json:"event" alias:"kind" required:"true" enum:"viewed,copied_boleto,copied_pix,opened_boleto,printed_boleto" doc:"What the payer did."`
+	Detail string `json:"detail" text:"multiline" doc:"More about it (several lines)."`
 }
 
 func (q *publicEventRequest) Validate() error {
@@ -315,9 +315,9 @@ func (s *Pages) publicEvent(r *web.Request, q *publicEventRequest) (any, error) 
 }
 
 type publicPayRequest struct {
-	Token       string       `json:"token" alias:"public_token" required:"true"`
-	Installment int          `json:"installment"`
-	Amount      *store.Money `json:"amount"`
+	Token       string       `json:"token" alias:"public_token" required:"true" doc:"The order's public token."`
+	Installment int          `json:"installment" doc:"The installment paid (default: the first open)."`
+	Amount      *store.Money `json:"amount" doc:"The amount paid (default: the charge's)."`
 }
 
 func (q *publicPayRequest) Validate() error {

@@ -12,11 +12,11 @@ import (
 // fault is a test-mode rule: requests of a domain to a route fail with a
 // status and text, or are delayed, with a probability.
 type fault struct {
-	Route       string  `json:"route"`
-	Probability float64 `json:"probability"`
-	Status      int     `json:"status"`
-	Text        string  `json:"text"`
-	LatencyMS   int     `json:"latency_ms"`
+	Route       string  `json:"route" doc:"The route the rule applies to (/get_contacts)."`
+	Probability float64 `json:"probability" doc:"The share of its requests affected, 0 to 1."`
+	Status      int     `json:"status" doc:"The status answered."`
+	Text        string  `json:"text" doc:"The error text answered."`
+	LatencyMS   int     `json:"latency_ms" doc:"Milliseconds added before answering."`
 }
 
 // faults holds the rules per domain, in memory: test mode only.
@@ -72,7 +72,7 @@ func (f *faults) Apply(domain, route string) error {
 var errFaultRule = web.NewError(http.StatusBadRequest, "Invalid fault rule: route, probability 0 to 1, and a status 400 to 599 or a latency_ms up to 60000.")
 
 type faultsRequest struct {
-	Rules []fault `json:"rules"`
+	Rules []fault `json:"rules" doc:"The domain's fault rules, replacing the ones before (empty: none)."`
 }
 
 func (q *faultsRequest) Validate() error {

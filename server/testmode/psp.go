@@ -15,10 +15,10 @@ var errPSPMode = web.NewError(http.StatusBadRequest, "Use mode online, slow (del
 // pspMode is test mode's choice of what the domain's local PSP does from
 // now on (rehearsal.Mode).
 type pspMode struct {
-	Mode          string `json:"mode" enum:"online,slow,offline"`
-	DelayMS       int    `json:"delay_ms"`
-	DropWebhooks  int    `json:"drop_webhooks"`
-	RefuseRefunds string `json:"refuse_refunds"`
+	Mode          string `json:"mode" enum:"online,slow,offline" doc:"online, slow (delay_ms before each answer) or offline (503 to every call)."`
+	DelayMS       int    `json:"delay_ms" doc:"slow: the milliseconds before each answer (1 to 60000)."`
+	DropWebhooks  int    `json:"drop_webhooks" doc:"The next N webhooks lost (0 to 100)."`
+	RefuseRefunds string `json:"refuse_refunds" doc:"The reason refunds end NAO_REALIZADO with; empty: they settle."`
 }
 
 // testPSP (test mode) sets what the domain's local PSP does: answer,
@@ -57,10 +57,10 @@ func (s *Mode) payAtPSP(r *web.Request, q *testPayRequest, amount *store.Money) 
 }
 
 type payPixRequest struct {
-	IDToken     string       `json:"id_token" alias:"token" required:"true"`
-	Installment int          `json:"installment"`
-	Amount      *store.Money `json:"amount"`
-	Twice       bool         `json:"twice"`
+	IDToken     string       `json:"id_token" alias:"token" required:"true" doc:"The sales order paid."`
+	Installment int          `json:"installment" doc:"The installment paid (default: the first open)."`
+	Amount      *store.Money `json:"amount" doc:"The amount paid (default: the charge's)."`
+	Twice       bool         `json:"twice" doc:"true: the PSP's webhook is posted twice."`
 }
 
 func (q *payPixRequest) Validate() error {
@@ -91,8 +91,8 @@ func (s *Mode) testPayPix(r *web.Request, q *payPixRequest) (any, error) {
 }
 
 type recDecision struct {
-	IDToken  string `json:"id_token" alias:"token" required:"true"`
-	Decision string `json:"decision" enum:"approve,reject" required:"true"`
+	IDToken  string `json:"id_token" alias:"token" required:"true" doc:"The contract whose recurrence is decided."`
+	Decision string `json:"decision" enum:"approve,reject" required:"true" doc:"approve or reject, as the payer does in the bank's app."`
 }
 
 var errRecDecision = web.NewError(http.StatusBadRequest, "Use decision approve or reject.")

@@ -64,9 +64,9 @@ func advance(from time.Time, s string) (time.Time, bool) {
 }
 
 type clockRequest struct {
-	Now     string `json:"now"`
-	Advance string `json:"advance"`
-	Reset   bool   `json:"reset"`
+	Now     string `json:"now" doc:"The domain's new now, RFC 3339."`
+	Advance string `json:"advance" doc:"How far to move the clock forward, an ISO 8601 duration (P1D, P1M)."`
+	Reset   bool   `json:"reset" doc:"true: back to the real clock."`
 }
 
 func (q *clockRequest) Validate() error {
@@ -162,11 +162,11 @@ type testUnit struct {
 type testDomainsRequest struct {
 	// Label goes into the name; with --seed it makes the name, hence every
 	// token of the domain, the same run to run.
-	Label string `json:"label"`
+	Label string `json:"label" doc:"A word put in the domain's name."`
 	// AccessToken and Snapshot: start from that snapshot of the access
 	// token's domain instead of empty.
-	AccessToken string `json:"access_token"`
-	Snapshot    string `json:"snapshot"`
+	AccessToken string `json:"access_token" doc:"With snapshot: the domain whose snapshot the new one starts from."`
+	Snapshot    string `json:"snapshot" doc:"The snapshot the new domain starts from (default: empty)."`
 }
 
 func (q *testDomainsRequest) Validate() error {
@@ -262,9 +262,9 @@ func UnitProfile(k *certs.Keyring) store.UnitProfile {
 }
 
 type testBankReturnRequest struct {
-	IDToken     string       `json:"id_token" alias:"token" required:"true"`
-	Installment int          `json:"installment"`
-	Amount      *store.Money `json:"amount"`
+	IDToken     string       `json:"id_token" alias:"token" required:"true" doc:"The sales order whose boleto is paid."`
+	Installment int          `json:"installment" doc:"The installment paid (default: the first open)."`
+	Amount      *store.Money `json:"amount" doc:"The amount paid (default: the boleto's)."`
 }
 
 func (q *testBankReturnRequest) Validate() error {
@@ -343,12 +343,12 @@ func (s *Mode) testBankReturn(r *web.Request, q *testBankReturnRequest) (any, er
 }
 
 type testPayRequest struct {
-	IDToken     string       `json:"id_token" alias:"token" required:"true"`
-	Installment int          `json:"installment"`
-	Amount      *store.Money `json:"amount"`
-	Late        bool         `json:"late"`
+	IDToken     string       `json:"id_token" alias:"token" required:"true" doc:"The sales order paid."`
+	Installment int          `json:"installment" doc:"The installment paid (default: the first open)."`
+	Amount      *store.Money `json:"amount" doc:"The amount paid (default: the charge's; partial or over)."`
+	Late        bool         `json:"late" doc:"true: the amount with a 2% fine and 1% a month of interest up to today."`
 	// Twice delivers the PSP's webhook twice (a charge at the test PSP).
-	Twice bool `json:"twice"`
+	Twice bool `json:"twice" doc:"true: the PSP's webhook is posted twice."`
 }
 
 func (q *testPayRequest) Validate() error {
@@ -405,7 +405,7 @@ func (s *Mode) testOverdueCharge(r *web.Request, q *web.IdRequest) (any, error) 
 }
 
 type snapshotRequest struct {
-	Name string `json:"name" alias:"snapshot" required:"true"`
+	Name string `json:"name" alias:"snapshot" required:"true" doc:"The snapshot's name."`
 }
 
 var (
@@ -443,8 +443,8 @@ func (s *Mode) testReset(r *web.Request, q *resetRequest) (any, error) {
 // resetRequest names a snapshot, or asks for an empty domain (its units,
 // tokens and users kept).
 type resetRequest struct {
-	Name  string `json:"name" alias:"snapshot"`
-	Empty bool   `json:"empty"`
+	Name  string `json:"name" alias:"snapshot" doc:"The snapshot the domain goes back to."`
+	Empty bool   `json:"empty" doc:"true: empty the domain instead (units, tokens and users kept)."`
 }
 
 func (q *resetRequest) Validate() error {
@@ -455,8 +455,8 @@ func (q *resetRequest) Validate() error {
 }
 
 type refuseRequest struct {
-	IDToken string `json:"id_token" alias:"token" required:"true"`
-	Reason  string `json:"reason" text:"multiline"`
+	IDToken string `json:"id_token" alias:"token" required:"true" doc:"The sales order whose open charge is refused."`
+	Reason  string `json:"reason" text:"multiline" doc:"The issuer's reason."`
 }
 
 func (q *refuseRequest) Validate() error {
@@ -479,11 +479,11 @@ func (s *Mode) testRefuseCharge(r *web.Request, q *refuseRequest) (any, error) {
 // authorities (SEFAZ and the national NFS-e system) do with its next
 // notes.
 type authorityMode struct {
-	Mode    string          `json:"mode" enum:"authorize,async,reject,deny,delay,drop_reply,unreachable,offline,drop"`
-	Polls   int             `json:"polls"`
-	Code    *web.FlexString `json:"code"`
-	Reason  string          `json:"reason" text:"multiline"`
-	DelayMS int             `json:"delay_ms"`
+	Mode    string          `json:"mode" enum:"authorize,async,reject,deny,delay,drop_reply,unreachable,offline,drop" doc:"What the local authorities do from now on."`
+	Polls   int             `json:"polls" doc:"async: the times a lot's receipt is answered 105 before its verdict (1 to 8)."`
+	Code    *web.FlexString `json:"code" doc:"reject and deny: the cStat (200 to 999) or the national system's code answered."`
+	Reason  string          `json:"reason" text:"multiline" doc:"reject and deny: the text answered (default: the manual's for the code)."`
+	DelayMS int             `json:"delay_ms" doc:"delay: the milliseconds before each answer."`
 }
 
 var errAuthorityMode = web.NewError(http.StatusBadRequest, "Use mode authorize, async (polls 0 to 8), reject (code 200 to 999; a reason unless the manual lists the code), deny, delay (delay_ms up to 60000), drop_reply, unreachable or offline.")

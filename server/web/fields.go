@@ -122,5 +122,5 @@ func (s *FlexString) UnmarshalJSON(b []byte) error {
 
 // IdRequest names one record of the unit: `id_token`, alias `token`.
 type IdRequest struct {
-	IDToken string `json:"id_token" alias:"token" required:"true"`
+	IDToken string `json:"id_token" alias:"token" required:"true" doc:"The record's token."`
 }

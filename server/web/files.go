@@ -144,8 +144,8 @@ func DocumentFile(name string, data []byte) (store.NewFile, error) {
 // FileRequest is the body of the file downloads (fincom routes): the
 // record's token and the file's, as the record's listing shows them.
 type FileRequest struct {
-	IDToken   string `json:"id_token" alias:"token" required:"true"`
-	FileToken string `json:"file_token" alias:"id_token_file" required:"true"`
+	IDToken   string `json:"id_token" alias:"token" required:"true" doc:"The record's token."`
+	FileToken string `json:"file_token" alias:"id_token_file" required:"true" doc:"The file's token, as its listing gives it."`
 }
 
 // StoredTypes are the types fincom keeps files of (sniff), hence those a
