@@ -218,7 +218,7 @@ func TestEmailFormat(t *testing.T) {
 	}
 }
 
-// TestRequestPatterns: a CPF, CNPJ, CEP, state, IBGE code or access key is taken in every
+// TestRequestPatterns: a CPF, CNPJ, CEP, state, IBGE code, NCM, CFOP or access key is taken in every
 // form the document's pattern admits (the contract check validates each
 // accepted request against it) and refused in any other, in the route's
 // own words.
@@ -229,6 +229,9 @@ func TestRequestPatterns(t *testing.T) {
 			name = `"socialReason":"Beta SA"`
 		}
 		return `{` + auth + `,"type":"` + typ + `","register":"` + register + `",` + name + `,"zip_code":"` + zip + `"}`
+	}
+	product := func(ncm, cfop string) string {
+		return `{` + auth + `,"description":"Arruela","type":"product","ncm":"` + ncm + `","cfop":"` + cfop + `"}`
 	}
 	run(t, []scenario{
 		{name: "cpf masked", path: "/insert_contact", body: contact("natural_person", "314.159.265-90", "01310-100"), status: 200},
@@ -244,7 +247,30 @@ func TestRequestPatterns(t *testing.T) {
 		{name: "ibge code", path: "/insert_contact", body: strings.Replace(contact("natural_person", "314.159.265-90", "01310-100"), `"zip_code"`, `"city_ibge":" 3550308 ","zip_code"`, 1), status: 200},
 		{name: "ibge code punctuated", path: "/insert_contact", body: strings.Replace(contact("natural_person", "314.159.265-90", "01310-100"), `"zip_code"`, `"city_ibge":"3550-308","zip_code"`, 1), status: 400, text: "Invalid city_ibge. Use a 7-digit IBGE municipality code."},
 		{name: "ibge code of no municipality", path: "/insert_contact", body: strings.Replace(contact("natural_person", "314.159.265-90", "01310-100"), `"zip_code"`, `"city_ibge":"3599999","zip_code"`, 1), status: 400, text: "Invalid city_ibge. Use a 7-digit IBGE municipality code."},
+		{name: "ncm dotted, cfop dotted", path: "/insert_product_or_service", body: product("7318.15.00", "5.102"), status: 200},
+		{name: "ncm with dashes", path: "/insert_product_or_service", body: product("7318-15-00", "5102"), status: 400, text: "Invalid ncm. Use 8 digits."},
+		{name: "cfop with a letter", path: "/insert_product_or_service", body: product("73181500", "51O2"), status: 400, text: "Invalid cfop. Use 4 digits starting with 1 to 7."},
+		{name: "median by masked cnpj", path: "/get_category_median", body: `{` + auth + `,"cnpj":"11.444.777/0001-61"}`, status: 200},
+		{name: "median by spaced cnpj", path: "/get_category_median", body: `{` + auth + `,"cnpj":"11 444 777 0001 61"}`, status: 400, text: "Invalid CNPJ."},
 		{name: "key in groups", path: "/insert_purchase_order_by_access_key", body: `{` + auth + `,"access_key":"3526 1111 2223 3300 0181 5500 1000 0000 0711 2345 6788"}`, status: 200},
 		{name: "key with dots", path: "/insert_purchase_order_by_access_key", body: `{` + auth + `,"access_key":"3526.1111.2223.3300.0181.5500.1000.0000.0711.2345.6788"}`, status: 422, text: "Invalid access key: use the 44 digits with a valid check digit."},
 	})
+}
+
+// TestRegisterShapesAgree: a CPF or CNPJ has one shape wherever a request
+// sends one (a contact's register, the category median's cnpj).
+func TestRegisterShapesAgree(t *testing.T) {
+	s, _ := newTestServer(t)
+	shapes := map[string]any{}
+	for _, b := range documentedBodies(t, s, s.Handler()) {
+		switch b.route.Path {
+		case "/insert_contact":
+			shapes["register"] = b.props["register"]["pattern"]
+		case "/get_category_median":
+			shapes["cnpj"] = b.props["cnpj"]["pattern"]
+		}
+	}
+	if shapes["register"] == nil || shapes["register"] != shapes["cnpj"] {
+		t.Fatalf("the shapes differ: %v", shapes)
+	}
 }

@@ -19,11 +19,18 @@ var (
 )
 
 type categoryMedianRequest struct {
-	CNPJ string `json:"cnpj" required:"true" doc:"The contact's CNPJ (or CPF), with or without its mask."`
+	CNPJ string `json:"cnpj" required:"true" pattern:"^\\s*([0-9]{3}\\.?[0-9]{3}\\.?[0-9]{3}-?[0-9]{2}|[0-9A-Za-z]{2}\\.?[0-9A-Za-z]{3}\\.?[0-9A-Za-z]{3}/?[0-9A-Za-z]{4}-?[0-9]{2})\\s*$" doc:"The contact's CNPJ (or CPF), with or without its mask."`
 	Type string `json:"type" enum:"in,out" doc:"in or out: only categories of that module type; absent: both."`
 }
 
+// medianShape is a CPF's or CNPJ's shape, as a contact's register has it
+// (TestRegisterShapesAgree).
+var medianShape = web.TagPattern(categoryMedianRequest{}, "CNPJ")
+
 func (q *categoryMedianRequest) Validate() error {
+	if !medianShape.MatchString(q.CNPJ) {
+		return errMedianCNPJ
+	}
 	q.CNPJ = brdoc.Clean(q.CNPJ)
 	if !brdoc.ValidCNPJ(q.CNPJ) && !brdoc.ValidCPF(q.CNPJ) {
 		return errMedianCNPJ

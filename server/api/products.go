@@ -58,8 +58,8 @@ type productRequest struct {
 	Type          *string      `json:"type" enum:"product,service" doc:"product (goods, NF-e and NFC-e) or service (NFS-e)."`
 	MonetaryValue *store.Money `json:"monetary_value" alias:"value" doc:"Its unit price, a decimal."`
 	UsageType     *string      `json:"usage_type" doc:"The SPED item type (default 00 for products, 09 for services)."`
-	NCM           *string      `json:"ncm" doc:"The NCM code of goods (8 digits)."`
-	CFOP          *string      `json:"cfop" doc:"The default CFOP of its sales (4 digits, the first 1 to 7)."`
+	NCM           *string      `json:"ncm" pattern:"^\\s*([0-9]{4}\\.?[0-9]{2}\\.?[0-9]{2})?\\s*$" doc:"The NCM code of goods: 8 digits, dotted or not (7318.15.00)."`
+	CFOP          *string      `json:"cfop" pattern:"^\\s*([1-7]\\.?[0-9]{3})?\\s*$" doc:"The default CFOP of its sales: 4 digits, the first 1 to 7, dotted or not (5.102)."`
 	Unit          *string      `json:"unit" max:"short" doc:"The commercial unit (UN, KG, H; up to 6 characters)."`
 	// Code is the product's own code (the NF-e's cProd): at most 60
 	// characters; without it a product is numbered in its unit.
@@ -73,6 +73,12 @@ type productRequest struct {
 	// NFS-e's cIndOp, 6 digits).
 	IBSCBSOperation *string `json:"ibs_cbs_operation" doc:"A service's operation indicator its national NFS-e states (cIndOp, 6 digits)."`
 }
+
+// The shapes of an NCM and a CFOP, from their tags.
+var (
+	ncmShape  = web.TagPattern(productRequest{}, "NCM")
+	cfopShape = web.TagPattern(productRequest{}, "CFOP")
+)
 
 func (q *productRequest) Apply(f *store.ProductFields) error {
 	if q.Code != nil {
@@ -95,9 +101,15 @@ func (q *productRequest) Apply(f *store.ProductFields) error {
 		f.UsageType = strings.TrimSpace(*q.UsageType)
 	}
 	if q.NCM != nil {
+		if !ncmShape.MatchString(*q.NCM) {
+			return registers.ErrInvalidNCM
+		}
 		f.NCM = brdoc.Digits(*q.NCM)
 	}
 	if q.CFOP != nil {
+		if !cfopShape.MatchString(*q.CFOP) {
+			return registers.ErrInvalidCFOP
+		}
 		f.CFOP = brdoc.Digits(*q.CFOP)
 	}
 	if q.IBSCBSCST != nil {
