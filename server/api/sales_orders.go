@@ -95,7 +95,7 @@ type orderCharge struct {
 	GenerateProviderC    bool         `json:"generate_provider_c" doc:"The legacy flag for provider_bank provider_c."`
 	InstallmentCredit    *web.FlexInt `json:"installment_credit" doc:"The card installments (1 or more)."`
 	Installments         *web.FlexInt `json:"installments" alias:"installment" doc:"The charges the value is split into, monthly from the due date (default 1)."`
-	PixKey               web.PixKey   `json:"charge_pix_key" alias:"pix_key" doc:"The PIX key paid (a CPF, CNPJ, e-mail, +55 phone or random key); required for PIX."`
+	PixKey               web.PixKey   `json:"charge_pix_key" alias:"pix_key" doc:"The PIX key paid: a CPF or CNPJ with or without its mask, an e-mail (up to 77 characters), a phone with +55 or its area code, or a random key; stored as the DICT registers it. Required for PIX."`
 	NotifyDaysCharge     *web.FlexInt `json:"notify_days_charge" doc:"Days before the due date when the charge notice is e-mailed (default 0)."`
 	BankAccountPayment   string       `json:"bankAccountPayment" alias:"id_token_bank_account_payment" doc:"The bank account a transfer is paid into (required for a transfer)."`
 	EstimatedPaymentDate string       `json:"estimated_payment_date" format:"date" doc:"The day the payment is due, when faturamento does not give it."`

@@ -19,11 +19,29 @@ const (
 	PixEVP   = "EVP" // random key
 )
 
+// The shapes of the kinds of key, as text: NormalizePixKey tells the
+// kinds apart by them, and PixKeyPattern joins them for the OpenAPI
+// document.
+const (
+	cpfPattern   = `\d{3}\.?\d{3}\.?\d{3}-?\d{2}`
+	cnpjPattern  = `[0-9A-Za-z]{2}\.?[0-9A-Za-z]{3}\.?[0-9A-Za-z]{3}/?[0-9A-Za-z]{4}-?\d{2}`
+	phonePattern = `\+?[0-9 ().-]+`
+	evpPattern   = `[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`
+	// An e-mail's shape here is only an @ and a dotted domain; its syntax
+	// is net/mail's, checked beyond it.
+	emailKeyPattern = `.*@[^@]*\.[^@]*`
+)
+
+// PixKeyPattern is every text NormalizePixKey may take, blank included
+// (no key): the check digits, the phone's number, the e-mail's syntax
+// and length are checked beyond it (TestPixKeyPattern).
+const PixKeyPattern = `^\s*(` + cpfPattern + `|` + cnpjPattern + `|` + phonePattern + `|` + evpPattern + `|` + emailKeyPattern + `)?\s*$`
+
 var (
-	cpfShape   = regexp.MustCompile(`^\d{3}\.?\d{3}\.?\d{3}-?\d{2}$`)
-	cnpjShape  = regexp.MustCompile(`^[0-9A-Za-z]{2}\.?[0-9A-Za-z]{3}\.?[0-9A-Za-z]{3}/?[0-9A-Za-z]{4}-?\d{2}$`)
-	phoneShape = regexp.MustCompile(`^\+?[0-9 ().-]+$`)
-	evpShape   = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+	cpfShape   = regexp.MustCompile(`^` + cpfPattern + `$`)
+	cnpjShape  = regexp.MustCompile(`^` + cnpjPattern + `$`)
+	phoneShape = regexp.MustCompile(`^` + phonePattern + `$`)
+	evpShape   = regexp.MustCompile(`^` + evpPattern + `$`)
 )
 
 // NormalizePixKey answers a PIX key in the one form the DICT registers and

@@ -2,6 +2,7 @@ package brdoc
 
 import (
 	"errors"
+	"regexp"
 	"testing"
 )
 
@@ -34,6 +35,27 @@ func TestNormalizePixKey(t *testing.T) {
 		"Fin <fin@example.com>", long + "@example.com", "123e4567-e89b-12d3-a456-42661417400", "123e4567e89b12d3a456426614174000"} {
 		if key, _, err := NormalizePixKey(in); !errors.Is(err, ErrPixKey) {
 			t.Errorf("NormalizePixKey(%q) = %q, %v; want ErrPixKey", in, key, err)
+		}
+	}
+}
+
+// TestPixKeyPattern: every key NormalizePixKey takes, in every form,
+// matches the pattern the OpenAPI document gives a PIX key.
+func TestPixKeyPattern(t *testing.T) {
+	re := regexp.MustCompile(PixKeyPattern)
+	for _, in := range []string{"", " 529.982.247-25 ", "52998224725", "11.222.333/0001-81", "12.ABC.345/01DE-35", "(11) 98888-7777",
+		"+55 11 98888-7777", "5511988887777", "Financeiro@Example.COM.br", "o'neil+nf@x-y.com.br",
+		"123E4567-E89B-12D3-A456-426614174000", "123e4567-e89b-12d3-a456-426614174000"} {
+		if _, _, err := NormalizePixKey(in); err != nil && in != "" {
+			t.Errorf("NormalizePixKey(%q): %v", in, err)
+		}
+		if !re.MatchString(in) {
+			t.Errorf("%q is a key the pattern refuses", in)
+		}
+	}
+	for _, in := range []string{"not a key", "chave#1", "a b"} {
+		if re.MatchString(in) {
+			t.Errorf("%q matches the pattern", in)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"fincom/server/brdoc"
 	"fincom/server/registers"
 	"fincom/server/web"
 	"fincom/store"
@@ -41,6 +42,7 @@ var (
 	typeFlexInt = reflect.TypeOf(web.FlexInt(0))
 	typeCode    = reflect.TypeOf(web.Code(0))
 	typeFlexStr = reflect.TypeOf(web.FlexString(""))
+	typePixKey  = reflect.TypeOf(web.PixKey(""))
 )
 
 // inputs are the shapes requests accept beside the plain JSON types, as
@@ -101,6 +103,8 @@ func (g *schemaGen) schema(t reflect.Type, input bool) map[string]any {
 		return map[string]any{"type": "string", "pattern": `^[0-9]{2}/[0-9]{2}/[0-9]{4}$`, "description": "Date as DD/MM/YYYY."}
 	case typeText:
 		return map[string]any{"type": []string{"string", "null"}}
+	case typePixKey:
+		return map[string]any{"type": "string", "pattern": brdoc.PixKeyPattern}
 	case typeStamp:
 		return map[string]any{"type": []string{"string", "null"}, "format": "date-time",
 			"description": "A moment in São Paulo time, RFC 3339 (2026-11-22T09:00:00-03:00); null until it happens."}
