@@ -22,6 +22,7 @@ type bankFiles struct{ *API }
 var (
 	errNotReturn      = web.NewError(http.StatusBadRequest, "Not a CNAB 240 return file of this bank: nothing was applied.")
 	errRemittanceGone = web.NewError(http.StatusNotFound, "Remittance not found: no file of that sequence was written for this provider's agreement.")
+	errForeignReturn  = web.NewError(http.StatusUnprocessableEntity, "This return file is another beneficiary's: its header's CNPJ, agency, account or agreement (details.fields) are not the unit's agreement's. Nothing was applied.")
 )
 
 type remittanceRequest struct {
@@ -98,7 +99,7 @@ func (s bankFiles) importReturn(r *web.Request, q *returnRequest) (any, error) {
 	}
 	var fe *billing.ForeignReturnError
 	if errors.As(err, &fe) {
-		return nil, &web.Error{Status: http.StatusUnprocessableEntity, Text: "This return file is another beneficiary's: its header's CNPJ, agency, account or agreement (details.fields) are not the unit's agreement's. Nothing was applied.", Details: foreignDetails{Fields: fe.Fields}}
+		return nil, errForeignReturn.With(foreignDetails{Fields: fe.Fields})
 	}
 	if err != nil {
 		return nil, err

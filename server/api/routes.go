@@ -3,9 +3,11 @@ package api
 import (
 	"fincom/server/access"
 	"fincom/server/accounting"
+	"fincom/server/billing"
 	"fincom/server/docread"
 	"fincom/server/invoicing"
 	"fincom/server/preview"
+	"fincom/server/registers"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -78,7 +80,7 @@ func (s *API) RouteTable() []web.Route {
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000001"}`, Tag: web.TagFinance, Summary: "The status vocabulary, and the status of entries.", Desc: docGetStatus, Resp: statusAnswer{}}},
 
 		// Reading documents, and the inbox of received ones.
-		{Path: "/get_ocr_data_by_file", Files: &web.DocumentFiles, Do: web.Plain(screenings{s}.getOCRDataByFile), Texts: web.TextsDefault,
+		{Path: "/get_ocr_data_by_file", Files: &web.DocumentFiles, Do: web.Plain(screenings{s}.getOCRDataByFile), Texts: web.TextsDefault, Errs: web.Answers(errNoOCR),
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68"}`, ExampleFile: "boleto.pdf", Tag: web.TagDocuments, Summary: "Read an NF-e, NFC-e, NFS-e XML or a boleto PDF (multipart, one file).", Desc: docOCR, Resp: docread.Result{}, Multipart: true}},
 		{Path: "/insert_screening", Files: &web.DocumentFiles, Do: web.Handle(screenings{s}.insertScreening), Texts: web.TextsDefault, Write: true,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "note": "Boleto da energia de novembro"}`, ExampleFile: "boleto.pdf", Tag: web.TagDocuments, Summary: "Put a received document in the screening inbox (multipart, one file).", Desc: docInsertScreening, Resp: web.Done, Multipart: true}},
@@ -100,37 +102,37 @@ func (s *API) RouteTable() []web.Route {
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000007"}`, Tag: web.TagSales, Summary: "Disable a sales order.", Desc: docSetSalesOrderActive, Resp: web.Done}},
 
 		// Charges.
-		{Path: "/generate_charge", Do: web.Handle(charges{s}.generateCharge), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true, Area: access.Charges,
+		{Path: "/generate_charge", Do: web.Handle(charges{s}.generateCharge), Texts: web.TextsDefault, Errs: append(web.Answers(store.ErrOrderDisabled, store.ErrNoAgreement, web.ErrPayerIncomplete), web.OrderErrs...), Write: true, Area: access.Charges,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000006"}`, Tag: web.TagSales, Summary: "Issue the order's charges (boleto, PIX or card) through its provider; idempotent.", Desc: docGenerateCharge, Resp: web.WithMessage{Data: chargeAnswer{}}}},
-		{Path: "/cancel_charge", Do: web.Handle(charges{s}.cancelCharge), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true, Area: access.Charges,
+		{Path: "/cancel_charge", Do: web.Handle(charges{s}.cancelCharge), Texts: web.TextsDefault, Errs: append(web.Answers(store.ErrAlreadyPaid, store.ErrNothingToCancel), web.OrderErrs...), Write: true, Area: access.Charges,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000020"}`, Tag: web.TagSales, Summary: "Cancel the order's unpaid charges.", Desc: docCancelCharge, Resp: web.Done}},
-		{Path: "/refund_charge", Do: web.Handle(charges{s}.refundCharge), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true, Area: access.Charges,
+		{Path: "/refund_charge", Do: web.Handle(charges{s}.refundCharge), Texts: web.TextsDefault, Errs: append(web.Answers(store.ErrNothingToRefund, billing.ErrPSPGone), web.OrderErrs...), Write: true, Area: access.Charges,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000008", "amount": "10.00", "reason": "Devolução parcial do pedido"}`, Tag: web.TagSales, Summary: "Refund the order's PIX payments received at the unit's PSP; a fincom route.", Desc: docRefundCharge, Resp: web.WithMessage{Data: []store.PSPRefund{}}}},
-		{Path: "/settle_charge", Do: web.Handle(bankFiles{s}.settleCharge), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true, Area: access.Charges,
+		{Path: "/settle_charge", Do: web.Handle(bankFiles{s}.settleCharge), Texts: web.TextsDefault, Errs: append(web.Answers(store.ErrNothingToPay), web.OrderErrs...), Write: true, Area: access.Charges,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000006", "date": "2026-11-20", "id_token_bank_account": "00000000-0000-4000-8000-000000000085"}`, Tag: web.TagSales, Summary: "Record a payment the firm received outside fincom (cash, a transfer); a fincom route.", Desc: docSettleCharge, Resp: web.WithMessage{Data: store.Payment{}}}},
 		{Path: "/export_remittance", Do: web.Handle(bankFiles{s}.exportRemittance), Texts: web.TextsDefault, Write: true, Area: access.Charges,
-			Errs: web.ErrMap{{store.ErrNotFound, errRemittanceGone}},
+			Errs: append(web.Answers(store.ErrNothingToRemit, store.ErrNoAgreement, web.ErrPayerIncomplete), web.ErrMap{{store.ErrNotFound, errRemittanceGone}}...),
 			Doc:  web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "provider": "provider_a"}`, Tag: web.TagSales, Summary: "The unit's next CNAB 240 remittance for a bank, or an earlier one again (a fincom route).", Desc: docExportRemittance, Raw: "text/plain"}},
-		{Path: "/import_return", Do: web.Handle(bankFiles{s}.importReturn), Texts: web.TextsDefault, Write: true, Area: access.Charges,
+		{Path: "/import_return", Do: web.Handle(bankFiles{s}.importReturn), Texts: web.TextsDefault, Errs: web.Answers(errForeignReturn), Write: true, Area: access.Charges,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "provider": "provider_a"}`, ExampleFile: "RET.txt", Tag: web.TagSales, Summary: "Apply a bank's CNAB 240 return file (multipart; a fincom route).", Desc: docImportReturn, Resp: web.WithMessage{Data: store.ReturnReport{}}, Multipart: true}},
-		{Path: "/import_ofx", Do: web.Handle(statements{s}.importOFX), Texts: web.TextsDefault, Write: true,
+		{Path: "/import_ofx", Do: web.Handle(statements{s}.importOFX), Texts: web.TextsDefault, Errs: web.Answers(errOtherAccount, errNotReais), Write: true,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token_bank_account": "00000000-0000-4000-8000-000000000085"}`, ExampleFile: "extrato.ofx", Tag: web.TagFinance, Summary: "Import a bank account's OFX statement and match its lines (multipart; a fincom route).", Desc: docImportOFX, Resp: web.WithMessage{Data: store.StatementReport{}}, Multipart: true}},
 		{Path: "/list_statement_lines", Do: web.Handle(statements{s}.listStatementLines), Texts: web.TextsDefault,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68"}`, Tag: web.TagFinance, Summary: "The unit's statement lines and what each matched (a fincom route).", Desc: docListStatementLines, Resp: web.Paged{Data: []store.StatementLine{}}}},
-		{Path: "/reconcile_statement_line", Do: web.Handle(statements{s}.reconcileStatementLine), Texts: web.TextsDefault, Errs: web.ErrMap{{store.ErrNotFound, errLineNotFound}}, Write: true,
+		{Path: "/reconcile_statement_line", Do: web.Handle(statements{s}.reconcileStatementLine), Texts: web.TextsDefault, Errs: append(web.Answers(store.ErrLineNotOpen, store.ErrAmountMismatch), web.ErrMap{{store.ErrNotFound, errLineNotFound}}...), Write: true,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000011", "action": "dismiss", "description": "Tarifa já lançada à mão"}`, Tag: web.TagFinance, Summary: "Pair an open statement line with an entry or a charge, or dismiss it (a fincom route).", Desc: docReconcileStatementLine, Resp: web.WithMessage{Data: store.StatementLine{}}}},
-		{Path: "/resend_charge", Do: web.Handle(charges{s}.resendCharge), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true, Area: access.Charges,
+		{Path: "/resend_charge", Do: web.Handle(charges{s}.resendCharge), Texts: web.TextsDefault, Errs: append(web.Answers(store.ErrNoChargeToResend), web.OrderErrs...), Write: true, Area: access.Charges,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000021"}`, Tag: web.TagSales, Summary: "E-mail the order's open charge to the customer again.", Desc: docResendCharge, Resp: web.Done}},
 
 		// Fiscal invoices.
-		{Path: "/generate_nf", Do: web.Handle(invoices{s}.generateNF), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true, Area: access.Invoices,
+		{Path: "/generate_nf", Do: web.Handle(invoices{s}.generateNF), Texts: web.TextsDefault, Errs: append(web.Answers(web.ErrInvoiceInvalid), web.OrderErrs...), Write: true, Area: access.Invoices,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000009"}`, Tag: web.TagSales, Summary: "Issue the order's fiscal invoice (NF-e, NFC-e or NFS-e) once.", Desc: docGenerateNF, Resp: web.WithMessage{Data: invoiceAnswer{}}}},
-		{Path: "/cancel_nf", Do: web.Handle(invoices{s}.cancelNF), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true, Area: access.Invoices,
+		{Path: "/cancel_nf", Do: web.Handle(invoices{s}.cancelNF), Texts: web.TextsDefault, Errs: append(web.Answers(store.ErrNoInvoice, store.ErrCancelWindow, invoicing.ErrOfflinePending), web.OrderErrs...), Write: true, Area: access.Invoices,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000009", "reason": "Pedido cancelado pelo cliente antes da entrega"}`, Tag: web.TagSales, Summary: "Cancel an authorized invoice within the cancellation window.", Desc: docCancelNF, Resp: web.Done}},
-		{Path: "/replace_nf", Do: web.Handle(invoices{s}.replaceNF), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true, Area: access.Invoices,
+		{Path: "/replace_nf", Do: web.Handle(invoices{s}.replaceNF), Texts: web.TextsDefault, Errs: append(web.Answers(invoicing.ErrReplacementRefused), web.OrderErrs...), Write: true, Area: access.Invoices,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000010", "reason": "Valor do serviço informado a maior", "reason_code": "99"}`, Tag: web.TagSales, Summary: "Replace the order's national NFS-e by a corrected one (a fincom route).", Desc: docReplaceNF,
 				Resp: web.WithMessage{Data: invoiceAnswer{}}}},
-		{Path: "/send_danfe_xml", Do: web.Handle(invoices{s}.sendDanfeXML), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true, Area: access.Invoices,
+		{Path: "/send_danfe_xml", Do: web.Handle(invoices{s}.sendDanfeXML), Texts: web.TextsDefault, Errs: append(web.Answers(store.ErrNoInvoice), web.OrderErrs...), Write: true, Area: access.Invoices,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000010"}`, Tag: web.TagSales, Summary: "E-mail the invoice's XML and DANFE to the customer.", Desc: docSendDanfeXML, Resp: web.Done}},
 
 		// The PSP's callback (beyond the spec): the unit's webhook address,
@@ -154,14 +156,14 @@ func (s *API) RouteTable() []web.Route {
 		{Path: "/get_purchase_order_by_id", Do: web.Handle(purchases{s}.getPurchaseOrderByID), Texts: web.TextsListSalesOrders, Errs: web.ErrMap{{store.ErrNotFound, web.TextsListSalesOrders.Invalid}},
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000012"}`, Tag: web.TagPurchases, Summary: "One purchase order with its items.", Desc: docGetPurchaseOrder, Resp: store.PurchaseOrder{}}},
 		{Path: "/insert_purchase_order_by_access_key", Do: web.Handle(purchases{s}.insertPurchaseOrderByAccessKey), Texts: web.TextsDefault,
-			Errs: web.ErrMap{{store.ErrDuplicate, errPurchaseExists}}, Write: true,
+			Errs: append(web.Answers(errInvalidAccessKeyPO), web.ErrMap{{store.ErrDuplicate, errPurchaseExists}}...), Write: true,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "access_key": "35170458716523000119550010000000121000543210", "category_id_token": "00000000-0000-4000-8000-000000000081"}`, Tag: web.TagPurchases, Summary: "Create a purchase order from an NF-e of the inbox or its access key.", Desc: docPurchaseByKey, Resp: web.Done}},
 		{Path: "/list_nfes", Do: web.Handle(purchases{s}.listNFes), Texts: web.TextsDefault,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "page": 1, "page_size": 50}`, Tag: web.TagPurchases, Summary: "The inbox of NF-e issued to the unit.", Desc: docListNFes, Resp: web.Paged{Data: []store.InboxNFe{}}}},
 		{Path: "/manifest_nfe", Do: web.Handle(purchases{s}.manifestNFe), Texts: web.TextsDefault,
 			Errs: web.ErrMap{{store.ErrNotFound, errNFeNotFound}, {store.ErrAlreadyManifested, errManifestDone}, {store.ErrManifestRule, errManifestTwice}}, Write: true,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "access_key": "35170458716523000119550010000000121000543210", "event": "ciencia"}`, Tag: web.TagPurchases, Summary: "Record the recipient's manifestation on an NF-e of the inbox.", Desc: docManifestNFe, Resp: web.Done}},
-		{Path: "/import_nfe", Files: &web.DocumentFiles, Do: web.Plain(purchases{s}.importNFe), Texts: web.TextsDefault, Errs: web.ErrMap{{store.ErrDuplicate, errNFeInInbox}, {invoicing.ErrConfirmDown, errNFeConfirmDown}}, Write: true,
+		{Path: "/import_nfe", Files: &web.DocumentFiles, Do: web.Plain(purchases{s}.importNFe), Texts: web.TextsDefault, Errs: append(web.Answers(errForeignNFe), web.ErrMap{{store.ErrDuplicate, errNFeInInbox}, {invoicing.ErrConfirmDown, errNFeConfirmDown}}...), Write: true,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68"}`, ExampleFile: "nota.xml", Tag: web.TagPurchases, Summary: "Import an NF-e XML into the inbox (multipart, one file; a fincom route).", Desc: docImportNFe, Resp: web.Done, Multipart: true}},
 
 		// Contracts and their templates.
@@ -191,7 +193,7 @@ func (s *API) RouteTable() []web.Route {
 		{Path: "/get_contract_template", Do: web.Handle(contracts{s}.getContractTemplate), Texts: web.TextsContract, Errs: web.ErrMap{{store.ErrNotFound, errTemplateNotFound}},
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000015"}`, Tag: web.TagContracts, Summary: "One contract template (a fincom route).", Desc: docGetTemplate, Resp: store.Template{}}},
 		{Path: "/request_pix_automatico", Do: web.Handle(contracts{s}.requestPixAutomatico), Texts: web.TextsContract,
-			Errs: append(web.ErrMap{{store.ErrNoPixAutomatico, errNoPixAutomatico}}, contractErrs...), Write: true,
+			Errs: append(web.Answers(billing.ErrNoPSP), append(web.ErrMap{{store.ErrNoPixAutomatico, errNoPixAutomatico}}, contractErrs...)...), Write: true,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000016", "payer_ispb": "00000000", "payer_agency": "0001", "payer_account": "123456"}`, Tag: web.TagContracts, Summary: "Ask the unit's PSP for a contract's PIX automático recurrence (a fincom route).", Desc: docRequestPixAutomatico, Resp: web.WithMessage{Data: store.PixRecurrence{}}}},
 		{Path: "/accept_pix_automatico", Do: web.Handle(contracts{s}.acceptPixAutomatico), Texts: web.TextsContract,
 			Errs: append(web.ErrMap{{store.ErrNoPixAutomatico, errNoPixAutomatico}}, contractErrs...), Write: true,
@@ -228,13 +230,13 @@ func (s *API) RouteTable() []web.Route {
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "module_type": "all", "dateRange1": "2026-01-01"}`, Tag: web.TagInventory, Summary: "Active inventory movements, with filters, newest first.", Desc: docGetMovements, Resp: []store.Movement{}}},
 		{Path: "/get_inventory_reports", Do: web.Handle(inventory{s}.getInventoryReports), Texts: web.TextsInventory, Errs: web.ErrMap{{web.ErrMissing, errReportParams}, {web.ErrChoice, errReportParams}},
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "year": 2026, "type_data": "quantity"}`, Tag: web.TagInventory, Summary: "A year's inventory report by product and month.", Desc: docInventoryReports, Resp: web.WithMessage{Data: []store.ReportRow{}}}},
-		{Path: "/insert_inventory_movement", Do: web.Handle(inventory{s}.insertInventoryMovement), Need: []string{"id_token_product", "type", "quantity"}, Texts: web.TextsInventory, Errs: movementErrs, Write: true,
+		{Path: "/insert_inventory_movement", Do: web.Handle(inventory{s}.insertInventoryMovement), Need: []string{"id_token_product", "type", "quantity"}, Texts: web.TextsInventory, Errs: append(web.Answers(store.ErrInsufficientStock), movementErrs...), Write: true,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token_product": "00000000-0000-4000-8000-000000000083", "type": "in", "quantity": "500", "unitary_value": "0.30", "date_in_out": "2026-11-10", "lote": "L2611"}`, Tag: web.TagInventory, Summary: "Insert an entry or exit of stock; exits never take stock below zero unless the unit allows it.", Desc: docInsertMovement, Resp: web.Done}},
-		{Path: "/update_inventory_movement", Do: web.Handle(inventory{s}.updateInventoryMovement), Need: []string{"id_token"}, Texts: web.TextsInventory, Errs: movementErrs, Write: true,
+		{Path: "/update_inventory_movement", Do: web.Handle(inventory{s}.updateInventoryMovement), Need: []string{"id_token"}, Texts: web.TextsInventory, Errs: append(web.Answers(store.ErrInsufficientStock), movementErrs...), Write: true,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000019", "lote": "L2611-B"}`, Tag: web.TagInventory, Summary: "Update an inventory movement.", Desc: docUpdateMovement, Resp: web.Done}},
-		{Path: "/enable_inventory_movement", Do: setActive((*store.DB).SetMovementActive, true, "Inventory movement"), Texts: web.TextsInventory, Errs: movementErrs, Write: true,
+		{Path: "/enable_inventory_movement", Do: setActive((*store.DB).SetMovementActive, true, "Inventory movement"), Texts: web.TextsInventory, Errs: append(web.Answers(store.ErrInsufficientStock), movementErrs...), Write: true,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000019"}`, Tag: web.TagInventory, Summary: "Enable an inventory movement.", Desc: docSetMovementActive, Resp: web.Done}},
-		{Path: "/disable_inventory_movement", Do: setActive((*store.DB).SetMovementActive, false, "Inventory movement"), Texts: web.TextsInventory, Errs: movementErrs, Write: true,
+		{Path: "/disable_inventory_movement", Do: setActive((*store.DB).SetMovementActive, false, "Inventory movement"), Texts: web.TextsInventory, Errs: append(web.Answers(store.ErrInsufficientStock), movementErrs...), Write: true,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000019"}`, Tag: web.TagInventory, Summary: "Disable an inventory movement.", Desc: docSetMovementActive, Resp: web.Done}},
 		{Path: "/get_stock_balance", Do: web.Handle(inventory{s}.getStockBalance), Texts: web.TextsInventory,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68"}`, Tag: web.TagInventory, Summary: "Stock balances by product (a fincom route).", Desc: docStockBalance, Resp: []store.StockBalance{}}},
@@ -244,9 +246,9 @@ func (s *API) RouteTable() []web.Route {
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "search": "Parafuso"}`, Tag: web.TagRegisters, Summary: "Products and services, with filters.", Desc: docGetProducts, Resp: []store.Product{}}},
 		{Path: "/list_stock_items_by_unit", Do: web.Plain(products{s}.listStockItemsByUnit), Texts: web.TextsStock,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68"}`, Tag: web.TagRegisters, Summary: "The unit's stock items.", Desc: docStockItems, Resp: web.OkData{Data: []store.StockItem{}}}},
-		{Path: "/insert_product_or_service", Do: web.Handle(products{s}.insertProductOrService), Need: []string{"description", "type"}, Texts: web.TextsDefault, Errs: productErrs, Write: true,
+		{Path: "/insert_product_or_service", Do: web.Handle(products{s}.insertProductOrService), Need: []string{"description", "type"}, Texts: web.TextsDefault, Errs: append(web.Answers(registers.ErrInvalidIBSCBS), productErrs...), Write: true,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "description": "Parafuso 12mm", "type": "product", "monetary_value": "0.45", "usage_type": "00", "ncm": "73181500", "cfop": "5102", "unit": "UN"}`, Tag: web.TagRegisters, Summary: "Insert a product or service.", Desc: docInsertProduct, Resp: web.Done}},
-		{Path: "/update_product_or_service", Do: web.Handle(products{s}.updateProductOrService), Need: []string{"id_token"}, Texts: web.TextsDefault, Errs: productErrs, Write: true,
+		{Path: "/update_product_or_service", Do: web.Handle(products{s}.updateProductOrService), Need: []string{"id_token"}, Texts: web.TextsDefault, Errs: append(web.Answers(registers.ErrInvalidIBSCBS), productErrs...), Write: true,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-8000-000000000083", "monetary_value": "0.38"}`, Tag: web.TagRegisters, Summary: "Update a product or service.", Desc: docUpdateProduct, Resp: web.Done}},
 		{Path: "/enable_product_or_service", Do: setActive((*store.DB).SetProductActive, true, "Product or service"), Texts: web.TextsDefault, Errs: productErrs, Write: true,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-8000-000000000083"}`, Tag: web.TagRegisters, Summary: "Enable a product or service.", Desc: docSetProductActive, Resp: web.Done}},

@@ -20,6 +20,7 @@ var (
 	errNotOFX       = web.NewError(http.StatusBadRequest, "Not an OFX bank statement: nothing was imported.")
 	errNotReais     = web.NewError(http.StatusUnprocessableEntity, "The statement is not in reais (CURDEF BRL): nothing was imported.")
 	errLineNotFound = web.NewError(http.StatusNotFound, "Statement line not found.")
+	errOtherAccount = web.NewError(http.StatusUnprocessableEntity, "The file holds no statement of this bank account (details.accounts lists those it holds): nothing was imported.")
 )
 
 type importOFXRequest struct {
@@ -49,7 +50,7 @@ func (s statements) importOFX(r *web.Request, q *importOFXRequest) (any, error) 
 	var other *statement.OtherAccountError
 	switch {
 	case errors.As(err, &other):
-		return nil, &web.Error{Status: http.StatusUnprocessableEntity, Text: "The file holds no statement of this bank account (details.accounts lists those it holds): nothing was imported.", Details: accountsFound{Accounts: other.Found}}
+		return nil, errOtherAccount.With(accountsFound{Accounts: other.Found})
 	case errors.Is(err, statement.ErrCurrency):
 		e := *errNotReais
 		e.Details = map[string]string{"reason": err.Error()}

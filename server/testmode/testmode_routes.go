@@ -12,7 +12,7 @@ import "fincom/store"
 // domain of the access token.
 func (s *Mode) TestRoutes() []web.Route {
 	return []web.Route{
-		{Path: "/_test/clock", Do: web.Handle(s.testClock), Auth: web.AuthDomain, Texts: web.TextsDefault,
+		{Path: "/_test/clock", Do: web.Handle(s.testClock), Auth: web.AuthDomain, Texts: web.TextsDefault, Errs: web.Answers(errClockJump),
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "advance": "P1D"}`, Tag: web.TagTestMode, Summary: "Set or advance the domain's clock; advancing runs the jobs that fall due on the way.", Desc: docTestClock, Resp: clockAnswer{}}},
 		{Path: "/_test/outbox", Do: web.Plain(s.testOutbox), Auth: web.AuthDomain, Texts: web.TextsDefault,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b"}`, Tag: web.TagTestMode, Summary: "The e-mails queued and sent, without consuming them.", Resp: []store.Mail{}}},
@@ -55,7 +55,7 @@ func (s *Mode) TestRoutes() []web.Route {
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000026"}`, Tag: web.TagTestMode, Summary: "The CNAB 240 return file the simulated bank sends when an order's boleto is paid.", Desc: docTestBankReturn, Raw: "text/plain"}},
 		{Path: "/_test/overdue_charge", Do: web.Handle(s.testOverdueCharge), Texts: web.TextsDefault, Errs: web.OrderErrs,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000027"}`, Tag: web.TagTestMode, Summary: "Make an order's open charges overdue now.", Resp: web.WithMessage{Data: map[string]int{}}}},
-		{Path: "/_test/domains", Do: web.Handle(s.testDomains), Auth: web.AuthPublic, Texts: web.TextsDefault,
+		{Path: "/_test/domains", Do: web.Handle(s.testDomains), Auth: web.AuthPublic, Texts: web.TextsDefault, Errs: web.Answers(errSnapshot, web.TextsDefault.Invalid),
 			Doc: web.Doc{Example: `{"label": "ci-pedidos"}`, Tag: web.TagTestMode, Summary: "Create a throw-away domain with one unit (optionally from another domain's snapshot); answers its tokens.", Resp: testDomain{}}},
 	}
 }

@@ -101,6 +101,13 @@ const (
 	textUploadsBusy = "Too many uploads at once. Try again in a moment."
 )
 
+// Refusals of several routes whose answers carry details (With): named so
+// that the routes that meet them list them in the document.
+var (
+	ErrInvoiceInvalid  = NewError(http.StatusUnprocessableEntity, textInvoiceInvalid)
+	ErrPayerIncomplete = NewError(http.StatusUnprocessableEntity, "The customer lacks what the bank needs to register a boleto: complete the contact (details.missing: its CPF or CNPJ in digits, address, city, state and zip_code), then try again.")
+)
+
 // Errors shared by many routes.
 var (
 	errInvalidJSON  = NewError(http.StatusBadRequest, textInvalidJSON)
@@ -149,11 +156,11 @@ func sharedError(rt *Route, err error) error {
 	case errors.As(err, &cert):
 		return NewError(http.StatusUnprocessableEntity, fmt.Sprintf(textCertificate, cert.Err))
 	case errors.As(err, &payer):
-		return &Error{Status: http.StatusUnprocessableEntity, Text: "The customer lacks what the bank needs to register a boleto: complete the contact (details.missing: its CPF or CNPJ in digits, address, city, state and zip_code), then try again.", Details: payer}
+		return ErrPayerIncomplete.With(payer)
 	case errors.Is(err, store.ErrInvalidReference):
 		return rt.Texts.Invalid
 	case errors.As(err, &invalid):
-		return &Error{Status: http.StatusUnprocessableEntity, Text: textInvoiceInvalid, Details: map[string]any{"problems": invalid.Problems}}
+		return ErrInvoiceInvalid.With(map[string]any{"problems": invalid.Problems})
 	case errors.As(err, &rejected):
 		return &Error{Status: http.StatusUnprocessableEntity, Text: textInvoiceRejected, Details: map[string]any{"code": rejected.Code, "reason": rejected.Reason}}
 	}

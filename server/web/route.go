@@ -112,6 +112,11 @@ func (rt *Route) Answer(err error) error {
 	}
 	for _, m := range rt.Errs {
 		if errors.Is(err, m.Err) {
+			// A refusal listed as it is (Answers) keeps its details.
+			var e *Error
+			if m.Err == error(m.To) && errors.As(err, &e) {
+				return e
+			}
 			return m.To
 		}
 	}
