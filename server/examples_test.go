@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -215,33 +214,7 @@ func exampleFiles(t *testing.T, h http.Handler, ids map[string]string) map[strin
 // not answer (unit A's charges stay at test mode's local PSP).
 func exampleWebhook(t *testing.T, ds *store.Domains) string {
 	t.Helper()
-	ctx := context.Background()
-	cert, err := certs.TestCertificate("Acme Filial", "11222333000262", fixedNow)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sealedKey, err := testKeys.SealKey(cert)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, release, err := ds.Acquire(ctx, "acme")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
-	u, err := db.UnitByToken(ctx, fx.tokens["unitB"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := db.SetUnitPSP(ctx, u.ID, store.UnitPSP{BaseURL: "https://127.0.0.1:1/api/v2", TokenURL: "https://127.0.0.1:1/oauth/token", ClientID: "acme",
-		SecretSealed: testKeys.Seal([]byte("segredo")), Cert: cert.Cert.Raw, KeySealed: sealedKey, PixKey: "11222333000262"}); err != nil {
-		t.Fatal(err)
-	}
-	conn, err := db.UnitPSP(ctx, u.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return conn.WebhookSecret
+	return connectPSP(t, ds, "unitB", "Acme Filial", "11222333000262", "https://127.0.0.1:1")
 }
 
 // firstFileOfContract answers the token of a contract's first file.

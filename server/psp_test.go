@@ -168,7 +168,16 @@ func newPSPRig(t *testing.T) pspRig {
 // and answers the path of its webhook.
 func (r pspRig) connect(t *testing.T) string {
 	t.Helper()
-	cert, err := certs.TestCertificate("Acme Matriz", "11222333000181", fixedNow)
+	return "/psp/" + connectPSP(t, r.ds, "unitA", "Acme Matriz", "11222333000181", r.url) + "/pix"
+}
+
+// connectPSP connects the fixture's unit (by its token's name) to the PSP
+// at url as fincom unit psp does, with a test certificate of the unit's
+// name and CNPJ (its PIX key), and answers its webhook's secret.
+func connectPSP(t *testing.T, ds *store.Domains, unit, name, cnpj, url string) string {
+	t.Helper()
+	ctx := context.Background()
+	cert, err := certs.TestCertificate(name, cnpj, fixedNow)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,22 +185,24 @@ func (r pspRig) connect(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, release, err := r.ds.Acquire(context.Background(), "acme")
+	db, release, err := ds.Acquire(ctx, "acme")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer release()
-	u, _ := db.UnitByToken(context.Background(), expand("{{unitA}}"))
-	err = db.SetUnitPSP(context.Background(), u.ID, store.UnitPSP{BaseURL: r.url + "/api/v2", TokenURL: r.url + "/oauth/token", ClientID: "acme",
-		SecretSealed: testKeys.Seal([]byte("segredo")), Cert: cert.Cert.Raw, KeySealed: sealedKey, PixKey: "11222333000181"})
+	u, err := db.UnitByToken(ctx, fx.tokens[unit])
 	if err != nil {
 		t.Fatal(err)
 	}
-	conn, err := db.UnitPSP(context.Background(), u.ID)
+	if err := db.SetUnitPSP(ctx, u.ID, store.UnitPSP{BaseURL: url + "/api/v2", TokenURL: url + "/oauth/token", ClientID: "acme",
+		SecretSealed: testKeys.Seal([]byte("segredo")), Cert: cert.Cert.Raw, KeySealed: sealedKey, PixKey: cnpj}); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := db.UnitPSP(ctx, u.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return "/psp/" + conn.WebhookSecret + "/pix"
+	return conn.WebhookSecret
 }
 
 // poll runs the PSP poll of the acme domain.
