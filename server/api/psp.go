@@ -3,7 +3,6 @@ package api
 import (
 	"encoding/json"
 	"net/http"
-	"regexp"
 
 	"fincom/server/psp"
 	"fincom/server/web"
@@ -110,21 +109,21 @@ type pixAutomaticoRequest struct {
 	IDToken string `json:"id_token" alias:"token" required:"true" doc:"The contract's token."`
 	// The payer's account, for the request to reach the payer's bank
 	// app (all three, or none: the QR Code alone).
-	PayerISPB    string `json:"payer_ispb" doc:"The payer's bank's ISPB (8 digits)."`
+	PayerISPB    string `json:"payer_ispb" pattern:"^([0-9A-Z]{8})?$" doc:"The payer's bank's ISPB: 8 digits or capital letters."`
 	PayerAgency  string `json:"payer_agency" doc:"The payer's branch (up to 4 digits)."`
 	PayerAccount string `json:"payer_account" doc:"The payer's account number (up to 20 characters)."`
 }
 
 var errPayerAccount = web.NewError(http.StatusBadRequest, "Give the payer's account whole (payer_ispb: 8 digits; payer_account: up to 20 characters; payer_agency: up to 4 digits) or not at all.")
 
-// ispb is a bank's ISPB: 8 digits or capital letters.
-var ispb = regexp.MustCompile(`^[0-9A-Z]{8}$`)
+// ispb is a bank's ISPB (8 digits or capital letters), or none.
+var ispb = web.TagPattern(pixAutomaticoRequest{}, "PayerISPB")
 
 func (q *pixAutomaticoRequest) Validate() error {
 	if q.PayerISPB == "" && q.PayerAccount == "" && q.PayerAgency == "" {
 		return nil
 	}
-	if !ispb.MatchString(q.PayerISPB) || q.PayerAccount == "" || len(q.PayerAccount) > 20 || len(q.PayerAgency) > 4 {
+	if q.PayerISPB == "" || !ispb.MatchString(q.PayerISPB) || q.PayerAccount == "" || len(q.PayerAccount) > 20 || len(q.PayerAgency) > 4 {
 		return errPayerAccount
 	}
 	return nil
