@@ -230,6 +230,9 @@ func TestRequestPatterns(t *testing.T) {
 		}
 		return `{` + auth + `,"type":"` + typ + `","register":"` + register + `",` + name + `,"zip_code":"` + zip + `"}`
 	}
+	expense := func(field string) string {
+		return `{` + auth + `,"description":"Papelaria","value":"1026.56","due_date":"2026-11-05",` + field + `}`
+	}
 	product := func(ncm, cfop string) string {
 		return `{` + auth + `,"description":"Arruela","type":"product","ncm":"` + ncm + `","cfop":"` + cfop + `"}`
 	}
@@ -252,6 +255,10 @@ func TestRequestPatterns(t *testing.T) {
 		{name: "cfop with a letter", path: "/insert_product_or_service", body: product("73181500", "51O2"), status: 400, text: "Invalid cfop. Use 4 digits starting with 1 to 7."},
 		{name: "median by masked cnpj", path: "/get_category_median", body: `{` + auth + `,"cnpj":"11.444.777/0001-61"}`, status: 200},
 		{name: "median by spaced cnpj", path: "/get_category_median", body: `{` + auth + `,"cnpj":"11 444 777 0001 61"}`, status: 400, text: "Invalid CNPJ."},
+		{name: "entry's line printed", path: "/insert_expense", body: expense(`"barcode":"00190.00009 01149.718601 68524.522114 6 75860000102656"`), status: 200},
+		{name: "entry's line with a letter", path: "/insert_expense", body: expense(`"barcode":"O0190000090114971860168524522114675860000102656"`), status: 400, text: "Invalid barcode. Send a boleto's linha digitável or bar code with valid check digits."},
+		{name: "entry's key in groups", path: "/insert_expense", body: expense(`"access_key":"3517 0458 7165 2300 0119 5500 1000 0000 1210 0012 3458"`), status: 200},
+		{name: "entry's key after words", path: "/insert_expense", body: expense(`"access_key":"NF 35170458716523000119550010000000121000123458"`), status: 400, text: "Invalid access_key. Send the 44 digits with a valid check digit."},
 		{name: "key in groups", path: "/insert_purchase_order_by_access_key", body: `{` + auth + `,"access_key":"3526 1111 2223 3300 0181 5500 1000 0000 0711 2345 6788"}`, status: 200},
 		{name: "key with dots", path: "/insert_purchase_order_by_access_key", body: `{` + auth + `,"access_key":"3526.1111.2223.3300.0181.5500.1000.0000.0711.2345.6788"}`, status: 422, text: "Invalid access key: use the 44 digits with a valid check digit."},
 	})

@@ -53,14 +53,22 @@ type entryRequest struct {
 	Project         *string      `json:"id_token_project" alias:"id_project" max:"short"`
 	PaymentType     *string      `json:"payment_type" alias:"id_token_payment_method" max:"short"`
 	UserToken       *string      `json:"user_token" max:"short" doc:"The user recorded as having made the entry."`
-	Barcode         *string      `json:"barcode" doc:"A boleto's linha digitável or bar code (its check digits verified)."`
-	AccessKey       *string      `json:"access_key" doc:"The 44-digit access key of the NF-e the entry is of (its check digit verified)."`
+	Barcode         *string      `json:"barcode" pattern:"^\\s*([0-9][0-9 .-]*)?$" doc:"A boleto's linha digitável or bar code (its check digits verified)."`
+	AccessKey       *string      `json:"access_key" pattern:"^\\s*(([0-9]{4} ?){10}[0-9]{4})?\\s*$" doc:"The 44-digit access key of the NF-e the entry is of (its check digit verified)."`
 	KeyMethodCredor *string      `json:"key_method_credor" max:"short" doc:"The creditor's PIX key or payment details."`
 	Note            *string      `json:"note" text:"multiline" max:"long" doc:"Notes (several lines)."`
 	Private         *bool        `json:"private" doc:"Marks the entry private; kept and listed as sent."`
 	Active          *bool        `json:"active" doc:"false cancels the entry (an update's), true restores it."`
 	Screening       string       `json:"id_token_screening" alias:"screening_token"`
 }
+
+// The shapes of a boleto's line or bar code (digits with the dots,
+// spaces and hyphens it is printed with) and of an access key (groups of
+// four), from their tags; their check digits are verified beyond them.
+var (
+	barcodeShape   = web.TagPattern(entryRequest{}, "Barcode")
+	accessKeyShape = web.TagPattern(entryRequest{}, "AccessKey")
+)
 
 func (q *entryRequest) fieldCount() int {
 	return web.Sent(q.Description, q.Value, q.DueDate, q.PayDay, q.CompetenceDate, q.Category, q.Contact, q.BankAccount,
@@ -111,9 +119,15 @@ func (q *entryRequest) Apply(f *store.EntryFields) error {
 		f.Value = store.NewMoney(q.Value.Round(2))
 	}
 	if q.Barcode != nil {
+		if !barcodeShape.MatchString(*q.Barcode) {
+			return errInvalidBarcode
+		}
 		f.Barcode = brdoc.Digits(*q.Barcode)
 	}
 	if q.AccessKey != nil {
+		if !accessKeyShape.MatchString(*q.AccessKey) {
+			return errInvalidAccessKey
+		}
 		f.AccessKey = brdoc.Digits(*q.AccessKey)
 	}
 	if q.Private != nil {
