@@ -57,7 +57,7 @@ type productRequest struct {
 	Description   *string      `json:"description" max:"short" doc:"Its description, as invoices print it."`
 	Type          *string      `json:"type" enum:"product,service" doc:"product (goods, NF-e and NFC-e) or service (NFS-e)."`
 	MonetaryValue *store.Money `json:"monetary_value" alias:"value" doc:"Its unit price, a decimal."`
-	UsageType     *string      `json:"usage_type" doc:"The SPED item type (default 00 for products, 09 for services)."`
+	UsageType     *string      `json:"usage_type" pattern:"^\\s*(0[0-9]|10|99)\\s*$" doc:"The SPED item type, 00 to 10 or 99 (default 00 for products, 09 for services)."`
 	NCM           *string      `json:"ncm" pattern:"^\\s*([0-9]{4}\\.?[0-9]{2}\\.?[0-9]{2})?\\s*$" doc:"The NCM code of goods: 8 digits, dotted or not (7318.15.00)."`
 	CFOP          *string      `json:"cfop" pattern:"^\\s*([1-7]\\.?[0-9]{3})?\\s*$" doc:"The default CFOP of its sales: 4 digits, the first 1 to 7, dotted or not (5.102)."`
 	Unit          *string      `json:"unit" max:"short" doc:"The commercial unit (UN, KG, H; up to 6 characters)."`
@@ -74,10 +74,11 @@ type productRequest struct {
 	IBSCBSOperation *string `json:"ibs_cbs_operation" doc:"A service's operation indicator its national NFS-e states (cIndOp, 6 digits)."`
 }
 
-// The shapes of an NCM and a CFOP, from their tags.
+// The shapes of an NCM, a CFOP and a SPED item type, from their tags.
 var (
-	ncmShape  = web.TagPattern(productRequest{}, "NCM")
-	cfopShape = web.TagPattern(productRequest{}, "CFOP")
+	ncmShape   = web.TagPattern(productRequest{}, "NCM")
+	cfopShape  = web.TagPattern(productRequest{}, "CFOP")
+	usageShape = web.TagPattern(productRequest{}, "UsageType")
 )
 
 func (q *productRequest) Apply(f *store.ProductFields) error {
@@ -98,6 +99,9 @@ func (q *productRequest) Apply(f *store.ProductFields) error {
 		}
 	}
 	if q.UsageType != nil {
+		if !usageShape.MatchString(*q.UsageType) {
+			return registers.ErrInvalidUsageType
+		}
 		f.UsageType = strings.TrimSpace(*q.UsageType)
 	}
 	if q.NCM != nil {
