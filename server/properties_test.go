@@ -519,3 +519,46 @@ func TestEveryRequestPropertyDescribed(t *testing.T) {
 		t.Fatalf("only %d properties", described)
 	}
 }
+
+// TestFieldTextsAsListed: the decoder's refusal of a field outside its
+// choices or range is answered in the text the document lists for the
+// route (web.Route.FieldErrors), sent on the route's example.
+func TestFieldTextsAsListed(t *testing.T) {
+	s, ds := newTestModeServer(t)
+	h := s.Handler()
+	ids := exampleRecords(t, s, ds)
+	pairs := []string{exampleAccess, expand("{{access}}"), exampleUnit, expand("{{unitA}}")}
+	for k, v := range ids {
+		pairs = append(pairs, k, v)
+	}
+	fill := strings.NewReplacer(pairs...)
+	checked := 0
+	for i := range s.routes {
+		rt := &s.routes[i]
+		if rt.Doc.Example == "" || rt.Doc.ExampleFile != "" || strings.HasPrefix(rt.Path, "/_test/") {
+			continue
+		}
+		for _, e := range rt.FieldErrors() {
+			field, _, _ := strings.Cut(strings.TrimPrefix(e.Text, "Invalid "), ". Use ")
+			var body map[string]any
+			if err := json.Unmarshal([]byte(fill.Replace(rt.Doc.Example)), &body); err != nil {
+				t.Fatal(err)
+			}
+			body[field] = "zz-not-a-value"
+			if strings.Contains(e.Text, "whole number") {
+				body[field] = 1 << 40
+			}
+			raw, _ := json.Marshal(body)
+			rec := do(h, rt.MethodOf(), rt.Path, string(raw))
+			var got struct{ Error, Message string }
+			json.Unmarshal(rec.Body.Bytes(), &got)
+			if rec.Code != e.Status || (got.Error != e.Text && got.Message != e.Text) {
+				t.Errorf("%s %s: %d %s; listed %d %q", rt.Path, field, rec.Code, rec.Body, e.Status, e.Text)
+			}
+			checked++
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d texts checked", checked)
+	}
+}

@@ -459,6 +459,7 @@ func routeTexts(rt *web.Route, tokens bool) map[int][]string {
 	if tokens {
 		known = append(known, rt.BodyErrors()...)
 	}
+	known = append(known, rt.FieldErrors()...)
 	for _, e := range known {
 		if e != nil && !slices.Contains(byStatus[e.Status], e.Text) {
 			byStatus[e.Status] = append(byStatus[e.Status], e.Text)

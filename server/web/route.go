@@ -171,6 +171,33 @@ func (rt *Route) MethodOf() string {
 	return rt.Method
 }
 
+// FieldErrors are the decoder's refusals of the route's top-level fields
+// that name a field and its rule in their text: a choice outside a field's
+// choices, a whole number outside its range. (A group's field is named
+// dotted, or flat, as it came: those are told, not listed.)
+func (rt *Route) FieldErrors() []*Error {
+	if rt.Do.Req == nil {
+		return nil
+	}
+	// A route that answers its own text for a choice lists that instead.
+	mapped := false
+	for _, m := range rt.Errs {
+		mapped = mapped || m.Err == ErrChoice
+	}
+	var d Decoder
+	var out []*Error
+	for _, fi := range d.FieldsOf(rt.Do.Req) {
+		switch {
+		case fi.Group:
+		case fi.Choices != nil && !mapped:
+			out = append(out, NewError(http.StatusBadRequest, fmt.Sprintf(TextInvalidChoice, fi.Name, orList(fi.Choices))))
+		case fi.ranged:
+			out = append(out, NewError(http.StatusBadRequest, fmt.Sprintf(textIntRange, fi.Name, fi.lo, fi.hi)))
+		}
+	}
+	return out
+}
+
 // BodyErrors are refusals of a POST route's body: a body too large, and
 // on a route that takes files one too large, of a type it does not take or
 // with a name that is none.
