@@ -131,7 +131,9 @@ func newNFeFetchCmd(a *app) *cobra.Command {
 				} else {
 					r, err = invoicing.FetchInbox(ctx, f.db, f.client, f.unit, f.cert, f.env, signers)
 				}
-				if errors.Is(err, context.DeadlineExceeded) {
+				// Whatever failed once the deadline passed failed by it (an
+				// answer cut while read is no answer).
+				if err != nil && (errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded)) {
 					err = fmt.Errorf("stopped at the deadline (%s), NSU %d: what was read up to it is kept: %w", deadline, r.NSU, err)
 				}
 				if err != nil {
