@@ -229,19 +229,27 @@ func firstFileOfContract(t *testing.T, h http.Handler, id string) any {
 	return nil
 }
 
+// exampleServer is a test-mode server holding the records the document's
+// examples name (exampleRecords), what each example id stands for, and
+// the replacer that makes an example's text a request to it.
+func exampleServer(t *testing.T) (*Server, http.Handler, map[string]string, *strings.Replacer) {
+	t.Helper()
+	s, ds := newTestModeServer(t)
+	ids := exampleRecords(t, s, ds)
+	pairs := []string{exampleAccess, expand("{{access}}"), exampleUnit, expand("{{unitA}}")}
+	for k, v := range ids {
+		pairs = append(pairs, k, v)
+	}
+	return s, s.Handler(), ids, strings.NewReplacer(pairs...)
+}
+
 // TestExamplesAnswer sends every request example the document gives to a
 // test-mode server with the fixture's data and the records the examples
 // name (exampleRecords), in the route table's order: each is answered
 // 2xx, and the answer is held to the document (checkContract, through
 // do).
 func TestExamplesAnswer(t *testing.T) {
-	s, ds := newTestModeServer(t)
-	h := s.Handler()
-	ids := exampleRecords(t, s, ds)
-	pairs := []string{exampleAccess, "{{access}}", exampleUnit, "{{unitA}}"}
-	for k, v := range ids {
-		pairs = append(pairs, k, v)
-	}
+	s, h, ids, fill := exampleServer(t)
 	files := exampleFiles(t, h, ids)
 	// An answer shows the examples' tokens and ids, not the fixture's.
 	back := []string{fx.tokens["access"], exampleAccess, fx.tokens["unitA"], exampleUnit}
@@ -255,7 +263,7 @@ func TestExamplesAnswer(t *testing.T) {
 		if rt.Doc.Example == "" && rt.Doc.ExampleParam == "" {
 			continue
 		}
-		body := strings.NewReplacer(pairs...).Replace(rt.Doc.Example)
+		body := fill.Replace(rt.Doc.Example)
 		path := rt.Path
 		if i := strings.Index(path, "/:"); i >= 0 {
 			if ids[rt.Doc.ExampleParam] == "" {

@@ -359,14 +359,7 @@ var verboseBoundaries = flag.Bool("boundaries-verbose", false, "TestBoundariesOf
 // a rule the document states is one the server applies; none may fail the
 // server (5xx).
 func TestBoundariesOfExamples(t *testing.T) {
-	s, ds := newTestModeServer(t)
-	h := s.Handler()
-	ids := exampleRecords(t, s, ds)
-	pairs := []string{exampleAccess, expand("{{access}}"), exampleUnit, expand("{{unitA}}")}
-	for k, v := range ids {
-		pairs = append(pairs, k, v)
-	}
-	fill := strings.NewReplacer(pairs...)
+	s, h, _, fill := exampleServer(t)
 	docs := map[string]documentedBody{}
 	for _, b := range documentedBodies(t, s, h) {
 		docs[b.route.Path] = b
@@ -524,14 +517,7 @@ func TestEveryRequestPropertyDescribed(t *testing.T) {
 // choices or range is answered in the text the document lists for the
 // route (web.Route.FieldErrors), sent on the route's example.
 func TestFieldTextsAsListed(t *testing.T) {
-	s, ds := newTestModeServer(t)
-	h := s.Handler()
-	ids := exampleRecords(t, s, ds)
-	pairs := []string{exampleAccess, expand("{{access}}"), exampleUnit, expand("{{unitA}}")}
-	for k, v := range ids {
-		pairs = append(pairs, k, v)
-	}
-	fill := strings.NewReplacer(pairs...)
+	s, h, _, fill := exampleServer(t)
 	checked := 0
 	for i := range s.routes {
 		rt := &s.routes[i]
