@@ -343,14 +343,15 @@ func TestInvoiceCertificates(t *testing.T) {
 		want    string
 	}{
 		{"expired", func(db *store.DB, id int64) { invoicing.InstallCertificate(ctx, db, id, testKeys, expired) },
-			"The unit's digital certificate cannot sign: the certificate has expired"},
+			`"details":{"reason":"the certificate has expired (on `},
 		{"another firm's", func(db *store.DB, id int64) { invoicing.InstallCertificate(ctx, db, id, testKeys, other) },
-			"The unit's digital certificate cannot sign: the certificate belongs to another CNPJ"},
+			`"details":{"reason":"the certificate belongs to another CNPJ: it names 11444777000161`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s, ds := newTestServer(t)
 			rec := issue(t, s, ds, tc.install)
-			if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), tc.want) {
+			if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), tc.want) ||
+				!strings.Contains(rec.Body.String(), "cannot sign (details.reason)") {
 				t.Fatalf("%d %s", rec.Code, rec.Body.String())
 			}
 		})
@@ -459,9 +460,9 @@ func TestRecipientStateRegistration(t *testing.T) {
 	}
 	run(t, []scenario{
 		{name: "wrong digit", path: "/update_contact", body: update + `"state":"SP","state_registration":"110.042.490.115"}`, status: 400,
-			text: "Invalid state_registration: not an inscrição estadual of SP (its check digits differ), nor ISENTO.", check: field("state_registration")},
+			text: "Invalid state_registration: not an inscrição estadual of the contact's state (details.state; its check digits differ), nor ISENTO.", check: field("state_registration")},
 		{name: "another state's", path: "/update_contact", body: update + `"state":"RJ","state_registration":"110.042.490.114"}`, status: 400,
-			text: "Invalid state_registration: not an inscrição estadual of RJ (its check digits differ), nor ISENTO.", check: field("state_registration")},
+			text: "Invalid state_registration: not an inscrição estadual of the contact's state (details.state; its check digits differ), nor ISENTO.", check: field("state_registration")},
 		{name: "no state", path: "/insert_contact", body: `{` + auth + `,"type":"legal","register":"45.997.418/0001-53","socialReason":"Beta Ltda","state_registration":"110042490114"}`,
 			status: 400, text: "A state registration is read by its state's rule: send the contact's state too.", check: field("state")},
 		{name: "contributor without registration", path: "/update_contact", body: update + `"icms_contributor":"1"}`, status: 400,

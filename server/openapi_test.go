@@ -9,6 +9,8 @@ import (
 	"net/http/httptest"
 	"os"
 	"reflect"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -133,6 +135,42 @@ func TestContractCatchesMismatches(t *testing.T) {
 	}
 }
 
+// TestContractCatchesUnlistedTexts proves the text check can fail: a
+// refusal answered in a text its status does not list is a violation; a
+// listed text, or a listed template with its field named, is not.
+func TestContractCatchesUnlistedTexts(t *testing.T) {
+	control := "Texts may not hold control characters (such as NUL); only notes and observations take line breaks and tabs."
+	for _, c := range []struct {
+		status int
+		text   string
+		ok     bool
+	}{
+		{400, "Invalid CPF.", true},
+		{400, "Invalid socialReason. " + control, true},
+		{400, "Invalid pv.products[0].token. " + control, true},
+		{400, "Invalid CPF. Or is it?", false},
+		{400, "Invalid social reason. " + control, false},
+		{404, "Invalid CPF.", false},
+	} {
+		rec := httptest.NewRecorder()
+		rec.Header().Set("Content-Type", "application/json; charset=utf-8")
+		rec.WriteHeader(c.status)
+		raw, _ := json.Marshal(map[string]any{"success": false, "error": c.text})
+		rec.Write(raw)
+		contract.mu.Lock()
+		before := len(contract.violations)
+		contract.mu.Unlock()
+		checkContract(http.MethodPost, web.Prefix+"/insert_contact", nil, rec)
+		contract.mu.Lock()
+		got := len(contract.violations) == before
+		contract.violations = contract.violations[:before]
+		contract.mu.Unlock()
+		if got != c.ok {
+			t.Errorf("%d %q: valid = %v, want %v", c.status, c.text, got, c.ok)
+		}
+	}
+}
+
 // TestContractCatchesStrictRequests proves the request check can fail: a
 // request the server accepted that the document refuses is a violation;
 // an alias the document tells of is not.
@@ -184,6 +222,7 @@ var contract struct {
 type docOperation struct {
 	Responses map[string]struct {
 		Content map[string]json.RawMessage `json:"content"`
+		Texts   []string                   `json:"x-fincom-texts"`
 	} `json:"responses"`
 }
 
@@ -301,6 +340,16 @@ func checkContract(method, path string, reqBody []byte, rec *httptest.ResponseRe
 		}
 		contract.violations = append(contract.violations, fmt.Sprintf("%s %s %d: %v\nbody: %s", method, route, rec.Code, err, body))
 	}
+	if rec.Code/100 == 4 && !ranged && !strings.Contains(rec.Body.String(), `"Route not found."`) {
+		// (A production server has no test routes: not a route.)
+		var e struct{ Error, Message string }
+		if json.Unmarshal(rec.Body.Bytes(), &e) == nil {
+			text := e.Error + e.Message
+			if !slices.ContainsFunc(resp.Texts, func(listed string) bool { return textMatches(listed, text) }) {
+				contract.violations = append(contract.violations, fmt.Sprintf("%s %s %d: the text %q is not listed for the status", method, route, rec.Code, text))
+			}
+		}
+	}
 	if rec.Code/100 != 2 || len(bytes.TrimSpace(reqBody)) == 0 || !json.Valid(reqBody) {
 		return
 	}
@@ -323,6 +372,21 @@ func checkContract(method, path string, reqBody []byte, rec *httptest.ResponseRe
 		contract.violations = append(contract.violations, fmt.Sprintf("%s %s accepted a request the document refuses: %v\nrequest: %s", method, route, err, body))
 	}
 }
+
+// textMatches reports whether an answered error text is the listed one,
+// whose placeholders ({field}, the name of the field refused as sent)
+// stand for any name.
+func textMatches(listed, text string) bool {
+	if !strings.Contains(listed, "{") {
+		return listed == text
+	}
+	re := regexp.QuoteMeta(listed)
+	re = placeholder.ReplaceAllString(re, `\S+?`)
+	ok, _ := regexp.MatchString("^"+re+"$", text)
+	return ok
+}
+
+var placeholder = regexp.MustCompile(`\\\{[a-z_]+\\\}`)
 
 // answerViolation validates an answer body against the document's schema
 // of the route's answer of that status.

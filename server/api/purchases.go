@@ -25,6 +25,8 @@ var (
 	errNFeInInbox         = web.NewError(http.StatusConflict, "This NF-e is already in the inbox.")
 	errNotNFe             = web.NewError(http.StatusUnprocessableEntity, "The file is not a readable NF-e XML.")
 	errForeignNFe         = web.NewError(http.StatusUnprocessableEntity, "The NF-e was not issued to this unit's CNPJ.")
+	errNFeSignature       = web.NewError(http.StatusUnprocessableEntity, "The NF-e's signature does not verify (details.reason): it changed after it was signed, or the issuer's certificate did not sign it. Nothing was stored.")
+	errNFeNotConfirmed    = web.NewError(http.StatusUnprocessableEntity, "The tax authority does not confirm this NF-e as authorized (details.code, details.reason): it does not know it, it was cancelled, or it is not the note it authorized. Nothing was stored.")
 	errNFeNotAuthorized   = web.NewError(http.StatusUnprocessableEntity, "The NF-e has no authorization protocol: import the nfeProc the issuer received from SEFAZ (with its protNFe, cStat 100). Nothing was stored.")
 	errNFeConfirmDown     = web.NewError(http.StatusBadGateway, "The tax authority did not answer when asked to confirm the NF-e. Try again: nothing was stored.")
 	errNFeNotFound        = web.NewError(http.StatusNotFound, "NF-e not found in the unit's inbox.")
@@ -48,11 +50,11 @@ func (s purchases) importNFe(r *web.Request) (any, error) {
 	case errors.Is(err, inbox.ErrNotAuthorized):
 		return nil, errNFeNotAuthorized
 	case errors.Is(err, inbox.ErrSignature):
-		return nil, &web.Error{Status: http.StatusUnprocessableEntity, Text: "The NF-e's signature does not verify (details.reason): it changed after it was signed, or the issuer's certificate did not sign it. Nothing was stored.", Details: map[string]string{"reason": err.Error()}}
+		return nil, errNFeSignature.With(map[string]string{"reason": err.Error()})
 	case errors.Is(err, invoicing.ErrUnreadableNote):
 		return nil, errNotNFe
 	case errors.As(err, &nc):
-		return nil, &web.Error{Status: http.StatusUnprocessableEntity, Text: "The tax authority does not confirm this NF-e as authorized (details.code, details.reason): it does not know it, it was cancelled, or it is not the note it authorized. Nothing was stored.", Details: map[string]any{"code": nc.Code, "reason": sefaz.Shown(nc.Reason)}}
+		return nil, errNFeNotConfirmed.With(map[string]any{"code": nc.Code, "reason": sefaz.Shown(nc.Reason)})
 	case errors.Is(err, invoicing.ErrConfirmDown):
 		// The route's errNFeConfirmDown; the operator sees why.
 		s.Log.Warn("confirm an imported NF-e", "error", err)

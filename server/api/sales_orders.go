@@ -25,6 +25,7 @@ func orderFormat(field string) error {
 
 var (
 	errDatesRequired = web.NewError(http.StatusBadRequest, "Parâmetros de data são obrigatórios.")
+	errNotifyEmail   = web.NewError(http.StatusBadRequest, "Invalid "+web.FieldPlaceholder+". Use an e-mail address.")
 )
 
 // taxFields are the number fields of group `nf`, all optional, default
@@ -225,7 +226,7 @@ func (q *salesOrderRequest) fields(dec *web.Decoder, paymentKey, unitPixKey stri
 	}{{"pv.notify_email_charge", &f.NotifyEmailCharge}, {"pv.notify_email_nf", &f.NotifyEmailNF}, {"pv.notify_email_alert", &f.NotifyEmailAlert}} {
 		*e.v = strings.TrimSpace(*e.v)
 		if *e.v != "" && (!registers.ValidEmail(*e.v) || len(*e.v) > web.MaxShortText) {
-			return f, web.NewError(http.StatusBadRequest, fmt.Sprintf("Invalid %s. Use an e-mail address.", e.name))
+			return f, web.Named(errNotifyEmail, e.name)
 		}
 	}
 

@@ -285,7 +285,7 @@ func Document(routes []web.Route) ([]byte, error) {
 			"title":       "fincom API",
 			"version":     openAPIVersion,
 			"summary":     "Finance and sales back end for Brazilian small firms.",
-			"description": "Every route is under /api/v1. Private routes take their tokens in the body (access_token and unit_token), not in headers. Amounts are exact decimals; errors carry the texts of the interface specification byte for byte.",
+			"description": "Every route is under /api/v1. Private routes take their tokens in the body (access_token and unit_token), not in headers. Amounts are exact decimals; errors carry the texts of the interface specification byte for byte. Each error status of a route lists every text it answers, in its description and in x-fincom-texts; in a text, {field} stands for the name of the field refused as it was sent (dotted below its group, as pv.value, indexed in a list, as pv.products[0].quantity). A 4XX beside them is only the envelope's shape.",
 			"license":     map[string]any{"name": "Proprietary", "identifier": "LicenseRef-fincom"},
 			"contact":     map[string]any{"name": "fincom", "url": "https://fincom.dev/"},
 		},
@@ -430,11 +430,12 @@ func (g *schemaGen) responses(rt *web.Route, d web.Doc) map[string]any {
 	// Route-specific failures share the 4XX envelope.
 	for status, list := range routeTexts(rt, rt.Auth != web.AuthPublic) {
 		out[fmt.Sprint(status)] = map[string]any{
-			"description": "Texts: " + quoteAll(list) + ", or a route-specific one.",
-			"content":     map[string]any{"application/json": map[string]any{"schema": errorSchema(rt.Envelope, status)}},
+			"description":    "Texts: " + quoteAll(list) + ".",
+			"x-fincom-texts": list,
+			"content":        map[string]any{"application/json": map[string]any{"schema": errorSchema(rt.Envelope, status)}},
 		}
 	}
-	out["4XX"] = map[string]any{"description": "Invalid request: the error text says why.",
+	out["4XX"] = map[string]any{"description": "The envelope of any refusal (the route's own statuses and texts are listed beside it).",
 		"content": map[string]any{"application/json": map[string]any{"schema": errorSchema(rt.Envelope, 400)}}}
 	out["5XX"] = map[string]any{"description": "Internal failure: " + quoteAll([]string{rt.Texts.Internal}) + "; the cause is only logged.",
 		"content": map[string]any{"application/json": map[string]any{"schema": errorSchema(rt.Envelope, 500)}}}

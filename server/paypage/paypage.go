@@ -59,7 +59,7 @@ var (
 	boletoErrs = append(web.Answers(errBoletoRegistering, errBoletoRejected), pageErrs...)
 	danfeErrs  = append(web.Answers(errNoDANFE), docErrs...)
 	eventErrs  = append(web.Answers(errNoEvent), docErrs...)
-	payErrs    = append(web.Answers(errOnlinePayment), pageErrs...)
+	payErrs    = append(web.Answers(errOnlinePayment, web.ErrInvalidValue, store.ErrNothingToPay), pageErrs...)
 )
 
 // Routes are the payment page's routes.

@@ -9,7 +9,6 @@ import (
 
 	"fincom/render"
 	"fincom/server/brdoc"
-	"fincom/server/problem"
 	"fincom/server/registers"
 	"fincom/store"
 )
@@ -82,6 +81,11 @@ var contactRefusals = refusals{
 	{registers.ErrInvalidState, "state", "UF inválida: use a sigla, como SP."},
 	{registers.ErrInvalidZip, "zip", "CEP inválido: use os 8 dígitos."},
 	{registers.ErrInvalidEmail, "email", "e-mail inválido."},
+	{registers.ErrIEWithoutState, "state", "informe a UF para ler a inscrição estadual."},
+	{registers.ErrInvalidIE, "state_registration", "inscrição estadual inválida para a UF (ou escreva ISENTO)."},
+	{registers.ErrContributorUnregistered, "icms_contributor", "o indicador de contribuinte não combina com a inscrição estadual."},
+	{registers.ErrExemptRegistered, "icms_contributor", "o indicador de contribuinte não combina com a inscrição estadual."},
+	{registers.ErrInvalidContributor, "icms_contributor", "o indicador de contribuinte não combina com a inscrição estadual."},
 	{store.ErrDuplicate, "register", "já existe um contato com esse CPF ou CNPJ nesta unidade."},
 }
 
@@ -103,23 +107,7 @@ func (rs refusals) find(err error) (string, string) {
 
 // contactRefusal is the field and the Portuguese words of a refusal.
 func contactRefusal(err error) (string, string) {
-	if field, words := contactRefusals.find(err); field != "" {
-		return field, words
-	}
-	var pr *problem.Problem
-	if errors.As(err, &pr) {
-		if d, ok := pr.Details.(interface{ FieldName() string }); ok {
-			switch d.FieldName() {
-			case "state":
-				return "state", "informe a UF para ler a inscrição estadual."
-			case "state_registration":
-				return "state_registration", "inscrição estadual inválida para a UF (ou escreva ISENTO)."
-			case "icms_contributor":
-				return "icms_contributor", "o indicador de contribuinte não combina com a inscrição estadual."
-			}
-		}
-	}
-	return "", ""
+	return contactRefusals.find(err)
 }
 
 // contactForm is the contact form as typed.

@@ -5,7 +5,6 @@
 package registers
 
 import (
-	"fmt"
 	"net/http"
 	"regexp"
 	"strings"
@@ -25,15 +24,21 @@ var (
 	ErrInvalidState         = problem.New(http.StatusBadRequest, "Invalid state. Use the two-letter abbreviation.")
 	ErrInvalidZip           = problem.New(http.StatusBadRequest, "Invalid zip_code. Use 8 digits.")
 	ErrInvalidEmail         = problem.New(http.StatusBadRequest, "Invalid email.")
+
+	// The state registration's, each answered with details.field (and
+	// the state it was read by).
+	ErrIEWithoutState          = problem.New(http.StatusBadRequest, "A state registration is read by its state's rule: send the contact's state too.")
+	ErrInvalidIE               = problem.New(http.StatusBadRequest, "Invalid state_registration: not an inscrição estadual of the contact's state (details.state; its check digits differ), nor ISENTO.")
+	ErrContributorUnregistered = problem.New(http.StatusBadRequest, "icms_contributor 1 (contributor of ICMS) needs the contact's state_registration.")
+	ErrExemptRegistered        = problem.New(http.StatusBadRequest, "icms_contributor 2 (exempt from state registration) does not go with a state_registration number: send ISENTO or 1.")
+	ErrInvalidContributor      = problem.New(http.StatusBadRequest, "Invalid icms_contributor. Use 1, 2 or 9.")
 )
 
 // fieldDetails names the field a refusal is about.
 type fieldDetails struct {
 	Field string `json:"field"`
+	State string `json:"state,omitempty"`
 }
-
-// FieldName is the field at fault (the portal names it beside its input).
-func (d fieldDetails) FieldName() string { return d.Field }
 
 // CheckContact validates a contact as it will be stored, in the order a
 // caller fixes things: kind, document, name, then the optional fields.
@@ -78,11 +83,11 @@ func checkStateRegistration(f *store.ContactFields) error {
 	ie := f.StateRegistration
 	if ie != "" && !strings.EqualFold(ie, brdoc.Exempt) {
 		if f.State == "" {
-			return &problem.Problem{Status: http.StatusBadRequest, Text: "A state registration is read by its state's rule: send the contact's state too.", Details: fieldDetails{Field: "state"}}
+			return ErrIEWithoutState.With(fieldDetails{Field: "state"})
 		}
 		n, ok := brdoc.NormalizeIE(f.State, ie)
 		if !ok {
-			return &problem.Problem{Status: http.StatusBadRequest, Text: fmt.Sprintf("Invalid state_registration: not an inscrição estadual of %s (its check digits differ), nor ISENTO.", f.State), Details: fieldDetails{Field: "state_registration"}}
+			return ErrInvalidIE.With(fieldDetails{Field: "state_registration", State: f.State})
 		}
 		f.StateRegistration = n
 	} else if ie != "" {
@@ -93,15 +98,15 @@ func checkStateRegistration(f *store.ContactFields) error {
 	case "":
 	case "1":
 		if !registered {
-			return &problem.Problem{Status: http.StatusBadRequest, Text: "icms_contributor 1 (contributor of ICMS) needs the contact's state_registration.", Details: fieldDetails{Field: "icms_contributor"}}
+			return ErrContributorUnregistered.With(fieldDetails{Field: "icms_contributor"})
 		}
 	case "2":
 		if registered {
-			return &problem.Problem{Status: http.StatusBadRequest, Text: "icms_contributor 2 (exempt from state registration) does not go with a state_registration number: send ISENTO or 1.", Details: fieldDetails{Field: "icms_contributor"}}
+			return ErrExemptRegistered.With(fieldDetails{Field: "icms_contributor"})
 		}
 	case "9":
 	default:
-		return &problem.Problem{Status: http.StatusBadRequest, Text: "Invalid icms_contributor. Use 1, 2 or 9.", Details: fieldDetails{Field: "icms_contributor"}}
+		return ErrInvalidContributor.With(fieldDetails{Field: "icms_contributor"})
 	}
 	return nil
 }

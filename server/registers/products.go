@@ -28,9 +28,6 @@ type IBSCBSProblem struct {
 	Message string `json:"message"`
 }
 
-// FieldName is the field at fault.
-func (p IBSCBSProblem) FieldName() string { return p.Field }
-
 // usageTypes are the SPED EFD item types (registro 0200, TIPO_ITEM):
 // 00 goods for resale, 01 raw material, 02 packaging, 03 work in progress,
 // 04 finished product, 05 by-product, 06 intermediate product, 07 use and

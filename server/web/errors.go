@@ -56,7 +56,7 @@ const (
 	textInvoiceInvalid = "The order's fiscal data is incomplete: fix every problem listed in details."
 	textCancelReason   = "The cancellation reason needs 15 to 255 characters."
 	textSealedKey      = "The server's secrets key does not open the unit's certificate or CSC: start it with the --secrets-key-file that sealed them."
-	textCertificate    = "The unit's digital certificate cannot sign: %s. Install a valid one with fincom unit cert."
+	textCertificate    = "The unit's digital certificate cannot sign (details.reason): install a valid one with fincom unit cert."
 
 	// Inventory (spec, /get_inventory_moviment and /get_inventory_reports).
 	textDBQueryError     = "DB Query Error"
@@ -118,7 +118,7 @@ var (
 // the same wherever they come from (sharedErrors), and of the refusals
 // both the API and the portal meet.
 var (
-	errAmountRange      = NewError(http.StatusBadRequest, fmt.Sprintf(textMoneyRange, "amount"))
+	ErrAmountRange      = NewError(http.StatusBadRequest, fmt.Sprintf(textMoneyRange, "amount"))
 	errContractFileType = NewError(http.StatusUnsupportedMediaType, textContractFileType)
 	ErrInvalidValue     = NewError(http.StatusBadRequest, textInvalidValue)
 
@@ -126,7 +126,9 @@ var (
 	ErrTooManyRequests    = NewError(http.StatusTooManyRequests, "Muitas requisições. Tente de novo em instantes.")
 	ErrInvalidPayDay      = NewError(http.StatusBadRequest, textInvalidPayDay)
 	ErrCancelReason       = NewError(http.StatusBadRequest, textCancelReason)
-	errSealedKey          = NewError(http.StatusUnprocessableEntity, textSealedKey)
+	ErrSealedKey          = NewError(http.StatusUnprocessableEntity, textSealedKey)
+	ErrCertificate        = NewError(http.StatusUnprocessableEntity, textCertificate)
+	ErrInvoiceRejected    = NewError(http.StatusUnprocessableEntity, textInvoiceRejected)
 	ErrSalesOrderNotFound = NewError(http.StatusNotFound, textSalesOrderNotFound)
 	ErrReconcileWhat      = NewError(http.StatusBadRequest, textReconcileWhat)
 )
@@ -135,8 +137,8 @@ var (
 // business packages and the store that mean the same wherever they come
 // from; a route's own errMap comes first (route.answer).
 var sharedErrors = ErrMap{
-	{store.ErrMoneyRange, errAmountRange},
-	{certs.ErrSealed, errSealedKey},
+	{store.ErrMoneyRange, ErrAmountRange},
+	{certs.ErrSealed, ErrSealedKey},
 }
 
 // sharedError answers err as every route does (sharedErrors; a related
@@ -154,7 +156,7 @@ func sharedError(rt *Route, err error) error {
 	var cert *invoicing.CertificateError
 	switch {
 	case errors.As(err, &cert):
-		return NewError(http.StatusUnprocessableEntity, fmt.Sprintf(textCertificate, cert.Err))
+		return ErrCertificate.With(map[string]string{"reason": cert.Err.Error()})
 	case errors.As(err, &payer):
 		return ErrPayerIncomplete.With(payer)
 	case errors.Is(err, store.ErrInvalidReference):
@@ -162,7 +164,7 @@ func sharedError(rt *Route, err error) error {
 	case errors.As(err, &invalid):
 		return ErrInvoiceInvalid.With(map[string]any{"problems": invalid.Problems})
 	case errors.As(err, &rejected):
-		return &Error{Status: http.StatusUnprocessableEntity, Text: textInvoiceRejected, Details: map[string]any{"code": rejected.Code, "reason": rejected.Reason}}
+		return ErrInvoiceRejected.With(map[string]any{"code": rejected.Code, "reason": rejected.Reason})
 	}
 	return nil
 }

@@ -1,12 +1,17 @@
 package web
 
 import (
+	"encoding/json"
 	"errors"
 	"fincom/server/access"
+	"fincom/server/brdoc"
+	"fincom/store"
 	"fmt"
 	"net/http"
 	"reflect"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // Route is one entry of the route table: everything that differs between
@@ -171,11 +176,34 @@ func (rt *Route) MethodOf() string {
 	return rt.Method
 }
 
-// FieldErrors are the decoder's refusals of the route's top-level fields
-// that name a field and its rule in their text: a choice outside a field's
-// choices, a whole number outside its range. (A group's field is named
-// dotted, or flat, as it came: those are told, not listed.)
-func (rt *Route) FieldErrors() []*Error {
+// FieldPlaceholder stands, in a listed text, for the name of the field
+// refused as it was sent: dotted below its group (pv.value), indexed in a
+// list (pv.products[0].quantity), or one of its other names.
+const FieldPlaceholder = "{field}"
+
+// Named is e answered for one field: FieldPlaceholder in its text is the
+// field's name. The route lists e as it is, the text written once.
+func Named(e *Error, field string) *Error {
+	c := *e
+	c.Text = strings.ReplaceAll(c.Text, FieldPlaceholder, field)
+	return &c
+}
+
+// FieldText is one of the decoder's refusals of a field: the field's path
+// (dotted below its group, [] for a list's items) and the answer, its text
+// with FieldPlaceholder for the name.
+type FieldText struct {
+	Field string
+	Err   *Error
+}
+
+// FieldTexts are the decoder's refusals of the route's fields that name a
+// field in their text: a JSON body that is none, a text too long or
+// holding a control character, an amount or quantity out of range, a text
+// that is no PIX key, a choice outside a field's choices, a whole number
+// outside its range. Each is found by asking the field's own type, as the
+// decoder does, so the list cannot miss one.
+func (rt *Route) FieldTexts() []FieldText {
 	if rt.Do.Req == nil {
 		return nil
 	}
@@ -185,14 +213,78 @@ func (rt *Route) FieldErrors() []*Error {
 		mapped = mapped || m.Err == ErrChoice
 	}
 	var d Decoder
+	var out []FieldText
+	add := func(field string, e *Error) { out = append(out, FieldText{field, e}) }
+	var walk func(prefix string, t reflect.Type)
+	walk = func(prefix string, t reflect.Type) {
+		for _, fi := range d.FieldsOf(t) {
+			ft := t.FieldByIndex(fi.Index).Type
+			name := prefix + fi.Name
+			if fi.Group {
+				if ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				walk(name+".", ft)
+				continue
+			}
+			if elem, ok := structList(ft); ok {
+				walk(name+"[].", elem)
+				continue
+			}
+			named := func(text string, args ...any) *Error {
+				return NewError(http.StatusBadRequest, fmt.Sprintf(text, append([]any{FieldPlaceholder}, args...)...))
+			}
+			if base := ft; base.Kind() == reflect.String || base.Kind() == reflect.Pointer && base.Elem().Kind() == reflect.String {
+				add(name, named(textControlChars))
+			}
+			if fi.max > 0 {
+				add(name, ErrTooLong)
+			}
+			switch probe(ft) {
+			case store.ErrMoneyRange:
+				add(name, named(textMoneyRange))
+			case store.ErrQuantityRange:
+				add(name, named(textQuantityRange))
+			case brdoc.ErrPixKey:
+				add(name, named(textPixKey))
+			}
+			if fi.ranged {
+				add(name, named(textIntRange, fi.lo, fi.hi))
+			}
+			if fi.Choices != nil && !mapped {
+				add(name, named(TextInvalidChoice, orList(fi.Choices)))
+			}
+		}
+	}
+	walk("", rt.Do.Req)
+	return out
+}
+
+// probe answers which of the decoder's named refusals a field's type gives
+// a value out of every range, or one that is no PIX key: the type's own
+// UnmarshalJSON says, as it does to the decoder.
+func probe(t reflect.Type) error {
+	for _, raw := range []string{`"99999999999999999999"`, `99999999999999999999`, `"not a key"`} {
+		err := json.Unmarshal([]byte(raw), reflect.New(t).Interface())
+		for _, known := range []error{store.ErrMoneyRange, store.ErrQuantityRange, brdoc.ErrPixKey} {
+			if errors.Is(err, known) {
+				return known
+			}
+		}
+	}
+	return nil
+}
+
+// FieldErrors are FieldTexts' answers, each text once.
+func (rt *Route) FieldErrors() []*Error {
 	var out []*Error
-	for _, fi := range d.FieldsOf(rt.Do.Req) {
-		switch {
-		case fi.Group:
-		case fi.Choices != nil && !mapped:
-			out = append(out, NewError(http.StatusBadRequest, fmt.Sprintf(TextInvalidChoice, fi.Name, orList(fi.Choices))))
-		case fi.ranged:
-			out = append(out, NewError(http.StatusBadRequest, fmt.Sprintf(textIntRange, fi.Name, fi.lo, fi.hi)))
+	if rt.Do.Req != nil || rt.MethodOf() == http.MethodPost && rt.Auth != AuthPublic {
+		// Tokens come in a JSON body too.
+		out = append(out, errInvalidJSON)
+	}
+	for _, ft := range rt.FieldTexts() {
+		if !slices.ContainsFunc(out, func(e *Error) bool { return e.Text == ft.Err.Text }) {
+			out = append(out, ft.Err)
 		}
 	}
 	return out
