@@ -44,8 +44,8 @@ type ContactRequest struct {
 	FullName     *string `json:"fullName" alias:"full_name,contact_name" max:"short" doc:"A person's full name (required for natural_person)."`
 	SocialReason *string `json:"socialReason" alias:"social_reason,company_name" max:"short" doc:"A firm's legal name, razão social (required for legal)."`
 	FantasyName  *string `json:"fantasyName" alias:"fantasy_name" max:"short" doc:"A firm's trade name, nome fantasia."`
-	BirthDate    *string `json:"birthDate" alias:"birth_date" doc:"A person's birth date, DD/MM/YYYY."`
-	Phone        *string `json:"phone" doc:"A phone number in any form; stored as its digits."`
+	BirthDate    *string `json:"birthDate" alias:"birth_date" pattern:"^\\s*([0-9]{2}/[0-9]{2}/[0-9]{4})?\\s*$" doc:"A person's birth date, DD/MM/YYYY (a day of the calendar)."`
+	Phone        *string `json:"phone" max:"short" doc:"A phone number in any form, as the spec has it: stored as its digits (the rest is dropped, not refused)."`
 	Email        *string `json:"email" format:"email" max:"short" doc:"The contact's e-mail address."`
 	Address      *string `json:"address" max:"short" doc:"The street (logradouro), as invoices and boletos print it."`
 	ZipCode      *string `json:"zip_code" alias:"zipCode" pattern:"^\\s*([0-9]{2}\\.?[0-9]{3}-?[0-9]{3})?\\s*$" doc:"The CEP, 8 digits with or without its mask."`
@@ -63,7 +63,7 @@ type ContactRequest struct {
 	// ICMSContributor is the NF-e's indIEDest: 1 contributor of ICMS, 2
 	// exempt from registration, 9 not a contributor (by default: 1 with a
 	// registration, 2 with ISENTO, 9 without).
-	ICMSContributor *string `json:"icms_contributor" alias:"ind_ie_dest" doc:"The NF-e's indIEDest: 1 ICMS contributor, 2 exempt from registration, 9 not a contributor (default: from state_registration)."`
+	ICMSContributor *string `json:"icms_contributor" alias:"ind_ie_dest" pattern:"^\\s*[129]?\\s*$" doc:"The NF-e's indIEDest: 1 ICMS contributor, 2 exempt from registration, 9 not a contributor (default: from state_registration)."`
 }
 
 func (q *ContactRequest) fieldCount() int {
@@ -79,6 +79,8 @@ var (
 	zipShape      = web.TagPattern(ContactRequest{}, "ZipCode")
 	stateShape    = web.TagPattern(ContactRequest{}, "State")
 	ibgeShape     = web.TagPattern(ContactRequest{}, "CityIBGE")
+	birthShape    = web.TagPattern(ContactRequest{}, "BirthDate")
+	contribShape  = web.TagPattern(ContactRequest{}, "ICMSContributor")
 )
 
 // Apply copies the sent fields onto f, normalized: register without its
@@ -127,10 +129,16 @@ func (q *ContactRequest) Apply(f *store.ContactFields) error {
 		f.StateRegistration = strings.ToUpper(strings.TrimSpace(*q.StateRegistration))
 	}
 	if q.ICMSContributor != nil {
+		if !contribShape.MatchString(*q.ICMSContributor) {
+			return registers.ErrInvalidContributor.With(web.FieldDetails{Field: "icms_contributor"})
+		}
 		f.ICMSContributor = strings.TrimSpace(*q.ICMSContributor)
 	}
 	if q.BirthDate != nil {
 		f.BirthDate = ""
+		if !birthShape.MatchString(*q.BirthDate) {
+			return errInvalidBirthDate
+		}
 		if v := strings.TrimSpace(*q.BirthDate); v != "" {
 			d, err := store.ParseDateBR(v)
 			if err != nil {
