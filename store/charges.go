@@ -32,34 +32,34 @@ const (
 
 // Charge is one charge of an order installment.
 type Charge struct {
-	Token            string `json:"token" format:"uuid"`
-	Installment      int    `json:"installment"`
-	Installments     int    `json:"installments"`
-	Provider         string `json:"provider" enum:",provider_a,provider_b,provider_c"`
-	PaymentKey       string `json:"payment_key" enum:"BOLETO,PIX,PIX_AUTOMATICO,CREDIT_CARD,DEBIT_CARD,TRANSFER,CASH"`
-	Status           string `json:"status" enum:"ISSUING,PENDING,PAID,OVERDUE,CANCELLED"`
-	Amount           Money  `json:"amount"`
-	DueDate          string `json:"due_date" format:"date"`
-	BoletoLine       Text   `json:"boleto_line"`
-	BoletoBarcode    Text   `json:"boleto_barcode"`
-	PixPayload       Text   `json:"pix_payload"`
-	PixTxID          Text   `json:"pix_txid"`
-	ProviderRef      Text   `json:"provider_ref"`
-	CardInstallments *int   `json:"card_installments"`
-	PaidAt           Stamp  `json:"paid_at"`
-	PaidAmount       Text   `json:"paid_amount"`
-	CancelledAt      Stamp  `json:"cancelled_at"`
+	Token            string `json:"token" format:"uuid" doc:"The charge's token."`
+	Installment      int    `json:"installment" doc:"Which installment this is, from 1."`
+	Installments     int    `json:"installments" doc:"How many installments the order's value is split into."`
+	Provider         string `json:"provider" enum:",provider_a,provider_b,provider_c" doc:"The collection provider that issued it (blank for a charge without one)."`
+	PaymentKey       string `json:"payment_key" enum:"BOLETO,PIX,PIX_AUTOMATICO,CREDIT_CARD,DEBIT_CARD,TRANSFER,CASH" doc:"How it is paid: BOLETO, PIX, PIX_AUTOMATICO, CREDIT_CARD, DEBIT_CARD, TRANSFER or CASH."`
+	Status           string `json:"status" enum:"ISSUING,PENDING,PAID,OVERDUE,CANCELLED" doc:"ISSUING while its provider is asked, then PENDING until PAID; OVERDUE past its due date unpaid; CANCELLED."`
+	Amount           Money  `json:"amount" doc:"The installment's amount."`
+	DueDate          string `json:"due_date" format:"date" doc:"The day it is due, YYYY-MM-DD."`
+	BoletoLine       Text   `json:"boleto_line" doc:"A boleto's linha digitável; null for other kinds."`
+	BoletoBarcode    Text   `json:"boleto_barcode" doc:"A boleto's 44-digit bar code; null for other kinds."`
+	PixPayload       Text   `json:"pix_payload" doc:"The PIX copia-e-cola code (BR Code); null for other kinds."`
+	PixTxID          Text   `json:"pix_txid" doc:"The PIX charge's txid at the PSP; null for other kinds."`
+	ProviderRef      Text   `json:"provider_ref" doc:"The provider's own reference of the charge; null when none."`
+	CardInstallments *int   `json:"card_installments" doc:"A card charge's installments; null for other kinds."`
+	PaidAt           Stamp  `json:"paid_at" doc:"When its payment was confirmed (RFC 3339); null unpaid."`
+	PaidAmount       Text   `json:"paid_amount" doc:"What was paid, as a decimal string; null unpaid."`
+	CancelledAt      Stamp  `json:"cancelled_at" doc:"When it was cancelled (RFC 3339); null when not."`
 	// Settlement is how its payment met it (Settlement*), null unpaid.
-	Settlement Text `json:"settlement" enum:"exact,partial,over,late"`
+	Settlement Text `json:"settlement" enum:"exact,partial,over,late" doc:"How the payment met it: exact, partial (less), over (more, by the due date) or late; null unpaid."`
 	// OurNumber is a boleto's number at its bank ("nosso número"), and
 	// Registration where the bank's registration of it stands.
-	OurNumber    Text `json:"our_number"`
-	Registration Text `json:"registration" enum:"simulated,pending,sent,registered,rejected"`
+	OurNumber    Text `json:"our_number" doc:"A boleto's number at its bank (nosso número); null for other kinds."`
+	Registration Text `json:"registration" enum:"simulated,pending,sent,registered,rejected" doc:"Where the bank's registration of a boleto stands: simulated (test mode), pending, sent, registered or rejected; null for other kinds."`
 	// RegistrationReason is the bank's reason of a rejection.
-	RegistrationReason Text `json:"registration_reason"`
+	RegistrationReason Text `json:"registration_reason" doc:"The bank's reason for rejecting the registration; null when none."`
 	// RefundedAmount is what the PSP gave back of its payment (absent
 	// when nothing was).
-	RefundedAmount Text `json:"refunded_amount,omitzero"`
+	RefundedAmount Text `json:"refunded_amount,omitzero" doc:"What the PSP gave back of its payment; absent when nothing was."`
 
 	idempotencyKey string
 	pixKey         string

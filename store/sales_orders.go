@@ -15,27 +15,27 @@ import (
 // Taxes are a sales order's service taxes and retentions (spec, group
 // `nf`), each a decimal string, 0.00 when not sent.
 type Taxes struct {
-	TaxServiceGrossAmount          Money `json:"tax_service_gross_amount"`
-	TaxServiceDeductionAmount      Money `json:"tax_service_deduction_amount"`
-	TaxServiceUncondDiscountAmount Money `json:"tax_service_uncond_discount_amount"`
-	TaxServiceCondDiscountAmount   Money `json:"tax_service_cond_discount_amount"`
-	TaxIssRatePercent              Money `json:"tax_iss_rate_percent"`
-	TaxServiceBaseAmount           Money `json:"tax_service_base_amount"`
-	TaxIssAmount                   Money `json:"tax_iss_amount"`
-	RetPisRatePercent              Money `json:"ret_pis_rate_percent"`
-	RetInssRatePercent             Money `json:"ret_inss_rate_percent"`
-	RetCsllRatePercent             Money `json:"ret_csll_rate_percent"`
-	RetCofinsRatePercent           Money `json:"ret_cofins_rate_percent"`
-	RetIrRatePercent               Money `json:"ret_ir_rate_percent"`
-	RetOtherRatePercent            Money `json:"ret_other_rate_percent"`
-	RetPisAmount                   Money `json:"ret_pis_amount"`
-	RetInssAmount                  Money `json:"ret_inss_amount"`
-	RetCsllAmount                  Money `json:"ret_csll_amount"`
-	RetCofinsAmount                Money `json:"ret_cofins_amount"`
-	RetIrAmount                    Money `json:"ret_ir_amount"`
-	RetOtherAmount                 Money `json:"ret_other_amount"`
-	RetTotalAmount                 Money `json:"ret_total_amount"`
-	NetReceivableAmount            Money `json:"net_receivable_amount"`
+	TaxServiceGrossAmount          Money `json:"tax_service_gross_amount" doc:"The service's gross value. Null when not given."`
+	TaxServiceDeductionAmount      Money `json:"tax_service_deduction_amount" doc:"Deductions from the ISS base. Null when not given."`
+	TaxServiceUncondDiscountAmount Money `json:"tax_service_uncond_discount_amount" doc:"The unconditional discount. Null when not given."`
+	TaxServiceCondDiscountAmount   Money `json:"tax_service_cond_discount_amount" doc:"The conditional discount. Null when not given."`
+	TaxIssRatePercent              Money `json:"tax_iss_rate_percent" doc:"The ISS rate, in percent. Null when not given."`
+	TaxServiceBaseAmount           Money `json:"tax_service_base_amount" doc:"The ISS base. Null when not given."`
+	TaxIssAmount                   Money `json:"tax_iss_amount" doc:"The ISS due. Null when not given."`
+	RetPisRatePercent              Money `json:"ret_pis_rate_percent" doc:"The PIS retained, in percent. Null when not given."`
+	RetInssRatePercent             Money `json:"ret_inss_rate_percent" doc:"The INSS retained, in percent. Null when not given."`
+	RetCsllRatePercent             Money `json:"ret_csll_rate_percent" doc:"The CSLL retained, in percent. Null when not given."`
+	RetCofinsRatePercent           Money `json:"ret_cofins_rate_percent" doc:"The COFINS retained, in percent. Null when not given."`
+	RetIrRatePercent               Money `json:"ret_ir_rate_percent" doc:"The income tax (IR) retained, in percent. Null when not given."`
+	RetOtherRatePercent            Money `json:"ret_other_rate_percent" doc:"Other retentions, in percent. Null when not given."`
+	RetPisAmount                   Money `json:"ret_pis_amount" doc:"The PIS retained. Null when not given."`
+	RetInssAmount                  Money `json:"ret_inss_amount" doc:"The INSS retained. Null when not given."`
+	RetCsllAmount                  Money `json:"ret_csll_amount" doc:"The CSLL retained. Null when not given."`
+	RetCofinsAmount                Money `json:"ret_cofins_amount" doc:"The COFINS retained. Null when not given."`
+	RetIrAmount                    Money `json:"ret_ir_amount" doc:"The income tax (IR) retained. Null when not given."`
+	RetOtherAmount                 Money `json:"ret_other_amount" doc:"Other retentions. Null when not given."`
+	RetTotalAmount                 Money `json:"ret_total_amount" doc:"Every retention together. Null when not given."`
+	NetReceivableAmount            Money `json:"net_receivable_amount" doc:"What the taker pays: the value less ret_total_amount. Null when not given."`
 }
 
 func (t *Taxes) amounts() [21]*Money {
@@ -172,70 +172,70 @@ const orderLineColumns = `l.order_id, p.token, l.code, l.description, l.ncm, l.c
 // SalesOrder is an order as /list_sales_orders returns it (spec, Sales
 // order), field for field.
 type SalesOrder struct {
-	IDToken              string  `json:"id_token" format:"uuid"`
-	CreatedDateHours     string  `json:"created_date_hours"`
-	Active               bool    `json:"active"`
-	FreightMode          int     `json:"freight_mode" enum:"0,1,2,9"`
-	FreightTotal         Money   `json:"freight_total"`
-	NotifyEmailCharge    Text    `json:"notify_email_charge" format:"email"`
-	NotifyEmailNF        Text    `json:"notify_email_nf" format:"email"`
-	NotifyEmailAlert     Text    `json:"notify_email_alert" format:"email"`
-	LocalDestino         int     `json:"local_destino" enum:"1,2,3"`
-	ProductsQty          Text    `json:"products_qty"`
-	TipoDocumento        Text    `json:"tipo_documento"`
-	FinalidadeEmissao    Text    `json:"finalidade_emissao"`
-	PresencaComprador    Text    `json:"presenca_comprador"`
-	ConsumidorFinal      Text    `json:"consumidor_final"`
-	ObservationSales     Text    `json:"observation_sales"`
-	IDUnit               string  `json:"id_unit"`
-	IDStockItem          Text    `json:"id_stock_item"`
-	IDProject            Text    `json:"id_project"`
-	IDContact            Text    `json:"id_contact"`
-	IDBankAccount        Text    `json:"id_bank_account"`
-	PaymentType          string  `json:"payment_type"`
-	Description          string  `json:"description"`
-	Value                Money   `json:"value"`
-	IDTokenCategory      string  `json:"id_token_category"`
-	Category             string  `json:"category"`
-	EstimatedPaymentDate string  `json:"estimated_payment_date" format:"date-time"`
-	Recurrence           bool    `json:"recurrence"`
-	Quantity             Decimal `json:"quantity"`
-	CodOrders            string  `json:"cod_orders"`
-	NF                   bool    `json:"nf"`
-	Revenue              bool    `json:"revenue"`
-	Charge               bool    `json:"charge"`
-	CancelNF             bool    `json:"cancel_nf"`
-	CancelCharge         bool    `json:"cancel_charge"`
-	DateNF               Text    `json:"date_nf"`
-	DateRevenue          Text    `json:"date_revenue"`
-	DateCharge           Text    `json:"date_charge"`
-	DateCancelNF         Text    `json:"date_cancel_nf"`
-	DateCancelCharge     Text    `json:"date_cancel_charge"`
-	DatePayment          Text    `json:"date_payment"`
-	ServiceAssocID       Text    `json:"service_assoc_id"`
-	ServiceCod           Text    `json:"service_cod"`
-	ServiceLocation      Text    `json:"service_location"`
+	IDToken              string  `json:"id_token" format:"uuid" doc:"The order's token."`
+	CreatedDateHours     string  `json:"created_date_hours" doc:"When the order was created, DD/MM/YYYY HH:mm (Brasília time)."`
+	Active               bool    `json:"active" doc:"false once the order is disabled (/disable_sales_order); disabled orders are kept, not deleted."`
+	FreightMode          int     `json:"freight_mode" enum:"0,1,2,9" doc:"The NF-e's modFrete: 0 by the issuer, 1 by the recipient, 2 by third parties, 9 no freight."`
+	FreightTotal         Money   `json:"freight_total" doc:"The freight charged on the invoice."`
+	NotifyEmailCharge    Text    `json:"notify_email_charge" format:"email" doc:"Where charge notices are e-mailed; null when none."`
+	NotifyEmailNF        Text    `json:"notify_email_nf" format:"email" doc:"Where the invoice is e-mailed; null when none."`
+	NotifyEmailAlert     Text    `json:"notify_email_alert" format:"email" doc:"Where other alerts are e-mailed; null when none."`
+	LocalDestino         int     `json:"local_destino" enum:"1,2,3" doc:"The NF-e's idDest: 1 internal, 2 interstate, 3 foreign."`
+	ProductsQty          Text    `json:"products_qty" doc:"The goods lines' quantities joined by commas, in line order; null for an order without goods lines."`
+	TipoDocumento        Text    `json:"tipo_documento" doc:"The NF-e's tpNF: 0 entry, 1 exit; null when not set."`
+	FinalidadeEmissao    Text    `json:"finalidade_emissao" doc:"The NF-e's finNFe: 1 normal, 2 complementary, 3 adjustment, 4 return; null when not set."`
+	PresencaComprador    Text    `json:"presenca_comprador" doc:"The NF-e's indPres: 0 not applicable, 1 in person, 2 internet, 3 tele-service, 4 home delivery, 9 other; null when not set."`
+	ConsumidorFinal      Text    `json:"consumidor_final" doc:"The NF-e's indFinal: 0 no, 1 final consumer; null when not set."`
+	ObservationSales     Text    `json:"observation_sales" doc:"The order's internal notes; null when none."`
+	IDUnit               string  `json:"id_unit" doc:"The token of the unit the order belongs to."`
+	IDStockItem          Text    `json:"id_stock_item" doc:"The token of the order's main product or service (/get_products_and_services); null when none."`
+	IDProject            Text    `json:"id_project" doc:"The token of the order's project (/get_projects); null when none."`
+	IDContact            Text    `json:"id_contact" doc:"The customer's token (/get_contacts)."`
+	IDBankAccount        Text    `json:"id_bank_account" doc:"The token of the bank account the payment goes to (/get_bank_account); null when none."`
+	PaymentType          string  `json:"payment_type" doc:"The payment method's token (/list_payments_method)."`
+	Description          string  `json:"description" doc:"What was sold, as the order's description."`
+	Value                Money   `json:"value" doc:"The order's total."`
+	IDTokenCategory      string  `json:"id_token_category" doc:"The token of the income category the order is booked under (/get_categories)."`
+	Category             string  `json:"category" doc:"That category's name."`
+	EstimatedPaymentDate string  `json:"estimated_payment_date" format:"date-time" doc:"When the payment is due, an ISO 8601 timestamp."`
+	Recurrence           bool    `json:"recurrence" doc:"true: the order is copied on day 1 of each month."`
+	Quantity             Decimal `json:"quantity" doc:"The quantity of the main item."`
+	CodOrders            string  `json:"cod_orders" doc:"The order's code in the unit, in sequence (PV-000001)."`
+	NF                   bool    `json:"nf" doc:"true once an invoice was issued for the order."`
+	Revenue              bool    `json:"revenue" doc:"true once the order was booked as revenue."`
+	Charge               bool    `json:"charge" doc:"true once a charge was issued for the order."`
+	CancelNF             bool    `json:"cancel_nf" doc:"true once the order's invoice was cancelled."`
+	CancelCharge         bool    `json:"cancel_charge" doc:"true once the order's charge was cancelled."`
+	DateNF               Text    `json:"date_nf" doc:"When the invoice was issued, DD/MM/YYYY HH:mm; null before."`
+	DateRevenue          Text    `json:"date_revenue" doc:"When the order was booked as revenue, DD/MM/YYYY HH:mm; null before."`
+	DateCharge           Text    `json:"date_charge" doc:"When the charge was issued, DD/MM/YYYY HH:mm; null before."`
+	DateCancelNF         Text    `json:"date_cancel_nf" doc:"When the invoice was cancelled, DD/MM/YYYY HH:mm; null before."`
+	DateCancelCharge     Text    `json:"date_cancel_charge" doc:"When the charge was cancelled, DD/MM/YYYY HH:mm; null before."`
+	DatePayment          Text    `json:"date_payment" doc:"When the order was paid, DD/MM/YYYY HH:mm; null before."`
+	ServiceAssocID       Text    `json:"service_assoc_id" doc:"The associated service's id, as the municipality knows it; null when none."`
+	ServiceCod           Text    `json:"service_cod" doc:"The service's item of LC 116 (as 01.07); null for goods."`
+	ServiceLocation      Text    `json:"service_location" doc:"The IBGE code of the municipality where the service is rendered; null when none."`
 	Taxes
-	PaymentKey   string `json:"payment_key" enum:",BOLETO,PIX,PIX_AUTOMATICO,CREDIT_CARD,DEBIT_CARD,TRANSFER,CASH"`
-	PixKey       Text   `json:"pix_key"`
-	ChargeStatus string `json:"charge_status" enum:"NONE,PENDING,PAID,OVERDUE,CANCELLED"`
-	NFStatusText Text   `json:"nf_status_text"`
+	PaymentKey   string `json:"payment_key" enum:",BOLETO,PIX,PIX_AUTOMATICO,CREDIT_CARD,DEBIT_CARD,TRANSFER,CASH" doc:"The payment method's kind: BOLETO, PIX, PIX_AUTOMATICO, CREDIT_CARD, DEBIT_CARD, TRANSFER or CASH (blank when none)."`
+	PixKey       Text   `json:"pix_key" doc:"The PIX key the customer pays to; null when none."`
+	ChargeStatus string `json:"charge_status" enum:"NONE,PENDING,PAID,OVERDUE,CANCELLED" doc:"The order's charge: NONE (none issued), PENDING, PAID, OVERDUE or CANCELLED."`
+	NFStatusText Text   `json:"nf_status_text" doc:"The invoice's status in words, or the authority's reason for a refusal; null before any invoice."`
 	// NFStatus is the status of the order's latest invoice (Invoice), null
 	// before any; NFXMLURL the address of its XML (set by the server, which
 	// knows its public address: see PublicToken).
-	NFStatus            Text         `json:"nf_status" enum:",PENDING,CONTINGENCY,AUTHORIZED,REJECTED,DENIED,CANCELLED"`
-	NFXMLURL            Text         `json:"nf_xml_url"`
-	NFKind              string       `json:"nf_kind" enum:"nfse,nfsen,nfe,nfce"`
-	Products            *[]OrderLine `json:"products"`
-	ProductIDTokens     []string     `json:"product_id_tokens"`
-	UnitName            string       `json:"unit_name"`
-	UnitCityIBGE        string       `json:"unit_city_ibge"`
-	UnitIM              string       `json:"unit_im"`
-	StockItemName       Text         `json:"stock_item_name"`
-	ProjectName         Text         `json:"project_name"`
-	ContactName         Text         `json:"contact_name"`
-	CustomerCityIBGE    string       `json:"customer_city_ibge"`
-	NickNameBankAccount string       `json:"nick_name_bank_account"`
+	NFStatus            Text         `json:"nf_status" enum:",PENDING,CONTINGENCY,AUTHORIZED,REJECTED,DENIED,CANCELLED" doc:"The status of the order's latest invoice; null before any."`
+	NFXMLURL            Text         `json:"nf_xml_url" doc:"Where the latest invoice's XML is read (its public address); null before any."`
+	NFKind              string       `json:"nf_kind" enum:"nfse,nfsen,nfe,nfce" doc:"The invoice the order issues: nfse (municipal NFS-e), nfsen (national NFS-e), nfe (NF-e) or nfce (NFC-e)."`
+	Products            *[]OrderLine `json:"products" doc:"The goods sold, line by line; null for a service order."`
+	ProductIDTokens     []string     `json:"product_id_tokens" doc:"The tokens of the products sold, in line order."`
+	UnitName            string       `json:"unit_name" doc:"The unit's name."`
+	UnitCityIBGE        string       `json:"unit_city_ibge" doc:"The IBGE code of the unit's municipality."`
+	UnitIM              string       `json:"unit_im" doc:"The unit's inscrição municipal (blank when none)."`
+	StockItemName       Text         `json:"stock_item_name" doc:"The main product's or service's description; null when none."`
+	ProjectName         Text         `json:"project_name" doc:"The project's name; null when none."`
+	ContactName         Text         `json:"contact_name" doc:"The customer's name; null when the order has no contact."`
+	CustomerCityIBGE    string       `json:"customer_city_ibge" doc:"The IBGE code of the customer's municipality (blank when unknown)."`
+	NickNameBankAccount string       `json:"nick_name_bank_account" doc:"The bank account's nickname (blank when none)."`
 
 	id     int64
 	public Text
@@ -250,29 +250,29 @@ func (o *SalesOrder) Public() string { return o.public.String }
 // it comes from.
 type SalesOrderDetail struct {
 	SalesOrder
-	OriginIDToken Text `json:"origin_id_token"`
+	OriginIDToken Text `json:"origin_id_token" doc:"The token of the order this one was copied from (a monthly recurrence); null for an order created as it is."`
 	// PublicToken is the payment portal's token, set with the first charge.
 	PublicToken   Text          `json:"-"`
-	ChargeConfig  ChargeConfig  `json:"charge_config"`
-	InvoiceConfig InvoiceConfig `json:"invoice_config"`
+	ChargeConfig  ChargeConfig  `json:"charge_config" doc:"How the order is to be charged."`
+	InvoiceConfig InvoiceConfig `json:"invoice_config" doc:"How the order's invoice is to be issued."`
 }
 
 // ChargeConfig is how the order is to be charged.
 type ChargeConfig struct {
-	ProviderBank              Text `json:"provider_bank"`
-	InstallmentCredit         int  `json:"installment_credit"`
-	Installments              int  `json:"installments"`
-	NotifyDaysCharge          int  `json:"notify_days_charge"`
-	IDTokenBankAccountPayment Text `json:"id_token_bank_account_payment"`
-	InAutomation              bool `json:"in_automation"`
-	Conciliation              bool `json:"conciliation"`
+	ProviderBank              Text `json:"provider_bank" doc:"The bank agreement that issues the boleto; null for a charge without bank integration."`
+	InstallmentCredit         int  `json:"installment_credit" doc:"The card installments."`
+	Installments              int  `json:"installments" doc:"The charges the value is split into, monthly from the due date."`
+	NotifyDaysCharge          int  `json:"notify_days_charge" doc:"Days before the due date when the charge notice is e-mailed."`
+	IDTokenBankAccountPayment Text `json:"id_token_bank_account_payment" doc:"The bank account a transfer is paid into; null when none."`
+	InAutomation              bool `json:"in_automation" doc:"true: the income entry is recorded when the charge is issued."`
+	Conciliation              bool `json:"conciliation" doc:"true: the entry is reconciled automatically when paid."`
 }
 
 // InvoiceConfig is how the order's invoice is to be issued.
 type InvoiceConfig struct {
-	NFKind            string `json:"nf_kind" enum:"nfse,nfsen,nfe,nfce"`
-	GenerateNFWebhook bool   `json:"generateNFWebhook"`
-	ServiceIDToken    Text   `json:"service_id_token"`
+	NFKind            string `json:"nf_kind" enum:"nfse,nfsen,nfe,nfce" doc:"The invoice the order issues: nfse (municipal NFS-e), nfsen (national NFS-e), nfe (NF-e) or nfce (NFC-e)."`
+	GenerateNFWebhook bool   `json:"generateNFWebhook" doc:"true: the invoice is issued when the payment is confirmed."`
+	ServiceIDToken    Text   `json:"service_id_token" doc:"The service's id in the municipality's list; null when none."`
 }
 
 // SalesOrderFilter narrows /list_sales_orders. From and To bound the

@@ -10,10 +10,10 @@ type charges struct{ *API }
 
 // chargeAnswer is the data of /generate_charge.
 type chargeAnswer struct {
-	IDToken      string         `json:"id_token" format:"uuid"`
-	ChargeStatus string         `json:"charge_status" enum:"NONE,PENDING,PAID,OVERDUE,CANCELLED"`
-	PaymentURL   string         `json:"payment_url"`
-	Charges      []store.Charge `json:"charges"`
+	IDToken      string         `json:"id_token" format:"uuid" doc:"The order's token."`
+	ChargeStatus string         `json:"charge_status" enum:"NONE,PENDING,PAID,OVERDUE,CANCELLED" doc:"The order's charge now: PENDING once issued, PAID, OVERDUE or CANCELLED."`
+	PaymentURL   string         `json:"payment_url" doc:"The order's public payment page, for the customer."`
+	Charges      []store.Charge `json:"charges" doc:"The order's charges, one per installment."`
 }
 
 // generateCharge issues the order's charges through its provider

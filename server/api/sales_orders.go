@@ -459,14 +459,14 @@ func (s salesOrders) getSalesOrderByID(r *web.Request, q *web.IdRequest) (any, e
 // had (cancelled ones too) and its payment page.
 type orderDetail struct {
 	store.SalesOrderDetail
-	Charges    []store.Charge `json:"charges"`
-	PaymentURL store.Text     `json:"payment_url"`
+	Charges    []store.Charge `json:"charges" doc:"Every charge the order had, cancelled ones too, by installment."`
+	PaymentURL store.Text     `json:"payment_url" doc:"The order's public payment page; null before its first charge."`
 	// Invoice is the latest invoice (authorized or cancelled), with links
 	// to its XML and DANFE.
-	Invoice *invoiceAnswer `json:"invoice"`
+	Invoice *invoiceAnswer `json:"invoice" doc:"The order's latest invoice, with links to its XML and DANFE; null before any."`
 	// PortalEvents is what the payer did on the portal (viewed, copied,
 	// opened the boleto, a refused payment), oldest first.
-	PortalEvents []store.PortalEvent `json:"portal_events"`
+	PortalEvents []store.PortalEvent `json:"portal_events" doc:"What the payer did on the payment page (viewed it, copied the PIX code, opened the boleto, a refused payment), oldest first."`
 }
 
 // What the OpenAPI document says of this file's routes (their desc in
