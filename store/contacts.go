@@ -52,14 +52,14 @@ func (f ContactFields) DisplayName() string {
 
 // Contact is a contact as /get_contacts returns it.
 type Contact struct {
-	Token       string `json:"token" format:"uuid"`
-	Type        string `json:"type" enum:"natural_person,legal"`
-	Register    string `json:"register" pattern:"^([0-9]{11}|[0-9A-Z]{12}[0-9]{2})$"`
-	ContactName Text   `json:"contact_name"`
-	CompanyName Text   `json:"company_name"`
-	Phone       Text   `json:"phone"`
-	Email       Text   `json:"email" format:"email"`
-	Observation Text   `json:"observation"`
+	Token       string `json:"token" format:"uuid" doc:"The contact's token."`
+	Type        string `json:"type" enum:"natural_person,legal" doc:"legal for a firm (CNPJ), natural_person for a person (CPF)."`
+	Register    string `json:"register" pattern:"^([0-9]{11}|[0-9A-Z]{12}[0-9]{2})$" doc:"The CPF or CNPJ, bare (digits; an alphanumeric CNPJ's letters upper case)."`
+	ContactName Text   `json:"contact_name" doc:"The name to show: the person's full name, else the trade name, else the legal name."`
+	CompanyName Text   `json:"company_name" doc:"A firm's legal name (razão social); null for a person."`
+	Phone       Text   `json:"phone" doc:"The phone number, as digits; null when none."`
+	Email       Text   `json:"email" format:"email" doc:"The e-mail address; null when none."`
+	Observation Text   `json:"observation" doc:"Free notes; null when none."`
 }
 
 // ContactFilter narrows /get_contacts.

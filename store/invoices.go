@@ -76,22 +76,22 @@ const (
 
 // Invoice is an order's invoice and the authority's verdict on it.
 type Invoice struct {
-	Token  string `json:"token" format:"uuid"`
-	Kind   string `json:"kind" enum:"nfe,nfce,nfse,nfsen"`
-	Status string `json:"status" enum:"PENDING,CONTINGENCY,AUTHORIZED,REJECTED,DENIED,CANCELLED"`
+	Token  string `json:"token" format:"uuid" doc:"The invoice's token."`
+	Kind   string `json:"kind" enum:"nfe,nfce,nfse,nfsen" doc:"nfe (NF-e), nfce (NFC-e), nfse (municipal NFS-e) or nfsen (national NFS-e)."`
+	Status string `json:"status" enum:"PENDING,CONTINGENCY,AUTHORIZED,REJECTED,DENIED,CANCELLED" doc:"PENDING while the authority's verdict is awaited, CONTINGENCY issued offline and awaiting authorization, AUTHORIZED, REJECTED, DENIED or CANCELLED."`
 	// StatusCode is the authority's code of its verdict (SEFAZ's cStat),
 	// when it gave one; StatusText says the verdict as the order's
 	// nf_status_text does, with the authority's own text.
-	StatusCode   *int   `json:"status_code"`
-	StatusText   Text   `json:"status_text"`
-	Series       int    `json:"series"`
-	Number       int    `json:"number"`
-	AccessKey    Text   `json:"access_key" pattern:"^([0-9]{44}|[0-9]{50})$"`
-	Verification Text   `json:"verification_code"`
-	Protocol     string `json:"protocol"`
-	IssuedAt     string `json:"issued_at"`
-	CancelledAt  Stamp  `json:"cancelled_at"`
-	CancelReason Text   `json:"cancel_reason"`
+	StatusCode   *int   `json:"status_code" doc:"The authority's code of its verdict (SEFAZ's cStat), when it gave one; null otherwise."`
+	StatusText   Text   `json:"status_text" doc:"The verdict in words, with the authority's own text; null when none."`
+	Series       int    `json:"series" doc:"The invoice's series."`
+	Number       int    `json:"number" doc:"The invoice's number in its series."`
+	AccessKey    Text   `json:"access_key" pattern:"^([0-9]{44}|[0-9]{50})$" doc:"The 44-digit access key (NF-e, NFC-e) or the national NFS-e's 50-digit key; null when the invoice has none."`
+	Verification Text   `json:"verification_code" doc:"An NFS-e's verification code; null when the authority gives none."`
+	Protocol     string `json:"protocol" doc:"The authorization protocol number (blank before authorization or in contingency)."`
+	IssuedAt     string `json:"issued_at" doc:"When the invoice was issued, ISO 8601 in São Paulo time."`
+	CancelledAt  Stamp  `json:"cancelled_at" doc:"When it was cancelled (RFC 3339); null when not."`
+	CancelReason Text   `json:"cancel_reason" doc:"The cancellation reason sent to the authority; null when not cancelled."`
 	XML          string `json:"-"`
 	issued       time.Time
 }

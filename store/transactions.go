@@ -12,35 +12,35 @@ import (
 // Dates are YYYY-MM-DD; created_date is an ISO 8601 timestamp in São Paulo
 // time; value is a decimal string; booleans are JSON booleans.
 type Transaction struct {
-	ID                string `json:"id"`
-	IDUser            Text   `json:"id_user"`
-	AccessKey         Text   `json:"access_key" pattern:"^[0-9]{44}$"`
-	UserName          Text   `json:"user_name"`
-	CompanyName       string `json:"company_name"`
-	EntityName        Text   `json:"entity_name"`
-	CreatedDate       string `json:"created_date" format:"date-time"`
-	Description       string `json:"description"`
-	Barcode           Text   `json:"barcode"`
-	DueDate           string `json:"due_date" format:"date"`
-	PayDay            Text   `json:"pay_day" format:"date"`
-	CompetenceDate    Text   `json:"competence_date" format:"date"`
-	Value             Money  `json:"value"`
-	Type              string `json:"type" enum:"in,out"`
-	Category          Text   `json:"category"`
-	Note              Text   `json:"note"`
-	Active            bool   `json:"active"`
-	DataBank          Text   `json:"data_bank"`
-	Private           bool   `json:"private"`
-	IDTokenUnit       string `json:"id_token_unit"`
-	ActionStatus      string `json:"action_status" enum:"to_pay,to_receive,paid,received,cancelled"`
-	Status            string `json:"status" enum:"open,paid,overdue,cancelled"`
-	NickNameBank      Text   `json:"nick_name_bank"`
-	Wallet            Text   `json:"wallet"`
-	ActiveRemittances bool   `json:"active_remittances"`
-	IDOfx             Text   `json:"id_ofx"`
-	ConciliationDate  Text   `json:"conciliation_date"`
-	ContactName       Text   `json:"contact_name"`
-	KeyMethodCredor   Text   `json:"key_method_credor"`
+	ID                string `json:"id" doc:"The entry's token."`
+	IDUser            Text   `json:"id_user" doc:"The token of the user who recorded the entry; null when recorded by a token of no user."`
+	AccessKey         Text   `json:"access_key" pattern:"^[0-9]{44}$" doc:"The 44-digit access key of the NF-e the entry refers to; null when none."`
+	UserName          Text   `json:"user_name" doc:"The name of the user who recorded the entry; null when none."`
+	CompanyName       string `json:"company_name" doc:"The unit's name."`
+	EntityName        Text   `json:"entity_name" doc:"The counterparty: the contact's company name, else its name; null without a contact."`
+	CreatedDate       string `json:"created_date" format:"date-time" doc:"When the entry was recorded, ISO 8601 in São Paulo time."`
+	Description       string `json:"description" doc:"What the entry is for."`
+	Barcode           Text   `json:"barcode" doc:"The boleto's bar code or line, as digits; null when none."`
+	DueDate           string `json:"due_date" format:"date" doc:"The day it is due, YYYY-MM-DD."`
+	PayDay            Text   `json:"pay_day" format:"date" doc:"The day it was paid, YYYY-MM-DD; null unpaid."`
+	CompetenceDate    Text   `json:"competence_date" format:"date" doc:"The month it belongs to in the books (accrual), YYYY-MM-DD; null when not given."`
+	Value             Money  `json:"value" doc:"The entry's amount, positive for both types."`
+	Type              string `json:"type" enum:"in,out" doc:"in for an income (receivable), out for an expense (payable)."`
+	Category          Text   `json:"category" doc:"The category's name; null without one."`
+	Note              Text   `json:"note" doc:"Free notes; null when none."`
+	Active            bool   `json:"active" doc:"false for a cancelled (disabled) entry, which is listed too."`
+	DataBank          Text   `json:"data_bank" doc:"The contact's bank details, as free text; null when none."`
+	Private           bool   `json:"private" doc:"The entry's private mark, as sent (the listing shows it like any other)."`
+	IDTokenUnit       string `json:"id_token_unit" doc:"The unit's token."`
+	ActionStatus      string `json:"action_status" enum:"to_pay,to_receive,paid,received,cancelled" doc:"What the entry asks: to_pay, to_receive, or nothing more (paid, received, cancelled)."`
+	Status            string `json:"status" enum:"open,paid,overdue,cancelled" doc:"open, paid, overdue (open past its due date) or cancelled."`
+	NickNameBank      Text   `json:"nick_name_bank" doc:"The nickname of the bank account it is paid from or into; null when none."`
+	Wallet            Text   `json:"wallet" doc:"The payment method's key (BOLETO, PIX, …); null when none."`
+	ActiveRemittances bool   `json:"active_remittances" doc:"Always false in fincom: its CNAB remittances carry sales orders' charges, not entries (the spec's field, kept for its clients)."`
+	IDOfx             Text   `json:"id_ofx" doc:"The bank statement line (OFX FITID) the entry was reconciled with; null before."`
+	ConciliationDate  Text   `json:"conciliation_date" doc:"The posting day of the bank statement line the entry was reconciled with, YYYY-MM-DD; null before."`
+	ContactName       Text   `json:"contact_name" doc:"The contact's name; null without a contact."`
+	KeyMethodCredor   Text   `json:"key_method_credor" doc:"The creditor's PIX key or payment details, as sent; null when none."`
 }
 
 // TransactionFilter narrows POST /transactions. From and To are inclusive

@@ -25,10 +25,10 @@ var issuedMessage = map[string]string{
 
 // invoiceAnswer is the data of /generate_nf.
 type invoiceAnswer struct {
-	IDToken string `json:"id_token" format:"uuid"`
+	IDToken string `json:"id_token" format:"uuid" doc:"The order's token."`
 	store.Invoice
-	XMLURL   store.Text `json:"xml_url"`
-	DANFEURL store.Text `json:"danfe_url"`
+	XMLURL   store.Text `json:"xml_url" doc:"Where the invoice's XML is read (its public address); null before the order has a public token."`
+	DANFEURL store.Text `json:"danfe_url" doc:"Where its DANFE (or the NFS-e's document) is read; null while there is none (only an authorized, cancelled or contingency invoice has one)."`
 }
 
 // generateNF issues the order's invoice (its nf_kind) once

@@ -87,7 +87,7 @@ const (
 		"time), `description`, `barcode` (digits), `due_date`, `pay_day`, `competence_date` (`YYYY-MM-DD` or " +
 		"null), `value` (decimal string), `type`, `category`, `note`, `active`, `data_bank`, `private`, " +
 		"`id_token_unit`, `action_status` and `status` (as `/get_status` derives them), `nick_name_bank`, " +
-		"`wallet` (the payment method's key), `active_remittances` (true while a CNAB remittance holds the " +
-		"entry's charge), `id_ofx` and `conciliation_date` (set by reconciliation), `contact_name`, " +
+		"`wallet` (the payment method's key), `active_remittances` (always false: fincom's CNAB remittances carry orders' charges, not " +
+		"entries), `id_ofx` and `conciliation_date` (set by reconciliation), `contact_name`, " +
 		"`key_method_credor`. Absent values are null."
 )
