@@ -25,24 +25,24 @@ type BankAccountFields struct {
 
 // BankAccount is a bank account as /get_bank_account returns it.
 type BankAccount struct {
-	Token              string  `json:"token" format:"uuid"`
-	IDTokenBank        string  `json:"id_token_bank"`
-	CodeBank           string  `json:"code_bank"`
-	BankName           string  `json:"bank_name"`
-	IDTokenBankType    string  `json:"id_token_bank_type"`
-	BankType           string  `json:"bank_type"`
-	Agency             Text    `json:"agency"`
-	DvAgencia          Text    `json:"dv_agencia"`
-	CurrentAccount     Text    `json:"current_account"`
-	DvConta            Text    `json:"dv_conta"`
-	NickName           Text    `json:"nick_name"`
-	Observation        Text    `json:"observation"`
-	OpeningBalance     Number  `json:"opening_balance"`
-	OpeningBalanceDate *DateBR `json:"opening_balance_date"`
+	Token              string  `json:"token" format:"uuid" doc:"The account's token."`
+	IDTokenBank        string  `json:"id_token_bank" doc:"The bank's token (/get_banks)."`
+	CodeBank           string  `json:"code_bank" doc:"The bank's COMPE code."`
+	BankName           string  `json:"bank_name" doc:"The bank's name."`
+	IDTokenBankType    string  `json:"id_token_bank_type" doc:"The account type's token (/get_type_banks)."`
+	BankType           string  `json:"bank_type" doc:"The account type's name."`
+	Agency             Text    `json:"agency" doc:"The branch (agência); null when none."`
+	DvAgencia          Text    `json:"dv_agencia" doc:"The branch's check digit; null when none."`
+	CurrentAccount     Text    `json:"current_account" doc:"The account number; null when none."`
+	DvConta            Text    `json:"dv_conta" doc:"The account's check digit; null when none."`
+	NickName           Text    `json:"nick_name" doc:"The account's nickname; null when none."`
+	Observation        Text    `json:"observation" doc:"Free notes; null when none."`
+	OpeningBalance     Number  `json:"opening_balance" doc:"The balance on opening_balance_date."`
+	OpeningBalanceDate *DateBR `json:"opening_balance_date" doc:"The day of the opening balance, DD/MM/YYYY; null when none."`
 	// Balance is the opening balance plus the paid income less the paid
 	// expenses of the account (active entries).
-	Balance Money `json:"balance"`
-	Active  bool  `json:"active"`
+	Balance Money `json:"balance" doc:"The opening balance plus the paid income less the paid expenses of the account (active entries)."`
+	Active  bool  `json:"active" doc:"false once disabled (/disable_bank_account)."`
 }
 
 func bankAccountRefs(ctx context.Context, tx *sql.Tx, f BankAccountFields) (bankID, typeID int64, err error) {

@@ -151,24 +151,24 @@ type ContractFields struct {
 
 // Contract is a contract as /list_contracts returns it.
 type Contract struct {
-	Token            string     `json:"id_token" format:"uuid"`
-	ContractName     string     `json:"contract_name"`
-	Status           string     `json:"status" enum:"draft,active,expired,cancelled"`
-	IDContact        string     `json:"id_token_contact"`
-	ContactName      Text       `json:"contact_name"`
-	IDTemplate       Text       `json:"id_token_template"`
-	ValidityStart    string     `json:"validity_start" format:"date"`
-	ValidityEnd      Text       `json:"validity_end" format:"date"`
-	IsRecurring      bool       `json:"is_recurring"`
-	RecurrenceType   Text       `json:"recurrence_type" enum:"unique,monthly,yearly"`
-	GeneratesPayment bool       `json:"generates_payment"`
-	AutoExtend       bool       `json:"auto_extend"`
-	Description      Text       `json:"description"`
-	IDSalesOrder     Text       `json:"id_sales_order"`
-	SalesOrders      []string   `json:"id_token_sales_orders"`
-	Files            []FileInfo `json:"files"`
-	Active           bool       `json:"active"`
-	CreatedDate      Stamp      `json:"created_date"`
+	Token            string     `json:"id_token" format:"uuid" doc:"The contract's token."`
+	ContractName     string     `json:"contract_name" doc:"The contract's name."`
+	Status           string     `json:"status" enum:"draft,active,expired,cancelled" doc:"draft, active, expired (the daily job, after validity_end without auto_extend) or cancelled."`
+	IDContact        string     `json:"id_token_contact" doc:"The token of the contact it is with (/get_contacts)."`
+	ContactName      Text       `json:"contact_name" doc:"That contact's name; null when none."`
+	IDTemplate       Text       `json:"id_token_template" doc:"The token of the template its text comes from; null when none."`
+	ValidityStart    string     `json:"validity_start" format:"date" doc:"The first day it is valid, YYYY-MM-DD."`
+	ValidityEnd      Text       `json:"validity_end" format:"date" doc:"The last day it is valid, YYYY-MM-DD; null when open-ended."`
+	IsRecurring      bool       `json:"is_recurring" doc:"true: it bills again each period (recurrence_type)."`
+	RecurrenceType   Text       `json:"recurrence_type" enum:"unique,monthly,yearly" doc:"unique, monthly or yearly; null when not recurring."`
+	GeneratesPayment bool       `json:"generates_payment" doc:"true: while active and recurring, its order is copied and charged for each period started."`
+	AutoExtend       bool       `json:"auto_extend" doc:"true: it does not expire after validity_end."`
+	Description      Text       `json:"description" doc:"Free description; null when none."`
+	IDSalesOrder     Text       `json:"id_sales_order" doc:"The token of the sales order made with it; null when none."`
+	SalesOrders      []string   `json:"id_token_sales_orders" doc:"The tokens of the sales orders linked to it."`
+	Files            []FileInfo `json:"files" doc:"Its attached files."`
+	Active           bool       `json:"active" doc:"false once disabled (/disable_contract)."`
+	CreatedDate      Stamp      `json:"created_date" doc:"When it was recorded (RFC 3339)."`
 	id               int64
 }
 

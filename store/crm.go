@@ -21,18 +21,18 @@ type CRMFields struct {
 
 // CRMRecord is a record as /list_crm returns it.
 type CRMRecord struct {
-	Token               string `json:"token" format:"uuid"`
-	IDContact           Text   `json:"id_contact"`
-	ContactName         Text   `json:"contact_name"`
-	RecordDate          string `json:"record_date" format:"date"`
-	CommunicationType   Text   `json:"communication_type"`
-	LifecyclePhase      Text   `json:"lifecycle_phase"`
-	LeadStatus          Text   `json:"lead_status"`
-	Description         Text   `json:"description"`
-	ContactSuccess      bool   `json:"contact_success"`
-	NextContactDatetime Text   `json:"next_contact_datetime"`
-	NextContactReason   Text   `json:"next_contact_reason"`
-	Active              bool   `json:"active"`
+	Token               string `json:"token" format:"uuid" doc:"The record's token."`
+	IDContact           Text   `json:"id_contact" doc:"The contact's token; null when none."`
+	ContactName         Text   `json:"contact_name" doc:"The contact's name; null when none."`
+	RecordDate          string `json:"record_date" format:"date" doc:"The day of the contact, YYYY-MM-DD."`
+	CommunicationType   Text   `json:"communication_type" doc:"How the contact was made (phone, e-mail, visit, …), as sent; null when none."`
+	LifecyclePhase      Text   `json:"lifecycle_phase" doc:"The customer's phase, as sent; null when none."`
+	LeadStatus          Text   `json:"lead_status" doc:"The lead's status, as sent; null when none."`
+	Description         Text   `json:"description" doc:"What was said; null when none."`
+	ContactSuccess      bool   `json:"contact_success" doc:"true: the contact was reached."`
+	NextContactDatetime Text   `json:"next_contact_datetime" doc:"When to contact again, ISO 8601; null when none."`
+	NextContactReason   Text   `json:"next_contact_reason" doc:"Why to contact again; null when none."`
+	Active              bool   `json:"active" doc:"false once disabled (/disable_crm)."`
 }
 
 func crmContact(ctx context.Context, tx *sql.Tx, unitID int64, token string) (sql.NullInt64, error) {

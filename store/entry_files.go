@@ -21,12 +21,12 @@ type NewFile struct {
 
 // FileInfo describes a stored attachment (never its bytes).
 type FileInfo struct {
-	Token       string `json:"token" format:"uuid"`
-	Name        string `json:"name"`
-	ContentType string `json:"content_type"`
-	Size        int64  `json:"size"`
-	SHA256      string `json:"sha256"`
-	CreatedDate Stamp  `json:"created_date"`
+	Token       string `json:"token" format:"uuid" doc:"The file's token."`
+	Name        string `json:"name" doc:"The file's name, as sent."`
+	ContentType string `json:"content_type" doc:"Its media type."`
+	Size        int64  `json:"size" doc:"Its size in bytes."`
+	SHA256      string `json:"sha256" doc:"Its SHA-256, hex."`
+	CreatedDate Stamp  `json:"created_date" doc:"When it was stored (RFC 3339)."`
 }
 
 // File is an attachment with its bytes.

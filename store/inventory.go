@@ -26,22 +26,22 @@ type MovementFields struct {
 
 // Movement is a movement as /get_inventory_moviment returns it.
 type Movement struct {
-	Token          string  `json:"token" format:"uuid"`
-	IDUnit         string  `json:"id_unit"`
-	IDContact      Text    `json:"id_contact"`
-	Active         bool    `json:"active"`
-	CreatedDate    Stamp   `json:"created_date"`
-	Type           string  `json:"type" enum:"in,out"`
-	Quantity       Decimal `json:"quantity"`
-	IDStockProduct string  `json:"id_stock_product"`
-	Unit           Text    `json:"unit"`
-	Product        string  `json:"product"`
-	Lote           Text    `json:"lote"`
-	ValidationDate Text    `json:"validation_date" format:"date"`
-	DateInOut      string  `json:"date_in_out" format:"date"`
-	UnitaryValue   Money   `json:"unitary_value"`
-	TotalValue     Decimal `json:"total_value"`
-	ContactName    Text    `json:"contact_name"`
+	Token          string  `json:"token" format:"uuid" doc:"The movement's token."`
+	IDUnit         string  `json:"id_unit" doc:"The unit's token."`
+	IDContact      Text    `json:"id_contact" doc:"The token of the contact it came from or went to; null when none."`
+	Active         bool    `json:"active" doc:"false once disabled (/disable_inventory_movement); a disabled movement no longer counts in the stock."`
+	CreatedDate    Stamp   `json:"created_date" doc:"When it was recorded (RFC 3339)."`
+	Type           string  `json:"type" enum:"in,out" doc:"in (into the stock) or out (from it)."`
+	Quantity       Decimal `json:"quantity" doc:"The quantity moved, up to three decimal places."`
+	IDStockProduct string  `json:"id_stock_product" doc:"The product's token."`
+	Unit           Text    `json:"unit" doc:"The product's unit of measure; null when none."`
+	Product        string  `json:"product" doc:"The product's description."`
+	Lote           Text    `json:"lote" doc:"The batch (lote); null when none."`
+	ValidationDate Text    `json:"validation_date" format:"date" doc:"The batch's expiry date, YYYY-MM-DD; null when none."`
+	DateInOut      string  `json:"date_in_out" format:"date" doc:"The day of the movement, YYYY-MM-DD."`
+	UnitaryValue   Money   `json:"unitary_value" doc:"The value of one unit."`
+	TotalValue     Decimal `json:"total_value" doc:"quantity times unitary_value, as a decimal string."`
+	ContactName    Text    `json:"contact_name" doc:"The contact's name; null when none."`
 }
 
 // MovementFilter narrows /get_inventory_moviment.
@@ -490,12 +490,12 @@ func fillInventoryTotals(ctx context.Context, tx *sql.Tx) error {
 
 // StockBalance is a product's stock in a unit.
 type StockBalance struct {
-	IDStockProduct string  `json:"id_stock_product"`
-	Product        string  `json:"product"`
-	Unit           Text    `json:"unit"`
-	Quantity       Decimal `json:"quantity"`
-	In             Decimal `json:"in"`
-	Out            Decimal `json:"out"`
+	IDStockProduct string  `json:"id_stock_product" doc:"The product's token."`
+	Product        string  `json:"product" doc:"The product's description."`
+	Unit           Text    `json:"unit" doc:"Its unit of measure; null when none."`
+	Quantity       Decimal `json:"quantity" doc:"What is in stock: in less out."`
+	In             Decimal `json:"in" doc:"Everything that came in (active movements)."`
+	Out            Decimal `json:"out" doc:"Everything that went out (active movements)."`
 }
 
 // StockBalances answers the stock of the unit's active products (one, when

@@ -95,17 +95,17 @@ func (db *DB) PortalEvents(ctx context.Context, unitID int64, orderToken string)
 
 // Payment is what a confirmed payment did.
 type Payment struct {
-	ChargeToken string `json:"charge_token"`
-	Installment int    `json:"installment"`
-	PaidAmount  Money  `json:"paid_amount"`
+	ChargeToken string `json:"charge_token" doc:"The charge paid."`
+	Installment int    `json:"installment" doc:"Its installment."`
+	PaidAmount  Money  `json:"paid_amount" doc:"What was paid."`
 	// Settlement is how the payment met the charge (Settlement*).
-	Settlement  string `json:"settlement" enum:"exact,partial,over,late"`
-	OrderStatus string `json:"charge_status" enum:"NONE,PENDING,PAID,OVERDUE,CANCELLED"`
-	IncomeToken Text   `json:"income_token"`
-	Reconciled  bool   `json:"reconciled"`
-	InvoiceDue  bool   `json:"invoice_due"`
+	Settlement  string `json:"settlement" enum:"exact,partial,over,late" doc:"How the payment met the charge: exact, partial, over or late."`
+	OrderStatus string `json:"charge_status" enum:"NONE,PENDING,PAID,OVERDUE,CANCELLED" doc:"The order's charge status after the payment."`
+	IncomeToken Text   `json:"income_token" doc:"The income entry the payment was booked as (the order's in_automation); null when none."`
+	Reconciled  bool   `json:"reconciled" doc:"true: that income entry was marked reconciled on the day paid (the order's conciliation)."`
+	InvoiceDue  bool   `json:"invoice_due" doc:"true: the payment made the order's invoice due (its generateNFWebhook)."`
 	// InvoiceToken is the invoice issued after the payment, if any.
-	InvoiceToken Text `json:"invoice_token"`
+	InvoiceToken Text `json:"invoice_token" doc:"The invoice issued after the payment; null when none."`
 	// OrderToken and UnitID name the order, so that the caller can issue
 	// the invoice the payment made due; Via is the channel that confirmed
 	// it (Paid*).

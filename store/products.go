@@ -39,18 +39,18 @@ type Product struct {
 
 // StockItem is a product or service as /list_stock_items_by_unit returns it.
 type StockItem struct {
-	ID            string `json:"id"`
-	Code          string `json:"code"`
-	Description   string `json:"description"`
-	Type          string `json:"type" enum:"product,service"`
-	UsageType     string `json:"usage_type"`
-	MonetaryValue Money  `json:"monetary_value"`
-	NCM           Text   `json:"ncm"`
-	CFOP          Text   `json:"cfop"`
-	Unit          Text   `json:"unit"`
-	IBSCBSCST     string `json:"ibs_cbs_cst,omitempty"`
-	IBSCBSClass   string `json:"ibs_cbs_class,omitempty"`
-	IBSCBSOp      string `json:"ibs_cbs_operation,omitempty"`
+	ID            string `json:"id" doc:"The product's or service's token."`
+	Code          string `json:"code" doc:"Its code in the unit."`
+	Description   string `json:"description" doc:"Its description."`
+	Type          string `json:"type" enum:"product,service" doc:"product or service."`
+	UsageType     string `json:"usage_type" doc:"The SPED item type (00 to 10, 99)."`
+	MonetaryValue Money  `json:"monetary_value" doc:"Its price."`
+	NCM           Text   `json:"ncm" doc:"A product's NCM; null when none."`
+	CFOP          Text   `json:"cfop" doc:"Its CFOP; null when none."`
+	Unit          Text   `json:"unit" doc:"Its unit of measure; null when none."`
+	IBSCBSCST     string `json:"ibs_cbs_cst,omitempty" doc:"The IBS and CBS situation code (CST); absent when not set."`
+	IBSCBSClass   string `json:"ibs_cbs_class,omitempty" doc:"The IBS and CBS classification code (cClassTrib); absent when not set."`
+	IBSCBSOp      string `json:"ibs_cbs_operation,omitempty" doc:"A service's operation indicator for its national NFS-e (cIndOp, 6 digits); absent when not set."`
 }
 
 func (f ProductFields) values() []any {

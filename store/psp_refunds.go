@@ -15,16 +15,16 @@ import (
 
 // PSPRefund is a refund of a Pix received at a unit's PSP.
 type PSPRefund struct {
-	ID         string `json:"id"`
-	EndToEndID string `json:"end_to_end_id"`
-	Amount     Money  `json:"amount"`
+	ID         string `json:"id" doc:"The refund's id, sent to the PSP."`
+	EndToEndID string `json:"end_to_end_id" doc:"The end-to-end id of the PIX payment given back."`
+	Amount     Money  `json:"amount" doc:"The amount given back."`
 	// Status is REQUESTED until the PSP acknowledged it, then the PSP's:
 	// EM_PROCESSAMENTO, DEVOLVIDO (given back) or NAO_REALIZADO.
-	Status string `json:"status" enum:"REQUESTED,EM_PROCESSAMENTO,DEVOLVIDO,NAO_REALIZADO"`
+	Status string `json:"status" enum:"REQUESTED,EM_PROCESSAMENTO,DEVOLVIDO,NAO_REALIZADO" doc:"REQUESTED until the PSP acknowledged it, then the PSP's: EM_PROCESSAMENTO, DEVOLVIDO (given back) or NAO_REALIZADO."`
 	// Detail is the PSP's reason of a refusal.
-	Detail    Text   `json:"detail"`
-	Reason    Text   `json:"reason"`
-	Requested string `json:"requested_at"`
+	Detail    Text   `json:"detail" doc:"The PSP's reason for a refusal; null when none."`
+	Reason    Text   `json:"reason" doc:"Why it was asked; null when none."`
+	Requested string `json:"requested_at" doc:"When it was asked (RFC 3339)."`
 	UnitID    int64  `json:"-"`
 }
 

@@ -177,25 +177,25 @@ func (db *DB) ManifestationSent(ctx context.Context, unitID int64, key, event st
 
 // PurchaseItem is one item of a purchase order.
 type PurchaseItem struct {
-	Code        string `json:"code"` // the supplier's product code (cProd)
-	Description string `json:"description"`
-	NCM         string `json:"ncm"`
-	CFOP        string `json:"cfop"`
-	Unit        string `json:"unit"`
-	Quantity    string `json:"quantity"`
-	UnitValue   string `json:"unitValue"`
-	Total       string `json:"total"`
-	Tax         string `json:"tax"`
+	Code        string `json:"code" doc:"The supplier's product code (cProd)."`
+	Description string `json:"description" doc:"The item's description."`
+	NCM         string `json:"ncm" doc:"The item's NCM."`
+	CFOP        string `json:"cfop" doc:"The item's CFOP."`
+	Unit        string `json:"unit" doc:"The item's unit of measure."`
+	Quantity    string `json:"quantity" doc:"The quantity, a decimal string."`
+	UnitValue   string `json:"unitValue" doc:"The unit price, a decimal string."`
+	Total       string `json:"total" doc:"The item's total, a decimal string."`
+	Tax         string `json:"tax" doc:"The item's taxes, a decimal string."`
 }
 
 // KeyInfo is what an access key itself says.
 type KeyInfo struct {
-	State     string `json:"state"`
-	YearMonth string `json:"yearMonth"`
-	CNPJ      string `json:"cnpj"`
-	Model     string `json:"model"`
-	Series    string `json:"series"`
-	Number    string `json:"number"`
+	State     string `json:"state" doc:"The IBGE code of the issuer's state (the key's first two digits)."`
+	YearMonth string `json:"yearMonth" doc:"The year and month of issue, YYYY-MM."`
+	CNPJ      string `json:"cnpj" doc:"The issuer's CNPJ."`
+	Model     string `json:"model" doc:"The document's model, two digits (55 for an NF-e)."`
+	Series    string `json:"series" doc:"The series, three digits as in the key."`
+	Number    string `json:"number" doc:"The number, nine digits as in the key."`
 }
 
 // PurchaseFields are what a purchase order is created with.
@@ -211,31 +211,31 @@ type PurchaseFields struct {
 
 // PurchaseOrder is a purchase order as /list_purchase_orders returns it.
 type PurchaseOrder struct {
-	PurchaseOrders string         `json:"purchase_orders"`
-	ID             string         `json:"id"`
-	IssueDate      Text           `json:"issueDate"`
-	AccessKey      string         `json:"accessKey"`
-	SupplierName   string         `json:"supplierName"`
-	SupplierCnpj   string         `json:"supplierCnpj"`
-	TotalValue     Money          `json:"totalValue"`
-	Active         bool           `json:"active"`
-	CreatedDate    Stamp          `json:"createdDate"`
-	ItemsTotal     Money          `json:"itemsTotal"`
-	ItemsTaxTotal  Money          `json:"itemsTaxTotal"`
-	ItemsCount     int            `json:"itemsCount"`
-	ContactID      Text           `json:"contactId"`
-	CategoryID     Text           `json:"categoryId"`
-	ProjectID      Text           `json:"projectId"`
-	FreightValue   Money          `json:"freightValue"`
-	TotalTax       Money          `json:"totalTax"`
-	XMLFileName    Text           `json:"xmlFileName"`
-	UnitToken      string         `json:"unitToken"`
-	FilesName      []string       `json:"filesName"`
-	PdfsName       []string       `json:"pdfsName"`
-	Items          []PurchaseItem `json:"items"`
-	Status         string         `json:"status" enum:"awaiting_xml,complete"`
-	EstimatedDate  Text           `json:"estimatedPaymentDate"`
-	KeyInfo        KeyInfo        `json:"keyInfo"`
+	PurchaseOrders string         `json:"purchase_orders" doc:"The purchase order's code in the unit, in sequence (PC-000001)."`
+	ID             string         `json:"id" doc:"The purchase order's token."`
+	IssueDate      Text           `json:"issueDate" doc:"When the supplier issued the NF-e, as its XML gives it; null from a key alone."`
+	AccessKey      string         `json:"accessKey" doc:"The NF-e's 44-digit access key."`
+	SupplierName   string         `json:"supplierName" doc:"The supplier's name, from the NF-e (blank from a key alone)."`
+	SupplierCnpj   string         `json:"supplierCnpj" doc:"The supplier's CNPJ, digits."`
+	TotalValue     Money          `json:"totalValue" doc:"The NF-e's total."`
+	Active         bool           `json:"active" doc:"false once disabled (/set_purchase_order_active)."`
+	CreatedDate    Stamp          `json:"createdDate" doc:"When the purchase order was recorded (RFC 3339)."`
+	ItemsTotal     Money          `json:"itemsTotal" doc:"The items' total, before taxes."`
+	ItemsTaxTotal  Money          `json:"itemsTaxTotal" doc:"The taxes of the items."`
+	ItemsCount     int            `json:"itemsCount" doc:"How many items it has."`
+	ContactID      Text           `json:"contactId" doc:"The supplier's contact token (made from the NF-e's issuer when new); null when none."`
+	CategoryID     Text           `json:"categoryId" doc:"The expense category's token; null when none."`
+	ProjectID      Text           `json:"projectId" doc:"The project's token; null when none."`
+	FreightValue   Money          `json:"freightValue" doc:"The freight on the NF-e."`
+	TotalTax       Money          `json:"totalTax" doc:"The NF-e's total taxes."`
+	XMLFileName    Text           `json:"xmlFileName" doc:"The name of the NF-e's XML file it was made from; null from a key alone."`
+	UnitToken      string         `json:"unitToken" doc:"The unit's token."`
+	FilesName      []string       `json:"filesName" doc:"Always empty: fincom keeps no attachments with a purchase order (the spec's field, kept for its clients)."`
+	PdfsName       []string       `json:"pdfsName" doc:"Always empty, as filesName."`
+	Items          []PurchaseItem `json:"items" doc:"The NF-e's items (empty from a key alone)."`
+	Status         string         `json:"status" enum:"awaiting_xml,complete" doc:"complete when made from the NF-e's XML, awaiting_xml when from its access key alone."`
+	EstimatedDate  Text           `json:"estimatedPaymentDate" doc:"When it is to be paid, YYYY-MM-DD; null when not given."`
+	KeyInfo        KeyInfo        `json:"keyInfo" doc:"What the access key itself says."`
 }
 
 // InsertPurchaseOrder creates a purchase order for an access key, and the

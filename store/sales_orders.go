@@ -154,15 +154,15 @@ type SalesOrderFields struct {
 // It is the line as sold: what the catalogue said of the product when the
 // order was made, whatever it says now.
 type OrderLine struct {
-	Token       string  `json:"token" format:"uuid"`
-	Code        string  `json:"code"`
-	Description string  `json:"description"`
-	NCM         Text    `json:"ncm"`
-	CFOP        Text    `json:"cfop"`
-	Unit        Text    `json:"unit"`
-	Quantity    Decimal `json:"quantity"`
-	UnitValue   Money   `json:"unit_value"`
-	Total       Money   `json:"total"`
+	Token       string  `json:"token" format:"uuid" doc:"The product's token."`
+	Code        string  `json:"code" doc:"The product's code."`
+	Description string  `json:"description" doc:"The product's description."`
+	NCM         Text    `json:"ncm" doc:"The product's NCM; null when none."`
+	CFOP        Text    `json:"cfop" doc:"The line's CFOP; null when none."`
+	Unit        Text    `json:"unit" doc:"The unit of measure; null when none."`
+	Quantity    Decimal `json:"quantity" doc:"The quantity sold."`
+	UnitValue   Money   `json:"unit_value" doc:"The unit price."`
+	Total       Money   `json:"total" doc:"quantity times unit_value."`
 }
 
 // orderLineColumns are an order line's columns as orderLines scans them

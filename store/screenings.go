@@ -15,14 +15,14 @@ import (
 // read from it, and its status (pending, converted into an expense, or
 // discarded).
 type Screening struct {
-	Token       string          `json:"token" format:"uuid"`
-	Status      string          `json:"status" enum:"pending,converted,discarded"`
-	FileName    string          `json:"file_name"`
-	ContentType string          `json:"content_type"`
-	Size        int64           `json:"size"`
-	Extracted   json.RawMessage `json:"extracted"`
-	Note        Text            `json:"note"`
-	CreatedDate Stamp           `json:"created_date"`
+	Token       string          `json:"token" format:"uuid" doc:"The screening's token."`
+	Status      string          `json:"status" enum:"pending,converted,discarded" doc:"pending (to review), converted (into an entry) or discarded."`
+	FileName    string          `json:"file_name" doc:"The document's file name."`
+	ContentType string          `json:"content_type" doc:"Its media type."`
+	Size        int64           `json:"size" doc:"Its size in bytes."`
+	Extracted   json.RawMessage `json:"extracted" doc:"What was read from the document (amount, dates, barcode, …), as /get_ocr_data_by_file answers it."`
+	Note        Text            `json:"note" doc:"Free notes; null when none."`
+	CreatedDate Stamp           `json:"created_date" doc:"When it was received (RFC 3339)."`
 }
 
 // InsertScreening stores a received document with the data read from it

@@ -21,19 +21,19 @@ type StatementLineIn struct {
 
 // StatementLine is a stored statement line.
 type StatementLine struct {
-	Token       string `json:"token" format:"uuid"`
-	BankAccount string `json:"id_token_bank_account" format:"uuid"`
-	FITID       string `json:"fitid"`
-	Date        string `json:"date" format:"date"`
-	Amount      Money  `json:"amount"`
-	Memo        Text   `json:"memo"`
-	Status      string `json:"status" enum:"open,matched,dismissed"`
+	Token       string `json:"token" format:"uuid" doc:"The line's token."`
+	BankAccount string `json:"id_token_bank_account" format:"uuid" doc:"The bank account's token."`
+	FITID       string `json:"fitid" doc:"The bank's id of the transaction (OFX FITID)."`
+	Date        string `json:"date" format:"date" doc:"The posting day, YYYY-MM-DD."`
+	Amount      Money  `json:"amount" doc:"The amount: positive a credit, negative a debit."`
+	Memo        Text   `json:"memo" doc:"The bank's description; null when none."`
+	Status      string `json:"status" enum:"open,matched,dismissed" doc:"open (to reconcile), matched or dismissed."`
 	// MatchedBy: exact (amount and date), window (amount, the nearest
 	// date within the window), person (/reconcile_statement_line).
-	MatchedBy   Text `json:"matched_by" enum:"exact,window,person"`
-	EntryToken  Text `json:"entry_token"`
-	ChargeToken Text `json:"charge_token"`
-	OrderToken  Text `json:"order_token"`
+	MatchedBy   Text `json:"matched_by" enum:"exact,window,person" doc:"How it was matched: exact (amount and date), window (amount, the nearest date within the window) or person (/reconcile_statement_line); null while open."`
+	EntryToken  Text `json:"entry_token" doc:"The entry it was reconciled with; null when none."`
+	ChargeToken Text `json:"charge_token" doc:"The charge it paid; null when none."`
+	OrderToken  Text `json:"order_token" doc:"That charge's sales order; null when none."`
 }
 
 // StatementReport is what importing a statement did.
