@@ -11,12 +11,12 @@ import (
 // AuditEntry is one change: who (the access token's id and hint, "cli",
 // "scheduler" or "portal"), through which route, on which record, when.
 type AuditEntry struct {
-	At     Stamp  `json:"at"`
-	Actor  string `json:"actor"`
-	Unit   Text   `json:"unit_token"`
-	Route  string `json:"route"`
-	Record Text   `json:"record"`
-	Status int    `json:"status"`
+	At     Stamp  `json:"at" doc:"When the change was made (RFC 3339)."`
+	Actor  string `json:"actor" doc:"Who made it: the access token's id and hint, cli, scheduler or portal."`
+	Unit   Text   `json:"unit_token" doc:"The unit changed; null for a change of the domain."`
+	Route  string `json:"route" doc:"The route (or command) that made it."`
+	Record Text   `json:"record" doc:"The token of the record changed; null when none."`
+	Status int    `json:"status" doc:"The status the change was answered with."`
 }
 
 type auditKey struct{}

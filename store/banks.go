@@ -4,17 +4,17 @@ import "context"
 
 // Bank is a bank of the catalogue as /get_banks returns it.
 type Bank struct {
-	CodeBank  string `json:"code_bank"`
-	Name      string `json:"name"`
-	Token     string `json:"token" format:"uuid"`
-	GroupBank string `json:"group_bank"`
+	CodeBank  string `json:"code_bank" doc:"The bank's COMPE code."`
+	Name      string `json:"name" doc:"The bank's name."`
+	Token     string `json:"token" format:"uuid" doc:"The bank's token."`
+	GroupBank string `json:"group_bank" doc:"Its group: CB banks and credit cooperatives, AC payment institutions and credit companies, CV brokers and distributors."`
 }
 
 // BankType is a kind of bank account as /get_type_banks returns it.
 type BankType struct {
-	Token string `json:"token" format:"uuid"`
-	Name  string `json:"name"`
-	Key   string `json:"key"`
+	Token string `json:"token" format:"uuid" doc:"The account type's token."`
+	Name  string `json:"name" doc:"The account type's name."`
+	Key   string `json:"key" doc:"The account type's key."`
 }
 
 // Banks lists the catalogue's banks of a group by name.

@@ -11,17 +11,17 @@ import (
 
 // Category is a category as /get_categories returns it.
 type Category struct {
-	ModuleType string `json:"module_type" enum:"in,out"`
-	Category   string `json:"category"`
-	Note       Text   `json:"note"`
-	Token      string `json:"token" format:"uuid"`
+	ModuleType string `json:"module_type" enum:"in,out" doc:"in for an income category, out for an expense one."`
+	Category   string `json:"category" doc:"The category's name."`
+	Note       Text   `json:"note" doc:"Free notes; null when none."`
+	Token      string `json:"token" format:"uuid" doc:"The category's token."`
 }
 
 // CategoryGroup is a DRE line as /list_group_categories returns it.
 type CategoryGroup struct {
-	Name        string `json:"name"`
-	Description string `json:"description"`
-	Code        int64  `json:"code"`
+	Name        string `json:"name" doc:"The group's name (a line of the DRE)."`
+	Description string `json:"description" doc:"What the group holds."`
+	Code        int64  `json:"code" doc:"The group's code, a category's category_master."`
 }
 
 // CategoryFields are a category's writable fields. GroupCode 0 means no

@@ -236,12 +236,12 @@ func (db *DB) EntryByToken(ctx context.Context, unitID int64, token string) (Ent
 
 // EntryStatus is an entry's derived status, as /get_status answers it.
 type EntryStatus struct {
-	ID           string `json:"id"`
-	Type         string `json:"type" enum:"in,out"`
-	DueDate      string `json:"due_date" format:"date"`
-	PayDay       Text   `json:"pay_day" format:"date"`
-	Status       string `json:"status" enum:"open,paid,overdue,cancelled"`
-	ActionStatus string `json:"action_status" enum:"to_pay,to_receive,paid,received,cancelled"`
+	ID           string `json:"id" doc:"The entry's token."`
+	Type         string `json:"type" enum:"in,out" doc:"in (income) or out (expense)."`
+	DueDate      string `json:"due_date" format:"date" doc:"The day it is due, YYYY-MM-DD."`
+	PayDay       Text   `json:"pay_day" format:"date" doc:"The day it was paid, YYYY-MM-DD; null unpaid."`
+	Status       string `json:"status" enum:"open,paid,overdue,cancelled" doc:"open, paid, overdue (open past its due date) or cancelled."`
+	ActionStatus string `json:"action_status" enum:"to_pay,to_receive,paid,received,cancelled" doc:"What it asks: to_pay, to_receive, or nothing more (paid, received, cancelled)."`
 }
 
 // EntryStatuses derives the status of the unit's entries named by tokens;
@@ -270,12 +270,12 @@ func (db *DB) EntryStatuses(ctx context.Context, unitID int64, tokens []string) 
 // CategoryUsage is the most used category for a contact, as
 // /get_category_median answers it.
 type CategoryUsage struct {
-	Token      string `json:"token" format:"uuid"`
-	ModuleType string `json:"module_type" enum:"in,out"`
-	Category   string `json:"category"`
-	Note       Text   `json:"note"`
-	DreName    Text   `json:"dre_name"`
-	UsageCount string `json:"usage_count"`
+	Token      string `json:"token" format:"uuid" doc:"The category's token."`
+	ModuleType string `json:"module_type" enum:"in,out" doc:"in or out."`
+	Category   string `json:"category" doc:"The category's name."`
+	Note       Text   `json:"note" doc:"Its notes; null when none."`
+	DreName    Text   `json:"dre_name" doc:"The name of its group (its DRE line); null when none."`
+	UsageCount string `json:"usage_count" doc:"How many of the contact's active entries use it, as a string."`
 }
 
 // MinCategoryUsage is the history /get_category_median needs: a category

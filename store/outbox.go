@@ -35,9 +35,9 @@ type Attachment struct {
 
 // AttachmentInfo describes an attachment in the outbox's listing.
 type AttachmentInfo struct {
-	Name        string `json:"name"`
-	ContentType string `json:"content_type"`
-	Size        int64  `json:"size"`
+	Name        string `json:"name" doc:"The attachment's file name."`
+	ContentType string `json:"content_type" doc:"Its media type."`
+	Size        int64  `json:"size" doc:"Its size in bytes."`
 }
 
 // queueNotice adds a message to the outbox (of an order, or of none when

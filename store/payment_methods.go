@@ -9,9 +9,9 @@ import (
 // PaymentMethod is a way to pay as /list_payments_method returns it. Its
 // token is the `payment_type` of a sales order's charge.
 type PaymentMethod struct {
-	Token      string `json:"token" format:"uuid"`
-	Name       string `json:"name"`
-	PaymentKey string `json:"payment_key" enum:"BOLETO,PIX,PIX_AUTOMATICO,CREDIT_CARD,DEBIT_CARD,TRANSFER,CASH"`
+	Token      string `json:"token" format:"uuid" doc:"The payment method's token, sent as a sales order's payment_type."`
+	Name       string `json:"name" doc:"Its name."`
+	PaymentKey string `json:"payment_key" enum:"BOLETO,PIX,PIX_AUTOMATICO,CREDIT_CARD,DEBIT_CARD,TRANSFER,CASH" doc:"Its kind: BOLETO, PIX, PIX_AUTOMATICO, CREDIT_CARD, DEBIT_CARD, TRANSFER or CASH."`
 }
 
 // PaymentMethods lists the active payment methods.

@@ -30,11 +30,11 @@ type ProductFields struct {
 
 // Product is a product or service as /get_products_and_services returns it.
 type Product struct {
-	Token         string `json:"token" format:"uuid"`
-	Code          string `json:"code"`
-	Description   string `json:"description"`
-	Type          string `json:"type" enum:"product,service"`
-	MonetaryValue Money  `json:"monetary_value"`
+	Token         string `json:"token" format:"uuid" doc:"The product's or service's token."`
+	Code          string `json:"code" doc:"Its code in the unit."`
+	Description   string `json:"description" doc:"Its description."`
+	Type          string `json:"type" enum:"product,service" doc:"product or service."`
+	MonetaryValue Money  `json:"monetary_value" doc:"Its price."`
 }
 
 // StockItem is a product or service as /list_stock_items_by_unit returns it.

@@ -9,10 +9,10 @@ import (
 
 // Project is a project as /get_projects returns it.
 type Project struct {
-	Token       string `json:"token" format:"uuid"`
-	Name        string `json:"name"`
-	Observation Text   `json:"observation"`
-	Budget      Number `json:"budget"`
+	Token       string `json:"token" format:"uuid" doc:"The project's token."`
+	Name        string `json:"name" doc:"Its name."`
+	Observation Text   `json:"observation" doc:"Free notes; null when none."`
+	Budget      Number `json:"budget" doc:"Its budget, not negative."`
 }
 
 // ProjectFields are a project's writable fields.

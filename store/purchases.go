@@ -12,34 +12,34 @@ import (
 
 // InboxNFe is an NF-e issued against the unit's CNPJ, in its inbox.
 type InboxNFe struct {
-	Token         string `json:"token" format:"uuid"`
-	AccessKey     string `json:"access_key" pattern:"^[0-9]{44}$"`
-	SupplierCNPJ  string `json:"supplier_cnpj"`
-	SupplierName  string `json:"supplier_name"`
-	IssueDate     Text   `json:"issue_date" format:"date"`
-	TotalValue    Money  `json:"total_value"`
-	Manifestation Text   `json:"manifestation" enum:"ciencia,confirmacao,desconhecimento,nao_realizada"`
-	ManifestedAt  Stamp  `json:"manifested_at"`
-	Justification Text   `json:"justification"`
+	Token         string `json:"token" format:"uuid" doc:"The inbox note's token."`
+	AccessKey     string `json:"access_key" pattern:"^[0-9]{44}$" doc:"The NF-e's 44-digit access key."`
+	SupplierCNPJ  string `json:"supplier_cnpj" doc:"The issuer's CNPJ."`
+	SupplierName  string `json:"supplier_name" doc:"The issuer's name."`
+	IssueDate     Text   `json:"issue_date" format:"date" doc:"The day it was issued, YYYY-MM-DD; null when unknown."`
+	TotalValue    Money  `json:"total_value" doc:"The NF-e's total."`
+	Manifestation Text   `json:"manifestation" enum:"ciencia,confirmacao,desconhecimento,nao_realizada" doc:"The unit's manifestation: ciencia, confirmacao, desconhecimento or nao_realizada; null before any."`
+	ManifestedAt  Stamp  `json:"manifested_at" doc:"When the unit manifested (RFC 3339); null before."`
+	Justification Text   `json:"justification" doc:"The justification of a nao_realizada; null when none."`
 	// ManifestationStatus is where the manifestation stands at the
 	// national environment: pending (not sent yet: a unit without a
 	// certificate keeps it so), registered, refused; null without one.
-	ManifestationStatus Text `json:"manifestation_status" enum:"pending,registered,refused"`
+	ManifestationStatus Text `json:"manifestation_status" enum:"pending,registered,refused" doc:"Where the manifestation stands at the national environment: pending (not sent yet), registered or refused; null without one."`
 	// ManifestationReply is the authority's protocol, or its code and
 	// text of a refusal.
-	ManifestationReply Text `json:"manifestation_reply"`
+	ManifestationReply Text `json:"manifestation_reply" doc:"The authority's protocol, or its code and text of a refusal; null before."`
 	// ConfirmedAt is when the note's authority confirmed it authorized
 	// with this content; null when it was not asked (a unit without a
 	// certificate, test mode).
-	ConfirmedAt   Stamp `json:"confirmed_at"`
-	PurchaseOrder Text  `json:"id_purchase_order"`
-	CreatedDate   Stamp `json:"created_date"`
+	ConfirmedAt   Stamp `json:"confirmed_at" doc:"When the note's authority confirmed it authorized with this content (RFC 3339); null when it was not asked."`
+	PurchaseOrder Text  `json:"id_purchase_order" doc:"The purchase order made from it; null when none."`
+	CreatedDate   Stamp `json:"created_date" doc:"When it reached the inbox (RFC 3339)."`
 	// Summary says only the note's summary (resNFe) is in the inbox: its
 	// full document comes once the unit's ciência is registered.
-	Summary bool `json:"summary"`
+	Summary bool `json:"summary" doc:"true: only the note's summary (resNFe) is here; its full document comes once the unit's ciência is registered."`
 	// Situation is the note's standing at its authority as the national
 	// environment distributed it; null when it said nothing.
-	Situation Text `json:"situation" enum:"authorized,denied,cancelled"`
+	Situation Text `json:"situation" enum:"authorized,denied,cancelled" doc:"The note's standing at its authority as the national environment distributed it: authorized, denied or cancelled; null when it said nothing."`
 }
 
 // NewInboxNFe is an imported NF-e, already read and checked.

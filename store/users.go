@@ -11,10 +11,10 @@ import (
 // `user_token` filters entries by the user who inserted them).
 type User struct {
 	ID     int64  `json:"-"`
-	Token  string `json:"token" format:"uuid"`
-	Name   string `json:"name"`
-	Email  string `json:"email" format:"email"`
-	Active bool   `json:"active"`
+	Token  string `json:"token" format:"uuid" doc:"The user's token."`
+	Name   string `json:"name" doc:"The user's name."`
+	Email  string `json:"email" format:"email" doc:"The user's e-mail address."`
+	Active bool   `json:"active" doc:"false once deactivated."`
 }
 
 // CreateUser adds a user who owns every unit (the domain's first people,

@@ -19,11 +19,11 @@ var WebhookEvents = map[string]bool{
 // Webhook is a registered endpoint (its secret is shown once, at
 // creation).
 type Webhook struct {
-	Token     string   `json:"token" format:"uuid"`
-	URL       string   `json:"url"`
-	Events    []string `json:"events"`
-	Active    bool     `json:"active"`
-	CreatedAt Stamp    `json:"created_date"`
+	Token     string   `json:"token" format:"uuid" doc:"The webhook's token."`
+	URL       string   `json:"url" doc:"Where its events are posted."`
+	Events    []string `json:"events" doc:"The events it receives."`
+	Active    bool     `json:"active" doc:"false once disabled (/disable_webhook)."`
+	CreatedAt Stamp    `json:"created_date" doc:"When it was registered (RFC 3339)."`
 }
 
 // InsertWebhook registers an endpoint for events of the unit; an empty
@@ -125,16 +125,16 @@ func (db *DB) emit(ctx context.Context, tx *sql.Tx, unitID int64, typ string, da
 
 // Delivery is a webhook delivery as its log shows it.
 type Delivery struct {
-	EventID     string          `json:"event_id"`
-	Webhook     string          `json:"id_token_webhook"`
-	EventType   string          `json:"event_type" enum:"sales_order.created,charge.created,charge.paid,charge.overdue,charge.cancelled,charge.refused,charge.refunded,charge.refund_refused,invoice.issued,invoice.rejected,invoice.denied,invoice.cancelled,contract.created,contract.updated,inventory.low_stock"`
-	Status      string          `json:"status" enum:"pending,sent,failed"`
-	Attempts    int             `json:"attempts"`
-	LastStatus  *int            `json:"last_status"`
-	LastError   Text            `json:"last_error"`
-	DeliveredAt Stamp           `json:"delivered_at"`
-	CreatedAt   Stamp           `json:"created_date"`
-	Payload     json.RawMessage `json:"payload"`
+	EventID     string          `json:"event_id" doc:"The event's id (in its payload too)."`
+	Webhook     string          `json:"id_token_webhook" doc:"The webhook it goes to."`
+	EventType   string          `json:"event_type" enum:"sales_order.created,charge.created,charge.paid,charge.overdue,charge.cancelled,charge.refused,charge.refunded,charge.refund_refused,invoice.issued,invoice.rejected,invoice.denied,invoice.cancelled,contract.created,contract.updated,inventory.low_stock" doc:"The event."`
+	Status      string          `json:"status" enum:"pending,sent,failed" doc:"pending (to send or retry), sent or failed (given up)."`
+	Attempts    int             `json:"attempts" doc:"How many times it was posted."`
+	LastStatus  *int            `json:"last_status" doc:"The endpoint's last HTTP status; null before any answer."`
+	LastError   Text            `json:"last_error" doc:"Why the last attempt failed; null when none."`
+	DeliveredAt Stamp           `json:"delivered_at" doc:"When it was delivered (RFC 3339); null before."`
+	CreatedAt   Stamp           `json:"created_date" doc:"When the event happened (RFC 3339)."`
+	Payload     json.RawMessage `json:"payload" doc:"The body posted."`
 }
 
 // Deliveries lists a page of the deliveries of the unit's webhooks (0:

@@ -93,7 +93,7 @@ func (s bankAccounts) insertBankAccount(r *web.Request, q *bankAccountRequest) (
 
 // tokenData is the data of /update_bank_account's answer.
 type tokenData struct {
-	Token string `json:"token" format:"uuid"`
+	Token string `json:"token" format:"uuid" doc:"The new record's token."`
 }
 
 // updateBankAccount changes the sent fields of an account in one

@@ -73,8 +73,8 @@ func (q *contractRequest) Apply(f *store.ContractFields) error {
 }
 
 type contractCreated struct {
-	IDToken      string     `json:"id_token" format:"uuid"`
-	IDSalesOrder store.Text `json:"id_sales_order"`
+	IDToken      string     `json:"id_token" format:"uuid" doc:"The contract's token."`
+	IDSalesOrder store.Text `json:"id_sales_order" doc:"The token of the sales order made with it; null when none."`
 }
 
 // insertContract creates a draft contract (multipart: metadata + files)

@@ -380,8 +380,8 @@ func (s salesOrders) insertSalesOrder(r *web.Request, q *salesOrderRequest) (any
 }
 
 type orderCreated struct {
-	ID        string `json:"id"`
-	CodOrders string `json:"cod_orders"`
+	ID        string `json:"id" doc:"The order's token."`
+	CodOrders string `json:"cod_orders" doc:"The order's code in the unit (PV-000001)."`
 }
 
 type listSalesOrdersRequest struct {

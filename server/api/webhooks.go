@@ -48,8 +48,8 @@ func validPrefix(p string) bool {
 }
 
 type webhookCreated struct {
-	Token  string `json:"token" format:"uuid"`
-	Secret string `json:"secret"`
+	Token  string `json:"token" format:"uuid" doc:"The webhook's token."`
+	Secret string `json:"secret" doc:"The secret its deliveries are signed with (X-Fincom-Signature); answered once, keep it."`
 }
 
 // insertWebhook (a fincom route) registers an endpoint for events of the
