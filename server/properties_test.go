@@ -454,10 +454,10 @@ func boundaryValues(p map[string]any) map[string]any {
 	return out
 }
 
-// TestEveryRequestPropertyDescribed: every property a client sets, in
-// every request body of the served document (test mode's routes
-// included), groups and their items too, says in words what it is.
-func TestEveryRequestPropertyDescribed(t *testing.T) {
+// TestEveryPropertyDescribed: every property of the served document (test
+// mode's routes included), in every request body and every JSON answer,
+// groups, items and components too, says in words what it is.
+func TestEveryPropertyDescribed(t *testing.T) {
 	s, _ := newTestModeServer(t)
 	var doc map[string]any
 	if err := json.Unmarshal(do(s.Handler(), http.MethodGet, "/openapi.json", "").Body.Bytes(), &doc); err != nil {
@@ -491,7 +491,9 @@ func TestEveryRequestPropertyDescribed(t *testing.T) {
 		}
 		for name, p := range asMap(sch["properties"]) {
 			p := asMap(p)
-			if d, _ := p["description"].(string); strings.TrimSpace(d) == "" {
+			// A reference is told by its component, whose properties are
+			// each walked.
+			if d, _ := p["description"].(string); strings.TrimSpace(d) == "" && p["$ref"] == nil {
 				if d, _ := resolve(p)["description"].(string); strings.TrimSpace(d) == "" {
 					t.Errorf("%s.%s has no description", where, name)
 				}
@@ -501,14 +503,19 @@ func TestEveryRequestPropertyDescribed(t *testing.T) {
 		}
 	}
 	for path, item := range asMap(doc["paths"]) {
-		for _, op := range asMap(item) {
+		for method, op := range asMap(item) {
 			media := asMap(asMap(asMap(asMap(op)["requestBody"])["content"])["application/json"])
 			if media != nil {
 				walk(path, asMap(media["schema"]))
 			}
+			for status, resp := range asMap(asMap(op)["responses"]) {
+				if media := asMap(asMap(asMap(resp)["content"])["application/json"]); media != nil {
+					walk(method+" "+path+" "+status, asMap(media["schema"]))
+				}
+			}
 		}
 	}
-	if described < 400 {
+	if described < 1500 {
 		t.Fatalf("only %d properties", described)
 	}
 }

@@ -12,7 +12,7 @@ import (
 // (paid entries by payment date; Balance also counts bank accounts opened
 // that day). The forecast adds the open entries by due date.
 type CashFlowDay struct {
-	Date            string `json:"date" format:"date"`
+	Date            string `json:"date" format:"date" doc:"The day, YYYY-MM-DD."`
 	In              Money  `json:"in"`
 	Out             Money  `json:"out"`
 	Balance         Money  `json:"balance"`
@@ -24,7 +24,7 @@ type CashFlowDay struct {
 // CashFlowMonth sums the days of one month (YYYY-MM); the balances are the
 // month's closing ones.
 type CashFlowMonth struct {
-	Month           string `json:"month"`
+	Month           string `json:"month" doc:"The month, YYYY-MM."`
 	In              Money  `json:"in"`
 	Out             Money  `json:"out"`
 	Balance         Money  `json:"balance"`
@@ -45,12 +45,12 @@ type CashFlowTotals struct {
 
 // CashFlow is the answer of /cash_flow.
 type CashFlow struct {
-	InitialDate    string          `json:"initial_date" format:"date"`
-	FinalDate      string          `json:"final_date" format:"date"`
+	InitialDate    string          `json:"initial_date" format:"date" doc:"The first day of the period, YYYY-MM-DD."`
+	FinalDate      string          `json:"final_date" format:"date" doc:"The last day of the period, YYYY-MM-DD."`
 	OpeningBalance Money           `json:"opening_balance"`
-	Days           []CashFlowDay   `json:"days"`
-	Months         []CashFlowMonth `json:"months"`
-	Totals         CashFlowTotals  `json:"totals"`
+	Days           []CashFlowDay   `json:"days" doc:"Each day of the period, in order."`
+	Months         []CashFlowMonth `json:"months" doc:"Each month of the period, in order."`
+	Totals         CashFlowTotals  `json:"totals" doc:"The whole period's sums."`
 }
 
 func cents(c int64) Money { return Money{decimal.New(c, -2)} }

@@ -10,14 +10,14 @@ import (
 // Template is a contract template as the template routes return it. Its
 // HTML was sanitized before it was stored.
 type Template struct {
-	Token      string `json:"token" format:"uuid"`
-	Name       string `json:"name"`
-	BodyHTML   string `json:"body_html"`
-	PageCSS    string `json:"page_css"`
-	HeaderHTML Text   `json:"header_html"`
-	FooterHTML Text   `json:"footer_html"`
-	IsDefault  bool   `json:"is_default"`
-	Active     bool   `json:"active"`
+	Token      string `json:"token" format:"uuid" doc:"The template's token."`
+	Name       string `json:"name" doc:"Its name."`
+	BodyHTML   string `json:"body_html" doc:"Its body, HTML with placeholders."`
+	PageCSS    string `json:"page_css" doc:"Its page style."`
+	HeaderHTML Text   `json:"header_html" doc:"Its page header; null when none."`
+	FooterHTML Text   `json:"footer_html" doc:"Its page footer; null when none."`
+	IsDefault  bool   `json:"is_default" doc:"true: the unit's default template."`
+	Active     bool   `json:"active" doc:"false once disabled."`
 }
 
 // TemplateFields are a template's writable fields.

@@ -274,11 +274,11 @@ func (db *DB) Movements(ctx context.Context, unitID int64, f MovementFilter) ([]
 
 // ReportRow is a row of /get_inventory_reports.
 type ReportRow struct {
-	Product  string  `json:"product"`
-	Month    string  `json:"month"`
-	MonthNum int     `json:"month_num"`
-	Total    Decimal `json:"total"`
-	Type     string  `json:"type" enum:"in,out"`
+	Product  string  `json:"product" doc:"The product's description."`
+	Month    string  `json:"month" doc:"The month's abbreviation, Jan to Dec."`
+	MonthNum int     `json:"month_num" doc:"The month, 1 to 12."`
+	Total    Decimal `json:"total" doc:"The quantity moved that month, a decimal string."`
+	Type     string  `json:"type" enum:"in,out" doc:"in or out."`
 }
 
 var monthNames = [...]string{"", "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}

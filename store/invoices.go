@@ -610,12 +610,12 @@ func (db *DB) EnsurePublicToken(ctx context.Context, unitID int64, orderToken st
 // Document is a generated artefact, as test mode lists them: a charge's
 // boleto line and bar code or BR Code, an invoice's key and XML.
 type Document struct {
-	Kind      string `json:"kind"` // boleto, pix, nfe, nfce, nfse, nfsen
-	Order     string `json:"id_token_sales_order"`
-	Reference string `json:"reference"` // charge or invoice token
-	Key       string `json:"key"`       // line, BR Code or access key
-	Barcode   Text   `json:"barcode"`
-	XML       Text   `json:"xml"`
+	Kind      string `json:"kind" doc:"boleto, pix, nfe, nfce, nfse or nfsen."` // boleto, pix, nfe, nfce, nfse, nfsen
+	Order     string `json:"id_token_sales_order" doc:"The order the document is of."`
+	Reference string `json:"reference" doc:"The charge's or invoice's token."`                     // charge or invoice token
+	Key       string `json:"key" doc:"A boleto's line, a PIX BR Code or an invoice's access key."` // line, BR Code or access key
+	Barcode   Text   `json:"barcode" doc:"A boleto's bar code; null for the others."`
+	XML       Text   `json:"xml" doc:"An invoice's XML; null for the others."`
 	CreatedAt Stamp  `json:"created_at"`
 }
 

@@ -11,10 +11,10 @@ import (
 
 // JobRun is one recorded run of a scheduled job for a day.
 type JobRun struct {
-	Job        string `json:"job"`
-	RunDate    string `json:"run_date" format:"date"`
-	Created    int    `json:"created"`
-	Detail     string `json:"detail"`
+	Job        string `json:"job" doc:"The job's name."`
+	RunDate    string `json:"run_date" format:"date" doc:"The day it ran for, YYYY-MM-DD."`
+	Created    int    `json:"created" doc:"How many records it made."`
+	Detail     string `json:"detail" doc:"What it did, in words."`
 	FinishedAt Stamp  `json:"finished_at"`
 }
 

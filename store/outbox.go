@@ -11,17 +11,17 @@ import (
 
 // Mail is a message of the outbox.
 type Mail struct {
-	Token       string           `json:"token" format:"uuid"`
-	Kind        string           `json:"kind"`
-	To          string           `json:"to"`
-	Subject     string           `json:"subject"`
-	Body        string           `json:"body"`
-	Attachments []AttachmentInfo `json:"attachments"`
-	Status      string           `json:"status" enum:"pending,sent,failed"`
-	Attempts    int              `json:"attempts"`
-	LastError   Text             `json:"last_error"`
-	SentAt      Stamp            `json:"sent_at"`
-	CreatedAt   Stamp            `json:"created_at"`
+	Token       string           `json:"token" format:"uuid" doc:"The message's token."`
+	Kind        string           `json:"kind" doc:"What it is, as fincom names its messages (a charge notice, an invoice, a sign-in link, …)."`
+	To          string           `json:"to" doc:"The address it goes to."`
+	Subject     string           `json:"subject" doc:"Its subject."`
+	Body        string           `json:"body" doc:"Its text (a secret in it sealed, never listed in clear)."`
+	Attachments []AttachmentInfo `json:"attachments" doc:"Its attachments."`
+	Status      string           `json:"status" enum:"pending,sent,failed" doc:"pending (to send or retry), sent or failed (given up)."`
+	Attempts    int              `json:"attempts" doc:"How many times it was tried."`
+	LastError   Text             `json:"last_error" doc:"Why the last attempt failed; null when none."`
+	SentAt      Stamp            `json:"sent_at" doc:"When it was sent (RFC 3339); null before."`
+	CreatedAt   Stamp            `json:"created_at" doc:"When it was queued (RFC 3339)."`
 	// Sealed is the sealed secret Body's SealedMark stands for (none is
 	// ever listed in clear).
 	Sealed []byte `json:"-"`

@@ -10,16 +10,16 @@ import (
 // PixRecurrence is a contract's Pix Automático recurrence at its unit's
 // PSP.
 type PixRecurrence struct {
-	IDRec string `json:"id_rec"`
+	IDRec string `json:"id_rec" doc:"The recurrence's id at the PSP (idRec)."`
 	// Status is the PSP's: CRIADA (waiting for the payer), APROVADA,
 	// REJEITADA, EXPIRADA or CANCELADA.
-	Status string `json:"status" enum:"CRIADA,APROVADA,REJEITADA,EXPIRADA,CANCELADA"`
+	Status string `json:"status" enum:"CRIADA,APROVADA,REJEITADA,EXPIRADA,CANCELADA" doc:"The PSP's: CRIADA (waiting for the payer), APROVADA, REJEITADA, EXPIRADA or CANCELADA."`
 	// Location is where the payer's app reads it (its QR Code's).
-	Location string `json:"location"`
+	Location string `json:"location" doc:"Where the payer's app reads it (its QR code's)."`
 	// RequestID is the request sent to the payer's PSP, if one was.
-	RequestID Text   `json:"request_id"`
-	Contract  string `json:"id_token_contract" format:"uuid"`
-	Created   string `json:"created_at"`
+	RequestID Text   `json:"request_id" doc:"The request sent to the payer's PSP; null when none."`
+	Contract  string `json:"id_token_contract" format:"uuid" doc:"The contract it bills."`
+	Created   string `json:"created_at" doc:"When it was created (RFC 3339)."`
 }
 
 // RecurrencePlan is what a contract's recurrence is asked for with: the

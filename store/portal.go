@@ -69,9 +69,9 @@ func (db *DB) RecordPortalEvent(ctx context.Context, publicToken, kind, detail s
 
 // PortalEvent is a recorded portal event.
 type PortalEvent struct {
-	Kind      string `json:"kind"`
-	Detail    Text   `json:"detail"`
-	CreatedAt Stamp  `json:"created_at"`
+	Kind      string `json:"kind" doc:"What the payer did (viewed, copied the PIX code, opened the boleto, a refused payment)."`
+	Detail    Text   `json:"detail" doc:"Its particulars; null when none."`
+	CreatedAt Stamp  `json:"created_at" doc:"When (RFC 3339)."`
 }
 
 // PortalEvents lists an order's portal events, oldest first.

@@ -38,12 +38,12 @@ type StatementLine struct {
 
 // StatementReport is what importing a statement did.
 type StatementReport struct {
-	Imported int `json:"imported"`
+	Imported int `json:"imported" doc:"How many lines were new."`
 	// Repeated lines (a FITID imported before) change nothing.
-	Repeated int             `json:"repeated"`
-	Matched  int             `json:"matched"`
-	Open     int             `json:"open"`
-	Lines    []StatementLine `json:"lines"`
+	Repeated int             `json:"repeated" doc:"How many were imported before (the same FITID); they change nothing."`
+	Matched  int             `json:"matched" doc:"How many new lines were matched."`
+	Open     int             `json:"open" doc:"How many new lines wait to be reconciled."`
+	Lines    []StatementLine `json:"lines" doc:"The new lines."`
 	// Payments are the charges the statement settled, for the invoices
 	// they make due.
 	Payments []Payment `json:"-"`

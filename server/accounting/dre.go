@@ -18,9 +18,9 @@ import (
 // are signed by their effect on the result: income positive, expenses
 // negative.
 type Line struct {
-	Key      string      `json:"key"`
-	Label    string      `json:"label"`
-	Kind     string      `json:"kind" enum:"group,total,outside"`
+	Key      string      `json:"key" doc:"The line's key."`
+	Label    string      `json:"label" doc:"The line's name."`
+	Kind     string      `json:"kind" enum:"group,total,outside" doc:"group (a group's sum), total (a subtotal) or outside (money outside the result: contributions and loans received, investments, withdrawals, loan payments)."`
 	Amount   store.Money `json:"amount"`
 	Previous store.Money `json:"previous"`
 }
@@ -28,12 +28,12 @@ type Line struct {
 // DRE is the result of a period and the period before it, of one unit or
 // of all the domain's.
 type DRE struct {
-	From         string `json:"from" format:"date"`
-	To           string `json:"to" format:"date"`
-	PreviousFrom string `json:"previous_from" format:"date"`
-	PreviousTo   string `json:"previous_to" format:"date"`
-	Basis        string `json:"basis" enum:"accrual,cash"`
-	Lines        []Line `json:"lines"`
+	From         string `json:"from" format:"date" doc:"The first day of the period, YYYY-MM-DD."`
+	To           string `json:"to" format:"date" doc:"The last day, YYYY-MM-DD."`
+	PreviousFrom string `json:"previous_from" format:"date" doc:"The first day of the period compared with, YYYY-MM-DD."`
+	PreviousTo   string `json:"previous_to" format:"date" doc:"Its last day, YYYY-MM-DD."`
+	Basis        string `json:"basis" enum:"accrual,cash" doc:"accrual (by competence date) or cash (by payment day)."`
+	Lines        []Line `json:"lines" doc:"The statement's lines, in order."`
 }
 
 // step is a line of the DRE's layout: a group (its codes; 0 is entries

@@ -214,8 +214,8 @@ type setPurchaseActiveRequest struct {
 }
 
 type purchaseActive struct {
-	ID     string `json:"id"`
-	Active bool   `json:"active"`
+	ID     string `json:"id" doc:"The purchase order's token."`
+	Active bool   `json:"active" doc:"Its active flag now."`
 }
 
 // setPurchaseOrderActive (spec): {ok, message, data: {id, active}} nested in

@@ -14,9 +14,9 @@ var errEntryNotFound = web.NewError(http.StatusNotFound, "Entry not found.")
 
 // statusDef documents one entry status and how it is derived.
 type statusDef struct {
-	Status string `json:"status"`
-	Label  string `json:"label"`
-	Rule   string `json:"rule"`
+	Status string `json:"status" doc:"The status."`
+	Label  string `json:"label" doc:"Its name in words."`
+	Rule   string `json:"rule" doc:"When an entry has it."`
 }
 
 // entryStatuses is the vocabulary of /get_status, in the order the rules
@@ -34,8 +34,8 @@ type getStatusRequest struct {
 }
 
 type statusAnswer struct {
-	Statuses []statusDef         `json:"statuses"`
-	Entries  []store.EntryStatus `json:"entries"`
+	Statuses []statusDef         `json:"statuses" doc:"The status vocabulary: each status, its label and its rule."`
+	Entries  []store.EntryStatus `json:"entries" doc:"Each entry asked for, with its status."`
 }
 
 // getStatus answers the entry status vocabulary and, for the entries named

@@ -23,9 +23,9 @@ var ErrNoTestPSP = problem.New(http.StatusNotFound, "Only test mode's local PSPs
 // end-to-end id, whether its webhook reached fincom, and the payment it
 // applied (null when the webhook was lost).
 type TestPixPayment struct {
-	EndToEndID string         `json:"end_to_end_id"`
-	Webhook    string         `json:"webhook" enum:"delivered,dropped"`
-	Payment    *store.Payment `json:"payment"`
+	EndToEndID string         `json:"end_to_end_id" doc:"The payment's end-to-end id."`
+	Webhook    string         `json:"webhook" enum:"delivered,dropped" doc:"delivered, or dropped (the PSP's webhook lost: the poll finds the payment)."`
+	Payment    *store.Payment `json:"payment" doc:"The payment as applied; null when the webhook was dropped."`
 }
 
 // PayAtTestPSP (test mode, the demo) is the payer paying the order's open

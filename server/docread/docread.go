@@ -12,21 +12,21 @@ import (
 // 1 for a field of a structured XML, 0.99 for digits whose check digits
 // hold, lower for values found next to a label in free text.
 type Field struct {
-	Value      string  `json:"value"`
-	Confidence float64 `json:"confidence"`
+	Value      string  `json:"value" doc:"The value read, as text."`
+	Confidence float64 `json:"confidence" doc:"How sure the reading is, 0 to 1."`
 }
 
 // Item is one line of an invoice.
 type Item struct {
-	Code        string `json:"code,omitempty"` // the supplier's product code (cProd)
-	Description string `json:"description"`
-	NCM         string `json:"ncm,omitempty"`
-	CFOP        string `json:"cfop,omitempty"`
-	Unit        string `json:"unit,omitempty"`
-	Quantity    string `json:"quantity,omitempty"`
-	UnitValue   string `json:"unit_value,omitempty"`
-	Total       string `json:"total,omitempty"`
-	Tax         string `json:"tax,omitempty"` // approximate taxes of the item (vTotTrib)
+	Code        string `json:"code,omitempty" doc:"The supplier's product code (cProd); absent when not read."` // the supplier's product code (cProd)
+	Description string `json:"description" doc:"The item's description."`
+	NCM         string `json:"ncm,omitempty" doc:"Its NCM; absent when not read."`
+	CFOP        string `json:"cfop,omitempty" doc:"Its CFOP; absent when not read."`
+	Unit        string `json:"unit,omitempty" doc:"Its unit of measure; absent when not read."`
+	Quantity    string `json:"quantity,omitempty" doc:"Its quantity, a decimal string; absent when not read."`
+	UnitValue   string `json:"unit_value,omitempty" doc:"Its unit price, a decimal string; absent when not read."`
+	Total       string `json:"total,omitempty" doc:"Its total, a decimal string; absent when not read."`
+	Tax         string `json:"tax,omitempty" doc:"Its approximate taxes (vTotTrib), a decimal string; absent when not read."` // approximate taxes of the item (vTotTrib)
 }
 
 // Result is what was read. Kind is nfe, nfce, nfse, nfse_abrasf, boleto or
@@ -34,9 +34,9 @@ type Item struct {
 // competence_date, barcode, access_key, and supplier_register,
 // supplier_name, issue_date, document_number.
 type Result struct {
-	Kind   string           `json:"kind"`
-	Fields map[string]Field `json:"fields"`
-	Items  []Item           `json:"items"`
+	Kind   string           `json:"kind" doc:"What the document was read as."`
+	Fields map[string]Field `json:"fields" doc:"Each field read, with its confidence."`
+	Items  []Item           `json:"items" doc:"The items read (an NF-e's)."`
 }
 
 func (r *Result) set(name, value string, confidence float64) {

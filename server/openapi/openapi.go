@@ -54,9 +54,9 @@ func (g *schemaGen) dataSchema(v any) map[string]any {
 			"required":             []string{"data", "message", "ok"},
 			"additionalProperties": false,
 			"properties": map[string]any{
-				"ok":      map[string]any{"type": "boolean"},
-				"message": map[string]any{"type": "string"},
-				"data":    g.dataSchema(v.Data),
+				"ok":      map[string]any{"type": "boolean", "description": "true: the change was made."},
+				"message": map[string]any{"type": "string", "description": "What was done, in the spec's words."},
+				"data":    described(g.dataSchema(v.Data), "What the change left."),
 			},
 		}
 	}
@@ -80,19 +80,33 @@ func (g *schemaGen) successSchema(v any) map[string]any {
 		sort.Strings(req)
 		return map[string]any{"type": "object", "properties": props, "required": req, "additionalProperties": false}
 	}
-	success := map[string]any{"type": "boolean", "const": true}
+	success := map[string]any{"type": "boolean", "const": true, "description": "true: the request was done."}
+	message := map[string]any{"type": "string", "description": "What was done, in the spec's words."}
 	switch v := v.(type) {
 	case web.TokenAnswer:
-		return obj(map[string]any{"success": success, "message": map[string]any{"type": "string"}, "token": map[string]any{"type": "string"}})
+		return obj(map[string]any{"success": success, "message": message, "token": map[string]any{"type": "string", "description": "The new record's token."}})
 	case web.WithMessage:
-		return obj(map[string]any{"success": success, "message": map[string]any{"type": "string"}, "data": g.dataSchema(v.Data)})
+		return obj(map[string]any{"success": success, "message": message, "data": described(g.dataSchema(v.Data), "What the route answers.")})
 	case web.Paged:
-		return obj(map[string]any{"success": success, "data": g.dataSchema(v.Data),
+		return obj(map[string]any{"success": success, "data": described(g.dataSchema(v.Data), "This page's rows."),
 			"page":      map[string]any{"type": "integer", "minimum": 1, "description": "The page answered, from 1."},
 			"page_size": map[string]any{"type": "integer", "minimum": 1, "maximum": web.MaxPageSize, "description": "Rows a page."},
 			"total":     map[string]any{"type": "integer", "minimum": 0, "description": "Rows the whole listing holds (every page)."}})
 	}
-	return obj(map[string]any{"success": success, "data": g.dataSchema(v)})
+	return obj(map[string]any{"success": success, "data": described(g.dataSchema(v), "What the route answers.")})
+}
+
+// described gives an answer's property its words, unless it is a
+// reference: the component it names says what it holds, and wrapping the
+// reference to carry words would retype it in generated clients.
+func described(s map[string]any, d string) map[string]any {
+	if _, ref := s["$ref"]; ref {
+		return s
+	}
+	if _, has := s["description"]; has {
+		return s
+	}
+	return withDescription(s, d)
 }
 
 // errorSchema refers to the failure envelope of a route's envelope and
@@ -116,19 +130,19 @@ func errorEnvelopes(c map[string]any) {
 }
 
 func errorEnvelope(env web.Envelope, status int) map[string]any {
-	props := map[string]any{"success": map[string]any{"type": "boolean", "const": false}}
+	props := map[string]any{"success": map[string]any{"type": "boolean", "const": false, "description": "false: the request was refused or failed."}}
 	req := []string{"success"}
 	switch {
 	case env == web.EnvMessage && status >= 500:
-		props["error"] = map[string]any{"type": "string"}
-		props["data"] = map[string]any{"type": "null"}
+		props["error"] = map[string]any{"type": "string", "description": "The failure's text, as the route gives it."}
+		props["data"] = map[string]any{"type": "null", "description": "Always null."}
 		req = append(req, "data", "error")
 	case env == web.EnvMessage:
-		props["message"] = map[string]any{"type": "string"}
-		props["data"] = map[string]any{"type": "null"}
+		props["message"] = map[string]any{"type": "string", "description": "The refusal's text, one its status lists."}
+		props["data"] = map[string]any{"type": "null", "description": "Always null."}
 		req = append(req, "data", "message")
 	default:
-		props["error"] = map[string]any{"type": "string"}
+		props["error"] = map[string]any{"type": "string", "description": "The refusal's text, one its status lists (x-fincom-texts)."}
 		props["details"] = map[string]any{"description": "Which fields failed, where the route names them."}
 		req = append(req, "error")
 	}
@@ -243,7 +257,7 @@ func Document(routes []web.Route) ([]byte, error) {
 			"200": map[string]any{"description": "Serving.", "content": map[string]any{"application/json": map[string]any{"schema": g.successSchema(web.HealthData{})}}},
 			"503": map[string]any{"description": "The data directory is not writable (success false, the same data).", "content": map[string]any{"application/json": map[string]any{"schema": map[string]any{
 				"type": "object", "required": []string{"data", "success"}, "additionalProperties": false,
-				"properties": map[string]any{"success": map[string]any{"type": "boolean", "const": false}, "data": g.schema(reflect.TypeOf(web.HealthData{}), false)},
+				"properties": map[string]any{"success": map[string]any{"type": "boolean", "const": false, "description": "false: not serving."}, "data": described(g.schema(reflect.TypeOf(web.HealthData{}), false), "The same data as the 200's.")},
 			}}}},
 		},
 	}}

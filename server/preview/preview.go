@@ -38,18 +38,18 @@ type Request struct {
 
 // ContractPreview is the spec's Contract preview.
 type ContractPreview struct {
-	IDContract      store.Text        `json:"id_contract"`
-	IDTemplate      string            `json:"id_template"`
-	TemplateName    string            `json:"template_name"`
-	ContractName    store.Text        `json:"contract_name"`
-	Status          string            `json:"status"`
-	RenderedHTML    string            `json:"rendered_html"`
-	HTMLDocument    string            `json:"html_document"`
-	PageCSS         string            `json:"page_css"`
-	HeaderHTML      store.Text        `json:"header_html"`
-	FooterHTML      store.Text        `json:"footer_html"`
-	PlaceholderDict map[string]string `json:"placeholder_dict"`
-	Source          string            `json:"source"`
+	IDContract      store.Text        `json:"id_contract" doc:"The contract previewed; null for a template's preview."`
+	IDTemplate      string            `json:"id_template" doc:"The template its text comes from."`
+	TemplateName    string            `json:"template_name" doc:"The template's name."`
+	ContractName    store.Text        `json:"contract_name" doc:"The contract's name; null for a template's preview."`
+	Status          string            `json:"status" doc:"The contract's status, or draft for a template's preview."`
+	RenderedHTML    string            `json:"rendered_html" doc:"The contract's body with every placeholder filled."`
+	HTMLDocument    string            `json:"html_document" doc:"A whole HTML document of it: page style, header, body and footer."`
+	PageCSS         string            `json:"page_css" doc:"The template's page style."`
+	HeaderHTML      store.Text        `json:"header_html" doc:"The page header; null when none."`
+	FooterHTML      store.Text        `json:"footer_html" doc:"The page footer; null when none."`
+	PlaceholderDict map[string]string `json:"placeholder_dict" doc:"Each placeholder and the value it was filled with."`
+	Source          string            `json:"source" doc:"contract for a contract's preview, template for a template's (with the optional contact and preview_context)."`
 }
 
 // Render renders the preview of q for a unit, with every placeholder's

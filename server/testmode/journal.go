@@ -14,13 +14,13 @@ const journalSize = 200
 
 // journalEntry is one request and its answer, tokens masked.
 type journalEntry struct {
-	At         string          `json:"at"`
-	Method     string          `json:"method"`
-	Route      string          `json:"route"`
-	Status     int             `json:"status"`
-	DurationMS float64         `json:"duration_ms"`
-	Request    json.RawMessage `json:"request"`
-	Response   json.RawMessage `json:"response"`
+	At         string          `json:"at" doc:"When the request came (RFC 3339)."`
+	Method     string          `json:"method" doc:"Its HTTP method."`
+	Route      string          `json:"route" doc:"Its route."`
+	Status     int             `json:"status" doc:"The status answered."`
+	DurationMS float64         `json:"duration_ms" doc:"How long it took, in milliseconds."`
+	Request    json.RawMessage `json:"request" doc:"The request's body, its tokens masked."`
+	Response   json.RawMessage `json:"response" doc:"The answer's body."`
 }
 
 // journal keeps the last requests of each domain, in memory: test mode

@@ -77,8 +77,8 @@ func (q *clockRequest) Validate() error {
 }
 
 type clockAnswer struct {
-	Now  string `json:"now"`
-	Jobs []any  `json:"jobs"`
+	Now  string `json:"now" doc:"The domain's now after the change, RFC 3339."`
+	Jobs []any  `json:"jobs" doc:"The scheduled jobs the change ran, each with what it did."`
 }
 
 // testClock (test mode) sets the domain's clock: `now` freezes it at a
@@ -146,15 +146,15 @@ func (s *Mode) testJobRuns(r *web.Request) (any, error) {
 }
 
 type testDomain struct {
-	Domain      string     `json:"domain"`
-	AccessToken string     `json:"access_token"`
-	UnitToken   string     `json:"unit_token"` // the first unit's
-	Units       []testUnit `json:"units"`
+	Domain      string     `json:"domain" doc:"The domain's name."`
+	AccessToken string     `json:"access_token" doc:"Its API access token."`
+	UnitToken   string     `json:"unit_token" doc:"The first unit's token."` // the first unit's
+	Units       []testUnit `json:"units" doc:"Its units."`
 }
 
 type testUnit struct {
-	Name      string `json:"name"`
-	UnitToken string `json:"unit_token"`
+	Name      string `json:"name" doc:"The unit's name."`
+	UnitToken string `json:"unit_token" doc:"Its token."`
 }
 
 // testDomainsRequest is the body of /_test/domains; every field is

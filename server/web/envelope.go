@@ -159,11 +159,11 @@ func WriteJSON(w http.ResponseWriter, status int, body any) {
 
 // HealthData is the answer of GET /api/v1/health.
 type HealthData struct {
-	Status      string `json:"status"`
-	Version     string `json:"version"`
-	DataDirOK   bool   `json:"data_dir_ok"`
-	OpenDomains int    `json:"open_domains"`
+	Status      string `json:"status" doc:"ok; replica behind when a replica lags; data dir not writable (503)."`
+	Version     string `json:"version" doc:"The server's version."`
+	DataDirOK   bool   `json:"data_dir_ok" doc:"true: the data directory can be written."`
+	OpenDomains int    `json:"open_domains" doc:"How many domain files are open."`
 	// Replication is each file's replica (serve --replicate), absent
 	// without one.
-	Replication []replica.Status `json:"replication,omitempty"`
+	Replication []replica.Status `json:"replication,omitempty" doc:"Each file's replica (serve --replicate); absent without one."`
 }

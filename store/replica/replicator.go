@@ -144,11 +144,11 @@ func (r *Replicator) Watch(ctx context.Context, every time.Duration) {
 // the one its replica holds, when the replica last caught up, and how far
 // it is behind (0 in step).
 type Status struct {
-	File        string `json:"file"`
-	LocalTXID   string `json:"local_txid"`
-	ReplicaTXID string `json:"replica_txid"`
-	LastSync    string `json:"last_sync" format:"date-time"`
-	LagSeconds  int    `json:"lag_seconds"`
+	File        string `json:"file" doc:"The domain file."`
+	LocalTXID   string `json:"local_txid" doc:"The file's latest transaction."`
+	ReplicaTXID string `json:"replica_txid" doc:"The latest transaction the replica holds."`
+	LastSync    string `json:"last_sync" format:"date-time" doc:"When the replica last took a change (RFC 3339)."`
+	LagSeconds  int    `json:"lag_seconds" doc:"How far behind the replica is, in seconds."`
 }
 
 // behindAfter is the lag past which a replica is reported behind.

@@ -73,16 +73,16 @@ type domain struct {
 // authorize), unreachable (no connection: nothing reaches them), or
 // offline (they answer 503). drop is drop_reply's earlier name.
 type Mode struct {
-	Mode string `json:"mode" enum:"authorize,reject,deny,async,delay,drop_reply,unreachable,offline,drop"`
+	Mode string `json:"mode" enum:"authorize,reject,deny,async,delay,drop_reply,unreachable,offline,drop" doc:"What the local authorities do."`
 	// Polls is how often an async lot's receipt is answered 105 (Lote em
 	// processamento) before its verdict (1 by default).
-	Polls int `json:"polls,omitempty"`
-	Code  int `json:"code,omitempty"`
+	Polls int `json:"polls,omitempty" doc:"How often an async lot's receipt is answered 105 before its verdict; absent for the default (1)."`
+	Code  int `json:"code,omitempty" doc:"The refusal's code; absent when none."`
 	// National: Code is the national NFS-e system's (E and its digits),
 	// which only that system answers.
-	National bool   `json:"national,omitempty"`
-	Reason   string `json:"reason,omitempty"`
-	DelayMS  int    `json:"delay_ms,omitempty"`
+	National bool   `json:"national,omitempty" doc:"true: the code is the national NFS-e system's (E and its digits); absent when not."`
+	Reason   string `json:"reason,omitempty" doc:"The refusal's text; absent when none."`
+	DelayMS  int    `json:"delay_ms,omitempty" doc:"How long each answer waits, in milliseconds; absent when none."`
 }
 
 // Close stops the authorities' listener.
@@ -402,10 +402,10 @@ func EndpointsFile(base string) ([]byte, error) {
 // access key it names, and its answer's code (the note's cStat, or the
 // HTTP status of a lost or refused one).
 type Message struct {
-	Service string `json:"service"`
-	Message string `json:"message"`
-	Key     string `json:"key"`
-	Code    string `json:"code"`
+	Service string `json:"service" doc:"The web service called (NFeAutorizacao4, NFeRetAutorizacao4, …, or the national system's route)."`
+	Message string `json:"message" doc:"The message's root element (enviNFe, consSitNFe, envEvento, …; a DPS, an event, a query)."`
+	Key     string `json:"key" doc:"The access key it names."`
+	Code    string `json:"code" doc:"Its answer's code: the note's cStat, or the HTTP status of a lost or refused one."`
 }
 
 // maxLog bounds a domain's log of messages (the oldest go first).
