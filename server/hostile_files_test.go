@@ -36,6 +36,7 @@ func rawMultipart(h http.Handler, path, body string) *httptest.ResponseRecorder 
 	req.Header.Set("Content-Type", "multipart/form-data; boundary=B")
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
+	checkContract(http.MethodPost, path, nil, rec)
 	return rec
 }
 

@@ -290,14 +290,17 @@ func (rt *Route) FieldErrors() []*Error {
 	return out
 }
 
-// BodyErrors are refusals of a POST route's body: a body too large, and
-// on a route that takes files one too large, of a type it does not take or
-// with a name that is none.
+// BodyErrors are refusals of a POST route's body: a body too large, a
+// multipart form that is none or comes while uploads are full, and on a
+// route that takes files one too large, of a type it does not take or with
+// a name that is none.
 func (rt *Route) BodyErrors() []*Error {
 	if rt.MethodOf() != "POST" {
 		return nil
 	}
-	out := []*Error{errBodyTooLarge}
+	// Any POST body may come as a multipart form (a JSON metadata part
+	// and files), so each may meet the form's own refusals.
+	out := []*Error{errBodyTooLarge, errInvalidMultipart, errTwoMetadata, errUploadsBusy}
 	if rt.Files != nil {
 		out = append(out, ErrFileTooLarge, rt.Files.err, errFileName)
 	}
