@@ -70,6 +70,7 @@ func TestMultipart(t *testing.T) {
 		req.Header.Set("Content-Type", mw.FormDataContentType())
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
+		checkContract(http.MethodPost, "/insert_project", nil, rec)
 		return rec
 	}
 	if rec := send(map[string]string{"metadata": `{` + auth + `,"name":"Via metadata","budget":10}`}, true); rec.Code != 200 {

@@ -57,6 +57,7 @@ func FuzzMultipart(f *testing.F) {
 			req.Header.Set("Content-Type", contentType)
 			rec := httptest.NewRecorder()
 			h.ServeHTTP(rec, req)
+			checkContract(http.MethodPost, p, nil, rec)
 			if rec.Code >= 500 {
 				t.Fatalf("%s answered %d: %s", p, rec.Code, rec.Body.String())
 			}
