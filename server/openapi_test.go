@@ -265,8 +265,7 @@ func checkContract(method, path string, reqBody []byte, rec *httptest.ResponseRe
 	route := strings.TrimPrefix(path, web.Prefix)
 	docPath := ""
 	for p := range contract.paths {
-		if p == route || strings.HasSuffix(p, "/{token}") && strings.HasPrefix(route, strings.TrimSuffix(p, "{token}")) &&
-			!strings.Contains(strings.TrimPrefix(route, strings.TrimSuffix(p, "{token}")), "/") {
+		if pathMatches(p, route) {
 			docPath = p
 		}
 	}
@@ -365,6 +364,21 @@ func checkContract(method, path string, reqBody []byte, rec *httptest.ResponseRe
 		}
 		contract.violations = append(contract.violations, fmt.Sprintf("%s %s accepted a request the document refuses: %v\nrequest: %s", method, route, err, body))
 	}
+}
+
+// pathMatches reports whether a request's path is the document's path,
+// whose {param} segments stand for any one segment (/psp/{secret}/pix).
+func pathMatches(doc, route string) bool {
+	d, r := strings.Split(doc, "/"), strings.Split(route, "/")
+	if len(d) != len(r) {
+		return false
+	}
+	for i := range d {
+		if d[i] != r[i] && !(strings.HasPrefix(d[i], "{") && strings.HasSuffix(d[i], "}") && r[i] != "") {
+			return false
+		}
+	}
+	return true
 }
 
 // textMatches reports whether an answered error text is the listed one,

@@ -44,7 +44,7 @@ var contactChecks = web.Answers(registers.ErrInvalidCPF, registers.ErrInvalidCNP
 
 // hookErrs: a PSP's callback to an unknown secret, of a domain that is
 // gone or a unit without that PSP, is not found.
-var hookErrs = web.ErrMap{{store.ErrNoDomain, errHookUnknown}, {store.ErrNotFound, errHookUnknown}}
+var hookErrs = append(web.Answers(errHookBody, web.ErrTooManyRequests), web.ErrMap{{store.ErrNoDomain, errHookUnknown}, {store.ErrNotFound, errHookUnknown}}...)
 
 // RouteTable lists every route, in the spec's order, each declared once.
 func (s *API) RouteTable() []web.Route {

@@ -464,9 +464,13 @@ func routeTexts(rt *web.Route, tokens bool) map[int][]string {
 	var known []*web.Error
 	if tokens {
 		known = append(known, rt.Texts.Missing, rt.Texts.Invalid, rt.Texts.Unit, rt.Texts.Format)
-	} else if rt.Do.Req != nil {
-		// A public route's body is decoded as every route's is.
-		known = append(known, rt.Texts.Missing, rt.Texts.Format)
+	} else {
+		if rt.Do.Req != nil {
+			// A public route's body is decoded as every route's is.
+			known = append(known, rt.Texts.Missing, rt.Texts.Format)
+		}
+		// and read within the same limits.
+		known = append(known, rt.BodyErrors()...)
 	}
 	for _, m := range rt.Errs {
 		known = append(known, m.To)

@@ -51,8 +51,9 @@ var sequenceQuery = []web.QueryParam{{Name: "sequence", Doc: "The event's sequen
 // What the routes answer for an unknown public token: the page's order,
 // or the invoice of the documents' routes.
 var (
-	pageErrs = web.ErrMap{{store.ErrNoDomain, errPortalNotFound}, {store.ErrNotFound, errPortalNotFound}}
-	docErrs  = web.ErrMap{{store.ErrNoDomain, errPortalNotFound}, {store.ErrNotFound, errInvoiceUnknown}}
+	// Every public route is rate-limited per client address (publicDB).
+	pageErrs = append(web.Answers(web.ErrTooManyRequests), web.ErrMap{{store.ErrNoDomain, errPortalNotFound}, {store.ErrNotFound, errPortalNotFound}}...)
+	docErrs  = append(web.Answers(web.ErrTooManyRequests), web.ErrMap{{store.ErrNoDomain, errPortalNotFound}, {store.ErrNotFound, errInvoiceUnknown}}...)
 	// The boleto's and the DANFE's routes also refuse a boleto the bank
 	// has not registered and a note SEFAZ has not authorized; an event's,
 	// an event not registered; the payer's payment, outside test mode.

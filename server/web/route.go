@@ -278,8 +278,8 @@ func probe(t reflect.Type) error {
 // FieldErrors are FieldTexts' answers, each text once.
 func (rt *Route) FieldErrors() []*Error {
 	var out []*Error
-	if rt.Do.Req != nil || rt.MethodOf() == http.MethodPost && rt.Auth != AuthPublic {
-		// Tokens come in a JSON body too.
+	if rt.Do.Req != nil || rt.MethodOf() == http.MethodPost {
+		// Every POST body is read as JSON (tokens come in it too).
 		out = append(out, errInvalidJSON)
 	}
 	for _, ft := range rt.FieldTexts() {
