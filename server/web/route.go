@@ -197,12 +197,11 @@ type FieldText struct {
 	Err   *Error
 }
 
-// FieldTexts are the decoder's refusals of the route's fields that name a
-// field in their text: a JSON body that is none, a text too long or
-// holding a control character, an amount or quantity out of range, a text
-// that is no PIX key, a choice outside a field's choices, a whole number
-// outside its range. Each is found by asking the field's own type, as the
-// decoder does, so the list cannot miss one.
+// FieldTexts are the decoder's refusals of the route's fields, each naming
+// its field: a text too long or holding a control character, an amount or
+// quantity out of range, a text that is no PIX key, a choice outside a
+// field's choices, a whole number outside its range. The ranges and PIX
+// keys are found by asking the field's own type, as the decoder does.
 func (rt *Route) FieldTexts() []FieldText {
 	if rt.Do.Req == nil {
 		return nil
@@ -234,7 +233,7 @@ func (rt *Route) FieldTexts() []FieldText {
 			named := func(text string, args ...any) *Error {
 				return NewError(http.StatusBadRequest, fmt.Sprintf(text, append([]any{FieldPlaceholder}, args...)...))
 			}
-			if base := ft; base.Kind() == reflect.String || base.Kind() == reflect.Pointer && base.Elem().Kind() == reflect.String {
+			if ft.Kind() == reflect.String || ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.String {
 				add(name, named(textControlChars))
 			}
 			if fi.max > 0 {
@@ -275,7 +274,8 @@ func probe(t reflect.Type) error {
 	return nil
 }
 
-// FieldErrors are FieldTexts' answers, each text once.
+// FieldErrors are a POST body that is no JSON and FieldTexts' answers,
+// each text once.
 func (rt *Route) FieldErrors() []*Error {
 	var out []*Error
 	if rt.Do.Req != nil || rt.MethodOf() == http.MethodPost {
