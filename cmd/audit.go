@@ -17,7 +17,7 @@ func newAuditCmd(a *app) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
-				log, _, err := db.AuditLog(cmd.Context(), 0, "", store.Page{Number: 1, Size: limit})
+				log, _, err := db.AuditLog(cmd.Context(), store.EveryUnit, "", store.Page{Number: 1, Size: limit})
 				if err != nil {
 					return err
 				}

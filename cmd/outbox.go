@@ -18,7 +18,7 @@ func newOutboxCmd(a *app) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
-				mails, err := db.Outbox(cmd.Context(), limit)
+				mails, err := db.Outbox(cmd.Context(), store.EveryUnit, limit)
 				if err != nil {
 					return err
 				}

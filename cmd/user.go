@@ -133,7 +133,7 @@ func newUserCmd(a *app) *cobra.Command {
 			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
 				secret, err := db.RequestLoginLink(cmd.Context(), strings.TrimSpace(args[1]), nil)
 				if errors.Is(err, store.ErrNotFound) {
-					return fmt.Errorf("%s has no active user with e-mail %s (and a unit: the portal shows units)", args[0], args[1])
+					return fmt.Errorf("%s has no active user with e-mail %s and a role on a unit (fincom user set gives one)", args[0], args[1])
 				}
 				if errors.Is(err, store.ErrTooManyLinks) {
 					return fmt.Errorf("%s already has 3 unused sign-in links: use one or wait 15 minutes", args[1])

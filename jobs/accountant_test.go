@@ -44,7 +44,7 @@ func TestAccountantPackageMailed(t *testing.T) {
 	}
 	run("2026-12-05")
 	run("2026-12-05")
-	mails, err := w.db.Outbox(ctx, 20)
+	mails, err := w.db.Outbox(ctx, store.EveryUnit, 20)
 	if err != nil {
 		t.Fatal(err)
 	}

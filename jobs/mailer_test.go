@@ -138,7 +138,7 @@ func TestNoticesAndOverdue(t *testing.T) {
 	w.at("2026-12-06T12:00:00Z") // 4 days before: nothing
 	w.at("2026-12-07T12:00:00Z") // 3 days before: the reminder
 	w.at("2026-12-07T18:00:00Z") // again the same day: still one
-	mails, _ := w.db.Outbox(ctx, 10)
+	mails, _ := w.db.Outbox(ctx, store.EveryUnit, 10)
 	if len(mails) != 1 || mails[0].Kind != "charge_notice" || !strings.Contains(mails[0].Subject, "vence em 3 dia(s)") ||
 		!strings.Contains(mails[0].Body, "https://pay.example/api/v1/sales_orders/public_payment/fcp_acme_") {
 		t.Fatalf("outbox %+v", mails)
@@ -149,7 +149,7 @@ func TestNoticesAndOverdue(t *testing.T) {
 	if all[0].ChargeStatus != store.ChargeOverdue {
 		t.Fatalf("charge status %s", all[0].ChargeStatus)
 	}
-	mails, _ = w.db.Outbox(ctx, 10)
+	mails, _ = w.db.Outbox(ctx, store.EveryUnit, 10)
 	if len(mails) != 2 || mails[0].Kind != "charge_overdue" || mails[0].To != "financeiro@acme.example" || !strings.Contains(mails[0].Body, "10/12/2026") {
 		t.Fatalf("outbox %+v", mails)
 	}
@@ -170,7 +170,7 @@ func TestSMTPDelivery(t *testing.T) {
 	if err := w.runner.Deliver(ctx, true); err != nil {
 		t.Fatal(err)
 	}
-	mails, _ := w.db.Outbox(ctx, 10)
+	mails, _ := w.db.Outbox(ctx, store.EveryUnit, 10)
 	if mails[0].Status != "pending" || mails[0].Attempts != 1 || !strings.Contains(mails[0].LastError.String, "451") {
 		t.Fatalf("after a refusal: %+v", mails[0])
 	}
@@ -187,7 +187,7 @@ func TestSMTPDelivery(t *testing.T) {
 		!strings.Contains(msgs[0], "Content-Type: text/plain; charset=UTF-8") {
 		t.Fatalf("messages %q", msgs)
 	}
-	mails, _ = w.db.Outbox(ctx, 10)
+	mails, _ = w.db.Outbox(ctx, store.EveryUnit, 10)
 	if mails[0].Status != "sent" || mails[0].Attempts != 2 {
 		t.Fatalf("after delivery: %+v", mails[0])
 	}
@@ -209,7 +209,7 @@ func TestSMTPAttachments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mails, _ := w.db.Outbox(ctx, 10)
+	mails, _ := w.db.Outbox(ctx, store.EveryUnit, 10)
 	if len(mails) != 1 || len(mails[0].Attachments) != 1 ||
 		mails[0].Attachments[0] != (store.AttachmentInfo{Name: file.Name, ContentType: file.ContentType, Size: int64(len(doc))}) {
 		t.Fatalf("outbox %+v", mails)
@@ -259,7 +259,7 @@ func TestSMTPAttachments(t *testing.T) {
 	if _, err := parts.NextPart(); err != io.EOF {
 		t.Fatalf("a third part: %v", err)
 	}
-	if mails, _ = w.db.Outbox(ctx, 10); mails[0].Status != "sent" {
+	if mails, _ = w.db.Outbox(ctx, store.EveryUnit, 10); mails[0].Status != "sent" {
 		t.Fatalf("after delivery: %+v", mails[0])
 	}
 }
@@ -302,7 +302,7 @@ func TestSealedLinkDelivered(t *testing.T) {
 			t.Fatalf("sent under other keys: %q", m)
 		}
 	}
-	mails, _ := w.db.Outbox(ctx, 20)
+	mails, _ := w.db.Outbox(ctx, store.EveryUnit, 20)
 	if mails[0].Kind != "portal_login" || !strings.Contains(mails[0].LastError.String, "cannot be opened") {
 		t.Fatalf("under other keys: %+v", mails[0])
 	}
@@ -318,7 +318,7 @@ func TestSealedLinkDelivered(t *testing.T) {
 	if !sent {
 		t.Fatalf("the opened link was not sent: %q", srv.messages())
 	}
-	mails, _ = w.db.Outbox(ctx, 20)
+	mails, _ = w.db.Outbox(ctx, store.EveryUnit, 20)
 	if mails[0].Status != "sent" || mails[0].Sealed != nil || strings.Contains(mails[0].Body, secret) {
 		t.Fatalf("after sending: %+v", mails[0])
 	}

@@ -150,7 +150,7 @@ func TestBankChannels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mails, _ := odb.Outbox(context.Background(), 50)
+	mails, _ := odb.Outbox(context.Background(), store.EveryUnit, 50)
 	orelease()
 	confirmed := 0
 	for _, m := range mails {

@@ -133,7 +133,7 @@ func TestChargeFlow(t *testing.T) {
 	_, ds := s, s.domains
 	db, release, _ := ds.Acquire(context.Background(), "acme")
 	defer release()
-	mails, _ := db.Outbox(context.Background(), 10)
+	mails, _ := db.Outbox(context.Background(), store.EveryUnit, 10)
 	kinds := map[string]int{}
 	for _, m := range mails {
 		kinds[m.Kind]++

@@ -115,7 +115,7 @@ func TestInvoiceLifecycle(t *testing.T) {
 	}
 	post(t, h, "/send_danfe_xml", `{`+auth+`,"id_token":"`+id+`"}`)
 	db, release, _ := ds.Acquire(context.Background(), "acme")
-	mails, _ := db.Outbox(context.Background(), 10)
+	mails, _ := db.Outbox(context.Background(), store.EveryUnit, 10)
 	release()
 	if len(mails) != 2 || mails[0].Kind != "invoice_issued" || mails[0].To != "nf@alfa.com.br" || !strings.Contains(mails[0].Body, "public_nf_xml/"+public) {
 		t.Fatalf("outbox %+v", mails)

@@ -66,7 +66,7 @@ func TestPortalOverdue(t *testing.T) {
 	}
 	db, release := acquire(t, ds)
 	defer release()
-	mails, err := db.Outbox(context.Background(), 50)
+	mails, err := db.Outbox(context.Background(), store.EveryUnit, 50)
 	if err != nil {
 		t.Fatal(err)
 	}

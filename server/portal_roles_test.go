@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -166,15 +167,234 @@ func TestPortalOwnerManagesUsers(t *testing.T) {
 		t.Fatalf("the last owner left = %d\n%s", rec.Code, rec.Body)
 	}
 	db, release := acquire(t, ds)
-	log, _, _ := db.AuditLog(context.Background(), 0, "", store.Page{Number: 1, Size: 50})
+	log, _, _ := db.AuditLog(context.Background(), store.EveryUnit, "", store.Page{Number: 1, Size: 50})
 	release()
 	n := 0
+	var records []string
 	for _, e := range log {
 		if e.Route == "portal:/users/role" && e.Actor == "user:Bia <bia@example.com>" {
 			n++
+			records = append(records, e.Record.String)
 		}
 	}
 	if n != 2 {
 		t.Fatalf("%d role changes audited under the owner, want 2: %+v", n, log)
+	}
+	// Each names the user, the unit and the role before and after.
+	want := []string{"user ana@acme.com.br · every unit · role owner → sales",
+		"user fabio@acme.com.br · unit " + fx.tokens["unitA"] + " · role finance → accountant"}
+	if strings.Join(records, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("the role changes are audited as\n%s\nwant\n%s", strings.Join(records, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestPortalFormsFollowTheAPIRoles walks every form the portal takes with
+// a user of each role on unit A: each form's actions are API write routes
+// (or the user's own, or the domain's users), and a form, or a further
+// action one of its fields asks for, that the role may not do through the
+// API of the same action is refused before anything is written.
+func TestPortalFormsFollowTheAPIRoles(t *testing.T) {
+	s, ds := newTestServer(t)
+	apiWrites := map[string]bool{}
+	for _, rt := range s.routes {
+		apiWrites[rt.Path] = rt.Write
+	}
+	users := map[store.Role]*browser{}
+	for _, role := range store.Roles {
+		users[role] = signedInAs(t, s, ds, "Pessoa "+string(role), string(role)+"@acme.com.br", role, fx.tokens["unitA"])
+	}
+	audited := func() int {
+		db, release := acquire(t, ds)
+		defer release()
+		_, n, err := db.AuditLog(context.Background(), store.EveryUnit, "", store.Page{Number: 1, Size: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	forms, sent := s.portal.Forms(), 0
+	if len(forms) < 25 {
+		t.Fatalf("only %d forms", len(forms))
+	}
+	for _, f := range forms {
+		acts := []string{f.Act}
+		for _, a := range f.Asks {
+			acts = append(acts, a)
+		}
+		for _, a := range acts {
+			if a != "own" && a != "users" && !apiWrites[a] {
+				t.Errorf("%s acts as %s, which is no API write route", f.Path, a)
+			}
+		}
+		if f.Path == "/portal/logout" {
+			continue // it ends the user's own session, as any user may
+		}
+		// The form as sent, and with each field that asks for more.
+		sends := []string{""}
+		for field := range f.Asks {
+			sends = append(sends, field)
+		}
+		for _, role := range store.Roles {
+			b := users[role]
+			session := csrf(t, b.do("GET", "/portal/profile", nil).Body.String())
+			for _, field := range sends {
+				may := f.Act == "own" || f.Act != "users" && s.portal.MayAct(role, f.Act)
+				form := url.Values{"csrf": {session}}
+				if field != "" {
+					form.Set(field, "1")
+					may = may && s.portal.MayAct(role, f.Asks[field])
+				}
+				before := audited()
+				rec := b.do("POST", strings.ReplaceAll(f.Path, ":token", "x")+"?unit="+fx.tokens["unitA"], form)
+				sent++
+				refused := rec.Code == http.StatusForbidden && strings.Contains(rec.Body.String(), "não permite esta alteração")
+				if refused == may {
+					t.Errorf("%s (%s) as %s: %d, want refused: %v", f.Path, field, role, rec.Code, !may)
+				}
+				if refused && audited() != before {
+					t.Errorf("%s (%s) as %s: refused, yet something was written", f.Path, field, role)
+				}
+			}
+		}
+	}
+	t.Logf("%d forms sent", sent)
+}
+
+// TestPortalSellerIssuesNoInvoice: a seller makes an order and its charge
+// in the portal, as the API lets it, and is neither offered nor allowed
+// its invoice (/generate_nf refuses sales): the order that asks for one
+// is refused whole, nothing saved.
+func TestPortalSellerIssuesNoInvoice(t *testing.T) {
+	s, ds := newTestServer(t)
+	h := s.Handler()
+	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
+	b := signedInAs(t, s, ds, "Sílvia Vendas", "silvia@acme.com.br", store.RoleSales, fx.tokens["unitA"])
+	path := "/portal/new-order?unit=" + fx.tokens["unitA"]
+	page := b.do("GET", path, nil).Body.String()
+	if strings.Contains(page, `name="issue"`) || !strings.Contains(page, `name="charge"`) {
+		t.Fatalf("the seller's form offers an invoice, or no charge:\n%s", page)
+	}
+	form := url.Values{"csrf": {csrf(t, page)}, "contact": {fx.tokens["contact2"]}, "item": {fx.tokens["product1"]}, "quantity": {"10"},
+		"date": {"2026-12-10"}, "category": {fx.tokens["category1"]}, "method": {payBoleto}, "provider": {"provider_a"}, "account": {fx.tokens["account1"]},
+		"installments": {"1"}, "invoice": {"nfe"}, "charge": {"1"}, "issue": {"1"}}
+	orders := func() int {
+		return len(post(t, h, "/list_sales_orders", `{`+auth+`,"date_from":"2026-01-01","date_to":"2027-12-31"}`)["data"].([]any))
+	}
+	before := orders()
+	if rec := b.do("POST", path, form); rec.Code != http.StatusForbidden || !strings.Contains(rec.Body.String(), "Seu papel nesta unidade (Vendas) não permite") {
+		t.Fatalf("a seller issuing an invoice = %d\n%s", rec.Code, rec.Body)
+	}
+	if orders() != before {
+		t.Fatal("the refused order was saved")
+	}
+	form.Del("issue")
+	if rec := b.do("POST", path, form); rec.Code != http.StatusSeeOther || orders() != before+1 {
+		t.Fatalf("a seller's charged order = %d\n%s", rec.Code, rec.Body)
+	}
+}
+
+// TestPortalPagesShowNoSiblingUnit: a user given unit B alone reads every
+// page of the portal, and every list's export, and meets none of unit A's
+// records: its orders, charges, entries, e-mails (recipients and subjects)
+// and audit entries; a page of one of A's records is not found.
+func TestPortalPagesShowNoSiblingUnit(t *testing.T) {
+	s, ds := newTestModeServer(t)
+	h := s.Handler()
+	leak := map[string]string{"unit A's token": fx.tokens["unitA"], "contact": fx.tokens["contact1"], "product": fx.tokens["product1"]}
+	id, public := chargedOrder(t, h)
+	leak["order"], leak["public token"] = id, public
+	leak["expense"] = post(t, h, "/insert_expense", `{`+auth+`,"description":"Aluguel da matriz","value":2500,"due_date":"2026-11-05"}`)["token"].(string)
+	leak["webhook"] = post(t, h, "/insert_webhook", `{`+auth+`,"url":"https://hooks.example.com/matriz","events":["*"]}`)["data"].(map[string]any)["token"].(string)
+	signedInAs(t, s, ds, "Ana Matriz", "ana.matriz@acme.com.br", store.RoleFinance, fx.tokens["unitA"])
+	db, release := acquire(t, ds)
+	unitA, err := db.UnitByToken(context.Background(), fx.tokens["unitA"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	mails, err := db.Outbox(context.Background(), unitA.ID, 50)
+	release()
+	if err != nil || len(mails) == 0 {
+		t.Fatalf("unit A's mails: %v %v", mails, err)
+	}
+	for _, m := range mails {
+		leak["mail to "+m.To] = m.To
+	}
+	b := signedInAs(t, s, ds, "Bruno Filial", "bruno@acme.com.br", store.RoleOwner, fx.tokens["unitB"])
+	pages := []string{"/portal/", "/portal/units", "/portal/profile", "/portal/orders", "/portal/orders/" + id, "/portal/overdue",
+		"/portal/contacts", "/portal/contacts/" + fx.tokens["contact1"], "/portal/products", "/portal/products/" + fx.tokens["product1"],
+		"/portal/contracts", "/portal/new-order", "/portal/import", "/portal/transactions", "/portal/transactions/" + leak["expense"],
+		"/portal/statement", "/portal/dre", "/portal/inbox", "/portal/outbox", "/portal/webhooks", "/portal/audit"}
+	lists := []string{"/portal/orders", "/portal/overdue", "/portal/contacts", "/portal/products", "/portal/contracts", "/portal/transactions",
+		"/portal/statement", "/portal/inbox", "/portal/outbox", "/portal/webhooks", "/portal/audit"}
+	for _, l := range lists {
+		pages = append(pages, l+"?formato=csv")
+	}
+	for _, page := range pages {
+		sep := "?"
+		if strings.Contains(page, "?") {
+			sep = "&"
+		}
+		rec := b.do("GET", page+sep+"unit="+fx.tokens["unitA"], nil)
+		if rec.Code >= 500 {
+			t.Errorf("%s: %d", page, rec.Code)
+		}
+		for what, tok := range leak {
+			if strings.Contains(rec.Body.String(), tok) {
+				t.Errorf("%s shows unit A's %s to a user of unit B", page, what)
+			}
+		}
+	}
+}
+
+// TestUserWithoutUnitSignsOut: a user held back from its every unit is
+// signed out at once (its page sends it to sign in), gets no sign-in link
+// and cannot spend one it had; the change is audited with the user, the
+// unit and the role before and after, as every role change is.
+func TestUserWithoutUnitSignsOut(t *testing.T) {
+	s, ds := newTestServer(t)
+	ctx := context.Background()
+	b := signedInAs(t, s, ds, "Caio Contador", "caio@contabil.com.br", store.RoleAccountant, fx.tokens["unitA"])
+	if rec := b.do("GET", "/portal/audit", nil); rec.Code != 200 {
+		t.Fatalf("the audit page before = %d", rec.Code)
+	}
+	db, release := acquire(t, ds)
+	defer release()
+	u, err := db.UserByEmail(ctx, "caio@contabil.com.br")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unitA, err := db.UnitByToken(ctx, fx.tokens["unitA"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := db.RequestLoginLink(ctx, "caio@contabil.com.br", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.SetUserRole(store.WithAudit(ctx, "cli", "cli:user set", u.Token, unitA.ID), u.ID, unitA.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	if rec := b.do("GET", "/portal/audit", nil); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/portal/login" {
+		t.Fatalf("the audit page of a user with no unit = %d %s\n%s", rec.Code, rec.Header().Get("Location"), rec.Body)
+	}
+	if _, err := db.RequestLoginLink(ctx, "caio@contabil.com.br", nil); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a sign-in link for a user with no unit: %v", err)
+	}
+	if _, _, err := db.StartSession(ctx, old); err == nil {
+		t.Fatal("a user with no unit signed in with an old link")
+	}
+	// Given a unit again, it signs in anew: the old session stays ended.
+	if err := db.SetUserRole(ctx, u.ID, unitA.ID, store.RoleFinance); err != nil {
+		t.Fatal(err)
+	}
+	if rec := b.do("GET", "/portal/audit", nil); rec.Code != http.StatusSeeOther {
+		t.Fatalf("an ended session came back = %d", rec.Code)
+	}
+	log, _, err := db.AuditLog(ctx, store.EveryUnit, "cli:user set", store.Page{Number: 1, Size: 5})
+	if err != nil || len(log) != 1 {
+		t.Fatalf("the CLI's role change in the audit log: %+v %v", log, err)
+	}
+	if got, want := log[0].Record.String, "user caio@contabil.com.br · unit "+fx.tokens["unitA"]+" · role accountant → none"; got != want {
+		t.Fatalf("the role change is audited as %q, want %q", got, want)
 	}
 }

@@ -41,7 +41,7 @@ func TestLoginLinkSealedAtRest(t *testing.T) {
 	}
 	s.portal.WaitLoginMail()
 	db, release = acquire(t, ds)
-	mails, err := db.Outbox(context.Background(), 5)
+	mails, err := db.Outbox(context.Background(), store.EveryUnit, 5)
 	release()
 	if err != nil || len(mails) != 1 {
 		t.Fatalf("outbox %v %v", mails, err)
@@ -164,7 +164,7 @@ func TestSignInTiming(t *testing.T) {
 	conn.Close()
 	s.portal.WaitLoginMail()
 	db, release = acquire(t, ds)
-	mails, _ := db.Outbox(context.Background(), 5)
+	mails, _ := db.Outbox(context.Background(), store.EveryUnit, 5)
 	release()
 	if len(mails) != 1 || mails[0].Kind != "portal_login" {
 		t.Errorf("the e-mail was not queued after the lock: %v", mails)

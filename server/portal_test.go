@@ -131,7 +131,7 @@ func TestPortalFlow(t *testing.T) {
 	// none that signs in; the mailer (here, the server's keys) opens it.
 	s.portal.WaitLoginMail()
 	db, release = acquire(t, ds)
-	mails, err := db.Outbox(ctx, 10)
+	mails, err := db.Outbox(ctx, store.EveryUnit, 10)
 	release()
 	if err != nil || len(mails) != 3 || mails[0].To != "ana@example.com" || mails[0].Kind != "portal_login" {
 		t.Fatalf("outbox = %d mails %+v, %v", len(mails), mails, err)
@@ -380,7 +380,7 @@ func TestPortalFlow(t *testing.T) {
 
 	// The audit log names the user for the sign-in and the token.
 	db, release = acquire(t, ds)
-	entries, _, err := db.AuditLog(ctx, 0, "", store.Page{Number: 1, Size: 50})
+	entries, _, err := db.AuditLog(ctx, store.EveryUnit, "", store.Page{Number: 1, Size: 50})
 	release()
 	if err != nil {
 		t.Fatal(err)

@@ -212,7 +212,7 @@ func (o *officeBrowser) signIn(pageURL, email string) {
 	o.p.waitFor(t, `document.querySelector(".notice") !== null`)
 	o.s.portal.WaitLoginMail()
 	db, release := acquire(t, o.ds)
-	mails, _ := db.Outbox(context.Background(), 5)
+	mails, _ := db.Outbox(context.Background(), store.EveryUnit, 5)
 	release()
 	if len(mails) == 0 {
 		t.Fatal("no sign-in e-mail")

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"golang.org/x/net/html"
+
+	"fincom/store"
 )
 
 // The attacks of the README's Security section, each as an outsider (or a
@@ -54,7 +56,7 @@ func TestPublicPayInProduction(t *testing.T) {
 	}
 	db, release, _ := s.domains.Acquire(context.Background(), "acme")
 	defer release()
-	mails, _ := db.Outbox(context.Background(), 50)
+	mails, _ := db.Outbox(context.Background(), store.EveryUnit, 50)
 	for _, m := range mails {
 		if m.Kind == "payment_confirmed" {
 			t.Fatal("payment e-mail queued")

@@ -15,7 +15,7 @@ type AuditEntry struct {
 	Actor  string `json:"actor" doc:"Who made it: the access token's id and hint, cli, scheduler or portal."`
 	Unit   Text   `json:"unit_token" doc:"The unit changed; null for a change of the domain."`
 	Route  string `json:"route" doc:"The route (or command) that made it."`
-	Record Text   `json:"record" doc:"The token of the record changed; null when none."`
+	Record Text   `json:"record" doc:"The token of the record changed (a role change: the user, the unit and the role before and after); null when none."`
 	Status int    `json:"status" doc:"The status the change was answered with."`
 }
 
@@ -41,6 +41,14 @@ const sqlAuditEntry = `INSERT INTO audit_log (at, actor, unit_id, route, record,
 func setAuditActor(ctx context.Context, actor string) {
 	if a, ok := ctx.Value(auditKey{}).(*auditInfo); ok {
 		a.actor = actor
+	}
+}
+
+// setAuditRecord names what the change was when only the write knows it
+// (a role change: the user, the unit, the role before and after).
+func setAuditRecord(ctx context.Context, record string) {
+	if a, ok := ctx.Value(auditKey{}).(*auditInfo); ok {
+		a.record = record
 	}
 }
 
@@ -77,13 +85,13 @@ func auditCommitted(ctx context.Context) {
 }
 
 // AuditLog lists a page of a unit's changes, newest first, and how many
-// there are; unit 0 lists the whole domain's (the operator's `fincom
+// there are; EveryUnit lists the whole domain's (the operator's `fincom
 // audit`), changes made outside any unit included. A search keeps the
 // changes whose actor, route or record holds it, case and accents aside.
 func (db *DB) AuditLog(ctx context.Context, unitID int64, search string, pg Page) ([]AuditEntry, int, error) {
 	l := listing{what: "audit log", query: `SELECT a.at, a.actor, u.token, a.route, a.record, a.status FROM audit_log a LEFT JOIN units u ON u.id = a.unit_id`,
 		order: "a.id DESC"}
-	if unitID != 0 {
+	if unitID != EveryUnit {
 		l.where, l.args = append(l.where, "a.unit_id = ?"), append(l.args, unitID)
 	}
 	if search = fold(search); search != "" {

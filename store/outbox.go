@@ -71,12 +71,13 @@ func queueNotice(ctx context.Context, tx *sql.Tx, unitID, orderID int64, n *Noti
 	return nil
 }
 
-// Outbox lists the domain's messages, newest first.
-func (db *DB) Outbox(ctx context.Context, limit int) ([]Mail, error) {
+// Outbox lists the unit's messages (EveryUnit: the domain's), newest
+// first.
+func (db *DB) Outbox(ctx context.Context, unitID int64, limit int) ([]Mail, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT token, kind, to_addr, subject, body, status, attempts, last_error, sent_at, created_at, sealed,
 			(SELECT json_group_array(json_object('name', name, 'content_type', content_type, 'size', size))
 			 FROM (SELECT * FROM outbox_attachments WHERE outbox_id = outbox.id ORDER BY position))
-		FROM outbox ORDER BY id DESC LIMIT ?`, limit)
+		FROM outbox WHERE ? = ? OR unit_id = ? ORDER BY id DESC LIMIT ?`, unitID, EveryUnit, unitID, limit)
 	if err != nil {
 		return nil, wrap("outbox", err)
 	}

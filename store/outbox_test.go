@@ -34,9 +34,18 @@ func TestSentMailDropsItsFiles(t *testing.T) {
 	if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM outbox_attachments WHERE data IS NOT NULL`).Scan(&kept); err != nil || kept != 1 {
 		t.Fatalf("%d files keep their bytes after one of two was sent (%v)", kept, err)
 	}
-	mails, err := db.Outbox(ctx, 10)
+	mails, err := db.Outbox(ctx, EveryUnit, 10)
 	if err != nil || len(mails) != 2 {
 		t.Fatal(mails, err)
+	}
+	// A unit's outbox is its own; no unit's is empty.
+	if mails, err := db.Outbox(ctx, u.ID, 10); err != nil || len(mails) != 2 {
+		t.Fatal(mails, err)
+	}
+	for _, unit := range []int64{0, u.ID + 1} {
+		if mails, err := db.Outbox(ctx, unit, 10); err != nil || len(mails) != 0 {
+			t.Fatalf("unit %d's outbox: %v %v", unit, mails, err)
+		}
 	}
 	for _, m := range mails {
 		if len(m.Attachments) != 1 || m.Attachments[0] != (AttachmentInfo{Name: "nota.xml", ContentType: "application/xml", Size: int64(len(doc))}) {

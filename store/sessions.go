@@ -40,23 +40,33 @@ type Session struct {
 // in the address.
 type LoginLinkMail func(user User, link string) *Notice
 
+// sqlFirstUnit is the first unit (by id) the user of the row aliased u
+// has a role on, NULL when none: its grant on the unit, else its
+// every-unit one ('none' holds it back from the unit). A user with no
+// unit has nothing to sign in to.
+const sqlFirstUnit = `(SELECT min(un.id) FROM units un WHERE coalesce(
+	(SELECT r.role FROM user_roles r WHERE r.user_id = u.id AND r.unit_id = un.id),
+	(SELECT r.role FROM user_roles r WHERE r.user_id = u.id AND r.unit_id IS NULL), 'none') <> 'none')`
+
 // RequestLoginLink makes a sign-in link for the active user with this
-// e-mail and queues the message mail makes of it, under the domain's
-// first unit, in one transaction. It returns the link's secret, or
-// ErrNotFound when no active user has the address (the portal answers the
-// same either way) or the domain has no unit to send from.
+// e-mail and queues the message mail makes of it, under the first unit
+// the user has a role on (whose outbox lists it), in one transaction. It
+// returns the link's secret, or ErrNotFound when no active user has the
+// address or the user has a role on no unit (the portal answers the same
+// either way).
 func (db *DB) RequestLoginLink(ctx context.Context, email string, mail LoginLinkMail) (string, error) {
 	secret := linkPrefix + db.Name + "_" + NewSecret(32)
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var u User
-		var id, unitID int64
-		err := tx.QueryRowContext(ctx, `SELECT u.id, u.token, u.name, u.email, (SELECT min(id) FROM units)
+		var id int64
+		var unitID sql.NullInt64
+		err := tx.QueryRowContext(ctx, `SELECT u.id, u.token, u.name, u.email, `+sqlFirstUnit+`
 			FROM users u WHERE u.email = ? AND u.active = 1`, email).Scan(&id, &u.Token, &u.Name, &u.Email, &unitID)
 		if err != nil {
 			return notFound(err)
 		}
 		u.Active = true
-		if unitID == 0 {
+		if !unitID.Valid {
 			return ErrNotFound
 		}
 		// Spent and expired links and ended sessions go after a day.
@@ -82,7 +92,7 @@ func (db *DB) RequestLoginLink(ctx context.Context, email string, mail LoginLink
 		if mail == nil {
 			return nil
 		}
-		return queueNotice(ctx, tx, unitID, 0, mail(u, secret), now, db.id)
+		return queueNotice(ctx, tx, unitID.Int64, 0, mail(u, secret), now, db.id)
 	})
 	if err != nil {
 		return "", wrap("request login link", err)
@@ -108,7 +118,8 @@ func (db *DB) StartSession(ctx context.Context, link string) (string, Session, e
 		if expires <= timestamp(now) {
 			return ErrLinkInvalid
 		}
-		if err := tx.QueryRowContext(ctx, `SELECT token, name, email, active FROM users WHERE id = ? AND active = 1`, s.UserID).
+		if err := tx.QueryRowContext(ctx, `SELECT token, name, email, active FROM users u WHERE id = ? AND active = 1
+			AND `+sqlFirstUnit+` IS NOT NULL`, s.UserID).
 			Scan(&s.User.Token, &s.User.Name, &s.User.Email, &s.User.Active); err != nil {
 			if errors.Is(err, sql.ErrNoRows) {
 				return ErrLinkInvalid
@@ -128,13 +139,14 @@ func (db *DB) StartSession(ctx context.Context, link string) (string, Session, e
 }
 
 // SessionBySecret answers the live session a cookie names, or
-// ErrUnauthorized: unknown, ended, expired, or its user disabled.
+// ErrUnauthorized: unknown, ended, expired, its user disabled or left
+// with a role on no unit.
 func (db *DB) SessionBySecret(ctx context.Context, secret string) (Session, error) {
 	var s Session
 	var expires string
 	err := db.r.QueryRowContext(ctx, `SELECT s.user_id, s.csrf, s.expires_at, u.token, u.name, u.email
 		FROM portal_sessions s JOIN users u ON u.id = s.user_id
-		WHERE s.hash = ? AND s.ended_at IS NULL AND u.active = 1`, hashToken(secret)).
+		WHERE s.hash = ? AND s.ended_at IS NULL AND u.active = 1 AND `+sqlFirstUnit+` IS NOT NULL`, hashToken(secret)).
 		Scan(&s.UserID, &s.CSRF, &expires, &s.User.Token, &s.User.Name, &s.User.Email)
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {

@@ -9,6 +9,11 @@ import (
 	"time"
 )
 
+// EveryUnit is the unit of a listing that spans the domain: the
+// operator's, never a user's. A unit id of 0 (no unit) lists nothing, so
+// that a request resolved to no unit never reads the whole domain.
+const EveryUnit int64 = -1
+
 // Unit is an organizational unit of a domain. Every record belongs to one.
 type Unit struct {
 	ID        int64  `json:"-"`

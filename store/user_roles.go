@@ -137,9 +137,12 @@ func (db *DB) UserByEmail(ctx context.Context, email string) (User, error) {
 
 // SetUserRole gives a user a role: on one unit (unitID), or on every unit
 // (unitID 0), which replaces all the user's roles. Role "" holds the user
-// back from the unit (or, for every unit, takes all its roles away). The change is
-// audited under the context's actor. A domain always keeps an owner of
-// every unit: ErrLastOwner when the change would leave none.
+// back from the unit (or, for every unit, takes all its roles away). The
+// change is audited under the context's actor, naming the user, the unit
+// and the role before and after. A user left with a role on no unit is
+// signed out at once: its sessions end and its unspent sign-in links are
+// spent. A domain always keeps an owner of every unit: ErrLastOwner when
+// the change would leave none.
 func (db *DB) SetUserRole(ctx context.Context, userID, unitID int64, role Role) error {
 	if role != "" {
 		if _, ok := ParseRole(string(role)); !ok {
@@ -149,6 +152,21 @@ func (db *DB) SetUserRole(ctx context.Context, userID, unitID int64, role Role) 
 	return wrap("set user role", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		unit := sql.NullInt64{Int64: unitID, Valid: unitID != 0}
 		before, err := domainOwners(ctx, tx)
+		if err != nil {
+			return err
+		}
+		var email, unitToken string
+		if err := tx.QueryRowContext(ctx, `SELECT email FROM users WHERE id = ?`, userID).Scan(&email); err != nil {
+			return notFound(err)
+		}
+		where := "every unit"
+		if unitID != 0 {
+			if err := tx.QueryRowContext(ctx, `SELECT token FROM units WHERE id = ?`, unitID).Scan(&unitToken); err != nil {
+				return notFound(err)
+			}
+			where = "unit " + unitToken
+		}
+		was, err := roleOn(ctx, tx, userID, unit)
 		if err != nil {
 			return err
 		}
@@ -175,6 +193,20 @@ func (db *DB) SetUserRole(ctx context.Context, userID, unitID int64, role Role) 
 				return err
 			}
 		}
+		is, err := roleOn(ctx, tx, userID, unit)
+		if err != nil {
+			return err
+		}
+		setAuditRecord(ctx, "user "+email+" · "+where+" · role "+was+" → "+is)
+		stamp := timestamp(now)
+		if _, err := tx.ExecContext(ctx, `UPDATE portal_sessions SET ended_at = ? WHERE user_id = ? AND ended_at IS NULL
+			AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = portal_sessions.user_id AND `+sqlFirstUnit+` IS NOT NULL)`, stamp, userID); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE portal_links SET used_at = ? WHERE user_id = ? AND used_at IS NULL
+			AND NOT EXISTS (SELECT 1 FROM users u WHERE u.id = portal_links.user_id AND `+sqlFirstUnit+` IS NOT NULL)`, stamp, userID); err != nil {
+			return err
+		}
 		if after, err := domainOwners(ctx, tx); err != nil || after > 0 {
 			return err
 		}
@@ -186,6 +218,15 @@ func (db *DB) SetUserRole(ctx context.Context, userID, unitID int64, role Role) 
 		}
 		return nil
 	}))
+}
+
+// roleOn is the role a user has on a unit (NULL: its every-unit role),
+// "none" when it has none there.
+func roleOn(ctx context.Context, tx *sql.Tx, userID int64, unit sql.NullInt64) (string, error) {
+	var role string
+	err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT role FROM user_roles WHERE user_id = ? AND unit_id = ?),
+		(SELECT role FROM user_roles WHERE user_id = ? AND unit_id IS NULL), 'none')`, userID, unit, userID).Scan(&role)
+	return role, err
 }
 
 // ErrLastOwner: a role change would leave the domain without an owner of

@@ -137,12 +137,12 @@ type Delivery struct {
 	Payload     json.RawMessage `json:"payload" doc:"The body posted."`
 }
 
-// Deliveries lists a page of the deliveries of the unit's webhooks (0:
-// every unit's), newest first, and how many there are.
+// Deliveries lists a page of the deliveries of the unit's webhooks
+// (EveryUnit: every unit's), newest first, and how many there are.
 func (db *DB) Deliveries(ctx context.Context, unitID int64, pg Page) ([]Delivery, int, error) {
 	l := listing{what: "deliveries", query: `SELECT d.event_id, w.token, d.event_type, d.status, d.attempts, d.last_status, d.last_error, d.delivered_at,
 		d.created_at, d.payload FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id`, order: "d.id DESC"}
-	if unitID != 0 {
+	if unitID != EveryUnit {
 		l.where, l.args = []string{"w.unit_id = ?"}, []any{unitID}
 	}
 	return pageOf(ctx, db, l, pg, func(rows *sql.Rows) (Delivery, error) {

@@ -1,53 +1,129 @@
 package portal
 
 import (
-	"strings"
+	"context"
+	"net/http"
+
+	"github.com/julienschmidt/httprouter"
 
 	"fincom/render"
 	"fincom/server/access"
 	"fincom/store"
 )
 
-// formArea is what a portal form changes, by the path it is sent to: the
-// signed-in user's role on the unit must be allowed it (access.May). ""
-// is the user's own: its session and its access tokens. What is not
-// listed is the domain's owners' (access.Admin).
-func formArea(path string) access.Area {
-	switch {
-	case path == "/portal/logout", strings.HasPrefix(path, "/portal/profile/"):
-		return ""
-	case strings.HasPrefix(path, "/portal/orders/"):
-		switch path[strings.LastIndexByte(path, '/')+1:] {
-		case "charge", "cancel_charge", "refund":
-			return access.Charges
-		case "invoice", "cancel_invoice", "correct", "substitute":
-			return access.Invoices
-		}
-		return access.Sales
-	case path == "/portal/new-order", strings.HasPrefix(path, "/portal/contracts"):
-		return access.Sales
-	case strings.HasPrefix(path, "/portal/overdue"), path == "/portal/import/return":
-		return access.Charges
-	case strings.HasPrefix(path, "/portal/contacts"), strings.HasPrefix(path, "/portal/products"):
-		return access.Registers
-	case strings.HasPrefix(path, "/portal/transactions"), strings.HasPrefix(path, "/portal/statement"),
-		path == "/portal/import/statement", path == "/portal/import/nfe":
-		return access.Finance
-	}
-	return access.Admin
+// What a form does when no API route does the same: the user's own
+// session and access tokens, or the domain's users and their roles.
+const (
+	actOwn   = "own"
+	actUsers = "users"
+)
+
+// Form is a form the portal takes (a POST route) and what sending it
+// does, each named by the API route of the same action: the role rule of
+// that route (its area in the API's route table) is the form's.
+type Form struct {
+	Path string // httprouter's pattern
+	// Act is what every send does: an API route's path, or actOwn
+	// (anyone signed in) or actUsers (an owner of every unit).
+	Act string
+	// Asks are the further actions a field sent as "1" asks for, by
+	// field: the new order's charge and invoice.
+	Asks   map[string]string
+	handle httprouter.Handle
 }
 
-// mayPost reports whether the user may send the request's form: the
-// domain's users and everything not listed only an owner of every unit.
-func (p *portalRequest) mayPost() bool {
-	switch area := formArea(p.r.URL.Path); area {
-	case "":
-		return true
-	case access.Admin:
-		return p.grants.OwnerOfAll()
-	default:
-		return access.May(p.role, area)
+// Forms lists every form the portal takes from a signed-in user, which
+// Routes registers: beside the sign-in's two, no POST route of the
+// portal exists outside it.
+func (s *Portal) Forms() []Form {
+	order := func(action string) httprouter.Handle {
+		return func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+			s.portalOrderAction(w, r, ps, action)
+		}
 	}
+	return []Form{
+		{Path: "/portal/profile/tokens", Act: actOwn, handle: s.withSession(s.portalCreateToken)},
+		{Path: "/portal/profile/tokens/revoke", Act: actOwn, handle: s.withSession(s.portalRevokeToken)},
+		{Path: "/portal/logout", Act: actOwn, handle: s.withSession(s.portalLogout)},
+		{Path: "/portal/users", Act: actUsers, handle: s.withSession(s.portalCreateUser)},
+		{Path: "/portal/users/role", Act: actUsers, handle: s.withSession(s.portalSetRole)},
+		{Path: "/portal/orders/:token/charge", Act: "/generate_charge", handle: order("charge")},
+		{Path: "/portal/orders/:token/cancel_charge", Act: "/cancel_charge", handle: order("cancel_charge")},
+		{Path: "/portal/orders/:token/refund", Act: "/refund_charge", handle: order("refund")},
+		{Path: "/portal/orders/:token/invoice", Act: "/generate_nf", handle: order("invoice")},
+		{Path: "/portal/orders/:token/cancel_invoice", Act: "/cancel_nf", handle: order("cancel_invoice")},
+		// A correction letter has no API route: it is an invoice's event,
+		// as a cancellation (by substitution too) is, refused as
+		// /cancel_nf refuses.
+		{Path: "/portal/orders/:token/correct", Act: "/cancel_nf", handle: order("correct")},
+		{Path: "/portal/orders/:token/substitute", Act: "/cancel_nf", handle: order("substitute")},
+		{Path: "/portal/overdue", Act: "/resend_charge", handle: s.portalRemind},
+		{Path: "/portal/overdue/:token/resend", Act: "/resend_charge", handle: s.portalResend},
+		{Path: "/portal/contacts", Act: "/insert_contact", handle: s.withSession(s.portalCreateContact)},
+		{Path: "/portal/contacts/:token", Act: "/update_contact", handle: s.withToken(s.portalEditContact)},
+		{Path: "/portal/products", Act: "/insert_product_or_service", handle: s.withSession(s.portalCreateProduct)},
+		{Path: "/portal/products/:token", Act: "/update_product_or_service", handle: s.withToken(s.portalEditProduct)},
+		{Path: "/portal/contracts", Act: "/insert_contract", handle: s.withSession(s.portalCreateContract)},
+		{Path: "/portal/contracts/:token", Act: "/update_contract", handle: s.withToken(s.portalEditContract)},
+		{Path: "/portal/contracts/:token/status", Act: "/enable_contract", handle: s.withToken(s.portalContractStatus)},
+		{Path: "/portal/new-order", Act: "/insert_sales_order", Asks: map[string]string{"charge": "/generate_charge", "issue": "/generate_nf"},
+			handle: s.withSession(s.portalNewOrder)},
+		{Path: "/portal/import/statement", Act: "/import_ofx", handle: s.withSession(s.portalImportStatement)},
+		{Path: "/portal/import/return", Act: "/import_return", handle: s.withSession(s.portalImportReturn)},
+		{Path: "/portal/import/nfe", Act: "/import_nfe", handle: s.withSession(s.portalImportNotes)},
+		{Path: "/portal/transactions", Act: "/insert_expense", handle: s.withSession(s.portalNewEntry)},
+		{Path: "/portal/transactions/:token/pay", Act: "/update_expense", handle: s.portalPayEntry},
+		{Path: "/portal/transactions/:token", Act: "/update_expense", handle: s.withToken(s.portalEditEntry)},
+		{Path: "/portal/statement/:token", Act: "/reconcile_statement_line", handle: s.portalReconcile},
+	}
+}
+
+// formKey marks a request's context with the form it was sent to.
+type formKey struct{}
+
+// registerForms registers every form under its path, each request
+// carrying its form for withSession's check.
+func (s *Portal) registerForms(r *httprouter.Router) {
+	for _, f := range s.Forms() {
+		r.POST(f.Path, func(w http.ResponseWriter, req *http.Request, ps httprouter.Params) {
+			f.handle(w, req.WithContext(context.WithValue(req.Context(), formKey{}, f)), ps)
+		})
+	}
+}
+
+// MayAct reports whether role may do on a unit what the API route at
+// path does: the area the API's route table gives it (access.May). A path
+// the table does not hold is allowed to nobody.
+func (s *Portal) MayAct(role store.Role, path string) bool {
+	for i := range s.APIRoutes {
+		if rt := &s.APIRoutes[i]; rt.Path == path {
+			return !rt.Write || access.May(role, rt.AreaOf())
+		}
+	}
+	return false
+}
+
+// mayPost reports whether the user may send the request's form: what it
+// does, and each further action its fields ask for. A request that came
+// by no form is refused.
+func (s *Portal) mayPost(p *portalRequest) bool {
+	f, ok := p.r.Context().Value(formKey{}).(Form)
+	switch {
+	case !ok:
+		return false
+	case f.Act == actOwn:
+		return true
+	case f.Act == actUsers:
+		return p.grants.OwnerOfAll()
+	case !s.MayAct(p.role, f.Act):
+		return false
+	}
+	for field, act := range f.Asks {
+		if p.r.PostFormValue(field) == "1" && !s.MayAct(p.role, act) {
+			return false
+		}
+	}
+	return true
 }
 
 // can is what the page's forms may offer the user on the unit shown.

@@ -14,7 +14,7 @@ import (
 // named name; reports whether it answered. Otherwise the page will link
 // both exports of the list, under label.
 func (s *Portal) exportable(p *portalRequest, list, label, name string, table func() (render.Table, error)) bool {
-	p.exports = append(p.exports, render.ExportLinks{Label: label, CSV: exportLink(p.r, list, "csv"), XLSX: exportLink(p.r, list, "xlsx")})
+	p.exports = append(p.exports, render.ExportLinks{Label: label, CSV: exportLink(p.r, p.unit.Token, list, "csv"), XLSX: exportLink(p.r, p.unit.Token, list, "xlsx")})
 	q := p.r.URL.Query()
 	format := q.Get("formato")
 	if (format != "csv" && format != "xlsx") || q.Get("lista") != list {
@@ -48,9 +48,13 @@ func (s *Portal) exportable(p *portalRequest, list, label, name string, table fu
 }
 
 // exportLink is the address of a list's export: the page's own with the
-// list and the format asked.
-func exportLink(r *http.Request, list, format string) string {
+// list and the format asked, of the unit shown (not of a unit the address
+// named that the user has no role on).
+func exportLink(r *http.Request, unit, list, format string) string {
 	q := r.URL.Query()
+	if q.Has("unit") {
+		q.Set("unit", unit)
+	}
 	q.Del("pagina")
 	q.Del("lista")
 	if list != "" {

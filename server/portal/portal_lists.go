@@ -200,15 +200,15 @@ func (s *Portal) inboxPage(p *portalRequest) {
 	s.logPage(p, "nfe-recebidas", "NF-e recebidas", "inbox", body)
 }
 
-// outboxPage: GET /portal/outbox, the domain's latest e-mails.
+// outboxPage: GET /portal/outbox, the unit's latest e-mails.
 func (s *Portal) outboxPage(p *portalRequest) {
-	mails, err := p.db.Outbox(p.ctx, logShown)
+	mails, err := p.db.Outbox(p.ctx, p.unit.ID, logShown)
 	if err != nil {
 		s.portalFailed(p, err)
 		return
 	}
 	status := map[string]string{"pending": "Na fila", "sent": "Enviado", "failed": "Falhou"}
-	body := render.PortalLog{Heading: "E-mails enviados", Intro: "As últimas mensagens do domínio (até 2.000) e se cada uma foi enviada.",
+	body := render.PortalLog{Heading: "E-mails enviados", Intro: "As últimas mensagens da unidade (até 2.000) e se cada uma foi enviada.",
 		Columns: []string{"Criado em", "Para", "Assunto", "Situação", "Tentativas"}}
 	for _, m := range mails {
 		body.Rows = append(body.Rows, []string{stampBR(m.CreatedAt), m.To, m.Subject, status[m.Status] + errSuffix(m.LastError.String), strconv.Itoa(m.Attempts)})

@@ -258,21 +258,13 @@ func paymentKeyBR(k string) string {
 }
 
 // portalOrderAction runs an action on an order (POST
-// /portal/orders/:token/:action) and shows the order again: after
-// success by a redirect (reloading does not repeat it), after a refusal
-// with the API route's text.
-func (s *Portal) portalOrderAction(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
-	token, action := ps.ByName("token"), ps.ByName("action")
-	api := map[string]string{"charge": "/generate_charge", "cancel_charge": "/cancel_charge",
-		"invoice": "/generate_nf", "cancel_invoice": "/cancel_nf",
-		// A correction letter has no API route: its refusals are the
-		// authority's and fincom's own, answered as /cancel_nf answers them.
-		"correct": "/cancel_nf", "substitute": "/cancel_nf", "refund": "/refund_charge"}[action]
-	if api == "" {
-		http.NotFound(w, r)
-		return
-	}
+// /portal/orders/:token/ACTION) and shows the order again: after success
+// by a redirect (reloading does not repeat it), after a refusal with the
+// text of the API route of the same action (its form's Act).
+func (s *Portal) portalOrderAction(w http.ResponseWriter, r *http.Request, ps httprouter.Params, action string) {
+	token := ps.ByName("token")
 	s.withSession(func(p *portalRequest) {
+		api := p.r.Context().Value(formKey{}).(Form).Act
 		var err error
 		switch action {
 		case "charge":

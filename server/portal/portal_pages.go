@@ -27,19 +27,13 @@ func (s *Portal) Routes(r *httprouter.Router) {
 	r.GET("/portal/", s.withSession(s.portalHome))
 	r.GET("/portal/units", s.withSession(s.portalUnits))
 	r.GET("/portal/profile", s.withSession(s.portalProfile))
-	r.POST("/portal/profile/tokens", s.withSession(s.portalCreateToken))
-	r.POST("/portal/profile/tokens/revoke", s.withSession(s.portalRevokeToken))
-	r.POST("/portal/logout", s.withSession(s.portalLogout))
 	r.GET("/portal/users", s.withSession(func(p *portalRequest) { s.usersPage(p, http.StatusOK, render.PortalUserForm{}, "", "") }))
-	r.POST("/portal/users", s.withSession(s.portalCreateUser))
-	r.POST("/portal/users/role", s.withSession(s.portalSetRole))
 	r.GET("/portal/orders", s.withSession(s.portalOrders))
 	r.GET("/portal/orders/:token", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
 		s.withSession(func(p *portalRequest) {
 			s.portalOrderPage(p, ps.ByName("token"), portalOrderDone[r.URL.Query().Get("feito")], "", http.StatusOK)
 		})(w, r, ps)
 	})
-	r.POST("/portal/orders/:token/:action", s.portalOrderAction)
 	r.GET("/portal/overdue", s.withSession(func(p *portalRequest) {
 		notice := ""
 		if p.r.URL.Query().Get("enviado") == "1" {
@@ -47,39 +41,26 @@ func (s *Portal) Routes(r *httprouter.Router) {
 		}
 		s.overduePage(p, http.StatusOK, notice, "")
 	}))
-	r.POST("/portal/overdue", s.portalRemind)
 	r.GET("/portal/contacts", s.withSession(func(p *portalRequest) {
 		notice := map[string]string{"1": "Contato cadastrado.", "2": "Contato alterado."}[p.r.URL.Query().Get("criado")]
 		s.contactsPage(p, http.StatusOK, render.PortalContactForm{}, "", "", notice)
 	}))
-	r.POST("/portal/contacts", s.withSession(s.portalCreateContact))
 	r.GET("/portal/cep", s.withSession(s.portalCEP))
 	r.GET("/portal/contacts/:token", s.withToken(func(p *portalRequest, token string) { s.contactPage(p, token, http.StatusOK, nil, "", "") }))
-	r.POST("/portal/contacts/:token", s.withToken(s.portalEditContact))
 	r.GET("/portal/products", s.withSession(func(p *portalRequest) {
 		notice := map[string]string{"1": "Produto ou serviço cadastrado.", "2": "Produto ou serviço alterado."}[p.r.URL.Query().Get("criado")]
 		s.productsPage(p, http.StatusOK, render.PortalProductForm{}, "", "", notice)
 	}))
-	r.POST("/portal/products", s.withSession(s.portalCreateProduct))
 	r.GET("/portal/products/:token", s.withToken(func(p *portalRequest, token string) { s.productPage(p, token, http.StatusOK, nil, "", "") }))
-	r.POST("/portal/products/:token", s.withToken(s.portalEditProduct))
 	r.GET("/portal/contracts", s.withSession(func(p *portalRequest) {
 		notice := map[string]string{"1": "Contrato criado como rascunho.", "active": "Contrato em vigor.", "cancelled": "Contrato cancelado.",
 			"alterado": "Contrato alterado."}[p.r.URL.Query().Get("criado")]
 		s.contractsPage(p, http.StatusOK, render.PortalContractForm{}, "", "", notice)
 	}))
-	r.POST("/portal/contracts", s.withSession(s.portalCreateContract))
 	r.GET("/portal/contracts/:token/document", s.withToken(s.portalContractDocument))
 	r.GET("/portal/contracts/:token", s.withToken(func(p *portalRequest, token string) { s.contractPage(p, token, http.StatusOK, nil, "", "") }))
-	r.POST("/portal/contracts/:token", s.withToken(s.portalEditContract))
-	r.POST("/portal/contracts/:token/status", s.withToken(s.portalContractStatus))
 	r.GET("/portal/new-order", s.withSession(func(p *portalRequest) { s.newOrderPage(p, http.StatusOK, render.PortalOrderForm{}, "", "") }))
-	r.POST("/portal/new-order", s.withSession(s.portalNewOrder))
 	r.GET("/portal/import", s.withSession(func(p *portalRequest) { s.importPage(p, http.StatusOK, nil, "") }))
-	r.POST("/portal/import/statement", s.withSession(s.portalImportStatement))
-	r.POST("/portal/import/return", s.withSession(s.portalImportReturn))
-	r.POST("/portal/import/nfe", s.withSession(s.portalImportNotes))
-	r.POST("/portal/overdue/:token/resend", s.portalResend)
 	r.GET("/portal/transactions", s.withSession(func(p *portalRequest) {
 		notice := ""
 		switch p.r.URL.Query().Get("feito") {
@@ -92,10 +73,7 @@ func (s *Portal) Routes(r *httprouter.Router) {
 		}
 		s.transactionsPage(p, http.StatusOK, notice, "")
 	}))
-	r.POST("/portal/transactions", s.withSession(s.portalNewEntry))
-	r.POST("/portal/transactions/:token/pay", s.portalPayEntry)
 	r.GET("/portal/transactions/:token", s.withToken(func(p *portalRequest, token string) { s.entryPage(p, token, http.StatusOK, nil, "", "") }))
-	r.POST("/portal/transactions/:token", s.withToken(s.portalEditEntry))
 	r.GET("/portal/statement", s.withSession(func(p *portalRequest) {
 		notice := ""
 		switch p.r.URL.Query().Get("feito") {
@@ -107,13 +85,13 @@ func (s *Portal) Routes(r *httprouter.Router) {
 		}
 		s.statementPage(p, http.StatusOK, notice, "")
 	}))
-	r.POST("/portal/statement/:token", s.portalReconcile)
 	r.GET("/portal/dre", s.withSession(s.drePage))
 	r.GET("/portal/accountant", s.withSession(s.portalAccountantPackage))
 	r.GET("/portal/inbox", s.withSession(s.inboxPage))
 	r.GET("/portal/outbox", s.withSession(s.outboxPage))
 	r.GET("/portal/webhooks", s.withSession(s.webhooksPage))
 	r.GET("/portal/audit", s.withSession(s.auditPage))
+	s.registerForms(r)
 }
 
 // portalHome: GET /portal/, the month at a glance of one unit: its cash

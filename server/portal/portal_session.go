@@ -390,7 +390,7 @@ func (s *Portal) withSession(h func(p *portalRequest)) httprouter.Handle {
 		}
 		// Every change made through the portal is audited under the user.
 		p.ctx = store.WithAudit(r.Context(), store.PortalActor(sess.User), "portal:"+strings.TrimPrefix(r.URL.Path, "/portal"), "", p.unit.ID)
-		if r.Method == http.MethodPost && !p.mayPost() {
+		if r.Method == http.MethodPost && !s.mayPost(p) {
 			p.page(s, http.StatusForbidden, "units", "Sem permissão", "", []render.PortalUnit{}, "", roleRefusal(p.role))
 			return
 		}

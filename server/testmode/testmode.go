@@ -133,7 +133,7 @@ func (s *Mode) testClock(r *web.Request, q *clockRequest) (any, error) {
 // consuming them.
 func (s *Mode) testOutbox(r *web.Request) (any, error) {
 	s.WaitMail()
-	mails, err := r.DB.Outbox(r.Ctx, 500)
+	mails, err := r.DB.Outbox(r.Ctx, store.EveryUnit, 500)
 	for i := range mails {
 		mails[i] = s.Unseal(mails[i])
 	}
@@ -558,7 +558,7 @@ const testDomainTTL = 24 * time.Hour
 // testWebhooks (test mode) answers the delivery log of every unit's
 // webhooks, without consuming anything.
 func (s *Mode) testWebhooks(r *web.Request) (any, error) {
-	list, _, err := r.DB.Deliveries(r.Ctx, 0, store.Page{Number: 1, Size: 500})
+	list, _, err := r.DB.Deliveries(r.Ctx, store.EveryUnit, store.Page{Number: 1, Size: 500})
 	return list, err
 }
 

@@ -1,6 +1,7 @@
 package testmode
 
 import (
+	"fincom/server/access"
 	"fincom/server/billing"
 	"fincom/server/fiscal/localauth"
 	"fincom/server/web"
@@ -39,21 +40,21 @@ func (s *Mode) TestRoutes() []web.Route {
 					`{"service": "NFeConsultaProtocolo4", "message": "consSitNFe", "key": "35261111222333000181550010000000011369774324", "code": "100"}]}`}},
 		{Path: "/_test/psp", Do: web.Handle(s.testPSP), Auth: web.AuthDomain, Texts: web.TextsDefault, Errs: web.Answers(errPSPMode),
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "mode": "online", "drop_webhooks": 1}`, Tag: web.TagTestMode, Summary: "Make the domain's local PSP answer, answer slowly or go offline, lose its next webhooks, refuse refunds.", Desc: docTestPSP, Resp: pspMode{}}},
-		{Path: "/_test/pix_automatico", Do: web.Handle(s.testPixAutomatico), Texts: web.TextsContract,
+		{Path: "/_test/pix_automatico", Do: web.Handle(s.testPixAutomatico), Texts: web.TextsContract, Write: true, Area: access.Sales,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000016", "decision": "approve"}`, Tag: web.TagTestMode, Summary: "The payer approves or rejects a contract's PIX automático recurrence at the domain's local PSP.", Desc: docTestPixAutomatico, Resp: web.WithMessage{Data: store.PixRecurrence{}}}},
 		{Path: "/_test/psp_poll", Do: web.Plain(s.testPSPPoll), Auth: web.AuthDomain, Texts: web.TextsDefault,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b"}`, Tag: web.TagTestMode, Summary: "Run the domain's PSP poll now: payments whose webhook was lost are applied, refunds followed.", Resp: web.WithMessage{Data: map[string]string{}}}},
-		{Path: "/_test/refuse_charge", Do: web.Handle(s.testRefuseCharge), Texts: web.TextsDefault, Errs: web.OrderErrs,
+		{Path: "/_test/refuse_charge", Do: web.Handle(s.testRefuseCharge), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true, Area: access.Charges,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000023", "reason": "Título recusado pelo banco (código 03)"}`, Tag: web.TagTestMode, Summary: "Refuse an order's open charge, as a card issuer would.", Resp: web.Done}},
 		{Path: "/_test/reset", Do: web.Handle(s.testReset), Auth: web.AuthDomain, Texts: web.TextsDefault, Errs: web.ErrMap{{store.ErrBadSnapshot, errSnapshot}},
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "name": "antes-do-pagamento"}`, Tag: web.TagTestMode, Summary: "Reset the domain to a named snapshot, or to empty (units, tokens and users kept).", Resp: web.WithMessage{Data: map[string]string{}}}},
-		{Path: "/_test/pay_charge", Do: web.Handle(s.testPayCharge), Texts: web.TextsDefault, Errs: append(web.Answers(web.ErrInvalidValue), web.ErrMap{{store.ErrNotFound, store.ErrNothingToPay}}...),
+		{Path: "/_test/pay_charge", Do: web.Handle(s.testPayCharge), Texts: web.TextsDefault, Errs: append(web.Answers(web.ErrInvalidValue), web.ErrMap{{store.ErrNotFound, store.ErrNothingToPay}}...), Write: true, Area: access.Charges,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000024", "amount": "1500.00"}`, Tag: web.TagTestMode, Summary: "Pay an order's charge: in full, partial, over, or late with fine and interest.", Desc: docTestPayCharge, Resp: web.WithMessage{Data: store.Payment{}}}},
-		{Path: "/_test/pay_pix", Do: web.Handle(s.testPayPix), Texts: web.TextsDefault, Errs: web.ErrMap{{store.ErrNotFound, store.ErrNothingToPay}},
+		{Path: "/_test/pay_pix", Do: web.Handle(s.testPayPix), Texts: web.TextsDefault, Errs: web.ErrMap{{store.ErrNotFound, store.ErrNothingToPay}}, Write: true, Area: access.Charges,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000025"}`, Tag: web.TagTestMode, Summary: "Pay an order's PIX charge at the domain's local PSP: any amount, the webhook twice or lost.", Desc: docTestPayPix, Resp: web.WithMessage{Data: billing.TestPixPayment{}}}},
-		{Path: "/_test/bank_return", Do: web.Handle(s.testBankReturn), Texts: web.TextsDefault, Errs: web.ErrMap{{store.ErrNotFound, store.ErrNothingToPay}},
+		{Path: "/_test/bank_return", Do: web.Handle(s.testBankReturn), Texts: web.TextsDefault, Errs: web.ErrMap{{store.ErrNotFound, store.ErrNothingToPay}}, Write: true, Area: access.Charges,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000026"}`, Tag: web.TagTestMode, Summary: "The CNAB 240 return file the simulated bank sends when an order's boleto is paid.", Desc: docTestBankReturn, Raw: "text/plain"}},
-		{Path: "/_test/overdue_charge", Do: web.Handle(s.testOverdueCharge), Texts: web.TextsDefault, Errs: web.OrderErrs,
+		{Path: "/_test/overdue_charge", Do: web.Handle(s.testOverdueCharge), Texts: web.TextsDefault, Errs: web.OrderErrs, Write: true, Area: access.Charges,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000027"}`, Tag: web.TagTestMode, Summary: "Make an order's open charges overdue now.", Resp: web.WithMessage{Data: map[string]int{}}}},
 		{Path: "/_test/domains", Do: web.Handle(s.testDomains), Auth: web.AuthPublic, Texts: web.TextsDefault, Errs: append(web.Answers(errInvalidLabel), web.Answers(errSnapshot, web.TextsDefault.Invalid)...),
 			Doc: web.Doc{Example: `{"label": "ci-pedidos"}`, Tag: web.TagTestMode, Summary: "Create a throw-away domain with one unit (optionally from another domain's snapshot); answers its tokens.", Resp: testDomain{}}},
