@@ -1,12 +1,14 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
 
 	"fincom/server/web"
+	"fincom/store"
 )
 
 // TestEveryRouteRefusesForeignTokens walks the route table: on every
@@ -116,7 +118,7 @@ func TestRecordsOfAnotherUnitAreNotFound(t *testing.T) {
 // payment methods, users, category groups) are the same for every unit by
 // design and are not A's records.
 func TestListingsShowNoSiblingUnit(t *testing.T) {
-	s, _ := newTestModeServer(t)
+	s, ds := newTestModeServer(t)
 	h := s.Handler()
 	leak := map[string]string{"unit A's token": fx.tokens["unitA"]}
 	for _, name := range []string{"contact1", "contact2", "contactInactive", "category1", "project1", "product1", "service1", "account1"} {
@@ -152,28 +154,58 @@ func TestListingsShowNoSiblingUnit(t *testing.T) {
 	json.Unmarshal(rec.Body.Bytes(), &screening)
 	keep("screening", screening["token"])
 
-	unitB := `"access_token":"{{access}}","unit_token":"{{unitB}}"`
-	body := `{` + unitB + `,"date_from":"2026-01-01","date_to":"2026-12-31","from_date":"2026-01-01","to_date":"2026-12-31",` +
-		`"initial_date":"2026-01-01","final_date":"2026-12-31","year":2026,"type_data":"quantity","type":"in","group_bank":"CB","cnpj":"11444777000161"}`
+	// The operator's token on unit B, and the token of a user given unit
+	// B alone.
 	checked := 0
-	for i := range s.routes {
-		rt := &s.routes[i]
-		if rt.Auth == web.AuthPublic || rt.Auth == web.AuthDomain || rt.MethodOf() != http.MethodPost {
-			continue
-		}
-		rec := do(h, http.MethodPost, rt.Path, body)
-		checked++
-		for what, tok := range leak {
-			if strings.Contains(rec.Body.String(), tok) {
-				t.Errorf("%s with unit B shows unit A's %s: %s", rt.Path, what, rec.Body.String())
+	for _, access := range []string{fx.tokens["access"], userToken(t, ds, "bruno@acme.com.br", store.RoleOwner, fx.tokens["unitB"])} {
+		unitB := `"access_token":"` + access + `","unit_token":"{{unitB}}"`
+		body := `{` + unitB + `,"date_from":"2026-01-01","date_to":"2026-12-31","from_date":"2026-01-01","to_date":"2026-12-31",` +
+			`"initial_date":"2026-01-01","final_date":"2026-12-31","year":2026,"type_data":"quantity","type":"in","group_bank":"CB","cnpj":"11444777000161"}`
+		for i := range s.routes {
+			rt := &s.routes[i]
+			if rt.Auth == web.AuthPublic || rt.Auth == web.AuthDomain || rt.MethodOf() != http.MethodPost {
+				continue
+			}
+			rec := do(h, http.MethodPost, rt.Path, body)
+			checked++
+			for what, tok := range leak {
+				if strings.Contains(rec.Body.String(), tok) {
+					t.Errorf("%s with unit B shows unit A's %s: %s", rt.Path, what, rec.Body.String())
+				}
 			}
 		}
 	}
-	if checked < 90 {
+	if checked < 180 {
 		t.Fatalf("only %d routes called", checked)
 	}
 	// And unit A's own audit log does show its changes.
 	if got := post(t, h, "/list_audit", `{`+auth+`}`)["data"].([]any); len(got) < 5 {
 		t.Fatalf("unit A's audit log: %v", got)
 	}
+}
+
+// userToken makes, in acme, a user with role on one unit (every unit:
+// "") and answers an access token it made.
+func userToken(t *testing.T, ds *store.Domains, email string, role store.Role, unitToken string) string {
+	t.Helper()
+	ctx := context.Background()
+	db, release := acquire(t, ds)
+	defer release()
+	var unitID int64
+	if unitToken != "" {
+		u, err := db.UnitByToken(ctx, unitToken)
+		if err != nil {
+			t.Fatal(err)
+		}
+		unitID = u.ID
+	}
+	u, err := db.CreateUserAs(ctx, "Pessoa "+email, email, role, unitID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, err := db.CreateUserToken(ctx, u.ID, "token de "+email)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return token
 }

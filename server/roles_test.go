@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"testing"
@@ -15,25 +14,9 @@ import (
 // access token each made, by role.
 func roleTokens(t *testing.T, ds *store.Domains) map[store.Role]string {
 	t.Helper()
-	ctx := context.Background()
-	db, release, err := ds.Acquire(ctx, "acme")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer release()
-	a, err := db.UnitByToken(ctx, fx.tokens["unitA"])
-	if err != nil {
-		t.Fatal(err)
-	}
 	out := map[store.Role]string{}
 	for _, role := range store.Roles {
-		u, err := db.CreateUserAs(ctx, "Pessoa "+string(role), string(role)+"@acme.com.br", role, a.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if out[role], err = db.CreateUserToken(ctx, u.ID, "token de "+string(role)); err != nil {
-			t.Fatal(err)
-		}
+		out[role] = userToken(t, ds, string(role)+"@acme.com.br", role, fx.tokens["unitA"])
 	}
 	return out
 }
