@@ -20,8 +20,14 @@ import (
 //     revoked, a user deactivated or a role taken away through this server
 //     stops the next request.
 //   - A change made by another process on the same file (the CLI while the
-//     server runs) is not seen by this writer: what is kept lives at most
-//     authKeep of real time, so such a change holds within that.
+//     server runs) is not seen by this writer. Before a kept access is
+//     answered, a connection of its own asks SQLite whether any other
+//     connection committed since it last asked (PRAGMA data_version, a
+//     read of memory SQLite shares between processes); when one did, it
+//     reads the auth_changes count, and drops what is kept when that
+//     moved. So `fincom token revoke` holds from the first request after
+//     it exits, and a busy server pays one pragma a request.
+//   - Whatever else, an access is kept at most authKeep of real time.
 //
 // Refusals are never kept: an unknown token is looked up each time.
 type authCache struct {
@@ -31,6 +37,15 @@ type authCache struct {
 	// seen is the auth_changes count the writer last read (-1: none);
 	// the writer goroutine's own.
 	seen int64
+
+	// The watch on other connections' commits (fresh): its connection,
+	// the data_version it last read and the auth_changes count it last
+	// read then, under watchMu.
+	watchMu    sync.Mutex
+	watch      *sql.Conn
+	version    int64
+	watchSeen  int64
+	watchBuilt bool
 }
 
 type authKey struct{ hash, unit string }
@@ -49,7 +64,7 @@ const (
 	authKept = 4096
 )
 
-func newAuthCache() *authCache { return &authCache{seen: -1} }
+func newAuthCache() *authCache { return &authCache{seen: -1, watchSeen: -1} }
 
 // get answers the access kept for key, if it is still good; gen is the
 // generation read before the caller's own query would run.
@@ -84,6 +99,57 @@ func (db *DB) authChanges(ctx context.Context, tx *sql.Tx) (int64, error) {
 	var n int64
 	err := db.queryRow(ctx, tx, sqlAuthChanges).Scan(&n)
 	return n, err
+}
+
+// fresh moves the cache's generation when another connection committed a
+// change to what kept access is read from since it last looked (the
+// comment above authCache); r is the reader pool its connection is drawn
+// from, once, and kept.
+func (c *authCache) fresh(ctx context.Context, r *sql.DB) error {
+	c.watchMu.Lock()
+	defer c.watchMu.Unlock()
+	if c.watch == nil {
+		conn, err := r.Conn(ctx)
+		if err != nil {
+			return err
+		}
+		c.watch = conn
+	}
+	var v int64
+	if err := c.watch.QueryRowContext(ctx, `PRAGMA data_version`).Scan(&v); err != nil {
+		return c.dropWatch(err)
+	}
+	if c.watchBuilt && v == c.version {
+		return nil
+	}
+	var n int64
+	if err := c.watch.QueryRowContext(ctx, sqlAuthChanges).Scan(&n); err != nil {
+		return c.dropWatch(err)
+	}
+	if n != c.watchSeen {
+		c.gen.Add(1)
+	}
+	c.version, c.watchSeen, c.watchBuilt = v, n, true
+	return nil
+}
+
+// dropWatch gives the watch's connection back after a failure (the next
+// request draws another) and answers err.
+func (c *authCache) dropWatch(err error) error {
+	c.watch.Close()
+	c.watch, c.watchBuilt = nil, false
+	c.gen.Add(1)
+	return err
+}
+
+// closeWatch gives the watch's connection back (the domain closes).
+func (c *authCache) closeWatch() {
+	c.watchMu.Lock()
+	defer c.watchMu.Unlock()
+	if c.watch != nil {
+		c.watch.Close()
+		c.watch, c.watchBuilt = nil, false
+	}
 }
 
 func (c *authCache) changed(n int64) {

@@ -121,8 +121,10 @@ func openDB(path string, durability Durability) (w, r *sql.DB, err error) {
 		w.Close()
 		return nil, nil, fmt.Errorf("open readers: %w", err)
 	}
-	r.SetMaxOpenConns(readers)
-	r.SetMaxIdleConns(readers)
+	// One more connection than readers: the access watch holds one
+	// (authCache.fresh).
+	r.SetMaxOpenConns(readers + 1)
+	r.SetMaxIdleConns(readers + 1)
 	return w, r, nil
 }
 
@@ -263,6 +265,7 @@ func (db *DB) Close() error {
 		db.search.Close()
 	}
 	db.stmtMu.Unlock()
+	db.access.closeWatch()
 	err := db.r.Close()
 	// The WAL's owner, if another, checkpoints what it has copied.
 	if !db.walOwned {

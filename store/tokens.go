@@ -155,6 +155,9 @@ func (db *DB) Authenticate(ctx context.Context, accessToken, unitToken string) (
 	// Kept in memory while nothing it was read from changes (auth_cache.go).
 	want := hashToken(accessToken)
 	key := authKey{string(want), unitToken}
+	if err := db.access.fresh(ctx, db.r); err != nil {
+		return Access{}, wrap("authenticate", err)
+	}
 	gen := db.access.gen.Load()
 	if a, ok := db.access.get(key, gen); ok {
 		return a, nil
