@@ -285,13 +285,15 @@ func New(domains *store.Domains, system *store.System, cfg Config) (*Server, err
 	a := &api.API{Domains: domains, Log: cfg.Logger, Render: r, Links: links, Billing: cfg.Billing, Invoices: cfg.Invoices,
 		Limiter: limiter, TestMode: cfg.TestMode, WebhookAllowPrivate: cfg.WebhookAllowPrivate || cfg.TestMode}
 	pages := &paypage.Pages{Domains: domains, Render: r, Billing: cfg.Billing, Invoices: cfg.Invoices, Limiter: limiter, TestMode: cfg.TestMode}
+	// The API's and the portal's uploads share one budget.
+	uploads := web.NewUploadBudget(cfg.UploadMemory, cfg.MaxMultipartBytes)
 	m := &web.Mux{MaxJSON: cfg.MaxJSONBytes, MaxMultipart: cfg.MaxMultipartBytes, Domains: domains, System: system, Log: cfg.Logger,
-		Uploads:   web.NewUploadBudget(cfg.UploadMemory, cfg.MaxMultipartBytes),
+		Uploads:   uploads,
 		HTMLError: pages.ErrorPage}
 	s := &Server{cfg: cfg, domains: domains, system: system, log: cfg.Logger, mux: m, api: a, pageCSP: r.PageCSP()}
 	s.routes = append(a.RouteTable(), pages.Routes()...)
 	s.portal = portal.New(&portal.Portal{Domains: domains, System: system, Log: cfg.Logger, Render: r, Links: links, Billing: cfg.Billing, Invoices: cfg.Invoices,
-		PublicURL: cfg.PublicURL, LinkKeys: cfg.LinkKeys, TestMode: cfg.TestMode, APIRoutes: s.routes})
+		PublicURL: cfg.PublicURL, LinkKeys: cfg.LinkKeys, TestMode: cfg.TestMode, APIRoutes: s.routes, Uploads: uploads})
 	if cfg.TestMode {
 		s.test = testmode.New(testmode.Mode{Mux: m, Domains: domains, Billing: cfg.Billing, Invoices: cfg.Invoices, Keyring: cfg.Keyring, RunDay: cfg.RunDay, Wake: cfg.Wake,
 			WaitMail: s.portal.WaitLoginMail, Unseal: s.portal.Unsealed}, cfg.Seed)

@@ -157,3 +157,36 @@ func TestConcurrentUploadsStayInBudget(t *testing.T) {
 		t.Fatalf("heap in use grew by %d MiB for a budget of %d MiB", grew>>20, budget>>20)
 	}
 }
+
+// TestPortalUploadsLeaveNoFiles: the portal's uploads (a statement, a
+// return file, notes) are read in memory as the API's are: none, sent with
+// its form's token or without, over the limit, or to a sign-in form that
+// takes no file, leaves a file in the temporary directory.
+func TestPortalUploadsLeaveNoFiles(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	s, ds := newTestServer(t)
+	b := signedIn(t, s, ds)
+	session := csrf(t, b.do("GET", "/portal/import", nil).Body.String())
+	unit := "?unit=" + fx.tokens["unitA"]
+	big := func(n int) namedFile { return namedFile{"extrato.ofx", bytes.Repeat([]byte("OFXHEADER:100\n"), n/14)} }
+	for _, c := range []struct {
+		name, path string
+		fields     map[string]string
+		file       namedFile
+		want       int
+	}{
+		{"a 6 MiB statement", "/portal/import/statement" + unit, map[string]string{"csrf": session, "account": fx.tokens["account1"]}, big(6 << 20), 400},
+		{"6 MiB of notes", "/portal/import/nfe" + unit, map[string]string{"csrf": session}, big(6 << 20), 200},
+		{"6 MiB without the form's token", "/portal/import/return" + unit, map[string]string{}, big(6 << 20), 403},
+		{"a body over the limit", "/portal/import/statement" + unit, map[string]string{"csrf": session}, big(9 << 20), 413},
+		{"6 MiB to the sign-in", "/portal/login", map[string]string{}, big(6 << 20), 403},
+	} {
+		if rec := b.uploadMany(c.path, c.fields, c.file); rec.Code != c.want {
+			t.Errorf("%s: %d, want %d\n%.300s", c.name, rec.Code, c.want, rec.Body)
+		}
+	}
+	if left := spills(t, tmp); len(left) > 0 {
+		t.Fatalf("left in the temporary directory: %v", left)
+	}
+}

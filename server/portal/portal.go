@@ -25,9 +25,10 @@ type Portal struct {
 	LinkKeys  *certs.Keyring
 	TestMode  bool
 	signIn    signInLimits
-	mailing   sync.WaitGroup // sign-in e-mails being queued (queueLoginLink)
-	queuing   chan struct{}  // their slots, maxQueuing
-	APIRoutes []web.Route    // a refusal is shown with the API route's own text
+	mailing   sync.WaitGroup    // sign-in e-mails being queued (queueLoginLink)
+	queuing   chan struct{}     // their slots, maxQueuing
+	APIRoutes []web.Route       // a refusal is shown with the API route's own text
+	Uploads   *web.UploadBudget // the memory uploads hold at once, the API's too
 }
 
 // New is the portal of p's services, with its own sign-in limits.

@@ -108,15 +108,30 @@ func (s *Portal) formToken(w http.ResponseWriter, r *http.Request) string {
 }
 
 // readPortalForm parses a portal form (at most maxPortalForm bytes), or
-// an upload's (multipart, at most maxPortalUpload, its file kept in
-// memory up to 1 MiB).
-func readPortalForm(w http.ResponseWriter, r *http.Request) error {
+// an upload's (multipart, at most maxPortalUpload, in memory alone within
+// the uploads' budget, as the API's: never spilled to a file); free gives
+// back what it holds, once the request is answered.
+func (s *Portal) readPortalForm(w http.ResponseWriter, r *http.Request) (free func(), err error) {
 	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") {
-		r.Body = http.MaxBytesReader(w, r.Body, maxPortalUpload)
-		return r.ParseMultipartForm(1 << 20)
+		return s.Uploads.ReadForm(w, r, maxPortalUpload)
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxPortalForm)
+	return func() {}, r.ParseForm()
+}
+
+// readSignInForm parses a sign-in form (at most maxPortalForm bytes):
+// never a multipart body, as no sign-in form sends a file.
+func readSignInForm(w http.ResponseWriter, r *http.Request) error {
+	if !strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
+		return http.ErrNotSupported
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, maxPortalForm)
 	return r.ParseForm()
+}
+
+// uploadsBusy answers a form that found no room in the uploads' budget.
+func uploadsBusy(w http.ResponseWriter) {
+	http.Error(w, "Há envios demais neste momento: tente de novo em instantes.", http.StatusServiceUnavailable)
 }
 
 // checkFormToken: a pre-session form's token must be its cookie's.
@@ -148,7 +163,7 @@ func (s *Portal) portalLogin(w http.ResponseWriter, r *http.Request, _ httproute
 		s.portalTooMany(w, r, wait)
 		return
 	}
-	if readPortalForm(w, r) != nil || !checkFormToken(r) {
+	if readSignInForm(w, r) != nil || !checkFormToken(r) {
 		s.portalForbidden(w, r)
 		return
 	}
@@ -281,7 +296,7 @@ func (s *Portal) portalLink(w http.ResponseWriter, r *http.Request, _ httprouter
 		s.portalTooMany(w, r, wait)
 		return
 	}
-	if readPortalForm(w, r) != nil || !checkFormToken(r) {
+	if readSignInForm(w, r) != nil || !checkFormToken(r) {
 		s.portalForbidden(w, r)
 		return
 	}
@@ -351,7 +366,14 @@ func (s *Portal) withSession(h func(p *portalRequest)) httprouter.Handle {
 		}
 		var tooBig *http.MaxBytesError
 		if r.Method == http.MethodPost {
-			err := readPortalForm(w, r)
+			free, err := s.readPortalForm(w, r)
+			if errors.Is(err, web.ErrUploadsBusy) {
+				uploadsBusy(w)
+				return
+			}
+			if err == nil {
+				defer free()
+			}
 			if !errors.As(err, &tooBig) && (err != nil || !sess.CheckCSRF(r.PostFormValue("csrf"))) {
 				s.portalForbidden(w, r)
 				return

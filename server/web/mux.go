@@ -26,7 +26,7 @@ type Mux struct {
 	System                *store.System
 	Log                   *slog.Logger
 	dec                   Decoder
-	Uploads               *uploadBudget
+	Uploads               *UploadBudget
 	Hooks                 Hooks                   // test mode's; nil outside it
 	HTMLError             func(error) RawResponse // the answer of a failed HTML route
 }

@@ -300,7 +300,7 @@ func (rt *Route) BodyErrors() []*Error {
 	}
 	// Any POST body may come as a multipart form (a JSON metadata part
 	// and files), so each may meet the form's own refusals.
-	out := []*Error{errBodyTooLarge, errInvalidMultipart, errTwoMetadata, errUploadsBusy}
+	out := []*Error{errBodyTooLarge, errInvalidMultipart, errTwoMetadata, ErrUploadsBusy}
 	if rt.Files != nil {
 		out = append(out, ErrFileTooLarge, rt.Files.err, errFileName)
 	}
