@@ -161,30 +161,21 @@ func TestReplicaSurvivesTheMachine(t *testing.T) {
 				t.Error("a domain created while serving is not in the bucket")
 			}
 			time.Sleep(4 * time.Second)
-			// The health answer shows each file's replica in step.
-			resp, err := client.Get(base + "/health")
-			if err != nil {
-				t.Fatal(err)
-			}
-			var health struct {
-				Data struct {
-					Status      string `json:"status"`
-					Replication []struct {
-						File, LocalTXID, ReplicaTXID string
-						LagSeconds                   int `json:"lag_seconds"`
-					} `json:"replication"`
-				} `json:"data"`
-			}
-			json.NewDecoder(resp.Body).Decode(&health)
-			resp.Body.Close()
+			// The health answer shows each file's replica in step to the
+			// technical token, and only the worst lag to anyone.
+			tec := jsonOut(t, cli(t, schema, data, "token", "tec", "--json"))["token_tec"].(string)
+			health := healthOf(t, base, tec)
 			inStep := false
 			for _, r := range health.Data.Replication {
 				if r.File == "acme.db" {
-					inStep = r.LagSeconds == 0
+					inStep = r.Lag == 0
 				}
 			}
 			if health.Data.Status != "ok" || !inStep || len(health.Data.Replication) != 3 {
 				t.Errorf("health: %+v", health.Data)
+			}
+			if anon := healthOf(t, base, ""); anon.Data.Status != "ok" || len(anon.Data.Replication) != 0 || anon.Data.WorstLag == nil {
+				t.Errorf("anonymous health: %+v", anon.Data)
 			}
 			// Restored online from its own replica (the server holds the
 			// directory): the domain swapped in stays replicated.
@@ -321,22 +312,9 @@ func TestReplicaBehindIsReported(t *testing.T) {
 			t.Fatalf("a write with the bucket gone: %d %v", code, m)
 		}
 	}
+	tec := jsonOut(t, cli(t, schema, data, "token", "tec", "--json"))["token_tec"].(string)
 	health := func() (string, int) {
-		resp, err := http.Get(base + "/health")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		var h struct {
-			Data struct {
-				Status      string `json:"status"`
-				Replication []struct {
-					File string `json:"file"`
-					Lag  int    `json:"lag_seconds"`
-				} `json:"replication"`
-			} `json:"data"`
-		}
-		json.NewDecoder(resp.Body).Decode(&h)
+		h := healthOf(t, base, tec)
 		lag := 0
 		for _, r := range h.Data.Replication {
 			if r.File == "acme.db" {
@@ -442,4 +420,39 @@ func TestReplicatorFollowsTheDirectory(t *testing.T) {
 	if got := fmt.Sprint(files()); got != "[acme.db]" || fileExistsAt(filepath.Join(data, ".beta.db-litestream")) {
 		t.Fatalf("after beta went: %s", got)
 	}
+}
+
+// healthAnswer is what the replication tests read of /health.
+type healthAnswer struct {
+	Data struct {
+		Status      string `json:"status"`
+		WorstLag    *int   `json:"replication_lag_seconds"`
+		Replication []struct {
+			File string `json:"file"`
+			Lag  int    `json:"lag_seconds"`
+		} `json:"replication"`
+	} `json:"data"`
+}
+
+// healthOf asks the server at base for its health, with the technical
+// token tec as a bearer (anonymous when "").
+func healthOf(t *testing.T, base, tec string) healthAnswer {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, base+"/health", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tec != "" {
+		req.Header.Set("Authorization", "Bearer "+tec)
+	}
+	resp, err := (&http.Client{Timeout: 5 * time.Second}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var h healthAnswer
+	if err := json.NewDecoder(resp.Body).Decode(&h); err != nil {
+		t.Fatal(err)
+	}
+	return h
 }

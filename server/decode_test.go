@@ -214,3 +214,32 @@ func TestFormatErrorNamesField(t *testing.T) {
 		{name: "alias as sent", path: "/get_categories", body: `{` + auth + `,"module_type":7}`, status: 400, text: "Invalid parameter format", check: named("module_type")},
 	})
 }
+
+// TestHealthNamesNoTenant: anonymous, /health says whether the server
+// serves and nothing of what it holds; the technical token as a bearer
+// also gets the open domains; any other Authorization is refused.
+func TestHealthNamesNoTenant(t *testing.T) {
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	get := func(auth string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest(http.MethodGet, web.Prefix+"/health", nil)
+		if auth != "" {
+			req.Header.Set("Authorization", auth)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		checkContract("GET", web.Prefix+"/health", nil, rec)
+		return rec
+	}
+	if rec := get(""); rec.Code != 200 || strings.Contains(rec.Body.String(), "open_domains") || !strings.Contains(rec.Body.String(), `"status":"ok"`) {
+		t.Errorf("anonymous: %d %s", rec.Code, rec.Body)
+	}
+	if rec := get("Bearer " + fx.tokens["tec"]); rec.Code != 200 || !strings.Contains(rec.Body.String(), `"open_domains":`) {
+		t.Errorf("with the technical token: %d %s", rec.Code, rec.Body)
+	}
+	for _, bad := range []string{"Bearer " + fx.tokens["access"], "Bearer nada", "Basic " + fx.tokens["tec"]} {
+		if rec := get(bad); rec.Code != 401 || !strings.Contains(rec.Body.String(), web.TextHealthToken) {
+			t.Errorf("%q: %d %s", bad, rec.Code, rec.Body)
+		}
+	}
+}

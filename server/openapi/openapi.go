@@ -250,10 +250,21 @@ func Document(routes []web.Route) ([]byte, error) {
 		item[strings.ToLower(rt.MethodOf())] = op
 	}
 	paths["/health"] = map[string]any{"get": map[string]any{
-		"operationId": "health", "summary": "Liveness: the version, open domains, whether the data directory is writable.",
-		"description": "Needs no token. 200 while serving; 503 with the same data when the data directory cannot be written. HEAD answers the status alone.",
-		"tags":        []string{"Operations"}, "security": []any{},
+		"operationId": "health", "summary": "Liveness: the version, whether the data directory is writable, the worst replica's lag.",
+		"description": "Needs no token. 200 while serving; 503 with the same data when the data directory cannot be written. HEAD answers the status alone. " +
+			"With the technical token (`fincom token tec`) as `Authorization: Bearer …`, it also answers how many domains are open and each file's replica; " +
+			"an Authorization that is not that token is refused (401).",
+		"tags": []string{"Operations"}, "security": []any{},
+		"parameters": []any{map[string]any{"name": "Authorization", "in": "header", "required": false,
+			"description": "`Bearer` and the technical token, for the open domains and each file's replica.", "schema": map[string]any{"type": "string"}}},
 		"responses": map[string]any{
+			"401": map[string]any{"description": "The Authorization is not the technical token: `" + web.TextHealthToken + "`",
+				"x-fincom-texts": []string{web.TextHealthToken},
+				"content": map[string]any{"application/json": map[string]any{"schema": map[string]any{
+					"type": "object", "required": []string{"error", "success"}, "additionalProperties": false,
+					"properties": map[string]any{"success": map[string]any{"type": "boolean", "const": false, "description": "false."},
+						"error": map[string]any{"type": "string", "description": "Why."}},
+				}}}},
 			"200": map[string]any{"description": "Serving.", "content": map[string]any{"application/json": map[string]any{"schema": g.successSchema(web.HealthData{})}}},
 			"503": map[string]any{"description": "The data directory is not writable (success false, the same data).", "content": map[string]any{"application/json": map[string]any{"schema": map[string]any{
 				"type": "object", "required": []string{"data", "success"}, "additionalProperties": false,

@@ -157,13 +157,21 @@ func WriteJSON(w http.ResponseWriter, status int, body any) {
 	hw.Write(append(b, '\n'))
 }
 
+// TextHealthToken answers a health check whose Authorization is not the
+// technical token.
+const TextHealthToken = "Invalid token. Send the technical token (fincom token tec) as Authorization: Bearer, or no Authorization."
+
 // HealthData is the answer of GET /api/v1/health.
 type HealthData struct {
-	Status      string `json:"status" doc:"ok; replica behind when a replica lags; data dir not writable (503)."`
-	Version     string `json:"version" doc:"The server's version."`
-	DataDirOK   bool   `json:"data_dir_ok" doc:"true: the data directory can be written."`
-	OpenDomains int    `json:"open_domains" doc:"How many domain files are open."`
+	Status    string `json:"status" doc:"ok; replica behind when a replica lags; data dir not writable (503)."`
+	Version   string `json:"version" doc:"The server's version."`
+	DataDirOK bool   `json:"data_dir_ok" doc:"true: the data directory can be written."`
+	// ReplicaLag is the worst file's, replicating.
+	ReplicaLag *int `json:"replication_lag_seconds,omitempty" doc:"How far behind the most lagging replica is, in seconds (serve --replicate); absent without replication."`
+	// OpenDomains and Replication name what the server holds: they are
+	// answered to the technical token alone (Authorization: Bearer).
+	OpenDomains *int `json:"open_domains,omitempty" doc:"How many domain files are open; with the technical token only."`
 	// Replication is each file's replica (serve --replicate), absent
 	// without one.
-	Replication []replica.Status `json:"replication,omitempty" doc:"Each file's replica (serve --replicate); absent without one."`
+	Replication []replica.Status `json:"replication,omitempty" doc:"Each file's replica (serve --replicate); with the technical token only, absent without replication."`
 }

@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"os"
 	"strconv"
 	"strings"
 	"syscall"
@@ -46,21 +47,27 @@ var (
 var nonPublic = func() []netip.Prefix {
 	var out []netip.Prefix
 	for _, p := range []string{
-		"0.0.0.0/8",         // "this network", 0.0.0.0 included
-		"10.0.0.0/8",        // private
-		"100.64.0.0/10",     // carrier-grade NAT
-		"127.0.0.0/8",       // loopback
-		"169.254.0.0/16",    // link-local, cloud metadata services
-		"172.16.0.0/12",     // private
-		"192.0.0.0/24",      // protocol assignments
-		"192.168.0.0/16",    // private
-		"198.18.0.0/15",     // benchmarking
-		"224.0.0.0/4",       // multicast
-		"240.0.0.0/4",       // reserved, broadcast included
-		"::/128", "::1/128", // unspecified, loopback
-		"fc00::/7",  // unique local
-		"fe80::/10", // link-local
-		"ff00::/8",  // multicast
+		"0.0.0.0/8",      // "this network", 0.0.0.0 included
+		"10.0.0.0/8",     // private
+		"100.64.0.0/10",  // carrier-grade NAT
+		"127.0.0.0/8",    // loopback
+		"169.254.0.0/16", // link-local, cloud metadata services
+		"172.16.0.0/12",  // private
+		"192.0.0.0/24",   // protocol assignments
+		"192.168.0.0/16", // private
+		"198.18.0.0/15",  // benchmarking
+		"224.0.0.0/4",    // multicast
+		"240.0.0.0/4",    // reserved, broadcast included
+		"::/96",          // unspecified, loopback, IPv4-compatible (::a.b.c.d, deprecated)
+		"100::/64",       // discard
+		"2001::/32",      // Teredo: a tunnel to an IPv4 address it hides
+		"2001:db8::/32",  // documentation
+		"2002::/16",      // 6to4: a tunnel to the IPv4 address it carries
+		"64:ff9b:1::/48", // local-use NAT64
+		"fc00::/7",       // unique local
+		"fe80::/10",      // link-local
+		"fec0::/10",      // site-local (deprecated)
+		"ff00::/8",       // multicast
 	} {
 		out = append(out, netip.MustParsePrefix(p))
 	}
@@ -108,7 +115,10 @@ func CheckURL(raw string, allowPrivate bool) error {
 		return nil
 	}
 	host := strings.TrimSuffix(strings.ToLower(u.Hostname()), ".")
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+	if localNames[host] || strings.HasSuffix(host, ".localhost") {
+		return ErrNotPublic
+	}
+	if hosts, err := os.ReadFile(hostsFile); err == nil && inHosts(host, hosts) {
 		return ErrNotPublic
 	}
 	if a, err := netip.ParseAddr(host); err == nil && !Public(a) {
@@ -118,6 +128,41 @@ func CheckURL(raw string, allowPrivate bool) error {
 		return ErrNotPublic
 	}
 	return nil
+}
+
+// localNames are the names of this machine the hosts files of Linux
+// distributions hold (Debian's ip6-localhost, Red Hat's localhost6), which
+// a name server is never asked about.
+var localNames = map[string]bool{"localhost": true, "localhost.localdomain": true, "localhost6": true, "localhost6.localdomain6": true,
+	"ip6-localhost": true, "ip6-loopback": true, "ip6-localnet": true, "ip6-mcastprefix": true, "ip6-allnodes": true, "ip6-allrouters": true}
+
+// hostsFile is the machine's own names, which the resolver reads before
+// any name server.
+const hostsFile = "/etc/hosts"
+
+// inHosts reports whether the hosts file hosts gives host a non-public
+// address (the machine's own name, a name an operator pinned to the
+// private network).
+func inHosts(host string, hosts []byte) bool {
+	for line := range strings.SplitSeq(string(hosts), "\n") {
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		fields := strings.Fields(line)
+		if len(fields) < 2 {
+			continue
+		}
+		addr, err := netip.ParseAddr(fields[0])
+		if err != nil || Public(addr) {
+			continue
+		}
+		for _, name := range fields[1:] {
+			if strings.TrimSuffix(strings.ToLower(name), ".") == host {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // legacyIPv4 reads the forms of an IPv4 address that browsers and some

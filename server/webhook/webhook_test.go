@@ -28,6 +28,8 @@ func TestPublic(t *testing.T) {
 		"64:ff9b::a00:1": false, "64:ff9b::808:808": true, "64:ff9b::7f00:1": false,
 		"::1%lo": false, "fe80::1%eth0": false, "fd00:ec2::254%eth0": false, "2001:4860:4860::8888%eth0": false,
 		"::ffff:127.0.0.1": false, "::ffff:169.254.169.254": false, "::ffff:8.8.8.8": true,
+		"::127.0.0.1": false, "::8.8.8.8": false, "2002:7f00:1::1": false, "2002:808:808::1": false, "2001:db8::1": false,
+		"100::1": false, "2001:0:4136:e378::1": false, "64:ff9b:1::a00:1": false, "fec0::1": false,
 	} {
 		if got := Public(netip.MustParseAddr(addr)); got != want {
 			t.Errorf("Public(%s) = %v, want %v", addr, got, want)
@@ -44,6 +46,9 @@ func TestCheckURL(t *testing.T) {
 		"http://[fd00:ec2::254%25eth0]/": ErrNotPublic, "http://[::ffff:127.0.0.1]/": ErrNotPublic,
 		"http://[64:ff9b::a9fe:a9fe]/": ErrNotPublic, "http://2130706433/": ErrNotPublic, "http://0x7f.1/": ErrNotPublic,
 		"http://0251.0376.0251.0376/": ErrNotPublic, "http://[::ffff:a9fe:a9fe]/": ErrNotPublic,
+		"http://[::127.0.0.1]/": ErrNotPublic, "http://[2002:7f00:1::1]/": ErrNotPublic, "http://[2001:db8::1]/": ErrNotPublic,
+		"http://[100::1]/": ErrNotPublic, "http://ip6-localhost/": ErrNotPublic, "http://IP6-LOOPBACK./x": ErrNotPublic,
+		"http://localhost6/": ErrNotPublic,
 	} {
 		if got := CheckURL(raw, false); !errors.Is(got, want) {
 			t.Errorf("CheckURL(%s) = %v, want %v", raw, got, want)
@@ -152,5 +157,17 @@ func TestDeliveryTrustsCAFile(t *testing.T) {
 	}
 	if status, err := Post(context.Background(), NewClient(2*time.Second, true, pool), d, time.Now()); err != nil || status != 200 || hits.Load() != 1 {
 		t.Fatalf("with --ca-file: %d %v, hits %d", status, err, hits.Load())
+	}
+}
+
+// TestInHosts: a name the machine's hosts file gives a non-public address
+// is this machine's (or its network's), refused at registration.
+func TestInHosts(t *testing.T) {
+	hosts := []byte("127.0.0.1 localhost\n::1 ip6-localhost ip6-loopback # comment\n10.0.0.5 erp.interno Erp.Filial\n203.0.113.7 parceiro.example\n# 127.0.0.1 comentado\n")
+	for host, want := range map[string]bool{"ip6-localhost": true, "erp.interno": true, "erp.filial": true, "parceiro.example": false,
+		"comentado": false, "hooks.example.com": false} {
+		if got := inHosts(host, hosts); got != want {
+			t.Errorf("inHosts(%s) = %v, want %v", host, got, want)
+		}
 	}
 }
