@@ -80,7 +80,7 @@ func BenchmarkReplica(b *testing.B) {
 		rpo += time.Since(start)
 		out := filepath.Join(b.TempDir(), "acme.db")
 		start = time.Now()
-		if err := replica.Restore(ctx, conn, "acme.db", out, time.Time{}); err != nil {
+		if _, err := replica.Restore(ctx, conn, "acme.db", out, time.Time{}, replica.RestoreOptions{}); err != nil {
 			b.Fatal(err)
 		}
 		restore += time.Since(start)

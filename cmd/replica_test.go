@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"crypto/x509"
 	"database/sql"
@@ -15,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/superfly/ltx"
 
 	"fincom/server/certs"
 	"fincom/store"
@@ -194,7 +197,11 @@ func TestReplicaSurvivesTheMachine(t *testing.T) {
 			time.Sleep(4 * time.Second)
 			// The doctor compares each file with its replica: in step here,
 			// absent from another prefix.
-			doc := jsonOut(t, cli(t, schema, data, "doctor", "--replicate", url, "--json"))
+			doctor := []string{"doctor", "--replicate", url, "--json"}
+			if keyed {
+				doctor = append(doctor, "--replicate-key-file", key) // the marks are sealed
+			}
+			doc := jsonOut(t, cli(t, schema, data, doctor...))
 			if doc["status"] != "ok" || !strings.Contains(fmt.Sprint(doc["findings"]), "replica at transaction") {
 				t.Errorf("doctor --replicate: %v", doc)
 			}
@@ -428,8 +435,9 @@ type healthAnswer struct {
 		Status      string `json:"status"`
 		WorstLag    *int   `json:"replication_lag_seconds"`
 		Replication []struct {
-			File string `json:"file"`
-			Lag  int    `json:"lag_seconds"`
+			File    string `json:"file"`
+			Lag     int    `json:"lag_seconds"`
+			Problem string `json:"problem"`
 		} `json:"replication"`
 	} `json:"data"`
 }
@@ -455,4 +463,138 @@ func healthOf(t *testing.T, base, tec string) healthAnswer {
 		t.Fatal(err)
 	}
 	return h
+}
+
+// TestReplicaRollbackIsRefused: the bucket's owner cannot roll a sealed
+// replica back unseen. The newest objects deleted, a restore refuses and
+// names the transactions missing. The whole prefix put back as it was (its
+// older mark with it), the running server refuses to replicate onto it and
+// says so in its health, `doctor --replicate` reports it, and a restore
+// onto a new machine says which transaction it restored and refuses,
+// with --expect-txid, anything older than the operator's record.
+func TestReplicaRollbackIsRefused(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replicates for seconds")
+	}
+	endpoint, root, _ := s3Server(t, false)
+	schema := schemaForTest(t)
+	data := t.TempDir()
+	key := filepath.Join(t.TempDir(), "replica.key")
+	if _, err := certs.WriteKeyFile(key); err != nil {
+		t.Fatal(err)
+	}
+	url := "s3://fincom/roll?endpoint=" + endpoint + "&region=us-east-1&force-path-style=true"
+	env := []string{"FINCOM_REPLICATE=" + url, "FINCOM_REPLICATE_KEY_FILE=" + key}
+	access := jsonOut(t, cli(t, schema, data, "domain", "create", "acme", "--json"))["access_token"].(string)
+	unit := jsonOut(t, cli(t, schema, data, "unit", "create", "acme", "--name", "Loja", "--json"))["unit_token"].(string)
+	tec := jsonOut(t, cli(t, schema, data, "token", "tec", "--json"))["token_tec"].(string)
+	prefix := filepath.Join(root, "fincom", "roll")
+	copyTree := func(from, to string) {
+		t.Helper()
+		os.RemoveAll(to)
+		if out, err := exec.Command("cp", "-a", from, to).CombinedOutput(); err != nil {
+			t.Fatalf("cp: %v %s", err, out)
+		}
+	}
+	writes := func(base string, n int) {
+		t.Helper()
+		for i := range n {
+			code, m := postJSON(t, base+"/insert_income", fmt.Sprintf(`{"access_token":%q,"unit_token":%q,"description":"Venda %d","value":"10.00","due_date":"2026-11-20"}`, access, unit, i))
+			if code != 200 {
+				t.Fatalf("a write: %d %v", code, m)
+			}
+		}
+	}
+	stop := func(child *exec.Cmd) {
+		child.Process.Signal(os.Interrupt) // a last sync, then out
+		child.Wait()
+	}
+	child, base := startChild(t, data, env...)
+	writes(base, 5)
+	time.Sleep(3 * time.Second)
+	marked := func() ltx.TXID {
+		m, _, err := replica.OpenMarks(data).Get("acme.db")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.TXID
+	}
+	old := filepath.Join(t.TempDir(), "roll")
+	copyTree(prefix, old) // the prefix as it stood: the owner's copy
+	copied := marked()
+	writes(base, 5)
+	for i := 0; i < 100 && marked() <= copied; i++ {
+		time.Sleep(100 * time.Millisecond)
+	}
+	stop(child)
+	record := marked()
+	if copied == 0 || record <= copied {
+		t.Fatalf("the marks recorded: %s when copied, %s at the end", copied, record)
+	}
+	latest := record.String()
+
+	// The newest objects deleted: those of the last mark's transactions.
+	whole := filepath.Join(t.TempDir(), "roll")
+	copyTree(prefix, whole)
+	objects, _ := filepath.Glob(filepath.Join(prefix, "acme.db", "*", "*.ltx"))
+	deleted := 0
+	for _, o := range objects {
+		if _, maxTXID, err := ltx.ParseFilename(filepath.Base(o)); err == nil && maxTXID > copied {
+			os.Remove(o)
+			deleted++
+		}
+	}
+	if deleted == 0 {
+		t.Fatalf("no object past transaction %s among %v", copied, objects)
+	}
+	newMachine := filepath.Join(t.TempDir(), "maquina-nova", "data")
+	err := cliErr(t, schema, newMachine, "restore", "acme", "--from-replica", url, "--replicate-key-file", key)
+	if err == nil || !strings.Contains(err.Error(), "are gone") {
+		t.Fatalf("a restore from a replica missing its newest objects: %v", err)
+	}
+	copyTree(whole, prefix)
+
+	// The whole prefix rolled back.
+	copyTree(old, prefix)
+	child, base = startChild(t, data, env...)
+	writes(base, 1) // still answered: the WAL holds it
+	problem := ""
+	for i := 0; i < 50 && problem == ""; i++ {
+		for _, f := range healthOf(t, base, tec).Data.Replication {
+			if f.File == "acme.db" {
+				problem = f.Problem
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if !strings.Contains(problem, "rolled back") && !strings.Contains(problem, "older than what was written") {
+		t.Errorf("the running server on a rolled-back prefix: health says %q", problem)
+	}
+	stop(child)
+	var doctor map[string]any
+	if err := json.Unmarshal([]byte(cliDoctor(t, schema, data, "--replicate", url, "--replicate-key-file", key)), &doctor); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(fmt.Sprint(doctor["findings"]), "replica rolled back") {
+		t.Errorf("doctor --replicate on a rolled-back prefix: %v", doctor)
+	}
+	err = cliErr(t, schema, filepath.Join(t.TempDir(), "data"), "restore", "acme", "--from-replica", url, "--replicate-key-file", key, "--expect-txid", latest)
+	if err == nil || !strings.Contains(err.Error(), "--expect-txid is "+latest) {
+		t.Fatalf("a restore of a rolled-back replica with --expect-txid: %v", err)
+	}
+	got := jsonOut(t, cli(t, schema, newMachine, "restore", "acme", "--from-replica", url, "--replicate-key-file", key, "--json"))
+	if got["restored"] != true || got["txid"] == nil || got["txid"].(string) >= latest {
+		t.Fatalf("a restore onto a new machine says %v (latest written %s)", got, latest)
+	}
+}
+
+// cliDoctor runs `fincom doctor --json` with args, whatever it finds.
+func cliDoctor(t *testing.T, schema, data string, args ...string) string {
+	t.Helper()
+	var out bytes.Buffer
+	a := &app{schema: schema, out: &out, errOut: &bytes.Buffer{}, now: func() time.Time { return testDay }}
+	root := newRootCmd(a)
+	root.SetArgs(append(append([]string{"doctor", "--json"}, args...), "--data", data))
+	root.Execute()
+	return out.String()
 }

@@ -161,6 +161,9 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 		if conn, err = replicaConnection(ctx, o.replicate, o.replKey, o.caFile); err != nil {
 			return err
 		}
+		// Each file's replica carries a mark the data directory keeps a
+		// record of: a prefix rolled back is refused, not written onto.
+		conn.KeepMarks(replica.OpenMarks(a.dataDir))
 		// One installation a prefix: a new machine restoring from it takes
 		// its id, any other data directory is refused.
 		if err := conn.Claim(ctx, a.dataDir, o.restoreM); err != nil {
@@ -405,7 +408,11 @@ func restoreMissing(ctx context.Context, conn *replica.Connection, ds *store.Dom
 			continue
 		}
 		if f == "_system.db" {
-			if err := replica.Restore(ctx, conn, f, filepath.Join(dir, f), time.Time{}); err != nil {
+			pos, err := replica.Restore(ctx, conn, f, filepath.Join(dir, f), time.Time{}, replica.RestoreOptions{})
+			if err != nil {
+				return err
+			}
+			if err := replica.OpenMarks(dir).Set(f, replica.Mark(pos), true); err != nil {
 				return err
 			}
 			continue
@@ -414,15 +421,18 @@ func restoreMissing(ctx context.Context, conn *replica.Connection, ds *store.Dom
 		if err != nil {
 			return err
 		}
-		err = replica.Restore(ctx, conn, f, filepath.Join(tmp, f), time.Time{})
+		pos, err := replica.Restore(ctx, conn, f, filepath.Join(tmp, f), time.Time{}, replica.RestoreOptions{})
 		if err == nil {
 			err = ds.Restore(ctx, name, filepath.Join(tmp, f))
 		}
 		os.RemoveAll(tmp)
+		if err == nil {
+			err = replica.OpenMarks(dir).Set(f, replica.Mark(pos), true)
+		}
 		if err != nil {
 			return fmt.Errorf("restore %s from the replica: %w", name, err)
 		}
-		log.Info("restored from the replica", "domain", name)
+		log.Info("restored from the replica", "domain", name, "txid", pos.TXID.String(), "written_at", pos.At.UTC().Format(time.RFC3339))
 	}
 	return nil
 }

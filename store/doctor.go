@@ -38,11 +38,11 @@ func (d *Domains) Doctor(ctx context.Context) ([]Finding, error) {
 		full := filepath.Join(d.dir, name)
 		switch {
 		case name == "_system.db" || name == ".fincom.lock" || strings.HasPrefix(name, "_system.db-") || name == "_snapshots" || name == "backups" ||
-			name == "_restore" || name == "_throwaway" || name == ".fincom-installation":
+			name == "_restore" || name == "_throwaway" || name == ".fincom-installation" || name == ".fincom-replica-marks.json":
 			// fincom's own: the system file, the lock, test mode's
 			// snapshots and markers, scheduled backups, restores being
 			// handed to the server, the installation id of a replicated
-			// directory.
+			// directory and the record of its replicas' marks.
 		case strings.HasSuffix(name, ".db") && dbs[strings.TrimSuffix(name, ".db")]:
 			n := strings.TrimSuffix(name, ".db")
 			f := Finding{Domain: n, File: name, Level: "ok"}

@@ -2,6 +2,7 @@ package replica
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/benbjohnson/litestream"
+	"github.com/superfly/ltx"
 )
 
 // Replicator streams every database file of a data directory to its
@@ -27,6 +29,15 @@ type Replicator struct {
 	store   *litestream.Store
 	started time.Time
 	dbs     map[string]*litestream.DB // by file name
+	clients map[string]*Client        // their replica clients
+	// refused are the files not replicated because their replica was
+	// rolled back (Client.gate), with why and since when.
+	refused map[string]refusal
+}
+
+type refusal struct {
+	err   error
+	since time.Time
 }
 
 // levels are Litestream's compaction levels: L0 the files as written
@@ -41,7 +52,7 @@ func (r *Replicator) Start(ctx context.Context) error {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.dbs, r.started = map[string]*litestream.DB{}, time.Now()
+	r.dbs, r.clients, r.refused, r.started = map[string]*litestream.DB{}, map[string]*Client{}, map[string]refusal{}, time.Now()
 	r.store = litestream.NewStore(nil, levels)
 	r.store.Logger = r.Log
 	if err := r.store.Open(ctx); err != nil {
@@ -80,18 +91,33 @@ func (r *Replicator) syncLocked(ctx context.Context) error {
 	present := map[string]bool{}
 	for _, name := range names {
 		present[name] = true
-		if r.dbs[name] != nil {
+		if r.dbs[name] != nil || r.refused[name].err != nil {
 			continue
 		}
 		db := litestream.NewDB(filepath.Join(r.Dir, name))
-		db.Replica = litestream.NewReplicaWithClient(db, r.Conn.Client(name))
+		client := r.Conn.Client(name)
+		client.SetLogger(r.Log)
+		db.Replica = litestream.NewReplicaWithClient(db, client)
 		if err := r.store.RegisterDB(db); err != nil {
 			return fmt.Errorf("replica: %s: %w", name, err)
 		}
-		r.dbs[name] = db
+		r.dbs[name], r.clients[name] = db, client
 		r.Log.Info("replicating", "file", name)
 	}
 	for name, db := range r.dbs {
+		// A file whose replica was rolled back stops: nothing more is
+		// written onto that prefix until an operator looks (doctor
+		// --replicate), and a shutdown does not wait on it.
+		if err := r.clients[name].Refused(); err != nil && present[name] {
+			db.ShutdownSyncTimeout = 0 // one last try, no retries: it is refused
+			if err := r.store.UnregisterDB(ctx, db.Path()); err != nil {
+				r.Log.Warn("replica: stop", "file", name, "err", err)
+			}
+			r.refused[name] = refusal{err: err, since: time.Now()}
+			delete(r.dbs, name)
+			delete(r.clients, name)
+			continue
+		}
 		if present[name] {
 			continue
 		}
@@ -101,6 +127,7 @@ func (r *Replicator) syncLocked(ctx context.Context) error {
 		// Its local state goes with it (the replica stays in the bucket).
 		os.RemoveAll(db.MetaPath())
 		delete(r.dbs, name)
+		delete(r.clients, name)
 		r.Log.Info("replication stopped", "file", name)
 	}
 	return nil
@@ -149,6 +176,8 @@ type Status struct {
 	ReplicaTXID string `json:"replica_txid" doc:"The latest transaction the replica holds."`
 	LastSync    string `json:"last_sync" format:"date-time" doc:"When the replica last took a change (RFC 3339)."`
 	LagSeconds  int    `json:"lag_seconds" doc:"How far behind the replica is, in seconds."`
+	// Problem is why the file is not replicated at all.
+	Problem string `json:"problem,omitempty" doc:"Why the file is not replicated: its replica's mark is behind what this machine wrote (the prefix rolled back); absent when none."`
 }
 
 // behindAfter is the lag past which a replica is reported behind.
@@ -171,7 +200,10 @@ func (r *Replicator) Statuses(now time.Time) []Status {
 		if !last.IsZero() {
 			s.LastSync = last.UTC().Format(time.RFC3339)
 		}
-		if s.LocalTXID != s.ReplicaTXID {
+		if err := r.clients[name].Refused(); err != nil {
+			s.Problem = err.Error()
+		}
+		if s.LocalTXID != s.ReplicaTXID || s.Problem != "" {
 			since := last
 			if since.IsZero() {
 				since = r.started
@@ -179,6 +211,9 @@ func (r *Replicator) Statuses(now time.Time) []Status {
 			s.LagSeconds = int(now.Sub(since) / time.Second)
 		}
 		out = append(out, s)
+	}
+	for name, rf := range r.refused {
+		out = append(out, Status{File: name, Problem: rf.err.Error(), LagSeconds: int(now.Sub(rf.since) / time.Second)})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].File < out[j].File })
 	return out
@@ -202,23 +237,57 @@ func (r *Replicator) Close(ctx context.Context) error {
 	if r.store == nil {
 		return nil
 	}
+	for name, db := range r.dbs {
+		if r.clients[name].Refused() != nil {
+			db.ShutdownSyncTimeout = 0
+		}
+	}
 	return r.store.Close(ctx)
 }
 
+// RestoreOptions are what a restore holds the replica to: at least the
+// transaction the operator recorded (ExpectTXID, zero: none), and whether
+// a sealed replica without a mark is taken as it is.
+type RestoreOptions struct {
+	ExpectTXID    ltx.TXID
+	AllowUnmarked bool
+}
+
 // Restore writes the replica of the database file name, as it stood at
-// at (zero: its latest), to out, which must not exist.
-func Restore(ctx context.Context, conn *Connection, name, out string, at time.Time) error {
+// at (zero: its latest), to out, which must not exist, and answers the
+// transaction restored and when it was written. A replica whose objects
+// end below its mark (ErrObjectsMissing), a sealed one without a mark
+// (ErrUnmarked), or one that reaches less than opt.ExpectTXID
+// (ErrRolledBack) is refused before anything is written. Once the file
+// restored is in place, its caller records the position as the data
+// directory's mark of it (Marks.Set, reset).
+func Restore(ctx context.Context, conn *Connection, name, out string, at time.Time, opt RestoreOptions) (Position, error) {
 	if !strings.HasSuffix(name, ".db") {
 		name += ".db"
 	}
 	if _, err := os.Stat(out); err == nil {
-		return fmt.Errorf("replica: %s exists", out)
+		return Position{}, fmt.Errorf("replica: %s exists", out)
 	}
-	rp := litestream.NewReplicaWithClient(nil, conn.Client(name))
-	opt := litestream.NewRestoreOptions()
-	opt.OutputPath, opt.Timestamp = out, at
-	if err := rp.Restore(ctx, opt); err != nil {
-		return fmt.Errorf("replica: restore %s: %w", name, err)
+	client := conn.Client(name)
+	client.marks = nil // it reads
+	_, got, err := client.CheckMark(ctx)
+	if err != nil && !(errors.Is(err, ErrUnmarked) && opt.AllowUnmarked) {
+		return Position{}, fmt.Errorf("replica: restore %s: %w", name, err)
 	}
-	return nil
+	if got.TXID < opt.ExpectTXID {
+		return Position{}, fmt.Errorf("replica: restore %s: %w: it reaches transaction %s (written %s), --expect-txid is %s",
+			name, ErrRolledBack, got.TXID, got.At.UTC().Format(time.RFC3339), opt.ExpectTXID)
+	}
+	if !at.IsZero() {
+		if got, err = client.coverageAt(ctx, at); err != nil {
+			return Position{}, err
+		}
+	}
+	rp := litestream.NewReplicaWithClient(nil, client)
+	ro := litestream.NewRestoreOptions()
+	ro.OutputPath, ro.Timestamp = out, at
+	if err := rp.Restore(ctx, ro); err != nil {
+		return Position{}, fmt.Errorf("replica: restore %s: %w", name, err)
+	}
+	return got, nil
 }

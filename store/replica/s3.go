@@ -19,6 +19,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -77,8 +78,19 @@ type Client struct {
 	s3     *s3.Client
 	bucket string
 	path   string
+	file   string
 	seal   *Sealer
 	logger *slog.Logger
+
+	// marks is the data directory's record of the marks it wrote (nil: a
+	// client that only reads, a restore's). Under mu: the mark written
+	// last, whether and when the bucket's mark was last checked against
+	// the record, and why writes are refused (a rolled-back prefix).
+	marks     *Marks
+	mu        sync.Mutex
+	mark      Mark
+	checkedAt time.Time
+	refused   error
 }
 
 // Connection is an S3 connection shared by the clients of one target.
@@ -86,6 +98,7 @@ type Connection struct {
 	s3     *s3.Client
 	target Target
 	seal   *Sealer
+	marks  *Marks
 }
 
 // Connect makes the S3 connection of a target: credentials from the
@@ -130,8 +143,13 @@ func Connect(ctx context.Context, t Target, extra *x509.CertPool, seal *Sealer) 
 
 // Client is the replica client of the database name (PREFIX/name).
 func (c *Connection) Client(name string) *Client {
-	return &Client{s3: c.s3, bucket: c.target.Bucket, path: path.Join(c.target.Prefix, name), seal: c.seal, logger: slog.Default()}
+	return &Client{s3: c.s3, bucket: c.target.Bucket, path: path.Join(c.target.Prefix, name), file: name, seal: c.seal, logger: slog.Default(), marks: c.marks}
 }
+
+// KeepMarks makes the connection's clients write each file's mark after
+// its objects, and record it in marks; and refuse to write onto a replica
+// whose mark is behind that record (mark.go).
+func (c *Connection) KeepMarks(marks *Marks) { c.marks = marks }
 
 var _ litestream.ReplicaClient = (*Client)(nil)
 
@@ -230,6 +248,9 @@ const maxObject = 1 << 30
 // WriteLTXFile writes an LTX file, its time (from its header) in the
 // metadata Litestream's own client keeps it in.
 func (c *Client) WriteLTXFile(ctx context.Context, level int, minTXID, maxTXID ltx.TXID, r io.Reader) (*ltx.FileInfo, error) {
+	if err := c.gate(ctx); err != nil {
+		return nil, err
+	}
 	key := c.key(level, minTXID, maxTXID)
 	plain, err := io.ReadAll(io.LimitReader(r, maxObject+1))
 	if err != nil {
@@ -253,7 +274,78 @@ func (c *Client) WriteLTXFile(ctx context.Context, level int, minTXID, maxTXID l
 		ContentLength: aws.Int64(int64(len(body))), Metadata: map[string]string{metadataTimestamp: ts.Format(time.RFC3339Nano)}}); err != nil {
 		return nil, fmt.Errorf("replica: put %s: %w", key, err)
 	}
+	if err := c.raiseMark(ctx, Mark{TXID: maxTXID, At: ts}); err != nil {
+		return nil, err
+	}
 	return &ltx.FileInfo{Level: level, MinTXID: minTXID, MaxTXID: maxTXID, Size: int64(len(plain)), CreatedAt: ts}, nil
+}
+
+// recheckMark is how often a replicating client checks its bucket's mark
+// against the record again (a prefix rolled back while serving).
+const recheckMark = time.Minute
+
+// gate refuses writes onto a replica whose mark is behind what this data
+// directory wrote to it: checked before the first write and then every
+// recheckMark (a client without marks writes freely).
+func (c *Client) gate(ctx context.Context) error {
+	if c.marks == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.refused != nil {
+		return c.refused
+	}
+	if !c.checkedAt.IsZero() && time.Since(c.checkedAt) < recheckMark {
+		return nil
+	}
+	bucket, marked, err := c.ReadMark(ctx)
+	if err != nil {
+		return err
+	}
+	record, recorded, err := c.marks.Get(c.file)
+	if err != nil {
+		return err
+	}
+	if err := behindRecord(c.file, bucket, marked, record, recorded); err != nil {
+		c.refused = err
+		c.logger.Error("replica rolled back: not replicating the file", "file", c.file, "err", err)
+		return err
+	}
+	if marked && bucket.TXID > c.mark.TXID {
+		c.mark = bucket
+	}
+	c.checkedAt = time.Now()
+	return nil
+}
+
+// raiseMark writes the mark of an object just written, when it covers a
+// newer transaction than the mark, and records it.
+func (c *Client) raiseMark(ctx context.Context, m Mark) error {
+	if c.marks == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m.TXID <= c.mark.TXID {
+		return nil
+	}
+	// The objects are in: their mark follows them even when the sync
+	// that wrote them is being stopped (the last sync of a shutdown).
+	mctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	if err := c.writeMark(mctx, m); err != nil {
+		return err
+	}
+	c.mark = m
+	return c.marks.Set(c.file, m, false)
+}
+
+// Refused answers why the client refuses to write (nil: it does not).
+func (c *Client) Refused() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.refused
 }
 
 // DeleteLTXFiles deletes LTX files, a thousand a request.
@@ -297,5 +389,15 @@ func (c *Client) DeleteAll(ctx context.Context) error {
 			keys = append(keys, aws.ToString(o.Key))
 		}
 	}
-	return c.delete(ctx, keys)
+	if err := c.delete(ctx, keys); err != nil {
+		return err
+	}
+	// The mark went with the objects: what is written next starts anew.
+	if c.marks != nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.mark = Mark{}
+		return c.marks.Set(c.file, Mark{}, true)
+	}
+	return nil
 }
