@@ -225,11 +225,12 @@ func TestReplicaSurvivesTheMachine(t *testing.T) {
 					return nil
 				})
 			}
-			// A new machine: restored from the bucket alone.
-			fresh := t.TempDir()
+			// A new machine, whose data directory does not exist yet:
+			// restored from the bucket alone.
+			fresh := filepath.Join(t.TempDir(), "maquina-nova", "data")
 			args := []string{"restore", "acme", "--from-replica", url}
 			if keyed {
-				if err := cliErr(t, schema, fresh, args...); err == nil {
+				if err := cliErr(t, schema, filepath.Join(t.TempDir(), "sem-chave"), args...); err == nil {
 					t.Error("a sealed replica restored without its key")
 				}
 				args = append(args, "--replicate-key-file", key)

@@ -29,6 +29,10 @@ func newRestoreCmd(a *app) *cobra.Command {
 			if (from == "") == (replicaURL == "") {
 				return fmt.Errorf("give --from FILE or --from-replica URL")
 			}
+			// A new machine has no data directory yet: the restore makes it.
+			if err := os.MkdirAll(a.dataDir, 0o700); err != nil {
+				return err
+			}
 			var conn *replica.Connection
 			var pos replica.Position
 			if replicaURL != "" {
@@ -155,9 +159,6 @@ func (a *app) fromReplica(ctx context.Context, domain, rawURL, keyFile, caFile, 
 	}
 	conn, err := replicaConnection(ctx, rawURL, keyFile, caFile)
 	if err != nil {
-		return "", nil, replica.Position{}, err
-	}
-	if err := os.MkdirAll(a.dataDir, 0o700); err != nil {
 		return "", nil, replica.Position{}, err
 	}
 	tmp, err := os.MkdirTemp(a.dataDir, ".replica-")
