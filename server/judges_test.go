@@ -14,6 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"fincom/server/bank"
+	"fincom/server/psp"
 )
 
 // judgeModules is where the outside judges' npm packages are installed
@@ -206,6 +207,15 @@ func TestOutsideJudges(t *testing.T) {
 		t.Errorf("a dynamic code carries its amount and txid at its location, not in itself: %s", code)
 	}
 	pixes = append(pixes, pixCase{Code: code, URL: url})
+	// A PSP that answers only the charge's location (pixCopiaECola is
+	// optional in the API Pix): the code fincom builds of it.
+	var located psp.Cob
+	located.Loc.Location = "pix.psp-sem-brcode.example/qr/v2/cobv/9d36b84fc70b478fb95c12729b90ca25"
+	built, err := located.BRCode("Acme Matriz Comércio", "São Paulo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pixes = append(pixes, pixCase{Code: built, URL: located.Loc.Location})
 	write("pix.json", pixes)
 	write("boletos.json", boletos)
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"fincom/render/pix"
 	"fincom/server/certs"
 	nfselocal "fincom/server/fiscal/nfsen/local"
 	"fincom/server/fiscal/sefaz/local"
@@ -370,5 +371,25 @@ func TestHostilePSPWebhooks(t *testing.T) {
 	}
 	if st, _, _ := p.Charge(txid); st != "ATIVA" {
 		t.Fatalf("the PSP's charge: %s", st)
+	}
+}
+
+// TestChargeAtPSPWithoutBRCode: a PSP that answers a charge without
+// pixCopiaECola (optional in the API Pix's CobGerada and CobVGerada) is
+// answered: fincom builds the dynamic BR Code of the charge's location,
+// with the unit as the receiver; a charge with neither is the PSP's bad
+// answer, not a charge.
+func TestChargeAtPSPWithoutBRCode(t *testing.T) {
+	r := newPSPRig(t)
+	h, p := r.h, r.p
+	r.connect(t)
+	p.SetWithoutBRCode(true)
+	id := post(t, h, "/insert_sales_order", productOrder)["data"].(map[string]any)["id"].(string)
+	if rec := do(h, http.MethodPost, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`); rec.Code != http.StatusOK {
+		t.Fatalf("a charge answered without pixCopiaECola: %d %s", rec.Code, rec.Body)
+	}
+	code := chargePix(t, h, id)
+	if !pix.Valid(code) || !strings.Contains(code, "/qr/v2/cobv/") || !strings.Contains(code, "br.gov.bcb.pix") || !strings.Contains(code, "5911Acme Matriz") {
+		t.Fatalf("the BR Code built from the location: %s", code)
 	}
 }

@@ -161,7 +161,7 @@ func (s *Service) IssueCharges(ctx context.Context, db *store.DB, unitID int64, 
 			req.Agreement, req.Simulated = &ba, a.Simulated
 			req.OurNumber, _ = strconv.ParseInt(c.OurNumber.String, 10, 64)
 		}
-		issued, viaPSP, err := s.issueAtUnitPSP(ctx, db, unitID, orderToken, order.CodOrders, c, due.Time)
+		issued, viaPSP, err := s.issueAtUnitPSP(ctx, db, unitID, orderToken, order.CodOrders, c, due.Time, plan.UnitName, city)
 		var problem *psp.Problem
 		switch {
 		case errors.Is(err, store.ErrNotFound):

@@ -125,7 +125,7 @@ var ErrPSPDown = problem.New(http.StatusBadGateway, "The PSP did not answer: the
 // there (false otherwise): a PIX charge of a unit with a PSP
 // (TestChargeAtPSP), or a PIX automático charge of an order whose
 // contract has an approved recurrence (TestPixAutomatico).
-func (s *Service) issueAtUnitPSP(ctx context.Context, db *store.DB, unitID int64, orderToken, code string, c store.Charge, due time.Time) (provider.Issued, bool, error) {
+func (s *Service) issueAtUnitPSP(ctx context.Context, db *store.DB, unitID int64, orderToken, code string, c store.Charge, due time.Time, merchant, city string) (provider.Issued, bool, error) {
 	if s.PSPs == nil || (c.PaymentKey != "PIX" && c.PaymentKey != "PIX_AUTOMATICO") {
 		return provider.Issued{}, false, nil
 	}
@@ -150,7 +150,7 @@ func (s *Service) issueAtUnitPSP(ctx context.Context, db *store.DB, unitID int64
 	if err != nil {
 		return provider.Issued{}, true, err
 	}
-	issued, err := issueAtPSP(ctx, cl, payer, code, c.IdempotencyKey(), amount, due, todayOf(db.Now()))
+	issued, err := issueAtPSP(ctx, cl, payer, code, c.IdempotencyKey(), amount, due, todayOf(db.Now()), merchant, city)
 	return issued, true, err
 }
 
@@ -181,8 +181,10 @@ func pspRef(ref string) (kind, txid string, ok bool) {
 // charge, valid for a day, when it is due today or before (PUT
 // /cob/{txid}); else a charge with a due date, payable 30 days past it
 // (PUT /cobv/{txid}) with the fine and interest of a late payment; the
-// payer named, the unit's key at the PSP; its BR Code is the PSP's.
-func issueAtPSP(ctx context.Context, c *psp.Client, payer store.Payer, order, idempotencyKey, amount string, due, today time.Time) (provider.Issued, error) {
+// payer named, the unit's key at the PSP; its BR Code is the PSP's, or
+// the one of the location it answered, with the unit (merchant, city) as
+// the receiver.
+func issueAtPSP(ctx context.Context, c *psp.Client, payer store.Payer, order, idempotencyKey, amount string, due, today time.Time, merchant, city string) (provider.Issued, error) {
 	txid := pspTxID(idempotencyKey)
 	reg := brdoc.Digits(payer.Register)
 	var cpf, cnpj string
@@ -222,7 +224,11 @@ func issueAtPSP(ctx context.Context, c *psp.Client, payer store.Payer, order, id
 	if err != nil {
 		return provider.Issued{}, err
 	}
-	return provider.Issued{Ref: pspRefPrefix + kind + ":" + txid, PixPayload: cob.PixCopiaECola, PixTxID: txid}, nil
+	code, err := cob.BRCode(merchant, city)
+	if err != nil {
+		return provider.Issued{}, err
+	}
+	return provider.Issued{Ref: pspRefPrefix + kind + ":" + txid, PixPayload: code, PixTxID: txid}, nil
 }
 
 func clipRunes(s string, n int) string {

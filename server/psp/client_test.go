@@ -138,3 +138,17 @@ func TestCobV(t *testing.T) {
 		t.Fatal("an invalid body reached the PSP")
 	}
 }
+
+// TestCheckCobLocation: an active charge without pixCopiaECola is taken
+// when its location can make a BR Code (a host and path, no scheme, at
+// most 77 characters), and refused otherwise.
+func TestCheckCobLocation(t *testing.T) {
+	for loc, ok := range map[string]bool{"pix.example.com/qr/v2/9d36b84f": true, "pix.example.com:8443/qr/abc": true, "": false,
+		"https://pix.example.com/qr/x": false, "pix.example.com": false, "pix.example.com/" + strings.Repeat("a", 80): false, "pix example/x": false} {
+		c := Cob{Txid: "t", Status: Active}
+		c.Loc.Location = loc
+		if err := checkCob(c, "t"); (err == nil) != ok {
+			t.Errorf("location %q: %v", loc, err)
+		}
+	}
+}

@@ -179,17 +179,41 @@ func (c *Client) Remove(ctx context.Context, kind, txid string) (Cob, error) {
 }
 
 // checkCob holds a charge the PSP answered to what fincom asked: its txid,
-// a known state, and a BR Code whose CRC holds.
+// a known state, and, active, a BR Code whose CRC holds or, since the API
+// Pix makes pixCopiaECola optional (CobGerada, CobVGerada, CobCompleta),
+// a location to build one from (BRCode).
 func checkCob(c Cob, txid string) error {
 	switch {
 	case c.Txid != txid:
 		return fmt.Errorf("%w: the charge %q answered for %s", ErrAnswer, c.Txid, txid)
 	case c.Status != Active && c.Status != Paid && c.Status != Removed && c.Status != "REMOVIDA_PELO_PSP":
 		return fmt.Errorf("%w: the charge's status %q", ErrAnswer, c.Status)
-	case c.Status == Active && !pix.Valid(c.PixCopiaECola):
+	case c.Status == Active && c.PixCopiaECola != "" && !pix.Valid(c.PixCopiaECola):
 		return fmt.Errorf("%w: the charge's pixCopiaECola is not a BR Code", ErrAnswer)
+	case c.Status == Active && c.PixCopiaECola == "" && (len(c.Loc.Location) > 77 || !locationPattern.MatchString(c.Loc.Location)):
+		return fmt.Errorf("%w: the charge has neither pixCopiaECola nor a location", ErrAnswer)
 	}
 	return nil
+}
+
+// locationPattern is a charge's payload location as the API Pix gives it
+// (a host and path, no scheme) that a BR Code can carry: at most 77
+// printable characters.
+var locationPattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9.-]*(:[0-9]+)?/[!-~]+$`)
+
+// BRCode is the charge's BR Code to show the payer: the PSP's
+// pixCopiaECola, else the dynamic code of its location (the BR Code
+// manual: the br.gov.bcb.pix GUI, the location, the receiver's name and
+// city), as payers' apps read it.
+func (c Cob) BRCode(merchantName, merchantCity string) (string, error) {
+	if c.PixCopiaECola != "" {
+		return c.PixCopiaECola, nil
+	}
+	code, err := pix.Code{URL: c.Loc.Location, Name: merchantName, City: merchantCity}.Payload()
+	if err != nil {
+		return "", fmt.Errorf("%w: the charge's location: %v", ErrAnswer, err)
+	}
+	return code, nil
 }
 
 // GetPix asks the PSP for a Pix it received (GET /pix/{e2eid}): the

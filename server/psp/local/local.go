@@ -47,7 +47,13 @@ type PSP struct {
 	cobrs    map[string]*cobr          // by txid
 	refuse   string                    // why refunds are refused ("" settles them)
 	offline  bool
+	noBRCode bool // answer charges without pixCopiaECola
 }
+
+// SetWithoutBRCode makes it answer charges without pixCopiaECola, which
+// the API Pix makes optional (many PSPs give only the location), or with
+// it again.
+func (p *PSP) SetWithoutBRCode(off bool) { p.mu.Lock(); p.noBRCode = off; p.mu.Unlock() }
 
 // SetOffline makes it answer 503 to every call, or answer again.
 func (p *PSP) SetOffline(off bool) { p.mu.Lock(); p.offline = off; p.mu.Unlock() }
@@ -339,7 +345,9 @@ func (p *PSP) cobv(w http.ResponseWriter, r *http.Request, kind, txid string) {
 	code, _ := pix.Code{URL: location, Name: "FINCOM PSP LOCAL", City: "SAO PAULO"}.Payload()
 	out["txid"], out["status"], out["revisao"] = txid, c.status, c.revisao
 	out["loc"] = map[string]any{"id": c.loc, "location": location, "tipoCob": kind}
-	out["pixCopiaECola"] = code
+	if !p.noBRCode {
+		out["pixCopiaECola"] = code
+	}
 	if len(c.paid) > 0 {
 		out["pix"] = c.paid
 	}
