@@ -11,6 +11,7 @@ import (
 	"fincom/render/pix"
 	"fincom/server/certs"
 	nfselocal "fincom/server/fiscal/nfsen/local"
+	"fincom/server/fiscal/sefaz"
 	"fincom/server/fiscal/sefaz/local"
 	psplocal "fincom/server/psp/local"
 	"fincom/store"
@@ -391,5 +392,38 @@ func TestChargeAtPSPWithoutBRCode(t *testing.T) {
 	code := chargePix(t, h, id)
 	if !pix.Valid(code) || !strings.Contains(code, "/qr/v2/cobv/") || !strings.Contains(code, "br.gov.bcb.pix") || !strings.Contains(code, "5911Acme Matriz") {
 		t.Fatalf("the BR Code built from the location: %s", code)
+	}
+}
+
+// TestTestModeTrustsCAFile: in test mode a unit connected to a PSP of its
+// own reaches it trusting the server's roots (serve --ca-file, given to
+// the fiscal client), as in production.
+func TestTestModeTrustsCAFile(t *testing.T) {
+	p := &psplocal.PSP{ClientID: "acme", Secret: "segredo"}
+	mux := http.NewServeMux()
+	mux.Handle("/oauth/token", p)
+	mux.Handle("/api/v2/", http.StripPrefix("/api/v2", p))
+	srv := loopbackTLS(mux)
+	t.Cleanup(srv.Close)
+	roots, err := certs.TrustPool("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots.AddCert(srv.Certificate()) // what --ca-file adds
+	bill, inv, err := testServices(ServiceOptions{PublicURL: "https://fincom.test", TestCertificates: true, Fiscal: &sefaz.Client{Roots: roots}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := fixedNow
+	s, ds := newTestServerAt(t, &now, Config{PublicURL: "https://fincom.test", TestMode: true, Billing: bill, Invoices: inv})
+	h := s.Handler()
+	connectPSP(t, ds, "unitA", "Acme Matriz", "11222333000181", srv.URL)
+	id := post(t, h, "/insert_sales_order", productOrder)["data"].(map[string]any)["id"].(string)
+	if rec := do(h, http.MethodPost, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`); rec.Code != http.StatusOK {
+		t.Fatalf("a charge at the unit's own PSP in test mode: %d %s", rec.Code, rec.Body)
+	}
+	txid := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["charges"].([]any)[0].(map[string]any)["pix_txid"].(string)
+	if status, _, ok := p.Charge(txid); !ok || status != "ATIVA" {
+		t.Fatalf("the unit's PSP holds %s %v", status, ok)
 	}
 }
