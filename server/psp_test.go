@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -9,6 +11,7 @@ import (
 	"testing"
 
 	"fincom/render/pix"
+	"fincom/server/billing"
 	"fincom/server/certs"
 	nfselocal "fincom/server/fiscal/nfsen/local"
 	"fincom/server/fiscal/sefaz"
@@ -151,6 +154,13 @@ type pspRig struct {
 
 func newPSPRig(t *testing.T) pspRig {
 	t.Helper()
+	return newPSPRigBehind(t, func(h http.Handler) http.Handler { return h })
+}
+
+// newPSPRigBehind is newPSPRig with the PSP's API behind front (a PSP
+// that answers otherwise).
+func newPSPRigBehind(t *testing.T, front func(http.Handler) http.Handler) pspRig {
+	t.Helper()
 	a, n := &local.Authority{}, &nfselocal.System{}
 	c, err := localAuthorities(a, n)
 	if err != nil {
@@ -159,7 +169,7 @@ func newPSPRig(t *testing.T) pspRig {
 	p := &psplocal.PSP{ClientID: "acme", Secret: "segredo"}
 	mux := http.NewServeMux()
 	mux.Handle("/oauth/token", p)
-	mux.Handle("/api/v2/", http.StripPrefix("/api/v2", p))
+	mux.Handle("/api/v2/", http.StripPrefix("/api/v2", front(p)))
 	srv := loopbackTLS(mux)
 	t.Cleanup(srv.Close)
 	c.Roots.AddCert(srv.Certificate())
@@ -425,5 +435,68 @@ func TestTestModeTrustsCAFile(t *testing.T) {
 	txid := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["charges"].([]any)[0].(map[string]any)["pix_txid"].(string)
 	if status, _, ok := p.Charge(txid); !ok || status != "ATIVA" {
 		t.Fatalf("the unit's PSP holds %s %v", status, ok)
+	}
+}
+
+// TestPSPAnswersTold: a PSP that does not answer, one that answers with
+// an error, and one that answers a cancellation with the charge still
+// ATIVA are each told as they are: only silence is "did not answer"; an
+// answer fincom cannot take says so, with the PSP's status and reason in
+// details; nothing is cancelled.
+func TestPSPAnswersTold(t *testing.T) {
+	ignoring := false
+	r := newPSPRigBehind(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			if ignoring && req.Method == http.MethodPatch {
+				req.Method = http.MethodGet // the charge as it stands: ATIVA
+			}
+			h.ServeHTTP(w, req)
+		})
+	})
+	h, p := r.h, r.p
+	r.connect(t)
+	id := post(t, h, "/insert_sales_order", productOrder)["data"].(map[string]any)["id"].(string)
+	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+	cancel := func() (int, map[string]any) {
+		rec := do(h, http.MethodPost, "/cancel_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+		var out map[string]any
+		json.Unmarshal(rec.Body.Bytes(), &out)
+		return rec.Code, out
+	}
+	ignoring = true
+	code, out := cancel()
+	details, _ := out["details"].(map[string]any)
+	if code != http.StatusBadGateway || out["error"] != billing.ErrPSPAnswer.Text || details["status"] != 0.0 ||
+		!strings.Contains(fmt.Sprint(details["detail"]), "ATIVA") || chargeStatus(t, h, id) != "PENDING" {
+		t.Fatalf("a cancellation answered ATIVA: %d %v; the charge %s", code, out, chargeStatus(t, h, id))
+	}
+	ignoring = false
+	p.SetOffline(true)
+	code, out = cancel()
+	details, _ = out["details"].(map[string]any)
+	if code != http.StatusBadGateway || out["error"] != billing.ErrPSPAnswer.Text || details["status"] != 503.0 {
+		t.Fatalf("a PSP answering 503: %d %v", code, out)
+	}
+	p.SetOffline(false)
+	// Silence: the PSP's address refuses connections.
+	connectPSP(t, r.ds, "unitA", "Acme Matriz", "11222333000181", "https://127.0.0.1:1")
+	code, out = cancel()
+	if code != http.StatusBadGateway || out["error"] != billing.ErrPSPDown.Text || out["details"] != nil {
+		t.Fatalf("a PSP that does not answer: %d %v", code, out)
+	}
+	other := post(t, h, "/insert_sales_order", productOrder)["data"].(map[string]any)["id"].(string)
+	rec := do(h, http.MethodPost, "/generate_charge", `{`+auth+`,"id_token":"`+other+`"}`)
+	if rec.Code != http.StatusBadGateway || !strings.Contains(rec.Body.String(), billing.ErrProviderDown.Text) {
+		t.Fatalf("a charge with the PSP silent: %d %s", rec.Code, rec.Body)
+	}
+	r.connect(t)
+	p.SetOffline(true)
+	rec = do(h, http.MethodPost, "/generate_charge", `{`+auth+`,"id_token":"`+other+`"}`)
+	if rec.Code != http.StatusBadGateway || !strings.Contains(rec.Body.String(), billing.ErrProviderAnswer.Text) || !strings.Contains(rec.Body.String(), `"status":503`) {
+		t.Fatalf("a charge with the PSP answering 503: %d %s", rec.Code, rec.Body)
+	}
+	p.SetOffline(false)
+	if rec := do(h, http.MethodPost, "/generate_charge", `{`+auth+`,"id_token":"`+other+`"}`); rec.Code != http.StatusOK {
+		t.Fatalf("the charge once the PSP answers: %d %s", rec.Code, rec.Body)
 	}
 }

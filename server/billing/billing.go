@@ -36,8 +36,13 @@ var (
 	ErrProviderRefused = problem.New(http.StatusUnprocessableEntity, "The collection provider refused the charge.")
 	// ErrProviderDown: the provider did not answer; the charge stays
 	// ISSUING and a retry asks with the same idempotency key.
-	ErrProviderDown  = problem.New(http.StatusBadGateway, "The collection provider did not answer. Try again: the charge will not be issued twice.")
-	ErrNoChargeEmail = problem.New(http.StatusBadRequest, "The sales order has no notify_email_charge.")
+	ErrProviderDown = problem.New(http.StatusBadGateway, "The collection provider did not answer. Try again: the charge will not be issued twice.")
+	// ErrProviderAnswer: the provider answered, with an error of its own
+	// or an answer outside its protocol; its status and reason go in
+	// details (answerDetails). Only a timeout or a refused connection is
+	// ErrProviderDown.
+	ErrProviderAnswer = problem.New(http.StatusBadGateway, "The collection provider answered something fincom cannot accept: see details. Try again: the charge will not be issued twice.")
+	ErrNoChargeEmail  = problem.New(http.StatusBadRequest, "The sales order has no notify_email_charge.")
 )
 
 // Service issues and settles charges.
@@ -168,6 +173,9 @@ func (s *Service) IssueCharges(ctx context.Context, db *store.DB, unitID int64, 
 			return err
 		case errors.As(err, &problem) && problem.Status < 500, errors.Is(err, apipix.ErrMessage), errors.Is(err, ErrRecurrenceReceiver):
 			return refused(fmt.Errorf("%w: %v", ErrProviderRefused, err))
+		case pspAnswered(err):
+			s.Log.Warn("PSP answer refused", "err", err)
+			return ErrProviderAnswer.With(answerDetails(err))
 		case err != nil:
 			s.Log.Warn("PSP call failed", "err", err)
 			return fmt.Errorf("%w: %v", ErrProviderDown, err)
@@ -187,7 +195,7 @@ func (s *Service) IssueCharges(ctx context.Context, db *store.DB, unitID int64, 
 		// refuses it (TestProviderAnswersChecked).
 		if issued.PixPayload != "" && !pix.Valid(issued.PixPayload) {
 			s.Log.Warn("provider answered an invalid BR Code", "provider", p.Name())
-			return fmt.Errorf("%w: the provider's PIX code is not a valid BR Code", ErrProviderDown)
+			return ErrProviderAnswer.With(map[string]any{"status": 0, "detail": "the provider's PIX code is not a valid BR Code"})
 		}
 		notice, err := s.Render.Notice("charge_created", order.NotifyEmailCharge.String, "charge_created:"+c.Token,
 			s.MailData(order.UnitName, order.ContactName.String, order.CodOrders, order.Description, plan.PublicToken, c))

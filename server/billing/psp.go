@@ -59,7 +59,10 @@ func (p *PSPs) Client(ctx context.Context, db *store.DB, unitID int64) (*psp.Cli
 	id := fmt.Sprintf("%s/%d", db.Name, unitID)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if c, ok := p.clients[id]; ok && c.updated == conn.UpdatedAt {
+	// Kept while the connection is unchanged: its time, and its
+	// addresses (two changes within one second share a time).
+	if c, ok := p.clients[id]; ok && c.updated == conn.UpdatedAt && c.client.BaseURL == conn.BaseURL && c.client.TokenURL == conn.TokenURL &&
+		c.client.ClientID == conn.ClientID {
 		return c.client, true, nil
 	}
 	if p.Keyring == nil {
@@ -120,6 +123,38 @@ var ErrPSPGone = problem.New(http.StatusUnprocessableEntity,
 // ErrPSPDown: the PSP did not remove a charge it holds; nothing was
 // cancelled.
 var ErrPSPDown = problem.New(http.StatusBadGateway, "The PSP did not answer: the charge is still open there and was not cancelled. Try again.")
+
+// ErrPSPAnswer: the PSP answered the removal of a charge with what fincom
+// cannot take as removed (the charge still ATIVA, an error of its own, an
+// answer outside the API Pix); its status and reason go in details, and
+// nothing was cancelled.
+var ErrPSPAnswer = problem.New(http.StatusBadGateway, "The PSP answered something fincom cannot accept: see details. The charge is still open there and was not cancelled.")
+
+// pspAnswered reports whether a failed call got an answer from the PSP
+// (an error of its own, or one outside the API Pix), not silence (a
+// timeout, a refused connection).
+func pspAnswered(err error) bool {
+	var p *psp.Problem
+	return errors.As(err, &p) || errors.Is(err, psp.ErrAnswer)
+}
+
+// answerDetails are the details of a PSP's answer fincom could not take:
+// its HTTP status (0: an answer that broke the API Pix) and the reason,
+// without control characters and at most 300 characters.
+func answerDetails(err error) map[string]any {
+	status := 0
+	var p *psp.Problem
+	if errors.As(err, &p) {
+		status = p.Status
+	}
+	reason := strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, err.Error())
+	return map[string]any{"status": status, "detail": clipRunes(reason, 300)}
+}
 
 // issueAtUnitPSP creates an installment at the unit's PSP when it goes
 // there (false otherwise): a PIX charge of a unit with a PSP
@@ -262,6 +297,9 @@ func (s *Service) CancelCharges(ctx context.Context, db *store.DB, unitID int64,
 				return ErrPSPGone
 			}
 			if err := removeAtPSP(ctx, cl, kind, txid); err != nil {
+				if pspAnswered(err) {
+					return ErrPSPAnswer.With(answerDetails(err))
+				}
 				return fmt.Errorf("%w: %v", ErrPSPDown, err)
 			}
 		}

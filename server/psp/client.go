@@ -119,6 +119,10 @@ func (c *Client) Token(ctx context.Context) (string, error) {
 	switch {
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusBadRequest:
 		return "", fmt.Errorf("%w (HTTP %d at the token URL): check --client-id and the secret", ErrUnauthorized, resp.StatusCode)
+	case resp.StatusCode >= 500:
+		// The PSP's own failure, its status kept (a refusal of a charge
+		// is a 4xx of the API, never of the token URL).
+		return "", &Problem{Status: resp.StatusCode, Title: "at the token URL"}
 	case resp.StatusCode != http.StatusOK:
 		return "", fmt.Errorf("%w: HTTP %d at the token URL", ErrAnswer, resp.StatusCode)
 	}
