@@ -154,7 +154,7 @@ type pspRig struct {
 
 func newPSPRig(t *testing.T) pspRig {
 	t.Helper()
-	return newPSPRigBehind(t, func(h http.Handler) http.Handler { return h })
+	return newPSPRigBehind(t, checkedByAPIPix(t))
 }
 
 // newPSPRigBehind is newPSPRig with the PSP's API behind front (a PSP

@@ -66,6 +66,19 @@ type charge struct {
 	loc     int
 	kind    string // cob, cobv
 	paid    []map[string]any
+	created time.Time
+}
+
+// receiver is the PSP's client as the API Pix names it in answers
+// (recebedor): the CNPJ of its key when the key is one, and the address
+// it registered.
+func receiver(key string) map[string]any {
+	cnpj := "00000000000000"
+	if len(key) == 14 && strings.Trim(key, "0123456789") == "" {
+		cnpj = key
+	}
+	return map[string]any{"cnpj": cnpj, "nome": "Recebedor do PSP local", "logradouro": "Avenida Paulista, 1000", "cidade": "São Paulo",
+		"uf": "SP", "cep": "01310100"}
 }
 
 // Charge answers a charge's state and amount, for the tests.
@@ -154,6 +167,9 @@ func problem(w http.ResponseWriter, status int, typ, title, detail string) {
 
 // ServeHTTP answers a client that presents a certificate.
 func (p *PSP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// Every answer of the API Pix is JSON (a refusal application/problem+
+	// json, set by problem): said before any status is written.
+	w.Header().Set("Content-Type", "application/json")
 	p.mu.Lock()
 	off := p.offline
 	p.mu.Unlock()
@@ -230,7 +246,7 @@ func (p *PSP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
-	json.NewEncoder(w).Encode(map[string]string{"webhookUrl": u, "chave": key, "criacao": p.now().UTC().Format(time.RFC3339)})
+	json.NewEncoder(w).Encode(map[string]any{"webhookUrl": u, "chave": key, "cnpj": receiver(key)["cnpj"], "criacao": p.now().UTC().Format(time.RFC3339)})
 }
 
 // token answers the client credentials grant.
@@ -317,7 +333,7 @@ func (p *PSP) cobv(w http.ResponseWriter, r *http.Request, kind, txid string) {
 			p.charges = map[string]*charge{}
 		}
 		p.seq++
-		c = &charge{body: m, status: "ATIVA", loc: p.seq, kind: kind}
+		c = &charge{body: m, status: "ATIVA", loc: p.seq, kind: kind, created: p.now().UTC()}
 		p.charges[txid] = c
 		w.WriteHeader(http.StatusCreated)
 	case c == nil || c.kind != kind:
@@ -343,8 +359,27 @@ func (p *PSP) cobv(w http.ResponseWriter, r *http.Request, kind, txid string) {
 	h := sha256.Sum256([]byte(p.ClientID + ":" + txid))
 	location := fmt.Sprintf("%s/qr/v2/%s/%x", host, kind, h[:16])
 	code, _ := pix.Code{URL: location, Name: "FINCOM PSP LOCAL", City: "SAO PAULO"}.Payload()
+	created := c.created.Format(time.RFC3339)
 	out["txid"], out["status"], out["revisao"] = txid, c.status, c.revisao
-	out["loc"] = map[string]any{"id": c.loc, "location": location, "tipoCob": kind}
+	cal := map[string]any{"criacao": created}
+	if in, ok := c.body["calendario"].(map[string]any); ok {
+		for k, v := range in {
+			cal[k] = v
+		}
+	}
+	out["calendario"] = cal
+	out["loc"] = map[string]any{"id": c.loc, "location": location, "tipoCob": kind, "txid": txid, "criacao": created}
+	if kind == "cobv" {
+		// CobVGerada as published: the location beside loc, and the
+		// receiver (its address also at the top, as the document's
+		// DadosRecebedor is composed there).
+		key, _ := c.body["chave"].(string)
+		rc := receiver(key)
+		out["location"], out["recebedor"] = location, rc
+		for _, k := range []string{"logradouro", "cidade", "uf", "cep"} {
+			out[k] = rc[k]
+		}
+	}
 	if !p.noBRCode {
 		out["pixCopiaECola"] = code
 	}

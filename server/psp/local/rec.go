@@ -15,15 +15,23 @@ import (
 
 // rec is a recurrence it holds, and cobr a charge of one.
 type rec struct {
-	body   map[string]any
-	status string
-	loc    int
+	body    map[string]any
+	status  string
+	loc     int
+	history []any // atualizacao: each status and when
 }
 
 type cobr struct {
-	body   map[string]any
-	status string
-	pix    []map[string]any
+	body    map[string]any
+	status  string
+	pix     []map[string]any
+	created time.Time
+	history []any
+}
+
+// changed is a status and its time, as atualizacao lists them.
+func changed(status string, at time.Time) map[string]any {
+	return map[string]any{"status": status, "data": at.UTC().Format(time.RFC3339)}
 }
 
 // automatico answers Pix Automático: POST /locrec, POST /rec, GET and PATCH
@@ -66,14 +74,14 @@ func (p *PSP) automatico(w http.ResponseWriter, r *http.Request) bool {
 		p.seq++
 		w.WriteHeader(http.StatusCreated)
 		writeJSON(w, map[string]any{"id": p.seq, "location": fmt.Sprintf("%s/qr/v2/rec/%s", p.host(r), randomHex(16)),
-			"criacao": now.Format(time.RFC3339)})
+			"criacao": now.Format(time.RFC3339), "tipo": "RECORRENCIA"})
 	case path == "/rec" && r.Method == http.MethodPost:
 		id := "RN00000000" + now.Format("20060102") + randomHex(6)[:11]
 		if p.recs == nil {
 			p.recs = map[string]*rec{}
 		}
 		loc, _ := in["loc"].(float64)
-		p.recs[id] = &rec{body: in, status: "CRIADA", loc: int(loc)}
+		p.recs[id] = &rec{body: in, status: "CRIADA", loc: int(loc), history: []any{changed("CRIADA", now)}}
 		w.WriteHeader(http.StatusCreated)
 		writeJSON(w, p.recOut(id, r))
 	case strings.HasPrefix(path, "/rec/"):
@@ -85,6 +93,7 @@ func (p *PSP) automatico(w http.ResponseWriter, r *http.Request) bool {
 		}
 		if r.Method == http.MethodPatch {
 			rc.status = "CANCELADA"
+			rc.history = append(rc.history, changed("CANCELADA", now))
 		}
 		writeJSON(w, p.recOut(id, r))
 	case path == "/solicrec" && r.Method == http.MethodPost:
@@ -117,7 +126,7 @@ func (p *PSP) automatico(w http.ResponseWriter, r *http.Request) bool {
 			if p.cobrs == nil {
 				p.cobrs = map[string]*cobr{}
 			}
-			c = &cobr{body: in, status: "ATIVA"}
+			c = &cobr{body: in, status: "ATIVA", created: now, history: []any{changed("CRIADA", now), changed("ATIVA", now)}}
 			p.cobrs[txid] = c
 			w.WriteHeader(http.StatusCreated)
 		case c == nil:
@@ -128,12 +137,36 @@ func (p *PSP) automatico(w http.ResponseWriter, r *http.Request) bool {
 			return true
 		case r.Method == http.MethodPatch:
 			c.status = "CANCELADA"
+			c.history = append(c.history, changed("CANCELADA", now))
 		}
 		out := map[string]any{}
 		for k, v := range c.body {
 			out[k] = v
 		}
-		out["txid"], out["status"] = txid, c.status
+		out["txid"], out["status"], out["atualizacao"] = txid, c.status, c.history
+		cal := map[string]any{"criacao": c.created.Format(time.DateOnly)}
+		if in, ok := c.body["calendario"].(map[string]any); ok {
+			for k, v := range in {
+				cal[k] = v
+			}
+		}
+		out["calendario"] = cal
+		rc := map[string]any{}
+		if in, ok := c.body["recebedor"].(map[string]any); ok {
+			for k, v := range in {
+				rc[k] = v
+			}
+		}
+		rc["cnpj"], rc["nome"] = receiver("")["cnpj"], receiver("")["nome"]
+		if rec := p.recs[fmt.Sprint(c.body["idRec"])]; rec != nil {
+			if key, _ := rec.body["chave"].(string); key != "" {
+				rc["cnpj"] = receiver(key)["cnpj"]
+			}
+		}
+		out["recebedor"] = rc
+		if _, ok := out["politicaRetentativa"]; !ok {
+			out["politicaRetentativa"] = "NAO_PERMITE"
+		}
 		if len(c.pix) > 0 {
 			out["pix"] = c.pix
 		}
@@ -167,8 +200,23 @@ func (p *PSP) recOut(id string, r *http.Request) map[string]any {
 	for k, v := range rc.body {
 		out[k] = v
 	}
-	out["idRec"], out["status"] = id, rc.status
-	out["loc"] = map[string]any{"id": rc.loc, "location": fmt.Sprintf("%s/qr/v2/rec/%d", p.host(r), rc.loc), "idRec": id}
+	out["idRec"], out["status"], out["atualizacao"] = id, rc.status, rc.history
+	created := ""
+	if len(rc.history) > 0 {
+		created = rc.history[0].(map[string]any)["data"].(string)
+	}
+	out["loc"] = map[string]any{"id": rc.loc, "location": fmt.Sprintf("%s/qr/v2/rec/%d", p.host(r), rc.loc), "idRec": id, "tipo": "RECORRENCIA",
+		"criacao": created}
+	out["recebedor"] = map[string]any{"cnpj": receiver("")["cnpj"], "nome": receiver("")["nome"]}
+	// DadosPagadorRec as published requires the payer's ISPB beside its
+	// pagador too.
+	ispb := "00000000"
+	if pg, ok := rc.body["pagador"].(map[string]any); ok {
+		if v, ok := pg["ispbParticipante"].(string); ok {
+			ispb = v
+		}
+	}
+	out["ispbParticipante"] = ispb
 	return out
 }
 
@@ -192,6 +240,7 @@ func (p *PSP) decideRec(idRec, status string) (string, []byte, bool) {
 		return "", nil, false
 	}
 	rc.status = status
+	rc.history = append(rc.history, changed(status, p.now()))
 	hook, _ := json.Marshal(map[string]any{"recs": []any{map[string]any{"idRec": idRec, "status": status,
 		"atualizacao": []any{map[string]any{"status": status, "data": p.now().UTC().Format(time.RFC3339)}}}}})
 	return p.hookURL("/webhookrec", "/rec"), hook, true
@@ -238,6 +287,7 @@ func (p *PSP) PayCobR(txid string, at time.Time) (e2e, hookURL string, hook []by
 	}
 	p.pix[e2e] = px
 	c.status, c.pix = "CONCLUIDA", append(c.pix, px)
+	c.history = append(c.history, changed("CONCLUIDA", at))
 	id, _ := c.body["idRec"].(string)
 	hook, _ = json.Marshal(map[string]any{"cobsr": []any{map[string]any{"idRec": id, "txid": txid, "status": "CONCLUIDA"}}})
 	return e2e, p.hookURL("/webhookcobr", "/cobr"), hook, true
