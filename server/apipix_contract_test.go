@@ -15,8 +15,8 @@ import (
 	"testing"
 
 	"github.com/pb33f/libopenapi"
-	"github.com/pb33f/libopenapi/datamodel"
 	validator "github.com/pb33f/libopenapi-validator"
+	"github.com/pb33f/libopenapi/datamodel"
 )
 
 // apiPixValidator is the Banco Central's API Pix 2.9.0 as published, read
