@@ -1,12 +1,15 @@
 package server
 
 import (
+	"bytes"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -498,5 +501,64 @@ func TestPSPAnswersTold(t *testing.T) {
 	p.SetOffline(false)
 	if rec := do(h, http.MethodPost, "/generate_charge", `{`+auth+`,"id_token":"`+other+`"}`); rec.Code != http.StatusOK {
 		t.Fatalf("the charge once the PSP answers: %d %s", rec.Code, rec.Body)
+	}
+}
+
+// TestRefundOfAnotherAmountHeld: a PSP that answers a refund for another
+// amount than the one asked (7.89 for 5.00) has not made the refund
+// asked: it is held for a person (HELD, both amounts told), no expense is
+// booked, nothing is given back on the charge, and the poll leaves it.
+func TestRefundOfAnotherAmountHeld(t *testing.T) {
+	r := newPSPRigBehind(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+			if !strings.Contains(req.URL.Path, "/devolucao/") {
+				h.ServeHTTP(w, req)
+				return
+			}
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			for k, vs := range rec.Header() {
+				w.Header()[k] = vs
+			}
+			w.WriteHeader(rec.Code)
+			w.Write(bytes.Replace(rec.Body.Bytes(), []byte(`"valor":"5.00"`), []byte(`"valor":"7.89"`), 1))
+		})
+	})
+	h, p := r.h, r.p
+	hook := r.connect(t)
+	id := post(t, h, "/insert_sales_order", productOrder)["data"].(map[string]any)["id"].(string)
+	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+	txid := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["charges"].([]any)[0].(map[string]any)["pix_txid"].(string)
+	_, _, body, _ := p.Pay(txid, "47.30", fixedNow)
+	do(h, http.MethodPost, hook, string(body))
+	rec := do(h, http.MethodPost, "/refund_charge", `{`+auth+`,"id_token":"`+id+`","amount":"5.00"}`)
+	var out struct {
+		Error   string            `json:"error"`
+		Details map[string]string `json:"details"`
+	}
+	json.Unmarshal(rec.Body.Bytes(), &out)
+	if rec.Code != http.StatusBadGateway || out.Error != billing.ErrRefundHeld.Text || out.Details["asked"] != "5.00" || out.Details["answered"] != "7.89" {
+		t.Fatalf("a refund answered for another amount: %d %s", rec.Code, rec.Body)
+	}
+	if err := r.poll(t); err != nil {
+		t.Fatal(err)
+	}
+	o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	if got := o["charges"].([]any)[0].(map[string]any)["refunded_amount"]; got != nil {
+		t.Fatalf("the charge shows %v given back", got)
+	}
+	for _, e := range post(t, h, "/transactions", `{`+auth+`,"from_date":"2026-11-01","to_date":"2026-12-31","type":"out"}`)["data"].([]any) {
+		if strings.HasPrefix(e.(map[string]any)["description"].(string), "Devolução PIX") {
+			t.Fatalf("an expense was booked: %v", e)
+		}
+	}
+	raw, err := sql.Open("sqlite", "file:"+filepath.Join(r.ds.Dir(), "acme.db")+"?_pragma=busy_timeout(10000)&_pragma=query_only(ON)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	var status, detail string
+	if err := raw.QueryRow(`SELECT status, detail FROM psp_refunds`).Scan(&status, &detail); err != nil || status != store.RefundHeld || !strings.Contains(detail, "7.89") {
+		t.Fatalf("the refund is %s (%s) %v", status, detail, err)
 	}
 }

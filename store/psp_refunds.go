@@ -19,8 +19,9 @@ type PSPRefund struct {
 	EndToEndID string `json:"end_to_end_id" doc:"The end-to-end id of the PIX payment given back."`
 	Amount     Money  `json:"amount" doc:"The amount given back."`
 	// Status is REQUESTED until the PSP acknowledged it, then the PSP's:
-	// EM_PROCESSAMENTO, DEVOLVIDO (given back) or NAO_REALIZADO.
-	Status string `json:"status" enum:"REQUESTED,EM_PROCESSAMENTO,DEVOLVIDO,NAO_REALIZADO" doc:"REQUESTED until the PSP acknowledged it, then the PSP's: EM_PROCESSAMENTO, DEVOLVIDO (given back) or NAO_REALIZADO."`
+	// EM_PROCESSAMENTO, DEVOLVIDO (given back) or NAO_REALIZADO; HELD when
+	// the PSP answered another amount than the one asked.
+	Status string `json:"status" enum:"REQUESTED,EM_PROCESSAMENTO,DEVOLVIDO,NAO_REALIZADO,HELD" doc:"REQUESTED until the PSP acknowledged it, then the PSP's: EM_PROCESSAMENTO, DEVOLVIDO (given back) or NAO_REALIZADO; HELD when the PSP answered another amount than the one asked (detail says which): nothing is booked, and a person settles it with the PSP."`
 	// Detail is the PSP's reason of a refusal.
 	Detail    Text   `json:"detail" doc:"The PSP's reason for a refusal; null when none."`
 	Reason    Text   `json:"reason" doc:"Why it was asked; null when none."`
@@ -30,6 +31,11 @@ type PSPRefund struct {
 
 // RefundRequested is a refund not yet acknowledged by the PSP.
 const RefundRequested = "REQUESTED"
+
+// RefundHeld is a refund the PSP answered for another amount than the one
+// asked: recorded as neither given back nor refused, nothing booked, not
+// asked again, for a person to settle with the PSP.
+const RefundHeld = "HELD"
 
 // refundOpen are the states a refund is followed in.
 const refundOpen = `('REQUESTED', 'EM_PROCESSAMENTO')`

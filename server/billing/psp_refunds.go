@@ -17,6 +17,11 @@ import (
 var ErrRefundPending = problem.New(http.StatusBadGateway,
 	"The PSP did not answer: the refund is recorded and will be requested again at the next poll.")
 
+// ErrRefundHeld: the PSP answered a refund for another amount than the
+// one asked; it is held (store.RefundHeld) with both amounts in details.
+var ErrRefundHeld = problem.New(http.StatusBadGateway,
+	"The PSP answered the refund for another amount than the one asked: it is held for a person to check with the PSP, and nothing was booked. See details.")
+
 // RefundPix gives back to their payers the order's Pix received at the
 // unit's PSP: amount (nil: everything not yet given back), each refund
 // recorded before the PSP is asked (PUT /pix/{e2eid}/devolucao/{id}) and
@@ -70,6 +75,13 @@ func (s *Service) askRefund(ctx context.Context, db *store.DB, cl *psp.Client, f
 			s.Log.Warn("psp refund", "refund", f.ID, "err", err)
 		}
 		return f, ErrRefundPending
+	}
+	// Whichever call answered it: a refund of another amount than the one
+	// asked is not the refund asked.
+	if answered, perr := store.ParseMoney(r.Valor); perr != nil || !answered.Equal(f.Amount.Decimal) {
+		asked := f.Amount.StringFixed(2)
+		got, rerr := db.RecordRefund(ctx, f.ID, store.RefundHeld, clipRunes("the PSP answered "+r.Valor+" for the "+asked+" asked", 255), "")
+		return got, errors.Join(rerr, ErrRefundHeld.With(map[string]string{"asked": asked, "answered": clipRunes(r.Valor, 20), "refund_id": f.ID}))
 	}
 	day := ""
 	if r.Status == psp.RefundDone {

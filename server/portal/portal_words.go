@@ -54,6 +54,7 @@ var portalWords = refusals{
 	{billing.ErrPSPDown, "", "O PSP não respondeu: a cobrança continua aberta lá e não foi cancelada. Tente de novo."},
 	{billing.ErrPSPAnswer, "", "O PSP respondeu algo que o fincom não pode aceitar (veja o detalhe abaixo): a cobrança continua aberta lá e não foi cancelada."},
 	{billing.ErrRefundPending, "", "O PSP não respondeu: a devolução está registrada e será pedida de novo na próxima consulta."},
+	{billing.ErrRefundHeld, "", "O PSP respondeu a devolução com outro valor que o pedido: ela fica retida para alguém conferir com o PSP, e nada foi lançado."},
 	{invoicing.ErrEPECRefused, "", "A autoridade fiscal recusou o EPEC."},
 	{invoicing.ErrNoNFEmail, "", "O pedido não tem e-mail para a nota fiscal."},
 	{invoicing.ErrNoCertificate, "", "A unidade não tem certificado digital para assinar as notas (o operador instala o A1 com fincom unit cert)."},
