@@ -53,6 +53,23 @@ func TestInvoiceProblems(t *testing.T) {
 					t.Errorf("problems %v", ps)
 				}
 			}},
+		// The portal's form names the bairro district: the API takes that
+		// name too; a customer without one is told, not "the authority did
+		// not answer".
+		{name: "district alias", path: "/generate_nf", before: []call{{"/update_contact", strings.Replace(withAddress, `"neighborhood"`, `"district"`, 1)},
+			{"/update_contact", strings.Replace(strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1), `"neighborhood":"Bela Vista",`, ``, 1)},
+			{"/insert_sales_order", productOrder}}, body: `{` + auth + `,"id_token":"00000000-0000-4000-8001-000000000001"}`, status: 422,
+			text: "The order's fiscal data is incomplete: fix every problem listed in details.",
+			check: func(t *testing.T, r map[string]any) {
+				ps := r["details"].(map[string]any)["problems"].([]any)
+				var fields []string
+				for _, p := range ps {
+					fields = append(fields, p.(map[string]any)["field"].(string))
+				}
+				if !slices.Contains(fields, "contact.neighborhood") {
+					t.Errorf("problems %v", ps)
+				}
+			}},
 		{name: "gross against the value", path: "/generate_nf", before: []call{{"/update_contact", withAddress},
 			{"/insert_sales_order", strings.Replace(serviceOrder, `"tax_service_gross_amount":1500`, `"tax_service_gross_amount":3000`, 1)}},
 			body: `{` + auth + `,"id_token":"00000000-0000-4000-8001-000000000001"}`, status: 422,

@@ -51,7 +51,7 @@ type ContactRequest struct {
 	ZipCode      *string `json:"zip_code" alias:"zipCode" pattern:"^\\s*([0-9]{2}\\.?[0-9]{3}-?[0-9]{3})?\\s*$" doc:"The CEP, 8 digits with or without its mask."`
 	State        *string `json:"state" pattern:"^\\s*([A-Za-z]{2})?\\s*$" doc:"The state's two-letter abbreviation (UF), one of the 27, in any case (sp is SP)."`
 	City         *string `json:"city" max:"short" doc:"The municipality's name."`
-	Neighborhood *string `json:"neighborhood" max:"short" doc:"The district (bairro)."`
+	Neighborhood *string `json:"neighborhood" alias:"district,bairro" max:"short" doc:"The district (bairro)."`
 	Observation  *string `json:"observation" text:"multiline" max:"long" doc:"Free notes about the contact (several lines)."`
 	DataBank     *string `json:"data_bank" alias:"dataBank" text:"multiline" max:"long" doc:"The contact's bank details, as free text (several lines)."`
 	Number       *string `json:"number" max:"short" doc:"The street number (S/N when none)."`

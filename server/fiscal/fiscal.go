@@ -267,6 +267,10 @@ func Validate(inv Invoice) []Problem {
 		if r.Address == "" || r.Number == "" {
 			add("contact.address", "the customer's street and number are required")
 		}
+		if n := len([]rune(r.Neighborhood)); n < 2 {
+			// The NF-e's and the NFS-e's xBairro: 2 to 60 characters.
+			add("contact.neighborhood", "the customer's district (bairro) is required (2 to 60 characters)")
+		}
 		if _, ok := brdoc.LookupIBGE(r.CityIBGE); !ok {
 			add("contact.city", "the customer's city (IBGE code) is required")
 		}

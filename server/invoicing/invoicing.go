@@ -47,6 +47,11 @@ var (
 	// ErrAuthorityDown: the authority did not answer; the number is given
 	// back and a retry issues once.
 	ErrAuthorityDown = problem.New(http.StatusBadGateway, "The tax authority did not answer. Try again: the invoice will not be issued twice.")
+	// ErrNotSent: fincom refused to send the invoice (its document not
+	// valid by the authority's schema, no address of the authority for
+	// the unit's state or environment): nothing left, and trying again
+	// alone will not help; the reason goes in details.
+	ErrNotSent = problem.New(http.StatusUnprocessableEntity, "The invoice was not sent: fincom could not make a document the tax authority takes. See details.")
 	// ErrNoNFEmail: the order has no notify_email_nf to send to.
 	ErrNoNFEmail = problem.New(http.StatusBadRequest, "The sales order has no notify_email_nf.")
 	// ErrNoCertificate: the unit has no digital certificate to sign with
@@ -355,6 +360,9 @@ func (s *Service) issue(ctx context.Context, db *store.DB, unitID int64, orderTo
 		if derr := db.DropTransmission(context.WithoutCancel(ctx), d.OrderID); derr != nil {
 			return store.Invoice{}, derr
 		}
+		if refused := notSent(err); refused != nil {
+			return store.Invoice{}, refused
+		}
 		if inv.Kind == fiscal.NFCe {
 			out, oerr := s.issueOffline(ctx, db, d, inv, cert, rec, orderToken)
 			used = oerr == nil
@@ -605,4 +613,30 @@ func Document(d store.InvoiceData) fiscal.Invoice {
 		inv.Service.Net = d.Value.Sub(t.RetTotalAmount.Decimal)
 	}
 	return inv
+}
+
+// notSent is the refusal of an invoice fincom decided not to send, before
+// anything left (its document not valid by the authority's schema, no
+// address of the authority): never "the authority did not answer"; nil
+// for a failure that may be the authority's silence.
+func notSent(err error) error {
+	if unanswered(err) {
+		return nil
+	}
+	return ErrNotSent.With(map[string]string{"reason": clipReason(err.Error())})
+}
+
+// clipReason is an error's text as details carry it: without control
+// characters, at most 300 characters.
+func clipReason(s string) string {
+	r := []rune(strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s))
+	if len(r) > 300 {
+		r = r[:300]
+	}
+	return string(r)
 }

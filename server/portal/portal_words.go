@@ -64,6 +64,7 @@ var portalWords = refusals{
 	{invoicing.ErrReplacementRefused, "", "O sistema nacional da NFS-e recusou a substituição."},
 	{invoicing.ErrReplacementUnsure, "", "A substituição foi enviada e a resposta do sistema nacional se perdeu: ela será consultada antes de qualquer novo envio, nunca emitida duas vezes."},
 	{web.ErrSalesOrderNotFound, "", "Pedido não encontrado nesta unidade."},
+	{invoicing.ErrNotSent, "", "A nota não foi enviada: o fincom não conseguiu montar um documento que a autoridade aceite (veja o detalhe). Tentar de novo, sozinho, não resolve."},
 	{web.ErrInvalidValue, "", "Valor inválido."},
 	{web.ErrTooLong, "", "Texto longo demais: até 255 caracteres."},
 }
@@ -76,6 +77,7 @@ var fiscalWords = map[string]string{
 	"contact.address":            "falta o endereço do cliente (logradouro e número)",
 	"contact.city":               "falta a cidade do cliente com o código do IBGE (edite o contato: CEP, cidade e UF)",
 	"contact.zip_code":           "falta o CEP do cliente",
+	"contact.neighborhood":       "falta o bairro do cliente (edite o contato)",
 	"contact.state_registration": "o cliente contribuinte do ICMS precisa da inscrição estadual",
 	"unit.cnpj":                  "a unidade precisa de um CNPJ válido",
 	"unit.city_ibge":             "falta a cidade da unidade (código do IBGE; fincom unit set)",
