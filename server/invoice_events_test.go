@@ -130,6 +130,12 @@ func TestNFCeCancelBySubstitution(t *testing.T) {
 	h, a := rig.h, rig.a
 	id := post(t, h, "/insert_sales_order", nfceOrder)["data"].(map[string]any)["id"].(string)
 	post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
+	// Just issued, its page offers its cancellation, not a substitution.
+	b := signedIn(t, rig.s, rig.ds)
+	fresh := b.do("GET", "/portal/orders/"+id+"?unit="+expand("{{unitA}}"), nil).Body.String()
+	if !strings.Contains(fresh, "/cancel_invoice?") || strings.Contains(fresh, "Cancelar por substituição") {
+		t.Fatalf("a just-issued NFC-e's page:\n%s", fresh)
+	}
 	*rig.now = rig.now.Add(31 * time.Minute)
 	// SEFAZ refuses it (501): the window is the authority's.
 	if rec := do(h, http.MethodPost, "/cancel_nf", `{`+auth+`,"id_token":"`+id+`","reason":"Pedido cancelado pelo cliente"}`); rec.Code != http.StatusUnprocessableEntity ||
@@ -141,9 +147,8 @@ func TestNFCeCancelBySubstitution(t *testing.T) {
 	other := post(t, h, "/insert_sales_order", nfceOrder)["data"].(map[string]any)["id"].(string)
 	subKey := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+other+`"}`)["data"].(map[string]any)["access_key"].(string)
 
-	b := signedIn(t, rig.s, rig.ds)
 	page := b.do("GET", "/portal/orders/"+id+"?unit="+expand("{{unitA}}"), nil).Body.String()
-	if !strings.Contains(page, "Cancelar por substituição") {
+	if !strings.Contains(page, "Cancelar por substituição") || strings.Contains(page, "/cancel_invoice?") {
 		t.Fatalf("an NFC-e's page offers no cancellation by substitution:\n%s", page)
 	}
 	session := csrf(t, page)

@@ -33,6 +33,18 @@ var (
 // substitution (CancelBySubstitution).
 const NFCeCancelWindow = 30 * time.Minute
 
+// NFCeCancellable reports whether an NFC-e authorized at issued may still
+// be cancelled at now (else it is cancelled by substitution): within the
+// server's window in test mode and the demo, within NFCeCancelWindow,
+// most states' rule, otherwise (SEFAZ's own refusal is the last word).
+func (s *Service) NFCeCancellable(issued, now time.Time) bool {
+	window := NFCeCancelWindow
+	if !s.answersVerdicts(fiscal.NFCe) && s.CancelWindow > 0 {
+		window = min(window, s.CancelWindow)
+	}
+	return now.Sub(issued) <= window
+}
+
 // Cancel cancels the order's authorized invoice within the cancellation
 // window (outside test mode an NF-e's or NFC-e's is SEFAZ's; else the
 // server's, at most NFCeCancelWindow for an NFC-e), with its reason; the

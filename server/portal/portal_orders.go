@@ -206,14 +206,18 @@ func (s *Portal) portalOrderPage(p *portalRequest, token, notice, errText string
 	}
 	page.Chargeable, page.Invoiceable = !live, true
 	if inv, err := p.db.OrderInvoice(p.ctx, p.unit.ID, token); err == nil {
-		page.InvoiceCancellable = inv.Status == store.InvoiceAuthorized
+		authorized := inv.Status == store.InvoiceAuthorized
+		// An NFC-e is cancelled within its window, by substitution past
+		// it: the page offers the one that holds.
+		withinWindow := inv.Kind != "nfce" || s.Invoices.NFCeCancellable(inv.IssuedTime(), p.db.Now())
+		page.InvoiceCancellable = authorized && withinWindow
 		// A denied note is never sent again; a pending one is asked for
 		// again by issuing.
-		page.Invoiceable = !page.InvoiceCancellable && inv.Status != store.InvoiceDenied && inv.Status != store.InvoiceContingency
+		page.Invoiceable = !authorized && inv.Status != store.InvoiceDenied && inv.Status != store.InvoiceContingency
 		page.Invoice = kindName(inv.Kind) + " " + strings.ToLower(invoiceStatus(inv.Status))
 		page.InvoiceNumber = strconv.Itoa(inv.Number)
 		page.Correctable = inv.Kind == "nfe" && inv.Status == "AUTHORIZED"
-		page.Substitutable = inv.Kind == "nfce" && inv.Status == "AUTHORIZED" && inv.Protocol != ""
+		page.Substitutable = inv.Kind == "nfce" && authorized && inv.Protocol != "" && !withinWindow
 		if inv.AccessKey.Valid {
 			events, err := p.db.InvoiceEvents(p.ctx, p.unit.ID, inv.AccessKey.String)
 			if err != nil {
