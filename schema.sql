@@ -1086,3 +1086,13 @@ CREATE TRIGGER user_roles_changed_d AFTER DELETE ON user_roles BEGIN UPDATE auth
 CREATE TRIGGER units_changed_i AFTER INSERT ON units BEGIN UPDATE auth_changes SET n = n + 1; END;
 CREATE TRIGGER units_changed_u AFTER UPDATE ON units BEGIN UPDATE auth_changes SET n = n + 1; END;
 CREATE TRIGGER units_changed_d AFTER DELETE ON units BEGIN UPDATE auth_changes SET n = n + 1; END;
+
+-- The one-time keys of the portal's forms that make a record: a form sent
+-- again (a reload, a double click, back and resend) finds the record its
+-- key made and makes nothing twice.
+CREATE TABLE form_keys (
+	key        TEXT PRIMARY KEY,
+	unit_id    INTEGER NOT NULL REFERENCES units(id),
+	record     TEXT NOT NULL,
+	created_at TEXT NOT NULL
+) STRICT;

@@ -605,6 +605,8 @@ type PortalOrderForm struct {
 	// A service's NFS-e: its LC 116 list item and ISS rate.
 	ServiceCode, ISSRate      string
 	Charge, Issue, Recurrence bool
+	// Key is the form's one-time key: sent again, it makes nothing twice.
+	Key string
 }
 
 // PortalOrderLine is an item line of the new order's form.

@@ -1,7 +1,9 @@
 package server
 
 import (
+	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -121,5 +123,48 @@ func TestPortalNewOrderLines(t *testing.T) {
 	inv, _ := o["invoice"].(map[string]any)
 	if o["value"] != "300.00" || inv == nil || inv["kind"] != "nfsen" || inv["status"] != "AUTHORIZED" {
 		t.Fatalf("the API sees value %v, invoice %v", o["value"], o["invoice"])
+	}
+}
+
+// TestPortalNewOrderOnce: the new order's form carries a one-time key: sent
+// again (a reload of the page that said a step failed, a double click,
+// back and resend) it makes no second order and shows the one it made.
+func TestPortalNewOrderOnce(t *testing.T) {
+	s, ds := newTestServer(t)
+	h := s.Handler()
+	b := signedIn(t, s, ds)
+	path := "/portal/new-order?unit=" + fx.tokens["unitA"]
+	page := b.do("GET", path, nil).Body.String()
+	key := regexp.MustCompile(`name="form_key" value="([0-9a-f]{32})"`).FindStringSubmatch(page)
+	if key == nil {
+		t.Fatalf("the form has no one-time key:\n%s", page)
+	}
+	// contact1 has no address: the order is saved and its NF-e is not
+	// issued (a partly failed save, answered with the order's page).
+	form := url.Values{"csrf": {csrf(t, page)}, "form_key": {key[1]}, "contact": {fx.tokens["contact1"]}, "item": {fx.tokens["product1"]},
+		"quantity": {"3"}, "date": {"2026-12-10"}, "category": {fx.tokens["category1"]}, "method": {payBoleto}, "provider": {"provider_a"},
+		"account": {fx.tokens["account1"]}, "installments": {"1"}, "invoice": {"nfe"}, "issue": {"1"}}
+	orders := func() int {
+		return len(post(t, h, "/list_sales_orders", `{`+auth+`,"date_from":"2026-01-01","date_to":"2027-12-31"}`)["data"].([]any))
+	}
+	before := orders()
+	first := b.do("POST", path, form)
+	if first.Code != 200 || !strings.Contains(first.Body.String(), "A nota não foi emitida") {
+		t.Fatalf("a partly failed save = %d\n%s", first.Code, first.Body)
+	}
+	for range 2 {
+		again := b.do("POST", path, form)
+		if again.Code != http.StatusSeeOther || !strings.Contains(again.Header().Get("Location"), "feito=repetido") {
+			t.Fatalf("the same form again = %d %s", again.Code, again.Header().Get("Location"))
+		}
+	}
+	if n := orders(); n != before+1 {
+		t.Fatalf("%d orders made by one form sent three times", n-before)
+	}
+	// A new form is a new order.
+	fresh := b.do("GET", path, nil).Body.String()
+	form.Set("form_key", regexp.MustCompile(`name="form_key" value="([0-9a-f]{32})"`).FindStringSubmatch(fresh)[1])
+	if rec := b.do("POST", path, form); rec.Code != 200 || orders() != before+2 {
+		t.Fatalf("a new form = %d, %d orders", rec.Code, orders()-before)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -375,6 +376,42 @@ func (db *DB) InsertSalesOrder(ctx context.Context, unitID int64, f SalesOrderFi
 		return "", "", fmt.Errorf("insert sales order: %w", err)
 	}
 	return token, code, nil
+}
+
+// InsertSalesOrderOnce is InsertSalesOrder for a form sent with a
+// one-time key (the portal's new order): the first send makes the order
+// and records the key with it, in one transaction; a send again of the
+// same key makes nothing and answers the order it made (made false).
+func (db *DB) InsertSalesOrderOnce(ctx context.Context, unitID int64, formKey string, f SalesOrderFields) (token, code string, made bool, err error) {
+	if formKey == "" {
+		token, code, err = db.InsertSalesOrder(ctx, unitID, f)
+		return token, code, err == nil, err
+	}
+	fresh := db.newToken(ctx)
+	err = db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		err := tx.QueryRowContext(ctx, `SELECT k.record, o.cod_orders FROM form_keys k JOIN sales_orders o ON o.token = k.record
+			WHERE k.key = ? AND k.unit_id = ?`, formKey, unitID).Scan(&token, &code)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		refs, err := resolveOrderRefs(ctx, tx, unitID, f)
+		if err != nil {
+			return err
+		}
+		if code, err = db.insertOrder(ctx, tx, unitID, fresh, f, refs, sql.NullInt64{}, "", now); err != nil {
+			return err
+		}
+		token, made = fresh, true
+		_, err = tx.ExecContext(ctx, `INSERT INTO form_keys (key, unit_id, record, created_at) VALUES (?, ?, ?, ?)`, formKey, unitID, fresh, timestamp(now))
+		return err
+	})
+	if err != nil {
+		return "", "", false, fmt.Errorf("insert sales order: %w", err)
+	}
+	return token, code, made, nil
 }
 
 func (db *DB) insertOrder(ctx context.Context, tx *sql.Tx, unitID int64, token string, f SalesOrderFields, refs orderRefs,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -65,6 +66,10 @@ func (s *Portal) newOrderPage(p *portalRequest, status int, form render.PortalOr
 	for _, a := range accounts {
 		body.Accounts = append(body.Accounts, render.PortalOption{Value: a.Token, Label: accountName(a)})
 	}
+	if body.Form.Key == "" {
+		// A new form, a new key; a form answered again keeps its own.
+		body.Form.Key = store.NewSecret(16)
+	}
 	if body.Form.Date == "" {
 		body.Form.Date, body.Form.Installments = store.Today(p.db.Now()).ISO(), "1"
 		body.Form.ISSRate = "5"
@@ -87,7 +92,7 @@ func (s *Portal) portalNewOrder(p *portalRequest) {
 	form := render.PortalOrderForm{Contact: v("contact"), Description: v("description"), Date: v("date"),
 		Category: v("category"), Method: v("method"), Provider: v("provider"), Account: v("account"), Installments: v("installments"),
 		Invoice: v("invoice"), Email: v("email"), Charge: v("charge") == "1", Issue: v("issue") == "1", Recurrence: v("recurrence") == "1",
-		ServiceCode: v("service_code"), ISSRate: v("iss_rate")}
+		ServiceCode: v("service_code"), ISSRate: v("iss_rate"), Key: v("form_key")}
 	items, qtys := p.r.PostForm["item"], p.r.PostForm["quantity"]
 	for i := range maxOrderLines {
 		var l render.PortalOrderLine
@@ -187,7 +192,20 @@ func (s *Portal) portalNewOrder(p *portalRequest) {
 			f.Products = append(f.Products, store.OrderProduct{Token: l.item.ID, Quantity: store.Decimal{Decimal: l.qty}})
 		}
 	}
-	token, _, err := p.db.InsertSalesOrder(p.ctx, p.unit.ID, f)
+	// The form always carries its key; a send without one (a script of
+	// its own) is taken as it comes.
+	if form.Key != "" && !formKeyPattern.MatchString(form.Key) {
+		form.Key = "" // a key of no form of ours: the page draws a new one
+		fail("contact", "o formulário expirou: confira os dados e salve de novo.")
+		return
+	}
+	token, _, made, err := p.db.InsertSalesOrderOnce(p.ctx, p.unit.ID, form.Key, f)
+	if err == nil && !made {
+		// The same form sent again (a reload, a double click): the order
+		// it made is shown, nothing is made twice.
+		http.Redirect(p.w, p.r, "/portal/orders/"+url.PathEscape(token)+"?unit="+url.QueryEscape(p.unit.Token)+"&feito=repetido", http.StatusSeeOther)
+		return
+	}
 	if err != nil {
 		var ref *store.RefError
 		if errors.As(err, &ref) {
@@ -222,6 +240,10 @@ func (s *Portal) portalNewOrder(p *portalRequest) {
 	}
 	http.Redirect(p.w, p.r, "/portal/orders/"+url.PathEscape(token)+"?unit="+url.QueryEscape(p.unit.Token)+"&feito="+done, http.StatusSeeOther)
 }
+
+// formKeyPattern is a one-time key as the form draws it (16 random bytes
+// in hex).
+var formKeyPattern = regexp.MustCompile(`^[0-9a-f]{32}$`)
 
 // maxOrderLines is how many item lines the new order's form has.
 const maxOrderLines = 6

@@ -128,6 +128,7 @@ var portalOrderDone = map[string]string{
 	"refund":         "Devolução solicitada ao PSP.",
 	// A new order, with what was done on saving it.
 	"criado":              "Pedido salvo.",
+	"repetido":            "Este formulário já tinha sido enviado: o pedido é o que ele salvou, nada foi feito de novo.",
 	"criado_cobrado":      "Pedido salvo e cobrança gerada.",
 	"criado_nota":         "Pedido salvo e nota fiscal emitida.",
 	"criado_cobrado_nota": "Pedido salvo, cobrança gerada e nota fiscal emitida.",
