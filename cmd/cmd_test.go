@@ -357,6 +357,21 @@ func TestDemo(t *testing.T) {
 	lines, _, err2 := db.StatementLines(context.Background(), units[0].ID, "", "open", store.Page{})
 	due, err3 := db.OpenReceivables(context.Background(), units[0].ID, store.Today(db.Now()), store.Today(db.Now().AddDate(0, 1, 0)))
 	orders, err4 := db.LatestOrders(context.Background(), units[0].ID, 20)
+	// The orders are Horizonte's: their charges and invoices go to its
+	// address, none to another customer's.
+	mails, err5 := db.Outbox(context.Background(), units[0].ID, 100)
+	sent := 0
+	for _, m := range mails {
+		if strings.HasPrefix(m.Kind, "charge") || strings.HasPrefix(m.Kind, "invoice") {
+			sent++
+			if m.To != "financeiro@horizonte.com.br" {
+				t.Errorf("the demo mails Horizonte's %s to %s", m.Kind, m.To)
+			}
+		}
+	}
+	if sent == 0 {
+		t.Errorf("the demo mailed no charge or invoice: %+v", mails)
+	}
 	invoices := 0
 	for _, o := range orders {
 		if o.Invoice == "AUTHORIZED" {
@@ -365,7 +380,7 @@ func TestDemo(t *testing.T) {
 	}
 	release()
 	ds.Close()
-	if err := errors.Join(err1, err2, err3, err4); err != nil {
+	if err := errors.Join(err1, err2, err3, err4, err5); err != nil {
 		t.Fatal(err)
 	}
 	if len(overdue) != 3 || len(lines) != 3 || !due.ChargesDue.IsPositive() || invoices != 2 {

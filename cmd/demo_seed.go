@@ -83,7 +83,7 @@ func demoMonth(h http.Handler, post demoCall, access, unit, service, customer, a
 		iss := o.value * 5 / 100
 		out, err := post("/insert_sales_order", map[string]any{
 			"pv": map[string]any{"id_token_contact": customer, "id_token_stock_item": service, "description": o.description, "value": o.value,
-				"quantity": 1, "notify_email_charge": "financeiro@paoquente.com.br", "notify_email_nf": "financeiro@paoquente.com.br"},
+				"quantity": 1, "notify_email_charge": "financeiro@horizonte.com.br", "notify_email_nf": "financeiro@horizonte.com.br"},
 			"faturamento": map[string]any{"id_token_category": income, "estimated_payment_date": day(o.offset), "id_token_bank_account": account,
 				"in_automation": true},
 			"charge": charge,
