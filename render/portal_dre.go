@@ -11,6 +11,7 @@ import (
 // the period before and their change, and the chart of its subtotals.
 type PortalDRE struct {
 	Month, From, To  string
+	MonthName        string // the month as people say it: novembro de 2026
 	Cash, AllUnits   bool
 	Period, Previous string
 	Lines            []PortalDRELine

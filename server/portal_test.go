@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/net/html"
+
 	"fincom/render"
 	"fincom/server/portal"
 	"fincom/server/web"
@@ -366,8 +368,8 @@ func TestPortalFlow(t *testing.T) {
 		t.Errorf("pairing with nothing = %d", rec.Code)
 	}
 	// The read-only lists.
-	for path, want := range map[string]string{"/portal/outbox": "Seu link de acesso", "/portal/audit": "user:Ana Souza &lt;ana@example.com&gt;",
-		"/portal/webhooks": "Entregas de webhooks"} {
+	for path, want := range map[string]string{"/portal/outbox": "Seu link de acesso", "/portal/audit": "Ana Souza &lt;ana@example.com&gt;",
+		"/portal/webhooks": "Avisos enviados a outros sistemas"} {
 		if rec := b.do("GET", path+"?unit="+fx.tokens["unitA"], nil); rec.Code != 200 || !strings.Contains(rec.Body.String(), want) {
 			t.Errorf("%s lacks %q", path, want)
 		}
@@ -418,5 +420,79 @@ func TestPortalAssets(t *testing.T) {
 		if rec.Code != want {
 			t.Errorf("GET %s = %d, want %d", path, rec.Code, want)
 		}
+	}
+}
+
+// portalEnglish are words a person must not meet on a portal page: the
+// API's, the code's and the providers' own names where Portuguese words
+// belong (a technical code may follow its words, in parentheses).
+var portalEnglish = regexp.MustCompile(`(?i)\b(webhooks?|provider_[abc]|bank \d|account \d|route not found|not found|token:\d|settings|invoice|charge)\b|Perfil · API|>cClassTrib|\b1 (autorizadas|canceladas|denegadas)\b`)
+
+// parenthesized is a code in parentheses after its words.
+var parenthesized = regexp.MustCompile(`\([^()]*\)`)
+
+// unformatted are document numbers as no Brazilian writes them: a CNPJ or
+// a CPF, a phone, a CEP in bare digits.
+var unformatted = regexp.MustCompile(`(^|[^\d./-])(\d{14}|\d{11}|\d{10})([^\d./-]|$)|CEP \d{8}`)
+
+// visibleText is the text of a page a person reads: its text nodes
+// outside code, scripts and styles (attributes, hidden fields and copied
+// codes are not read as words).
+func visibleText(page string) string {
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		return page
+	}
+	var b strings.Builder
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode && (n.Data == "code" || n.Data == "script" || n.Data == "style" || n.Data == "pre" || n.Data == "textarea") {
+			return
+		}
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+			b.WriteString("\n")
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	return b.String()
+}
+
+// TestPortalSpeaksPortuguese visits every page of a unit with records of
+// every kind: no English word of the code's or the API's, no document
+// number unformatted; a mistyped address answers the portal's own page.
+func TestPortalSpeaksPortuguese(t *testing.T) {
+	s, ds := newTestModeServer(t)
+	h := s.Handler()
+	post(t, h, "/update_contact", withAddress)
+	id, _ := chargedOrder(t, h)
+	expense := post(t, h, "/insert_expense", `{`+auth+`,"description":"Aluguel","value":2500,"due_date":"2026-11-05"}`)["token"].(string)
+	post(t, h, "/insert_webhook", `{`+auth+`,"url":"https://hooks.example.com/a","events":["*"]}`)
+	b := signedIn(t, s, ds)
+	unit := "unit=" + fx.tokens["unitA"]
+	pages := []string{"/portal/", "/portal/units", "/portal/profile", "/portal/users", "/portal/orders", "/portal/orders/" + id, "/portal/overdue",
+		"/portal/contacts", "/portal/contacts/" + fx.tokens["contact1"], "/portal/products", "/portal/products/" + fx.tokens["product1"],
+		"/portal/contracts", "/portal/new-order", "/portal/import", "/portal/transactions", "/portal/transactions/" + expense,
+		"/portal/statement", "/portal/dre", "/portal/inbox", "/portal/outbox", "/portal/webhooks", "/portal/audit", "/portal/no-such-page"}
+	for _, page := range pages {
+		rec := b.do("GET", page+"?"+unit, nil)
+		if !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") || (rec.Code != 200 && page != "/portal/no-such-page") {
+			t.Errorf("%s: %d %s", page, rec.Code, rec.Header().Get("Content-Type"))
+			continue
+		}
+		text := visibleText(rec.Body.String())
+		// A code in parentheses follows its words: it is not a word.
+		for _, m := range portalEnglish.FindAllString(parenthesized.ReplaceAllString(text, ""), -1) {
+			t.Errorf("%s says %q", page, m)
+		}
+		for _, m := range unformatted.FindAllString(text, -1) {
+			t.Errorf("%s shows %q unformatted", page, strings.TrimSpace(m))
+		}
+	}
+	if rec := b.do("GET", "/portal/no-such-page", nil); rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), "Página não encontrada") {
+		t.Errorf("a mistyped address: %d %s", rec.Code, rec.Body.String())
 	}
 }

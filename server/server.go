@@ -329,7 +329,11 @@ func (s *Server) Handler() http.Handler {
 	}
 	s.portal.Routes(r)
 	r.GlobalOPTIONS = http.HandlerFunc(s.options)
-	r.NotFound = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+	r.NotFound = http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		if strings.HasPrefix(req.URL.Path, "/portal/") {
+			s.portal.NotFound(w, req)
+			return
+		}
 		web.WriteJSON(w, http.StatusNotFound, web.ErrorBody{Error: "Route not found."})
 	})
 	r.MethodNotAllowed = http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {

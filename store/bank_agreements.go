@@ -112,11 +112,12 @@ func (db *DB) SetAgreement(ctx context.Context, unitID int64, a Agreement) (Agre
 // payments are credited to.
 func agreementAccount(ctx context.Context, tx *sql.Tx, db *DB, unitID int64, a Agreement, now time.Time) (int64, error) {
 	var bankID, id int64
+	var bankName string
 	if a.BankAccountToken != "" {
 		err := tx.QueryRowContext(ctx, `SELECT id FROM bank_accounts WHERE unit_id = ? AND token = ?`, unitID, a.BankAccountToken).Scan(&id)
 		return id, notFound(err)
 	}
-	if err := tx.QueryRowContext(ctx, `SELECT id FROM banks WHERE code = ?`, a.Bank).Scan(&bankID); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT id, name FROM banks WHERE code = ?`, a.Bank).Scan(&bankID, &bankName); err != nil {
 		return 0, fmt.Errorf("bank %s: %w", a.Bank, notFound(err))
 	}
 	err := tx.QueryRowContext(ctx, `SELECT id FROM bank_accounts WHERE unit_id = ? AND bank_id = ? AND active = 1
@@ -132,7 +133,7 @@ func agreementAccount(ctx context.Context, tx *sql.Tx, db *DB, unitID int64, a A
 	res, err := tx.ExecContext(ctx, `INSERT INTO bank_accounts (token, unit_id, bank_id, bank_type_id, agency, dv_agencia, current_account,
 		dv_conta, nick_name, observation, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		db.id(), unitID, bankID, typeID, a.Agency, nullString(a.AgencyDV), a.Account, nullString(a.AccountDV),
-		"Cobrança "+a.Provider, "Conta do convênio de cobrança", timestamp(now), timestamp(now))
+		firstRunes("Cobrança "+bankName, 60), "Conta do convênio de cobrança", timestamp(now), timestamp(now))
 	if err != nil {
 		return 0, err
 	}

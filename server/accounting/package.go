@@ -221,6 +221,15 @@ func Package(ctx context.Context, db *store.DB, inv *invoicing.Service, unit sto
 // kindNames name the kinds of invoice in the manifest.
 var kindNames = map[string]string{"nfe": "NF-e", "nfce": "NFC-e", "nfse": "NFS-e municipal", "nfsen": "NFS-e nacional"}
 
+// countOf says n things in Portuguese, singular or plural: "1
+// autorizada", "2 autorizadas", "0 autorizadas".
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
 // Text is the manifest in Portuguese, for the accountant to read.
 func (m Manifest) Text() string {
 	var b strings.Builder
@@ -231,7 +240,8 @@ func (m Manifest) Text() string {
 		b.WriteString("  nenhuma\r\n")
 	}
 	for _, c := range m.Issued {
-		fmt.Fprintf(&b, "  %s: %d autorizadas (total %s), %d canceladas, %d denegadas\r\n", kindNames[c.Kind], c.Authorized, brl(c.Total), c.Cancelled, c.Denied)
+		fmt.Fprintf(&b, "  %s: %s (total %s), %s, %s\r\n", kindNames[c.Kind], countOf(c.Authorized, "autorizada", "autorizadas"), brl(c.Total),
+			countOf(c.Cancelled, "cancelada", "canceladas"), countOf(c.Denied, "denegada", "denegadas"))
 	}
 	fmt.Fprintf(&b, "Notas recebidas (notas-recebidas/): %d, total %s\r\n", m.Received.Count, brl(m.Received.Total))
 	fmt.Fprintf(&b, "Lançamentos com vencimento no mês (lancamentos-%s.xlsx): %d; receitas %s, despesas %s\r\n", m.Month, m.Entries.Count, brl(m.Entries.In), brl(m.Entries.Out))

@@ -58,6 +58,15 @@ func formatRegister(r string) string {
 	return r
 }
 
+// formatCEP writes a CEP as people read it: 01310-100; anything else as
+// stored.
+func formatCEP(z string) string {
+	if d := brdoc.Digits(z); len(d) == 8 {
+		return d[:5] + "-" + d[5:]
+	}
+	return z
+}
+
 // formatPhone writes a Brazilian phone with its area code: (11) 3333-4444,
 // (11) 98888-7777; anything else as stored.
 func formatPhone(d string) string {

@@ -38,6 +38,7 @@ func (s *Portal) drePage(p *portalRequest) {
 	}
 	body := render.PortalDRE{Month: month, Cash: basis == store.BasisCash, AllUnits: all,
 		Period: render.DateBR(d.From) + " a " + render.DateBR(d.To), Previous: render.DateBR(d.PreviousFrom) + " a " + render.DateBR(d.PreviousTo)}
+	body.MonthName = render.MonthBR(first.Year(), int(first.Month()))
 	if q.Get("de") != "" {
 		body.From, body.To = d.From, d.To
 	}

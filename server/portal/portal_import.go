@@ -1,6 +1,7 @@
 package portal
 
 import (
+	"cmp"
 	"errors"
 	"io"
 	"mime/multipart"
@@ -74,7 +75,11 @@ func (s *Portal) portalImportStatement(p *portalRequest) {
 		s.importPage(p, http.StatusBadRequest, nil, "O arquivo não é um extrato OFX: nada foi importado.")
 		return
 	case errors.As(err, &other):
-		s.importPage(p, http.StatusUnprocessableEntity, nil, "O arquivo não traz o extrato desta conta (traz o de "+strings.Join(other.Found, ", ")+
+		var held []string
+		for _, a := range other.Accounts {
+			held = append(held, "banco "+cmp.Or(a.Bank, "não informado")+", conta "+cmp.Or(a.Account, "não informada"))
+		}
+		s.importPage(p, http.StatusUnprocessableEntity, nil, "O arquivo não traz o extrato desta conta (traz o de "+strings.Join(held, "; ")+
 			"): nada foi importado. Escolha a conta do arquivo.")
 		return
 	case errors.Is(err, statement.ErrCurrency):

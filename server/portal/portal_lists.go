@@ -224,7 +224,7 @@ func (s *Portal) webhooksPage(p *portalRequest) {
 		return
 	}
 	status := map[string]string{"pending": "Na fila", "sent": "Entregue", "failed": "Falhou"}
-	body := render.PortalLog{Heading: "Entregas de webhooks", Intro: "As últimas entregas de eventos da unidade (até 2.000).",
+	body := render.PortalLog{Heading: "Avisos enviados a outros sistemas (webhooks)", Intro: "As últimas entregas de eventos da unidade aos endereços cadastrados (até 2.000).",
 		Columns: []string{"Criado em", "Evento", "Situação", "Tentativas", "Última resposta"}}
 	for _, d := range ds {
 		last := ""
@@ -233,7 +233,7 @@ func (s *Portal) webhooksPage(p *portalRequest) {
 		}
 		body.Rows = append(body.Rows, []string{stampBR(d.CreatedAt), d.EventType, status[d.Status] + errSuffix(d.LastError.String), strconv.Itoa(d.Attempts), last})
 	}
-	s.logPage(p, "webhooks", "Webhooks", "webhooks", body)
+	s.logPage(p, "webhooks", "Avisos a sistemas", "webhooks", body)
 }
 
 // auditPage: GET /portal/audit, who changed what in the unit, and when:
@@ -244,7 +244,7 @@ func (s *Portal) auditPage(p *portalRequest) {
 	rows := func(entries []store.AuditEntry) [][]string {
 		out := make([][]string, 0, len(entries))
 		for _, e := range entries {
-			out = append(out, []string{stampBR(e.At), e.Actor, e.Route, e.Record.String})
+			out = append(out, []string{stampBR(e.At), actorWords(e.Actor), routeWords(e.Route), e.Record.String})
 		}
 		return out
 	}
@@ -263,6 +263,39 @@ func (s *Portal) auditPage(p *portalRequest) {
 	}
 	body.Rows, body.Pager = rows(entries), pager
 	p.page(s, http.StatusOK, "log", "Registro de alterações", "audit", body, "", "")
+}
+
+// actorWords says who made a change as a person reads it, the audit log's
+// own name of it in parentheses where it is a code.
+func actorWords(actor string) string {
+	switch {
+	case strings.HasPrefix(actor, "token:"):
+		id, hint, _ := strings.Cut(strings.TrimPrefix(actor, "token:"), " ")
+		return "Token de acesso nº " + id + " " + hint
+	case strings.HasPrefix(actor, "user:"):
+		return strings.TrimPrefix(actor, "user:")
+	case actor == "cli":
+		return "Linha de comando (cli)"
+	case actor == "scheduler":
+		return "Agendador (scheduler)"
+	case actor == "portal":
+		return "Portal"
+	}
+	return actor
+}
+
+// routeWords says through what a change was made: the portal's page or
+// the API's route, its path in parentheses.
+func routeWords(route string) string {
+	switch {
+	case strings.HasPrefix(route, "portal:"):
+		return "Portal (" + strings.TrimPrefix(route, "portal:") + ")"
+	case strings.HasPrefix(route, "cli:"):
+		return "Comando " + strings.TrimPrefix(route, "cli:")
+	case strings.HasPrefix(route, "/"):
+		return "API (" + route + ")"
+	}
+	return route
 }
 
 // logShown is how many of its latest records a log page reads; a search

@@ -1,6 +1,7 @@
 package portal
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"fincom/render"
+	"fincom/server/brdoc"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -193,6 +195,25 @@ func (s *Portal) portalFailed(p *portalRequest, err error) {
 	p.page(s, http.StatusInternalServerError, "units", "Erro", "", []render.PortalUnit{}, "", "Algo deu errado. Tente de novo em instantes.")
 }
 
+// NotFound answers an address under /portal/ that is no page of the
+// portal: the portal's own page saying so (signed out: the sign-in), not
+// the API's JSON.
+func (s *Portal) NotFound(w http.ResponseWriter, r *http.Request) {
+	if _, err := r.Cookie(SessionCookie); err != nil || (r.Method != http.MethodGet && r.Method != http.MethodHead) {
+		// Signed out, or not a page asked for: a short page of its own.
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Security-Policy", render.PortalCSP)
+		w.WriteHeader(http.StatusNotFound)
+		w.Write([]byte(`<!doctype html><html lang="pt-BR"><meta charset="utf-8"><title>Página não encontrada</title>` +
+			`<p>Página não encontrada. <a href="/portal/login">Entrar no portal</a></p></html>`))
+		return
+	}
+	s.withSession(func(p *portalRequest) {
+		p.page(s, http.StatusNotFound, "units", "Página não encontrada", "", []render.PortalUnit{}, "",
+			"Esta página não existe no portal: confira o endereço ou use o menu.")
+	})(w, r, nil)
+}
+
 // portalMissing answers a page of a record (what: "Pedido", "Contato")
 // the unit does not have.
 func (s *Portal) portalMissing(p *portalRequest, what, nav string) {
@@ -260,7 +281,7 @@ func (s *Portal) profilePage(p *portalRequest, status int, newToken, notice, err
 		}
 		body.Tokens = append(body.Tokens, pt)
 	}
-	p.page(s, status, "profile", "Perfil · API", "profile", body, notice, errText)
+	p.page(s, status, "profile", "Perfil e tokens de acesso", "profile", body, notice, errText)
 }
 
 // grantNames are a user's roles in Portuguese, one per line.
@@ -320,7 +341,7 @@ func (s *Portal) portalUnits(p *portalRequest) {
 		return
 	}
 	for _, u := range p.units {
-		pu := render.PortalUnit{Token: u.Token, Name: u.Name, CNPJ: u.CNPJ, City: u.CityIBGE, IM: u.IM, Environment: "Homologação"}
+		pu := render.PortalUnit{Token: u.Token, Name: u.Name, CNPJ: formatRegister(brdoc.Digits(u.CNPJ)), City: u.CityIBGE, IM: u.IM, Environment: "Homologação"}
 		if prof, err := p.db.UnitProfile(p.ctx, u.ID); err == nil {
 			pu.Profile, pu.Accountant = profileSummary(prof), prof.AccountantEmail
 			if prof.FiscalEnvironment == store.Producao {
@@ -361,9 +382,11 @@ func (s *Portal) portalUnits(p *portalRequest) {
 
 // profileSummary is a unit's fiscal profile in one line, or "".
 func profileSummary(p store.UnitProfile) string {
+	// The regime as the accountant reads it, its code beside.
+	regime := map[int]string{1: "Simples Nacional", 2: "Simples Nacional, excesso de sublimite", 3: "regime normal", 4: "MEI"}
 	var parts []string
 	if p.CRT != 0 {
-		parts = append(parts, "CRT "+strconv.Itoa(p.CRT))
+		parts = append(parts, cmp.Or(regime[p.CRT], "regime")+" (CRT "+strconv.Itoa(p.CRT)+")")
 	}
 	if p.IE != "" {
 		parts = append(parts, "IE "+p.IE)
@@ -372,7 +395,7 @@ func profileSummary(p store.UnitProfile) string {
 		parts = append(parts, "CNAE "+p.CNAE)
 	}
 	if p.Street != "" {
-		parts = append(parts, strings.TrimSpace(p.Street+", "+p.Number+" "+p.Complement)+" – "+p.District+" – CEP "+p.Zip)
+		parts = append(parts, strings.TrimSpace(p.Street+", "+p.Number+" "+p.Complement)+" – "+p.District+" – CEP "+formatCEP(p.Zip))
 	}
 	if p.PixKey != "" {
 		parts = append(parts, "chave PIX "+p.PixKey)

@@ -35,7 +35,7 @@ func (s *Portal) productsPage(p *portalRequest, status int, form render.PortalPr
 		t := render.Table{Name: "Produtos e serviços", Columns: []render.Column{{Title: "Código", Kind: render.ColText}, {Title: "Descrição", Kind: render.ColText},
 			{Title: "Tipo", Kind: render.ColText}, {Title: "Preço", Kind: render.ColMoney}, {Title: "Unidade", Kind: render.ColText},
 			{Title: "NCM", Kind: render.ColText}, {Title: "CFOP", Kind: render.ColText}, {Title: "CST IBS/CBS", Kind: render.ColText},
-			{Title: "cClassTrib", Kind: render.ColText}}}
+			{Title: "Classificação tributária (cClassTrib)", Kind: render.ColText}}}
 		for _, it := range found {
 			t.Rows = append(t.Rows, []string{it.Code, it.Description, map[string]string{"product": "Produto", "service": "Serviço"}[it.Type],
 				it.MonetaryValue.StringFixed(2), it.Unit.String, formatNCM(it.NCM.String), it.CFOP.String, it.IBSCBSCST, it.IBSCBSClass})

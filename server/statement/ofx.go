@@ -41,8 +41,16 @@ var (
 )
 
 // OtherAccountError is a file with no statement of the chosen account:
-// Found lists the accounts it holds ("bank 001, account 99887-1").
-type OtherAccountError struct{ Found []string }
+// Found lists the accounts it holds as the API says them ("bank 001,
+// account 99887-1"), Accounts the same for a page to say in its words.
+type OtherAccountError struct {
+	Found    []string
+	Accounts []FoundAccount
+}
+
+// FoundAccount is an account a statement file holds, as the file names it
+// ("" where it does not).
+type FoundAccount struct{ Bank, Account string }
 
 func (e *OtherAccountError) Error() string {
 	return "the file holds no statement of this account; it holds " + strings.Join(e.Found, "; ")
@@ -94,11 +102,13 @@ func (a Account) holds(acctID string) bool {
 func (a Account) For(sts []Statement) (Statement, error) {
 	out := Statement{BankID: a.Bank, AccountID: a.Number, Currency: "BRL"}
 	var found []string
+	var accounts []FoundAccount
 	ok := false
 	for _, st := range sts {
 		sameBank := st.BankID == "" || bare(st.BankID) == bare(a.Bank)
 		if !sameBank || !a.holds(st.AccountID) {
 			found = append(found, fmt.Sprintf("bank %s, account %s", orNone(st.BankID), orNone(st.AccountID)))
+			accounts = append(accounts, FoundAccount{Bank: st.BankID, Account: st.AccountID})
 			continue
 		}
 		if st.Currency != "BRL" {
@@ -108,7 +118,7 @@ func (a Account) For(sts []Statement) (Statement, error) {
 		out.Lines = append(out.Lines, st.Lines...)
 	}
 	if !ok {
-		return out, &OtherAccountError{Found: found}
+		return out, &OtherAccountError{Found: found, Accounts: accounts}
 	}
 	return out, nil
 }
