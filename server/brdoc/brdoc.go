@@ -195,6 +195,19 @@ func FormatCNPJ(s string) string {
 	return s[0:2] + "." + s[2:5] + "." + s[5:8] + "/" + s[8:12] + "-" + s[12:14]
 }
 
+// FormatPhone writes a Brazilian phone of 10 or 11 digits with its area
+// code, as people read it: (11) 3333-4444, (11) 98888-7777; anything else
+// as it is.
+func FormatPhone(d string) string {
+	switch len(d) {
+	case 10:
+		return "(" + d[:2] + ") " + d[2:6] + "-" + d[6:]
+	case 11:
+		return "(" + d[:2] + ") " + d[2:7] + "-" + d[7:]
+	}
+	return d
+}
+
 // FormatCPF masks a cleaned 11-digit CPF as 529.982.247-25.
 func FormatCPF(s string) string {
 	if len(s) != 11 {

@@ -60,7 +60,7 @@ func danfeParty(p fiscal.Party) render.DANFEParty {
 		addr += " " + p.Complement
 	}
 	return render.DANFEParty{Name: p.Name, Register: reg, IE: p.IE, Address: addr, District: p.Neighborhood, City: p.City, State: p.State,
-		Zip: cep(p.Zip), Phone: p.Phone}
+		Zip: cep(p.Zip), Phone: brdoc.FormatPhone(p.Phone)}
 }
 
 func cep(z string) string {

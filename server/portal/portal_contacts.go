@@ -29,7 +29,7 @@ func (s *Portal) contactsPage(p *portalRequest, status int, form render.PortalCo
 			{Title: "Telefone", Kind: render.ColText}, {Title: "Observação", Kind: render.ColText}}}
 		for _, c := range list {
 			t.Rows = append(t.Rows, []string{c.ContactName.String, map[string]string{"legal": "Pessoa jurídica", "natural_person": "Pessoa física"}[c.Type],
-				formatRegister(c.Register), c.CompanyName.String, c.Email.String, formatPhone(c.Phone.String), c.Observation.String})
+				formatRegister(c.Register), c.CompanyName.String, c.Email.String, brdoc.FormatPhone(c.Phone.String), c.Observation.String})
 		}
 		return t, nil
 	}) {
@@ -38,7 +38,7 @@ func (s *Portal) contactsPage(p *portalRequest, status int, form render.PortalCo
 	list, body.Pager = paginate(p, list)
 	for _, c := range list {
 		body.Contacts = append(body.Contacts, render.PortalContactRow{Token: c.Token, Name: c.ContactName.String, Register: formatRegister(c.Register),
-			Email: c.Email.String, Phone: formatPhone(c.Phone.String)})
+			Email: c.Email.String, Phone: brdoc.FormatPhone(c.Phone.String)})
 	}
 	errText := ""
 	if fieldErr != "" {
@@ -67,17 +67,6 @@ func formatCEP(z string) string {
 	return z
 }
 
-// formatPhone writes a Brazilian phone with its area code: (11) 3333-4444,
-// (11) 98888-7777; anything else as stored.
-func formatPhone(d string) string {
-	switch len(d) {
-	case 10:
-		return "(" + d[:2] + ") " + d[2:6] + "-" + d[6:]
-	case 11:
-		return "(" + d[:2] + ") " + d[2:7] + "-" + d[7:]
-	}
-	return d
-}
 
 // contactRefusals say in Portuguese which field of the form is at fault,
 // and why, for each refusal of a contact's rules.
@@ -139,7 +128,7 @@ func contactFormOf(f store.ContactFields) render.PortalContactForm {
 		zip = zip[:5] + "-" + zip[5:]
 	}
 	return render.PortalContactForm{Type: f.Type, Register: formatRegister(f.Register), Name: name, FantasyName: f.FantasyName, Email: f.Email,
-		Phone: formatPhone(f.Phone), Zip: zip, Address: f.Address, Number: f.Number, Complement: f.Complement, District: f.Neighborhood,
+		Phone: brdoc.FormatPhone(f.Phone), Zip: zip, Address: f.Address, Number: f.Number, Complement: f.Complement, District: f.Neighborhood,
 		City: f.City, State: f.State, IE: f.StateRegistration, Contributor: f.ICMSContributor}
 }
 
