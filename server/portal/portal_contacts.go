@@ -67,7 +67,6 @@ func formatCEP(z string) string {
 	return z
 }
 
-
 // contactRefusals say in Portuguese which field of the form is at fault,
 // and why, for each refusal of a contact's rules.
 var contactRefusals = refusals{
