@@ -405,6 +405,9 @@ type PortalTransactions struct {
 // PortalEntryForm holds a new bill's or income's fields as typed.
 type PortalEntryForm struct {
 	Type, Description, Value, DueDate, Category, Barcode string
+	// Key is the new entry form's one-time key: sent again, it makes
+	// nothing twice.
+	Key string
 }
 
 // PortalLine is a statement line waiting for a person.

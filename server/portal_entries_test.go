@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -21,8 +22,12 @@ func TestPortalRegistersBill(t *testing.T) {
 	}
 	token := csrf(t, page)
 	path := "/portal/transactions?unit=" + fx.tokens["unitA"]
+	key := regexp.MustCompile(`name="form_key" value="([0-9a-f]{32})"`).FindStringSubmatch(page)
+	if key == nil {
+		t.Fatalf("the form has no one-time key:\n%s", page)
+	}
 	fields := map[string]string{"csrf": token, "type": "out", "description": "Aluguel de dezembro", "value": "3.200,00", "due_date": "2026-12-05",
-		"category": fx.tokens["category1"]}
+		"category": fx.tokens["category1"], "form_key": key[1]}
 	pdf := testFile(t, "boleto.pdf")
 	rec := b.upload(path, fields, "aluguel.pdf", pdf)
 	if rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-category">escolha uma categoria do tipo do lançamento`) {
@@ -43,6 +48,11 @@ func TestPortalRegistersBill(t *testing.T) {
 	}
 	if page := b.do("GET", rec.Header().Get("Location"), nil).Body.String(); !strings.Contains(page, "Lançamento cadastrado.") || !strings.Contains(page, "Aluguel de dezembro") {
 		t.Errorf("the month does not list it")
+	}
+	// The same form sent again (back and resend, a double click) makes
+	// no second bill.
+	if again := b.upload(path, fields, "aluguel.pdf", pdf); again.Code != 303 || !strings.Contains(again.Header().Get("Location"), "feito=repetido") {
+		t.Fatalf("the same form again = %d %s", again.Code, again.Header().Get("Location"))
 	}
 	txs := post(t, h, "/transactions", `{`+auth+`,"from_date":"2026-12-01","to_date":"2026-12-31"}`)["data"].([]any)
 	if len(txs) != 1 || txs[0].(map[string]any)["value"] != "3200.00" || txs[0].(map[string]any)["type"] != "out" {

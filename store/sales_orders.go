@@ -389,13 +389,12 @@ func (db *DB) InsertSalesOrderOnce(ctx context.Context, unitID int64, formKey st
 	}
 	fresh := db.newToken(ctx)
 	err = db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		err := tx.QueryRowContext(ctx, `SELECT k.record, o.cod_orders FROM form_keys k JOIN sales_orders o ON o.token = k.record
-			WHERE k.key = ? AND k.unit_id = ?`, formKey, unitID).Scan(&token, &code)
-		if err == nil {
-			return nil
-		}
-		if !errors.Is(err, sql.ErrNoRows) {
+		var found bool
+		if token, found, err = formKeyRecord(ctx, tx, unitID, formKey); err != nil {
 			return err
+		}
+		if found {
+			return tx.QueryRowContext(ctx, `SELECT cod_orders FROM sales_orders WHERE token = ? AND unit_id = ?`, token, unitID).Scan(&code)
 		}
 		refs, err := resolveOrderRefs(ctx, tx, unitID, f)
 		if err != nil {
@@ -405,8 +404,7 @@ func (db *DB) InsertSalesOrderOnce(ctx context.Context, unitID int64, formKey st
 			return err
 		}
 		token, made = fresh, true
-		_, err = tx.ExecContext(ctx, `INSERT INTO form_keys (key, unit_id, record, created_at) VALUES (?, ?, ?, ?)`, formKey, unitID, fresh, timestamp(now))
-		return err
+		return keepFormKey(ctx, tx, unitID, formKey, fresh, now)
 	})
 	if err != nil {
 		return "", "", false, fmt.Errorf("insert sales order: %w", err)
@@ -721,4 +719,21 @@ func (db *DB) SalesOrder(ctx context.Context, unitID int64, token string) (Sales
 // half away from zero to cents, as the NF-e's vProd is.
 func LineTotal(quantity Decimal, unitValue Money) Money {
 	return Money{unitValue.Mul(quantity.Decimal).Round(2)}
+}
+
+// formKeyRecord answers the record a form's one-time key made in the
+// unit, if it made one.
+func formKeyRecord(ctx context.Context, tx *sql.Tx, unitID int64, key string) (string, bool, error) {
+	var record string
+	err := tx.QueryRowContext(ctx, `SELECT record FROM form_keys WHERE key = ? AND unit_id = ?`, key, unitID).Scan(&record)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	return record, err == nil, err
+}
+
+// keepFormKey records the record a form's one-time key made.
+func keepFormKey(ctx context.Context, tx *sql.Tx, unitID int64, key, record string, now time.Time) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO form_keys (key, unit_id, record, created_at) VALUES (?, ?, ?, ?)`, key, unitID, record, timestamp(now))
+	return err
 }

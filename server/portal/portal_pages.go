@@ -70,6 +70,8 @@ func (s *Portal) Routes(r *httprouter.Router) {
 			notice = "Lançamento marcado como pago."
 		case "criado":
 			notice = "Lançamento cadastrado."
+		case "repetido":
+			notice = "Este formulário já tinha sido enviado: o lançamento foi cadastrado uma vez só."
 		case "alterado":
 			notice = "Lançamento alterado."
 		}

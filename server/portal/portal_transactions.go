@@ -67,6 +67,9 @@ func (s *Portal) transactionsForm(p *portalRequest, status int, notice, errText 
 		body.Entries = append(body.Entries, pe)
 	}
 	body.Form, body.FormState = form, render.FormState{Field: field, FieldError: fieldErr}
+	if body.Form.Key == "" {
+		body.Form.Key = store.NewSecret(16)
+	}
 	if body.Form.DueDate == "" {
 		body.Form.DueDate = body.Today
 	}
@@ -84,7 +87,7 @@ func (s *Portal) transactionsForm(p *portalRequest, status int, notice, errText 
 func entryForm(r *http.Request) render.PortalEntryForm {
 	v := func(k string) string { return strings.TrimSpace(r.PostFormValue(k)) }
 	form := render.PortalEntryForm{Type: v("type"), Description: v("description"), Value: v("value"), DueDate: v("due_date"), Category: v("category"),
-		Barcode: v("barcode")}
+		Barcode: v("barcode"), Key: v("form_key")}
 	if form.Type != "in" {
 		form.Type = "out"
 	}
@@ -152,13 +155,24 @@ func (s *Portal) portalNewEntry(p *portalRequest) {
 	if err == nil {
 		files, err = entryAttachment(p)
 	}
+	if err == nil && form.Key != "" && !formKeyPattern.MatchString(form.Key) {
+		form.Key = ""
+		err = fieldRefusal{"description", "o formulário expirou: confira os dados e salve de novo."}
+	}
+	made := true
 	if err == nil {
-		_, err = p.db.InsertEntry(p.ctx, p.unit.ID, f, files, "")
+		// The form's one-time key: sent again (a reload, a double click),
+		// it makes nothing twice.
+		_, made, err = p.db.InsertEntryOnce(p.ctx, p.unit.ID, form.Key, f, files)
 	}
 	if s.formRefused(p, err, entryRefusal, func(field, words string) { s.transactionsForm(p, http.StatusBadRequest, "", "", form, field, words) }) {
 		return
 	}
-	http.Redirect(p.w, p.r, "/portal/transactions?unit="+url.QueryEscape(p.unit.Token)+"&mes="+url.QueryEscape(form.DueDate[:7])+"&feito=criado",
+	done := "criado"
+	if !made {
+		done = "repetido"
+	}
+	http.Redirect(p.w, p.r, "/portal/transactions?unit="+url.QueryEscape(p.unit.Token)+"&mes="+url.QueryEscape(form.DueDate[:7])+"&feito="+done,
 		http.StatusSeeOther)
 }
 
