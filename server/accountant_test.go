@@ -76,7 +76,7 @@ func TestAccountantPackage(t *testing.T) {
 			t.Errorf("the manifest's cash result %s, the DRE's %s", m.Result.Cash, l["amount"])
 		}
 	}
-	if len(m.Files) != len(files) || !strings.Contains(string(files["manifesto.txt"]), "NF-e: 1 autorizadas (total R$ 47,30)") {
+	if len(m.Files) != len(files) || !strings.Contains(string(files["manifesto.txt"]), "NF-e: 1 autorizada (total R$ 47,30), 0 canceladas") {
 		t.Errorf("manifest lists %d files of %d:\n%s", len(m.Files), len(files), files["manifesto.txt"])
 	}
 	b := signedIn(t, s, ds)
