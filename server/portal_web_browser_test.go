@@ -58,7 +58,7 @@ func TestPortalWebInBrowser(t *testing.T) {
 	}
 	judge("home")
 
-	// Perfil · API: a token, copied with its button, that the API takes.
+	// Perfil e tokens: a token, copied with its button, that the API takes.
 	open("/portal/profile", "Perfil")
 	judge("profile")
 	p.eval(t, `document.querySelector("#token-label").value = "Planilha do financeiro"`)
@@ -99,7 +99,7 @@ func TestPortalWebInBrowser(t *testing.T) {
 		{"/portal/statement?unit=" + fx.tokens["unitA"], "Conciliação", "statement"},
 		{"/portal/units", "Unidades", "units"},
 		{"/portal/outbox", "E-mails", "outbox"},
-		{"/portal/webhooks", "Webhooks", "webhooks"},
+		{"/portal/webhooks", "Avisos a sistemas", "webhooks"},
 		{"/portal/audit", "Registro", "audit"},
 		{"/portal/users", "Usuários", "users"},
 	} {
