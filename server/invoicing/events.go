@@ -13,6 +13,8 @@ import (
 	"unicode/utf8"
 
 	"fincom/server/fiscal"
+	"fincom/server/fiscal/nfsen"
+	"fincom/server/fiscal/sefaz"
 	"fincom/server/problem"
 	"fincom/store"
 )
@@ -337,7 +339,9 @@ var (
 
 // eventError is an event's failure as answered: the authority's refusal
 // the event's refused (422) with the authority's code and text in its
-// details, a refusal of fincom's as it is, an authority that could not be
+// details, a refusal of fincom's as it is, a message fincom would not
+// send ErrEventNotSent, an answer fincom cannot read ErrAuthorityAnswer
+// (its reason in details), and only an authority that could not be
 // reached ErrAuthorityDown.
 func eventError(refused *problem.Problem, err error) error {
 	var rejected *fiscal.Rejection
@@ -347,6 +351,10 @@ func eventError(refused *problem.Problem, err error) error {
 		return refused.With(map[string]any{"code": rejected.Code, "reason": rejected.Reason})
 	case errors.As(err, &refusal):
 		return err
+	case !unanswered(err):
+		return ErrEventNotSent.With(map[string]string{"reason": clipReason(err.Error())})
+	case errors.Is(err, sefaz.ErrAnswer), errors.Is(err, nfsen.ErrAnswer):
+		return ErrAuthorityAnswer.With(map[string]string{"reason": clipReason(err.Error())})
 	}
 	return fmt.Errorf("%w: %v", ErrAuthorityDown, err)
 }

@@ -52,6 +52,12 @@ var (
 	// the unit's state or environment): nothing left, and trying again
 	// alone will not help; the reason goes in details.
 	ErrNotSent = problem.New(http.StatusUnprocessableEntity, "The invoice was not sent: fincom could not make a document the tax authority takes. See details.")
+	// ErrEventNotSent: fincom refused to send an invoice's event (a
+	// cancellation, a correction, a substitution) for the same reasons.
+	ErrEventNotSent = problem.New(http.StatusUnprocessableEntity, "The event was not sent: fincom could not make a message the tax authority takes. See details.")
+	// ErrAuthorityAnswer: the authority answered, and what it answered is
+	// not its protocol's (details.reason says how); nothing changed.
+	ErrAuthorityAnswer = problem.New(http.StatusBadGateway, "The tax authority answered something fincom cannot accept: see details. Nothing changed; try again.")
 	// ErrNoNFEmail: the order has no notify_email_nf to send to.
 	ErrNoNFEmail = problem.New(http.StatusBadRequest, "The sales order has no notify_email_nf.")
 	// ErrNoCertificate: the unit has no digital certificate to sign with

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"fincom/server/fiscal"
 	"fincom/server/fiscal/nfsen"
 	"fincom/server/fiscal/sefaz"
 	"fincom/server/problem"
@@ -30,6 +31,29 @@ func TestNotSent(t *testing.T) {
 	for _, err := range []error{io.ErrUnexpectedEOF, fmt.Errorf("%w: HTTP 503", sefaz.ErrAnswer)} {
 		if got := notSent(err); got != nil {
 			t.Errorf("%v is silence or the authority's answer, not a refusal: %v", err, got)
+		}
+	}
+}
+
+// TestEventError: an event's failure is told as it is: the authority's
+// refusal with its code, a message fincom would not send (422), an answer
+// that is not the protocol's (502 saying the authority answered), and
+// only silence "did not answer".
+func TestEventError(t *testing.T) {
+	for _, c := range []struct {
+		err    error
+		status int
+		text   string
+	}{
+		{&fiscal.Rejection{Code: 501, Reason: "Prazo de cancelamento superior ao previsto"}, http.StatusUnprocessableEntity, ErrCancellationRefused.Text},
+		{fmt.Errorf("%w: evento", sefaz.ErrMessage), http.StatusUnprocessableEntity, ErrEventNotSent.Text},
+		{fmt.Errorf("%w: not a SOAP 1.2 envelope (HTTP 200)", sefaz.ErrAnswer), http.StatusBadGateway, ErrAuthorityAnswer.Text},
+		{fmt.Errorf("%w: not JSON", nfsen.ErrAnswer), http.StatusBadGateway, ErrAuthorityAnswer.Text},
+		{io.ErrUnexpectedEOF, http.StatusBadGateway, ErrAuthorityDown.Text},
+	} {
+		var p *problem.Problem
+		if got := eventError(ErrCancellationRefused, c.err); !errors.As(got, &p) || p.Status != c.status || p.Text != c.text {
+			t.Errorf("%v: %v", c.err, got)
 		}
 	}
 }

@@ -64,6 +64,8 @@ var portalWords = refusals{
 	{invoicing.ErrReplacementRefused, "", "O sistema nacional da NFS-e recusou a substituição."},
 	{invoicing.ErrReplacementUnsure, "", "A substituição foi enviada e a resposta do sistema nacional se perdeu: ela será consultada antes de qualquer novo envio, nunca emitida duas vezes."},
 	{web.ErrSalesOrderNotFound, "", "Pedido não encontrado nesta unidade."},
+	{invoicing.ErrEventNotSent, "", "O evento não foi enviado: o fincom não conseguiu montar uma mensagem que a autoridade aceite (veja o detalhe)."},
+	{invoicing.ErrAuthorityAnswer, "", "A autoridade respondeu algo que o fincom não pode aceitar (veja o detalhe): nada mudou; tente de novo."},
 	{invoicing.ErrNotSent, "", "A nota não foi enviada: o fincom não conseguiu montar um documento que a autoridade aceite (veja o detalhe). Tentar de novo, sozinho, não resolve."},
 	{web.ErrInvalidValue, "", "Valor inválido."},
 	{web.ErrTooLong, "", "Texto longo demais: até 255 caracteres."},
