@@ -150,33 +150,6 @@ func (db *DB) InsertEntry(ctx context.Context, unitID int64, f EntryFields, file
 	return token, nil
 }
 
-// InsertEntryOnce is InsertEntry for a form sent with a one-time key (the
-// portal's new bill or income): the first send makes the entry and
-// records the key with it, in one transaction; a send again of the same
-// key makes nothing and answers the entry it made (made false).
-func (db *DB) InsertEntryOnce(ctx context.Context, unitID int64, formKey string, f EntryFields, files []NewFile) (token string, made bool, err error) {
-	if formKey == "" {
-		token, err = db.InsertEntry(ctx, unitID, f, files, "")
-		return token, err == nil, err
-	}
-	fresh := db.newToken(ctx)
-	err = db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		var found bool
-		if token, found, err = formKeyRecord(ctx, tx, unitID, formKey); err != nil || found {
-			return err
-		}
-		if err := db.insertEntry(ctx, tx, unitID, fresh, f, files, "", now); err != nil {
-			return err
-		}
-		token, made = fresh, true
-		return keepFormKey(ctx, tx, unitID, formKey, fresh, now)
-	})
-	if err != nil {
-		return "", false, fmt.Errorf("insert entry: %w", err)
-	}
-	return token, made, nil
-}
-
 // insertEntry writes an entry and its files in tx.
 func (db *DB) insertEntry(ctx context.Context, tx *sql.Tx, unitID int64, token string, f EntryFields, files []NewFile, screeningToken string, now time.Time) error {
 	{

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -378,40 +377,6 @@ func (db *DB) InsertSalesOrder(ctx context.Context, unitID int64, f SalesOrderFi
 	return token, code, nil
 }
 
-// InsertSalesOrderOnce is InsertSalesOrder for a form sent with a
-// one-time key (the portal's new order): the first send makes the order
-// and records the key with it, in one transaction; a send again of the
-// same key makes nothing and answers the order it made (made false).
-func (db *DB) InsertSalesOrderOnce(ctx context.Context, unitID int64, formKey string, f SalesOrderFields) (token, code string, made bool, err error) {
-	if formKey == "" {
-		token, code, err = db.InsertSalesOrder(ctx, unitID, f)
-		return token, code, err == nil, err
-	}
-	fresh := db.newToken(ctx)
-	err = db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		var found bool
-		if token, found, err = formKeyRecord(ctx, tx, unitID, formKey); err != nil {
-			return err
-		}
-		if found {
-			return tx.QueryRowContext(ctx, `SELECT cod_orders FROM sales_orders WHERE token = ? AND unit_id = ?`, token, unitID).Scan(&code)
-		}
-		refs, err := resolveOrderRefs(ctx, tx, unitID, f)
-		if err != nil {
-			return err
-		}
-		if code, err = db.insertOrder(ctx, tx, unitID, fresh, f, refs, sql.NullInt64{}, "", now); err != nil {
-			return err
-		}
-		token, made = fresh, true
-		return keepFormKey(ctx, tx, unitID, formKey, fresh, now)
-	})
-	if err != nil {
-		return "", "", false, fmt.Errorf("insert sales order: %w", err)
-	}
-	return token, code, made, nil
-}
-
 func (db *DB) insertOrder(ctx context.Context, tx *sql.Tx, unitID int64, token string, f SalesOrderFields, refs orderRefs,
 	origin sql.NullInt64, month string, now time.Time) (string, error) {
 	seq, err := nextCounter(ctx, tx, unitID, "sales_order")
@@ -719,21 +684,4 @@ func (db *DB) SalesOrder(ctx context.Context, unitID int64, token string) (Sales
 // half away from zero to cents, as the NF-e's vProd is.
 func LineTotal(quantity Decimal, unitValue Money) Money {
 	return Money{unitValue.Mul(quantity.Decimal).Round(2)}
-}
-
-// formKeyRecord answers the record a form's one-time key made in the
-// unit, if it made one.
-func formKeyRecord(ctx context.Context, tx *sql.Tx, unitID int64, key string) (string, bool, error) {
-	var record string
-	err := tx.QueryRowContext(ctx, `SELECT record FROM form_keys WHERE key = ? AND unit_id = ?`, key, unitID).Scan(&record)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", false, nil
-	}
-	return record, err == nil, err
-}
-
-// keepFormKey records the record a form's one-time key made.
-func keepFormKey(ctx context.Context, tx *sql.Tx, unitID int64, key, record string, now time.Time) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO form_keys (key, unit_id, record, created_at) VALUES (?, ?, ?, ?)`, key, unitID, record, timestamp(now))
-	return err
 }

@@ -1,0 +1,91 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// The one-time keys of the portal's forms that make a record (form_keys):
+// a form sent again finds the record its key made and makes nothing
+// twice.
+
+// InsertSalesOrderOnce is InsertSalesOrder for a form sent with a
+// one-time key (the portal's new order): the first send makes the order
+// and records the key with it, in one transaction; a send again of the
+// same key makes nothing and answers the order it made (made false).
+func (db *DB) InsertSalesOrderOnce(ctx context.Context, unitID int64, formKey string, f SalesOrderFields) (token, code string, made bool, err error) {
+	if formKey == "" {
+		token, code, err = db.InsertSalesOrder(ctx, unitID, f)
+		return token, code, err == nil, err
+	}
+	fresh := db.newToken(ctx)
+	err = db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		var found bool
+		if token, found, err = formKeyRecord(ctx, tx, unitID, formKey); err != nil {
+			return err
+		}
+		if found {
+			return tx.QueryRowContext(ctx, `SELECT cod_orders FROM sales_orders WHERE token = ? AND unit_id = ?`, token, unitID).Scan(&code)
+		}
+		refs, err := resolveOrderRefs(ctx, tx, unitID, f)
+		if err != nil {
+			return err
+		}
+		if code, err = db.insertOrder(ctx, tx, unitID, fresh, f, refs, sql.NullInt64{}, "", now); err != nil {
+			return err
+		}
+		token, made = fresh, true
+		return keepFormKey(ctx, tx, unitID, formKey, fresh, now)
+	})
+	if err != nil {
+		return "", "", false, fmt.Errorf("insert sales order: %w", err)
+	}
+	return token, code, made, nil
+}
+
+// InsertEntryOnce is InsertEntry for a form sent with a one-time key (the
+// portal's new bill or income): the first send makes the entry and
+// records the key with it, in one transaction; a send again of the same
+// key makes nothing and answers the entry it made (made false).
+func (db *DB) InsertEntryOnce(ctx context.Context, unitID int64, formKey string, f EntryFields, files []NewFile) (token string, made bool, err error) {
+	if formKey == "" {
+		token, err = db.InsertEntry(ctx, unitID, f, files, "")
+		return token, err == nil, err
+	}
+	fresh := db.newToken(ctx)
+	err = db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		var found bool
+		if token, found, err = formKeyRecord(ctx, tx, unitID, formKey); err != nil || found {
+			return err
+		}
+		if err := db.insertEntry(ctx, tx, unitID, fresh, f, files, "", now); err != nil {
+			return err
+		}
+		token, made = fresh, true
+		return keepFormKey(ctx, tx, unitID, formKey, fresh, now)
+	})
+	if err != nil {
+		return "", false, fmt.Errorf("insert entry: %w", err)
+	}
+	return token, made, nil
+}
+
+// formKeyRecord answers the record a form's one-time key made in the
+// unit, if it made one.
+func formKeyRecord(ctx context.Context, tx *sql.Tx, unitID int64, key string) (string, bool, error) {
+	var record string
+	err := tx.QueryRowContext(ctx, `SELECT record FROM form_keys WHERE key = ? AND unit_id = ?`, key, unitID).Scan(&record)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	return record, err == nil, err
+}
+
+// keepFormKey records the record a form's one-time key made.
+func keepFormKey(ctx context.Context, tx *sql.Tx, unitID int64, key, record string, now time.Time) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO form_keys (key, unit_id, record, created_at) VALUES (?, ?, ?, ?)`, key, unitID, record, timestamp(now))
+	return err
+}
