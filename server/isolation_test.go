@@ -188,9 +188,21 @@ func TestListingsShowNoSiblingUnit(t *testing.T) {
 // "") and answers an access token it made.
 func userToken(t *testing.T, ds *store.Domains, email string, role store.Role, unitToken string) string {
 	t.Helper()
-	ctx := context.Background()
 	db, release := acquire(t, ds)
 	defer release()
+	u := createUser(t, db, "Pessoa "+email, email, role, unitToken)
+	token, err := db.CreateUserToken(context.Background(), u.ID, "token de "+email)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return token
+}
+
+// createUser makes a user of the domain with role on the unit of
+// unitToken (every unit: "").
+func createUser(t *testing.T, db *store.DB, name, email string, role store.Role, unitToken string) store.User {
+	t.Helper()
+	ctx := context.Background()
 	var unitID int64
 	if unitToken != "" {
 		u, err := db.UnitByToken(ctx, unitToken)
@@ -199,13 +211,9 @@ func userToken(t *testing.T, ds *store.Domains, email string, role store.Role, u
 		}
 		unitID = u.ID
 	}
-	u, err := db.CreateUserAs(ctx, "Pessoa "+email, email, role, unitID)
+	u, err := db.CreateUserAs(ctx, name, email, role, unitID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	token, err := db.CreateUserToken(ctx, u.ID, "token de "+email)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return token
+	return u
 }

@@ -185,17 +185,7 @@ func signedInAs(t *testing.T, s *Server, ds *store.Domains, name, email string, 
 	ctx := context.Background()
 	db, release := acquire(t, ds)
 	defer release()
-	var unitID int64
-	if unitToken != "" {
-		u, err := db.UnitByToken(ctx, unitToken)
-		if err != nil {
-			t.Fatal(err)
-		}
-		unitID = u.ID
-	}
-	if _, err := db.CreateUserAs(ctx, name, email, role, unitID); err != nil {
-		t.Fatal(err)
-	}
+	createUser(t, db, name, email, role, unitToken)
 	link, err := db.RequestLoginLink(ctx, email, nil)
 	if err != nil {
 		t.Fatal(err)
