@@ -98,7 +98,7 @@ func loopbackTLS(h http.Handler) *httptest.Server {
 // localAuthorities starts a SEFAZ and a national NFS-e system on loopback
 // with mutual TLS and answers a client whose addresses for SP's NF-e and
 // NFC-e, AN, and the national system in both environments point at them.
-func localAuthorities(a *local.Authority, n *nfselocal.System) (*sefaz.Client, error) {
+func localAuthorities(a, n http.Handler) (*sefaz.Client, error) {
 	srv, nat := loopbackTLS(a), loopbackTLS(n)
 	e, err := sefaz.Load()
 	if err != nil {

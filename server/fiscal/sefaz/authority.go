@@ -136,7 +136,9 @@ func (a *Authority) Cancel(ctx context.Context, x fiscal.Cancellation) (fiscal.E
 			// place, with the event's protocol when it names it.
 			return fiscal.Event{Type: "110111", Sequence: 1, Protocol: s.Cancellation, XML: s.Raw}, nil
 		case cerr == nil && err != nil && (s.Code == 100 || s.Code == 150):
-			return fiscal.Event{}, fmt.Errorf("%w: the cancellation's answer was lost and SEFAZ holds the note authorized: it was not registered", ErrUnavailable)
+			// What the event was answered stays its cause: an answer outside
+			// the protocol is told as one, silence as silence.
+			return fiscal.Event{}, fmt.Errorf("%w: the cancellation's answer was lost and SEFAZ holds the note authorized: it was not registered: %w", ErrUnavailable, err)
 		case err != nil:
 			return fiscal.Event{}, fmt.Errorf("%w: %v", fiscal.ErrUnsure, err)
 		}
