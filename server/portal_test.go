@@ -495,4 +495,17 @@ func TestPortalSpeaksPortuguese(t *testing.T) {
 	if rec := b.do("GET", "/portal/no-such-page", nil); rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), "Página não encontrada") {
 		t.Errorf("a mistyped address: %d %s", rec.Code, rec.Body.String())
 	}
+	// The audit log says what the API did in words, its route after them.
+	audit := visibleText(b.do("GET", "/portal/audit?"+unit, nil).Body.String())
+	for _, want := range []string{"Incluir despesa pela API (/insert_expense)", "Incluir aviso a sistema pela API (/insert_webhook)"} {
+		if !strings.Contains(audit, want) {
+			t.Errorf("the audit log does not say %q:\n%s", want, audit)
+		}
+	}
+	// Every route that changes data has its words.
+	for _, r := range s.routes {
+		if _, ok := portal.APIWords(r.Path); r.Write && !ok {
+			t.Errorf("%s has no words for the audit log", r.Path)
+		}
+	}
 }

@@ -293,7 +293,8 @@ func routeWords(route string) string {
 	case strings.HasPrefix(route, "cli:"):
 		return "Comando " + strings.TrimPrefix(route, "cli:")
 	case strings.HasPrefix(route, "/"):
-		return "API (" + route + ")"
+		w, _ := APIWords(route)
+		return w
 	}
 	return route
 }

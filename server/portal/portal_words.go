@@ -125,3 +125,55 @@ func roleName(role store.Role) string {
 	}
 	return "Sem acesso"
 }
+
+// apiWords name the API's changing routes as the audit log says them, the
+// route itself following in parentheses.
+var apiWords = map[string]string{
+	"/insert_expense": "Incluir despesa", "/update_expense": "Alterar despesa",
+	"/insert_expense_files": "Anexar arquivos à despesa", "/delete_expense_files": "Excluir arquivos da despesa",
+	"/insert_income": "Incluir receita", "/update_income": "Alterar receita",
+	"/insert_income_files": "Anexar arquivos à receita", "/delete_income_files": "Excluir arquivos da receita",
+	"/insert_screening": "Incluir lançamento a triar", "/discard_screening": "Descartar lançamento a triar",
+	"/insert_sales_order": "Incluir pedido de venda", "/enable_sales_order": "Reativar pedido de venda", "/disable_sales_order": "Desativar pedido de venda",
+	"/generate_charge": "Gerar cobrança", "/cancel_charge": "Cancelar cobrança", "/refund_charge": "Devolver cobrança",
+	"/settle_charge": "Baixar cobrança", "/resend_charge": "Reenviar cobrança",
+	"/export_remittance": "Gerar remessa ao banco", "/import_return": "Importar retorno do banco",
+	"/import_ofx": "Importar extrato OFX", "/reconcile_statement_line": "Conciliar linha do extrato",
+	"/generate_nf": "Emitir nota fiscal", "/cancel_nf": "Cancelar nota fiscal", "/replace_nf": "Substituir nota fiscal",
+	"/send_danfe_xml": "Enviar DANFE e XML",
+	"/set_purchase_order_active": "Ativar ou desativar pedido de compra",
+	"/insert_purchase_order_by_access_key": "Incluir pedido de compra pela chave de acesso",
+	"/manifest_nfe": "Manifestar NF-e recebida", "/import_nfe": "Importar NF-e recebida",
+	"/insert_contract": "Incluir contrato", "/update_contract": "Alterar contrato",
+	"/enable_contract": "Reativar contrato", "/disable_contract": "Desativar contrato", "/delete_contract_files": "Excluir arquivos do contrato",
+	"/insert_contract_template": "Incluir modelo de contrato", "/update_contract_template": "Alterar modelo de contrato",
+	"/request_pix_automatico": "Pedir autorização de Pix Automático", "/accept_pix_automatico": "Aceitar Pix Automático",
+	"/insert_webhook": "Incluir aviso a sistema", "/enable_webhook": "Reativar aviso a sistema", "/disable_webhook": "Desativar aviso a sistema",
+	"/insert_crm": "Incluir registro de CRM", "/update_crm": "Alterar registro de CRM",
+	"/enable_crm": "Reativar registro de CRM", "/disable_crm": "Desativar registro de CRM",
+	"/insert_inventory_movement": "Incluir movimento de estoque", "/update_inventory_movement": "Alterar movimento de estoque",
+	"/enable_inventory_movement": "Reativar movimento de estoque", "/disable_inventory_movement": "Desativar movimento de estoque",
+	"/insert_product_or_service": "Incluir produto ou serviço", "/update_product_or_service": "Alterar produto ou serviço",
+	"/enable_product_or_service": "Reativar produto ou serviço", "/disable_product_or_service": "Desativar produto ou serviço",
+	"/insert_contact": "Incluir contato", "/update_contact": "Alterar contato",
+	"/enable_contact": "Reativar contato", "/disable_contact": "Desativar contato",
+	"/insert_category": "Incluir categoria", "/update_category": "Alterar categoria",
+	"/enable_category": "Reativar categoria", "/disable_category": "Desativar categoria",
+	"/insert_project": "Incluir projeto", "/update_project": "Alterar projeto",
+	"/enable_project": "Reativar projeto", "/disable_project": "Desativar projeto",
+	"/insert_bank_account": "Incluir conta bancária", "/update_bank_account": "Alterar conta bancária",
+	"/enable_bank_account": "Reativar conta bancária", "/disable_bank_account": "Desativar conta bancária",
+	"/_test/pix_automatico": "Modo de teste: simular Pix Automático", "/_test/refuse_charge": "Modo de teste: simular cobrança recusada",
+	"/_test/pay_charge": "Modo de teste: simular pagamento", "/_test/pay_pix": "Modo de teste: simular pagamento por PIX",
+	"/_test/bank_return": "Modo de teste: simular retorno do banco", "/_test/overdue_charge": "Modo de teste: simular cobrança vencida",
+}
+
+// APIWords names an API route as the audit log says it: its words, the
+// route in parentheses; ok is false for a route that has none.
+func APIWords(route string) (string, bool) {
+	w, ok := apiWords[route]
+	if !ok {
+		return "API (" + route + ")", false
+	}
+	return w + " pela API (" + route + ")", true
+}
