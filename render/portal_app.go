@@ -103,6 +103,7 @@ type PortalToken struct {
 // tokens it made (all of the domain's for an owner of every unit).
 type PortalProfile struct {
 	NewToken string // shown once, right after it is made
+	FormKey  string // the new token form's one-time key
 	Roles    []string
 	All      bool
 	Tokens   []PortalToken
@@ -463,6 +464,8 @@ type PortalOverdue struct {
 	Reminders int
 	// Truncated: more rows than the page shows (the oldest are shown).
 	Truncated bool
+	// FormKey is the reminders form's one-time key.
+	FormKey string
 }
 
 // PortalOverdueRow is one overdue receivable: an installment's charge, or

@@ -48,10 +48,20 @@ func TestPortalNewOrder(t *testing.T) {
 	// page lists what the invoice lacks.
 	form.Set("contact", fx.tokens["contact1"])
 	form.Set("charge", "")
+	// The save is answered by a redirect like any other (a reload of the
+	// page repeats nothing) whose page says what failed, once.
 	rec = b.do("POST", path, form)
-	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "A nota não foi emitida: Os dados fiscais do pedido estão incompletos:") ||
-		!strings.Contains(rec.Body.String(), "falta a cidade do cliente com o código do IBGE") {
+	if rec.Code != http.StatusSeeOther {
 		t.Fatalf("an invoice that cannot be issued = %d\n%s", rec.Code, rec.Body)
+	}
+	loc = rec.Header().Get("Location")
+	page = b.do("GET", loc, nil).Body.String()
+	if !strings.Contains(page, "A nota não foi emitida: Os dados fiscais do pedido estão incompletos:") ||
+		!strings.Contains(page, "falta a cidade do cliente com o código do IBGE") {
+		t.Fatalf("the page after an invoice that cannot be issued:\n%s", page)
+	}
+	if page = b.do("GET", loc, nil).Body.String(); strings.Contains(page, "falta a cidade") || !strings.Contains(page, "A nota não foi emitida.") {
+		t.Fatalf("the page reloaded:\n%s", page)
 	}
 }
 
@@ -149,7 +159,7 @@ func TestPortalNewOrderOnce(t *testing.T) {
 	}
 	before := orders()
 	first := b.do("POST", path, form)
-	if first.Code != 200 || !strings.Contains(first.Body.String(), "A nota não foi emitida") {
+	if first.Code != http.StatusSeeOther || !strings.Contains(b.do("GET", first.Header().Get("Location"), nil).Body.String(), "A nota não foi emitida") {
 		t.Fatalf("a partly failed save = %d\n%s", first.Code, first.Body)
 	}
 	for range 2 {
@@ -164,7 +174,7 @@ func TestPortalNewOrderOnce(t *testing.T) {
 	// A new form is a new order.
 	fresh := b.do("GET", path, nil).Body.String()
 	form.Set("form_key", regexp.MustCompile(`name="form_key" value="([0-9a-f]{32})"`).FindStringSubmatch(fresh)[1])
-	if rec := b.do("POST", path, form); rec.Code != 200 || orders() != before+2 {
+	if rec := b.do("POST", path, form); rec.Code != http.StatusSeeOther || orders() != before+2 {
 		t.Fatalf("a new form = %d, %d orders", rec.Code, orders()-before)
 	}
 }

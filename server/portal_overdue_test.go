@@ -2,7 +2,9 @@ package server
 
 import (
 	"context"
+	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -57,9 +59,20 @@ func TestPortalOverdue(t *testing.T) {
 	if rec.Code != 409 || !strings.Contains(rec.Body.String(), "O pedido não tem cobrança em aberto para reenviar.") {
 		t.Fatalf("resend without a charge = %d", rec.Code)
 	}
-	rec = b.do("POST", "/portal/overdue?unit="+fx.tokens["unitA"], url.Values{"csrf": {token}})
-	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "1 lembrete(s) enviado(s).") {
+	// The reminders are answered by a redirect; the same form sent
+	// again (a reload, back and resend) sends nothing again.
+	key := regexp.MustCompile(`name="form_key" value="([0-9a-f]{32})"`).FindStringSubmatch(page)
+	if key == nil {
+		t.Fatalf("the reminders form has no one-time key:\n%s", page)
+	}
+	remind := url.Values{"csrf": {token}, "form_key": {key[1]}}
+	rec = b.do("POST", "/portal/overdue?unit="+fx.tokens["unitA"], remind)
+	if rec.Code != http.StatusSeeOther || !strings.Contains(b.do("GET", rec.Header().Get("Location"), nil).Body.String(), "1 lembrete(s) enviado(s).") {
 		t.Fatalf("remind = %d\n%s", rec.Code, rec.Body)
+	}
+	rec = b.do("POST", "/portal/overdue?unit="+fx.tokens["unitA"], remind)
+	if rec.Code != http.StatusSeeOther || !strings.Contains(b.do("GET", rec.Header().Get("Location"), nil).Body.String(), "nenhum lembrete foi enviado de novo") {
+		t.Fatalf("remind again = %d\n%s", rec.Code, rec.Body)
 	}
 	if rec := b.do("POST", "/portal/overdue?unit="+fx.tokens["unitA"], url.Values{}); rec.Code != 403 {
 		t.Fatalf("remind without CSRF = %d", rec.Code)

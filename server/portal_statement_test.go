@@ -59,6 +59,19 @@ func TestPortalUndoesReconciliation(t *testing.T) {
 			t.Fatalf("%s: %d", memo, res.StatusCode)
 		}
 	}
+	// The same form sent again (a reload, a double click, back and
+	// resend) books and pays nothing twice: the line is resolved.
+	month := "/portal/transactions?unit=" + fx.tokens["unitA"] + "&mes=2026-11"
+	listed := strings.Count(b.do("GET", month, nil).Body.String(), "Tarifa do mês")
+	for memo, form := range map[string]url.Values{"DEBITO LUZ": {"action": {"match"}, "pair": {"entry:" + light}},
+		"TARIFA": {"action": {"book"}, "category": {cat}, "description": {"Tarifa do mês"}}} {
+		if res := act(memo, form); res.StatusCode != http.StatusConflict {
+			t.Errorf("%s sent again: %d", memo, res.StatusCode)
+		}
+	}
+	if again := strings.Count(b.do("GET", month, nil).Body.String(), "Tarifa do mês"); listed == 0 || again != listed {
+		t.Errorf("the booking sent twice is listed %d times, once %d", again, listed)
+	}
 	status := func(token string) (string, string) {
 		t.Helper()
 		db, release := acquire(t, ds)

@@ -187,10 +187,21 @@ func TestPortalFlow(t *testing.T) {
 		!strings.Contains(rec.Body.String(), "Dê ao token um nome") {
 		t.Fatalf("token without a label = %d", rec.Code)
 	}
-	rec = b.do("POST", "/portal/profile/tokens", url.Values{"csrf": {session}, "label": {"ERP da loja"}})
+	key := regexp.MustCompile(`name="form_key" value="([0-9a-f]{32})"`).FindStringSubmatch(b.do("GET", "/portal/profile", nil).Body.String())
+	if key == nil {
+		t.Fatal("the new token form has no one-time key")
+	}
+	form := url.Values{"csrf": {session}, "label": {"ERP da loja"}, "form_key": {key[1]}}
+	rec = b.do("POST", "/portal/profile/tokens", form)
 	m := regexp.MustCompile(`id="novo-token">(fca_acme_[0-9a-f]+)<`).FindStringSubmatch(rec.Body.String())
 	if rec.Code != 200 || m == nil {
 		t.Fatalf("new token = %d\n%s", rec.Code, rec.Body.String())
+	}
+	// The same form again (a reload of the page that showed it) makes no
+	// second token and shows none.
+	if again := b.do("POST", "/portal/profile/tokens", form).Body.String(); strings.Count(again, "ERP da loja") != 1 ||
+		!strings.Contains(again, "nenhum outro foi criado") || strings.Contains(again, `id="novo-token"`) {
+		t.Fatalf("the token form sent again:\n%s", again)
 	}
 	// It authenticates the API.
 	api := httptest.NewRecorder()

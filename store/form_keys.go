@@ -73,6 +73,26 @@ func (db *DB) InsertEntryOnce(ctx context.Context, unitID int64, formKey string,
 	return token, made, nil
 }
 
+// SpendFormKey records a form's one-time key for what it does (record:
+// a word of the caller's) and reports whether it was fresh; a form whose
+// key was spent (a reload, a double click, back and resend) is not done
+// again. Used where the form's effect is not one record's insert (a batch
+// of reminders, an access token shown once): the key is spent first, so
+// a failure after it leaves the form to be drawn anew, never done twice.
+func (db *DB) SpendFormKey(ctx context.Context, unitID int64, key, record string) (fresh bool, err error) {
+	err = db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		if _, found, err := formKeyRecord(ctx, tx, unitID, key); err != nil || found {
+			return err
+		}
+		fresh = true
+		return keepFormKey(ctx, tx, unitID, key, record, now)
+	})
+	if err != nil {
+		return false, fmt.Errorf("spend form key: %w", err)
+	}
+	return fresh, nil
+}
+
 // formKeyRecord answers the record a form's one-time key made in the
 // unit, if it made one.
 func formKeyRecord(ctx context.Context, tx *sql.Tx, unitID int64, key string) (string, bool, error) {

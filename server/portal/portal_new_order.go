@@ -225,20 +225,39 @@ func (s *Portal) portalNewOrder(p *portalRequest) {
 	if form.Charge {
 		if err := s.Billing.IssueCharges(p.ctx, p.db, p.unit.ID, token); err != nil {
 			_, text := s.routeError("/generate_charge", err)
-			s.portalOrderPage(p, token, "Pedido salvo.", "A cobrança não foi gerada: "+text, http.StatusOK)
-			return
+			s.leaveNotice(p, token, portalOrderFailed["criado_sem_cobranca"]+" "+text)
+			done = "criado_sem_cobranca"
+		} else {
+			done = "criado_cobrado"
 		}
-		done = "criado_cobrado"
 	}
-	if form.Issue && form.Invoice != "" {
+	if form.Issue && form.Invoice != "" && done != "criado_sem_cobranca" {
 		if _, err := s.Invoices.Issue(p.ctx, p.db, p.unit.ID, token); err != nil {
 			_, text := s.routeError("/generate_nf", err)
-			s.portalOrderPage(p, token, "Pedido salvo.", "A nota não foi emitida: "+text, http.StatusOK)
-			return
+			s.leaveNotice(p, token, portalOrderFailed[done+"_sem_nota"]+" "+text)
+			done += "_sem_nota"
+		} else {
+			done += "_nota"
 		}
-		done += "_nota"
 	}
+	// Saved, whatever followed: a redirect, so that a reload repeats
+	// nothing; what failed is said by the page it leads to.
 	http.Redirect(p.w, p.r, "/portal/orders/"+url.PathEscape(token)+"?unit="+url.QueryEscape(p.unit.Token)+"&feito="+done, http.StatusSeeOther)
+}
+
+// spendFormKey spends the request's one-time form key (form_key) for what
+// the form does, reporting whether it was fresh. A send without one (a
+// script of its own) is taken as it comes; a key of no form of ours is
+// refused as spent.
+func (s *Portal) spendFormKey(p *portalRequest, what string) (bool, error) {
+	key := p.r.PostFormValue("form_key")
+	switch {
+	case key == "":
+		return true, nil
+	case !formKeyPattern.MatchString(key):
+		return false, nil
+	}
+	return p.db.SpendFormKey(p.ctx, p.unit.ID, key, what)
 }
 
 // formKeyPattern is a one-time key as the form draws it (16 random bytes

@@ -132,6 +132,18 @@ var portalOrderDone = map[string]string{
 	"criado_cobrado":      "Pedido salvo e cobrança gerada.",
 	"criado_nota":         "Pedido salvo e nota fiscal emitida.",
 	"criado_cobrado_nota": "Pedido salvo, cobrança gerada e nota fiscal emitida.",
+	// Saved, and a step asked with it failed (portalOrderFailed says it).
+	"criado_sem_cobranca":     "Pedido salvo.",
+	"criado_sem_nota":         "Pedido salvo.",
+	"criado_cobrado_sem_nota": "Pedido salvo e cobrança gerada.",
+}
+
+// portalOrderFailed say which step asked with a new order failed; the
+// first page after the save follows it with the reason (leaveNotice).
+var portalOrderFailed = map[string]string{
+	"criado_sem_cobranca":     "A cobrança não foi gerada:",
+	"criado_sem_nota":         "A nota não foi emitida:",
+	"criado_cobrado_sem_nota": "A nota não foi emitida:",
 }
 
 // invoiceKinds name the kinds of invoice as they are written.

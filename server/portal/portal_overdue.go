@@ -2,7 +2,6 @@ package portal
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -47,7 +46,7 @@ func (s *Portal) overduePage(p *portalRequest, status int, notice, errText strin
 	}) {
 		return
 	}
-	body := render.PortalOverdue{Search: search, Truncated: len(rows) > overdueShown}
+	body := render.PortalOverdue{Search: search, Truncated: len(rows) > overdueShown, FormKey: store.NewSecret(16)}
 	if body.Truncated {
 		rows = rows[:overdueShown]
 	}
@@ -94,7 +93,17 @@ func (s *Portal) portalResend(w http.ResponseWriter, r *http.Request, ps httprou
 // which could not.
 func (s *Portal) portalRemind(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
 	s.withSession(func(p *portalRequest) {
-		rows, err := p.db.Overdue(p.ctx, p.unit.ID, store.Today(p.db.Now()), strings.TrimSpace(p.r.PostFormValue("cliente")), overdueShown)
+		search := strings.TrimSpace(p.r.PostFormValue("cliente"))
+		back := "/portal/overdue?unit=" + url.QueryEscape(p.unit.Token) + "&cliente=" + url.QueryEscape(search)
+		if fresh, err := s.spendFormKey(p, "reminders"); err != nil || !fresh {
+			if err != nil {
+				s.portalFailed(p, err)
+				return
+			}
+			http.Redirect(p.w, p.r, back+"&feito=repetido", http.StatusSeeOther)
+			return
+		}
+		rows, err := p.db.Overdue(p.ctx, p.unit.ID, store.Today(p.db.Now()), search, overdueShown)
 		if err != nil {
 			s.portalFailed(p, err)
 			return
@@ -113,12 +122,11 @@ func (s *Portal) portalRemind(w http.ResponseWriter, r *http.Request, ps httprou
 			}
 			sent++
 		}
-		notice := fmt.Sprintf("%d lembrete(s) enviado(s).", sent)
-		errText := ""
 		if len(failed) > 0 {
-			errText = "Não enviados: " + strings.Join(failed, "; ")
+			s.leaveNotice(p, "overdue", "Não enviados: "+strings.Join(failed, "; "))
 		}
-		s.overduePage(p, http.StatusOK, notice, errText)
+		// Answered by a redirect: a reload sends nothing again.
+		http.Redirect(p.w, p.r, back+"&lembretes="+strconv.Itoa(sent), http.StatusSeeOther)
 	})(w, r, ps)
 }
 

@@ -33,15 +33,27 @@ func (s *Portal) Routes(r *httprouter.Router) {
 	r.GET("/portal/orders", s.withSession(s.portalOrders))
 	r.GET("/portal/orders/:token", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
 		s.withSession(func(p *portalRequest) {
-			s.portalOrderPage(p, ps.ByName("token"), portalOrderDone[r.URL.Query().Get("feito")], "", http.StatusOK)
+			done := r.URL.Query().Get("feito")
+			failed := ""
+			if f, ok := portalOrderFailed[done]; ok {
+				// The reason once; a reload says only which step failed.
+				failed = cmp.Or(s.takeNotice(p, ps.ByName("token")), strings.TrimSuffix(f, ":")+".")
+			}
+			s.portalOrderPage(p, ps.ByName("token"), portalOrderDone[done], failed, http.StatusOK)
 		})(w, r, ps)
 	})
 	r.GET("/portal/overdue", s.withSession(func(p *portalRequest) {
-		notice := ""
-		if p.r.URL.Query().Get("enviado") == "1" {
+		q, notice, errText := p.r.URL.Query(), "", ""
+		switch n, err := strconv.Atoi(q.Get("lembretes")); {
+		case q.Get("enviado") == "1":
 			notice = "Cobrança reenviada."
+		case q.Get("feito") == "repetido":
+			notice = "Este formulário já tinha sido enviado: nenhum lembrete foi enviado de novo."
+		case err == nil && n >= 0:
+			notice = fmt.Sprintf("%d lembrete(s) enviado(s).", n)
+			errText = s.takeNotice(p, "overdue")
 		}
-		s.overduePage(p, http.StatusOK, notice, "")
+		s.overduePage(p, http.StatusOK, notice, errText)
 	}))
 	r.GET("/portal/contacts", s.withSession(func(p *portalRequest) {
 		notice := map[string]string{"1": "Contato cadastrado.", "2": "Contato alterado."}[p.r.URL.Query().Get("criado")]
@@ -271,7 +283,7 @@ func (s *Portal) profilePage(p *portalRequest, status int, newToken, notice, err
 		s.portalFailed(p, err)
 		return
 	}
-	body := render.PortalProfile{NewToken: newToken, Roles: grantNames(p.grants), All: p.tokensOf() == 0}
+	body := render.PortalProfile{NewToken: newToken, Roles: grantNames(p.grants), All: p.tokensOf() == 0, FormKey: store.NewSecret(16)}
 	for i := len(tokens) - 1; i >= 0; i-- { // newest first
 		t := tokens[i]
 		pt := render.PortalToken{ID: t.ID, Hint: t.Hint, Label: t.Label, User: t.User, Created: render.DateTimeBR(t.CreatedAt)}
@@ -309,6 +321,16 @@ func (s *Portal) portalCreateToken(p *portalRequest) {
 	label := strings.TrimSpace(p.r.PostFormValue("label"))
 	if label == "" || utf8.RuneCountInString(label) > maxTokenLabel {
 		s.profilePage(p, http.StatusBadRequest, "", "", "Dê ao token um nome de 1 a 80 caracteres (para que serve, quem usa): nenhum token foi criado.")
+		return
+	}
+	if fresh, err := s.spendFormKey(p, "access token"); err != nil || !fresh {
+		if err != nil {
+			s.portalFailed(p, err)
+			return
+		}
+		// The secret was shown once, to the first send; it is not shown
+		// again, and no second token is made.
+		s.profilePage(p, http.StatusOK, "", "Este formulário já tinha sido enviado: o token foi criado e mostrado então; nenhum outro foi criado.", "")
 		return
 	}
 	token, err := p.db.CreateUserToken(p.ctx, p.session.UserID, label)

@@ -2,12 +2,14 @@ package portal
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/julienschmidt/httprouter"
 
@@ -28,6 +30,9 @@ const (
 	// formCookie holds the CSRF token of the forms shown before a session
 	// exists (sign-in, following a link): the form's copy must match it.
 	formCookie = "fincom_form"
+	// noticeCookie carries across the redirect that answers a save what
+	// of it failed, for the page redirected to to show once.
+	noticeCookie = "fincom_notice"
 	// maxPortalForm bounds a portal form's body.
 	maxPortalForm = 64 << 10
 )
@@ -105,6 +110,35 @@ func (s *Portal) formToken(w http.ResponseWriter, r *http.Request) string {
 	http.SetCookie(w, &http.Cookie{Name: formCookie, Value: t, Path: "/portal/", HttpOnly: true, Secure: s.secureCookies(r),
 		SameSite: http.SameSiteStrictMode, MaxAge: int(time.Hour / time.Second)})
 	return t
+}
+
+// leaveNotice keeps text for the next page of the record of token to show
+// (takeNotice): a save that partly failed is answered by a redirect like
+// any other, so that a reload repeats nothing, and its page still says
+// what failed.
+func (s *Portal) leaveNotice(p *portalRequest, token, text string) {
+	if r := []rune(text); len(r) > 1000 {
+		text = string(r[:1000]) + "…"
+	}
+	http.SetCookie(p.w, &http.Cookie{Name: noticeCookie, Value: base64.RawURLEncoding.EncodeToString([]byte(token + "\n" + text)), Path: "/portal/",
+		HttpOnly: true, Secure: s.secureCookies(p.r), SameSite: http.SameSiteStrictMode, MaxAge: 120})
+}
+
+// takeNotice answers the text leaveNotice kept for the record of token,
+// once: its cookie is cleared.
+func (s *Portal) takeNotice(p *portalRequest, token string) string {
+	c, err := p.r.Cookie(noticeCookie)
+	if err != nil {
+		return ""
+	}
+	http.SetCookie(p.w, &http.Cookie{Name: noticeCookie, Value: "", Path: "/portal/", HttpOnly: true, Secure: s.secureCookies(p.r),
+		SameSite: http.SameSiteStrictMode, MaxAge: -1})
+	kept, err := base64.RawURLEncoding.DecodeString(c.Value)
+	of, text, _ := strings.Cut(string(kept), "\n")
+	if err != nil || of != token || !utf8.ValidString(text) {
+		return ""
+	}
+	return text
 }
 
 // readPortalForm parses a portal form (at most maxPortalForm bytes), or
