@@ -334,6 +334,9 @@ type PortalCharge struct {
 	Installment                     int
 	Method, DueDate, Amount, Status string
 	BoletoLine, Pix                 string
+	// ManualBoleto: a boleto of no collection provider, which the firm
+	// prints itself (it has no line here).
+	ManualBoleto bool
 	// Refunded is what the PSP gave back of its payment ("" none).
 	Refunded string
 }

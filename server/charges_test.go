@@ -13,6 +13,7 @@ import (
 	"fincom/render/pix"
 	"fincom/server/brdoc"
 	"fincom/server/provider"
+	"fincom/server/billing"
 	"fincom/store"
 )
 
@@ -363,6 +364,34 @@ func TestProviderAnswersChecked(t *testing.T) {
 	for _, c := range o["charges"].([]any) {
 		if p, _ := c.(map[string]any)["pix_payload"].(string); p != "" {
 			t.Errorf("a charge shows %s", p)
+		}
+	}
+}
+
+// TestBoletoSaysWhyItHasNoLine: a boleto of no collection provider has no
+// line, and its charge and page say why (the firm prints it itself); the
+// flags named like the spec's generate_with_provider_a reach their
+// provider, whose boleto has its line and our-number.
+func TestBoletoSaysWhyItHasNoLine(t *testing.T) {
+	t.Parallel()
+	s, ds := newTestModeServer(t)
+	h := s.Handler()
+	charge := func(id string) map[string]any {
+		t.Helper()
+		return post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["charges"].([]any)[0].(map[string]any)
+	}
+	manual := orderWith(t, h, `"provider_bank":"provider_a",`, ``)
+	if c := charge(manual); c["boleto_line"] != nil || c["registration_reason"] != billing.ManualBoleto {
+		t.Errorf("a boleto of no provider: line %v, reason %v", c["boleto_line"], c["registration_reason"])
+	}
+	b := signedIn(t, s, ds)
+	if page := b.do("GET", "/portal/orders/"+manual+"?unit="+fx.tokens["unitA"], nil).Body.String(); !strings.Contains(page, "Boleto sem banco de cobrança") {
+		t.Errorf("the order's page does not say why its boleto has no line:\n%s", page)
+	}
+	for _, flag := range []string{"generate_with_provider_b", "generate_provider_b"} {
+		id := orderWith(t, h, `"provider_bank":"provider_a"`, `"`+flag+`":true`)
+		if c := charge(id); c["provider"] != "provider_b" || c["boleto_line"] == nil || c["our_number"] == nil || c["registration_reason"] != nil {
+			t.Errorf("%s: %v", flag, c)
 		}
 	}
 }

@@ -54,9 +54,9 @@ type Charge struct {
 	// OurNumber is a boleto's number at its bank ("nosso número"), and
 	// Registration where the bank's registration of it stands.
 	OurNumber    Text `json:"our_number" doc:"A boleto's number at its bank (nosso número); null for other kinds."`
-	Registration Text `json:"registration" enum:"simulated,pending,sent,registered,rejected" doc:"Where the bank's registration of a boleto stands: simulated (test mode), pending, sent, registered or rejected; null for other kinds."`
+	Registration Text `json:"registration" enum:"simulated,pending,sent,registered,rejected" doc:"Where the bank's registration of a boleto stands: simulated (test mode), pending, sent, registered or rejected; null for other kinds, and for a boleto of no collection provider (registration_reason says so)."`
 	// RegistrationReason is the bank's reason of a rejection.
-	RegistrationReason Text `json:"registration_reason" doc:"The bank's reason for rejecting the registration; null when none."`
+	RegistrationReason Text `json:"registration_reason" doc:"The bank's reason for rejecting the registration, or why a boleto has no registration (no collection provider: the firm prints it itself, and it has no line or our-number); null when none."`
 	// RefundedAmount is what the PSP gave back of its payment (absent
 	// when nothing was).
 	RefundedAmount Text `json:"refunded_amount,omitzero" doc:"What the PSP gave back of its payment; absent when nothing was."`
@@ -328,6 +328,9 @@ func unitByID(ctx context.Context, tx *sql.Tx, id int64) (Unit, error) {
 // IssuedCharge is a provider's answer, stored by CompleteCharge.
 type IssuedCharge struct {
 	Ref, BoletoLine, BoletoBarcode, PixPayload, PixTxID string
+	// RegistrationReason, when not empty, says why the boleto has no
+	// registration (one of no collection provider).
+	RegistrationReason string
 }
 
 // CompleteCharge stores the provider's answer for an ISSUING charge, makes
@@ -345,9 +348,9 @@ func (db *DB) CompleteCharge(ctx context.Context, chargeToken string, in IssuedC
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE charges SET status = 'PENDING', provider_ref = ?, boleto_line = ?, boleto_barcode = ?,
-			pix_payload = ?, pix_txid = ?, updated_at = ? WHERE token = ?`,
+			pix_payload = ?, pix_txid = ?, registration_reason = coalesce(?, registration_reason), updated_at = ? WHERE token = ?`,
 			nullString(in.Ref), nullString(in.BoletoLine), nullString(in.BoletoBarcode), nullString(in.PixPayload),
-			nullString(in.PixTxID), timestamp(now), chargeToken); err != nil {
+			nullString(in.PixTxID), nullString(in.RegistrationReason), timestamp(now), chargeToken); err != nil {
 			return err
 		}
 		if err := queueNotice(ctx, tx, unitID, orderID, notice, now, db.id); err != nil {

@@ -90,10 +90,10 @@ type orderFaturamento struct {
 type orderCharge struct {
 	PaymentType          string       `json:"payment_type" required:"true"`
 	ProviderBank         *string      `json:"provider_bank" enum:"provider_a,provider_b,provider_c" doc:"The bank agreement that issues the boleto; absent: a charge without bank integration."`
-	GenerateProviderA    bool         `json:"generate_with_provider_a" doc:"The legacy flag for provider_bank provider_a."`
+	GenerateProviderA    bool         `json:"generate_with_provider_a" alias:"generate_provider_a" doc:"The legacy flag for provider_bank provider_a."`
 	GenerateProviderAAlt bool         `json:"generate_provider_a_alt" doc:"The legacy flag for provider_a's other agreement."`
-	GenerateProviderB    bool         `json:"generate_provider_b" doc:"The legacy flag for provider_bank provider_b."`
-	GenerateProviderC    bool         `json:"generate_provider_c" doc:"The legacy flag for provider_bank provider_c."`
+	GenerateProviderB    bool         `json:"generate_provider_b" alias:"generate_with_provider_b" doc:"The legacy flag for provider_bank provider_b."`
+	GenerateProviderC    bool         `json:"generate_provider_c" alias:"generate_with_provider_c" doc:"The legacy flag for provider_bank provider_c."`
 	InstallmentCredit    *web.FlexInt `json:"installment_credit" doc:"The card installments (1 or more)."`
 	Installments         *web.FlexInt `json:"installments" alias:"installment" doc:"The charges the value is split into, monthly from the due date (default 1)."`
 	PixKey               web.PixKey   `json:"charge_pix_key" alias:"pix_key" doc:"The PIX key paid: a CPF or CNPJ with or without its mask, an e-mail (up to 77 characters), a phone with +55 or its area code, or a random key; stored as the DICT registers it. Required for PIX."`

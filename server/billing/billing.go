@@ -202,13 +202,24 @@ func (s *Service) IssueCharges(ctx context.Context, db *store.DB, unitID int64, 
 		if err != nil {
 			return err
 		}
-		if err := db.CompleteCharge(ctx, c.Token, store.IssuedCharge{Ref: issued.Ref, BoletoLine: issued.BoletoLine,
-			BoletoBarcode: issued.BoletoBarcode, PixPayload: issued.PixPayload, PixTxID: issued.PixTxID}, notice); err != nil {
+		done := store.IssuedCharge{Ref: issued.Ref, BoletoLine: issued.BoletoLine,
+			BoletoBarcode: issued.BoletoBarcode, PixPayload: issued.PixPayload, PixTxID: issued.PixTxID}
+		if c.PaymentKey == "BOLETO" && c.Provider == "" {
+			// A boleto of no collection provider is the firm's own to
+			// print: the charge says so, rather than showing no line
+			// for no reason.
+			done.RegistrationReason = ManualBoleto
+		}
+		if err := db.CompleteCharge(ctx, c.Token, done, notice); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// ManualBoleto is why a boleto of no collection provider has no line: the
+// charge's registration_reason.
+const ManualBoleto = "No collection provider (provider_bank null): the firm prints this boleto itself; fincom has no line or our-number of it."
 
 // Resend e-mails the order's open charge again to notify_email_charge
 // (through the outbox).

@@ -203,6 +203,7 @@ func (s *Portal) portalOrderPage(p *portalRequest, token, notice, errText string
 		if c.BoletoLine.Valid {
 			pc.BoletoLine = render.FormatLine(c.BoletoLine.String)
 		}
+		pc.ManualBoleto = c.PaymentKey == "BOLETO" && c.Provider == "" && c.Status != "ISSUING"
 		if c.RefundedAmount.Valid {
 			pc.Refunded = render.BRL(c.RefundedAmount.String)
 		}
