@@ -11,9 +11,9 @@ import (
 	"testing"
 
 	"fincom/render/pix"
+	"fincom/server/billing"
 	"fincom/server/brdoc"
 	"fincom/server/provider"
-	"fincom/server/billing"
 	"fincom/store"
 )
 
