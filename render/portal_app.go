@@ -525,6 +525,7 @@ type PortalContact struct {
 // PortalContactForm holds a contact's fields as typed.
 type PortalContactForm struct {
 	Type, Register, Name, FantasyName, Email, Phone, Zip, Address, Number, Complement, District, City, State, IE, Contributor string
+	Key                                                                                                                       string // the new contact form's one-time key
 }
 
 // PortalField is a form field as portal_contact_field draws it: its
@@ -584,6 +585,7 @@ type PortalContractAction struct{ Token, Status, Label string }
 type PortalContractForm struct {
 	Template, Contact, Name, Start, End, Recurrence, Description string
 	AutoExtend                                                   bool
+	Key                                                          string // the new contract form's one-time key
 }
 
 // PortalProduct is a product's edit page body, as PortalContact.
@@ -596,6 +598,7 @@ type PortalProduct struct {
 // PortalProductForm holds a product's fields as typed.
 type PortalProductForm struct {
 	Type, Description, Code, Price, Unit, NCM, CFOP, Usage, CST, Class, Operation string
+	Key                                                                           string // the new product form's one-time key
 }
 
 // PortalNewOrder is the new sales order's page body: the choices of the

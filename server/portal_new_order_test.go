@@ -178,3 +178,58 @@ func TestPortalNewOrderOnce(t *testing.T) {
 		t.Fatalf("a new form = %d, %d orders", rec.Code, orders()-before)
 	}
 }
+
+// TestPortalRegistersOnce: the new contact, product and contract forms
+// carry a one-time key; sent again (a double click, back and resend) they
+// make nothing twice and say so. A form refused keeps its key: corrected,
+// it makes its record.
+func TestPortalRegistersOnce(t *testing.T) {
+	t.Parallel()
+	s, ds := newTestServer(t)
+	h := s.Handler()
+	b := signedIn(t, s, ds)
+	tpl := post(t, h, "/insert_contract_template", `{`+auth+`,"name":"Prestação de serviços","body_html":"<p>Contrato com {{contato_nome}}</p>"}`)["token"].(string)
+	formKey := regexp.MustCompile(`name="form_key" value="([0-9a-f]{32})"`)
+	for _, c := range []struct {
+		list string
+		form url.Values
+		bad  [2]string // a field and a value refused
+		name string    // what the list shows once
+	}{
+		{"contacts", url.Values{"type": {"legal"}, "register": {"45.789.123/0001-91"}, "name": {"Comercial Horizonte Ltda"}, "email": {"fin@horizonte.com.br"},
+			"zip": {"01310-100"}, "address": {"Avenida Paulista"}, "number": {"1000"}, "district": {"Bela Vista"}, "city": {"São Paulo"}, "state": {"sp"}},
+			[2]string{"zip", "0131"}, "Comercial Horizonte Ltda"},
+		{"products", url.Values{"type": {"product"}, "description": {"Feijão carioca 1 kg"}, "price": {"8,99"}, "unit": {"un"}, "ncm": {"0713.33.19"}, "cfop": {"5102"},
+			"ibs_cbs_cst": {"200"}, "ibs_cbs_class": {"200034"}}, [2]string{"ncm", "12"}, "Feijão carioca 1 kg"},
+		{"contracts", url.Values{"template": {tpl}, "contact": {fx.tokens["contact2"]}, "name": {"Suporte mensal"}, "start": {"2026-12-01"}, "recurrence": {"monthly"}},
+			[2]string{"end", "2026-11-01"}, "Suporte mensal"},
+	} {
+		list := "/portal/" + c.list + "?unit=" + fx.tokens["unitA"]
+		page := b.do("GET", list, nil).Body.String()
+		key := formKey.FindStringSubmatch(page)
+		if key == nil {
+			t.Errorf("%s: the form has no one-time key", c.list)
+			continue
+		}
+		c.form.Set("csrf", csrf(t, page))
+		c.form.Set("form_key", key[1])
+		good := c.form.Get(c.bad[0])
+		c.form.Set(c.bad[0], c.bad[1])
+		if rec := b.do("POST", list, c.form); rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), key[1]) {
+			t.Errorf("%s: refused = %d, or its form lost its key", c.list, rec.Code)
+		}
+		c.form.Set(c.bad[0], good)
+		var shown [2]int
+		for i, want := range []string{"criado=1", "criado=repetido"} {
+			rec := b.do("POST", list, c.form)
+			if rec.Code != http.StatusSeeOther || !strings.Contains(rec.Header().Get("Location"), want) {
+				t.Errorf("%s: send %d = %d %s", c.list, i+1, rec.Code, rec.Header().Get("Location"))
+			}
+			page = b.do("GET", rec.Header().Get("Location"), nil).Body.String()
+			shown[i] = strings.Count(page, c.name)
+		}
+		if shown[0] == 0 || shown[1] != shown[0] || !strings.Contains(page, "Este formulário já tinha sido enviado") {
+			t.Errorf("%s: shown %d times after one send, %d after two:\n%s", c.list, shown[0], shown[1], page)
+		}
+	}
+}

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -97,21 +96,20 @@ func (f ContactFields) values() []any {
 // InsertContact creates an active contact and returns its token. A register
 // already used in the unit (inactive contacts included) is ErrDuplicate.
 func (db *DB) InsertContact(ctx context.Context, unitID int64, f ContactFields) (string, error) {
-	token := db.newToken(ctx)
-	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		name := f.DisplayName()
-		args := append([]any{token, unitID, name}, f.values()...)
-		args = append(args, timestamp(now), timestamp(now), sortKey(name))
-		_, err := db.exec(ctx, tx, sqlInsertContact, args...)
-		if isUnique(err) {
-			return ErrDuplicate
-		}
-		return err
-	})
-	if err != nil {
-		return "", fmt.Errorf("insert contact: %w", err)
+	token, _, err := db.InsertContactOnce(ctx, unitID, "", f)
+	return token, err
+}
+
+// insertContact inserts the contact of token.
+func (db *DB) insertContact(ctx context.Context, tx *sql.Tx, unitID int64, token string, f ContactFields, now time.Time) error {
+	name := f.DisplayName()
+	args := append([]any{token, unitID, name}, f.values()...)
+	args = append(args, timestamp(now), timestamp(now), sortKey(name))
+	_, err := db.exec(ctx, tx, sqlInsertContact, args...)
+	if isUnique(err) {
+		return ErrDuplicate
 	}
-	return token, nil
+	return err
 }
 
 // UpdateContact reads the unit's contact, lets apply change and validate its

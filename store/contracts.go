@@ -199,41 +199,50 @@ func contractRefs(ctx context.Context, tx *sql.Tx, unitID int64, f ContractField
 // transaction. It answers the contract's and the order's tokens.
 func (db *DB) InsertContract(ctx context.Context, unitID int64, f ContractFields, files []NewFile, order *SalesOrderFields) (string, string, error) {
 	token, orderToken := db.newToken(ctx), ""
-	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		contact, template, orders, err := contractRefs(ctx, tx, unitID, f)
-		if err != nil {
-			return err
-		}
-		var orderID sql.NullInt64
-		if order != nil {
-			refs, err := resolveOrderRefs(ctx, tx, unitID, *order)
-			if err != nil {
-				return err
-			}
-			orderToken = db.id()
-			if _, err := db.insertOrder(ctx, tx, unitID, orderToken, *order, refs, sql.NullInt64{}, "", now); err != nil {
-				return err
-			}
-			if err := tx.QueryRowContext(ctx, `SELECT id FROM sales_orders WHERE token = ?`, orderToken).Scan(&orderID); err != nil {
-				return err
-			}
-			orders = append(orders, orderID.Int64)
-		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO contracts (token, unit_id, contact_id, template_id, contract_name, status, validity_start, validity_end,
-			is_recurring, recurrence_type, generates_payment, auto_extend, description, sales_order_id, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?, 'draft', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			token, unitID, contact, template, f.Name, f.ValidityStart, nullString(f.ValidityEnd), boolInt(f.IsRecurring), nullString(f.RecurrenceType),
-			boolInt(f.GeneratesPayment), boolInt(f.AutoExtend), nullString(f.Description), orderID, timestamp(now), timestamp(now))
-		if err != nil {
-			return err
-		}
-		id, _ := res.LastInsertId()
-		if err := linkContract(ctx, tx, id, orders, files, now, db.id); err != nil {
-			return err
-		}
-		return db.emit(ctx, tx, unitID, "contract.created", map[string]any{"id_token": token, "contract_name": f.Name, "status": "draft"}, now)
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) (err error) {
+		orderToken, err = db.insertContract(ctx, tx, unitID, token, f, files, order, now)
+		return err
 	})
 	return token, orderToken, wrap("insert contract", err)
+}
+
+// insertContract inserts the contract of token, with its files and (when
+// order is set) the sales order made with it, whose token it answers.
+func (db *DB) insertContract(ctx context.Context, tx *sql.Tx, unitID int64, token string, f ContractFields, files []NewFile, order *SalesOrderFields,
+	now time.Time) (string, error) {
+	contact, template, orders, err := contractRefs(ctx, tx, unitID, f)
+	if err != nil {
+		return "", err
+	}
+	var orderID sql.NullInt64
+	orderToken := ""
+	if order != nil {
+		refs, err := resolveOrderRefs(ctx, tx, unitID, *order)
+		if err != nil {
+			return "", err
+		}
+		orderToken = db.id()
+		if _, err := db.insertOrder(ctx, tx, unitID, orderToken, *order, refs, sql.NullInt64{}, "", now); err != nil {
+			return "", err
+		}
+		if err := tx.QueryRowContext(ctx, `SELECT id FROM sales_orders WHERE token = ?`, orderToken).Scan(&orderID); err != nil {
+			return "", err
+		}
+		orders = append(orders, orderID.Int64)
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO contracts (token, unit_id, contact_id, template_id, contract_name, status, validity_start, validity_end,
+		is_recurring, recurrence_type, generates_payment, auto_extend, description, sales_order_id, created_at, updated_at)
+		VALUES (?, ?, ?, ?, ?, 'draft', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		token, unitID, contact, template, f.Name, f.ValidityStart, nullString(f.ValidityEnd), boolInt(f.IsRecurring), nullString(f.RecurrenceType),
+		boolInt(f.GeneratesPayment), boolInt(f.AutoExtend), nullString(f.Description), orderID, timestamp(now), timestamp(now))
+	if err != nil {
+		return "", err
+	}
+	id, _ := res.LastInsertId()
+	if err := linkContract(ctx, tx, id, orders, files, now, db.id); err != nil {
+		return "", err
+	}
+	return orderToken, db.emit(ctx, tx, unitID, "contract.created", map[string]any{"id_token": token, "contract_name": f.Name, "status": "draft"}, now)
 }
 
 func linkContract(ctx context.Context, tx *sql.Tx, id int64, orders []int64, files []NewFile, now time.Time, newID func() string) error {

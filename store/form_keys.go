@@ -51,24 +51,77 @@ func (db *DB) InsertSalesOrderOnce(ctx context.Context, unitID int64, formKey st
 // records the key with it, in one transaction; a send again of the same
 // key makes nothing and answers the entry it made (made false).
 func (db *DB) InsertEntryOnce(ctx context.Context, unitID int64, formKey string, f EntryFields, files []NewFile) (token string, made bool, err error) {
-	if formKey == "" {
-		token, err = db.InsertEntry(ctx, unitID, f, files, "")
-		return token, err == nil, err
-	}
 	fresh := db.newToken(ctx)
-	err = db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		var found bool
-		if token, found, err = formKeyRecord(ctx, tx, unitID, formKey); err != nil || found {
-			return err
-		}
-		if err := db.insertEntry(ctx, tx, unitID, fresh, f, files, "", now); err != nil {
-			return err
-		}
-		token, made = fresh, true
-		return keepFormKey(ctx, tx, unitID, formKey, fresh, now)
+	token, made, err = db.once(ctx, unitID, formKey, func(ctx context.Context, tx *sql.Tx, now time.Time) (string, error) {
+		return fresh, db.insertEntry(ctx, tx, unitID, fresh, f, files, "", now)
 	})
 	if err != nil {
 		return "", false, fmt.Errorf("insert entry: %w", err)
+	}
+	return token, made, nil
+}
+
+// once makes one record with a form's one-time key, in one transaction:
+// a key already spent answers the record it made (made false); otherwise
+// insert makes the record, answering its token, and the key is kept with
+// it. Without a key (a script's send) insert runs as it is.
+func (db *DB) once(ctx context.Context, unitID int64, key string, insert func(ctx context.Context, tx *sql.Tx, now time.Time) (string, error)) (token string, made bool, err error) {
+	err = db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		if key != "" {
+			var found bool
+			if token, found, err = formKeyRecord(ctx, tx, unitID, key); err != nil || found {
+				return err
+			}
+		}
+		if token, err = insert(ctx, tx, now); err != nil {
+			return err
+		}
+		made = true
+		if key == "" {
+			return nil
+		}
+		return keepFormKey(ctx, tx, unitID, key, token, now)
+	})
+	return token, made, err
+}
+
+// InsertContactOnce is InsertContact for a form sent with a one-time key
+// (the portal's new contact), as InsertEntryOnce.
+func (db *DB) InsertContactOnce(ctx context.Context, unitID int64, formKey string, f ContactFields) (string, bool, error) {
+	fresh := db.newToken(ctx)
+	token, made, err := db.once(ctx, unitID, formKey, func(ctx context.Context, tx *sql.Tx, now time.Time) (string, error) {
+		return fresh, db.insertContact(ctx, tx, unitID, fresh, f, now)
+	})
+	if err != nil {
+		return "", false, fmt.Errorf("insert contact: %w", err)
+	}
+	return token, made, nil
+}
+
+// InsertProductOnce is InsertProduct for a form sent with a one-time key
+// (the portal's new product), as InsertEntryOnce.
+func (db *DB) InsertProductOnce(ctx context.Context, unitID int64, formKey string, f ProductFields) (string, bool, error) {
+	fresh := db.newToken(ctx)
+	token, made, err := db.once(ctx, unitID, formKey, func(ctx context.Context, tx *sql.Tx, now time.Time) (string, error) {
+		return fresh, insertProduct(ctx, tx, unitID, fresh, f, now)
+	})
+	if err != nil {
+		return "", false, fmt.Errorf("insert product: %w", err)
+	}
+	return token, made, nil
+}
+
+// InsertContractOnce is InsertContract (without files or an order) for a
+// form sent with a one-time key (the portal's new contract), as
+// InsertEntryOnce.
+func (db *DB) InsertContractOnce(ctx context.Context, unitID int64, formKey string, f ContractFields) (string, bool, error) {
+	fresh := db.newToken(ctx)
+	token, made, err := db.once(ctx, unitID, formKey, func(ctx context.Context, tx *sql.Tx, now time.Time) (string, error) {
+		_, err := db.insertContract(ctx, tx, unitID, fresh, f, nil, nil, now)
+		return fresh, err
+	})
+	if err != nil {
+		return "", false, wrap("insert contract", err)
 	}
 	return token, made, nil
 }

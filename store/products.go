@@ -78,25 +78,25 @@ func nextProductCode(ctx context.Context, tx *sql.Tx, unitID int64) (string, err
 
 // InsertProduct creates an active product or service.
 func (db *DB) InsertProduct(ctx context.Context, unitID int64, f ProductFields) (string, error) {
-	token := db.newToken(ctx)
-	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		if f.Code == "" {
-			var err error
-			if f.Code, err = nextProductCode(ctx, tx, unitID); err != nil {
-				return err
-			}
+	token, _, err := db.InsertProductOnce(ctx, unitID, "", f)
+	return token, err
+}
+
+// insertProduct inserts the product of token, with the unit's next code
+// when it has none.
+func insertProduct(ctx context.Context, tx *sql.Tx, unitID int64, token string, f ProductFields, now time.Time) error {
+	if f.Code == "" {
+		var err error
+		if f.Code, err = nextProductCode(ctx, tx, unitID); err != nil {
+			return err
 		}
-		args := append([]any{token, unitID}, f.values()...)
-		_, err := tx.ExecContext(ctx, `
-			INSERT INTO products (token, unit_id, description, type, monetary_value, usage_type, ncm, cfop, unit, code, ibs_cbs_cst, ibs_cbs_class,
-				ibs_cbs_operation, created_at, updated_at, sort_key)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, append(args, timestamp(now), timestamp(now), sortKey(f.Description))...)
-		return uniqueViolation(err)
-	})
-	if err != nil {
-		return "", fmt.Errorf("insert product: %w", err)
 	}
-	return token, nil
+	args := append([]any{token, unitID}, f.values()...)
+	_, err := tx.ExecContext(ctx, `
+		INSERT INTO products (token, unit_id, description, type, monetary_value, usage_type, ncm, cfop, unit, code, ibs_cbs_cst, ibs_cbs_class,
+			ibs_cbs_operation, created_at, updated_at, sort_key)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, append(args, timestamp(now), timestamp(now), sortKey(f.Description))...)
+	return uniqueViolation(err)
 }
 
 // UpdateProduct reads, changes (apply) and writes a product of the unit in

@@ -22,6 +22,9 @@ func (s *Portal) contactsPage(p *portalRequest, status int, form render.PortalCo
 		s.portalFailed(p, err)
 		return
 	}
+	if form.Key == "" {
+		form.Key = store.NewSecret(16)
+	}
 	body := render.PortalContacts{Search: search, Form: form, FormState: render.FormState{Field: field, FieldError: fieldErr}}
 	if s.exportable(p, "", "esta lista", "contatos", func() (render.Table, error) {
 		t := render.Table{Name: "Contatos", Columns: []render.Column{{Title: "Nome", Kind: render.ColText}, {Title: "Tipo", Kind: render.ColText},
@@ -112,7 +115,8 @@ func contactForm(r *http.Request) render.PortalContactForm {
 	v := func(k string) string { return strings.TrimSpace(r.PostFormValue(k)) }
 	return render.PortalContactForm{Type: v("type"), Register: v("register"), Name: v("name"), FantasyName: v("fantasy_name"), Email: v("email"),
 		Phone: v("phone"), Zip: v("zip"), Address: v("address"), Number: v("number"), Complement: v("complement"), District: v("district"),
-		City: v("city"), State: strings.ToUpper(v("state")), IE: strings.ToUpper(v("state_registration")), Contributor: v("icms_contributor")}
+		City: v("city"), State: strings.ToUpper(v("state")), IE: strings.ToUpper(v("state_registration")), Contributor: v("icms_contributor"),
+		Key: formKeyOf(r)}
 }
 
 // contactFormOf is a stored contact as its form shows it, masked as
@@ -211,13 +215,14 @@ func (s *Portal) portalCreateContact(p *portalRequest) {
 	form := contactForm(p.r)
 	var f store.ContactFields
 	err := applyContactForm(form, &f)
+	made := true
 	if err == nil {
-		_, err = p.db.InsertContact(p.ctx, p.unit.ID, f)
+		_, made, err = p.db.InsertContactOnce(p.ctx, p.unit.ID, form.Key, f)
 	}
 	if s.formRefused(p, err, contactRefusal, func(field, words string) { s.contactsPage(p, http.StatusBadRequest, form, field, words, "") }) {
 		return
 	}
-	http.Redirect(p.w, p.r, "/portal/contacts?unit="+url.QueryEscape(p.unit.Token)+"&criado=1", http.StatusSeeOther)
+	http.Redirect(p.w, p.r, "/portal/contacts?unit="+url.QueryEscape(p.unit.Token)+"&criado="+madeWord(made), http.StatusSeeOther)
 }
 
 // portalCEP: GET /portal/cep?cep=, the state of a CEP and its

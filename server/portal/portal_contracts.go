@@ -31,6 +31,9 @@ func (s *Portal) contractsPage(p *portalRequest, status int, form render.PortalC
 		s.portalFailed(p, err)
 		return
 	}
+	if form.Key == "" {
+		form.Key = store.NewSecret(16)
+	}
 	body := render.PortalContracts{Search: search, Form: form, FormState: render.FormState{Field: field, FieldError: fieldErr}}
 	var found []store.Contract
 	for _, c := range list {
@@ -99,20 +102,22 @@ func (s *Portal) portalCreateContract(p *portalRequest) {
 	form := contractForm(p.r)
 	f := store.ContractFields{Status: "draft"}
 	err := applyContractForm(form, &f)
+	made := true
 	if err == nil {
-		_, _, err = p.db.InsertContract(p.ctx, p.unit.ID, f, nil, nil)
+		_, made, err = p.db.InsertContractOnce(p.ctx, p.unit.ID, form.Key, f)
 	}
 	if s.formRefused(p, err, contractRefusals.find, func(field, words string) { s.contractsPage(p, http.StatusBadRequest, form, field, words, "") }) {
 		return
 	}
-	http.Redirect(p.w, p.r, "/portal/contracts?unit="+url.QueryEscape(p.unit.Token)+"&criado=1", http.StatusSeeOther)
+	http.Redirect(p.w, p.r, "/portal/contracts?unit="+url.QueryEscape(p.unit.Token)+"&criado="+madeWord(made), http.StatusSeeOther)
 }
 
 // contractForm is the contract form as typed.
 func contractForm(r *http.Request) render.PortalContractForm {
 	v := func(k string) string { return strings.TrimSpace(r.PostFormValue(k)) }
 	return render.PortalContractForm{Template: v("template"), Contact: v("contact"), Name: v("name"), Start: v("start"), End: v("end"),
-		Recurrence: v("recurrence"), Description: v("description"), AutoExtend: v("auto_extend") == "1"}
+		Recurrence: v("recurrence"), Description: v("description"), AutoExtend: v("auto_extend") == "1",
+		Key: formKeyOf(r)}
 }
 
 // applyContractForm writes the form onto f and holds it to the rules

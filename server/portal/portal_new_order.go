@@ -245,6 +245,28 @@ func (s *Portal) portalNewOrder(p *portalRequest) {
 	http.Redirect(p.w, p.r, "/portal/orders/"+url.PathEscape(token)+"?unit="+url.QueryEscape(p.unit.Token)+"&feito="+done, http.StatusSeeOther)
 }
 
+// formSentAgain is the notice of a form sent again whose key made its
+// record already.
+const formSentAgain = "Este formulário já tinha sido enviado: o cadastro foi feito uma vez só, nada foi feito de novo."
+
+// formKeyOf is the request's one-time form key; one of no form of ours
+// is none (the record is made as a script's send would make it).
+func formKeyOf(r *http.Request) string {
+	if k := r.PostFormValue("form_key"); formKeyPattern.MatchString(k) {
+		return k
+	}
+	return ""
+}
+
+// madeWord is the ?criado= of a list's page after its form was sent: 1
+// made, repetido a form sent again that made nothing.
+func madeWord(made bool) string {
+	if made {
+		return "1"
+	}
+	return "repetido"
+}
+
 // spendFormKey spends the request's one-time form key (form_key) for what
 // the form does, reporting whether it was fresh. A send without one (a
 // script of its own) is taken as it comes; a key of no form of ours is

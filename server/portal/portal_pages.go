@@ -56,18 +56,18 @@ func (s *Portal) Routes(r *httprouter.Router) {
 		s.overduePage(p, http.StatusOK, notice, errText)
 	}))
 	r.GET("/portal/contacts", s.withSession(func(p *portalRequest) {
-		notice := map[string]string{"1": "Contato cadastrado.", "2": "Contato alterado."}[p.r.URL.Query().Get("criado")]
+		notice := map[string]string{"1": "Contato cadastrado.", "repetido": formSentAgain, "2": "Contato alterado."}[p.r.URL.Query().Get("criado")]
 		s.contactsPage(p, http.StatusOK, render.PortalContactForm{}, "", "", notice)
 	}))
 	r.GET("/portal/cep", s.withSession(s.portalCEP))
 	r.GET("/portal/contacts/:token", s.withToken(func(p *portalRequest, token string) { s.contactPage(p, token, http.StatusOK, nil, "", "") }))
 	r.GET("/portal/products", s.withSession(func(p *portalRequest) {
-		notice := map[string]string{"1": "Produto ou serviço cadastrado.", "2": "Produto ou serviço alterado."}[p.r.URL.Query().Get("criado")]
+		notice := map[string]string{"1": "Produto ou serviço cadastrado.", "repetido": formSentAgain, "2": "Produto ou serviço alterado."}[p.r.URL.Query().Get("criado")]
 		s.productsPage(p, http.StatusOK, render.PortalProductForm{}, "", "", notice)
 	}))
 	r.GET("/portal/products/:token", s.withToken(func(p *portalRequest, token string) { s.productPage(p, token, http.StatusOK, nil, "", "") }))
 	r.GET("/portal/contracts", s.withSession(func(p *portalRequest) {
-		notice := map[string]string{"1": "Contrato criado como rascunho.", "active": "Contrato em vigor.", "cancelled": "Contrato cancelado.",
+		notice := map[string]string{"1": "Contrato criado como rascunho.", "repetido": formSentAgain, "active": "Contrato em vigor.", "cancelled": "Contrato cancelado.",
 			"alterado": "Contrato alterado."}[p.r.URL.Query().Get("criado")]
 		s.contractsPage(p, http.StatusOK, render.PortalContractForm{}, "", "", notice)
 	}))

@@ -24,6 +24,9 @@ func (s *Portal) productsPage(p *portalRequest, status int, form render.PortalPr
 		s.portalFailed(p, err)
 		return
 	}
+	if form.Key == "" {
+		form.Key = store.NewSecret(16)
+	}
 	body := render.PortalProducts{Search: search, Form: form, FormState: render.FormState{Field: field, FieldError: fieldErr}}
 	var found []store.StockItem
 	for _, it := range items {
@@ -108,7 +111,8 @@ func productRefusal(err error) (string, string) {
 func productForm(r *http.Request) render.PortalProductForm {
 	v := func(k string) string { return strings.TrimSpace(r.PostFormValue(k)) }
 	return render.PortalProductForm{Type: v("type"), Description: v("description"), Code: v("code"), Price: v("price"), Unit: strings.ToUpper(v("unit")),
-		NCM: v("ncm"), CFOP: v("cfop"), Usage: v("usage_type"), CST: v("ibs_cbs_cst"), Class: v("ibs_cbs_class"), Operation: v("ibs_cbs_operation")}
+		NCM: v("ncm"), CFOP: v("cfop"), Usage: v("usage_type"), CST: v("ibs_cbs_cst"), Class: v("ibs_cbs_class"), Operation: v("ibs_cbs_operation"),
+		Key: formKeyOf(r)}
 }
 
 // productFormOf is a stored product as its form shows it.
@@ -158,13 +162,14 @@ func (s *Portal) portalCreateProduct(p *portalRequest) {
 	form := productForm(p.r)
 	var f store.ProductFields
 	err := applyProductForm(form, &f, s.Invoices.Reform)
+	made := true
 	if err == nil {
-		_, err = p.db.InsertProduct(p.ctx, p.unit.ID, f)
+		_, made, err = p.db.InsertProductOnce(p.ctx, p.unit.ID, form.Key, f)
 	}
 	if s.formRefused(p, err, productRefusal, func(field, words string) { s.productsPage(p, http.StatusBadRequest, form, field, words, "") }) {
 		return
 	}
-	http.Redirect(p.w, p.r, "/portal/products?unit="+url.QueryEscape(p.unit.Token)+"&criado=1", http.StatusSeeOther)
+	http.Redirect(p.w, p.r, "/portal/products?unit="+url.QueryEscape(p.unit.Token)+"&criado="+madeWord(made), http.StatusSeeOther)
 }
 
 // productPage: GET /portal/products/:token, a product's form to edit.
