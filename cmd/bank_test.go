@@ -17,6 +17,7 @@ import (
 // field checked as its bank defines it; the CNAB commands answer what the
 // routes do.
 func TestUnitAgreementAndCNAB(t *testing.T) {
+	t.Parallel()
 	schema := schemaForTest(t)
 	data := t.TempDir()
 	cli(t, schema, data, "domain", "create", "acme")

@@ -98,6 +98,7 @@ func jsonOut(t testing.TB, s string) map[string]any {
 // TestCLIEndToEnd scripts the CLI as an operator would, then serves the
 // data dir on a free port and calls the API over real HTTP.
 func TestCLIEndToEnd(t *testing.T) {
+	t.Parallel()
 	schema := schemaForTest(t)
 	data := t.TempDir()
 
@@ -323,6 +324,7 @@ func TestCLIEndToEnd(t *testing.T) {
 // the second reuses it and prints the same access token, the third mints
 // a new one because the kept one was revoked.
 func TestDemo(t *testing.T) {
+	t.Parallel()
 	schema := schemaForTest(t)
 	data := t.TempDir()
 	token := func() string {
@@ -397,6 +399,7 @@ func TestDemo(t *testing.T) {
 
 // TestServeSaysTestMode: a server in test mode says so as it starts.
 func TestServeSaysTestMode(t *testing.T) {
+	t.Parallel()
 	schema := schemaForTest(t)
 	data := t.TempDir()
 	var out safeBuffer
@@ -418,6 +421,7 @@ func TestServeSaysTestMode(t *testing.T) {
 // TestDemoLocked: a demo on a directory another fincom holds stops before
 // it prints any token.
 func TestDemoLocked(t *testing.T) {
+	t.Parallel()
 	schema := schemaForTest(t)
 	data := t.TempDir()
 	unlock, err := lockDataDir(data)
@@ -438,6 +442,7 @@ func TestDemoLocked(t *testing.T) {
 // TestMissingDataDir: a read-only command on a mistyped --data says so and
 // makes nothing; --version answers.
 func TestMissingDataDir(t *testing.T) {
+	t.Parallel()
 	schema := schemaForTest(t)
 	missing := filepath.Join(t.TempDir(), "dat")
 	for _, args := range [][]string{{"domain", "list"}, {"unit", "list", "acme"}, {"token", "list", "acme"}, {"jobs", "list", "acme"}, {"doctor"}, {"migrate"}} {
@@ -459,6 +464,7 @@ func TestMissingDataDir(t *testing.T) {
 
 // TestClock: FINCOM_NOW fixes the process clock.
 func TestClock(t *testing.T) {
+	// Runs alone (not parallel): it sets FINCOM_NOW, which the environment holds for the whole process.
 	t.Setenv("FINCOM_NOW", "2027-01-01T10:00:00-03:00")
 	now, err := clock()
 	if err != nil || !now().Equal(time.Date(2027, 1, 1, 13, 0, 0, 0, time.UTC)) {
@@ -473,6 +479,7 @@ func TestClock(t *testing.T) {
 // TestCLIBoundsInputFiles: a file the CLI reads is read up to its limit,
 // never whole: a device that never ends is refused at once.
 func TestCLIBoundsInputFiles(t *testing.T) {
+	t.Parallel()
 	schema := schemaForTest(t)
 	data := t.TempDir()
 	cli(t, schema, data, "domain", "create", "acme", "--json")
@@ -491,6 +498,7 @@ func TestCLIBoundsInputFiles(t *testing.T) {
 // TestShutdownDelivers: a webhook event queued by the last request before
 // a shutdown is posted before the process ends, not at its next start.
 func TestShutdownDelivers(t *testing.T) {
+	t.Parallel()
 	schema := schemaForTest(t)
 	data := t.TempDir()
 	var got atomic.Int32

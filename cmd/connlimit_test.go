@@ -16,6 +16,7 @@ import (
 // that never send a request) do not stop it: /health and a domain's route
 // answer within a second or two, the oldest idle connections being shed.
 func TestIdleConnectionsUnderLowLimit(t *testing.T) {
+	t.Parallel()
 	schema := schemaForTest(t)
 	data := t.TempDir()
 	access := jsonOut(t, cli(t, schema, data, "domain", "create", "acme", "--json"))["access_token"].(string)

@@ -25,6 +25,7 @@ const nfceGroup = `{"nf_kind":"nfce","tipo_documento":1,"finalidade_emissao":"1"
 // set --fiscal-contingency) sends its NF-e to the contingency authorizer
 // of the table (SP's SVC-AN), and to SP again when switched off.
 func TestSellingWhileSEFAZIsDown(t *testing.T) {
+	t.Parallel()
 	d := newSellingDomain(t)
 	sp, svc := &local.Authority{}, &local.Authority{}
 	serve := func(a *local.Authority) *httptest.Server {

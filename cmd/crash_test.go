@@ -20,6 +20,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"fincom/server/needs"
 	"fincom/store"
 )
 
@@ -41,7 +42,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(Execute(string(b)))
 	}
-	os.Exit(m.Run())
+	os.Exit(needs.Run(m))
 }
 
 // startChild serves data in a child process and answers its base URL.
@@ -80,14 +81,15 @@ func startChildWith(t *testing.T, data string, flags []string, env ...string) (*
 }
 
 // TestCrashLosesNothingAcknowledged: writers insert incomes over HTTP while
-// the server is killed with SIGKILL at random moments, 100 times (20 with
-// -short). After every restart each income answered 200 is there with its
+// the server is killed with SIGKILL at random moments, 100 times under
+// FINCOM_LONG (10 by default; -short skips it). After every restart each income answered 200 is there with its
 // exact amount, every income present is whole, and at the end the file
 // passes PRAGMA integrity_check.
 func TestCrashLosesNothingAcknowledged(t *testing.T) {
-	cycles := 100
-	if testing.Short() {
-		cycles = 20
+	t.Parallel()
+	cycles := 10
+	if needs.Soak(t) {
+		cycles = 100
 	}
 	schema := schemaForTest(t)
 	data := t.TempDir()

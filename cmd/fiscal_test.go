@@ -28,6 +28,7 @@ import (
 // refused when expired, of another CNPJ or opened with a wrong password,
 // and its private key never reaches a domain file or a backup in clear.
 func TestUnitFiscalProfileAndCertificate(t *testing.T) {
+	// Runs alone (not parallel): it reads the certificate's password from FINCOM_CERT_PASSWORD, the process's environment.
 	schema := schemaForTest(t)
 	data := t.TempDir()
 	key := filepath.Join(t.TempDir(), "secrets.key")
@@ -294,6 +295,7 @@ func mustRead(t *testing.T, path string) []byte {
 // TestServeCAFile: serve refuses to start with a --ca-file that is not
 // there or holds no certificate, saying which flag.
 func TestServeCAFile(t *testing.T) {
+	t.Parallel()
 	schema := schemaForTest(t)
 	bad := filepath.Join(t.TempDir(), "ca.pem")
 	os.WriteFile(bad, []byte("not a certificate"), 0o600)
@@ -311,6 +313,7 @@ func TestServeCAFile(t *testing.T) {
 // and its services' addresses, as shipped or as an override file gives
 // them, and refuses an unknown state or environment.
 func TestFiscalEndpoints(t *testing.T) {
+	t.Parallel()
 	schema := schemaForTest(t)
 	data := t.TempDir()
 	v := jsonOut(t, cli(t, schema, data, "fiscal", "endpoints", "--model", "55", "--state", "ac", "--json"))

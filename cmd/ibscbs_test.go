@@ -11,6 +11,7 @@ import (
 // TestIBSCBSTableFlag: serve refuses a table file it cannot take, saying
 // which flag and why, before it serves anything.
 func TestIBSCBSTableFlag(t *testing.T) {
+	t.Parallel()
 	schema := schemaForTest(t)
 	data := t.TempDir()
 	bad := filepath.Join(t.TempDir(), "ibscbs.json")
@@ -30,6 +31,7 @@ func TestIBSCBSTableFlag(t *testing.T) {
 // the doctor warns, naming the day; with the next year's given it does
 // not.
 func TestDoctorWarnsOfTheRatesEnd(t *testing.T) {
+	t.Parallel()
 	schema := schemaForTest(t)
 	data := t.TempDir()
 	cli(t, schema, data, "domain", "create", "acme")

@@ -34,6 +34,7 @@ import (
 // (--nsu) once its signer is trusted; an answer whose NSUs do not hold is
 // refused before anything of it is written.
 func TestFetchJudgesTheWholeAnswer(t *testing.T) {
+	t.Parallel()
 	schema, data, unit, key := certifiedUnit(t)
 
 	note := mustRead(t, "../testdata/docread/nfe.xml")
@@ -155,6 +156,7 @@ func TestFetchJudgesTheWholeAnswer(t *testing.T) {
 // inflate to 4 MiB is read one document at a time, never all at once
 // (the heap stays far below the 200 MiB they hold together).
 func TestFetchTakesDocumentsOneAtATime(t *testing.T) {
+	// Runs alone (not parallel): it measures the process's heap.
 	schema, data, unit, key := certifiedUnit(t)
 
 	// A document of no kind the inbox reads, 4 MiB inflated.
@@ -228,6 +230,7 @@ func TestFetchTakesDocumentsOneAtATime(t *testing.T) {
 // it enters: a note it holds cancelled is refused, one it holds
 // authorized under the same digest enters confirmed.
 func TestImportConfirmedByTheAuthority(t *testing.T) {
+	t.Parallel()
 	schema, data, unit, key := certifiedUnit(t)
 
 	note := string(mustRead(t, "../testdata/docread/nfe.xml"))
@@ -300,8 +303,11 @@ func installTestCertificate(t *testing.T, schema, data, unit, key string) {
 	}
 	pfx := filepath.Join(t.TempDir(), "a1.pfx")
 	os.WriteFile(pfx, pfxBytes, 0o600)
-	t.Setenv("FINCOM_CERT_PASSWORD", "s3nha")
-	cli(t, schema, data, "unit", "cert", "acme", unit, "--pfx", pfx, "--secrets-key-file", key)
+	// The password by file, not the environment: the tests run in
+	// parallel, and the environment is the process's.
+	password := filepath.Join(t.TempDir(), "password")
+	os.WriteFile(password, []byte("s3nha\n"), 0o600)
+	cli(t, schema, data, "unit", "cert", "acme", unit, "--pfx", pfx, "--password-file", password, "--secrets-key-file", key)
 }
 
 // inboxOf is a unit's inbox as the store lists it.

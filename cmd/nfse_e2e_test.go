@@ -30,6 +30,7 @@ const nfsenGroup = `{"nf_kind":"nfsen","service_id_token":"SRV-0107","service_co
 // codes and texts; resolves a lost reply without a second NFS-e; and
 // cancels by event e101101.
 func TestNationalNFSeEndToEnd(t *testing.T) {
+	t.Parallel()
 	d := newSellingDomain(t)
 	national := &nfselocal.System{}
 	dir := serveNational(t, national)
@@ -120,6 +121,7 @@ func servedFrom(t *testing.T, base, u string) []byte {
 // once the national system issued its DPS's note, and started again,
 // ends with that one note for the sale, found by its DPS.
 func TestKilledWhileADPSIsInFlight(t *testing.T) {
+	t.Parallel()
 	d := newSellingDomain(t)
 	national := &nfselocal.System{}
 	var issued, release chan struct{}

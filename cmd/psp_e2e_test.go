@@ -30,6 +30,7 @@ import (
 // finds a payment whose webhook never came, and removes a cancelled
 // charge at the PSP.
 func TestServePaidThroughAPSPItHasNeverSeen(t *testing.T) {
+	t.Parallel()
 	schema := schemaForTest(t)
 	data := t.TempDir()
 	key := filepath.Join(t.TempDir(), "secrets.key")
@@ -83,9 +84,10 @@ func TestServePaidThroughAPSPItHasNeverSeen(t *testing.T) {
 	}
 	pfx := filepath.Join(dir, "psp.pfx")
 	os.WriteFile(pfx, b, 0o600)
-	t.Setenv("FINCOM_PSP_PFX_PASSWORD", "s3nha")
+	password := filepath.Join(dir, "password")
+	os.WriteFile(password, []byte("s3nha"), 0o600)
 	cli(t, schema, data, "unit", "psp", "acme", unit, "--base-url", srv.URL+"/api/v2", "--token-url", srv.URL+"/oauth/token",
-		"--client-id", "acme-client", "--client-secret-file", secret, "--pfx", pfx, "--pix-key", "11222333000181", "--ca-file", ca,
+		"--client-id", "acme-client", "--client-secret-file", secret, "--pfx", pfx, "--password-file", password, "--pix-key", "11222333000181", "--ca-file", ca,
 		"--secrets-key-file", key)
 	if p.Webhook("11222333000181") != "" {
 		t.Fatal("a webhook registered without a public URL")

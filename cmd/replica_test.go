@@ -20,6 +20,7 @@ import (
 	"github.com/superfly/ltx"
 
 	"fincom/server/certs"
+	"fincom/server/needs"
 	"fincom/store"
 	"fincom/store/replica"
 )
@@ -42,10 +43,7 @@ func s3Server(t testing.TB, withTLS bool) (endpoint, root string, stop func()) {
 		}
 	}
 	if bin == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("no versitygw: .ci/run builds it (FINCOM_VERSITYGW)")
-		}
-		t.Skip("no versitygw (go install github.com/versity/versitygw/cmd/versitygw@v1.8.0)")
+		needs.Missing(t, "versitygw (an S3 server) is not installed", needs.VersitygwInstall)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -102,6 +100,7 @@ func s3Server(t testing.TB, withTLS bool) (endpoint, root string, stop func()) {
 // joins the bucket without a restart; with a replica key the bucket holds
 // nothing of the books in clear, and fincom restores it only with the key.
 func TestReplicaSurvivesTheMachine(t *testing.T) {
+	// Runs alone (not parallel): it talks to its S3 server with credentials in the process's environment.
 	schema := schemaForTest(t)
 	for _, keyed := range []bool{false, true} {
 		t.Run(fmt.Sprintf("keyed=%v", keyed), func(t *testing.T) {
@@ -277,7 +276,11 @@ func TestReplicaSurvivesTheMachine(t *testing.T) {
 			}
 
 			// The upstream CLI reads fincom's layout.
-			if ls := litestreamBinary(); ls != "" && !keyed {
+			if !keyed {
+				ls := litestreamBinary()
+				if ls == "" {
+					needs.Missing(t, "litestream (the upstream CLI) is not installed", needs.LitestreamInstall)
+				}
 				out := filepath.Join(t.TempDir(), "acme.db")
 				cmd := exec.Command(ls, "restore", "-o", out, strings.Replace(url, "?", "/acme.db?", 1))
 				// The upstream CLI refuses to start beside AWS_CA_BUNDLE
@@ -303,6 +306,7 @@ func TestReplicaSurvivesTheMachine(t *testing.T) {
 // server keeps answering writes and its health says the replica is
 // behind.
 func TestReplicaBehindIsReported(t *testing.T) {
+	// Runs alone (not parallel): it talks to its S3 server with credentials in the process's environment.
 	if testing.Short() {
 		t.Skip("waits past the 10 s a replica may lag")
 	}
@@ -391,6 +395,7 @@ func incomes(t *testing.T, file string) map[string]string {
 // replicated set at the next sync, one that goes stops, its Litestream
 // state removed with it.
 func TestReplicatorFollowsTheDirectory(t *testing.T) {
+	// Runs alone (not parallel): it talks to its S3 server with credentials in the process's environment.
 	endpoint, _, _ := s3Server(t, false)
 	schema := schemaForTest(t)
 	data := t.TempDir()
@@ -474,6 +479,7 @@ func healthOf(t *testing.T, base, tec string) healthAnswer {
 // onto a new machine says which transaction it restored and refuses,
 // with --expect-txid, anything older than the operator's record.
 func TestReplicaRollbackIsRefused(t *testing.T) {
+	// Runs alone (not parallel): it talks to its S3 server with credentials in the process's environment.
 	if testing.Short() {
 		t.Skip("replicates for seconds")
 	}

@@ -117,6 +117,7 @@ const nfeGroup = `{"nf_kind":"nfe","tipo_documento":1,"finalidade_emissao":"1","
 // and cancelled by event, a national NFS-e issued and cancelled, and a
 // recipient's ciência registered at the national environment.
 func TestServeTransmitsToAnAuthorityItHasNeverSeen(t *testing.T) {
+	t.Parallel()
 	d := newSellingDomain(t)
 	schema, data, key, access, unit := d.schema, d.data, d.key, d.access, d.unit
 	contact, category, product, service := d.contact, d.category, d.product, d.service
@@ -329,6 +330,7 @@ func TestServeTransmitsToAnAuthorityItHasNeverSeen(t *testing.T) {
 // protocol served: the note was recorded before it left, and the restarted
 // server asks SEFAZ for it by its key instead of sending a second one.
 func TestKilledWhileALotIsInFlight(t *testing.T) {
+	t.Parallel()
 	d := newSellingDomain(t)
 	a := &local.Authority{}
 	var arrived, release chan struct{}

@@ -25,6 +25,7 @@ import (
 // secret never lands in the domain file in clear; wrong credentials, an
 // http address or a bad PIX key are refused; --remove disconnects.
 func TestUnitPSP(t *testing.T) {
+	// Runs alone (not parallel): it reads the PSP certificate's password from FINCOM_PSP_PFX_PASSWORD, the process's environment.
 	schema := schemaForTest(t)
 	data := t.TempDir()
 	key := filepath.Join(t.TempDir(), "secrets.key")

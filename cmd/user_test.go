@@ -9,6 +9,7 @@ import (
 // `user list` shows them, the last owner is kept and each change is in
 // the audit log under the CLI.
 func TestCLIUserRoles(t *testing.T) {
+	t.Parallel()
 	schema := schemaForTest(t)
 	data := t.TempDir()
 	cli(t, schema, data, "domain", "create", "acme")
@@ -53,6 +54,7 @@ func TestCLIUserRoles(t *testing.T) {
 // `--role none --unit U` holds back from U a user whose every-unit role
 // would reach it.
 func TestCLIUserHeldBack(t *testing.T) {
+	t.Parallel()
 	schema := schemaForTest(t)
 	data := t.TempDir()
 	cli(t, schema, data, "domain", "create", "acme")

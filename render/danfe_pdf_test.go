@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"fincom/server/needs"
 )
 
 // readers finds the tools that read the PDFs back (poppler's and zbar's):
@@ -17,14 +19,7 @@ func readers(t *testing.T) map[string]string {
 	t.Helper()
 	tools := map[string]string{}
 	for _, name := range []string{"pdftotext", "pdftoppm", "zbarimg"} {
-		path, err := exec.LookPath(name)
-		if err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not installed (.ci/run installs poppler-utils and zbar-tools)", name)
-			}
-			t.Skipf("%s not installed", name)
-		}
-		tools[name] = path
+		tools[name] = needs.Tool(t, name, needs.PDFToolsInstall)
 	}
 	return tools
 }

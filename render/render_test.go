@@ -3,13 +3,16 @@ package render
 import (
 	"bytes"
 	"encoding/base64"
-	"github.com/shopspring/decimal"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"fincom/server/needs"
+
+	"github.com/shopspring/decimal"
 
 	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/css"
@@ -58,13 +61,7 @@ func TestFormats(t *testing.T) {
 // TestBarcodeDecodes reads the boleto's Interleaved 2 of 5 bar code back
 // with zbarimg.
 func TestBarcodeDecodes(t *testing.T) {
-	zbar, err := exec.LookPath("zbarimg")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("zbarimg is not installed (.ci/run installs zbar-tools)")
-		}
-		t.Skip("zbarimg not installed")
-	}
+	zbar := needs.Tool(t, "zbarimg", needs.PDFToolsInstall)
 	const barcode = "00196758600001026560000001149718606852452211"
 	uri, err := BarcodeDataURI(barcode)
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 // totals are the notes' own and the DRE's; the portal serves the same
 // package, and a month in the wrong shape is refused.
 func TestAccountantPackage(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))

@@ -10,6 +10,7 @@ import (
 const newAccount = `"id_token_bank":"{{bankBB}}","id_token_bank_type":"{{typeChecking}}"`
 
 func TestBanks(t *testing.T) {
+	t.Parallel()
 	run(t, []scenario{
 		{name: "get CB", path: "/get_banks", body: `{` + auth + `,"group_bank":"CB"}`, status: 200, check: func(t *testing.T, r map[string]any) {
 			data := r["data"].([]any)
@@ -39,6 +40,7 @@ func TestBanks(t *testing.T) {
 }
 
 func TestBankAccounts(t *testing.T) {
+	t.Parallel()
 	run(t, []scenario{
 		{name: "get list", path: "/get_bank_account", body: `{` + auth + `}`, status: 200, golden: "bank_accounts/get_list"},
 		{name: "get one", path: "/get_bank_account", body: `{` + auth + `,"id_token":"{{account1}}"}`, status: 200, golden: "bank_accounts/get_one"},
@@ -89,6 +91,7 @@ func wantAtLeast(n int) func(t *testing.T, r map[string]any) {
 // TestBankAccountUpdateAtomic: an update refused half-way (valid nick name,
 // unknown bank) leaves the account exactly as it was.
 func TestBankAccountUpdateAtomic(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	before := do(h, "POST", "/get_bank_account", `{`+auth+`,"id_token":"{{account1}}"}`).Body.String()

@@ -52,6 +52,7 @@ func itauOur(t *testing.T, n int64) bank.OurNumber {
 // command that sets one, and money received elsewhere is recorded by the
 // firm.
 func TestBankChannels(t *testing.T) {
+	t.Parallel()
 	var applied appliedLog
 	now := fixedNow
 	s, ds := newTestServerAt(t, &now, Config{Version: "test", PublicURL: "https://fincom.test", Logger: applied.logger()})
@@ -254,6 +255,7 @@ func registerBoletos(t *testing.T, h http.Handler, provider string) {
 // the contact's fields, with nothing written (no charge, no our-number
 // taken); a contact emptied after its charge holds the remittance back.
 func TestBoletoPayerComplete(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	contact := func(body string) string {
@@ -316,6 +318,7 @@ func TestBoletoPayerComplete(t *testing.T) {
 // digits; a fee beyond what fincom keeps refuses the file whole, and the
 // charge stays open.
 func TestReturnFileAmountsBounded(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	id := post(t, h, "/insert_sales_order", serviceOrder)["data"].(map[string]any)["id"].(string)
@@ -355,6 +358,7 @@ func TestReturnFileAmountsBounded(t *testing.T) {
 // bank, whose title carries our our-number, settles nothing, and neither
 // does a payment the bank dates after today (it is reported).
 func TestReturnOfAnotherCompany(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	id := post(t, h, "/insert_sales_order", serviceOrder)["data"].(map[string]any)["id"].(string)
@@ -432,6 +436,7 @@ func TestReturnOfAnotherCompany(t *testing.T) {
 // (razão social), which its CNPJ is registered under, not its trade name:
 // in the remittance's segment Q and on the printed boleto.
 func TestBoletoPayerLegalName(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	c := post(t, h, "/insert_contact", `{`+auth+`,"type":"legal","register":"45.997.418/0001-53","socialReason":"Alfa Comercio de Papeis Ltda",

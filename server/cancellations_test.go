@@ -17,6 +17,7 @@ import (
 // on the retry stays authorized, the order saying why, and is not asked
 // again.
 func TestLostCancellationFinished(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, a := rig.h, rig.a
 	order := func(id string) map[string]any {

@@ -3,6 +3,7 @@ package server
 import "testing"
 
 func TestCategories(t *testing.T) {
+	t.Parallel()
 	run(t, []scenario{
 		{name: "get in", path: "/get_categories", body: `{` + auth + `,"type":"in"}`, status: 200, golden: "categories/get_in"},
 		{name: "get out search", path: "/get_categories", body: `{` + auth + `,"type":"out","search":"energia"}`, status: 200, golden: "categories/get_out_search"},

@@ -30,6 +30,7 @@ func orderWith(t *testing.T, h http.Handler, replace ...string) string {
 
 // TestChargeFlow: charge -> portal -> pay -> income, through HTTP.
 func TestChargeFlow(t *testing.T) {
+	t.Parallel()
 	var applied appliedLog
 	now := fixedNow
 	s, _ := newTestServerAt(t, &now, Config{Version: "test", PublicURL: "https://fincom.test", TestMode: true, Logger: applied.logger()})
@@ -161,6 +162,7 @@ func spaced(line string) string {
 // TestPixCharge: a PIX order's charge carries a valid BR Code, drawn as a
 // PNG QR code on the portal.
 func TestPixCharge(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	id := post(t, h, "/insert_sales_order", productOrder)["data"].(map[string]any)["id"].(string)
@@ -188,6 +190,7 @@ func TestPixCharge(t *testing.T) {
 }
 
 func TestChargeErrors(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	id := orderWith(t, h)
@@ -275,6 +278,7 @@ func serverWithProviders(t *testing.T, providers map[string]provider.Provider) (
 // charge ISSUING; the retry asks with the same idempotency key and one
 // charge exists.
 func TestRetriedProviderIssuesOnce(t *testing.T) {
+	t.Parallel()
 	f := &flaky{inner: provider.Builtin()["provider_a"], fails: 1, keys: map[string]int{}}
 	providers := provider.Builtin()
 	providers["provider_a"] = f
@@ -301,6 +305,7 @@ func TestRetriedProviderIssuesOnce(t *testing.T) {
 
 // TestPublicRateLimit: a client walking the public routes is cut off.
 func TestPublicRateLimit(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	limited := 0
@@ -317,6 +322,7 @@ func TestPublicRateLimit(t *testing.T) {
 // TestPaymentEffects: conciliation reconciles the income entry, and
 // generateNFWebhook makes the invoice due when the payment is confirmed.
 func TestPaymentEffects(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestModeServer(t)
 	h := s.Handler()
 	id := orderWith(t, h, `"in_automation":true`, `"in_automation":true,"conciliation":true`, `"nf_kind":"nfse"`, `"nf_kind":"nfse","generateNFWebhook":true`)
@@ -353,6 +359,7 @@ func (g garbling) Issue(ctx context.Context, r provider.Request) (provider.Issue
 // BR Code issued nothing: the request answers the provider's failure and
 // no charge is shown to a payer.
 func TestProviderAnswersChecked(t *testing.T) {
+	t.Parallel()
 	providers := provider.Builtin()
 	providers[""] = garbling{inner: providers[""]}
 	h, _ := serverWithProviders(t, providers)

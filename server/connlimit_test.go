@@ -8,6 +8,7 @@ import (
 )
 
 func TestConnLimitsFor(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		nofile   uint64
 		domains  int
@@ -41,6 +42,7 @@ func (p *pipeConn) Close() error         { p.closed = true; return nil }
 // address for the per-address limit) makes room; busy ones are never
 // shed, and with none idle the newcomer is turned away.
 func TestConnGuard(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	hs := &http.Server{}
 	g := GuardConns(nil, hs, ConnLimits{Max: 3, PerAddr: 2}).(*connGuard)

@@ -14,6 +14,7 @@ import (
 )
 
 func TestContacts(t *testing.T) {
+	t.Parallel()
 	run(t, []scenario{
 		// /get_contacts
 		{name: "get ok", path: "/get_contacts", body: `{` + auth + `}`, status: 200, golden: "contacts/get_ok"},
@@ -120,6 +121,7 @@ func longText(n int) string {
 // TestContactRegisterRace inserts one register from many goroutines: the
 // UNIQUE index, not a pre-check, decides, so exactly one wins.
 func TestContactRegisterRace(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	const n = 16
@@ -177,6 +179,7 @@ func FuzzContactValidation(f *testing.F) {
 // `format: email` accepts, judged by an independent JSON Schema validator;
 // what no mail system takes is refused.
 func TestEmailFormat(t *testing.T) {
+	t.Parallel()
 	c := jsonschema.NewCompiler()
 	c.AssertFormat()
 	if err := c.AddResource("email.json", map[string]any{"type": "string", "format": "email"}); err != nil {
@@ -223,6 +226,7 @@ func TestEmailFormat(t *testing.T) {
 // accepted request against it) and refused in any other, in the route's
 // own words.
 func TestRequestPatterns(t *testing.T) {
+	t.Parallel()
 	contact := func(typ, register, zip string) string {
 		name := `"fullName":"Ana"`
 		if typ == "legal" {
@@ -273,6 +277,7 @@ func TestRequestPatterns(t *testing.T) {
 // TestRegisterShapesAgree: a CPF or CNPJ has one shape wherever a request
 // sends one (a contact's register, the category median's cnpj).
 func TestRegisterShapesAgree(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	shapes := map[string]any{}
 	for _, b := range documentedBodies(t, s, s.Handler()) {

@@ -17,6 +17,7 @@ import (
 // registers its cancellation; its NFC-e still go to SP; switched back, the
 // NF-e go to SP again.
 func TestSVCContingency(t *testing.T) {
+	t.Parallel()
 	a, svc, n := &local.Authority{}, &local.Authority{}, &nfselocal.System{}
 	c, err := localAuthorities(a, n)
 	if err != nil {
@@ -97,6 +98,7 @@ func TestSVCContingency(t *testing.T) {
 // retry job sends it to its authorizer and its nfeProc becomes the
 // invoice.
 func TestEPECContingency(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, a := rig.h, rig.a
 	db, release, err := rig.ds.Acquire(context.Background(), "acme")

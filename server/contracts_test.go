@@ -14,6 +14,7 @@ const contractMeta = `{` + auth + `,"id_token_contact":"{{contact1}}","contract_
 		"estimated_payment_date":"2026-12-10","payment_type":"` + payBoleto + `","recurrence":true}}`
 
 func TestContracts(t *testing.T) {
+	t.Parallel()
 	pdf := testFile(t, "boleto.pdf")
 	s, _ := newTestServer(t)
 	h := s.Handler()
@@ -90,6 +91,7 @@ func TestContracts(t *testing.T) {
 }
 
 func TestContractErrors(t *testing.T) {
+	t.Parallel()
 	xml := testFile(t, "nfe.xml")
 	for _, c := range []struct {
 		name, meta string
@@ -121,6 +123,7 @@ func TestContractErrors(t *testing.T) {
 // TestHostileTemplate: a template full of scripts is stored inert and its
 // preview runs nothing.
 func TestHostileTemplate(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	body := `{` + auth + `,"name":"Hostil","body_html":"<p onclick=\"alert(1)\">Olá {{contato_nome}}<script>alert(2)</script></p><svg onload=alert(3)></svg><a href=\"javascript:alert(4)\">x</a><img src=x onerror=alert(5)>",
@@ -164,6 +167,7 @@ func TestHostileTemplate(t *testing.T) {
 }
 
 func TestContractPreviewGolden(t *testing.T) {
+	t.Parallel()
 	run(t, []scenario{
 		{name: "contract", path: "/get_contract_preview", before: []call{{"/insert_contract", contractMeta}},
 			body: `{` + auth + `,"id_contract":"00000000-0000-4000-8001-000000000001","preview_context":{"responsible":"Ana Lima"}}`, status: 200,
@@ -180,6 +184,7 @@ func TestContractPreviewGolden(t *testing.T) {
 // TestPixAutomatico: accepting the recurrence issues the cycle's first
 // charge, due in 30 days; accepting again issues nothing more.
 func TestPixAutomatico(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	meta := strings.Replace(contractMeta, `"payment_type":"`+payBoleto+`","recurrence":true`,
@@ -207,6 +212,7 @@ func TestPixAutomatico(t *testing.T) {
 // rule's text: a contract takes PDF or images (and says so), an expense
 // takes XML too.
 func TestFileRulesPerRoute(t *testing.T) {
+	t.Parallel()
 	exe := append([]byte("MZ\x90\x00"), make([]byte, 64)...)
 	txt := []byte("apenas um texto")
 	xml := testFile(t, "nfe.xml")
@@ -230,6 +236,7 @@ func TestFileRulesPerRoute(t *testing.T) {
 // TestContractPixKey: a contract's order takes its PIX key as an order
 // does: normalized, or refused naming the field.
 func TestContractPixKey(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	pixMeta := func(key string) string {

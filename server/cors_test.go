@@ -13,6 +13,7 @@ import (
 // of a listed origin may read answers and preflight, others get no CORS
 // header; "*" lets any in; HEAD answers the GET routes without a body.
 func TestOptionsAndCORS(t *testing.T) {
+	t.Parallel()
 	origins, err := ParseOrigins([]string{"https://app.example.com", "HTTP://LOCALHOST:5173"})
 	if err != nil {
 		t.Fatal(err)

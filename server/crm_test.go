@@ -3,6 +3,7 @@ package server
 import "testing"
 
 func TestCRM(t *testing.T) {
+	t.Parallel()
 	full := `{` + auth + `,"id_contact":"{{contact1}}","record_date":"2026-11-20","communication_type":"whatsapp","lifecycle_phase":"lead",
 		"lead_status":"qualificado","description":"Pediu proposta","contact_success":true,"next_contact_datetime":"2026-12-01T14:30:00-03:00",
 		"next_contact_reason":"Enviar proposta"}`

@@ -17,6 +17,7 @@ import (
 )
 
 func TestHTTPEdges(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	check := func(name string, rec *httptest.ResponseRecorder, status int, text string) {
@@ -53,6 +54,7 @@ func TestHTTPEdges(t *testing.T) {
 // TestMultipart: routes that take files read tokens and fields from the JSON
 // part `metadata`, and plain form fields too.
 func TestMultipart(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	send := func(parts map[string]string, file bool) *httptest.ResponseRecorder {
@@ -107,6 +109,7 @@ func TestMultipart(t *testing.T) {
 
 // TestAliases: the canonical name wins over its alias.
 func TestAliases(t *testing.T) {
+	t.Parallel()
 	var d web.Decoder
 	var q web.IdRequest
 	err := d.Fill(map[string]json.RawMessage{"token": []byte(`"alias"`), "id_token": []byte(`"canonical"`)}, nil, &q)
@@ -156,6 +159,7 @@ func FuzzDecode(f *testing.F) {
 // request struct that can be blank (a text, a pointer, a list), so the
 // decoder's check can fail; every enum is on a text or code field.
 func TestRequiredFieldsResolve(t *testing.T) {
+	t.Parallel()
 	var dec web.Decoder
 	for _, rt := range append((&api.API{}).RouteTable(), (&testmode.Mode{}).TestRoutes()...) {
 		if rt.Do.Req == nil {
@@ -200,6 +204,7 @@ func TestRequiredFieldsResolve(t *testing.T) {
 // TestFormatErrorNamesField: a field of the wrong type answers the
 // route's own text, with the field in details.field.
 func TestFormatErrorNamesField(t *testing.T) {
+	t.Parallel()
 	named := func(field string) func(t *testing.T, r map[string]any) {
 		return func(t *testing.T, r map[string]any) {
 			t.Helper()
@@ -219,6 +224,7 @@ func TestFormatErrorNamesField(t *testing.T) {
 // serves and nothing of what it holds; the technical token as a bearer
 // also gets the open domains; any other Authorization is refused.
 func TestHealthNamesNoTenant(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	get := func(auth string) *httptest.ResponseRecorder {

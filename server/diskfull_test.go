@@ -22,6 +22,7 @@ import (
 // writes succeed again. Mounting needs root (CI runs as root and sets
 // FINCOM_REQUIRE_TMPFS=1 so that the test cannot quietly skip there).
 func TestDiskFull(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=64m"); err != nil {
 		if os.Getenv("FINCOM_REQUIRE_TMPFS") != "" {

@@ -24,6 +24,7 @@ import (
 	"fincom/server/fiscal/sefaz"
 	"fincom/server/fiscal/sefaz/local"
 	"fincom/server/invoicing"
+	"fincom/server/needs"
 )
 
 // testServices is NewServices with the tests' secrets key and the judged
@@ -165,10 +166,10 @@ func judgeDocuments(whole bool) string {
 		}
 		return ""
 	}
-	for _, tool := range []string{"xmllint", "xmlsec1"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
-				return tool + " is not installed (.ci/run installs it)"
+	for _, tool := range [][2]string{{"xmllint", needs.XmllintInstall}, {"xmlsec1", needs.Xmlsec1Install}} {
+		if _, err := exec.LookPath(tool[0]); err != nil {
+			if err := needs.Skipped("judging the fiscal documents (TestMain)", tool[0]+" is not installed", tool[1]); err != nil {
+				return err.Error()
 			}
 			return ""
 		}
@@ -239,14 +240,7 @@ func lastLine(s string) string {
 // pdfTool finds poppler's and zbar's tools: required in CI.
 func pdfTool(t *testing.T, name string) string {
 	t.Helper()
-	path, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s is not installed (.ci/run installs poppler-utils and zbar-tools)", name)
-		}
-		t.Skipf("%s not installed", name)
-	}
-	return path
+	return needs.Tool(t, name, needs.PDFToolsInstall)
 }
 
 // pdfToText is pdftotext's reading of a PDF.

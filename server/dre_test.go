@@ -13,6 +13,7 @@ import (
 // category is a line of its own; a partner's withdrawal is outside the
 // result; every unit of the domain with all_units.
 func TestDRE(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	cat := func(typ string, group int, name string) string {
@@ -70,6 +71,7 @@ func TestDRE(t *testing.T) {
 // beside the month before, on either basis and for all units, with its
 // chart of subtotals.
 func TestPortalDRE(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	rent := post(t, h, "/insert_category", `{`+auth+`,"module_type":"out","category":"Aluguel da loja","category_master":205}`)["token"].(string)

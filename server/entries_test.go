@@ -13,6 +13,7 @@ const (
 )
 
 func TestEntries(t *testing.T) {
+	t.Parallel()
 	pdf := testFile(t, "boleto.pdf")
 	full := `{` + auth + `,"description":"Compra de papel","value":"335.5","due_date":"2026-11-10","pay_day":"2026-11-09",
 		"id_token_category":"{{category1}}","id_token_contact":"{{contact1}}","id_token_bank_account":"{{account1}}",
@@ -89,6 +90,7 @@ func TestEntries(t *testing.T) {
 }
 
 func TestEntryFiles(t *testing.T) {
+	t.Parallel()
 	pdf := testFile(t, "boleto.pdf")
 	xml := testFile(t, "nfe.xml")
 	s, _ := newTestServer(t)
@@ -163,6 +165,7 @@ func TestEntryFiles(t *testing.T) {
 }
 
 func TestTransactions(t *testing.T) {
+	t.Parallel()
 	seed := []call{
 		{"/insert_expense", `{` + auth + `,"description":"Outubro","value":10,"due_date":"2026-10-31","user_token":"{{user1}}"}`},
 		{"/insert_expense", `{` + auth + `,"description":"Novembro","value":20,"due_date":"2026-11-01"}`},
@@ -223,6 +226,7 @@ func TestTransactions(t *testing.T) {
 }
 
 func TestCashFlow(t *testing.T) {
+	t.Parallel()
 	seed := []call{
 		{"/insert_income", `{` + auth + `,"description":"Venda","value":500,"due_date":"2026-11-05","pay_day":"2026-11-05","id_token_bank_account":"{{account1}}"}`},
 		{"/insert_expense", `{` + auth + `,"description":"Fornecedor","value":"200.55","due_date":"2026-11-10","pay_day":"2026-11-10","id_token_bank_account":"{{account1}}"}`},
@@ -256,6 +260,7 @@ func TestCashFlow(t *testing.T) {
 }
 
 func TestCategoryMedian(t *testing.T) {
+	t.Parallel()
 	twice := func(cat string) []call {
 		return []call{
 			{"/insert_income", `{` + auth + `,"description":"A","value":1,"due_date":"2026-11-01","id_token_contact":"{{contact1}}","id_token_category":"` + cat + `"}`},
@@ -290,6 +295,7 @@ func TestCategoryMedian(t *testing.T) {
 }
 
 func TestDocuments(t *testing.T) {
+	t.Parallel()
 	pdf := testFile(t, "boleto.pdf")
 	xml := testFile(t, "nfe.xml")
 	run(t, []scenario{
@@ -318,6 +324,7 @@ func TestDocuments(t *testing.T) {
 // TestScreeningToExpense: a screened boleto becomes an expense; what the
 // request leaves out comes from the document, and its file is attached.
 func TestScreeningToExpense(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	rec := doMultipart(h, "/insert_screening", `{`+auth+`}`, map[string][]byte{"boleto.pdf": testFile(t, "boleto.pdf")})
@@ -353,6 +360,7 @@ func TestScreeningToExpense(t *testing.T) {
 
 // TestBankAccountBalance: paid entries move their account's balance.
 func TestBankAccountBalance(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	post(t, h, "/insert_income", `{`+auth+`,"description":"In","value":"100.05","due_date":"2026-11-05","pay_day":"2026-11-05","id_token_bank_account":"{{account1}}"}`)
@@ -369,6 +377,7 @@ func TestBankAccountBalance(t *testing.T) {
 // TestIncomeFiles: the income twins of the file routes, and files sent with
 // an update.
 func TestIncomeFiles(t *testing.T) {
+	t.Parallel()
 	pdf := testFile(t, "boleto.pdf")
 	s, _ := newTestServer(t)
 	h := s.Handler()

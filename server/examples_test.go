@@ -249,6 +249,7 @@ func exampleServer(t *testing.T) (*Server, http.Handler, map[string]string, *str
 // 2xx, and the answer is held to the document (checkContract, through
 // do).
 func TestExamplesAnswer(t *testing.T) {
+	t.Parallel()
 	s, h, ids, fill := exampleServer(t)
 	files := exampleFiles(t, h, ids)
 	// An answer shows the examples' tokens and ids, not the fixture's.
@@ -367,6 +368,7 @@ func exampleAnswer(t *testing.T, body string) json.RawMessage {
 // TestExampleTokensArePlaceholders: the examples' tokens are of no domain
 // a server holds (they name acme, the fixture's, with too few digits).
 func TestExampleTokensArePlaceholders(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	rec := do(s.Handler(), http.MethodPost, "/get_contacts", `{"access_token":"`+exampleAccess+`","unit_token":"`+exampleUnit+`"}`)
 	if rec.Code != http.StatusForbidden {

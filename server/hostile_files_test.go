@@ -47,6 +47,7 @@ func rawMultipart(h http.Handler, path, body string) *httptest.ResponseRecorder 
 // document that is merely unreadable as a bill, its 422), leaks nothing,
 // and stays within a memory budget measured around the request.
 func TestHostileFiles(t *testing.T) {
+	// Runs alone (not parallel): it measures the process's heap around each file.
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	meta := `{` + auth + `}`

@@ -9,6 +9,7 @@ import (
 // TestHostileBodies: bodies built to hurt answer a clear 4xx with the
 // route's text, never a 5xx or a success, and the server keeps serving.
 func TestHostileBodies(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	deep := strings.Repeat(`{"a":`, 100000) + `1` + strings.Repeat(`}`, 100000)

@@ -14,6 +14,7 @@ import (
 // product does not reach the order), and IBSCBSTot; the fixture's Simples
 // Nacional unit states none in 2026.
 func TestIBSCBSThroughTheAPI(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		crt    int
@@ -74,6 +75,7 @@ func TestIBSCBSThroughTheAPI(t *testing.T) {
 // in layout 1.01 the class and operation indicator of the service sold;
 // without the operation indicator the 422 names it.
 func TestNationalNFSeOfTheReform(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	post(t, h, "/update_contact", withAddress)

@@ -14,6 +14,7 @@ func movement(typ, qty, value, date string) call {
 }
 
 func TestInventory(t *testing.T) {
+	t.Parallel()
 	seed := []call{movement("in", "100", "0.35", "2026-01-10"), movement("out", "30.5", "0.50", "2026-01-20"), movement("in", "1.333", "0.07", "2026-02-03")}
 	run(t, []scenario{
 		{name: "movements", path: "/get_inventory_moviment", before: seed, body: `{` + auth + `}`, status: 200, golden: "inventory/movements"},
@@ -51,6 +52,7 @@ func wantDataCount(n int) func(t *testing.T, r map[string]any) { return wantCoun
 // TestParallelExits: concurrent exits never drive the stock negative; the
 // check and the write are one transaction.
 func TestParallelExits(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	post(t, h, "/insert_inventory_movement", movement("in", "10", "1", "2026-01-01").body)

@@ -34,6 +34,7 @@ func (rig transmissionRig) unitID(t *testing.T, db *store.DB) int64 {
 // beside the note's XML; TestMain holds each to its schema and
 // signatures.
 func TestCancellationEventKept(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h := rig.h
 	for _, tc := range []struct{ order, typ, root string }{
@@ -66,6 +67,7 @@ func TestCancellationEventKept(t *testing.T) {
 // time) and lists the events registered; a text out of bounds, or an
 // NFC-e, is refused before anything is sent.
 func TestCorrectionLetterFromThePortal(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, a := rig.h, rig.a
 	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
@@ -126,6 +128,7 @@ func TestCorrectionLetterFromThePortal(t *testing.T) {
 // SEFAZ first and kept with the invoice; another kind of note does not
 // substitute it.
 func TestNFCeCancelBySubstitution(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, a := rig.h, rig.a
 	id := post(t, h, "/insert_sales_order", nfceOrder)["data"].(map[string]any)["id"].(string)

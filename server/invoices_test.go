@@ -39,6 +39,7 @@ func hasProblem(field string) func(*testing.T, map[string]any) {
 }
 
 func TestInvoiceProblems(t *testing.T) {
+	t.Parallel()
 	run(t, []scenario{
 		{name: "every problem listed", path: "/generate_nf", before: []call{{"/insert_sales_order", strings.NewReplacer(`"tax_iss_amount":75`, `"tax_iss_amount":70`,
 			"{{contact1}}", "{{contact2}}").Replace(serviceOrder)}}, // contact2 has no address
@@ -91,6 +92,7 @@ func TestInvoiceProblems(t *testing.T) {
 // them, cancel it within the window, and refuse after it. NFS-e is issued
 // in test mode only: no NFS-e system is connected.
 func TestInvoiceLifecycle(t *testing.T) {
+	t.Parallel()
 	now := fixedNow
 	bill, inv, err := testServices(ServiceOptions{PublicURL: "https://fincom.test", CancelWindow: time.Hour, Keyring: testKeys, TestCertificates: true})
 	if err != nil {
@@ -184,6 +186,7 @@ func TestInvoiceLifecycle(t *testing.T) {
 // when its PIX charge is paid; the key is valid and the DANFE shows its
 // bar code.
 func TestNFeAndWebhook(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestModeServer(t)
 	h := s.Handler()
 	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
@@ -215,6 +218,7 @@ func TestNFeAndWebhook(t *testing.T) {
 // TestConcurrentIssue: requests issuing one order's invoice at once get
 // the same invoice, and spend one number: the next order takes the next.
 func TestConcurrentIssue(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestModeServer(t)
 	h := s.Handler()
 	post(t, h, "/update_contact", withAddress)
@@ -259,6 +263,7 @@ var nationalOrder = strings.Replace(serviceOrder, `"nf_kind":"nfse"`, `"nf_kind"
 // connected); TestMain then holds each document to the official schemas
 // with xmllint and its signatures to xmlsec1.
 func TestEveryInvoiceKind(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ kind, body string }{
 		{"nfe", strings.Replace(productOrder, `"local_destino":2`, `"local_destino":1`, 1)},
 		{"nfce", nfceOrder},
@@ -335,6 +340,7 @@ func publicOf(t *testing.T, h http.Handler, id string) string {
 // the number stays free; in test mode a unit without one gets a test
 // certificate.
 func TestInvoiceCertificates(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	issue := func(t *testing.T, s *Server, ds *store.Domains, install func(db *store.DB, unitID int64)) *httptest.ResponseRecorder {
 		t.Helper()
@@ -423,6 +429,7 @@ func TestInvoiceCertificates(t *testing.T) {
 // TestInvoiceNeedsProfile: a unit without its fiscal profile cannot issue,
 // and the 422 names each missing field as `fincom unit set` sets it.
 func TestInvoiceNeedsProfile(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	post(t, h, "/update_contact", withAddress)
@@ -467,6 +474,7 @@ func TestInvoiceNeedsProfile(t *testing.T) {
 // to whom is not a contributor with consumidor_final 0 is refused before
 // it reaches SEFAZ, naming the field (rule 696).
 func TestRecipientStateRegistration(t *testing.T) {
+	t.Parallel()
 	const update = `{` + auth + `,"id_token":"{{contact2}}",`
 	field := func(name string) func(*testing.T, map[string]any) {
 		return func(t *testing.T, r map[string]any) {
@@ -538,6 +546,7 @@ func TestRecipientStateRegistration(t *testing.T) {
 // that amount by the means charged: a PIX paid by a static BR Code is
 // tPag 20.
 func TestFreightChargedAsInvoiced(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	post(t, h, "/update_contact", withAddress)

@@ -16,6 +16,7 @@ import (
 // domain or naming another domain's unit answer the route's own status and
 // text from its table, and never data.
 func TestEveryRouteRefusesForeignTokens(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	type tokenCase struct {
@@ -71,6 +72,7 @@ func TestEveryRouteRefusesForeignTokens(t *testing.T) {
 // TestRecordsOfAnotherUnitAreNotFound: a record's token used with another
 // unit of the same domain (valid tokens) is never found, read or changed.
 func TestRecordsOfAnotherUnitAreNotFound(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	unitB := `"access_token":"{{access}}","unit_token":"{{unitB}}"`
@@ -118,6 +120,7 @@ func TestRecordsOfAnotherUnitAreNotFound(t *testing.T) {
 // payment methods, users, category groups) are the same for every unit by
 // design and are not A's records.
 func TestListingsShowNoSiblingUnit(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestModeServer(t)
 	h := s.Handler()
 	leak := map[string]string{"unit A's token": fx.tokens["unitA"]}

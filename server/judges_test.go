@@ -14,6 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"fincom/server/bank"
+	"fincom/server/needs"
 	"fincom/server/psp"
 )
 
@@ -33,12 +34,11 @@ func judgeModules() string {
 // (.ci/judges/judge.js). Where the judges are not installed the test
 // skips, except in CI, where it fails.
 func TestOutsideJudges(t *testing.T) {
+	t.Parallel()
+	needs.Outside(t)
 	mods := judgeModules()
 	if _, err := os.Stat(filepath.Join(mods, "node_modules", "pix-utils")); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("the outside judges are not installed in %s (cd .ci/judges && npm install)", mods)
-		}
-		t.Skip("outside judges not installed (cd .ci/judges && npm install)")
+		needs.Missing(t, "the outside judges are not installed", needs.JudgesInstall)
 	}
 	dir := t.TempDir()
 	write := func(name string, v any) {

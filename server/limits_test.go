@@ -15,6 +15,7 @@ import (
 // 400 `A text field is too long.` naming the field, before anything is
 // stored.
 func TestTextLimitsAsDocumented(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	checked := 0

@@ -33,6 +33,7 @@ func (l *lockedBuffer) Write(p []byte) (int, error) {
 // panic-free hostile body, the log holds no access or unit token, no
 // technical token and no CPF/CNPJ in full.
 func TestLogsHoldNoSecrets(t *testing.T) {
+	t.Parallel()
 	var logs lockedBuffer
 	now := fixedNow
 	s, ds := newTestServerAt(t, &now, Config{Version: "test", TestMode: true, Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
@@ -90,6 +91,7 @@ func (b *brokenPipe) Write(p []byte) (int, error) {
 // panic; an answer cut short is aborted (net/http then drops the
 // connection), never ended as if whole.
 func TestClientGoneIsNotAnError(t *testing.T) {
+	t.Parallel()
 	var logs lockedBuffer
 	now := fixedNow
 	s, ds := newTestServerAt(t, &now, Config{Version: "test", Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
@@ -150,6 +152,7 @@ func TestClientGoneIsNotAnError(t *testing.T) {
 // TestUnknownPathsLogged: a request to no route is logged with the path it
 // asked for (bounded, escaped), so an operator sees a client's typo.
 func TestUnknownPathsLogged(t *testing.T) {
+	t.Parallel()
 	var logs lockedBuffer
 	now := fixedNow
 	s, _ := newTestServerAt(t, &now, Config{Version: "test", Logger: slog.New(slog.NewJSONHandler(&logs, nil))})

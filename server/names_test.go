@@ -37,6 +37,7 @@ func wantBefore(field, first, second string) func(t *testing.T, r map[string]any
 // them, letters before accents before case, not by bytes: "abacaxi" comes
 // before "Banana", "Ébano" before "farinha" and "Crédit" before "Crefisa".
 func TestNamesInPortugueseOrder(t *testing.T) {
+	t.Parallel()
 	products := []call{
 		{"/insert_product_or_service", `{` + auth + `,"description":"Banana","type":"product","value":1}`},
 		{"/insert_product_or_service", `{` + auth + `,"description":"farinha","type":"product","value":1}`},

@@ -22,6 +22,7 @@ import (
 // before SEFAZ authorized it; the retry job sends it once SEFAZ answers,
 // and its nfeProc with the protocol becomes the invoice.
 func TestOfflineNFCe(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, a := rig.h, rig.a
 	a.SetOffline(true)
@@ -78,6 +79,7 @@ func TestOfflineNFCe(t *testing.T) {
 // hour the manual asks, whatever the domain's clock says; then the note
 // goes and is authorized.
 func TestRetryLeavesABusyAuthorityAlone(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, a := rig.h, rig.a
 	a.SetOffline(true)
@@ -152,6 +154,7 @@ func abandonedNotes(t *testing.T, rig transmissionRig) []store.AbandonedNote {
 // offline note, and the sale has that one note at SEFAZ; one that never
 // got there has its number voided.
 func TestOfflineAfterAnUnansweredNFCe(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, a := rig.h, rig.a
 	id := post(t, h, "/insert_sales_order", nfceOrder)["data"].(map[string]any)["id"].(string)
@@ -210,6 +213,7 @@ func TestOfflineAfterAnUnansweredNFCe(t *testing.T) {
 // sale has no valid note and may be invoiced again under a fresh number,
 // and the rejected note's number is voided at SEFAZ.
 func TestOfflineNFCeRejected(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, a := rig.h, rig.a
 	id := post(t, h, "/insert_sales_order", nfceOrder)["data"].(map[string]any)["id"].(string)

@@ -30,6 +30,7 @@ const openAPIGolden = "../testdata/openapi.json"
 // to the document the server serves in test mode, which documents every
 // route; -update rewrites it.
 func TestOpenAPIDocument(t *testing.T) {
+	t.Parallel()
 	now := fixedNow
 	s, _ := newTestServerAt(t, &now, Config{Version: "test", TestMode: true})
 	rec := do(s.Handler(), http.MethodGet, "/openapi.json", "")
@@ -55,6 +56,7 @@ func TestOpenAPIDocument(t *testing.T) {
 // documented operation is served (not "route not found"), in test mode and
 // out of it.
 func TestOpenAPIRoutes(t *testing.T) {
+	t.Parallel()
 	for _, testMode := range []bool{false, true} {
 		now := fixedNow
 		s, _ := newTestServerAt(t, &now, Config{Version: "test", TestMode: testMode})
@@ -100,6 +102,7 @@ func TestOpenAPIRoutes(t *testing.T) {
 // with a missing field, an extra field, a wrong type or an undocumented
 // status are violations.
 func TestContractCatchesMismatches(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		path   string
 		status int
@@ -132,6 +135,7 @@ func TestContractCatchesMismatches(t *testing.T) {
 // refusal answered in a text its status does not list is a violation; a
 // listed text, or a listed template with its field named, is not.
 func TestContractCatchesUnlistedTexts(t *testing.T) {
+	t.Parallel()
 	control := "Texts may not hold control characters (such as NUL); only notes and observations take line breaks and tabs."
 	for _, c := range []struct {
 		status int
@@ -161,6 +165,7 @@ func TestContractCatchesUnlistedTexts(t *testing.T) {
 // request the server accepted that the document refuses is a violation;
 // an alias the document tells of is not.
 func TestContractCatchesStrictRequests(t *testing.T) {
+	t.Parallel()
 	ok := `{"success":true,"message":"Contact created successfully.","token":"x"}`
 	for _, c := range []struct {
 		body  string
@@ -521,6 +526,7 @@ func contractReport() (checked int, report string) {
 // TestTokenSourcesAreRoutes: the routes the document names as listing a
 // field's tokens are routes.
 func TestTokenSourcesAreRoutes(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	paths := map[string]bool{}
 	for _, rt := range s.routes {

@@ -15,6 +15,7 @@ import (
 // a page past the last is empty with the same total; a page or size out
 // of its range is refused with a text naming the field and the range.
 func TestListPaging(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	for i := range 105 {
@@ -79,6 +80,7 @@ func TestListPaging(t *testing.T) {
 // the total and a link to the next page; the audit log's search finds an
 // entry among all of them, not only the latest.
 func TestPortalPagesStaySmall(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("seeds 110,000 rows")
 	}

@@ -23,6 +23,7 @@ func pixAutomaticoMeta(account string) string {
 // issues nothing; a contract not PIX automático, a forged idRec, a bad
 // payer account are refused.
 func TestPixAutomaticoAtPSP(t *testing.T) {
+	t.Parallel()
 	h := testModeServer(t)
 	account := post(t, h, "/insert_bank_account", `{`+auth+`,`+newAccount+`,"agency":"1234","current_account":"56789","dv_conta":"0"}`)
 	accountToken, _ := account["token"].(string)
@@ -108,6 +109,7 @@ func TestPixAutomaticoAtPSP(t *testing.T) {
 // often it is told, and finds by its poll an approval whose webhook never
 // came; the poll registers both webhooks.
 func TestPixAutomaticoWebhooks(t *testing.T) {
+	t.Parallel()
 	r := newPSPRig(t)
 	h, p := r.h, r.p
 	hook := strings.TrimSuffix(r.connect(t), "/pix")
@@ -174,6 +176,7 @@ func TestPixAutomaticoWebhooks(t *testing.T) {
 // TestPixAutomaticoWithoutPSP: a production unit without a PSP is told
 // to connect one; nothing is created.
 func TestPixAutomaticoWithoutPSP(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	account, _ := post(t, h, "/insert_bank_account", `{`+auth+`,`+newAccount+`,"agency":"1234","current_account":"56789"}`)["token"].(string)

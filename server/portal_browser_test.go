@@ -21,6 +21,7 @@ import (
 
 	"golang.org/x/net/websocket"
 
+	"fincom/server/needs"
 	"fincom/server/web"
 )
 
@@ -123,13 +124,8 @@ func (c *cdp) waitFor(t *testing.T, js string) {
 // and answers the browser's and the first page's WebSocket URLs.
 func chromium(t *testing.T) (browser, page string) {
 	t.Helper()
-	path, err := exec.LookPath("chromium")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("chromium is not installed (.ci/run installs Debian's chromium)")
-		}
-		t.Skip("chromium not installed")
-	}
+	needs.Outside(t)
+	path := needs.Tool(t, "chromium", needs.ChromiumInstall)
 	profile, err := os.MkdirTemp("", "fincom-chromium-")
 	if err != nil {
 		t.Fatal(err)
@@ -185,6 +181,7 @@ func chromium(t *testing.T) (browser, page string) {
 // Chromium: it renders, the QR image loads, the copy button copies the code
 // and the portal records it; a screenshot is kept (and must not be blank).
 func TestPortalInBrowser(t *testing.T) {
+	t.Parallel()
 	browser, pageURL := chromium(t)
 	s, ds := newTestServer(t)
 	ts := httptest.NewServer(s.Handler())
@@ -264,6 +261,7 @@ func TestPortalInBrowser(t *testing.T) {
 // headless Chromium: it renders its text, and a hostile template's page
 // runs nothing.
 func TestContractDocumentInBrowser(t *testing.T) {
+	t.Parallel()
 	_, pageURL := chromium(t)
 	s, _ := newTestServer(t)
 	h := s.Handler()
@@ -294,6 +292,7 @@ func TestContractDocumentInBrowser(t *testing.T) {
 // renders every operation of the document with its anchor, loads nothing
 // besides itself (no CDN, no script, no font), and is not blank.
 func TestAPIDocsInBrowser(t *testing.T) {
+	t.Parallel()
 	browser, pageURL := chromium(t)
 	_ = browser
 	now := fixedNow
@@ -362,6 +361,7 @@ func TestAPIDocsInBrowser(t *testing.T) {
 // desktop screenshot as the charge's, and once paid it shows PAGO and no
 // bar code.
 func TestBoletoPageInBrowser(t *testing.T) {
+	t.Parallel()
 	_, pageURL := chromium(t)
 	zbar := pdfTool(t, "zbarimg")
 	s, _ := newTestServer(t)

@@ -19,6 +19,7 @@ import (
 // then listed with its CNPJ and phone as people read them, and the API
 // sees it (its city's IBGE code found from its name and state).
 func TestPortalCreatesContact(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	b := signedIn(t, s, ds)
@@ -71,6 +72,7 @@ func TestPortalCreatesContact(t *testing.T) {
 // what the form does not show (the notes) is kept. Another unit's contact
 // is not found.
 func TestPortalEditsContact(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	b := signedIn(t, s, ds)
@@ -135,6 +137,7 @@ func TestPortalEditsContact(t *testing.T) {
 // CEP, and a city the IBGE table does not hold in the state is refused
 // beside the city (invoices need its code).
 func TestPortalContactByCEP(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	b := signedIn(t, s, ds)
 	rec := b.do("GET", "/portal/cep?cep=01310-100", nil)

@@ -12,6 +12,7 @@ import (
 // sees it, and its document is the template filled with the customer's
 // name, served under a policy that runs nothing.
 func TestPortalContracts(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	b := signedIn(t, s, ds)

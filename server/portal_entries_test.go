@@ -13,6 +13,7 @@ import (
 // a refusal is said in Portuguese beside its field; the bill is then
 // listed, and the API sees it with its file.
 func TestPortalRegistersBill(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	b := signedIn(t, s, ds)
@@ -72,6 +73,7 @@ func TestPortalRegistersBill(t *testing.T) {
 // attachment added; its payment is kept; another unit's entry is not
 // found.
 func TestPortalEditsEntry(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	b := signedIn(t, s, ds)

@@ -19,6 +19,7 @@ import (
 // Brazilian spreadsheets open (BOM, semicolons, comma decimals, dates
 // DD/MM/YYYY) and as an XLSX whose money is numbers.
 func TestPortalExports(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	b := signedIn(t, s, ds)

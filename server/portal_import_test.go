@@ -61,6 +61,7 @@ func (b *browser) uploadMany(path string, fields map[string]string, files ...nam
 // another account, is refused in Portuguese and imports nothing; a form
 // without its CSRF token is refused.
 func TestPortalImportsStatement(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	order := post(t, h, "/insert_sales_order", serviceOrder)["data"].(map[string]any)["id"].(string)
@@ -117,6 +118,7 @@ func TestPortalImportsStatement(t *testing.T) {
 // did; the same file again changes nothing; a file that is not a return
 // is refused in Portuguese.
 func TestPortalImportsReturn(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	id := post(t, h, "/insert_sales_order", serviceOrder)["data"].(map[string]any)["id"].(string)
@@ -158,6 +160,7 @@ func TestPortalImportsReturn(t *testing.T) {
 // API then hold the note once. An upload over the size bound is said to
 // be one, not a stale form.
 func TestPortalImportsNotes(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	b := signedIn(t, s, ds)

@@ -16,6 +16,7 @@ import (
 // past the last is the last; the searches fold case and accents; the read-only lists
 // (audit, e-mails) are searched in any column.
 func TestPortalListsPageAndSearch(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	b := signedIn(t, s, ds)
 	db, release := acquire(t, ds)

@@ -14,6 +14,7 @@ import (
 // charges and its invoice; a quantity that is no number is refused in
 // Portuguese beside its field.
 func TestPortalNewOrder(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
@@ -71,6 +72,7 @@ func TestPortalNewOrder(t *testing.T) {
 // and is invoiced by a national NFS-e of its LC 116 item and ISS rate,
 // which the form asks; a recurring order is marked so.
 func TestPortalNewOrderLines(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
@@ -140,6 +142,7 @@ func TestPortalNewOrderLines(t *testing.T) {
 // again (a reload of the page that said a step failed, a double click,
 // back and resend) it makes no second order and shows the one it made.
 func TestPortalNewOrderOnce(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	b := signedIn(t, s, ds)

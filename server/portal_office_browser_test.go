@@ -19,6 +19,7 @@ import (
 // reminded, and the month's page. Every page is judged at 390 and 1280
 // px (officeBrowser.judge).
 func TestPortalOfficeDayInBrowser(t *testing.T) {
+	t.Parallel()
 	_, pageURL := chromium(t)
 	now := fixedNow
 	s, ds := newTestServerAt(t, &now, Config{Version: "test", PublicURL: "http://127.0.0.1"})

@@ -21,6 +21,7 @@ import (
 // and the total; "Reenviar cobrança" e-mails the charge again, and the
 // reminder reaches every overdue order that has where to send it.
 func TestPortalOverdue(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	post(t, h, "/update_contact", withAddress)
@@ -103,6 +104,7 @@ func TestPortalOverdue(t *testing.T) {
 // not at all (its payment is the income entry it booked, or nothing to
 // receive), a cancelled order never.
 func TestPortalMonthReceivables(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	post(t, h, "/update_contact", withAddress)

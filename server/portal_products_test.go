@@ -12,6 +12,7 @@ import (
 // field; the product is listed with its price and NCM as people read
 // them, numbered in the unit, and sold through the API.
 func TestPortalCreatesProduct(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	b := signedIn(t, s, ds)
@@ -62,6 +63,7 @@ func TestPortalCreatesProduct(t *testing.T) {
 // saved change is seen by the API, its code kept when the field is left
 // empty.
 func TestPortalEditsProduct(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	b := signedIn(t, s, ds)

@@ -38,6 +38,7 @@ func portalToken(t *testing.T, b *browser, label string) string {
 // before anything is saved), downloads the month's package and exports,
 // and the token it makes reads the API and is refused its writes.
 func TestPortalAccountantReadsOnly(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	b := signedInAs(t, s, ds, "Caio Contador", "caio@contabil.com.br", store.RoleAccountant, fx.tokens["unitA"])
@@ -107,6 +108,7 @@ func TestPortalAccountantReadsOnly(t *testing.T) {
 // change in the audit log under the owner) and cannot leave the domain
 // without an owner.
 func TestPortalOwnerManagesUsers(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	fin := signedInAs(t, s, ds, "Fábio Financeiro", "fabio@acme.com.br", store.RoleFinance, "")
 	page := fin.do("GET", "/portal/contacts?unit="+fx.tokens["unitA"], nil).Body.String()
@@ -194,6 +196,7 @@ func TestPortalOwnerManagesUsers(t *testing.T) {
 // action one of its fields asks for, that the role may not do through the
 // API of the same action is refused before anything is written.
 func TestPortalFormsFollowTheAPIRoles(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	apiWrites := map[string]bool{}
 	for _, rt := range s.routes {
@@ -265,6 +268,7 @@ func TestPortalFormsFollowTheAPIRoles(t *testing.T) {
 // its invoice (/generate_nf refuses sales): the order that asks for one
 // is refused whole, nothing saved.
 func TestPortalSellerIssuesNoInvoice(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
@@ -298,6 +302,7 @@ func TestPortalSellerIssuesNoInvoice(t *testing.T) {
 // records: its orders, charges, entries, e-mails (recipients and subjects)
 // and audit entries; a page of one of A's records is not found.
 func TestPortalPagesShowNoSiblingUnit(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestModeServer(t)
 	h := s.Handler()
 	leak := map[string]string{"unit A's token": fx.tokens["unitA"], "contact": fx.tokens["contact1"], "product": fx.tokens["product1"]}
@@ -351,6 +356,7 @@ func TestPortalPagesShowNoSiblingUnit(t *testing.T) {
 // and cannot spend one it had; the change is audited with the user, the
 // unit and the role before and after, as every role change is.
 func TestUserWithoutUnitSignsOut(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	ctx := context.Background()
 	b := signedInAs(t, s, ds, "Caio Contador", "caio@contabil.com.br", store.RoleAccountant, fx.tokens["unitA"])

@@ -29,6 +29,7 @@ func signInForm(t *testing.T, b *browser, domain, email string) url.Values {
 // (and its WAL) nor any listing holds the secret that signs in, and the
 // mailer, opening it, sends the link that does.
 func TestLoginLinkSealedAtRest(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	db, release := acquire(t, ds)
 	if _, err := db.CreateUser(context.Background(), "Ana Souza", "ana@example.com"); err != nil {
@@ -87,6 +88,7 @@ func regexpLink(t *testing.T, body string) string {
 // address; past that the portal answers 429 with Retry-After, and sends
 // nothing. Following links is limited per address too.
 func TestSignInRateLimited(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	db, release := acquire(t, ds)
 	db.CreateUser(context.Background(), "Ana Souza", "ana@example.com")
@@ -136,6 +138,7 @@ func TestSignInRateLimited(t *testing.T) {
 // writer, asking for an existing user's link still answers at once, and
 // the e-mail is queued once the lock is gone.
 func TestSignInTiming(t *testing.T) {
+	// Runs alone (not parallel): it compares answer times: other tests would blur them.
 	s, ds := newTestServer(t)
 	db, release := acquire(t, ds)
 	db.CreateUser(context.Background(), "Ana Souza", "ana@example.com")
@@ -200,6 +203,7 @@ func signedInAs(t *testing.T, s *Server, ds *store.Domains, name, email string, 
 // TestPortalWarnsOfCertificate: the units page warns of a unit's A1
 // certificate that ends within 30 days, and says so once it has ended.
 func TestPortalWarnsOfCertificate(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	b := signedIn(t, s, ds)
 	if body := b.do("GET", "/portal/units", nil).Body.String(); strings.Contains(body, "certificado A1") {

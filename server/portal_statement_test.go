@@ -17,6 +17,7 @@ import (
 // disabled, a dismissed line waits again. A line that paid a charge shows
 // no undo and refuses one in Portuguese; so does a line still open.
 func TestPortalUndoesReconciliation(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	b := signedIn(t, s, ds)

@@ -81,6 +81,7 @@ func otherHex(token string) string {
 // month and the units, and signs out; forms without their CSRF token,
 // spent or foreign links and stale sessions are refused.
 func TestPortalFlow(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	ctx := context.Background()
 	db, release := acquire(t, ds)
@@ -422,6 +423,7 @@ func TestPortalFlow(t *testing.T) {
 // TestPortalAssets: the style sheet and script are embedded; nothing else
 // is served from the assets path.
 func TestPortalAssets(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	for path, want := range map[string]int{"/portal/assets/portal.css": 200, "/portal/assets/portal_app.js": 200,
@@ -476,6 +478,7 @@ func visibleText(page string) string {
 // every kind: no English word of the code's or the API's, no document
 // number unformatted; a mistyped address answers the portal's own page.
 func TestPortalSpeaksPortuguese(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestModeServer(t)
 	h := s.Handler()
 	post(t, h, "/update_contact", withAddress)

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"fincom/server/needs"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -28,6 +29,7 @@ import (
 // not scroll sideways at 390 px, and its screenshots at 390 and 1366 px
 // are kept (in FINCOM_SCREENSHOTS when set).
 func TestPortalWebInBrowser(t *testing.T) {
+	t.Parallel()
 	browser, pageURL := chromium(t)
 	now := fixedNow
 	// Plain http on loopback: cookies without Secure, as behind no TLS.
@@ -131,12 +133,10 @@ type officeBrowser struct {
 // judging pages at widths; skipped where axe-core is not installed.
 func newOfficeBrowser(t *testing.T, s *Server, ds *store.Domains, base string, widths ...int) *officeBrowser {
 	t.Helper()
-	axe, err := os.ReadFile("../.ci/judges/node_modules/axe-core/axe.min.js")
+	needs.Outside(t)
+	axe, err := os.ReadFile(filepath.Join(needs.Judges(t), "node_modules", "axe-core", "axe.min.js"))
 	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("axe-core is not installed (.ci/run installs .ci/judges)")
-		}
-		t.Skip("axe-core not installed: cd .ci/judges && npm install")
+		needs.Missing(t, "axe-core is not installed", needs.JudgesInstall)
 	}
 	o := &officeBrowser{t: t, s: s, ds: ds, base: base, shots: t.TempDir(), axe: axe, widths: widths}
 	if dir := os.Getenv("FINCOM_SCREENSHOTS"); dir != "" {

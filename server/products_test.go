@@ -15,6 +15,7 @@ func wantDetailField(field string) func(t *testing.T, r map[string]any) {
 }
 
 func TestProducts(t *testing.T) {
+	t.Parallel()
 	run(t, []scenario{
 		{name: "get all", path: "/get_products_and_services", body: `{` + auth + `}`, status: 200, golden: "products/get_all"},
 		{name: "get services", path: "/get_products_and_services", body: `{` + auth + `,"type":"service"}`, status: 200, check: wantCount(1)},
@@ -71,6 +72,7 @@ func TestProducts(t *testing.T) {
 }
 
 func TestCatalogues(t *testing.T) {
+	t.Parallel()
 	run(t, []scenario{
 		{name: "payment methods", path: "/list_payments_method", body: `{` + auth + `}`, status: 200, golden: "payment_methods/list"},
 		{name: "payment methods bad token", path: "/list_payments_method", body: `{"access_token":"x","unit_token":"{{unitA}}"}`, status: 403, text: "Invalid data"},

@@ -3,6 +3,7 @@ package server
 import "testing"
 
 func TestProjects(t *testing.T) {
+	t.Parallel()
 	run(t, []scenario{
 		{name: "get ok", path: "/get_projects", body: `{` + auth + `}`, status: 200, golden: "projects/get_ok"},
 		{name: "get other unit empty", path: "/get_projects", body: `{"access_token":"{{access}}","unit_token":"{{unitB}}"}`, status: 200, check: wantCount(0)},

@@ -13,20 +13,23 @@ import (
 	"testing"
 	"time"
 
+	"fincom/server/needs"
 	"fincom/server/openapi"
 	"fincom/server/web"
 )
 
-var propertyBudget = flag.Duration("property-budget", 20*time.Second, "how long TestPropertiesFromDocument draws random values")
+var propertyBudget = flag.Duration("property-budget", 0, "how long TestPropertiesFromDocument draws random values (0: 20 s under FINCOM_LONG, 2 s by default, none with -short)")
 
 // TestPropertiesFromDocument generates requests from the served document
 // itself, for every private route: each property of its body at its
 // boundaries (null, blank, the wrong JSON type, one character past its
 // maxLength, left out when required) and then random values of every kind
-// drawn from a fixed seed for -property-budget. No request may fail the
+// drawn from a fixed seed for -property-budget (20 s under FINCOM_LONG,
+// 2 s by default, none with -short). No request may fail the
 // server (5xx); every request the schema refuses is refused (4xx); and
 // every answer is held to the document (checkContract, through do).
 func TestPropertiesFromDocument(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	type route struct {
@@ -100,7 +103,15 @@ func TestPropertiesFromDocument(t *testing.T) {
 	}
 	// Random values of every kind, from a fixed seed.
 	rng := rand.New(rand.NewPCG(38, 2026))
-	deadline := time.Now().Add(*propertyBudget)
+	budget := *propertyBudget
+	switch {
+	case budget > 0:
+	case needs.Long():
+		budget = 20 * time.Second
+	case !testing.Short():
+		budget = 2 * time.Second
+	}
+	deadline := time.Now().Add(budget)
 	for time.Now().Before(deadline) {
 		r := routes[rng.IntN(len(routes))]
 		if len(r.names) == 0 {
@@ -291,6 +302,7 @@ func asList(v any) []any {
 // only the payment date, which may come in faturamento or in charge and
 // so is told in words.
 func TestOrderRequiredAsDocumented(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	documented := map[string]bool{}
@@ -334,6 +346,7 @@ func TestOrderRequiredAsDocumented(t *testing.T) {
 // offers null, which the decoder reads as not sent and refuses as missing
 // (a route's own needs of a struct it shares with its update included).
 func TestRequiredNeverNull(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	for _, b := range documentedBodies(t, s, s.Handler()) {
 		for name := range b.required {
@@ -359,6 +372,7 @@ var verboseBoundaries = flag.Bool("boundaries-verbose", false, "TestBoundariesOf
 // a rule the document states is one the server applies; none may fail the
 // server (5xx).
 func TestBoundariesOfExamples(t *testing.T) {
+	t.Parallel()
 	s, h, _, fill := exampleServer(t)
 	docs := map[string]documentedBody{}
 	for _, b := range documentedBodies(t, s, h) {
@@ -458,6 +472,7 @@ func boundaryValues(p map[string]any) map[string]any {
 // mode's routes included), in every request body and every JSON answer,
 // groups, items and components too, says in words what it is.
 func TestEveryPropertyDescribed(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestModeServer(t)
 	var doc map[string]any
 	if err := json.Unmarshal(do(s.Handler(), http.MethodGet, "/openapi.json", "").Body.Bytes(), &doc); err != nil {
@@ -524,6 +539,7 @@ func TestEveryPropertyDescribed(t *testing.T) {
 // choices or range is answered in the text the document lists for the
 // route (web.Route.FieldErrors), sent on the route's example.
 func TestFieldTextsAsListed(t *testing.T) {
+	t.Parallel()
 	s, h, _, fill := exampleServer(t)
 	checked := 0
 	for i := range s.routes {

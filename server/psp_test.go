@@ -29,6 +29,7 @@ import (
 // removes it at the PSP before cancelling it; a unit without a PSP keeps
 // the static BR Code of the order's key.
 func TestChargeAtPSP(t *testing.T) {
+	t.Parallel()
 	r := newPSPRig(t)
 	h, p := r.h, r.p
 
@@ -238,6 +239,7 @@ func (r pspRig) poll(t *testing.T) error {
 // once, or to NAO_REALIZADO, which books nothing and leaves the amount to
 // refund again.
 func TestRefundAtPSP(t *testing.T) {
+	t.Parallel()
 	r := newPSPRig(t)
 	h, p := r.h, r.p
 	hook := r.connect(t)
@@ -355,6 +357,7 @@ func TestRefundAtPSP(t *testing.T) {
 // body that is not the API Pix's is a 400, a body past the bound a 413, an
 // id the PSP does not confirm changes nothing; the charge stays open.
 func TestHostilePSPWebhooks(t *testing.T) {
+	t.Parallel()
 	r := newPSPRig(t)
 	h, p := r.h, r.p
 	hook := strings.TrimSuffix(r.connect(t), "/pix")
@@ -394,6 +397,7 @@ func TestHostilePSPWebhooks(t *testing.T) {
 // with the unit as the receiver; a charge with neither is the PSP's bad
 // answer, not a charge.
 func TestChargeAtPSPWithoutBRCode(t *testing.T) {
+	t.Parallel()
 	r := newPSPRig(t)
 	h, p := r.h, r.p
 	r.connect(t)
@@ -412,6 +416,7 @@ func TestChargeAtPSPWithoutBRCode(t *testing.T) {
 // own reaches it trusting the server's roots (serve --ca-file, given to
 // the fiscal client), as in production.
 func TestTestModeTrustsCAFile(t *testing.T) {
+	t.Parallel()
 	p := &psplocal.PSP{ClientID: "acme", Secret: "segredo"}
 	mux := http.NewServeMux()
 	mux.Handle("/oauth/token", p)
@@ -447,6 +452,7 @@ func TestTestModeTrustsCAFile(t *testing.T) {
 // answer fincom cannot take says so, with the PSP's status and reason in
 // details; nothing is cancelled.
 func TestPSPAnswersTold(t *testing.T) {
+	t.Parallel()
 	ignoring := false
 	r := newPSPRigBehind(t, func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
@@ -509,6 +515,7 @@ func TestPSPAnswersTold(t *testing.T) {
 // asked: it is held for a person (HELD, both amounts told), no expense is
 // booked, nothing is given back on the charge, and the poll leaves it.
 func TestRefundOfAnotherAmountHeld(t *testing.T) {
+	t.Parallel()
 	r := newPSPRigBehind(t, func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 			if !strings.Contains(req.URL.Path, "/devolucao/") {

@@ -20,6 +20,7 @@ import (
 const purchaseKey = "35170458716523000119550010000000121000123458"
 
 func TestPurchases(t *testing.T) {
+	t.Parallel()
 	nfe := testFile(t, "nfe.xml")
 	importIt := func(h http.Handler) {
 		t.Helper()
@@ -114,6 +115,7 @@ func compareGoldenHandler(t *testing.T, h http.Handler, path, body, golden strin
 // never at the stored items' JSON (whose keys, total, unit, ncm and
 // description, matched every complete order).
 func TestPurchaseSearchValues(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	if rec := doMultipart(h, "/import_nfe", `{`+auth+`}`, map[string][]byte{"nota.xml": testFile(t, "nfe.xml")}); rec.Code != 200 {
@@ -135,6 +137,7 @@ func TestPurchaseSearchValues(t *testing.T) {
 // issuer CNPJ does not is refused, and makes no contact that
 // /insert_contact would refuse.
 func TestPurchaseOnlyValidSuppliers(t *testing.T) {
+	t.Parallel()
 	// 35.525.137/0001-00 (wrong check digits), model 55, series 1, number 7,
 	// with the key's own check digit right.
 	key := "3526113552513700010055001000000007112345678"
@@ -175,6 +178,7 @@ func keyDigit(k string) int {
 // why, and nothing is stored; the authorized note then enters. Test mode
 // takes a note without protocol.
 func TestInboxTakesAuthorizedOnly(t *testing.T) {
+	t.Parallel()
 	good := string(testFile(t, "nfe.xml"))
 	prot := good[strings.Index(good, "<protNFe") : strings.Index(good, "</protNFe>")+len("</protNFe>")]
 	sig := good[strings.Index(good, "<Signature") : strings.Index(good, "</Signature>")+len("</Signature>")]
@@ -282,6 +286,7 @@ func forgedCertificate(t *testing.T, cn string) certs.Certificate {
 // digest is refused with its answer, and an authority that does not
 // answer stores nothing.
 func TestInboxConfirmedAtTheAuthority(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, a := rig.h, rig.a
 	good := testFile(t, "nfe.xml")

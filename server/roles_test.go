@@ -28,6 +28,7 @@ func roleTokens(t *testing.T, ds *store.Domains) map[store.Role]string {
 // server is in test mode: its simulated payer's routes take the rules of
 // the actions they simulate.
 func TestRolesOnEveryRoute(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestModeServer(t)
 	h := s.Handler()
 	tokens := roleTokens(t, ds)

@@ -63,6 +63,7 @@ func formatField(field string) func(*testing.T, map[string]any) {
 }
 
 func TestSalesOrders(t *testing.T) {
+	t.Parallel()
 	run(t, []scenario{
 		{name: "insert answer", path: "/insert_sales_order", body: serviceOrder, status: 200, golden: "sales_orders/insert_answer"},
 		{name: "listed", path: "/list_sales_orders", before: []call{{"/insert_sales_order", serviceOrder}, {"/insert_sales_order", productOrder}},
@@ -150,6 +151,7 @@ func TestSalesOrders(t *testing.T) {
 
 // TestSalesOrderForms: the grouped and the flat form store the same order.
 func TestSalesOrderForms(t *testing.T) {
+	t.Parallel()
 	get := func(body string) string {
 		s, _ := newTestServer(t)
 		h := s.Handler()
@@ -165,6 +167,7 @@ func TestSalesOrderForms(t *testing.T) {
 
 // TestSalesOrderSynonyms: every synonym of the spec lands in its field.
 func TestSalesOrderSynonyms(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	body := `{` + auth + `,
@@ -198,6 +201,7 @@ func TestSalesOrderSynonyms(t *testing.T) {
 // whose lines do not add up to the order's value is refused, the
 // difference named.
 func TestOrderLinesAsSold(t *testing.T) {
+	t.Parallel()
 	h := testModeServer(t)
 	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
 	post(t, h, "/update_product_or_service", `{`+auth+`,"id_token":"{{product1}}","monetary_value":"40.00"}`)
@@ -257,6 +261,7 @@ func publicToken(t *testing.T, h http.Handler, id string) string {
 // in the form the DICT registers, and a text that is no key is refused
 // naming its field; the static BR Code carries the normalized key.
 func TestPixKeyEntersNormalized(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	// Without a key of its own or the unit's, a PIX order is refused.

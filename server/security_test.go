@@ -32,6 +32,7 @@ func chargedOrder(t *testing.T, h http.Handler, replace ...string) (id, public s
 // test mode the portal's "pay" settles nothing: the charge stays open, no
 // income is booked, no charge.paid event or e-mail is queued.
 func TestPublicPayInProduction(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	post(t, h, "/insert_webhook", `{`+auth+`,"url":"https://hooks.example.com/x","events":["*"]}`)
@@ -72,6 +73,7 @@ func TestPublicPayInProduction(t *testing.T) {
 // money range, and recorded against its charge as exact, partial, over or
 // late (test mode's simulated payer).
 func TestPaymentSettlement(t *testing.T) {
+	t.Parallel()
 	now := fixedNow
 	s, _ := newTestServerAt(t, &now, Config{Version: "test", PublicURL: "https://fincom.test", TestMode: true})
 	h := s.Handler()
@@ -120,6 +122,7 @@ func TestPaymentSettlement(t *testing.T) {
 // TestMoneyRange: every money field and quantity is bounded by one range,
 // checked by the decoder, with a 400 naming the field as it was sent.
 func TestMoneyRange(t *testing.T) {
+	t.Parallel()
 	const huge = `"184467440737095516.17"`
 	order := func(old, new string) string { return strings.Replace(serviceOrder, old, new, 1) }
 	run(t, []scenario{
@@ -154,6 +157,7 @@ func TestMoneyRange(t *testing.T) {
 // --webhook-allow-private) lets developers point webhooks at their own
 // machine. Refusal only: nothing is sent.
 func TestWebhookTargets(t *testing.T) {
+	t.Parallel()
 	refused := []string{"http://127.0.0.1:8080/x", "http://169.254.169.254/latest/meta-data", "http://10.0.0.5/", "http://192.168.1.1/",
 		"http://172.16.0.1/", "http://[::1]:9000/", "http://[fe80::1]/", "http://[::ffff:127.0.0.1]/", "http://0.0.0.0/", "http://localhost:3000/",
 		"http://api.localhost/", "http://2130706433/", "http://0x7f.1/", "http://100.64.0.1/", "http://224.0.0.1/", "http://[64:ff9b::7f00:1]/",
@@ -180,6 +184,7 @@ func TestWebhookTargets(t *testing.T) {
 // script but the portal's own, named by its hash in their
 // Content-Security-Policy; the invoice XML is never cached.
 func TestPortalHeaders(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestModeServer(t)
 	h := s.Handler()
 	post(t, h, "/update_contact", withAddress)
@@ -232,6 +237,7 @@ func TestPortalHeaders(t *testing.T) {
 // observations may hold line breaks); a token of the wrong JSON type is a
 // format error, not a missing one.
 func TestInputHygiene(t *testing.T) {
+	t.Parallel()
 	order := func(old, new string) string { return strings.Replace(serviceOrder, old, new, 1) }
 	contact := func(extra string) string {
 		return `{` + auth + `,"type":"natural_person","register":"11144477735","fullName":"Maria"` + extra + `}`

@@ -25,6 +25,7 @@ import (
 	"fincom/server/billing"
 	"fincom/server/certs"
 	"fincom/server/invoicing"
+	"fincom/server/needs"
 	"fincom/server/testmode"
 	"fincom/server/web"
 	"fincom/store"
@@ -87,6 +88,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "fixture:", err)
 	}
 	os.RemoveAll(dir)
+	needs.Tell()
 	os.Exit(code)
 }
 
@@ -398,6 +400,8 @@ func run(t *testing.T, scenarios []scenario) {
 	t.Helper()
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
+			// Each scenario has a server and a data directory of its own.
+			t.Parallel()
 			s, _ := newTestServer(t)
 			if sc.testMode {
 				s, _ = newTestModeServer(t)

@@ -19,6 +19,7 @@ import (
 // its time is up, and while twenty such clients hang on, others are served
 // at once.
 func TestSlowClientsAreCut(t *testing.T) {
+	// Runs alone (not parallel): it times a normal client beside slow ones: other tests would blur it.
 	if d := DefaultTimeouts(); d.ReadHeader != 10*time.Second || d.Read != 60*time.Second {
 		t.Fatalf("defaults changed (README and issue 10 say 10 s and 60 s): %+v", d)
 	}

@@ -17,6 +17,7 @@ import (
 // and reconciled (id_ofx, conciliation_date); the rest waits for a person
 // to pair or dismiss.
 func TestStatementReconciliation(t *testing.T) {
+	t.Parallel()
 	var applied appliedLog
 	now := fixedNow
 	s, _ := newTestServerAt(t, &now, Config{Version: "test", PublicURL: "https://fincom.test", Logger: applied.logger()})
@@ -119,6 +120,7 @@ NEWFILEUID:NONE
 // already booked into the account is reconciled by the statement's line,
 // never settled twice; a charge paid into another account is not matched.
 func TestStatementReconcilesPaidEntries(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	id := post(t, h, "/insert_sales_order", strings.Replace(serviceOrder, `"value":1500`, `"value":777.77`, 1))["data"].(map[string]any)["id"].(string)
@@ -161,6 +163,7 @@ func TestStatementReconcilesPaidEntries(t *testing.T) {
 // is refused whole and settles nothing; of several, the chosen account's
 // statement is imported alone.
 func TestStatementOfAnotherAccount(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	order := post(t, h, "/insert_sales_order", serviceOrder)["data"].(map[string]any)["id"].(string)
@@ -216,6 +219,7 @@ func TestStatementOfAnotherAccount(t *testing.T) {
 // direction, or none, is refused and nothing is booked. The portal books
 // the same way.
 func TestStatementLineBooked(t *testing.T) {
+	t.Parallel()
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	fees := post(t, h, "/insert_category", `{`+auth+`,"module_type":"out","category":"Tarifas do banco X","category_master":206}`)["token"].(string)

@@ -19,6 +19,7 @@ import (
 // from a snapshot meets authorities that agree with its file, so a note
 // cancelled after the snapshot is cancelled again.
 func TestTestModeAuthorities(t *testing.T) {
+	t.Parallel()
 	h := testModeServer(t)
 	post(t, h, "/update_contact", withAddress)
 	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
@@ -81,6 +82,7 @@ func TestTestModeAuthorities(t *testing.T) {
 // while unreachable nothing reaches them, and the note goes through once
 // the mode changes.
 func TestTestModeAuthorityLog(t *testing.T) {
+	t.Parallel()
 	h := testModeServer(t)
 	post(t, h, "/update_contact", withAddress)
 	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
@@ -186,6 +188,7 @@ func TestTestModeAuthorityLog(t *testing.T) {
 // TestTestModeExamples: the examples the document gives of the test-mode
 // routes are answered as shown (the request's token made the fixture's).
 func TestTestModeExamples(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestModeServer(t)
 	h := s.Handler()
 	checked := 0

@@ -14,6 +14,7 @@ import (
 // PSP down, which refuses charges and refunds cleanly; refunds settle or
 // are refused as asked.
 func TestTestModePSP(t *testing.T) {
+	t.Parallel()
 	h := testModeServer(t)
 	order := func() string {
 		t.Helper()

@@ -40,6 +40,7 @@ func testModeServer(t *testing.T) http.Handler {
 // TestTestClock: advancing a domain's clock runs the jobs of the days it
 // crosses; other domains keep their clock.
 func TestTestClock(t *testing.T) {
+	t.Parallel()
 	h := testModeServer(t)
 	post(t, h, "/insert_sales_order", serviceOrder) // recurring, created 2026-11-22
 	out := post(t, h, "/_test/clock", `{"access_token":"{{access}}","advance":"P10D"}`)["data"].(map[string]any)
@@ -81,6 +82,7 @@ func TestTestClock(t *testing.T) {
 // is refused at once and the clock stays where it was; numbers past any
 // bound are a bad request, never an overflow.
 func TestClockBounded(t *testing.T) {
+	t.Parallel()
 	h := testModeServer(t)
 	before := post(t, h, "/_test/clock", `{"access_token":"{{access}}","advance":"PT0S"}`)["data"].(map[string]any)["now"]
 	const jump = "The clock moves forward at most 5 years at a time: the jobs of every day it crosses run before it answers."
@@ -111,6 +113,7 @@ func TestClockBounded(t *testing.T) {
 
 // TestNoTestRoutes: without test mode the routes do not exist.
 func TestNoTestRoutes(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	if rec := do(s.Handler(), http.MethodPost, "/_test/clock", `{"access_token":"{{access}}","reset":true}`); rec.Code != 404 {
 		t.Fatalf("%d", rec.Code)
@@ -120,6 +123,7 @@ func TestNoTestRoutes(t *testing.T) {
 // TestSimulatedPayments: late payment with fine and interest, and a forced
 // overdue.
 func TestSimulatedPayments(t *testing.T) {
+	t.Parallel()
 	h := testModeServer(t)
 	id := orderWith(t, h) // boleto, 1500.00 due 2026-11-30
 	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
@@ -141,6 +145,7 @@ func TestSimulatedPayments(t *testing.T) {
 // TestFaults: a rule fails a route with the spec's text; removing it
 // restores the route; the rules are the domain's.
 func TestFaults(t *testing.T) {
+	t.Parallel()
 	h := testModeServer(t)
 	post(t, h, "/_test/faults", `{"access_token":"{{access}}","rules":[{"route":"/get_contacts","probability":1,"status":500,"text":"Something went wrong. Please try again later."}]}`)
 	if rec := do(h, http.MethodPost, "/get_contacts", `{`+auth+`}`); rec.Code != 500 || !strings.Contains(rec.Body.String(), "Something went wrong") {
@@ -160,6 +165,7 @@ func TestFaults(t *testing.T) {
 
 // TestJournal: the domain's requests and answers are kept, tokens masked.
 func TestJournal(t *testing.T) {
+	t.Parallel()
 	h := testModeServer(t)
 	post(t, h, "/insert_project", `{`+auth+`,"name":"Journal"}`)
 	do(h, http.MethodPost, "/insert_project", `{`+auth+`}`)
@@ -180,6 +186,7 @@ func TestJournal(t *testing.T) {
 
 // TestSnapshots: save, change, reset; a throw-away domain resets to empty.
 func TestSnapshots(t *testing.T) {
+	t.Parallel()
 	h := testModeServer(t)
 	post(t, h, "/_test/snapshot", `{"access_token":"{{access}}","name":"before"}`)
 	post(t, h, "/insert_project", `{`+auth+`,"name":"Depois"}`)
@@ -206,6 +213,7 @@ func TestSnapshots(t *testing.T) {
 // authorizes (with the rejected document's number; a denied one's is
 // spent); a refused payment leaves the charge open.
 func TestSimulatedAuthorityAndRefusal(t *testing.T) {
+	t.Parallel()
 	h := testModeServer(t)
 	post(t, h, "/update_contact", withAddress)
 	id := orderWith(t, h)
@@ -255,6 +263,7 @@ func TestSimulatedAuthorityAndRefusal(t *testing.T) {
 // TestThrowAwayExpiry: a throw-away domain older than a day goes when a
 // new one is made.
 func TestThrowAwayExpiry(t *testing.T) {
+	t.Parallel()
 	now := fixedNow
 	base, ds := newTestServerAt(t, &now, Config{})
 	s, err := New(ds, base.system, Config{TestMode: true})
@@ -341,6 +350,7 @@ func seededScript(t *testing.T, seed uint64) []string {
 // tokens, record tokens, public tokens, BR Codes, webhook secrets and event
 // ids); another seed answers other tokens.
 func TestSeededRunsAreReproducible(t *testing.T) {
+	t.Parallel()
 	a, b, c := seededScript(t, 42), seededScript(t, 42), seededScript(t, 43)
 	if strings.Join(a, "\n") != strings.Join(b, "\n") {
 		for i := range a {
@@ -361,6 +371,7 @@ func TestSeededRunsAreReproducible(t *testing.T) {
 // another's snapshot holds its records under its own tokens; a reset to
 // empty keeps units, tokens and default categories and drops the rest.
 func TestDomainFromSnapshotAndResetEmpty(t *testing.T) {
+	t.Parallel()
 	now := fixedNow
 	s, _ := newTestServerAt(t, &now, Config{Version: "test", TestMode: true})
 	h := s.Handler()
@@ -417,6 +428,7 @@ func TestDomainFromSnapshotAndResetEmpty(t *testing.T) {
 // that pays an order's boleto; imported like a real bank's, it pays the
 // charge once, and nothing changes before it is imported.
 func TestBankReturnInTestMode(t *testing.T) {
+	t.Parallel()
 	h := testModeServer(t)
 	id := orderWith(t, h) // boleto through provider_a, 1500.00
 	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)

@@ -21,6 +21,7 @@ var (
 // sent_at): an integrator parses one format. estimated_payment_date is a
 // day, written as the spec's ISO 8601 timestamp of its midnight UTC.
 func TestOneTimestampFormat(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestModeServer(t)
 	h := s.Handler()
 	post(t, h, "/insert_webhook", `{`+auth+`,"url":"https://hooks.example.com/x","events":["*"]}`)

@@ -17,6 +17,7 @@ import (
 // again under the next free one and is authorized, instead of meeting the
 // same 539 at every try.
 func TestDuplicateNumberNeverLoops(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, a := rig.h, rig.a
 	// Number 1 of the unit's series 1 is another note's at the authority
@@ -43,6 +44,7 @@ func TestDuplicateNumberNeverLoops(t *testing.T) {
 // the sale's note: SEFAZ is asked for it by its key and its authorization
 // is the invoice, under its number; nothing else is sent.
 func TestDuplicateOfTheSaleIsAdopted(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, a := rig.h, rig.a
 	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
@@ -79,6 +81,7 @@ func TestDuplicateOfTheSaleIsAdopted(t *testing.T) {
 // question otherwise (656 asked too often) leaves the note held, nothing
 // sent again.
 func TestAskedBeforeSendingAgain(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, a := rig.h, rig.a
 	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
@@ -104,6 +107,7 @@ func TestAskedBeforeSendingAgain(t *testing.T) {
 // PENDING, and the next call asks SEFAZ for the note by its key and takes
 // the authorization it gave meanwhile: one note.
 func TestVerdictWait(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	rig.inv.VerdictWait = 100 * time.Millisecond
 	slow := make(chan struct{})
@@ -136,6 +140,7 @@ func TestVerdictWait(t *testing.T) {
 // for a moment) is no rejection: the NF-e waits, PENDING, and goes once
 // the service is back; an NFC-e is issued offline.
 func TestStoppedServiceIsNoVerdict(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, a := rig.h, rig.a
 	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
@@ -158,6 +163,7 @@ func TestStoppedServiceIsNoVerdict(t *testing.T) {
 // nothing while the authorizer is not in operation (107); once it is, the
 // note goes.
 func TestStoppedAuthorizerAskedBeforeSending(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, a := rig.h, rig.a
 	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
@@ -181,6 +187,7 @@ func TestStoppedAuthorizerAskedBeforeSending(t *testing.T) {
 // asks (here /generate_nf again), timed by the real clock: nothing is
 // sent to it nor asked of it within the hour; after it, the note goes.
 func TestBusyAuthorityLeftAloneForAnHour(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, a, later := rig.h, rig.a, rig.real.Advance
 	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
@@ -207,6 +214,7 @@ func TestBusyAuthorityLeftAloneForAnHour(t *testing.T) {
 // asks for it by its key and takes its authorization; nothing of the
 // answer reaches the firm's answer.
 func TestHostileAnswerLeavesThePending(t *testing.T) {
+	t.Parallel()
 	env := func(body string) []byte {
 		return []byte(`<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://www.w3.org/2003/05/soap-envelope"><soap:Body>` +
 			`<nfeResultMsg xmlns="http://www.portalfiscal.inf.br/nfe/wsdl/NFeAutorizacao4">` + body + `</nfeResultMsg></soap:Body></soap:Envelope>`)
@@ -245,6 +253,7 @@ func TestHostileAnswerLeavesThePending(t *testing.T) {
 // environment asks after "nothing new"; with InboxOff (--inbox-poll 0)
 // nothing is fetched.
 func TestInboxPoll(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	a := rig.a
 	fetches := func() int {
@@ -286,6 +295,7 @@ func TestInboxPoll(t *testing.T) {
 // national environment's 573 (the event registered already) is its
 // registration.
 func TestManifestationLostReply(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, a := rig.h, rig.a
 	if err := knowSample(a); err != nil {

@@ -24,6 +24,7 @@ import (
 // the invoice's XML; /cancel_nf has the system register the cancellation
 // event e101101 first.
 func TestNationalNFSeIssued(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, n := rig.h, rig.n
 	id := post(t, h, "/insert_sales_order", nationalOrder)["data"].(map[string]any)["id"].(string)
@@ -96,6 +97,7 @@ func TestNationalNFSeIssued(t *testing.T) {
 // next one asks the system for the DPS (GET /dps) and takes the note it
 // issued (GET /nfse): one note for the sale.
 func TestNationalNFSeLostAnswer(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, n := rig.h, rig.n
 	id := post(t, h, "/insert_sales_order", nationalOrder)["data"].(map[string]any)["id"].(string)
@@ -131,6 +133,7 @@ func TestNationalNFSeLostAnswer(t *testing.T) {
 // order decides: an nfsen order goes to the national system whatever the
 // unit records of its city.
 func TestNationalNFSeRefusals(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, n := rig.h, rig.n
 	id := post(t, h, "/insert_sales_order", nationalOrder)["data"].(map[string]any)["id"].(string)
@@ -174,6 +177,7 @@ func TestNationalNFSeRefusals(t *testing.T) {
 // of another key) leaves the invoice PENDING; the next issue asks the
 // system for the DPS and takes the note it issued: one note for the sale.
 func TestNationalNFSeHostileAnswers(t *testing.T) {
+	t.Parallel()
 	field := func(body []byte, name string, change func(string) string) []byte {
 		var m map[string]any
 		json.Unmarshal(body, &m)
@@ -227,6 +231,7 @@ func TestNationalNFSeHostileAnswers(t *testing.T) {
 // one note. The system's refusal is a 422 with its codes; an NF-e is not
 // replaced.
 func TestNationalNFSeReplaced(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, n := rig.h, rig.n
 	id := post(t, h, "/insert_sales_order", nationalOrder)["data"].(map[string]any)["id"].(string)
@@ -305,6 +310,7 @@ func invoiceEventsOfKey(t *testing.T, rig transmissionRig, key string) []store.I
 // answer is 502, and the transmissions loop sends it again: the system's
 // "cancelled already" and its event make it recorded, once.
 func TestNationalNFSeCancellationLost(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, n := rig.h, rig.n
 	cancel := func(id string) *httptest.ResponseRecorder {

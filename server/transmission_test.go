@@ -113,6 +113,7 @@ func transmissionServer(t *testing.T) (http.Handler, *local.Authority) {
 // with tpAmb 1 to the production address of its authorizer; a
 // homologation authority refuses it (252), and nothing is authorized.
 func TestTransmissionEnvironment(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, a, ds := rig.h, rig.a, rig.ds
 	db, release, err := ds.Acquire(context.Background(), "acme")
@@ -146,6 +147,7 @@ func TestTransmissionEnvironment(t *testing.T) {
 // authorization: one note for the sale, the protocol in the served
 // nfeProc, and the next order takes the next number.
 func TestTransmissionLostAnswer(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, a := rig.h, rig.a
 	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
@@ -228,6 +230,7 @@ func TestTransmissionLostAnswer(t *testing.T) {
 // an unreachable SEFAZ leaves the note PENDING; a denial (301) spends the
 // number, keeps SEFAZ's protocol and is never sent again.
 func TestTransmissionRefusals(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, a := rig.h, rig.a
 	post(t, h, "/insert_webhook", `{`+auth+`,"url":"https://hooks.example/fincom","secret":"s3cret","events":["invoice.*"]}`)
@@ -291,6 +294,7 @@ func TestTransmissionRefusals(t *testing.T) {
 // authorized; a cancellation SEFAZ refuses is 422 with a fixed text and
 // SEFAZ's code and text in details, which the portal's page says.
 func TestTransmissionCancel(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, a := rig.h, rig.a
 	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
@@ -363,6 +367,7 @@ func TestTransmissionCancel(t *testing.T) {
 // then the retry job asks SEFAZ for it and stores the authorization it
 // finds; a restart in between changes nothing (the note is in the file).
 func TestTransmissionRetryJob(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h, a := rig.h, rig.a
 	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
@@ -456,6 +461,7 @@ func issuing(a *local.Authority) []string {
 // says where it stands: pending, then registered with AN's protocol; a
 // second event is sent in turn.
 func TestManifestationSent(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	h := rig.h
 	if err := knowSample(rig.a); err != nil {
@@ -523,6 +529,7 @@ func TestManifestationSent(t *testing.T) {
 // when the order's customer changed since: the served nfeProc holds the
 // note SEFAZ authorized, whose digest its protocol carries.
 func TestTransmissionSendsTheSameNote(t *testing.T) {
+	t.Parallel()
 	h, a := transmissionServer(t)
 	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
 	a.DropReplies(1)
@@ -544,6 +551,7 @@ func TestTransmissionSendsTheSameNote(t *testing.T) {
 // answers finds it on restart and asks for it instead of sending a second
 // note; once authorized it is no longer held.
 func TestTransmissionRecordedBeforeSending(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	id := post(t, rig.h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
 	held := func() []store.HeldTransmission {
@@ -591,6 +599,7 @@ func TestTransmissionRecordedBeforeSending(t *testing.T) {
 // only as a summary (resNFe) gets the unit's ciência at once, signed with
 // its certificate, so that a later fetch brings it whole.
 func TestCienciaForSummaries(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	rig.a.Summaries = []string{purchaseKey}
 	r := &jobs.Runner{Domains: rig.ds, Log: slog.New(slog.DiscardHandler), Billing: rig.bill}
@@ -628,6 +637,7 @@ func TestCienciaForSummaries(t *testing.T) {
 // TestPortalInbox: the staff portal's inbox page says a summary as such,
 // the note's situation and where its manifestation stands.
 func TestPortalInbox(t *testing.T) {
+	t.Parallel()
 	rig := newTransmissionRig(t)
 	rig.a.Summaries = []string{purchaseKey}
 	if err := fiscalPass(t, rig); err != nil {

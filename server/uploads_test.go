@@ -54,6 +54,7 @@ func spills(t *testing.T, dir string) []string {
 // answered, refused, or cut off by its client, leaves a file behind in
 // the temporary directory.
 func TestUploadsLeaveNoFiles(t *testing.T) {
+	// Runs alone (not parallel): it sets TMPDIR for the process and looks for files spilled there.
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	s, _ := newTestServer(t)
@@ -103,6 +104,7 @@ func TestUploadsLeaveNoFiles(t *testing.T) {
 // at once hold no more than the upload budget (here 48 MiB) of bodies in
 // memory; each is answered.
 func TestConcurrentUploadsStayInBudget(t *testing.T) {
+	// Runs alone (not parallel): it measures the process's heap (and sets its GC percent).
 	defer debug.SetGCPercent(debug.SetGCPercent(20)) // garbage would blur the measure
 	now := fixedNow
 	const budget = 48 << 20
@@ -163,6 +165,7 @@ func TestConcurrentUploadsStayInBudget(t *testing.T) {
 // its form's token or without, over the limit, or to a sign-in form that
 // takes no file, leaves a file in the temporary directory.
 func TestPortalUploadsLeaveNoFiles(t *testing.T) {
+	// Runs alone (not parallel): it sets TMPDIR for the process and looks for files spilled there.
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	s, ds := newTestServer(t)

@@ -23,6 +23,7 @@ import (
 // TestWebhooks: events are queued with the change, delivered signed, and a
 // failing endpoint is retried without ever failing a request.
 func TestWebhooks(t *testing.T) {
+	t.Parallel()
 	now := fixedNow
 	s, ds := newTestServerAt(t, &now, Config{PublicURL: "https://fincom.test", WebhookAllowPrivate: true})
 	h := s.Handler()
@@ -95,6 +96,7 @@ func TestWebhooks(t *testing.T) {
 // TestAudit: writes are recorded with the token that made them and the
 // record they changed or made; reads are not.
 func TestAudit(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	made := post(t, h, "/insert_project", `{`+auth+`,"name":"Auditado"}`)["token"]
@@ -118,6 +120,7 @@ func TestAudit(t *testing.T) {
 // TestWebhookActive: the listing shows a unit's webhooks (never their
 // secret); a disabled webhook is sent no events until it is enabled again.
 func TestWebhookActive(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	tok := post(t, h, "/insert_webhook", `{`+auth+`,"url":"https://hooks.example/fincom","secret":"s3cret","events":["sales_order.created"]}`)["data"].(map[string]any)["token"].(string)
@@ -148,6 +151,7 @@ func TestWebhookActive(t *testing.T) {
 // the route table (write), and its change reaches the audit log
 // (discarding a screening, whose name says nothing of a change, too).
 func TestEveryChangeIsAudited(t *testing.T) {
+	t.Parallel()
 	s, _ := newTestServer(t)
 	h := s.Handler()
 	rec := doMultipart(h, "/insert_screening", `{`+auth+`}`, map[string][]byte{"boleto.pdf": testFile(t, "boleto.pdf")})
@@ -177,6 +181,7 @@ func TestEveryChangeIsAudited(t *testing.T) {
 // TestWebhookEventsDocumented: the events the document lists for a
 // delivery are exactly the ones a webhook may subscribe to.
 func TestWebhookEventsDocumented(t *testing.T) {
+	t.Parallel()
 	found := 0
 	for _, typ := range []reflect.Type{reflect.TypeFor[store.Event](), reflect.TypeFor[store.Delivery]()} {
 		for i := 0; i < typ.NumField(); i++ {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"fincom/server/needs"
+
 	"github.com/shopspring/decimal"
 )
 
@@ -83,13 +85,7 @@ func TestQRPNG(t *testing.T) {
 // TestQRDecodes reads the QR code back with zbarimg (Debian's zbar-tools),
 // a reader that knows nothing of fincom.
 func TestQRDecodes(t *testing.T) {
-	zbar, err := exec.LookPath("zbarimg")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("zbarimg is not installed (.ci/run installs zbar-tools)")
-		}
-		t.Skip("zbarimg not installed")
-	}
+	zbar := needs.Tool(t, "zbarimg", needs.PDFToolsInstall)
 	b, err := QRPNG(manual, 320)
 	if err != nil {
 		t.Fatal(err)

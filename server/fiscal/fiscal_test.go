@@ -15,6 +15,7 @@ import (
 	"fincom/server/brdoc"
 	"fincom/server/certs"
 	"fincom/server/docread"
+	"fincom/server/needs"
 )
 
 func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
@@ -98,12 +99,7 @@ func issue(t *testing.T, inv Invoice, c certs.Certificate) (string, Authorizatio
 // would; it fails the test on any message.
 func xmllint(t *testing.T, schema string, doc []byte) {
 	t.Helper()
-	if _, err := exec.LookPath("xmllint"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("xmllint is not installed (.ci/run installs libxml2-utils)")
-		}
-		t.Skip("xmllint not installed")
-	}
+	needs.Tool(t, "xmllint", needs.XmllintInstall)
 	path := filepath.Join(t.TempDir(), "doc.xml")
 	os.WriteFile(path, doc, 0o600)
 	out, err := exec.Command("xmllint", "--noout", "--schema", filepath.Join("schemas", schema), path).CombinedOutput()
@@ -116,12 +112,7 @@ func xmllint(t *testing.T, schema string, doc []byte) {
 // elements named by an Id attribute being infNFe, infDPS and infNFSe.
 func xmlsec(t *testing.T, doc []byte, node string) {
 	t.Helper()
-	if _, err := exec.LookPath("xmlsec1"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("xmlsec1 is not installed (.ci/run installs xmlsec1)")
-		}
-		t.Skip("xmlsec1 not installed")
-	}
+	needs.Tool(t, "xmlsec1", needs.Xmlsec1Install)
 	path := filepath.Join(t.TempDir(), "doc.xml")
 	os.WriteFile(path, doc, 0o600)
 	// Test certificates are self-signed: --insecure skips the chain, not
@@ -188,12 +179,7 @@ func xmllintVerdict(t *testing.T, schema string, doc []byte) bool {
 // the simulated authority's) gives xmllint's verdict on every issued
 // document and on each broken on purpose.
 func TestAgreesWithXmllint(t *testing.T) {
-	if _, err := exec.LookPath("xmllint"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("xmllint is not installed")
-		}
-		t.Skip("xmllint not installed")
-	}
+	needs.Tool(t, "xmllint", needs.XmllintInstall)
 	c, _ := certs.TestCertificate("Acme Comércio Ltda", "11222333000181", issued)
 	type doc struct {
 		root, schema string

@@ -21,6 +21,7 @@ import (
 	"fincom/server/fiscal"
 	"fincom/server/fiscal/nfsen/local"
 	"fincom/server/fiscal/sefaz"
+	"fincom/server/needs"
 )
 
 // localSystem is the national system of fincom's own on loopback with
@@ -221,14 +222,8 @@ func mustPack(t *testing.T, doc []byte) string {
 // nothing of fincom.
 func judge(t *testing.T, schema string, doc []byte, id, inner string) {
 	t.Helper()
-	for _, tool := range []string{"xmllint", "xmlsec1"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not installed", tool)
-			}
-			t.Skipf("%s not installed", tool)
-		}
-	}
+	needs.Tool(t, "xmllint", needs.XmllintInstall)
+	needs.Tool(t, "xmlsec1", needs.Xmlsec1Install)
 	dir := t.TempDir()
 	file := filepath.Join(dir, "doc.xml")
 	if err := os.WriteFile(file, doc, 0o600); err != nil {

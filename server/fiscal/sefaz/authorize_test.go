@@ -18,6 +18,7 @@ import (
 	"fincom/server/certs"
 	"fincom/server/fiscal"
 	"fincom/server/fiscal/sefaz/local"
+	"fincom/server/needs"
 )
 
 // localSEFAZ is fincom's own SEFAZ on loopback with mutual TLS, and a
@@ -249,12 +250,7 @@ func TestAuthorizeRefusals(t *testing.T) {
 // xmlsec verifies the signature at the XPath node with xmlsec1.
 func xmlsec(t *testing.T, doc []byte, node string) {
 	t.Helper()
-	if _, err := exec.LookPath("xmlsec1"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("xmlsec1 is not installed (.ci/run installs xmlsec1)")
-		}
-		t.Skip("xmlsec1 not installed")
-	}
+	needs.Tool(t, "xmlsec1", needs.Xmlsec1Install)
 	path := filepath.Join(t.TempDir(), "doc.xml")
 	os.WriteFile(path, doc, 0o600)
 	out, err := exec.Command("xmlsec1", "--verify", "--insecure", "--id-attr:Id", "infNFe", "--id-attr:Id", "infEvento",

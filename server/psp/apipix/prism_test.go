@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"fincom/server/certs"
+	"fincom/server/needs"
 	"fincom/server/psp"
 	"fincom/server/psp/apipix"
 )
@@ -41,12 +42,10 @@ import (
 // would take /cobv/{txid}'s GET. Prism serves no token URL (the API Pix
 // leaves OAuth to each PSP): a loopback one stands in for it.
 func TestClientAgainstPrism(t *testing.T) {
+	needs.Outside(t)
 	bin := os.Getenv("FINCOM_PRISM")
 	if bin == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("FINCOM_PRISM is not set: .ci/run installs Prism (.ci/prism) and names it")
-		}
-		t.Skip("FINCOM_PRISM is not set (cd .ci/prism && npm install; FINCOM_PRISM=.ci/prism/node_modules/.bin/prism)")
+		needs.Missing(t, "Stoplight Prism is not named (FINCOM_PRISM)", needs.PrismInstall)
 	}
 	doc, err := apipix.Spec()
 	if err != nil {
