@@ -239,7 +239,7 @@ func TestCLIEndToEnd(t *testing.T) {
 	go func() { done <- root.ExecuteContext(ctx) }()
 	var base string
 	re := regexp.MustCompile(`listening on (http://\S+)`)
-	for i := 0; i < 200 && base == ""; i++ {
+	for i := 0; i < 1500 && base == ""; i++ {
 		if m := re.FindStringSubmatch(out.String()); m != nil {
 			base = m[1]
 		}
@@ -408,7 +408,7 @@ func TestServeSaysTestMode(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- root.ExecuteContext(ctx) }()
-	for i := 0; i < 200 && !strings.Contains(out.String(), "listening on"); i++ {
+	for i := 0; i < 1500 && !strings.Contains(out.String(), "listening on"); i++ {
 		time.Sleep(10 * time.Millisecond)
 	}
 	cancel()
@@ -516,7 +516,7 @@ func TestShutdownDelivers(t *testing.T) {
 	go func() { done <- root.ExecuteContext(ctx) }()
 	addr := regexp.MustCompile(`listening on (http://[0-9.:]+)`)
 	var base string
-	for i := 0; i < 500 && base == ""; i++ {
+	for i := 0; i < 1500 && base == ""; i++ {
 		if m := addr.FindStringSubmatch(out.String()); m != nil {
 			base = m[1] + "/api/v1"
 		} else {

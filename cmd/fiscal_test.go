@@ -248,7 +248,7 @@ func TestUnitFiscalProfileAndCertificate(t *testing.T) {
 	lctx, lcancel := context.WithCancel(context.Background())
 	ldone := make(chan error, 1)
 	go func() { ldone <- lroot.ExecuteContext(lctx) }()
-	for i := 0; i < 200 && !strings.Contains(lout.String(), "local authority on"); i++ {
+	for i := 0; i < 1500 && !strings.Contains(lout.String(), "local authority on"); i++ {
 		time.Sleep(10 * time.Millisecond)
 	}
 	local := jsonOut(t, cli(t, schema, data, "fiscal", "status", "acme", unit, "--fiscal-endpoints", filepath.Join(dir, "endpoints.json"),

@@ -122,7 +122,7 @@ func TestServePaidThroughAPSPItHasNeverSeen(t *testing.T) {
 
 	// Its webhook registered, by the server's poll.
 	var hook string
-	for i := 0; i < 300 && hook == ""; i++ {
+	for i := 0; i < 1500 && hook == ""; i++ {
 		hook = p.Webhook("11222333000181")
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -146,7 +146,7 @@ func TestServePaidThroughAPSPItHasNeverSeen(t *testing.T) {
 
 	missed, c := charge()
 	p.Pay(c["pix_txid"].(string), "350.00", time.Now())
-	for i := 0; i < 300 && status(missed) != "PAID"; i++ {
+	for i := 0; i < 1500 && status(missed) != "PAID"; i++ {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if status(missed) != "PAID" {

@@ -271,6 +271,11 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if err != nil {
 		return err
 	}
+	// The API's document is drawn now: a server whose document cannot be
+	// drawn does not start.
+	if _, _, err := srv.Docs(); err != nil {
+		return err
+	}
 	nofile := raiseNoFile()
 	limits := server.ConnLimitsFor(nofile, a.maxOpen)
 	if o.maxConns > 0 {

@@ -134,7 +134,7 @@ func TestServeTransmitsToAnAuthorityItHasNeverSeen(t *testing.T) {
 	ldone := make(chan error, 1)
 	go func() { ldone <- lroot.ExecuteContext(lctx) }()
 	defer func() { lcancel(); <-ldone }()
-	for i := 0; i < 200 && !strings.Contains(lout.String(), "local authority on"); i++ {
+	for i := 0; i < 1500 && !strings.Contains(lout.String(), "local authority on"); i++ {
 		time.Sleep(10 * time.Millisecond)
 	}
 

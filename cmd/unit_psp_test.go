@@ -103,7 +103,7 @@ func TestUnitPSP(t *testing.T) {
 	defer func() { lcancel(); <-ldone }()
 	var base string
 	re := regexp.MustCompile(`local PSP on (https://\S+):`)
-	for i := 0; i < 200 && base == ""; i++ {
+	for i := 0; i < 1500 && base == ""; i++ {
 		if m := re.FindStringSubmatch(lout.String()); m != nil {
 			base = m[1]
 		}

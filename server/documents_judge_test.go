@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -34,6 +35,13 @@ import (
 func testServices(o ServiceOptions) (*billing.Service, *invoicing.Service, error) {
 	if o.Keyring == nil {
 		o.Keyring = testKeys
+	}
+	if o.Render == nil {
+		r, err := testRender()
+		if err != nil {
+			return nil, nil, err
+		}
+		o.Render = r
 	}
 	if !o.TestCertificates && o.Fiscal == nil {
 		a := &local.Authority{}
@@ -179,7 +187,18 @@ func judgeDocuments(whole bool) string {
 		return err.Error()
 	}
 	defer os.RemoveAll(dir)
+	// Each schema is read once for all its documents (xmllint takes many
+	// files), and the signatures are verified a few at a time.
 	var report []string
+	var mu sync.Mutex
+	failed := func(line string) {
+		mu.Lock()
+		report = append(report, line)
+		mu.Unlock()
+	}
+	bySchema := map[string][]string{}
+	type signature struct{ path, node string }
+	var signatures []signature
 	seen := 0
 	for i, doc := range judged.docs {
 		var schema string
@@ -211,18 +230,49 @@ func judgeDocuments(whole bool) string {
 		if err := os.WriteFile(path, doc, 0o600); err != nil {
 			return err.Error()
 		}
-		out, err := exec.Command("xmllint", "--noout", "--schema", filepath.Join("fiscal", "schemas", schema), path).CombinedOutput()
-		if err != nil || strings.TrimSpace(string(out)) != path+" validates" {
-			report = append(report, strings.TrimSpace(string(out)))
-		}
+		bySchema[schema] = append(bySchema[schema], path)
 		for _, node := range sigs {
-			out, err := exec.Command("xmlsec1", "--verify", "--insecure", "--id-attr:Id", "infNFe", "--id-attr:Id", "infDPS",
-				"--id-attr:Id", "infNFSe", "--id-attr:Id", "infEvento", "--id-attr:Id", "infPedReg", "--node-xpath", node, path).CombinedOutput()
-			if err != nil {
-				report = append(report, fmt.Sprintf("%s %s: %s", path, node, lastLine(string(out))))
+			signatures = append(signatures, signature{path, node})
+		}
+	}
+	work := make(chan func())
+	var wg sync.WaitGroup
+	for range max(runtime.GOMAXPROCS(0), 2) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for f := range work {
+				f()
+			}
+		}()
+	}
+	for schema, paths := range bySchema {
+		work <- func() {
+			out, _ := exec.Command("xmllint", append([]string{"--noout", "--schema", filepath.Join("fiscal", "schemas", schema)}, paths...)...).CombinedOutput()
+			valid := map[string]bool{}
+			for _, l := range strings.Split(string(out), "\n") {
+				if p, ok := strings.CutSuffix(strings.TrimSpace(l), " validates"); ok {
+					valid[p] = true
+				}
+			}
+			for _, p := range paths {
+				if !valid[p] {
+					failed(p + " (" + schema + "): " + strings.TrimSpace(string(out)))
+				}
 			}
 		}
 	}
+	for _, sig := range signatures {
+		work <- func() {
+			out, err := exec.Command("xmlsec1", "--verify", "--insecure", "--id-attr:Id", "infNFe", "--id-attr:Id", "infDPS",
+				"--id-attr:Id", "infNFSe", "--id-attr:Id", "infEvento", "--id-attr:Id", "infPedReg", "--node-xpath", sig.node, sig.path).CombinedOutput()
+			if err != nil {
+				failed(fmt.Sprintf("%s %s: %s", sig.path, sig.node, lastLine(string(out))))
+			}
+		}
+	}
+	close(work)
+	wg.Wait()
 	if whole && seen == 0 {
 		report = append(report, "no NF-e or national NFS-e was judged")
 	}

@@ -63,7 +63,7 @@ func TestOpenAPIRoutes(t *testing.T) {
 		var doc struct {
 			Paths map[string]map[string]json.RawMessage `json:"paths"`
 		}
-		if err := json.Unmarshal(s.openapi, &doc); err != nil {
+		if err := json.Unmarshal(openapiOf(t, s), &doc); err != nil {
 			t.Fatal(err)
 		}
 		documented := map[string]bool{}
@@ -124,7 +124,7 @@ func TestContractCatchesMismatches(t *testing.T) {
 		rec.Header().Set("Content-Type", "application/json; charset=utf-8")
 		rec.WriteHeader(c.status)
 		rec.WriteString(c.body)
-		got := !violates(func() { checkContract(http.MethodPost, web.Prefix+c.path, nil, rec) })
+		got := !violated(http.MethodPost, web.Prefix+c.path, nil, rec)
 		if got != c.ok {
 			t.Errorf("%s %d %s: valid = %v, want %v", c.path, c.status, c.body, got, c.ok)
 		}
@@ -154,7 +154,7 @@ func TestContractCatchesUnlistedTexts(t *testing.T) {
 		rec.WriteHeader(c.status)
 		raw, _ := json.Marshal(map[string]any{"success": false, "error": c.text})
 		rec.Write(raw)
-		got := !violates(func() { checkContract(http.MethodPost, web.Prefix+"/insert_contact", nil, rec) })
+		got := !violated(http.MethodPost, web.Prefix+"/insert_contact", nil, rec)
 		if got != c.ok {
 			t.Errorf("%d %q: valid = %v, want %v", c.status, c.text, got, c.ok)
 		}
@@ -180,26 +180,17 @@ func TestContractCatchesStrictRequests(t *testing.T) {
 		rec.Header().Set("Content-Type", "application/json; charset=utf-8")
 		rec.WriteHeader(http.StatusOK)
 		rec.WriteString(ok)
-		got := !violates(func() { checkContract(http.MethodPost, web.Prefix+"/insert_contact", []byte(c.body), rec) })
+		got := !violated(http.MethodPost, web.Prefix+"/insert_contact", []byte(c.body), rec)
 		if got != c.valid {
 			t.Errorf("%s: valid = %v, want %v", c.body, got, c.valid)
 		}
 	}
 }
 
-// violates reports whether check adds a contract violation, and takes
-// it back: the tests that prove the check can fail.
-func violates(check func()) bool {
-	contract.once.Do(loadContract)
-	contract.mu.Lock()
-	before := len(contract.violations)
-	contract.mu.Unlock()
-	check()
-	contract.mu.Lock()
-	defer contract.mu.Unlock()
-	added := len(contract.violations) > before
-	contract.violations = contract.violations[:before]
-	return added
+// violated reports whether the contract check finds a violation in an
+// answer, without recording it: the tests that prove the check can fail.
+func violated(method, path string, reqBody []byte, rec *httptest.ResponseRecorder) bool {
+	return len(judgeAnswer(method, path, reqBody, rec).violations) > 0
 }
 
 // contract validates every answer the tests' do and doMultipart get against
@@ -265,7 +256,47 @@ func jsonPointerEscape(s string) string {
 // the request (2xx), the request too: a document stricter than the server
 // would make validating proxies and typed clients refuse what works.
 func checkContract(method, path string, reqBody []byte, rec *httptest.ResponseRecorder) {
+	j := judgeAnswer(method, path, reqBody, rec)
+	contract.mu.Lock()
+	defer contract.mu.Unlock()
+	if j.checked {
+		contract.checked++
+	}
+	if j.ranged != "" {
+		contract.ranged[j.ranged] = rec.Body.String()
+	}
+	contract.violations = append(contract.violations, j.violations...)
+}
+
+// judgment is what the contract check found of one answer.
+type judgment struct {
+	checked    bool     // the answer is of a documented operation
+	ranged     string   // "METHOD /path status" of a status listed only by its range
+	violations []string // what breaks the document
+}
+
+// schemaAt is the compiled schema at ptr (compiled once; the compiler is
+// not safe for concurrent use, a compiled schema is).
+func schemaAt(ptr string) (*jsonschema.Schema, error) {
+	contract.mu.Lock()
+	defer contract.mu.Unlock()
+	if sch := contract.schemas[ptr]; sch != nil {
+		return sch, nil
+	}
+	sch, err := contract.compiler.Compile(ptr)
+	if err == nil {
+		contract.schemas[ptr] = sch
+	}
+	return sch, err
+}
+
+// judgeAnswer holds an answer (and, when it succeeded, its request) to the
+// document; the tests run in parallel, so it records nothing itself.
+func judgeAnswer(method, path string, reqBody []byte, rec *httptest.ResponseRecorder) (j judgment) {
 	contract.once.Do(loadContract)
+	if contract.err != nil {
+		return j
+	}
 	media, _, _ := mime.ParseMediaType(rec.Header().Get("Content-Type"))
 	route := strings.TrimPrefix(path, web.Prefix)
 	docPath := ""
@@ -278,7 +309,7 @@ func checkContract(method, path string, reqBody []byte, rec *httptest.ResponseRe
 	if _, ok := contract.paths[docPath][op]; !ok || *update {
 		// Not a route ("route not found", "method not allowed"), or the
 		// document is being rewritten.
-		return
+		return j
 	}
 	ops := contract.paths[docPath]
 	status := fmt.Sprint(rec.Code)
@@ -287,45 +318,37 @@ func checkContract(method, path string, reqBody []byte, rec *httptest.ResponseRe
 		status, ranged = status[:1]+"XX", true
 	}
 	resp, ok := ops[op].Responses[status]
-	contract.mu.Lock()
-	defer contract.mu.Unlock()
-	if contract.err != nil {
-		return
-	}
-	contract.checked++
+	j.checked = true
+	violation := func(format string, a ...any) { j.violations = append(j.violations, fmt.Sprintf(format, a...)) }
 	if ranged && rec.Code != http.StatusInternalServerError {
 		// Every status a route answers is listed, with its texts; only
 		// the 500 is the 5XX range's (its text the route's own).
-		contract.ranged[fmt.Sprintf("%s %s %d", method, docPath, rec.Code)] = rec.Body.String()
+		j.ranged = fmt.Sprintf("%s %s %d", method, docPath, rec.Code)
 	}
 	if !ok {
-		contract.violations = append(contract.violations, fmt.Sprintf("%s %s: status %d is not documented", method, route, rec.Code))
-		return
+		violation("%s %s: status %d is not documented", method, route, rec.Code)
+		return j
 	}
 	if media == "" && rec.Body.Len() == 0 {
-		return
+		return j
 	}
 	if media != "application/json" {
 		// A page, a file or a document: its status and type are the
 		// document's.
 		if _, listed := resp.Content[media]; !listed && rec.Code != http.StatusNoContent && rec.Code != http.StatusNotModified {
-			contract.violations = append(contract.violations, fmt.Sprintf("%s %s: status %d answers %s, which the document does not list", method, route, rec.Code, media))
+			violation("%s %s: status %d answers %s, which the document does not list", method, route, rec.Code, media)
 		}
-		return
+		return j
 	}
 	if resp.Content["application/json"] == nil {
-		contract.violations = append(contract.violations, fmt.Sprintf("%s %s: status %d is not documented as JSON", method, route, rec.Code))
-		return
+		violation("%s %s: status %d is not documented as JSON", method, route, rec.Code)
+		return j
 	}
 	ptr := "file:///openapi.json#/paths/" + jsonPointerEscape(docPath) + "/" + op + "/responses/" + status + "/content/application~1json/schema"
-	sch := contract.schemas[ptr]
-	if sch == nil {
-		var err error
-		if sch, err = contract.compiler.Compile(ptr); err != nil {
-			contract.violations = append(contract.violations, fmt.Sprintf("%s %s: compile %s: %v", method, route, ptr, err))
-			return
-		}
-		contract.schemas[ptr] = sch
+	sch, err := schemaAt(ptr)
+	if err != nil {
+		violation("%s %s: compile %s: %v", method, route, ptr, err)
+		return j
 	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(rec.Body.Bytes()))
 	if err == nil {
@@ -336,7 +359,7 @@ func checkContract(method, path string, reqBody []byte, rec *httptest.ResponseRe
 		if len(body) > 400 {
 			body = body[:400] + "..."
 		}
-		contract.violations = append(contract.violations, fmt.Sprintf("%s %s %d: %v\nbody: %s", method, route, rec.Code, err, body))
+		violation("%s %s %d: %v\nbody: %s", method, route, rec.Code, err, body)
 	}
 	if rec.Code >= 400 && rec.Code != http.StatusInternalServerError && !ranged && !strings.Contains(rec.Body.String(), `"Route not found."`) {
 		// (A production server has no test routes: not a route.)
@@ -344,20 +367,17 @@ func checkContract(method, path string, reqBody []byte, rec *httptest.ResponseRe
 		if json.Unmarshal(rec.Body.Bytes(), &e) == nil {
 			text := e.Error + e.Message
 			if !slices.ContainsFunc(resp.Texts, func(listed string) bool { return textMatches(listed, text) }) {
-				contract.violations = append(contract.violations, fmt.Sprintf("%s %s %d: the text %q is not listed for the status", method, route, rec.Code, text))
+				violation("%s %s %d: the text %q is not listed for the status", method, route, rec.Code, text)
 			}
 		}
 	}
 	if rec.Code/100 != 2 || len(bytes.TrimSpace(reqBody)) == 0 || !json.Valid(reqBody) {
-		return
+		return j
 	}
 	ptr = "file:///openapi.json#/paths/" + jsonPointerEscape(docPath) + "/" + op + "/requestBody/content/application~1json/schema"
-	if sch = contract.schemas[ptr]; sch == nil {
-		if sch, err = contract.compiler.Compile(ptr); err != nil {
-			// The operation takes no JSON body (a GET).
-			return
-		}
-		contract.schemas[ptr] = sch
+	if sch, err = schemaAt(ptr); err != nil {
+		// The operation takes no JSON body (a GET).
+		return j
 	}
 	if inst, err = jsonschema.UnmarshalJSON(bytes.NewReader(canonicalNames(method, route, reqBody))); err == nil {
 		err = sch.Validate(inst)
@@ -367,8 +387,9 @@ func checkContract(method, path string, reqBody []byte, rec *httptest.ResponseRe
 		if len(body) > 400 {
 			body = body[:400] + "..."
 		}
-		contract.violations = append(contract.violations, fmt.Sprintf("%s %s accepted a request the document refuses: %v\nrequest: %s", method, route, err, body))
+		violation("%s %s accepted a request the document refuses: %v\nrequest: %s", method, route, err, body)
 	}
+	return j
 }
 
 // pathMatches reports whether a request's path is the document's path,
@@ -537,4 +558,14 @@ func TestTokenSourcesAreRoutes(t *testing.T) {
 			t.Errorf("%s: %s is no route", field, src)
 		}
 	}
+}
+
+// openapiOf is the server's OpenAPI document.
+func openapiOf(t testing.TB, s *Server) []byte {
+	t.Helper()
+	doc, _, err := s.Docs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return doc
 }

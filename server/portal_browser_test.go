@@ -304,7 +304,7 @@ func TestAPIDocsInBrowser(t *testing.T) {
 			OperationID string `json:"operationId"`
 		} `json:"paths"`
 	}
-	if err := json.Unmarshal(s.openapi, &doc); err != nil {
+	if err := json.Unmarshal(openapiOf(t, s), &doc); err != nil {
 		t.Fatal(err)
 	}
 	var ids []string

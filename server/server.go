@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/julienschmidt/httprouter"
@@ -78,6 +79,9 @@ type Config struct {
 	// mailer opens them with the same keys): the operator's Keyring, else
 	// one made for this process (LinkKeyring).
 	LinkKeys *certs.Keyring
+	// Render draws the pages and e-mails (nil: the embedded templates are
+	// parsed here); the services' may be shared.
+	Render *render.Renderer
 	// Replicas answers the replication of each file (serve --replicate);
 	// nil without.
 	Replicas interface {
@@ -112,9 +116,11 @@ type Server struct {
 	portal  *portal.Portal
 	test    *testmode.Mode // nil outside test mode
 	routes  []web.Route    // the API's, then test mode's
-	openapi []byte         // the OpenAPI document, built once from the routes
-	apiDocs []byte         // its HTML reference (GET /docs), drawn once from it
-	pageCSP string         // the pages' Content-Security-Policy
+	// docs answers the OpenAPI document, built once from the routes, and
+	// its HTML reference (GET /docs), drawn once from it: on the first
+	// ask (serve asks at start, so that a broken document stops it).
+	docs    func() (apiDocs, error)
+	pageCSP string // the pages' Content-Security-Policy
 }
 
 // NewServices builds the business services a server and the scheduler
@@ -122,7 +128,10 @@ type Server struct {
 // simulated authority, links and e-mails for a server reached at
 // PublicURL.
 func NewServices(o ServiceOptions) (*billing.Service, *invoicing.Service, error) {
-	rd, err := render.New()
+	rd, err := o.Render, error(nil)
+	if rd == nil {
+		rd, err = render.New()
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -198,6 +207,9 @@ func NewServices(o ServiceOptions) (*billing.Service, *invoicing.Service, error)
 type ServiceOptions struct {
 	PublicURL string
 	Log       *slog.Logger
+	// Render draws the pages and e-mails (nil: the embedded templates are
+	// parsed here); a server and its services may share one.
+	Render *render.Renderer
 	// CancelWindow is how long an invoice may be cancelled (24 h when 0).
 	CancelWindow time.Duration
 	// Keyring opens the sealed certificate keys and CSCs (serve
@@ -264,9 +276,16 @@ func New(domains *store.Domains, system *store.System, cfg Config) (*Server, err
 		}
 		cfg.Keyring = k
 	}
+	r := cfg.Render
+	if r == nil {
+		var err error
+		if r, err = render.New(); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.Billing == nil || cfg.Invoices == nil {
 		b, inv, err := NewServices(ServiceOptions{PublicURL: cfg.PublicURL, Log: cfg.Logger, Keyring: cfg.Keyring, TestCertificates: cfg.TestMode,
-			Clock: domains.DomainNow})
+			Clock: domains.DomainNow, Render: r})
 		if err != nil {
 			return nil, err
 		}
@@ -278,10 +297,6 @@ func New(domains *store.Domains, system *store.System, cfg Config) (*Server, err
 			return nil, err
 		}
 		cfg.LinkKeys = k
-	}
-	r, err := render.New()
-	if err != nil {
-		return nil, err
 	}
 	links := render.NewLinks(cfg.PublicURL)
 	// The public routes (the payment page's, the PSP's callbacks) share
@@ -305,13 +320,25 @@ func New(domains *store.Domains, system *store.System, cfg Config) (*Server, err
 		m.Hooks = s.test
 		s.routes = append(s.routes, s.test.TestRoutes()...)
 	}
-	if s.openapi, err = openapi.Document(s.routes); err != nil {
-		return nil, err
-	}
-	if s.apiDocs, err = openapi.Reference(r, s.openapi); err != nil {
-		return nil, err
-	}
+	s.docs = sync.OnceValues(func() (apiDocs, error) {
+		doc, err := openapi.Document(s.routes)
+		if err != nil {
+			return apiDocs{}, err
+		}
+		ref, err := openapi.Reference(r, doc)
+		return apiDocs{document: doc, reference: ref}, err
+	})
 	return s, nil
+}
+
+// apiDocs are the OpenAPI document and its HTML reference.
+type apiDocs struct{ document, reference []byte }
+
+// Docs answers the OpenAPI document and its HTML reference, drawing them
+// on the first ask.
+func (s *Server) Docs() (document, reference []byte, err error) {
+	d, err := s.docs()
+	return d.document, d.reference, err
 }
 
 // Handler returns the HTTP handler with every route registered.
@@ -354,13 +381,25 @@ func (s *Server) Handler() http.Handler {
 // serveAPIDocs answers GET /api/v1/docs: the reference, drawn on the
 // server from the document, with no script and nothing from elsewhere.
 func (s *Server) serveAPIDocs(w http.ResponseWriter, _ *http.Request, _ httprouter.Params) {
-	web.HtmlPage(http.StatusOK, s.apiDocs, s.pageCSP).Write(w)
+	_, ref, err := s.Docs()
+	if err != nil {
+		s.log.Error("the API reference", "err", err)
+		http.Error(w, "Internal server error.", http.StatusInternalServerError)
+		return
+	}
+	web.HtmlPage(http.StatusOK, ref, s.pageCSP).Write(w)
 }
 
 // serveOpenAPI answers GET /api/v1/openapi.json.
 func (s *Server) serveOpenAPI(w http.ResponseWriter, _ *http.Request, _ httprouter.Params) {
+	doc, _, err := s.Docs()
+	if err != nil {
+		s.log.Error("the OpenAPI document", "err", err)
+		http.Error(w, "Internal server error.", http.StatusInternalServerError)
+		return
+	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(http.StatusOK)
-	w.Write(s.openapi)
+	w.Write(doc)
 }

@@ -15,12 +15,14 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/shopspring/decimal"
 
+	"fincom/render"
 	"fincom/server/bank"
 	"fincom/server/billing"
 	"fincom/server/certs"
@@ -35,6 +37,10 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // fixedNow is the clock of every test: golden files hold.
 var fixedNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+// testRender is the tests' one parse of the embedded templates, which
+// their servers share as a server shares it with its services.
+var testRender = sync.OnceValues(render.New)
 
 // fixture is a prepared data directory, copied afresh for every scenario,
 // and the tokens it holds by name ({{name}} in scenario bodies).
@@ -295,6 +301,13 @@ func newTestServerIn(t testing.TB, dir string, now *time.Time, cfg Config) (*Ser
 	t.Helper()
 	if cfg.Keyring == nil {
 		cfg.Keyring = testKeys
+	}
+	if cfg.Render == nil {
+		r, err := testRender()
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Render = r
 	}
 	entries, err := os.ReadDir(fx.dir)
 	if err != nil {

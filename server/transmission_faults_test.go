@@ -123,7 +123,7 @@ func TestVerdictWait(t *testing.T) {
 		t.Fatalf("waited %v for the verdict", waited)
 	}
 	close(slow)
-	for i := 0; i < 100 && rig.a.Authorized() == 0; i++ {
+	for i := 0; i < 1000 && rig.a.Authorized() == 0; i++ {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if out := generateNF(t, rig.h, id, "AUTHORIZED"); out["number"] != 1.0 || rig.a.Authorized() != 1 {
