@@ -166,7 +166,12 @@ func (d *Domains) openFile(ctx context.Context, name string, fresh bool) (*DB, e
 	if err != nil {
 		return nil, err
 	}
-	db := &DB{Name: name, path: d.path(name), w: w, r: r, access: newAuthCache(), walOwned: d.opts.WALOwner, now: d.clockOf(name).now, id: d.opts.NewID, secret: NewSecret, rulebook: d.opts.Rules,
+	// Files are opened outside d.mu (other domains' requests go on), but
+	// the clocks' map is d.mu's.
+	d.mu.Lock()
+	clock := d.clockOf(name)
+	d.mu.Unlock()
+	db := &DB{Name: name, path: d.path(name), w: w, r: r, access: newAuthCache(), walOwned: d.opts.WALOwner, now: clock.now, id: d.opts.NewID, secret: NewSecret, rulebook: d.opts.Rules,
 		restartAt: restartFrames}
 	fail := func(err error) (*DB, error) {
 		r.Close()

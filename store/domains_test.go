@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -357,4 +358,49 @@ func newDomains(t *testing.T) *Domains {
 	}
 	t.Cleanup(func() { ds.Close() })
 	return ds
+}
+
+// TestDomainsOpenAtOnce: domains opened at the same moment (a server's
+// first requests, the scheduler's catch-up) each get their clock; the
+// clocks' map was written outside the lock that guards it, and a server
+// opening two files at once could die of a concurrent map write.
+func TestDomainsOpenAtOnce(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	opts := Options{Schema: testSchema(t)}
+	ds, err := OpenDomains(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 12
+	for i := range n {
+		if err := ds.Create(context.Background(), fmt.Sprintf("d%02d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ds.Close()
+	// A new process: no file open, no clock made.
+	ds, err = OpenDomains(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ds.Close()
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			db, release, err := ds.Acquire(context.Background(), fmt.Sprintf("d%02d", i))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			db.Now()
+			release()
+		}()
+	}
+	close(start)
+	wg.Wait()
 }
