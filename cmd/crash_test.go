@@ -42,8 +42,19 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(Execute(string(b)))
 	}
+	// The S3 servers' credentials (s3Server), which the SDK reads from
+	// the environment: set once for the whole process, as the tests run
+	// in parallel.
+	os.Setenv("AWS_ACCESS_KEY_ID", s3Access)
+	os.Setenv("AWS_SECRET_ACCESS_KEY", s3Secret)
+	// Most of these tests wait: on child servers, on SEFAZ's retry, on a
+	// replica's lag.
+	needs.Parallel(4)
 	os.Exit(needs.Run(m))
 }
+
+// The credentials of the tests' S3 servers.
+const s3Access, s3Secret = "fincom-test", "fincom-test-secret"
 
 // startChild serves data in a child process and answers its base URL.
 func startChild(t *testing.T, data string, env ...string) (*exec.Cmd, string) {

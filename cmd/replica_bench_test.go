@@ -22,7 +22,7 @@ import (
 // restoring the domain from the bucket alone takes. The README's
 // replication figures come from it.
 func BenchmarkReplica(b *testing.B) {
-	endpoint, _, _ := s3Server(b, false)
+	endpoint, _, _, _ := s3Server(b, false)
 	schema := schemaForTest(b)
 	data := b.TempDir()
 	cli(b, schema, data, "domain", "create", "acme", "--json")

@@ -27,10 +27,14 @@ import (
 
 // s3Server starts an S3-compatible server (versitygw, POSIX backend) on a
 // loopback port with the bucket "fincom", and answers its endpoint and the
-// directory it keeps objects in. Its binary is $FINCOM_VERSITYGW, else
+// directory it keeps objects in, and with TLS the file of the CA its
+// certificate is trusted by (to give as --ca-file). Its credentials are
+// the ones TestMain puts in the environment (the SDK reads them there,
+// and the tests run in parallel: the environment is the process's, set
+// once). Its binary is $FINCOM_VERSITYGW, else
 // versitygw on the PATH or in GOPATH/bin (.ci/run builds it from its Go
 // module); without one the test is skipped, except on CI.
-func s3Server(t testing.TB, withTLS bool) (endpoint, root string, stop func()) {
+func s3Server(t testing.TB, withTLS bool) (endpoint, root, ca string, stop func()) {
 	t.Helper()
 	bin := os.Getenv("FINCOM_VERSITYGW")
 	if bin == "" {
@@ -53,11 +57,11 @@ func s3Server(t testing.TB, withTLS bool) (endpoint, root string, stop func()) {
 	ln.Close()
 	root = t.TempDir()
 	os.Mkdir(filepath.Join(root, "fincom"), 0o755)
-	args := []string{"--access", "fincom-test", "--secret", "fincom-test-secret", "--port", addr}
+	args := []string{"--access", s3Access, "--secret", s3Secret, "--port", addr}
 	endpoint = "http://" + addr
 	if withTLS {
-		// Its certificate is trusted through FINCOM_CA_FILE (--ca-file)
-		// alone, beside whatever AWS_CA_BUNDLE the machine sets.
+		// Its certificate is trusted through --ca-file alone, beside
+		// whatever AWS_CA_BUNDLE the machine sets.
 		cert, err := certs.Loopback(time.Now())
 		if err != nil {
 			t.Fatal(err)
@@ -67,12 +71,12 @@ func s3Server(t testing.TB, withTLS bool) (endpoint, root string, stop func()) {
 			t.Fatal(err)
 		}
 		dir := t.TempDir()
-		ca, keyFile := filepath.Join(dir, "ca.pem"), filepath.Join(dir, "key.pem")
+		var keyFile string
+		ca, keyFile = filepath.Join(dir, "ca.pem"), filepath.Join(dir, "key.pem")
 		os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Leaf.Raw}), 0o600)
 		os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: key}), 0o600)
 		args = append(args, "--cert", ca, "--key", keyFile)
 		endpoint = "https://" + addr
-		t.Setenv("FINCOM_CA_FILE", ca)
 	}
 	gw := exec.Command(bin, append(args, "posix", root)...)
 	if err := gw.Start(); err != nil {
@@ -87,9 +91,7 @@ func s3Server(t testing.TB, withTLS bool) (endpoint, root string, stop func()) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Setenv("AWS_ACCESS_KEY_ID", "fincom-test")
-	t.Setenv("AWS_SECRET_ACCESS_KEY", "fincom-test-secret")
-	return endpoint, root, stop
+	return endpoint, root, ca, stop
 }
 
 // TestReplicaSurvivesTheMachine: a server replicating to a real S3 server
@@ -100,13 +102,14 @@ func s3Server(t testing.TB, withTLS bool) (endpoint, root string, stop func()) {
 // joins the bucket without a restart; with a replica key the bucket holds
 // nothing of the books in clear, and fincom restores it only with the key.
 func TestReplicaSurvivesTheMachine(t *testing.T) {
-	// Runs alone (not parallel): it talks to its S3 server with credentials in the process's environment.
+	t.Parallel()
 	schema := schemaForTest(t)
 	for _, keyed := range []bool{false, true} {
 		t.Run(fmt.Sprintf("keyed=%v", keyed), func(t *testing.T) {
+			t.Parallel()
 			// The keyed variant's bucket is reached over TLS, its server's
 			// certificate trusted through --ca-file.
-			endpoint, root, _ := s3Server(t, keyed)
+			endpoint, root, ca, _ := s3Server(t, keyed)
 			prefix := fmt.Sprintf("books%v", keyed)
 			url := "s3://fincom/" + prefix + "?endpoint=" + endpoint + "&region=us-east-1&force-path-style=true"
 			env := []string{"FINCOM_REPLICATE=" + url}
@@ -122,8 +125,11 @@ func TestReplicaSurvivesTheMachine(t *testing.T) {
 			access := jsonOut(t, cli(t, schema, data, "domain", "create", "acme", "--json"))["access_token"].(string)
 			unit := jsonOut(t, cli(t, schema, data, "unit", "create", "acme", "--name", "Loja", "--json"))["unit_token"].(string)
 			tokens := fmt.Sprintf(`"access_token":%q,"unit_token":%q`, access, unit)
+			// The keyed variant's commands trust the bucket's CA by flag.
+			var caArgs []string
 			if keyed {
-				env = append(env, "FINCOM_CA_FILE="+os.Getenv("FINCOM_CA_FILE"))
+				env = append(env, "FINCOM_CA_FILE="+ca)
+				caArgs = []string{"--ca-file", ca}
 			}
 			child, base := startChild(t, data, env...)
 			defer func() { child.Process.Kill(); child.Wait() }()
@@ -181,7 +187,7 @@ func TestReplicaSurvivesTheMachine(t *testing.T) {
 			}
 			// Restored online from its own replica (the server holds the
 			// directory): the domain swapped in stays replicated.
-			online := []string{"restore", "acme", "--from-replica", url, "--json"}
+			online := append([]string{"restore", "acme", "--from-replica", url, "--json"}, caArgs...)
 			if keyed {
 				online = append(online, "--replicate-key-file", key)
 			}
@@ -196,7 +202,7 @@ func TestReplicaSurvivesTheMachine(t *testing.T) {
 			time.Sleep(4 * time.Second)
 			// The doctor compares each file with its replica: in step here,
 			// absent from another prefix.
-			doctor := []string{"doctor", "--replicate", url, "--json"}
+			doctor := append([]string{"doctor", "--replicate", url, "--json"}, caArgs...)
 			if keyed {
 				doctor = append(doctor, "--replicate-key-file", key) // the marks are sealed
 			}
@@ -204,7 +210,7 @@ func TestReplicaSurvivesTheMachine(t *testing.T) {
 			if doc["status"] != "ok" || !strings.Contains(fmt.Sprint(doc["findings"]), "replica at transaction") {
 				t.Errorf("doctor --replicate: %v", doc)
 			}
-			if err := cliErr(t, schema, data, "doctor", "--replicate", strings.Replace(url, prefix, prefix+"-other", 1)); err == nil {
+			if err := cliErr(t, schema, data, append([]string{"doctor", "--replicate", strings.Replace(url, prefix, prefix+"-other", 1)}, caArgs...)...); err == nil {
 				t.Error("doctor found replicas in an empty prefix")
 			}
 			child.Process.Kill()
@@ -227,7 +233,7 @@ func TestReplicaSurvivesTheMachine(t *testing.T) {
 			// A new machine, whose data directory does not exist yet:
 			// restored from the bucket alone.
 			fresh := filepath.Join(t.TempDir(), "maquina-nova", "data")
-			args := []string{"restore", "acme", "--from-replica", url}
+			args := append([]string{"restore", "acme", "--from-replica", url}, caArgs...)
 			if keyed {
 				if err := cliErr(t, schema, filepath.Join(t.TempDir(), "sem-chave"), args...); err == nil {
 					t.Error("a sealed replica restored without its key")
@@ -257,7 +263,7 @@ func TestReplicaSurvivesTheMachine(t *testing.T) {
 			}
 			// Another data directory may not replicate to this prefix.
 			other := t.TempDir()
-			serveArgs := []string{"serve", "--addr", "127.0.0.1:0", "--replicate", url}
+			serveArgs := append([]string{"serve", "--addr", "127.0.0.1:0", "--replicate", url}, caArgs...)
 			if keyed {
 				serveArgs = append(serveArgs, "--replicate-key-file", key)
 			}
@@ -306,11 +312,11 @@ func TestReplicaSurvivesTheMachine(t *testing.T) {
 // server keeps answering writes and its health says the replica is
 // behind.
 func TestReplicaBehindIsReported(t *testing.T) {
-	// Runs alone (not parallel): it talks to its S3 server with credentials in the process's environment.
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("waits past the 10 s a replica may lag")
 	}
-	endpoint, _, stopS3 := s3Server(t, false)
+	endpoint, _, _, stopS3 := s3Server(t, false)
 	schema := schemaForTest(t)
 	data := t.TempDir()
 	access := jsonOut(t, cli(t, schema, data, "domain", "create", "acme", "--json"))["access_token"].(string)
@@ -395,8 +401,8 @@ func incomes(t *testing.T, file string) map[string]string {
 // replicated set at the next sync, one that goes stops, its Litestream
 // state removed with it.
 func TestReplicatorFollowsTheDirectory(t *testing.T) {
-	// Runs alone (not parallel): it talks to its S3 server with credentials in the process's environment.
-	endpoint, _, _ := s3Server(t, false)
+	t.Parallel()
+	endpoint, _, _, _ := s3Server(t, false)
 	schema := schemaForTest(t)
 	data := t.TempDir()
 	cli(t, schema, data, "domain", "create", "acme", "--json")
@@ -479,11 +485,11 @@ func healthOf(t *testing.T, base, tec string) healthAnswer {
 // onto a new machine says which transaction it restored and refuses,
 // with --expect-txid, anything older than the operator's record.
 func TestReplicaRollbackIsRefused(t *testing.T) {
-	// Runs alone (not parallel): it talks to its S3 server with credentials in the process's environment.
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("replicates for seconds")
 	}
-	endpoint, root, _ := s3Server(t, false)
+	endpoint, root, _, _ := s3Server(t, false)
 	schema := schemaForTest(t)
 	data := t.TempDir()
 	key := filepath.Join(t.TempDir(), "replica.key")

@@ -12,6 +12,7 @@
 package needs
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -244,5 +245,21 @@ func Outside(t testing.TB) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("drives an outside program: go test without -short runs it")
+	}
+}
+
+// Parallel lets n parallel tests per processor run at once, unless
+// -parallel was given: for a package whose tests mostly wait (on child
+// processes, loopback servers, a retry's real seconds) rather than
+// compute, the default of one per processor leaves the machine idle.
+// Call it in TestMain before m.Run (flags parsed).
+func Parallel(n int) {
+	if !flag.Parsed() {
+		flag.Parse()
+	}
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		flag.Set("test.parallel", strconv.Itoa(n*runtime.GOMAXPROCS(0)))
 	}
 }
