@@ -63,28 +63,49 @@ func Missing(t testing.TB, what, install string) {
 }
 
 // JudgesInstall installs the npm judges (.ci/judges).
-const JudgesInstall = "cd .ci/judges && npm install"
+const JudgesInstall = ".ci/install npm"
 
-// Judges answers the directory of the npm judges (.ci/judges, found from
-// the test's directory up), skipping the test as Missing does when their
-// packages are not installed.
+// Judges answers the directory of the npm judges (.ci/judges), skipping
+// the test as Missing does when their packages are not installed.
 func Judges(t testing.TB) string {
+	t.Helper()
+	judges := ciDir(t, "judges")
+	if _, err := os.Stat(filepath.Join(judges, "node_modules")); err != nil {
+		Missing(t, "the npm judges are not installed", JudgesInstall)
+	}
+	return judges
+}
+
+// Prism answers Stoplight Prism's command: $FINCOM_PRISM, else the one
+// .ci/install puts in .ci/prism; the test skips as Missing does without.
+func Prism(t testing.TB) string {
+	t.Helper()
+	if bin := os.Getenv("FINCOM_PRISM"); bin != "" {
+		return bin
+	}
+	bin := filepath.Join(ciDir(t, "prism"), "node_modules", ".bin", "prism")
+	if _, err := os.Stat(bin); err != nil {
+		Missing(t, "Stoplight Prism is not installed", PrismInstall)
+	}
+	return bin
+}
+
+// ciDir is the repository's .ci/<name>, found from the test's directory
+// up.
+func ciDir(t testing.TB, name string) string {
 	t.Helper()
 	dir, err := filepath.Abs(".")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for {
-		judges := filepath.Join(dir, ".ci", "judges")
-		if _, err := os.Stat(filepath.Join(judges, "package.json")); err == nil {
-			if _, err := os.Stat(filepath.Join(judges, "node_modules")); err != nil {
-				Missing(t, "the npm judges are not installed", JudgesInstall)
-			}
-			return judges
+		d := filepath.Join(dir, ".ci", name)
+		if _, err := os.Stat(filepath.Join(d, "package.json")); err == nil {
+			return d
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			t.Fatal("no .ci/judges above the test's directory")
+			t.Fatalf("no .ci/%s above the test's directory", name)
 		}
 		dir = parent
 	}
@@ -218,13 +239,13 @@ func importPath(dir string) string {
 // What installs each outside tool the tests use (Debian's packages, the
 // npm judges, the Go-built servers); .ci/run installs them all.
 const (
-	ChromiumInstall   = "apt-get install chromium"
-	XmllintInstall    = "apt-get install libxml2-utils"
-	Xmlsec1Install    = "apt-get install xmlsec1"
-	PDFToolsInstall   = "apt-get install poppler-utils zbar-tools"
-	PrismInstall      = "cd .ci/prism && npm install; export FINCOM_PRISM=$PWD/.ci/prism/node_modules/.bin/prism"
-	VersitygwInstall  = "go install github.com/versity/versitygw/cmd/versitygw@v1.8.0"
-	LitestreamInstall = "go install github.com/benbjohnson/litestream/cmd/litestream@v0.5.18"
+	ChromiumInstall   = ".ci/install system (apt-get install chromium)"
+	XmllintInstall    = ".ci/install system (apt-get install libxml2-utils)"
+	Xmlsec1Install    = ".ci/install system (apt-get install xmlsec1)"
+	PDFToolsInstall   = ".ci/install system (apt-get install poppler-utils zbar-tools)"
+	PrismInstall      = ".ci/install npm"
+	VersitygwInstall  = ".ci/install go (go install github.com/versity/versitygw/cmd/versitygw@v1.8.0)"
+	LitestreamInstall = ".ci/install go (go install github.com/benbjohnson/litestream/cmd/litestream@v0.5.18)"
 )
 
 // Soak is what a long suite (a soak of load, crashes or outages) asks

@@ -31,7 +31,7 @@ func TestMissing(t *testing.T) {
 	}
 	Missing(&fakeT{name: "TestPortalInBrowser/other"}, "axe-core is not installed", JudgesInstall)
 	Missing(&fakeT{name: "TestOutsideJudges"}, "the npm judges are not installed", JudgesInstall)
-	want := "2 tests skipped: TestOutsideJudges, TestPortalInBrowser (install: apt-get install fincom-no-such-program; cd .ci/judges && npm install)"
+	want := "2 tests skipped: TestOutsideJudges, TestPortalInBrowser (install: .ci/install npm; apt-get install fincom-no-such-program)"
 	if got := Report(); got != want {
 		t.Fatalf("report\n%s\nwant\n%s", got, want)
 	}

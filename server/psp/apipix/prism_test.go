@@ -43,10 +43,7 @@ import (
 // leaves OAuth to each PSP): a loopback one stands in for it.
 func TestClientAgainstPrism(t *testing.T) {
 	needs.Outside(t)
-	bin := os.Getenv("FINCOM_PRISM")
-	if bin == "" {
-		needs.Missing(t, "Stoplight Prism is not named (FINCOM_PRISM)", needs.PrismInstall)
-	}
+	bin := needs.Prism(t)
 	doc, err := apipix.Spec()
 	if err != nil {
 		t.Fatal(err)
