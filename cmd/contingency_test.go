@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"fincom/server/fiscal/sefaz/local"
+	"fincom/server/needs"
 )
 
 // nfceGroup is the nf group of an NFC-e to a consumer at the counter.
@@ -26,6 +27,9 @@ const nfceGroup = `{"nf_kind":"nfce","tipo_documento":1,"finalidade_emissao":"1"
 // of the table (SP's SVC-AN), and to SP again when switched off.
 func TestSellingWhileSEFAZIsDown(t *testing.T) {
 	t.Parallel()
+	// A long suite: SEFAZ's outage lasts until the fiscal loop's first
+	// retry, ten real seconds, in every form; -short skips it.
+	needs.Soak(t)
 	d := newSellingDomain(t)
 	sp, svc := &local.Authority{}, &local.Authority{}
 	serve := func(a *local.Authority) *httptest.Server {

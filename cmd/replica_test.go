@@ -103,6 +103,7 @@ func s3Server(t testing.TB, withTLS bool) (endpoint, root, ca string, stop func(
 // nothing of the books in clear, and fincom restores it only with the key.
 func TestReplicaSurvivesTheMachine(t *testing.T) {
 	t.Parallel()
+	needs.Slow(t, "waits seconds for the replica to follow")
 	schema := schemaForTest(t)
 	for _, keyed := range []bool{false, true} {
 		t.Run(fmt.Sprintf("keyed=%v", keyed), func(t *testing.T) {

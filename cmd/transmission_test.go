@@ -22,6 +22,7 @@ import (
 	"fincom/server/certs"
 	"fincom/server/fiscal"
 	"fincom/server/fiscal/sefaz/local"
+	"fincom/server/needs"
 	"fincom/store"
 )
 
@@ -118,6 +119,7 @@ const nfeGroup = `{"nf_kind":"nfe","tipo_documento":1,"finalidade_emissao":"1","
 // recipient's ciência registered at the national environment.
 func TestServeTransmitsToAnAuthorityItHasNeverSeen(t *testing.T) {
 	t.Parallel()
+	needs.Slow(t, "waits for the transmissions loop's turns")
 	d := newSellingDomain(t)
 	schema, data, key, access, unit := d.schema, d.data, d.key, d.access, d.unit
 	contact, category, product, service := d.contact, d.category, d.product, d.service

@@ -11,6 +11,7 @@ import (
 // TestBoletoPDF: poppler reads the boleto's text, and zbarimg its bar
 // code, rasterized, as the 44 digits it was drawn from.
 func TestBoletoPDF(t *testing.T) {
+	t.Parallel()
 	const barcode = "00196758600001026560000001149718606852452211"
 	d := BoletoPageData{Bank: "001-9", BankName: "Banco do Brasil", Seller: "Acme Serviços Ltda", SellerCNPJ: "11.222.333/0001-81",
 		SellerAddress: "Rua Vergueiro, 1000 · Paraíso · São Paulo - SP · CEP 04101-000", Customer: "Maria da Conceição",

@@ -78,6 +78,7 @@ func zbar(t *testing.T, tools map[string]string, b []byte, symbology string) str
 // notice, a second page of items, and its bar code, read by zbarimg as the
 // access key.
 func TestDANFEPDF(t *testing.T) {
+	t.Parallel()
 	b, err := DANFEPDF(danfeSample(60))
 	if err != nil {
 		t.Fatal(err)
@@ -110,6 +111,7 @@ func TestDANFEPDF(t *testing.T) {
 // test environment, and its QR code is read back by zbarimg as the
 // document's qrCode.
 func TestConsumerDANFE(t *testing.T) {
+	t.Parallel()
 	d := danfeSample(3)
 	d.Kind, d.Title = "nfce", "DANFE NFC-e"
 	d.QR = "https://www.homologacao.nfce.fazenda.sp.gov.br/qrcode?p=35261111222333000181650010000000071123456780|2|2|1|DFE86E91E20826FB8CE918BB33F168963835ECAD"
@@ -138,6 +140,7 @@ func TestConsumerDANFE(t *testing.T) {
 // TestDANFEPDFCancelledService: an NFS-e's note has no bar code, shows its
 // service and verification code, and a cancelled one says so.
 func TestDANFEPDFCancelledService(t *testing.T) {
+	t.Parallel()
 	d := DANFEData{Kind: "nfse", Title: "NFS-e", Homologation: true, Number: 3, Series: 1, Verification: "60425773", Protocol: "355265179574907",
 		IssuedAt: "22/11/2026 09:00", Emitter: DANFEParty{Name: "Alfa"}, Recipient: DANFEParty{Name: "Beta"},
 		Service:   "01.07 — Suporte técnico em informática, inclusive instalação, configuração e manutenção de programas de computação e bancos de dados " + strings.Repeat("e mais ", 30),

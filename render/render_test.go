@@ -19,6 +19,7 @@ import (
 )
 
 func TestPages(t *testing.T) {
+	t.Parallel()
 	r, err := New()
 	if err != nil {
 		t.Fatal(err)
@@ -48,6 +49,7 @@ func TestPages(t *testing.T) {
 }
 
 func TestFormats(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{"1026.56": "R$ 1.026,56", "0.5": "R$ 0,50", "1234567.00": "R$ 1.234.567,00", "100": "R$ 100,00"} {
 		if got := BRL(in); got != want {
 			t.Errorf("BRL(%s) = %s, want %s", in, got, want)
@@ -61,6 +63,7 @@ func TestFormats(t *testing.T) {
 // TestBarcodeDecodes reads the boleto's Interleaved 2 of 5 bar code back
 // with zbarimg.
 func TestBarcodeDecodes(t *testing.T) {
+	t.Parallel()
 	zbar := needs.Tool(t, "zbarimg", needs.PDFToolsInstall)
 	const barcode = "00196758600001026560000001149718606852452211"
 	uri, err := BarcodeDataURI(barcode)
@@ -81,6 +84,7 @@ func TestBarcodeDecodes(t *testing.T) {
 
 // TestSanitizeHostile: every hostile template comes out inert.
 func TestSanitizeHostile(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{
 		`<script>alert(1)</script><p>ok</p>`,
 		`<p onclick="alert(1)" onmouseover=alert(2)>x</p>`,
@@ -176,6 +180,7 @@ func cssVerdict(out string) string {
 }
 
 func TestSanitizeCSSEscapes(t *testing.T) {
+	t.Parallel()
 	for _, in := range []string{
 		`p { background: u\72l(https://evil.example/x.png) }`,
 		`p { background: U\52 L(https://evil.example/x.png) }`,
@@ -234,6 +239,7 @@ func FuzzSanitizeCSS(f *testing.F) {
 // value drawn, zero on a line of its own, and each non-zero amount has a
 // bar titled with it.
 func TestCashChart(t *testing.T) {
+	t.Parallel()
 	d := func(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 	c := NewCashChart("novembro de 2026", []ChartDay{
 		{Day: 1, Balance: d("1000.10"), ForecastBalance: d("1000.10"), Realized: true},

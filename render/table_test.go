@@ -15,6 +15,7 @@ var sample = Table{Name: "Lançamentos: novembro/2026", Columns: []Column{{"Desc
 // between cells (quoted when a cell holds one), a comma before the cents,
 // dates as DD/MM/YYYY, and a text that would be a formula kept as text.
 func TestTableCSV(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	if err := sample.WriteCSV(&b); err != nil {
 		t.Fatal(err)
@@ -29,6 +30,7 @@ func TestTableCSV(t *testing.T) {
 // TestTableXLSX: an XLSX whose money and integers are numbers, whose
 // dates are dates, and whose sheet is named within Excel's rules.
 func TestTableXLSX(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	if err := sample.WriteXLSX(&b); err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 // millions and billions) and the pt_BR currency cases of num2words'
 // test suite, written without its commas between classes.
 func TestAmountInWords(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ in, want string }{
 		{"0", "zero real"},
 		{"0.01", "um centavo"},

@@ -17,7 +17,7 @@ import (
 // a decompression bomb of about n/1000 bytes.
 func deflatedPDF(n int) []byte {
 	var z bytes.Buffer
-	zw, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
+	zw, _ := zlib.NewWriterLevel(&z, zlib.BestSpeed) // 1.3 MB for 1 GiB, in a third of the time
 	zero := make([]byte, 1<<20)
 	for left := n; left > 0; left -= len(zero) {
 		zw.Write(zero[:min(left, len(zero))])

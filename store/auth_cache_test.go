@@ -14,6 +14,7 @@ import (
 // deactivated or a unit changed holds from the next request, as does a
 // change another process writes to the file (the CLI while serving).
 func TestKeptAccessFollowsChanges(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, u := newUnit(t)
 	other, err := db.CreateUnit(ctx, UnitInput{Name: "Filial"})

@@ -36,6 +36,7 @@ func domainWithBackup(t *testing.T) (*Domains, string) {
 // asked; it and every other copy fincom writes are readable by their
 // owner only.
 func TestBackupTargets(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ds, out := domainWithBackup(t)
 	ds.Create(ctx, "beta")
@@ -91,6 +92,7 @@ func TestBackupTargets(t *testing.T) {
 // TestRestoreOddPaths: a path is only ever a path. `restore --from
 // 'q.db?x=1'` checks the file named so (here junk), never q.db.
 func TestRestoreOddPaths(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ds, out := domainWithBackup(t)
 	dir := filepath.Dir(out)
@@ -136,6 +138,7 @@ func tamper(t *testing.T, path string, stmts ...string) {
 // version stamp that does not match its schema are refused, and doctor
 // says so.
 func TestRestoreRefusesForeignSchema(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	cases := []struct {
 		name, want string
@@ -182,6 +185,7 @@ func TestRestoreRefusesForeignSchema(t *testing.T) {
 // TestDoctorStampsAndRestoreDir: doctor reports a domain file stamped for
 // another domain, and leaves fincom's own folders alone.
 func TestDoctorStampsAndRestoreDir(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ds, out := domainWithBackup(t)
 	ds.Close()
@@ -215,6 +219,7 @@ func TestDoctorStampsAndRestoreDir(t *testing.T) {
 // applied by the server side, and a copy of another domain is refused with
 // its reason.
 func TestRequestRestore(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ds := newDomains(t)
 	for _, n := range []string{"alpha", "beta"} {
@@ -266,6 +271,7 @@ func TestRequestRestore(t *testing.T) {
 }
 
 func TestBackupRestore(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ds := newDomains(t)
 	if err := ds.Create(ctx, "acme"); err != nil {
@@ -310,6 +316,7 @@ func TestBackupRestore(t *testing.T) {
 }
 
 func TestBackupAllAndDoctor(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ds := newDomains(t)
 	ds.Create(ctx, "a")
@@ -351,6 +358,7 @@ func TestBackupAllAndDoctor(t *testing.T) {
 // that ends within 30 days, or has ended; a far one and test ones are
 // not reported.
 func TestDoctorWarnsOfCertificates(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	now := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
 	ds, err := OpenDomains(t.TempDir(), Options{Schema: testSchema(t), Now: func() time.Time { return now }})
@@ -404,6 +412,7 @@ func TestDoctorWarnsOfCertificates(t *testing.T) {
 // written) is no answer: the wait goes on until the server's word is
 // there.
 func TestAwaitRestoreReadsWholeAnswers(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	result := filepath.Join(dir, "acme.result")
 	if err := os.WriteFile(result, nil, 0o600); err != nil {

@@ -14,6 +14,7 @@ import (
 // reader while every reader was held by a listing waiting to prepare, and
 // the burst hung until its callers gave up.
 func TestColdBurstOfListings(t *testing.T) {
+	t.Parallel()
 	for round := range 3 {
 		db, u := newUnit(t)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

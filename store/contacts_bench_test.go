@@ -135,6 +135,7 @@ func BenchmarkSearchAsItGrows(b *testing.B) {
 // day of inserts takes 2.7 times its merged time (BenchmarkSearchAsItGrows),
 // with it the listings lose 40% (BenchmarkListSalesOrders).
 func TestStablePlans(t *testing.T) {
+	t.Parallel()
 	db, u := newUnit(t)
 	if _, err := db.Contacts(context.Background(), u.ID, ContactFilter{Search: "opens the pool"}); err != nil {
 		t.Fatal(err)

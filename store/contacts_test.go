@@ -35,6 +35,7 @@ func newUnit(t *testing.T) (*DB, Unit) {
 // folded (fold), for short texts (no index), quotes, wildcards and
 // accents, and after renames, disabling and deletion.
 func TestContactSearch(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, u := newUnit(t)
 	tokens := map[string]string{}
@@ -138,6 +139,7 @@ func TestContactSearch(t *testing.T) {
 // commit, the writer merges the search index while no write waits, and
 // stops once a step finds nothing to merge.
 func TestSearchMergesWhenIdle(t *testing.T) {
+	t.Parallel()
 	db, u := newUnit(t)
 	ctx := context.Background()
 	for i := 0; i < 300; i++ {
@@ -162,6 +164,7 @@ func TestSearchMergesWhenIdle(t *testing.T) {
 // drops a contact the exact test keeps. Every letter from U+00C0 to
 // U+1FFF, each between ASCII letters so the index serves the search.
 func TestSearchFoldsCaseAndAccents(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, u := newUnit(t)
 	var words []string
@@ -205,6 +208,7 @@ func TestSearchFoldsCaseAndAccents(t *testing.T) {
 // TestSearchIndexOfExistingContacts: a file indexed before names were
 // folded (version 23) is indexed again, folded, by migration 24.
 func TestSearchIndexOfExistingContacts(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, u := newUnit(t)
 	if _, err := db.InsertContact(ctx, u.ID, ContactFields{Type: "natural_person", Register: "52998224725", FullName: "João Conceição"}); err != nil {

@@ -17,6 +17,7 @@ import (
 // a request still holds it, that domain's new requests wait and another
 // domain answers at once; the waiting requests then see the new file.
 func TestSwapPausesOnlyItsDomain(t *testing.T) {
+	// Runs alone (not parallel): it times another domain's open to 20 ms: other tests would blur it.
 	ctx := context.Background()
 	ds := newDomains(t)
 	for _, n := range []string{"alpha", "beta"} {
@@ -74,6 +75,7 @@ func TestSwapPausesOnlyItsDomain(t *testing.T) {
 // TestMaxOpen: past Options.MaxOpen, the least recently used idle domain
 // closes when another opens; a domain in use stays open.
 func TestMaxOpen(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ds, err := OpenDomains(t.TempDir(), Options{Schema: testSchema(t), MaxOpen: 3})
 	if err != nil {
@@ -115,6 +117,7 @@ func TestMaxOpen(t *testing.T) {
 // TestAcquireOpensOnce: many requests to a closed domain at once open its
 // file once (outside the domains lock) and share it.
 func TestAcquireOpensOnce(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ds := newDomains(t)
 	for _, n := range []string{"a1", "a2"} {
@@ -149,6 +152,7 @@ func TestAcquireOpensOnce(t *testing.T) {
 // request for it meanwhile waits, then finds it whole or not at all (never
 // a file half-migrated), and one create of a name wins.
 func TestCreateWhileAcquired(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ds := newDomains(t)
 	const n = 10
@@ -209,6 +213,7 @@ func TestCreateWhileAcquired(t *testing.T) {
 // TestVisitClosesWhatItOpened: background passes leave closed domains
 // closed, open ones open, and never close a domain a request holds.
 func TestVisitClosesWhatItOpened(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ds := newDomains(t)
 	for _, n := range []string{"a1", "a2", "a3"} {
@@ -260,6 +265,7 @@ func TestVisitClosesWhatItOpened(t *testing.T) {
 }
 
 func TestDomains(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	t.Run("ErrBadName", func(t *testing.T) {
 		ds := newDomains(t)
@@ -334,6 +340,7 @@ func TestDomains(t *testing.T) {
 }
 
 func TestRemove(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ds := newDomains(t)
 	ds.Create(ctx, "gone")

@@ -12,6 +12,7 @@ import (
 // file, so tokens drawn after reopening never repeat earlier ones, and a
 // second data directory with the same seed draws the same sequence.
 func TestSeededTokensSurviveRestarts(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	run := func(dir string) []string {
 		var tokens []string
@@ -52,6 +53,7 @@ func TestSeededTokensSurviveRestarts(t *testing.T) {
 // bits, the time in their first 48 bits, so that tokens made later sort
 // after (token indexes append), and distinct within one millisecond.
 func TestNewUUIDIsTimeOrdered(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	seen := map[string]bool{}
 	prev := ""

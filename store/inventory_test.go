@@ -44,6 +44,7 @@ func reportsAgree(t *testing.T, db *DB, unitID int64, products []string, step st
 // type, quantity, value and month), disables and enables, refused ones
 // included, it answers what summing the movements answers.
 func TestInventoryTotalsFollowMovements(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, u := newUnit(t)
 	var products []string
@@ -116,6 +117,7 @@ func TestInventoryTotalsFollowMovements(t *testing.T) {
 // written before the totals were kept gets them summed when it is
 // migrated (migration 23's Go step).
 func TestInventoryTotalsOfExistingMovements(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, u := newUnit(t)
 	product, err := db.InsertProduct(ctx, u.ID, ProductFields{Description: "Farinha", Type: "product", UsageType: "00", MonetaryValue: NewMoney(decimal.NewFromInt(3))})

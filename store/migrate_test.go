@@ -33,6 +33,7 @@ func describe(t *testing.T, db *sql.DB) string {
 // TestMigrationsProduceSchema proves that upgrading through every migration
 // gives exactly the schema of schema.sql, which fresh files get.
 func TestMigrationsProduceSchema(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := t.TempDir()
 	open := func(name, schema string) *sql.DB {
@@ -87,6 +88,7 @@ func migrateTo(t *testing.T, w *sql.DB, n int) {
 // keys gets a key for every row already there (migration 16's Go step),
 // so its old names list in Portuguese order beside new ones.
 func TestSortKeysOfExistingRows(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w, _, err := openDB(filepath.Join(t.TempDir(), "old.db"), DurabilityFull)
 	if err != nil {
@@ -127,6 +129,7 @@ func TestSortKeysOfExistingRows(t *testing.T) {
 // invoices' statuses rebuilds the table other tables refer to; the
 // invoices keep their ids, their events, and the order's status text.
 func TestInvoicesRebuiltWithTheirEvents(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	w, _, err := openDB(filepath.Join(t.TempDir(), "old.db"), DurabilityFull)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 // retries; once sent, it keeps their names and sizes, not their bytes (a
 // domain would otherwise hold a copy of every invoice it ever mailed).
 func TestSentMailDropsItsFiles(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, u := newUnit(t)
 	doc := bytes.Repeat([]byte("<NFe/>"), 100)

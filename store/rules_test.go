@@ -10,6 +10,7 @@ import (
 // writes that take a decision (a contract's periods, a charge plan) with
 // errNoRules, and writes nothing; it never guesses a rule of its own.
 func TestWritesNeedRules(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ds := newDomains(t)
 	if err := ds.Create(ctx, "acme"); err != nil {

@@ -13,6 +13,7 @@ import (
 // TestTaxesReadStored holds the direct reading of the stored taxes to
 // encoding/json's, for what json.Marshal writes and for other forms.
 func TestTaxesReadStored(t *testing.T) {
+	t.Parallel()
 	var full Taxes
 	for i, a := range full.amounts() {
 		a.Decimal = decimal.New(int64(i*137), -2)
@@ -52,6 +53,7 @@ func marshalBoth(a, b Taxes) (string, string, error) {
 // leaves the free pool, and numbers ahead of the series move it past
 // them; a range an invoice carries cannot be voided.
 func TestVoidInvoiceNumbers(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, u := newUnit(t)
 	for i := 1; i <= 3; i++ {

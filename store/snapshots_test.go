@@ -9,6 +9,7 @@ import (
 // users, and with them their roles: a kept user without one could reach
 // no unit.
 func TestResetKeepsRoles(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, u := newUnit(t)
 	user, err := db.CreateUserAs(ctx, "Bia", "bia@example.com", RoleFinance, u.ID)

@@ -9,6 +9,7 @@ import (
 )
 
 func TestTokens(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ds := newDomains(t)
 	ds.Create(ctx, "acme")

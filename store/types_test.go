@@ -31,6 +31,7 @@ func FuzzMoneyString(f *testing.F) {
 }
 
 func TestMoneyStringBeyondInt64(t *testing.T) {
+	t.Parallel()
 	d, _ := decimal.NewFromString("123456789012345678901234.565")
 	if got, want := NewMoney(d).String(), d.StringFixed(2); got != want {
 		t.Fatalf("got %s, want %s", got, want)
@@ -38,6 +39,7 @@ func TestMoneyStringBeyondInt64(t *testing.T) {
 }
 
 func TestMoney(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]string{`12.5`: `"12.50"`, `"0.1"`: `"0.10"`, `"1234567.891"`: `"1234567.89"`, `0`: `"0.00"`, `-3`: `"-3.00"`} {
 		var m Money
 		if err := m.UnmarshalJSON([]byte(in)); err != nil {

@@ -10,6 +10,7 @@ import (
 // own grant before the every-unit one, none on a unit not given, nothing
 // once the user is deactivated or loses the role.
 func TestUserTokensCarryRoles(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	ds := newDomains(t)
 	ds.Create(ctx, "acme")

@@ -16,6 +16,7 @@ import (
 // old snapshot makes the writer put the restart off (writes go on at full
 // speed), and once the reader is gone the next batch restarts it.
 func TestWALRestartNeverWaits(t *testing.T) {
+	t.Parallel()
 	db, insert, flagged, walPages := walFixture(t, 200)
 	// A reader takes its snapshot and keeps it.
 	rtx := holdSnapshot(t, db)
@@ -97,6 +98,7 @@ func walFixture(t *testing.T, restartAt int) (*DB, func(int) time.Duration, func
 // restarted even if that means waiting for the readers: under reads that
 // never pause it would otherwise grow without end.
 func TestWALRestartForced(t *testing.T) {
+	t.Parallel()
 	db, insert, flagged, walPages := walFixture(t, 20)
 	rtx := holdSnapshot(t, db)
 	for i := range 40 {
@@ -141,6 +143,7 @@ func holdSnapshot(t *testing.T, db *DB) *sql.Tx {
 // would still run, unprepared, and the writer would silently parse it for
 // every write again.
 func TestHotWritesPrepare(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, u := newUnit(t)
 	if _, err := db.InsertContact(ctx, u.ID, ContactFields{Type: "natural_person", Register: "52998224725", FullName: "Primeira"}); err != nil {
@@ -157,6 +160,7 @@ func TestHotWritesPrepare(t *testing.T) {
 // own outcomes: a duplicate in the middle of a batch fails alone, every
 // other insert is committed, and nothing of the failed one remains.
 func TestGroupCommit(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, u := newUnit(t)
 	if _, err := db.InsertContact(ctx, u.ID, ContactFields{Type: "natural_person", Register: "52998224725", FullName: "Primeira"}); err != nil {
@@ -209,6 +213,7 @@ func TestGroupCommit(t *testing.T) {
 // TestWritePanic: a write that panics answers an error and rolls back,
 // alone or in a batch; the writer and the other writes go on.
 func TestWritePanic(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, u := newUnit(t)
 	boom := func(ctx context.Context, tx *sql.Tx, now time.Time) error {
@@ -251,6 +256,7 @@ func TestWritePanic(t *testing.T) {
 // the whole transaction of an interrupted write: every write of the batch
 // used to answer an error for one client's departure.
 func TestCallerGoneDuringItsWrite(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	db, u := newUnit(t)
 	insert := func(ctx context.Context, tx *sql.Tx, token, from string) error {

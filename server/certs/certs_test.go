@@ -19,6 +19,7 @@ var now = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 // TestCNPJFromCertificate: the CNPJ is read from the ICP-Brasil otherName,
 // as OpenSSL shows it, and the common name.
 func TestCNPJFromCertificate(t *testing.T) {
+	t.Parallel()
 	c, err := TestCertificate("Acme Comércio Ltda", "11222333000181", now)
 	if err != nil {
 		t.Fatal(err)
@@ -44,6 +45,7 @@ func TestCNPJFromCertificate(t *testing.T) {
 }
 
 func TestCheck(t *testing.T) {
+	t.Parallel()
 	c, _ := TestCertificate("Acme", "11222333000181", now)
 	for _, tc := range []struct {
 		cnpj string
@@ -65,6 +67,7 @@ func TestCheck(t *testing.T) {
 // TestPFXRoundTrip: a PKCS#12 file as firms receive it is read, and its
 // key sealed and opened again; another key does not open it.
 func TestPFXRoundTrip(t *testing.T) {
+	t.Parallel()
 	c, _ := TestCertificate("Acme", "11222333000181", now)
 	pfx, err := pkcs12.Modern.Encode(c.Key, c.Cert, nil, "segredo")
 	if err != nil {
@@ -100,6 +103,7 @@ func TestPFXRoundTrip(t *testing.T) {
 }
 
 func TestKeyFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "secrets.key")
 	a, err := WriteKeyFile(path)

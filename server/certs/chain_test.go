@@ -22,6 +22,7 @@ import (
 // that trusts only the root verifies the client; the root itself is not
 // kept.
 func TestChainPresented(t *testing.T) {
+	t.Parallel()
 	now := time.Now()
 	issue := func(cn string, ca bool, parent *x509.Certificate, parentKey *rsa.PrivateKey) (*x509.Certificate, *rsa.PrivateKey) {
 		key, err := rsa.GenerateKey(rand.Reader, 2048)

@@ -17,6 +17,7 @@ import (
 // SHA-256 fingerprints as published), each verifies against the pool, and
 // a --ca-file adds its certificates or is refused when it holds none.
 func TestTrustPool(t *testing.T) {
+	t.Parallel()
 	roots, err := ICPBrasilRoots()
 	if err != nil || len(roots) < 6 {
 		t.Fatalf("%d roots, %v", len(roots), err)

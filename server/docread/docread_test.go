@@ -99,6 +99,7 @@ func sample(t *testing.T, name string) []byte {
 // TestGolden reads every sample and compares the result with its golden
 // JSON.
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ file, ct string }{
 		{"nfe.xml", "application/xml"}, {"nfse_nacional.xml", "application/xml"}, {"nfse_abrasf.xml", "application/xml"},
 		{"boleto.pdf", "application/pdf"}, {"invoice_text.pdf", "application/pdf"},
@@ -126,6 +127,7 @@ func TestGolden(t *testing.T) {
 }
 
 func TestHostile(t *testing.T) {
+	t.Parallel()
 	for _, f := range []string{"billion_laughs.xml", "external_entity.xml"} {
 		if _, err := Read("application/xml", sample(t, f), now); !errors.Is(err, ErrUnreadable) {
 			t.Errorf("%s: %v", f, err)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestStart(t *testing.T) {
+	t.Parallel()
 	f := Start(t, Options{Now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)})
 	body := fmt.Sprintf(`{"access_token":%q,"unit_token":%q,"type":"legal","register":"11444777000161","socialReason":"Cliente SA"}`, f.AccessToken, f.UnitToken)
 	resp, err := http.Post(f.URL+"/insert_contact", "application/json", strings.NewReader(body))
@@ -27,6 +28,7 @@ func TestStart(t *testing.T) {
 // TestSeededStart: with a seed, two instances answer the same tokens, and
 // the test-mode routes are served.
 func TestSeededStart(t *testing.T) {
+	t.Parallel()
 	post := func(f *Instance, path, body string) string {
 		resp, err := http.Post(f.URL+path, "application/json", strings.NewReader(body))
 		if err != nil {
@@ -56,6 +58,7 @@ func TestSeededStart(t *testing.T) {
 // scheduler's jobs of the days it crosses, as `fincom serve --test-mode`
 // does.
 func TestClockRunsJobs(t *testing.T) {
+	t.Parallel()
 	f := Start(t, Options{Now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)})
 	resp, err := http.Post(f.URL+"/_test/clock", "application/json", strings.NewReader(fmt.Sprintf(`{"access_token":%q,"advance":"P10D"}`, f.AccessToken)))
 	if err != nil {

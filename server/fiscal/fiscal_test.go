@@ -22,6 +22,7 @@ func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
 // The published keys (shared/data/README.md) rebuilt from their parts.
 func TestKeys(t *testing.T) {
+	t.Parallel()
 	inv := Invoice{Kind: NFe, Series: 1, Number: 12, Code: "00012345", Issued: time.Date(2017, 4, 10, 12, 0, 0, 0, time.UTC),
 		Emitter: Party{Register: "58716523000119", CityIBGE: "3550308"}}
 	if got := AccessKey(inv); got != "35170458716523000119550010000000121000123458" || !brdoc.ValidAccessKey(got) {
@@ -129,6 +130,7 @@ func xmlsec(t *testing.T, doc []byte, node string) {
 // the official schemas, xmlsec1 for the signatures, and fincom's own
 // document reader.
 func TestDocumentsAreSchemaValid(t *testing.T) {
+	t.Parallel()
 	c, err := certs.TestCertificate("Acme Comércio Ltda", "11222333000181", issued)
 	if err != nil {
 		t.Fatal(err)
@@ -179,6 +181,7 @@ func xmllintVerdict(t *testing.T, schema string, doc []byte) bool {
 // the simulated authority's) gives xmllint's verdict on every issued
 // document and on each broken on purpose.
 func TestAgreesWithXmllint(t *testing.T) {
+	t.Parallel()
 	needs.Tool(t, "xmllint", needs.XmllintInstall)
 	c, _ := certs.TestCertificate("Acme Comércio Ltda", "11222333000181", issued)
 	type doc struct {
@@ -247,6 +250,7 @@ func (r fakeRegistry) Authorized(_ context.Context, _ string, _, number int) (st
 // verify or is missing, a certificate out of date or of another firm, a
 // number already used.
 func TestAuthorityChecks(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	own, _ := certs.TestCertificate("Acme", "11222333000181", issued)
 	other, _ := certs.TestCertificate("Outra", "11444777000161", issued)
@@ -298,6 +302,7 @@ func TestAuthorityChecks(t *testing.T) {
 // TestChargedMustBeInvoiced: charges that bill another amount than the
 // note's total (value and freight) are a problem named "charge".
 func TestChargedMustBeInvoiced(t *testing.T) {
+	t.Parallel()
 	inv := sample(NFe, 3)
 	inv.Freight, inv.FreightMode = decimal.RequireFromString("12.30"), 1
 	inv.Charged = inv.Total
@@ -323,6 +328,7 @@ func TestChargedMustBeInvoiced(t *testing.T) {
 // gross amount other than the order's value and an "other" withholding
 // the DPS has no place for are problems.
 func TestDPSWithholdings(t *testing.T) {
+	t.Parallel()
 	inv := sample(NFSeN, RegimeNormal)
 	w := Withholdings{PIS: d("9.75"), COFINS: d("45.00"), CSLL: d("15.00"), IRRF: d("22.50"), CP: d("165.00"), PISRate: d("0.65"), COFINSRate: d("3")}
 	inv.Service.Withheld, inv.Service.Retentions = w, w.Sum()
@@ -372,6 +378,7 @@ func TestDPSWithholdings(t *testing.T) {
 // parameters, and neither a production NF-e nor NFC-e says it has no
 // value; a homologation note still does. Both are valid by the schema.
 func TestProductionNotes(t *testing.T) {
+	t.Parallel()
 	c, err := certs.TestCertificate("Acme Comércio Ltda", "11222333000181", issued)
 	if err != nil {
 		t.Fatal(err)
@@ -420,6 +427,7 @@ func TestProductionNotes(t *testing.T) {
 // TestEverySchemaLoads: each root's embedded schema loads (they load one
 // by one, when first needed).
 func TestEverySchemaLoads(t *testing.T) {
+	t.Parallel()
 	for root, load := range schemas {
 		if _, err := load(); err != nil {
 			t.Errorf("%s: %v", root, err)
@@ -432,6 +440,7 @@ func TestEverySchemaLoads(t *testing.T) {
 // stays valid; a reason code not the schema's, or a text out of its 15 to
 // 255 characters, is a problem.
 func TestDPSReplacing(t *testing.T) {
+	t.Parallel()
 	inv := sample(NFSeN, RegimeNormal)
 	old := "35503082211222333000181000000000000126111406675734"
 	inv.Replaces = &Replacement{Key: old, Code: "99", Reason: "Valor do serviço corrigido"}

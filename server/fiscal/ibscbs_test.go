@@ -39,6 +39,7 @@ func reformSample(t *testing.T, kind string, crt int) Invoice {
 // IBSCBSTot equal to the items' sums; they validate against the RTC
 // layout (xmllint, and the simulated authority's own check).
 func TestIBSCBSOnEveryItem(t *testing.T) {
+	t.Parallel()
 	c, err := certs.TestCertificate("Acme Comércio Ltda", "11222333000181", issued)
 	if err != nil {
 		t.Fatal(err)
@@ -124,6 +125,7 @@ func TestIBSCBSOnEveryItem(t *testing.T) {
 // values; a day without rates is a problem to fix, not a note without
 // them.
 func TestWhoStatesIBSCBS(t *testing.T) {
+	t.Parallel()
 	c, err := certs.TestCertificate("Acme Comércio Ltda", "11222333000181", issued)
 	if err != nil {
 		t.Fatal(err)
@@ -196,6 +198,7 @@ func TestWhoStatesIBSCBS(t *testing.T) {
 // Nacional provider's stays in 1.00; a CRT 3 service without its
 // operation indicator is a problem to fix.
 func TestDPSOfTheReform(t *testing.T) {
+	t.Parallel()
 	c, err := certs.TestCertificate("Acme Comércio Ltda", "11222333000181", issued)
 	if err != nil {
 		t.Fatal(err)
@@ -237,6 +240,7 @@ func TestDPSOfTheReform(t *testing.T) {
 // with a presumed credit its gIBSCredPres and gCBSCredPres; the totals
 // carry both, and the note validates.
 func TestDeferralAndPresumedCredit(t *testing.T) {
+	t.Parallel()
 	c, err := certs.TestCertificate("Acme Comércio Ltda", "11222333000181", issued)
 	if err != nil {
 		t.Fatal(err)

@@ -284,3 +284,12 @@ func Parallel(n int) {
 		flag.Set("test.parallel", strconv.Itoa(n*runtime.GOMAXPROCS(0)))
 	}
 }
+
+// Slow is what a test that waits real seconds (a background loop's turn,
+// a replica's lag) asks first: -short skips it, saying why.
+func Slow(t testing.TB, why string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skipf("%s: go test without -short runs it", why)
+	}
+}

@@ -27,6 +27,7 @@ func FuzzParse(f *testing.F) {
 // a statement or ErrNotOFX. Go's coverage-guided fuzzer stalls on ofxgo's
 // instrumented decoder, so this deterministic run holds the line in CI.
 func TestParseSurvivesMutations(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewSource(22))
 	for _, name := range []string{"itau_102_sgml.ofx", "bb_211_xml.ofx"} {
 		seed, err := os.ReadFile("testdata/" + name)

@@ -14,6 +14,7 @@ import (
 )
 
 func TestParseBrazilianExports(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		file, acct string
 		lines      []Line
@@ -55,6 +56,7 @@ func TestParseBrazilianExports(t *testing.T) {
 // TestParseOfxgoEncoded: a statement written by ofxgo's own encoder, in
 // both dialects, reads back line for line.
 func TestParseOfxgoEncoded(t *testing.T) {
+	t.Parallel()
 	brl, _ := ofxgo.NewCurrSymbol("BRL")
 	for _, v := range []ofxgo.Response{{Version: ofxgo.OfxVersion102}, {Version: ofxgo.OfxVersion211}} {
 		amt := func(s string) ofxgo.Amount {
@@ -90,6 +92,7 @@ func TestParseOfxgoEncoded(t *testing.T) {
 }
 
 func TestParseRefusesOther(t *testing.T) {
+	t.Parallel()
 	for _, b := range []string{"", "not ofx", "<OFX><BANKMSGSRSV1>", "OFXHEADER:100\r\nDATA:OFXSGML\r\n\r\n<OFX></OFX>"} {
 		if _, err := Parse([]byte(b)); !errors.Is(err, ErrNotOFX) {
 			t.Errorf("%q: %v", b, err)
@@ -126,6 +129,7 @@ const multiAccounts = `<?xml version="1.0" encoding="UTF-8"?>
 // account's, in reais, is read; the account is recognised however the
 // bank writes it; a file of other accounts is refused naming them.
 func TestStatementOfAnotherAccount(t *testing.T) {
+	t.Parallel()
 	sts, err := Parse([]byte(multiAccounts))
 	if err != nil || len(sts) != 3 {
 		t.Fatalf("%d statements, %v", len(sts), err)
@@ -167,6 +171,7 @@ func TestStatementOfAnotherAccount(t *testing.T) {
 // bytes are UTF-8 reads as UTF-8 ("CRÉDITO", not "CRÃ‰DITO"); a real
 // Windows-1252 file still reads as such.
 func TestUTF8LabelledWindows1252(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile("testdata/itau_102_sgml.ofx")
 	if err != nil {
 		t.Fatal(err)

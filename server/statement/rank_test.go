@@ -11,6 +11,7 @@ import (
 // TestRank: a debit is offered expenses only, the exact amount first,
 // then the closest amount, then the closest day.
 func TestRank(t *testing.T) {
+	t.Parallel()
 	day := time.Date(2026, 11, 10, 0, 0, 0, 0, time.UTC)
 	d := func(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 	cs := []Candidate{

@@ -10,6 +10,7 @@ import (
 // is valid; one without its debtor, with an amount not in the schema's
 // form, or with an unknown status, is not.
 func TestValidateBody(t *testing.T) {
+	t.Parallel()
 	good := `{"calendario":{"dataDeVencimento":"2026-12-10","validadeAposVencimento":30},"devedor":{"cnpj":"11444777000161","nome":"Alfa Comércio Ltda"},` +
 		`"valor":{"original":"35.00","multa":{"modalidade":2,"valorPerc":"2.00"},"juros":{"modalidade":2,"valorPerc":"1.00"}},"chave":"pix@acme.com.br",` +
 		`"solicitacaoPagador":"Pedido 12"}`

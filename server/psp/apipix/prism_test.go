@@ -42,6 +42,7 @@ import (
 // would take /cobv/{txid}'s GET. Prism serves no token URL (the API Pix
 // leaves OAuth to each PSP): a loopback one stands in for it.
 func TestClientAgainstPrism(t *testing.T) {
+	t.Parallel()
 	needs.Outside(t)
 	bin := needs.Prism(t)
 	doc, err := apipix.Spec()
