@@ -13,6 +13,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
 	"sort"
@@ -74,8 +75,44 @@ var serviceNames = map[string]string{
 	"NfeDistribuicaoDFe": "NFeDistribuicaoDFe", "RecepcaoEPEC": "RecepcaoEPEC", "NfeConsultaCadastro": "CadConsultaCadastro4",
 }
 
-// Load answers the shipped tables.
+// Load answers the shipped tables: a copy of its own, which Override may
+// change.
 func Load() (*Endpoints, error) {
+	shipped, err := shippedTables()
+	if err != nil {
+		return nil, err
+	}
+	return shipped.clone(), nil
+}
+
+// shippedTables are the embedded tables, parsed once: they never change
+// (Load hands out copies).
+var shippedTables = sync.OnceValues(parseTables)
+
+// clone copies every level of the tables.
+func (e *Endpoints) clone() *Endpoints {
+	c := &Endpoints{NFe: map[string]map[string]map[string]map[string]string{}, NFSe: map[string]map[string]string{},
+		authorizers: map[string]map[string]string{}}
+	for model, states := range e.NFe {
+		c.NFe[model] = map[string]map[string]map[string]string{}
+		for state, envs := range states {
+			c.NFe[model][state] = map[string]map[string]string{}
+			for env, services := range envs {
+				c.NFe[model][state][env] = maps.Clone(services)
+			}
+		}
+	}
+	for env, services := range e.NFSe {
+		c.NFSe[env] = maps.Clone(services)
+	}
+	for model, states := range e.authorizers {
+		c.authorizers[model] = maps.Clone(states)
+	}
+	return c
+}
+
+// parseTables reads the embedded tables.
+func parseTables() (*Endpoints, error) {
 	e := &Endpoints{NFe: map[string]map[string]map[string]map[string]string{},
 		NFSe: map[string]map[string]string{
 			Homologacao: {"sefin": "https://sefin.producaorestrita.nfse.gov.br/SefinNacional", "adn": "https://adn.producaorestrita.nfse.gov.br"},

@@ -78,6 +78,13 @@ func TestOverride(t *testing.T) {
 	if e.NFSe[Homologacao]["sefin"] != "https://127.0.0.1:8444/SefinNacional" || e.NFSe[Producao]["sefin"] != "https://sefin.nfse.gov.br/SefinNacional" {
 		t.Errorf("nfse: %v", e.NFSe)
 	}
+	// Each Load is a copy of its own: another's override left the
+	// shipped tables as they are.
+	if f, _ := Load(); f.NFSe[Homologacao]["sefin"] == "https://127.0.0.1:8444/SefinNacional" {
+		t.Error("an override changed the tables the next Load answers")
+	} else if u, _ := f.Lookup("55", "SP", Homologacao, "NFeAutorizacao4"); u == "https://127.0.0.1:8443/sp/aut" {
+		t.Error("an override changed the next Load's SP address")
+	}
 	for _, bad := range []string{`[]`, `{"55": {"SP": {"teste": {"NFeAutorizacao4": "https://x"}}}}`, `{"55": {"SP": {"producao": {"NFeAutorizacao4": "ftp://x"}}}}`,
 		`{"57": {}}`, `{"nfse": {"producao": {"outro": "https://x"}}}`, `{"55": {"SP": {"producao": {"NFeAutorizacao4": "not a url"}}}}`} {
 		if _, err := e.Override([]byte(bad)); err == nil {
