@@ -150,32 +150,3 @@ func (db *DB) ApplyReturn(ctx context.Context, unitID int64, provider, sha, name
 	})
 	return rep, wrap("apply return", err)
 }
-
-// SettleCharge records a payment the firm received outside fincom's
-// channels (cash, a transfer it saw at its bank) for an open charge of an
-// order of the unit: installment 0 is the first open one; day empty is
-// today; bankAccountToken, when given, is the account credited.
-func (db *DB) SettleCharge(ctx context.Context, unitID int64, orderToken string, installment int, amount *Money, day, bankAccountToken string) (Payment, error) {
-	var p Payment
-	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		var chargeID, account int64
-		err := tx.QueryRowContext(ctx, `SELECT c.id FROM charges c JOIN sales_orders o ON o.id = c.order_id WHERE o.unit_id = ? AND o.token = ?
-			AND c.status IN ('PENDING', 'OVERDUE') AND (? = 0 OR c.installment = ?) ORDER BY c.installment LIMIT 1`,
-			unitID, orderToken, installment, installment).Scan(&chargeID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNothingToPay
-		}
-		if err != nil {
-			return err
-		}
-		if bankAccountToken != "" {
-			if err := tx.QueryRowContext(ctx, `SELECT id FROM bank_accounts WHERE unit_id = ? AND token = ? AND active = 1`,
-				unitID, bankAccountToken).Scan(&account); err != nil {
-				return ErrInvalidReference
-			}
-		}
-		p, err = db.recordSettlement(ctx, tx, chargeID, Settle{Amount: amount, Via: PaidFirm, Day: day, BankAccountID: account}, now)
-		return err
-	})
-	return p, wrap("settle charge", err)
-}

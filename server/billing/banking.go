@@ -132,7 +132,7 @@ func (s *Service) ImportReturn(ctx context.Context, db *store.DB, unit store.Uni
 // with a confirmed payment's effects.
 func (s *Service) Settle(ctx context.Context, db *store.DB, unitID int64, orderToken string, installment int, amount *store.Money, day, account string) (store.Payment, error) {
 	ps, err := s.ApplyPayments(ctx, db, func() ([]store.Payment, error) {
-		p, err := db.SettleCharge(ctx, unitID, orderToken, installment, amount, day, account)
+		p, err := settleFirm(ctx, db, unitID, orderToken, installment, amount, day, account)
 		return []store.Payment{p}, err
 	})
 	if err != nil {

@@ -1,0 +1,173 @@
+package billing
+
+import (
+	"context"
+	"errors"
+	"os"
+	"testing"
+	"time"
+
+	"fincom/store"
+)
+
+// settleDay is the tests' clock: the charges fall due on 2026-12-10.
+var settleDay = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+// settleFixture is a domain of two units on a real SQLite file, A with a
+// customer and an income category, and answers an order of
+// A's of value with one open charge (no provider: the firm's own).
+type settleFixture struct {
+	db    *store.DB
+	a, b  store.Unit
+	order func(value string, conf func(*store.SalesOrderFields)) string
+}
+
+func newSettleFixture(t *testing.T) settleFixture {
+	t.Helper()
+	ctx := context.Background()
+	schema, err := os.ReadFile("../../schema.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := store.OpenDomains(t.TempDir(), store.Options{Rules: Rules{}, Schema: string(schema), Now: func() time.Time { return settleDay }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ds.Close() })
+	if err := ds.Create(ctx, "acme"); err != nil {
+		t.Fatal(err)
+	}
+	db, release, err := ds.Acquire(ctx, "acme")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(release)
+	f := settleFixture{db: db}
+	if f.a, err = db.CreateUnit(ctx, store.UnitInput{Name: "Matriz"}); err != nil {
+		t.Fatal(err)
+	}
+	if f.b, err = db.CreateUnit(ctx, store.UnitInput{Name: "Filial"}); err != nil {
+		t.Fatal(err)
+	}
+	contact, err := db.InsertContact(ctx, f.a.ID, store.ContactFields{Type: "legal", Register: "11444777000161", SocialReason: "Cliente SA"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	category, err := db.InsertCategory(ctx, f.a.ID, store.CategoryFields{ModuleType: "in", Name: "Vendas"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	methods, err := db.PaymentMethods(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	transfer := ""
+	for _, m := range methods {
+		if m.PaymentKey == "TRANSFER" {
+			transfer = m.Token
+		}
+	}
+	f.order = func(value string, conf func(*store.SalesOrderFields)) string {
+		t.Helper()
+		o := store.SalesOrderFields{ContactToken: contact, CategoryToken: category, PaymentTypeToken: transfer, Description: "Consultoria",
+			Value: money(value), EstimatedPaymentDate: "2026-12-10", Installments: 1}
+		if conf != nil {
+			conf(&o)
+		}
+		token, _, err := db.InsertSalesOrder(ctx, f.a.ID, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := db.PrepareCharges(ctx, f.a.ID, token, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range plan.Charges {
+			if err := db.CompleteCharge(ctx, c.Token, store.IssuedCharge{Ref: "manual"}, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return token
+	}
+	return f
+}
+
+// TestSettleFirm: the firm's word settles an order's open charge as the
+// rules decide (exact, partial, over, on the day said) and books the
+// income when the order says so; a charge already paid, cancelled or of another unit, an amount
+// out of range and another unit's account are refused and write nothing.
+func TestSettleFirm(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newSettleFixture(t)
+	amount := func(s string) *store.Money { m := money(s); return &m }
+	paid := f.order("100.00", nil)
+	if _, err := settleFirm(ctx, f.db, f.a.ID, paid, 0, nil, "", ""); err != nil {
+		t.Fatal(err)
+	}
+	cancelled := f.order("100.00", nil)
+	if err := f.db.CancelCharges(ctx, f.a.ID, cancelled); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name    string
+		value   string
+		conf    func(*store.SalesOrderFields)
+		order   string // an order made before; "" a new one of value
+		unit    int64
+		amount  *store.Money
+		day     string
+		account string
+		err     error
+		kind    string
+		paid    string
+		status  string
+		income  bool
+		concil  bool
+	}{
+		{name: "exact", value: "100.00", kind: store.SettlementExact, paid: "100.00", status: "PAID"},
+		{name: "partial", value: "100.00", amount: amount("60.00"), kind: store.SettlementPartial, paid: "60.00", status: "PAID"},
+		{name: "over", value: "100.00", amount: amount("120.00"), kind: store.SettlementOver, paid: "120.00", status: "PAID"},
+		// Reconciled needs an account credited: none here.
+		{name: "booked on the day said", value: "250.00", conf: func(o *store.SalesOrderFields) { o.InAutomation, o.Conciliation = true, true },
+			day: "2026-11-20", kind: store.SettlementExact, paid: "250.00", status: "PAID", income: true},
+		{name: "already paid", order: paid, err: store.ErrNothingToPay},
+		{name: "cancelled", order: cancelled, err: store.ErrNothingToPay},
+		{name: "another unit's charge", value: "100.00", unit: f.b.ID, err: store.ErrNothingToPay},
+		{name: "another unit's account", value: "100.00", account: "00000000-0000-4000-8000-000000000000", err: store.ErrInvalidReference},
+		{name: "no amount", value: "100.00", amount: amount("0"), err: store.ErrMoneyRange},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			order := c.order
+			if order == "" {
+				order = f.order(c.value, c.conf)
+			}
+			unit := f.a.ID
+			if c.unit != 0 {
+				unit = c.unit
+			}
+			before, _ := f.db.SalesOrder(ctx, f.a.ID, order)
+			p, err := settleFirm(ctx, f.db, unit, order, 0, c.amount, c.day, c.account)
+			if c.err != nil {
+				after, _ := f.db.SalesOrder(ctx, f.a.ID, order)
+				if !errors.Is(err, c.err) || after.ChargeStatus != before.ChargeStatus {
+					t.Fatalf("err %v (want %v); the order's charges went from %s to %s", err, c.err, before.ChargeStatus, after.ChargeStatus)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Settlement != c.kind || p.PaidAmount.String() != c.paid || p.OrderStatus != c.status || p.Via != store.PaidFirm ||
+				p.IncomeToken.Valid != c.income || p.Reconciled != c.concil || p.OrderToken != order {
+				t.Fatalf("payment %+v", p)
+			}
+			if c.income {
+				e, err := f.db.EntryByToken(ctx, f.a.ID, p.IncomeToken.String)
+				if err != nil || e.Value.String() != c.paid || e.PayDay != c.day {
+					t.Fatalf("income %+v %v", e, err)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,148 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+)
+
+// Tx is one write's transaction as a business package's use case holds it
+// (Write): the row-level functions below read and write what it asks and
+// decide nothing; the use case decides, between them.
+type Tx struct {
+	ctx context.Context
+	tx  *sql.Tx
+	db  *DB
+	now time.Time
+}
+
+// Write runs fn as one write of the domain, with the group-commit writer's
+// semantics: fn runs in its own savepoint of the writer's transaction,
+// every row it touches carries the same time (tx.Now), a failing fn rolls
+// back alone, and Write returns once the commit that holds it is durable.
+// fn may run once only; what it decided is known to the caller when Write
+// returns nil.
+func (db *DB) Write(ctx context.Context, fn func(tx *Tx) error) error {
+	return db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		return fn(&Tx{ctx: ctx, tx: tx, db: db, now: now})
+	})
+}
+
+// Now is the write's time, which every row it touches carries.
+func (t *Tx) Now() time.Time { return t.now }
+
+// ChargeToSettle is an open charge as settling it reads it: the facts the
+// rules decide by (Due) and what the income entry it may book takes from
+// its order.
+type ChargeToSettle struct {
+	ID, OrderID, UnitID int64
+	Token               string
+	Installment         int
+	Due                 ChargeDue
+	// The order's category, contact (0: none) and description, which its
+	// income entry takes.
+	Category, Contact int64
+	Description       string
+}
+
+// OpenChargeOfOrder answers the id of the order's open charge (PENDING or
+// OVERDUE) of installment n (0: the first open one) in the unit;
+// ErrNothingToPay when it has none.
+func (t *Tx) OpenChargeOfOrder(unitID int64, orderToken string, n int) (int64, error) {
+	var id int64
+	err := t.tx.QueryRowContext(t.ctx, `SELECT c.id FROM charges c JOIN sales_orders o ON o.id = c.order_id WHERE o.unit_id = ? AND o.token = ?
+		AND c.status IN ('PENDING', 'OVERDUE') AND (? = 0 OR c.installment = ?) ORDER BY c.installment LIMIT 1`,
+		unitID, orderToken, n, n).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, ErrNothingToPay
+	}
+	return id, err
+}
+
+// ActiveAccount answers the id of the unit's active bank account of token;
+// ErrInvalidReference when it has none such.
+func (t *Tx) ActiveAccount(unitID int64, token string) (int64, error) {
+	var id int64
+	err := t.tx.QueryRowContext(t.ctx, `SELECT id FROM bank_accounts WHERE unit_id = ? AND token = ? AND active = 1`, unitID, token).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, ErrInvalidReference
+	}
+	return id, err
+}
+
+// ChargeToSettle reads the open charge of id; ErrNothingToPay when it is
+// not open (paid, cancelled, being issued) or does not exist.
+func (t *Tx) ChargeToSettle(id int64) (ChargeToSettle, error) {
+	c := ChargeToSettle{ID: id}
+	var agreementAccount, orderAccount, category, contact sql.NullInt64
+	err := t.tx.QueryRowContext(t.ctx, `SELECT c.order_id, c.token, c.installment, c.amount, c.due_date, a.bank_account_id,
+			o.unit_id, o.in_automation, o.conciliation, o.generate_nf_webhook, o.bank_account_id, o.category_id, o.contact_id, o.description
+		FROM charges c JOIN sales_orders o ON o.id = c.order_id LEFT JOIN bank_agreements a ON a.id = c.agreement_id
+		WHERE c.id = ? AND c.status IN ('PENDING', 'OVERDUE')`, id).
+		Scan(&c.OrderID, &c.Token, &c.Installment, &c.Due.Amount, &c.Due.DueDate, &agreementAccount,
+			&c.UnitID, &c.Due.InAutomation, &c.Due.Conciliation, &c.Due.InvoiceOnPayment, &orderAccount, &category, &contact, &c.Description)
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, ErrNothingToPay
+	}
+	c.Due.AgreementAccount, c.Due.OrderAccount = agreementAccount.Int64, orderAccount.Int64
+	c.Category, c.Contact = category.Int64, contact.Int64
+	return c, err
+}
+
+// MarkChargePaid records the charge of id paid as s says, through the
+// channel via, the bank's credit day creditDate ("" none).
+func (t *Tx) MarkChargePaid(id int64, s Settlement, via, creditDate string) error {
+	var fee any
+	if s.Fee != nil {
+		fee = *s.Fee
+	}
+	_, err := t.tx.ExecContext(t.ctx, `UPDATE charges SET status = 'PAID', paid_at = ?, paid_amount = ?, settlement = ?, updated_at = ?,
+		paid_via = ?, fee = ?, credit_date = ? WHERE id = ?`, timestamp(s.PaidAt), s.Paid, s.Kind, timestamp(t.now),
+		via, fee, nullString(creditDate), id)
+	return err
+}
+
+// BookChargeIncome inserts the income entry of the charge's payment as s
+// says (its amount, day, account, and reconciliation when s.Reconcile),
+// marks the order's revenue booked, and answers the entry's token.
+func (t *Tx) BookChargeIncome(c ChargeToSettle, s Settlement) (string, error) {
+	tok := t.db.id()
+	var concil any
+	if s.Reconcile {
+		concil = s.Day
+	}
+	if _, err := t.tx.ExecContext(t.ctx, `
+		INSERT INTO entries (token, unit_id, type, description, value, value_cents, due_date, pay_day, competence_date,
+			category_id, contact_id, bank_account_id, conciliation_date, active, created_at, updated_at)
+		VALUES (?, ?, 'in', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+		tok, c.UnitID, c.Description, s.Paid, s.Paid.Cents(), c.Due.DueDate, s.Day, c.Due.DueDate, nullID(c.Category), nullID(c.Contact), nullID(s.Account),
+		concil, timestamp(t.now), timestamp(t.now)); err != nil {
+		return "", err
+	}
+	_, err := t.tx.ExecContext(t.ctx, `UPDATE sales_orders SET revenue = 1, date_revenue = COALESCE(date_revenue, ?) WHERE id = ?`,
+		timestamp(t.now), c.OrderID)
+	return tok, err
+}
+
+// RefreshOrder recomputes the order's charge status from its charges.
+func (t *Tx) RefreshOrder(orderID int64) error { return t.db.refreshOrder(t.ctx, t.tx, orderID, t.now) }
+
+// MarkInvoiceDue says on the order, while it has no invoice, that one is
+// due for issuing (NFPendingText).
+func (t *Tx) MarkInvoiceDue(orderID int64) error {
+	_, err := t.tx.ExecContext(t.ctx, `UPDATE sales_orders SET nf_status_text = ? WHERE id = ? AND nf = 0`, NFPendingText, orderID)
+	return err
+}
+
+// OrderChargeStatus answers the order's charge status and token.
+func (t *Tx) OrderChargeStatus(orderID int64) (status, token string, err error) {
+	err = t.tx.QueryRowContext(t.ctx, `SELECT charge_status, token FROM sales_orders WHERE id = ?`, orderID).Scan(&status, &token)
+	return status, token, err
+}
+
+// EmitCharge queues the event typ (charge.paid, …) of the charge for the
+// unit's webhooks.
+func (t *Tx) EmitCharge(unitID int64, typ, chargeToken string) error {
+	return t.db.emitCharge(t.ctx, t.tx, unitID, typ, chargeToken, t.now)
+}
