@@ -118,33 +118,6 @@ type Payment struct {
 // payment made due waits for the fiscal issuer.
 const NFPendingText = "Emissão pendente: pagamento confirmado, aguardando o emissor fiscal"
 
-// PayCharge confirms the payment of an open charge of the order of a public
-// token (installment 0: the first open one), for amount (nil: the charge's
-// amount). With the order's in_automation it records the income entry
-// (paid, on the order's account and category), with conciliation it marks
-// that entry reconciled, and with generateNFWebhook it records that the
-// invoice is due.
-func (db *DB) PayCharge(ctx context.Context, publicToken string, installment int, amount *Money) (Payment, error) {
-	var p Payment
-	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		id, err := portalOrderID(ctx, tx, publicToken)
-		if err != nil {
-			return err
-		}
-		var chargeID int64
-		err = tx.QueryRowContext(ctx, `SELECT id FROM charges WHERE order_id = ? AND status IN ('PENDING', 'OVERDUE') AND (? = 0 OR installment = ?)
-			ORDER BY installment LIMIT 1`, id, installment, installment).Scan(&chargeID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNothingToPay
-		}
-		if err != nil {
-			return err
-		}
-		p, err = db.recordSettlement(ctx, tx, chargeID, Settle{Amount: amount, Via: PaidSimulated}, now)
-		return err
-	})
-	return p, wrap("pay charge", err)
-}
 
 // Who confirmed a payment (charges.paid_via).
 const (

@@ -60,6 +60,24 @@ func (t *Tx) OpenChargeOfOrder(unitID int64, orderToken string, n int) (int64, e
 	return id, err
 }
 
+// OpenChargeOfPublicOrder answers the id of the open charge of
+// installment n (0: the first open one) of the order of a public token
+// (the payment page's): ErrNotFound when no active order with a live
+// charge has it, ErrNothingToPay when it has no open charge.
+func (t *Tx) OpenChargeOfPublicOrder(publicToken string, n int) (int64, error) {
+	orderID, err := portalOrderID(t.ctx, t.tx, publicToken)
+	if err != nil {
+		return 0, err
+	}
+	var id int64
+	err = t.tx.QueryRowContext(t.ctx, `SELECT id FROM charges WHERE order_id = ? AND status IN ('PENDING', 'OVERDUE') AND (? = 0 OR installment = ?)
+		ORDER BY installment LIMIT 1`, orderID, n, n).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, ErrNothingToPay
+	}
+	return id, err
+}
+
 // ActiveAccount answers the id of the unit's active bank account of token;
 // ErrInvalidReference when it has none such.
 func (t *Tx) ActiveAccount(unitID int64, token string) (int64, error) {

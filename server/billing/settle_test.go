@@ -171,3 +171,38 @@ func TestSettleFirm(t *testing.T) {
 		})
 	}
 }
+
+// TestSettleByPublicToken: test mode's payer pays through the order's
+// public token: an unknown token is not found, the open charge is settled
+// once, and paid again there is nothing to pay.
+func TestSettleByPublicToken(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newSettleFixture(t)
+	order := f.order("80.00", nil)
+	o, err := f.db.SalesOrder(ctx, f.a.ID, order)
+	if err != nil || !o.PublicToken.Valid {
+		t.Fatalf("the order's public token: %v %v", o.PublicToken, err)
+	}
+	pay := func(token string) (store.Payment, error) {
+		var p store.Payment
+		err := f.db.Write(ctx, func(tx *store.Tx) error {
+			id, err := tx.OpenChargeOfPublicOrder(token, 0)
+			if err != nil {
+				return err
+			}
+			p, err = settle(tx, id, store.Settle{Via: store.PaidSimulated})
+			return err
+		})
+		return p, err
+	}
+	if _, err := pay("fcp_acme_nenhum"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("an unknown token: %v", err)
+	}
+	if p, err := pay(o.PublicToken.String); err != nil || p.PaidAmount.String() != "80.00" || p.Via != store.PaidSimulated || p.OrderStatus != "PAID" {
+		t.Fatalf("paid: %+v %v", p, err)
+	}
+	if _, err := pay(o.PublicToken.String); !errors.Is(err, store.ErrNothingToPay) {
+		t.Fatalf("paid again: %v", err)
+	}
+}
