@@ -118,7 +118,6 @@ type Payment struct {
 // payment made due waits for the fiscal issuer.
 const NFPendingText = "Emissão pendente: pagamento confirmado, aguardando o emissor fiscal"
 
-
 // Who confirmed a payment (charges.paid_via).
 const (
 	PaidSimulated = "simulated"   // test mode's simulated payer
