@@ -152,36 +152,6 @@ func (db *DB) PixReceivedOfDomain(ctx context.Context) ([]PixReceived, error) {
 	return out, wrap("pix received", rows.Err())
 }
 
-// SettlePix applies a Pix the unit's PSP confirmed to the open charge of
-// txid, once per end-to-end id, on the day it was paid (YYYY-MM-DD):
-// ErrPixApplied for a Pix applied before, ErrNothingToPay when the
-// charge is not open.
-func (db *DB) SettlePix(ctx context.Context, unitID int64, txid, endToEndID string, amount Money, day string) (Payment, error) {
-	var p Payment
-	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		var one int
-		if tx.QueryRowContext(ctx, `SELECT 1 FROM psp_payments WHERE end_to_end_id = ?`, endToEndID).Scan(&one) == nil {
-			return ErrPixApplied
-		}
-		var chargeID int64
-		err := tx.QueryRowContext(ctx, `SELECT c.id FROM charges c JOIN sales_orders o ON o.id = c.order_id WHERE o.unit_id = ? AND c.pix_txid = ?
-			AND c.provider_ref LIKE 'psp:%' AND c.status IN ('PENDING', 'OVERDUE')`, unitID, txid).Scan(&chargeID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNothingToPay
-		}
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO psp_payments (end_to_end_id, charge_id, amount, paid_at, created_at) VALUES (?, ?, ?, ?, ?)`,
-			endToEndID, chargeID, amount.StringFixed(2), day, timestamp(now)); err != nil {
-			return err
-		}
-		p, err = db.recordSettlement(ctx, tx, chargeID, Settle{Amount: &amount, Via: PaidPSP, Day: day}, now)
-		return err
-	})
-	return p, wrap("settle pix", err)
-}
-
 // PSPUnit is a unit connected to its PSP, with its webhook's secret.
 type PSPUnit struct {
 	UnitID        int64

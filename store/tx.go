@@ -78,6 +78,37 @@ func (t *Tx) OpenChargeOfPublicOrder(publicToken string, n int) (int64, error) {
 	return id, err
 }
 
+// PixApplied reports whether the Pix of end-to-end id e2e was applied
+// before (psp_payments).
+func (t *Tx) PixApplied(e2e string) (bool, error) {
+	var one int
+	err := t.tx.QueryRowContext(t.ctx, `SELECT 1 FROM psp_payments WHERE end_to_end_id = ?`, e2e).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// OpenPSPCharge answers the id of the unit's open charge issued at its
+// PSP under txid; ErrNothingToPay when it has none open.
+func (t *Tx) OpenPSPCharge(unitID int64, txid string) (int64, error) {
+	var id int64
+	err := t.tx.QueryRowContext(t.ctx, `SELECT c.id FROM charges c JOIN sales_orders o ON o.id = c.order_id WHERE o.unit_id = ? AND c.pix_txid = ?
+		AND c.provider_ref LIKE 'psp:%' AND c.status IN ('PENDING', 'OVERDUE')`, unitID, txid).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, ErrNothingToPay
+	}
+	return id, err
+}
+
+// RecordPix keeps the Pix of end-to-end id e2e, received for the charge
+// of id on day (YYYY-MM-DD): it is applied once.
+func (t *Tx) RecordPix(e2e string, chargeID int64, amount Money, day string) error {
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO psp_payments (end_to_end_id, charge_id, amount, paid_at, created_at) VALUES (?, ?, ?, ?, ?)`,
+		e2e, chargeID, amount.StringFixed(2), day, timestamp(t.now))
+	return err
+}
+
 // ActiveAccount answers the id of the unit's active bank account of token;
 // ErrInvalidReference when it has none such.
 func (t *Tx) ActiveAccount(unitID int64, token string) (int64, error) {

@@ -356,7 +356,7 @@ func (s *Service) applyPix(ctx context.Context, db *store.DB, unitID int64, cl *
 		return store.Payment{}, fmt.Errorf("%w: the Pix's time %q", psp.ErrAnswer, px.Horario)
 	}
 	ps, err := s.ApplyPayments(ctx, db, func() ([]store.Payment, error) {
-		p, err := db.SettlePix(ctx, unitID, px.Txid, px.EndToEndID, store.NewMoney(amount), at.In(saoPaulo).Format(time.DateOnly))
+		p, err := settlePix(ctx, db, unitID, px.Txid, px.EndToEndID, store.NewMoney(amount), at.In(saoPaulo).Format(time.DateOnly))
 		return []store.Payment{p}, err
 	})
 	if err != nil {

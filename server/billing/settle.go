@@ -50,6 +50,32 @@ func settle(tx *store.Tx, chargeID int64, in store.Settle) (store.Payment, error
 	return p, tx.EmitCharge(c.UnitID, "charge.paid", c.Token)
 }
 
+// settlePix applies a Pix the unit's PSP confirmed to its open charge of
+// txid, once per end-to-end id, on the day it was paid (YYYY-MM-DD):
+// store.ErrPixApplied for a Pix applied before, store.ErrNothingToPay
+// when the charge is not open.
+func settlePix(ctx context.Context, db *store.DB, unitID int64, txid, e2e string, amount store.Money, day string) (store.Payment, error) {
+	var p store.Payment
+	err := db.Write(ctx, func(tx *store.Tx) error {
+		if applied, err := tx.PixApplied(e2e); err != nil || applied {
+			if err == nil {
+				err = store.ErrPixApplied
+			}
+			return err
+		}
+		id, err := tx.OpenPSPCharge(unitID, txid)
+		if err != nil {
+			return err
+		}
+		if err := tx.RecordPix(e2e, id, amount, day); err != nil {
+			return err
+		}
+		p, err = settle(tx, id, store.Settle{Amount: &amount, Via: store.PaidPSP, Day: day})
+		return err
+	})
+	return p, err
+}
+
 // settleFirm settles the order's open charge of installment n (0: the
 // first open one) with a payment the firm received outside fincom's
 // channels (cash, a transfer it saw at its bank), day "" today, into the

@@ -17,9 +17,11 @@ var settleDay = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 // customer and an income category, and answers an order of
 // A's of value with one open charge (no provider: the firm's own).
 type settleFixture struct {
-	db    *store.DB
-	a, b  store.Unit
-	order func(value string, conf func(*store.SalesOrderFields)) string
+	db   *store.DB
+	a, b store.Unit
+	// order makes an order of value, its one charge answered by its
+	// provider as issued says (none: the firm's own charge).
+	order func(value string, conf func(*store.SalesOrderFields), issued ...store.IssuedCharge) string
 }
 
 func newSettleFixture(t *testing.T) settleFixture {
@@ -67,7 +69,7 @@ func newSettleFixture(t *testing.T) settleFixture {
 			transfer = m.Token
 		}
 	}
-	f.order = func(value string, conf func(*store.SalesOrderFields)) string {
+	f.order = func(value string, conf func(*store.SalesOrderFields), issued ...store.IssuedCharge) string {
 		t.Helper()
 		o := store.SalesOrderFields{ContactToken: contact, CategoryToken: category, PaymentTypeToken: transfer, Description: "Consultoria",
 			Value: money(value), EstimatedPaymentDate: "2026-12-10", Installments: 1}
@@ -82,8 +84,12 @@ func newSettleFixture(t *testing.T) settleFixture {
 		if err != nil {
 			t.Fatal(err)
 		}
+		answer := store.IssuedCharge{Ref: "manual"}
+		if len(issued) > 0 {
+			answer = issued[0]
+		}
 		for _, c := range plan.Charges {
-			if err := db.CompleteCharge(ctx, c.Token, store.IssuedCharge{Ref: "manual"}, nil); err != nil {
+			if err := db.CompleteCharge(ctx, c.Token, answer, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -204,5 +210,46 @@ func TestSettleByPublicToken(t *testing.T) {
 	}
 	if _, err := pay(o.PublicToken.String); !errors.Is(err, store.ErrNothingToPay) {
 		t.Fatalf("paid again: %v", err)
+	}
+}
+
+// TestSettlePix: a Pix the PSP confirmed settles the unit's open charge of
+// its txid once: the same Pix again is store.ErrPixApplied, another Pix
+// on the paid charge, or one for another unit, finds nothing to pay; the
+// amount and day are the Pix's.
+func TestSettlePix(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newSettleFixture(t)
+	f.order("150.00", nil, store.IssuedCharge{Ref: "psp:cobv:FC01", PixTxID: "FC01"})
+	f.order("150.00", nil, store.IssuedCharge{Ref: "psp:cobv:FC02", PixTxID: "FC02"})
+	for _, c := range []struct {
+		name        string
+		unit        int64
+		txid, e2e   string
+		amount, day string
+		err         error
+	}{
+		{name: "another unit's", unit: f.b.ID, txid: "FC01", e2e: "E1", amount: "150.00", day: "2026-11-21", err: store.ErrNothingToPay},
+		{name: "paid late with interest", txid: "FC01", e2e: "E1", amount: "151.20", day: "2026-11-21"},
+		{name: "the same Pix again", txid: "FC01", e2e: "E1", amount: "151.20", day: "2026-11-21", err: store.ErrPixApplied},
+		{name: "another Pix on the paid charge", txid: "FC01", e2e: "E2", amount: "150.00", day: "2026-11-21", err: store.ErrNothingToPay},
+		{name: "no such txid", txid: "FC99", e2e: "E3", amount: "150.00", day: "2026-11-21", err: store.ErrNothingToPay},
+		{name: "the other charge", txid: "FC02", e2e: "E4", amount: "150.00", day: "2026-11-22"},
+	} {
+		unit := f.a.ID
+		if c.unit != 0 {
+			unit = c.unit
+		}
+		p, err := settlePix(ctx, f.db, unit, c.txid, c.e2e, money(c.amount), c.day)
+		if c.err != nil {
+			if !errors.Is(err, c.err) {
+				t.Errorf("%s: %v, want %v", c.name, err, c.err)
+			}
+			continue
+		}
+		if err != nil || p.PaidAmount.String() != money(c.amount).String() || p.Via != store.PaidPSP || p.OrderStatus != "PAID" {
+			t.Errorf("%s: %+v %v", c.name, p, err)
+		}
 	}
 }
