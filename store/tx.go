@@ -109,6 +109,73 @@ func (t *Tx) RecordPix(e2e string, chargeID int64, amount Money, day string) err
 	return err
 }
 
+// AgreementOf answers the unit's agreement with the provider's bank;
+// ErrNoAgreement when it has none.
+func (t *Tx) AgreementOf(unitID int64, provider string) (Agreement, error) {
+	a, err := agreementFor(t.ctx, t.tx, unitID, provider)
+	if errors.Is(err, sql.ErrNoRows) {
+		return a, ErrNoAgreement
+	}
+	return a, err
+}
+
+// ReturnFileReport answers the report kept of the agreement's return file
+// of that SHA-256, if it was imported before.
+func (t *Tx) ReturnFileReport(agreementID int64, sha string) (report string, found bool, err error) {
+	err = t.tx.QueryRowContext(t.ctx, `SELECT report FROM return_files WHERE agreement_id = ? AND sha256 = ?`, agreementID, sha).Scan(&report)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	return report, err == nil, err
+}
+
+// KeepReturnFile records the agreement's return file and its report.
+func (t *Tx) KeepReturnFile(agreementID int64, sha, name, report string) error {
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO return_files (agreement_id, sha256, name, report, imported_at) VALUES (?, ?, ?, ?, ?)`,
+		agreementID, sha, nullString(name), report, timestamp(t.now))
+	return err
+}
+
+// ChargeOfOurNumber answers the agreement's charge of an our-number: its
+// id, token and status; found false when none has it.
+func (t *Tx) ChargeOfOurNumber(agreementID, ourNumber int64) (id int64, token, status string, found bool, err error) {
+	err = t.tx.QueryRowContext(t.ctx, `SELECT id, token, status FROM charges WHERE agreement_id = ? AND our_number = ?`,
+		agreementID, ourNumber).Scan(&id, &token, &status)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, "", "", false, nil
+	}
+	return id, token, status, err == nil, err
+}
+
+// MarkRegistered records the bank's registration of the charge's boleto
+// (one pending, sent or rejected before).
+func (t *Tx) MarkRegistered(id int64) error {
+	_, err := t.tx.ExecContext(t.ctx, `UPDATE charges SET registration = 'registered', registration_reason = NULL, updated_at = ?
+		WHERE id = ? AND registration IN ('pending', 'sent', 'rejected')`, timestamp(t.now), id)
+	return err
+}
+
+// MarkRegisteredByPayment records a boleto the bank was paid for as
+// registered, if it was pending or sent.
+func (t *Tx) MarkRegisteredByPayment(id int64) error {
+	_, err := t.tx.ExecContext(t.ctx, `UPDATE charges SET registration = 'registered' WHERE id = ? AND registration IN ('pending', 'sent')`, id)
+	return err
+}
+
+// MarkRejected records the bank's refusal to register the charge's
+// boleto, with its reason.
+func (t *Tx) MarkRejected(id int64, reason string) error {
+	_, err := t.tx.ExecContext(t.ctx, `UPDATE charges SET registration = 'rejected', registration_reason = ?, updated_at = ? WHERE id = ?`,
+		reason, timestamp(t.now), id)
+	return err
+}
+
+// MarkWrittenOff records the bank's write-off of the charge's boleto.
+func (t *Tx) MarkWrittenOff(id int64) error {
+	_, err := t.tx.ExecContext(t.ctx, `UPDATE charges SET writeoff = 'done', updated_at = ? WHERE id = ?`, timestamp(t.now), id)
+	return err
+}
+
 // ActiveAccount answers the id of the unit's active bank account of token;
 // ErrInvalidReference when it has none such.
 func (t *Tx) ActiveAccount(unitID int64, token string) (int64, error) {

@@ -117,7 +117,7 @@ func (s *Service) ImportReturn(ctx context.Context, db *store.DB, unit store.Uni
 	sum := sha256.Sum256(data)
 	var rep store.ReturnReport
 	rep.Payments, err = s.ApplyPayments(ctx, db, func() ([]store.Payment, error) {
-		rep, err = db.ApplyReturn(ctx, unit.ID, provider, hex.EncodeToString(sum[:]), name, events, func(a store.Agreement) error {
+		rep, err = applyReturn(ctx, db, unit.ID, provider, hex.EncodeToString(sum[:]), name, events, func(a store.Agreement) error {
 			if f := b.Foreign(r, BankAgreement(a, unit.Name, unit.CNPJ)); len(f) > 0 {
 				return &ForeignReturnError{Fields: f}
 			}

@@ -2,6 +2,7 @@ package billing
 
 import (
 	"context"
+	"encoding/json"
 
 	"fincom/store"
 )
@@ -97,4 +98,92 @@ func settleFirm(ctx context.Context, db *store.DB, unitID int64, orderToken stri
 		return err
 	})
 	return p, err
+}
+
+// applyReturn applies a return file of the unit's agreement with the
+// provider's bank in one write: registrations, rejections (with the
+// bank's reason), payments (settled as every confirmed payment is, paid
+// on the bank's date with its fee and credit date) and write-offs. The
+// same file (by its SHA-256) twice changes nothing and answers the first
+// import's report. accept sees the agreement first: its error refuses the
+// whole file. A payment the bank dates after today, or not at all, is
+// reported and not settled; one for a charge paid or cancelled here is
+// reported as such.
+func applyReturn(ctx context.Context, db *store.DB, unitID int64, provider, sha, name string, events []store.ReturnEvent,
+	accept func(store.Agreement) error) (store.ReturnReport, error) {
+	var rep store.ReturnReport
+	err := db.Write(ctx, func(tx *store.Tx) error {
+		rep = store.ReturnReport{Provider: provider, Lines: []store.ReturnLine{}}
+		a, err := tx.AgreementOf(unitID, provider)
+		if err != nil {
+			return err
+		}
+		if err := accept(a); err != nil {
+			return err
+		}
+		if stored, found, err := tx.ReturnFileReport(a.ID, sha); err != nil || found {
+			if err == nil {
+				err = json.Unmarshal([]byte(stored), &rep)
+				rep.Duplicate = true
+			}
+			return err
+		}
+		today := store.Today(tx.Now()).ISO()
+		for _, e := range events {
+			l := store.ReturnLine{Line: e.Line, OurNumber: e.OurNumber, Movement: e.Movement, Detail: e.MovementText}
+			id, token, status, found, err := tx.ChargeOfOurNumber(a.ID, e.OurNumber)
+			if err != nil {
+				return err
+			}
+			if !found {
+				l.Outcome, l.Detail = "unknown_charge", "no charge of this agreement has this our-number; "+e.MovementText
+				rep.Lines = append(rep.Lines, l)
+				continue
+			}
+			l.ChargeToken = store.NewText(token)
+			switch e.Event {
+			case "registered":
+				l.Outcome = "registered"
+				err = tx.MarkRegistered(id)
+			case "rejected":
+				l.Outcome, l.Detail = "rejected", e.Reason
+				err = tx.MarkRejected(id, e.Reason)
+			case "paid":
+				switch {
+				case status == store.ChargeCancelled:
+					l.Outcome, l.Detail = "ignored", "paid at the bank after it was cancelled here: refund or re-open it"
+				case status != store.ChargePending && status != store.ChargeOverdue:
+					l.Outcome = "already_paid"
+				case e.Occurred == "":
+					l.Outcome, l.Detail = "not_settled", "the bank gives no payment date: reported, not settled"
+				case e.Occurred > today:
+					l.Outcome, l.Detail = "not_settled", "the bank dates the payment "+e.Occurred+", after today: reported, not settled"
+				default:
+					fee := e.Fee
+					p, serr := settle(tx, id, store.Settle{Amount: &e.Paid, Via: store.PaidReturn, Day: e.Occurred, Fee: &fee, CreditDate: e.Credited})
+					if serr != nil {
+						return serr
+					}
+					l.Outcome = "paid"
+					rep.Payments = append(rep.Payments, p)
+					err = tx.MarkRegisteredByPayment(id)
+				}
+			case "written_off":
+				l.Outcome = "written_off"
+				err = tx.MarkWrittenOff(id)
+			default:
+				l.Outcome = "ignored"
+			}
+			if err != nil {
+				return err
+			}
+			rep.Lines = append(rep.Lines, l)
+		}
+		b, err := json.Marshal(rep)
+		if err != nil {
+			return err
+		}
+		return tx.KeepReturnFile(a.ID, sha, name, string(b))
+	})
+	return rep, err
 }
