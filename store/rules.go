@@ -18,8 +18,6 @@ type Rules interface {
 	// Payer refuses an order whose payer its bank would not register a
 	// boleto for (nil: registrable).
 	Payer(p Payer) error
-	// ApplyPayment decides what a confirmed payment does to its charge.
-	ApplyPayment(c ChargeDue, in Settle, now time.Time) (Settlement, error)
 	// ContractPeriods are a recurring contract's periods that have started
 	// by today and may be billed, in order.
 	ContractPeriods(c ContractTerm, today Date) []ContractPeriod

@@ -83,7 +83,7 @@ type StatementCandidate struct {
 // charge is settled as every confirmed payment is; the entry (the income
 // it booked, or the matched one) is paid on the line's date into the
 // account and reconciled (conciliation_date, id_ofx).
-func (db *DB) ImportStatement(ctx context.Context, unitID int64, accountToken string, in []StatementLineIn) (StatementReport, error) {
+func (db *DB) ImportStatement(ctx context.Context, unitID int64, accountToken string, in []StatementLineIn, settle SettleFunc) (StatementReport, error) {
 	rep := StatementReport{Lines: []StatementLine{}}
 	rules, err := db.rules()
 	if err != nil {
@@ -117,7 +117,7 @@ func (db *DB) ImportStatement(ctx context.Context, unitID int64, accountToken st
 			}
 			c, how := rules.MatchStatementLine(l.Posted, found)
 			if how != "" {
-				p, err := db.reconcile(ctx, tx, tok, account, l, c, how, now)
+				p, err := db.reconcile(ctx, tx, tok, account, l, c, how, now, settle)
 				if err != nil {
 					return err
 				}
@@ -179,16 +179,22 @@ func statementCandidates(ctx context.Context, tx *sql.Tx, unitID, account int64,
 	return out, rows.Err()
 }
 
-// reconcile settles and reconciles what a line matched: a charge is paid
-// (with a confirmed payment's effects) and the income it books is
-// reconciled; an entry is paid on the line's date into the account and
-// reconciled.
-func (db *DB) reconcile(ctx context.Context, tx *sql.Tx, lineToken string, account int64, l StatementLineIn, c StatementCandidate, how string, now time.Time) (*Payment, error) {
+// SettleFunc settles an open charge in the write tx holds, as the
+// business rules decide (billing's): the statement's functions call it for
+// a line that paid a charge, and decide nothing of it.
+type SettleFunc func(tx *Tx, chargeID int64, in Settle) (Payment, error)
+
+// reconcile settles (through settle) and reconciles what a line matched:
+// a charge is paid (with a confirmed payment's effects) and the income it
+// books is reconciled; an entry is paid on the line's date into the
+// account and reconciled.
+func (db *DB) reconcile(ctx context.Context, tx *sql.Tx, lineToken string, account int64, l StatementLineIn, c StatementCandidate, how string, now time.Time,
+	settle SettleFunc) (*Payment, error) {
 	var p *Payment
 	entry := c.Entry
 	if c.Charge != 0 {
 		amt := Money{l.Amount.Round(2)}
-		pay, err := db.recordSettlement(ctx, tx, c.Charge, Settle{Amount: &amt, Via: PaidStatement, Day: l.Posted, BankAccountID: account}, now)
+		pay, err := settle(&Tx{ctx: ctx, tx: tx, db: db, now: now}, c.Charge, Settle{Amount: &amt, Via: PaidStatement, Day: l.Posted, BankAccountID: account})
 		if err != nil {
 			return nil, err
 		}
@@ -306,7 +312,7 @@ type Booking struct {
 
 // ReconcileStatementLine pairs an open line with an entry or a charge, or
 // dismisses it (a bank fee, a transfer between the firm's accounts).
-func (db *DB) ReconcileStatementLine(ctx context.Context, unitID int64, r Reconciliation) (StatementLine, []Payment, error) {
+func (db *DB) ReconcileStatementLine(ctx context.Context, unitID int64, r Reconciliation, settle SettleFunc) (StatementLine, []Payment, error) {
 	var out StatementLine
 	var payments []Payment
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
@@ -333,7 +339,7 @@ func (db *DB) ReconcileStatementLine(ctx context.Context, unitID int64, r Reconc
 			if err != nil {
 				return err
 			}
-			if _, err := db.reconcile(ctx, tx, r.LineToken, account, l, StatementCandidate{Entry: id}, "person", now); err != nil {
+			if _, err := db.reconcile(ctx, tx, r.LineToken, account, l, StatementCandidate{Entry: id}, "person", now, settle); err != nil {
 				return err
 			}
 			if _, err := tx.ExecContext(ctx, `UPDATE statement_lines SET entry_effect = 'booked' WHERE token = ?`, r.LineToken); err != nil {
@@ -355,7 +361,7 @@ func (db *DB) ReconcileStatementLine(ctx context.Context, unitID int64, r Reconc
 			if cents != want {
 				return ErrAmountMismatch
 			}
-			if _, err := db.reconcile(ctx, tx, r.LineToken, account, l, StatementCandidate{Entry: id}, "person", now); err != nil {
+			if _, err := db.reconcile(ctx, tx, r.LineToken, account, l, StatementCandidate{Entry: id}, "person", now, settle); err != nil {
 				return err
 			}
 		case r.OrderToken != "":
@@ -372,7 +378,7 @@ func (db *DB) ReconcileStatementLine(ctx context.Context, unitID int64, r Reconc
 			if err != nil {
 				return err
 			}
-			p, err := db.reconcile(ctx, tx, r.LineToken, account, l, StatementCandidate{Charge: charge}, "person", now)
+			p, err := db.reconcile(ctx, tx, r.LineToken, account, l, StatementCandidate{Charge: charge}, "person", now, settle)
 			if err != nil {
 				return err
 			}

@@ -207,7 +207,7 @@ func (s *Service) ImportStatement(ctx context.Context, db *store.DB, unitID int6
 	}
 	var rep store.StatementReport
 	rep.Payments, err = s.ApplyPayments(ctx, db, func() ([]store.Payment, error) {
-		rep, err = db.ImportStatement(ctx, unitID, accountToken, in)
+		rep, err = db.ImportStatement(ctx, unitID, accountToken, in, settle)
 		return rep.Payments, err
 	})
 	return rep, err
@@ -217,7 +217,7 @@ func (s *Service) ImportStatement(ctx context.Context, db *store.DB, unitID int6
 func (s *Service) Reconcile(ctx context.Context, db *store.DB, unitID int64, r store.Reconciliation) (store.StatementLine, error) {
 	var l store.StatementLine
 	_, err := s.ApplyPayments(ctx, db, func() (ps []store.Payment, err error) {
-		l, ps, err = db.ReconcileStatementLine(ctx, unitID, r)
+		l, ps, err = db.ReconcileStatementLine(ctx, unitID, r, settle)
 		return ps, err
 	})
 	return l, err
