@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,8 +18,9 @@ var settleDay = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 // customer and an income category, and answers an order of
 // A's of value with one open charge (no provider: the firm's own).
 type settleFixture struct {
-	db   *store.DB
-	a, b store.Unit
+	db     *store.DB
+	a, b   store.Unit
+	boleto string // the payment method of a boleto
 	// order makes an order of value, its one charge answered by its
 	// provider as issued says (none: the firm's own charge).
 	order func(value string, conf func(*store.SalesOrderFields), issued ...store.IssuedCharge) string
@@ -51,7 +53,8 @@ func newSettleFixture(t *testing.T) settleFixture {
 	if f.b, err = db.CreateUnit(ctx, store.UnitInput{Name: "Filial"}); err != nil {
 		t.Fatal(err)
 	}
-	contact, err := db.InsertContact(ctx, f.a.ID, store.ContactFields{Type: "legal", Register: "11444777000161", SocialReason: "Cliente SA"})
+	contact, err := db.InsertContact(ctx, f.a.ID, store.ContactFields{Type: "legal", Register: "11444777000161", SocialReason: "Cliente SA",
+		Address: "Avenida Paulista", Number: "1000", Neighborhood: "Bela Vista", City: "São Paulo", State: "SP", ZipCode: "01310100"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,8 +68,11 @@ func newSettleFixture(t *testing.T) settleFixture {
 	}
 	transfer := ""
 	for _, m := range methods {
-		if m.PaymentKey == "TRANSFER" {
+		switch m.PaymentKey {
+		case "TRANSFER":
 			transfer = m.Token
+		case "BOLETO":
+			f.boleto = m.Token
 		}
 	}
 	f.order = func(value string, conf func(*store.SalesOrderFields), issued ...store.IssuedCharge) string {
@@ -251,5 +257,63 @@ func TestSettlePix(t *testing.T) {
 		if err != nil || p.PaidAmount.String() != money(c.amount).String() || p.Via != store.PaidPSP || p.OrderStatus != "PAID" {
 			t.Errorf("%s: %+v %v", c.name, p, err)
 		}
+	}
+}
+
+// TestApplyReturn: a bank's return file of the unit's agreement settles,
+// registers, refuses and writes off each line's charge by its our-number,
+// as the bank says; a payment of a charge paid here, or dated after today
+// or not at all, is reported and not settled; an our-number no charge has
+// is reported; the same file twice changes nothing; another unit, without
+// an agreement, is refused.
+func TestApplyReturn(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newSettleFixture(t)
+	if _, err := f.db.SetAgreement(ctx, f.a.ID, store.Agreement{Provider: "provider_a", Bank: "341", Agency: "1234", Account: "56789", AccountDV: "0",
+		Wallet: "109", NextOurNumber: 1}); err != nil {
+		t.Fatal(err)
+	}
+	boleto := func(o *store.SalesOrderFields) { o.PaymentTypeToken, o.ProviderBank = f.boleto, "provider_a" }
+	for range 5 {
+		f.order("100.00", boleto) // our-numbers 1 to 5
+	}
+	events := []store.ReturnEvent{
+		{Line: 1, OurNumber: 1, Event: "registered", Movement: "02"},
+		{Line: 2, OurNumber: 2, Event: "rejected", Movement: "03", Reason: "CEP inválido"},
+		{Line: 3, OurNumber: 3, Event: "paid", Movement: "06", Paid: money("101.50"), Fee: money("2.10"), Occurred: "2026-11-21", Credited: "2026-11-22"},
+		{Line: 4, OurNumber: 3, Event: "paid", Movement: "06", Paid: money("101.50"), Occurred: "2026-11-21"},
+		{Line: 5, OurNumber: 4, Event: "paid", Movement: "06", Paid: money("100.00"), Occurred: "2026-11-30"},
+		{Line: 6, OurNumber: 4, Event: "paid", Movement: "06", Paid: money("100.00")},
+		{Line: 7, OurNumber: 5, Event: "written_off", Movement: "09"},
+		{Line: 8, OurNumber: 77, Event: "paid", Movement: "06", Paid: money("10.00"), Occurred: "2026-11-21"},
+		{Line: 9, OurNumber: 1, Event: "other", Movement: "99"},
+	}
+	accept := func(store.Agreement) error { return nil }
+	rep, err := applyReturn(ctx, f.db, f.a.ID, "provider_a", "sha-1", "RET.txt", events, accept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var outcomes []string
+	for _, l := range rep.Lines {
+		outcomes = append(outcomes, l.Outcome)
+	}
+	want := "registered rejected paid already_paid not_settled not_settled written_off unknown_charge ignored"
+	if got := strings.Join(outcomes, " "); got != want || len(rep.Payments) != 1 || rep.Duplicate {
+		t.Fatalf("outcomes %s, want %s; %d payments", got, want, len(rep.Payments))
+	}
+	if p := rep.Payments[0]; !p.PaidAmount.Equal(money("101.50").Decimal) || p.Via != store.PaidReturn || p.OrderStatus != "PAID" {
+		t.Fatalf("the payment %+v", p)
+	}
+	again, err := applyReturn(ctx, f.db, f.a.ID, "provider_a", "sha-1", "RET.txt", events, accept)
+	if err != nil || !again.Duplicate || len(again.Payments) != 0 || len(again.Lines) != len(rep.Lines) {
+		t.Fatalf("the same file again: %+v %v", again, err)
+	}
+	if _, err := applyReturn(ctx, f.db, f.b.ID, "provider_a", "sha-2", "RET.txt", events, accept); !errors.Is(err, store.ErrNoAgreement) {
+		t.Fatalf("a unit without the agreement: %v", err)
+	}
+	refused := errors.New("another beneficiary")
+	if _, err := applyReturn(ctx, f.db, f.a.ID, "provider_a", "sha-3", "RET.txt", events, func(store.Agreement) error { return refused }); !errors.Is(err, refused) {
+		t.Fatalf("a file the agreement refuses: %v", err)
 	}
 }
