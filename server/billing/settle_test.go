@@ -317,3 +317,49 @@ func TestApplyReturn(t *testing.T) {
 		t.Fatalf("a file the agreement refuses: %v", err)
 	}
 }
+
+// TestStatementSettles: a statement line that paid a charge settles it
+// through settle: matched on import when its amount and account are the
+// charge's, or paired by a person; the line of a charge paid before has
+// nothing to settle and waits for a person.
+func TestStatementSettles(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newSettleFixture(t)
+	a, err := f.db.SetAgreement(ctx, f.a.ID, store.Agreement{Provider: "provider_a", Bank: "341", Agency: "1234", Account: "56789", AccountDV: "0",
+		Wallet: "109", NextOurNumber: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Due the day the statement's lines are posted: matched within the
+	// rules' window.
+	boleto := func(o *store.SalesOrderFields) {
+		o.PaymentTypeToken, o.ProviderBank, o.EstimatedPaymentDate = f.boleto, "provider_a", "2026-11-21"
+	}
+	f.order("120.00", boleto)
+	paired := f.order("75.00", boleto)
+	rep, err := f.db.ImportStatement(ctx, f.a.ID, a.BankAccountToken, []store.StatementLineIn{
+		{FITID: "1", Posted: "2026-11-21", Amount: money("120.00"), Memo: "PIX RECEBIDO CLIENTE SA"},
+		{FITID: "2", Posted: "2026-11-21", Amount: money("75.50"), Memo: "TED CLIENTE SA"},
+	}, settle)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Matched != 1 || rep.Open != 1 || len(rep.Payments) != 1 || rep.Payments[0].Via != store.PaidStatement || rep.Payments[0].OrderStatus != "PAID" {
+		t.Fatalf("import: %+v", rep)
+	}
+	// A person pairs the other line with the other order: paid for what
+	// the line says.
+	line, ps, err := f.db.ReconcileStatementLine(ctx, f.a.ID, store.Reconciliation{LineToken: rep.Lines[1].Token, OrderToken: paired}, settle)
+	if err != nil || len(ps) != 1 || !ps[0].PaidAmount.Equal(money("75.50").Decimal) || ps[0].Settlement != store.SettlementOver || line.Status != "matched" {
+		t.Fatalf("paired: %+v %+v %v", line, ps, err)
+	}
+	// Its charge paid, a line paired with that order again settles nothing.
+	more, err := f.db.ImportStatement(ctx, f.a.ID, a.BankAccountToken, []store.StatementLineIn{{FITID: "3", Posted: "2026-11-22", Amount: money("75.00")}}, settle)
+	if err != nil || more.Open != 1 {
+		t.Fatalf("a third line: %+v %v", more, err)
+	}
+	if _, _, err := f.db.ReconcileStatementLine(ctx, f.a.ID, store.Reconciliation{LineToken: more.Lines[0].Token, OrderToken: paired}, settle); !errors.Is(err, store.ErrNothingToPay) {
+		t.Fatalf("paired with a paid order: %v", err)
+	}
+}
