@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -648,65 +647,5 @@ func TestPortalInbox(t *testing.T) {
 		if !strings.Contains(page, want) {
 			t.Errorf("the inbox page lacks %q:\n%s", want, page)
 		}
-	}
-}
-
-// garbledEvents answers in SEFAZ's place, while on, something that is no
-// SOAP answer to every event sent (NFeRecepcaoEvento4): a proxy's page.
-type garbledEvents struct {
-	*local.Authority
-	on atomic.Bool
-}
-
-func (g *garbledEvents) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if g.on.Load() && strings.HasSuffix(r.URL.Path, "/NFeRecepcaoEvento4") {
-		w.Header().Set("Content-Type", "text/html")
-		fmt.Fprint(w, "<html><body>Bad gateway page of a proxy</body></html>")
-		return
-	}
-	g.Authority.ServeHTTP(w, r)
-}
-
-// TestTransmissionEventAnswerGarbled: SEFAZ answers an event with what is
-// no answer of its protocol. The cancellation and the correction letter
-// are told as that (502, "answered something fincom cannot accept", its
-// reason in details), never as an authority that did not answer, and
-// nothing is recorded: the note stays authorized, no letter is listed.
-func TestTransmissionEventAnswerGarbled(t *testing.T) {
-	t.Parallel()
-	g := &garbledEvents{Authority: &local.Authority{}}
-	n := &nfselocal.System{}
-	c, err := localAuthorities(g, n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rig := newTransmissionRigWith(t, g.Authority, n, c)
-	h := rig.h
-	id := post(t, h, "/insert_sales_order", nfeOrder)["data"].(map[string]any)["id"].(string)
-	generateNF(t, h, id, "AUTHORIZED")
-	g.on.Store(true)
-	rec := do(h, http.MethodPost, "/cancel_nf", `{`+auth+`,"id_token":"`+id+`","reason":"Pedido cancelado pelo cliente"}`)
-	if rec.Code != http.StatusBadGateway || !strings.Contains(rec.Body.String(), `"error":"`+invoicing.ErrAuthorityAnswer.Text+`"`) ||
-		!strings.Contains(rec.Body.String(), `"reason":"`) {
-		t.Fatalf("a cancellation answered with garbage: %d %s", rec.Code, rec.Body)
-	}
-	if o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any); o["invoice"].(map[string]any)["status"] != "AUTHORIZED" {
-		t.Fatalf("cancelled on a garbled answer: %v", o["invoice"])
-	}
-	b := signedIn(t, rig.s, rig.ds)
-	path := "/portal/orders/" + id + "?unit=" + expand("{{unitA}}")
-	session := csrf(t, b.do("GET", path, nil).Body.String())
-	rec = b.do("POST", "/portal/orders/"+id+"/correct?unit="+expand("{{unitA}}"),
-		url.Values{"csrf": {session}, "correction": {"Endereço de entrega: Rua Vergueiro, 1000"}})
-	if rec.Code != http.StatusBadGateway || strings.Contains(rec.Body.String(), "não respondeu") {
-		t.Fatalf("a correction answered with garbage: %d\n%s", rec.Code, rec.Body)
-	}
-	if events := invoiceEvents(t, rig, h, id); len(events) != 0 {
-		t.Fatalf("events recorded on a garbled answer: %+v", events)
-	}
-	// Answered again as SEFAZ answers, both go through.
-	g.on.Store(false)
-	if rec := do(h, http.MethodPost, "/cancel_nf", `{`+auth+`,"id_token":"`+id+`","reason":"Pedido cancelado pelo cliente"}`); rec.Code != http.StatusOK {
-		t.Fatalf("cancel: %d %s", rec.Code, rec.Body)
 	}
 }
