@@ -128,7 +128,7 @@ func (s bankFiles) settleCharge(r *web.Request, q *settleRequest) (any, error) {
 	if q.Installment != nil {
 		inst = int(*q.Installment)
 	}
-	p, err := s.Billing.Settle(r.Ctx, r.DB, r.Unit.ID, q.IDToken, inst, q.Amount, q.Date, q.BankAccount)
+	p, err := s.Billing.SettleReceived(r.Ctx, r.DB, r.Unit.ID, q.IDToken, inst, q.Amount, q.Date, q.BankAccount)
 	if err != nil {
 		return nil, err
 	}

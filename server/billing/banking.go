@@ -128,9 +128,9 @@ func (s *Service) ImportReturn(ctx context.Context, db *store.DB, unit store.Uni
 	return rep, err
 }
 
-// Settle records a payment the firm received outside fincom's channels,
+// SettleReceived records a payment the firm received outside fincom's channels,
 // with a confirmed payment's effects.
-func (s *Service) Settle(ctx context.Context, db *store.DB, unitID int64, orderToken string, installment int, amount *store.Money, day, account string) (store.Payment, error) {
+func (s *Service) SettleReceived(ctx context.Context, db *store.DB, unitID int64, orderToken string, installment int, amount *store.Money, day, account string) (store.Payment, error) {
 	ps, err := s.ApplyPayments(ctx, db, func() ([]store.Payment, error) {
 		p, err := settleFirm(ctx, db, unitID, orderToken, installment, amount, day, account)
 		return []store.Payment{p}, err
@@ -143,10 +143,10 @@ func (s *Service) Settle(ctx context.Context, db *store.DB, unitID int64, orderT
 
 // ApplyPayments is the one way a payment is applied, whatever its channel
 // (a bank return, a statement line, the firm's word, the unit's PSP, test
-// mode's payer): record writes the channel's payments in one transaction
-// of the store, each charge settled as Rules.ApplyPayment decides (the
-// amount, the day, the account, the income entry, its reconciliation, the
-// invoice made due, the charge.paid webhook); then each payment
+// mode's payer): record writes the channel's payments in one write, each
+// charge settled by Settle (the amount, the day, the account, the income
+// entry, its reconciliation, the invoice made due, the charge.paid
+// webhook); then each payment
 // is logged ("payment applied", with its channel), its e-mail goes to
 // notify_email_charge (once per charge: its dedupe key) and the invoice it
 // made due is issued. A failure of those two is logged, never
@@ -207,7 +207,7 @@ func (s *Service) ImportStatement(ctx context.Context, db *store.DB, unitID int6
 	}
 	var rep store.StatementReport
 	rep.Payments, err = s.ApplyPayments(ctx, db, func() ([]store.Payment, error) {
-		rep, err = db.ImportStatement(ctx, unitID, accountToken, in, settle)
+		rep, err = db.ImportStatement(ctx, unitID, accountToken, in, Settle)
 		return rep.Payments, err
 	})
 	return rep, err
@@ -217,7 +217,7 @@ func (s *Service) ImportStatement(ctx context.Context, db *store.DB, unitID int6
 func (s *Service) Reconcile(ctx context.Context, db *store.DB, unitID int64, r store.Reconciliation) (store.StatementLine, error) {
 	var l store.StatementLine
 	_, err := s.ApplyPayments(ctx, db, func() (ps []store.Payment, err error) {
-		l, ps, err = db.ReconcileStatementLine(ctx, unitID, r, settle)
+		l, ps, err = db.ReconcileStatementLine(ctx, unitID, r, Settle)
 		return ps, err
 	})
 	return l, err

@@ -264,7 +264,7 @@ func (s *Service) Pay(ctx context.Context, db *store.DB, publicToken string, ins
 			if err != nil {
 				return err
 			}
-			p, err = settle(tx, id, store.Settle{Amount: amount, Via: store.PaidSimulated})
+			p, err = Settle(tx, id, store.Settle{Amount: amount, Via: store.PaidSimulated})
 			return err
 		})
 		return []store.Payment{p}, err

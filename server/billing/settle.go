@@ -7,7 +7,7 @@ import (
 	"fincom/store"
 )
 
-// settle is how a confirmed payment settles an open charge, whatever its
+// Settle is how a confirmed payment settles an open charge, whatever its
 // channel: in the channel's write, it reads the charge (tx.ChargeToSettle:
 // not open is store.ErrNothingToPay), decides with the rules beside it
 // (Rules.ApplyPayment: the amount against what is due, the day, the
@@ -16,7 +16,7 @@ import (
 // income entry, the order's status and its invoice due, charge.paid for
 // the webhooks. The effects after the commit (the e-mail, the invoice) are
 // ApplyPayments'.
-func settle(tx *store.Tx, chargeID int64, in store.Settle) (store.Payment, error) {
+func Settle(tx *store.Tx, chargeID int64, in store.Settle) (store.Payment, error) {
 	c, err := tx.ChargeToSettle(chargeID)
 	if err != nil {
 		return store.Payment{}, err
@@ -71,7 +71,7 @@ func settlePix(ctx context.Context, db *store.DB, unitID int64, txid, e2e string
 		if err := tx.RecordPix(e2e, id, amount, day); err != nil {
 			return err
 		}
-		p, err = settle(tx, id, store.Settle{Amount: &amount, Via: store.PaidPSP, Day: day})
+		p, err = Settle(tx, id, store.Settle{Amount: &amount, Via: store.PaidPSP, Day: day})
 		return err
 	})
 	return p, err
@@ -94,7 +94,7 @@ func settleFirm(ctx context.Context, db *store.DB, unitID int64, orderToken stri
 				return err
 			}
 		}
-		p, err = settle(tx, id, store.Settle{Amount: amount, Via: store.PaidFirm, Day: day, BankAccountID: account})
+		p, err = Settle(tx, id, store.Settle{Amount: amount, Via: store.PaidFirm, Day: day, BankAccountID: account})
 		return err
 	})
 	return p, err
@@ -160,7 +160,7 @@ func applyReturn(ctx context.Context, db *store.DB, unitID int64, provider, sha,
 					l.Outcome, l.Detail = "not_settled", "the bank dates the payment "+e.Occurred+", after today: reported, not settled"
 				default:
 					fee := e.Fee
-					p, serr := settle(tx, id, store.Settle{Amount: &e.Paid, Via: store.PaidReturn, Day: e.Occurred, Fee: &fee, CreditDate: e.Credited})
+					p, serr := Settle(tx, id, store.Settle{Amount: &e.Paid, Via: store.PaidReturn, Day: e.Occurred, Fee: &fee, CreditDate: e.Credited})
 					if serr != nil {
 						return serr
 					}

@@ -203,7 +203,7 @@ func TestSettleByPublicToken(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			p, err = settle(tx, id, store.Settle{Via: store.PaidSimulated})
+			p, err = Settle(tx, id, store.Settle{Via: store.PaidSimulated})
 			return err
 		})
 		return p, err
@@ -319,7 +319,7 @@ func TestApplyReturn(t *testing.T) {
 }
 
 // TestStatementSettles: a statement line that paid a charge settles it
-// through settle: matched on import when its amount and account are the
+// through Settle: matched on import when its amount and account are the
 // charge's, or paired by a person; the line of a charge paid before has
 // nothing to settle and waits for a person.
 func TestStatementSettles(t *testing.T) {
@@ -341,7 +341,7 @@ func TestStatementSettles(t *testing.T) {
 	rep, err := f.db.ImportStatement(ctx, f.a.ID, a.BankAccountToken, []store.StatementLineIn{
 		{FITID: "1", Posted: "2026-11-21", Amount: money("120.00"), Memo: "PIX RECEBIDO CLIENTE SA"},
 		{FITID: "2", Posted: "2026-11-21", Amount: money("75.50"), Memo: "TED CLIENTE SA"},
-	}, settle)
+	}, Settle)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,16 +350,16 @@ func TestStatementSettles(t *testing.T) {
 	}
 	// A person pairs the other line with the other order: paid for what
 	// the line says.
-	line, ps, err := f.db.ReconcileStatementLine(ctx, f.a.ID, store.Reconciliation{LineToken: rep.Lines[1].Token, OrderToken: paired}, settle)
+	line, ps, err := f.db.ReconcileStatementLine(ctx, f.a.ID, store.Reconciliation{LineToken: rep.Lines[1].Token, OrderToken: paired}, Settle)
 	if err != nil || len(ps) != 1 || !ps[0].PaidAmount.Equal(money("75.50").Decimal) || ps[0].Settlement != store.SettlementOver || line.Status != "matched" {
 		t.Fatalf("paired: %+v %+v %v", line, ps, err)
 	}
 	// Its charge paid, a line paired with that order again settles nothing.
-	more, err := f.db.ImportStatement(ctx, f.a.ID, a.BankAccountToken, []store.StatementLineIn{{FITID: "3", Posted: "2026-11-22", Amount: money("75.00")}}, settle)
+	more, err := f.db.ImportStatement(ctx, f.a.ID, a.BankAccountToken, []store.StatementLineIn{{FITID: "3", Posted: "2026-11-22", Amount: money("75.00")}}, Settle)
 	if err != nil || more.Open != 1 {
 		t.Fatalf("a third line: %+v %v", more, err)
 	}
-	if _, _, err := f.db.ReconcileStatementLine(ctx, f.a.ID, store.Reconciliation{LineToken: more.Lines[0].Token, OrderToken: paired}, settle); !errors.Is(err, store.ErrNothingToPay) {
+	if _, _, err := f.db.ReconcileStatementLine(ctx, f.a.ID, store.Reconciliation{LineToken: more.Lines[0].Token, OrderToken: paired}, Settle); !errors.Is(err, store.ErrNothingToPay) {
 		t.Fatalf("paired with a paid order: %v", err)
 	}
 }
