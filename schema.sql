@@ -1011,13 +1011,20 @@ CREATE TABLE statement_lines (
 ) STRICT;
 CREATE INDEX statement_lines_unit ON statement_lines(unit_id, status, posted);
 
--- Each Pix the PSP confirmed and fincom applied, by its end-to-end id.
+-- Each Pix the PSP confirmed for a charge, by its end-to-end id: applied
+-- to it, or, of another amount than the charge asked (asked) that day,
+-- held until a person decides (decided_at): accepted as its payment, kept
+-- towards it (the charge open for the rest) or refunded.
 CREATE TABLE psp_payments (
 	end_to_end_id TEXT PRIMARY KEY,
 	charge_id     INTEGER NOT NULL REFERENCES charges(id),
 	amount        TEXT NOT NULL,
 	paid_at       TEXT NOT NULL,
-	created_at    TEXT NOT NULL
+	created_at    TEXT NOT NULL,
+	status        TEXT NOT NULL DEFAULT 'applied'
+		CHECK (status IN ('applied', 'held', 'accepted', 'kept', 'refunded')),
+	asked         TEXT,
+	decided_at    TEXT
 ) STRICT;
 
 -- Refunds of Pix received at a unit's PSP, followed until settled or

@@ -339,6 +339,16 @@ type PortalCharge struct {
 	ManualBoleto bool
 	// Refunded is what the PSP gave back of its payment ("" none).
 	Refunded string
+	// Held are the Pix paid for it of another amount than it asked.
+	Held []PortalHeldPix
+}
+
+// PortalHeldPix is a Pix of another amount than its charge asked: Held
+// for a decision (Keepable when it is less and the charge still open),
+// else kept towards the charge.
+type PortalHeldPix struct {
+	EndToEndID, Day, Amount, Asked, Difference string
+	Held, Keepable                             bool
 }
 
 // PortalOrderPage is an order's page.

@@ -38,10 +38,14 @@ func TestTestModePSP(t *testing.T) {
 		return out["data"].(map[string]any)
 	}
 
+	// Less than the charge asks: held on the charge, settling nothing.
 	partial := order()
-	if p := pay(partial, `,"amount":"40.00"`); p["webhook"] != "delivered" || p["payment"].(map[string]any)["settlement"] != "partial" ||
-		p["payment"].(map[string]any)["paid_amount"] != "40.00" || len(p["end_to_end_id"].(string)) != 32 {
+	if p := pay(partial, `,"amount":"40.00"`); p["webhook"] != "delivered" || p["payment"] != nil || p["held"] != true ||
+		len(p["end_to_end_id"].(string)) != 32 || chargeStatus(t, h, partial) != "PENDING" {
 		t.Fatalf("a partial payment at the PSP: %v", p)
+	}
+	if p := pay(order(), ""); p["held"] != nil || p["payment"].(map[string]any)["settlement"] != "exact" {
+		t.Fatalf("the charge's amount at the PSP: %v", p)
 	}
 	twice := order()
 	if p := pay(twice, `,"twice":true`); p["payment"].(map[string]any)["settlement"] != "exact" || chargeStatus(t, h, twice) != "PAID" {

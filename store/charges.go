@@ -21,8 +21,10 @@ const (
 	ChargeNone      = "NONE"
 )
 
-// How a confirmed payment met its charge. A payment is recorded as it
-// came, whatever its amount: the firm sees a short or late one and acts.
+// How a confirmed payment met its charge. A payment the firm or its bank
+// confirms is recorded as it came, whatever its amount: the firm sees a
+// short or late one and acts (a Pix of another amount than asked is held
+// for a person first: psp_payments).
 const (
 	SettlementExact   = "exact"   // the amount, by the due date
 	SettlementPartial = "partial" // less than the amount
@@ -60,6 +62,9 @@ type Charge struct {
 	// RefundedAmount is what the PSP gave back of its payment (absent
 	// when nothing was).
 	RefundedAmount Text `json:"refunded_amount,omitzero" doc:"What the PSP gave back of its payment; absent when nothing was."`
+	// HeldPix are the Pix of another amount than it asked: held for a
+	// person's decision, or kept towards it (absent when none).
+	HeldPix []HeldPix `json:"held_pix,omitzero" doc:"The PIX paid for it of another amount than it asked that day: held, settling nothing until a person decides in the portal (accept as its payment, keep towards it, refund), or kept towards it while it stays open for the rest; absent when none."`
 
 	idempotencyKey string
 	pixKey         string
@@ -384,7 +389,13 @@ func (db *DB) SalesOrderCharges(ctx context.Context, unitID int64, orderToken st
 		if err != nil {
 			return err
 		}
-		out, err = chargesOf(ctx, tx, id, false)
+		if out, err = chargesOf(ctx, tx, id, false); err != nil {
+			return err
+		}
+		held, err := heldPixOf(ctx, tx, id)
+		for i := range out {
+			out[i].HeldPix = held[out[i].Token]
+		}
 		return err
 	})
 	return out, wrap("sales order charges", err)

@@ -47,6 +47,8 @@ var (
 	ErrNoPixAutomatico  = errors.New("order does not charge on PIX automático acceptance")
 	ErrNothingToRefund  = problem.New(http.StatusConflict, "The order has no PIX payment received at the unit's PSP left to refund.")
 	ErrRefundTooLarge   = problem.New(http.StatusUnprocessableEntity, "The amount is more than what is left to refund of the order's PIX payments.")
+	ErrPixDecided       = problem.New(http.StatusConflict, "This PIX is not held for a decision: it was decided already.")
+	ErrPixKeepOver      = problem.New(http.StatusUnprocessableEntity, "Only a PIX of less than its charge asks is kept towards it: accept or refund this one.")
 
 	// Invoices.
 	ErrCancelWindow = problem.New(http.StatusConflict, "The invoice can no longer be cancelled: its cancellation window has closed.")

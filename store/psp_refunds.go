@@ -58,7 +58,9 @@ func (db *DB) RequestRefunds(ctx context.Context, unitID int64, orderToken strin
 		rows, err := tx.QueryContext(ctx, `SELECT p.end_to_end_id, p.charge_id, p.amount,
 				(SELECT COUNT(*) FROM psp_refunds f WHERE f.end_to_end_id = p.end_to_end_id),
 				COALESCE((SELECT group_concat(f.amount, ' ') FROM psp_refunds f WHERE f.end_to_end_id = p.end_to_end_id AND f.status <> 'NAO_REALIZADO'), '')
-			FROM psp_payments p JOIN charges c ON c.id = p.charge_id WHERE c.order_id = ? ORDER BY p.paid_at, p.created_at`, id)
+			FROM psp_payments p JOIN charges c ON c.id = p.charge_id WHERE c.order_id = ?
+				AND (p.status IN ('applied', 'accepted') OR (p.status = 'kept' AND c.status = 'PAID'))
+			ORDER BY p.paid_at, p.created_at`, id)
 		if err != nil {
 			return err
 		}
@@ -128,7 +130,8 @@ func refundID(endToEndID string, n int) string {
 // time a refund is DEVOLVIDO its expense is booked (the order's
 // description, category, contact and account, paid that day) and its
 // charge's refunded amount grows; charge.refunded (or
-// charge.refund_refused) is emitted once.
+// charge.refund_refused) is emitted once. A held Pix given back books
+// nothing: it was never the charge's payment.
 func (db *DB) RecordRefund(ctx context.Context, id, status, detail, day string) (PSPRefund, error) {
 	var f PSPRefund
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
@@ -136,11 +139,13 @@ func (db *DB) RecordRefund(ctx context.Context, id, status, detail, day string) 
 		var was, chargeToken, desc string
 		var account, category, contact sql.NullInt64
 		var refunded Text
+		var payment string
 		err := tx.QueryRowContext(ctx, `SELECT f.end_to_end_id, f.amount, f.status, f.reason, f.requested_at, f.charge_id, c.token, c.refunded_amount,
-				o.id, o.unit_id, o.description, o.bank_account_id, o.category_id, o.contact_id
-			FROM psp_refunds f JOIN charges c ON c.id = f.charge_id JOIN sales_orders o ON o.id = c.order_id WHERE f.id = ?`, id).
+				o.id, o.unit_id, o.description, o.bank_account_id, o.category_id, o.contact_id, p.status
+			FROM psp_refunds f JOIN charges c ON c.id = f.charge_id JOIN sales_orders o ON o.id = c.order_id
+				JOIN psp_payments p ON p.end_to_end_id = f.end_to_end_id WHERE f.id = ?`, id).
 			Scan(&f.EndToEndID, &f.Amount, &was, &f.Reason, &f.Requested, &chargeID, &chargeToken, &refunded,
-				&orderID, &f.UnitID, &desc, &account, &category, &contact)
+				&orderID, &f.UnitID, &desc, &account, &category, &contact, &payment)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrNotFound
 		}
@@ -164,6 +169,12 @@ func (db *DB) RecordRefund(ctx context.Context, id, status, detail, day string) 
 		case "NAO_REALIZADO":
 			return db.emitCharge(ctx, tx, f.UnitID, "charge.refund_refused", chargeToken, now)
 		case "DEVOLVIDO":
+			if payment == PixRefunded {
+				// A held Pix given back was never the charge's payment:
+				// no income was booked for it, so no expense is, and
+				// the charge's refunded amount stays.
+				return nil
+			}
 		default:
 			return nil
 		}

@@ -71,6 +71,9 @@ type ChargeDue struct {
 	// The order's in_automation (book the income), conciliation (mark it
 	// reconciled) and generateNFWebhook (the invoice becomes due).
 	InAutomation, Conciliation, InvoiceOnPayment bool
+	// Received is what Pix kept towards the charge add up to: part of
+	// its payment already.
+	Received Money
 }
 
 // Settlement is what a confirmed payment does to its charge.

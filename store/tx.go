@@ -44,6 +44,8 @@ type ChargeToSettle struct {
 	// income entry takes.
 	Category, Contact int64
 	Description       string
+	// Ref is its provider's reference (a PSP's: psp:KIND:TXID).
+	Ref string
 }
 
 // OpenChargeOfOrder answers the id of the order's open charge (PENDING or
@@ -192,17 +194,24 @@ func (t *Tx) ActiveAccount(unitID int64, token string) (int64, error) {
 func (t *Tx) ChargeToSettle(id int64) (ChargeToSettle, error) {
 	c := ChargeToSettle{ID: id}
 	var agreementAccount, orderAccount, category, contact sql.NullInt64
+	var ref sql.NullString
 	err := t.tx.QueryRowContext(t.ctx, `SELECT c.order_id, c.token, c.installment, c.amount, c.due_date, a.bank_account_id,
-			o.unit_id, o.in_automation, o.conciliation, o.generate_nf_webhook, o.bank_account_id, o.category_id, o.contact_id, o.description
+			o.unit_id, o.in_automation, o.conciliation, o.generate_nf_webhook, o.bank_account_id, o.category_id, o.contact_id, o.description,
+			c.provider_ref
 		FROM charges c JOIN sales_orders o ON o.id = c.order_id LEFT JOIN bank_agreements a ON a.id = c.agreement_id
 		WHERE c.id = ? AND c.status IN ('PENDING', 'OVERDUE')`, id).
 		Scan(&c.OrderID, &c.Token, &c.Installment, &c.Due.Amount, &c.Due.DueDate, &agreementAccount,
-			&c.UnitID, &c.Due.InAutomation, &c.Due.Conciliation, &c.Due.InvoiceOnPayment, &orderAccount, &category, &contact, &c.Description)
+			&c.UnitID, &c.Due.InAutomation, &c.Due.Conciliation, &c.Due.InvoiceOnPayment, &orderAccount, &category, &contact, &c.Description,
+			&ref)
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, ErrNothingToPay
 	}
+	if err != nil {
+		return c, err
+	}
 	c.Due.AgreementAccount, c.Due.OrderAccount = agreementAccount.Int64, orderAccount.Int64
-	c.Category, c.Contact = category.Int64, contact.Int64
+	c.Category, c.Contact, c.Ref = category.Int64, contact.Int64, ref.String
+	c.Due.Received, err = t.KeptTowards(id)
 	return c, err
 }
 

@@ -212,7 +212,7 @@ func (s *Service) settleCobR(ctx context.Context, db *store.DB, unitID int64, cl
 		switch {
 		case err == nil:
 			out = append(out, p)
-		case errors.Is(err, store.ErrPixApplied), errors.Is(err, store.ErrNothingToPay):
+		case settledOrHeld(err):
 		default:
 			return out, fmt.Errorf("charge %s: %w", txid, err)
 		}

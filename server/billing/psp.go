@@ -359,10 +359,21 @@ func (s *Service) applyPix(ctx context.Context, db *store.DB, unitID int64, cl *
 		p, err := settlePix(ctx, db, unitID, px.Txid, px.EndToEndID, store.NewMoney(amount), at.In(saoPaulo).Format(time.DateOnly))
 		return []store.Payment{p}, err
 	})
+	if errors.Is(err, store.ErrPixHeld) {
+		// The operator's record too: a person decides it in the portal.
+		s.Log.Warn("pix held: its amount is not what its charge asks", "unit", unitID, "txid", px.Txid, "amount", px.Valor)
+	}
 	if err != nil {
 		return store.Payment{}, err
 	}
 	return ps[0], nil
+}
+
+// settledOrHeld says a Pix the PSP told of needs nothing more of the
+// poll or the webhook: applied before, for a charge no longer open, or
+// held for a person.
+func settledOrHeld(err error) bool {
+	return errors.Is(err, store.ErrPixApplied) || errors.Is(err, store.ErrNothingToPay) || errors.Is(err, store.ErrPixHeld)
 }
 
 // saoPaulo is the time zone a Pix's day is counted in.
@@ -451,7 +462,7 @@ func (s *Service) PollPSPs(ctx context.Context, db *store.DB, publicURL string) 
 			}
 			for _, px := range cob.Pix {
 				px.Txid = txid
-				if _, err := s.applyPix(ctx, db, u.UnitID, cl, px); err != nil && !errors.Is(err, store.ErrPixApplied) && !errors.Is(err, store.ErrNothingToPay) {
+				if _, err := s.applyPix(ctx, db, u.UnitID, cl, px); err != nil && !settledOrHeld(err) {
 					errs = append(errs, err)
 				}
 			}
@@ -479,7 +490,7 @@ func (s *Service) PixHook(ctx context.Context, db *store.DB, unitID int64, endTo
 		switch {
 		case err == nil:
 			applied = append(applied, p)
-		case errors.Is(err, store.ErrPixApplied), errors.Is(err, store.ErrNothingToPay):
+		case settledOrHeld(err):
 		default:
 			errs = append(errs, err)
 		}

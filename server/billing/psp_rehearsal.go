@@ -25,12 +25,16 @@ var ErrNoTestPSP = problem.New(http.StatusNotFound, "Only test mode's local PSPs
 type TestPixPayment struct {
 	EndToEndID string         `json:"end_to_end_id" doc:"The payment's end-to-end id."`
 	Webhook    string         `json:"webhook" enum:"delivered,dropped" doc:"delivered, or dropped (the PSP's webhook lost: the poll finds the payment)."`
-	Payment    *store.Payment `json:"payment" doc:"The payment as applied; null when the webhook was dropped."`
+	Payment    *store.Payment `json:"payment" doc:"The payment as applied; null when the webhook was dropped or the Pix is held."`
+	// Held says the Pix is of another amount than its charge asked that
+	// day: held on the charge for a person's decision (absent otherwise).
+	Held bool `json:"held,omitzero" doc:"true: the Pix is of another amount than its charge asked that day, held on the charge (held_pix) until a person decides in the portal; absent otherwise."`
 }
 
 // PayAtTestPSP (test mode, the demo) is the payer paying the order's open
 // charge (installment, else the first open one) at the domain's test PSP,
-// amount (nil: the charge's): the PSP records the Pix and posts its
+// amount (nil: what the charge asks that day, a PIX with due date's fine
+// and interest included, as the payer's bank shows it): the PSP records the Pix and posts its
 // webhook, which goes through the same path as a PSP's (PixHook), twice
 // when asked (as a PSP retrying does), unless test mode asked the PSP to
 // drop webhooks and droppable says this one may be. ErrNotAtTestPSP for a
@@ -44,7 +48,7 @@ func (s *Service) PayAtTestPSP(ctx context.Context, db *store.DB, unitID int64, 
 	if err != nil {
 		return out, err
 	}
-	var kind, txid string
+	var kind, txid, token string
 	var due store.Money
 	for _, c := range charges {
 		if (c.Status == store.ChargePending || c.Status == store.ChargeOverdue) && (installment == 0 || c.Installment == installment) {
@@ -52,7 +56,10 @@ func (s *Service) PayAtTestPSP(ctx context.Context, db *store.DB, unitID int64, 
 			if !ok {
 				return out, ErrNotAtTestPSP
 			}
-			kind, txid, due = k, id, c.Amount
+			kind, txid, token, due = k, id, c.Token, c.Amount
+			if dueDay, err := store.ParseDateISO(c.DueDate); err == nil && kind == psp.WithDue {
+				due = store.NewMoney(LateAmount(c.Amount.Decimal, dueDay, store.Today(db.Now())))
+			}
 			break
 		}
 	}
@@ -116,6 +123,15 @@ func (s *Service) PayAtTestPSP(ctx context.Context, db *store.DB, unitID int64, 
 		if len(applied) > 0 {
 			out.Payment = &applied[0]
 		}
+	}
+	if out.Payment == nil {
+		after, err := db.SalesOrderCharges(ctx, unitID, orderToken)
+		for _, c := range after {
+			for _, h := range c.HeldPix {
+				out.Held = out.Held || c.Token == token && h.EndToEndID == e2e && h.Status == store.PixHeld
+			}
+		}
+		return out, err
 	}
 	return out, nil
 }

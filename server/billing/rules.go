@@ -119,7 +119,12 @@ func (Rules) ContractPeriods(c store.ContractTerm, today store.Date) []store.Con
 func (Rules) ApplyPayment(c store.ChargeDue, in store.Settle, now time.Time) (store.Settlement, error) {
 	s := store.Settlement{Paid: c.Amount, Day: store.Today(now).ISO(), PaidAt: now}
 	if in.Amount != nil {
-		s.Paid = *in.Amount
+		if !in.Amount.IsPositive() || !store.InMoneyRange(in.Amount.Decimal) {
+			return s, store.ErrMoneyRange
+		}
+		// What Pix kept towards the charge received is part of its
+		// payment: this one pays the rest.
+		s.Paid = store.NewMoney(in.Amount.Add(c.Received.Decimal))
 	}
 	if !s.Paid.IsPositive() || !store.InMoneyRange(s.Paid.Decimal) {
 		return s, store.ErrMoneyRange

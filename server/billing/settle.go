@@ -3,7 +3,11 @@ package billing
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
 
+	"fincom/server/psp"
 	"fincom/store"
 )
 
@@ -54,9 +58,13 @@ func Settle(tx *store.Tx, chargeID int64, in store.Settle) (store.Payment, error
 // settlePix applies a Pix the unit's PSP confirmed to its open charge of
 // txid, once per end-to-end id, on the day it was paid (YYYY-MM-DD):
 // store.ErrPixApplied for a Pix applied before, store.ErrNothingToPay
-// when the charge is not open.
+// when the charge is not open. A Pix of another amount than the charge
+// asks that day (pixAsks) is recorded held and settles nothing
+// (store.ErrPixHeld) until a person decides (DecidePix): a R$ 0,01 Pix
+// never pays a R$ 100,00 charge.
 func settlePix(ctx context.Context, db *store.DB, unitID int64, txid, e2e string, amount store.Money, day string) (store.Payment, error) {
 	var p store.Payment
+	held := false
 	err := db.Write(ctx, func(tx *store.Tx) error {
 		if applied, err := tx.PixApplied(e2e); err != nil || applied {
 			if err == nil {
@@ -68,13 +76,126 @@ func settlePix(ctx context.Context, db *store.DB, unitID int64, txid, e2e string
 		if err != nil {
 			return err
 		}
+		c, err := tx.ChargeToSettle(id)
+		if err != nil {
+			return err
+		}
+		if asked := pixAsks(c, day); !amount.Equal(asked.Decimal) {
+			held = true
+			return tx.HoldPix(e2e, id, amount, asked, day)
+		}
 		if err := tx.RecordPix(e2e, id, amount, day); err != nil {
 			return err
 		}
 		p, err = Settle(tx, id, store.Settle{Amount: &amount, Via: store.PaidPSP, Day: day})
 		return err
 	})
+	if err == nil && held {
+		err = store.ErrPixHeld
+	}
 	return p, err
+}
+
+// pixAsks is what a Pix paid on day (YYYY-MM-DD) must bring to settle the
+// charge: its amount, with the fine and interest a PIX with due date
+// (cobv) adds after it (LateAmount; orders carry no discount), less what
+// Pix kept towards it brought.
+func pixAsks(c store.ChargeToSettle, day string) store.Money {
+	asked := c.Due.Amount.Decimal
+	if strings.HasPrefix(c.Ref, pspRefPrefix+psp.WithDue+":") {
+		due, derr := store.ParseDateISO(c.Due.DueDate)
+		paid, perr := store.ParseDateISO(day)
+		if derr == nil && perr == nil {
+			asked = LateAmount(asked, due, paid)
+		}
+	}
+	return store.NewMoney(asked.Sub(c.Due.Received.Decimal))
+}
+
+// Decisions on a held Pix (DecidePix).
+const (
+	PixAccept = "accept" // the charge's payment, as it came
+	PixKeep   = "keep"   // towards the charge, open for the rest
+	PixRefund = "refund" // back to its payer, whole
+)
+
+// DecidePix carries out a person's decision on a held Pix of the unit's
+// order (PixAccept, PixKeep or PixRefund), in one write that records it
+// (audited): accepted, it settles its charge as any payment does (its
+// e-mail, its invoice when due), the amount as it came; kept, it counts
+// towards the charge, which stays open for the rest, and only a Pix of
+// less than the charge asks is kept (store.ErrPixKeepOver); refunded,
+// its whole amount is asked back of the PSP as every refund is. A Pix not
+// held is store.ErrPixDecided; accepting or keeping one whose charge is
+// no longer open is store.ErrNothingToPay (it can still be refunded).
+func (s *Service) DecidePix(ctx context.Context, db *store.DB, unitID int64, orderToken, e2e, decision, reason string) error {
+	switch decision {
+	case PixAccept:
+		_, err := s.ApplyPayments(ctx, db, func() ([]store.Payment, error) {
+			var p store.Payment
+			err := db.Write(ctx, func(tx *store.Tx) error {
+				h, chargeID, err := heldPix(tx, unitID, orderToken, e2e)
+				if err != nil {
+					return err
+				}
+				if p, err = Settle(tx, chargeID, store.Settle{Amount: &h.Amount, Via: store.PaidPSP, Day: h.PaidDate}); err != nil {
+					return err
+				}
+				return tx.DecidePix(e2e, store.PixAccepted)
+			})
+			return []store.Payment{p}, err
+		})
+		return err
+	case PixKeep:
+		return db.Write(ctx, func(tx *store.Tx) error {
+			h, chargeID, err := heldPix(tx, unitID, orderToken, e2e)
+			if err != nil {
+				return err
+			}
+			c, err := tx.ChargeToSettle(chargeID)
+			if err != nil {
+				return err
+			}
+			if !h.Amount.LessThan(pixAsks(c, h.PaidDate).Decimal) {
+				return store.ErrPixKeepOver
+			}
+			return tx.DecidePix(e2e, store.PixKept)
+		})
+	case PixRefund:
+		if s.PSPs == nil {
+			return ErrPSPGone
+		}
+		cl, ok, err := s.PSPs.Client(ctx, db, unitID)
+		if err != nil || !ok {
+			return errors.Join(err, ErrPSPGone)
+		}
+		var f store.PSPRefund
+		err = db.Write(ctx, func(tx *store.Tx) error {
+			h, _, err := heldPix(tx, unitID, orderToken, e2e)
+			if err != nil {
+				return err
+			}
+			if f, err = tx.RequestHeldRefund(unitID, h, reason); err != nil {
+				return err
+			}
+			return tx.DecidePix(e2e, store.PixRefunded)
+		})
+		if err != nil {
+			return err
+		}
+		_, err = s.askRefund(ctx, db, cl, f)
+		return err
+	}
+	return fmt.Errorf("%w: a held PIX is accepted, kept or refunded", store.ErrInvalidValue)
+}
+
+// heldPix is the order's Pix of e2e, held for a decision.
+func heldPix(tx *store.Tx, unitID int64, orderToken, e2e string) (store.HeldPix, int64, error) {
+	h, chargeID, err := tx.PixOfOrder(unitID, orderToken, e2e)
+	if err == nil && h.Status != store.PixHeld {
+		err = store.ErrPixDecided
+	}
+	return h, chargeID, err
 }
 
 // settleFirm settles the order's open charge of installment n (0: the

@@ -3,6 +3,7 @@ package billing
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"os"
 	"strings"
 	"testing"
@@ -227,7 +228,9 @@ func TestSettlePix(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	f := newSettleFixture(t)
-	f.order("150.00", nil, store.IssuedCharge{Ref: "psp:cobv:FC01", PixTxID: "FC01"})
+	// Due on 2026-11-10, paid on the 21st: 150.00, its 2% fine (3.00) and
+	// eleven days of 1% a month (0.55), as the PSP added them.
+	f.order("150.00", func(o *store.SalesOrderFields) { o.EstimatedPaymentDate = "2026-11-10" }, store.IssuedCharge{Ref: "psp:cobv:FC01", PixTxID: "FC01"})
 	f.order("150.00", nil, store.IssuedCharge{Ref: "psp:cobv:FC02", PixTxID: "FC02"})
 	for _, c := range []struct {
 		name        string
@@ -237,8 +240,8 @@ func TestSettlePix(t *testing.T) {
 		err         error
 	}{
 		{name: "another unit's", unit: f.b.ID, txid: "FC01", e2e: "E1", amount: "150.00", day: "2026-11-21", err: store.ErrNothingToPay},
-		{name: "paid late with interest", txid: "FC01", e2e: "E1", amount: "151.20", day: "2026-11-21"},
-		{name: "the same Pix again", txid: "FC01", e2e: "E1", amount: "151.20", day: "2026-11-21", err: store.ErrPixApplied},
+		{name: "paid late with fine and interest", txid: "FC01", e2e: "E1", amount: "153.55", day: "2026-11-21"},
+		{name: "the same Pix again", txid: "FC01", e2e: "E1", amount: "153.55", day: "2026-11-21", err: store.ErrPixApplied},
 		{name: "another Pix on the paid charge", txid: "FC01", e2e: "E2", amount: "150.00", day: "2026-11-21", err: store.ErrNothingToPay},
 		{name: "no such txid", txid: "FC99", e2e: "E3", amount: "150.00", day: "2026-11-21", err: store.ErrNothingToPay},
 		{name: "the other charge", txid: "FC02", e2e: "E4", amount: "150.00", day: "2026-11-22"},
@@ -361,5 +364,87 @@ func TestStatementSettles(t *testing.T) {
 	}
 	if _, _, err := f.db.ReconcileStatementLine(ctx, f.a.ID, store.Reconciliation{LineToken: more.Lines[0].Token, OrderToken: paired}, Settle); !errors.Is(err, store.ErrNothingToPay) {
 		t.Fatalf("paired with a paid order: %v", err)
+	}
+}
+
+// TestHeldPix: a Pix of another amount than its charge asks that day (a
+// PIX with due date: with its fine and interest) settles nothing and is
+// held, shown on the charge with the difference, until a person decides:
+// kept towards the charge (only one of less), whose next Pix then owes
+// the rest; accepted as the payment, as it came; a decided Pix, or
+// another unit's, cannot be decided again.
+func TestHeldPix(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	f := newSettleFixture(t)
+	cob := f.order("100.00", nil, store.IssuedCharge{Ref: "psp:cob:FH01", PixTxID: "FH01"})
+	late := f.order("150.00", func(o *store.SalesOrderFields) { o.EstimatedPaymentDate = "2026-11-10" }, store.IssuedCharge{Ref: "psp:cobv:FH02", PixTxID: "FH02"})
+	over := f.order("100.00", nil, store.IssuedCharge{Ref: "psp:cob:FH03", PixTxID: "FH03"})
+	s := &Service{Log: slog.New(slog.DiscardHandler)}
+	charge := func(order string) store.Charge {
+		t.Helper()
+		cs, err := f.db.SalesOrderCharges(ctx, f.a.ID, order)
+		if err != nil || len(cs) != 1 {
+			t.Fatalf("charges: %v %v", cs, err)
+		}
+		return cs[0]
+	}
+	held := func(c store.Charge) string {
+		var out []string
+		for _, h := range c.HeldPix {
+			out = append(out, h.EndToEndID+" "+h.Status+" "+h.Amount.StringFixed(2)+"/"+h.Asked.StringFixed(2)+" "+h.Difference.StringFixed(2)+" "+h.PaidDate)
+		}
+		return strings.Join(out, "; ")
+	}
+	for _, c := range []struct {
+		name                  string
+		order                 string
+		pix                   string // txid e2e amount day, or a decision: unit e2e decision
+		err                   error
+		status, paid, showing string
+	}{
+		{name: "a cent for a hundred", order: cob, pix: "FH01 E01 0.01 2026-11-21", err: store.ErrPixHeld,
+			status: "PENDING", showing: "E01 held 0.01/100.00 -99.99 2026-11-21"},
+		{name: "the same Pix again", order: cob, pix: "FH01 E01 0.01 2026-11-21", err: store.ErrPixApplied,
+			status: "PENDING", showing: "E01 held 0.01/100.00 -99.99 2026-11-21"},
+		{name: "another unit decides", order: cob, pix: "b E01 keep", err: store.ErrNotFound,
+			status: "PENDING", showing: "E01 held 0.01/100.00 -99.99 2026-11-21"},
+		{name: "kept towards the charge", order: cob, pix: "a E01 keep",
+			status: "PENDING", showing: "E01 kept 0.01/100.00 -99.99 2026-11-21"},
+		{name: "decided already", order: cob, pix: "a E01 accept", err: store.ErrPixDecided,
+			status: "PENDING", showing: "E01 kept 0.01/100.00 -99.99 2026-11-21"},
+		{name: "the whole again is more than the rest", order: cob, pix: "FH01 E02 100.00 2026-11-22", err: store.ErrPixHeld,
+			status: "PENDING", showing: "E01 kept 0.01/100.00 -99.99 2026-11-21; E02 held 100.00/99.99 0.01 2026-11-22"},
+		{name: "the rest settles", order: cob, pix: "FH01 E03 99.99 2026-11-22",
+			status: "PAID", paid: "100.00", showing: "E01 kept 0.01/100.00 -99.99 2026-11-21; E02 held 100.00/99.99 0.01 2026-11-22"},
+		{name: "the late charge's amount without its fine and interest", order: late, pix: "FH02 E04 150.00 2026-11-21", err: store.ErrPixHeld,
+			status: "OVERDUE", showing: "E04 held 150.00/153.55 -3.55 2026-11-21"},
+		{name: "accepted as it came", order: late, pix: "a E04 accept",
+			status: "PAID", paid: "150.00"},
+		{name: "more than asked", order: over, pix: "FH03 E05 200.00 2026-11-22", err: store.ErrPixHeld,
+			status: "PENDING", showing: "E05 held 200.00/100.00 100.00 2026-11-22"},
+		{name: "more is not kept", order: over, pix: "a E05 keep", err: store.ErrPixKeepOver,
+			status: "PENDING", showing: "E05 held 200.00/100.00 100.00 2026-11-22"},
+		{name: "no such decision", order: over, pix: "a E05 forget", err: store.ErrInvalidValue,
+			status: "PENDING", showing: "E05 held 200.00/100.00 100.00 2026-11-22"},
+	} {
+		w := strings.Fields(c.pix)
+		var err error
+		if len(w) == 4 {
+			_, err = settlePix(ctx, f.db, f.a.ID, w[0], w[1], money(w[2]), w[3])
+		} else {
+			unit := f.a.ID
+			if w[0] == "b" {
+				unit = f.b.ID
+			}
+			err = s.DecidePix(ctx, f.db, unit, c.order, w[1], w[2], "")
+		}
+		if c.err == nil && err != nil || c.err != nil && !errors.Is(err, c.err) {
+			t.Errorf("%s: %v, want %v", c.name, err, c.err)
+		}
+		ch := charge(c.order)
+		if ch.Status != c.status && !(c.status == "OVERDUE" && ch.Status == "PENDING") || ch.PaidAmount.String != c.paid || held(ch) != c.showing {
+			t.Errorf("%s: the charge is %s, paid %q, showing %q; want %s, %q, %q", c.name, ch.Status, ch.PaidAmount.String, held(ch), c.status, c.paid, c.showing)
+		}
 	}
 }

@@ -50,6 +50,12 @@ func (s *Portal) Forms() []Form {
 		{Path: "/portal/orders/:token/charge", Act: "/generate_charge", handle: order("charge")},
 		{Path: "/portal/orders/:token/cancel_charge", Act: "/cancel_charge", handle: order("cancel_charge")},
 		{Path: "/portal/orders/:token/refund", Act: "/refund_charge", handle: order("refund")},
+		// A held Pix: accepted or kept, it settles (part of) a charge, as
+		// /settle_charge does; refunded, it is given back as
+		// /refund_charge gives.
+		{Path: "/portal/orders/:token/pix/accept", Act: "/settle_charge", handle: order("pix_accept")},
+		{Path: "/portal/orders/:token/pix/keep", Act: "/settle_charge", handle: order("pix_keep")},
+		{Path: "/portal/orders/:token/pix/refund", Act: "/refund_charge", handle: order("pix_refund")},
 		{Path: "/portal/orders/:token/invoice", Act: "/generate_nf", handle: order("invoice")},
 		{Path: "/portal/orders/:token/cancel_invoice", Act: "/cancel_nf", handle: order("cancel_invoice")},
 		// A correction letter has no API route: it is an invoice's event,

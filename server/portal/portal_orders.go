@@ -126,6 +126,9 @@ var portalOrderDone = map[string]string{
 	"correct":        "Carta de correção registrada.",
 	"substitute":     "NFC-e cancelada por substituição.",
 	"refund":         "Devolução solicitada ao PSP.",
+	"pix_accept":     "PIX aceito como pagamento da cobrança.",
+	"pix_keep":       "PIX guardado para a cobrança, que segue em aberto pelo restante.",
+	"pix_refund":     "Devolução do PIX solicitada ao PSP.",
 	// A new order, with what was done on saving it.
 	"criado":              "Pedido salvo.",
 	"repetido":            "Este formulário já tinha sido enviado: o pedido é o que ele salvou, nada foi feito de novo.",
@@ -206,6 +209,11 @@ func (s *Portal) portalOrderPage(p *portalRequest, token, notice, errText string
 		pc.ManualBoleto = c.PaymentKey == "BOLETO" && c.Provider == "" && c.Status != "ISSUING"
 		if c.RefundedAmount.Valid {
 			pc.Refunded = render.BRL(c.RefundedAmount.String)
+		}
+		for _, h := range c.HeldPix {
+			pc.Held = append(pc.Held, render.PortalHeldPix{EndToEndID: h.EndToEndID, Day: render.DateBR(h.PaidDate), Amount: brl(h.Amount),
+				Asked: brl(h.Asked), Difference: brl(h.Difference), Held: h.Status == store.PixHeld,
+				Keepable: h.Status == store.PixHeld && h.Difference.IsNegative() && (c.Status == store.ChargePending || c.Status == store.ChargeOverdue)})
 		}
 		if c.Status == store.ChargePaid && strings.HasPrefix(c.ProviderRef.String, "psp:") && c.RefundedAmount.String != c.PaidAmount.String {
 			page.Refundable = true
@@ -294,6 +302,9 @@ func (s *Portal) portalOrderAction(w http.ResponseWriter, r *http.Request, ps ht
 			if amount, err = amountBR(p.r.PostFormValue("amount")); err == nil {
 				_, err = s.Billing.RefundPix(p.ctx, p.db, p.unit.ID, token, amount, strings.TrimSpace(p.r.PostFormValue("reason")))
 			}
+		case "pix_accept", "pix_keep", "pix_refund":
+			err = s.Billing.DecidePix(p.ctx, p.db, p.unit.ID, token, p.r.PostFormValue("e2e"), strings.TrimPrefix(action, "pix_"),
+				strings.TrimSpace(p.r.PostFormValue("reason")))
 		case "invoice":
 			_, err = s.Invoices.Issue(p.ctx, p.db, p.unit.ID, token)
 		case "cancel_invoice":

@@ -37,6 +37,8 @@ var portalWords = refusals{
 	{store.ErrLineNotOpen, "", "Esta linha do extrato já foi conciliada ou descartada."},
 	{store.ErrAmountMismatch, "", "O valor ou o sentido do lançamento não é o da linha do extrato."},
 	{store.ErrNothingToPay, "", "O pedido não tem cobrança em aberto a pagar."},
+	{store.ErrPixDecided, "", "Este PIX não está mais retido: já foi decidido."},
+	{store.ErrPixKeepOver, "", "Só um PIX menor que o valor da cobrança é guardado para ela: aceite-o ou devolva-o."},
 	{store.ErrLineOpen, "", "Esta linha do extrato está em aberto: não há o que desfazer."},
 	{store.ErrLinePaidCharge, "", "Esta linha pagou uma cobrança: o pagamento não se desfaz aqui."},
 	{store.ErrLineEffect, "", "Esta linha foi conciliada antes de o fincom guardar o que a conciliação mudou: altere o lançamento em Lançamentos."},

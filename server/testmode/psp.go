@@ -84,8 +84,11 @@ func (s *Mode) testPayPix(r *web.Request, q *payPixRequest) (any, error) {
 		return nil, err
 	}
 	msg := "Paid at the test PSP."
-	if p.Webhook == "dropped" {
+	switch {
+	case p.Webhook == "dropped":
 		msg = "Paid at the test PSP; its webhook was lost (the PSP poll will find the payment)."
+	case p.Held:
+		msg = "Paid at the test PSP; the Pix is not the amount its charge asks, and is held on the charge for a person to decide."
 	}
 	return web.WithMessage{Message: msg, Data: p}, nil
 }
