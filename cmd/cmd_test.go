@@ -286,6 +286,12 @@ func TestCLIEndToEnd(t *testing.T) {
 	if err := cliErr(t, schema, data, "serve", "--addr", "127.0.0.1:0"); err == nil || !strings.Contains(err.Error(), "in use") {
 		t.Fatalf("second server: %v", err)
 	}
+	// A fiscal retry that hammers SEFAZ, or leaves a sale unsent, is refused.
+	for _, d := range []string{"500ms", "11m"} {
+		if err := cliErr(t, schema, data, "serve", "--addr", "127.0.0.1:0", "--fiscal-retry", d); err == nil || !strings.Contains(err.Error(), "--fiscal-retry takes 1s to 10m") {
+			t.Fatalf("--fiscal-retry %s: %v", d, err)
+		}
+	}
 	// Backup while serving, one more contact, then restore while serving:
 	// the running server swaps the file in and the contact is gone.
 	bk := filepath.Join(t.TempDir(), "acme.bak")

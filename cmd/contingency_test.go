@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"fincom/jobs"
 	"fincom/server/fiscal/sefaz/local"
 	"fincom/server/needs"
 )
@@ -28,8 +29,13 @@ const nfceGroup = `{"nf_kind":"nfce","tipo_documento":1,"finalidade_emissao":"1"
 func TestSellingWhileSEFAZIsDown(t *testing.T) {
 	t.Parallel()
 	// A long suite: SEFAZ's outage lasts until the fiscal loop's first
-	// retry, ten real seconds, in every form; -short skips it.
-	needs.Soak(t)
+	// retry, real seconds; -short skips it. In full (FINCOM_LONG) the
+	// server keeps its production wait (10 s); otherwise it retries
+	// every second (serve --fiscal-retry), the same promises asserted.
+	retry := "1s"
+	if needs.Soak(t) {
+		retry = jobs.FiscalRetry.String()
+	}
 	d := newSellingDomain(t)
 	sp, svc := &local.Authority{}, &local.Authority{}
 	serve := func(a *local.Authority) *httptest.Server {
@@ -63,7 +69,7 @@ func TestSellingWhileSEFAZIsDown(t *testing.T) {
 	ca, _ := os.ReadFile(filepath.Join(dir, "ca.pem"))
 	os.WriteFile(filepath.Join(dir, "ca.pem"), append(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: svcSrv.Certificate().Raw})...), 0o600)
 
-	base, _, stop := serveInProcess(t, d.schema, "--data", d.data, "--secrets-key-file", d.key,
+	base, _, stop := serveInProcess(t, d.schema, "--data", d.data, "--secrets-key-file", d.key, "--fiscal-retry", retry,
 		"--fiscal-endpoints", filepath.Join(dir, "endpoints.json"), "--ca-file", filepath.Join(dir, "ca.pem"))
 	defer stop()
 	generate := func(id string) map[string]any {
@@ -92,7 +98,7 @@ func TestSellingWhileSEFAZIsDown(t *testing.T) {
 		a[0].(map[string]any)["number"] != 1.0 || p[0].(map[string]any)["issued_offline"] != true {
 		t.Fatalf("fiscal pending while SEFAZ is down: %v", pending)
 	}
-	// Back: the fiscal loop sends it (its first try waits 10 seconds).
+	// Back: the fiscal loop sends it (its first try waits --fiscal-retry).
 	sp.SetOffline(false)
 	deadline := time.Now().Add(40 * time.Second)
 	for {

@@ -477,7 +477,7 @@ func newFiscalPendingCmd(a *app) *cobra.Command {
 						continue
 					}
 					p := pendingNote{Unit: names[h.UnitID], Order: h.OrderCode, Kind: h.Kind, Number: h.Number, Offline: h.Offline, Attempts: h.Attempts,
-						LastError: h.LastError, Updated: h.Updated, NextTry: h.Updated.Add(jobs.TransmissionWait(h.Attempts))}
+						LastError: h.LastError, Updated: h.Updated, NextTry: h.Updated.Add(jobs.TransmissionWait(h.Attempts, jobs.FiscalRetry))}
 					out = append(out, p)
 					how := "sent, answer unknown"
 					if p.Offline {

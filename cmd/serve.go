@@ -38,6 +38,7 @@ type serveOptions struct {
 	// nfWindowSet says --nf-cancel-window was given.
 	nfWindowSet bool
 	pspPoll     time.Duration
+	fiscalRetry time.Duration
 	inboxPoll   time.Duration
 	backup      string // cron spec
 	backupDir   string
@@ -68,6 +69,7 @@ func (o *serveOptions) flags(c *cobra.Command, a *app) {
 	c.Flags().StringVar(&o.smtpFrom, "smtp-from", os.Getenv("FINCOM_SMTP_FROM"), "sender address of the e-mails (env FINCOM_SMTP_FROM)")
 	c.Flags().DurationVar(&o.nfWindow, "nf-cancel-window", 24*time.Hour, "how long after authorization an invoice may be cancelled (test mode; outside it SEFAZ keeps an NF-e's and NFC-e's window)")
 	c.Flags().DurationVar(&o.inboxPoll, "inbox-poll", time.Hour, "how often each unit with a certificate fetches the NF-e issued to it from the national environment once caught up (never under the hour it asks after nothing new); 0 turns the fetching off")
+	c.Flags().DurationVar(&o.fiscalRetry, "fiscal-retry", jobs.FiscalRetry, "how long a note SEFAZ or the NFS-e system did not answer waits between its first 30 tries (1s to 10m; later tries wait longer, up to an hour)")
 	c.Flags().DurationVar(&o.pspPoll, "psp-poll", time.Minute, "how often the open charges at the units' PSPs are asked about (a payment whose webhook never came still settles)")
 	c.Flags().StringVar(&o.backup, "backup-cron", "", `back up every domain on this cron schedule, e.g. "0 3 * * *" (São Paulo time)`)
 	c.Flags().StringVar(&o.backupDir, "backup-dir", "", "with --backup-cron: where the backups go (default DATA/backups)")
@@ -112,6 +114,11 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if o.seeded && !o.testMode {
 		// Tokens drawn from a known seed can be guessed: never for real data.
 		return fmt.Errorf("--seed makes tokens predictable; it needs --test-mode")
+	}
+	if o.fiscalRetry < time.Second || o.fiscalRetry > 10*time.Minute {
+		// Faster insists on SEFAZ (656 shuts the unit out for an hour);
+		// slower leaves a sale's note unsent past what a buyer waits.
+		return fmt.Errorf("--fiscal-retry takes 1s to 10m, not %s", o.fiscalRetry)
 	}
 	a.seeded, a.seed = o.seeded, o.seed
 	origins, err := server.ParseOrigins(o.cors)
@@ -262,7 +269,7 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 		return err
 	}
 	runner := &jobs.Runner{Domains: ds, Log: log, Billing: bill, Invoices: inv, WebhookAllowPrivate: o.hooksPriv || o.testMode, LinkKeys: linkKeys, Roots: roots,
-		PSPPoll: o.pspPoll, PublicURL: o.publicURL}
+		PSPPoll: o.pspPoll, PublicURL: o.publicURL, FiscalRetry: o.fiscalRetry}
 	srv, err := server.New(ds, sys, server.Config{Version: Version, MaxMultipartBytes: o.maxUpload, UploadMemory: o.uploadMem, Logger: log, PublicURL: o.publicURL,
 		Replicas: replicas, Billing: bill, Invoices: inv, TestMode: o.testMode, WebhookAllowPrivate: o.hooksPriv, Seed: o.seed, CORSOrigins: origins, LinkKeys: linkKeys,
 		RunDay: func(ctx context.Context, db *store.DB, day store.Date) (any, error) {

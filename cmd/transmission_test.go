@@ -313,7 +313,7 @@ func TestServeTransmitsToAnAuthorityItHasNeverSeen(t *testing.T) {
 	p := pending[0].(map[string]any)
 	next, _ := time.Parse(time.RFC3339, p["next_try"].(string))
 	if p["number"] != 7.0 || p["attempts"] != 2.0 || p["last_error"] != "the authority did not answer" || p["issued_offline"] != false ||
-		!next.Equal(issued.Truncate(time.Second).Add(jobs.TransmissionWait(2))) {
+		!next.Equal(issued.Truncate(time.Second).Add(jobs.TransmissionWait(2, jobs.FiscalRetry))) {
 		t.Errorf("pending: %v", p)
 	}
 	if err := cliErr(t, schema, data, "fiscal", "pending", "acme", "fcu_acme_nobody"); err == nil {

@@ -106,13 +106,17 @@ func (r *Runner) loops() (webhooks, mail *deliveryLoop) {
 	return r.webhooks, r.mail
 }
 
+// FiscalRetry is how long a held note waits between its first 30 tries
+// unless serve --fiscal-retry says otherwise.
+const FiscalRetry = 10 * time.Second
+
 // TransmissionWait is how long a held note waits after a try before the
-// next: 10 seconds for its first 30 tries (its first five minutes), then
-// the square of the tries past those in minutes, at most an hour (SEFAZ's
-// 656 punishes insisting).
-func TransmissionWait(attempts int) time.Duration {
+// next: first (FiscalRetry by default) for its first 30 tries (its first
+// five minutes by default), then the square of the tries past those in
+// minutes, at most an hour (SEFAZ's 656 punishes insisting).
+func TransmissionWait(attempts int, first time.Duration) time.Duration {
 	if attempts <= 30 {
-		return 10 * time.Second
+		return first
 	}
 	n := attempts - 30
 	return min(time.Duration(n*n)*time.Minute, time.Hour)
@@ -184,7 +188,7 @@ func (r *Runner) endAbandoned(ctx context.Context, db *store.DB, now time.Time) 
 	}
 	for _, a := range open {
 		key := fmt.Sprintf("abandoned %s/%d", db.Name, a.ID)
-		if last, seen := r.fiscalTries.Load(key); seen && now.Sub(last.(time.Time)) < TransmissionWait(a.Attempts) {
+		if last, seen := r.fiscalTries.Load(key); seen && now.Sub(last.(time.Time)) < r.transmissionWait(a.Attempts) {
 			continue
 		}
 		ended, err := r.Billing.Invoices.EndAbandoned(ctx, db, a)
@@ -215,6 +219,15 @@ func (r *Runner) Wake(ctx context.Context, db *store.DB) error {
 	return r.RetryTransmissions(ctx, db)
 }
 
+// transmissionWait is TransmissionWait with the runner's FiscalRetry.
+func (r *Runner) transmissionWait(attempts int) time.Duration {
+	first := r.FiscalRetry
+	if first <= 0 {
+		first = FiscalRetry
+	}
+	return TransmissionWait(attempts, first)
+}
+
 // due says whether what key names (a held note, a cancellation whose
 // answer was lost), tried attempts times, is to be tried now, and records
 // the try: one first seen (held now, or before this process started) is
@@ -222,7 +235,7 @@ func (r *Runner) Wake(ctx context.Context, db *store.DB) error {
 // last try.
 func (r *Runner) due(key string, attempts int, now time.Time) bool {
 	last, seen := r.fiscalTries.Load(key)
-	if seen && now.Sub(last.(time.Time)) < TransmissionWait(attempts) {
+	if seen && now.Sub(last.(time.Time)) < r.transmissionWait(attempts) {
 		return false
 	}
 	r.fiscalTries.Store(key, now)

@@ -53,6 +53,9 @@ type Runner struct {
 	// registered.
 	PSPPoll   time.Duration
 	PublicURL string
+	// FiscalRetry is how long a held note waits between its first tries
+	// (serve --fiscal-retry; 0: FiscalRetry).
+	FiscalRetry time.Duration
 	// Elapsed is the real clock the waits between a held note's tries run
 	// on (time.Now when nil): the domains' clocks may stand still.
 	Elapsed func() time.Time
@@ -272,6 +275,10 @@ func (r *Runner) startDeliveries(ctx context.Context) (wait func()) {
 	every := r.DeliveryEvery
 	if every <= 0 {
 		every = 5 * time.Second
+	}
+	if r.FiscalRetry > 0 && r.FiscalRetry < every {
+		// A held note is tried when its wait is over, not a tick later.
+		every = r.FiscalRetry
 	}
 	webhooks, mail := r.loops()
 	transmissions, psp := r.transmissions, r.psp

@@ -437,7 +437,7 @@ func retryAfterWait(rig transmissionRig) error {
 		if err != nil {
 			return err
 		}
-		clock = clock.Add(jobs.TransmissionWait(1) + time.Second)
+		clock = clock.Add(jobs.TransmissionWait(1, jobs.FiscalRetry) + time.Second)
 	}
 	return nil
 }
