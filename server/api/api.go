@@ -6,6 +6,7 @@ import (
 	"fincom/render"
 	"fincom/server/billing"
 	"fincom/server/invoicing"
+	"fincom/server/sales"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -23,3 +24,6 @@ type API struct {
 	TestMode            bool
 	WebhookAllowPrivate bool
 }
+
+// Sales makes orders through the API's billing and invoicing.
+func (a *API) Sales() *sales.Service { return &sales.Service{Billing: a.Billing, Invoices: a.Invoices} }

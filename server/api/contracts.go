@@ -8,6 +8,7 @@ import (
 	"fincom/render"
 	"fincom/server/preview"
 	"fincom/server/registers"
+	"fincom/server/sales"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -102,15 +103,13 @@ func (s contracts) insertContract(r *web.Request, q *contractRequest) (any, erro
 		if err := r.Dec.FillIn("sales_order.", fields, nil, &so); err != nil {
 			return nil, r.DecodeError(err)
 		}
-		key, err := r.DB.PaymentKey(r.Ctx, so.Charge.PaymentType)
+		o, err := so.order(r.Dec)
 		if err != nil {
 			return nil, err
 		}
-		prof, err := r.DB.UnitProfile(r.Ctx, r.Unit.ID)
-		if err != nil {
-			return nil, err
-		}
-		of, err := so.fields(r.Dec, key, prof.PixKey)
+		// The contract makes the order later: checked and completed now
+		// as any order is.
+		of, err := sales.Prepare(r.Ctx, r.DB, r.Unit, o)
 		if err != nil {
 			return nil, err
 		}

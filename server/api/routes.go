@@ -9,6 +9,7 @@ import (
 	"fincom/server/invoicing"
 	"fincom/server/preview"
 	"fincom/server/registers"
+	"fincom/server/sales"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -33,7 +34,7 @@ var (
 // orderBodyErrs are a sales order's refusals, of /insert_sales_order and of
 // a contract's sales_order alike (validated as the route validates it).
 var orderBodyErrs = web.Answers(append((&web.Route{Do: web.Handle(salesOrders{}.insertSalesOrder)}).FieldErrors(),
-	web.TextsInsertSalesOrder.Missing, web.TextsInsertSalesOrder.Format, errNotifyEmail)...)
+	web.TextsInsertSalesOrder.Missing, web.TextsInsertSalesOrder.Format, sales.ErrNotifyEmail)...)
 
 // What an entry's, a movement's and a product's handlers refuse in their
 // own words, on insert and update alike; and a period's, by its fields'
@@ -116,7 +117,7 @@ func (s *API) RouteTable() []web.Route {
 		// Sales orders.
 		{Path: "/list_sales_orders", Do: web.Handle(salesOrders{s}.listSalesOrders), Need: []string{"date_from", "date_to"}, Texts: web.TextsListSalesOrders, Errs: web.ErrMap{{web.ErrMissing, errDatesRequired}},
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "date_from": "2026-11-01", "date_to": "2026-12-31"}`, Tag: web.TagSales, Summary: "Sales orders of a period, with every field and filter.", Desc: docListSalesOrders, Resp: []store.SalesOrder{}}},
-		{Path: "/insert_sales_order", Do: web.Handle(salesOrders{s}.insertSalesOrder), Texts: web.TextsInsertSalesOrder, Errs: append(web.Answers(errNotifyEmail, web.ErrAmountRange), web.ErrMap{{web.ErrChoice, web.TextsInsertSalesOrder.Format}}...), Write: true,
+		{Path: "/insert_sales_order", Do: web.Handle(salesOrders{s}.insertSalesOrder), Texts: web.TextsInsertSalesOrder, Errs: append(web.Answers(sales.ErrNotifyEmail, web.ErrAmountRange), web.ErrMap{{web.ErrChoice, web.TextsInsertSalesOrder.Format}}...), Write: true,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "pv": {"id_token_contact": "00000000-0000-4000-8000-000000000077", "products": [{"token": "00000000-0000-4000-8000-000000000083", "quantity": 100}], "description": "Parafusos", "value": "35.00"}, "faturamento": {"id_token_category": "00000000-0000-4000-8000-000000000081", "estimated_payment_date": "2026-12-10"}, "charge": {"payment_type": "fb3245d4-428b-51de-95df-55e8263d2292", "charge_pix_key": "pix@acme.com.br"}}`, Tag: web.TagSales, Summary: "Insert a sales order (grouped or flat form), optionally recurring.", Desc: docInsertSalesOrder, Resp: web.WithMessage{Data: orderCreated{}}}},
 		{Path: "/get_sales_order_by_id", Do: web.Handle(salesOrders{s}.getSalesOrderByID), Texts: web.TextsDefault, Errs: web.OrderErrs,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000006"}`, Tag: web.TagSales, Summary: "One sales order with its lines, charges, invoice and portal events.", Desc: docGetSalesOrder, Resp: orderDetail{}}},

@@ -9,7 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"fincom/server/registers"
+	"fincom/server/sales"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -25,7 +25,6 @@ func orderFormat(field string) error {
 
 var (
 	errDatesRequired = web.NewError(http.StatusBadRequest, "Parâmetros de data são obrigatórios.")
-	errNotifyEmail   = web.NewError(http.StatusBadRequest, "Invalid "+web.FieldPlaceholder+". Use an e-mail address.")
 )
 
 // taxFields are the number fields of group `nf`, all optional, default
@@ -161,11 +160,13 @@ func enum(v *web.FlexString, def string, allowed ...string) (string, bool) {
 	return "", false
 }
 
-// fields validates the request and builds the order. paymentKey is the
-// payment_key of charge.payment_type ("" when unknown).
-//
-// unitPixKey is the unit's own PIX key: an order that gives none takes it.
-func (q *salesOrderRequest) fields(dec *web.Decoder, paymentKey, unitPixKey string) (store.SalesOrderFields, error) {
+// order reads the request as the order it sends (sales.Order): its
+// fields, the required ones absent (the decoder's), and its first format
+// refusal (422 Invalid parameter format, the field named), which sales
+// answers after the missing fields and the notice addresses, as the spec
+// orders them. Products as pv.products or the legacy product_id_tokens
+// and product_qtys, whose lengths must agree.
+func (q *salesOrderRequest) order(dec *web.Decoder) (sales.Order, error) {
 	pv, fat, ch, nf := &q.PV, &q.Faturamento, &q.Charge, &q.NF
 	f := store.SalesOrderFields{
 		ContactToken: pv.Contact, StockItemToken: pv.StockItem, CategoryToken: fat.Category, ProjectToken: fat.Project,
@@ -181,10 +182,6 @@ func (q *salesOrderRequest) fields(dec *web.Decoder, paymentKey, unitPixKey stri
 	if f.EstimatedPaymentDate == "" {
 		f.EstimatedPaymentDate = ch.EstimatedPaymentDate
 	}
-	if f.PixKey == "" && (paymentKey == "PIX" || paymentKey == "PIX_AUTOMATICO") {
-		f.PixKey = unitPixKey
-	}
-	// Products: pv.products, or the legacy product_id_tokens + product_qtys.
 	if pv.Products != nil {
 		for _, p := range *pv.Products {
 			f.Products = append(f.Products, store.OrderProduct{Token: p.Token, Quantity: p.Quantity})
@@ -195,67 +192,50 @@ func (q *salesOrderRequest) fields(dec *web.Decoder, paymentKey, unitPixKey stri
 			qtys = *pv.ProductQtys
 		}
 		if len(qtys) != len(*pv.ProductIDTokens) {
-			return f, orderFormat("pv.product_qtys")
+			return sales.Order{}, orderFormat("pv.product_qtys")
 		}
 		for i, tok := range *pv.ProductIDTokens {
 			f.Products = append(f.Products, store.OrderProduct{Token: tok, Quantity: qtys[i]})
 		}
 	}
+	o := sales.Order{SalesOrderFields: f, Missing: dec.Missing(q, nil)}
+	o.Format = q.formats(&o.SalesOrderFields)
+	return o, nil
+}
 
-	// The fields every order needs, then those that depend on others:
-	// all listed at once.
-	// The fields every sales order needs, wherever it is sent
-	// (/insert_sales_order, a contract's sales_order): its groups' required
-	// tags, which the document publishes too.
-	m := missingFields(dec.Missing(q, nil))
-	service := nf.Kind == "nfse" || nf.Kind == "nfsen"
-	m.need(!service || pv.StockItem != "", "pv.id_token_stock_item")
-	m.need(!(nf.Kind == "nfe" || nf.Kind == "nfce") || len(f.Products) > 0, "pv.products")
-	m.need(f.EstimatedPaymentDate != "", "faturamento.estimated_payment_date")
-	m.need(!(paymentKey == "PIX" || paymentKey == "PIX_AUTOMATICO") || f.PixKey != "", "charge.charge_pix_key")
-	m.need(paymentKey != "TRANSFER" || ch.BankAccountPayment != "", "charge.bankAccountPayment")
-	m.need(!service || nf.ServiceID != "", "nf.service_id_token")
-	if err := m.err(); err != nil {
-		return f, err
-	}
-
-	// Notice addresses: checked as a contact's e-mail is, the field named.
-	for _, e := range []struct {
-		name string
-		v    *string
-	}{{"pv.notify_email_charge", &f.NotifyEmailCharge}, {"pv.notify_email_nf", &f.NotifyEmailNF}, {"pv.notify_email_alert", &f.NotifyEmailAlert}} {
-		*e.v = strings.TrimSpace(*e.v)
-		if *e.v != "" && (!registers.ValidEmail(*e.v) || len(*e.v) > web.MaxShortText) {
-			return f, web.Named(errNotifyEmail, e.name)
-		}
-	}
-
+// formats checks the request's fields of a closed format (422 Invalid
+// parameter format, naming the first at fault) and stores each as the
+// order keeps it.
+func (q *salesOrderRequest) formats(f *store.SalesOrderFields) error {
+	pv, ch, nf := &q.PV, &q.Charge, &q.NF
 	// Formats: 422 "Invalid parameter format".
 	if d, err := store.ParseDateISO(f.EstimatedPaymentDate); err != nil {
-		return f, orderFormat("faturamento.estimated_payment_date")
+		return orderFormat("faturamento.estimated_payment_date")
 	} else {
 		f.EstimatedPaymentDate = d.ISO()
 	}
-	f.Value = store.NewMoney(pv.Value.Round(2))
+	if pv.Value != nil {
+		f.Value = store.NewMoney(pv.Value.Round(2))
+	}
 	if f.Value.IsNegative() {
-		return f, orderFormat("pv.value")
+		return orderFormat("pv.value")
 	}
 	if pv.Quantity != nil {
 		if !pv.Quantity.IsPositive() {
-			return f, orderFormat("pv.quantity")
+			return orderFormat("pv.quantity")
 		}
 		f.Quantity = *pv.Quantity
 	}
 	for i, p := range f.Products {
 		switch {
 		case pv.Products == nil && p.Token == "":
-			return f, orderFormat(fmt.Sprintf("pv.product_id_tokens[%d]", i))
+			return orderFormat(fmt.Sprintf("pv.product_id_tokens[%d]", i))
 		case pv.Products == nil && !p.Quantity.IsPositive():
-			return f, orderFormat(fmt.Sprintf("pv.product_qtys[%d]", i))
+			return orderFormat(fmt.Sprintf("pv.product_qtys[%d]", i))
 		case p.Token == "":
-			return f, orderFormat(fmt.Sprintf("pv.products[%d].token", i))
+			return orderFormat(fmt.Sprintf("pv.products[%d].token", i))
 		case !p.Quantity.IsPositive():
-			return f, orderFormat(fmt.Sprintf("pv.products[%d].quantity", i))
+			return orderFormat(fmt.Sprintf("pv.products[%d].quantity", i))
 		}
 	}
 	for _, c := range []struct {
@@ -267,7 +247,7 @@ func (q *salesOrderRequest) fields(dec *web.Decoder, paymentKey, unitPixKey stri
 		{"charge.notify_days_charge", ch.NotifyDaysCharge, &f.NotifyDaysCharge, 0}} {
 		if c.v != nil {
 			if int(*c.v) < c.min || int(*c.v) > 999 {
-				return f, orderFormat(c.name)
+				return orderFormat(c.name)
 			}
 			*c.dst = int(*c.v)
 		}
@@ -275,17 +255,17 @@ func (q *salesOrderRequest) fields(dec *web.Decoder, paymentKey, unitPixKey stri
 	switch nf.Kind {
 	case "", "nfse", "nfsen", "nfe", "nfce":
 	default:
-		return f, orderFormat("nf.nf_kind")
+		return orderFormat("nf.nf_kind")
 	}
 	switch ch.RequestedPaymentMode {
 	case "", "PIX_AUTOMATICO", "PIX", "BOLETO", "CREDIT_CARD", "DEBIT_CARD", "TRANSFER", "CASH":
 		f.RequestedPaymentMode, f.ChargeOnPixAcceptance = ch.RequestedPaymentMode, ch.ChargeOnPixAcceptance
 	default:
-		return f, orderFormat("charge.requested_payment_mode")
+		return orderFormat("charge.requested_payment_mode")
 	}
 	provider, err := providerOf(ch)
 	if err != nil {
-		return f, err
+		return err
 	}
 	f.ProviderBank = provider
 	var ok [6]bool
@@ -298,14 +278,14 @@ func (q *salesOrderRequest) fields(dec *web.Decoder, paymentKey, unitPixKey stri
 	destino, ok[5] = enum(nf.LocalDestino, "1", "1", "2", "3")
 	for i, v := range ok {
 		if !v {
-			return f, orderFormat([]string{"nf.tipo_documento", "nf.finalidade_emissao", "nf.presenca_comprador", "nf.consumidor_final",
+			return orderFormat([]string{"nf.tipo_documento", "nf.finalidade_emissao", "nf.presenca_comprador", "nf.consumidor_final",
 				"nf.freight_mode", "nf.local_destino"}[i])
 		}
 	}
 	f.FreightMode, f.LocalDestino = int(freight[0]-'0'), int(destino[0]-'0')
 	if nf.FreightTotal != nil {
 		if nf.FreightTotal.IsNegative() {
-			return f, orderFormat("nf.freight_total")
+			return orderFormat("nf.freight_total")
 		}
 		f.FreightTotal = store.NewMoney(nf.FreightTotal.Round(2))
 	}
@@ -323,13 +303,13 @@ func (q *salesOrderRequest) fields(dec *web.Decoder, paymentKey, unitPixKey stri
 			out := f.Taxes.Amount(v.Type().Field(i).Tag.Get("json"))
 			if in != nil && out != nil && out.IsZero() {
 				if in.IsNegative() {
-					return f, orderFormat([]string{"nf.", "nf.impostos.", "nf.retencoes."}[j] + v.Type().Field(i).Tag.Get("json"))
+					return orderFormat([]string{"nf.", "nf.impostos.", "nf.retencoes."}[j] + v.Type().Field(i).Tag.Get("json"))
 				}
 				*out = store.NewMoney(in.Round(2))
 			}
 		}
 	}
-	return f, nil
+	return nil
 }
 
 // providerOf reads provider_bank or its equivalent flags.
@@ -360,23 +340,15 @@ func providerOf(ch *orderCharge) (string, error) {
 // insertSalesOrder creates an order from the grouped or the flat form and
 // answers {success, message, data: {id, cod_orders}}.
 func (s salesOrders) insertSalesOrder(r *web.Request, q *salesOrderRequest) (any, error) {
-	key, err := r.DB.PaymentKey(r.Ctx, q.Charge.PaymentType)
+	o, err := q.order(r.Dec)
 	if err != nil {
 		return nil, err
 	}
-	prof, err := r.DB.UnitProfile(r.Ctx, r.Unit.ID)
+	c, err := s.Sales().Create(r.Ctx, r.DB, r.Unit, r.Role(), o)
 	if err != nil {
 		return nil, err
 	}
-	f, err := q.fields(r.Dec, key, prof.PixKey)
-	if err != nil {
-		return nil, err
-	}
-	token, code, err := r.DB.InsertSalesOrder(r.Ctx, r.Unit.ID, f)
-	if err != nil {
-		return nil, err
-	}
-	return web.WithMessage{Message: "Sales order created successfully.", Data: orderCreated{ID: token, CodOrders: code}}, nil
+	return web.WithMessage{Message: "Sales order created successfully.", Data: orderCreated{ID: c.Token, CodOrders: c.Code}}, nil
 }
 
 type orderCreated struct {

@@ -4,6 +4,7 @@ import (
 	"fincom/server/billing"
 	"fincom/server/fiscal"
 	"fincom/server/invoicing"
+	"fincom/server/sales"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -37,6 +38,9 @@ var portalWords = refusals{
 	{store.ErrLineNotOpen, "", "Esta linha do extrato já foi conciliada ou descartada."},
 	{store.ErrAmountMismatch, "", "O valor ou o sentido do lançamento não é o da linha do extrato."},
 	{store.ErrNothingToPay, "", "O pedido não tem cobrança em aberto a pagar."},
+	{sales.ErrNotifyEmail, "", "E-mail de aviso inválido."},
+	{sales.ErrISSRate, "", "Alíquota do ISS de 2% a 5% (o piso e o teto da lei complementar 116), como 5 ou 2,5."},
+	{sales.ErrMayNot, "", "Seu papel nesta unidade não permite este pedido, ou cobrá-lo ou emitir a sua nota: nada foi salvo."},
 	{store.ErrPixDecided, "", "Este PIX não está mais retido: já foi decidido."},
 	{store.ErrPixKeepOver, "", "Só um PIX menor que o valor da cobrança é guardado para ela: aceite-o ou devolva-o."},
 	{store.ErrLineOpen, "", "Esta linha do extrato está em aberto: não há o que desfazer."},

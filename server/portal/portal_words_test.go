@@ -30,7 +30,7 @@ func TestEveryRefusalInPortuguese(t *testing.T) {
 		}
 		words = append(words, b...)
 	}
-	for pkg, dir := range map[string]string{"store": "../../store", "billing": "../billing", "invoicing": "../invoicing", "registers": "../registers"} {
+	for pkg, dir := range map[string]string{"store": "../../store", "billing": "../billing", "invoicing": "../invoicing", "registers": "../registers", "sales": "../sales"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, f := range files {
 			if matched, _ := filepath.Match("*_test.go", filepath.Base(f)); matched {

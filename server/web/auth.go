@@ -195,6 +195,16 @@ func (rt *Route) AreaOf() access.Area {
 	return access.Admin
 }
 
+// Role is the access token's role on the request's unit ("" none).
+func (req *Request) Role() store.Role {
+	for i, u := range req.Units {
+		if u.ID == req.Unit.ID && i < len(req.roles) {
+			return req.roles[i]
+		}
+	}
+	return ""
+}
+
 // permit refuses a write the access token's role may not make, on any of
 // the request's units: 403 with the route's text for a token it does not
 // accept, and in details the role and what it may not change.
