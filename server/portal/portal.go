@@ -8,6 +8,7 @@ import (
 	"fincom/server/billing"
 	"fincom/server/certs"
 	"fincom/server/invoicing"
+	"fincom/server/sales"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -29,6 +30,11 @@ type Portal struct {
 	queuing   chan struct{}     // their slots, maxQueuing
 	APIRoutes []web.Route       // a refusal is shown with the API route's own text
 	Uploads   *web.UploadBudget // the memory uploads hold at once, the API's too
+}
+
+// sales makes the portal's orders through its billing and invoicing.
+func (s *Portal) sales() *sales.Service {
+	return &sales.Service{Billing: s.Billing, Invoices: s.Invoices}
 }
 
 // New is the portal of p's services, with its own sign-in limits.

@@ -25,10 +25,7 @@ type Form struct {
 	Path string // httprouter's pattern
 	// Act is what every send does: an API route's path, or actOwn
 	// (anyone signed in) or actUsers (an owner of every unit).
-	Act string
-	// Asks are the further actions a field sent as "1" asks for, by
-	// field: the new order's charge and invoice.
-	Asks   map[string]string
+	Act    string
 	handle httprouter.Handle
 }
 
@@ -72,8 +69,9 @@ func (s *Portal) Forms() []Form {
 		{Path: "/portal/contracts", Act: "/insert_contract", handle: s.withSession(s.portalCreateContract)},
 		{Path: "/portal/contracts/:token", Act: "/update_contract", handle: s.withToken(s.portalEditContract)},
 		{Path: "/portal/contracts/:token/status", Act: "/enable_contract", handle: s.withToken(s.portalContractStatus)},
-		{Path: "/portal/new-order", Act: "/insert_sales_order", Asks: map[string]string{"charge": "/generate_charge", "issue": "/generate_nf"},
-			handle: s.withSession(s.portalNewOrder)},
+		// Its charge and invoice, asked with it, are sales.Create's to
+		// allow by the user's role.
+		{Path: "/portal/new-order", Act: "/insert_sales_order", handle: s.withSession(s.portalNewOrder)},
 		{Path: "/portal/import/statement", Act: "/import_ofx", handle: s.withSession(s.portalImportStatement)},
 		{Path: "/portal/import/return", Act: "/import_return", handle: s.withSession(s.portalImportReturn)},
 		{Path: "/portal/import/nfe", Act: "/import_nfe", handle: s.withSession(s.portalImportNotes)},
@@ -110,8 +108,7 @@ func (s *Portal) MayAct(role store.Role, path string) bool {
 }
 
 // mayPost reports whether the user may send the request's form: what it
-// does, and each further action its fields ask for. A request that came
-// by no form is refused.
+// does. A request that came by no form is refused.
 func (s *Portal) mayPost(p *portalRequest) bool {
 	f, ok := p.r.Context().Value(formKey{}).(Form)
 	switch {
@@ -121,15 +118,8 @@ func (s *Portal) mayPost(p *portalRequest) bool {
 		return true
 	case f.Act == actUsers:
 		return p.grants.OwnerOfAll()
-	case !s.MayAct(p.role, f.Act):
-		return false
 	}
-	for field, act := range f.Asks {
-		if p.r.PostFormValue(field) == "1" && !s.MayAct(p.role, act) {
-			return false
-		}
-	}
-	return true
+	return s.MayAct(p.role, f.Act)
 }
 
 // can is what the page's forms may offer the user on the unit shown.

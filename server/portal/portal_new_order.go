@@ -14,6 +14,8 @@ import (
 	"fincom/render"
 	"fincom/server/brdoc"
 	"fincom/server/fiscal"
+	"fincom/server/sales"
+	"fincom/server/web"
 	"fincom/store"
 )
 
@@ -83,10 +85,11 @@ func (s *Portal) newOrderPage(p *portalRequest, status int, form render.PortalOr
 	p.page(s, status, "new_order", "Novo pedido de venda", "orders", body, "", errText)
 }
 
-// portalNewOrder: POST /portal/new-order saves the order, then, when
-// asked, issues its charge and its invoice (the business code of
-// /insert_sales_order, /generate_charge and /generate_nf), and shows its
-// page, which says what each step did.
+// portalNewOrder: POST /portal/new-order reads the form into an order
+// and makes it as /insert_sales_order does (sales.Create: its rules, its
+// value from the lines at the catalogue's prices, the unit's PIX key, a
+// service's ISS from its rate), with its charge and its invoice when
+// asked, and shows its page, which says what each step did.
 func (s *Portal) portalNewOrder(p *portalRequest) {
 	v := func(k string) string { return strings.TrimSpace(p.r.PostFormValue(k)) }
 	form := render.PortalOrderForm{Contact: v("contact"), Description: v("description"), Date: v("date"),
@@ -114,8 +117,8 @@ func (s *Portal) portalNewOrder(p *portalRequest) {
 	if form.Installments == "" {
 		installments, err = 1, nil
 	}
-	if err != nil || installments < 1 || installments > 120 {
-		fail("installments", "parcelas de 1 a 120.")
+	if err != nil {
+		fail("installments", installmentWords)
 		return
 	}
 	stock, err := p.db.StockItems(p.ctx, p.unit.ID)
@@ -130,66 +133,39 @@ func (s *Portal) portalNewOrder(p *portalRequest) {
 	}
 	key, err := p.db.PaymentKey(p.ctx, form.Method)
 	if err != nil {
-		fail("method", "escolha a forma de pagamento.")
-		return
-	}
-	prof, err := p.db.UnitProfile(p.ctx, p.unit.ID)
-	if err != nil {
 		s.portalFailed(p, err)
 		return
 	}
-	var value decimal.Decimal
-	for _, l := range lines {
-		value = value.Add(store.LineTotal(store.Decimal{Decimal: l.qty}, l.item.MonetaryValue).Decimal)
-	}
-	if !store.InMoneyRange(value) {
-		fail("quantity-1", "o valor do pedido passa do limite.")
-		return
-	}
-	f := store.SalesOrderFields{ContactToken: form.Contact, CategoryToken: form.Category, PaymentTypeToken: form.Method, BankAccountToken: form.Account,
-		Description: form.Description, Value: store.NewMoney(value), Quantity: store.Decimal{Decimal: decimal.NewFromInt(1)}, EstimatedPaymentDate: date.ISO(),
-		InstallmentCredit: 1, Installments: installments, InAutomation: true, NFKind: form.Invoice, NotifyEmailCharge: form.Email, NotifyEmailNF: form.Email,
-		TipoDocumento: "1", FinalidadeEmissao: "1", ConsumidorFinal: "1", PresencaComprador: "2", FreightMode: 9, LocalDestino: 1,
-		Recurrence: form.Recurrence}
-	if f.Description == "" {
-		f.Description = lines[0].item.Description
-		if len(lines) > 1 {
-			f.Description += " e outros " + strconv.Itoa(len(lines)-1) + " itens"
-		}
-	}
+	o := sales.Order{Priced: true, Charge: form.Charge, Issue: form.Issue, FormKey: form.Key,
+		SalesOrderFields: store.SalesOrderFields{ContactToken: form.Contact, CategoryToken: form.Category, PaymentTypeToken: form.Method,
+			BankAccountToken: form.Account, Description: form.Description, Quantity: store.Decimal{Decimal: decimal.NewFromInt(1)},
+			EstimatedPaymentDate: date.ISO(), InstallmentCredit: 1, Installments: installments, InAutomation: true, NFKind: form.Invoice,
+			NotifyEmailCharge: form.Email, NotifyEmailNF: form.Email, Recurrence: form.Recurrence,
+			// The invoice the counter or the office issues: an exit to a
+			// final consumer, sold online (in person for an NFC-e), no freight.
+			TipoDocumento: "1", FinalidadeEmissao: "1", ConsumidorFinal: "1", PresencaComprador: "2", FreightMode: 9, LocalDestino: 1}}
 	if form.Invoice == "nfce" {
-		f.PresencaComprador = "1"
+		o.PresencaComprador = "1"
 	}
 	switch key {
 	case "BOLETO":
-		f.ProviderBank = form.Provider
-	case "PIX":
-		if f.PixKey = prof.PixKey; f.PixKey == "" {
-			fail("method", "a unidade não tem chave PIX: informe-a no perfil fiscal (fincom unit set --pix-key) ou escolha outra forma.")
-			return
-		}
+		o.ProviderBank = form.Provider
 	case "TRANSFER":
-		f.BankAccountPaymentToken = form.Account
+		o.BankAccountPaymentToken = form.Account
 	}
-	if service := lines[0].item; service.Type == "service" {
-		f.StockItemToken, f.Quantity = service.ID, store.Decimal{Decimal: lines[0].qty}
-		switch form.Invoice {
-		case "nfe", "nfce":
-			fail("invoice", "NF-e e NFC-e são de produtos: um serviço tem NFS-e.")
-			return
-		case fiscal.NFSeN:
-			if field, words := serviceTaxes(&f, form, p.unit.CityIBGE); field != "" {
+	if lines[0].item.Type == "service" {
+		o.StockItemToken, o.Quantity = lines[0].item.ID, store.Decimal{Decimal: lines[0].qty}
+		if form.Invoice == fiscal.NFSeN {
+			code, rate, field, words := serviceTerms(form)
+			if field != "" {
 				fail(field, words)
 				return
 			}
+			o.ServiceID, o.ServiceCod, o.ISSRate = code, code, &rate
 		}
 	} else {
-		if form.Invoice == fiscal.NFSeN {
-			fail("invoice", "a NFS-e é de serviços: produtos têm NF-e ou NFC-e.")
-			return
-		}
 		for _, l := range lines {
-			f.Products = append(f.Products, store.OrderProduct{Token: l.item.ID, Quantity: store.Decimal{Decimal: l.qty}})
+			o.Products = append(o.Products, store.OrderProduct{Token: l.item.ID, Quantity: store.Decimal{Decimal: l.qty}})
 		}
 	}
 	// The form always carries its key; a send without one (a script of
@@ -199,42 +175,37 @@ func (s *Portal) portalNewOrder(p *portalRequest) {
 		fail("contact", "o formulário expirou: confira os dados e salve de novo.")
 		return
 	}
-	token, _, made, err := p.db.InsertSalesOrderOnce(p.ctx, p.unit.ID, form.Key, f)
-	if err == nil && !made {
-		// The same form sent again (a reload, a double click): the order
-		// it made is shown, nothing is made twice.
-		http.Redirect(p.w, p.r, "/portal/orders/"+url.PathEscape(token)+"?unit="+url.QueryEscape(p.unit.Token)+"&feito=repetido", http.StatusSeeOther)
+	c, err := s.sales().Create(p.ctx, p.db, p.unit, p.role, o)
+	switch {
+	case errors.Is(err, sales.ErrMayNot):
+		p.page(s, http.StatusForbidden, "units", "Sem permissão", "", []render.PortalUnit{}, "", roleRefusal(p.role))
 		return
-	}
-	if err != nil {
-		var ref *store.RefError
-		if errors.As(err, &ref) {
-			field := map[string]string{"pv.id_token_contact": "contact", "faturamento.id_token_category": "category",
-				"faturamento.id_token_bank_account": "account", "charge.bankAccountPayment": "account", "charge.payment_type": "method"}[ref.Field]
-			fail(cmp.Or(field, "contact"), "escolha um registro ativo da unidade.")
-			return
-		}
-		if errors.Is(err, store.ErrMoneyRange) {
-			fail("quantity-1", "o valor do pedido passa do limite.")
+	case err != nil:
+		if field, words := orderRefusal(err); field != "" {
+			fail(field, words)
 			return
 		}
 		s.portalFailed(p, err)
 		return
+	case !c.Made:
+		// The same form sent again (a reload, a double click): the order
+		// it made is shown, nothing is made twice.
+		http.Redirect(p.w, p.r, "/portal/orders/"+url.PathEscape(c.Token)+"?unit="+url.QueryEscape(p.unit.Token)+"&feito=repetido", http.StatusSeeOther)
+		return
 	}
 	done := "criado"
 	if form.Charge {
-		if err := s.Billing.IssueCharges(p.ctx, p.db, p.unit.ID, token); err != nil {
-			_, text := s.routeError("/generate_charge", err)
-			s.leaveNotice(p, token, portalOrderFailed["criado_sem_cobranca"]+" "+text)
+		done = "criado_cobrado"
+		if c.ChargeErr != nil {
+			_, text := s.routeError("/generate_charge", c.ChargeErr)
+			s.leaveNotice(p, c.Token, portalOrderFailed["criado_sem_cobranca"]+" "+text)
 			done = "criado_sem_cobranca"
-		} else {
-			done = "criado_cobrado"
 		}
 	}
-	if form.Issue && form.Invoice != "" && done != "criado_sem_cobranca" {
-		if _, err := s.Invoices.Issue(p.ctx, p.db, p.unit.ID, token); err != nil {
-			_, text := s.routeError("/generate_nf", err)
-			s.leaveNotice(p, token, portalOrderFailed[done+"_sem_nota"]+" "+text)
+	if form.Issue && form.Invoice != "" && c.ChargeErr == nil {
+		if c.IssueErr != nil {
+			_, text := s.routeError("/generate_nf", c.IssueErr)
+			s.leaveNotice(p, c.Token, portalOrderFailed[done+"_sem_nota"]+" "+text)
 			done += "_sem_nota"
 		} else {
 			done += "_nota"
@@ -242,7 +213,48 @@ func (s *Portal) portalNewOrder(p *portalRequest) {
 	}
 	// Saved, whatever followed: a redirect, so that a reload repeats
 	// nothing; what failed is said by the page it leads to.
-	http.Redirect(p.w, p.r, "/portal/orders/"+url.PathEscape(token)+"?unit="+url.QueryEscape(p.unit.Token)+"&feito="+done, http.StatusSeeOther)
+	http.Redirect(p.w, p.r, "/portal/orders/"+url.PathEscape(c.Token)+"?unit="+url.QueryEscape(p.unit.Token)+"&feito="+done, http.StatusSeeOther)
+}
+
+// installmentWords is the form's refusal of its installments.
+const installmentWords = "parcelas de 1 a 999."
+
+// orderMissing are the form's field and words for each field sales
+// finds missing in an order the form made.
+var orderMissing = map[string][2]string{
+	"charge.charge_pix_key":              {"method", "a unidade não tem chave PIX: informe-a no perfil fiscal (fincom unit set --pix-key) ou escolha outra forma."},
+	"pv.products":                        {"invoice", "NF-e e NFC-e são de produtos: um serviço tem NFS-e."},
+	"pv.id_token_stock_item":             {"invoice", "a NFS-e é de serviços: produtos têm NF-e ou NFC-e."},
+	"nf.service_id_token":                {"service_code", "informe o item da lista de serviços (LC 116), como 01.07."},
+	"charge.bankAccountPayment":          {"account", "escolha a conta que recebe a transferência."},
+	"faturamento.estimated_payment_date": {"date", "informe a data prevista de pagamento."},
+	"pv.description":                     {"description", "informe a descrição do pedido."},
+}
+
+// orderRefusal is the form's field and words for sales' refusal of the
+// order, or "" when the form has none for it.
+func orderRefusal(err error) (string, string) {
+	var ref *store.RefError
+	switch {
+	case errors.As(err, &ref):
+		field := map[string]string{"pv.id_token_contact": "contact", "faturamento.id_token_category": "category",
+			"faturamento.id_token_bank_account": "account", "charge.bankAccountPayment": "account", "charge.payment_type": "method"}[ref.Field]
+		return cmp.Or(field, "contact"), "escolha um registro ativo da unidade."
+	case errors.Is(err, store.ErrMoneyRange):
+		return "quantity-1", "o valor do pedido passa do limite."
+	case errors.Is(err, store.ErrInvalidValue):
+		return "installments", installmentWords
+	case errors.Is(err, sales.ErrISSRate):
+		return "iss_rate", "alíquota do ISS de 2% a 5% (o piso e o teto da lei complementar 116), como 5 ou 2,5."
+	case sales.NotifyEmailOf(err) != "":
+		return "email", "e-mail inválido."
+	}
+	for _, f := range web.MissingFields(err) {
+		if w, ok := orderMissing[f]; ok {
+			return w[0], w[1]
+		}
+	}
+	return "", ""
 }
 
 // formSentAgain is the notice of a form sent again whose key made its
@@ -332,26 +344,20 @@ func orderLines(form []render.PortalOrderLine, stock []store.StockItem) ([]order
 	return out, "", ""
 }
 
-// serviceTaxes sets a service order's NFS-e data from the form: its
-// service code (the LC 116 list item, as 01.07), its ISS rate, and the
-// amounts they make (ISS on the whole value, no retention), rendered where
-// the unit is; or the field at fault and why.
-func serviceTaxes(f *store.SalesOrderFields, form render.PortalOrderForm, unitCity string) (string, string) {
+// serviceTerms reads a service order's NFS-e terms from the form: its
+// service code (the LC 116 list item, as 01.07 or 0107) and its ISS rate
+// (5 or 2,5), which sales bounds; or the field at fault and why.
+func serviceTerms(form render.PortalOrderForm) (string, decimal.Decimal, string, string) {
 	code := form.ServiceCode
 	if len(code) == 4 && !strings.Contains(code, ".") {
 		code = code[:2] + "." + code[2:]
 	}
 	if len(code) != 5 || code[2] != '.' || brdoc.Digits(code) != code[:2]+code[3:] {
-		return "service_code", "informe o item da lista de serviços (LC 116), como 01.07."
+		return "", decimal.Decimal{}, "service_code", "informe o item da lista de serviços (LC 116), como 01.07."
 	}
 	rate, err := decimal.NewFromString(strings.ReplaceAll(form.ISSRate, ",", "."))
-	if err != nil || rate.LessThan(decimal.NewFromInt(2)) || rate.GreaterThan(decimal.NewFromInt(5)) || rate.Exponent() < -2 {
-		return "iss_rate", "alíquota do ISS de 2% a 5% (o piso e o teto da lei complementar 116), como 5 ou 2,5."
+	if err != nil {
+		return "", decimal.Decimal{}, "iss_rate", "alíquota do ISS de 2% a 5% (o piso e o teto da lei complementar 116), como 5 ou 2,5."
 	}
-	iss := f.Value.Mul(rate).Div(decimal.NewFromInt(100)).Round(2)
-	f.ServiceID, f.ServiceCod, f.ServiceLocation = code, code, unitCity
-	f.Taxes.TaxServiceGrossAmount, f.Taxes.TaxServiceBaseAmount = f.Value, f.Value
-	f.Taxes.TaxIssRatePercent, f.Taxes.TaxIssAmount = store.NewMoney(rate), store.NewMoney(iss)
-	f.Taxes.NetReceivableAmount = f.Value
-	return "", ""
+	return code, rate, "", ""
 }

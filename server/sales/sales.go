@@ -9,6 +9,7 @@ package sales
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -72,6 +73,19 @@ var (
 	// ErrMayNot: the role may not make the order, or a step asked of it.
 	ErrMayNot = problem.New(http.StatusForbidden, "Your role on this unit may not make this order, or charge or invoice it.")
 )
+
+// notifyFields are the order's notice addresses, as refusals name them.
+var notifyFields = []string{"pv.notify_email_charge", "pv.notify_email_nf", "pv.notify_email_alert"}
+
+// NotifyEmailOf names the notice address err refuses ("" none).
+func NotifyEmailOf(err error) string {
+	for _, name := range notifyFields {
+		if errors.Is(err, web.Named(ErrNotifyEmail, name)) {
+			return name
+		}
+	}
+	return ""
+}
 
 // MaxInstallments is the most charges an order's value is split into.
 const MaxInstallments = 999
@@ -157,7 +171,7 @@ func Prepare(ctx context.Context, db *store.DB, unit store.Unit, o Order) (store
 	for _, e := range []struct {
 		name string
 		v    *string
-	}{{"pv.notify_email_charge", &f.NotifyEmailCharge}, {"pv.notify_email_nf", &f.NotifyEmailNF}, {"pv.notify_email_alert", &f.NotifyEmailAlert}} {
+	}{{notifyFields[0], &f.NotifyEmailCharge}, {notifyFields[1], &f.NotifyEmailNF}, {notifyFields[2], &f.NotifyEmailAlert}} {
 		*e.v = strings.TrimSpace(*e.v)
 		if *e.v != "" && (!registers.ValidEmail(*e.v) || len(*e.v) > web.MaxShortText) {
 			return f, web.Named(ErrNotifyEmail, e.name)

@@ -182,3 +182,15 @@ type missingDetails struct {
 	MissingFields []string `json:"missing_fields"`
 	Group         string   `json:"group"`
 }
+
+// MissingFields is the list of a 400 "Missing required fields" refusal
+// (MissingFieldsError), nil for any other error.
+func MissingFields(err error) []string {
+	var e *Error
+	if errors.As(err, &e) {
+		if d, ok := e.Details.(missingDetails); ok {
+			return d.MissingFields
+		}
+	}
+	return nil
+}
