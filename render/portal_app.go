@@ -455,7 +455,13 @@ type PortalStatement struct {
 }
 
 // PortalOption is a choice of a select.
-type PortalOption struct{ Value, Label string }
+type PortalOption struct {
+	Value, Label string
+	// Data is what the page's script knows the option by ("" none): an
+	// item's kind (product, service), a category's sales group (goods,
+	// services).
+	Data string
+}
 
 // PortalLog is a read-only list page (outbox, webhook deliveries, audit).
 type PortalLog struct {

@@ -23,6 +23,14 @@ func TestPortalNewOrder(t *testing.T) {
 	if !strings.Contains(page, "Novo pedido de venda") || !strings.Contains(page, "Parafuso 10mm") {
 		t.Fatalf("the form:\n%s", page)
 	}
+	// A sale's category is preselected: the first of services' (the
+	// fixture's Assinaturas, before the seeded Prestação de serviços) until a product is
+	// chosen (the script switches it to goods', the server decides the
+	// same for a form sent without one).
+	if !strings.Contains(page, `data-group="services" selected>Assinaturas<`) ||
+		!strings.Contains(page, `data-group="goods">Venda de produtos<`) || !strings.Contains(page, `data-kind="product"`) {
+		t.Fatalf("the form's category:\n%s", page)
+	}
 	form := url.Values{"csrf": {csrf(t, page)}, "contact": {fx.tokens["contact2"]}, "item": {fx.tokens["product1"]}, "quantity": {"dez"},
 		"date": {"2026-12-10"}, "category": {fx.tokens["category1"]}, "method": {payBoleto}, "provider": {"provider_a"}, "account": {fx.tokens["account1"]},
 		"installments": {"2"}, "invoice": {"nfe"}, "email": {"compras@alfa.com.br"}, "charge": {"1"}, "issue": {"1"}}

@@ -15,6 +15,29 @@ type Category struct {
 	Category   string `json:"category" doc:"The category's name."`
 	Note       Text   `json:"note" doc:"Free notes; null when none."`
 	Token      string `json:"token" format:"uuid" doc:"The category's token."`
+
+	group int64
+}
+
+// Group is the category's DRE group (category_groups.code; 0 none).
+func (c Category) Group() int64 { return c.group }
+
+// Sales revenue groups of the DRE: goods sold and services rendered.
+const (
+	GroupGoods    = 101
+	GroupServices = 102
+)
+
+// FirstOfGroup answers the token of the unit's first active category of
+// a DRE group, in its listing's order ("" when it has none).
+func (db *DB) FirstOfGroup(ctx context.Context, unitID, group int64) (string, error) {
+	var token string
+	err := db.r.QueryRowContext(ctx, `SELECT token FROM categories WHERE unit_id = ? AND group_code = ? AND active = 1 ORDER BY sort_key, id LIMIT 1`,
+		unitID, group).Scan(&token)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return token, wrap("first category of group", err)
 }
 
 // CategoryGroup is a DRE line as /list_group_categories returns it.
@@ -117,7 +140,7 @@ func (db *DB) Categories(ctx context.Context, unitID int64, moduleType, search s
 		where = append(where, `(instr(fincom_fold(name), ?) > 0 OR instr(fincom_fold(note), ?) > 0)`)
 		args = append(args, fold(search), fold(search))
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT module_type, name, note, token FROM categories
+	rows, err := db.r.QueryContext(ctx, `SELECT module_type, name, note, token, COALESCE(group_code, 0) FROM categories
 		WHERE `+strings.Join(where, " AND ")+` ORDER BY sort_key, id`, args...)
 	if err != nil {
 		return nil, wrap("categories", err)
@@ -126,7 +149,7 @@ func (db *DB) Categories(ctx context.Context, unitID int64, moduleType, search s
 	out := []Category{}
 	for rows.Next() {
 		var c Category
-		if err := rows.Scan(&c.ModuleType, &c.Category, &c.Note, &c.Token); err != nil {
+		if err := rows.Scan(&c.ModuleType, &c.Category, &c.Note, &c.Token, &c.group); err != nil {
 			return nil, wrap("categories", err)
 		}
 		out = append(out, c)

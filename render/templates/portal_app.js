@@ -104,3 +104,25 @@ document.querySelectorAll("[data-check='cep']").forEach(function (input) {
   input.addEventListener("input", lookup);
   lookup();
 });
+
+// A new order's category follows what it sells until a person picks one:
+// services' first, goods' once a product line is chosen (the server
+// decides the same for a form sent with none).
+(function () {
+  var category = document.getElementById("campo-category");
+  var items = document.querySelectorAll("select[name='item']");
+  if (!category || !items.length) return;
+  var picked = false;
+  category.addEventListener("change", function () { picked = true; });
+  function follow() {
+    if (picked) return;
+    var goods = false;
+    items.forEach(function (s) {
+      var o = s.options[s.selectedIndex];
+      if (o && o.getAttribute("data-kind") === "product") goods = true;
+    });
+    var want = category.querySelector("option[data-group='" + (goods ? "goods" : "services") + "']");
+    if (want) category.value = want.value;
+  }
+  items.forEach(function (s) { s.addEventListener("change", follow); });
+})();

@@ -40,15 +40,32 @@ func (s *Portal) newOrderPage(p *portalRequest, status int, form render.PortalOr
 		return
 	}
 	for _, it := range items {
-		body.Items = append(body.Items, render.PortalOption{Value: it.ID, Label: it.Description + " · " + render.BRL(it.MonetaryValue.StringFixed(2))})
+		body.Items = append(body.Items, render.PortalOption{Value: it.ID, Label: it.Description + " · " + render.BRL(it.MonetaryValue.StringFixed(2)), Data: it.Type})
 	}
 	cats, err := p.db.Categories(p.ctx, p.unit.ID, "in", "")
 	if err != nil {
 		s.portalFailed(p, err)
 		return
 	}
+	// A sale's category: services' first (the form starts empty), goods'
+	// once a product line is chosen (the script; sales.Create decides
+	// the same for a form sent without one).
+	var services, goods string
 	for _, c := range cats {
-		body.Categories = append(body.Categories, render.PortalOption{Value: c.Token, Label: c.Category})
+		o := render.PortalOption{Value: c.Token, Label: c.Category}
+		switch c.Group() {
+		case store.GroupServices:
+			o.Data, services = "services", cmp.Or(services, c.Token)
+		case store.GroupGoods:
+			o.Data, goods = "goods", cmp.Or(goods, c.Token)
+		}
+		body.Categories = append(body.Categories, o)
+	}
+	if body.Form.Category == "" && body.Form.Date == "" {
+		body.Form.Category = services
+		if len(body.Form.Lines) > 0 && body.Form.Lines[0].Item != "" {
+			body.Form.Category = goods
+		}
 	}
 	methods, err := p.db.PaymentMethods(p.ctx)
 	if err != nil {
@@ -136,7 +153,7 @@ func (s *Portal) portalNewOrder(p *portalRequest) {
 		s.portalFailed(p, err)
 		return
 	}
-	o := sales.Order{Priced: true, Charge: form.Charge, Issue: form.Issue, FormKey: form.Key,
+	o := sales.Order{Priced: true, UnitDefaults: true, Charge: form.Charge, Issue: form.Issue, FormKey: form.Key,
 		SalesOrderFields: store.SalesOrderFields{ContactToken: form.Contact, CategoryToken: form.Category, PaymentTypeToken: form.Method,
 			BankAccountToken: form.Account, Description: form.Description, Quantity: store.Decimal{Decimal: decimal.NewFromInt(1)},
 			EstimatedPaymentDate: date.ISO(), InstallmentCredit: 1, Installments: installments, InAutomation: true, NFKind: form.Invoice,
@@ -147,11 +164,8 @@ func (s *Portal) portalNewOrder(p *portalRequest) {
 	if form.Invoice == "nfce" {
 		o.PresencaComprador = "1"
 	}
-	switch key {
-	case "BOLETO":
+	if key == "BOLETO" {
 		o.ProviderBank = form.Provider
-	case "TRANSFER":
-		o.BankAccountPaymentToken = form.Account
 	}
 	if lines[0].item.Type == "service" {
 		o.StockItemToken, o.Quantity = lines[0].item.ID, store.Decimal{Decimal: lines[0].qty}

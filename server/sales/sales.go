@@ -39,6 +39,11 @@ type Order struct {
 	// and Quantity) at the unit's catalogue prices, whatever Value says,
 	// and a blank description is its items' (the portal's form).
 	Priced bool
+	// UnitDefaults: what the order leaves blank takes the unit's default
+	// (the portal's form; the spec's routes require them): its category,
+	// the unit's first active one of the DRE group of what it sells
+	// (goods 101, services 102); a transfer's account, the order's.
+	UnitDefaults bool
 	// ISSRate is a service's ISS rate in percent, on the whole value, no
 	// retention: its NFS-e amounts are computed from it (nil: as sent).
 	ISSRate *decimal.Decimal
@@ -126,7 +131,8 @@ func (s *Service) Create(ctx context.Context, db *store.DB, unit store.Unit, who
 
 // Prepare checks an order of the unit and completes it as it is stored:
 // the PIX key of a PIX order that gives none is the unit's; a priced
-// order's value and blank description are its items'; a service's ISS is
+// order's value and blank description are its items'; the unit's
+// defaults fill what it leaves blank, when asked; a service's ISS is
 // computed from its rate; then the fields its kind needs (400 Missing
 // required fields, every one at once), its notice addresses, the caller's
 // format refusal, and its bounds.
@@ -147,6 +153,20 @@ func Prepare(ctx context.Context, db *store.DB, unit store.Unit, o Order) (store
 	if o.Priced {
 		if err := price(ctx, db, unitID, &f); err != nil {
 			return f, err
+		}
+	}
+	if o.UnitDefaults {
+		if f.CategoryToken == "" {
+			group := int64(store.GroupGoods)
+			if len(f.Products) == 0 {
+				group = store.GroupServices
+			}
+			if f.CategoryToken, err = db.FirstOfGroup(ctx, unitID, group); err != nil {
+				return f, err
+			}
+		}
+		if key == "TRANSFER" && f.BankAccountPaymentToken == "" {
+			f.BankAccountPaymentToken = f.BankAccountToken
 		}
 	}
 

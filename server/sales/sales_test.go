@@ -28,6 +28,7 @@ type fixture struct {
 	db                     *store.DB
 	unit, bare             store.Unit
 	contact, category      string
+	account                string
 	screw, nut, consulting string
 	methods                map[string]string
 	svc                    *Service
@@ -67,6 +68,18 @@ func newFixture(t *testing.T) fixture {
 		t.Fatal(err)
 	}
 	if f.category, err = db.InsertCategory(ctx, f.unit.ID, store.CategoryFields{ModuleType: "in", Name: "Vendas"}); err != nil {
+		t.Fatal(err)
+	}
+	banks, err := db.Banks(ctx, "CB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	types, err := db.BankTypes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.account, err = db.InsertBankAccount(ctx, f.unit.ID, store.BankAccountFields{BankToken: banks[0].Token, BankTypeToken: types[0].Token,
+		Agency: "1234", CurrentAccount: "56789", DvConta: "0", NickName: "Conta corrente"}); err != nil {
 		t.Fatal(err)
 	}
 	product := func(desc, typ, price string) string {
@@ -160,6 +173,25 @@ func TestCreate(t *testing.T) {
 				t.Errorf("service: %s %q", o.Value.StringFixed(2), o.Description)
 			}
 		}},
+		{name: "a sale of goods under the unit's goods category", change: func(o *Order) {
+			o.UnitDefaults, o.CategoryToken, o.NFKind = true, "", "nfe"
+			o.Products = []store.OrderProduct{{Token: f.screw, Quantity: qty("1")}}
+		}, check: func(t *testing.T, o store.SalesOrderDetail) {
+			if o.Category != "Venda de produtos" {
+				t.Errorf("the goods' category: %q", o.Category)
+			}
+		}},
+		{name: "a service under the unit's services category, a transfer into the order's account", change: func(o *Order) {
+			o.UnitDefaults, o.CategoryToken, o.StockItemToken = true, "", f.consulting
+			o.PaymentTypeToken, o.BankAccountToken = f.methods["TRANSFER"], f.account
+		}, check: func(t *testing.T, o store.SalesOrderDetail) {
+			if o.Category != "Prestação de serviços" || o.ChargeConfig.IDTokenBankAccountPayment.String != f.account {
+				t.Errorf("the service's category %q, the transfer's account %q", o.Category, o.ChargeConfig.IDTokenBankAccountPayment.String)
+			}
+		}},
+		{name: "a transfer without its account, the API's way", change: func(o *Order) {
+			o.PaymentTypeToken, o.BankAccountToken = f.methods["TRANSFER"], f.account
+		}, err: "Missing required fields", field: "charge.bankAccountPayment"},
 		{name: "PIX takes the unit's key", change: func(o *Order) { o.PaymentTypeToken = f.methods["PIX"] }, check: func(t *testing.T, o store.SalesOrderDetail) {
 			if o.PixKey.String != "pix@acme.com.br" {
 				t.Errorf("the PIX key: %q", o.PixKey.String)
