@@ -356,7 +356,10 @@ CREATE TABLE entries (
 	conciliation_date TEXT,
 	id_ofx            TEXT,
 	created_at        TEXT NOT NULL,
-	updated_at        TEXT NOT NULL
+	updated_at        TEXT NOT NULL,
+	-- The order whose charge's payment booked this income: the accrual
+	-- basis counts the order, not this entry.
+	sales_order_id    INTEGER REFERENCES sales_orders(id)
 ) STRICT;
 -- The listing reads one unit's entries by due date: a month's query touches
 -- that month's rows only, whatever the size of the history.

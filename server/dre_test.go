@@ -1,10 +1,14 @@
 package server
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"fincom/store"
 )
 
 // TestDRE: /get_dre lays out a month's result by the categories' DRE
@@ -91,5 +95,98 @@ func TestPortalDRE(t *testing.T) {
 	}
 	if all := b.do("GET", "/portal/dre?mes=2026-11&todas=1&unit="+fx.tokens["unitA"], nil).Body.String(); !strings.Contains(all, "DRE · todas as unidades") {
 		t.Error("the page of all units does not say so")
+	}
+}
+
+// TestDREAccrualCountsSales: on the accrual basis a sale is revenue of
+// the month it is made (its authorized invoice's month when invoiced),
+// paid or not, once: a sale made in November and paid in December is
+// November's revenue on the accrual basis and December's on the cash
+// basis, each once; invoiced in December it is December's; a disabled
+// order and one whose invoice was cancelled are no revenue. A unit in
+// the regime normal deducts the ICMS, PIS and COFINS its notes state.
+func TestDREAccrualCountsSales(t *testing.T) {
+	t.Parallel()
+	now := fixedNow // 2026-11-22
+	s, ds := newTestServerAt(t, &now, Config{Version: "test", PublicURL: "https://fincom.test"})
+	h := s.Handler()
+	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
+	db, release := acquire(t, ds)
+	if _, err := db.SetUnitProfile(context.Background(), fx.tokens["unitA"], func(p *store.UnitProfile) error {
+		p.CRT, p.ICMSRate, p.PISRate, p.COFINSRate = 3, "18", "0.65", "3"
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	release()
+	// 35.00 of screws and 12.30 of freight, billed 47.30, category1
+	// (group 102), its payment booked as an income when it is paid.
+	sale := strings.Replace(strings.Replace(productOrder, `"local_destino":2`, `"local_destino":1`, 1), `"estimated_payment_date":"2026-12-10"`,
+		`"estimated_payment_date":"2026-12-10","in_automation":true`, 1)
+	order := func() string { return post(t, h, "/insert_sales_order", sale)["data"].(map[string]any)["id"].(string) }
+	revenue := func(month, basis string) [2]string {
+		t.Helper()
+		last := map[string]string{"2026-11": "30", "2026-12": "31"}[month]
+		d := post(t, h, "/get_dre", `{`+auth+`,"initial_date":"`+month+`-01","final_date":"`+month+`-`+last+`","basis":"`+basis+`"}`)["data"].(map[string]any)
+		var out [2]string
+		for _, l := range d["lines"].([]any) {
+			switch m := l.(map[string]any); m["key"] {
+			case "g102":
+				out[0] = m["amount"].(string)
+			case "g201":
+				out[1] = m["amount"].(string)
+			}
+		}
+		return out
+	}
+	zero := [2]string{"0.00", "0.00"}
+	for _, c := range []struct{ month, basis string }{{"2026-11", "accrual"}, {"2026-11", "cash"}, {"2026-12", "accrual"}, {"2026-12", "cash"}} {
+		if got := revenue(c.month, c.basis); got != zero {
+			t.Fatalf("before any sale, %s %s: %v", c.month, c.basis, got)
+		}
+	}
+
+	paidLater, invoicedLater, disabled, undone := order(), order(), order(), order()
+	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+paidLater+`"}`)
+	post(t, h, "/disable_sales_order", `{`+auth+`,"id_token":"`+disabled+`"}`)
+	if inv := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+undone+`"}`)["data"].(map[string]any); inv["status"] != "AUTHORIZED" {
+		t.Fatalf("the note of the sale undone: %v", inv)
+	}
+	// November: three sales of 47.30 are revenue (the disabled one is
+	// not), unpaid; the note of the invoiced one states 18% ICMS of
+	// 47.30 (freight included: 8.51), 0.65% PIS and 3% COFINS of the
+	// products' 35.00 (0.23 and 1.05): 9.79.
+	if got := revenue("2026-11", "accrual"); got != [2]string{"141.90", "-9.79"} {
+		t.Errorf("November, accrual, before the cancellation: %v", got)
+	}
+	if rec := do(h, http.MethodPost, "/cancel_nf", `{`+auth+`,"id_token":"`+undone+`","reason":"Venda desfeita a pedido do cliente"}`); rec.Code != 200 {
+		t.Fatalf("cancel_nf: %d %s", rec.Code, rec.Body)
+	}
+	if got := revenue("2026-11", "accrual"); got != [2]string{"94.60", "0.00"} {
+		t.Errorf("November, accrual: %v", got)
+	}
+	if got := revenue("2026-11", "cash"); got != zero {
+		t.Errorf("November, cash: %v", got)
+	}
+
+	now = time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
+	if rec := do(h, http.MethodPost, "/settle_charge", `{`+auth+`,"id_token":"`+paidLater+`","id_token_bank_account":"{{account1}}"}`); rec.Code != 200 {
+		t.Fatalf("settle_charge: %d %s", rec.Code, rec.Body)
+	}
+	if inv := post(t, h, "/generate_nf", `{`+auth+`,"id_token":"`+invoicedLater+`"}`)["data"].(map[string]any); inv["status"] != "AUTHORIZED" {
+		t.Fatalf("the note of December: %v", inv)
+	}
+	for _, c := range []struct {
+		month, basis string
+		want         [2]string
+	}{
+		{"2026-11", "accrual", [2]string{"47.30", "0.00"}},  // the sale paid in December
+		{"2026-11", "cash", zero},                           // nothing was paid in November
+		{"2026-12", "accrual", [2]string{"47.30", "-9.79"}}, // the sale invoiced in December, its taxes; not the payment
+		{"2026-12", "cash", [2]string{"47.30", "0.00"}},     // the payment
+	} {
+		if got := revenue(c.month, c.basis); got != c.want {
+			t.Errorf("%s, %s: %v, want %v", c.month, c.basis, got, c.want)
+		}
 	}
 }

@@ -239,10 +239,10 @@ func (t *Tx) BookChargeIncome(c ChargeToSettle, s Settlement) (string, error) {
 	}
 	if _, err := t.tx.ExecContext(t.ctx, `
 		INSERT INTO entries (token, unit_id, type, description, value, value_cents, due_date, pay_day, competence_date,
-			category_id, contact_id, bank_account_id, conciliation_date, active, created_at, updated_at)
-		VALUES (?, ?, 'in', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+			category_id, contact_id, bank_account_id, conciliation_date, active, created_at, updated_at, sales_order_id)
+		VALUES (?, ?, 'in', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
 		tok, c.UnitID, c.Description, s.Paid, s.Paid.Cents(), c.Due.DueDate, s.Day, c.Due.DueDate, nullID(c.Category), nullID(c.Contact), nullID(s.Account),
-		concil, timestamp(t.now), timestamp(t.now)); err != nil {
+		concil, timestamp(t.now), timestamp(t.now), c.OrderID); err != nil {
 		return "", err
 	}
 	_, err := t.tx.ExecContext(t.ctx, `UPDATE sales_orders SET revenue = 1, date_revenue = COALESCE(date_revenue, ?) WHERE id = ?`,

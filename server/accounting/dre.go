@@ -5,10 +5,14 @@ package accounting
 
 import (
 	"context"
+	"database/sql"
+	"fmt"
 	"time"
 
 	"github.com/shopspring/decimal"
 
+	"fincom/server/billing"
+	"fincom/server/fiscal"
 	"fincom/store"
 )
 
@@ -143,14 +147,81 @@ func PreviousPeriod(from, to time.Time) (time.Time, time.Time) {
 func Compute(ctx context.Context, db *store.DB, unitIDs []int64, from, to store.Date, basis string) (DRE, error) {
 	pf, pt := PreviousPeriod(from.Time, to.Time)
 	d := DRE{From: from.ISO(), To: to.ISO(), PreviousFrom: store.Date{Time: pf}.ISO(), PreviousTo: store.Date{Time: pt}.ISO(), Basis: basis}
-	cur, err := db.GroupTotals(ctx, unitIDs, d.From, d.To, basis)
+	cur, err := totals(ctx, db, unitIDs, d.From, d.To, basis)
 	if err != nil {
 		return d, err
 	}
-	prev, err := db.GroupTotals(ctx, unitIDs, d.PreviousFrom, d.PreviousTo, basis)
+	prev, err := totals(ctx, db, unitIDs, d.PreviousFrom, d.PreviousTo, basis)
 	if err != nil {
 		return d, err
 	}
 	d.Lines = Build(cur, prev)
 	return d, nil
+}
+
+// totals are the group totals of the units' period on basis: the
+// entries', and on the accrual basis the orders sold in it, each for what
+// it bills (billing.Rules.Billed) in its category's group, and the
+// deductions of their revenue: the taxes a unit in the regime normal (CRT
+// 3) states on its authorized notes (an NF-e's or NFC-e's ICMS, PIS and
+// COFINS; a service's ISS), in group 201 (a Simples Nacional unit's
+// notes state none: its DAS, booked in group 201 by its competence, is
+// the deduction). The reform's IBS and CBS of 2026, a test whose amounts
+// are not paid, deduct nothing.
+func totals(ctx context.Context, db *store.DB, unitIDs []int64, from, to, basis string) ([]store.GroupTotal, error) {
+	out, err := db.GroupTotals(ctx, unitIDs, from, to, basis)
+	if err != nil || basis != store.BasisAccrual {
+		return out, err
+	}
+	sold, err := db.SoldOrders(ctx, unitIDs, from, to)
+	if err != nil {
+		return nil, err
+	}
+	revenue := map[sql.NullInt64]int64{}
+	var deductions int64
+	for _, o := range sold {
+		revenue[o.Group] += billing.Rules{}.Billed(o.Bill).Cents()
+		if o.CRT != 3 || o.Kind == "" {
+			continue
+		}
+		tax, err := StatedTaxes(o)
+		if err != nil {
+			return nil, err
+		}
+		deductions += store.NewMoney(tax).Cents()
+	}
+	for g, cents := range revenue {
+		out = append(out, store.GroupTotal{Group: g, Type: "in", Cents: cents})
+	}
+	if deductions != 0 {
+		out = append(out, store.GroupTotal{Group: sql.NullInt64{Int64: 201, Valid: true}, Type: "out", Cents: deductions})
+	}
+	return out, nil
+}
+
+// StatedTaxes is what a sold note states of the taxes on its sale that
+// deduct from revenue: an NF-e's or NFC-e's ICMS, PIS and COFINS (its
+// ICMSTot), a service note's ISS (its order's, as the note states it).
+func StatedTaxes(n store.SoldOrder) (decimal.Decimal, error) {
+	switch n.Kind {
+	case "nfse", "nfsen":
+		return n.Taxes.TaxIssAmount.Decimal, nil
+	}
+	p, err := fiscal.ReadNFeProc([]byte(n.XML))
+	if err != nil {
+		return decimal.Zero, fmt.Errorf("a sold note's taxes: %w", err)
+	}
+	var sum decimal.Decimal
+	t := p.NFe.Inf.Total.ICMSTot
+	for _, v := range []string{t.VICMS, t.VPIS, t.VCOFINS} {
+		if v == "" {
+			continue
+		}
+		d, err := decimal.NewFromString(v)
+		if err != nil {
+			return decimal.Zero, fmt.Errorf("a sold note's taxes: %q: %w", v, err)
+		}
+		sum = sum.Add(d)
+	}
+	return sum, nil
 }

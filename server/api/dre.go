@@ -65,12 +65,19 @@ func (s dre) accountantPackage(r *web.Request, q *packageRequest) (any, error) {
 const (
 	docGetDRE = "A fincom route: the Demonstração do Resultado of a period, `initial_date` (default: the first day of the current " +
 		"month) to `final_date` (default: its last day), at most 365 days, of the unit or, with `all_units`, of every unit of the " +
-		"domain, beside the period before it (as many whole months, or days). `basis` `accrual` (the default) counts the active " +
-		"entries by competence date (their due date when they have none), paid or not; `cash` counts the paid ones by payment " +
-		"date. Each line is a group of categories (their DRE group), a subtotal, or a movement that is not result (`outside`: " +
+		"domain, beside the period before it (as many whole months, or days). `basis` `accrual` (the default, the regime de competência) counts " +
+		"each active sales order as revenue of its competence day, paid or not: the emission of its authorized invoice, else the day " +
+		"the order was made (never its `estimated_payment_date`), for what it bills (its value, and its freight unless `freight_mode` " +
+		"is 9), in its category's DRE group (101 goods, 102 services); an order whose invoice was cancelled (none authorized since) " +
+		"or that is disabled counts nothing. The incomes its charges' payments booked (by any channel) are left out, the order " +
+		"counting already; every other entry counts by its competence date (its due date when it has none), paid or not. For a unit " +
+		"in the regime normal (CRT 3) the taxes its authorized notes state on the sale (an NF-e's or NFC-e's ICMS, PIS and COFINS; a " +
+		"service note's ISS; not the IBS and CBS of 2026, a test) are `g201`, Deduções da receita, of the same period; a Simples " +
+		"Nacional unit's notes state none, and its DAS booked in group 201 by its competence is the deduction. `cash` counts the paid " +
+		"entries by payment date, the payments of orders included. Each line is a group of categories (their DRE group), a subtotal, or a movement that is not result (`outside`: " +
 		"contributions and loans received, investments, partners' withdrawals, loan payments); `amount` and `previous` are " +
 		"signed by their effect on the result (income positive, expenses negative), exact to the cent. Entries without a " +
-		"category are lines of their own. Orders and charges count once their payment is an entry."
+		"category are lines of their own."
 	docAccountantPackage = "A fincom route: the accountant's package of the unit's `month` (YYYY-MM) as a ZIP: every invoice the " +
 		"unit issued in it (São Paulo's days) under `notas-emitidas/<kind>/`, its authority's document (the NF-e's nfeProc, the " +
 		"NFS-e's note), its events (cancellation, correction letters) and its DANFE (a national NFS-e's DANFSe); every full NF-e " +

@@ -56,6 +56,10 @@ func (Rules) Installments(o store.OrderBill) []store.Money {
 	return splitAmount(billed(o), max(n, 1))
 }
 
+// Billed is what an order's charges and invoice bill (billed): the
+// accrual basis counts it as the sale's revenue.
+func (Rules) Billed(o store.OrderBill) store.Money { return billed(o) }
+
 // billed is what an order's charges bill: its value and, when it carries
 // freight (any freight mode but 9, no freight), the freight, which the
 // invoice adds to its total too (vNF): the invoice and the charges agree
