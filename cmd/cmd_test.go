@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"fincom/server/accounting"
 	"fincom/server/certs"
 	"fincom/server/fiscal"
 	"fincom/store"
@@ -386,9 +387,26 @@ func TestDemo(t *testing.T) {
 			invoices++
 		}
 	}
+	// Its books read as a small firm's: every sale made today is revenue
+	// of services rendered (1250 + 2400 + 980 + 650 + 450 + 1250 + 3200,
+	// paid or not, once), rent, power, internet and the accountant are
+	// administrative expenses, the bank's tariff a financial one, and the
+	// investment's yield the only financial income.
+	today := store.Today(db.Now())
+	dre, err6 := accounting.Compute(context.Background(), db, []int64{units[0].ID}, store.Date{Time: today.AddDate(0, 0, -40)},
+		store.Date{Time: today.AddDate(0, 0, 40)}, store.BasisAccrual)
+	books := map[string]string{}
+	for _, l := range dre.Lines {
+		books[l.Key] = l.Amount.StringFixed(2)
+	}
+	for key, want := range map[string]string{"g101": "0.00", "g102": "10180.00", "g205": "-4652.27", "g207": "-39.90", "g103": "37.15"} {
+		if books[key] != want {
+			t.Errorf("the demo's DRE %s = %s, want %s", key, books[key], want)
+		}
+	}
 	release()
 	ds.Close()
-	if err := errors.Join(err1, err2, err3, err4, err5); err != nil {
+	if err := errors.Join(err1, err2, err3, err4, err5, err6); err != nil {
 		t.Fatal(err)
 	}
 	if len(overdue) != 3 || len(lines) != 3 || !due.ChargesDue.IsPositive() || invoices != 2 {

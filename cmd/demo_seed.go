@@ -22,23 +22,29 @@ type demoCall func(path string, body map[string]any) (map[string]any, error)
 // that every page of a first visit shows something to do.
 func demoMonth(h http.Handler, post demoCall, access, unit, service, customer, account string, today time.Time) error {
 	day := func(offset int) string { return today.AddDate(0, 0, offset).Format(time.DateOnly) }
-	first := func(path string, body map[string]any) (string, error) {
-		out, err := post(path, body)
+	// Each entry under the seeded category a firm's accountant expects
+	// (its DRE line): sales as services rendered, the rent as Aluguel.
+	categories := map[string]string{}
+	for _, typ := range []string{"in", "out"} {
+		out, err := post("/get_categories", map[string]any{"type": typ})
 		if err != nil {
-			return "", err
+			return err
 		}
 		list, _ := out["data"].([]any)
-		if len(list) == 0 {
-			return "", fmt.Errorf("%s: nothing listed", path)
+		for _, c := range list {
+			c := c.(map[string]any)
+			name, _ := c["category"].(string)
+			tok, _ := c["token"].(string)
+			categories[name] = tok
 		}
-		tok, _ := list[0].(map[string]any)["token"].(string)
-		return tok, nil
 	}
-	income, err := first("/get_categories", map[string]any{"type": "in"})
-	if err != nil {
-		return err
+	category := func(name string) (string, error) {
+		if tok := categories[name]; tok != "" {
+			return tok, nil
+		}
+		return "", fmt.Errorf("the demo's unit has no category %q", name)
 	}
-	expense, err := first("/get_categories", map[string]any{"type": "out"})
+	income, err := category("Prestação de serviços")
 	if err != nil {
 		return err
 	}
@@ -110,18 +116,31 @@ func demoMonth(h http.Handler, post demoCall, access, unit, service, customer, a
 			}
 		}
 	}
-	for _, e := range []map[string]any{
-		{"description": "Aluguel do escritório", "value": "3200.00", "due_date": day(5), "id_token_category": expense},
-		{"description": "Energia elétrica", "value": "412.37", "due_date": day(-6), "pay_day": day(-6), "id_token_bank_account": account, "id_token_category": expense},
-		{"description": "Internet e telefone", "value": "189.90", "due_date": day(-3), "id_token_category": expense},
-		{"description": "Contador: honorários", "value": "850.00", "due_date": day(9), "id_token_category": expense},
+	for _, e := range []struct {
+		category string
+		entry    map[string]any
+	}{
+		{"Aluguel", map[string]any{"description": "Aluguel do escritório", "value": "3200.00", "due_date": day(5)}},
+		{"Energia elétrica", map[string]any{"description": "Energia elétrica", "value": "412.37", "due_date": day(-6), "pay_day": day(-6), "id_token_bank_account": account}},
+		{"Internet e telefone", map[string]any{"description": "Internet e telefone", "value": "189.90", "due_date": day(-3)}},
+		{"Contabilidade", map[string]any{"description": "Contador: honorários", "value": "850.00", "due_date": day(9)}},
+		{"Tarifas bancárias", map[string]any{"description": "Tarifa do pacote de serviços", "value": "39.90", "due_date": day(-20), "pay_day": day(-20), "id_token_bank_account": account}},
 	} {
-		if _, err := post("/insert_expense", e); err != nil {
+		tok, err := category(e.category)
+		if err != nil {
+			return err
+		}
+		e.entry["id_token_category"] = tok
+		if _, err := post("/insert_expense", e.entry); err != nil {
 			return err
 		}
 	}
+	yield, err := category("Rendimentos de aplicações")
+	if err != nil {
+		return err
+	}
 	if _, err := post("/insert_income", map[string]any{"description": "Rendimento da aplicação", "value": "37.15", "due_date": day(-10),
-		"pay_day": day(-10), "id_token_bank_account": account, "id_token_category": income}); err != nil {
+		"pay_day": day(-10), "id_token_bank_account": account, "id_token_category": yield}); err != nil {
 		return err
 	}
 	// The bank's statement of the last days: a tariff and a PIX no order
