@@ -139,7 +139,13 @@ type PortalOrder struct {
 
 // PortalHome is the month at a glance.
 type PortalHome struct {
-	Month                                                        string // "Novembro de 2026"
+	Month string // "Novembro de 2026"
+	// MonthParam is the month shown (YYYY-MM), PrevMonth and NextMonth
+	// the ones before and after it.
+	MonthParam, PrevMonth, NextMonth string
+	// ForecastIn, ForecastOut and ForecastClosing are what is open and
+	// due by the month's end (Expected, and the payables) and the closing
+	// balance they make.
 	Opening, In, Out, ForecastIn, ForecastOut                    string
 	Closing, ForecastClosing                                     string
 	ReceivableDue, ReceivableOverdue, PayableDue, PayableOverdue string

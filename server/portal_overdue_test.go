@@ -128,7 +128,8 @@ func TestPortalMonthReceivables(t *testing.T) {
 	gone := order("2026-11-27", "6400", false)
 	post(t, h, "/disable_sales_order", `{`+auth+`,"id_token":"`+gone+`"}`)
 
-	page := signedIn(t, s, ds).do("GET", "/portal/", nil).Body.String()
+	b := signedIn(t, s, ds)
+	page := b.do("GET", "/portal/", nil).Body.String()
 	for _, want := range []string{"Cobranças em aberto — vencidas: <strong class=\"out\">R$ 100,00</strong> · a vencer no mês: <strong>R$ 200,00</strong>",
 		"Pedidos sem cobrança — vencidos: <strong class=\"out\">R$ 400,00</strong> · previstos no mês: <strong>R$ 800,00</strong>"} {
 		if !strings.Contains(page, want) {
@@ -144,5 +145,22 @@ func TestPortalMonthReceivables(t *testing.T) {
 	want := totals.ReceivableDue.Add(totals.ReceivableOverdue.Decimal).Add(decimal.NewFromInt(1500))
 	if !strings.Contains(page, "Total a receber até o fim do mês: <strong>"+render.BRL(want.StringFixed(2))+"</strong>") {
 		t.Errorf("the total is not the entries' and the 1,500.00 of orders and charges:\n%s", page)
+	}
+	// The headline's forecast is that same total.
+	if !strings.Contains(page, "+ "+render.BRL(want.StringFixed(2))+" a receber até o fim do mês") {
+		t.Errorf("the headline forecasts another amount than the total %s:\n%s", want.StringFixed(2), page)
+	}
+	// The month moves: December's page is December's, the order of the
+	// 15th among what is to come, what November left open late by then.
+	dec := b.do("GET", "/portal/?mes=2026-12", nil).Body.String()
+	for _, w := range []string{"<h1>Dezembro de 2026", "mes=2026-11\" rel=\"prev\"", "mes=2027-01\" rel=\"next\"",
+		"Pedidos sem cobrança — vencidos: <strong class=\"out\">R$ 1.200,00</strong> · previstos no mês: <strong>R$ 1.600,00</strong>",
+		"Cobranças em aberto — vencidas: <strong class=\"out\">R$ 300,00</strong>"} {
+		if !strings.Contains(dec, w) {
+			t.Errorf("December's page lacks %q", w)
+		}
+	}
+	if bad := b.do("GET", "/portal/?mes=dezembro", nil).Body.String(); !strings.Contains(bad, "<h1>Novembro de 2026") {
+		t.Errorf("a month that is none shows another than the current one")
 	}
 }

@@ -110,9 +110,10 @@ func (s *Portal) Routes(r *httprouter.Router) {
 	s.registerForms(r)
 }
 
-// portalHome: GET /portal/, the month at a glance of one unit: its cash
-// flow (the numbers /cash_flow answers, drawn as SVG and listed), what is
-// to receive and to pay, and the latest orders.
+// portalHome: GET /portal/, a month at a glance of one unit (?mes=YYYY-MM,
+// the current one by default, with links to the month before and after):
+// its cash flow (the numbers /cash_flow answers, drawn as SVG and listed),
+// what is to receive and to pay by its end, and the latest orders.
 func (s *Portal) portalHome(p *portalRequest) {
 	if p.unit.ID == 0 {
 		p.page(s, http.StatusOK, "units", "Unidades", "units", []render.PortalUnit{}, "", "")
@@ -120,18 +121,32 @@ func (s *Portal) portalHome(p *portalRequest) {
 	}
 	today := store.Today(p.db.Now())
 	first := today.FirstOfMonth()
+	if m, err := time.Parse("2006-01", p.r.URL.Query().Get("mes")); err == nil && m.Year() >= 2000 && m.Year() <= 2100 {
+		first = store.Date{Time: m}
+	}
 	last := store.Date{Time: first.AddDate(0, 1, -1)}
 	cf, err := p.db.CashFlow(p.ctx, p.unit.ID, first, last)
 	if err != nil {
 		s.portalFailed(p, err)
 		return
 	}
-	open, err := p.db.OpenEntryTotals(p.ctx, p.unit.ID, today, last)
+	// What is still open and due by the month's end: due before the
+	// pivot is late by then (before today, or the whole of a past month),
+	// from it on is to come within the month (from today, or from the
+	// first day of a month to come).
+	pivot := today
+	switch {
+	case pivot.Before(first.Time):
+		pivot = first
+	case pivot.After(last.Time):
+		pivot = store.Date{Time: last.AddDate(0, 0, 1)}
+	}
+	open, err := p.db.OpenEntryTotals(p.ctx, p.unit.ID, pivot, last)
 	if err != nil {
 		s.portalFailed(p, err)
 		return
 	}
-	due, err := p.db.OpenReceivables(p.ctx, p.unit.ID, today, last)
+	due, err := p.db.OpenReceivables(p.ctx, p.unit.ID, pivot, last)
 	if err != nil {
 		s.portalFailed(p, err)
 		return
@@ -144,13 +159,19 @@ func (s *Portal) portalHome(p *portalRequest) {
 	brl := func(m store.Money) string { return render.BRL(m.StringFixed(2)) }
 	month := render.MonthBR(first.Year(), int(first.Month()))
 	h := render.PortalHome{Month: strings.ToUpper(month[:1]) + month[1:], Opening: brl(cf.OpeningBalance), In: brl(cf.Totals.In), Out: brl(cf.Totals.Out),
-		ForecastIn: brl(cf.Totals.ForecastIn), ForecastOut: brl(cf.Totals.ForecastOut), Closing: brl(cf.Totals.ClosingBalance),
-		ForecastClosing: brl(cf.Totals.ForecastClosingBalance), ReceivableDue: brl(open.ReceivableDue), ReceivableOverdue: brl(open.ReceivableOverdue),
+		Closing: brl(cf.Totals.ClosingBalance), ReceivableDue: brl(open.ReceivableDue), ReceivableOverdue: brl(open.ReceivableOverdue),
 		PayableDue: brl(open.PayableDue), PayableOverdue: brl(open.PayableOverdue),
 		ChargesDue: brl(due.ChargesDue), ChargesOverdue: brl(due.ChargesOverdue), OrdersDue: brl(due.OrdersDue), OrdersOverdue: brl(due.OrdersOverdue)}
 	expected := open.ReceivableDue.Add(open.ReceivableOverdue.Decimal).Add(due.ChargesDue.Decimal).Add(due.ChargesOverdue.Decimal).
 		Add(due.OrdersDue.Decimal).Add(due.OrdersOverdue.Decimal)
+	payable := open.PayableDue.Add(open.PayableOverdue.Decimal)
 	h.Expected = render.BRL(expected.StringFixed(2))
+	// The headline forecasts what the page's totals count: every open
+	// entry, charge and uncharged order due by the month's end, each once.
+	h.ForecastIn, h.ForecastOut = h.Expected, render.BRL(payable.StringFixed(2))
+	h.ForecastClosing = render.BRL(cf.Totals.ClosingBalance.Add(expected).Sub(payable).StringFixed(2))
+	h.MonthParam = first.Format("2006-01")
+	h.PrevMonth, h.NextMonth = first.AddDate(0, -1, 0).Format("2006-01"), first.AddDate(0, 1, 0).Format("2006-01")
 	var days []render.ChartDay
 	for i, d := range cf.Days {
 		h.Days = append(h.Days, render.PortalDay{Date: render.DateBR(d.Date), In: brl(d.In), Out: brl(d.Out), Balance: brl(d.Balance),
