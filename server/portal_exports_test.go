@@ -37,13 +37,13 @@ func TestPortalExports(t *testing.T) {
 	unit := "unit=" + fx.tokens["unitA"]
 	for _, c := range []struct{ page, file, header, row string }{
 		{"/portal/contacts?busca=exportada&" + unit, "contatos", "Nome;Tipo;CPF/CNPJ", "Exportada 59;Pessoa jurídica;"},
-		{"/portal/transactions?mes=2026-11&" + unit, "lancamentos-2026-11", "Tipo;Descrição;Contato;Vencimento;Pagamento;Conta;Valor", "Despesa;Aluguel;;05/11/2026;;;2500,00"},
+		{"/portal/transactions?mes=2026-11&" + unit, "lancamentos-2026-11", "Tipo;Descrição;Categoria;Grupo do DRE;Competência;Vencimento;Pagamento;Documento;Contato;CPF/CNPJ;Conta;Banco;Agência;Número da conta;Valor", "Despesa;Aluguel;;;05/11/2026;05/11/2026;;;;;;;;;2500,00"},
 		{"/portal/orders?mes=2026-11&" + unit, "pedidos-2026-11", "Pedido;Cliente;Previsão de pagamento;Valor;Cobrança;Nota", ";10/11/2026;1500,00;"},
 		{"/portal/products?" + unit, "produtos", "Código;Descrição;Tipo;Preço", ";Parafuso 10mm;Produto;0,35;UN;7318.15.00;5102"},
 		{"/portal/overdue?" + unit, "em-atraso-2026-11-22", "Cliente;Pedido;Parcela;Vencimento;Dias de atraso;Valor;Cobrança", ";1;10/11/2026;12;1500,00;Boleto"},
 		{"/portal/contracts?" + unit, "contratos", "Contrato;Cliente;Situação", ""},
-		{"/portal/dre?mes=2026-11&" + unit, "dre-2026-11-01-2026-11-30", "Linha;2026-11-01 a 2026-11-30;2026-10-01 a 2026-10-31", "(−) Despesas administrativas;0,00;0,00"},
-		{"/portal/statement?" + unit, "extrato", "Data;Valor;Histórico;Situação;Conciliação;FITID", ""},
+		{"/portal/dre?mes=2026-11&" + unit, "dre-2026-11-01-2026-11-30", "Linha;01/11/2026 a 30/11/2026;01/10/2026 a 31/10/2026", "(−) Despesas administrativas;0,00;0,00"},
+		{"/portal/statement?" + unit, "extrato", "Conta;Banco;Agência;Número da conta;Data;Valor;Histórico;Situação;Conciliação;FITID", ""},
 		{"/portal/audit?" + unit, "registro", "Quando;Quem;O quê;Registro", "/insert_expense"},
 	} {
 		page := b.do("GET", c.page, nil).Body.String()
@@ -79,7 +79,7 @@ func TestPortalExports(t *testing.T) {
 	// products' page the stock movements.
 	for _, c := range []struct{ path, want string }{
 		{"/portal/orders?mes=2026-11&lista=cobrancas&formato=csv&" + unit, ";1;10/11/2026;Boleto bancário;1500,00;"},
-		{"/portal/orders?mes=2026-11&lista=notas&formato=csv&" + unit, "Tipo;Série;Número;Emissão;Pedido;Cliente;Situação;Chave;Protocolo"},
+		{"/portal/orders?mes=2026-11&lista=notas&formato=csv&" + unit, "Tipo;Série;Número;Chave;Emissão;Pedido;Cliente;CPF/CNPJ do cliente;CFOP;Valor;ICMS;ISS;PIS;COFINS;IBS;CBS;Situação;Protocolo"},
 		{"/portal/products?lista=estoque&formato=csv&" + unit, "Data;Tipo;Produto;Quantidade;Unidade;Valor unitário;Valor total"},
 	} {
 		if rec := b.do("GET", c.path, nil); rec.Code != 200 || !strings.Contains(rec.Body.String(), c.want) {
@@ -102,10 +102,10 @@ func TestPortalExports(t *testing.T) {
 	}
 	defer f.Close()
 	sheet := f.GetSheetList()[0]
-	if v, _ := f.GetCellValue(sheet, "G2", excelize.Options{RawCellValue: true}); v != "2500" {
+	if v, _ := f.GetCellValue(sheet, "O2", excelize.Options{RawCellValue: true}); v != "2500" {
 		t.Errorf("the value cell is %q", v)
 	}
-	if typ, _ := f.GetCellType(sheet, "G2"); typ != excelize.CellTypeUnset && typ != excelize.CellTypeNumber {
+	if typ, _ := f.GetCellType(sheet, "O2"); typ != excelize.CellTypeUnset && typ != excelize.CellTypeNumber {
 		t.Errorf("the value cell is of type %v", typ)
 	}
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"time"
 )
 
@@ -11,6 +12,11 @@ import (
 type MonthInvoice struct {
 	Invoice
 	OrderToken, OrderCode, Customer string
+	// CustomerRegister is the customer's CPF or CNPJ; Bill what the order
+	// bills and Taxes its tax fields (a service note states its ISS).
+	CustomerRegister string
+	Bill             OrderBill
+	Taxes            Taxes
 }
 
 // IssuedInvoices are the unit's invoices issued (authorized, then maybe
@@ -22,7 +28,8 @@ func (db *DB) IssuedInvoices(ctx context.Context, unitID int64, from, to Date) (
 	start := time.Date(from.Year(), from.Month(), from.Day(), 0, 0, 0, 0, saoPaulo)
 	end := time.Date(to.Year(), to.Month(), to.Day()+1, 0, 0, 0, 0, saoPaulo)
 	rows, err := db.r.QueryContext(ctx, `SELECT i.token, i.kind, i.status, i.series, i.number, i.access_key, i.verification, i.protocol, i.issued_at,
-		i.cancelled_at, i.cancel_reason, i.xml, i.status_code, i.status_text, o.token, o.cod_orders, COALESCE(c.display_name, '')
+		i.cancelled_at, i.cancel_reason, i.xml, i.status_code, i.status_text, o.token, o.cod_orders, COALESCE(c.display_name, ''),
+		COALESCE(c.register, ''), o.value, COALESCE(o.freight_total, '0'), o.freight_mode, o.taxes
 		FROM invoices i JOIN sales_orders o ON o.id = i.order_id LEFT JOIN contacts c ON c.id = o.contact_id
 		WHERE i.unit_id = ? AND i.status IN ('AUTHORIZED', 'CANCELLED', 'DENIED') AND i.issued_at >= ? AND i.issued_at < ?
 		ORDER BY i.kind, i.series, i.number`, unitID, timestamp(start), timestamp(end))
@@ -33,7 +40,14 @@ func (db *DB) IssuedInvoices(ctx context.Context, unitID int64, from, to Date) (
 	var out []MonthInvoice
 	for rows.Next() {
 		var m MonthInvoice
-		inv, err := scanInvoice(scanFunc(func(dest ...any) error { return rows.Scan(append(dest, &m.OrderToken, &m.OrderCode, &m.Customer)...) }))
+		var taxes string
+		inv, err := scanInvoice(scanFunc(func(dest ...any) error {
+			return rows.Scan(append(dest, &m.OrderToken, &m.OrderCode, &m.Customer, &m.CustomerRegister, &m.Bill.Value, &m.Bill.Freight,
+				&m.Bill.FreightMode, &taxes)...)
+		}))
+		if err == nil {
+			err = json.Unmarshal([]byte(taxes), &m.Taxes)
+		}
 		if err != nil {
 			return nil, wrap("issued invoices", err)
 		}

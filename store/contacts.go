@@ -200,6 +200,35 @@ func (db *DB) Contacts(ctx context.Context, unitID int64, f ContactFilter) ([]Co
 	return out, rows.Err()
 }
 
+// ContactAddress is where a contact is, as an accountant's export lists
+// it: its address, CEP, city and UF, and its state registration (IE).
+type ContactAddress struct {
+	Street, Number, Complement, District, ZipCode, City, State, StateRegistration string
+}
+
+// ContactAddresses answers the unit's active contacts' addresses, by
+// token (the contacts' list leaves them out: it is read at every key
+// typed in a search).
+func (db *DB) ContactAddresses(ctx context.Context, unitID int64) (map[string]ContactAddress, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT token, coalesce(address, ''), coalesce(number, ''), coalesce(complement, ''),
+		coalesce(neighborhood, ''), coalesce(zip_code, ''), coalesce(city, ''), coalesce(state, ''), coalesce(state_registration, '')
+		FROM contacts WHERE unit_id = ? AND active = 1`, unitID)
+	if err != nil {
+		return nil, wrap("contact addresses", err)
+	}
+	defer rows.Close()
+	out := map[string]ContactAddress{}
+	for rows.Next() {
+		var token string
+		var a ContactAddress
+		if err := rows.Scan(&token, &a.Street, &a.Number, &a.Complement, &a.District, &a.ZipCode, &a.City, &a.State, &a.StateRegistration); err != nil {
+			return nil, wrap("contact addresses", err)
+		}
+		out[token] = a
+	}
+	return out, wrap("contact addresses", rows.Err())
+}
+
 // CompactSearch merges the contact search index into one segment. Each
 // insert adds a small segment that every search then visits; over 10,000
 // contacts a compacted index answers a search in a third of the time. The

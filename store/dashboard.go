@@ -86,14 +86,28 @@ func (db *DB) OrderSummaries(ctx context.Context, unitID int64, f OrderFilter, n
 type EntrySummary struct {
 	Token, Type, Description, DueDate, PayDay, Contact, Account string
 	Value                                                       Money
+	// What an accountant books it by: its category and the category's
+	// DRE group ("" none), its competence day (its due date when it has
+	// none), its document (the authorized invoice of the order whose
+	// payment booked it, else a boleto's line), the contact's CPF or
+	// CNPJ, and the account's bank, agency and number.
+	Category, Group, Competence, Document, ContactRegister string
+	Bank, Agency, AccountNumber                            string
 }
 
 // EntrySummaries answers the unit's active entries due within from..to of
 // a type (in, out; "" for both), by due date, at most n.
 func (db *DB) EntrySummaries(ctx context.Context, unitID int64, from, to, typ string, n int) ([]EntrySummary, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT e.token, e.type, e.description, e.due_date, coalesce(e.pay_day, ''),
-		coalesce(c.display_name, ''), coalesce(a.nick_name, ''), e.value_cents
+		coalesce(c.display_name, ''), coalesce(a.nick_name, ''), e.value_cents,
+		coalesce(cat.name, ''), coalesce(g.name, ''), coalesce(e.competence_date, e.due_date),
+		coalesce((SELECT CASE i.kind WHEN 'nfe' THEN 'NF-e' WHEN 'nfce' THEN 'NFC-e' ELSE 'NFS-e' END || ' nº ' || i.number || ', série ' || i.series
+			FROM invoices i WHERE i.order_id = e.sales_order_id AND i.status = 'AUTHORIZED'),
+			e.barcode, ''),
+		coalesce(c.register, ''), coalesce(b.name, ''), coalesce(a.agency || coalesce('-' || a.dv_agencia, ''), ''),
+		coalesce(a.current_account || coalesce('-' || a.dv_conta, ''), '')
 		FROM entries e LEFT JOIN contacts c ON c.id = e.contact_id LEFT JOIN bank_accounts a ON a.id = e.bank_account_id
+		LEFT JOIN banks b ON b.id = a.bank_id LEFT JOIN categories cat ON cat.id = e.category_id LEFT JOIN category_groups g ON g.code = cat.group_code
 		WHERE e.unit_id = ?1 AND e.active = 1 AND e.due_date BETWEEN ?2 AND ?3 AND (?5 = '' OR e.type = ?5)
 		ORDER BY e.due_date, e.id LIMIT ?4`, unitID, from, to, n, typ)
 	if err != nil {
@@ -104,7 +118,8 @@ func (db *DB) EntrySummaries(ctx context.Context, unitID int64, from, to, typ st
 	for rows.Next() {
 		var e EntrySummary
 		var v int64
-		if err := rows.Scan(&e.Token, &e.Type, &e.Description, &e.DueDate, &e.PayDay, &e.Contact, &e.Account, &v); err != nil {
+		if err := rows.Scan(&e.Token, &e.Type, &e.Description, &e.DueDate, &e.PayDay, &e.Contact, &e.Account, &v,
+			&e.Category, &e.Group, &e.Competence, &e.Document, &e.ContactRegister, &e.Bank, &e.Agency, &e.AccountNumber); err != nil {
 			return nil, wrap("entry summaries", err)
 		}
 		e.Value = cents(v)

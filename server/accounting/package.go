@@ -59,8 +59,9 @@ var vNF = regexp.MustCompile(`<vNF>([0-9.]+)</vNF>`)
 // Package is the accountant's package of a unit's month (first, its first
 // day) as a ZIP: every invoice the unit issued (the authority's document,
 // its events, its DANFE), every NF-e it received, the entries due in the
-// month, the statement lines posted in it and the DRE on both bases as
-// XLSX, and a manifest of counts and totals.
+// month, the statement lines posted in it, the issued notes (their
+// values and taxes) and the DRE on both bases as XLSX, and a manifest of
+// counts and totals.
 func Package(ctx context.Context, db *store.DB, inv *invoicing.Service, unit store.Unit, first store.Date) ([]byte, Manifest, error) {
 	last := store.Date{Time: first.AddDate(0, 1, -1)}
 	month := first.Format("2006-01")
@@ -88,6 +89,13 @@ func Package(ctx context.Context, db *store.DB, inv *invoicing.Service, unit sto
 
 	issued, err := db.IssuedInvoices(ctx, unit.ID, first, last)
 	if err != nil {
+		return nil, m, err
+	}
+	notes, err := NotesTable("Notas emitidas "+month, issued)
+	if err != nil {
+		return nil, m, err
+	}
+	if err := table("notas-emitidas-"+month+".xlsx", notes); err != nil {
 		return nil, m, err
 	}
 	counts := map[string]*IssuedCount{}
@@ -180,7 +188,11 @@ func Package(ctx context.Context, db *store.DB, inv *invoicing.Service, unit sto
 		return nil, m, err
 	}
 	m.StatementLines = len(posted)
-	if err := table("extrato-"+month+".xlsx", StatementTable("Extrato "+month, posted)); err != nil {
+	accounts, err := UnitAccounts(ctx, db, unit.ID)
+	if err != nil {
+		return nil, m, err
+	}
+	if err := table("extrato-"+month+".xlsx", StatementTable("Extrato "+month, posted, accounts)); err != nil {
 		return nil, m, err
 	}
 	for _, basis := range []string{store.BasisAccrual, store.BasisCash} {

@@ -208,6 +208,18 @@ func FormatPhone(d string) string {
 	return d
 }
 
+// FormatRegister masks a cleaned CPF or CNPJ as people read it, by its
+// length; anything else as it is.
+func FormatRegister(r string) string {
+	switch len(r) {
+	case 11:
+		return FormatCPF(r)
+	case 14:
+		return FormatCNPJ(r)
+	}
+	return r
+}
+
 // FormatCPF masks a cleaned 11-digit CPF as 529.982.247-25.
 func FormatCPF(s string) string {
 	if len(s) != 11 {

@@ -27,12 +27,20 @@ func (s *Portal) contactsPage(p *portalRequest, status int, form render.PortalCo
 	}
 	body := render.PortalContacts{Search: search, Form: form, FormState: render.FormState{Field: field, FieldError: fieldErr}}
 	if s.exportable(p, "", "esta lista", "contatos", func() (render.Table, error) {
+		addresses, err := p.db.ContactAddresses(p.ctx, p.unit.ID)
+		if err != nil {
+			return render.Table{}, err
+		}
 		t := render.Table{Name: "Contatos", Columns: []render.Column{{Title: "Nome", Kind: render.ColText}, {Title: "Tipo", Kind: render.ColText},
-			{Title: "CPF/CNPJ", Kind: render.ColText}, {Title: "Razão social", Kind: render.ColText}, {Title: "E-mail", Kind: render.ColText},
-			{Title: "Telefone", Kind: render.ColText}, {Title: "Observação", Kind: render.ColText}}}
+			{Title: "CPF/CNPJ", Kind: render.ColText}, {Title: "Razão social", Kind: render.ColText}, {Title: "Inscrição estadual", Kind: render.ColText},
+			{Title: "Endereço", Kind: render.ColText}, {Title: "Número", Kind: render.ColText}, {Title: "Complemento", Kind: render.ColText},
+			{Title: "Bairro", Kind: render.ColText}, {Title: "CEP", Kind: render.ColText}, {Title: "Cidade", Kind: render.ColText}, {Title: "UF", Kind: render.ColText},
+			{Title: "E-mail", Kind: render.ColText}, {Title: "Telefone", Kind: render.ColText}, {Title: "Observação", Kind: render.ColText}}}
 		for _, c := range list {
+			a := addresses[c.Token]
 			t.Rows = append(t.Rows, []string{c.ContactName.String, map[string]string{"legal": "Pessoa jurídica", "natural_person": "Pessoa física"}[c.Type],
-				formatRegister(c.Register), c.CompanyName.String, c.Email.String, brdoc.FormatPhone(c.Phone.String), c.Observation.String})
+				brdoc.FormatRegister(c.Register), c.CompanyName.String, a.StateRegistration, a.Street, a.Number, a.Complement, a.District, formatCEP(a.ZipCode),
+				a.City, a.State, c.Email.String, brdoc.FormatPhone(c.Phone.String), c.Observation.String})
 		}
 		return t, nil
 	}) {
@@ -40,7 +48,7 @@ func (s *Portal) contactsPage(p *portalRequest, status int, form render.PortalCo
 	}
 	list, body.Pager = paginate(p, list)
 	for _, c := range list {
-		body.Contacts = append(body.Contacts, render.PortalContactRow{Token: c.Token, Name: c.ContactName.String, Register: formatRegister(c.Register),
+		body.Contacts = append(body.Contacts, render.PortalContactRow{Token: c.Token, Name: c.ContactName.String, Register: brdoc.FormatRegister(c.Register),
 			Email: c.Email.String, Phone: brdoc.FormatPhone(c.Phone.String)})
 	}
 	errText := ""
@@ -48,17 +56,6 @@ func (s *Portal) contactsPage(p *portalRequest, status int, form render.PortalCo
 		errText = "O cadastro não foi feito: " + fieldErr
 	}
 	p.page(s, status, "contacts", "Clientes e fornecedores", "contacts", body, notice, errText)
-}
-
-// formatRegister masks a CPF or CNPJ as people read it.
-func formatRegister(r string) string {
-	switch len(r) {
-	case 11:
-		return brdoc.FormatCPF(r)
-	case 14:
-		return brdoc.FormatCNPJ(r)
-	}
-	return r
 }
 
 // formatCEP writes a CEP as people read it: 01310-100; anything else as
@@ -130,7 +127,7 @@ func contactFormOf(f store.ContactFields) render.PortalContactForm {
 	if len(zip) == 8 {
 		zip = zip[:5] + "-" + zip[5:]
 	}
-	return render.PortalContactForm{Type: f.Type, Register: formatRegister(f.Register), Name: name, FantasyName: f.FantasyName, Email: f.Email,
+	return render.PortalContactForm{Type: f.Type, Register: brdoc.FormatRegister(f.Register), Name: name, FantasyName: f.FantasyName, Email: f.Email,
 		Phone: brdoc.FormatPhone(f.Phone), Zip: zip, Address: f.Address, Number: f.Number, Complement: f.Complement, District: f.Neighborhood,
 		City: f.City, State: f.State, IE: f.StateRegistration, Contributor: f.ICMSContributor}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"fincom/render"
+	"fincom/server/brdoc"
 	"fincom/server/preview"
 	"fincom/server/registers"
 	"fincom/store"
@@ -202,7 +203,7 @@ func (s *Portal) contractChoices(p *portalRequest, body *render.PortalContracts)
 		return err
 	}
 	for _, c := range contacts {
-		body.Contacts = append(body.Contacts, render.PortalOption{Value: c.Token, Label: c.ContactName.String + " · " + formatRegister(c.Register)})
+		body.Contacts = append(body.Contacts, render.PortalOption{Value: c.Token, Label: c.ContactName.String + " · " + brdoc.FormatRegister(c.Register)})
 	}
 	return nil
 }

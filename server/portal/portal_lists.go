@@ -24,7 +24,11 @@ import (
 func (s *Portal) statementPage(p *portalRequest, status int, notice, errText string) {
 	if s.exportable(p, "", "esta lista", "extrato", func() (render.Table, error) {
 		all, _, err := p.db.StatementLines(p.ctx, p.unit.ID, "", "", store.Page{})
-		return accounting.StatementTable("Extrato", all), err
+		if err != nil {
+			return render.Table{}, err
+		}
+		accounts, err := accounting.UnitAccounts(p.ctx, p.db, p.unit.ID)
+		return accounting.StatementTable("Extrato", all, accounts), err
 	}) {
 		return
 	}

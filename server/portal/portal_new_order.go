@@ -32,7 +32,7 @@ func (s *Portal) newOrderPage(p *portalRequest, status int, form render.PortalOr
 		return
 	}
 	for _, c := range contacts {
-		body.Contacts = append(body.Contacts, render.PortalOption{Value: c.Token, Label: c.ContactName.String + " · " + formatRegister(c.Register)})
+		body.Contacts = append(body.Contacts, render.PortalOption{Value: c.Token, Label: c.ContactName.String + " · " + brdoc.FormatRegister(c.Register)})
 	}
 	items, err := p.db.StockItems(p.ctx, p.unit.ID)
 	if err != nil {

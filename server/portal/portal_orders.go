@@ -1,7 +1,6 @@
 package portal
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"net/http"
@@ -15,6 +14,7 @@ import (
 	"github.com/julienschmidt/httprouter"
 
 	"fincom/render"
+	"fincom/server/accounting"
 	"fincom/server/brdoc"
 	"fincom/server/fiscal"
 	"fincom/server/invoicing"
@@ -67,7 +67,7 @@ func (s *Portal) portalOrders(p *portalRequest) {
 			{Title: "Previsão de pagamento", Kind: render.ColDate}, {Title: "Valor", Kind: render.ColMoney}, {Title: "Cobrança", Kind: render.ColText},
 			{Title: "Nota", Kind: render.ColText}}}
 		for _, o := range orders {
-			t.Rows = append(t.Rows, []string{o.Code, o.Customer, o.Date, o.Total.StringFixed(2), chargeSummary(o.Charges), invoiceStatus(o.Invoice)})
+			t.Rows = append(t.Rows, []string{o.Code, o.Customer, o.Date, o.Total.StringFixed(2), chargeSummary(o.Charges), render.InvoiceStatusName(o.Invoice)})
 		}
 		return t, nil
 	}) {
@@ -93,15 +93,10 @@ func (s *Portal) portalOrders(p *portalRequest) {
 	}
 	if s.exportable(p, "notas", "as notas emitidas no período", "notas-"+month, func() (render.Table, error) {
 		notes, err := p.db.IssuedInvoices(p.ctx, p.unit.ID, first, last)
-		t := render.Table{Name: "Notas emitidas " + month, Columns: []render.Column{{Title: "Tipo", Kind: render.ColText}, {Title: "Série", Kind: render.ColInt},
-			{Title: "Número", Kind: render.ColInt}, {Title: "Emissão", Kind: render.ColDate}, {Title: "Pedido", Kind: render.ColText},
-			{Title: "Cliente", Kind: render.ColText}, {Title: "Situação", Kind: render.ColText}, {Title: "Chave", Kind: render.ColText},
-			{Title: "Protocolo", Kind: render.ColText}}}
-		for _, n := range notes {
-			t.Rows = append(t.Rows, []string{kindName(n.Kind), strconv.Itoa(n.Series), strconv.Itoa(n.Number), store.Today(n.IssuedTime()).ISO(), n.OrderCode,
-				n.Customer, invoiceStatus(n.Status), n.AccessKey.String, n.Protocol})
+		if err != nil {
+			return render.Table{}, err
 		}
-		return t, err
+		return accounting.NotesTable("Notas emitidas "+month, notes)
 	}) {
 		return
 	}
@@ -114,7 +109,7 @@ func (s *Portal) portalOrders(p *portalRequest) {
 
 func portalOrderRow(o store.OrderSummary) render.PortalOrder {
 	return render.PortalOrder{Token: o.Token, Code: o.Code, Customer: o.Customer, Date: render.DateBR(o.Date),
-		Total: render.BRL(o.Total.StringFixed(2)), Charge: chargeSummary(o.Charges), Invoice: invoiceStatus(o.Invoice)}
+		Total: render.BRL(o.Total.StringFixed(2)), Charge: chargeSummary(o.Charges), Invoice: render.InvoiceStatusName(o.Invoice)}
 }
 
 // portalOrderDone are the notices of an order's actions (?feito=…).
@@ -148,12 +143,6 @@ var portalOrderFailed = map[string]string{
 	"criado_sem_nota":         "A nota não foi emitida:",
 	"criado_cobrado_sem_nota": "A nota não foi emitida:",
 }
-
-// invoiceKinds name the kinds of invoice as they are written.
-var invoiceKinds = map[string]string{"nfe": "NF-e", "nfce": "NFC-e", "nfse": "NFS-e", "nfsen": "NFS-e nacional"}
-
-// kindName is an invoice kind as it is written.
-func kindName(kind string) string { return cmp.Or(invoiceKinds[kind], strings.ToUpper(kind)) }
 
 // eventNames name the events an authority registers on an invoice.
 var eventNames = map[string]string{"110111": "Cancelamento", "110110": "Carta de correção", "e101101": "Cancelamento",
@@ -236,7 +225,7 @@ func (s *Portal) portalOrderPage(p *portalRequest, token, notice, errText string
 		// A denied note is never sent again; a pending one is asked for
 		// again by issuing.
 		page.Invoiceable = !authorized && inv.Status != store.InvoiceDenied && inv.Status != store.InvoiceContingency
-		page.Invoice = kindName(inv.Kind) + " " + strings.ToLower(invoiceStatus(inv.Status))
+		page.Invoice = render.InvoiceKindName(inv.Kind) + " " + strings.ToLower(render.InvoiceStatusName(inv.Status))
 		page.InvoiceNumber = strconv.Itoa(inv.Number)
 		page.Correctable = inv.Kind == "nfe" && inv.Status == "AUTHORIZED"
 		page.Substitutable = inv.Kind == "nfce" && authorized && inv.Protocol != "" && !withinWindow

@@ -39,7 +39,13 @@ func (s *Portal) overduePage(p *portalRequest, status int, notice, errText strin
 			if o.Installment > 0 {
 				channel = render.PaymentMethodName(o.PaymentKey)
 			}
-			t.Rows = append(t.Rows, []string{o.Customer, o.Code, strconv.Itoa(o.Installment), o.DueDate, strconv.Itoa(int(today.Sub(due.Time).Hours() / 24)),
+			// An order without a charge has no installment: the cell
+			// stays empty (installments count from 1).
+			installment := ""
+			if o.Installment > 0 {
+				installment = strconv.Itoa(o.Installment)
+			}
+			t.Rows = append(t.Rows, []string{o.Customer, o.Code, installment, o.DueDate, strconv.Itoa(int(today.Sub(due.Time).Hours() / 24)),
 				o.Amount.StringFixed(2), channel})
 		}
 		return t, nil

@@ -206,24 +206,6 @@ func chargeSummary(byStatus map[string]int) string {
 	return strings.Join(parts, ", ")
 }
 
-func invoiceStatus(st string) string {
-	switch st {
-	case "AUTHORIZED":
-		return "Autorizada"
-	case "CANCELLED":
-		return "Cancelada"
-	case "PENDING":
-		return "Aguardando a autoridade"
-	case "CONTINGENCY":
-		return "Emitida em contingência"
-	case "REJECTED":
-		return "Rejeitada"
-	case "DENIED":
-		return "Denegada"
-	}
-	return "Sem nota"
-}
-
 // portalFailed answers a page that could not be read.
 func (s *Portal) portalFailed(p *portalRequest, err error) {
 	s.Log.Error("portal", "path", web.RedactTokens(p.r.URL.EscapedPath()), "err", err)
@@ -386,7 +368,7 @@ func (s *Portal) portalUnits(p *portalRequest) {
 		return
 	}
 	for _, u := range p.units {
-		pu := render.PortalUnit{Token: u.Token, Name: u.Name, CNPJ: formatRegister(brdoc.Digits(u.CNPJ)), City: u.CityIBGE, IM: u.IM, Environment: "Homologação"}
+		pu := render.PortalUnit{Token: u.Token, Name: u.Name, CNPJ: brdoc.FormatRegister(brdoc.Digits(u.CNPJ)), City: u.CityIBGE, IM: u.IM, Environment: "Homologação"}
 		if prof, err := p.db.UnitProfile(p.ctx, u.ID); err == nil {
 			pu.Profile, pu.Accountant = profileSummary(prof), prof.AccountantEmail
 			if prof.FiscalEnvironment == store.Producao {
@@ -403,16 +385,16 @@ func (s *Portal) portalUnits(p *portalRequest) {
 			}
 		}
 		if last, err := p.db.LastAuthorization(p.ctx, u.ID); err == nil {
-			pu.LastAnswer = fmt.Sprintf("%s nº %d, protocolo %s, emitida em %s", kindName(last.Kind), last.Number, last.Protocol,
+			pu.LastAnswer = fmt.Sprintf("%s nº %d, protocolo %s, emitida em %s", render.InvoiceKindName(last.Kind), last.Number, last.Protocol,
 				render.DateTimeBR(last.IssuedTime()))
 		}
 		if last, err := p.db.LastVerdict(p.ctx, u.ID); err == nil && (last.Status == store.InvoiceRejected || last.Status == store.InvoiceDenied) {
-			pu.LastRefusal = fmt.Sprintf("%s nº %d, %s", kindName(last.Kind), last.Number, last.StatusText.String)
+			pu.LastRefusal = fmt.Sprintf("%s nº %d, %s", render.InvoiceKindName(last.Kind), last.Number, last.StatusText.String)
 		}
 		for _, h := range held {
 			if h.UnitID == u.ID {
 				pu.Waiting = append(pu.Waiting, fmt.Sprintf("Pedido %s: %s nº %d, %d tentativa(s); último erro: %s",
-					h.OrderCode, kindName(h.Kind), h.Number, h.Attempts, h.LastError))
+					h.OrderCode, render.InvoiceKindName(h.Kind), h.Number, h.Attempts, h.LastError))
 			}
 		}
 		if c, err := p.db.Certificate(p.ctx, u.ID); err == nil && !c.Test {
