@@ -130,22 +130,6 @@ type salesOrderRequest struct {
 	NF          orderNF          `json:"nf" decode:"group,flat" doc:"The invoice: its kind, fiscal codes, taxes and retentions."`
 }
 
-// missingFields collects the absent required fields, dotted as group.field.
-type missingFields []string
-
-func (m *missingFields) need(ok bool, field string) {
-	if !ok {
-		*m = append(*m, field)
-	}
-}
-
-func (m missingFields) err() error {
-	if len(m) == 0 {
-		return nil
-	}
-	return web.MissingFieldsError(m)
-}
-
 // enum checks an optional code against its allowed values and answers the
 // stored text, or the default.
 func enum(v *web.FlexString, def string, allowed ...string) (string, bool) {
