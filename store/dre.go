@@ -81,8 +81,9 @@ func (db *DB) GroupTotals(ctx context.Context, unitIDs []int64, from, to, basis 
 
 // SoldOrder is an order counted as revenue on the accrual basis: its
 // category's DRE group, what it bills (OrderBill: its value and freight),
-// and its authorized invoice's kind and document ("" none), its tax
-// fields and its unit's CRT, whose notes' taxes may deduct.
+// and its authorized invoice's kind and document ("" none, and none read
+// outside CRT 3), its tax fields and its unit's CRT, whose notes' taxes
+// may deduct.
 type SoldOrder struct {
 	Group     sql.NullInt64
 	Bill      OrderBill
@@ -98,8 +99,10 @@ func (db *DB) SoldOrders(ctx context.Context, unitIDs []int64, from, to string) 
 		return nil, nil
 	}
 	in, args := inUnits(unitIDs)
+	// A note's document is read only where its taxes deduct (CRT 3).
 	rows, err := db.r.QueryContext(ctx, `SELECT c.group_code, o.value, COALESCE(o.freight_total, '0'), o.freight_mode, COALESCE(i.kind, ''),
-		COALESCE(i.xml, ''), o.taxes, COALESCE((SELECT u.crt FROM units u WHERE u.id = o.unit_id), 0)`+fmt.Sprintf(ordersOfCompetence, in)+` ORDER BY o.id`,
+		CASE WHEN u.crt = 3 THEN COALESCE(i.xml, '') ELSE '' END, o.taxes, COALESCE(u.crt, 0)`+
+		strings.Replace(fmt.Sprintf(ordersOfCompetence, in), "WHERE", "JOIN units u ON u.id = o.unit_id WHERE", 1)+` ORDER BY o.id`,
 		append(args, from, to)...)
 	if err != nil {
 		return nil, wrap("sold orders", err)
