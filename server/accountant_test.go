@@ -7,8 +7,12 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/xuri/excelize/v2"
 
 	"fincom/store"
 )
@@ -98,4 +102,47 @@ func TestAccountantPackage(t *testing.T) {
 	if rec := do(h, http.MethodPost, "/get_accountant_package", `{`+auth+`,"month":"2026-13"}`); rec.Code != 422 && rec.Code != 400 {
 		t.Errorf("month 13 = %d", rec.Code)
 	}
+}
+
+// packageSheets reads the spreadsheets of an accountant's package: each
+// file's first sheet as rows of raw cell values (money as the number it
+// holds).
+func packageSheets(t *testing.T, pkg []byte) map[string][][]string {
+	t.Helper()
+	z, err := zip.NewReader(bytes.NewReader(pkg), int64(len(pkg)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][][]string{}
+	for _, zf := range z.File {
+		if !strings.HasSuffix(zf.Name, ".xlsx") {
+			continue
+		}
+		r, err := zf.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := excelize.OpenReader(r, excelize.Options{})
+		r.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", zf.Name, err)
+		}
+		rows, err := f.GetRows(f.GetSheetList()[0], excelize.Options{RawCellValue: true})
+		f.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", zf.Name, err)
+		}
+		out[zf.Name] = rows
+	}
+	return out
+}
+
+// excelDate is a day as a spreadsheet's date cell holds it: days since
+// 1899-12-30.
+func excelDate(day string) string {
+	d, err := time.Parse(time.DateOnly, day)
+	if err != nil {
+		panic(err)
+	}
+	return strconv.Itoa(int(d.Sub(time.Date(1899, 12, 30, 0, 0, 0, 0, time.UTC)).Hours() / 24))
 }

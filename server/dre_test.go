@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"net/http"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -188,5 +189,33 @@ func TestDREAccrualCountsSales(t *testing.T) {
 		if got := revenue(c.month, c.basis); got != c.want {
 			t.Errorf("%s, %s: %v, want %v", c.month, c.basis, got, c.want)
 		}
+	}
+
+	// December's package: the note of December with what it states, the
+	// payment's entry with its category, contact and account.
+	rec := do(h, http.MethodPost, "/get_accountant_package", `{`+auth+`,"month":"2026-12"}`)
+	if rec.Code != 200 {
+		t.Fatalf("package = %d %.300s", rec.Code, rec.Body)
+	}
+	sheets := packageSheets(t, rec.Body.Bytes())
+	notes := sheets["notas-emitidas-2026-12.xlsx"]
+	if len(notes) != 2 {
+		t.Fatalf("December's notes sheet: %q", notes)
+	}
+	note := map[string]string{}
+	for i, h := range notes[0] {
+		note[h] = notes[1][i]
+	}
+	for col, want := range map[string]string{"Tipo": "NF-e", "Emissão": excelDate("2026-12-05"), "Cliente": "Maria da Silva", "CPF/CNPJ do cliente": "529.982.247-25",
+		"CFOP": "5102", "Valor": "47.3", "ICMS": "8.51", "ISS": "0", "PIS": "0.23", "COFINS": "1.05", "Situação": "Autorizada"} {
+		if note[col] != want {
+			t.Errorf("the note's %s is %q, want %q", col, note[col], want)
+		}
+	}
+	// The payment of the order paid in December (a PIX charge: no document).
+	entries := sheets["lancamentos-2026-12.xlsx"]
+	if want := [][]string{entries[0], {"Receita", "Parafusos", "Assinaturas", "Receita de prestação de serviços", excelDate("2026-12-10"), excelDate("2026-12-10"),
+		excelDate("2026-12-05"), "", "Maria da Silva", "529.982.247-25", "BB Principal", "Banco do Brasil S.A.", "1234-5", "99887-1", "47.3"}}; !reflect.DeepEqual(entries, want) {
+		t.Errorf("December's entries sheet:\n%q\nwant\n%q", entries, want)
 	}
 }

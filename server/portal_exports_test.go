@@ -94,6 +94,11 @@ func TestPortalExports(t *testing.T) {
 	if n := strings.Count(rec.Body.String(), "\r\n"); n != 61 {
 		t.Errorf("the contacts' CSV has %d lines, want 61", n)
 	}
+	// A contact's address, as the accountant registers it.
+	rec = b.do("GET", "/portal/contacts?busca=alfa&formato=csv&"+unit, nil)
+	if want := "Alfa;Pessoa jurídica;11.444.777/0001-61;Alfa Comércio Ltda;;Av. Paulista;1500;;Bela Vista;01310-100;São Paulo;SP;contato@alfa.com.br;(11) 3333-4444;"; !strings.Contains(rec.Body.String(), want) {
+		t.Errorf("the contact's row is not %s:\n%s", want, rec.Body)
+	}
 	// Money is a number in the XLSX.
 	rec = b.do("GET", "/portal/transactions?mes=2026-11&formato=xlsx&"+unit, nil)
 	f, err := excelize.OpenReader(bytes.NewReader(rec.Body.Bytes()))

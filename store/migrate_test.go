@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -157,5 +158,53 @@ func TestInvoicesRebuiltWithTheirEvents(t *testing.T) {
 	w.QueryRowContext(ctx, `PRAGMA foreign_keys`).Scan(&fks)
 	if fks != 1 {
 		t.Fatal("a connection was left without foreign keys")
+	}
+}
+
+// TestPaidOrdersLinkTheirIncomes: a file whose charges' payments booked
+// incomes before entries carried their order gets the link (so the
+// accrual basis counts such a sale once); an income a person booked stays
+// without one.
+func TestPaidOrdersLinkTheirIncomes(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	w, _, err := openDB(filepath.Join(t.TempDir(), "old.db"), DurabilityFull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	migrateTo(t, w, 53)
+	if _, err := w.ExecContext(ctx, `PRAGMA foreign_keys = OFF;
+		INSERT INTO sales_orders (id, token, unit_id, cod_seq, cod_orders, contact_id, category_id, payment_method_id, description, value, value_cents,
+			quantity, estimated_payment_date, taxes, created_at, updated_at, revenue)
+			VALUES (5, 'o5', 1, 1, '1', 3, 1, 1, 'Parafusos', '47.30', 4730, '1', '2026-11-10', '{}', '', '', 1);
+		INSERT INTO charges (id, token, order_id, installment, installments, idempotency_key, provider, payment_key, status, amount, due_date,
+			paid_amount, created_at, updated_at)
+			VALUES (9, 'c9', 5, 1, 1, 'k9', 'pix', 'p9', 'PAID', '47.30', '2026-11-10', '47.30', '', '');
+		INSERT INTO entries (id, token, unit_id, type, description, value, value_cents, due_date, contact_id, created_at, updated_at) VALUES
+			(1, 'paid', 1, 'in', 'Parafusos', '47.30', 4730, '2026-11-10', 3, '', ''),
+			(2, 'other contact', 1, 'in', 'Parafusos', '47.30', 4730, '2026-11-10', 4, '', ''),
+			(3, 'other day', 1, 'in', 'Parafusos', '47.30', 4730, '2026-11-11', 3, '', ''),
+			(4, 'other unit', 2, 'in', 'Parafusos', '47.30', 4730, '2026-11-10', 3, '', '');
+		PRAGMA foreign_keys = ON`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := migrate(ctx, w, "", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := w.QueryContext(ctx, `SELECT token, COALESCE(sales_order_id, 0) FROM entries ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	got := map[string]int{}
+	for rows.Next() {
+		var tok string
+		var order int
+		rows.Scan(&tok, &order)
+		got[tok] = order
+	}
+	if want := map[string]int{"paid": 5, "other contact": 0, "other day": 0, "other unit": 0}; !maps.Equal(got, want) {
+		t.Fatalf("orders of the entries %v, want %v", got, want)
 	}
 }
