@@ -99,7 +99,7 @@ func TestUnitFiscalProfileAndCertificate(t *testing.T) {
 		want string
 	}{
 		{"no secrets key", []string{"--pfx", good, "--password-file", pass}, "", "secrets-key-file"},
-		{"wrong password", []string{"--pfx", good, "--secrets-key-file", key}, "errada", "read the certificate file"},
+		{"wrong password", []string{"--pfx", good, "--secrets-key-file", key}, "errada", "password is wrong"},
 		{"another firm", []string{"--pfx", pfx("Outra", "11444777000161", now), "--password-file", pass, "--secrets-key-file", key}, "", "another CNPJ"},
 		{"expired", []string{"--pfx", pfx("Matriz", "11222333000181", now.AddDate(-6, 0, 0)), "--password-file", pass, "--secrets-key-file", key}, "", "expired"},
 	} {

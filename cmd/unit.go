@@ -7,15 +7,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/shopspring/decimal"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"fincom/server/brdoc"
 	"fincom/server/certs"
-	"fincom/server/fiscal"
-	"fincom/server/invoicing"
-	"fincom/server/registers"
+	"fincom/server/settings"
 	"fincom/store"
 )
 
@@ -43,8 +40,16 @@ func newUnitCmd(a *app) *cobra.Command {
 					return fmt.Errorf("--city-ibge %s: not an IBGE municipality code", in.CityIBGE)
 				}
 			}
-			if err := pf.apply(cmd.Flags(), &in.Profile, a); err != nil {
+			keys, err := pf.keys(cmd.Flags(), a)
+			if err != nil {
 				return err
+			}
+			now, err := clock()
+			if err != nil {
+				return err
+			}
+			if err := pf.change(cmd.Flags()).Apply(&store.Unit{CNPJ: in.CNPJ, CityIBGE: in.CityIBGE}, &in.Profile, keys, now()); err != nil {
+				return flagError(err)
 			}
 			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
 				u, err := db.CreateUnit(cmd.Context(), in)
@@ -88,14 +93,16 @@ func newUnitCmd(a *app) *cobra.Command {
 					text = append(text, fmt.Sprintf("allow_negative_stock = %v", allowNegative))
 				}
 				if profile {
-					p, err := db.SetUnitProfile(cmd.Context(), args[1], func(p *store.UnitProfile) error {
-						return spf.apply(cmd.Flags(), p, a)
-					})
+					keys, err := spf.keys(cmd.Flags(), a)
+					if err != nil {
+						return err
+					}
+					_, p, err := settings.Set(cmd.Context(), db, args[1], spf.change(cmd.Flags()), keys)
 					if errors.Is(err, store.ErrNotFound) {
 						return fmt.Errorf("no unit %q in %s", args[1], args[0])
 					}
 					if err != nil {
-						return err
+						return flagError(err)
 					}
 					out["profile"] = p
 					text = append(text, "fiscal profile: "+describeProfile(p))
@@ -180,154 +187,57 @@ func (f *profileFlags) changed(fs *pflag.FlagSet) bool {
 	return false
 }
 
-// apply checks the given flags and sets them on p.
-func (f *profileFlags) apply(fs *pflag.FlagSet, p *store.UnitProfile, a *app) error {
-	text := func(name, v string, min, max int, dst *string) error {
-		if !fs.Changed(name) {
-			return nil
-		}
-		v = strings.TrimSpace(v)
-		if n := len([]rune(v)); v != "" && (n < min || n > max) {
-			return fmt.Errorf("--%s: use %d to %d characters", name, min, max)
-		}
-		*dst = v
-		return nil
-	}
-	for _, t := range []struct {
-		name     string
-		v        string
-		min, max int
-		dst      *string
-	}{{"street", f.street, 2, 60, &p.Street}, {"number", f.number, 1, 60, &p.Number}, {"complement", f.complement, 1, 60, &p.Complement},
-		{"district", f.district, 2, 60, &p.District}} {
-		if err := text(t.name, t.v, t.min, t.max, t.dst); err != nil {
-			return err
+// change is the profile change the given flags ask for.
+func (f *profileFlags) change(fs *pflag.FlagSet) settings.Profile {
+	var c settings.Profile
+	str := func(name, v string, dst **string) {
+		if fs.Changed(name) {
+			*dst = &v
 		}
 	}
-	if fs.Changed("zip") {
-		if p.Zip = brdoc.Digits(f.zip); p.Zip != "" && len(p.Zip) != 8 {
-			return fmt.Errorf("--zip %s: a CEP has 8 digits", f.zip)
-		}
-	}
-	if fs.Changed("phone") {
-		if p.Phone = brdoc.Digits(f.phone); p.Phone != "" && (len(p.Phone) < 6 || len(p.Phone) > 14) {
-			return fmt.Errorf("--phone %s: use 6 to 14 digits", f.phone)
-		}
-	}
-	if fs.Changed("ie") {
-		ie := strings.ToUpper(strings.TrimSpace(f.ie))
-		if ie != "ISENTO" {
-			if strings.Trim(ie, "0123456789./- ") != "" {
-				return fmt.Errorf("--ie %s: use the state registration's digits, or ISENTO", f.ie)
-			}
-			ie = brdoc.Digits(ie)
-		}
-		if ie != "" && !fiscal.ValidIE(ie) {
-			return fmt.Errorf("--ie %s: use the state registration's 2 to 14 digits, or ISENTO", f.ie)
-		}
-		p.IE = ie
-	}
-	if fs.Changed("fiscal-environment") {
-		switch f.environment {
-		case store.Homologacao, store.Producao:
-			p.FiscalEnvironment = f.environment
-		default:
-			return fmt.Errorf("--fiscal-environment %s: use homologacao or producao", f.environment)
-		}
-	}
-	if fs.Changed("fiscal-contingency") {
-		switch f.contingency {
-		case "svc", "epec":
-			if p.FiscalContingency != f.contingency {
-				now, err := clock()
-				if err != nil {
-					return err
-				}
-				p.FiscalContingency, p.FiscalContingencySince = f.contingency, now().Format(time.RFC3339)
-			}
-		case "off":
-			p.FiscalContingency, p.FiscalContingencySince = "off", ""
-		default:
-			return fmt.Errorf("--fiscal-contingency %s: use svc, epec or off", f.contingency)
-		}
-	}
-	if fs.Changed("nfse-issuer") {
-		switch f.nfseIssuer {
-		case store.NFSeNational, store.NFSeMunicipal:
-			p.NFSeIssuer = f.nfseIssuer
-		default:
-			return fmt.Errorf("--nfse-issuer %s: use national or municipal", f.nfseIssuer)
-		}
-	}
+	str("street", f.street, &c.Street)
+	str("number", f.number, &c.Number)
+	str("complement", f.complement, &c.Complement)
+	str("district", f.district, &c.District)
+	str("zip", f.zip, &c.Zip)
+	str("phone", f.phone, &c.Phone)
+	str("ie", f.ie, &c.IE)
+	str("cnae", f.cnae, &c.CNAE)
+	str("icms-rate", f.icms, &c.ICMSRate)
+	str("pis-rate", f.pis, &c.PISRate)
+	str("cofins-rate", f.cofins, &c.COFINSRate)
+	str("csc-id", f.cscID, &c.CSCID)
+	str("csc", f.csc, &c.CSC)
+	str("pix-key", f.pixKey, &c.PixKey)
+	str("accountant-email", f.accountant, &c.AccountantEmail)
+	str("fiscal-environment", f.environment, &c.Environment)
+	str("fiscal-contingency", f.contingency, &c.Contingency)
+	str("nfse-issuer", f.nfseIssuer, &c.NFSeIssuer)
 	if fs.Changed("crt") {
-		if f.crt < 1 || f.crt > 4 {
-			return fmt.Errorf("--crt %d: use 1 (Simples Nacional), 2 (Simples over the sublimit), 3 (normal regime) or 4 (MEI)", f.crt)
-		}
-		p.CRT = f.crt
+		c.CRT = &f.crt
 	}
-	if fs.Changed("cnae") {
-		if p.CNAE = brdoc.Digits(f.cnae); p.CNAE != "" && len(p.CNAE) != 7 {
-			return fmt.Errorf("--cnae %s: a CNAE has 7 digits", f.cnae)
-		}
+	return c
+}
+
+// keys is the secrets key a change needs: only a CSC is sealed.
+func (f *profileFlags) keys(fs *pflag.FlagSet, a *app) (*certs.Keyring, error) {
+	if !fs.Changed("csc") || strings.TrimSpace(f.csc) == "" {
+		return nil, nil
 	}
-	for _, r := range []struct {
-		name, v string
-		dst     *string
-	}{{"icms-rate", f.icms, &p.ICMSRate}, {"pis-rate", f.pis, &p.PISRate}, {"cofins-rate", f.cofins, &p.COFINSRate}} {
-		if !fs.Changed(r.name) {
-			continue
-		}
-		v := strings.TrimSpace(strings.ReplaceAll(r.v, ",", "."))
-		if v == "" {
-			*r.dst = ""
-			continue
-		}
-		d, err := decimal.NewFromString(v)
-		if err != nil || d.IsNegative() || d.GreaterThan(decimal.NewFromInt(100)) || !d.Equal(d.Round(4)) {
-			return fmt.Errorf("--%s %s: a percent from 0 to 100, at most 4 decimals", r.name, r.v)
-		}
-		*r.dst = d.String()
+	keys, err := a.keyring(false)
+	if err == nil && keys == nil {
+		err = fmt.Errorf("--csc is kept sealed: give --secrets-key-file (the key serve uses)")
 	}
-	if fs.Changed("csc-id") {
-		if p.CSCID = brdoc.Digits(f.cscID); p.CSCID != "" && len(p.CSCID) > 6 {
-			return fmt.Errorf("--csc-id %s: up to 6 digits", f.cscID)
-		}
+	return keys, err
+}
+
+// flagError says a refusal of the settings as the flag at fault.
+func flagError(err error) error {
+	var fe settings.FieldError
+	if errors.As(err, &fe) {
+		return fmt.Errorf("--%s: %s", fe.Field, fe.Err.Error())
 	}
-	if fs.Changed("accountant-email") {
-		p.AccountantEmail = strings.TrimSpace(f.accountant)
-		if p.AccountantEmail != "" && !registers.ValidEmail(p.AccountantEmail) {
-			return fmt.Errorf("--accountant-email %s: not an e-mail address", f.accountant)
-		}
-	}
-	if fs.Changed("pix-key") {
-		p.PixKey = ""
-		if strings.TrimSpace(f.pixKey) != "" {
-			key, _, err := brdoc.NormalizePixKey(f.pixKey)
-			if err != nil {
-				return fmt.Errorf("--pix-key %s: not a PIX key (a CPF or CNPJ with valid check digits, a phone as +55 with area code, an e-mail of at most 77 characters, or a random key)", f.pixKey)
-			}
-			p.PixKey = key
-		}
-	}
-	if fs.Changed("csc") {
-		csc := strings.TrimSpace(f.csc)
-		if csc == "" {
-			p.CSCSealed = nil
-			return nil
-		}
-		if len(csc) < 16 || len(csc) > 36 {
-			return fmt.Errorf("--csc: the state's CSC has 16 to 36 characters")
-		}
-		keys, err := a.keyring(false)
-		if err != nil {
-			return err
-		}
-		if keys == nil {
-			return fmt.Errorf("--csc is kept sealed: give --secrets-key-file (the key serve uses)")
-		}
-		p.CSCSealed = keys.Seal([]byte(csc))
-	}
-	return nil
+	return err
 }
 
 func describeProfile(p store.UnitProfile) string {
@@ -362,7 +272,7 @@ func newUnitCertCmd(a *app) *cobra.Command {
 			if keys == nil {
 				return fmt.Errorf("the certificate's key is kept sealed: give --secrets-key-file (the key serve uses)")
 			}
-			c, err := readPFX(pfx, passwordFile, "FINCOM_CERT_PASSWORD")
+			data, password, err := readPFXFile(pfx, passwordFile, "FINCOM_CERT_PASSWORD")
 			if err != nil {
 				return err
 			}
@@ -371,15 +281,17 @@ func newUnitCertCmd(a *app) *cobra.Command {
 				if err != nil {
 					return fmt.Errorf("no unit %q in %s", args[1], args[0])
 				}
-				if err := certs.Check(c.Cert, u.CNPJ, db.Now()); err != nil {
-					return fmt.Errorf("certificate refused: %w", err)
+				c, err := settings.InstallCertificate(cmd.Context(), db, u, keys, data, password)
+				var fe settings.FieldError
+				if errors.As(err, &fe) {
+					return fmt.Errorf("certificate refused: %w", fe.Err)
 				}
-				if err := invoicing.InstallCertificate(cmd.Context(), db, u.ID, keys, c); err != nil {
+				if err != nil {
 					return err
 				}
-				out := map[string]any{"domain": args[0], "unit_token": args[1], "cnpj": certs.CNPJ(c.Cert), "subject": c.Cert.Subject.CommonName,
-					"not_after": c.Cert.NotAfter.Format(time.DateOnly)}
-				return a.print(out, fmt.Sprintf("certificate of %s installed (valid until %s)", c.Cert.Subject.CommonName, c.Cert.NotAfter.Format(time.DateOnly)))
+				out := map[string]any{"domain": args[0], "unit_token": args[1], "cnpj": c.CNPJ, "subject": c.Subject,
+					"not_after": c.NotAfter.Format(time.DateOnly)}
+				return a.print(out, fmt.Sprintf("certificate of %s installed (valid until %s)", c.Subject, c.NotAfter.Format(time.DateOnly)))
 			})
 		},
 	}

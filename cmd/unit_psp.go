@@ -19,19 +19,29 @@ import (
 // password file's first line, or the environment variable env; never the
 // command line.
 func readPFX(file, passwordFile, env string) (certs.Certificate, error) {
-	data, err := readInput(file, 1<<20)
+	data, password, err := readPFXFile(file, passwordFile, env)
 	if err != nil {
 		return certs.Certificate{}, err
+	}
+	return certs.ReadPFX(data, password)
+}
+
+// readPFXFile reads a certificate file's bytes and its password (as
+// readPFX), without reading the certificate.
+func readPFXFile(file, passwordFile, env string) ([]byte, string, error) {
+	data, err := readInput(file, 1<<20)
+	if err != nil {
+		return nil, "", err
 	}
 	password := os.Getenv(env)
 	if passwordFile != "" {
 		b, err := readInput(passwordFile, 4096)
 		if err != nil {
-			return certs.Certificate{}, err
+			return nil, "", err
 		}
 		password = strings.TrimRight(string(b), "\r\n")
 	}
-	return certs.ReadPFX(data, password)
+	return data, password, nil
 }
 
 // newUnitPSPCmd is `fincom unit psp`: a unit's connection to its PSP

@@ -134,19 +134,35 @@ func (db *DB) UnitProfile(ctx context.Context, unitID int64) (UnitProfile, error
 // SetUnitProfile changes a unit's fiscal profile in one transaction:
 // change gets the stored profile and alters what it sets.
 func (db *DB) SetUnitProfile(ctx context.Context, unitToken string, change func(p *UnitProfile) error) (UnitProfile, error) {
+	_, p, err := db.SetUnitSettings(ctx, unitToken, func(_ *Unit, p *UnitProfile) error { return change(p) })
+	return p, err
+}
+
+// SetUnitSettings changes a unit's CNPJ, municipality and municipal
+// registration and its fiscal profile in one transaction: change gets
+// the stored unit and profile and alters what it sets (the unit's token
+// and name stay).
+func (db *DB) SetUnitSettings(ctx context.Context, unitToken string, change func(u *Unit, p *UnitProfile) error) (Unit, UnitProfile, error) {
+	var u Unit
 	var p UnitProfile
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		if err := scanProfile(tx.QueryRowContext(ctx, `SELECT `+profileColumns+` FROM units WHERE token = ?`, unitToken), &p); err != nil {
-			return notFound(err)
-		}
-		if err := change(&p); err != nil {
+		var err error
+		if u, err = unitByToken(ctx, tx, unitToken); errors.Is(err, ErrUnitNotFound) {
+			return ErrNotFound
+		} else if err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE units SET (`+profileColumns+`) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) WHERE token = ?`,
-			append(p.args(), unitToken)...)
+		if err := scanProfile(tx.QueryRowContext(ctx, `SELECT `+profileColumns+` FROM units WHERE id = ?`, u.ID), &p); err != nil {
+			return notFound(err)
+		}
+		if err := change(&u, &p); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE units SET (cnpj, city_ibge, im, `+profileColumns+`) = (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			WHERE id = ?`, append(append([]any{nullString(u.CNPJ), nullString(u.CityIBGE), nullString(u.IM)}, p.args()...), u.ID)...)
 		return err
 	})
-	return p, wrap("set unit profile", err)
+	return u, p, wrap("set unit settings", err)
 }
 
 // UnitCertificate is a unit's digital certificate: the certificate, its

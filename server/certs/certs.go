@@ -36,6 +36,7 @@ var (
 	ErrNoCNPJ      = errors.New("the certificate names no CNPJ (ICP-Brasil e-CNPJ certificates carry it)")
 	ErrNoKey       = errors.New("the certificate has no RSA private key")
 	ErrSealed      = errors.New("the sealed key does not open with this secrets key")
+	ErrPassword    = errors.New("the certificate's password is wrong")
 )
 
 // Keyring seals secrets (private keys, the NFC-e CSC) with the operator's
@@ -173,6 +174,9 @@ func (c Certificate) ChainDER() []byte {
 // RSA key (NF-e signatures are RSA).
 func ReadPFX(data []byte, password string) (Certificate, error) {
 	key, cert, cas, err := pkcs12.DecodeChain(data, password)
+	if errors.Is(err, pkcs12.ErrIncorrectPassword) {
+		return Certificate{}, ErrPassword
+	}
 	if err != nil {
 		return Certificate{}, fmt.Errorf("read the certificate file: %w", err)
 	}
