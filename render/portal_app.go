@@ -42,6 +42,10 @@ type PortalUnit struct {
 	// near (store.CertificateWarning) or past, DD/MM/AAAA; Expired when past.
 	CertificateEnds string
 	Expired         bool
+	// Certificate is the unit's installed A1 certificate, if any.
+	Certificate *PortalCertificate
+	// Owner: the user is an owner of the unit, who sees its Configurações.
+	Owner bool
 	// Environment is where the unit's invoices go (homologação or
 	// produção); Waiting are its notes sent whose answer was lost, each
 	// in a line, until SEFAZ's answer is found.
@@ -143,6 +147,11 @@ type PortalHome struct {
 	// MonthParam is the month shown (YYYY-MM), PrevMonth and NextMonth
 	// the ones before and after it.
 	MonthParam, PrevMonth, NextMonth string
+	// Owner: the user is an owner of the unit (its Configurações are
+	// linked); SetUp is what the unit still lacks to invoice and take
+	// PIX, in words.
+	Owner bool
+	SetUp []string
 	// ForecastIn, ForecastOut and ForecastClosing are what is open and
 	// due by the month's end (Expected, and the payables) and the closing
 	// balance they make.

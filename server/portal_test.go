@@ -490,7 +490,7 @@ func TestPortalSpeaksPortuguese(t *testing.T) {
 	pages := []string{"/portal/", "/portal/units", "/portal/profile", "/portal/users", "/portal/orders", "/portal/orders/" + id, "/portal/overdue",
 		"/portal/contacts", "/portal/contacts/" + fx.tokens["contact1"], "/portal/products", "/portal/products/" + fx.tokens["product1"],
 		"/portal/contracts", "/portal/new-order", "/portal/import", "/portal/transactions", "/portal/transactions/" + expense,
-		"/portal/statement", "/portal/dre", "/portal/inbox", "/portal/outbox", "/portal/webhooks", "/portal/audit", "/portal/no-such-page"}
+		"/portal/statement", "/portal/dre", "/portal/inbox", "/portal/outbox", "/portal/webhooks", "/portal/audit", "/portal/settings", "/portal/no-such-page"}
 	for _, page := range pages {
 		rec := b.do("GET", page+"?"+unit, nil)
 		if !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") || (rec.Code != 200 && page != "/portal/no-such-page") {

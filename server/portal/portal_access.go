@@ -16,6 +16,7 @@ import (
 const (
 	actOwn   = "own"
 	actUsers = "users"
+	actOwner = "owner" // an owner of the unit: its settings
 )
 
 // Form is a form the portal takes (a POST route) and what sending it
@@ -44,6 +45,9 @@ func (s *Portal) Forms() []Form {
 		{Path: "/portal/logout", Act: actOwn, handle: s.withSession(s.portalLogout)},
 		{Path: "/portal/users", Act: actUsers, handle: s.withSession(s.portalCreateUser)},
 		{Path: "/portal/users/role", Act: actUsers, handle: s.withSession(s.portalSetRole)},
+		{Path: "/portal/settings/profile", Act: actOwner, handle: s.withSession(s.portalSettingsProfile)},
+		{Path: "/portal/settings/certificate", Act: actOwner, handle: s.withSession(s.portalSettingsCertificate)},
+		{Path: "/portal/settings/pix", Act: actOwner, handle: s.withSession(s.portalSettingsPix)},
 		{Path: "/portal/orders/:token/charge", Act: "/generate_charge", handle: order("charge")},
 		{Path: "/portal/orders/:token/cancel_charge", Act: "/cancel_charge", handle: order("cancel_charge")},
 		{Path: "/portal/orders/:token/refund", Act: "/refund_charge", handle: order("refund")},
@@ -118,6 +122,8 @@ func (s *Portal) mayPost(p *portalRequest) bool {
 		return true
 	case f.Act == actUsers:
 		return p.grants.OwnerOfAll()
+	case f.Act == actOwner:
+		return p.unit.ID != 0 && p.role == store.RoleOwner
 	}
 	return s.MayAct(p.role, f.Act)
 }

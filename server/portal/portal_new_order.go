@@ -236,7 +236,7 @@ const installmentWords = "parcelas de 1 a 999."
 // orderMissing are the form's field and words for each field sales
 // finds missing in an order the form made.
 var orderMissing = map[string][2]string{
-	"charge.charge_pix_key":              {"method", "a unidade não tem chave PIX: informe-a no perfil fiscal (fincom unit set --pix-key) ou escolha outra forma."},
+	"charge.charge_pix_key":              {"method", "a unidade não tem chave PIX: um proprietário a informa em Configurações da unidade, Chave PIX; ou escolha outra forma."},
 	"pv.products":                        {"invoice", "NF-e e NFC-e são de produtos: um serviço tem NFS-e."},
 	"pv.id_token_stock_item":             {"invoice", "a NFS-e é de serviços: produtos têm NF-e ou NFC-e."},
 	"nf.service_id_token":                {"service_code", "informe o item da lista de serviços (LC 116), como 01.07."},

@@ -29,6 +29,9 @@ func (s *Portal) Routes(r *httprouter.Router) {
 	r.GET("/portal/", s.withSession(s.portalHome))
 	r.GET("/portal/units", s.withSession(s.portalUnits))
 	r.GET("/portal/profile", s.withSession(s.portalProfile))
+	r.GET("/portal/settings", s.withSession(func(p *portalRequest) {
+		s.settingsPage(p, http.StatusOK, nil, "", "", "", settingsDone[p.r.URL.Query().Get("feito")])
+	}))
 	r.GET("/portal/users", s.withSession(func(p *portalRequest) { s.usersPage(p, http.StatusOK, render.PortalUserForm{}, "", "") }))
 	r.GET("/portal/orders", s.withSession(s.portalOrders))
 	r.GET("/portal/orders/:token", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
@@ -170,6 +173,12 @@ func (s *Portal) portalHome(p *portalRequest) {
 	// entry, charge and uncharged order due by the month's end, each once.
 	h.ForecastIn, h.ForecastOut = h.Expected, render.BRL(payable.StringFixed(2))
 	h.ForecastClosing = render.BRL(cf.Totals.ClosingBalance.Add(expected).Sub(payable).StringFixed(2))
+	if h.Owner = p.role == store.RoleOwner; h.Owner {
+		if h.SetUp, err = s.setUpMissing(p); err != nil {
+			s.portalFailed(p, err)
+			return
+		}
+	}
 	h.MonthParam = first.Format("2006-01")
 	h.PrevMonth, h.NextMonth = first.AddDate(0, -1, 0).Format("2006-01"), first.AddDate(0, 1, 0).Format("2006-01")
 	var days []render.ChartDay
@@ -368,7 +377,11 @@ func (s *Portal) portalUnits(p *portalRequest) {
 		return
 	}
 	for _, u := range p.units {
-		pu := render.PortalUnit{Token: u.Token, Name: u.Name, CNPJ: brdoc.FormatRegister(brdoc.Digits(u.CNPJ)), City: u.CityIBGE, IM: u.IM, Environment: "Homologação"}
+		pu := render.PortalUnit{Token: u.Token, Name: u.Name, CNPJ: brdoc.FormatRegister(brdoc.Digits(u.CNPJ)), City: u.CityIBGE, IM: u.IM, Environment: "Homologação",
+			Owner: p.grants.On(u.ID) == store.RoleOwner}
+		if m, ok := brdoc.LookupIBGE(u.CityIBGE); ok {
+			pu.City = m.Name + "/" + m.State
+		}
 		if prof, err := p.db.UnitProfile(p.ctx, u.ID); err == nil {
 			pu.Profile, pu.Accountant = profileSummary(prof), prof.AccountantEmail
 			if prof.FiscalEnvironment == store.Producao {
@@ -397,9 +410,10 @@ func (s *Portal) portalUnits(p *portalRequest) {
 					h.OrderCode, render.InvoiceKindName(h.Kind), h.Number, h.Attempts, h.LastError))
 			}
 		}
-		if c, err := p.db.Certificate(p.ctx, u.ID); err == nil && !c.Test {
-			if now := p.db.Now(); c.NotAfter.Sub(now) <= store.CertificateWarning {
-				pu.CertificateEnds, pu.Expired = render.DateBR(c.NotAfter.Format(time.DateOnly)), !c.NotAfter.After(now)
+		if c, err := p.db.Certificate(p.ctx, u.ID); err == nil {
+			pu.Certificate = certificateOf(c, p.db.Now())
+			if cert := pu.Certificate; !cert.Test && cert.Ending {
+				pu.CertificateEnds, pu.Expired = cert.Until, cert.Expired
 			}
 		}
 		units = append(units, pu)

@@ -1,0 +1,266 @@
+package portal
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"fincom/render"
+	"fincom/server/brdoc"
+	"fincom/server/invoicing"
+	"fincom/server/settings"
+	"fincom/store"
+)
+
+// A unit's Configurações (/portal/settings?unit=): its company and fiscal
+// profile, its A1 certificate and its PIX key, each a form of its own,
+// saved through server/settings as `fincom unit set` and `fincom unit
+// cert` save them. Only an owner of the unit sees and sends them (actOwner,
+// checked on every POST); the audit log records each change under the
+// user.
+
+// settingsWords say in Portuguese why a setting was refused, beside its
+// field.
+var settingsWords = refusals{
+	{settings.ErrLength, "", "use de 2 a 60 caracteres (número e complemento: de 1 a 60)."},
+	{settings.ErrZip, "", "CEP inválido: use os 8 dígitos."},
+	{settings.ErrZipUnknown, "", "CEP inexistente: nenhum estado usa essa faixa."},
+	{settings.ErrZipState, "", "o CEP é de outro estado que o da cidade."},
+	{settings.ErrCity, "", "cidade não encontrada na UF: escreva o nome como o IBGE (a lista aparece ao digitar o CEP)."},
+	{settings.ErrPhone, "", "telefone com DDD: de 6 a 14 dígitos."},
+	{settings.ErrIE, "", "inscrição estadual inválida: de 2 a 14 dígitos, ou ISENTO."},
+	{settings.ErrEnvironment, "", "escolha homologação ou produção."},
+	{settings.ErrContingency, "", "escolha desligada, SVC ou EPEC."},
+	{settings.ErrNFSeIssuer, "", "escolha o sistema nacional ou o do município."},
+	{settings.ErrCRT, "", "escolha o regime tributário da lista."},
+	{settings.ErrCNAE, "", "o CNAE tem 7 dígitos."},
+	{settings.ErrRate, "", "alíquota em porcentagem, de 0 a 100, até 4 casas decimais (como 18 ou 0,65)."},
+	{settings.ErrCSCID, "", "o identificador do CSC tem até 6 dígitos (como 000001)."},
+	{settings.ErrCSC, "", "o CSC que a SEFAZ fornece tem de 16 a 36 caracteres."},
+	{settings.ErrEmail, "", "e-mail inválido."},
+	{settings.ErrPixKey, "", "não é uma chave PIX: um CPF ou CNPJ com dígitos válidos, um celular com +55 e DDD, um e-mail ou uma chave aleatória."},
+	{settings.ErrIM, "", "a inscrição municipal tem de 1 a 15 letras e dígitos, sem pontos."},
+	{settings.ErrCNPJ, "", "CNPJ inválido: confira os dígitos verificadores."},
+	{settings.ErrCNPJSet, "", "a unidade já tem CNPJ: ele não muda."},
+	{settings.ErrCertFile, "", "o arquivo não é um certificado A1 (.pfx ou .p12) com a sua chave privada."},
+	{settings.ErrCertPassword, "", "senha do certificado incorreta."},
+	{settings.ErrCertExpired, "", "o certificado está vencido."},
+	{settings.ErrCertNotYet, "", "o certificado ainda não está válido."},
+	{settings.ErrCertNoCNPJ, "", "o certificado não traz CNPJ (o e-CNPJ da ICP-Brasil traz)."},
+	{settings.ErrCertOther, "", "o certificado é de outra empresa."},
+	{settings.ErrCertNoUnit, "", "a unidade ainda não tem CNPJ: informe-o em Empresa e fiscal antes de instalar o certificado."},
+	{invoicing.ErrNoSecretsKey, "", "o servidor foi iniciado sem a chave que guarda os segredos lacrados (--secrets-key-file): peça ao operador."},
+}
+
+// settingsRefusal is the field and the Portuguese words of a refusal of
+// the settings.
+func settingsRefusal(err error) (string, string) {
+	var fe settings.FieldError
+	if !errors.As(err, &fe) {
+		return "", ""
+	}
+	var other settings.OtherFirm
+	if errors.As(err, &other) {
+		return fe.Field, "o certificado é da empresa de CNPJ " + brdoc.FormatRegister(other.Named) + ", e a unidade é do CNPJ " +
+			brdoc.FormatRegister(other.Unit) + ": a raiz (os 8 primeiros dígitos) precisa ser a mesma."
+	}
+	_, words := settingsWords.find(err)
+	return fe.Field, words
+}
+
+// regimes are the tax regimes (CRT) as the owner chooses one.
+var regimes = []render.PortalOption{{Value: "1", Label: "Simples Nacional"}, {Value: "2", Label: "Simples Nacional, excesso de sublimite de receita bruta"},
+	{Value: "3", Label: "Regime normal (lucro presumido ou real)"}, {Value: "4", Label: "MEI (microempreendedor individual)"}}
+
+// settingsPage shows the unit's Configurações; typed, when not nil, puts
+// back what a refused form held.
+func (s *Portal) settingsPage(p *portalRequest, status int, typed func(f *render.PortalSettingsForm), section, field, fieldErr, notice string) {
+	if p.unit.ID == 0 {
+		p.page(s, http.StatusOK, "units", "Unidades", "units", []render.PortalUnit{}, "", "")
+		return
+	}
+	if p.role != store.RoleOwner {
+		p.page(s, http.StatusForbidden, "units", "Sem permissão", "units", []render.PortalUnit{}, "",
+			"Só um proprietário da unidade vê e altera as suas configurações. O perfil fiscal da unidade está em Unidades.")
+		return
+	}
+	prof, err := p.db.UnitProfile(p.ctx, p.unit.ID)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	body := render.PortalSettings{Section: section, FormState: render.FormState{Field: field, FieldError: fieldErr}, Regimes: regimes,
+		CNPJSet: p.unit.CNPJ != "", CSCSaved: len(prof.CSCSealed) > 0, PixKey: formatPixKey(prof.PixKey)}
+	body.Form = settingsFormOf(p.unit, prof)
+	if typed != nil {
+		typed(&body.Form)
+	}
+	if c, err := p.db.Certificate(p.ctx, p.unit.ID); err == nil {
+		body.Certificate = certificateOf(c, p.db.Now())
+	} else if !errors.Is(err, store.ErrNotFound) {
+		s.portalFailed(p, err)
+		return
+	}
+	errText := ""
+	if fieldErr != "" {
+		errText = "Nada foi salvo: " + fieldErr
+	}
+	p.page(s, status, "settings", "Configurações", "units", body, notice, errText)
+}
+
+// certificateOf is an installed certificate as the owner reads it.
+func certificateOf(c store.UnitCertificate, now time.Time) *render.PortalCertificate {
+	// An e-CNPJ's common name is "NAME:CNPJ": the CNPJ is shown apart.
+	holder := strings.TrimSuffix(c.Subject, ":"+c.CNPJ)
+	return &render.PortalCertificate{Holder: holder, CNPJ: brdoc.FormatRegister(c.CNPJ), Until: render.DateBR(c.NotAfter.Format(time.DateOnly)),
+		Ending: c.NotAfter.Sub(now) <= store.CertificateWarning, Expired: !c.NotAfter.After(now), Test: c.Test}
+}
+
+// settingsFormOf is the stored unit and profile as the form shows them.
+func settingsFormOf(u store.Unit, p store.UnitProfile) render.PortalSettingsForm {
+	f := render.PortalSettingsForm{CNPJ: brdoc.FormatRegister(u.CNPJ), Zip: formatCEP(p.Zip), Street: p.Street, Number: p.Number, Complement: p.Complement,
+		District: p.District, IE: p.IE, CNAE: p.CNAE, Phone: brdoc.FormatPhone(p.Phone), ICMSRate: commaDecimal(p.ICMSRate),
+		PISRate: commaDecimal(p.PISRate), COFINSRate: commaDecimal(p.COFINSRate), CSCID: p.CSCID, IM: u.IM, PixKey: formatPixKey(p.PixKey)}
+	if p.CRT != 0 {
+		f.CRT = strconv.Itoa(p.CRT)
+	}
+	if m, ok := brdoc.LookupIBGE(u.CityIBGE); ok {
+		f.City, f.State = m.Name, m.State
+	}
+	return f
+}
+
+// commaDecimal writes a rate as people type it here (18, 0,65).
+func commaDecimal(v string) string { return strings.ReplaceAll(v, ".", ",") }
+
+// formatPixKey is a stored PIX key as people read it: a CPF or CNPJ
+// masked, a phone with its area code apart.
+func formatPixKey(key string) string {
+	switch _, kind, err := brdoc.NormalizePixKey(key); {
+	case err != nil:
+		return key
+	case kind == brdoc.PixCPF || kind == brdoc.PixCNPJ:
+		return brdoc.FormatRegister(key)
+	case kind == brdoc.PixPhone:
+		return "+55 " + brdoc.FormatPhone(strings.TrimPrefix(key, "+55"))
+	}
+	return key
+}
+
+// settingsDone are the notices after a section is saved (?feito=).
+var settingsDone = map[string]string{"perfil": "Empresa e fiscal salvos.", "certificado": "Certificado digital instalado.",
+	"pix": "Chave PIX salva.", "pix-removida": "Chave PIX removida."}
+
+// settingsSaved answers a section saved: the page again, by GET.
+func settingsSaved(p *portalRequest, done string) {
+	http.Redirect(p.w, p.r, "/portal/settings?unit="+url.QueryEscape(p.unit.Token)+"&feito="+done, http.StatusSeeOther)
+}
+
+// portalSettingsProfile: POST /portal/settings/profile saves the
+// company and fiscal profile as `fincom unit set` does.
+func (s *Portal) portalSettingsProfile(p *portalRequest) {
+	v := func(k string) string { return strings.TrimSpace(p.r.PostFormValue(k)) }
+	form := render.PortalSettingsForm{CNPJ: v("cnpj"), Zip: v("zip"), Street: v("street"), Number: v("number"), Complement: v("complement"),
+		District: v("district"), City: v("city"), State: strings.ToUpper(v("state")), IE: v("ie"), CRT: v("crt"), CNAE: v("cnae"), Phone: v("phone"),
+		ICMSRate: v("icms-rate"), PISRate: v("pis-rate"), COFINSRate: v("cofins-rate"), CSCID: v("csc-id"), IM: v("im")}
+	ch := settings.Profile{Zip: &form.Zip, Street: &form.Street, Number: &form.Number, Complement: &form.Complement, District: &form.District,
+		City: &form.City, State: &form.State, IE: &form.IE, CNAE: &form.CNAE, Phone: &form.Phone, ICMSRate: &form.ICMSRate, PISRate: &form.PISRate,
+		COFINSRate: &form.COFINSRate, CSCID: &form.CSCID, IM: &form.IM}
+	if p.unit.CNPJ == "" {
+		ch.CNPJ = &form.CNPJ
+	}
+	if form.CRT != "" {
+		crt, err := strconv.Atoi(form.CRT)
+		if err != nil {
+			crt = -1
+		}
+		ch.CRT = &crt
+	}
+	// The CSC is never shown again: left blank, the stored one stays.
+	csc := v("csc")
+	switch {
+	case csc != "":
+		ch.CSC = &csc
+	case p.r.PostFormValue("csc-remove") == "1":
+		ch.CSC = &csc
+	}
+	_, _, err := settings.Set(p.ctx, p.db, p.unit.Token, ch, s.Invoices.Keyring)
+	if s.formRefused(p, err, settingsRefusal, func(field, words string) {
+		s.settingsPage(p, http.StatusBadRequest, func(f *render.PortalSettingsForm) { form.PixKey, *f = f.PixKey, form }, "profile", field, words, "")
+	}) {
+		return
+	}
+	settingsSaved(p, "perfil")
+}
+
+// maxPFX bounds a certificate file: an A1 is a few KiB.
+const maxPFX = 64 << 10
+
+// portalSettingsCertificate: POST /portal/settings/certificate installs
+// the unit's A1 certificate as `fincom unit cert` does; the password is
+// used once and not kept.
+func (s *Portal) portalSettingsCertificate(p *portalRequest) {
+	again := func(field, words string) {
+		s.settingsPage(p, http.StatusBadRequest, nil, "certificate", field, words, "")
+	}
+	f, _, err := p.r.FormFile("pfx")
+	if err != nil {
+		again("pfx", "escolha o arquivo do certificado (.pfx ou .p12).")
+		return
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxPFX+1))
+	if err != nil || len(data) > maxPFX {
+		again("pfx", "o arquivo não é um certificado A1 (.pfx ou .p12) com a sua chave privada.")
+		return
+	}
+	_, err = settings.InstallCertificate(p.ctx, p.db, p.unit, s.Invoices.Keyring, data, p.r.PostFormValue("password"))
+	if s.formRefused(p, err, settingsRefusal, again) {
+		return
+	}
+	settingsSaved(p, "certificado")
+}
+
+// portalSettingsPix: POST /portal/settings/pix sets (or, blank, removes)
+// the unit's own PIX key, as `fincom unit set --pix-key` does.
+func (s *Portal) portalSettingsPix(p *portalRequest) {
+	key := strings.TrimSpace(p.r.PostFormValue("pix-key"))
+	_, _, err := settings.Set(p.ctx, p.db, p.unit.Token, settings.Profile{PixKey: &key}, s.Invoices.Keyring)
+	if s.formRefused(p, err, settingsRefusal, func(field, words string) {
+		s.settingsPage(p, http.StatusBadRequest, func(f *render.PortalSettingsForm) { f.PixKey = key }, "pix", field, words, "")
+	}) {
+		return
+	}
+	if key == "" {
+		settingsSaved(p, "pix-removida")
+		return
+	}
+	settingsSaved(p, "pix")
+}
+
+// setUpMissing is what the unit still lacks to issue its first invoice
+// and take its first PIX, as its owner reads it: the fiscal profile's
+// essentials, the certificate, the PIX key.
+func (s *Portal) setUpMissing(p *portalRequest) ([]string, error) {
+	prof, err := p.db.UnitProfile(p.ctx, p.unit.ID)
+	if err != nil {
+		return nil, err
+	}
+	var missing []string
+	if p.unit.CNPJ == "" || p.unit.CityIBGE == "" || prof.Street == "" || prof.Zip == "" || prof.IE == "" || prof.CRT == 0 {
+		missing = append(missing, "empresa e fiscal (CNPJ, endereço, inscrição estadual e regime)")
+	}
+	if _, err := p.db.Certificate(p.ctx, p.unit.ID); errors.Is(err, store.ErrNotFound) {
+		missing = append(missing, "certificado digital A1")
+	} else if err != nil {
+		return nil, err
+	}
+	if prof.PixKey == "" {
+		missing = append(missing, "chave PIX")
+	}
+	return missing, nil
+}

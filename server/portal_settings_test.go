@@ -1,0 +1,259 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"crypto/x509"
+	"errors"
+	"log/slog"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"software.sslmate.com/src/go-pkcs12"
+
+	"fincom/server/certs"
+	"fincom/store"
+)
+
+// uploadPFX sends the certificate section's form: the file (as pfx) and
+// its password.
+func (b *browser) uploadPFX(path, csrf string, pfx []byte, password string) *httptest.ResponseRecorder {
+	b.t.Helper()
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	mw.WriteField("csrf", csrf)
+	mw.WriteField("password", password)
+	fw, _ := mw.CreateFormFile("pfx", "certificado.pfx")
+	fw.Write(pfx)
+	mw.Close()
+	req := httptest.NewRequest(http.MethodPost, path, &buf)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.RemoteAddr = "127.0.0.1:1234"
+	for _, c := range b.cookies {
+		req.AddCookie(c)
+	}
+	rec := httptest.NewRecorder()
+	b.h.ServeHTTP(rec, req)
+	return rec
+}
+
+// TestPortalSetsUpAUnit: in the portal alone, an owner of a bare unit
+// fills its company and fiscal profile, installs its A1 certificate and
+// sees its validity, and sets its PIX key, after which a new order with
+// PIX is accepted; a wrong CEP, a certificate of another firm, an expired
+// one and a wrong password are each refused in Portuguese beside their
+// field, nothing saved; a seller's GET and POSTs are refused with nothing
+// changed; no secret (the certificate's key and password, the CSC) is in
+// a page, the log or the domain's file.
+func TestPortalSetsUpAUnit(t *testing.T) {
+	t.Parallel()
+	now := fixedNow
+	var logs bytes.Buffer
+	s, ds := newTestServerAt(t, &now, Config{Version: "test", PublicURL: "https://fincom.test", Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	ctx := context.Background()
+	db, release := acquire(t, ds)
+	bare, err := db.CreateUnit(ctx, store.UnitInput{Name: "Loja Nova"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	customer, err := db.InsertContact(ctx, bare.ID, store.ContactFields{Type: "natural_person", Register: "52998224725", FullName: "Maria da Silva"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	item, err := db.InsertProduct(ctx, bare.ID, store.ProductFields{Description: "Consultoria", Type: "service", UsageType: "09",
+		MonetaryValue: store.NewMoney(decimal.RequireFromString("200")), Unit: "H"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	release()
+	owner := signedIn(t, s, ds)
+	seller := signedInAs(t, s, ds, "Sílvia Vendas", "silvia@acme.com.br", store.RoleSales, bare.Token)
+	path := "/portal/settings?unit=" + bare.Token
+	page := owner.do("GET", path, nil).Body.String()
+	for _, want := range []string{"Configurações · Loja Nova", "Empresa e fiscal", "Certificado digital A1", "Chave PIX", "Nenhum certificado instalado"} {
+		if !strings.Contains(page, want) {
+			t.Fatalf("the settings page lacks %q:\n%s", want, page)
+		}
+	}
+	if home := owner.do("GET", "/portal/?unit="+bare.Token, nil).Body.String(); !strings.Contains(home, "a unidade ainda precisa de: empresa e fiscal") ||
+		!strings.Contains(home, `href="/portal/settings?unit=`+bare.Token+`"`) {
+		t.Error("the unit's first page does not lead to its settings")
+	}
+	session := csrf(t, page)
+	state := func() (store.Unit, store.UnitProfile) {
+		t.Helper()
+		db, release := acquire(t, ds)
+		defer release()
+		u, err := db.UnitByToken(ctx, bare.Token)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := db.UnitProfile(ctx, bare.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u, p
+	}
+
+	// Empresa e fiscal: a CEP of another state is refused beside it.
+	profile := url.Values{"csrf": {session}, "cnpj": {"11.222.333/0001-81"}, "zip": {"20040-002"}, "street": {"Av. Paulista"}, "number": {"1500"},
+		"district": {"Bela Vista"}, "city": {"São Paulo"}, "state": {"SP"}, "phone": {"(11) 3333-4444"}, "ie": {"isento"}, "crt": {"1"},
+		"cnae": {"6201-5/01"}, "csc-id": {"000001"}, "csc": {"CSC0123456789ABCDEFSECRET"}, "im": {"12345"}}
+	rec := owner.do("POST", "/portal/settings/profile?unit="+bare.Token, profile)
+	if rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-zip">o CEP é de outro estado que o da cidade.`) ||
+		!strings.Contains(rec.Body.String(), `value="Av. Paulista"`) {
+		t.Fatalf("a CEP of Rio for São Paulo = %d\n%s", rec.Code, rec.Body)
+	}
+	if u, p := state(); u.CNPJ != "" || p.Street != "" {
+		t.Fatalf("a refused profile was saved: %+v %+v", u, p)
+	}
+	profile.Set("zip", "01310-100")
+	if rec := owner.do("POST", "/portal/settings/profile?unit="+bare.Token, profile); rec.Code != http.StatusSeeOther {
+		t.Fatalf("the profile = %d\n%s", rec.Code, rec.Body)
+	}
+	u, p := state()
+	if u.CNPJ != "11222333000181" || u.CityIBGE != "3550308" || u.IM != "12345" || p.Zip != "01310100" || p.IE != "ISENTO" || p.CRT != 1 ||
+		p.CNAE != "6201501" || p.Phone != "1133334444" || p.CSCID != "000001" || len(p.CSCSealed) == 0 {
+		t.Fatalf("the profile saved: %+v %+v", u, p)
+	}
+	page = owner.do("GET", path+"&feito=perfil", nil).Body.String()
+	if !strings.Contains(page, "Empresa e fiscal salvos.") || !strings.Contains(page, "CNPJ: <strong>11.222.333/0001-81</strong>") ||
+		!strings.Contains(page, "CSC: <strong>salvo</strong>") || !strings.Contains(page, `value="São Paulo"`) {
+		t.Fatalf("the saved profile's page:\n%s", page)
+	}
+
+	// Certificado digital A1.
+	pfx := func(name, cnpj string, from time.Time, password string) []byte {
+		t.Helper()
+		c, err := certs.TestCertificate(name, cnpj, from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := pkcs12.Modern.Encode(c.Key, c.Cert, nil, password)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	good := pfx("LOJA NOVA LTDA", "11222333000181", now, "s3nha-do-pfx")
+	certPath := "/portal/settings/certificate?unit=" + bare.Token
+	for _, c := range []struct {
+		name, password, want string
+		file                 []byte
+	}{
+		{"wrong password", "errada", "senha do certificado incorreta.", good},
+		{"another firm", "s3nha-do-pfx", "o certificado é da empresa de CNPJ 11.444.777/0001-61, e a unidade é do CNPJ 11.222.333/0001-81", pfx("OUTRA LTDA", "11444777000161", now, "s3nha-do-pfx")},
+		{"expired", "s3nha-do-pfx", "o certificado está vencido.", pfx("LOJA NOVA LTDA", "11222333000181", now.AddDate(-6, 0, 0), "s3nha-do-pfx")},
+		{"not a certificate", "s3nha-do-pfx", "o arquivo não é um certificado A1", []byte("%PDF-1.4 boleto")},
+	} {
+		rec := owner.uploadPFX(certPath, session, c.file, c.password)
+		if rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-pfx">`+c.want) {
+			t.Errorf("%s = %d\n%s", c.name, rec.Code, rec.Body)
+		}
+	}
+	db, release = acquire(t, ds)
+	if _, err := db.Certificate(ctx, bare.ID); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a refused certificate was installed: %v", err)
+	}
+	release()
+	if rec := owner.uploadPFX(certPath, session, good, "s3nha-do-pfx"); rec.Code != http.StatusSeeOther {
+		t.Fatalf("the certificate = %d\n%s", rec.Code, rec.Body)
+	}
+	page = owner.do("GET", path+"&feito=certificado", nil).Body.String()
+	if !strings.Contains(page, "Certificado digital instalado.") || !strings.Contains(page, "Instalado: <strong>LOJA NOVA LTDA") ||
+		!strings.Contains(page, "CNPJ 11.222.333/0001-81 · válido até ") {
+		t.Fatalf("the installed certificate's page:\n%s", page)
+	}
+	if units := owner.do("GET", "/portal/units", nil).Body.String(); !strings.Contains(units, "Certificado digital A1: LOJA NOVA LTDA") {
+		t.Error("the units page does not show the certificate")
+	}
+
+	// Chave PIX: a new order with PIX is refused until the unit has one.
+	newOrder := func() *httptest.ResponseRecorder {
+		page := owner.do("GET", "/portal/new-order?unit="+bare.Token, nil).Body.String()
+		return owner.do("POST", "/portal/new-order?unit="+bare.Token, url.Values{"csrf": {csrf(t, page)}, "contact": {customer}, "item": {item},
+			"quantity": {"2"}, "date": {"2026-12-10"}, "method": {payPix}, "installments": {"1"}, "charge": {"1"}})
+	}
+	if rec := newOrder(); rec.Code != 400 || !strings.Contains(rec.Body.String(), "um proprietário a informa em Configurações da unidade, Chave PIX") {
+		t.Fatalf("a PIX order without the unit's key = %d\n%s", rec.Code, rec.Body)
+	}
+	pixPath := "/portal/settings/pix?unit=" + bare.Token
+	if rec := owner.do("POST", pixPath, url.Values{"csrf": {session}, "pix-key": {"529.982.247-26"}}); rec.Code != 400 ||
+		!strings.Contains(rec.Body.String(), `id="erro-pix-key">não é uma chave PIX`) || !strings.Contains(rec.Body.String(), `value="529.982.247-26"`) {
+		t.Fatalf("a CPF with wrong digits as the key = %d\n%s", rec.Code, rec.Body)
+	}
+	if rec := owner.do("POST", pixPath, url.Values{"csrf": {session}, "pix-key": {"11.222.333/0001-81"}}); rec.Code != http.StatusSeeOther {
+		t.Fatalf("the PIX key = %d\n%s", rec.Code, rec.Body)
+	}
+	if _, p := state(); p.PixKey != "11222333000181" {
+		t.Fatalf("the PIX key saved: %q", p.PixKey)
+	}
+	if page := owner.do("GET", path, nil).Body.String(); !strings.Contains(page, "Chave da unidade: <strong>11.222.333/0001-81</strong>") {
+		t.Fatalf("the key is not shown formatted:\n%s", page)
+	}
+	if rec := newOrder(); rec.Code != http.StatusSeeOther {
+		t.Fatalf("a PIX order with the unit's key = %d\n%s", rec.Code, rec.Body)
+	}
+
+	// A seller neither reads nor sends any section; nothing changes.
+	unitBefore, profileBefore := state()
+	if rec := seller.do("GET", path, nil); rec.Code != http.StatusForbidden || strings.Contains(rec.Body.String(), "CSC") {
+		t.Errorf("the seller's settings page = %d", rec.Code)
+	}
+	sellerCSRF := csrf(t, seller.do("GET", "/portal/profile", nil).Body.String())
+	profile.Set("csrf", sellerCSRF)
+	profile.Set("street", "Rua do Vendedor")
+	for _, rec := range []*httptest.ResponseRecorder{
+		seller.do("POST", "/portal/settings/profile?unit="+bare.Token, profile),
+		seller.do("POST", pixPath, url.Values{"csrf": {sellerCSRF}, "pix-key": {"vendedor@acme.com.br"}}),
+		seller.uploadPFX(certPath, sellerCSRF, pfx("LOJA NOVA LTDA", "11222333000181", now.AddDate(0, 0, -1), "x"), "x"),
+	} {
+		if rec.Code != http.StatusForbidden || !strings.Contains(rec.Body.String(), "não permite esta alteração") {
+			t.Errorf("a seller's POST = %d", rec.Code)
+		}
+	}
+	if u, p := state(); u != unitBefore || p.Street != profileBefore.Street || p.PixKey != profileBefore.PixKey {
+		t.Error("a seller's POST changed the unit")
+	}
+	if units := seller.do("GET", "/portal/units", nil).Body.String(); strings.Contains(units, "/portal/settings?") {
+		t.Error("the seller is offered the settings")
+	}
+
+	// Each change is audited under the owner.
+	db, release = acquire(t, ds)
+	entries, _, err := db.AuditLog(ctx, bare.ID, "settings", store.Page{Number: 1, Size: 50})
+	release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 3 || entries[0].Actor != "user:Bia <bia@example.com>" {
+		t.Errorf("audit of the settings: %+v", entries)
+	}
+
+	// No secret in clear: not in a page, the log, the domain's file.
+	c, _ := certs.ReadPFX(good, "s3nha-do-pfx")
+	key, _ := x509.MarshalPKCS8PrivateKey(c.Key)
+	key = key[len(key)-200:]
+	var files []byte
+	for _, name := range []string{"acme.db", "acme.db-wal"} {
+		b, _ := os.ReadFile(filepath.Join(ds.Dir(), name))
+		files = append(files, b...)
+	}
+	page = owner.do("GET", path, nil).Body.String()
+	for _, secret := range []string{"s3nha-do-pfx", "CSC0123456789ABCDEFSECRET"} {
+		if strings.Contains(page, secret) || strings.Contains(logs.String(), secret) || bytes.Contains(files, []byte(secret)) {
+			t.Errorf("%q is in clear", secret)
+		}
+	}
+	if bytes.Contains(files, key) {
+		t.Error("the certificate's private key is in clear in the domain's file")
+	}
+}
