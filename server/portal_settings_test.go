@@ -235,7 +235,17 @@ func TestPortalSetsUpAUnit(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(entries) != 3 || entries[0].Actor != "user:Bia <bia@example.com>" {
-		t.Errorf("audit of the settings: %+v", entries)
+		t.Fatalf("audit of the settings: %+v", entries)
+	}
+	// What changed, before and after; a secret only that it changed.
+	for i, want := range []string{"pix-key: — → 11222333000181", "certificate: LOJA NOVA LTDA:11222333000181 · valid until ",
+		"cnpj: — → 11222333000181; city-ibge: — → 3550308; im: — → 12345; street: — → Av. Paulista;"} {
+		if !strings.Contains(entries[i].Record.String, want) {
+			t.Errorf("audit entry %d is %q, want %q in it", i, entries[i].Record.String, want)
+		}
+	}
+	if !strings.Contains(entries[2].Record.String, "csc: changed") || strings.Contains(entries[2].Record.String, "SECRET") {
+		t.Errorf("the CSC's audit: %q", entries[2].Record.String)
 	}
 
 	// No secret in clear: not in a page, the log, the domain's file.

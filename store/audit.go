@@ -52,6 +52,10 @@ func setAuditRecord(ctx context.Context, record string) {
 	}
 }
 
+// SetAuditRecord names what a change was (what changed, before and
+// after, never a secret) when only its business code knows it.
+func SetAuditRecord(ctx context.Context, record string) { setAuditRecord(ctx, record) }
+
 // PortalActor names a portal user in the audit log.
 func PortalActor(u User) string { return "user:" + u.Name + " <" + u.Email + ">" }
 

@@ -5,9 +5,12 @@
 package settings
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -87,8 +90,41 @@ func (c Profile) Empty() bool { return c == Profile{} }
 // keys sealing the CSC; it answers the unit and its profile as saved.
 func Set(ctx context.Context, db *store.DB, unitToken string, c Profile, keys *certs.Keyring) (store.Unit, store.UnitProfile, error) {
 	return db.SetUnitSettings(ctx, unitToken, func(u *store.Unit, p *store.UnitProfile) error {
-		return c.Apply(u, p, keys, db.Now())
+		wasUnit, was := *u, *p
+		if err := c.Apply(u, p, keys, db.Now()); err != nil {
+			return err
+		}
+		store.SetAuditRecord(ctx, Changes(wasUnit, was, *u, *p))
+		return nil
 	})
+}
+
+// Changes says what changed of a unit's settings, each field before and
+// after ("street: Rua A → Rua B"); a secret (the CSC) only that it
+// changed.
+func Changes(wasUnit store.Unit, was store.UnitProfile, u store.Unit, p store.UnitProfile) string {
+	var out []string
+	for _, f := range []struct{ name, before, after string }{
+		{"cnpj", wasUnit.CNPJ, u.CNPJ}, {"city-ibge", wasUnit.CityIBGE, u.CityIBGE}, {"im", wasUnit.IM, u.IM},
+		{"street", was.Street, p.Street}, {"number", was.Number, p.Number}, {"complement", was.Complement, p.Complement},
+		{"district", was.District, p.District}, {"zip", was.Zip, p.Zip}, {"phone", was.Phone, p.Phone}, {"ie", was.IE, p.IE},
+		{"crt", strconv.Itoa(was.CRT), strconv.Itoa(p.CRT)}, {"cnae", was.CNAE, p.CNAE}, {"icms-rate", was.ICMSRate, p.ICMSRate},
+		{"pis-rate", was.PISRate, p.PISRate}, {"cofins-rate", was.COFINSRate, p.COFINSRate}, {"csc-id", was.CSCID, p.CSCID},
+		{"pix-key", was.PixKey, p.PixKey}, {"accountant-email", was.AccountantEmail, p.AccountantEmail},
+		{"fiscal-environment", was.FiscalEnvironment, p.FiscalEnvironment}, {"fiscal-contingency", was.FiscalContingency, p.FiscalContingency},
+		{"nfse-issuer", was.NFSeIssuer, p.NFSeIssuer},
+	} {
+		if f.before != f.after {
+			out = append(out, f.name+": "+cmp.Or(f.before, "—")+" → "+cmp.Or(f.after, "—"))
+		}
+	}
+	if !bytes.Equal(was.CSCSealed, p.CSCSealed) {
+		out = append(out, "csc: changed")
+	}
+	if len(out) == 0 {
+		return "unit settings: nothing changed"
+	}
+	return strings.Join(out, "; ")
 }
 
 // Apply checks the change and writes it onto u and p (a unit being
@@ -308,6 +344,7 @@ func InstallCertificate(ctx context.Context, db *store.DB, unit store.Unit, keys
 	if keys == nil {
 		return store.UnitCertificate{}, refuse("pfx", invoicing.ErrNoSecretsKey)
 	}
+	store.SetAuditRecord(ctx, "certificate: "+c.Cert.Subject.CommonName+" · valid until "+c.Cert.NotAfter.Format(time.DateOnly))
 	if err := invoicing.InstallCertificate(ctx, db, unit.ID, keys, c); err != nil {
 		return store.UnitCertificate{}, err
 	}
