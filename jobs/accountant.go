@@ -2,7 +2,6 @@ package jobs
 
 import (
 	"context"
-	"fmt"
 
 	"fincom/server/accounting"
 	"fincom/server/invoicing"
@@ -13,14 +12,9 @@ import (
 // accountant_email) the package of the month before, on AccountantDay:
 // the statements of the month's last days have come in by then.
 const (
-	AccountantJob = "accountant_package"
+	AccountantJob = accounting.PackageMail
 	AccountantDay = 5
 )
-
-// maxPackageMail bounds the package an e-mail carries; a larger one is
-// said to be downloaded from the portal instead (mail servers refuse
-// messages of 25 MB and more).
-const maxPackageMail = 18 << 20
 
 // mailAccountantPackages queues, for every unit of db with an accountant's
 // address, the package of the month before day's, once (its dedupe key).
@@ -44,18 +38,7 @@ func (r *Runner) mailAccountantPackages(ctx context.Context, db *store.DB, day s
 		if p.AccountantEmail == "" {
 			continue
 		}
-		zip, m, err := accounting.Package(ctx, db, inv, u, first)
-		if err != nil {
-			return res, fmt.Errorf("unit %s: %w", u.Name, err)
-		}
-		n := store.Notice{Kind: AccountantJob, To: p.AccountantEmail, Subject: "Pacote do contador · " + u.Name + " · " + month,
-			Body: m.Text(), DedupeKey: AccountantJob + ":" + u.Token + ":" + month}
-		if len(zip) <= maxPackageMail {
-			n.Attachments = []store.Attachment{{Name: "contador-" + month + ".zip", ContentType: "application/zip", Data: zip}}
-		} else {
-			n.Body += "\r\nO pacote tem " + fmt.Sprint(len(zip)>>20) + " MiB, mais do que um e-mail leva: baixe-o no portal (DRE, Pacote do contador).\r\n"
-		}
-		if err := db.QueueUnitNotice(ctx, u.ID, n); err != nil {
+		if err := accounting.MailPackage(ctx, db, inv, u, first, p.AccountantEmail, AccountantJob+":"+u.Token+":"+month); err != nil {
 			return res, err
 		}
 		res.Created = append(res.Created, u.Token+":"+month)

@@ -21,7 +21,7 @@ type PortalSettings struct {
 // CSC never: it is written, not shown) and the PIX key's form.
 type PortalSettingsForm struct {
 	CNPJ, Zip, Street, Number, Complement, District, City, State, IE, CRT, CNAE, Phone string
-	ICMSRate, PISRate, COFINSRate, CSCID, IM, PixKey                                   string
+	ICMSRate, PISRate, COFINSRate, CSCID, IM, PixKey, AccountantEmail                  string
 }
 
 // PortalCertificate is a unit's installed A1 certificate as its owner

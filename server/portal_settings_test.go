@@ -267,3 +267,52 @@ func TestPortalSetsUpAUnit(t *testing.T) {
 		t.Error("the certificate's private key is in clear in the domain's file")
 	}
 }
+
+// TestPortalSettingsAccountant: an owner names the unit's accountant
+// (a malformed address refused beside its field) and sends this month's
+// package at once: the outbox holds it, the ZIP attached, once for a
+// second click; without an address the send is refused.
+func TestPortalSettingsAccountant(t *testing.T) {
+	t.Parallel()
+	s, ds := newTestServer(t)
+	b := signedIn(t, s, ds)
+	unit := "?unit=" + fx.tokens["unitA"]
+	session := csrf(t, b.do("GET", "/portal/settings"+unit, nil).Body.String())
+	send := func() *httptest.ResponseRecorder {
+		return b.do("POST", "/portal/settings/accountant/send"+unit, url.Values{"csrf": {session}})
+	}
+	if rec := send(); rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-accountant-email">informe e salve o e-mail do contador`) {
+		t.Fatalf("a send without an address = %d\n%s", rec.Code, rec.Body)
+	}
+	if rec := b.do("POST", "/portal/settings/accountant"+unit, url.Values{"csrf": {session}, "accountant-email": {"contador@"}}); rec.Code != 400 ||
+		!strings.Contains(rec.Body.String(), `id="erro-accountant-email">e-mail inválido.`) {
+		t.Fatalf("a malformed address = %d\n%s", rec.Code, rec.Body)
+	}
+	if rec := b.do("POST", "/portal/settings/accountant"+unit, url.Values{"csrf": {session}, "accountant-email": {"contador@escritorio.com.br"}}); rec.Code != http.StatusSeeOther {
+		t.Fatalf("the address = %d\n%s", rec.Code, rec.Body)
+	}
+	if units := b.do("GET", "/portal/units", nil).Body.String(); !strings.Contains(units, "enviado todo dia 5 para contador@escritorio.com.br") {
+		t.Error("the units page does not name the accountant")
+	}
+	for range 2 {
+		if rec := send(); rec.Code != http.StatusSeeOther {
+			t.Fatalf("send = %d\n%s", rec.Code, rec.Body)
+		}
+	}
+	db, release := acquire(t, ds)
+	mails, err := db.Outbox(context.Background(), store.EveryUnit, 20)
+	release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var packages []store.Mail
+	for _, m := range mails {
+		if m.Kind == "accountant_package" {
+			packages = append(packages, m)
+		}
+	}
+	if len(packages) != 1 || packages[0].To != "contador@escritorio.com.br" || packages[0].Subject != "Pacote do contador · Acme Matriz · 2026-11" ||
+		len(packages[0].Attachments) != 1 || packages[0].Attachments[0].Name != "contador-2026-11.zip" {
+		t.Fatalf("the packages queued: %+v", packages)
+	}
+}

@@ -48,6 +48,8 @@ func (s *Portal) Forms() []Form {
 		{Path: "/portal/settings/profile", Act: actOwner, handle: s.withSession(s.portalSettingsProfile)},
 		{Path: "/portal/settings/certificate", Act: actOwner, handle: s.withSession(s.portalSettingsCertificate)},
 		{Path: "/portal/settings/pix", Act: actOwner, handle: s.withSession(s.portalSettingsPix)},
+		{Path: "/portal/settings/accountant", Act: actOwner, handle: s.withSession(s.portalSettingsAccountant)},
+		{Path: "/portal/settings/accountant/send", Act: actOwner, handle: s.withSession(s.portalSendPackage)},
 		{Path: "/portal/orders/:token/charge", Act: "/generate_charge", handle: order("charge")},
 		{Path: "/portal/orders/:token/cancel_charge", Act: "/cancel_charge", handle: order("cancel_charge")},
 		{Path: "/portal/orders/:token/refund", Act: "/refund_charge", handle: order("refund")},

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"fincom/render"
+	"fincom/server/accounting"
 	"fincom/server/brdoc"
 	"fincom/server/invoicing"
 	"fincom/server/settings"
@@ -124,7 +125,8 @@ func certificateOf(c store.UnitCertificate, now time.Time) *render.PortalCertifi
 func settingsFormOf(u store.Unit, p store.UnitProfile) render.PortalSettingsForm {
 	f := render.PortalSettingsForm{CNPJ: brdoc.FormatRegister(u.CNPJ), Zip: formatCEP(p.Zip), Street: p.Street, Number: p.Number, Complement: p.Complement,
 		District: p.District, IE: p.IE, CNAE: p.CNAE, Phone: brdoc.FormatPhone(p.Phone), ICMSRate: commaDecimal(p.ICMSRate),
-		PISRate: commaDecimal(p.PISRate), COFINSRate: commaDecimal(p.COFINSRate), CSCID: p.CSCID, IM: u.IM, PixKey: formatPixKey(p.PixKey)}
+		PISRate: commaDecimal(p.PISRate), COFINSRate: commaDecimal(p.COFINSRate), CSCID: p.CSCID, IM: u.IM, PixKey: formatPixKey(p.PixKey),
+		AccountantEmail: p.AccountantEmail}
 	if p.CRT != 0 {
 		f.CRT = strconv.Itoa(p.CRT)
 	}
@@ -153,7 +155,8 @@ func formatPixKey(key string) string {
 
 // settingsDone are the notices after a section is saved (?feito=).
 var settingsDone = map[string]string{"perfil": "Empresa e fiscal salvos.", "certificado": "Certificado digital instalado.",
-	"pix": "Chave PIX salva.", "pix-removida": "Chave PIX removida."}
+	"pix": "Chave PIX salva.", "pix-removida": "Chave PIX removida.", "contador": "E-mail do contador salvo.",
+	"contador-sem": "O pacote do contador não será mais enviado por e-mail.", "pacote": "Pacote deste mês enviado ao contador (na fila de e-mails)."}
 
 // settingsSaved answers a section saved: the page again, by GET.
 func settingsSaved(p *portalRequest, done string) {
@@ -263,4 +266,45 @@ func (s *Portal) setUpMissing(p *portalRequest) ([]string, error) {
 		missing = append(missing, "chave PIX")
 	}
 	return missing, nil
+}
+
+// portalSettingsAccountant: POST /portal/settings/accountant sets (or,
+// blank, removes) where the accountant's package is e-mailed each month,
+// as `fincom unit set --accountant-email` does.
+func (s *Portal) portalSettingsAccountant(p *portalRequest) {
+	email := strings.TrimSpace(p.r.PostFormValue("accountant-email"))
+	_, _, err := settings.Set(p.ctx, p.db, p.unit.Token, settings.Profile{AccountantEmail: &email}, s.Invoices.Keyring)
+	if s.formRefused(p, err, settingsRefusal, func(field, words string) {
+		s.settingsPage(p, http.StatusBadRequest, func(f *render.PortalSettingsForm) { f.AccountantEmail = email }, "accountant", field, words, "")
+	}) {
+		return
+	}
+	if email == "" {
+		settingsSaved(p, "contador-sem")
+		return
+	}
+	settingsSaved(p, "contador")
+}
+
+// portalSendPackage: POST /portal/settings/accountant/send e-mails this
+// month's package, as it stands, to the accountant's address now (a
+// second send within the same minute is the first).
+func (s *Portal) portalSendPackage(p *portalRequest) {
+	prof, err := p.db.UnitProfile(p.ctx, p.unit.ID)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	if prof.AccountantEmail == "" {
+		s.settingsPage(p, http.StatusBadRequest, nil, "accountant", "accountant-email", "informe e salve o e-mail do contador antes de enviar o pacote.", "")
+		return
+	}
+	now := p.db.Now()
+	first := store.Today(now).FirstOfMonth()
+	dedupe := accounting.PackageMail + ":" + p.unit.Token + ":" + first.Format("2006-01") + ":now:" + now.UTC().Format("2006-01-02T15:04")
+	if err := accounting.MailPackage(p.ctx, p.db, s.Invoices, p.unit, first, prof.AccountantEmail, dedupe); err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	settingsSaved(p, "pacote")
 }
