@@ -45,10 +45,15 @@ func TestUnitFiscalProfileAndCertificate(t *testing.T) {
 		p["fiscal_environment"] != "homologacao" || p["nfse_issuer"] != "national" {
 		t.Fatalf("profile %v", p)
 	}
-	// Production is chosen explicitly; the rest of the profile stays.
-	v = jsonOut(t, cli(t, schema, data, "unit", "set", "acme", unit, "--fiscal-environment", "producao", "--nfse-issuer", "municipal", "--json"))
-	if p := v["profile"].(map[string]any); p["fiscal_environment"] != "producao" || p["crt"] != 3.0 || p["nfse_issuer"] != "municipal" {
-		t.Fatalf("production: %v", p)
+	// Production is chosen explicitly, and only with the certificate
+	// installed; the rest of the profile stays.
+	if err := cliErr(t, schema, data, "unit", "set", "acme", unit, "--fiscal-environment", "producao"); err == nil ||
+		!strings.Contains(err.Error(), "--fiscal-environment: the unit lacks what issuing in production needs: certificate") {
+		t.Fatalf("production without a certificate: %v", err)
+	}
+	v = jsonOut(t, cli(t, schema, data, "unit", "set", "acme", unit, "--nfse-issuer", "municipal", "--json"))
+	if p := v["profile"].(map[string]any); p["fiscal_environment"] != "homologacao" || p["crt"] != 3.0 || p["nfse_issuer"] != "municipal" {
+		t.Fatalf("the NFS-e issuer: %v", p)
 	}
 	// The NF-e's contingency is switched on and off.
 	v = jsonOut(t, cli(t, schema, data, "unit", "set", "acme", unit, "--fiscal-contingency", "svc", "--json"))

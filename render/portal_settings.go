@@ -15,6 +15,19 @@ type PortalSettings struct {
 	// PixKey is the unit's stored PIX key, formatted; "" when none.
 	PixKey      string
 	Certificate *PortalCertificate
+	// Production: the unit issues in produção; Contingency is its NF-e's
+	// mode (off, svc, epec) since ContingencySince (DD/MM/AAAA).
+	Production                    bool
+	Contingency, ContingencySince string
+}
+
+// PortalSEFAZ is the answer of the state's SEFAZ to the status asked
+// before going to production: Up (107) with its code and words, or why
+// it did not answer (Failed).
+type PortalSEFAZ struct {
+	Authorizer, Reason, Failed string
+	Code                       int
+	Up                         bool
 }
 
 // PortalSettingsForm is the company and fiscal profile as typed (the
@@ -22,6 +35,8 @@ type PortalSettings struct {
 type PortalSettingsForm struct {
 	CNPJ, Zip, Street, Number, Complement, District, City, State, IE, CRT, CNAE, Phone string
 	ICMSRate, PISRate, COFINSRate, CSCID, IM, PixKey, AccountantEmail                  string
+	// SEFAZ is the status asked before going to production, when asked.
+	SEFAZ *PortalSEFAZ
 }
 
 // PortalCertificate is a unit's installed A1 certificate as its owner

@@ -316,3 +316,81 @@ func TestPortalSettingsAccountant(t *testing.T) {
 		t.Fatalf("the packages queued: %+v", packages)
 	}
 }
+
+// TestPortalGoesToProduction: an owner switches a configured unit to
+// produção after seeing its SEFAZ's status, and back; a unit without its
+// certificate is refused, naming it, and stays in homologação; the
+// contingency mode is chosen in words.
+func TestPortalGoesToProduction(t *testing.T) {
+	t.Parallel()
+	s, ds := newTestModeServer(t)
+	b := signedIn(t, s, ds)
+	unit := "?unit=" + fx.tokens["unitA"]
+	page := b.do("GET", "/portal/settings"+unit, nil).Body.String()
+	if !strings.Contains(page, "A unidade emite em <strong>homologação</strong>") {
+		t.Fatalf("the environment section:\n%s", page)
+	}
+	session := csrf(t, page)
+	env := func(values url.Values) *httptest.ResponseRecorder {
+		values.Set("csrf", session)
+		return b.do("POST", "/portal/settings/environment"+unit, values)
+	}
+	environment := func() string {
+		db, release := acquire(t, ds)
+		defer release()
+		p, err := db.UnitProfile(context.Background(), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.FiscalEnvironment
+	}
+	// A unit without its certificate: refused, naming it, before SEFAZ
+	// is asked.
+	db, release := acquire(t, ds)
+	bare, err := db.CreateUnit(context.Background(), store.UnitInput{Name: "Filial Nova", CNPJ: "11222333000262", CityIBGE: "3550308",
+		Profile: store.UnitProfile{Street: "Rua A", Number: "1", District: "Centro", Zip: "01310100", IE: "ISENTO", CRT: 1}})
+	release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, confirm := range []string{"", "1"} {
+		rec := b.do("POST", "/portal/settings/environment?unit="+bare.Token, url.Values{"csrf": {session}, "environment": {"producao"}, "confirm": {confirm}})
+		if rec.Code != 400 ||
+			!strings.Contains(rec.Body.String(), `id="erro-fiscal-environment">a unidade ainda não pode emitir em produção: falta o certificado digital A1.`) {
+			t.Fatalf("production without a certificate (confirm %q) = %d\n%s", confirm, rec.Code, rec.Body)
+		}
+	}
+	db, release = acquire(t, ds)
+	p, err := db.UnitProfile(context.Background(), bare.ID)
+	release()
+	if err != nil || p.FiscalEnvironment != store.Homologacao {
+		t.Fatalf("the refused unit is in %q (%v)", p.FiscalEnvironment, err)
+	}
+	// Asked first: SEFAZ's answer, and a confirmation.
+	rec := env(url.Values{"environment": {"producao"}})
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "SEFAZ de produção (SP): 107 · Serviço em Operação") ||
+		!strings.Contains(rec.Body.String(), "Confirmar: emitir em produção") || environment() != store.Homologacao {
+		t.Fatalf("the status asked = %d\n%s", rec.Code, rec.Body)
+	}
+	if rec := env(url.Values{"environment": {"producao"}, "confirm": {"1"}}); rec.Code != http.StatusSeeOther || environment() != store.Producao {
+		t.Fatalf("the confirmation = %d %s", rec.Code, environment())
+	}
+	if page := b.do("GET", "/portal/settings"+unit+"&feito=producao", nil).Body.String(); !strings.Contains(page, "A unidade passou a emitir em produção") ||
+		!strings.Contains(page, "Voltar para homologação") {
+		t.Fatalf("the page in production:\n%s", page)
+	}
+	if rec := env(url.Values{"environment": {"homologacao"}}); rec.Code != http.StatusSeeOther || environment() != store.Homologacao {
+		t.Fatalf("back to homologação = %d %s", rec.Code, environment())
+	}
+	// The contingency mode.
+	if rec := b.do("POST", "/portal/settings/contingency"+unit, url.Values{"csrf": {session}, "contingency": {"svc"}}); rec.Code != http.StatusSeeOther {
+		t.Fatalf("SVC = %d\n%s", rec.Code, rec.Body)
+	}
+	if page := b.do("GET", "/portal/settings"+unit, nil).Body.String(); !strings.Contains(page, `value="svc" checked`) || !strings.Contains(page, "Em contingência desde 22/11/2026") {
+		t.Fatalf("the page in SVC:\n%s", page)
+	}
+	if rec := b.do("POST", "/portal/settings/contingency"+unit, url.Values{"csrf": {session}, "contingency": {"desligar"}}); rec.Code != 400 ||
+		!strings.Contains(rec.Body.String(), `id="erro-fiscal-contingency">escolha desligada, SVC ou EPEC.`) {
+		t.Fatalf("an unknown mode = %d\n%s", rec.Code, rec.Body)
+	}
+}

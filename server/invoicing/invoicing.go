@@ -473,6 +473,38 @@ func (s *Service) certificate(ctx context.Context, db *store.DB, d store.Invoice
 	return c, nil
 }
 
+// ServiceStatus asks the SEFAZ that authorizes the unit's NF-e in env
+// (homologacao, producao) whether its service is up (NFeStatusServico4,
+// as `fincom fiscal status` asks), signed with the unit's installed
+// certificate: test mode's and the demo's local SEFAZ, else the state's.
+func (s *Service) ServiceStatus(ctx context.Context, db *store.DB, unit store.Unit, env string) (sefaz.Status, error) {
+	m, ok := brdoc.LookupIBGE(unit.CityIBGE)
+	if !ok {
+		return sefaz.Status{}, fmt.Errorf("unit %s has no city", unit.Name)
+	}
+	stored, err := db.Certificate(ctx, unit.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return sefaz.Status{}, ErrNoCertificate
+	}
+	if err != nil {
+		return sefaz.Status{}, err
+	}
+	if s.Keyring == nil {
+		return sefaz.Status{}, ErrNoSecretsKey
+	}
+	cert, err := s.Keyring.OpenCertificate(stored.Cert, stored.Chain, stored.SealedKey)
+	if err != nil {
+		return sefaz.Status{}, err
+	}
+	switch {
+	case s.Rehearsal != nil:
+		return s.Rehearsal.Status(ctx, db.Name, cert, m.State, unit.CityIBGE[:2], env)
+	case s.SEFAZ != nil:
+		return s.SEFAZ.Status(ctx, cert, "55", m.State, unit.CityIBGE[:2], env)
+	}
+	return sefaz.Status{}, fiscal.ErrNotConnected
+}
+
 // InstallCertificate seals a certificate's key and stores it as the
 // unit's (the CLI's unit cert, and test mode's test certificates).
 func InstallCertificate(ctx context.Context, db *store.DB, unitID int64, k *certs.Keyring, c certs.Certificate) error {

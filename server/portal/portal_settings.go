@@ -1,6 +1,7 @@
 package portal
 
 import (
+	"cmp"
 	"errors"
 	"io"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"fincom/render"
 	"fincom/server/accounting"
 	"fincom/server/brdoc"
+	"fincom/server/fiscal/sefaz"
 	"fincom/server/invoicing"
 	"fincom/server/settings"
 	"fincom/store"
@@ -46,6 +48,7 @@ var settingsWords = refusals{
 	{settings.ErrPixKey, "", "não é uma chave PIX: um CPF ou CNPJ com dígitos válidos, um celular com +55 e DDD, um e-mail ou uma chave aleatória."},
 	{settings.ErrIM, "", "a inscrição municipal tem de 1 a 15 letras e dígitos, sem pontos."},
 	{settings.ErrCNPJ, "", "CNPJ inválido: confira os dígitos verificadores."},
+	{settings.ErrNotReady, "", "a unidade ainda não pode emitir em produção."},
 	{settings.ErrCNPJSet, "", "a unidade já tem CNPJ: ele não muda."},
 	{settings.ErrCertFile, "", "o arquivo não é um certificado A1 (.pfx ou .p12) com a sua chave privada."},
 	{settings.ErrCertPassword, "", "senha do certificado incorreta."},
@@ -69,9 +72,22 @@ func settingsRefusal(err error) (string, string) {
 		return fe.Field, "o certificado é da empresa de CNPJ " + brdoc.FormatRegister(other.Named) + ", e a unidade é do CNPJ " +
 			brdoc.FormatRegister(other.Unit) + ": a raiz (os 8 primeiros dígitos) precisa ser a mesma."
 	}
+	var notReady settings.NotReady
+	if errors.As(err, &notReady) {
+		var names []string
+		for _, m := range notReady.Missing {
+			names = append(names, cmp.Or(productionNeeds[m], m))
+		}
+		return fe.Field, "a unidade ainda não pode emitir em produção: falta " + strings.Join(names, ", ") + "."
+	}
 	_, words := settingsWords.find(err)
 	return fe.Field, words
 }
+
+// productionNeeds name what a unit lacks for production (settings.Missing).
+var productionNeeds = map[string]string{"certificate": "o certificado digital A1", "cnpj": "o CNPJ", "city": "a cidade", "street": "o logradouro",
+	"number": "o número", "district": "o bairro", "zip": "o CEP", "ie": "a inscrição estadual (ou ISENTO)", "crt": "o regime tributário",
+	"icms-rate": "a alíquota do ICMS", "pis-rate": "a do PIS", "cofins-rate": "a da COFINS"}
 
 // regimes are the tax regimes (CRT) as the owner chooses one.
 var regimes = []render.PortalOption{{Value: "1", Label: "Simples Nacional"}, {Value: "2", Label: "Simples Nacional, excesso de sublimite de receita bruta"},
@@ -94,7 +110,8 @@ func (s *Portal) settingsPage(p *portalRequest, status int, typed func(f *render
 		s.portalFailed(p, err)
 		return
 	}
-	body := render.PortalSettings{Section: section, FormState: render.FormState{Field: field, FieldError: fieldErr}, Regimes: regimes,
+	body := render.PortalSettings{Section: section, Production: prof.FiscalEnvironment == store.Producao,
+		Contingency: cmp.Or(prof.FiscalContingency, "off"), ContingencySince: eventDate(prof.FiscalContingencySince), FormState: render.FormState{Field: field, FieldError: fieldErr}, Regimes: regimes,
 		CNPJSet: p.unit.CNPJ != "", CSCSaved: len(prof.CSCSealed) > 0, PixKey: formatPixKey(prof.PixKey)}
 	body.Form = settingsFormOf(p.unit, prof)
 	if typed != nil {
@@ -156,7 +173,8 @@ func formatPixKey(key string) string {
 // settingsDone are the notices after a section is saved (?feito=).
 var settingsDone = map[string]string{"perfil": "Empresa e fiscal salvos.", "certificado": "Certificado digital instalado.",
 	"pix": "Chave PIX salva.", "pix-removida": "Chave PIX removida.", "contador": "E-mail do contador salvo.",
-	"contador-sem": "O pacote do contador não será mais enviado por e-mail.", "pacote": "Pacote deste mês enviado ao contador (na fila de e-mails)."}
+	"contador-sem": "O pacote do contador não será mais enviado por e-mail.", "producao": "A unidade passou a emitir em produção: as notas têm valor fiscal.",
+	"homologacao": "A unidade voltou a emitir em homologação: as notas não têm valor fiscal.", "contingencia": "Modo de emissão salvo.", "pacote": "Pacote deste mês enviado ao contador (na fila de e-mails)."}
 
 // settingsSaved answers a section saved: the page again, by GET.
 func settingsSaved(p *portalRequest, done string) {
@@ -307,4 +325,56 @@ func (s *Portal) portalSendPackage(p *portalRequest) {
 		return
 	}
 	settingsSaved(p, "pacote")
+}
+
+// portalSettingsEnvironment: POST /portal/settings/environment. To
+// produção it takes two sends: the first asks the state's SEFAZ for its
+// production service's status (refused, naming what is missing, for a
+// unit not ready) and shows it with a confirmation; the confirmation
+// (confirm=1) switches, as `fincom unit set --fiscal-environment` does.
+// Back to homologação it switches at once.
+func (s *Portal) portalSettingsEnvironment(p *portalRequest) {
+	env := p.r.PostFormValue("environment")
+	again := func(field, words string) {
+		s.settingsPage(p, http.StatusBadRequest, nil, "environment", field, words, "")
+	}
+	if env == store.Producao && p.r.PostFormValue("confirm") != "1" {
+		st, err := settings.AskProduction(p.ctx, p.db, s.Invoices, p.unit.Token)
+		var fe settings.FieldError
+		if errors.As(err, &fe) {
+			field, words := settingsRefusal(err)
+			again(field, words)
+			return
+		}
+		s.settingsPage(p, http.StatusOK, func(f *render.PortalSettingsForm) { f.SEFAZ = sefazAnswer(st, err) }, "environment", "", "", "")
+		return
+	}
+	_, _, err := settings.Set(p.ctx, p.db, p.unit.Token, settings.Profile{Environment: &env}, s.Invoices.Keyring)
+	if s.formRefused(p, err, settingsRefusal, again) {
+		return
+	}
+	settingsSaved(p, env)
+}
+
+// sefazAnswer is SEFAZ's answer to the status asked, as the owner reads
+// it: up (107) or not, its code and words, or why it did not answer.
+func sefazAnswer(st sefaz.Status, err error) *render.PortalSEFAZ {
+	if err != nil {
+		return &render.PortalSEFAZ{Failed: "A SEFAZ não respondeu (" + err.Error() + "). Tente de novo em instantes: a unidade continua em homologação."}
+	}
+	return &render.PortalSEFAZ{Authorizer: st.Authorizer, Code: st.Code, Reason: st.Reason, Up: st.Code == 107}
+}
+
+// portalSettingsContingency: POST /portal/settings/contingency sets how
+// the unit's NF-e are issued while its state's SEFAZ is down, as `fincom
+// unit set --fiscal-contingency` does.
+func (s *Portal) portalSettingsContingency(p *portalRequest) {
+	mode := p.r.PostFormValue("contingency")
+	_, _, err := settings.Set(p.ctx, p.db, p.unit.Token, settings.Profile{Contingency: &mode}, s.Invoices.Keyring)
+	if s.formRefused(p, err, settingsRefusal, func(field, words string) {
+		s.settingsPage(p, http.StatusBadRequest, nil, "environment", field, words, "")
+	}) {
+		return
+	}
+	settingsSaved(p, "contingencia")
 }

@@ -89,10 +89,26 @@ func (c Profile) Empty() bool { return c == Profile{} }
 // Set applies the change to the unit (token) in one transaction, with
 // keys sealing the CSC; it answers the unit and its profile as saved.
 func Set(ctx context.Context, db *store.DB, unitToken string, c Profile, keys *certs.Keyring) (store.Unit, store.UnitProfile, error) {
+	certified := false
+	if c.Environment != nil && *c.Environment == store.Producao {
+		u, err := db.UnitByToken(ctx, unitToken)
+		if err != nil {
+			return store.Unit{}, store.UnitProfile{}, store.ErrNotFound
+		}
+		if certified, err = hasCertificate(ctx, db, u.ID); err != nil {
+			return store.Unit{}, store.UnitProfile{}, err
+		}
+	}
 	return db.SetUnitSettings(ctx, unitToken, func(u *store.Unit, p *store.UnitProfile) error {
 		wasUnit, was := *u, *p
 		if err := c.Apply(u, p, keys, db.Now()); err != nil {
 			return err
+		}
+		// A unit goes to production only ready to issue there.
+		if p.FiscalEnvironment == store.Producao && was.FiscalEnvironment != store.Producao {
+			if missing := Missing(*u, *p, certified); len(missing) > 0 {
+				return refuse("fiscal-environment", NotReady{Missing: missing})
+			}
 		}
 		store.SetAuditRecord(ctx, Changes(wasUnit, was, *u, *p))
 		return nil

@@ -58,6 +58,7 @@ type domain struct {
 	sefaz     *local.Authority
 	nfse      *nfselocal.System
 	authority fiscal.Authorities
+	client    *sefaz.Client // the domain's SEFAZ's, for its status
 	seeded    bool
 	mode      Mode
 	drop      bool // the next answer, of either authority, is lost
@@ -180,6 +181,7 @@ func (a *Authorities) of(ctx context.Context, name string, b fiscal.Book) (*doma
 		d = &domain{sefaz: &local.Authority{Now: now}, nfse: &nfselocal.System{Now: now}}
 		sc := &sefaz.Client{Endpoints: e, Roots: a.roots, Timeout: 30 * time.Second, ReceiptWait: 10 * time.Millisecond}
 		s := &sefaz.Authority{Client: sc}
+		d.client = sc
 		d.authority = fiscal.Authorities{fiscal.NFe: s, fiscal.NFCe: s, fiscal.NFSe: &a.muni,
 			fiscal.NFSeN: &nfsen.Authority{Client: &nfsen.Client{Endpoints: e, Roots: a.roots, Timeout: 30 * time.Second, Now: now}}}
 		a.domains[name] = d
@@ -216,6 +218,16 @@ func (a *Authorities) of(ctx context.Context, name string, b fiscal.Book) (*doma
 		d.nfse.RejectNext(mode.Code, mode.Reason)
 	}
 	return d, mode, nil
+}
+
+// Status asks the domain's SEFAZ NFeStatusServico4 of the state's NF-e
+// in env, as a production server asks the state's own.
+func (a *Authorities) Status(ctx context.Context, name string, cert certs.Certificate, state, stateCode, env string) (sefaz.Status, error) {
+	d, _, err := a.of(ctx, name, nil)
+	if err != nil {
+		return sefaz.Status{}, err
+	}
+	return d.client.Status(ctx, cert, "55", state, stateCode, env)
 }
 
 // Authorize has the domain's authority of the note's kind judge it.

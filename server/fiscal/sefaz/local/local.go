@@ -424,8 +424,15 @@ func (a *Authority) answer(service string, msg []byte, now time.Time) []byte {
 		case a.svcNotice != nil:
 			code, reason = a.svcNotice.code, a.svcNotice.reason
 		}
-		return []byte(fmt.Sprintf(`<retConsStatServ xmlns="%s" versao="4.00"><tpAmb>2</tpAmb><verAplic>%s</verAplic><cStat>%d</cStat>`+
-			`<xMotivo>%s</xMotivo><cUF>35</cUF><dhRecbto>%s</dhRecbto><tMed>1</tMed></retConsStatServ>`, nfeNS, verAplic, code, reason, dh(now)))
+		// The status is answered of the environment asked: the double
+		// stands in for the state's SEFAZ of either (its notes are
+		// authorized in homologação only).
+		tpAmb := "2"
+		if bytes.Contains(msg, []byte("<tpAmb>1</tpAmb>")) {
+			tpAmb = "1"
+		}
+		return []byte(fmt.Sprintf(`<retConsStatServ xmlns="%s" versao="4.00"><tpAmb>%s</tpAmb><verAplic>%s</verAplic><cStat>%d</cStat>`+
+			`<xMotivo>%s</xMotivo><cUF>35</cUF><dhRecbto>%s</dhRecbto><tMed>1</tMed></retConsStatServ>`, nfeNS, tpAmb, verAplic, code, reason, dh(now)))
 	case "NFeConsultaProtocolo4":
 		return a.consult(msg, now)
 	case "NFeAutorizacao4":
