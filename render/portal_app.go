@@ -78,6 +78,13 @@ type PortalPage struct {
 	Can  PortalCan
 }
 
+// PortalStep is one of a unit's first steps: what, the section of its
+// Configurações that does it (an anchor), and whether it is done.
+type PortalStep struct {
+	Label, Section string
+	Done           bool
+}
+
 // PortalCan is what the signed-in user may change on the unit shown
 // (access.May), and whether it manages the domain's users and tokens.
 type PortalCan struct {
@@ -148,10 +155,10 @@ type PortalHome struct {
 	// the ones before and after it.
 	MonthParam, PrevMonth, NextMonth string
 	// Owner: the user is an owner of the unit (its Configurações are
-	// linked); SetUp is what the unit still lacks to invoice and take
-	// PIX, in words.
+	// linked); Steps are the unit's first steps, shown while one is
+	// left.
 	Owner bool
-	SetUp []string
+	Steps []PortalStep
 	// ForecastIn, ForecastOut and ForecastClosing are what is open and
 	// due by the month's end (Expected, and the payables) and the closing
 	// balance they make.

@@ -106,7 +106,8 @@ func TestPortalSetUpInBrowser(t *testing.T) {
 	notice("Chave PIX salva.")
 	o.judge("settings-done")
 	o.open("/portal/"+unit, "Visão do mês")
-	if got := p.eval(t, `document.body.textContent.indexOf("ainda precisa de") < 0`); got != true {
-		t.Error("the set-up unit's first page still asks for its set-up")
+	if got := p.eval(t, `document.querySelectorAll("ul.steps s").length`); got != 3.0 {
+		t.Errorf("%v first steps ticked, want 3 (profile, certificate, PIX)", got)
 	}
+	o.judge("home-steps")
 }

@@ -83,9 +83,13 @@ func TestPortalSetsUpAUnit(t *testing.T) {
 			t.Fatalf("the settings page lacks %q:\n%s", want, page)
 		}
 	}
-	if home := owner.do("GET", "/portal/?unit="+bare.Token, nil).Body.String(); !strings.Contains(home, "a unidade ainda precisa de: empresa e fiscal") ||
-		!strings.Contains(home, `href="/portal/settings?unit=`+bare.Token+`"`) {
-		t.Error("the unit's first page does not lead to its settings")
+	// The bare unit's first page lists every first step, each a link to
+	// its section.
+	home := owner.do("GET", "/portal/?unit="+bare.Token, nil).Body.String()
+	for _, section := range []string{"empresa", "certificado", "ambiente", "pix", "banco"} {
+		if !strings.Contains(home, `href="/portal/settings?unit=`+bare.Token+`#`+section+`"`) {
+			t.Errorf("the bare unit's first steps do not lead to %s:\n%s", section, home)
+		}
 	}
 	session := csrf(t, page)
 	state := func() (store.Unit, store.UnitProfile) {
@@ -374,6 +378,14 @@ func TestPortalGoesToProduction(t *testing.T) {
 	}
 	if rec := env(url.Values{"environment": {"producao"}, "confirm": {"1"}}); rec.Code != http.StatusSeeOther || environment() != store.Producao {
 		t.Fatalf("the confirmation = %d %s", rec.Code, environment())
+	}
+	// Configured (its profile, certificate, bank agreements, now
+	// production, and its PIX key), the unit has no first steps left.
+	if rec := b.do("POST", "/portal/settings/pix"+unit, url.Values{"csrf": {session}, "pix-key": {"pix@acme.com.br"}}); rec.Code != http.StatusSeeOther {
+		t.Fatalf("the PIX key = %d", rec.Code)
+	}
+	if home := b.do("GET", "/portal/"+unit, nil).Body.String(); strings.Contains(home, "Primeiros passos") || !strings.Contains(home, "Configurações da unidade") {
+		t.Errorf("the configured unit's first page:\n%s", home)
 	}
 	if page := b.do("GET", "/portal/settings"+unit+"&feito=producao", nil).Body.String(); !strings.Contains(page, "A unidade passou a emitir em produção") ||
 		!strings.Contains(page, "Voltar para homologação") {

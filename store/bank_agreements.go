@@ -58,6 +58,24 @@ func (db *DB) Agreement(ctx context.Context, unitID int64, provider string) (Agr
 	return a, wrap("agreement", notFound(err))
 }
 
+// Agreements lists the unit's agreements, by provider.
+func (db *DB) Agreements(ctx context.Context, unitID int64) ([]Agreement, error) {
+	rows, err := db.r.QueryContext(ctx, agreementSelect+` WHERE a.unit_id = ? ORDER BY a.provider`, unitID)
+	if err != nil {
+		return nil, wrap("agreements", err)
+	}
+	defer rows.Close()
+	var out []Agreement
+	for rows.Next() {
+		a, err := scanAgreement(rows)
+		if err != nil {
+			return nil, wrap("agreements", err)
+		}
+		out = append(out, a)
+	}
+	return out, wrap("agreements", rows.Err())
+}
+
 // SetAgreement creates or replaces the unit's agreement for a.Provider
 // (a production one replaces a simulated one). Its bank account, which
 // its payments are credited to, is a.BankAccountToken when given, else the

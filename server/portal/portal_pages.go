@@ -174,7 +174,7 @@ func (s *Portal) portalHome(p *portalRequest) {
 	h.ForecastIn, h.ForecastOut = h.Expected, render.BRL(payable.StringFixed(2))
 	h.ForecastClosing = render.BRL(cf.Totals.ClosingBalance.Add(expected).Sub(payable).StringFixed(2))
 	if h.Owner = p.role == store.RoleOwner; h.Owner {
-		if h.SetUp, err = s.setUpMissing(p); err != nil {
+		if h.Steps, err = s.firstSteps(p); err != nil {
 			s.portalFailed(p, err)
 			return
 		}

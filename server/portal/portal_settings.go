@@ -263,27 +263,35 @@ func (s *Portal) portalSettingsPix(p *portalRequest) {
 	settingsSaved(p, "pix")
 }
 
-// setUpMissing is what the unit still lacks to issue its first invoice
-// and take its first PIX, as its owner reads it: the fiscal profile's
-// essentials, the certificate, the PIX key.
-func (s *Portal) setUpMissing(p *portalRequest) ([]string, error) {
-	prof, err := p.db.UnitProfile(p.ctx, p.unit.ID)
+// stepWords are the first steps as the owner reads them, with the
+// section of Configurações that does each.
+var stepWords = map[string]render.PortalStep{
+	"profile":     {Label: "Empresa e fiscal: CNPJ, endereço, inscrição estadual e regime", Section: "empresa"},
+	"certificate": {Label: "Certificado digital A1", Section: "certificado"},
+	"environment": {Label: "Ambiente fiscal: emitir em produção", Section: "ambiente"},
+	"pix":         {Label: "Chave PIX ou PSP, para receber PIX", Section: "pix"},
+	"bank":        {Label: "Convênio de cobrança com um banco, para emitir boletos", Section: "banco"},
+}
+
+// firstSteps are the unit's first steps while one is left, none once
+// every one is done.
+func (s *Portal) firstSteps(p *portalRequest) ([]render.PortalStep, error) {
+	steps, err := settings.FirstSteps(p.ctx, p.db, p.unit)
 	if err != nil {
 		return nil, err
 	}
-	var missing []string
-	if p.unit.CNPJ == "" || p.unit.CityIBGE == "" || prof.Street == "" || prof.Zip == "" || prof.IE == "" || prof.CRT == 0 {
-		missing = append(missing, "empresa e fiscal (CNPJ, endereço, inscrição estadual e regime)")
+	var out []render.PortalStep
+	left := false
+	for _, st := range steps {
+		w := stepWords[st.Key]
+		w.Done = st.Done
+		left = left || !st.Done
+		out = append(out, w)
 	}
-	if _, err := p.db.Certificate(p.ctx, p.unit.ID); errors.Is(err, store.ErrNotFound) {
-		missing = append(missing, "certificado digital A1")
-	} else if err != nil {
-		return nil, err
+	if !left {
+		return nil, nil
 	}
-	if prof.PixKey == "" {
-		missing = append(missing, "chave PIX")
-	}
-	return missing, nil
+	return out, nil
 }
 
 // portalSettingsAccountant: POST /portal/settings/accountant sets (or,
