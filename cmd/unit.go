@@ -12,6 +12,7 @@ import (
 
 	"fincom/server/brdoc"
 	"fincom/server/certs"
+	"fincom/server/problem"
 	"fincom/server/settings"
 	"fincom/store"
 )
@@ -235,6 +236,10 @@ func (f *profileFlags) keys(fs *pflag.FlagSet, a *app) (*certs.Keyring, error) {
 func flagError(err error) error {
 	var fe settings.FieldError
 	if errors.As(err, &fe) {
+		// An outside party's answer follows our text.
+		if p, ok := fe.Err.(*problem.Problem); ok && p.Details != nil {
+			return fmt.Errorf("--%s: %s: %v", fe.Field, p.Text, p.Details)
+		}
 		return fmt.Errorf("--%s: %s", fe.Field, fe.Err.Error())
 	}
 	return err

@@ -3,15 +3,13 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"fincom/server/brdoc"
 	"fincom/server/certs"
-	"fincom/server/psp"
+	"fincom/server/settings"
 	"fincom/store"
 )
 
@@ -67,7 +65,7 @@ func newUnitPSPCmd(a *app) *cobra.Command {
 					if err != nil {
 						return fmt.Errorf("no unit %q in %s", args[1], args[0])
 					}
-					if err := db.RemoveUnitPSP(cmd.Context(), u.ID); errors.Is(err, store.ErrNotFound) {
+					if err := settings.DisconnectPSP(cmd.Context(), db, u); errors.Is(err, settings.ErrNoPSPToDrop) {
 						return fmt.Errorf("unit %s has no PSP connection", u.Name)
 					} else if err != nil {
 						return err
@@ -81,15 +79,6 @@ func newUnitPSPCmd(a *app) *cobra.Command {
 					return fmt.Errorf("%s is required (or --remove)", name)
 				}
 			}
-			for name, v := range map[string]string{"--base-url": baseURL, "--token-url": tokenURL} {
-				if u, err := url.Parse(v); err != nil || u.Scheme != "https" || u.Host == "" {
-					return fmt.Errorf("%s %s: use the PSP's https address", name, v)
-				}
-			}
-			key, _, err := brdoc.NormalizePixKey(pixKey)
-			if err != nil {
-				return fmt.Errorf("--pix-key %s: %w", pixKey, err)
-			}
 			keys, err := a.keyring(false)
 			if err != nil {
 				return err
@@ -101,7 +90,7 @@ func newUnitPSPCmd(a *app) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			cert, err := readPFX(pfx, passwordFile, "FINCOM_PSP_PFX_PASSWORD")
+			data, password, err := readPFXFile(pfx, passwordFile, "FINCOM_PSP_PFX_PASSWORD")
 			if err != nil {
 				return err
 			}
@@ -114,39 +103,18 @@ func newUnitPSPCmd(a *app) *cobra.Command {
 				if err != nil {
 					return fmt.Errorf("no unit %q in %s", args[1], args[0])
 				}
-				c := &psp.Client{BaseURL: baseURL, TokenURL: tokenURL, ClientID: clientID, Secret: strings.TrimRight(string(secret), "\r\n"),
-					Cert: cert, Roots: roots, Now: db.Now}
-				hook, err := c.Webhook(cmd.Context(), key)
+				c, err := settings.ConnectPSP(cmd.Context(), db, u, keys, roots, settings.PSPConnection{BaseURL: baseURL, TokenURL: tokenURL,
+					ClientID: clientID, Secret: strings.TrimRight(string(secret), "\r\n"), PixKey: pixKey, PFX: data, Password: password, PublicURL: publicURL})
 				if err != nil {
-					return fmt.Errorf("the PSP did not accept the connection: %w", err)
+					return flagError(err)
 				}
-				sealedKey, err := keys.SealKey(cert)
-				if err != nil {
-					return err
-				}
-				if err := db.SetUnitPSP(cmd.Context(), u.ID, store.UnitPSP{BaseURL: baseURL, TokenURL: tokenURL, ClientID: clientID,
-					SecretSealed: keys.Seal([]byte(c.Secret)), Cert: cert.Cert.Raw, KeySealed: sealedKey, PixKey: key}); err != nil {
-					return err
-				}
-				if publicURL != "" {
-					// The unit's webhook, registered at once (serve registers it
-					// too when the PSP has another or none).
-					conn, err := db.UnitPSP(cmd.Context(), u.ID)
-					if err != nil {
-						return err
-					}
-					hook = strings.TrimRight(publicURL, "/") + "/api/v1/psp/" + conn.WebhookSecret
-					if err := c.PutWebhook(cmd.Context(), key, hook); err != nil {
-						return fmt.Errorf("connected, but the PSP refused the webhook: %w", err)
-					}
-				}
-				out := map[string]any{"domain": args[0], "unit_token": args[1], "base_url": baseURL, "client_id": clientID, "pix_key": key,
-					"certificate": cert.Cert.Subject.CommonName, "webhook": hook}
-				text := fmt.Sprintf("unit %s connected to its PSP at %s (PIX key %s)", u.Name, baseURL, key)
-				if hook == "" {
+				out := map[string]any{"domain": args[0], "unit_token": args[1], "base_url": baseURL, "client_id": clientID, "pix_key": c.PixKey,
+					"certificate": c.Certificate, "webhook": c.Webhook}
+				text := fmt.Sprintf("unit %s connected to its PSP at %s (PIX key %s)", u.Name, baseURL, c.PixKey)
+				if c.Webhook == "" {
 					text += "; no webhook registered for the key yet"
 				} else {
-					text += "; the key's webhook: " + hook
+					text += "; the key's webhook: " + c.Webhook
 				}
 				return a.print(out, text)
 			})
