@@ -19,6 +19,8 @@ type PortalSettings struct {
 	// mode (off, svc, epec) since ContingencySince (DD/MM/AAAA).
 	Production                    bool
 	Contingency, ContingencySince string
+	// PSP is the unit's PSP connection, if any.
+	PSP *PortalPSP
 }
 
 // PortalSEFAZ is the answer of the state's SEFAZ to the status asked
@@ -37,6 +39,14 @@ type PortalSettingsForm struct {
 	ICMSRate, PISRate, COFINSRate, CSCID, IM, PixKey, AccountantEmail                  string
 	// SEFAZ is the status asked before going to production, when asked.
 	SEFAZ *PortalSEFAZ
+	// The PSP's connection as typed (its secret and certificate never).
+	BaseURL, TokenURL, ClientID, PSPPixKey string
+}
+
+// PortalPSP is a unit's PSP connection as its owner reads it: never its
+// secret nor its certificate's key.
+type PortalPSP struct {
+	BaseURL, TokenURL, ClientID, PixKey, Certificate, Updated string
 }
 
 // PortalCertificate is a unit's installed A1 certificate as its owner

@@ -27,12 +27,22 @@ import (
 // its password.
 func (b *browser) uploadPFX(path, csrf string, pfx []byte, password string) *httptest.ResponseRecorder {
 	b.t.Helper()
+	return b.uploadForm(path, map[string]string{"csrf": csrf, "password": password}, "pfx", pfx)
+}
+
+// uploadForm sends a multipart form: its fields and, when given, a file
+// under field.
+func (b *browser) uploadForm(path string, fields map[string]string, field string, file []byte) *httptest.ResponseRecorder {
+	b.t.Helper()
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
-	mw.WriteField("csrf", csrf)
-	mw.WriteField("password", password)
-	fw, _ := mw.CreateFormFile("pfx", "certificado.pfx")
-	fw.Write(pfx)
+	for k, v := range fields {
+		mw.WriteField(k, v)
+	}
+	if file != nil {
+		fw, _ := mw.CreateFormFile(field, "certificado.pfx")
+		fw.Write(file)
+	}
 	mw.Close()
 	req := httptest.NewRequest(http.MethodPost, path, &buf)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
@@ -404,5 +414,69 @@ func TestPortalGoesToProduction(t *testing.T) {
 	if rec := b.do("POST", "/portal/settings/contingency"+unit, url.Values{"csrf": {session}, "contingency": {"desligar"}}); rec.Code != 400 ||
 		!strings.Contains(rec.Body.String(), `id="erro-fiscal-contingency">escolha desligada, SVC ou EPEC.`) {
 		t.Fatalf("an unknown mode = %d\n%s", rec.Code, rec.Body)
+	}
+}
+
+// TestPortalConnectsPSP: an owner connects the unit to its PSP from the
+// portal, the connection tried at once as fincom unit psp tries it: an
+// http address and a wrong secret are refused beside their fields (the
+// PSP's answer shown), nothing saved; the secret is never shown again;
+// saving again with it blank keeps it; the connection is removed.
+func TestPortalConnectsPSP(t *testing.T) {
+	t.Parallel()
+	r := newPSPRig(t)
+	b := signedIn(t, r.s, r.ds)
+	unit := "?unit=" + fx.tokens["unitA"]
+	session := csrf(t, b.do("GET", "/portal/settings"+unit, nil).Body.String())
+	c, err := certs.TestCertificate("Acme Matriz", "11222333000181", fixedNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pfx, err := pkcs12.Modern.Encode(c.Key, c.Cert, nil, "s3nha-psp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := func(change map[string]string) map[string]string {
+		f := map[string]string{"csrf": session, "base-url": r.url + "/api/v2", "token-url": r.url + "/oauth/token", "client-id": "acme",
+			"client-secret": "segredo", "psp-password": "s3nha-psp", "psp-pix-key": "11.222.333/0001-81"}
+		for k, v := range change {
+			f[k] = v
+		}
+		return f
+	}
+	connected := func() bool {
+		db, release := acquire(t, r.ds)
+		defer release()
+		_, err := db.UnitPSP(context.Background(), 1)
+		return err == nil
+	}
+	path := "/portal/settings/psp" + unit
+	if rec := b.uploadForm(path, fields(map[string]string{"base-url": strings.Replace(r.url, "https", "http", 1) + "/api/v2"}), "psp-pfx", pfx); rec.Code != 400 ||
+		!strings.Contains(rec.Body.String(), `id="erro-base-url">use o endereço https do PSP.`) {
+		t.Fatalf("an http address = %d\n%s", rec.Code, rec.Body)
+	}
+	rec := b.uploadForm(path, fields(map[string]string{"client-secret": "outro"}), "psp-pfx", pfx)
+	if rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-base-url">o PSP não aceitou a conexão; nada foi salvo. Resposta: `) ||
+		strings.Contains(rec.Body.String(), `value="outro"`) || connected() {
+		t.Fatalf("a wrong secret = %d\n%s", rec.Code, rec.Body)
+	}
+	if rec := b.uploadForm(path, fields(nil), "psp-pfx", pfx); rec.Code != http.StatusSeeOther || !connected() {
+		t.Fatalf("the connection = %d\n%s", rec.Code, rec.Body)
+	}
+	page := b.do("GET", "/portal/settings"+unit+"&feito=psp", nil).Body.String()
+	if !strings.Contains(page, "PSP conectado: o PSP respondeu e a conexão foi salva.") || !strings.Contains(page, "Conectado a <strong>"+r.url+"/api/v2</strong> · cliente acme · chave 11.222.333/0001-81") ||
+		!strings.Contains(page, "Segredo do cliente: <strong>salvo</strong>") || strings.Contains(page, `value="segredo"`) || strings.Contains(page, "s3nha-psp") {
+		t.Fatalf("the connected PSP's section:\n%s", page)
+	}
+	// Saved again with the secret and the certificate left blank: kept,
+	// and tried again.
+	if rec := b.uploadForm(path, fields(map[string]string{"client-secret": "", "psp-password": ""}), "", nil); rec.Code != http.StatusSeeOther {
+		t.Fatalf("saved with the secret kept = %d\n%s", rec.Code, rec.Body)
+	}
+	if home := b.do("GET", "/portal/"+unit, nil).Body.String(); strings.Contains(home, "#pix") {
+		t.Error("the first steps still ask for a way to take PIX")
+	}
+	if rec := b.do("POST", path, url.Values{"csrf": {session}, "remove": {"1"}}); rec.Code != http.StatusSeeOther || connected() {
+		t.Fatalf("the removal = %d", rec.Code)
 	}
 }

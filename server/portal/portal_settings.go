@@ -2,7 +2,9 @@ package portal
 
 import (
 	"cmp"
+	"crypto/x509"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -15,6 +17,7 @@ import (
 	"fincom/server/brdoc"
 	"fincom/server/fiscal/sefaz"
 	"fincom/server/invoicing"
+	"fincom/server/problem"
 	"fincom/server/settings"
 	"fincom/store"
 )
@@ -57,6 +60,11 @@ var settingsWords = refusals{
 	{settings.ErrCertNoCNPJ, "", "o certificado não traz CNPJ (o e-CNPJ da ICP-Brasil traz)."},
 	{settings.ErrCertOther, "", "o certificado é de outra empresa."},
 	{settings.ErrCertNoUnit, "", "a unidade ainda não tem CNPJ: informe-o em Empresa e fiscal antes de instalar o certificado."},
+	{settings.ErrPSPURL, "", "use o endereço https do PSP."},
+	{settings.ErrRequired, "", "obrigatório."},
+	{settings.ErrPSPRefused, "", "o PSP não aceitou a conexão; nada foi salvo."},
+	{settings.ErrPSPWebhook, "", "a conexão foi salva, mas o PSP recusou o webhook da unidade: os PIX recebidos serão consultados a cada poucos minutos."},
+	{settings.ErrNoPSPToDrop, "", "a unidade não tem conexão com um PSP."},
 	{invoicing.ErrNoSecretsKey, "", "o servidor foi iniciado sem a chave que guarda os segredos lacrados (--secrets-key-file): peça ao operador."},
 }
 
@@ -81,6 +89,10 @@ func settingsRefusal(err error) (string, string) {
 		return fe.Field, "a unidade ainda não pode emitir em produção: falta " + strings.Join(names, ", ") + "."
 	}
 	_, words := settingsWords.find(err)
+	// An outside party's own answer follows our words.
+	if p, ok := fe.Err.(*problem.Problem); ok && p.Details != nil && words != "" {
+		words += " Resposta: " + fmt.Sprint(p.Details)
+	}
 	return fe.Field, words
 }
 
@@ -114,6 +126,17 @@ func (s *Portal) settingsPage(p *portalRequest, status int, typed func(f *render
 		Contingency: cmp.Or(prof.FiscalContingency, "off"), ContingencySince: eventDate(prof.FiscalContingencySince), FormState: render.FormState{Field: field, FieldError: fieldErr}, Regimes: regimes,
 		CNPJSet: p.unit.CNPJ != "", CSCSaved: len(prof.CSCSealed) > 0, PixKey: formatPixKey(prof.PixKey)}
 	body.Form = settingsFormOf(p.unit, prof)
+	if c, err := p.db.UnitPSP(p.ctx, p.unit.ID); err == nil {
+		body.PSP = &render.PortalPSP{BaseURL: c.BaseURL, TokenURL: c.TokenURL, ClientID: c.ClientID, PixKey: formatPixKey(c.PixKey),
+			Updated: render.DateTimeBR(parseStamp(c.UpdatedAt))}
+		if cert, err := x509.ParseCertificate(c.Cert); err == nil {
+			body.PSP.Certificate = cert.Subject.CommonName + " · válido até " + render.DateBR(cert.NotAfter.Format(time.DateOnly))
+		}
+		body.Form.BaseURL, body.Form.TokenURL, body.Form.ClientID, body.Form.PSPPixKey = c.BaseURL, c.TokenURL, c.ClientID, c.PixKey
+	} else if !errors.Is(err, store.ErrNotFound) {
+		s.portalFailed(p, err)
+		return
+	}
 	if typed != nil {
 		typed(&body.Form)
 	}
@@ -174,6 +197,7 @@ func formatPixKey(key string) string {
 var settingsDone = map[string]string{"perfil": "Empresa e fiscal salvos.", "certificado": "Certificado digital instalado.",
 	"pix": "Chave PIX salva.", "pix-removida": "Chave PIX removida.", "contador": "E-mail do contador salvo.",
 	"contador-sem": "O pacote do contador não será mais enviado por e-mail.", "producao": "A unidade passou a emitir em produção: as notas têm valor fiscal.",
+	"psp": "PSP conectado: o PSP respondeu e a conexão foi salva.", "psp-removido": "Conexão com o PSP removida.",
 	"homologacao": "A unidade voltou a emitir em homologação: as notas não têm valor fiscal.", "contingencia": "Modo de emissão salvo.", "pacote": "Pacote deste mês enviado ao contador (na fila de e-mails)."}
 
 // settingsSaved answers a section saved: the page again, by GET.
@@ -211,7 +235,12 @@ func (s *Portal) portalSettingsProfile(p *portalRequest) {
 	}
 	_, _, err := settings.Set(p.ctx, p.db, p.unit.Token, ch, s.Invoices.Keyring)
 	if s.formRefused(p, err, settingsRefusal, func(field, words string) {
-		s.settingsPage(p, http.StatusBadRequest, func(f *render.PortalSettingsForm) { form.PixKey, *f = f.PixKey, form }, "profile", field, words, "")
+		s.settingsPage(p, http.StatusBadRequest, func(f *render.PortalSettingsForm) {
+			kept := *f
+			*f = form
+			f.PixKey, f.AccountantEmail, f.BaseURL, f.TokenURL, f.ClientID, f.PSPPixKey = kept.PixKey, kept.AccountantEmail, kept.BaseURL, kept.TokenURL,
+				kept.ClientID, kept.PSPPixKey
+		}, "profile", field, words, "")
 	}) {
 		return
 	}
@@ -385,4 +414,58 @@ func (s *Portal) portalSettingsContingency(p *portalRequest) {
 		return
 	}
 	settingsSaved(p, "contingencia")
+}
+
+// parseStamp reads a stored RFC 3339 time; the zero time when it is not
+// one.
+func parseStamp(v string) time.Time {
+	t, _ := time.Parse(time.RFC3339Nano, v)
+	return t
+}
+
+// portalSettingsPSP: POST /portal/settings/psp connects the unit to its
+// PSP (or, with remove=1, disconnects it), as `fincom unit psp` does:
+// the connection is tried at once and the PSP's answer shown; a blank
+// secret, or no certificate file, keeps the stored one.
+func (s *Portal) portalSettingsPSP(p *portalRequest) {
+	v := func(k string) string { return strings.TrimSpace(p.r.PostFormValue(k)) }
+	typed := render.PortalSettingsForm{BaseURL: v("base-url"), TokenURL: v("token-url"), ClientID: v("client-id"), PSPPixKey: v("psp-pix-key")}
+	again := func(field, words string) {
+		s.settingsPage(p, http.StatusBadRequest, func(f *render.PortalSettingsForm) {
+			f.BaseURL, f.TokenURL, f.ClientID, f.PSPPixKey = typed.BaseURL, typed.TokenURL, typed.ClientID, typed.PSPPixKey
+		}, "psp", field, words, "")
+	}
+	if v("remove") == "1" {
+		if err := settings.DisconnectPSP(p.ctx, p.db, p.unit); s.formRefused(p, err, settingsRefusal, again) {
+			return
+		}
+		settingsSaved(p, "psp-removido")
+		return
+	}
+	var pfx []byte
+	if f, _, err := p.r.FormFile("psp-pfx"); err == nil {
+		pfx, err = io.ReadAll(io.LimitReader(f, maxPFX+1))
+		f.Close()
+		if err != nil || len(pfx) > maxPFX {
+			again("psp-pfx", "o arquivo não é um certificado A1 (.pfx ou .p12) com a sua chave privada.")
+			return
+		}
+	}
+	var roots *x509.CertPool
+	if s.Billing != nil && s.Billing.PSPs != nil {
+		roots = s.Billing.PSPs.Roots
+	}
+	_, err := settings.ConnectPSP(p.ctx, p.db, p.unit, s.Invoices.Keyring, roots, settings.PSPConnection{BaseURL: typed.BaseURL, TokenURL: typed.TokenURL,
+		ClientID: typed.ClientID, Secret: p.r.PostFormValue("client-secret"), PixKey: typed.PSPPixKey, PFX: pfx, Password: p.r.PostFormValue("psp-password"),
+		PublicURL: s.PublicURL})
+	if errors.Is(err, settings.ErrPSPWebhook) {
+		// Connected all the same: the page says what the PSP refused.
+		field, words := settingsRefusal(err)
+		s.settingsPage(p, http.StatusOK, nil, "psp", field, "", "PSP conectado. Atenção: "+words)
+		return
+	}
+	if s.formRefused(p, err, settingsRefusal, again) {
+		return
+	}
+	settingsSaved(p, "psp")
 }
