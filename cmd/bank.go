@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -11,6 +12,7 @@ import (
 	"fincom/server"
 	"fincom/server/bank"
 	"fincom/server/billing"
+	"fincom/server/settings"
 	"fincom/server/statement"
 	"fincom/store"
 )
@@ -31,45 +33,21 @@ func newUnitAgreementCmd(a *app) *cobra.Command {
 			"when it has none).",
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			b, ok := bank.ByProvider(provider)
-			if !ok {
-				return fmt.Errorf("--provider must be provider_a (Itaú), provider_b (Bradesco) or provider_c (Santander)")
-			}
-			ag := bank.Agreement{Wallet: wallet, Code: strings.TrimSpace(code)}
-			ag.Agency, ag.AgencyDV = bank.SplitDigit(agency)
-			ag.Account, ag.AccountDV = bank.SplitDigit(account)
-			if err := b.Check(&ag); err != nil {
-				var fe *bank.FieldError
-				if errors.As(err, &fe) {
-					flag := map[string]string{"agency": "--agency", "account": "--account", "wallet": "--wallet", "agreement": "--agreement"}[fe.Field]
-					return fmt.Errorf("%s (%s): %s", flag, b.Name, fe.Reason)
-				}
-				return err
-			}
-			if next < 0 || (next > 0 && len(fmt.Sprint(next)) > b.OurDigits) {
-				return fmt.Errorf("--next-our-number must be from 1 to %s", strings.Repeat("9", b.OurDigits))
+			nextText := ""
+			if next != 0 {
+				nextText = strconv.FormatInt(next, 10)
 			}
 			return a.withDomain(cmd.Context(), args[0], func(db *store.DB) error {
 				u, err := db.UnitByToken(cmd.Context(), args[1])
 				if err != nil {
 					return fmt.Errorf("no unit %q in %s", args[1], args[0])
 				}
-				// The bank's files name the beneficiary by CNPJ in a numeric
-				// field (CNAB 240 header, columns 19-32): an agreement of a
-				// unit without one, or with an alphanumeric one, would write
-				// files the bank rejects (TestUnitAgreementAndCNAB).
-				if !bank.NumericCNPJ(u.CNPJ) {
-					return fmt.Errorf("unit %s: a bank agreement needs the unit's CNPJ in digits (the beneficiary in the bank's files, a numeric field); this unit has %q", args[1], u.CNPJ)
-				}
-				_, err = db.SetAgreement(cmd.Context(), u.ID, store.Agreement{Provider: provider, Bank: b.Code, Agency: ag.Agency,
-					AgencyDV: ag.AgencyDV, Account: ag.Account, AccountDV: ag.AccountDV, Wallet: ag.Wallet, Code: ag.Code,
-					NextOurNumber: next, BankAccountToken: bankAccount})
-				if errors.Is(err, store.ErrNotFound) && bankAccount != "" {
-					return fmt.Errorf("--bank-account %s: not a bank account of the unit", bankAccount)
-				}
+				ag, err := settings.SetAgreement(cmd.Context(), db, u, settings.AgreementInput{Provider: provider, Agency: agency, Account: account,
+					Wallet: wallet, Code: code, NextOurNumber: nextText, BankAccount: bankAccount})
 				if err != nil {
-					return err
+					return flagError(err)
 				}
+				b, _ := bank.ByProvider(provider)
 				return a.print(map[string]string{"domain": args[0], "unit_token": args[1], "provider": provider, "bank": b.Code},
 					fmt.Sprintf("agreement with %s (%s) set: agency %s, account %s-%s, wallet %s", b.Name, b.Code, ag.Agency, ag.Account, ag.AccountDV, ag.Wallet))
 			})

@@ -127,6 +127,26 @@ func (db *DB) ExportRemittance(ctx context.Context, unitID int64, provider strin
 	return out, wrap("export remittance", err)
 }
 
+// Remittances lists the unit's remittances, newest first, without their
+// files.
+func (db *DB) Remittances(ctx context.Context, unitID int64) ([]Remittance, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT a.provider, r.sequence, r.titles, r.created_at FROM remittances r
+		JOIN bank_agreements a ON a.id = r.agreement_id WHERE a.unit_id = ? ORDER BY r.created_at DESC, r.id DESC`, unitID)
+	if err != nil {
+		return nil, wrap("remittances", err)
+	}
+	defer rows.Close()
+	var out []Remittance
+	for rows.Next() {
+		var r Remittance
+		if err := rows.Scan(&r.Provider, &r.Sequence, &r.Titles, &r.Created); err != nil {
+			return nil, wrap("remittances", err)
+		}
+		out = append(out, r)
+	}
+	return out, wrap("remittances", rows.Err())
+}
+
 // RemittanceFile answers a kept remittance of the unit's agreement by its
 // sequence number (ErrNotFound).
 func (db *DB) RemittanceFile(ctx context.Context, unitID int64, provider string, seq int) (Remittance, error) {

@@ -120,6 +120,9 @@ func fixed(field string, v *string, n int) error {
 	return nil
 }
 
+// Wallets are the agreement wallets (carteiras) the bank takes.
+func (b *Bank) Wallets() []string { return slices.Clone(b.wallets) }
+
 // Check checks and normalizes an agreement's fields as the bank defines
 // them (padded to the bank's widths, check digits verified where the
 // bank publishes how).

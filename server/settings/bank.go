@@ -1,0 +1,83 @@
+package settings
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"fincom/server/bank"
+	"fincom/server/problem"
+	"fincom/store"
+)
+
+// The refusals of a bank agreement, beside their fields; the bank's own
+// rule in the details.
+var (
+	ErrProvider      = problem.New(http.StatusUnprocessableEntity, "use provider_a (Itaú), provider_b (Bradesco) or provider_c (Santander)")
+	ErrAgency        = problem.New(http.StatusUnprocessableEntity, "not an agency of this bank (its rule in details)")
+	ErrAccount       = problem.New(http.StatusUnprocessableEntity, "not an account of this bank, or its check digit is wrong (its rule in details)")
+	ErrWallet        = problem.New(http.StatusUnprocessableEntity, "not a wallet of this bank (its wallets in details)")
+	ErrAgreementCode = problem.New(http.StatusUnprocessableEntity, "not an agreement code of this bank (its rule in details)")
+	ErrNextOurNumber = problem.New(http.StatusUnprocessableEntity, "the next our-number is a number from 1 to the bank's largest, past the ones issued")
+	ErrBankCNPJ      = problem.New(http.StatusUnprocessableEntity, "a bank agreement needs the unit's CNPJ in digits (the beneficiary in the bank's files)")
+	ErrBankAccount   = problem.New(http.StatusUnprocessableEntity, "not a bank account of the unit")
+)
+
+// AgreementInput is a unit's collection agreement with a bank as typed:
+// its provider slot, the agency and account each with its digit where
+// the bank has one ("1234-5"), the wallet, the bank's agreement code,
+// the next our-number ("" keeps the sequence) and the bank account its
+// payments are credited to ("": the unit's account at that agency).
+type AgreementInput struct {
+	Provider, Agency, Account, Wallet, Code, NextOurNumber, BankAccount string
+}
+
+// SetAgreement checks an agreement as its bank defines it and sets it as
+// the unit's for the provider, as `fincom unit agreement` does.
+func SetAgreement(ctx context.Context, db *store.DB, u store.Unit, in AgreementInput) (store.Agreement, error) {
+	b, ok := bank.ByProvider(in.Provider)
+	if !ok {
+		return store.Agreement{}, refuse("provider", ErrProvider)
+	}
+	ag := bank.Agreement{Wallet: in.Wallet, Code: strings.TrimSpace(in.Code)}
+	ag.Agency, ag.AgencyDV = bank.SplitDigit(in.Agency)
+	ag.Account, ag.AccountDV = bank.SplitDigit(in.Account)
+	if err := b.Check(&ag); err != nil {
+		var fe *bank.FieldError
+		if !errors.As(err, &fe) {
+			return store.Agreement{}, err
+		}
+		p := map[string]*problem.Problem{"agency": ErrAgency, "account": ErrAccount, "wallet": ErrWallet, "agreement": ErrAgreementCode}[fe.Field]
+		if p == nil {
+			return store.Agreement{}, err
+		}
+		return store.Agreement{}, refuse(fe.Field, p.With(b.Name+": "+fe.Reason))
+	}
+	var next int64
+	if v := strings.TrimSpace(in.NextOurNumber); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 || len(strconv.FormatInt(n, 10)) > b.OurDigits {
+			return store.Agreement{}, refuse("next-our-number", ErrNextOurNumber)
+		}
+		next = n
+	}
+	// The bank's files name the beneficiary by CNPJ in a numeric field
+	// (CNAB 240 header, columns 19-32): an agreement of a unit without
+	// one, or with an alphanumeric one, would write files the bank
+	// rejects (TestUnitAgreementAndCNAB).
+	if !bank.NumericCNPJ(u.CNPJ) {
+		return store.Agreement{}, refuse("agency", ErrBankCNPJ)
+	}
+	store.SetAuditRecord(ctx, "agreement "+in.Provider+": "+b.Name+" agency "+ag.Agency+" account "+ag.Account+"-"+ag.AccountDV+" wallet "+ag.Wallet)
+	a, err := db.SetAgreement(ctx, u.ID, store.Agreement{Provider: in.Provider, Bank: b.Code, Agency: ag.Agency, AgencyDV: ag.AgencyDV,
+		Account: ag.Account, AccountDV: ag.AccountDV, Wallet: ag.Wallet, Code: ag.Code, NextOurNumber: next, BankAccountToken: in.BankAccount})
+	switch {
+	case errors.Is(err, store.ErrNotFound) && in.BankAccount != "":
+		return a, refuse("bank-account", ErrBankAccount)
+	case errors.Is(err, store.ErrOurNumberUsed):
+		return a, refuse("next-our-number", ErrNextOurNumber)
+	}
+	return a, err
+}
