@@ -21,6 +21,34 @@ type PortalSettings struct {
 	Contingency, ContingencySince string
 	// PSP is the unit's PSP connection, if any.
 	PSP *PortalPSP
+	// Banks are the provider slots with their agreements; Remittances
+	// the unit's CNAB remittances, newest first.
+	Banks       []PortalBank
+	Remittances []PortalRemittance
+}
+
+// PortalBank is a provider slot (provider_a Itaú, provider_b Bradesco,
+// provider_c Santander): its agreement, if any (Set), and its form.
+type PortalBank struct {
+	Provider, Name string
+	Wallets        []PortalOption
+	Set            bool
+	Simulated      bool
+	Form           PortalAgreementForm
+}
+
+// PortalAgreementForm is an agreement as typed or stored: the agency and
+// account with their digits, the wallet, the bank's code, the next
+// our-number.
+type PortalAgreementForm struct {
+	Agency, Account, Wallet, Code, Next string
+}
+
+// PortalRemittance is a remittance made, with its link to download it
+// again.
+type PortalRemittance struct {
+	Bank, Created, Link string
+	Sequence, Titles    int
 }
 
 // PortalSEFAZ is the answer of the state's SEFAZ to the status asked
@@ -41,6 +69,8 @@ type PortalSettingsForm struct {
 	SEFAZ *PortalSEFAZ
 	// The PSP's connection as typed (its secret and certificate never).
 	BaseURL, TokenURL, ClientID, PSPPixKey string
+	// Agreement is a bank's agreement as typed, by provider.
+	Agreement map[string]PortalAgreementForm
 }
 
 // PortalPSP is a unit's PSP connection as its owner reads it: never its

@@ -480,3 +480,69 @@ func TestPortalConnectsPSP(t *testing.T) {
 		t.Fatalf("the removal = %d", rec.Code)
 	}
 }
+
+// TestPortalBankAgreements: an owner sees each provider slot's agreement,
+// changes one (an account whose check digit is wrong refused beside its
+// field, as fincom unit agreement refuses it), downloads the next CNAB
+// remittance (its boleto in it), finds it among those made and
+// downloads it again; with nothing new there is nothing to remit; a
+// slot without an agreement has no remittance.
+func TestPortalBankAgreements(t *testing.T) {
+	t.Parallel()
+	s, ds := newTestServer(t)
+	h := s.Handler()
+	b := signedIn(t, s, ds)
+	unit := "?unit=" + fx.tokens["unitA"]
+	page := b.do("GET", "/portal/settings"+unit, nil).Body.String()
+	session := csrf(t, page)
+	if !strings.Contains(page, `id="campo-provider_a-account" name="provider_a-account" type="text" value="12345-7"`) ||
+		!strings.Contains(page, `value="0506511-9"`) || !strings.Contains(page, "Baixar a próxima remessa do Banco Santander") {
+		t.Fatalf("the bank section:\n%s", page)
+	}
+	form := url.Values{"csrf": {session}, "provider": {"provider_a"}, "provider_a-agency": {"0057"}, "provider_a-account": {"12345-8"},
+		"provider_a-wallet": {"109"}, "provider_a-agreement": {""}, "provider_a-next-our-number": {"1"}}
+	if rec := b.do("POST", "/portal/settings/agreement"+unit, form); rec.Code != 400 ||
+		!strings.Contains(rec.Body.String(), `id="erro-provider_a-account">conta inválida para o banco`) || !strings.Contains(rec.Body.String(), `value="12345-8"`) {
+		t.Fatalf("a wrong check digit = %d\n%s", rec.Code, rec.Body)
+	}
+	form.Set("provider_a-account", "12345-7")
+	form.Set("provider_a-wallet", "112")
+	if rec := b.do("POST", "/portal/settings/agreement"+unit, form); rec.Code != http.StatusSeeOther {
+		t.Fatalf("the agreement = %d\n%s", rec.Code, rec.Body)
+	}
+	db, release := acquire(t, ds)
+	a, err := db.Agreement(context.Background(), 1, "provider_a")
+	release()
+	if err != nil || a.Wallet != "112" {
+		t.Fatalf("the agreement saved: %+v %v", a, err)
+	}
+
+	order := post(t, h, "/insert_sales_order", serviceOrder)["data"].(map[string]any)["id"].(string)
+	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+order+`"}`)
+	remit := url.Values{"csrf": {session}, "provider": {"provider_a"}}
+	rec := b.do("POST", "/portal/settings/remittance"+unit, remit)
+	file := rec.Body.String()
+	if rec.Code != 200 || rec.Header().Get("Content-Disposition") != `attachment; filename="remessa-provider_a-1.rem"` || !strings.HasPrefix(file, "341") ||
+		strings.Count(file, "\r\n") < 4 {
+		t.Fatalf("the remittance = %d %v\n%s", rec.Code, rec.Header(), file)
+	}
+	page = b.do("GET", "/portal/settings"+unit, nil).Body.String()
+	link := "/portal/settings/remittance?unit=" + fx.tokens["unitA"] + "&amp;provider=provider_a&amp;seq=1"
+	if !strings.Contains(page, `<a href="`+link+`" download>Baixar de novo</a>`) {
+		t.Fatalf("the remittances made:\n%s", page)
+	}
+	if again := b.do("GET", strings.ReplaceAll(link, "&amp;", "&"), nil); again.Code != 200 || again.Body.String() != file {
+		t.Fatalf("the remittance again = %d", again.Code)
+	}
+	if rec := b.do("POST", "/portal/settings/remittance"+unit, remit); rec.Code != http.StatusConflict ||
+		!strings.Contains(rec.Body.String(), `id="erro-provider_a-remittance">nada a remeter`) {
+		t.Fatalf("nothing new = %d\n%s", rec.Code, rec.Body)
+	}
+	if rec := b.do("GET", "/portal/settings/remittance"+unit+"&provider=provider_a", nil); rec.Code != http.StatusForbidden {
+		t.Fatalf("a GET that would make a remittance = %d", rec.Code)
+	}
+	unitB := "?unit=" + fx.tokens["unitB"]
+	if rec := b.do("POST", "/portal/settings/remittance"+unitB, remit); rec.Code != 400 || !strings.Contains(rec.Body.String(), "não tem convênio com este banco") {
+		t.Fatalf("a slot without an agreement = %d\n%s", rec.Code, rec.Body)
+	}
+}

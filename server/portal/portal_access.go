@@ -51,6 +51,8 @@ func (s *Portal) Forms() []Form {
 		{Path: "/portal/settings/environment", Act: actOwner, handle: s.withSession(s.portalSettingsEnvironment)},
 		{Path: "/portal/settings/contingency", Act: actOwner, handle: s.withSession(s.portalSettingsContingency)},
 		{Path: "/portal/settings/psp", Act: actOwner, handle: s.withSession(s.portalSettingsPSP)},
+		{Path: "/portal/settings/agreement", Act: actOwner, handle: s.withSession(s.portalSettingsAgreement)},
+		{Path: "/portal/settings/remittance", Act: actOwner, handle: s.withSession(s.portalRemittance)},
 		{Path: "/portal/settings/accountant", Act: actOwner, handle: s.withSession(s.portalSettingsAccountant)},
 		{Path: "/portal/settings/accountant/send", Act: actOwner, handle: s.withSession(s.portalSendPackage)},
 		{Path: "/portal/orders/:token/charge", Act: "/generate_charge", handle: order("charge")},

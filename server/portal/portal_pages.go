@@ -29,6 +29,14 @@ func (s *Portal) Routes(r *httprouter.Router) {
 	r.GET("/portal/", s.withSession(s.portalHome))
 	r.GET("/portal/units", s.withSession(s.portalUnits))
 	r.GET("/portal/profile", s.withSession(s.portalProfile))
+	r.GET("/portal/settings/remittance", s.withSession(func(p *portalRequest) {
+		// A remittance made before, again: making one is a POST.
+		if _, err := strconv.Atoi(p.r.URL.Query().Get("seq")); err != nil || p.role != store.RoleOwner {
+			s.settingsPage(p, http.StatusForbidden, nil, "", "", "", "")
+			return
+		}
+		s.portalRemittance(p)
+	}))
 	r.GET("/portal/settings", s.withSession(func(p *portalRequest) {
 		s.settingsPage(p, http.StatusOK, nil, "", "", "", settingsDone[p.r.URL.Query().Get("feito")])
 	}))

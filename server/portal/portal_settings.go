@@ -14,6 +14,8 @@ import (
 
 	"fincom/render"
 	"fincom/server/accounting"
+	"fincom/server/bank"
+	"fincom/server/billing"
 	"fincom/server/brdoc"
 	"fincom/server/fiscal/sefaz"
 	"fincom/server/invoicing"
@@ -65,6 +67,14 @@ var settingsWords = refusals{
 	{settings.ErrPSPRefused, "", "o PSP não aceitou a conexão; nada foi salvo."},
 	{settings.ErrPSPWebhook, "", "a conexão foi salva, mas o PSP recusou o webhook da unidade: os PIX recebidos serão consultados a cada poucos minutos."},
 	{settings.ErrNoPSPToDrop, "", "a unidade não tem conexão com um PSP."},
+	{settings.ErrProvider, "", "escolha o banco da lista."},
+	{settings.ErrAgency, "", "agência inválida para o banco: use a agência com o seu dígito, se o banco tiver (como 1234-5)."},
+	{settings.ErrAccount, "", "conta inválida para o banco: use a conta com o seu dígito verificador (como 12345-6), que é conferido."},
+	{settings.ErrWallet, "", "escolha uma carteira do banco."},
+	{settings.ErrAgreementCode, "", "código do convênio inválido (Bradesco: o código do convênio; Santander: o código do beneficiário, 7 dígitos)."},
+	{settings.ErrNextOurNumber, "", "o próximo nosso número é um número positivo dentro do limite do banco, depois dos já emitidos."},
+	{settings.ErrBankCNPJ, "", "o convênio precisa do CNPJ da unidade (o beneficiário nos arquivos do banco): informe-o em Empresa e fiscal."},
+	{settings.ErrBankAccount, "", "a conta escolhida não é uma conta bancária da unidade."},
 	{invoicing.ErrNoSecretsKey, "", "o servidor foi iniciado sem a chave que guarda os segredos lacrados (--secrets-key-file): peça ao operador."},
 }
 
@@ -140,6 +150,10 @@ func (s *Portal) settingsPage(p *portalRequest, status int, typed func(f *render
 	if typed != nil {
 		typed(&body.Form)
 	}
+	if body.Banks, body.Remittances, err = s.banksOf(p, body.Form.Agreement); err != nil {
+		s.portalFailed(p, err)
+		return
+	}
 	if c, err := p.db.Certificate(p.ctx, p.unit.ID); err == nil {
 		body.Certificate = certificateOf(c, p.db.Now())
 	} else if !errors.Is(err, store.ErrNotFound) {
@@ -195,7 +209,7 @@ func formatPixKey(key string) string {
 
 // settingsDone are the notices after a section is saved (?feito=).
 var settingsDone = map[string]string{"perfil": "Empresa e fiscal salvos.", "certificado": "Certificado digital instalado.",
-	"pix": "Chave PIX salva.", "pix-removida": "Chave PIX removida.", "contador": "E-mail do contador salvo.",
+	"convenio": "Convênio de cobrança salvo.", "pix": "Chave PIX salva.", "pix-removida": "Chave PIX removida.", "contador": "E-mail do contador salvo.",
 	"contador-sem": "O pacote do contador não será mais enviado por e-mail.", "producao": "A unidade passou a emitir em produção: as notas têm valor fiscal.",
 	"psp": "PSP conectado: o PSP respondeu e a conexão foi salva.", "psp-removido": "Conexão com o PSP removida.",
 	"homologacao": "A unidade voltou a emitir em homologação: as notas não têm valor fiscal.", "contingencia": "Modo de emissão salvo.", "pacote": "Pacote deste mês enviado ao contador (na fila de e-mails)."}
@@ -468,4 +482,107 @@ func (s *Portal) portalSettingsPSP(p *portalRequest) {
 		return
 	}
 	settingsSaved(p, "psp")
+}
+
+// providers are the spec's provider slots, in order.
+var providers = []string{"provider_a", "provider_b", "provider_c"}
+
+// banksOf are the unit's provider slots with their agreements (typed,
+// by provider, where a form was refused) and its remittances.
+func (s *Portal) banksOf(p *portalRequest, typed map[string]render.PortalAgreementForm) ([]render.PortalBank, []render.PortalRemittance, error) {
+	var out []render.PortalBank
+	names := map[string]string{}
+	for _, prov := range providers {
+		b, _ := bank.ByProvider(prov)
+		names[prov] = b.Name
+		pb := render.PortalBank{Provider: prov, Name: b.Name}
+		for _, w := range b.Wallets() {
+			pb.Wallets = append(pb.Wallets, render.PortalOption{Value: w, Label: w})
+		}
+		a, err := p.db.Agreement(p.ctx, p.unit.ID, prov)
+		switch {
+		case err == nil:
+			pb.Set, pb.Simulated = true, a.Simulated
+			pb.Form = render.PortalAgreementForm{Agency: withDigit(a.Agency, a.AgencyDV), Account: withDigit(a.Account, a.AccountDV), Wallet: a.Wallet,
+				Code: a.Code, Next: strconv.FormatInt(a.NextOurNumber, 10)}
+		case !errors.Is(err, store.ErrNotFound):
+			return nil, nil, err
+		}
+		if f, ok := typed[prov]; ok {
+			pb.Form = f
+		}
+		out = append(out, pb)
+	}
+	made, err := p.db.Remittances(p.ctx, p.unit.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	var rems []render.PortalRemittance
+	for _, r := range made {
+		rems = append(rems, render.PortalRemittance{Bank: names[r.Provider], Created: render.DateTimeBR(r.Created.Time()), Sequence: r.Sequence, Titles: r.Titles,
+			Link: "/portal/settings/remittance?unit=" + url.QueryEscape(p.unit.Token) + "&provider=" + r.Provider + "&seq=" + strconv.Itoa(r.Sequence)})
+	}
+	return out, rems, nil
+}
+
+// withDigit writes a number with its check digit, as people type it.
+func withDigit(n, dv string) string {
+	if dv == "" {
+		return n
+	}
+	return n + "-" + dv
+}
+
+// portalSettingsAgreement: POST /portal/settings/agreement sets the
+// unit's agreement of a provider slot, as `fincom unit agreement` does.
+func (s *Portal) portalSettingsAgreement(p *portalRequest) {
+	prov := p.r.PostFormValue("provider")
+	v := func(k string) string { return strings.TrimSpace(p.r.PostFormValue(prov + "-" + k)) }
+	form := render.PortalAgreementForm{Agency: v("agency"), Account: v("account"), Wallet: v("wallet"), Code: v("agreement"), Next: v("next-our-number")}
+	in := settings.AgreementInput{Provider: prov, Agency: form.Agency, Account: form.Account, Wallet: form.Wallet, Code: form.Code}
+	// The sequence moves only when the owner changes it.
+	if was, err := p.db.Agreement(p.ctx, p.unit.ID, prov); err != nil || strconv.FormatInt(was.NextOurNumber, 10) != form.Next {
+		in.NextOurNumber = form.Next
+	}
+	_, err := settings.SetAgreement(p.ctx, p.db, p.unit, in)
+	if s.formRefused(p, err, settingsRefusal, func(field, words string) {
+		s.settingsPage(p, http.StatusBadRequest, func(f *render.PortalSettingsForm) {
+			f.Agreement = map[string]render.PortalAgreementForm{prov: form}
+		}, "bank", prov+"-"+field, words, "")
+	}) {
+		return
+	}
+	settingsSaved(p, "convenio")
+}
+
+// portalRemittance: POST /portal/settings/remittance makes the unit's
+// next CNAB 240 remittance for a provider's bank and downloads it;
+// GET with seq downloads one made before again.
+func (s *Portal) portalRemittance(p *portalRequest) {
+	q := p.r.URL.Query()
+	prov := cmp.Or(p.r.PostFormValue("provider"), q.Get("provider"))
+	var rm store.Remittance
+	var err error
+	if seq, e := strconv.Atoi(q.Get("seq")); e == nil && p.r.Method == http.MethodGet {
+		rm, err = p.db.RemittanceFile(p.ctx, p.unit.ID, prov, seq)
+		if s.readFailed(p, err, "Remessa", "units") {
+			return
+		}
+	} else if rm, err = s.Billing.ExportRemittance(p.ctx, p.db, p.unit, prov); err != nil {
+		field := prov + "-remittance"
+		switch {
+		case errors.Is(err, store.ErrNothingToRemit):
+			s.settingsPage(p, http.StatusConflict, nil, "bank", field, "nada a remeter: nenhum boleto foi emitido ou cancelado desde a última remessa.", "")
+		case errors.Is(err, store.ErrNoAgreement), errors.Is(err, billing.ErrUnknownBank):
+			s.settingsPage(p, http.StatusBadRequest, nil, "bank", field, "a unidade não tem convênio com este banco: cadastre-o acima.", "")
+		default:
+			s.portalFailed(p, err)
+		}
+		return
+	}
+	h := p.w.Header()
+	h.Set("Content-Type", "text/plain; charset=us-ascii")
+	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="remessa-%s-%d.rem"`, prov, rm.Sequence))
+	h.Set("Cache-Control", "no-store")
+	p.w.Write(rm.Content)
 }
