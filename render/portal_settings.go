@@ -25,6 +25,17 @@ type PortalSettings struct {
 	// the unit's CNAB remittances, newest first.
 	Banks       []PortalBank
 	Remittances []PortalRemittance
+	// People have a role on the unit; Roles are those to give; EveryUnit:
+	// the owner owns every unit, and may give a role on all of them.
+	People    []PortalPerson
+	Roles     []PortalOption
+	EveryUnit bool
+}
+
+// PortalPerson is a person with a role on the unit: where it has it
+// (this unit, every unit).
+type PortalPerson struct {
+	Name, Email, Role, RoleName, Where string
 }
 
 // PortalBank is a provider slot (provider_a Itaú, provider_b Bradesco,
@@ -71,6 +82,8 @@ type PortalSettingsForm struct {
 	BaseURL, TokenURL, ClientID, PSPPixKey string
 	// Agreement is a bank's agreement as typed, by provider.
 	Agreement map[string]PortalAgreementForm
+	// The invitation's person as typed.
+	PersonName, PersonEmail string
 }
 
 // PortalPSP is a unit's PSP connection as its owner reads it: never its

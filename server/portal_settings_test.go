@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"software.sslmate.com/src/go-pkcs12"
 
 	"fincom/server/certs"
+	"fincom/server/settings"
 	"fincom/store"
 )
 
@@ -544,5 +546,91 @@ func TestPortalBankAgreements(t *testing.T) {
 	unitB := "?unit=" + fx.tokens["unitB"]
 	if rec := b.do("POST", "/portal/settings/remittance"+unitB, remit); rec.Code != 400 || !strings.Contains(rec.Body.String(), "não tem convênio com este banco") {
 		t.Fatalf("a slot without an agreement = %d\n%s", rec.Code, rec.Body)
+	}
+}
+
+// TestPortalPeople: an owner of the unit invites a seller by e-mail (the
+// invitation a sign-in link through the outbox), who signs in with it and
+// is a seller there; the seller's role is changed and taken away; the
+// last owner of every unit is kept; a malformed address is refused
+// beside its field; each change is audited under the owner.
+func TestPortalPeople(t *testing.T) {
+	t.Parallel()
+	s, ds := newTestServer(t)
+	owner := signedIn(t, s, ds)
+	unit := "?unit=" + fx.tokens["unitA"]
+	page := owner.do("GET", "/portal/settings"+unit, nil).Body.String()
+	session := csrf(t, page)
+	if !strings.Contains(page, "<td>Bia</td><td>bia@example.com</td><td>Proprietário <span class=\"muted\">(em todas as unidades)</span>") {
+		t.Fatalf("the people section:\n%s", page)
+	}
+	invite := url.Values{"csrf": {session}, "name": {"Dora Vendas"}, "email": {"dora@"}, "role": {"sales"}}
+	if rec := owner.do("POST", "/portal/settings/people"+unit, invite); rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-email">e-mail inválido.`) {
+		t.Fatalf("a malformed address = %d\n%s", rec.Code, rec.Body)
+	}
+	invite.Set("email", "dora@acme.com.br")
+	if rec := owner.do("POST", "/portal/settings/people"+unit, invite); rec.Code != 200 ||
+		!strings.Contains(rec.Body.String(), "Convite enviado para dora@acme.com.br: Vendas na unidade Acme Matriz.") ||
+		!strings.Contains(rec.Body.String(), "<td>Dora Vendas</td><td>dora@acme.com.br</td><td>Vendas") {
+		t.Fatalf("the invitation = %d\n%s", rec.Code, rec.Body)
+	}
+	db, release := acquire(t, ds)
+	mails, err := db.Outbox(context.Background(), store.EveryUnit, 5)
+	release()
+	if err != nil || len(mails) == 0 || mails[0].Kind != "portal_invite" || mails[0].To != "dora@acme.com.br" ||
+		mails[0].Subject != "Convite para o fincom · Acme Matriz" || !strings.Contains(mails[0].Body, store.SealedMark) {
+		t.Fatalf("the invitation e-mail: %+v %v", mails, err)
+	}
+	m := regexp.MustCompile(`/portal/link\?t=(\S+)`).FindStringSubmatch(s.portal.Unsealed(mails[0]).Body)
+	if m == nil {
+		t.Fatalf("no link in %q", s.portal.Unsealed(mails[0]).Body)
+	}
+	link, _ := url.QueryUnescape(m[1])
+	dora := &browser{t: t, h: s.Handler(), cookies: map[string]*http.Cookie{}}
+	form := dora.do("GET", "/portal/link?t="+url.QueryEscape(link), nil).Body.String()
+	if rec := dora.do("POST", "/portal/link", url.Values{"csrf": {csrf(t, form)}, "t": {link}}); rec.Code != http.StatusSeeOther {
+		t.Fatalf("Dora's sign-in = %d\n%s", rec.Code, rec.Body)
+	}
+	if home := dora.do("GET", "/portal/"+unit, nil).Body.String(); !strings.Contains(home, "Papel: Vendas") {
+		t.Fatalf("Dora's first page:\n%s", home)
+	}
+	if rec := dora.do("GET", "/portal/settings"+unit, nil); rec.Code != http.StatusForbidden {
+		t.Fatalf("the seller's settings = %d", rec.Code)
+	}
+
+	role := func(email, role string) *httptest.ResponseRecorder {
+		return owner.do("POST", "/portal/settings/people/role"+unit, url.Values{"csrf": {session}, "email": {email}, "role": {role}})
+	}
+	if rec := role("dora@acme.com.br", "finance"); rec.Code != http.StatusSeeOther {
+		t.Fatalf("Dora to finance = %d\n%s", rec.Code, rec.Body)
+	}
+	if home := dora.do("GET", "/portal/"+unit, nil).Body.String(); !strings.Contains(home, "Papel: Financeiro") {
+		t.Fatal("Dora is not finance")
+	}
+	if rec := role("dora@acme.com.br", "none"); rec.Code != http.StatusSeeOther {
+		t.Fatalf("Dora's role taken away = %d", rec.Code)
+	}
+	if rec := dora.do("GET", "/portal/"+unit, nil); rec.Code != http.StatusSeeOther {
+		t.Fatalf("Dora without a role = %d", rec.Code)
+	}
+	// The fixture's Ana owns every unit too: Ana may stop here, then
+	// Bia, the last owner of every unit, may not.
+	if rec := role("ana@acme.com.br", "none"); rec.Code != http.StatusSeeOther {
+		t.Fatalf("Ana off unit A = %d\n%s", rec.Code, rec.Body)
+	}
+	db, release = acquire(t, ds)
+	_, err = settings.SetRole(context.Background(), db, "ana@acme.com.br", store.RoleSales, 0)
+	release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec := role("bia@example.com", "none"); rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-person-role">o domínio ficaria sem um proprietário`) {
+		t.Fatalf("the last owner off = %d\n%s", rec.Code, rec.Body)
+	}
+	db, release = acquire(t, ds)
+	log, _, _ := db.AuditLog(context.Background(), 1, "people", store.Page{Number: 1, Size: 50})
+	release()
+	if len(log) != 4 || log[0].Actor != "user:Bia <bia@example.com>" || !strings.Contains(log[0].Record.String, "user ana@acme.com.br") {
+		t.Errorf("the people's audit: %+v", log)
 	}
 }

@@ -53,6 +53,8 @@ func (s *Portal) Forms() []Form {
 		{Path: "/portal/settings/psp", Act: actOwner, handle: s.withSession(s.portalSettingsPSP)},
 		{Path: "/portal/settings/agreement", Act: actOwner, handle: s.withSession(s.portalSettingsAgreement)},
 		{Path: "/portal/settings/remittance", Act: actOwner, handle: s.withSession(s.portalRemittance)},
+		{Path: "/portal/settings/people", Act: actOwner, handle: s.withSession(s.portalInvite)},
+		{Path: "/portal/settings/people/role", Act: actOwner, handle: s.withSession(s.portalPersonRole)},
 		{Path: "/portal/settings/accountant", Act: actOwner, handle: s.withSession(s.portalSettingsAccountant)},
 		{Path: "/portal/settings/accountant/send", Act: actOwner, handle: s.withSession(s.portalSendPackage)},
 		{Path: "/portal/orders/:token/charge", Act: "/generate_charge", handle: order("charge")},

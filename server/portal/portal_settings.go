@@ -75,6 +75,10 @@ var settingsWords = refusals{
 	{settings.ErrNextOurNumber, "", "o próximo nosso número é um número positivo dentro do limite do banco, depois dos já emitidos."},
 	{settings.ErrBankCNPJ, "", "o convênio precisa do CNPJ da unidade (o beneficiário nos arquivos do banco): informe-o em Empresa e fiscal."},
 	{settings.ErrBankAccount, "", "a conta escolhida não é uma conta bancária da unidade."},
+	{settings.ErrPersonName, "", "informe o nome (até 120 caracteres)."},
+	{settings.ErrPersonRole, "", "escolha um papel da lista."},
+	{settings.ErrNoPerson, "", "não há usuário ativo com esse e-mail."},
+	{settings.ErrLastOwner, "", "o domínio ficaria sem um proprietário de todas as unidades: torne outro usuário proprietário antes."},
 	{invoicing.ErrNoSecretsKey, "", "o servidor foi iniciado sem a chave que guarda os segredos lacrados (--secrets-key-file): peça ao operador."},
 }
 
@@ -150,6 +154,14 @@ func (s *Portal) settingsPage(p *portalRequest, status int, typed func(f *render
 	if typed != nil {
 		typed(&body.Form)
 	}
+	if body.People, err = s.peopleOf(p); err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	body.EveryUnit = p.grants.OwnerOfAll()
+	for _, r := range store.Roles {
+		body.Roles = append(body.Roles, render.PortalOption{Value: string(r), Label: roleName(r)})
+	}
 	if body.Banks, body.Remittances, err = s.banksOf(p, body.Form.Agreement); err != nil {
 		s.portalFailed(p, err)
 		return
@@ -209,7 +221,7 @@ func formatPixKey(key string) string {
 
 // settingsDone are the notices after a section is saved (?feito=).
 var settingsDone = map[string]string{"perfil": "Empresa e fiscal salvos.", "certificado": "Certificado digital instalado.",
-	"convenio": "Convênio de cobrança salvo.", "pix": "Chave PIX salva.", "pix-removida": "Chave PIX removida.", "contador": "E-mail do contador salvo.",
+	"convenio": "Convênio de cobrança salvo.", "papel": "Papel alterado.", "pix": "Chave PIX salva.", "pix-removida": "Chave PIX removida.", "contador": "E-mail do contador salvo.",
 	"contador-sem": "O pacote do contador não será mais enviado por e-mail.", "producao": "A unidade passou a emitir em produção: as notas têm valor fiscal.",
 	"psp": "PSP conectado: o PSP respondeu e a conexão foi salva.", "psp-removido": "Conexão com o PSP removida.",
 	"homologacao": "A unidade voltou a emitir em homologação: as notas não têm valor fiscal.", "contingencia": "Modo de emissão salvo.", "pacote": "Pacote deste mês enviado ao contador (na fila de e-mails)."}
@@ -585,4 +597,85 @@ func (s *Portal) portalRemittance(p *portalRequest) {
 	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="remessa-%s-%d.rem"`, prov, rm.Sequence))
 	h.Set("Cache-Control", "no-store")
 	p.w.Write(rm.Content)
+}
+
+// peopleOf are the people with a role on the unit, by name.
+func (s *Portal) peopleOf(p *portalRequest) ([]render.PortalPerson, error) {
+	users, err := p.db.Users(p.ctx)
+	if err != nil {
+		return nil, err
+	}
+	grants, err := p.db.DomainGrants(p.ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []render.PortalPerson
+	for _, u := range users {
+		g := grants[u.ID]
+		role := g.On(p.unit.ID)
+		if role == "" {
+			continue
+		}
+		person := render.PortalPerson{Name: u.Name, Email: u.Email, Role: string(role), RoleName: roleName(role), Where: "nesta unidade"}
+		for _, one := range g {
+			if one.AllUnits() && one.Role == role {
+				person.Where = "em todas as unidades"
+			}
+		}
+		out = append(out, person)
+	}
+	return out, nil
+}
+
+// portalInvite: POST /portal/settings/people gives a person a role on
+// the unit (on every unit when the owner owns every unit and asks so),
+// making the user when the domain has none of the e-mail, and e-mails
+// the invitation: a sign-in link, through the outbox.
+func (s *Portal) portalInvite(p *portalRequest) {
+	name, email := strings.TrimSpace(p.r.PostFormValue("name")), strings.TrimSpace(p.r.PostFormValue("email"))
+	role := store.Role(p.r.PostFormValue("role"))
+	unitID, where := p.unit.ID, "na unidade "+p.unit.Name
+	if p.r.PostFormValue("every_unit") == "1" && p.grants.OwnerOfAll() {
+		unitID, where = 0, "em todas as unidades"
+	}
+	u, err := settings.Invite(p.ctx, p.db, name, email, role, unitID)
+	if s.formRefused(p, err, settingsRefusal, func(field, words string) {
+		s.settingsPage(p, http.StatusBadRequest, func(f *render.PortalSettingsForm) { f.PersonName, f.PersonEmail = name, email }, "people", field, words, "")
+	}) {
+		return
+	}
+	extra := p.session.User.Name + " convidou você para o fincom de " + p.unit.Name + ", como " + roleName(role) + " " + where + "."
+	_, err = p.db.RequestLoginLink(p.ctx, u.Email, func(user store.User, link string) *store.Notice {
+		subject, body, mailErr := s.Render.Mail("portal_invite", render.MailData{Seller: p.unit.Name, Customer: user.Name, Extra: extra,
+			LoginURL: LoginURL(s.PublicURL, store.SealedMark)})
+		if mailErr != nil {
+			return nil
+		}
+		return &store.Notice{Kind: "portal_invite", To: user.Email, Subject: subject, Body: body, Sealed: s.LinkKeys.Seal([]byte(url.QueryEscape(link)))}
+	})
+	notice := "Convite enviado para " + u.Email + ": " + roleName(role) + " " + where + "."
+	if errors.Is(err, store.ErrTooManyLinks) {
+		notice = u.Name + " recebeu o papel; o convite não foi enviado agora (links demais pedidos em pouco tempo): peça que entre pelo portal com o e-mail."
+	} else if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	s.settingsPage(p, http.StatusOK, nil, "people", "", "", notice)
+}
+
+// portalPersonRole: POST /portal/settings/people/role changes a person's
+// role on the unit, or ("none") takes it away; the domain keeps an owner
+// of every unit.
+func (s *Portal) portalPersonRole(p *portalRequest) {
+	role := store.Role(p.r.PostFormValue("role"))
+	if role == "none" {
+		role = ""
+	}
+	_, err := settings.SetRole(p.ctx, p.db, p.r.PostFormValue("email"), role, p.unit.ID)
+	if s.formRefused(p, err, settingsRefusal, func(field, words string) {
+		s.settingsPage(p, http.StatusBadRequest, nil, "people", "person-"+field, words, "")
+	}) {
+		return
+	}
+	settingsSaved(p, "papel")
 }
