@@ -126,16 +126,10 @@ type PortalUser struct {
 	Roles       []string
 }
 
-// PortalUsers is the users page's body: the users, and the choices of
-// its forms.
+// PortalUsers is the users page's body: the domain's users.
 type PortalUsers struct {
 	Users []PortalUser
-	Roles []PortalOption
-	Form  PortalUserForm
 }
-
-// PortalUserForm is the new user's form as sent.
-type PortalUserForm struct{ Name, Email, Role, Unit string }
 
 // PortalDay is one day of the month's table.
 type PortalDay struct {

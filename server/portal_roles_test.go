@@ -6,11 +6,13 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
 	"testing"
 
+	"fincom/server/settings"
 	"fincom/store"
 )
 
@@ -65,8 +67,8 @@ func TestPortalAccountantReadsOnly(t *testing.T) {
 		{"/portal/transactions" + unitA, url.Values{"csrf": {session}, "type": {"out"}, "description": {"Aluguel"}, "value": {"100,00"}}},
 		{"/portal/new-order" + unitA, url.Values{"csrf": {session}}},
 		{"/portal/import/return" + unitA, url.Values{"csrf": {session}}},
-		{"/portal/users", url.Values{"csrf": {session}, "name": {"Eu"}, "email": {"eu@contabil.com.br"}, "role": {"owner"}}},
-		{"/portal/users/role", url.Values{"csrf": {session}, "email": {"caio@contabil.com.br"}, "role": {"owner"}}},
+		{"/portal/settings/people" + unitA, url.Values{"csrf": {session}, "name": {"Eu"}, "email": {"eu@contabil.com.br"}, "role": {"owner"}}},
+		{"/portal/settings/people/role" + unitA, url.Values{"csrf": {session}, "email": {"caio@contabil.com.br"}, "role": {"owner"}}},
 	} {
 		rec := b.do("POST", form.path, form.form)
 		if rec.Code != http.StatusForbidden || !strings.Contains(rec.Body.String(), "não permite esta alteração") {
@@ -118,7 +120,8 @@ func TestPortalOwnerManagesUsers(t *testing.T) {
 	if rec := fin.do("GET", "/portal/users", nil); rec.Code != http.StatusForbidden {
 		t.Fatalf("the users page for finance = %d", rec.Code)
 	}
-	if rec := fin.do("POST", "/portal/users/role", url.Values{"csrf": {csrf(t, page)}, "email": {"fabio@acme.com.br"}, "role": {"owner"}}); rec.Code != http.StatusForbidden {
+	if rec := fin.do("POST", "/portal/settings/people/role?unit="+fx.tokens["unitA"], url.Values{"csrf": {csrf(t, page)}, "email": {"fabio@acme.com.br"},
+		"role": {"owner"}}); rec.Code != http.StatusForbidden {
 		t.Fatalf("finance making itself owner = %d", rec.Code)
 	}
 	// Finance sees and revokes only its own tokens.
@@ -135,46 +138,59 @@ func TestPortalOwnerManagesUsers(t *testing.T) {
 		t.Fatalf("the users page:\n%s", page)
 	}
 	session := csrf(t, page)
-	rec := owner.do("POST", "/portal/users", url.Values{"csrf": {session}, "name": {"Dora Vendas"}, "email": {"dora@acme.com.br"},
-		"role": {"sales"}, "unit_token": {fx.tokens["unitB"]}})
-	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "Vendas · unidade Acme Filial") {
+	// People are invited in each unit's Configurações, which the page
+	// links.
+	if !strings.Contains(page, `href="/portal/settings?unit=`+fx.tokens["unitB"]+`#pessoas"`) {
+		t.Fatalf("the users page does not lead to the units' people:\n%s", page)
+	}
+	unitB := "?unit=" + fx.tokens["unitB"]
+	rec := owner.do("POST", "/portal/settings/people"+unitB, url.Values{"csrf": {session}, "name": {"Dora Vendas"}, "email": {"dora@acme.com.br"},
+		"role": {"sales"}})
+	if rec.Code != 200 || !strings.Contains(owner.do("GET", "/portal/users", nil).Body.String(), "Vendas · unidade Acme Filial") {
 		t.Fatalf("a new user = %d\n%s", rec.Code, rec.Body)
 	}
 	for _, bad := range []url.Values{
-		{"csrf": {session}, "name": {"X"}, "email": {"dora@acme.com.br"}, "role": {"sales"}},
+		{"csrf": {session}, "name": {""}, "email": {"x@acme.com.br"}, "role": {"sales"}},
 		{"csrf": {session}, "name": {"X"}, "email": {"x@acme"}, "role": {"sales"}},
 		{"csrf": {session}, "name": {"X"}, "email": {"x@acme.com.br"}, "role": {"boss"}},
-		{"csrf": {session}, "name": {"X"}, "email": {"x@acme.com.br"}, "role": {"sales"}, "unit_token": {fx.tokens["unitC"]}},
 	} {
-		if rec := owner.do("POST", "/portal/users", bad); rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "O usuário não foi criado") {
+		if rec := owner.do("POST", "/portal/settings/people"+unitB, bad); rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "Nada foi salvo") {
 			t.Errorf("user %v = %d", bad, rec.Code)
 		}
 	}
-	rec = owner.do("POST", "/portal/users/role", url.Values{"csrf": {session}, "email": {"fabio@acme.com.br"}, "role": {"accountant"},
-		"unit_token": {fx.tokens["unitA"]}})
-	if rec.Code != 200 || !strings.Contains(rec.Body.String(), "Contador (só leitura) · unidade Acme Matriz") {
+	role := func(email, role, unit string) *httptest.ResponseRecorder {
+		return owner.do("POST", "/portal/settings/people/role?unit="+fx.tokens[unit], url.Values{"csrf": {session}, "email": {email}, "role": {role}})
+	}
+	rec = role("fabio@acme.com.br", "accountant", "unitA")
+	if rec.Code != http.StatusSeeOther || !strings.Contains(owner.do("GET", "/portal/users", nil).Body.String(), "Contador (só leitura) · unidade Acme Matriz") {
 		t.Fatalf("a role changed = %d\n%s", rec.Code, rec.Body)
 	}
 	// Finance is now an accountant on unit A, at its next page.
 	if rec := fin.do("POST", "/portal/contacts?unit="+fx.tokens["unitA"], contactForm(csrf(t, page))); rec.Code != http.StatusForbidden {
 		t.Fatalf("a former finance user saving a contact = %d", rec.Code)
 	}
-	// The fixture's Ana Lima and Bia own every unit: Ana may stop, then
-	// Bia, the last, may not.
-	if rec := owner.do("POST", "/portal/users/role", url.Values{"csrf": {session}, "email": {"ana@acme.com.br"}, "role": {"sales"}}); rec.Code != 200 {
+	// The fixture's Ana Lima and Bia own every unit: Ana may stop owning
+	// unit A, then Bia, the last owner of every unit, may not.
+	if rec := role("ana@acme.com.br", "sales", "unitA"); rec.Code != http.StatusSeeOther {
 		t.Fatalf("Ana to sales = %d\n%s", rec.Code, rec.Body)
 	}
-	rec = owner.do("POST", "/portal/users/role", url.Values{"csrf": {session}, "email": {"bia@example.com"}, "role": {"none"}, "unit_token": {fx.tokens["unitA"]}})
+	db, release := acquire(t, ds)
+	_, err := settings.SetRole(context.Background(), db, "ana@acme.com.br", store.RoleSales, 0)
+	release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec = role("bia@example.com", "none", "unitA")
 	if rec.Code != http.StatusBadRequest || !strings.Contains(rec.Body.String(), "sem um proprietário") {
 		t.Fatalf("the last owner left = %d\n%s", rec.Code, rec.Body)
 	}
-	db, release := acquire(t, ds)
+	db, release = acquire(t, ds)
 	log, _, _ := db.AuditLog(context.Background(), store.EveryUnit, "", store.Page{Number: 1, Size: 50})
 	release()
 	n := 0
 	var records []string
 	for _, e := range log {
-		if e.Route == "portal:/users/role" && e.Actor == "user:Bia <bia@example.com>" {
+		if e.Route == "portal:/settings/people/role" && e.Actor == "user:Bia <bia@example.com>" {
 			n++
 			records = append(records, e.Record.String)
 		}
@@ -183,7 +199,7 @@ func TestPortalOwnerManagesUsers(t *testing.T) {
 		t.Fatalf("%d role changes audited under the owner, want 2: %+v", n, log)
 	}
 	// Each names the user, the unit and the role before and after.
-	want := []string{"user ana@acme.com.br · every unit · role owner → sales",
+	want := []string{"user ana@acme.com.br · unit " + fx.tokens["unitA"] + " · role owner → sales",
 		"user fabio@acme.com.br · unit " + fx.tokens["unitA"] + " · role finance → accountant"}
 	if strings.Join(records, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("the role changes are audited as\n%s\nwant\n%s", strings.Join(records, "\n"), strings.Join(want, "\n"))
@@ -222,7 +238,7 @@ func TestPortalFormsFollowTheAPIRoles(t *testing.T) {
 		t.Fatalf("only %d forms", len(forms))
 	}
 	for _, f := range forms {
-		if f.Act != "own" && f.Act != "users" && f.Act != "owner" && !apiWrites[f.Act] {
+		if f.Act != "own" && f.Act != "owner" && !apiWrites[f.Act] {
 			t.Errorf("%s acts as %s, which is no API write route", f.Path, f.Act)
 		}
 		if f.Path == "/portal/logout" {
@@ -231,7 +247,7 @@ func TestPortalFormsFollowTheAPIRoles(t *testing.T) {
 		for _, role := range store.Roles {
 			b := users[role]
 			session := csrf(t, b.do("GET", "/portal/profile", nil).Body.String())
-			may := f.Act == "own" || f.Act == "owner" && role == store.RoleOwner || f.Act != "users" && f.Act != "owner" && s.portal.MayAct(role, f.Act)
+			may := f.Act == "own" || f.Act == "owner" && role == store.RoleOwner || f.Act != "owner" && s.portal.MayAct(role, f.Act)
 			before := audited()
 			rec := b.do("POST", strings.ReplaceAll(f.Path, ":token", "x")+"?unit="+fx.tokens["unitA"], url.Values{"csrf": {session}})
 			sent++

@@ -15,8 +15,7 @@ import (
 // session and access tokens, or the domain's users and their roles.
 const (
 	actOwn   = "own"
-	actUsers = "users"
-	actOwner = "owner" // an owner of the unit: its settings
+	actOwner = "owner" // an owner of the unit: its settings and people
 )
 
 // Form is a form the portal takes (a POST route) and what sending it
@@ -25,7 +24,7 @@ const (
 type Form struct {
 	Path string // httprouter's pattern
 	// Act is what every send does: an API route's path, or actOwn
-	// (anyone signed in) or actUsers (an owner of every unit).
+	// (anyone signed in) or actOwner (an owner of the unit).
 	Act    string
 	handle httprouter.Handle
 }
@@ -43,8 +42,6 @@ func (s *Portal) Forms() []Form {
 		{Path: "/portal/profile/tokens", Act: actOwn, handle: s.withSession(s.portalCreateToken)},
 		{Path: "/portal/profile/tokens/revoke", Act: actOwn, handle: s.withSession(s.portalRevokeToken)},
 		{Path: "/portal/logout", Act: actOwn, handle: s.withSession(s.portalLogout)},
-		{Path: "/portal/users", Act: actUsers, handle: s.withSession(s.portalCreateUser)},
-		{Path: "/portal/users/role", Act: actUsers, handle: s.withSession(s.portalSetRole)},
 		{Path: "/portal/settings/profile", Act: actOwner, handle: s.withSession(s.portalSettingsProfile)},
 		{Path: "/portal/settings/certificate", Act: actOwner, handle: s.withSession(s.portalSettingsCertificate)},
 		{Path: "/portal/settings/pix", Act: actOwner, handle: s.withSession(s.portalSettingsPix)},
@@ -129,8 +126,6 @@ func (s *Portal) mayPost(p *portalRequest) bool {
 		return false
 	case f.Act == actOwn:
 		return true
-	case f.Act == actUsers:
-		return p.grants.OwnerOfAll()
 	case f.Act == actOwner:
 		return p.unit.ID != 0 && p.role == store.RoleOwner
 	}

@@ -40,7 +40,7 @@ func (s *Portal) Routes(r *httprouter.Router) {
 	r.GET("/portal/settings", s.withSession(func(p *portalRequest) {
 		s.settingsPage(p, http.StatusOK, nil, "", "", "", settingsDone[p.r.URL.Query().Get("feito")])
 	}))
-	r.GET("/portal/users", s.withSession(func(p *portalRequest) { s.usersPage(p, http.StatusOK, render.PortalUserForm{}, "", "") }))
+	r.GET("/portal/users", s.withSession(s.usersPage))
 	r.GET("/portal/orders", s.withSession(s.portalOrders))
 	r.GET("/portal/orders/:token", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
 		s.withSession(func(p *portalRequest) {
