@@ -23,7 +23,8 @@ func TestPortalSetUpInBrowser(t *testing.T) {
 	t.Parallel()
 	_, pageURL := chromium(t)
 	now := fixedNow
-	s, ds := newTestServerAt(t, &now, Config{Version: "test", PublicURL: "http://127.0.0.1"})
+	// Test mode: going to production asks the local SEFAZ, on loopback.
+	s, ds := newTestServerAt(t, &now, Config{Version: "test", PublicURL: "http://127.0.0.1", TestMode: true})
 	ts := httptest.NewServer(s.Handler())
 	defer ts.Close()
 	db, release := acquire(t, ds)
@@ -110,4 +111,33 @@ func TestPortalSetUpInBrowser(t *testing.T) {
 		t.Errorf("%v first steps ticked, want 3 (profile, certificate, PIX)", got)
 	}
 	o.judge("home-steps")
+
+	// Production, after SEFAZ's answer is seen and confirmed.
+	o.open("/portal/settings"+unit+"#ambiente", "Configurações")
+	o.submit("", "form[action^='/portal/settings/environment'] button[type=submit]")
+	p.waitFor(t, `document.readyState === "complete" && document.body.textContent.indexOf("Confirmar: emitir em produção") >= 0`)
+	if got := p.eval(t, `document.body.textContent.indexOf("107 · Serviço em Operação") >= 0`); got != true {
+		t.Error("SEFAZ's answer is not shown")
+	}
+	o.judge("settings-production-asked")
+	o.submit("", "form[action^='/portal/settings/environment'] input[name=confirm] ~ button[type=submit]")
+	notice("A unidade passou a emitir em produção")
+
+	// A bank agreement, the accountant, a seller invited.
+	p.eval(t, set("#campo-provider_a-agency", "0057"))
+	p.eval(t, set("#campo-provider_a-account", "12345-7"))
+	o.submit("", "form[action^='/portal/settings/agreement'] input[value=provider_a] ~ button[type=submit]")
+	notice("Convênio de cobrança salvo.")
+	p.eval(t, set("#campo-accountant-email", "contador@escritorio.com.br"))
+	o.submit("", "form[action^='/portal/settings/accountant?'] button[type=submit]")
+	notice("E-mail do contador salvo.")
+	p.eval(t, set("#campo-name", "Dora Vendas"))
+	p.eval(t, set("#campo-email", "dora@lojanova.com.br"))
+	o.submit("", "form[action^='/portal/settings/people?'] button[type=submit]")
+	notice("Convite enviado para dora@lojanova.com.br")
+	o.judge("settings-all")
+	o.open("/portal/"+unit, "Visão do mês")
+	if got := p.eval(t, `document.querySelector("ul.steps") === null`); got != true {
+		t.Error("the configured unit still lists first steps")
+	}
 }

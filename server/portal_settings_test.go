@@ -518,6 +518,12 @@ func TestPortalBankAgreements(t *testing.T) {
 	if err != nil || a.Wallet != "112" {
 		t.Fatalf("the agreement saved: %+v %v", a, err)
 	}
+	db, release = acquire(t, ds)
+	log, _, _ := db.AuditLog(context.Background(), 1, "agreement", store.Page{Number: 1, Size: 5})
+	release()
+	if len(log) != 1 || log[0].Record.String != "agreement provider_a: agency 0057 account 12345-7 wallet 109 → agency 0057 account 12345-7 wallet 112" {
+		t.Errorf("the agreement's audit: %+v", log)
+	}
 
 	order := post(t, h, "/insert_sales_order", serviceOrder)["data"].(map[string]any)["id"].(string)
 	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+order+`"}`)

@@ -70,7 +70,12 @@ func SetAgreement(ctx context.Context, db *store.DB, u store.Unit, in AgreementI
 	if !bank.NumericCNPJ(u.CNPJ) {
 		return store.Agreement{}, refuse("agency", ErrBankCNPJ)
 	}
-	store.SetAuditRecord(ctx, "agreement "+in.Provider+": "+b.Name+" agency "+ag.Agency+" account "+ag.Account+"-"+ag.AccountDV+" wallet "+ag.Wallet)
+	record := "agreement " + in.Provider + ": " + b.Name + " agency " + ag.Agency + " account " + ag.Account + "-" + ag.AccountDV + " wallet " + ag.Wallet
+	if was, err := db.Agreement(ctx, u.ID, in.Provider); err == nil {
+		record = "agreement " + in.Provider + ": agency " + was.Agency + " account " + was.Account + "-" + was.AccountDV + " wallet " + was.Wallet +
+			" → " + strings.TrimPrefix(record, "agreement "+in.Provider+": "+b.Name+" ")
+	}
+	store.SetAuditRecord(ctx, record)
 	a, err := db.SetAgreement(ctx, u.ID, store.Agreement{Provider: in.Provider, Bank: b.Code, Agency: ag.Agency, AgencyDV: ag.AgencyDV,
 		Account: ag.Account, AccountDV: ag.AccountDV, Wallet: ag.Wallet, Code: ag.Code, NextOurNumber: next, BankAccountToken: in.BankAccount})
 	switch {
