@@ -3,12 +3,12 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"net/mail"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"fincom/server/portal"
+	"fincom/server/settings"
 	"fincom/store"
 )
 
@@ -24,8 +24,8 @@ func newUserCmd(a *app) *cobra.Command {
 			if name == "" || email == "" {
 				return fmt.Errorf("--name and --email are required")
 			}
-			if _, err := mail.ParseAddress(email); err != nil {
-				return fmt.Errorf("--email %q: %w", email, err)
+			if err := settings.CheckPerson(name, email); err != nil {
+				return flagError(err)
 			}
 			r, ok := store.ParseRole(role)
 			if !ok {
@@ -80,8 +80,8 @@ func newUserCmd(a *app) *cobra.Command {
 					return err
 				}
 				ctx := store.WithAudit(cmd.Context(), "cli", "cli:user set", u.Token, unitID)
-				if err := db.SetUserRole(ctx, u.ID, unitID, r); err != nil {
-					if errors.Is(err, store.ErrLastOwner) {
+				if _, err := settings.SetRole(ctx, db, u.Email, r, unitID); err != nil {
+					if errors.Is(err, settings.ErrLastOwner) {
 						return fmt.Errorf("%s is the last owner of every unit of %s: make another user owner first", args[1], args[0])
 					}
 					return err
