@@ -409,9 +409,13 @@ type PortalEntryEdit struct {
 	Token, PayDay string
 	Form          PortalEntryForm
 	Categories    []PortalOption
-	Files         []string
+	Files         []PortalFile
 	FormState
 }
+
+// PortalFile is an entry's attachment: its name, its size in words and
+// its token (its address under the entry's).
+type PortalFile struct{ Token, Name, Size string }
 
 // PortalAccount is a bank account a payment may go to.
 type PortalAccount struct{ Token, Name string }

@@ -3,6 +3,7 @@ package portal
 import (
 	"errors"
 	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -205,7 +206,7 @@ func (s *Portal) entryPage(p *portalRequest, token string, status int, form *ren
 		return
 	}
 	for _, fi := range files {
-		body.Files = append(body.Files, fi.Name+" ("+strconv.FormatInt((fi.Size+1023)/1024, 10)+" KiB)")
+		body.Files = append(body.Files, render.PortalFile{Token: fi.Token, Name: fi.Name, Size: strconv.FormatInt((fi.Size+1023)/1024, 10) + " KiB"})
 	}
 	errText := unsaved(fieldErr)
 	p.page(s, status, "entry", "Editar lançamento", "transactions", body, "", errText)
@@ -275,4 +276,63 @@ func categoryOptions(p *portalRequest) (in, out []render.PortalOption, err error
 		}
 	}
 	return in, out, nil
+}
+
+// portalEntryFile: GET /portal/transactions/:token/files/:file, an
+// attachment of an entry of the unit, opened in the browser (a PDF, an
+// image; ?baixar=1 downloads it), for whoever reads the unit's entries.
+func (s *Portal) portalEntryFile(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	s.withSession(func(p *portalRequest) {
+		e, err := p.db.EntryByToken(p.ctx, p.unit.ID, ps.ByName("token"))
+		if s.readFailed(p, err, "Lançamento", "transactions") {
+			return
+		}
+		f, err := p.db.EntryFile(p.ctx, p.unit.ID, e.Type, ps.ByName("token"), ps.ByName("file"))
+		if errors.Is(err, store.ErrFileNotFound) {
+			s.portalMissing(p, "Anexo", "transactions")
+			return
+		}
+		if s.readFailed(p, err, "Lançamento", "transactions") {
+			return
+		}
+		disposition := "inline"
+		if p.r.URL.Query().Get("baixar") == "1" {
+			disposition = "attachment"
+		}
+		h := p.w.Header()
+		h.Set("Content-Type", f.ContentType)
+		h.Set("Content-Disposition", mime.FormatMediaType(disposition, map[string]string{"filename": f.Name}))
+		h.Set("Content-Length", strconv.Itoa(len(f.Data)))
+		h.Set("Cache-Control", "no-store")
+		h.Set("X-Content-Type-Options", "nosniff")
+		// Shown in place, never a page of the portal's: no script runs.
+		h.Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; plugin-types application/pdf")
+		p.w.Write(f.Data)
+	})(w, r, ps)
+}
+
+// portalRemoveEntryFile: POST /portal/transactions/:token/files/:file/remove
+// removes an attachment of an entry, as /delete_expense_files and
+// /delete_income_files do.
+func (s *Portal) portalRemoveEntryFile(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	s.withSession(func(p *portalRequest) {
+		token := ps.ByName("token")
+		e, err := p.db.EntryByToken(p.ctx, p.unit.ID, token)
+		if s.readFailed(p, err, "Lançamento", "transactions") {
+			return
+		}
+		if e.Type == "in" && !s.MayAct(p.role, "/delete_income_files") {
+			p.page(s, http.StatusForbidden, "units", "Sem permissão", "", []render.PortalUnit{}, "", roleRefusal(p.role))
+			return
+		}
+		err = p.db.DeleteEntryFiles(p.ctx, p.unit.ID, e.Type, token, []string{ps.ByName("file")})
+		if errors.Is(err, store.ErrFileNotFound) {
+			s.portalMissing(p, "Anexo", "transactions")
+			return
+		}
+		if s.readFailed(p, err, "Lançamento", "transactions") {
+			return
+		}
+		http.Redirect(p.w, p.r, "/portal/transactions/"+url.PathEscape(token)+"?unit="+url.QueryEscape(p.unit.Token), http.StatusSeeOther)
+	})(w, r, ps)
 }
