@@ -165,7 +165,9 @@ CREATE TABLE contacts (
 	-- The inscrição estadual (digits or ISENTO) and the NF-e's
 	-- indIEDest (1, 2 or 9; NULL: derived from the registration).
 	state_registration TEXT,
-	icms_contributor   TEXT CHECK (icms_contributor IN ('1', '2', '9'))
+	icms_contributor   TEXT CHECK (icms_contributor IN ('1', '2', '9')),
+	-- Whom the firm deals with: a customer, a supplier, or (NULL) both.
+	kind               TEXT CHECK (kind IN ('customer', 'supplier'))
 ) STRICT;
 CREATE UNIQUE INDEX contacts_unit_register ON contacts(unit_id, register);
 CREATE INDEX contacts_unit_name ON contacts(unit_id, active, sort_key);

@@ -406,10 +406,11 @@ type PortalEntry struct {
 // fixed), its categories of that type, when it was paid, and its
 // attachments' names.
 type PortalEntryEdit struct {
-	Token, PayDay string
-	Form          PortalEntryForm
-	Categories    []PortalOption
-	Files         []PortalFile
+	Token, PayDay        string
+	Form                 PortalEntryForm
+	Categories           []PortalOption
+	Suppliers, Customers []string
+	Files                []PortalFile
 	FormState
 }
 
@@ -432,13 +433,19 @@ type PortalTransactions struct {
 	// The new entry's form: the unit's categories of each direction, the
 	// fields as typed after a refusal, and the field at fault.
 	InCategories, OutCategories []PortalOption
-	Form                        PortalEntryForm
+	// Suppliers and Customers are the contacts the form's contact field
+	// offers for a bill and for an income.
+	Suppliers, Customers []string
+	Form                 PortalEntryForm
 	FormState
 }
 
 // PortalEntryForm holds a new bill's or income's fields as typed.
 type PortalEntryForm struct {
 	Type, Description, Value, DueDate, Category, Barcode string
+	// Contact is whom the entry is owed to or by, as typed or picked
+	// ("Name · CPF/CNPJ").
+	Contact string
 	// Key is the new entry form's one-time key: sent again, it makes
 	// nothing twice.
 	Key string
@@ -541,6 +548,7 @@ type PortalImportRow struct{ What, Outcome, Detail string }
 // with the field at fault named beside it.
 type PortalContacts struct {
 	Search   string
+	Kind     string // customer, supplier: the list keeps those (and both)
 	Contacts []PortalContactRow
 	Pager    Pager
 	Form     PortalContactForm
@@ -561,7 +569,9 @@ type PortalContact struct {
 // PortalContactForm holds a contact's fields as typed.
 type PortalContactForm struct {
 	Type, Register, Name, FantasyName, Email, Phone, Zip, Address, Number, Complement, District, City, State, IE, Contributor string
-	Key                                                                                                                       string // the new contact form's one-time key
+	// Kind is customer, supplier or "" (both).
+	Kind string
+	Key  string // the new contact form's one-time key
 }
 
 // PortalField is a form field as portal_contact_field draws it: its

@@ -36,6 +36,8 @@ type ContactFields struct {
 	// contributor exempt from registration, 9 not a contributor; empty
 	// is derived from StateRegistration.
 	ICMSContributor string
+	// Kind is whom the firm deals with: customer, supplier, or "" both.
+	Kind string
 }
 
 // DisplayName is the contact's `contact_name`: the person's name, else the
@@ -65,29 +67,32 @@ type Contact struct {
 type ContactFilter struct {
 	Search   string // any of the names
 	Register string // exact, normalized
+	// Kind keeps the customers (customer) or the suppliers (supplier),
+	// each with those who are both.
+	Kind string
 }
 
 const contactColumns = `type, register, full_name, social_reason, fantasy_name, birth_date, phone, email,
-	address, number, complement, neighborhood, city, state, zip_code, observation, data_bank, city_ibge, state_registration, icms_contributor`
+	address, number, complement, neighborhood, city, state, zip_code, observation, data_bank, city_ibge, state_registration, icms_contributor, kind`
 
 const sqlInsertContact = `INSERT INTO contacts (token, unit_id, display_name, ` + contactColumns + `, created_at, updated_at, sort_key)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 const contactSets = `type = ?, register = ?, full_name = ?, social_reason = ?, fantasy_name = ?, birth_date = ?,
 	phone = ?, email = ?, address = ?, number = ?, complement = ?, neighborhood = ?, city = ?, state = ?, zip_code = ?,
-	observation = ?, data_bank = ?, city_ibge = ?, state_registration = ?, icms_contributor = ?`
+	observation = ?, data_bank = ?, city_ibge = ?, state_registration = ?, icms_contributor = ?, kind = ?`
 
 func (f *ContactFields) pointers() []*string {
 	return []*string{&f.Type, &f.Register, &f.FullName, &f.SocialReason, &f.FantasyName, &f.BirthDate, &f.Phone, &f.Email,
 		&f.Address, &f.Number, &f.Complement, &f.Neighborhood, &f.City, &f.State, &f.ZipCode, &f.Observation, &f.DataBank, &f.CityIBGE,
-		&f.StateRegistration, &f.ICMSContributor}
+		&f.StateRegistration, &f.ICMSContributor, &f.Kind}
 }
 
 func (f ContactFields) values() []any {
 	out := []any{f.Type, f.Register}
 	for _, s := range []string{f.FullName, f.SocialReason, f.FantasyName, f.BirthDate, f.Phone, f.Email,
 		f.Address, f.Number, f.Complement, f.Neighborhood, f.City, f.State, f.ZipCode, f.Observation, f.DataBank, f.CityIBGE,
-		f.StateRegistration, f.ICMSContributor} {
+		f.StateRegistration, f.ICMSContributor, f.Kind} {
 		out = append(out, nullString(s))
 	}
 	return out
@@ -175,6 +180,10 @@ func (db *DB) Contacts(ctx context.Context, unitID int64, f ContactFilter) ([]Co
 	if f.Register != "" {
 		where = append(where, "register = ?")
 		args = append(args, f.Register)
+	}
+	if f.Kind != "" {
+		where = append(where, "(kind IS NULL OR kind = ?)")
+		args = append(args, f.Kind)
 	}
 	query := db.cachedQuery
 	if from != "contacts" { // the trigram index's: see searchQuery

@@ -126,3 +126,13 @@ document.querySelectorAll("[data-check='cep']").forEach(function (input) {
   }
   items.forEach(function (s) { s.addEventListener("change", follow); });
 })();
+
+// A bill's contact is picked among the suppliers, an income's among the
+// customers (each with those who are both).
+document.querySelectorAll("input[name='contact'][list]").forEach(function (input) {
+  input.form.querySelectorAll("input[name='type']").forEach(function (radio) {
+    radio.addEventListener("change", function () {
+      if (radio.checked) input.setAttribute("list", radio.value === "in" ? "clientes" : "fornecedores");
+    });
+  });
+});

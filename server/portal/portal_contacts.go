@@ -17,7 +17,8 @@ import (
 // (searched by name) and the form of a new one.
 func (s *Portal) contactsPage(p *portalRequest, status int, form render.PortalContactForm, field, fieldErr, notice string) {
 	search := strings.TrimSpace(p.r.URL.Query().Get("busca"))
-	list, err := p.db.Contacts(p.ctx, p.unit.ID, store.ContactFilter{Search: search})
+	kind := map[string]string{"clientes": "customer", "fornecedores": "supplier"}[p.r.URL.Query().Get("papel")]
+	list, err := p.db.Contacts(p.ctx, p.unit.ID, store.ContactFilter{Search: search, Kind: kind})
 	if err != nil {
 		s.portalFailed(p, err)
 		return
@@ -25,7 +26,7 @@ func (s *Portal) contactsPage(p *portalRequest, status int, form render.PortalCo
 	if form.Key == "" {
 		form.Key = store.NewSecret(16)
 	}
-	body := render.PortalContacts{Search: search, Form: form, FormState: render.FormState{Field: field, FieldError: fieldErr}}
+	body := render.PortalContacts{Search: search, Kind: kind, Form: form, FormState: render.FormState{Field: field, FieldError: fieldErr}}
 	if s.exportable(p, "", "esta lista", "contatos", func() (render.Table, error) {
 		addresses, err := p.db.ContactAddresses(p.ctx, p.unit.ID)
 		if err != nil {
@@ -112,7 +113,7 @@ func contactForm(r *http.Request) render.PortalContactForm {
 	v := func(k string) string { return strings.TrimSpace(r.PostFormValue(k)) }
 	return render.PortalContactForm{Type: v("type"), Register: v("register"), Name: v("name"), FantasyName: v("fantasy_name"), Email: v("email"),
 		Phone: v("phone"), Zip: v("zip"), Address: v("address"), Number: v("number"), Complement: v("complement"), District: v("district"),
-		City: v("city"), State: strings.ToUpper(v("state")), IE: strings.ToUpper(v("state_registration")), Contributor: v("icms_contributor"),
+		City: v("city"), State: strings.ToUpper(v("state")), IE: strings.ToUpper(v("state_registration")), Contributor: v("icms_contributor"), Kind: v("kind"),
 		Key: formKeyOf(r)}
 }
 
@@ -129,7 +130,7 @@ func contactFormOf(f store.ContactFields) render.PortalContactForm {
 	}
 	return render.PortalContactForm{Type: f.Type, Register: brdoc.FormatRegister(f.Register), Name: name, FantasyName: f.FantasyName, Email: f.Email,
 		Phone: brdoc.FormatPhone(f.Phone), Zip: zip, Address: f.Address, Number: f.Number, Complement: f.Complement, District: f.Neighborhood,
-		City: f.City, State: f.State, IE: f.StateRegistration, Contributor: f.ICMSContributor}
+		City: f.City, State: f.State, IE: f.StateRegistration, Contributor: f.ICMSContributor, Kind: f.Kind}
 }
 
 // fieldRefusal is a refusal of the portal's own, beside its field.
@@ -148,6 +149,10 @@ func applyContactForm(form render.PortalContactForm, f *store.ContactFields) err
 			return fieldRefusal{t.field, "texto com até 255 caracteres."}
 		}
 	}
+	if form.Kind != "" && form.Kind != "customer" && form.Kind != "supplier" {
+		return fieldRefusal{"kind", "escolha cliente, fornecedor ou os dois."}
+	}
+	f.Kind = form.Kind
 	zip := brdoc.Digits(form.Zip)
 	if form.Zip != "" && len(zip) != 8 {
 		return fieldRefusal{"zip", "CEP inválido: use os 8 dígitos."}

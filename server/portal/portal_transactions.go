@@ -78,6 +78,10 @@ func (s *Portal) transactionsForm(p *portalRequest, status int, notice, errText 
 		s.portalFailed(p, err)
 		return
 	}
+	if body.Suppliers, body.Customers, err = contactChoices(p); err != nil {
+		s.portalFailed(p, err)
+		return
+	}
 	if fieldErr != "" {
 		errText = "O lançamento não foi cadastrado: " + fieldErr
 	}
@@ -88,7 +92,7 @@ func (s *Portal) transactionsForm(p *portalRequest, status int, notice, errText 
 func entryForm(r *http.Request) render.PortalEntryForm {
 	v := func(k string) string { return strings.TrimSpace(r.PostFormValue(k)) }
 	form := render.PortalEntryForm{Type: v("type"), Description: v("description"), Value: v("value"), DueDate: v("due_date"), Category: v("category"),
-		Barcode: v("barcode"), Key: v("form_key")}
+		Barcode: v("barcode"), Key: v("form_key"), Contact: v("contact")}
 	if form.Type != "in" {
 		form.Type = "out"
 	}
@@ -152,6 +156,9 @@ func (s *Portal) portalNewEntry(p *portalRequest) {
 	form := entryForm(p.r)
 	f := store.EntryFields{Type: form.Type, Active: true}
 	err := applyEntryForm(form, &f)
+	if err == nil {
+		f.ContactToken, err = contactOf(p, form.Contact)
+	}
 	var files []store.NewFile
 	if err == nil {
 		files, err = entryAttachment(p)
@@ -187,8 +194,17 @@ func (s *Portal) entryPage(p *portalRequest, token string, status int, form *ren
 	if form == nil {
 		form = &render.PortalEntryForm{Type: f.Type, Description: f.Description, Value: strings.TrimPrefix(render.BRL(f.Value.StringFixed(2)), "R$ "),
 			DueDate: f.DueDate, Category: f.CategoryToken, Barcode: f.Barcode}
+		if f.ContactToken != "" {
+			if c, err := p.db.ContactByToken(p.ctx, p.unit.ID, f.ContactToken); err == nil {
+				form.Contact = contactChoice(c)
+			}
+		}
 	}
 	body := render.PortalEntryEdit{Token: token, Form: *form, FormState: render.FormState{Field: field, FieldError: fieldErr}}
+	if body.Suppliers, body.Customers, err = contactChoices(p); err != nil {
+		s.portalFailed(p, err)
+		return
+	}
 	if f.PayDay != "" {
 		body.PayDay = render.DateBR(f.PayDay)
 	}
@@ -223,8 +239,15 @@ func (s *Portal) portalEditEntry(p *portalRequest, token string) {
 	}
 	form.Type = old.Type
 	files, err := entryAttachment(p)
+	var contact string
 	if err == nil {
-		err = p.db.UpdateEntry(p.ctx, p.unit.ID, old.Type, token, func(f *store.EntryFields) error { return applyEntryForm(form, f) }, files)
+		contact, err = contactOf(p, form.Contact)
+	}
+	if err == nil {
+		err = p.db.UpdateEntry(p.ctx, p.unit.ID, old.Type, token, func(f *store.EntryFields) error {
+			f.ContactToken = contact
+			return applyEntryForm(form, f)
+		}, files)
 	}
 	if s.formRefused(p, err, entryRefusal, func(field, words string) { s.entryPage(p, token, http.StatusBadRequest, &form, field, words) }) {
 		return
@@ -335,4 +358,65 @@ func (s *Portal) portalRemoveEntryFile(w http.ResponseWriter, r *http.Request, p
 		}
 		http.Redirect(p.w, p.r, "/portal/transactions/"+url.PathEscape(token)+"?unit="+url.QueryEscape(p.unit.Token), http.StatusSeeOther)
 	})(w, r, ps)
+}
+
+// contactChoice is a contact as the contact field offers it: its name and
+// its CPF or CNPJ.
+func contactChoice(c store.ContactFields) string {
+	return c.DisplayName() + " · " + brdoc.FormatRegister(c.Register)
+}
+
+// contactChoices are the unit's suppliers and customers (each with those
+// who are both) as the contact field offers them.
+func contactChoices(p *portalRequest) (suppliers, customers []string, err error) {
+	for _, k := range []struct {
+		kind string
+		dst  *[]string
+	}{{"supplier", &suppliers}, {"customer", &customers}} {
+		list, err := p.db.Contacts(p.ctx, p.unit.ID, store.ContactFilter{Kind: k.kind})
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, c := range list {
+			*k.dst = append(*k.dst, c.ContactName.String+" · "+brdoc.FormatRegister(c.Register))
+		}
+	}
+	return suppliers, customers, nil
+}
+
+// contactOf finds the unit's active contact a contact field names: by its
+// CPF or CNPJ (the digits typed, or those of a choice offered), else by
+// its name when one contact has it; "" for a blank field.
+func contactOf(p *portalRequest, typed string) (string, error) {
+	typed = strings.TrimSpace(typed)
+	if typed == "" {
+		return "", nil
+	}
+	name, register, _ := strings.Cut(typed, " · ")
+	if register == "" {
+		register = typed
+	}
+	if reg := brdoc.Clean(register); len(reg) == 11 || len(reg) == 14 {
+		list, err := p.db.Contacts(p.ctx, p.unit.ID, store.ContactFilter{Register: reg})
+		if err != nil {
+			return "", err
+		}
+		if len(list) == 1 {
+			return list[0].Token, nil
+		}
+	}
+	list, err := p.db.Contacts(p.ctx, p.unit.ID, store.ContactFilter{Search: name})
+	if err != nil {
+		return "", err
+	}
+	var found []store.Contact
+	for _, c := range list {
+		if strings.EqualFold(c.ContactName.String, strings.TrimSpace(name)) || strings.EqualFold(c.CompanyName.String, strings.TrimSpace(name)) {
+			found = append(found, c)
+		}
+	}
+	if len(found) != 1 {
+		return "", fieldRefusal{"contact", "contato não encontrado: escolha um da lista, ou escreva o nome ou o CPF/CNPJ de um contato cadastrado."}
+	}
+	return found[0].Token, nil
 }
