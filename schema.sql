@@ -361,8 +361,14 @@ CREATE TABLE entries (
 	updated_at        TEXT NOT NULL,
 	-- The order whose charge's payment booked this income: the accrual
 	-- basis counts the order, not this entry.
-	sales_order_id    INTEGER REFERENCES sales_orders(id)
+	sales_order_id    INTEGER REFERENCES sales_orders(id),
+	-- An instalment of a bill or income split in parts: its number, how
+	-- many, and the group's token they share.
+	installment       INTEGER,
+	installments      INTEGER,
+	group_token       TEXT
 ) STRICT;
+CREATE INDEX entries_group ON entries(unit_id, group_token) WHERE group_token IS NOT NULL;
 -- The listing reads one unit's entries by due date: a month's query touches
 -- that month's rows only, whatever the size of the history.
 CREATE INDEX entries_unit_due ON entries(unit_id, due_date);

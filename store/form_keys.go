@@ -61,6 +61,35 @@ func (db *DB) InsertEntryOnce(ctx context.Context, unitID int64, formKey string,
 	return token, made, nil
 }
 
+// InsertEntryGroupOnce makes a group of entries (instalments) in one
+// transaction, the first with the attachments, each numbered of the
+// group and sharing its token, which it answers; with a form's one-time
+// key, as InsertEntryOnce.
+func (db *DB) InsertEntryGroupOnce(ctx context.Context, unitID int64, formKey string, group []EntryFields, files []NewFile) (token string, made bool, err error) {
+	groupToken := db.newToken(ctx)
+	token, made, err = db.once(ctx, unitID, formKey, func(ctx context.Context, tx *sql.Tx, now time.Time) (string, error) {
+		for i, f := range group {
+			entry := db.id()
+			var attached []NewFile
+			if i == 0 {
+				attached = files
+			}
+			if err := db.insertEntry(ctx, tx, unitID, entry, f, attached, "", now); err != nil {
+				return "", err
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE entries SET group_token = ?, installment = ?, installments = ? WHERE unit_id = ? AND token = ?`,
+				groupToken, i+1, len(group), unitID, entry); err != nil {
+				return "", err
+			}
+		}
+		return groupToken, nil
+	})
+	if err != nil {
+		return "", false, fmt.Errorf("insert entry group: %w", err)
+	}
+	return token, made, nil
+}
+
 // once makes one record with a form's one-time key, in one transaction:
 // a key already spent answers the record it made (made false); otherwise
 // insert makes the record, answering its token, and the key is kept with
