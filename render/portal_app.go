@@ -446,6 +446,9 @@ type PortalEntryForm struct {
 	// Contact is whom the entry is owed to or by, as typed or picked
 	// ("Name · CPF/CNPJ").
 	Contact string
+	// Installments splits a new entry: 1 (or "") none, 2 to 48 parts due
+	// monthly from its due date.
+	Installments string
 	// Key is the new entry form's one-time key: sent again, it makes
 	// nothing twice.
 	Key string

@@ -215,7 +215,7 @@ func TestDREAccrualCountsSales(t *testing.T) {
 	// The payment of the order paid in December (a PIX charge: no document).
 	entries := sheets["lancamentos-2026-12.xlsx"]
 	if want := [][]string{entries[0], {"Receita", "Parafusos", "Assinaturas", "Receita de prestação de serviços", excelDate("2026-12-10"), excelDate("2026-12-10"),
-		excelDate("2026-12-05"), "", "Maria da Silva", "529.982.247-25", "BB Principal", "Banco do Brasil S.A.", "1234-5", "99887-1", "47.3"}}; !reflect.DeepEqual(entries, want) {
+		excelDate("2026-12-05"), "", "", "", "Maria da Silva", "529.982.247-25", "BB Principal", "Banco do Brasil S.A.", "1234-5", "99887-1", "47.3"}}; !reflect.DeepEqual(entries, want) {
 		t.Errorf("December's entries sheet:\n%q\nwant\n%q", entries, want)
 	}
 }

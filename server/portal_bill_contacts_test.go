@@ -90,3 +90,75 @@ func TestPortalBillContacts(t *testing.T) {
 		t.Fatalf("the bill's page:\n%s", page)
 	}
 }
+
+// TestPortalInstalments: a purchase of R$ 1.000,00 in 3 instalments is
+// three bills of the supplier (R$ 333,33, R$ 333,33, R$ 333,34) due a
+// month apart, "1/3" to "3/3", sharing a group and the purchase's
+// competence, made once for a form sent twice, and paid one by one; 49
+// instalments are refused beside the field, nothing made.
+func TestPortalInstalments(t *testing.T) {
+	t.Parallel()
+	s, ds := newTestServer(t)
+	b := signedIn(t, s, ds)
+	unit := "?unit=" + fx.tokens["unitA"]
+	page := b.do("GET", "/portal/transactions"+unit+"&mes=2026-12", nil).Body.String()
+	session := csrf(t, page)
+	key := store.NewSecret(16)
+	purchase := url.Values{"csrf": {session}, "type": {"out"}, "description": {"Compra de material"}, "value": {"1.000,00"}, "due_date": {"2026-12-10"},
+		"installments": {"49"}, "contact": {"11444777000161"}, "form_key": {key}}
+	if rec := b.do("POST", "/portal/transactions"+unit, purchase); rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-installments">de 2 a 48 parcelas`) {
+		t.Fatalf("49 instalments = %d\n%s", rec.Code, rec.Body)
+	}
+	purchase.Set("installments", "3")
+	for range 2 {
+		if rec := b.do("POST", "/portal/transactions"+unit, purchase); rec.Code != http.StatusSeeOther {
+			t.Fatalf("the purchase = %d\n%s", rec.Code, rec.Body)
+		}
+	}
+	bills := func() []store.EntrySummary {
+		db, release := acquire(t, ds)
+		defer release()
+		all, err := db.EntrySummaries(context.Background(), 1, "2026-12-01", "2027-03-31", "out", 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []store.EntrySummary
+		for _, e := range all {
+			if strings.HasPrefix(e.Description, "Compra de material") {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	got := bills()
+	want := []struct{ description, due, value string }{
+		{"Compra de material 1/3", "2026-12-10", "333.33"}, {"Compra de material 2/3", "2027-01-10", "333.33"}, {"Compra de material 3/3", "2027-02-10", "333.34"}}
+	if len(got) != 3 {
+		t.Fatalf("%d bills, want 3: %+v", len(got), got)
+	}
+	for i, w := range want {
+		if e := got[i]; e.Description != w.description || e.DueDate != w.due || e.Value.StringFixed(2) != w.value || e.Contact != "Alfa" ||
+			e.Competence != "2026-12-10" || e.GroupToken == "" || e.GroupToken != got[0].GroupToken || e.Instalment != i+1 || e.Instalments != 3 {
+			t.Errorf("bill %d: %+v", i+1, e)
+		}
+	}
+	// The accountant's export shows the contact, the instalment and the
+	// group.
+	csv := b.do("GET", "/portal/transactions"+unit+"&mes=2027-01&formato=csv", nil).Body.String()
+	if !strings.Contains(csv, "Despesa;Compra de material 2/3;;;10/12/2026;10/01/2027;;;2/3;"+got[0].GroupToken+";Alfa;11.444.777/0001-61;;;;;333,33") {
+		t.Errorf("the export:\n%s", csv)
+	}
+	// Paid one by one.
+	for i, e := range got[:2] {
+		page := b.do("GET", "/portal/transactions"+unit+"&mes="+e.DueDate[:7], nil).Body.String()
+		rec := b.do("POST", "/portal/transactions/"+e.Token+"/pay"+unit, url.Values{"csrf": {csrf(t, page)}, "type": {"out"},
+			"pay_day": {e.DueDate}, "account": {fx.tokens["account1"]}})
+		if rec.Code != http.StatusSeeOther {
+			t.Fatalf("paying %d = %d\n%s", i+1, rec.Code, rec.Body)
+		}
+	}
+	got = bills()
+	if got[0].PayDay != "2026-12-10" || got[1].PayDay != "2027-01-10" || got[2].PayDay != "" {
+		t.Fatalf("paid: %q %q %q", got[0].PayDay, got[1].PayDay, got[2].PayDay)
+	}
+}

@@ -37,7 +37,7 @@ func TestPortalExports(t *testing.T) {
 	unit := "unit=" + fx.tokens["unitA"]
 	for _, c := range []struct{ page, file, header, row string }{
 		{"/portal/contacts?busca=exportada&" + unit, "contatos", "Nome;Tipo;CPF/CNPJ", "Exportada 59;Pessoa jurídica;"},
-		{"/portal/transactions?mes=2026-11&" + unit, "lancamentos-2026-11", "Tipo;Descrição;Categoria;Grupo do DRE;Competência;Vencimento;Pagamento;Documento;Contato;CPF/CNPJ;Conta;Banco;Agência;Número da conta;Valor", "Despesa;Aluguel;;;05/11/2026;05/11/2026;;;;;;;;;2500,00"},
+		{"/portal/transactions?mes=2026-11&" + unit, "lancamentos-2026-11", "Tipo;Descrição;Categoria;Grupo do DRE;Competência;Vencimento;Pagamento;Documento;Parcela;Grupo de parcelas;Contato;CPF/CNPJ;Conta;Banco;Agência;Número da conta;Valor", "Despesa;Aluguel;;;05/11/2026;05/11/2026;;;;;;;;;;;2500,00"},
 		{"/portal/orders?mes=2026-11&" + unit, "pedidos-2026-11", "Pedido;Cliente;Previsão de pagamento;Valor;Cobrança;Nota", ";10/11/2026;1500,00;"},
 		{"/portal/products?" + unit, "produtos", "Código;Descrição;Tipo;Preço", ";Parafuso 10mm;Produto;0,35;UN;7318.15.00;5102"},
 		{"/portal/overdue?" + unit, "em-atraso-2026-11-22", "Cliente;Pedido;Parcela;Vencimento;Dias de atraso;Valor;Cobrança", ";1;10/11/2026;12;1500,00;Boleto"},
@@ -107,10 +107,10 @@ func TestPortalExports(t *testing.T) {
 	}
 	defer f.Close()
 	sheet := f.GetSheetList()[0]
-	if v, _ := f.GetCellValue(sheet, "O2", excelize.Options{RawCellValue: true}); v != "2500" {
+	if v, _ := f.GetCellValue(sheet, "Q2", excelize.Options{RawCellValue: true}); v != "2500" {
 		t.Errorf("the value cell is %q", v)
 	}
-	if typ, _ := f.GetCellType(sheet, "O2"); typ != excelize.CellTypeUnset && typ != excelize.CellTypeNumber {
+	if typ, _ := f.GetCellType(sheet, "Q2"); typ != excelize.CellTypeUnset && typ != excelize.CellTypeNumber {
 		t.Errorf("the value cell is of type %v", typ)
 	}
 }

@@ -93,6 +93,10 @@ type EntrySummary struct {
 	// CNPJ, and the account's bank, agency and number.
 	Category, Group, Competence, Document, ContactRegister string
 	Bank, Agency, AccountNumber                            string
+	// An instalment's number and how many its group has (0: none), and
+	// the group's token.
+	Instalment, Instalments int
+	GroupToken              string
 }
 
 // EntrySummaries answers the unit's active entries due within from..to of
@@ -105,7 +109,8 @@ func (db *DB) EntrySummaries(ctx context.Context, unitID int64, from, to, typ st
 			FROM invoices i WHERE i.order_id = e.sales_order_id AND i.status = 'AUTHORIZED'),
 			e.barcode, ''),
 		coalesce(c.register, ''), coalesce(b.name, ''), coalesce(a.agency || coalesce('-' || a.dv_agencia, ''), ''),
-		coalesce(a.current_account || coalesce('-' || a.dv_conta, ''), '')
+		coalesce(a.current_account || coalesce('-' || a.dv_conta, ''), ''),
+		coalesce(e.installment, 0), coalesce(e.installments, 0), coalesce(e.group_token, '')
 		FROM entries e LEFT JOIN contacts c ON c.id = e.contact_id LEFT JOIN bank_accounts a ON a.id = e.bank_account_id
 		LEFT JOIN banks b ON b.id = a.bank_id LEFT JOIN categories cat ON cat.id = e.category_id LEFT JOIN category_groups g ON g.code = cat.group_code
 		WHERE e.unit_id = ?1 AND e.active = 1 AND e.due_date BETWEEN ?2 AND ?3 AND (?5 = '' OR e.type = ?5)
@@ -119,7 +124,8 @@ func (db *DB) EntrySummaries(ctx context.Context, unitID int64, from, to, typ st
 		var e EntrySummary
 		var v int64
 		if err := rows.Scan(&e.Token, &e.Type, &e.Description, &e.DueDate, &e.PayDay, &e.Contact, &e.Account, &v,
-			&e.Category, &e.Group, &e.Competence, &e.Document, &e.ContactRegister, &e.Bank, &e.Agency, &e.AccountNumber); err != nil {
+			&e.Category, &e.Group, &e.Competence, &e.Document, &e.ContactRegister, &e.Bank, &e.Agency, &e.AccountNumber,
+			&e.Instalment, &e.Instalments, &e.GroupToken); err != nil {
 			return nil, wrap("entry summaries", err)
 		}
 		e.Value = cents(v)

@@ -23,12 +23,12 @@ func EntriesTable(name string, entries []store.EntrySummary) render.Table {
 	t := render.Table{Name: name, Columns: []render.Column{{Title: "Tipo", Kind: render.ColText}, {Title: "Descrição", Kind: render.ColText},
 		{Title: "Categoria", Kind: render.ColText}, {Title: "Grupo do DRE", Kind: render.ColText}, {Title: "Competência", Kind: render.ColDate},
 		{Title: "Vencimento", Kind: render.ColDate}, {Title: "Pagamento", Kind: render.ColDate}, {Title: "Documento", Kind: render.ColText},
-		{Title: "Contato", Kind: render.ColText}, {Title: "CPF/CNPJ", Kind: render.ColText}, {Title: "Conta", Kind: render.ColText},
+		{Title: "Parcela", Kind: render.ColText}, {Title: "Grupo de parcelas", Kind: render.ColText}, {Title: "Contato", Kind: render.ColText}, {Title: "CPF/CNPJ", Kind: render.ColText}, {Title: "Conta", Kind: render.ColText},
 		{Title: "Banco", Kind: render.ColText}, {Title: "Agência", Kind: render.ColText}, {Title: "Número da conta", Kind: render.ColText},
 		{Title: "Valor", Kind: render.ColMoney}}}
 	for _, e := range entries {
 		t.Rows = append(t.Rows, []string{map[string]string{"in": "Receita", "out": "Despesa"}[e.Type], e.Description, e.Category, e.Group, e.Competence,
-			e.DueDate, e.PayDay, e.Document, e.Contact, brdoc.FormatRegister(e.ContactRegister), e.Account, e.Bank, e.Agency, e.AccountNumber,
+			e.DueDate, e.PayDay, e.Document, instalment(e), e.GroupToken, e.Contact, brdoc.FormatRegister(e.ContactRegister), e.Account, e.Bank, e.Agency, e.AccountNumber,
 			e.Value.StringFixed(2)})
 	}
 	return t
@@ -138,4 +138,12 @@ func stated(n store.MonthInvoice) (noteAmounts, error) {
 		a.ibs, a.cbs = cmp.Or(t.GIBS.VIBS, zero), cmp.Or(t.GCBS.V, zero)
 	}
 	return a, nil
+}
+
+// instalment is an entry's place in its group ("2/3"), or "".
+func instalment(e store.EntrySummary) string {
+	if e.Instalments == 0 {
+		return ""
+	}
+	return strconv.Itoa(e.Instalment) + "/" + strconv.Itoa(e.Instalments)
 }

@@ -14,6 +14,7 @@ import (
 	"fincom/render"
 	"fincom/server/accounting"
 	"fincom/server/brdoc"
+	"fincom/server/ledger"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -92,7 +93,7 @@ func (s *Portal) transactionsForm(p *portalRequest, status int, notice, errText 
 func entryForm(r *http.Request) render.PortalEntryForm {
 	v := func(k string) string { return strings.TrimSpace(r.PostFormValue(k)) }
 	form := render.PortalEntryForm{Type: v("type"), Description: v("description"), Value: v("value"), DueDate: v("due_date"), Category: v("category"),
-		Barcode: v("barcode"), Key: v("form_key"), Contact: v("contact")}
+		Barcode: v("barcode"), Key: v("form_key"), Contact: v("contact"), Installments: v("installments")}
 	if form.Type != "in" {
 		form.Type = "out"
 	}
@@ -146,7 +147,14 @@ func entryRefusal(err error) (string, string) {
 	if errors.As(err, &ref) || errors.Is(err, store.ErrInvalidReference) {
 		return "category", "escolha uma categoria do tipo do lançamento (despesa ou receita)."
 	}
-	return "", ""
+	return ledgerWords.find(err)
+}
+
+// ledgerWords say a refused split in Portuguese, beside its field.
+var ledgerWords = refusals{
+	{ledger.ErrInstalments, "installments", "de 2 a 48 parcelas (ou 1, sem parcelar)."},
+	{ledger.ErrDates, "installments", "as datas das parcelas vão em ordem, uma por parcela."},
+	{ledger.ErrTooSmall, "value", "cada parcela precisa de pelo menos R$ 0,01."},
 }
 
 // portalNewEntry: POST /portal/transactions registers a bill to pay
@@ -167,8 +175,19 @@ func (s *Portal) portalNewEntry(p *portalRequest) {
 		form.Key = ""
 		err = fieldRefusal{"description", "o formulário expirou: confira os dados e salve de novo."}
 	}
+	n := 1
+	if form.Installments != "" && form.Installments != "1" {
+		if n, _ = strconv.Atoi(form.Installments); n < 2 {
+			n = -1 // not a count: the split's own refusal
+		}
+	}
 	made := true
-	if err == nil {
+	switch {
+	case err != nil:
+	case n != 1:
+		// Split: each instalment an entry of the group, all or none.
+		_, made, err = ledger.CreateInstalments(p.ctx, p.db, p.unit.ID, form.Key, f, n, nil, files)
+	default:
 		// The form's one-time key: sent again (a reload, a double click),
 		// it makes nothing twice.
 		_, made, err = p.db.InsertEntryOnce(p.ctx, p.unit.ID, form.Key, f, files)

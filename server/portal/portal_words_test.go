@@ -23,14 +23,14 @@ var notPortal = map[string]bool{
 func TestEveryRefusalInPortuguese(t *testing.T) {
 	declared := regexp.MustCompile(`(?m)^\s*(?:var\s+)?(Err[A-Za-z]+)\s*=\s*problem\.New\(`)
 	var words []byte
-	for _, f := range []string{"portal_words.go", "portal_contacts.go", "portal_products.go", "portal_contracts.go", "portal_import.go", "portal_settings.go"} {
+	for _, f := range []string{"portal_words.go", "portal_contacts.go", "portal_products.go", "portal_contracts.go", "portal_import.go", "portal_settings.go", "portal_transactions.go"} {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
 		words = append(words, b...)
 	}
-	for pkg, dir := range map[string]string{"store": "../../store", "billing": "../billing", "invoicing": "../invoicing", "registers": "../registers", "sales": "../sales", "settings": "../settings"} {
+	for pkg, dir := range map[string]string{"store": "../../store", "billing": "../billing", "invoicing": "../invoicing", "registers": "../registers", "sales": "../sales", "settings": "../settings", "ledger": "../ledger"} {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
 		for _, f := range files {
 			if matched, _ := filepath.Match("*_test.go", filepath.Base(f)); matched {
