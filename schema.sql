@@ -366,9 +366,29 @@ CREATE TABLE entries (
 	-- many, and the group's token they share.
 	installment       INTEGER,
 	installments      INTEGER,
-	group_token       TEXT
+	group_token       TEXT,
+	-- The recurrence that made this occurrence (its first included).
+	recurrence_id     INTEGER REFERENCES entry_recurrences(id)
 ) STRICT;
 CREATE INDEX entries_group ON entries(unit_id, group_token) WHERE group_token IS NOT NULL;
+-- A bill or income that repeats every every_months months from its first
+-- occurrence (model_id, due anchor_due): times in all, or until a due
+-- date, or until stopped. The daily job makes each occurrence lead_days
+-- before it is due; made counts those made, so that none is made twice.
+CREATE TABLE entry_recurrences (
+	id           INTEGER PRIMARY KEY,
+	token        TEXT NOT NULL UNIQUE,
+	unit_id      INTEGER NOT NULL REFERENCES units(id),
+	model_id     INTEGER NOT NULL REFERENCES entries(id),
+	anchor_due   TEXT NOT NULL,
+	every_months INTEGER NOT NULL CHECK (every_months BETWEEN 1 AND 12),
+	times        INTEGER CHECK (times BETWEEN 2 AND 120),
+	until_date   TEXT,
+	lead_days    INTEGER NOT NULL CHECK (lead_days BETWEEN 0 AND 60),
+	made         INTEGER NOT NULL,
+	stopped_at   TEXT,
+	created_at   TEXT NOT NULL
+) STRICT;
 -- The listing reads one unit's entries by due date: a month's query touches
 -- that month's rows only, whatever the size of the history.
 CREATE INDEX entries_unit_due ON entries(unit_id, due_date);

@@ -211,7 +211,7 @@ func TestCLIEndToEnd(t *testing.T) {
 	if v := jsonOut(t, cli(t, schema, data, "migrate", "--json")); v["schema_version"] == nil {
 		t.Fatalf("migrate: %v", v)
 	}
-	if v := jsonOut(t, cli(t, schema, data, "jobs", "run", "acme", "--at", "2026-12-01", "--json")); v["date"] != "2026-12-01" || len(v["jobs"].([]any)) != 4 {
+	if v := jsonOut(t, cli(t, schema, data, "jobs", "run", "acme", "--at", "2026-12-01", "--json")); v["date"] != "2026-12-01" || len(v["jobs"].([]any)) != 5 {
 		t.Fatalf("jobs run: %v", v)
 	}
 	if v := jsonOut(t, cli(t, schema, data, "jobs", "list", "acme", "--json")); len(v["runs"].([]any)) != 2 {

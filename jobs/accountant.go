@@ -12,8 +12,11 @@ import (
 // accountant_email) the package of the month before, on AccountantDay:
 // the statements of the month's last days have come in by then.
 const (
-	AccountantJob = accounting.PackageMail
-	AccountantDay = 5
+	// EntryRecurrenceJob makes the occurrences of repeating bills and
+	// incomes, daily.
+	EntryRecurrenceJob = "entry_recurrence"
+	AccountantJob      = accounting.PackageMail
+	AccountantDay      = 5
 )
 
 // mailAccountantPackages queues, for every unit of db with an accountant's

@@ -17,6 +17,7 @@ import (
 	"fincom/server/billing"
 	"fincom/server/certs"
 	"fincom/server/invoicing"
+	"fincom/server/ledger"
 	"fincom/store"
 )
 
@@ -142,6 +143,14 @@ func (r *Runner) RunDay(ctx context.Context, db *store.DB, day store.Date) ([]Re
 	if err := db.CompactSearch(ctx); err != nil {
 		r.Log.Error("compact search index", "domain", db.Name, "err", err)
 	}
+	occurrences, err := ledger.RunRecurrences(ctx, db, day)
+	if err != nil {
+		return out, fmt.Errorf("%s %s: %w", EntryRecurrenceJob, day.ISO(), err)
+	}
+	if len(occurrences) > 0 {
+		r.Log.Info("job run", "domain", db.Name, "job", EntryRecurrenceJob, "date", day.ISO(), "entries", occurrences)
+	}
+	out = append(out, Result{Job: EntryRecurrenceJob, Date: day.ISO(), Created: occurrences})
 	if day.Day() == AccountantDay {
 		res, err := r.mailAccountantPackages(ctx, db, day)
 		if err != nil {

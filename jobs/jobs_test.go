@@ -186,7 +186,7 @@ func TestRecurrenceSkipsDisabledAndNonRecurring(t *testing.T) {
 			t.Fatalf("recurrence ran on 2 Feb: %v", res)
 		}
 	}
-	if err != nil || len(res) != 2 {
+	if err != nil || len(res) != 3 {
 		t.Fatalf("RunDay(2 Feb) = %v, %v", res, err)
 	}
 }

@@ -410,7 +410,11 @@ type PortalEntryEdit struct {
 	Form                 PortalEntryForm
 	Categories           []PortalOption
 	Suppliers, Customers []string
-	Files                []PortalFile
+	// Recurrence says how the entry repeats ("" when it does not);
+	// Repeating: it still does, and can be stopped.
+	Recurrence string
+	Repeating  bool
+	Files      []PortalFile
 	FormState
 }
 
@@ -449,6 +453,9 @@ type PortalEntryForm struct {
 	// Installments splits a new entry: 1 (or "") none, 2 to 48 parts due
 	// monthly from its due date.
 	Installments string
+	// Repeat makes a new entry repeat every so many months ("" none),
+	// RepeatTimes times in all or until RepeatUntil (YYYY-MM-DD).
+	Repeat, RepeatTimes, RepeatUntil string
 	// Key is the new entry form's one-time key: sent again, it makes
 	// nothing twice.
 	Key string

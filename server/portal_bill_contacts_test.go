@@ -2,11 +2,13 @@ package server
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 
+	"fincom/jobs"
 	"fincom/store"
 )
 
@@ -160,5 +162,126 @@ func TestPortalInstalments(t *testing.T) {
 	got = bills()
 	if got[0].PayDay != "2026-12-10" || got[1].PayDay != "2027-01-10" || got[2].PayDay != "" {
 		t.Fatalf("paid: %q %q %q", got[0].PayDay, got[1].PayDay, got[2].PayDay)
+	}
+}
+
+// TestPortalRecurringBill: a supplier's rent of R$ 2.500,00 due on the
+// 5th, repeating monthly 12 times, is made in the portal; the daily job
+// makes each month's bill 10 days before it is due, once (the same day
+// run twice, or a day of the past run again, makes nothing more; days
+// down are caught up); stopped, it makes no more and keeps what it made.
+func TestPortalRecurringBill(t *testing.T) {
+	t.Parallel()
+	s, ds := newTestServer(t)
+	b := signedIn(t, s, ds)
+	unit := "?unit=" + fx.tokens["unitA"]
+	session := csrf(t, b.do("GET", "/portal/transactions"+unit, nil).Body.String())
+	rent := url.Values{"csrf": {session}, "type": {"out"}, "description": {"Aluguel da loja"}, "value": {"2.500,00"}, "due_date": {"2026-12-05"},
+		"contact": {"11444777000161"}, "repeat": {"1"}, "repeat_times": {"12"}, "repeat_until": {"2027-06-05"}, "form_key": {store.NewSecret(16)}}
+	if rec := b.do("POST", "/portal/transactions"+unit, rent); rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-repeat_times">diga quando a repetição termina`) {
+		t.Fatalf("a count and an end date = %d\n%s", rec.Code, rec.Body)
+	}
+	rent.Del("repeat_until")
+	if rec := b.do("POST", "/portal/transactions"+unit, rent); rec.Code != http.StatusSeeOther {
+		t.Fatalf("the rent = %d\n%s", rec.Code, rec.Body)
+	}
+	runner := &jobs.Runner{Domains: ds, Log: slog.New(slog.DiscardHandler)}
+	run := func(day string) {
+		t.Helper()
+		db, release := acquire(t, ds)
+		defer release()
+		d, _ := store.ParseDateISO(day)
+		if _, err := runner.RunDay(context.Background(), db, d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rents := func() []store.EntrySummary {
+		t.Helper()
+		db, release := acquire(t, ds)
+		defer release()
+		all, err := db.EntrySummaries(context.Background(), 1, "2026-01-01", "2028-12-31", "out", 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []store.EntrySummary
+		for _, e := range all {
+			if e.Description == "Aluguel da loja" {
+				if e.Value.StringFixed(2) != "2500.00" || e.Contact != "Alfa" || e.PayDay != "" {
+					t.Errorf("an occurrence: %+v", e)
+				}
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	dues := func() string {
+		var d []string
+		for _, e := range rents() {
+			d = append(d, e.DueDate)
+		}
+		return strings.Join(d, " ")
+	}
+	run("2026-11-22")
+	run("2026-12-25") // 11 days before 5 January: not yet
+	if got := dues(); got != "2026-12-05" {
+		t.Fatalf("before January's lead: %s", got)
+	}
+	run("2026-12-26")
+	run("2026-12-26")
+	run("2026-12-20")
+	if got := dues(); got != "2026-12-05 2027-01-05" {
+		t.Fatalf("the day run twice, and a past one: %s", got)
+	}
+	run("2027-03-01") // days down: February's and March's
+	if got := dues(); got != "2026-12-05 2027-01-05 2027-02-05 2027-03-05" {
+		t.Fatalf("caught up: %s", got)
+	}
+	run("2028-01-01") // the rest, 12 in all
+	if got := rents(); len(got) != 12 || got[11].DueDate != "2027-11-05" {
+		t.Fatalf("12 occurrences: %s", dues())
+	}
+	// Stopped: the page says what it made, and no more is made.
+	first := rents()[0].Token
+	page := b.do("GET", "/portal/transactions/"+first+unit, nil).Body.String()
+	if !strings.Contains(page, "Repete todo mês, 12 vezes ao todo; 12 lançada(s) até agora") {
+		t.Fatalf("the rent's page:\n%s", page)
+	}
+	if rec := b.do("POST", "/portal/transactions/"+first+"/stop"+unit, url.Values{"csrf": {session}}); rec.Code != http.StatusSeeOther {
+		t.Fatalf("stop = %d\n%s", rec.Code, rec.Body)
+	}
+	if page := b.do("GET", "/portal/transactions/"+first+unit, nil).Body.String(); !strings.Contains(page, "parada, com 12 lançada(s)") {
+		t.Fatalf("the stopped rent's page:\n%s", page)
+	}
+	// A bill repeating every 2 months until a date, stopped after its
+	// second: the rest is never made, the two made stay.
+	internet := url.Values{"csrf": {session}, "type": {"out"}, "description": {"Manutenção"}, "value": {"100,00"}, "due_date": {"2028-02-10"},
+		"repeat": {"2"}, "repeat_until": {"2028-12-31"}, "form_key": {store.NewSecret(16)}}
+	if rec := b.do("POST", "/portal/transactions"+unit, internet); rec.Code != http.StatusSeeOther {
+		t.Fatalf("the upkeep = %d\n%s", rec.Code, rec.Body)
+	}
+	upkeep := func() (out []string) {
+		db, release := acquire(t, ds)
+		defer release()
+		all, _ := db.EntrySummaries(context.Background(), 1, "2028-01-01", "2029-12-31", "out", 1000)
+		for _, e := range all {
+			if e.Description == "Manutenção" {
+				out = append(out, e.DueDate)
+			}
+		}
+		return out
+	}
+	run("2028-04-01")
+	if got := upkeep(); strings.Join(got, " ") != "2028-02-10 2028-04-10" {
+		t.Fatalf("the upkeep before the stop: %v", got)
+	}
+	db, release := acquire(t, ds)
+	all, _ := db.EntrySummaries(context.Background(), 1, "2028-02-10", "2028-02-10", "out", 10)
+	release()
+	if rec := b.do("POST", "/portal/transactions/"+all[0].Token+"/stop"+unit, url.Values{"csrf": {session}}); rec.Code != http.StatusSeeOther {
+		t.Fatalf("stop = %d\n%s", rec.Code, rec.Body)
+	}
+	run("2029-12-01")
+	if got := upkeep(); strings.Join(got, " ") != "2028-02-10 2028-04-10" {
+		t.Fatalf("after the stop: %v", got)
 	}
 }

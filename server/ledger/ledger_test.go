@@ -57,3 +57,25 @@ func TestInstalments(t *testing.T) {
 		})
 	}
 }
+
+// TestNext: a recurrence's next due date, from its first on the same day
+// of month (the month's last when shorter), until its count or its end
+// date, none once stopped.
+func TestNext(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		r    store.RecurrenceState
+		want string
+	}{
+		{store.RecurrenceState{Recurrence: store.Recurrence{EveryMonths: 1, Times: 12}, AnchorDue: "2026-12-05", Made: 1}, "2027-01-05"},
+		{store.RecurrenceState{Recurrence: store.Recurrence{EveryMonths: 1, Times: 12}, AnchorDue: "2026-12-05", Made: 12}, ""},
+		{store.RecurrenceState{Recurrence: store.Recurrence{EveryMonths: 3, Until: "2027-06-30"}, AnchorDue: "2026-12-31", Made: 1}, "2027-03-31"},
+		{store.RecurrenceState{Recurrence: store.Recurrence{EveryMonths: 1, Until: "2027-03-01"}, AnchorDue: "2027-01-31", Made: 1}, "2027-02-28"},
+		{store.RecurrenceState{Recurrence: store.Recurrence{EveryMonths: 1, Until: "2027-03-01"}, AnchorDue: "2027-01-31", Made: 2}, ""},
+		{store.RecurrenceState{Recurrence: store.Recurrence{EveryMonths: 1, Times: 12}, AnchorDue: "2026-12-05", Made: 2, Stopped: true}, ""},
+	} {
+		if got, ok := next(c.r); got != c.want || ok != (c.want != "") {
+			t.Errorf("next(%+v) = %q %v, want %q", c.r, got, ok, c.want)
+		}
+	}
+}

@@ -93,7 +93,8 @@ func (s *Portal) transactionsForm(p *portalRequest, status int, notice, errText 
 func entryForm(r *http.Request) render.PortalEntryForm {
 	v := func(k string) string { return strings.TrimSpace(r.PostFormValue(k)) }
 	form := render.PortalEntryForm{Type: v("type"), Description: v("description"), Value: v("value"), DueDate: v("due_date"), Category: v("category"),
-		Barcode: v("barcode"), Key: v("form_key"), Contact: v("contact"), Installments: v("installments")}
+		Barcode: v("barcode"), Key: v("form_key"), Contact: v("contact"), Installments: v("installments"), Repeat: v("repeat"),
+		RepeatTimes: v("repeat_times"), RepeatUntil: v("repeat_until")}
 	if form.Type != "in" {
 		form.Type = "out"
 	}
@@ -155,6 +156,10 @@ var ledgerWords = refusals{
 	{ledger.ErrInstalments, "installments", "de 2 a 48 parcelas (ou 1, sem parcelar)."},
 	{ledger.ErrDates, "installments", "as datas das parcelas vão em ordem, uma por parcela."},
 	{ledger.ErrTooSmall, "value", "cada parcela precisa de pelo menos R$ 0,01."},
+	{ledger.ErrEvery, "repeat", "escolha de quantos em quantos meses repete."},
+	{ledger.ErrRecurEnd, "repeat_times", "diga quando a repetição termina: quantas vezes ao todo (2 a 120) ou até que vencimento (depois do primeiro), um dos dois."},
+	{ledger.ErrLead, "repeat", "a repetição é lançada de 0 a 60 dias antes do vencimento."},
+	{ledger.ErrSplitOnce, "installments", "um lançamento é parcelado ou repete, não os dois."},
 }
 
 // portalNewEntry: POST /portal/transactions registers a bill to pay
@@ -184,6 +189,16 @@ func (s *Portal) portalNewEntry(p *portalRequest) {
 	made := true
 	switch {
 	case err != nil:
+	case form.Repeat != "" && n != 1:
+		err = ledger.ErrSplitOnce
+	case form.Repeat != "":
+		every, _ := strconv.Atoi(form.Repeat)
+		times, _ := strconv.Atoi(form.RepeatTimes)
+		if form.RepeatTimes != "" && times == 0 {
+			times = -1 // not a count: the recurrence's own refusal
+		}
+		_, made, err = ledger.CreateRecurring(p.ctx, p.db, p.unit.ID, form.Key, f,
+			store.Recurrence{EveryMonths: every, Times: times, Until: form.RepeatUntil, LeadDays: ledger.DefaultLead}, files)
 	case n != 1:
 		// Split: each instalment an entry of the group, all or none.
 		_, made, err = ledger.CreateInstalments(p.ctx, p.db, p.unit.ID, form.Key, f, n, nil, files)
@@ -242,6 +257,12 @@ func (s *Portal) entryPage(p *portalRequest, token string, status int, form *ren
 	}
 	for _, fi := range files {
 		body.Files = append(body.Files, render.PortalFile{Token: fi.Token, Name: fi.Name, Size: strconv.FormatInt((fi.Size+1023)/1024, 10) + " KiB"})
+	}
+	if r, err := p.db.RecurrenceOfEntry(p.ctx, p.unit.ID, token); err == nil {
+		body.Recurrence, body.Repeating = recurrenceWords(r), !r.Stopped
+	} else if !errors.Is(err, store.ErrNotFound) {
+		s.portalFailed(p, err)
+		return
 	}
 	errText := unsaved(fieldErr)
 	p.page(s, status, "entry", "Editar lançamento", "transactions", body, "", errText)
@@ -438,4 +459,41 @@ func contactOf(p *portalRequest, typed string) (string, error) {
 		return "", fieldRefusal{"contact", "contato não encontrado: escolha um da lista, ou escreva o nome ou o CPF/CNPJ de um contato cadastrado."}
 	}
 	return found[0].Token, nil
+}
+
+// recurrenceWords say how an entry repeats.
+func recurrenceWords(r store.RecurrenceState) string {
+	every := "Repete todo mês"
+	if r.EveryMonths > 1 {
+		every = "Repete a cada " + strconv.Itoa(r.EveryMonths) + " meses"
+	}
+	end := ", até o vencimento de " + render.DateBR(r.Until)
+	if r.Times > 0 {
+		end = ", " + strconv.Itoa(r.Times) + " vezes ao todo"
+	}
+	state := "; " + strconv.Itoa(r.Made) + " lançada(s) até agora, cada uma " + strconv.Itoa(r.LeadDays) + " dias antes do vencimento."
+	if r.Stopped {
+		state = "; parada, com " + strconv.Itoa(r.Made) + " lançada(s)."
+	}
+	return every + end + state
+}
+
+// portalStopRecurrence: POST /portal/transactions/:token/stop stops the
+// repetition of an entry; what it made stays.
+func (s *Portal) portalStopRecurrence(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	s.withSession(func(p *portalRequest) {
+		token := ps.ByName("token")
+		e, err := p.db.EntryByToken(p.ctx, p.unit.ID, token)
+		if s.readFailed(p, err, "Lançamento", "transactions") {
+			return
+		}
+		if e.Type == "in" && !s.MayAct(p.role, "/update_income") {
+			p.page(s, http.StatusForbidden, "units", "Sem permissão", "", []render.PortalUnit{}, "", roleRefusal(p.role))
+			return
+		}
+		if s.readFailed(p, p.db.StopRecurrence(p.ctx, p.unit.ID, token), "Lançamento que repete", "transactions") {
+			return
+		}
+		http.Redirect(p.w, p.r, "/portal/transactions/"+url.PathEscape(token)+"?unit="+url.QueryEscape(p.unit.Token), http.StatusSeeOther)
+	})(w, r, ps)
 }
