@@ -143,6 +143,9 @@ func exampleRecords(t *testing.T, s *Server, ds *store.Domains) map[string]strin
 	}
 	set(22, letter)
 	ids[exampleHook] = exampleWebhook(t, ds)
+	// A purchase in instalments and a repeating rent.
+	set(28, post(t, h, "/insert_expense", `{`+auth+`,"description":"Compra de material","value":900,"due_date":"2026-12-10","installments":3}`)["token"])
+	set(29, post(t, h, "/insert_expense", `{`+auth+`,"description":"Aluguel da loja","value":2500,"due_date":"2026-12-05","recurrence_every_months":1,"recurrence_times":12}`)["token"])
 	// Charged orders for test mode's payer, bank and clock.
 	for n, body := range map[int]string{23: serviceOrder, 24: serviceOrder, 25: productOrder, 26: serviceOrder, 27: serviceOrder} {
 		id := order(body)

@@ -140,3 +140,26 @@ func (db *DB) StopRecurrence(ctx context.Context, unitID int64, entryToken strin
 		return nil
 	}))
 }
+
+// CancelEntryGroup cancels the open entries of the group an entry of the
+// unit belongs to (the paid ones stay), answering the group's token and
+// how many it cancelled; ErrNotFound when the entry is in no group.
+func (db *DB) CancelEntryGroup(ctx context.Context, unitID int64, entryToken string) (string, int, error) {
+	var group string
+	var n int64
+	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		err := tx.QueryRowContext(ctx, `SELECT group_token FROM entries WHERE unit_id = ? AND token = ? AND group_token IS NOT NULL`, unitID, entryToken).
+			Scan(&group)
+		if err != nil {
+			return notFound(err)
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE entries SET active = 0, updated_at = ? WHERE unit_id = ? AND group_token = ? AND pay_day IS NULL
+			AND active = 1`, timestamp(now), unitID, group)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return group, int(n), wrap("cancel entry group", err)
+}

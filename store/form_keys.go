@@ -63,13 +63,17 @@ func (db *DB) InsertEntryOnce(ctx context.Context, unitID int64, formKey string,
 
 // InsertEntryGroupOnce makes a group of entries (instalments) in one
 // transaction, the first with the attachments, each numbered of the
-// group and sharing its token, which it answers; with a form's one-time
-// key, as InsertEntryOnce.
+// group and sharing a group token; it answers the first's token; with a
+// form's one-time key, as InsertEntryOnce.
 func (db *DB) InsertEntryGroupOnce(ctx context.Context, unitID int64, formKey string, group []EntryFields, files []NewFile) (token string, made bool, err error) {
-	groupToken := db.newToken(ctx)
+	first := db.newToken(ctx)
+	groupToken := db.id()
 	token, made, err = db.once(ctx, unitID, formKey, func(ctx context.Context, tx *sql.Tx, now time.Time) (string, error) {
 		for i, f := range group {
-			entry := db.id()
+			entry := first
+			if i > 0 {
+				entry = db.id()
+			}
 			var attached []NewFile
 			if i == 0 {
 				attached = files
@@ -82,7 +86,7 @@ func (db *DB) InsertEntryGroupOnce(ctx context.Context, unitID int64, formKey st
 				return "", err
 			}
 		}
-		return groupToken, nil
+		return first, nil
 	})
 	if err != nil {
 		return "", false, fmt.Errorf("insert entry group: %w", err)

@@ -2,11 +2,13 @@ package api
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 
 	"fincom/server/brdoc"
 	"fincom/server/docread"
+	"fincom/server/ledger"
 	"fincom/server/web"
 	"fincom/store"
 )
@@ -19,11 +21,15 @@ var (
 	errIncomeNotFound       = web.NewError(http.StatusNotFound, "Income not found or not updated.")
 	errInvalidDueDate       = web.NewError(http.StatusBadRequest, "Invalid due_date. Use YYYY-MM-DD.")
 	errInvalidCompetence    = web.NewError(http.StatusBadRequest, "Invalid competence_date. Use YYYY-MM-DD.")
+	errInvalidUntil         = web.NewError(http.StatusBadRequest, "Invalid recurrence_until. Use YYYY-MM-DD.")
 	errPaidNeedsAccount     = web.NewError(http.StatusBadRequest, "A paid entry needs id_token_bank_account.")
 	errInvalidBarcode       = web.NewError(http.StatusBadRequest, "Invalid barcode. Send a boleto's linha digitável or bar code with valid check digits.")
 	errInvalidAccessKey     = web.NewError(http.StatusBadRequest, "Invalid access_key. Send the 44 digits with a valid check digit.")
 	errEntryNoFieldsUpdate  = web.NewError(http.StatusBadRequest, web.TextNoFieldsToUpdate)
 	errScreeningUnavailable = web.NewError(http.StatusBadRequest, "Screening not found or already used.")
+	// fincom's routes of groups and recurrences.
+	errEntryGroupNotFound      = web.NewError(http.StatusNotFound, "Entry not found, or in no group of instalments.")
+	errEntryRecurrenceNotFound = web.NewError(http.StatusNotFound, "Entry not found, or repeating nothing.")
 )
 
 // entryKind is what differs between the expense and the income routes.
@@ -60,6 +66,14 @@ type entryRequest struct {
 	Private         *bool        `json:"private" doc:"Marks the entry private; kept and listed as sent."`
 	Active          *bool        `json:"active" doc:"false cancels the entry (an update's), true restores it."`
 	Screening       string       `json:"id_token_screening" alias:"screening_token"`
+	// fincom's, on insert only: the entry split in instalments, or
+	// repeating.
+	Installments          *int     `json:"installments" doc:"fincom: split the entry in 2 to 48 instalments (insert only): each its own entry described \"description i/n\", the value split to the cent (the remainder on the last), due monthly from due_date or on installment_dates, all sharing the competence and a group; token is the first's."`
+	InstallmentDates      []string `json:"installment_dates" doc:"fincom: the instalments' due dates (YYYY-MM-DD), one each, in order (default: monthly from due_date)."`
+	RecurrenceEveryMonths *int     `json:"recurrence_every_months" doc:"fincom: the entry repeats every 1 to 12 months (insert only), recurrence_times in all or until recurrence_until; the daily job makes each occurrence recurrence_lead_days before it is due, once."`
+	RecurrenceTimes       *int     `json:"recurrence_times" doc:"fincom: how many occurrences in all, the first included (2 to 120)."`
+	RecurrenceUntil       *string  `json:"recurrence_until" format:"date" doc:"fincom: the last due date a recurrence reaches (after due_date)."`
+	RecurrenceLeadDays    *int     `json:"recurrence_lead_days" doc:"fincom: how many days before it is due each occurrence is made (0 to 60; default 10)."`
 }
 
 // The shapes of a boleto's line or bar code (digits with the dots,
@@ -111,6 +125,17 @@ func (q *entryRequest) Apply(f *store.EntryFields) error {
 	}
 	if err := isoDate(&f.PayDay, q.PayDay, web.ErrInvalidPayDay); err != nil {
 		return err
+	}
+	// An insert's recurrence end, checked on every route that takes the
+	// body (an update ignores it).
+	var until string
+	if err := isoDate(&until, q.RecurrenceUntil, errInvalidUntil); err != nil {
+		return err
+	}
+	for _, d := range q.InstallmentDates {
+		if _, err := store.ParseDateISO(d); err != nil {
+			return ledger.ErrDates
+		}
 	}
 	if err := isoDate(&f.CompetenceDate, q.CompetenceDate, errInvalidCompetence); err != nil {
 		return err
@@ -205,7 +230,32 @@ func (s entries) insertEntry(k entryKind) web.Action {
 		if err != nil {
 			return nil, err
 		}
-		token, err := r.DB.InsertEntry(r.Ctx, r.Unit.ID, f, files, q.Screening)
+		var token string
+		switch {
+		case (q.Installments != nil || q.RecurrenceEveryMonths != nil) && q.Screening != "":
+			return nil, ledger.ErrWithScreening
+		case q.Installments != nil && q.RecurrenceEveryMonths != nil:
+			return nil, ledger.ErrSplitOnce
+		case q.Installments != nil:
+			token, _, err = ledger.CreateInstalments(r.Ctx, r.DB, r.Unit.ID, "", f, *q.Installments, q.InstallmentDates, files)
+		case q.RecurrenceEveryMonths != nil:
+			rec := store.Recurrence{EveryMonths: *q.RecurrenceEveryMonths, LeadDays: ledger.DefaultLead}
+			if q.RecurrenceTimes != nil {
+				rec.Times = max(*q.RecurrenceTimes, -1)
+				if rec.Times == 0 {
+					rec.Times = -1 // sent as 0: out of bounds, not absent
+				}
+			}
+			if q.RecurrenceUntil != nil {
+				rec.Until = *q.RecurrenceUntil
+			}
+			if q.RecurrenceLeadDays != nil {
+				rec.LeadDays = *q.RecurrenceLeadDays
+			}
+			token, _, err = ledger.CreateRecurring(r.Ctx, r.DB, r.Unit.ID, "", f, rec, files)
+		default:
+			token, err = r.DB.InsertEntry(r.Ctx, r.Unit.ID, f, files, q.Screening)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -232,6 +282,30 @@ func (s entries) updateEntry(k entryKind) web.Action {
 	})
 }
 
+// entryTokenRequest names an entry of the unit.
+type entryTokenRequest struct {
+	IDToken string `json:"id_token" alias:"token" required:"true" doc:"The entry's token (any instalment's, or any occurrence's)."`
+}
+
+// cancelEntryGroup cancels the open instalments of an entry's group (a
+// fincom route); the paid ones stay.
+func (s entries) cancelEntryGroup(r *web.Request, q *entryTokenRequest) (any, error) {
+	group, n, err := r.DB.CancelEntryGroup(r.Ctx, r.Unit.ID, q.IDToken)
+	if err != nil {
+		return nil, err
+	}
+	return web.TokenAnswer{Message: fmt.Sprintf("%d open instalments cancelled.", n), Token: group}, nil
+}
+
+// stopEntryRecurrence stops the recurrence an entry belongs to (a fincom
+// route); the occurrences made stay.
+func (s entries) stopEntryRecurrence(r *web.Request, q *entryTokenRequest) (any, error) {
+	if err := r.DB.StopRecurrence(r.Ctx, r.Unit.ID, q.IDToken); err != nil {
+		return nil, err
+	}
+	return web.TokenAnswer{Message: "Recurrence stopped.", Token: q.IDToken}, nil
+}
+
 // What the OpenAPI document says of this file's routes (their desc in
 // routes.go).
 const (
@@ -247,7 +321,15 @@ const (
 		"or already used.` once used). Related records must be active records of the unit (403 `Invalid " +
 		"data`). A paid entry moves its bank account's balance.\n\nAttachments: PDF, PNG, JPEG, GIF, WebP or " +
 		"XML, recognised from their bytes (415 otherwise; HTML and SVG are refused even as XML), up to 10 " +
-		"MiB each (413), with plain file names (400 `Invalid file name. …`)."
+		"MiB each (413), with plain file names (400 `Invalid file name. …`).\n\nfincom's, on insert: `installments` (2 to 48, " +
+		"optionally with `installment_dates`) splits the entry into instalments, each its own entry of a group, the attachments on " +
+		"the first, `token` the first's; `recurrence_every_months` (1 to 12) with `recurrence_times` (2 to 120) or `recurrence_until` " +
+		"makes the entry the first occurrence of a repeating one, each next made by the daily job `recurrence_lead_days` (default 10) " +
+		"before it is due, once. Neither with `id_token_screening`, nor both at once (422)."
+	docCancelEntryGroup = "Cancels the open instalments of the group the entry (`id_token`, any instalment's) belongs to, as " +
+		"`active: false` cancels one; paid ones stay. Answers the group's token. 404 when the entry is in no group."
+	docStopEntryRecurrence = "Stops the recurrence the entry (`id_token`, any occurrence's) belongs to: no occurrence is made " +
+		"after; those made stay. 404 when the entry repeats nothing (or was stopped)."
 	docUpdateEntry = "Changes the sent fields of an expense (`/update_expense`) or income (`/update_income`), `id_token` " +
 		"naming it, and attaches the sent files; at least one field or file (400 `No fields provided to " +
 		"update`). `active: false` cancels the entry, `pay_day: \"\"` reopens it. An expense's token on the " +

@@ -7,6 +7,7 @@ import (
 	"fincom/server/docread"
 	"fincom/server/fiscal"
 	"fincom/server/invoicing"
+	"fincom/server/ledger"
 	"fincom/server/preview"
 	"fincom/server/registers"
 	"fincom/server/sales"
@@ -40,7 +41,7 @@ var orderBodyErrs = web.Answers(append((&web.Route{Do: web.Handle(salesOrders{}.
 // own words, on insert and update alike; and a period's, by its fields'
 // names.
 var (
-	entryChecks    = web.Answers(errPaidNeedsAccount, errInvalidAccessKey, errInvalidBarcode, errInvalidCompetence, errInvalidDueDate, web.ErrInvalidPayDay, web.ErrInvalidValue)
+	entryChecks    = web.Answers(ledger.ErrInstalments, ledger.ErrDates, ledger.ErrTooSmall, ledger.ErrEvery, ledger.ErrRecurEnd, ledger.ErrLead, ledger.ErrSplitOnce, ledger.ErrWithScreening, errPaidNeedsAccount, errInvalidAccessKey, errInvalidBarcode, errInvalidCompetence, errInvalidUntil, errInvalidDueDate, web.ErrInvalidPayDay, web.ErrInvalidValue)
 	movementChecks = web.Answers(errInvalidQuantity, errInvalidUnitary, errInvalidValidation, errInvalidMoveDate, errInvalidTypeIO)
 	productChecks  = web.Answers(errInvalidProductCode, errNegativeValue, registers.ErrInvalidProductType, registers.ErrInvalidNCM, registers.ErrInvalidCFOP, registers.ErrInvalidUsageType, registers.ErrInvalidUnit)
 	periodFrom     = web.Answers(errInvalidFromDate, errInvalidToDate, errDateOrder, errDateRange)
@@ -81,6 +82,10 @@ func (s *API) RouteTable() []web.Route {
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "description": "Aluguel de novembro", "value": "3500.00", "due_date": "2026-11-30", "id_token_contact": "00000000-0000-4000-8000-000000000077"}`, Tag: web.TagFinance, Summary: "Insert an expense (JSON, or multipart with attachments).", Desc: docInsertEntry, Resp: web.Done, Multipart: true}},
 		{Path: "/update_expense", Files: &web.DocumentFiles, Do: entries{s}.updateEntry(expense), Need: []string{"id_token"}, Texts: web.TextsDefault, Errs: append(append(web.Answers(errEntryNoFieldsUpdate), entryChecks...), expenseErrs...), Write: true,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000001", "due_date": "2026-12-05", "note": "Vencimento adiado a pedido do locador"}`, Tag: web.TagFinance, Summary: "Update an expense; only the fields sent change.", Desc: docUpdateEntry, Resp: web.Done, Multipart: true}},
+		{Path: "/cancel_entry_group", Do: web.Handle(entries{s}.cancelEntryGroup), Texts: web.TextsDefault, Errs: web.ErrMap{{store.ErrNotFound, errEntryGroupNotFound}}, Write: true,
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000028"}`, Tag: web.TagFinance, Summary: "Cancel the open instalments of an entry's group (a fincom route).", Desc: docCancelEntryGroup, Resp: web.Done}},
+		{Path: "/stop_entry_recurrence", Do: web.Handle(entries{s}.stopEntryRecurrence), Texts: web.TextsDefault, Errs: web.ErrMap{{store.ErrNotFound, errEntryRecurrenceNotFound}}, Write: true,
+			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000029"}`, Tag: web.TagFinance, Summary: "Stop the recurrence of a repeating entry (a fincom route).", Desc: docStopEntryRecurrence, Resp: web.Done}},
 		{Path: "/list_expense_files", Do: entryFiles{s}.listEntryFiles(expense), Texts: web.TextsDefault, Errs: expenseErrs,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-9000-000000000001"}`, Tag: web.TagFinance, Summary: "The attachments of an expense.", Desc: docListEntryFiles, Resp: []store.FileInfo{}}},
 		{Path: "/get_expense_file", Do: entryFiles{s}.getEntryFile(expense), Texts: web.TextsDefault, Errs: append(web.ErrMap{{store.ErrFileNotFound, errFileNotFound}}, expenseErrs...),

@@ -160,6 +160,7 @@ var ledgerWords = refusals{
 	{ledger.ErrRecurEnd, "repeat_times", "diga quando a repetição termina: quantas vezes ao todo (2 a 120) ou até que vencimento (depois do primeiro), um dos dois."},
 	{ledger.ErrLead, "repeat", "a repetição é lançada de 0 a 60 dias antes do vencimento."},
 	{ledger.ErrSplitOnce, "installments", "um lançamento é parcelado ou repete, não os dois."},
+	{ledger.ErrWithScreening, "installments", "um documento lido vira um lançamento: parcele ou repita um lançamento à parte."},
 }
 
 // portalNewEntry: POST /portal/transactions registers a bill to pay

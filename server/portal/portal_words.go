@@ -136,6 +136,7 @@ func roleName(role store.Role) string {
 // route itself following in parentheses.
 var apiWords = map[string]string{
 	"/insert_expense": "Incluir despesa", "/update_expense": "Alterar despesa",
+	"/cancel_entry_group": "Cancelar as parcelas em aberto", "/stop_entry_recurrence": "Parar a repetição de um lançamento",
 	"/insert_expense_files": "Anexar arquivos à despesa", "/delete_expense_files": "Excluir arquivos da despesa",
 	"/insert_income": "Incluir receita", "/update_income": "Alterar receita",
 	"/insert_income_files": "Anexar arquivos à receita", "/delete_income_files": "Excluir arquivos da receita",
