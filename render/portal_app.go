@@ -414,6 +414,10 @@ type PortalEntryEdit struct {
 	// Repeating: it still does, and can be stopped.
 	Recurrence string
 	Repeating  bool
+	// Instalment is the entry's place in its group ("2 de 3"; "" none),
+	// Group the group's other instalments.
+	Instalment string
+	Group      []PortalEntry
 	Files      []PortalFile
 	FormState
 }

@@ -163,6 +163,17 @@ func TestPortalInstalments(t *testing.T) {
 	if got[0].PayDay != "2026-12-10" || got[1].PayDay != "2027-01-10" || got[2].PayDay != "" {
 		t.Fatalf("paid: %q %q %q", got[0].PayDay, got[1].PayDay, got[2].PayDay)
 	}
+	// The group, listed from any instalment, and its open one cancelled.
+	page = b.do("GET", "/portal/transactions/"+got[1].Token+unit, nil).Body.String()
+	if !strings.Contains(page, "Parcela 2 de 3") || strings.Count(page, "</a> · ") != 3 || !strings.Contains(page, "paga em 10/12/2026") {
+		t.Fatalf("the group on an instalment's page:\n%s", page)
+	}
+	if rec := b.do("POST", "/portal/transactions/"+got[1].Token+"/cancel-group"+unit, url.Values{"csrf": {session}}); rec.Code != http.StatusSeeOther {
+		t.Fatalf("cancel the group = %d\n%s", rec.Code, rec.Body)
+	}
+	if got := bills(); len(got) != 2 || got[1].Description != "Compra de material 2/3" {
+		t.Fatalf("after the cancellation: %+v", got)
+	}
 }
 
 // TestPortalRecurringBill: a supplier's rent of R$ 2.500,00 due on the

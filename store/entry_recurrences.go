@@ -163,3 +163,26 @@ func (db *DB) CancelEntryGroup(ctx context.Context, unitID int64, entryToken str
 	})
 	return group, int(n), wrap("cancel entry group", err)
 }
+
+// EntryGroup lists the active entries of the group an entry of the unit
+// belongs to, by instalment (none when it is in no group).
+func (db *DB) EntryGroup(ctx context.Context, unitID int64, entryToken string) ([]EntrySummary, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT e.token, e.description, e.due_date, coalesce(e.pay_day, ''), e.value_cents, e.installment, e.installments
+		FROM entries e JOIN entries me ON me.group_token = e.group_token AND me.unit_id = e.unit_id
+		WHERE me.unit_id = ? AND me.token = ? AND e.active = 1 ORDER BY e.installment`, unitID, entryToken)
+	if err != nil {
+		return nil, wrap("entry group", err)
+	}
+	defer rows.Close()
+	var out []EntrySummary
+	for rows.Next() {
+		var e EntrySummary
+		var v int64
+		if err := rows.Scan(&e.Token, &e.Description, &e.DueDate, &e.PayDay, &v, &e.Instalment, &e.Instalments); err != nil {
+			return nil, wrap("entry group", err)
+		}
+		e.Value = cents(v)
+		out = append(out, e)
+	}
+	return out, wrap("entry group", rows.Err())
+}

@@ -89,6 +89,7 @@ func (s *Portal) Forms() []Form {
 		{Path: "/portal/transactions/:token/pay", Act: "/update_expense", handle: s.portalPayEntry},
 		{Path: "/portal/transactions/:token/files/:file/remove", Act: "/delete_expense_files", handle: s.portalRemoveEntryFile},
 		{Path: "/portal/transactions/:token/stop", Act: "/update_expense", handle: s.portalStopRecurrence},
+		{Path: "/portal/transactions/:token/cancel-group", Act: "/cancel_entry_group", handle: s.portalCancelGroup},
 		{Path: "/portal/transactions/:token", Act: "/update_expense", handle: s.withToken(s.portalEditEntry)},
 		{Path: "/portal/statement/:token", Act: "/reconcile_statement_line", handle: s.portalReconcile},
 	}

@@ -259,6 +259,21 @@ func (s *Portal) entryPage(p *portalRequest, token string, status int, form *ren
 	for _, fi := range files {
 		body.Files = append(body.Files, render.PortalFile{Token: fi.Token, Name: fi.Name, Size: strconv.FormatInt((fi.Size+1023)/1024, 10) + " KiB"})
 	}
+	group, err := p.db.EntryGroup(p.ctx, p.unit.ID, token)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	for _, e := range group {
+		if e.Token == token {
+			body.Instalment = strconv.Itoa(e.Instalment) + " de " + strconv.Itoa(e.Instalments)
+		}
+		pe := render.PortalEntry{Token: e.Token, Description: e.Description, DueDate: render.DateBR(e.DueDate), Value: render.BRL(e.Value.StringFixed(2))}
+		if e.PayDay != "" {
+			pe.PayDay = render.DateBR(e.PayDay)
+		}
+		body.Group = append(body.Group, pe)
+	}
 	if r, err := p.db.RecurrenceOfEntry(p.ctx, p.unit.ID, token); err == nil {
 		body.Recurrence, body.Repeating = recurrenceWords(r), !r.Stopped
 	} else if !errors.Is(err, store.ErrNotFound) {
@@ -496,5 +511,23 @@ func (s *Portal) portalStopRecurrence(w http.ResponseWriter, r *http.Request, ps
 			return
 		}
 		http.Redirect(p.w, p.r, "/portal/transactions/"+url.PathEscape(token)+"?unit="+url.QueryEscape(p.unit.Token), http.StatusSeeOther)
+	})(w, r, ps)
+}
+
+// portalCancelGroup: POST /portal/transactions/:token/cancel-group
+// cancels the open instalments of the entry's group, as
+// /cancel_entry_group does; the paid ones stay.
+func (s *Portal) portalCancelGroup(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+	s.withSession(func(p *portalRequest) {
+		token := ps.ByName("token")
+		e, err := p.db.EntryByToken(p.ctx, p.unit.ID, token)
+		if s.readFailed(p, err, "Lançamento", "transactions") {
+			return
+		}
+		if _, _, err := p.db.CancelEntryGroup(p.ctx, p.unit.ID, token); s.readFailed(p, err, "Lançamento parcelado", "transactions") {
+			return
+		}
+		http.Redirect(p.w, p.r, "/portal/transactions?unit="+url.QueryEscape(p.unit.Token)+"&mes="+url.QueryEscape(e.DueDate[:7])+"&feito=alterado",
+			http.StatusSeeOther)
 	})(w, r, ps)
 }
