@@ -67,3 +67,40 @@ func TestEntryGroupsAPI(t *testing.T) {
 		t.Fatalf("the stopped rent: %+v %v", r, err)
 	}
 }
+
+// TestContactKindAPI: a contact is made a supplier or a customer (a
+// fincom field; both by default), /get_contacts keeps each kind with
+// those who are both, and an unknown kind is refused.
+func TestContactKindAPI(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	post(t, h, "/update_contact", `{`+auth+`,"id_token":"{{contact1}}","kind":"supplier"}`)
+	post(t, h, "/update_contact", `{`+auth+`,"id_token":"{{contact2}}","kind":"customer"}`)
+	names := func(kind string) string {
+		var out []string
+		for _, c := range post(t, h, "/get_contacts", `{`+auth+`,"kind":"`+kind+`"}`)["data"].([]any) {
+			c := c.(map[string]any)
+			out = append(out, c["contact_name"].(string)+":"+c["kind"].(string))
+		}
+		return strings.Join(out, " ")
+	}
+	if got := names("supplier"); got != "Alfa:supplier" {
+		t.Errorf("suppliers: %s", got)
+	}
+	if got := names("customer"); got != "Maria da Silva:customer" {
+		t.Errorf("customers: %s", got)
+	}
+	post(t, h, "/update_contact", `{`+auth+`,"id_token":"{{contact1}}","kind":"both"}`)
+	if got := names("customer"); got != "Alfa:both Maria da Silva:customer" {
+		t.Errorf("customers with a contact of both: %s", got)
+	}
+	for _, body := range []string{`{` + auth + `,"id_token":"{{contact1}}","kind":"boss"}`} {
+		if rec := do(h, http.MethodPost, "/update_contact", body); rec.Code != 400 || !strings.Contains(rec.Body.String(), "Invalid kind. Use customer, supplier or both.") {
+			t.Errorf("%s = %d %s", body, rec.Code, rec.Body)
+		}
+	}
+	if rec := do(h, http.MethodPost, "/get_contacts", `{`+auth+`,"kind":"boss"}`); rec.Code/100 != 4 {
+		t.Errorf("an unknown kind listed = %d %s", rec.Code, rec.Body)
+	}
+}

@@ -61,6 +61,7 @@ type Contact struct {
 	Phone       Text   `json:"phone" doc:"The phone number, as digits; null when none."`
 	Email       Text   `json:"email" format:"email" doc:"The e-mail address; null when none."`
 	Observation Text   `json:"observation" doc:"Free notes; null when none."`
+	Kind        string `json:"kind" enum:"customer,supplier,both" doc:"fincom: whom the firm deals with: customer, supplier or both."`
 }
 
 // ContactFilter narrows /get_contacts.
@@ -192,7 +193,7 @@ func (db *DB) Contacts(ctx context.Context, unitID int64, f ContactFilter) ([]Co
 		}
 	}
 	rows, err := query(ctx, nil, `
-		SELECT token, type, register, display_name, social_reason, phone, email, observation
+		SELECT token, type, register, display_name, social_reason, phone, email, observation, coalesce(kind, 'both')
 		FROM `+from+` WHERE `+strings.Join(where, " AND ")+` ORDER BY sort_key, id`, args...)
 	if err != nil {
 		return nil, wrap("contacts", err)
@@ -201,7 +202,7 @@ func (db *DB) Contacts(ctx context.Context, unitID int64, f ContactFilter) ([]Co
 	out := []Contact{}
 	for rows.Next() {
 		var c Contact
-		if err := rows.Scan(&c.Token, &c.Type, &c.Register, &c.ContactName, &c.CompanyName, &c.Phone, &c.Email, &c.Observation); err != nil {
+		if err := rows.Scan(&c.Token, &c.Type, &c.Register, &c.ContactName, &c.CompanyName, &c.Phone, &c.Email, &c.Observation, &c.Kind); err != nil {
 			return nil, wrap("contacts", err)
 		}
 		out = append(out, c)

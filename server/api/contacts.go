@@ -25,12 +25,16 @@ var (
 type getContactsRequest struct {
 	Search   string `json:"search" doc:"Text found in any name, the CPF or the CNPJ."`
 	Register string `json:"register" doc:"Only the contact of this CPF or CNPJ, with or without its mask."`
+	Kind     string `json:"kind" doc:"fincom: only the customers (customer) or the suppliers (supplier), each with those who are both; anything else is 400 Invalid kind."`
 }
 
 // getContacts answers the unit's active contacts; `search` matches any name,
 // `register` the CPF/CNPJ with or without mask.
 func (s contacts) getContacts(r *web.Request, q *getContactsRequest) (any, error) {
-	return r.DB.Contacts(r.Ctx, r.Unit.ID, store.ContactFilter{Search: strings.TrimSpace(q.Search), Register: brdoc.Clean(q.Register)})
+	if q.Kind != "" && q.Kind != "customer" && q.Kind != "supplier" {
+		return nil, registers.ErrInvalidKind
+	}
+	return r.DB.Contacts(r.Ctx, r.Unit.ID, store.ContactFilter{Search: strings.TrimSpace(q.Search), Register: brdoc.Clean(q.Register), Kind: q.Kind})
 }
 
 // ContactRequest is the body of /insert_contact and /update_contact. Every
@@ -64,12 +68,14 @@ type ContactRequest struct {
 	// exempt from registration, 9 not a contributor (by default: 1 with a
 	// registration, 2 with ISENTO, 9 without).
 	ICMSContributor *string `json:"icms_contributor" alias:"ind_ie_dest" pattern:"^\\s*[129]?\\s*$" doc:"The NF-e's indIEDest: 1 ICMS contributor, 2 exempt from registration, 9 not a contributor (default: from state_registration)."`
+	// Kind is whom the firm deals with (a fincom field).
+	Kind *string `json:"kind" doc:"fincom: whom the firm deals with: customer, supplier, or both (the default); anything else is 400 Invalid kind."`
 }
 
 func (q *ContactRequest) fieldCount() int {
 	return web.Sent(q.Type, q.Register, q.FullName, q.SocialReason, q.FantasyName, q.BirthDate, q.Phone, q.Email, q.Address,
 		q.ZipCode, q.State, q.City, q.Neighborhood, q.Observation, q.DataBank, q.Number, q.Complement, q.CityIBGE,
-		q.StateRegistration, q.ICMSContributor)
+		q.StateRegistration, q.ICMSContributor, q.Kind)
 }
 
 // The shapes of a register, a CEP, a state and an IBGE code, from their
@@ -127,6 +133,16 @@ func (q *ContactRequest) Apply(f *store.ContactFields) error {
 	}
 	if q.StateRegistration != nil {
 		f.StateRegistration = strings.ToUpper(strings.TrimSpace(*q.StateRegistration))
+	}
+	if q.Kind != nil {
+		switch k := strings.TrimSpace(*q.Kind); k {
+		case "both":
+			f.Kind = ""
+		case "customer", "supplier":
+			f.Kind = k
+		default:
+			return registers.ErrInvalidKind
+		}
 	}
 	if q.ICMSContributor != nil {
 		if !contribShape.MatchString(*q.ICMSContributor) {

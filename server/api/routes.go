@@ -50,7 +50,7 @@ var (
 
 // contactChecks are a contact's refusals of what it holds, on insert and
 // update alike.
-var contactChecks = web.Answers(registers.ErrInvalidCPF, registers.ErrInvalidCNPJ, registers.ErrFullNameRequired,
+var contactChecks = web.Answers(registers.ErrInvalidKind, registers.ErrInvalidCPF, registers.ErrInvalidCNPJ, registers.ErrFullNameRequired,
 	registers.ErrSocialReasonRequired, registers.ErrInvalidState, registers.ErrInvalidZip, registers.ErrInvalidEmail,
 	registers.ErrIEWithoutState, registers.ErrInvalidIE, registers.ErrContributorUnregistered, registers.ErrExemptRegistered,
 	registers.ErrInvalidContributor, errInvalidBirthDate, errInvalidCityIBGE)
@@ -286,7 +286,7 @@ func (s *API) RouteTable() []web.Route {
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "id_token": "00000000-0000-4000-8000-000000000084"}`, Tag: web.TagRegisters, Summary: "Disable a product or service.", Desc: docSetProductActive, Resp: web.Done}},
 
 		// Contacts.
-		{Path: "/get_contacts", Do: web.Handle(contacts{s}.getContacts), Texts: web.TextsDefault,
+		{Path: "/get_contacts", Do: web.Handle(contacts{s}.getContacts), Texts: web.TextsDefault, Errs: web.Answers(registers.ErrInvalidKind),
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "search": "Alfa"}`, Tag: web.TagRegisters, Summary: "Active contacts; search by name, CPF or CNPJ.", Desc: docGetContacts, Resp: []store.Contact{}}},
 		{Path: "/insert_contact", Do: web.Handle(contacts{s}.insertContact), Need: []string{"type", "register"}, Texts: web.TextsContact, Errs: append(contactChecks, contactErrs...), Write: true,
 			Doc: web.Doc{Example: `{"access_token": "fca_acme_3b8e1f0c2d4a6e8b", "unit_token": "fcu_acme_7d2c9a41e0b35f68", "type": "legal", "register": "45.789.123/0001-91", "socialReason": "Comercial Horizonte Ltda", "fantasyName": "Horizonte", "email": "fin@horizonte.com.br", "phone": "(11) 3222-1100", "address": "Avenida Paulista", "number": "1000", "neighborhood": "Bela Vista", "city": "São Paulo", "state": "SP", "zip_code": "01310-100"}`, Tag: web.TagRegisters, Summary: "Insert a contact (CPF, or CNPJ numeric or alphanumeric).", Desc: docInsertContact, Resp: web.Done}},

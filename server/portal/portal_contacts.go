@@ -78,6 +78,7 @@ var contactRefusals = refusals{
 	{registers.ErrSocialReasonRequired, "name", "informe a razão social da empresa."},
 	{registers.ErrInvalidState, "state", "UF inválida: use a sigla, como SP."},
 	{registers.ErrInvalidZip, "zip", "CEP inválido: use os 8 dígitos."},
+	{registers.ErrInvalidKind, "kind", "escolha cliente, fornecedor ou os dois."},
 	{registers.ErrInvalidEmail, "email", "e-mail inválido."},
 	{registers.ErrIEWithoutState, "state", "informe a UF para ler a inscrição estadual."},
 	{registers.ErrInvalidIE, "state_registration", "inscrição estadual inválida para a UF (ou escreva ISENTO)."},

@@ -21,6 +21,8 @@ var (
 	ErrFullNameRequired     = problem.New(http.StatusBadRequest, "Full name is required for natural persons.")
 	ErrSocialReasonRequired = problem.New(http.StatusBadRequest, "Company name (social reason) is required for legal entities.")
 	ErrInvalidContactType   = problem.New(http.StatusBadRequest, "Invalid contact type.")
+	// ErrInvalidKind: a contact is a customer, a supplier or both.
+	ErrInvalidKind = problem.New(http.StatusBadRequest, "Invalid kind. Use customer, supplier or both.")
 	ErrInvalidState         = problem.New(http.StatusBadRequest, "Invalid state. Use the two-letter abbreviation.")
 	ErrInvalidZip           = problem.New(http.StatusBadRequest, "Invalid zip_code. Use 8 digits.")
 	ErrInvalidEmail         = problem.New(http.StatusBadRequest, "Invalid email.")
@@ -43,6 +45,9 @@ type fieldDetails struct {
 // CheckContact validates a contact as it will be stored, in the order a
 // caller fixes things: kind, document, name, then the optional fields.
 func CheckContact(f *store.ContactFields) error {
+	if f.Kind != "" && f.Kind != "customer" && f.Kind != "supplier" {
+		return ErrInvalidKind
+	}
 	switch f.Type {
 	case "natural_person":
 		if !brdoc.ValidCPF(f.Register) {
