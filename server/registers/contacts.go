@@ -22,10 +22,10 @@ var (
 	ErrSocialReasonRequired = problem.New(http.StatusBadRequest, "Company name (social reason) is required for legal entities.")
 	ErrInvalidContactType   = problem.New(http.StatusBadRequest, "Invalid contact type.")
 	// ErrInvalidKind: a contact is a customer, a supplier or both.
-	ErrInvalidKind = problem.New(http.StatusBadRequest, "Invalid kind. Use customer, supplier or both.")
-	ErrInvalidState         = problem.New(http.StatusBadRequest, "Invalid state. Use the two-letter abbreviation.")
-	ErrInvalidZip           = problem.New(http.StatusBadRequest, "Invalid zip_code. Use 8 digits.")
-	ErrInvalidEmail         = problem.New(http.StatusBadRequest, "Invalid email.")
+	ErrInvalidKind  = problem.New(http.StatusBadRequest, "Invalid kind. Use customer, supplier or both.")
+	ErrInvalidState = problem.New(http.StatusBadRequest, "Invalid state. Use the two-letter abbreviation.")
+	ErrInvalidZip   = problem.New(http.StatusBadRequest, "Invalid zip_code. Use 8 digits.")
+	ErrInvalidEmail = problem.New(http.StatusBadRequest, "Invalid email.")
 
 	// The state registration's, each answered with details.field (and
 	// the state it was read by).
