@@ -457,6 +457,9 @@ type PortalEntryForm struct {
 	// Installments splits a new entry: 1 (or "") none, 2 to 48 parts due
 	// monthly from its due date.
 	Installments string
+	// InstallmentDates are the instalments' due dates as typed
+	// (DD/MM/AAAA, by commas or spaces); none: monthly.
+	InstallmentDates string
 	// Repeat makes a new entry repeat every so many months ("" none),
 	// RepeatTimes times in all or until RepeatUntil (YYYY-MM-DD).
 	Repeat, RepeatTimes, RepeatUntil string

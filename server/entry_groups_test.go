@@ -37,6 +37,13 @@ func TestEntryGroupsAPI(t *testing.T) {
 	if n, values := open("Compra "); n != 3 || values != "333.33 333.33 333.34" {
 		t.Fatalf("the instalments: %d %s", n, values)
 	}
+	dated := post(t, h, "/insert_income", `{`+auth+`,"description":"Projeto","value":"100.00","due_date":"2026-12-01","installments":2,"installment_dates":["2026-12-20","2027-02-20"]}`)["token"].(string)
+	db, release := acquire(t, ds)
+	group, err := db.EntryGroup(context.Background(), 1, dated)
+	release()
+	if err != nil || len(group) != 2 || group[0].DueDate != "2026-12-20" || group[1].DueDate != "2027-02-20" || group[1].Value.StringFixed(2) != "50.00" {
+		t.Fatalf("the dated instalments: %+v %v", group, err)
+	}
 	got := post(t, h, "/cancel_entry_group", `{`+auth+`,"id_token":"`+first+`"}`)
 	if got["message"] != "2 open instalments cancelled." {
 		t.Fatalf("cancel_entry_group: %v", got)
@@ -60,7 +67,7 @@ func TestEntryGroupsAPI(t *testing.T) {
 			t.Errorf("%s %s = %d %s", c.path, c.body, rec.Code, rec.Body)
 		}
 	}
-	db, release := acquire(t, ds)
+	db, release = acquire(t, ds)
 	r, err := db.RecurrenceOfEntry(context.Background(), 1, rent)
 	release()
 	if err != nil || !r.Stopped || r.Made != 1 {

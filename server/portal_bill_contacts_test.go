@@ -163,6 +163,28 @@ func TestPortalInstalments(t *testing.T) {
 	if got[0].PayDay != "2026-12-10" || got[1].PayDay != "2027-01-10" || got[2].PayDay != "" {
 		t.Fatalf("paid: %q %q %q", got[0].PayDay, got[1].PayDay, got[2].PayDay)
 	}
+	// Instalments on the dates typed, in order.
+	dated := url.Values{"csrf": {session}, "type": {"in"}, "description": {"Projeto"}, "value": {"900,00"}, "due_date": {"2026-12-01"},
+		"installments": {"2"}, "installment_dates": {"15/01/2027, 10/12/2026"}, "form_key": {store.NewSecret(16)}}
+	if rec := b.do("POST", "/portal/transactions"+unit, dated); rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-installment_dates">os vencimentos vão em ordem`) {
+		t.Fatalf("dates out of order = %d\n%s", rec.Code, rec.Body)
+	}
+	dated.Set("installment_dates", "10/12/2026, 15/01/2027")
+	if rec := b.do("POST", "/portal/transactions"+unit, dated); rec.Code != http.StatusSeeOther {
+		t.Fatalf("dated instalments = %d\n%s", rec.Code, rec.Body)
+	}
+	db, release := acquire(t, ds)
+	incomes, _ := db.EntrySummaries(context.Background(), 1, "2026-12-01", "2027-12-31", "in", 100)
+	release()
+	var dues []string
+	for _, e := range incomes {
+		if strings.HasPrefix(e.Description, "Projeto ") {
+			dues = append(dues, e.Description+" "+e.DueDate+" "+e.Value.StringFixed(2))
+		}
+	}
+	if strings.Join(dues, ", ") != "Projeto 1/2 2026-12-10 450.00, Projeto 2/2 2027-01-15 450.00" {
+		t.Fatalf("the dated instalments: %v", dues)
+	}
 	// The group, listed from any instalment, and its open one cancelled.
 	page = b.do("GET", "/portal/transactions/"+got[1].Token+unit, nil).Body.String()
 	if !strings.Contains(page, "Parcela 2 de 3") || strings.Count(page, "</a> · ") != 3 || !strings.Contains(page, "paga em 10/12/2026") {

@@ -93,7 +93,7 @@ func (s *Portal) transactionsForm(p *portalRequest, status int, notice, errText 
 func entryForm(r *http.Request) render.PortalEntryForm {
 	v := func(k string) string { return strings.TrimSpace(r.PostFormValue(k)) }
 	form := render.PortalEntryForm{Type: v("type"), Description: v("description"), Value: v("value"), DueDate: v("due_date"), Category: v("category"),
-		Barcode: v("barcode"), Key: v("form_key"), Contact: v("contact"), Installments: v("installments"), Repeat: v("repeat"),
+		Barcode: v("barcode"), Key: v("form_key"), Contact: v("contact"), Installments: v("installments"), InstallmentDates: v("installment_dates"), Repeat: v("repeat"),
 		RepeatTimes: v("repeat_times"), RepeatUntil: v("repeat_until")}
 	if form.Type != "in" {
 		form.Type = "out"
@@ -154,7 +154,7 @@ func entryRefusal(err error) (string, string) {
 // ledgerWords say a refused split in Portuguese, beside its field.
 var ledgerWords = refusals{
 	{ledger.ErrInstalments, "installments", "de 2 a 48 parcelas (ou 1, sem parcelar)."},
-	{ledger.ErrDates, "installments", "as datas das parcelas vão em ordem, uma por parcela."},
+	{ledger.ErrDates, "installment_dates", "os vencimentos vão em ordem, um por parcela, como 10/12/2026, 10/01/2027."},
 	{ledger.ErrTooSmall, "value", "cada parcela precisa de pelo menos R$ 0,01."},
 	{ledger.ErrEvery, "repeat", "escolha de quantos em quantos meses repete."},
 	{ledger.ErrRecurEnd, "repeat_times", "diga quando a repetição termina: quantas vezes ao todo (2 a 120) ou até que vencimento (depois do primeiro), um dos dois."},
@@ -202,7 +202,10 @@ func (s *Portal) portalNewEntry(p *portalRequest) {
 			store.Recurrence{EveryMonths: every, Times: times, Until: form.RepeatUntil, LeadDays: ledger.DefaultLead}, files)
 	case n != 1:
 		// Split: each instalment an entry of the group, all or none.
-		_, made, err = ledger.CreateInstalments(p.ctx, p.db, p.unit.ID, form.Key, f, n, nil, files)
+		var dates []string
+		if dates, err = datesBR(form.InstallmentDates); err == nil {
+			_, made, err = ledger.CreateInstalments(p.ctx, p.db, p.unit.ID, form.Key, f, n, dates, files)
+		}
 	default:
 		// The form's one-time key: sent again (a reload, a double click),
 		// it makes nothing twice.
@@ -530,4 +533,18 @@ func (s *Portal) portalCancelGroup(w http.ResponseWriter, r *http.Request, ps ht
 		http.Redirect(p.w, p.r, "/portal/transactions?unit="+url.QueryEscape(p.unit.Token)+"&mes="+url.QueryEscape(e.DueDate[:7])+"&feito=alterado",
 			http.StatusSeeOther)
 	})(w, r, ps)
+}
+
+// datesBR reads dates typed as DD/MM/AAAA, separated by commas or
+// spaces, as YYYY-MM-DD; none for a blank text.
+func datesBR(typed string) ([]string, error) {
+	var out []string
+	for _, f := range strings.FieldsFunc(typed, func(r rune) bool { return r == ',' || r == ';' || r == ' ' }) {
+		d, err := store.ParseDateBR(f)
+		if err != nil {
+			return nil, ledger.ErrDates
+		}
+		out = append(out, d.ISO())
+	}
+	return out, nil
 }
