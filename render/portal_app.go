@@ -473,8 +473,11 @@ type PortalLine struct {
 	Token, Date, Amount, Memo string
 	Credit                    bool
 	// Options are the open entries and charges of its direction it may
-	// be paired with, best first.
+	// be paired with, best first; Exact: the first is of the line's
+	// amount, preselected (no other is: a pairing of another amount is
+	// the person's choice, never the page's).
 	Options []PortalOption
+	Exact   bool
 }
 
 // PortalResolved is a statement line already matched or dismissed: what

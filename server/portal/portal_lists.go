@@ -85,6 +85,9 @@ func (s *Portal) statementPage(p *portalRequest, status int, notice, errText str
 		for _, c := range ranked[:min(len(ranked), pairOptions)] {
 			pl.Options = append(pl.Options, render.PortalOption{Value: c.Value, Label: c.Label})
 		}
+		// Only a pairing of the line's own amount is preselected: it is
+		// one that Conciliar accepts.
+		pl.Exact = len(ranked) > 0 && ranked[0].Amount.Equal(l.Amount.Decimal)
 		body.Lines = append(body.Lines, pl)
 	}
 	resolved, err := p.db.ResolvedStatementLines(p.ctx, p.unit.ID, 30)
