@@ -328,8 +328,8 @@ func TestPortalFlow(t *testing.T) {
 	page = rec.Body.String()
 	sel := page[strings.Index(page, `<select id="par-0"`):]
 	sel = sel[:strings.Index(sel, "</select>")]
-	opts := regexp.MustCompile(`<option value="([^"]+)">([^<]*)`).FindAllStringSubmatch(sel, -1)
-	if len(opts) == 0 || opts[0][1] != "entry:"+rent {
+	opts := regexp.MustCompile(`<option value="([^"]+)"(?: selected)?>([^<]*)`).FindAllStringSubmatch(sel, -1)
+	if len(opts) == 0 || opts[0][1] != "entry:"+rent || !strings.Contains(sel, `<option value="entry:`+rent+`" selected>`) {
 		t.Fatalf("the debit of 321.00 is first offered %v", opts)
 	}
 	for _, o := range opts {

@@ -231,8 +231,11 @@ func TestSearchIndexOfExistingContacts(t *testing.T) {
 		}
 		return len(cs)
 	}
-	if n := find(); n != 0 {
-		t.Fatalf("the unfolded index found %d", n)
+	// At version 23 the contacts have none of the later columns: the
+	// index is asked directly.
+	var n int
+	if err := db.w.QueryRowContext(ctx, `SELECT count(*) FROM contacts_fts WHERE contacts_fts MATCH ?`, coveringTrigrams(fold("JOAO CONCEICAO"))).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("the unfolded index found %d (%v)", n, err)
 	}
 	if _, err := migrate(ctx, db.w, "", time.Now()); err != nil {
 		t.Fatal(err)
