@@ -1038,6 +1038,9 @@ CREATE TABLE statement_lines (
 	-- What reconciling did to the entry, for an undo: paid it, only
 	-- reconciled it (already paid), or booked it (the line became it).
 	entry_effect    TEXT CHECK (entry_effect IN ('paid', 'reconciled', 'booked')),
+	-- A line that paid part of an entry: the entry kept the line's amount
+	-- and this one, open, the rest; an undo joins them again.
+	rest_entry_id   INTEGER REFERENCES entries(id),
 	UNIQUE (bank_account_id, fitid)
 ) STRICT;
 CREATE INDEX statement_lines_unit ON statement_lines(unit_id, status, posted);

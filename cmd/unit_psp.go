@@ -13,19 +13,9 @@ import (
 	"fincom/store"
 )
 
-// readPFX reads a certificate file (.pfx, .p12) with its password: the
-// password file's first line, or the environment variable env; never the
+// readPFXFile reads a certificate file (.pfx, .p12) and its password:
+// from passwordFile, else the environment variable env, never the
 // command line.
-func readPFX(file, passwordFile, env string) (certs.Certificate, error) {
-	data, password, err := readPFXFile(file, passwordFile, env)
-	if err != nil {
-		return certs.Certificate{}, err
-	}
-	return certs.ReadPFX(data, password)
-}
-
-// readPFXFile reads a certificate file's bytes and its password (as
-// readPFX), without reading the certificate.
 func readPFXFile(file, passwordFile, env string) ([]byte, string, error) {
 	data, err := readInput(file, 1<<20)
 	if err != nil {

@@ -285,3 +285,60 @@ func TestStatementLineBooked(t *testing.T) {
 		t.Errorf("lines left open: %v", open)
 	}
 }
+
+// TestStatementPaysPartOfAnEntry: a debit of R$ 400,00 pays part of a
+// R$ 1.000,00 bill (in the portal, the box ticked): the bill keeps
+// R$ 400,00, paid and reconciled, and R$ 600,00 stays open as its rest;
+// without the box, or for more than the bill, it is refused; undone, the
+// bill is R$ 1.000,00 and open again, the rest gone.
+func TestStatementPaysPartOfAnEntry(t *testing.T) {
+	t.Parallel()
+	s, ds := newTestServer(t)
+	h := s.Handler()
+	bill := post(t, h, "/insert_expense", `{`+auth+`,"description":"Fornecedor de papel","value":"1000.00","due_date":"2026-11-20","id_token_contact":"{{contact1}}"}`)["token"].(string)
+	meta := `{` + auth + `,"id_token_bank_account":"{{account1}}"}`
+	if rec := doMultipart(h, "/import_ofx", meta, map[string][]byte{"x.ofx": ofxSGML("P1", "20261121", "-400.00", "PAGTO FORNECEDOR")}); rec.Code != 200 {
+		t.Fatalf("import: %d %s", rec.Code, rec.Body)
+	}
+	line := post(t, h, "/list_statement_lines", `{`+auth+`,"status":"open"}`)["data"].([]any)[0].(map[string]any)["token"].(string)
+	entries := func() map[string]map[string]any {
+		out := map[string]map[string]any{}
+		for _, x := range post(t, h, "/transactions", `{`+auth+`,"from_date":"2026-11-01","to_date":"2026-11-30"}`)["data"].([]any) {
+			m := x.(map[string]any)
+			out[m["description"].(string)] = m
+		}
+		return out
+	}
+	b := signedIn(t, s, ds)
+	unit := "?unit=" + fx.tokens["unitA"]
+	page := b.do("GET", "/portal/statement"+unit, nil).Body.String()
+	if !strings.Contains(page, `<option value="" selected disabled>Nenhum do mesmo valor: escolha um</option>`) {
+		t.Fatalf("a line of another amount preselects a pairing:\n%s", page)
+	}
+	match := url.Values{"csrf": {csrf(t, page)}, "action": {"match"}, "pair": {"entry:" + bill}}
+	if rec := b.do("POST", "/portal/statement/"+line+unit, match); rec.Code != http.StatusConflict {
+		t.Fatalf("another amount without the box = %d", rec.Code)
+	}
+	match.Set("partial", "1")
+	if rec := b.do("POST", "/portal/statement/"+line+unit, match); rec.Code != http.StatusSeeOther {
+		t.Fatalf("part of the bill = %d\n%s", rec.Code, rec.Body)
+	}
+	got := entries()
+	paid, rest := got["Fornecedor de papel"], got["Fornecedor de papel (restante)"]
+	if paid["value"] != "400.00" || paid["pay_day"] != "2026-11-21" || paid["conciliation_date"] != "2026-11-21" ||
+		rest["value"] != "600.00" || rest["pay_day"] != nil || rest["due_date"] != "2026-11-20" || rest["contact_name"] != "Alfa" {
+		t.Fatalf("the bill and its rest: %v\n%v", paid, rest)
+	}
+	if rec := b.do("POST", "/portal/statement/"+line+unit, url.Values{"csrf": {match.Get("csrf")}, "action": {"undo"}}); rec.Code != http.StatusSeeOther {
+		t.Fatalf("the undo = %d\n%s", rec.Code, rec.Body)
+	}
+	got = entries()
+	if e := got["Fornecedor de papel"]; len(got) != 1 || e["value"] != "1000.00" || e["pay_day"] != nil {
+		t.Fatalf("after the undo: %v", got)
+	}
+	// More than the bill is no part of it.
+	post(t, h, "/update_expense", `{`+auth+`,"id_token":"`+bill+`","value":"300.00"}`)
+	if rec := do(h, http.MethodPost, "/reconcile_statement_line", `{`+auth+`,"id_token":"`+line+`","action":"match","id_token_entry":"`+bill+`","partial":true}`); rec.Code != http.StatusConflict {
+		t.Fatalf("a line larger than the bill = %d %s", rec.Code, rec.Body)
+	}
+}

@@ -298,6 +298,10 @@ type Reconciliation struct {
 	EntryToken  string
 	OrderToken  string
 	Installment int
+	// Partial pays part of the entry: a line smaller than it, of its
+	// direction, pays the line's amount, the rest left open as an entry
+	// of its own (its due date, description "… (restante)").
+	Partial bool
 	// Book, instead, books the line as a new entry, paid on its day from
 	// its account: an income for a credit, an expense for a debit (a bank
 	// fee, a tariff).
@@ -358,11 +362,22 @@ func (db *DB) ReconcileStatementLine(ctx context.Context, unitID int64, r Reconc
 			if kind == "out" {
 				want = -want
 			}
+			var rest int64
 			if cents != want {
-				return ErrAmountMismatch
+				if !r.Partial || (cents > 0) != (want > 0) || abs(want) >= abs(cents) {
+					return ErrAmountMismatch
+				}
+				if rest, err = splitEntry(ctx, tx, id, abs(want), abs(cents)-abs(want), db.id(), now); err != nil {
+					return err
+				}
 			}
 			if _, err := db.reconcile(ctx, tx, r.LineToken, account, l, StatementCandidate{Entry: id}, "person", now, settle); err != nil {
 				return err
+			}
+			if rest != 0 {
+				if _, err := tx.ExecContext(ctx, `UPDATE statement_lines SET rest_entry_id = ? WHERE token = ?`, rest, r.LineToken); err != nil {
+					return err
+				}
 			}
 		case r.OrderToken != "":
 			if !l.Amount.IsPositive() {
@@ -392,11 +407,41 @@ func (db *DB) ReconcileStatementLine(ctx context.Context, unitID int64, r Reconc
 	return out, payments, wrap("reconcile statement line", err)
 }
 
+func abs(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+// splitEntry leaves the entry id with paid cents and makes, beside it,
+// an open entry of the rest (its other fields the same, "(restante)"
+// after its description), whose id it answers.
+func splitEntry(ctx context.Context, tx *sql.Tx, id, paid, rest int64, token string, now time.Time) (int64, error) {
+	res, err := tx.ExecContext(ctx, `INSERT INTO entries (token, unit_id, type, description, value, value_cents, due_date, competence_date, category_id,
+		contact_id, project_id, payment_method_id, user_id, barcode, access_key, key_method_credor, note, private, active, installment, installments,
+		group_token, created_at, updated_at)
+		SELECT ?, unit_id, type, substr(description || ' (restante)', 1, 255), ?, ?, due_date, competence_date, category_id, contact_id, project_id,
+			payment_method_id, user_id, barcode, access_key, key_method_credor, note, private, 1, installment, installments, group_token, ?, ?
+		FROM entries WHERE id = ?`, token, cents(rest).StringFixed(2), rest, timestamp(now), timestamp(now), id)
+	if err != nil {
+		return 0, err
+	}
+	restID, err := res.LastInsertId()
+	if err != nil {
+		return 0, err
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE entries SET value = ?, value_cents = ?, updated_at = ? WHERE id = ?`, cents(paid).StringFixed(2), paid,
+		timestamp(now), id)
+	return restID, err
+}
+
 // Errors of undoing a reconciliation.
 var (
 	ErrLineOpen       = problem.New(http.StatusConflict, "This statement line is open: there is nothing to undo.")
 	ErrLinePaidCharge = problem.New(http.StatusConflict, "This statement line paid a charge: a payment is not undone by undoing the line.")
 	ErrLineEffect     = problem.New(http.StatusConflict, "This statement line was reconciled before fincom kept what reconciling did to its entry: change the entry instead.")
+	ErrLineRestPaid   = problem.New(http.StatusConflict, "This statement line paid part of an entry whose rest is paid too: undo that payment first.")
 )
 
 // UndoReconciliation reopens a matched or dismissed statement line of the
@@ -409,12 +454,38 @@ func (db *DB) UndoReconciliation(ctx context.Context, unitID int64, lineToken st
 	var out StatementLine
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var status string
-		var entry, charge sql.NullInt64
+		var entry, charge, rest sql.NullInt64
 		var effect sql.NullString
-		err := tx.QueryRowContext(ctx, `SELECT status, entry_id, charge_id, entry_effect FROM statement_lines WHERE unit_id = ? AND token = ?`,
-			unitID, lineToken).Scan(&status, &entry, &charge, &effect)
+		err := tx.QueryRowContext(ctx, `SELECT status, entry_id, charge_id, entry_effect, rest_entry_id FROM statement_lines WHERE unit_id = ? AND token = ?`,
+			unitID, lineToken).Scan(&status, &entry, &charge, &effect, &rest)
 		if err != nil {
 			return notFound(err)
+		}
+		if rest.Valid && entry.Valid {
+			// The rest joins the entry again, which the undo below then
+			// reopens.
+			var restCents int64
+			var restPaid sql.NullString
+			if err := tx.QueryRowContext(ctx, `SELECT value_cents, pay_day FROM entries WHERE id = ?`, rest.Int64).Scan(&restCents, &restPaid); err != nil {
+				return err
+			}
+			if restPaid.Valid {
+				return ErrLineRestPaid
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE entries SET value_cents = value_cents + ?, updated_at = ? WHERE id = ?`, restCents, timestamp(now),
+				entry.Int64); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE entries SET value = printf('%d.%02d', value_cents / 100, value_cents % 100) WHERE id = ?`,
+				entry.Int64); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE statement_lines SET rest_entry_id = NULL WHERE token = ?`, lineToken); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM entries WHERE id = ?`, rest.Int64); err != nil {
+				return err
+			}
 		}
 		switch {
 		case status == "open":

@@ -88,6 +88,7 @@ type reconcileRequest struct {
 	Entry       string       `json:"id_token_entry"`
 	SalesOrder  string       `json:"id_token_sales_order"`
 	Installment *web.FlexInt `json:"installment" doc:"The order's installment paid (match with id_token_sales_order; default: the first open)."`
+	Partial     bool         `json:"partial" doc:"fincom: a line smaller than the entry (match with id_token_entry, of its direction) pays part of it: the entry keeps the line's amount, paid, and the rest stays open as an entry of its own; undone together."`
 	Category    string       `json:"id_token_category"`
 	Description string       `json:"description" max:"short" doc:"The booked entry's description (default: the line's memo)."`
 }
@@ -109,7 +110,7 @@ func (s statements) reconcileStatementLine(r *web.Request, q *reconcileRequest) 
 	if q.Action == "book" {
 		rc.Book = &store.Booking{CategoryToken: q.Category, Description: q.Description}
 	} else if !rc.Dismiss {
-		rc.EntryToken, rc.OrderToken = q.Entry, q.SalesOrder
+		rc.EntryToken, rc.OrderToken, rc.Partial = q.Entry, q.SalesOrder, q.Partial
 		if q.Installment != nil {
 			rc.Installment = int(*q.Installment)
 		}

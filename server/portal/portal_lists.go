@@ -135,7 +135,7 @@ func (s *Portal) portalReconcile(w http.ResponseWriter, r *http.Request, ps http
 			kind, what, _ := strings.Cut(p.r.PostFormValue("pair"), ":")
 			switch kind {
 			case "entry":
-				rc.EntryToken = what
+				rc.EntryToken, rc.Partial = what, p.r.PostFormValue("partial") == "1"
 			case "charge":
 				order, n, _ := strings.Cut(what, ":")
 				rc.OrderToken = order

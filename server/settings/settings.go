@@ -83,9 +83,6 @@ type Profile struct {
 	City, State *string
 }
 
-// Empty reports whether the change sets nothing.
-func (c Profile) Empty() bool { return c == Profile{} }
-
 // Set applies the change to the unit (token) in one transaction, with
 // keys sealing the CSC; it answers the unit and its profile as saved.
 func Set(ctx context.Context, db *store.DB, unitToken string, c Profile, keys *certs.Keyring) (store.Unit, store.UnitProfile, error) {
