@@ -478,6 +478,9 @@ type PortalLine struct {
 	// the person's choice, never the page's).
 	Options []PortalOption
 	Exact   bool
+	// Category is the category its booking preselects: a bank's tariff
+	// its fees', a yield its investments' ("" none).
+	Category string
 }
 
 // PortalResolved is a statement line already matched or dismissed: what

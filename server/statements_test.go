@@ -1,10 +1,12 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/url"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -340,5 +342,44 @@ func TestStatementPaysPartOfAnEntry(t *testing.T) {
 	post(t, h, "/update_expense", `{`+auth+`,"id_token":"`+bill+`","value":"300.00"}`)
 	if rec := do(h, http.MethodPost, "/reconcile_statement_line", `{`+auth+`,"id_token":"`+line+`","action":"match","id_token_entry":"`+bill+`","partial":true}`); rec.Code != http.StatusConflict {
 		t.Fatalf("a line larger than the bill = %d %s", rec.Code, rec.Body)
+	}
+}
+
+// TestStatementFeeBookedAsTariff: a bank's tariff line (its memo) is
+// offered to be booked under the seeded "Tarifas bancárias", preselected,
+// a yield under "Rendimentos de aplicações"; booked, the fee is an
+// expense of that category, paid on the line's day.
+func TestStatementFeeBookedAsTariff(t *testing.T) {
+	t.Parallel()
+	s, ds := newTestServer(t)
+	h := s.Handler()
+	meta := `{` + auth + `,"id_token_bank_account":"{{account1}}"}`
+	for _, f := range []struct{ fitid, amount, memo string }{{"F1", "-39.90", "TARIFA PACOTE SERVICOS"}, {"F2", "12.34", "REND PAGO APLIC AUT MAIS"}} {
+		if rec := doMultipart(h, "/import_ofx", meta, map[string][]byte{"x.ofx": ofxSGML(f.fitid, "20261121", f.amount, f.memo)}); rec.Code != 200 {
+			t.Fatalf("import: %d %s", rec.Code, rec.Body)
+		}
+	}
+	b := signedIn(t, s, ds)
+	unit := "?unit=" + fx.tokens["unitA"]
+	page := b.do("GET", "/portal/statement"+unit, nil).Body.String()
+	fee := regexp.MustCompile(`<option value="([^"]+)" selected>Tarifas bancárias</option>`).FindStringSubmatch(page)
+	if fee == nil || !strings.Contains(page, `" selected>Rendimentos de aplicações</option>`) {
+		t.Fatalf("the booking's preselected categories:\n%s", page)
+	}
+	var line string
+	for _, l := range post(t, h, "/list_statement_lines", `{`+auth+`,"status":"open"}`)["data"].([]any) {
+		if m := l.(map[string]any); m["fitid"] == "F1" {
+			line = m["token"].(string)
+		}
+	}
+	if rec := b.do("POST", "/portal/statement/"+line+unit, url.Values{"csrf": {csrf(t, page)}, "action": {"book"}, "category": {fee[1]},
+		"description": {"TARIFA PACOTE SERVICOS"}}); rec.Code != http.StatusSeeOther {
+		t.Fatalf("booking the fee = %d\n%s", rec.Code, rec.Body)
+	}
+	db, release := acquire(t, ds)
+	entries, err := db.EntrySummaries(context.Background(), 1, "2026-11-21", "2026-11-21", "out", 10)
+	release()
+	if err != nil || len(entries) != 1 || entries[0].Category != "Tarifas bancárias" || entries[0].Value.StringFixed(2) != "39.90" || entries[0].PayDay != "2026-11-21" {
+		t.Fatalf("the fee booked: %+v %v", entries, err)
 	}
 }

@@ -77,6 +77,11 @@ func (s *Portal) statementPage(p *portalRequest, status int, notice, errText str
 		s.portalFailed(p, err)
 		return
 	}
+	kindCategory, err := lineKindCategories(p)
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
 	for _, l := range lines {
 		pl := render.PortalLine{Token: l.Token, Date: render.DateBR(l.Date), Amount: render.BRL(l.Amount.StringFixed(2)),
 			Memo: l.Memo.String, Credit: l.Amount.IsPositive()}
@@ -88,6 +93,9 @@ func (s *Portal) statementPage(p *portalRequest, status int, notice, errText str
 		// Only a pairing of the line's own amount is preselected: it is
 		// one that Conciliar accepts.
 		pl.Exact = len(ranked) > 0 && ranked[0].Amount.Equal(l.Amount.Decimal)
+		if !pl.Exact {
+			pl.Category = kindCategory[statement.Kind(l.Memo.String, pl.Credit)]
+		}
 		body.Lines = append(body.Lines, pl)
 	}
 	resolved, err := p.db.ResolvedStatementLines(p.ctx, p.unit.ID, 30)
@@ -350,4 +358,41 @@ func errSuffix(e string) string {
 		return ""
 	}
 	return " (" + e + ")"
+}
+
+// lineKindCategories are the categories a line's booking preselects by
+// what its memo says it is (statement.Kind): a tariff the first expense
+// category of the financial expenses named for tariffs (else the first of
+// them), a yield the first income of the financial incomes named for
+// yields (else the first of them).
+func lineKindCategories(p *portalRequest) (map[string]string, error) {
+	out := map[string]string{}
+	for _, k := range []struct {
+		kind, typ, prefix string
+		group             int64
+	}{{statement.KindFee, "out", "tarifa", 207}, {statement.KindYield, "in", "rendimento", 103}} {
+		cats, err := p.db.Categories(p.ctx, p.unit.ID, k.typ, "")
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cats {
+			if c.Group() != k.group {
+				continue
+			}
+			if out[k.kind] == "" || strings.HasPrefix(store.Fold(c.Category), k.prefix) && !strings.HasPrefix(store.Fold(catName(cats, out[k.kind])), k.prefix) {
+				out[k.kind] = c.Token
+			}
+		}
+	}
+	return out, nil
+}
+
+// catName is the name of the category of token among cats.
+func catName(cats []store.Category, token string) string {
+	for _, c := range cats {
+		if c.Token == token {
+			return c.Category
+		}
+	}
+	return ""
 }
