@@ -107,13 +107,14 @@ type bareContact struct {
 	Phone       *string `json:"phone"`
 	Email       *string `json:"email"`
 	Observation *string `json:"observation"`
+	Kind        string  `json:"kind"`
 }
 
 func bareContacts(b *testing.B, db *sql.DB, search bool) []byte {
-	q, args := `SELECT token, type, register, display_name, social_reason, phone, email, observation
+	q, args := `SELECT token, type, register, display_name, social_reason, phone, email, observation, coalesce(kind, 'both')
 		FROM contacts WHERE unit_id = ? AND active = 1 ORDER BY sort_key, id`, []any{1}
 	if search {
-		q, args = `SELECT token, type, register, display_name, social_reason, phone, email, observation
+		q, args = `SELECT token, type, register, display_name, social_reason, phone, email, observation, coalesce(kind, 'both')
 		FROM contacts_fts CROSS JOIN contacts ON contacts.id = contacts_fts.rowid WHERE unit_id = ? AND active = 1 AND contacts_fts MATCH ? AND (instr(lower(coalesce(full_name, '') || char(10) || coalesce(social_reason, '') || char(10) || coalesce(fantasy_name, '')), ?) > 0 OR instr(fincom_fold(coalesce(full_name, '') || char(10) || coalesce(social_reason, '') || char(10) || coalesce(fantasy_name, '')), ?) > 0) ORDER BY sort_key, id`,
 			[]any{1, `"grupo-7"`, "grupo-7", "grupo-7"}
 	}
@@ -125,7 +126,7 @@ func bareContacts(b *testing.B, db *sql.DB, search bool) []byte {
 	out := []bareContact{}
 	for rows.Next() {
 		var c bareContact
-		if err := rows.Scan(&c.Token, &c.Type, &c.Register, &c.ContactName, &c.CompanyName, &c.Phone, &c.Email, &c.Observation); err != nil {
+		if err := rows.Scan(&c.Token, &c.Type, &c.Register, &c.ContactName, &c.CompanyName, &c.Phone, &c.Email, &c.Observation, &c.Kind); err != nil {
 			b.Fatal(err)
 		}
 		out = append(out, c)
