@@ -1041,6 +1041,9 @@ CREATE TABLE statement_lines (
 	-- A line that paid part of an entry: the entry kept the line's amount
 	-- and this one, open, the rest; an undo joins them again.
 	rest_entry_id   INTEGER REFERENCES entries(id),
+	-- A line paired with an entry of another amount: the entry booked
+	-- with it for the difference (interest, a fine, a discount, a fee).
+	diff_entry_id   INTEGER REFERENCES entries(id),
 	UNIQUE (bank_account_id, fitid)
 ) STRICT;
 CREATE INDEX statement_lines_unit ON statement_lines(unit_id, status, posted);

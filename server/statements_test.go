@@ -383,3 +383,91 @@ func TestStatementFeeBookedAsTariff(t *testing.T) {
 		t.Fatalf("the fee booked: %+v %v", entries, err)
 	}
 }
+
+// TestStatementDifferenceBooked: a credit of R$ 1.023,33 for an income
+// of R$ 1.000,00 pairs with it, the income paid at its amount and the
+// R$ 23,33 booked under "Juros recebidos" on the line's day (the portal);
+// a debit of R$ 480,00 for a bill of R$ 500,00 books R$ 20,00 obtained
+// as an income (the API); each undone together; a difference in a
+// category of the wrong direction is refused, nothing changed.
+func TestStatementDifferenceBooked(t *testing.T) {
+	t.Parallel()
+	s, ds := newTestServer(t)
+	h := s.Handler()
+	categories := map[string]string{}
+	for _, typ := range []string{"in", "out"} {
+		db, release := acquire(t, ds)
+		cats, err := db.Categories(context.Background(), 1, typ, "")
+		release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cats {
+			categories[c.Category] = c.Token
+		}
+	}
+	income := post(t, h, "/insert_income", `{`+auth+`,"description":"Boleto do cliente","value":"1000.00","due_date":"2026-11-11"}`)["token"].(string)
+	bill := post(t, h, "/insert_expense", `{`+auth+`,"description":"Papelaria","value":"500.00","due_date":"2026-11-20"}`)["token"].(string)
+	meta := `{` + auth + `,"id_token_bank_account":"{{account1}}"}`
+	for _, f := range []struct{ fitid, amount, memo string }{{"D1", "1023.33", "BOLETO RECEBIDO"}, {"D2", "-480.00", "PAGTO PAPELARIA"}} {
+		if rec := doMultipart(h, "/import_ofx", meta, map[string][]byte{"x.ofx": ofxSGML(f.fitid, "20261121", f.amount, f.memo)}); rec.Code != 200 {
+			t.Fatalf("import: %d %s", rec.Code, rec.Body)
+		}
+	}
+	lines := map[string]string{}
+	for _, l := range post(t, h, "/list_statement_lines", `{`+auth+`,"status":"open"}`)["data"].([]any) {
+		m := l.(map[string]any)
+		lines[m["fitid"].(string)] = m["token"].(string)
+	}
+	entries := func() map[string]map[string]any {
+		out := map[string]map[string]any{}
+		for _, x := range post(t, h, "/transactions", `{`+auth+`,"from_date":"2026-11-01","to_date":"2026-11-30"}`)["data"].([]any) {
+			m := x.(map[string]any)
+			if m["active"] != false {
+				out[m["description"].(string)+"/"+m["type"].(string)] = m
+			}
+		}
+		return out
+	}
+	b := signedIn(t, s, ds)
+	unit := "?unit=" + fx.tokens["unitA"]
+	page := b.do("GET", "/portal/statement"+unit, nil).Body.String()
+	session := csrf(t, page)
+	// A difference in an expense category for money that came in: refused.
+	if rec := b.do("POST", "/portal/statement/"+lines["D1"]+unit, url.Values{"csrf": {session}, "action": {"match"}, "pair": {"entry:" + income},
+		"difference": {categories["Juros pagos"]}}); rec.Code/100 != 4 {
+		t.Fatalf("a difference of the wrong direction = %d", rec.Code)
+	}
+	if got := entries(); got["Boleto do cliente/in"]["pay_day"] != nil || len(got) != 2 {
+		t.Fatalf("a refused pairing changed the entries: %v", got)
+	}
+	if rec := b.do("POST", "/portal/statement/"+lines["D1"]+unit, url.Values{"csrf": {session}, "action": {"match"}, "pair": {"entry:" + income},
+		"difference": {categories["Juros recebidos"]}}); rec.Code != http.StatusSeeOther {
+		t.Fatalf("the late payment = %d\n%s", rec.Code, rec.Body)
+	}
+	r := post(t, h, "/reconcile_statement_line", `{`+auth+`,"id_token":"`+lines["D2"]+`","action":"match","id_token_entry":"`+bill+`","id_token_difference_category":"`+categories["Rendimentos de aplicações"]+`"}`)
+	if r["data"].(map[string]any)["status"] != "matched" {
+		t.Fatalf("the discount obtained: %v", r)
+	}
+	got := entries()
+	for key, want := range map[string]struct{ value, payDay string }{
+		"Boleto do cliente/in": {"1000.00", "2026-11-21"}, "BOLETO RECEBIDO/in": {"23.33", "2026-11-21"},
+		"Papelaria/out": {"500.00", "2026-11-21"}, "PAGTO PAPELARIA/in": {"20.00", "2026-11-21"},
+	} {
+		if e := got[key]; e == nil || e["value"] != want.value || e["pay_day"] != want.payDay {
+			t.Errorf("%s: %v, want %v", key, e, want)
+		}
+	}
+	if got["BOLETO RECEBIDO/in"]["category"] != "Juros recebidos" {
+		t.Errorf("the interest's category: %v", got["BOLETO RECEBIDO/in"]["category"])
+	}
+	for _, l := range []string{lines["D1"], lines["D2"]} {
+		if rec := b.do("POST", "/portal/statement/"+l+unit, url.Values{"csrf": {session}, "action": {"undo"}}); rec.Code != http.StatusSeeOther {
+			t.Fatalf("undo = %d\n%s", rec.Code, rec.Body)
+		}
+	}
+	got = entries()
+	if len(got) != 2 || got["Boleto do cliente/in"]["pay_day"] != nil || got["Papelaria/out"]["pay_day"] != nil {
+		t.Fatalf("after the undo: %v", got)
+	}
+}

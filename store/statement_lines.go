@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"fincom/server/problem"
 )
 
@@ -302,6 +304,13 @@ type Reconciliation struct {
 	// direction, pays the line's amount, the rest left open as an entry
 	// of its own (its due date, description "… (restante)").
 	Partial bool
+	// Difference pairs the line with an entry of another amount: the
+	// entry is paid at its own, and the difference (the line's amount
+	// less the entry's) booked as an entry of this category, paid on the
+	// line's day from its account: interest or a fine received, a
+	// discount obtained (a credit), or interest, a fee or a discount
+	// given (a debit).
+	Difference *Booking
 	// Book, instead, books the line as a new entry, paid on its day from
 	// its account: an income for a credit, an expense for a debit (a bank
 	// fee, a tariff).
@@ -362,20 +371,37 @@ func (db *DB) ReconcileStatementLine(ctx context.Context, unitID int64, r Reconc
 			if kind == "out" {
 				want = -want
 			}
-			var rest int64
-			if cents != want {
-				if !r.Partial || (cents > 0) != (want > 0) || abs(want) >= abs(cents) {
+			var rest, diff int64
+			switch {
+			case cents == want:
+			case r.Partial:
+				if (cents > 0) != (want > 0) || abs(want) >= abs(cents) {
 					return ErrAmountMismatch
 				}
 				if rest, err = splitEntry(ctx, tx, id, abs(want), abs(cents)-abs(want), db.id(), now); err != nil {
 					return err
 				}
+			case r.Difference != nil:
+				// The line's amount less the entry's, signed as the
+				// line: what the difference adds to the account.
+				entry := decimal.New(cents, -2)
+				if kind == "out" {
+					entry = entry.Neg()
+				}
+				d := l
+				d.Amount = Money{l.Amount.Sub(entry)}
+				if diff, err = bookLine(ctx, tx, unitID, d, account, memo.String, *r.Difference, db.id(), now); err != nil {
+					return err
+				}
+			default:
+				return ErrAmountMismatch
 			}
 			if _, err := db.reconcile(ctx, tx, r.LineToken, account, l, StatementCandidate{Entry: id}, "person", now, settle); err != nil {
 				return err
 			}
-			if rest != 0 {
-				if _, err := tx.ExecContext(ctx, `UPDATE statement_lines SET rest_entry_id = ? WHERE token = ?`, rest, r.LineToken); err != nil {
+			if rest != 0 || diff != 0 {
+				if _, err := tx.ExecContext(ctx, `UPDATE statement_lines SET rest_entry_id = ?, diff_entry_id = ? WHERE token = ?`, nullID(rest), nullID(diff),
+					r.LineToken); err != nil {
 					return err
 				}
 			}
@@ -454,12 +480,21 @@ func (db *DB) UndoReconciliation(ctx context.Context, unitID int64, lineToken st
 	var out StatementLine
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var status string
-		var entry, charge, rest sql.NullInt64
+		var entry, charge, rest, diff sql.NullInt64
 		var effect sql.NullString
-		err := tx.QueryRowContext(ctx, `SELECT status, entry_id, charge_id, entry_effect, rest_entry_id FROM statement_lines WHERE unit_id = ? AND token = ?`,
-			unitID, lineToken).Scan(&status, &entry, &charge, &effect, &rest)
+		err := tx.QueryRowContext(ctx, `SELECT status, entry_id, charge_id, entry_effect, rest_entry_id, diff_entry_id FROM statement_lines
+			WHERE unit_id = ? AND token = ?`, unitID, lineToken).Scan(&status, &entry, &charge, &effect, &rest, &diff)
 		if err != nil {
 			return notFound(err)
+		}
+		if diff.Valid {
+			// The difference booked with the pairing goes with it.
+			if _, err := tx.ExecContext(ctx, `UPDATE entries SET active = 0, updated_at = ? WHERE id = ?`, timestamp(now), diff.Int64); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `UPDATE statement_lines SET diff_entry_id = NULL WHERE token = ?`, lineToken); err != nil {
+				return err
+			}
 		}
 		if rest.Valid && entry.Valid {
 			// The rest joins the entry again, which the undo below then

@@ -88,6 +88,7 @@ type reconcileRequest struct {
 	Entry       string       `json:"id_token_entry"`
 	SalesOrder  string       `json:"id_token_sales_order"`
 	Installment *web.FlexInt `json:"installment" doc:"The order's installment paid (match with id_token_sales_order; default: the first open)."`
+	Difference  string       `json:"id_token_difference_category" doc:"fincom: pairs the line (match with id_token_entry) with an entry of another amount: the entry is paid at its own and the difference (the line's less the entry's) booked as an entry of this category (an income category when it adds to the account: interest or a fine received, a discount obtained; an expense one when it takes: interest, a fee, a discount given), paid on the line's day; undone together."`
 	Partial     bool         `json:"partial" doc:"fincom: a line smaller than the entry (match with id_token_entry, of its direction) pays part of it: the entry keeps the line's amount, paid, and the rest stays open as an entry of its own; undone together."`
 	Category    string       `json:"id_token_category"`
 	Description string       `json:"description" max:"short" doc:"The booked entry's description (default: the line's memo)."`
@@ -111,6 +112,9 @@ func (s statements) reconcileStatementLine(r *web.Request, q *reconcileRequest) 
 		rc.Book = &store.Booking{CategoryToken: q.Category, Description: q.Description}
 	} else if !rc.Dismiss {
 		rc.EntryToken, rc.OrderToken, rc.Partial = q.Entry, q.SalesOrder, q.Partial
+		if q.Difference != "" && !q.Partial {
+			rc.Difference = &store.Booking{CategoryToken: q.Difference}
+		}
 		if q.Installment != nil {
 			rc.Installment = int(*q.Installment)
 		}

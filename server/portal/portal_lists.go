@@ -144,6 +144,9 @@ func (s *Portal) portalReconcile(w http.ResponseWriter, r *http.Request, ps http
 			switch kind {
 			case "entry":
 				rc.EntryToken, rc.Partial = what, p.r.PostFormValue("partial") == "1"
+				if c := p.r.PostFormValue("difference"); c != "" && !rc.Partial {
+					rc.Difference = &store.Booking{CategoryToken: c}
+				}
 			case "charge":
 				order, n, _ := strings.Cut(what, ":")
 				rc.OrderToken = order
