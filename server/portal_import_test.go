@@ -33,13 +33,20 @@ type namedFile struct {
 // one "file" field, as a browser's multiple file input does.
 func (b *browser) uploadMany(path string, fields map[string]string, files ...namedFile) *httptest.ResponseRecorder {
 	b.t.Helper()
+	return b.multipart(path, fields, "file", files...)
+}
+
+// multipart sends a multipart form: its fields, and its files under
+// field.
+func (b *browser) multipart(path string, fields map[string]string, field string, files ...namedFile) *httptest.ResponseRecorder {
+	b.t.Helper()
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
 	for k, v := range fields {
 		mw.WriteField(k, v)
 	}
 	for _, f := range files {
-		fw, _ := mw.CreateFormFile("file", f.name)
+		fw, _ := mw.CreateFormFile(field, f.name)
 		fw.Write(f.data)
 	}
 	mw.Close()

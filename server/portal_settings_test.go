@@ -6,7 +6,6 @@ import (
 	"crypto/x509"
 	"errors"
 	"log/slog"
-	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -36,25 +35,10 @@ func (b *browser) uploadPFX(path, csrf string, pfx []byte, password string) *htt
 // under field.
 func (b *browser) uploadForm(path string, fields map[string]string, field string, file []byte) *httptest.ResponseRecorder {
 	b.t.Helper()
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	for k, v := range fields {
-		mw.WriteField(k, v)
+	if file == nil {
+		return b.multipart(path, fields, field)
 	}
-	if file != nil {
-		fw, _ := mw.CreateFormFile(field, "certificado.pfx")
-		fw.Write(file)
-	}
-	mw.Close()
-	req := httptest.NewRequest(http.MethodPost, path, &buf)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.RemoteAddr = "127.0.0.1:1234"
-	for _, c := range b.cookies {
-		req.AddCookie(c)
-	}
-	rec := httptest.NewRecorder()
-	b.h.ServeHTTP(rec, req)
-	return rec
+	return b.multipart(path, fields, field, namedFile{"certificado.pfx", file})
 }
 
 // TestPortalSetsUpAUnit: in the portal alone, an owner of a bare unit

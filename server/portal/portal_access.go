@@ -87,9 +87,9 @@ func (s *Portal) Forms() []Form {
 		{Path: "/portal/import/nfe", Act: "/import_nfe", handle: s.withSession(s.portalImportNotes)},
 		{Path: "/portal/transactions", Act: "/insert_expense", handle: s.withSession(s.portalNewEntry)},
 		{Path: "/portal/transactions/:token/pay", Act: "/update_expense", handle: s.portalPayEntry},
-		{Path: "/portal/transactions/:token/files/:file/remove", Act: "/delete_expense_files", handle: s.portalRemoveEntryFile},
-		{Path: "/portal/transactions/:token/stop", Act: "/update_expense", handle: s.portalStopRecurrence},
-		{Path: "/portal/transactions/:token/cancel-group", Act: "/cancel_entry_group", handle: s.portalCancelGroup},
+		{Path: "/portal/transactions/:token/files/:file/remove", Act: "/delete_expense_files", handle: s.withEntry("/delete_income_files", s.portalRemoveEntryFile)},
+		{Path: "/portal/transactions/:token/stop", Act: "/update_expense", handle: s.withEntry("/update_income", s.portalStopRecurrence)},
+		{Path: "/portal/transactions/:token/cancel-group", Act: "/cancel_entry_group", handle: s.withEntry("", s.portalCancelGroup)},
 		{Path: "/portal/transactions/:token", Act: "/update_expense", handle: s.withToken(s.portalEditEntry)},
 		{Path: "/portal/statement/:token", Act: "/reconcile_statement_line", handle: s.portalReconcile},
 	}

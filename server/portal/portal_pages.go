@@ -100,7 +100,7 @@ func (s *Portal) Routes(r *httprouter.Router) {
 		}
 		s.transactionsPage(p, http.StatusOK, notice, "")
 	}))
-	r.GET("/portal/transactions/:token/files/:file", s.portalEntryFile)
+	r.GET("/portal/transactions/:token/files/:file", s.withEntry("", s.portalEntryFile))
 	r.GET("/portal/transactions/:token", s.withToken(func(p *portalRequest, token string) { s.entryPage(p, token, http.StatusOK, nil, "", "") }))
 	r.GET("/portal/statement", s.withSession(func(p *portalRequest) {
 		notice := ""

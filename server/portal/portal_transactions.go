@@ -363,60 +363,43 @@ func categoryOptions(p *portalRequest) (in, out []render.PortalOption, err error
 // portalEntryFile: GET /portal/transactions/:token/files/:file, an
 // attachment of an entry of the unit, opened in the browser (a PDF, an
 // image; ?baixar=1 downloads it), for whoever reads the unit's entries.
-func (s *Portal) portalEntryFile(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
-	s.withSession(func(p *portalRequest) {
-		e, err := p.db.EntryByToken(p.ctx, p.unit.ID, ps.ByName("token"))
-		if s.readFailed(p, err, "Lançamento", "transactions") {
-			return
-		}
-		f, err := p.db.EntryFile(p.ctx, p.unit.ID, e.Type, ps.ByName("token"), ps.ByName("file"))
-		if errors.Is(err, store.ErrFileNotFound) {
-			s.portalMissing(p, "Anexo", "transactions")
-			return
-		}
-		if s.readFailed(p, err, "Lançamento", "transactions") {
-			return
-		}
-		disposition := "inline"
-		if p.r.URL.Query().Get("baixar") == "1" {
-			disposition = "attachment"
-		}
-		h := p.w.Header()
-		h.Set("Content-Type", f.ContentType)
-		h.Set("Content-Disposition", mime.FormatMediaType(disposition, map[string]string{"filename": f.Name}))
-		h.Set("Content-Length", strconv.Itoa(len(f.Data)))
-		h.Set("Cache-Control", "no-store")
-		h.Set("X-Content-Type-Options", "nosniff")
-		// Shown in place, never a page of the portal's: no script runs.
-		h.Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; plugin-types application/pdf")
-		p.w.Write(f.Data)
-	})(w, r, ps)
+func (s *Portal) portalEntryFile(p *portalRequest, ps httprouter.Params, token string, e store.EntryFields) {
+	f, err := p.db.EntryFile(p.ctx, p.unit.ID, e.Type, token, ps.ByName("file"))
+	if errors.Is(err, store.ErrFileNotFound) {
+		s.portalMissing(p, "Anexo", "transactions")
+		return
+	}
+	if s.readFailed(p, err, "Lançamento", "transactions") {
+		return
+	}
+	disposition := "inline"
+	if p.r.URL.Query().Get("baixar") == "1" {
+		disposition = "attachment"
+	}
+	h := p.w.Header()
+	h.Set("Content-Type", f.ContentType)
+	h.Set("Content-Disposition", mime.FormatMediaType(disposition, map[string]string{"filename": f.Name}))
+	h.Set("Content-Length", strconv.Itoa(len(f.Data)))
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	// Shown in place, never a page of the portal's: no script runs.
+	h.Set("Content-Security-Policy", "sandbox; default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; plugin-types application/pdf")
+	p.w.Write(f.Data)
 }
 
 // portalRemoveEntryFile: POST /portal/transactions/:token/files/:file/remove
 // removes an attachment of an entry, as /delete_expense_files and
 // /delete_income_files do.
-func (s *Portal) portalRemoveEntryFile(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
-	s.withSession(func(p *portalRequest) {
-		token := ps.ByName("token")
-		e, err := p.db.EntryByToken(p.ctx, p.unit.ID, token)
-		if s.readFailed(p, err, "Lançamento", "transactions") {
-			return
-		}
-		if e.Type == "in" && !s.MayAct(p.role, "/delete_income_files") {
-			p.page(s, http.StatusForbidden, "units", "Sem permissão", "", []render.PortalUnit{}, "", roleRefusal(p.role))
-			return
-		}
-		err = p.db.DeleteEntryFiles(p.ctx, p.unit.ID, e.Type, token, []string{ps.ByName("file")})
-		if errors.Is(err, store.ErrFileNotFound) {
-			s.portalMissing(p, "Anexo", "transactions")
-			return
-		}
-		if s.readFailed(p, err, "Lançamento", "transactions") {
-			return
-		}
-		http.Redirect(p.w, p.r, "/portal/transactions/"+url.PathEscape(token)+"?unit="+url.QueryEscape(p.unit.Token), http.StatusSeeOther)
-	})(w, r, ps)
+func (s *Portal) portalRemoveEntryFile(p *portalRequest, ps httprouter.Params, token string, e store.EntryFields) {
+	err := p.db.DeleteEntryFiles(p.ctx, p.unit.ID, e.Type, token, []string{ps.ByName("file")})
+	if errors.Is(err, store.ErrFileNotFound) {
+		s.portalMissing(p, "Anexo", "transactions")
+		return
+	}
+	if s.readFailed(p, err, "Lançamento", "transactions") {
+		return
+	}
+	http.Redirect(p.w, p.r, "/portal/transactions/"+url.PathEscape(token)+"?unit="+url.QueryEscape(p.unit.Token), http.StatusSeeOther)
 }
 
 // contactChoice is a contact as the contact field offers it: its name and
@@ -499,40 +482,44 @@ func recurrenceWords(r store.RecurrenceState) string {
 
 // portalStopRecurrence: POST /portal/transactions/:token/stop stops the
 // repetition of an entry; what it made stays.
-func (s *Portal) portalStopRecurrence(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
-	s.withSession(func(p *portalRequest) {
-		token := ps.ByName("token")
-		e, err := p.db.EntryByToken(p.ctx, p.unit.ID, token)
-		if s.readFailed(p, err, "Lançamento", "transactions") {
-			return
-		}
-		if e.Type == "in" && !s.MayAct(p.role, "/update_income") {
-			p.page(s, http.StatusForbidden, "units", "Sem permissão", "", []render.PortalUnit{}, "", roleRefusal(p.role))
-			return
-		}
-		if s.readFailed(p, p.db.StopRecurrence(p.ctx, p.unit.ID, token), "Lançamento que repete", "transactions") {
-			return
-		}
-		http.Redirect(p.w, p.r, "/portal/transactions/"+url.PathEscape(token)+"?unit="+url.QueryEscape(p.unit.Token), http.StatusSeeOther)
-	})(w, r, ps)
+func (s *Portal) portalStopRecurrence(p *portalRequest, _ httprouter.Params, token string, _ store.EntryFields) {
+	if s.readFailed(p, p.db.StopRecurrence(p.ctx, p.unit.ID, token), "Lançamento que repete", "transactions") {
+		return
+	}
+	http.Redirect(p.w, p.r, "/portal/transactions/"+url.PathEscape(token)+"?unit="+url.QueryEscape(p.unit.Token), http.StatusSeeOther)
 }
 
 // portalCancelGroup: POST /portal/transactions/:token/cancel-group
 // cancels the open instalments of the entry's group, as
 // /cancel_entry_group does; the paid ones stay.
-func (s *Portal) portalCancelGroup(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
-	s.withSession(func(p *portalRequest) {
-		token := ps.ByName("token")
-		e, err := p.db.EntryByToken(p.ctx, p.unit.ID, token)
-		if s.readFailed(p, err, "Lançamento", "transactions") {
-			return
-		}
-		if _, _, err := p.db.CancelEntryGroup(p.ctx, p.unit.ID, token); s.readFailed(p, err, "Lançamento parcelado", "transactions") {
-			return
-		}
-		http.Redirect(p.w, p.r, "/portal/transactions?unit="+url.QueryEscape(p.unit.Token)+"&mes="+url.QueryEscape(e.DueDate[:7])+"&feito=alterado",
-			http.StatusSeeOther)
-	})(w, r, ps)
+func (s *Portal) portalCancelGroup(p *portalRequest, _ httprouter.Params, token string, e store.EntryFields) {
+	if _, _, err := p.db.CancelEntryGroup(p.ctx, p.unit.ID, token); s.readFailed(p, err, "Lançamento parcelado", "transactions") {
+		return
+	}
+	http.Redirect(p.w, p.r, "/portal/transactions?unit="+url.QueryEscape(p.unit.Token)+"&mes="+url.QueryEscape(e.DueDate[:7])+"&feito=alterado",
+		http.StatusSeeOther)
+}
+
+// withEntry is withSession for a page or an action on an entry of the
+// unit (the path's token): the entry is read (the portal's not-found
+// page when the unit has none), and an income's action is held to the
+// role rule of incomeRoute, as the form's own route holds an expense's
+// ("" the same for both).
+func (s *Portal) withEntry(incomeRoute string, h func(p *portalRequest, ps httprouter.Params, token string, e store.EntryFields)) httprouter.Handle {
+	return func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+		s.withSession(func(p *portalRequest) {
+			token := ps.ByName("token")
+			e, err := p.db.EntryByToken(p.ctx, p.unit.ID, token)
+			if s.readFailed(p, err, "Lançamento", "transactions") {
+				return
+			}
+			if e.Type == "in" && incomeRoute != "" && !s.MayAct(p.role, incomeRoute) {
+				p.page(s, http.StatusForbidden, "units", "Sem permissão", "", []render.PortalUnit{}, "", roleRefusal(p.role))
+				return
+			}
+			h(p, ps, token, e)
+		})(w, r, ps)
+	}
 }
 
 // datesBR reads dates typed as DD/MM/AAAA, separated by commas or
