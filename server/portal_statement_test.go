@@ -132,7 +132,7 @@ func TestPortalUndoesReconciliation(t *testing.T) {
 	if res := act("DEBITO LUZ", url.Values{"action": {"match"}, "pair": {"entry:" + light}}); res.StatusCode != http.StatusSeeOther {
 		t.Errorf("pair again = %d", res.StatusCode)
 	}
-	// A line that paid a charge keeps its payment.
+	// A line that paid a charge is undone too: the charge is open again.
 	order := post(t, h, "/insert_sales_order", serviceOrder)["data"].(map[string]any)["id"].(string)
 	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+order+`"}`)
 	if rec := doMultipart(h, "/import_ofx", meta, map[string][]byte{"x.ofx": ofxSGML("U5", "20261210", "1500.00", "PIX RECEBIDO")}); rec.Code != 200 {
@@ -142,11 +142,14 @@ func TestPortalUndoesReconciliation(t *testing.T) {
 		t.Fatalf("pair with the charge = %d", res.StatusCode)
 	}
 	page = b.do("GET", statement, nil).Body.String()
-	if !strings.Contains(page, "Pagou a cobrança do pedido") || strings.Count(page, `name="action" value="undo"`) != 1 {
+	if !strings.Contains(page, "Pagou a cobrança do pedido") || strings.Count(page, `name="action" value="undo"`) != 2 {
 		t.Errorf("the charge's line:\n%s", page)
 	}
 	rec = b.do("POST", "/portal/statement/"+lineOf("PIX RECEBIDO")+"?unit="+fx.tokens["unitA"], url.Values{"csrf": {session}, "action": {"undo"}})
-	if rec.Code != http.StatusConflict || !strings.Contains(rec.Body.String(), "Esta linha pagou uma cobrança: o pagamento não se desfaz aqui.") {
+	if rec.Code != http.StatusSeeOther {
 		t.Errorf("undo a charge's line = %d", rec.Code)
+	}
+	if c := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+order+`"}`)["data"].(map[string]any)["charges"].([]any)[0].(map[string]any); c["status"] == "PAID" {
+		t.Errorf("the charge after the undo: %v", c)
 	}
 }

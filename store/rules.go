@@ -25,6 +25,10 @@ type Rules interface {
 	// settles among what it may (how: "exact" or "window"; "" for none,
 	// when the line waits for a person).
 	MatchStatementLine(posted string, found []StatementCandidate) (StatementCandidate, string)
+	// Owed is what an open charge asks on day (YYYY-MM-DD): the rest of
+	// its principal and, past its due date under its late terms, its fine
+	// and interest.
+	Owed(c ChargeDue, day string) Owed
 	// Refunds splits a refund of amount (nil: all that is left) over an
 	// order's Pix payments, one part per payment (zero: none of it), or
 	// refuses it (ErrNothingToRefund, ErrRefundTooLarge).
@@ -74,7 +78,20 @@ type ChargeDue struct {
 	// Received is what Pix kept towards the charge add up to: part of
 	// its payment already.
 	Received Money
+	// Registered: a boleto of a bank agreement (the bank registers it
+	// with its late terms). Ref is its provider's reference (a PSP's:
+	// psp:KIND:TXID).
+	Registered bool
+	Ref        string
 }
+
+// Owed is what a charge asks on a day, in its parts.
+type Owed struct {
+	Principal, Fine, Interest Money
+}
+
+// Total is the whole amount asked.
+func (o Owed) Total() Money { return NewMoney(o.Principal.Add(o.Fine.Decimal).Add(o.Interest.Decimal)) }
 
 // Settlement is what a confirmed payment does to its charge.
 type Settlement struct {
@@ -83,6 +100,11 @@ type Settlement struct {
 	PaidAt time.Time // its instant (paid_at)
 	Kind   string    // Settlement*
 	Fee    *Money    // the bank's fee, if any
+	// Fine and Interest are the parts of Paid that a late payment brought
+	// under the charge's late terms: booked apart from the principal, in
+	// their categories (0: none).
+	Fine, Interest                 Money
+	FineCategory, InterestCategory int64
 	// Account is the bank account credited (0: none).
 	Account int64
 	// BookIncome records the income entry; Reconcile marks it reconciled

@@ -113,7 +113,7 @@ func (db *DB) ImportStatement(ctx context.Context, unitID int64, accountToken st
 				continue
 			}
 			rep.Imported++
-			found, err := statementCandidates(ctx, tx, unitID, account, l)
+			found, err := db.statementCandidates(ctx, tx, rules, unitID, account, l, now)
 			if err != nil {
 				return err
 			}
@@ -141,10 +141,11 @@ func (db *DB) ImportStatement(ctx context.Context, unitID int64, accountToken st
 	return rep, wrap("import statement", err)
 }
 
-// statementCandidates are the open charges and entries a line may settle.
-func statementCandidates(ctx context.Context, tx *sql.Tx, unitID, account int64, l StatementLineIn) ([]StatementCandidate, error) {
-	var q string
-	var args []any
+// statementCandidates are the open charges and entries a line may settle:
+// an entry of its amount, a charge that asks it on the line's day
+// (Rules.Owed: its principal, or with a late payment's fine and
+// interest).
+func (db *DB) statementCandidates(ctx context.Context, tx *sql.Tx, rules Rules, unitID, account int64, l StatementLineIn, now time.Time) ([]StatementCandidate, error) {
 	// An entry already paid into this account and not reconciled (an
 	// income a bank return booked) is matched by its payment day; an
 	// unpaid one by its due date. A charge is one paid into this account:
@@ -153,32 +154,71 @@ func statementCandidates(ctx context.Context, tx *sql.Tx, unitID, account int64,
 	if !l.Amount.IsPositive() {
 		kind, cents = "out", -cents
 	}
-	q = `SELECT 0, e.id, COALESCE(e.pay_day, e.due_date) FROM entries e WHERE e.unit_id = ? AND e.type = ? AND e.active = 1
+	var out []StatementCandidate
+	rows, err := tx.QueryContext(ctx, `SELECT e.id, COALESCE(e.pay_day, e.due_date) FROM entries e WHERE e.unit_id = ? AND e.type = ? AND e.active = 1
 			AND e.value_cents = ? AND e.conciliation_date IS NULL AND e.id_ofx IS NULL
-			AND ((e.pay_day IS NULL AND (e.bank_account_id IS NULL OR e.bank_account_id = ?)) OR (e.pay_day IS NOT NULL AND e.bank_account_id = ?))`
-	args = []any{unitID, kind, cents, account, account}
-	if l.Amount.IsPositive() {
-		q += `
-		UNION ALL
-		SELECT c.id, 0, c.due_date FROM charges c JOIN sales_orders o ON o.id = c.order_id LEFT JOIN bank_agreements a ON a.id = c.agreement_id
-			WHERE o.unit_id = ? AND c.status IN ('PENDING', 'OVERDUE') AND c.amount = ?
-			AND COALESCE(a.bank_account_id, o.bank_account_id, ?) = ?`
-		args = append(args, unitID, l.Amount.StringFixed(2), account, account)
-	}
-	rows, err := tx.QueryContext(ctx, q, args...)
+			AND ((e.pay_day IS NULL AND (e.bank_account_id IS NULL OR e.bank_account_id = ?)) OR (e.pay_day IS NOT NULL AND e.bank_account_id = ?))`,
+		unitID, kind, cents, account, account)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []StatementCandidate
 	for rows.Next() {
 		var c StatementCandidate
-		if err := rows.Scan(&c.Charge, &c.Entry, &c.Day); err != nil {
+		if err := rows.Scan(&c.Entry, &c.Day); err != nil {
 			return nil, err
 		}
 		out = append(out, c)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil || !l.Amount.IsPositive() {
+		return out, err
+	}
+	// A charge of the line's amount, and those whose amount the rules
+	// may make it: late ones with late terms, PSP ones Pix kept part of.
+	rows, err = tx.QueryContext(ctx, `SELECT c.id, c.due_date, c.amount, c.agreement_id IS NOT NULL, COALESCE(c.provider_ref, '')
+		FROM charges c JOIN sales_orders o ON o.id = c.order_id LEFT JOIN bank_agreements a ON a.id = c.agreement_id
+		WHERE o.unit_id = ? AND c.status IN ('PENDING', 'OVERDUE') AND COALESCE(a.bank_account_id, o.bank_account_id, ?) = ?
+			AND (c.amount = ? OR c.provider_ref LIKE 'psp:%' OR (c.agreement_id IS NOT NULL AND c.due_date < ?))`,
+		unitID, account, account, l.Amount.StringFixed(2), l.Posted)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var charges []chargeCandidate
+	for rows.Next() {
+		var c chargeCandidate
+		if err := rows.Scan(&c.ID, &c.Due.DueDate, &c.Due.Amount, &c.Due.Registered, &c.Due.Ref); err != nil {
+			return nil, err
+		}
+		charges = append(charges, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	t := &Tx{ctx: ctx, tx: tx, db: db, now: now}
+	for _, c := range charges {
+		if strings.HasPrefix(c.Due.Ref, "psp:") {
+			if c.Due.Received, err = t.KeptTowards(c.ID); err != nil {
+				return nil, err
+			}
+		}
+		// A line of what the charge asks with the fine and interest of
+		// its own day was paid that day: it pairs as of that day.
+		switch owed := rules.Owed(c.Due, l.Posted); {
+		case owed.Principal.Equal(l.Amount.Decimal):
+			out = append(out, StatementCandidate{Charge: c.ID, Day: c.Due.DueDate})
+		case owed.Total().Equal(l.Amount.Decimal):
+			out = append(out, StatementCandidate{Charge: c.ID, Day: l.Posted})
+		}
+	}
+	return out, nil
+}
+
+// chargeCandidate is an open charge a credit may pay, as Rules.Owed reads
+// it.
+type chargeCandidate struct {
+	ID  int64
+	Due ChargeDue
 }
 
 // SettleFunc settles an open charge in the write tx holds, as the
@@ -203,6 +243,13 @@ func (db *DB) reconcile(ctx context.Context, tx *sql.Tx, lineToken string, accou
 		p = &pay
 		if pay.IncomeToken.Valid {
 			if err := tx.QueryRowContext(ctx, `SELECT id FROM entries WHERE token = ?`, pay.IncomeToken.String).Scan(&entry); err != nil {
+				return nil, err
+			}
+			// A late payment's fine and interest, booked beside the
+			// principal, are reconciled with it.
+			if _, err := tx.ExecContext(ctx, `UPDATE entries SET bank_account_id = ?, conciliation_date = ?, id_ofx = ?, updated_at = ?
+				WHERE charge_id = ? AND active = 1 AND id != ? AND pay_day = ? AND conciliation_date IS NULL`,
+				account, l.Posted, l.FITID, timestamp(now), c.Charge, entry, l.Posted); err != nil {
 				return nil, err
 			}
 		}
@@ -328,7 +375,11 @@ type Booking struct {
 func (db *DB) ReconcileStatementLine(ctx context.Context, unitID int64, r Reconciliation, settle SettleFunc) (StatementLine, []Payment, error) {
 	var out StatementLine
 	var payments []Payment
-	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	rules, err := db.rules()
+	if err != nil {
+		return out, nil, err
+	}
+	err = db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var l StatementLineIn
 		var account int64
 		var status string
@@ -409,21 +460,41 @@ func (db *DB) ReconcileStatementLine(ctx context.Context, unitID int64, r Reconc
 			if !l.Amount.IsPositive() {
 				return ErrAmountMismatch
 			}
-			var charge int64
-			err := tx.QueryRowContext(ctx, `SELECT c.id FROM charges c JOIN sales_orders o ON o.id = c.order_id WHERE o.unit_id = ? AND o.token = ?
-				AND c.status IN ('PENDING', 'OVERDUE') AND (? = 0 OR c.installment = ?) ORDER BY c.installment LIMIT 1`,
-				unitID, r.OrderToken, r.Installment, r.Installment).Scan(&charge)
-			if errors.Is(err, sql.ErrNoRows) {
-				return ErrNothingToPay
-			}
+			t := &Tx{ctx: ctx, tx: tx, db: db, now: now}
+			charge, err := t.OpenChargeOfOrder(unitID, r.OrderToken, r.Installment)
 			if err != nil {
 				return err
 			}
-			p, err := db.reconcile(ctx, tx, r.LineToken, account, l, StatementCandidate{Charge: charge}, "person", now, settle)
+			c, err := t.ChargeToSettle(charge)
+			if err != nil {
+				return err
+			}
+			// The line pays what the charge asks on its day (its
+			// principal, or with its fine and interest), or its principal
+			// with the difference booked.
+			pay, diff := l, int64(0)
+			switch owed := rules.Owed(c.Due, l.Posted); {
+			case l.Amount.Equal(owed.Principal.Decimal), l.Amount.Equal(owed.Total().Decimal):
+			case r.Difference != nil:
+				pay.Amount = owed.Principal
+				d := l
+				d.Amount = Money{l.Amount.Sub(owed.Principal.Decimal)}
+				if diff, err = bookLine(ctx, tx, unitID, d, account, memo.String, *r.Difference, db.id(), now); err != nil {
+					return err
+				}
+			default:
+				return ErrAmountMismatch
+			}
+			p, err := db.reconcile(ctx, tx, r.LineToken, account, pay, StatementCandidate{Charge: charge}, "person", now, settle)
 			if err != nil {
 				return err
 			}
 			payments = append(payments, *p)
+			if diff != 0 {
+				if _, err := tx.ExecContext(ctx, `UPDATE statement_lines SET diff_entry_id = ? WHERE token = ?`, diff, r.LineToken); err != nil {
+					return err
+				}
+			}
 		default:
 			return errMissingChoice
 		}
@@ -465,18 +536,22 @@ func splitEntry(ctx context.Context, tx *sql.Tx, id, paid, rest int64, token str
 // Errors of undoing a reconciliation.
 var (
 	ErrLineOpen       = problem.New(http.StatusConflict, "This statement line is open: there is nothing to undo.")
-	ErrLinePaidCharge = problem.New(http.StatusConflict, "This statement line paid a charge: a payment is not undone by undoing the line.")
 	ErrLineEffect     = problem.New(http.StatusConflict, "This statement line was reconciled before fincom kept what reconciling did to its entry: change the entry instead.")
 	ErrLineRestPaid   = problem.New(http.StatusConflict, "This statement line paid part of an entry whose rest is paid too: undo that payment first.")
 )
 
+// UnsettleFunc undoes, in the write tx holds, the payment of a charge
+// that a statement line made (entry: the income the line reconciled), as
+// the business rules decide (billing's).
+type UnsettleFunc func(tx *Tx, chargeID, entry int64) error
+
 // UndoReconciliation reopens a matched or dismissed statement line of the
 // unit, undoing what reconciling it did: an entry it paid is unpaid again,
 // an entry it only reconciled is paid but no longer reconciled, an entry
-// the line was booked as is disabled. A line that paid a charge is
-// ErrLinePaidCharge: the payment stands (it confirmed a charge, queued its
-// e-mail and webhook, and maybe made an invoice due).
-func (db *DB) UndoReconciliation(ctx context.Context, unitID int64, lineToken string) (StatementLine, error) {
+// the line was booked as is disabled, a charge it paid is open again
+// (through unsettle), the parts it split and the difference it booked
+// are undone.
+func (db *DB) UndoReconciliation(ctx context.Context, unitID int64, lineToken string, unsettle UnsettleFunc) (StatementLine, error) {
 	var out StatementLine
 	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
 		var status string
@@ -526,7 +601,9 @@ func (db *DB) UndoReconciliation(ctx context.Context, unitID int64, lineToken st
 		case status == "open":
 			return ErrLineOpen
 		case charge.Valid:
-			return ErrLinePaidCharge
+			if err := unsettle(&Tx{ctx: ctx, tx: tx, db: db, now: now}, charge.Int64, entry.Int64); err != nil {
+				return err
+			}
 		case status == "matched" && entry.Valid:
 			undo := map[string]string{
 				"paid":       `UPDATE entries SET pay_day = NULL, conciliation_date = NULL, id_ofx = NULL, updated_at = ? WHERE id = ?`,

@@ -44,8 +44,6 @@ type ChargeToSettle struct {
 	// income entry takes.
 	Category, Contact int64
 	Description       string
-	// Ref is its provider's reference (a PSP's: psp:KIND:TXID).
-	Ref string
 }
 
 // OpenChargeOfOrder answers the id of the order's open charge (PENDING or
@@ -197,12 +195,12 @@ func (t *Tx) ChargeToSettle(id int64) (ChargeToSettle, error) {
 	var ref sql.NullString
 	err := t.tx.QueryRowContext(t.ctx, `SELECT c.order_id, c.token, c.installment, c.amount, c.due_date, a.bank_account_id,
 			o.unit_id, o.in_automation, o.conciliation, o.generate_nf_webhook, o.bank_account_id, o.category_id, o.contact_id, o.description,
-			c.provider_ref
+			c.provider_ref, c.agreement_id IS NOT NULL
 		FROM charges c JOIN sales_orders o ON o.id = c.order_id LEFT JOIN bank_agreements a ON a.id = c.agreement_id
 		WHERE c.id = ? AND c.status IN ('PENDING', 'OVERDUE')`, id).
 		Scan(&c.OrderID, &c.Token, &c.Installment, &c.Due.Amount, &c.Due.DueDate, &agreementAccount,
 			&c.UnitID, &c.Due.InAutomation, &c.Due.Conciliation, &c.Due.InvoiceOnPayment, &orderAccount, &category, &contact, &c.Description,
-			&ref)
+			&ref, &c.Due.Registered)
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, ErrNothingToPay
 	}
@@ -210,7 +208,7 @@ func (t *Tx) ChargeToSettle(id int64) (ChargeToSettle, error) {
 		return c, err
 	}
 	c.Due.AgreementAccount, c.Due.OrderAccount = agreementAccount.Int64, orderAccount.Int64
-	c.Category, c.Contact, c.Ref = category.Int64, contact.Int64, ref.String
+	c.Category, c.Contact, c.Due.Ref = category.Int64, contact.Int64, ref.String
 	c.Due.Received, err = t.KeptTowards(id)
 	return c, err
 }
@@ -228,26 +226,117 @@ func (t *Tx) MarkChargePaid(id int64, s Settlement, via, creditDate string) erro
 	return err
 }
 
-// BookChargeIncome inserts the income entry of the charge's payment as s
-// says (its amount, day, account, and reconciliation when s.Reconcile),
-// marks the order's revenue booked, and answers the entry's token.
+// BookChargeIncome inserts the income entries of the charge's payment as
+// s says (its amount, day, account, and reconciliation when s.Reconcile):
+// the principal in the order's category, and a late payment's fine and
+// interest each apart in theirs; marks the order's revenue booked, and
+// answers the principal's token.
 func (t *Tx) BookChargeIncome(c ChargeToSettle, s Settlement) (string, error) {
-	tok := t.db.id()
 	var concil any
 	if s.Reconcile {
 		concil = s.Day
 	}
-	if _, err := t.tx.ExecContext(t.ctx, `
-		INSERT INTO entries (token, unit_id, type, description, value, value_cents, due_date, pay_day, competence_date,
-			category_id, contact_id, bank_account_id, conciliation_date, active, created_at, updated_at, sales_order_id)
-		VALUES (?, ?, 'in', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
-		tok, c.UnitID, c.Description, s.Paid, s.Paid.Cents(), c.Due.DueDate, s.Day, c.Due.DueDate, nullID(c.Category), nullID(c.Contact), nullID(s.Account),
-		concil, timestamp(t.now), timestamp(t.now), c.OrderID); err != nil {
-		return "", err
+	principal := NewMoney(s.Paid.Sub(s.Fine.Decimal).Sub(s.Interest.Decimal))
+	var first string
+	for _, e := range []struct {
+		amount   Money
+		desc     string
+		category int64
+	}{{principal, c.Description, c.Category}, {s.Fine, "Multa: " + c.Description, s.FineCategory}, {s.Interest, "Juros: " + c.Description, s.InterestCategory}} {
+		if !e.amount.IsPositive() {
+			continue
+		}
+		tok := t.db.id()
+		if first == "" {
+			first = tok
+		}
+		if _, err := t.tx.ExecContext(t.ctx, `
+			INSERT INTO entries (token, unit_id, type, description, value, value_cents, due_date, pay_day, competence_date,
+				category_id, contact_id, bank_account_id, conciliation_date, active, created_at, updated_at, sales_order_id, charge_id)
+			VALUES (?, ?, 'in', substr(?, 1, 255), ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)`,
+			tok, c.UnitID, e.desc, e.amount, e.amount.Cents(), c.Due.DueDate, s.Day, c.Due.DueDate, nullID(e.category), nullID(c.Contact),
+			nullID(s.Account), concil, timestamp(t.now), timestamp(t.now), c.OrderID, c.ID); err != nil {
+			return "", err
+		}
 	}
 	_, err := t.tx.ExecContext(t.ctx, `UPDATE sales_orders SET revenue = 1, date_revenue = COALESCE(date_revenue, ?) WHERE id = ?`,
 		timestamp(t.now), c.OrderID)
-	return tok, err
+	return first, err
+}
+
+// GroupCategory is a category of a DRE group.
+type GroupCategory struct {
+	ID   int64
+	Name string
+}
+
+// GroupCategories answers the unit's active categories of the DRE group
+// of code, by name.
+func (t *Tx) GroupCategories(unitID, code int64) ([]GroupCategory, error) {
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT id, name FROM categories WHERE unit_id = ? AND group_code = ? AND active = 1 ORDER BY sort_key, id`,
+		unitID, code)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []GroupCategory
+	for rows.Next() {
+		var g GroupCategory
+		if err := rows.Scan(&g.ID, &g.Name); err != nil {
+			return nil, err
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// PaidCharge is a paid charge as undoing its payment reads it.
+type PaidCharge struct {
+	ID, OrderID, UnitID int64
+	Token, DueDate      string
+}
+
+// PaidChargeOf reads the paid charge of id; ErrNothingToPay when it is
+// not paid.
+func (t *Tx) PaidChargeOf(id int64) (PaidCharge, error) {
+	c := PaidCharge{ID: id}
+	err := t.tx.QueryRowContext(t.ctx, `SELECT c.order_id, o.unit_id, c.token, c.due_date FROM charges c JOIN sales_orders o ON o.id = c.order_id
+		WHERE c.id = ? AND c.status = 'PAID'`, id).Scan(&c.OrderID, &c.UnitID, &c.Token, &c.DueDate)
+	if errors.Is(err, sql.ErrNoRows) {
+		return c, ErrNothingToPay
+	}
+	return c, err
+}
+
+// ReopenCharge records the charge of id open again (status PENDING or
+// OVERDUE), its payment forgotten.
+func (t *Tx) ReopenCharge(id int64, status string) error {
+	_, err := t.tx.ExecContext(t.ctx, `UPDATE charges SET status = ?, paid_at = NULL, paid_amount = NULL, settlement = NULL, paid_via = NULL, fee = NULL,
+		credit_date = NULL, updated_at = ? WHERE id = ?`, status, timestamp(t.now), id)
+	return err
+}
+
+// DisableChargeIncome disables the income entries the charge's payment
+// booked (the principal, a fine, interest; entry too, booked before
+// entries named their charge), the parts statement lines paid aside, and
+// marks the order's revenue unbooked when no income of it is left.
+func (t *Tx) DisableChargeIncome(chargeID, entry, orderID int64) error {
+	if _, err := t.tx.ExecContext(t.ctx, `UPDATE entries SET active = 0, updated_at = ? WHERE active = 1 AND (id = ? OR (charge_id = ?
+		AND id NOT IN (SELECT entry_id FROM charge_parts WHERE entry_id IS NOT NULL)))`, timestamp(t.now), entry, chargeID); err != nil {
+		return err
+	}
+	_, err := t.tx.ExecContext(t.ctx, `UPDATE sales_orders SET revenue = EXISTS (SELECT 1 FROM entries WHERE sales_order_id = ? AND active = 1),
+		date_revenue = CASE WHEN EXISTS (SELECT 1 FROM entries WHERE sales_order_id = ? AND active = 1) THEN date_revenue END WHERE id = ?`,
+		orderID, orderID, orderID)
+	return err
+}
+
+// UnmarkInvoiceDue withdraws the invoice a payment made due, while it is
+// not issued and no charge of the order is paid.
+func (t *Tx) UnmarkInvoiceDue(orderID int64) error {
+	_, err := t.tx.ExecContext(t.ctx, `UPDATE sales_orders SET nf_status_text = NULL WHERE id = ? AND nf = 0 AND nf_status_text = ?
+		AND NOT EXISTS (SELECT 1 FROM charges WHERE order_id = ? AND status = 'PAID')`, orderID, NFPendingText, orderID)
+	return err
 }
 
 // RefreshOrder recomputes the order's charge status from its charges.

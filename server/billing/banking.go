@@ -223,6 +223,13 @@ func (s *Service) Reconcile(ctx context.Context, db *store.DB, unitID int64, r s
 	return l, err
 }
 
+// UndoReconciliation reopens a resolved statement line of the unit,
+// undoing what reconciling it did, a charge's payment included
+// (Unsettle).
+func (s *Service) UndoReconciliation(ctx context.Context, db *store.DB, unitID int64, lineToken string) (store.StatementLine, error) {
+	return db.UndoReconciliation(ctx, unitID, lineToken, Unsettle)
+}
+
 // paymentMail queues the payment confirmation of a payment.
 func (s *Service) paymentMail(ctx context.Context, db *store.DB, p store.Payment) error {
 	o, err := db.SalesOrder(ctx, p.UnitID, p.OrderToken)

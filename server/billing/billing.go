@@ -276,15 +276,24 @@ func (s *Service) Pay(ctx context.Context, db *store.DB, publicToken string, ins
 }
 
 // LateAmount is what a late payer pays: a 2% fine and 1% a month of
-// interest, pro rata by day, the usual terms of Brazilian boletos.
+// interest, pro rata by day, the usual terms of Brazilian boletos
+// (lateParts).
 func LateAmount(amount decimal.Decimal, due, paid store.Date) decimal.Decimal {
-	days := int(paid.Sub(due.Time).Hours() / 24)
+	fine, interest := lateParts(amount, int(paid.Sub(due.Time).Hours()/24))
+	return amount.Add(fine).Add(interest)
+}
+
+// lateParts are the fine and interest of an amount paid days after its
+// due date, each in whole cents: the fine (finePercent) once from the day
+// after, the interest simple, interestMonthly a month of 30 days, by
+// calendar day on the amount (R$ 1.000,00 ten days late: 20,00 and 3,33).
+func lateParts(amount decimal.Decimal, days int) (fine, interest decimal.Decimal) {
 	if days <= 0 {
-		return amount
+		return decimal.Zero, decimal.Zero
 	}
-	fine := amount.Mul(decimal.New(2, -2))
-	interest := amount.Mul(decimal.NewFromInt(int64(days))).Div(decimal.NewFromInt(3000)) // 1% a month of 30 days
-	return amount.Add(fine).Add(interest).Round(2)
+	fine = amount.Mul(finePercent).Div(decimal.NewFromInt(100)).Round(2)
+	interest = amount.Mul(interestMonthly).Mul(decimal.NewFromInt(int64(days))).Div(decimal.NewFromInt(30)).Round(2)
+	return fine, interest
 }
 
 // Reminder renders a charge's reminder (notify_days_charge before its due

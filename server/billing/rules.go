@@ -2,10 +2,12 @@ package billing
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
 
+	"fincom/server/psp"
 	"fincom/store"
 )
 
@@ -141,6 +143,17 @@ func (Rules) ApplyPayment(c store.ChargeDue, in store.Settle, now time.Time) (st
 		s.Day, s.PaidAt = in.Day, t
 	}
 	s.Kind = settlementOf(c.Amount.Decimal, s.Paid.Decimal, c.DueDate, s.Day)
+	if s.Kind == store.SettlementLate && lateTerms(c) {
+		// What a late payment brings over the principal is, under the
+		// charge's own terms, its fine first and the rest interest
+		// (a bank may count the interest a cent apart): booked apart.
+		over := s.Paid.Sub(c.Amount.Decimal)
+		if over.IsPositive() {
+			fine, _ := lateParts(c.Amount.Decimal, daysLate(c.DueDate, s.Day))
+			fine = decimal.Min(fine, over)
+			s.Fine, s.Interest = store.NewMoney(fine), store.NewMoney(over.Sub(fine))
+		}
+	}
 	if in.Fee != nil {
 		// A bank's fee field holds 13 integer digits; fincom keeps what
 		// it can sum (TestReturnFileAmountsBounded).
@@ -161,6 +174,37 @@ func (Rules) ApplyPayment(c store.ChargeDue, in store.Settle, now time.Time) (st
 	s.Reconcile = c.InAutomation && c.Conciliation && s.Account != 0
 	s.InvoiceDue = c.InvoiceOnPayment
 	return s, nil
+}
+
+// Owed is what an open charge asks on day (YYYY-MM-DD): the rest of its
+// principal (what Pix kept towards it aside) and, past its due date under
+// its late terms (lateTerms), the fine and interest on its amount
+// (lateParts).
+func (Rules) Owed(c store.ChargeDue, day string) store.Owed {
+	o := store.Owed{Principal: store.NewMoney(c.Amount.Sub(c.Received.Decimal))}
+	if lateTerms(c) {
+		fine, interest := lateParts(c.Amount.Decimal, daysLate(c.DueDate, day))
+		o.Fine, o.Interest = store.NewMoney(fine), store.NewMoney(interest)
+	}
+	return o
+}
+
+// lateTerms: the charge's own rule states a fine and interest after its
+// due date: a boleto registered with a bank (ExportRemittance writes
+// them), a PIX with due date (its multa and juros, pspCharge).
+func lateTerms(c store.ChargeDue) bool {
+	return c.Registered || strings.HasPrefix(c.Ref, pspRefPrefix+psp.WithDue+":")
+}
+
+// daysLate is how many calendar days day comes after due (YYYY-MM-DD
+// both; 0 when not after, or either is no date).
+func daysLate(due, day string) int {
+	d, err1 := time.Parse(time.DateOnly, due)
+	p, err2 := time.Parse(time.DateOnly, day)
+	if err1 != nil || err2 != nil || !p.After(d) {
+		return 0
+	}
+	return int(p.Sub(d).Hours() / 24)
 }
 
 // settlementOf classifies a payment of paid on day for a charge of amount

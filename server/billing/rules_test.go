@@ -166,3 +166,53 @@ func TestRefunds(t *testing.T) {
 		}
 	}
 }
+
+// TestOwed: what a charge asks on a day, by its own terms: a registered
+// boleto or a PIX with due date adds, after its due date, a 2 % fine once
+// and 1/30 % a day of interest on the amount (R$ 1.000,00: 1.020,00 and
+// 1,00 at 3 days, 3,33 at 10); other charges ask their amount; Pix kept
+// towards it are deducted; a late payment's excess is split into the
+// fine first and the rest interest.
+func TestOwed(t *testing.T) {
+	boleto := store.ChargeDue{Amount: money("1000.00"), DueDate: "2026-11-11", Registered: true}
+	cobv := store.ChargeDue{Amount: money("1000.00"), DueDate: "2026-11-11", Ref: "psp:cobv:abc", Received: money("100.00")}
+	cob := store.ChargeDue{Amount: money("1000.00"), DueDate: "2026-11-11", Ref: "psp:cob:abc"}
+	for _, c := range []struct {
+		name                             string
+		due                              store.ChargeDue
+		day                              string
+		principal, fine, interest, total string
+	}{
+		{"on the day", boleto, "2026-11-11", "1000", "0", "0", "1000"},
+		{"3 days", boleto, "2026-11-14", "1000", "20", "1", "1021"},
+		{"10 days", boleto, "2026-11-21", "1000", "20", "3.33", "1023.33"},
+		{"cobv with a kept Pix", cobv, "2026-11-21", "900", "20", "3.33", "923.33"},
+		{"immediate PIX", cob, "2026-11-21", "1000", "0", "0", "1000"},
+		{"no day", boleto, "", "1000", "0", "0", "1000"},
+	} {
+		o := Rules{}.Owed(c.due, c.day)
+		for _, v := range []struct {
+			got  store.Money
+			want string
+		}{{o.Principal, c.principal}, {o.Fine, c.fine}, {o.Interest, c.interest}, {o.Total(), c.total}} {
+			if !v.got.Equal(decimal.RequireFromString(v.want)) {
+				t.Errorf("%s: %+v (total %s), want %s %s %s %s", c.name, o, o.Total(), c.principal, c.fine, c.interest, c.total)
+				break
+			}
+		}
+	}
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		paid, fine, interest string
+	}{{"1023.33", "20", "3.33"}, {"1023.30", "20", "3.30"}, {"1010.00", "10", "0"}, {"1000.00", "0", "0"}} {
+		m := money(c.paid)
+		s, err := Rules{}.ApplyPayment(boleto, store.Settle{Amount: &m, Day: "2026-11-21"}, now)
+		if err != nil || !s.Fine.Equal(decimal.RequireFromString(c.fine)) || !s.Interest.Equal(decimal.RequireFromString(c.interest)) {
+			t.Errorf("paid %s: fine %s interest %s (%v)", c.paid, s.Fine, s.Interest, err)
+		}
+	}
+	m := money("1023.33")
+	if s, _ := (Rules{}).ApplyPayment(cob, store.Settle{Amount: &m, Day: "2026-11-21"}, now); !s.Fine.IsZero() || !s.Interest.IsZero() {
+		t.Errorf("an immediate PIX has no late terms: %+v", s)
+	}
+}

@@ -1,13 +1,13 @@
 package billing
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
-	"fincom/server/psp"
 	"fincom/store"
 )
 
@@ -34,6 +34,11 @@ func Settle(tx *store.Tx, chargeID int64, in store.Settle) (store.Payment, error
 		return p, err
 	}
 	if s.BookIncome {
+		if s.Fine.IsPositive() || s.Interest.IsPositive() {
+			if s.FineCategory, s.InterestCategory, err = lateCategories(tx, c.UnitID); err != nil {
+				return store.Payment{}, err
+			}
+		}
 		tok, err := tx.BookChargeIncome(c, s)
 		if err != nil {
 			return p, err
@@ -96,20 +101,68 @@ func settlePix(ctx context.Context, db *store.DB, unitID int64, txid, e2e string
 	return p, err
 }
 
-// pixAsks is what a Pix paid on day (YYYY-MM-DD) must bring to settle the
-// charge: its amount, with the fine and interest a PIX with due date
-// (cobv) adds after it (LateAmount; orders carry no discount), less what
-// Pix kept towards it brought.
-func pixAsks(c store.ChargeToSettle, day string) store.Money {
-	asked := c.Due.Amount.Decimal
-	if strings.HasPrefix(c.Ref, pspRefPrefix+psp.WithDue+":") {
-		due, derr := store.ParseDateISO(c.Due.DueDate)
-		paid, perr := store.ParseDateISO(day)
-		if derr == nil && perr == nil {
-			asked = LateAmount(asked, due, paid)
-		}
+// Unsettle undoes the payment of a paid charge that a statement line
+// made, as undoing the line asks (store.UnsettleFunc): the charge is open
+// again (overdue when its due date has passed), the income entries its
+// payment booked (entry, the line's, among them) are disabled, an invoice
+// the payment made due and not issued is no longer due, and
+// charge.reopened tells the webhooks. An invoice issued stands: it is the
+// sale's, not the payment's.
+func Unsettle(tx *store.Tx, chargeID, entry int64) error {
+	c, err := tx.PaidChargeOf(chargeID)
+	if err != nil {
+		return err
 	}
-	return store.NewMoney(asked.Sub(c.Due.Received.Decimal))
+	status := store.ChargePending
+	if c.DueDate < store.Today(tx.Now()).ISO() {
+		status = store.ChargeOverdue
+	}
+	if err := tx.ReopenCharge(chargeID, status); err != nil {
+		return err
+	}
+	if err := tx.DisableChargeIncome(chargeID, entry, c.OrderID); err != nil {
+		return err
+	}
+	if err := tx.RefreshOrder(c.OrderID); err != nil {
+		return err
+	}
+	if err := tx.UnmarkInvoiceDue(c.OrderID); err != nil {
+		return err
+	}
+	return tx.EmitCharge(c.UnitID, "charge.reopened", c.Token)
+}
+
+// financialIncomes is the DRE group of financial incomes (interest and
+// fines received, discounts obtained).
+const financialIncomes = 103
+
+// lateCategories are the unit's categories of a late payment's fine and
+// interest among its financial incomes: the one named for fines ("Multas
+// recebidas"), else for interest, and the one named for interest ("Juros
+// recebidos"), else the group's first; 0 when the group has none.
+func lateCategories(tx *store.Tx, unitID int64) (fine, interest int64, err error) {
+	cats, err := tx.GroupCategories(unitID, financialIncomes)
+	if err != nil || len(cats) == 0 {
+		return 0, 0, err
+	}
+	named := func(prefix string) int64 {
+		for _, c := range cats {
+			if strings.HasPrefix(store.Fold(c.Name), prefix) {
+				return c.ID
+			}
+		}
+		return 0
+	}
+	interest = cmp.Or(named("juros"), cats[0].ID)
+	return cmp.Or(named("multa"), interest), interest, nil
+}
+
+// pixAsks is what a Pix paid on day (YYYY-MM-DD) must bring to settle the
+// charge: what it owes that day (Rules.Owed: a PIX with due date's fine
+// and interest after it; orders carry no discount), less what Pix kept
+// towards it brought.
+func pixAsks(c store.ChargeToSettle, day string) store.Money {
+	return Rules{}.Owed(c.Due, day).Total()
 }
 
 // Decisions on a held Pix (DecidePix).

@@ -351,10 +351,20 @@ func TestStatementSettles(t *testing.T) {
 	if rep.Matched != 1 || rep.Open != 1 || len(rep.Payments) != 1 || rep.Payments[0].Via != store.PaidStatement || rep.Payments[0].OrderStatus != "PAID" {
 		t.Fatalf("import: %+v", rep)
 	}
-	// A person pairs the other line with the other order: paid for what
-	// the line says.
-	line, ps, err := f.db.ReconcileStatementLine(ctx, f.a.ID, store.Reconciliation{LineToken: rep.Lines[1].Token, OrderToken: paired}, Settle)
-	if err != nil || len(ps) != 1 || !ps[0].PaidAmount.Equal(money("75.50").Decimal) || ps[0].Settlement != store.SettlementOver || line.Status != "matched" {
+	// A person pairs the other line with the other order: refused for
+	// another amount than the charge asks, paid with the difference
+	// booked apart.
+	rc := store.Reconciliation{LineToken: rep.Lines[1].Token, OrderToken: paired}
+	if _, _, err := f.db.ReconcileStatementLine(ctx, f.a.ID, rc, Settle); !errors.Is(err, store.ErrAmountMismatch) {
+		t.Fatalf("another amount: %v", err)
+	}
+	cats, err := f.db.Categories(ctx, f.a.ID, "in", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc.Difference = &store.Booking{CategoryToken: cats[0].Token}
+	line, ps, err := f.db.ReconcileStatementLine(ctx, f.a.ID, rc, Settle)
+	if err != nil || len(ps) != 1 || !ps[0].PaidAmount.Equal(money("75.00").Decimal) || ps[0].Settlement != store.SettlementExact || line.Status != "matched" {
 		t.Fatalf("paired: %+v %+v %v", line, ps, err)
 	}
 	// Its charge paid, a line paired with that order again settles nothing.

@@ -110,7 +110,7 @@ func (s *Portal) statementPage(p *portalRequest, status int, notice, errText str
 		case l.Status == "dismissed":
 			r.What, r.Undo = "Descartada", true
 		case l.ChargeToken.Valid:
-			r.What = "Pagou a cobrança do pedido " + l.OrderCode.String + " (um pagamento não se desfaz aqui)"
+			r.What, r.Undo = "Pagou a cobrança do pedido "+l.OrderCode.String, true
 		case l.EntryToken.Valid:
 			r.What = map[string]string{"booked": "Lançada como ", "paid": "Pagou o lançamento ", "reconciled": "Conciliou o lançamento "}[l.Effect.String]
 			if r.What == "" {
@@ -155,7 +155,7 @@ func (s *Portal) portalReconcile(w http.ResponseWriter, r *http.Request, ps http
 		}
 		var err error
 		if p.r.PostFormValue("action") == "undo" {
-			if _, err := p.db.UndoReconciliation(p.ctx, p.unit.ID, rc.LineToken); err != nil {
+			if _, err := s.Billing.UndoReconciliation(p.ctx, p.db, p.unit.ID, rc.LineToken); err != nil {
 				_, words := portalWords.find(err)
 				if words == "" {
 					s.portalFailed(p, err)

@@ -44,7 +44,6 @@ var portalWords = refusals{
 	{store.ErrPixDecided, "", "Este PIX não está mais retido: já foi decidido."},
 	{store.ErrPixKeepOver, "", "Só um PIX menor que o valor da cobrança é guardado para ela: aceite-o ou devolva-o."},
 	{store.ErrLineOpen, "", "Esta linha do extrato está em aberto: não há o que desfazer."},
-	{store.ErrLinePaidCharge, "", "Esta linha pagou uma cobrança: o pagamento não se desfaz aqui."},
 	{store.ErrLineRestPaid, "", "Esta linha pagou parte de um lançamento cujo restante também foi pago: desfaça esse pagamento antes."},
 	{store.ErrLineEffect, "", "Esta linha foi conciliada antes de o fincom guardar o que a conciliação mudou: altere o lançamento em Lançamentos."},
 	{store.ErrNotFound, "", "Não encontrado nesta unidade."},
