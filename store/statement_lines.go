@@ -535,9 +535,9 @@ func splitEntry(ctx context.Context, tx *sql.Tx, id, paid, rest int64, token str
 
 // Errors of undoing a reconciliation.
 var (
-	ErrLineOpen       = problem.New(http.StatusConflict, "This statement line is open: there is nothing to undo.")
-	ErrLineEffect     = problem.New(http.StatusConflict, "This statement line was reconciled before fincom kept what reconciling did to its entry: change the entry instead.")
-	ErrLineRestPaid   = problem.New(http.StatusConflict, "This statement line paid part of an entry whose rest is paid too: undo that payment first.")
+	ErrLineOpen     = problem.New(http.StatusConflict, "This statement line is open: there is nothing to undo.")
+	ErrLineEffect   = problem.New(http.StatusConflict, "This statement line was reconciled before fincom kept what reconciling did to its entry: change the entry instead.")
+	ErrLineRestPaid = problem.New(http.StatusConflict, "This statement line paid part of an entry whose rest is paid too: undo that payment first.")
 )
 
 // UnsettleFunc undoes, in the write tx holds, the payment of a charge
