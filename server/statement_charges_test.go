@@ -2,8 +2,11 @@ package server
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -138,5 +141,156 @@ func TestStatementChargeUndone(t *testing.T) {
 	got := orderEntries(t, h)
 	if got["Instalação de rede"]["value"] != "1000.00" || got["BOLETO ALFA"]["value"] != "10.00" || got["BOLETO ALFA"]["category"] != "Juros recebidos" {
 		t.Fatalf("the principal and the difference: %v", got)
+	}
+}
+
+// TestStatementPaysPartOfACharge: a line smaller than a charge pays part
+// of it: booked as an income at once, the charge open for the rest, which
+// a later line of the rest pays (matched at import); the first line is
+// not undone while the second stands, and undoing both leaves the charge
+// as it was.
+func TestStatementPaysPartOfACharge(t *testing.T) {
+	t.Parallel()
+	var now time.Time
+	h, _, _, id := lateBoletoServer(t, &now)
+	now = time.Date(2026, 11, 10, 9, 0, 0, 0, time.UTC)
+	imp := func(fitid, day, amount string) map[string]any {
+		t.Helper()
+		rec := doMultipart(h, "/import_ofx", `{`+auth+`,"id_token_bank_account":"{{account1}}"}`, map[string][]byte{"x.ofx": ofxSGML(fitid, day, amount, "TED ALFA")})
+		if rec.Code != 200 {
+			t.Fatalf("import: %d %s", rec.Code, rec.Body)
+		}
+		var out map[string]any
+		json.Unmarshal(rec.Body.Bytes(), &out)
+		return out["data"].(map[string]any)["lines"].([]any)[0].(map[string]any)
+	}
+	charge := func() map[string]any {
+		return post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["charges"].([]any)[0].(map[string]any)
+	}
+	first := imp("P1", "20261105", "400.00")
+	if first["status"] != "open" {
+		t.Fatalf("a line of part of a charge matched by itself: %v", first)
+	}
+	match := `{` + auth + `,"id_token":"` + first["token"].(string) + `","action":"match","id_token_sales_order":"` + id + `"`
+	if rec := do(h, "POST", "/reconcile_statement_line", match+`}`); rec.Code != 409 {
+		t.Fatalf("part without partial = %d %s", rec.Code, rec.Body)
+	}
+	if r := post(t, h, "/reconcile_statement_line", match+`,"partial":true}`); r["data"].(map[string]any)["status"] != "matched" {
+		t.Fatalf("partial: %v", r)
+	}
+	if c := charge(); c["status"] != "PENDING" || c["paid_amount"] != nil {
+		t.Fatalf("the charge after a part: %v", c)
+	}
+	if e := orderEntries(t, h)["Instalação de rede"]; e["value"] != "400.00" || e["pay_day"] != "2026-11-05" || e["conciliation_date"] != "2026-11-05" {
+		t.Fatalf("the part's income: %v", e)
+	}
+	// The rest, R$ 600,00, is what the charge asks now: matched.
+	second := imp("P2", "20261110", "600.00")
+	if second["status"] != "matched" {
+		t.Fatalf("the rest: %v", second)
+	}
+	if c := charge(); c["status"] != "PAID" || c["paid_amount"] != "1000.00" || c["settlement"] != "exact" {
+		t.Fatalf("the charge paid: %v", c)
+	}
+	values := func() string {
+		var v []string
+		for _, x := range post(t, h, "/transactions", `{`+auth+`,"from_date":"2026-11-01","to_date":"2026-12-31"}`)["data"].([]any) {
+			if m := x.(map[string]any); m["active"] != false {
+				v = append(v, m["value"].(string)+"@"+m["pay_day"].(string))
+			}
+		}
+		sort.Strings(v)
+		return strings.Join(v, " ")
+	}
+	if got := values(); got != "400.00@2026-11-05 600.00@2026-11-10" {
+		t.Fatalf("the incomes: %s", got)
+	}
+	undo := func(line map[string]any) *httptest.ResponseRecorder {
+		return do(h, "POST", "/reconcile_statement_line", `{`+auth+`,"id_token":"`+line["token"].(string)+`","action":"undo"}`)
+	}
+	if rec := undo(first); rec.Code != 409 || !strings.Contains(rec.Body.String(), "since paid in full") {
+		t.Fatalf("undo the part while the rest stands = %d %s", rec.Code, rec.Body)
+	}
+	for _, l := range []map[string]any{second, first} {
+		if rec := undo(l); rec.Code != 200 {
+			t.Fatalf("undo = %d %s", rec.Code, rec.Body)
+		}
+	}
+	if c := charge(); c["status"] != "PENDING" || c["paid_amount"] != nil || values() != "" {
+		t.Fatalf("after both undone: %v %s", c, values())
+	}
+}
+
+// TestStatementPaysSeveral: one deposit pays three charges and an income
+// at once when their amounts add up to it (a late boleto at what it asks
+// that day); another sum, or an item named twice, is refused with nothing
+// paid; undoing the line opens them all again.
+func TestStatementPaysSeveral(t *testing.T) {
+	t.Parallel()
+	var now time.Time
+	h, _, _, first := lateBoletoServer(t, &now)
+	second := orderWith(t, h, `"value":1500`, `"value":250.40`, `"2026-11-30"`, `"2026-11-25"`)
+	third := orderWith(t, h, `"value":1500`, `"value":330.10`, `"2026-11-30"`, `"2026-11-25"`)
+	for _, id := range []string{second, third} {
+		post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+	}
+	income := post(t, h, "/insert_income", `{`+auth+`,"description":"Aluguel da sala","value":"96.17","due_date":"2026-11-20"}`)["token"].(string)
+	now = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+	// 1.023,33 (ten days late) + 250,40 + 330,10 + 96,17 = 1.700,00.
+	rec := doMultipart(h, "/import_ofx", `{`+auth+`,"id_token_bank_account":"{{account1}}"}`,
+		map[string][]byte{"x.ofx": ofxSGML("D1", "20261121", "1700.00", "DEPOSITO")})
+	if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"open":1`) {
+		t.Fatalf("import: %d %s", rec.Code, rec.Body)
+	}
+	line := post(t, h, "/list_statement_lines", `{`+auth+`}`)["data"].([]any)[0].(map[string]any)["token"].(string)
+	statuses := func() string {
+		var out []string
+		for _, id := range []string{first, second, third} {
+			c := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["charges"].([]any)[0].(map[string]any)
+			out = append(out, c["status"].(string))
+		}
+		for _, x := range post(t, h, "/transactions", `{`+auth+`,"from_date":"2026-11-01","to_date":"2026-12-31"}`)["data"].([]any) {
+			if m := x.(map[string]any); m["description"] == "Aluguel da sala" {
+				out = append(out, m["status"].(string))
+			}
+		}
+		return strings.Join(out, ",")
+	}
+	items := func(extra string) string {
+		return `{` + auth + `,"id_token":"` + line + `","action":"match","items":[{"id_token_sales_order":"` + first + `"},{"id_token_sales_order":"` + second +
+			`"},{"id_token_sales_order":"` + third + `"}` + extra + `]}`
+	}
+	for _, c := range []struct {
+		extra string
+		code  int
+		text  string
+	}{
+		{``, 409, "The items' amounts do not add up to the statement line's."},
+		{`,{"id_token_entry":"` + income + `"},{"id_token_sales_order":"` + third + `"}`, 400, "An entry or charge is named twice among the items the statement line pays."},
+	} {
+		if rec := do(h, "POST", "/reconcile_statement_line", items(c.extra)); rec.Code != c.code || !strings.Contains(rec.Body.String(), c.text) {
+			t.Fatalf("%s: %d %s", c.extra, rec.Code, rec.Body)
+		}
+	}
+	if got := statuses(); got != "PENDING,PENDING,PENDING,overdue" {
+		t.Fatalf("a refused pairing paid: %s", got)
+	}
+	r := post(t, h, "/reconcile_statement_line", items(`,{"id_token_entry":"`+income+`"}`))
+	if r["data"].(map[string]any)["status"] != "matched" {
+		t.Fatalf("the deposit: %v", r)
+	}
+	if got := statuses(); got != "PAID,PAID,PAID,paid" {
+		t.Fatalf("after the deposit: %s", got)
+	}
+	c := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+first+`"}`)["data"].(map[string]any)["charges"].([]any)[0].(map[string]any)
+	if c["paid_amount"] != "1023.33" || c["settlement"] != "late" {
+		t.Errorf("the late boleto: %v", c)
+	}
+	if rec := do(h, "POST", "/reconcile_statement_line", `{`+auth+`,"id_token":"`+line+`","action":"undo"}`); rec.Code != 200 {
+		t.Fatalf("undo: %d %s", rec.Code, rec.Body)
+	}
+	// Open again; the boleto past its due date overdue at once.
+	if got := statuses(); got != "OVERDUE,PENDING,PENDING,overdue" {
+		t.Fatalf("after the undo: %s", got)
 	}
 }

@@ -112,6 +112,8 @@ type Payment struct {
 	OrderToken string `json:"-"`
 	UnitID     int64  `json:"-"`
 	Via        string `json:"-"`
+	// Part: it paid part of the charge, which stays open.
+	Part bool `json:"-"`
 }
 
 // NFPendingText is the order's nf_status_text while an invoice that the
@@ -137,6 +139,9 @@ type Settle struct {
 	Fee           *Money
 	CreditDate    string
 	BankAccountID int64
+	// Part pays part of the charge (Amount, less than it asks): received
+	// towards it, which stays open for the rest.
+	Part bool
 }
 
 // RefusePayment records a refused payment attempt on an open charge of an

@@ -79,22 +79,28 @@ func (t *Tx) DecidePix(e2e, decision string) error {
 	return err
 }
 
-// KeptTowards is what the Pix kept towards the charge of id add up to.
-func (t *Tx) KeptTowards(chargeID int64) (Money, error) {
-	rows, err := t.tx.QueryContext(t.ctx, `SELECT amount FROM psp_payments WHERE charge_id = ? AND status = 'kept'`, chargeID)
+// ReceivedTowards is what was received towards the open charge of id:
+// the Pix kept towards it, and the parts statement lines paid of it
+// (booked: those of the parts booked as incomes already).
+func (t *Tx) ReceivedTowards(chargeID int64) (received, booked Money, err error) {
+	rows, err := t.tx.QueryContext(t.ctx, `SELECT amount, 0 FROM psp_payments WHERE charge_id = ? AND status = 'kept'
+		UNION ALL SELECT amount, entry_id IS NOT NULL FROM charge_parts WHERE charge_id = ?`, chargeID, chargeID)
 	if err != nil {
-		return Money{}, err
+		return Money{}, Money{}, err
 	}
 	defer rows.Close()
-	var sum Money
 	for rows.Next() {
 		var m Money
-		if err := rows.Scan(&m); err != nil {
-			return Money{}, err
+		var isBooked bool
+		if err := rows.Scan(&m, &isBooked); err != nil {
+			return Money{}, Money{}, err
 		}
-		sum = Money{sum.Add(m.Decimal)}
+		received = Money{received.Add(m.Decimal)}
+		if isBooked {
+			booked = Money{booked.Add(m.Decimal)}
+		}
 	}
-	return sum, rows.Err()
+	return received, booked, rows.Err()
 }
 
 // RequestHeldRefund records the refund of a held Pix's whole amount, to

@@ -75,9 +75,10 @@ type ChargeDue struct {
 	// The order's in_automation (book the income), conciliation (mark it
 	// reconciled) and generateNFWebhook (the invoice becomes due).
 	InAutomation, Conciliation, InvoiceOnPayment bool
-	// Received is what Pix kept towards the charge add up to: part of
-	// its payment already.
-	Received Money
+	// Received is what Pix kept towards the charge and the parts
+	// statement lines paid of it add up to: part of its payment already;
+	// Booked, of it, what was booked as incomes as it came (the parts).
+	Received, Booked Money
 	// Registered: a boleto of a bank agreement (the bank registers it
 	// with its late terms). Ref is its provider's reference (a PSP's:
 	// psp:KIND:TXID).

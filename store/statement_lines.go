@@ -73,6 +73,8 @@ func scanStatementLine(s scanner) (StatementLine, error) {
 type StatementCandidate struct {
 	Charge, Entry int64
 	Day           string
+	// part: the line pays part of the charge (Settle.Part).
+	part bool
 }
 
 // ImportStatement imports a bank account's statement lines in one
@@ -175,10 +177,12 @@ func (db *DB) statementCandidates(ctx context.Context, tx *sql.Tx, rules Rules, 
 	}
 	// A charge of the line's amount, and those whose amount the rules
 	// may make it: late ones with late terms, PSP ones Pix kept part of.
-	rows, err = tx.QueryContext(ctx, `SELECT c.id, c.due_date, c.amount, c.agreement_id IS NOT NULL, COALESCE(c.provider_ref, '')
+	rows, err = tx.QueryContext(ctx, `SELECT c.id, c.due_date, c.amount, c.agreement_id IS NOT NULL, COALESCE(c.provider_ref, ''),
+			EXISTS (SELECT 1 FROM charge_parts p WHERE p.charge_id = c.id)
 		FROM charges c JOIN sales_orders o ON o.id = c.order_id LEFT JOIN bank_agreements a ON a.id = c.agreement_id
 		WHERE o.unit_id = ? AND c.status IN ('PENDING', 'OVERDUE') AND COALESCE(a.bank_account_id, o.bank_account_id, ?) = ?
-			AND (c.amount = ? OR c.provider_ref LIKE 'psp:%' OR (c.agreement_id IS NOT NULL AND c.due_date < ?))`,
+			AND (c.amount = ? OR c.provider_ref LIKE 'psp:%' OR (c.agreement_id IS NOT NULL AND c.due_date < ?)
+				OR EXISTS (SELECT 1 FROM charge_parts p WHERE p.charge_id = c.id))`,
 		unitID, account, account, l.Amount.StringFixed(2), l.Posted)
 	if err != nil {
 		return nil, err
@@ -187,7 +191,7 @@ func (db *DB) statementCandidates(ctx context.Context, tx *sql.Tx, rules Rules, 
 	var charges []chargeCandidate
 	for rows.Next() {
 		var c chargeCandidate
-		if err := rows.Scan(&c.ID, &c.Due.DueDate, &c.Due.Amount, &c.Due.Registered, &c.Due.Ref); err != nil {
+		if err := rows.Scan(&c.ID, &c.Due.DueDate, &c.Due.Amount, &c.Due.Registered, &c.Due.Ref, &c.parts); err != nil {
 			return nil, err
 		}
 		charges = append(charges, c)
@@ -197,8 +201,8 @@ func (db *DB) statementCandidates(ctx context.Context, tx *sql.Tx, rules Rules, 
 	}
 	t := &Tx{ctx: ctx, tx: tx, db: db, now: now}
 	for _, c := range charges {
-		if strings.HasPrefix(c.Due.Ref, "psp:") {
-			if c.Due.Received, err = t.KeptTowards(c.ID); err != nil {
+		if c.parts || strings.HasPrefix(c.Due.Ref, "psp:") {
+			if c.Due.Received, _, err = t.ReceivedTowards(c.ID); err != nil {
 				return nil, err
 			}
 		}
@@ -217,8 +221,9 @@ func (db *DB) statementCandidates(ctx context.Context, tx *sql.Tx, rules Rules, 
 // chargeCandidate is an open charge a credit may pay, as Rules.Owed reads
 // it.
 type chargeCandidate struct {
-	ID  int64
-	Due ChargeDue
+	ID    int64
+	Due   ChargeDue
+	parts bool // statement lines paid parts of it
 }
 
 // SettleFunc settles an open charge in the write tx holds, as the
@@ -232,44 +237,60 @@ type SettleFunc func(tx *Tx, chargeID int64, in Settle) (Payment, error)
 // account and reconciled.
 func (db *DB) reconcile(ctx context.Context, tx *sql.Tx, lineToken string, account int64, l StatementLineIn, c StatementCandidate, how string, now time.Time,
 	settle SettleFunc) (*Payment, error) {
-	var p *Payment
-	entry := c.Entry
+	p, entry, effect, err := db.payWithLine(ctx, tx, lineToken, account, l, c, now, settle)
+	if err != nil {
+		return nil, err
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE statement_lines SET status = 'matched', matched_by = ?, entry_id = ?, charge_id = ?, entry_effect = ?,
+		updated_at = ? WHERE token = ?`, how, nullID(entry), nullID(c.Charge), effect, timestamp(now), lineToken)
+	return p, err
+}
+
+// payWithLine settles and reconciles what a line (of l's amount) pays,
+// as reconcile says, and answers the payment (a charge's), the entry
+// reconciled and what reconciling did to it (paid or reconciled).
+func (db *DB) payWithLine(ctx context.Context, tx *sql.Tx, lineToken string, account int64, l StatementLineIn, c StatementCandidate, now time.Time,
+	settle SettleFunc) (p *Payment, entry int64, effect sql.NullString, err error) {
+	entry = c.Entry
 	if c.Charge != 0 {
 		amt := Money{l.Amount.Round(2)}
-		pay, err := settle(&Tx{ctx: ctx, tx: tx, db: db, now: now}, c.Charge, Settle{Amount: &amt, Via: PaidStatement, Day: l.Posted, BankAccountID: account})
+		t := &Tx{ctx: ctx, tx: tx, db: db, now: now}
+		pay, err := settle(t, c.Charge, Settle{Amount: &amt, Via: PaidStatement, Day: l.Posted, BankAccountID: account, Part: c.part})
 		if err != nil {
-			return nil, err
+			return nil, 0, effect, err
 		}
 		p = &pay
+		if c.part {
+			if err := t.RecordChargePart(c.Charge, lineToken, amt, pay.IncomeToken.String); err != nil {
+				return nil, 0, effect, err
+			}
+		}
 		if pay.IncomeToken.Valid {
 			if err := tx.QueryRowContext(ctx, `SELECT id FROM entries WHERE token = ?`, pay.IncomeToken.String).Scan(&entry); err != nil {
-				return nil, err
+				return nil, 0, effect, err
 			}
 			// A late payment's fine and interest, booked beside the
 			// principal, are reconciled with it.
 			if _, err := tx.ExecContext(ctx, `UPDATE entries SET bank_account_id = ?, conciliation_date = ?, id_ofx = ?, updated_at = ?
 				WHERE charge_id = ? AND active = 1 AND id != ? AND pay_day = ? AND conciliation_date IS NULL`,
 				account, l.Posted, l.FITID, timestamp(now), c.Charge, entry, l.Posted); err != nil {
-				return nil, err
+				return nil, 0, effect, err
 			}
 		}
 	}
-	var effect sql.NullString
 	if entry != 0 {
 		// Kept for an undo: whether the line paid the entry or only
 		// reconciled one already paid.
 		if err := tx.QueryRowContext(ctx, `SELECT CASE WHEN pay_day IS NULL THEN 'paid' ELSE 'reconciled' END FROM entries WHERE id = ?`, entry).
 			Scan(&effect); err != nil {
-			return nil, err
+			return nil, 0, effect, err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE entries SET pay_day = COALESCE(pay_day, ?), bank_account_id = ?, conciliation_date = ?,
 			id_ofx = ?, updated_at = ? WHERE id = ?`, l.Posted, account, l.Posted, l.FITID, timestamp(now), entry); err != nil {
-			return nil, err
+			return nil, 0, effect, err
 		}
 	}
-	_, err := tx.ExecContext(ctx, `UPDATE statement_lines SET status = 'matched', matched_by = ?, entry_id = ?, charge_id = ?, entry_effect = ?,
-		updated_at = ? WHERE token = ?`, how, nullID(entry), nullID(c.Charge), effect, timestamp(now), lineToken)
-	return p, err
+	return p, entry, effect, nil
 }
 
 func nullID(id int64) sql.NullInt64 { return sql.NullInt64{Int64: id, Valid: id != 0} }
@@ -358,6 +379,9 @@ type Reconciliation struct {
 	// discount obtained (a credit), or interest, a fee or a discount
 	// given (a debit).
 	Difference *Booking
+	// Items, instead of one entry or order, are the entries and charges
+	// the line pays at once (reconcileItems).
+	Items []LineItem
 	// Book, instead, books the line as a new entry, paid on its day from
 	// its account: an income for a credit, an expense for a debit (a bank
 	// fee, a tariff).
@@ -409,6 +433,12 @@ func (db *DB) ReconcileStatementLine(ctx context.Context, unitID int64, r Reconc
 			if _, err := tx.ExecContext(ctx, `UPDATE statement_lines SET entry_effect = 'booked' WHERE token = ?`, r.LineToken); err != nil {
 				return err
 			}
+		case len(r.Items) > 0:
+			ps, err := db.reconcileItems(ctx, tx, rules, unitID, r.LineToken, account, l, memo.String, r, now, settle)
+			if err != nil {
+				return err
+			}
+			payments = append(payments, ps...)
 		case r.EntryToken != "":
 			var id int64
 			var kind string
@@ -473,8 +503,11 @@ func (db *DB) ReconcileStatementLine(ctx context.Context, unitID int64, r Reconc
 			// principal, or with its fine and interest), or its principal
 			// with the difference booked.
 			pay, diff := l, int64(0)
+			part := false
 			switch owed := rules.Owed(c.Due, l.Posted); {
 			case l.Amount.Equal(owed.Principal.Decimal), l.Amount.Equal(owed.Total().Decimal):
+			case r.Partial:
+				part = true
 			case r.Difference != nil:
 				pay.Amount = owed.Principal
 				d := l
@@ -485,7 +518,7 @@ func (db *DB) ReconcileStatementLine(ctx context.Context, unitID int64, r Reconc
 			default:
 				return ErrAmountMismatch
 			}
-			p, err := db.reconcile(ctx, tx, r.LineToken, account, pay, StatementCandidate{Charge: charge}, "person", now, settle)
+			p, err := db.reconcile(ctx, tx, r.LineToken, account, pay, StatementCandidate{Charge: charge, part: part}, "person", now, settle)
 			if err != nil {
 				return err
 			}
@@ -538,6 +571,7 @@ var (
 	ErrLineOpen     = problem.New(http.StatusConflict, "This statement line is open: there is nothing to undo.")
 	ErrLineEffect   = problem.New(http.StatusConflict, "This statement line was reconciled before fincom kept what reconciling did to its entry: change the entry instead.")
 	ErrLineRestPaid = problem.New(http.StatusConflict, "This statement line paid part of an entry whose rest is paid too: undo that payment first.")
+	ErrLinePartPaid = problem.New(http.StatusConflict, "This statement line paid part of a charge since paid in full: undo that payment first.")
 )
 
 // UnsettleFunc undoes, in the write tx holds, the payment of a charge
@@ -597,23 +631,25 @@ func (db *DB) UndoReconciliation(ctx context.Context, unitID int64, lineToken st
 				return err
 			}
 		}
-		switch {
-		case status == "open":
+		if status == "open" {
 			return ErrLineOpen
+		}
+		part, err := undoChargePart(ctx, tx, lineToken, now)
+		if err != nil {
+			return err
+		}
+		items, err := undoLineItems(ctx, &Tx{ctx: ctx, tx: tx, db: db, now: now}, lineToken, unsettle)
+		if err != nil {
+			return err
+		}
+		switch {
+		case part, items:
 		case charge.Valid:
 			if err := unsettle(&Tx{ctx: ctx, tx: tx, db: db, now: now}, charge.Int64, entry.Int64); err != nil {
 				return err
 			}
 		case status == "matched" && entry.Valid:
-			undo := map[string]string{
-				"paid":       `UPDATE entries SET pay_day = NULL, conciliation_date = NULL, id_ofx = NULL, updated_at = ? WHERE id = ?`,
-				"reconciled": `UPDATE entries SET conciliation_date = NULL, id_ofx = NULL, updated_at = ? WHERE id = ?`,
-				"booked":     `UPDATE entries SET active = 0, updated_at = ? WHERE id = ?`,
-			}[effect.String]
-			if undo == "" {
-				return ErrLineEffect
-			}
-			if _, err := tx.ExecContext(ctx, undo, timestamp(now), entry.Int64); err != nil {
+			if err := undoEntryEffect(ctx, tx, effect.String, entry.Int64, now); err != nil {
 				return err
 			}
 		}
@@ -625,6 +661,31 @@ func (db *DB) UndoReconciliation(ctx context.Context, unitID int64, lineToken st
 		return err
 	})
 	return out, wrap("undo reconciliation", err)
+}
+
+// undoChargePart undoes the part of a charge the line of lineToken paid,
+// if it paid one (part true): the part is no longer received towards the
+// charge, its income is disabled. A charge paid in full since is
+// ErrLinePartPaid.
+func undoChargePart(ctx context.Context, tx *sql.Tx, lineToken string, now time.Time) (part bool, err error) {
+	var id int64
+	var entry sql.NullInt64
+	var status string
+	err = tx.QueryRowContext(ctx, `SELECT p.id, p.entry_id, c.status FROM charge_parts p JOIN charges c ON c.id = p.charge_id
+		JOIN statement_lines l ON l.id = p.line_id WHERE l.token = ?`, lineToken).Scan(&id, &entry, &status)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return false, nil
+	case err != nil:
+		return false, err
+	case status != ChargePending && status != ChargeOverdue:
+		return false, ErrLinePartPaid
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM charge_parts WHERE id = ?`, id); err != nil {
+		return false, err
+	}
+	_, err = tx.ExecContext(ctx, `UPDATE entries SET active = 0, updated_at = ? WHERE id = ?`, timestamp(now), entry)
+	return true, err
 }
 
 // bookLine inserts the entry a statement line becomes (Booking): of its

@@ -209,7 +209,7 @@ func (t *Tx) ChargeToSettle(id int64) (ChargeToSettle, error) {
 	}
 	c.Due.AgreementAccount, c.Due.OrderAccount = agreementAccount.Int64, orderAccount.Int64
 	c.Category, c.Contact, c.Due.Ref = category.Int64, contact.Int64, ref.String
-	c.Due.Received, err = t.KeptTowards(id)
+	c.Due.Received, c.Due.Booked, err = t.ReceivedTowards(id)
 	return c, err
 }
 
@@ -236,7 +236,8 @@ func (t *Tx) BookChargeIncome(c ChargeToSettle, s Settlement) (string, error) {
 	if s.Reconcile {
 		concil = s.Day
 	}
-	principal := NewMoney(s.Paid.Sub(s.Fine.Decimal).Sub(s.Interest.Decimal))
+	// Parts statement lines paid were booked as they came.
+	principal := NewMoney(s.Paid.Sub(s.Fine.Decimal).Sub(s.Interest.Decimal).Sub(c.Due.Booked.Decimal))
 	var first string
 	for _, e := range []struct {
 		amount   Money
@@ -288,6 +289,16 @@ func (t *Tx) GroupCategories(unitID, code int64) ([]GroupCategory, error) {
 		out = append(out, g)
 	}
 	return out, rows.Err()
+}
+
+// RecordChargePart records the part of the open charge of id that the
+// statement line of lineToken paid (entry: the income it was booked as,
+// "" none): received towards the charge, which stays open for the rest.
+func (t *Tx) RecordChargePart(id int64, lineToken string, amount Money, entry string) error {
+	_, err := t.tx.ExecContext(t.ctx, `INSERT INTO charge_parts (charge_id, line_id, amount, entry_id, created_at)
+		SELECT ?, l.id, ?, (SELECT id FROM entries WHERE token = ?), ? FROM statement_lines l WHERE l.token = ?`,
+		id, amount.StringFixed(2), entry, timestamp(t.now), lineToken)
+	return err
 }
 
 // PaidCharge is a paid charge as undoing its payment reads it.

@@ -161,6 +161,9 @@ func (s *Service) ApplyPayments(ctx context.Context, db *store.DB, record func()
 		// confirmed it: a payment that never reached here is not logged.
 		s.Log.Info("payment applied", "order", ps[i].OrderToken, "charge", ps[i].ChargeToken, "installment", ps[i].Installment,
 			"amount", ps[i].PaidAmount.StringFixed(2), "settlement", ps[i].Settlement, "via", ps[i].Via)
+		if ps[i].Part {
+			continue
+		}
 		if err := s.paymentMail(ctx, db, ps[i]); err != nil {
 			s.Log.Warn("payment e-mail not queued", "order", ps[i].OrderToken, "via", ps[i].Via, "err", err)
 		}

@@ -25,6 +25,9 @@ func Settle(tx *store.Tx, chargeID int64, in store.Settle) (store.Payment, error
 	if err != nil {
 		return store.Payment{}, err
 	}
+	if in.Part {
+		return settlePart(tx, c, in)
+	}
 	s, err := Rules{}.ApplyPayment(c.Due, in, tx.Now())
 	if err != nil {
 		return store.Payment{}, err
@@ -98,6 +101,33 @@ func settlePix(ctx context.Context, db *store.DB, unitID int64, txid, e2e string
 	if err == nil && held {
 		err = store.ErrPixHeld
 	}
+	return p, err
+}
+
+// settlePart receives part of an open charge (a statement line smaller
+// than what the charge asks): less than its principal's rest, else
+// store.ErrAmountMismatch; booked as an income of its own as the charge's
+// payment would be (the order's in_automation), the charge open for the
+// rest (Owed deducts it). No e-mail or invoice follows a part.
+func settlePart(tx *store.Tx, c store.ChargeToSettle, in store.Settle) (store.Payment, error) {
+	if in.Amount == nil || !in.Amount.IsPositive() || !in.Amount.LessThan(Rules{}.Owed(c.Due, in.Day).Principal.Decimal) {
+		return store.Payment{}, store.ErrAmountMismatch
+	}
+	s, err := Rules{}.ApplyPayment(c.Due, in, tx.Now())
+	if err != nil {
+		return store.Payment{}, err
+	}
+	s.Paid, s.Kind, s.Fine, s.Interest = *in.Amount, store.SettlementPartial, store.Money{}, store.Money{}
+	p := store.Payment{ChargeToken: c.Token, Installment: c.Installment, PaidAmount: s.Paid, Settlement: s.Kind, UnitID: c.UnitID, Via: in.Via, Part: true}
+	if s.BookIncome {
+		c.Due.Booked = store.Money{}
+		tok, err := tx.BookChargeIncome(c, s)
+		if err != nil {
+			return p, err
+		}
+		p.IncomeToken, p.Reconciled = store.NewText(tok), s.Reconcile
+	}
+	p.OrderStatus, p.OrderToken, err = tx.OrderChargeStatus(c.OrderID)
 	return p, err
 }
 
