@@ -83,6 +83,9 @@ type PortalLine struct {
 	// the person's choice, never the page's).
 	Options []PortalOption
 	Exact   bool
+	// Items are the single entries and charges it may pay several of at
+	// once, ticked.
+	Items []PortalOption
 	// Category is the category its booking preselects: a bank's tariff
 	// its fees', a yield its investments' ("" none).
 	Category string

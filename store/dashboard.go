@@ -134,16 +134,21 @@ func (db *DB) EntrySummaries(ctx context.Context, unitID int64, from, to, typ st
 	return out, rows.Err()
 }
 
-// OpenCharge is an open charge a statement line may be paired with.
+// OpenCharge is an open charge a statement line may be paired with, with
+// the facts what it asks on a day is decided by (Due).
 type OpenCharge struct {
 	OrderToken, Code, Customer, DueDate string
 	Installment                         int
 	Amount                              Money
+	Due                                 ChargeDue
 }
 
 // OpenCharges answers the unit's pending and overdue charges, by due date.
 func (db *DB) OpenCharges(ctx context.Context, unitID int64, n int) ([]OpenCharge, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT o.token, o.cod_orders, c.display_name, ch.due_date, ch.installment, ch.amount
+	rows, err := db.r.QueryContext(ctx, `SELECT o.token, o.cod_orders, c.display_name, ch.due_date, ch.installment, ch.amount,
+			ch.agreement_id IS NOT NULL, COALESCE(ch.provider_ref, ''),
+			COALESCE((SELECT group_concat(amount, ' ') FROM (SELECT amount FROM psp_payments WHERE charge_id = ch.id AND status = 'kept'
+				UNION ALL SELECT amount FROM charge_parts WHERE charge_id = ch.id)), '')
 		FROM charges ch JOIN sales_orders o ON o.id = ch.order_id JOIN contacts c ON c.id = o.contact_id
 		WHERE o.unit_id = ? AND ch.status IN ('PENDING', 'OVERDUE') ORDER BY ch.due_date, ch.id LIMIT ?`, unitID, n)
 	if err != nil {
@@ -153,13 +158,21 @@ func (db *DB) OpenCharges(ctx context.Context, unitID int64, n int) ([]OpenCharg
 	var out []OpenCharge
 	for rows.Next() {
 		var c OpenCharge
-		var amount string
-		if err := rows.Scan(&c.OrderToken, &c.Code, &c.Customer, &c.DueDate, &c.Installment, &amount); err != nil {
+		var amount, received string
+		if err := rows.Scan(&c.OrderToken, &c.Code, &c.Customer, &c.DueDate, &c.Installment, &amount, &c.Due.Registered, &c.Due.Ref, &received); err != nil {
 			return nil, wrap("open charges", err)
 		}
 		if c.Amount, err = ParseMoney(amount); err != nil {
 			return nil, wrap("open charges", err)
 		}
+		for _, r := range strings.Fields(received) {
+			m, err := ParseMoney(r)
+			if err != nil {
+				return nil, wrap("open charges", err)
+			}
+			c.Due.Received = NewMoney(c.Due.Received.Add(m.Decimal))
+		}
+		c.Due.Amount, c.Due.DueDate = c.Amount, c.DueDate
 		out = append(out, c)
 	}
 	return out, rows.Err()

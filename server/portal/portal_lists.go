@@ -5,12 +5,15 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/julienschmidt/httprouter"
+	"github.com/shopspring/decimal"
 
 	"fincom/render"
 	"fincom/server/accounting"
+	"fincom/server/billing"
 	"fincom/server/statement"
 	"fincom/server/web"
 	"fincom/store"
@@ -60,7 +63,7 @@ func (s *Portal) statementPage(p *portalRequest, status int, notice, errText str
 		}
 		due, _ := store.ParseDateISO(e.DueDate)
 		candidates = append(candidates, statement.Candidate{Value: "entry:" + e.Token, Amount: amount, Due: due.Time, Names: e.Contact + " " + e.Description,
-			Label: "Lançamento · " + render.DateBR(e.DueDate) + " · " + e.Description + " · " + sign + render.BRL(e.Value.StringFixed(2))})
+			Contact: e.Contact, Label: "Lançamento · " + render.DateBR(e.DueDate) + " · " + e.Description + " · " + sign + render.BRL(e.Value.StringFixed(2))})
 	}
 	charges, err := p.db.OpenCharges(p.ctx, p.unit.ID, 500)
 	if err != nil {
@@ -69,9 +72,19 @@ func (s *Portal) statementPage(p *portalRequest, status int, notice, errText str
 	}
 	for _, c := range charges {
 		due, _ := store.ParseDateISO(c.DueDate)
-		candidates = append(candidates, statement.Candidate{Value: "charge:" + c.OrderToken + ":" + strconv.Itoa(c.Installment), Amount: c.Amount.Decimal,
-			Due: due.Time, Names: c.Customer, Label: "Cobrança · " + render.DateBR(c.DueDate) + " · " + c.Code + " parcela " + strconv.Itoa(c.Installment) + " · " + c.Customer +
-				" · " + render.BRL(c.Amount.StringFixed(2))})
+		// What the charge asks on a line's day: what is left of it, with
+		// a late payment's fine and interest by its own terms.
+		owed := func(day time.Time) decimal.Decimal {
+			return billing.Rules{}.Owed(c.Due, day.Format(time.DateOnly)).Total().Decimal
+		}
+		rest := billing.Rules{}.Owed(c.Due, "").Principal
+		label := "Cobrança · " + render.DateBR(c.DueDate) + " · " + c.Code + " parcela " + strconv.Itoa(c.Installment) + " · " + c.Customer + " · " +
+			render.BRL(c.Amount.StringFixed(2))
+		if !rest.Equal(c.Amount.Decimal) {
+			label += " (recebido em parte: resta " + render.BRL(rest.StringFixed(2)) + ")"
+		}
+		candidates = append(candidates, statement.Candidate{Value: "charge:" + c.OrderToken + ":" + strconv.Itoa(c.Installment), Amount: rest.Decimal,
+			Due: due.Time, Names: c.Customer, Contact: c.Customer, Owed: owed, Label: label})
 	}
 	if body.InCategories, body.OutCategories, err = categoryOptions(p); err != nil {
 		s.portalFailed(p, err)
@@ -88,11 +101,20 @@ func (s *Portal) statementPage(p *portalRequest, status int, notice, errText str
 		posted, _ := store.ParseDateISO(l.Date)
 		ranked := statement.Rank(l.Amount.Decimal, posted.Time, l.Memo.String, candidates)
 		for _, c := range ranked[:min(len(ranked), pairOptions)] {
-			pl.Options = append(pl.Options, render.PortalOption{Value: c.Value, Label: c.Label})
+			pl.Options = append(pl.Options, render.PortalOption{Value: c.Value, Label: pairLabel(c)})
 		}
-		// Only a pairing of the line's own amount is preselected: it is
-		// one that Conciliar accepts.
-		pl.Exact = len(ranked) > 0 && ranked[0].Amount.Equal(l.Amount.Decimal)
+		for _, c := range ranked {
+			if len(pl.Items) == lineItemsShown {
+				break
+			}
+			if c.Items == nil {
+				pl.Items = append(pl.Items, render.PortalOption{Value: c.Value, Label: pairLabel(c)})
+			}
+		}
+		// Only a pairing Conciliar accepts as it is (the line's own
+		// amount, the amount due with fine and interest, an exact sum) is
+		// preselected.
+		pl.Exact = len(ranked) > 0 && ranked[0].Accepted
 		if !pl.Exact {
 			pl.Category = kindCategory[statement.Kind(l.Memo.String, pl.Credit)]
 		}
@@ -125,12 +147,48 @@ func (s *Portal) statementPage(p *portalRequest, status int, notice, errText str
 }
 
 // A reconciliation page shows statementRows lines, each with its
-// pairOptions likeliest pairs: a person works down a page, and a page
-// stays small however many lines wait (TestPortalPagesStaySmall).
+// pairOptions likeliest pairs and lineItemsShown items to tick: a person
+// works down a page, and a page stays small however many lines wait
+// (TestPortalPagesStaySmall).
 const (
-	statementRows = 20
-	pairOptions   = 20
+	statementRows  = 20
+	pairOptions    = 20
+	lineItemsShown = 8
 )
+
+// pairLabel is how a pairing is offered: a sum names its items, a late
+// charge what it asks on the line's day with its fine and interest.
+func pairLabel(r statement.Ranked) string {
+	if r.Items != nil {
+		parts := make([]string, len(r.Items))
+		for i, it := range r.Items {
+			parts[i] = it.Label
+		}
+		return "Soma de " + strconv.Itoa(len(r.Items)) + " itens de " + r.Contact + " · " + render.BRL(r.Asks.StringFixed(2)) + ": " + strings.Join(parts, " + ")
+	}
+	if !r.Asks.Equal(r.Amount) {
+		return r.Label + " · com multa e juros no dia: " + render.BRL(r.Asks.StringFixed(2))
+	}
+	return r.Label
+}
+
+// lineItems are the pairings a reconciliation names as the values the
+// page posts ("entry:TOKEN", "charge:ORDER:N"), each once.
+func lineItems(values []string) []store.LineItem {
+	var out []store.LineItem
+	for _, v := range values {
+		kind, what, _ := strings.Cut(v, ":")
+		switch kind {
+		case "entry":
+			out = append(out, store.LineItem{EntryToken: what})
+		case "charge":
+			order, n, _ := strings.Cut(what, ":")
+			i, _ := strconv.Atoi(n)
+			out = append(out, store.LineItem{OrderToken: order, Installment: i})
+		}
+	}
+	return out
+}
 
 // portalReconcile: POST /portal/statement/:token pairs a line with an
 // entry or dismisses it, as /reconcile_statement_line does, with its texts.
@@ -140,14 +198,21 @@ func (s *Portal) portalReconcile(w http.ResponseWriter, r *http.Request, ps http
 		if p.r.PostFormValue("action") == "book" {
 			rc.Book = &store.Booking{CategoryToken: p.r.PostFormValue("category"), Description: p.r.PostFormValue("description")}
 		} else if !rc.Dismiss {
+			rc.Partial = p.r.PostFormValue("partial") == "1"
+			if c := p.r.PostFormValue("difference"); c != "" && !rc.Partial {
+				rc.Difference = &store.Booking{CategoryToken: c}
+			}
 			kind, what, _ := strings.Cut(p.r.PostFormValue("pair"), ":")
-			switch kind {
-			case "entry":
-				rc.EntryToken, rc.Partial = what, p.r.PostFormValue("partial") == "1"
-				if c := p.r.PostFormValue("difference"); c != "" && !rc.Partial {
-					rc.Difference = &store.Booking{CategoryToken: c}
-				}
-			case "charge":
+			switch {
+			case len(p.r.PostForm["item"]) > 0:
+				// The items ticked, in place of the pair chosen, as
+				// /reconcile_statement_line's items.
+				rc.Items = lineItems(p.r.PostForm["item"])
+			case kind == "items":
+				rc.Items = lineItems(strings.Split(what, ","))
+			case kind == "entry":
+				rc.EntryToken = what
+			case kind == "charge":
 				order, n, _ := strings.Cut(what, ":")
 				rc.OrderToken = order
 				rc.Installment, _ = strconv.Atoi(n)
@@ -167,8 +232,10 @@ func (s *Portal) portalReconcile(w http.ResponseWriter, r *http.Request, ps http
 			http.Redirect(p.w, p.r, "/portal/statement?unit="+url.QueryEscape(p.unit.Token)+"&feito=desfeito", http.StatusSeeOther)
 			return
 		}
-		if !rc.Dismiss && rc.Book == nil && rc.EntryToken == "" && rc.OrderToken == "" {
+		if !rc.Dismiss && rc.Book == nil && rc.EntryToken == "" && rc.OrderToken == "" && len(rc.Items) == 0 {
 			err = web.ErrReconcileWhat
+		} else if len(rc.Items) > store.MaxLineItems {
+			err = store.ErrLineItemsMany
 		} else if rc.Book != nil && utf8.RuneCountInString(rc.Book.Description) > web.MaxShortText {
 			// Bounded as /reconcile_statement_line bounds it.
 			err = web.ErrTooLong
