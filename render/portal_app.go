@@ -357,6 +357,10 @@ type PortalCharge struct {
 	Refunded string
 	// Held are the Pix paid for it of another amount than it asked.
 	Held []PortalHeldPix
+	// Parts say what statement lines paid of it while open ("05/11/2026:
+	// R$ 400,00"), Rest what is left of it ("" none paid).
+	Parts []string
+	Rest  string
 }
 
 // PortalHeldPix is a Pix of another amount than its charge asked: Held

@@ -152,7 +152,7 @@ func TestStatementChargeUndone(t *testing.T) {
 func TestStatementPaysPartOfACharge(t *testing.T) {
 	t.Parallel()
 	var now time.Time
-	h, _, _, id := lateBoletoServer(t, &now)
+	h, s, ds, id := lateBoletoServer(t, &now)
 	now = time.Date(2026, 11, 10, 9, 0, 0, 0, time.UTC)
 	imp := func(fitid, day, amount string) map[string]any {
 		t.Helper()
@@ -183,6 +183,13 @@ func TestStatementPaysPartOfACharge(t *testing.T) {
 	}
 	if e := orderEntries(t, h)["Instalação de rede"]; e["value"] != "400.00" || e["pay_day"] != "2026-11-05" || e["conciliation_date"] != "2026-11-05" {
 		t.Fatalf("the part's income: %v", e)
+	}
+	if parts, _ := charge()["paid_parts"].([]any); len(parts) != 1 || parts[0].(map[string]any)["amount"] != "400.00" || parts[0].(map[string]any)["date"] != "2026-11-05" {
+		t.Fatalf("the charge's parts: %v", charge())
+	}
+	b := signedIn(t, s, ds)
+	if page := b.do("GET", "/portal/orders/"+id+"?unit="+fx.tokens["unitA"], nil).Body.String(); !strings.Contains(page, "Recebido em parte (extrato): 05/11/2026: R$ 400,00 · resta R$ 600,00") {
+		t.Fatalf("the order's page does not show the part:\n%s", page)
 	}
 	// The rest, R$ 600,00, is what the charge asks now: matched.
 	second := imp("P2", "20261110", "600.00")

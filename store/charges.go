@@ -65,6 +65,9 @@ type Charge struct {
 	// HeldPix are the Pix of another amount than it asked: held for a
 	// person's decision, or kept towards it (absent when none).
 	HeldPix []HeldPix `json:"held_pix,omitzero" doc:"The PIX paid for it of another amount than it asked that day: held, settling nothing until a person decides in the portal (accept as its payment, keep towards it, refund), or kept towards it while it stays open for the rest; absent when none."`
+	// Parts are what statement lines paid of it while it stays open for
+	// the rest.
+	Parts []ChargePart `json:"paid_parts,omitzero" doc:"fincom: the parts of it statement lines paid while it stays open for the rest (received towards it, each booked as an income); absent when none."`
 
 	idempotencyKey string
 	pixKey         string
@@ -393,12 +396,44 @@ func (db *DB) SalesOrderCharges(ctx context.Context, unitID int64, orderToken st
 			return err
 		}
 		held, err := heldPixOf(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		parts, err := chargePartsOf(ctx, tx, id)
 		for i := range out {
-			out[i].HeldPix = held[out[i].Token]
+			out[i].HeldPix, out[i].Parts = held[out[i].Token], parts[out[i].Token]
 		}
 		return err
 	})
 	return out, wrap("sales order charges", err)
+}
+
+// ChargePart is a part of a charge a statement line paid.
+type ChargePart struct {
+	Date   string `json:"date" format:"date" doc:"The statement line's day, YYYY-MM-DD."`
+	Amount Money  `json:"amount" doc:"What it paid."`
+	Line   string `json:"statement_line_token" format:"uuid" doc:"The statement line."`
+}
+
+// chargePartsOf lists the parts statement lines paid of the order's
+// charges, by the token of their charge.
+func chargePartsOf(ctx context.Context, tx *sql.Tx, orderID int64) (map[string][]ChargePart, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT c.token, l.posted, p.amount, l.token FROM charge_parts p JOIN charges c ON c.id = p.charge_id
+		JOIN statement_lines l ON l.id = p.line_id WHERE c.order_id = ? ORDER BY l.posted, p.id`, orderID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string][]ChargePart{}
+	for rows.Next() {
+		var token string
+		var p ChargePart
+		if err := rows.Scan(&token, &p.Date, &p.Amount, &p.Line); err != nil {
+			return nil, err
+		}
+		out[token] = append(out[token], p)
+	}
+	return out, rows.Err()
 }
 
 // CancelCharges cancels the unpaid charges of an order of the unit. A paid

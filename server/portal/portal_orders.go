@@ -199,6 +199,14 @@ func (s *Portal) portalOrderPage(p *portalRequest, token, notice, errText string
 		if c.RefundedAmount.Valid {
 			pc.Refunded = render.BRL(c.RefundedAmount.String)
 		}
+		rest := c.Amount.Decimal
+		for _, part := range c.Parts {
+			pc.Parts = append(pc.Parts, render.DateBR(part.Date)+": "+brl(part.Amount))
+			rest = rest.Sub(part.Amount.Decimal)
+		}
+		if len(c.Parts) > 0 && (c.Status == store.ChargePending || c.Status == store.ChargeOverdue) {
+			pc.Rest = render.BRL(rest.StringFixed(2))
+		}
 		for _, h := range c.HeldPix {
 			pc.Held = append(pc.Held, render.PortalHeldPix{EndToEndID: h.EndToEndID, Day: render.DateBR(h.PaidDate), Amount: brl(h.Amount),
 				Asked: brl(h.Asked), Difference: brl(h.Difference), Held: h.Status == store.PixHeld,
