@@ -76,6 +76,20 @@ func TestStatementLateBoleto(t *testing.T) {
 			t.Errorf("%s: %v, want %v", desc, e, want)
 		}
 	}
+	// On either basis November holds the 23,33 of fine and interest as
+	// financial income (group 103): on the accrual basis beside the
+	// sale's 1.000,00, not inside it.
+	for _, basis := range []string{"accrual", "cash"} {
+		d := post(t, h, "/get_dre", `{`+auth+`,"initial_date":"2026-11-01","final_date":"2026-11-30","basis":"`+basis+`"}`)["data"].(map[string]any)
+		got := map[string]string{}
+		for _, l := range d["lines"].([]any) {
+			m := l.(map[string]any)
+			got[m["key"].(string)] = m["amount"].(string)
+		}
+		if got["g103"] != "23.33" {
+			t.Errorf("%s: financial incomes %q, want 23.33 (%v)", basis, got["g103"], got)
+		}
+	}
 }
 
 // TestStatementChargeUndone: undoing the line that paid a charge opens

@@ -239,11 +239,17 @@ func (t *Tx) BookChargeIncome(c ChargeToSettle, s Settlement) (string, error) {
 	// Parts statement lines paid were booked as they came.
 	principal := NewMoney(s.Paid.Sub(s.Fine.Decimal).Sub(s.Interest.Decimal).Sub(c.Due.Booked.Decimal))
 	var first string
+	// The fine and interest are financial incomes of the day paid, not
+	// the sale's revenue: the accrual basis counts them apart from the
+	// order (no sales_order_id), on that day.
 	for _, e := range []struct {
-		amount   Money
-		desc     string
-		category int64
-	}{{principal, c.Description, c.Category}, {s.Fine, "Multa: " + c.Description, s.FineCategory}, {s.Interest, "Juros: " + c.Description, s.InterestCategory}} {
+		amount     Money
+		desc       string
+		category   int64
+		competence string
+		order      sql.NullInt64
+	}{{principal, c.Description, c.Category, c.Due.DueDate, nullID(c.OrderID)}, {s.Fine, "Multa: " + c.Description, s.FineCategory, s.Day, sql.NullInt64{}},
+		{s.Interest, "Juros: " + c.Description, s.InterestCategory, s.Day, sql.NullInt64{}}} {
 		if !e.amount.IsPositive() {
 			continue
 		}
@@ -255,8 +261,8 @@ func (t *Tx) BookChargeIncome(c ChargeToSettle, s Settlement) (string, error) {
 			INSERT INTO entries (token, unit_id, type, description, value, value_cents, due_date, pay_day, competence_date,
 				category_id, contact_id, bank_account_id, conciliation_date, active, created_at, updated_at, sales_order_id, charge_id)
 			VALUES (?, ?, 'in', substr(?, 1, 255), ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)`,
-			tok, c.UnitID, e.desc, e.amount, e.amount.Cents(), c.Due.DueDate, s.Day, c.Due.DueDate, nullID(e.category), nullID(c.Contact),
-			nullID(s.Account), concil, timestamp(t.now), timestamp(t.now), c.OrderID, c.ID); err != nil {
+			tok, c.UnitID, e.desc, e.amount, e.amount.Cents(), c.Due.DueDate, s.Day, e.competence, nullID(e.category), nullID(c.Contact),
+			nullID(s.Account), concil, timestamp(t.now), timestamp(t.now), e.order, c.ID); err != nil {
 			return "", err
 		}
 	}
