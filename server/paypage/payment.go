@@ -2,25 +2,19 @@ package paypage
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
-	"time"
 	"unicode/utf8"
 
 	"fincom/render"
 	"fincom/render/pix"
-	"fincom/server/bank"
 	"fincom/server/billing"
 	"fincom/server/brdoc"
 	"fincom/server/web"
 	"fincom/store"
-
-	"github.com/shopspring/decimal"
 )
 
 // newPage is an HTML answer under the pages' Content-Security-Policy.
@@ -188,85 +182,7 @@ func (s *Pages) boleto(r *web.Request) (render.BoletoPageData, store.Charge, err
 	if err := db.RecordPortalEvent(r.Ctx, token, "opened_boleto", strconv.Itoa(c.Installment)); err != nil {
 		return render.BoletoPageData{}, store.Charge{}, err
 	}
-	code := c.BoletoBarcode.String[:3]
-	d := render.BoletoPageData{Bank: code + "-" + bankDigit(code), Seller: o.UnitName, SellerCNPJ: brdoc.FormatCNPJ(o.UnitCNPJ),
-		SellerAddress: address(info.UnitStreet, info.UnitNumber, info.UnitDistrict, "", "", info.UnitZip, info.UnitCityIBGE),
-		Customer:      cmp.Or(info.PayerName, o.ContactName), CustomerDocument: formatDocument(info.PayerDocument),
-		CustomerAddress: address(info.PayerStreet, info.PayerNumber, info.PayerDistrict, info.PayerCity, info.PayerState, info.PayerZip, ""),
-		OrderCode:       o.CodOrders, Description: o.Description, DocumentNumber: fmt.Sprintf("%s/%d", o.CodOrders, c.Installment),
-		DocumentKind: "DM", Acceptance: "N", DocumentDate: render.DateBR(info.Processed), ProcessingDate: render.DateBR(info.Processed),
-		Currency: "R$", Amount: render.BRL(c.Amount.String()), DueDate: render.DateBR(c.DueDate), Line: render.FormatLine(c.BoletoLine.String),
-		PaymentPlace: "Pagável em qualquer banco, mesmo após o vencimento",
-		Instructions: []string{
-			fmt.Sprintf("Após o vencimento, multa de 2%% (%s) e juros de mora de 1%% ao mês (%s ao dia).",
-				render.BRL(c.Amount.Mul(decimal.New(2, -2)).StringFixed(2)), render.BRL(c.Amount.Div(decimal.NewFromInt(3000)).StringFixed(2))),
-			"Referente ao pedido " + o.CodOrders + ": " + o.Description + ".",
-		},
-		Paid: c.Status == store.ChargePaid}
-	if d.Paid && c.PaidAt.Valid {
-		d.PaidOn = render.DateBR(c.PaidAt.Time().Format(time.DateOnly))
-	}
-	if b, ok := bank.ByCode(code); ok {
-		d.BankName = b.Name
-		if a := info.Agreement; a != nil {
-			ba := billing.BankAgreement(*a, o.UnitName, o.UnitCNPJ)
-			var n int64
-			fmt.Sscan(c.OurNumber.String, &n)
-			if our, err := b.OurNumber(ba, n); err == nil {
-				d.OurNumber = b.Printed(ba, our)
-			}
-			d.AgencyCode, d.Wallet, d.Simulated = b.Beneficiary(ba), a.Wallet, a.Simulated
-		}
-	}
-	return d, c, nil
-}
-
-// formatDocument masks a CPF or CNPJ as printed documents show it.
-func formatDocument(doc string) string {
-	switch d := brdoc.Clean(doc); len(d) {
-	case 11:
-		return "CPF " + brdoc.FormatCPF(d)
-	case 14:
-		return "CNPJ " + brdoc.FormatCNPJ(d)
-	}
-	return ""
-}
-
-// address writes an address on one line: street and number, district,
-// city and state (or the IBGE municipality's), CEP.
-func address(street, number, district, city, state, zip, ibge string) string {
-	if m, ok := brdoc.LookupIBGE(ibge); ok && city == "" {
-		city, state = m.Name, m.State
-	}
-	var parts []string
-	if s := strings.TrimSpace(strings.TrimSpace(street) + ", " + strings.TrimSpace(number)); s != "," {
-		parts = append(parts, strings.Trim(s, ", "))
-	}
-	for _, p := range []string{district, strings.Trim(strings.TrimSpace(city)+" - "+strings.TrimSpace(state), " -")} {
-		if strings.TrimSpace(p) != "" {
-			parts = append(parts, strings.TrimSpace(p))
-		}
-	}
-	if z := brdoc.Digits(zip); len(z) == 8 {
-		parts = append(parts, "CEP "+z[:5]+"-"+z[5:])
-	}
-	return strings.Join(parts, " · ")
-}
-
-// bankDigit is the check digit printed after a bank's code (module 11).
-func bankDigit(code string) string {
-	sum := 0
-	for i, w := range []int{4, 3, 2} {
-		sum += int(code[i]-'0') * w
-	}
-	d := 11 - sum%11
-	switch d {
-	case 10:
-		return "X"
-	case 11:
-		return "0"
-	}
-	return strconv.Itoa(d)
+	return billing.BoletoDocument(o, c, info), c, nil
 }
 
 // publicPixQR (GET) is the PNG QR code of a charge's BR Code.
