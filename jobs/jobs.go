@@ -109,7 +109,7 @@ func (r *Runner) RunDay(ctx context.Context, db *store.DB, day store.Date) ([]Re
 	}
 	out = append(out, Result{Job: OverdueJob, Date: day.ISO(), Created: []string{}, Changed: n})
 	if r.Billing != nil {
-		q, err := db.QueueChargeNotices(ctx, day, r.Billing.Reminder)
+		q, err := r.Billing.SendReminders(ctx, db, day)
 		if err != nil {
 			return out, fmt.Errorf("%s %s: %w", NoticeJob, day.ISO(), err)
 		}

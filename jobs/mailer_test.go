@@ -143,6 +143,7 @@ func TestNoticesAndOverdue(t *testing.T) {
 		!strings.Contains(mails[0].Body, "https://pay.example/api/v1/sales_orders/public_payment/fcp_acme_") {
 		t.Fatalf("outbox %+v", mails)
 	}
+	w.at("2026-12-10T12:00:00Z") // the due day: its reminder
 	w.at("2026-12-11T12:00:00Z") // past due: OVERDUE, and the alert
 	w.at("2026-12-12T12:00:00Z") // one alert only
 	all, _ := w.db.SalesOrders(ctx, w.unit, store.SalesOrderFilter{From: "2026-01-01", To: "2027-01-01"}).All()
@@ -150,7 +151,8 @@ func TestNoticesAndOverdue(t *testing.T) {
 		t.Fatalf("charge status %s", all[0].ChargeStatus)
 	}
 	mails, _ = w.db.Outbox(ctx, store.EveryUnit, 10)
-	if len(mails) != 2 || mails[0].Kind != "charge_overdue" || mails[0].To != "financeiro@acme.example" || !strings.Contains(mails[0].Body, "10/12/2026") {
+	if len(mails) != 3 || mails[0].Kind != "charge_overdue" || mails[0].To != "financeiro@acme.example" || !strings.Contains(mails[0].Body, "10/12/2026") ||
+		mails[1].Kind != "charge_reminder" || !strings.Contains(mails[1].Subject, "vence hoje") {
 		t.Fatalf("outbox %+v", mails)
 	}
 }

@@ -30,6 +30,17 @@ type PortalSettings struct {
 	People    []PortalPerson
 	Roles     []PortalOption
 	EveryUnit bool
+	// Reminders are the collection schedule's steps, each on or off.
+	Reminders []PortalReminderStep
+}
+
+// PortalReminderStep is a step of a unit's collection schedule: a day
+// after the due date (0 the due day) a reminder goes, and whether it is
+// on.
+type PortalReminderStep struct {
+	Day   int
+	Label string
+	On    bool
 }
 
 // PortalPerson is a person with a role on the unit: where it has it

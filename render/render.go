@@ -181,6 +181,15 @@ type MailData struct {
 	Days        int
 	Extra       string // one more line, such as a second link
 	LoginURL    string // portal_login: the sign-in link
+	// A charge's reminder (charge_reminder): its Step (Before, DueDay,
+	// Late days, or a person's Resend), what it asks on the day it is
+	// sent (AmountDue, of it Fine and Interest) and what pays it: the
+	// boleto's line (its PDF attached), the PIX code.
+	Before, Late              int
+	DueDay, Resend            bool
+	AmountDue, Fine, Interest string
+	BoletoLine, PixCode       string
+	BoletoAttached            bool
 }
 
 // Mail renders an e-mail of a kind (charge_created, charge_notice,

@@ -97,63 +97,14 @@ func (db *DB) Outbox(ctx context.Context, unitID int64, limit int) ([]Mail, erro
 	return out, rows.Err()
 }
 
-// NoticeCandidate is an open charge whose reminder is due today:
-// notify_days_charge days before its due date.
+// NoticeCandidate is an open charge an alert is about (its order's
+// notify_email_alert: overdue).
 type NoticeCandidate struct {
 	ChargeToken, PublicToken, Email               string
 	Seller, Customer, OrderCode, Description, Due string
 	Amount                                        Money
 	Days                                          int
 	orderID, unitID                               int64
-}
-
-// QueueChargeNotices queues, for every open charge due notify_days_charge
-// days after today, the reminder that render writes; each reminder is
-// queued once (dedupe key). It answers how many it queued.
-func (db *DB) QueueChargeNotices(ctx context.Context, today Date, render func(NoticeCandidate) (*Notice, error)) (int, error) {
-	n := 0
-	err := db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
-		rows, err := tx.QueryContext(ctx, `
-			SELECT c.token, o.public_token, o.notify_email_charge, un.name, COALESCE(ct.display_name, ''), o.cod_orders,
-				o.description, c.due_date, c.amount, o.notify_days_charge, o.id, o.unit_id
-			FROM charges c JOIN sales_orders o ON o.id = c.order_id JOIN units un ON un.id = o.unit_id
-			LEFT JOIN contacts ct ON ct.id = o.contact_id
-			WHERE c.status = 'PENDING' AND o.active = 1 AND o.notify_days_charge > 0 AND o.notify_email_charge IS NOT NULL
-				AND o.public_token IS NOT NULL AND date(c.due_date, '-' || o.notify_days_charge || ' days') = ?`, today.ISO())
-		if err != nil {
-			return err
-		}
-		var cands []NoticeCandidate
-		for rows.Next() {
-			var c NoticeCandidate
-			if err := rows.Scan(&c.ChargeToken, &c.PublicToken, &c.Email, &c.Seller, &c.Customer, &c.OrderCode, &c.Description,
-				&c.Due, &c.Amount, &c.Days, &c.orderID, &c.unitID); err != nil {
-				rows.Close()
-				return err
-			}
-			cands = append(cands, c)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		for _, c := range cands {
-			notice, err := render(c)
-			if err != nil {
-				return err
-			}
-			if notice == nil {
-				continue
-			}
-			notice.DedupeKey = "charge_notice:" + c.ChargeToken
-			if err := queueNotice(ctx, tx, c.unitID, c.orderID, notice, now, db.id); err != nil {
-				return err
-			}
-			n++
-		}
-		return nil
-	})
-	return n, wrap("queue charge notices", err)
 }
 
 // PendingMail is a message ready to be sent.

@@ -12,7 +12,7 @@ import (
 // The enum tags of Event.Type and Delivery.EventType list the same
 // (TestWebhookEventsDocumented).
 var WebhookEvents = map[string]bool{
-	"sales_order.created": true, "charge.created": true, "charge.paid": true, "charge.reopened": true, "charge.overdue": true, "charge.cancelled": true, "charge.refused": true, "charge.refunded": true, "charge.refund_refused": true,
+	"sales_order.created": true, "charge.created": true, "charge.paid": true, "charge.reopened": true, "charge.reminder_sent": true, "charge.overdue": true, "charge.cancelled": true, "charge.refused": true, "charge.refunded": true, "charge.refund_refused": true,
 	"invoice.issued": true, "invoice.rejected": true, "invoice.denied": true, "invoice.cancelled": true, "contract.created": true, "contract.updated": true, "inventory.low_stock": true,
 }
 
@@ -70,7 +70,7 @@ func (db *DB) SetWebhookActive(ctx context.Context, unitID int64, token string, 
 // Event is a webhook delivery's body.
 type Event struct {
 	ID        string `json:"id"`
-	Type      string `json:"type" enum:"sales_order.created,charge.created,charge.paid,charge.reopened,charge.overdue,charge.cancelled,charge.refused,charge.refunded,charge.refund_refused,invoice.issued,invoice.rejected,invoice.denied,invoice.cancelled,contract.created,contract.updated,inventory.low_stock"`
+	Type      string `json:"type" enum:"sales_order.created,charge.created,charge.paid,charge.reopened,charge.reminder_sent,charge.overdue,charge.cancelled,charge.refused,charge.refunded,charge.refund_refused,invoice.issued,invoice.rejected,invoice.denied,invoice.cancelled,contract.created,contract.updated,inventory.low_stock"`
 	CreatedAt string `json:"created_at"`
 	UnitToken string `json:"unit_token"`
 	Data      any    `json:"data"`
@@ -127,7 +127,7 @@ func (db *DB) emit(ctx context.Context, tx *sql.Tx, unitID int64, typ string, da
 type Delivery struct {
 	EventID     string          `json:"event_id" doc:"The event's id (in its payload too)."`
 	Webhook     string          `json:"id_token_webhook" doc:"The webhook it goes to."`
-	EventType   string          `json:"event_type" enum:"sales_order.created,charge.created,charge.paid,charge.reopened,charge.overdue,charge.cancelled,charge.refused,charge.refunded,charge.refund_refused,invoice.issued,invoice.rejected,invoice.denied,invoice.cancelled,contract.created,contract.updated,inventory.low_stock" doc:"The event."`
+	EventType   string          `json:"event_type" enum:"sales_order.created,charge.created,charge.paid,charge.reopened,charge.reminder_sent,charge.overdue,charge.cancelled,charge.refused,charge.refunded,charge.refund_refused,invoice.issued,invoice.rejected,invoice.denied,invoice.cancelled,contract.created,contract.updated,inventory.low_stock" doc:"The event."`
 	Status      string          `json:"status" enum:"pending,sent,failed" doc:"pending (to send or retry), sent or failed (given up)."`
 	Attempts    int             `json:"attempts" doc:"How many times it was posted."`
 	LastStatus  *int            `json:"last_status" doc:"The endpoint's last HTTP status; null before any answer."`

@@ -106,7 +106,10 @@ const (
 		"address: loopback, private, link-local and reserved ones are refused, here and when delivering), " +
 		"`events` (names such as `charge.paid`, `charge.*` or `*`), optional `secret` (one is made when " +
 		"absent; answered once). Events: `sales_order.created`, `charge.created`, `charge.paid`, " +
-		"`charge.reopened` (a payment undone with the statement line that paid it), `charge.overdue`, `charge.cancelled`, `charge.refused`, `charge.refunded`, `charge.refund_refused`, `invoice.issued`, `invoice.rejected`, `invoice.denied`, `invoice.cancelled`, " +
+		"`charge.reopened` (a payment undone with the statement line that paid it), `charge.reminder_sent` (a reminder e-mailed to the " +
+		"customer, by the unit's schedule or a person: `step`, days from the due date, negative before it, null for a resend; `trigger` " +
+		"`schedule` or `resend`; `day`; `amount_due` that day with its `fine` and `interest`; `channel` `email`: an integrator may send " +
+		"the same by WhatsApp or SMS), `charge.overdue`, `charge.cancelled`, `charge.refused`, `charge.refunded`, `charge.refund_refused`, `invoice.issued`, `invoice.rejected`, `invoice.denied`, `invoice.cancelled`, " +
 		"`contract.created`, `contract.updated`, `inventory.low_stock`. Each delivery is a POST of `{id, " +
 		"type, created_at, unit_token, data}` with `X-Fincom-Event`, `X-Fincom-Delivery` and " +
 		"`X-Fincom-Signature: t=<unix>,v1=<hex HMAC-SHA256 of \"<t>.<body>\">`; a failure is tried again " +

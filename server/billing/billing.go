@@ -231,22 +231,15 @@ func (s *Service) Resend(ctx context.Context, db *store.DB, unitID int64, orderT
 	if order.NotifyEmailCharge.String == "" {
 		return ErrNoChargeEmail
 	}
-	all, err := db.SalesOrderCharges(ctx, unitID, orderToken)
+	today := store.Today(db.Now())
+	c, err := db.OrderReminderCandidate(ctx, unitID, orderToken, today)
 	if err != nil {
 		return err
 	}
-	for _, c := range all {
-		if c.Status != store.ChargePending && c.Status != store.ChargeOverdue {
-			continue
-		}
-		notice, err := s.Render.Notice("charge_resent", order.NotifyEmailCharge.String, "",
-			s.MailData(order.UnitName, order.ContactName.String, order.CodOrders, order.Description, order.PublicToken.String, c))
-		if err != nil {
-			return err
-		}
-		return db.QueueChargeNotice(ctx, unitID, orderToken, *notice)
-	}
-	return store.ErrNoChargeToResend
+	// The same reminder the schedule sends, with what the charge asks
+	// today.
+	_, err = s.remind(ctx, db, c, nil, today)
+	return err
 }
 
 // Pay is a payer's payment as the party that received it confirms it
@@ -294,12 +287,6 @@ func lateParts(amount decimal.Decimal, days int) (fine, interest decimal.Decimal
 	fine = amount.Mul(finePercent).Div(decimal.NewFromInt(100)).Round(2)
 	interest = amount.Mul(interestMonthly).Mul(decimal.NewFromInt(int64(days))).Div(decimal.NewFromInt(30)).Round(2)
 	return fine, interest
-}
-
-// Reminder renders a charge's reminder (notify_days_charge before its due
-// date) for the scheduler.
-func (s *Service) Reminder(c store.NoticeCandidate) (*store.Notice, error) {
-	return s.candidateNotice("charge_notice", c)
 }
 
 // OverdueAlert renders the alert of a charge that became overdue, for the

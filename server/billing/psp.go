@@ -197,6 +197,10 @@ func pspTxID(idempotencyKey string) string {
 	return "FC" + strings.ToUpper(hex.EncodeToString(h[:15]))
 }
 
+// cobvValidity is how many days after its due date a PIX with due date
+// stays payable (validadeAposVencimento).
+const cobvValidity = 30
+
 // pspRefPrefix marks a charge created at the unit's PSP: its provider
 // reference is the prefix, its kind (cob, cobv) and its txid.
 const pspRefPrefix = "psp:"
@@ -245,7 +249,7 @@ func issueAtPSP(ctx context.Context, c *psp.Client, payer store.Payer, order, id
 		cob, err = c.PutCob(ctx, txid, b)
 	} else {
 		var b psp.CobV
-		b.Calendario.DataDeVencimento, b.Calendario.ValidadeAposVencimento = due.Format(time.DateOnly), 30
+		b.Calendario.DataDeVencimento, b.Calendario.ValidadeAposVencimento = due.Format(time.DateOnly), cobvValidity
 		b.Devedor.CPF, b.Devedor.CNPJ, b.Devedor.Nome = cpf, cnpj, name
 		b.Valor.Original, b.Chave, b.SolicitacaoPagador = amount, c.PixKey, note
 		// The late-payment terms a boleto carries (LateAmount), which the

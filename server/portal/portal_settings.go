@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -79,6 +80,7 @@ var settingsWords = refusals{
 	{settings.ErrPersonRole, "", "escolha um papel da lista."},
 	{settings.ErrNoPerson, "", "não há usuário ativo com esse e-mail."},
 	{settings.ErrLastOwner, "", "o domínio ficaria sem um proprietário de todas as unidades: torne outro usuário proprietário antes."},
+	{billing.ErrReminderDays, "", "marque dias da lista: de 0 a 60 dias depois do vencimento, cada um uma vez."},
 	{invoicing.ErrNoSecretsKey, "", "o servidor foi iniciado sem a chave que guarda os segredos lacrados (--secrets-key-file): peça ao operador."},
 }
 
@@ -162,6 +164,10 @@ func (s *Portal) settingsPage(p *portalRequest, status int, typed func(f *render
 	for _, r := range store.Roles {
 		body.Roles = append(body.Roles, render.PortalOption{Value: string(r), Label: roleName(r)})
 	}
+	if body.Reminders, err = reminderSteps(p); err != nil {
+		s.portalFailed(p, err)
+		return
+	}
 	if body.Banks, body.Remittances, err = s.banksOf(p, body.Form.Agreement); err != nil {
 		s.portalFailed(p, err)
 		return
@@ -221,7 +227,7 @@ func formatPixKey(key string) string {
 
 // settingsDone are the notices after a section is saved (?feito=).
 var settingsDone = map[string]string{"perfil": "Empresa e fiscal salvos.", "certificado": "Certificado digital instalado.",
-	"convenio": "Convênio de cobrança salvo.", "papel": "Papel alterado.", "pix": "Chave PIX salva.", "pix-removida": "Chave PIX removida.", "contador": "E-mail do contador salvo.",
+	"convenio": "Convênio de cobrança salvo.", "papel": "Papel alterado.", "pix": "Chave PIX salva.", "pix-removida": "Chave PIX removida.", "contador": "E-mail do contador salvo.", "cobranca": "Régua de cobrança salva.",
 	"contador-sem": "O pacote do contador não será mais enviado por e-mail.", "producao": "A unidade passou a emitir em produção: as notas têm valor fiscal.",
 	"psp": "PSP conectado: o PSP respondeu e a conexão foi salva.", "psp-removido": "Conexão com o PSP removida.",
 	"homologacao": "A unidade voltou a emitir em homologação: as notas não têm valor fiscal.", "contingencia": "Modo de emissão salvo.", "pacote": "Pacote deste mês enviado ao contador (na fila de e-mails)."}
@@ -347,6 +353,56 @@ func (s *Portal) firstSteps(p *portalRequest) ([]render.PortalStep, error) {
 		return nil, nil
 	}
 	return out, nil
+}
+
+// reminderChoices are the steps a unit's collection schedule offers: the
+// due day, 3, 10 and 30 days after it (the default: the first three).
+var reminderChoices = []render.PortalReminderStep{{Day: 0, Label: "No dia do vencimento"}, {Day: 3, Label: "3 dias depois do vencimento"},
+	{Day: 10, Label: "10 dias depois do vencimento"}, {Day: 30, Label: "30 dias depois do vencimento"}}
+
+// reminderSteps are the unit's schedule as the form shows it: each step
+// offered, on when the schedule has it (a step set through elsewhere
+// shown too).
+func reminderSteps(p *portalRequest) ([]render.PortalReminderStep, error) {
+	days, err := p.db.ReminderDays(p.ctx, p.unit.ID)
+	if err != nil {
+		return nil, err
+	}
+	steps, err := billing.ReminderSteps(days)
+	if err != nil {
+		return nil, err
+	}
+	out := slices.Clone(reminderChoices)
+	for _, d := range steps {
+		i := slices.IndexFunc(out, func(s render.PortalReminderStep) bool { return s.Day == d })
+		if i < 0 {
+			out = append(out, render.PortalReminderStep{Day: d, Label: strconv.Itoa(d) + " dias depois do vencimento"})
+			i = len(out) - 1
+		}
+		out[i].On = true
+	}
+	slices.SortFunc(out, func(a, b render.PortalReminderStep) int { return a.Day - b.Day })
+	return out, nil
+}
+
+// portalSettingsReminders: POST /portal/settings/reminders sets the
+// unit's collection schedule: the steps ticked.
+func (s *Portal) portalSettingsReminders(p *portalRequest) {
+	var days []int
+	for _, v := range p.r.PostForm["day"] {
+		d, err := strconv.Atoi(v)
+		if err != nil {
+			d = -1
+		}
+		days = append(days, d)
+	}
+	err := settings.SetReminders(p.ctx, p.db, p.unit.ID, days)
+	if s.formRefused(p, err, settingsRefusal, func(field, words string) {
+		s.settingsPage(p, http.StatusBadRequest, nil, "reminders", field, words, "")
+	}) {
+		return
+	}
+	settingsSaved(p, "cobranca")
 }
 
 // portalSettingsAccountant: POST /portal/settings/accountant sets (or,
