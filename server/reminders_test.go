@@ -180,3 +180,57 @@ func TestPortalReminderSchedule(t *testing.T) {
 		t.Fatalf("a seller's schedule = %d, %q", rec.Code, days())
 	}
 }
+
+// TestCollectionReissuesPix: a PIX with due date is reminded with its own
+// code while it is valid (30 days after its due date); past that, the
+// reminder (here a person's resend, 35 days late) issues a new one at the
+// PSP for what the charge asks that day (R$ 47,30 + 0,95 fine + 0,55
+// interest = 48,80), which pays it.
+func TestCollectionReissuesPix(t *testing.T) {
+	t.Parallel()
+	h := testModeServer(t)
+	body := strings.Replace(productOrder, `"description":"Parafusos"`, `"description":"Parafusos","notify_email_charge":"fin@beta.com.br"`, 1)
+	id := post(t, h, "/insert_sales_order", body)["data"].(map[string]any)["id"].(string)
+	c := post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["charges"].([]any)[0].(map[string]any)
+	first, code := c["provider_ref"].(string), c["pix_payload"].(string)
+	if !strings.HasPrefix(first, "psp:cobv:") || c["amount"] != "47.30" {
+		t.Fatalf("the charge: %v", c)
+	}
+	// To 14/01/2027, 35 days after the due date: the schedule's
+	// reminders carry the charge's own code.
+	post(t, h, "/_test/clock", `{"access_token":"{{access}}","now":"2027-01-14T12:00:00Z"}`)
+	mails := func() []map[string]any {
+		var out []map[string]any
+		for _, x := range post(t, h, "/_test/outbox", `{"access_token":"{{access}}"}`)["data"].([]any) {
+			if m := x.(map[string]any); m["kind"] != "charge_created" && strings.HasPrefix(m["kind"].(string), "charge_") && m["to"] == "fin@beta.com.br" {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	before := mails()
+	if len(before) == 0 {
+		t.Fatal("no reminder of the PIX")
+	}
+	for _, m := range before {
+		if !strings.Contains(m["body"].(string), code) {
+			t.Errorf("%s lacks the charge's PIX code:\n%s", m["subject"], m["body"])
+		}
+	}
+	post(t, h, "/resend_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+	c = post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["charges"].([]any)[0].(map[string]any)
+	ref, newCode := c["provider_ref"].(string), c["pix_payload"].(string)
+	if ref == first || !strings.HasPrefix(ref, "psp:cobv:") || newCode == code || c["amount"] != "47.30" {
+		t.Fatalf("not issued anew: %v", c)
+	}
+	resent := mails()[0]
+	if resent["kind"] != "charge_resent" || !strings.Contains(resent["body"].(string), newCode) ||
+		!strings.Contains(resent["body"].(string), "Hoje ela é de R$ 48,80: R$ 47,30 + multa de R$ 0,95 + juros de R$ 0,55.") {
+		t.Fatalf("the resend:\n%s", resent["body"])
+	}
+	// The new PIX, paid as the payer's bank shows it, pays the charge.
+	p := post(t, h, "/_test/pay_pix", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	if pay, _ := p["payment"].(map[string]any); pay == nil || pay["paid_amount"] != "48.80" || pay["settlement"] != "late" {
+		t.Fatalf("paid: %v", p)
+	}
+}

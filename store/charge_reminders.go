@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -19,7 +20,7 @@ type ReminderCandidate struct {
 	PaymentKey, BoletoLine, PixPayload, Registration string
 	Installment, NotifyDays                          int
 	Due                                              ChargeDue
-	Steps                                            string
+	Steps, UnitCityIBGE                              string
 	Sent                                             []int
 	SentToday                                        bool
 	UnitID                                           int64
@@ -34,7 +35,8 @@ const reminderSelect = `
 			COALESCE((SELECT group_concat(amount, ' ') FROM (SELECT amount FROM psp_payments WHERE charge_id = c.id AND status = 'kept'
 				UNION ALL SELECT amount FROM charge_parts WHERE charge_id = c.id)), ''),
 			un.reminder_days, COALESCE((SELECT group_concat(step) FROM charge_reminders r WHERE r.charge_id = c.id AND r.step IS NOT NULL), ''),
-			EXISTS (SELECT 1 FROM charge_reminders r WHERE r.charge_id = c.id AND r.day = ?), o.unit_id
+			EXISTS (SELECT 1 FROM charge_reminders r WHERE r.charge_id = c.id AND r.day = ?), o.unit_id, ` + frozenSelect + `,
+			COALESCE(un.city_ibge, '')
 		FROM charges c JOIN sales_orders o ON o.id = c.order_id JOIN units un ON un.id = o.unit_id
 		LEFT JOIN contacts ct ON ct.id = o.contact_id
 		WHERE c.status IN ('PENDING', 'OVERDUE') AND o.active = 1 AND o.public_token IS NOT NULL`
@@ -73,11 +75,14 @@ func (db *DB) reminderCandidates(ctx context.Context, q string, args ...any) ([]
 	var out []ReminderCandidate
 	for rows.Next() {
 		var c ReminderCandidate
-		var received, sent string
+		var received, sent, frozen string
 		var email sql.NullString
 		if err := rows.Scan(&c.ChargeToken, &c.OrderToken, &c.PublicToken, &email, &c.Seller, &c.Customer, &c.OrderCode, &c.Description,
 			&c.PaymentKey, &c.BoletoLine, &c.PixPayload, &c.Registration, &c.Installment, &c.NotifyDays, &c.Due.Amount, &c.Due.DueDate,
-			&c.Due.Registered, &c.Due.Ref, &received, &c.Steps, &sent, &c.SentToday, &c.UnitID); err != nil {
+			&c.Due.Registered, &c.Due.Ref, &received, &c.Steps, &sent, &c.SentToday, &c.UnitID, &frozen, &c.UnitCityIBGE); err != nil {
+			return nil, err
+		}
+		if err := c.Due.readFrozen(frozen); err != nil {
 			return nil, err
 		}
 		c.Email = email.String
@@ -204,6 +209,30 @@ func (db *DB) SetReminderDays(ctx context.Context, unitID int64, days string, ch
 		}
 		setAuditRecord(ctx, record)
 		_, err = tx.ExecContext(ctx, `UPDATE units SET reminder_days = ? WHERE id = ?`, days, unitID)
+		return err
+	}))
+}
+
+// ReissueCharge records that the unit's open charge was issued anew at its
+// PSP on day (a PIX with due date past its validity): the fine and
+// interest it froze (late), and its new reference, txid and PIX code.
+func (db *DB) ReissueCharge(ctx context.Context, unitID int64, chargeToken, day string, late Money, ref, txid, payload string) error {
+	return wrap("reissue charge", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		var id int64
+		err := tx.QueryRowContext(ctx, `SELECT c.id FROM charges c JOIN sales_orders o ON o.id = c.order_id WHERE o.unit_id = ? AND c.token = ?
+			AND c.status IN ('PENDING', 'OVERDUE')`, unitID, chargeToken).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNothingToPay
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO charge_reissues (charge_id, day, late, txid, created_at) VALUES (?, ?, ?, ?, ?)`,
+			id, day, late.StringFixed(2), txid, timestamp(now)); err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE charges SET provider_ref = ?, pix_txid = ?, pix_payload = ?, updated_at = ? WHERE id = ?`,
+			ref, txid, payload, timestamp(now), id)
 		return err
 	}))
 }

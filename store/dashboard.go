@@ -146,7 +146,7 @@ type OpenCharge struct {
 // OpenCharges answers the unit's pending and overdue charges, by due date.
 func (db *DB) OpenCharges(ctx context.Context, unitID int64, n int) ([]OpenCharge, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT o.token, o.cod_orders, c.display_name, ch.due_date, ch.installment, ch.amount,
-			ch.agreement_id IS NOT NULL, COALESCE(ch.provider_ref, ''),
+			ch.agreement_id IS NOT NULL, COALESCE(ch.provider_ref, ''), `+strings.ReplaceAll(frozenSelect, "c.id", "ch.id")+`,
 			COALESCE((SELECT group_concat(amount, ' ') FROM (SELECT amount FROM psp_payments WHERE charge_id = ch.id AND status = 'kept'
 				UNION ALL SELECT amount FROM charge_parts WHERE charge_id = ch.id)), '')
 		FROM charges ch JOIN sales_orders o ON o.id = ch.order_id JOIN contacts c ON c.id = o.contact_id
@@ -158,8 +158,12 @@ func (db *DB) OpenCharges(ctx context.Context, unitID int64, n int) ([]OpenCharg
 	var out []OpenCharge
 	for rows.Next() {
 		var c OpenCharge
-		var amount, received string
-		if err := rows.Scan(&c.OrderToken, &c.Code, &c.Customer, &c.DueDate, &c.Installment, &amount, &c.Due.Registered, &c.Due.Ref, &received); err != nil {
+		var amount, received, frozen string
+		if err := rows.Scan(&c.OrderToken, &c.Code, &c.Customer, &c.DueDate, &c.Installment, &amount, &c.Due.Registered, &c.Due.Ref, &frozen,
+			&received); err != nil {
+			return nil, wrap("open charges", err)
+		}
+		if err := c.Due.readFrozen(frozen); err != nil {
 			return nil, wrap("open charges", err)
 		}
 		if c.Amount, err = ParseMoney(amount); err != nil {

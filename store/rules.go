@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -84,6 +85,29 @@ type ChargeDue struct {
 	// psp:KIND:TXID).
 	Registered bool
 	Ref        string
+	// FrozenLate is the fine and interest a PIX with due date issued anew
+	// past its validity froze on FrozenOn ("" none): from that day the
+	// charge asks its principal and them.
+	FrozenLate Money
+	FrozenOn   string
+}
+
+// frozenSelect reads a charge's (c) last reissue as "LATE DAY" ("" none),
+// for ChargeDue.readFrozen.
+const frozenSelect = `COALESCE((SELECT r.late || ' ' || r.day FROM charge_reissues r WHERE r.charge_id = c.id ORDER BY r.id DESC LIMIT 1), '')`
+
+// readFrozen sets the reissue frozenSelect read.
+func (d *ChargeDue) readFrozen(s string) error {
+	late, day, ok := strings.Cut(s, " ")
+	if !ok {
+		return nil
+	}
+	m, err := ParseMoney(late)
+	if err != nil {
+		return err
+	}
+	d.FrozenLate, d.FrozenOn = m, day
+	return nil
 }
 
 // Owed is what a charge asks on a day, in its parts.

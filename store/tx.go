@@ -193,14 +193,15 @@ func (t *Tx) ChargeToSettle(id int64) (ChargeToSettle, error) {
 	c := ChargeToSettle{ID: id}
 	var agreementAccount, orderAccount, category, contact sql.NullInt64
 	var ref sql.NullString
+	var frozen string
 	err := t.tx.QueryRowContext(t.ctx, `SELECT c.order_id, c.token, c.installment, c.amount, c.due_date, a.bank_account_id,
 			o.unit_id, o.in_automation, o.conciliation, o.generate_nf_webhook, o.bank_account_id, o.category_id, o.contact_id, o.description,
-			c.provider_ref, c.agreement_id IS NOT NULL
+			c.provider_ref, c.agreement_id IS NOT NULL, `+frozenSelect+`
 		FROM charges c JOIN sales_orders o ON o.id = c.order_id LEFT JOIN bank_agreements a ON a.id = c.agreement_id
 		WHERE c.id = ? AND c.status IN ('PENDING', 'OVERDUE')`, id).
 		Scan(&c.OrderID, &c.Token, &c.Installment, &c.Due.Amount, &c.Due.DueDate, &agreementAccount,
 			&c.UnitID, &c.Due.InAutomation, &c.Due.Conciliation, &c.Due.InvoiceOnPayment, &orderAccount, &category, &contact, &c.Description,
-			&ref, &c.Due.Registered)
+			&ref, &c.Due.Registered, &frozen)
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, ErrNothingToPay
 	}
@@ -209,8 +210,33 @@ func (t *Tx) ChargeToSettle(id int64) (ChargeToSettle, error) {
 	}
 	c.Due.AgreementAccount, c.Due.OrderAccount = agreementAccount.Int64, orderAccount.Int64
 	c.Category, c.Contact, c.Due.Ref = category.Int64, contact.Int64, ref.String
+	if err := c.Due.readFrozen(frozen); err != nil {
+		return c, err
+	}
 	c.Due.Received, c.Due.Booked, err = t.ReceivedTowards(id)
 	return c, err
+}
+
+// ChargeDueOf reads the facts what the unit's open charge of token asks
+// is decided by (Rules.Owed), outside a write; ErrNothingToPay when it is
+// not open.
+func (db *DB) ChargeDueOf(ctx context.Context, unitID int64, chargeToken string) (ChargeDue, error) {
+	var d ChargeDue
+	err := db.read(ctx, func(tx *sql.Tx) error {
+		var id int64
+		err := tx.QueryRowContext(ctx, `SELECT c.id FROM charges c JOIN sales_orders o ON o.id = c.order_id WHERE o.unit_id = ? AND c.token = ?`,
+			unitID, chargeToken).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return ErrNothingToPay
+		}
+		if err != nil {
+			return err
+		}
+		c, err := (&Tx{ctx: ctx, tx: tx, db: db, now: db.now()}).ChargeToSettle(id)
+		d = c.Due
+		return err
+	})
+	return d, wrap("charge due", err)
 }
 
 // MarkChargePaid records the charge of id paid as s says, through the

@@ -224,7 +224,14 @@ func pspRef(ref string) (kind, txid string, ok bool) {
 // the one of the location it answered, with the unit (merchant, city) as
 // the receiver.
 func issueAtPSP(ctx context.Context, c *psp.Client, payer store.Payer, order, idempotencyKey, amount string, due, today time.Time, merchant, city string) (provider.Issued, error) {
-	txid := pspTxID(idempotencyKey)
+	return putAtPSP(ctx, c, payer, order, pspTxID(idempotencyKey), amount, due, today, merchant, city, false)
+}
+
+// putAtPSP creates a charge at the PSP as issueAtPSP says; frozen, it is
+// a PIX with due date on due whatever today is, of an amount that holds
+// the fine and interest already (none added after it): a reissue.
+func putAtPSP(ctx context.Context, c *psp.Client, payer store.Payer, order, txid, amount string, due, today time.Time, merchant, city string,
+	frozen bool) (provider.Issued, error) {
 	reg := brdoc.Digits(payer.Register)
 	var cpf, cnpj string
 	if len(reg) == 11 {
@@ -236,7 +243,7 @@ func issueAtPSP(ctx context.Context, c *psp.Client, payer store.Payer, order, id
 	var cob psp.Cob
 	var err error
 	kind := psp.WithDue
-	if !due.After(today) {
+	if !due.After(today) && !frozen {
 		kind = psp.Immediate
 		var b psp.CobI
 		b.Calendario.Expiracao = 86400
@@ -256,8 +263,10 @@ func issueAtPSP(ctx context.Context, c *psp.Client, payer store.Payer, order, id
 		// PSP adds to what the payer owes after the due date: fine as a
 		// percentage (modality 2), interest as a percentage a month of
 		// calendar days (modality 3). Orders carry no discount.
-		b.Valor.Multa = &psp.Modality{Modalidade: 2, ValorPerc: finePercent.StringFixed(2)}
-		b.Valor.Juros = &psp.Modality{Modalidade: 3, ValorPerc: interestMonthly.Shift(2).StringFixed(2)}
+		if !frozen {
+			b.Valor.Multa = &psp.Modality{Modalidade: 2, ValorPerc: finePercent.StringFixed(2)}
+			b.Valor.Juros = &psp.Modality{Modalidade: 3, ValorPerc: interestMonthly.Shift(2).StringFixed(2)}
+		}
 		cob, err = c.PutCobV(ctx, txid, b)
 	}
 	if err != nil {

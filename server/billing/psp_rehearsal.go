@@ -56,10 +56,13 @@ func (s *Service) PayAtTestPSP(ctx context.Context, db *store.DB, unitID int64, 
 			if !ok {
 				return out, ErrNotAtTestPSP
 			}
-			kind, txid, token, due = k, id, c.Token, c.Amount
-			if dueDay, err := store.ParseDateISO(c.DueDate); err == nil && kind == psp.WithDue {
-				due = store.NewMoney(LateAmount(c.Amount.Decimal, dueDay, store.Today(db.Now())))
+			kind, txid, token = k, id, c.Token
+			// What the charge asks today, as the payer's bank shows it.
+			facts, err := db.ChargeDueOf(ctx, unitID, c.Token)
+			if err != nil {
+				return out, err
 			}
+			due = Rules{}.Owed(facts, store.Today(db.Now()).ISO()).Total()
 			break
 		}
 	}

@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"fincom/render"
+	"fincom/server/brdoc"
 	"fincom/server/problem"
+	"fincom/server/psp"
 	"fincom/store"
 )
 
@@ -148,8 +150,17 @@ func (s *Service) remind(ctx context.Context, db *store.DB, c store.ReminderCand
 			files, d.BoletoAttached = append(files, store.Attachment{Name: name, ContentType: "application/pdf", Data: pdf}), true
 		}
 	}
-	if c.PixPayload != "" && pixPayable(c, day) {
+	switch {
+	case c.PixPayload != "" && pixPayable(c, day):
 		d.PixCode = c.PixPayload
+	case c.PixPayload != "":
+		// Past its validity a PIX with due date pays no more: a new one
+		// is issued for what the charge asks today.
+		code, err := s.reissueCobv(ctx, db, c, day, owed)
+		if err != nil {
+			return false, err
+		}
+		d.PixCode = code
 	}
 	notice, err := s.Render.Notice("charge_reminder", c.Email, reminderKey(c, step), d)
 	if err != nil || notice == nil {
@@ -219,4 +230,38 @@ func (s *Service) boletoPDF(ctx context.Context, db *store.DB, c store.ReminderC
 		return b, fmt.Sprintf("boleto-%s-%d.pdf", o.CodOrders, ch.Installment), err
 	}
 	return nil, "", nil
+}
+
+// reissueCobv issues at the unit's PSP a new PIX with due date for what
+// the charge asks on day (its principal, fine and interest: frozen in it,
+// none added after), due that day and valid cobvValidity days after it,
+// and makes it the charge's; "" when the charge is not a PIX with due
+// date at a PSP the unit is connected to.
+func (s *Service) reissueCobv(ctx context.Context, db *store.DB, c store.ReminderCandidate, day store.Date, owed store.Owed) (string, error) {
+	kind, _, ok := pspRef(c.Due.Ref)
+	if !ok || kind != psp.WithDue || s.PSPs == nil {
+		return "", nil
+	}
+	cl, connected, err := s.PSPs.Client(ctx, db, c.UnitID)
+	if err != nil || !connected {
+		return "", err
+	}
+	payer, err := db.OrderPayer(ctx, c.UnitID, c.OrderToken)
+	if err != nil {
+		return "", err
+	}
+	city := "BRASIL"
+	if m, ok := brdoc.LookupIBGE(c.UnitCityIBGE); ok {
+		city = m.Name
+	}
+	txid := pspTxID(c.ChargeToken + ":reissue:" + day.ISO())
+	issued, err := putAtPSP(ctx, cl, payer, c.OrderCode, txid, owed.Total().StringFixed(2), day.Time, day.Time, c.Seller, city, true)
+	if err != nil {
+		return "", err
+	}
+	late := store.NewMoney(owed.Fine.Add(owed.Interest.Decimal))
+	if err := db.ReissueCharge(ctx, c.UnitID, c.ChargeToken, day.ISO(), late, issued.Ref, issued.PixTxID, issued.PixPayload); err != nil {
+		return "", err
+	}
+	return issued.PixPayload, nil
 }

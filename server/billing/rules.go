@@ -179,9 +179,17 @@ func (Rules) ApplyPayment(c store.ChargeDue, in store.Settle, now time.Time) (st
 // Owed is what an open charge asks on day (YYYY-MM-DD): the rest of its
 // principal (what Pix kept towards it aside) and, past its due date under
 // its late terms (lateTerms), the fine and interest on its amount
-// (lateParts).
+// (lateParts), or, from the day a PIX with due date was issued anew past
+// its validity, the fine and interest it froze.
 func (Rules) Owed(c store.ChargeDue, day string) store.Owed {
 	o := store.Owed{Principal: store.NewMoney(c.Amount.Sub(c.Received.Decimal))}
+	if lateTerms(c) && c.FrozenOn != "" && day >= c.FrozenOn {
+		// Issued anew past its validity: what it asked then holds.
+		fine, _ := lateParts(c.Amount.Decimal, daysLate(c.DueDate, c.FrozenOn))
+		fine = decimal.Min(fine, c.FrozenLate.Decimal)
+		o.Fine, o.Interest = store.NewMoney(fine), store.NewMoney(c.FrozenLate.Sub(fine))
+		return o
+	}
 	if lateTerms(c) {
 		fine, interest := lateParts(c.Amount.Decimal, daysLate(c.DueDate, day))
 		o.Fine, o.Interest = store.NewMoney(fine), store.NewMoney(interest)
