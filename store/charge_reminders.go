@@ -34,7 +34,7 @@ const reminderSelect = `
 			o.notify_days_charge, c.amount, c.due_date, c.agreement_id IS NOT NULL, COALESCE(c.provider_ref, ''),
 			COALESCE((SELECT group_concat(amount, ' ') FROM (SELECT amount FROM psp_payments WHERE charge_id = c.id AND status = 'kept'
 				UNION ALL SELECT amount FROM charge_parts WHERE charge_id = c.id)), ''),
-			un.reminder_days, COALESCE((SELECT group_concat(step) FROM charge_reminders r WHERE r.charge_id = c.id AND r.step IS NOT NULL), ''),
+			un.reminder_days, COALESCE((SELECT group_concat(step) FROM charge_reminders r WHERE r.charge_id = c.id AND r.due_date = c.due_date AND r.step IS NOT NULL), ''),
 			EXISTS (SELECT 1 FROM charge_reminders r WHERE r.charge_id = c.id AND r.day = ?), o.unit_id, ` + frozenSelect + `,
 			COALESCE(un.city_ibge, '')
 		FROM charges c JOIN sales_orders o ON o.id = c.order_id JOIN units un ON un.id = o.unit_id
@@ -135,8 +135,9 @@ func (db *DB) RecordReminder(ctx context.Context, unitID int64, r Reminder, n *N
 		if r.Step != nil {
 			step = sql.NullInt64{Int64: int64(*r.Step), Valid: true}
 		}
-		res, err := tx.ExecContext(ctx, `INSERT INTO charge_reminders (charge_id, step, day, amount_due, channel, created_at) VALUES (?, ?, ?, ?, ?, ?)
-			ON CONFLICT DO NOTHING`, chargeID, step, r.Day, r.AmountDue.StringFixed(2), r.Channel, timestamp(now))
+		res, err := tx.ExecContext(ctx, `INSERT INTO charge_reminders (charge_id, due_date, step, day, amount_due, channel, created_at)
+			SELECT ?, due_date, ?, ?, ?, ?, ? FROM charges WHERE id = ? ON CONFLICT DO NOTHING`,
+			chargeID, step, r.Day, r.AmountDue.StringFixed(2), r.Channel, timestamp(now), chargeID)
 		if err != nil {
 			return err
 		}

@@ -179,17 +179,14 @@ func (s *Service) remind(ctx context.Context, db *store.DB, c store.ReminderCand
 		Fine: owed.Fine, Interest: owed.Interest, Channel: "email"}, notice)
 }
 
-// reminderKey keeps a step's e-mail once in the outbox (the notice
-// before the due date under the key it always had); a person's resend
-// is sent each time it is asked.
+// reminderKey keeps a step's e-mail once in the outbox, for the due date
+// the charge has (a boleto given a new one is reminded of it anew); a
+// person's resend is sent each time it is asked.
 func reminderKey(c store.ReminderCandidate, step *int) string {
-	switch {
-	case step == nil:
+	if step == nil {
 		return ""
-	case *step < 0:
-		return "charge_notice:" + c.ChargeToken
 	}
-	return "charge_reminder:" + c.ChargeToken + ":" + strconv.Itoa(*step)
+	return "charge_reminder:" + c.ChargeToken + ":" + c.Due.DueDate + ":" + strconv.Itoa(*step)
 }
 
 // pixPayable: the charge's PIX code still pays it on day: a PIX with due
