@@ -623,7 +623,11 @@ CREATE TABLE charges (
 	credit_date TEXT,
 	paid_via TEXT,
 	-- What the PSP gave back of its payment (psp_refunds DEVOLVIDO).
-	refunded_amount TEXT
+	refunded_amount TEXT,
+	-- A registered boleto given a new due date: the change waits for the next
+	-- remittance (movement 06) and is then sent.
+	due_change TEXT CHECK (due_change IN ('pending', 'sent')),
+	due_change_remittance_id INTEGER REFERENCES remittances(id)
 ) STRICT;
 -- An installment has at most one live charge: it is never issued twice.
 CREATE UNIQUE INDEX charges_live ON charges(order_id, installment) WHERE status <> 'CANCELLED';

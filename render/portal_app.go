@@ -351,8 +351,9 @@ type PortalCharge struct {
 	Method, DueDate, Amount, Status string
 	BoletoLine, Pix                 string
 	// ManualBoleto: a boleto of no collection provider, which the firm
-	// prints itself (it has no line here).
-	ManualBoleto bool
+	// prints itself (it has no line here). Reschedulable: an open boleto
+	// of a bank agreement the office may give a new due date.
+	ManualBoleto, Reschedulable bool
 	// Refunded is what the PSP gave back of its payment ("" none).
 	Refunded string
 	// Held are the Pix paid for it of another amount than it asked.

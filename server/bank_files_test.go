@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"fincom/server/bank"
+	"fincom/server/billing"
 	"fincom/server/brdoc"
 	"fincom/store"
 )
@@ -456,5 +458,85 @@ func TestBoletoPayerLegalName(t *testing.T) {
 	page := do(h, http.MethodGet, "/sales_orders/public_boleto/"+url[strings.LastIndex(url, "/")+1:], "")
 	if !strings.Contains(page.Body.String(), "Alfa Comercio de Papeis Ltda") {
 		t.Errorf("the boleto page does not name the payer's legal name: %d", page.Code)
+	}
+}
+
+// TestBoletoNewDueDate: the office gives a registered boleto paid late a
+// new due date from the order's page: its bar code carries the new date
+// (the same our-number), it is open again, the next remittance tells the
+// bank (movement 06, segment P alone, the new date), and what it asks
+// counts from the new date; a day before today, or a charge that is no
+// boleto, is refused with nothing changed.
+func TestBoletoNewDueDate(t *testing.T) {
+	t.Parallel()
+	now := fixedNow
+	s, ds := newTestServerAt(t, &now, Config{Version: "test", PublicURL: "https://fincom.test"})
+	h := s.Handler()
+	id := orderWith(t, h, thousand("2026-11-30")...)
+	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+	registerBoletos(t, h, "provider_a")
+	charge := func() map[string]any {
+		return post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["charges"].([]any)[0].(map[string]any)
+	}
+	before := charge()
+	if before["registration"] != "registered" {
+		t.Fatalf("not registered: %v", before)
+	}
+	now = time.Date(2026, 12, 5, 12, 0, 0, 0, time.UTC)
+	b := signedIn(t, s, ds)
+	unit := "?unit=" + fx.tokens["unitA"]
+	page := b.do("GET", "/portal/orders/"+id+unit, nil).Body.String()
+	if !strings.Contains(page, "Prorrogar o vencimento") {
+		t.Fatalf("the order's page offers no new due date:\n%s", page)
+	}
+	session := csrf(t, page)
+	change := func(due string) *httptest.ResponseRecorder {
+		return b.do("POST", "/portal/orders/"+id+"/due_date"+unit, url.Values{"csrf": {session}, "installment": {"1"}, "due_date": {due}})
+	}
+	if rec := change("2026-12-04"); rec.Code != 400 || !strings.Contains(rec.Body.String(), "Novo vencimento inválido") || charge()["due_date"] != "2026-11-30" {
+		t.Fatalf("a day past = %d", rec.Code)
+	}
+	if rec := change("20/12/2026"); rec.Code != http.StatusSeeOther {
+		t.Fatalf("the new due date = %d\n%s", rec.Code, rec.Body)
+	}
+	after := charge()
+	line := after["boleto_barcode"].(string)
+	factor, err := brdoc.Factor(time.Date(2026, 12, 20, 0, 0, 0, 0, time.UTC))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after["due_date"] != "2026-12-20" || after["status"] != "PENDING" || after["our_number"] != before["our_number"] || !brdoc.ValidBoleto(line) ||
+		line[5:9] != fmt.Sprintf("%04d", factor) || line[19:] != before["boleto_barcode"].(string)[19:] {
+		t.Fatalf("after the new due date: %v (before %v)", after, before)
+	}
+	// The remittance tells the bank: movement 06, the new date.
+	rec := do(h, http.MethodPost, "/export_remittance", `{`+auth+`,"provider":"provider_a"}`)
+	if rec.Code != 200 {
+		t.Fatalf("remittance: %d %s", rec.Code, rec.Body)
+	}
+	recs := strings.Split(strings.TrimSuffix(rec.Body.String(), "\r\n"), "\r\n")
+	// Header, batch header, segment P, batch trailer, trailer.
+	if len(recs) != 5 || recs[2][13] != 'P' || recs[2][15:17] != "06" || recs[2][77:85] != "20122026" {
+		t.Fatalf("remittance:\n%s", rec.Body)
+	}
+	if rec := do(h, http.MethodPost, "/export_remittance", `{`+auth+`,"provider":"provider_a"}`); rec.Code != 409 {
+		t.Fatalf("the change sent twice: %d", rec.Code)
+	}
+	// What it asks on 21/12 counts from the new date: a day late.
+	db, release := acquire(t, ds)
+	due, err := db.ChargeDueOf(context.Background(), 1, after["token"].(string))
+	release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := (billing.Rules{}).Owed(due, "2026-12-21").Total(); got.StringFixed(2) != "1020.33" {
+		t.Fatalf("owed a day past the new date: %s", got)
+	}
+	// A PIX charge is no boleto.
+	pix := post(t, h, "/insert_sales_order", productOrder)["data"].(map[string]any)["id"].(string)
+	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+pix+`"}`)
+	if rec := do(h, http.MethodPost, "/change_charge_due_date", `{`+auth+`,"id_token":"`+pix+`","due_date":"2026-12-20"}`); rec.Code != 409 ||
+		!strings.Contains(rec.Body.String(), "Only an open boleto registered with a bank is given a new due date") {
+		t.Fatalf("a PIX's due date = %d %s", rec.Code, rec.Body)
 	}
 }

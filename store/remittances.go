@@ -11,7 +11,8 @@ import (
 )
 
 // RemittanceTitle is a charge a remittance carries: a boleto to register
-// (Movement "01") or a cancelled one to write off ("02").
+// (Movement "01"), a cancelled one to write off ("02") or a registered
+// one given a new due date ("06").
 type RemittanceTitle struct {
 	ChargeToken                        string
 	Movement                           string
@@ -59,11 +60,13 @@ func (db *DB) ExportRemittance(ctx context.Context, unitID int64, provider strin
 			return err
 		}
 		rows, err := tx.QueryContext(ctx, `
-			SELECT c.id, c.token, CASE WHEN c.status = 'CANCELLED' THEN '02' ELSE '01' END, CAST(c.our_number AS INTEGER), o.cod_orders,
+			SELECT c.id, c.token, CASE WHEN c.status = 'CANCELLED' THEN '02' WHEN c.registration = 'pending' THEN '01' ELSE '06' END,
+				CAST(c.our_number AS INTEGER), o.cod_orders,
 				c.installment, c.amount, c.due_date, substr(c.created_at, 1, 10), `+payerNameSQL+`, COALESCE(ct.register, ''),
 				TRIM(COALESCE(ct.address, '') || ' ' || COALESCE(ct.number, '')), COALESCE(ct.neighborhood, ''), COALESCE(ct.zip_code, ''), COALESCE(ct.city, ''), COALESCE(ct.state, '')
 			FROM charges c JOIN sales_orders o ON o.id = c.order_id LEFT JOIN contacts ct ON ct.id = o.contact_id
-			WHERE c.agreement_id = ? AND ((c.registration = 'pending' AND c.status IN ('PENDING', 'OVERDUE')) OR c.writeoff = 'pending')
+			WHERE c.agreement_id = ? AND ((c.registration = 'pending' AND c.status IN ('PENDING', 'OVERDUE')) OR c.writeoff = 'pending'
+				OR (c.due_change = 'pending' AND c.status IN ('PENDING', 'OVERDUE')))
 			ORDER BY c.id`, a.ID)
 		if err != nil {
 			return err
@@ -114,8 +117,11 @@ func (db *DB) ExportRemittance(ctx context.Context, unitID int64, provider strin
 		}
 		for i, id := range ids {
 			q := `UPDATE charges SET registration = 'sent', remittance_id = ? WHERE id = ?`
-			if titles[i].Movement == "02" {
+			switch titles[i].Movement {
+			case "02":
 				q = `UPDATE charges SET writeoff = 'sent', writeoff_remittance_id = ? WHERE id = ?`
+			case "06":
+				q = `UPDATE charges SET due_change = 'sent', due_change_remittance_id = ? WHERE id = ?`
 			}
 			if _, err := tx.ExecContext(ctx, q, rid, id); err != nil {
 				return err

@@ -79,9 +79,34 @@ func (s charges) resendCharge(r *web.Request, q *web.IdRequest) (any, error) {
 	return web.TokenAnswer{Message: "Charge sent again.", Token: q.IDToken}, nil
 }
 
+type changeDueRequest struct {
+	IDToken     string       `json:"id_token" alias:"token" required:"true" doc:"The sales order's token."`
+	Installment *web.FlexInt `json:"installment" doc:"The installment (default: the first open)."`
+	DueDate     string       `json:"due_date" required:"true" format:"date" doc:"The new due date, YYYY-MM-DD: today to 5 years ahead."`
+}
+
+// changeChargeDueDate gives the order's open boleto a new due date (a
+// fincom route), which the next remittance tells the bank.
+func (s charges) changeChargeDueDate(r *web.Request, q *changeDueRequest) (any, error) {
+	n := 0
+	if q.Installment != nil {
+		n = int(*q.Installment)
+	}
+	if err := s.Billing.ChangeBoletoDue(r.Ctx, r.DB, r.Unit, q.IDToken, n, q.DueDate); err != nil {
+		return nil, err
+	}
+	return web.TokenAnswer{Message: "Due date changed.", Token: q.IDToken}, nil
+}
+
 // What the OpenAPI document says of this file's routes (their desc in
 // routes.go).
 const (
+	docChangeChargeDueDate = "Gives the order's open boleto (`installment`, default the first open) a new `due_date` (a fincom route), " +
+		"at the office's asking: its line and bar code are made again with it (the same our-number), the charge is `PENDING` again, and a " +
+		"boleto the bank has received waits for the next remittance to tell it (movement 06, segment P); one not yet sent goes with " +
+		"the new date. From then its fine and interest count from the new date and its reminders start anew. A new due date is never " +
+		"made by e-mail. 409 for a charge that is no open boleto registered with a bank (`Only an open boleto …`), 400 for a date " +
+		"before today or past 5 years."
 	docGenerateCharge = "Issues the order's charges through its provider (`provider_bank`, or the `generate_*` flags; none: " +
 		"a manual charge): one per installment (`installments`, monthly from the estimated payment date, the " +
 		"value split in whole cents, the remainder on the first), or one card charge with " +

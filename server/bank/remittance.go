@@ -15,6 +15,7 @@ import (
 const (
 	MoveEntry    = "01" // register the boleto
 	MoveWriteOff = "02" // ask the bank to write it off (cancelled charge)
+	MoveDueDate  = "06" // a registered boleto's new due date
 )
 
 // Payer is whom a boleto charges.
@@ -155,8 +156,9 @@ func (b *Bank) Remittance(rm Remittance) ([]byte, error) {
 				"fine": cents(t.FinePercent)}},
 		}
 		if t.Movement != MoveEntry {
-			// An instruction on a registered title (a write-off) is its
-			// segment P alone: the payer and the fine are the bank's already.
+			// An instruction on a registered title (a write-off, a new due
+			// date) is its segment P alone: the payer and the fine are the
+			// bank's already.
 			segments = segments[:1]
 		}
 		for _, r := range segments {

@@ -2,7 +2,9 @@ package billing
 
 import (
 	"cmp"
+	"context"
 	"fmt"
+	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -10,6 +12,7 @@ import (
 	"fincom/render"
 	"fincom/server/bank"
 	"fincom/server/brdoc"
+	"fincom/server/problem"
 	"fincom/store"
 )
 
@@ -99,4 +102,54 @@ func bankDigit(code string) string {
 		return "0"
 	}
 	return strconv.Itoa(d)
+}
+
+// Refusals of a new due date.
+var (
+	ErrNotABoleto = problem.New(http.StatusConflict, "Only an open boleto registered with a bank is given a new due date; any other charge is cancelled and charged again.")
+	ErrDueDate    = problem.New(http.StatusBadRequest, "Invalid due_date: a day from today to 5 years ahead, YYYY-MM-DD.")
+)
+
+// maxNewDueYears bounds how far a boleto's new due date may be.
+const maxNewDueYears = 5
+
+// ChangeBoletoDue gives the unit's order's open boleto (installment n; 0
+// the first open one) a new due date, at the office's asking, never by
+// e-mail: its line and bar code are made again with it (the same
+// our-number), it is open again (PENDING), and a boleto the bank has
+// received (sent or registered under a production agreement) waits for
+// the next remittance to tell the bank (movement 06); one not yet sent
+// goes with it. What it asks from then counts its fine and interest from
+// the new date (Rules.Owed), and its reminders start anew.
+func (s *Service) ChangeBoletoDue(ctx context.Context, db *store.DB, unit store.Unit, orderToken string, n int, due string) error {
+	day, err := store.ParseDateISO(due)
+	today := store.Today(db.Now())
+	if err != nil || day.Before(today.Time) || day.After(today.AddDate(maxNewDueYears, 0, 0)) {
+		return ErrDueDate
+	}
+	return db.Write(ctx, func(tx *store.Tx) error {
+		b, err := tx.OpenBoletoOfOrder(unit.ID, orderToken, n)
+		if err != nil {
+			return err
+		}
+		bk, ok := bank.ByProvider(b.Provider)
+		if b.PaymentKey != "BOLETO" || b.Agreement.ID == 0 || !ok || b.OurNumber == 0 || b.Registration == "rejected" {
+			return ErrNotABoleto
+		}
+		ba := BankAgreement(b.Agreement, unit.Name, unit.CNPJ)
+		our, err := bk.OurNumber(ba, b.OurNumber)
+		if err != nil {
+			return err
+		}
+		boleto, err := bk.Boleto(ba, our, day.Time, b.Amount.Decimal)
+		if err != nil {
+			return err
+		}
+		remit := !b.Agreement.Simulated && (b.Registration == "sent" || b.Registration == "registered")
+		if err := tx.RescheduleBoleto(b, day.ISO(), boleto.Line, boleto.Barcode, store.ChargePending, remit); err != nil {
+			return err
+		}
+		store.SetAuditRecord(ctx, "charge "+b.Token+" due date "+b.DueDate+" → "+day.ISO())
+		return tx.RefreshOrder(b.OrderID)
+	})
 }

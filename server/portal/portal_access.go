@@ -57,6 +57,7 @@ func (s *Portal) Forms() []Form {
 		{Path: "/portal/settings/accountant/send", Act: actOwner, handle: s.withSession(s.portalSendPackage)},
 		{Path: "/portal/orders/:token/charge", Act: "/generate_charge", handle: order("charge")},
 		{Path: "/portal/orders/:token/cancel_charge", Act: "/cancel_charge", handle: order("cancel_charge")},
+		{Path: "/portal/orders/:token/due_date", Act: "/change_charge_due_date", handle: order("due_date")},
 		{Path: "/portal/orders/:token/refund", Act: "/refund_charge", handle: order("refund")},
 		// A held Pix: accepted or kept, it settles (part of) a charge, as
 		// /settle_charge does; refunded, it is given back as

@@ -115,6 +115,7 @@ func portalOrderRow(o store.OrderSummary) render.PortalOrder {
 // portalOrderDone are the notices of an order's actions (?feito=…).
 var portalOrderDone = map[string]string{
 	"charge":         "Cobrança gerada.",
+	"due_date":       "Novo vencimento do boleto salvo: a próxima remessa o informa ao banco.",
 	"cancel_charge":  "Cobrança cancelada.",
 	"invoice":        "Nota fiscal emitida.",
 	"cancel_invoice": "Nota fiscal cancelada.",
@@ -196,6 +197,10 @@ func (s *Portal) portalOrderPage(p *portalRequest, token, notice, errText string
 			pc.BoletoLine = render.FormatLine(c.BoletoLine.String)
 		}
 		pc.ManualBoleto = c.PaymentKey == "BOLETO" && c.Provider == "" && c.Status != "ISSUING"
+		// A boleto of a bank agreement, open: the office may give it a
+		// new due date.
+		pc.Reschedulable = c.BoletoLine.Valid && c.OurNumber.Valid && c.Registration.String != "rejected" &&
+			(c.Status == store.ChargePending || c.Status == store.ChargeOverdue)
 		if c.RefundedAmount.Valid {
 			pc.Refunded = render.BRL(c.RefundedAmount.String)
 		}
@@ -294,6 +299,9 @@ func (s *Portal) portalOrderAction(w http.ResponseWriter, r *http.Request, ps ht
 			err = s.Billing.IssueCharges(p.ctx, p.db, p.unit.ID, token)
 		case "cancel_charge":
 			err = s.Billing.CancelCharges(p.ctx, p.db, p.unit.ID, token)
+		case "due_date":
+			n, _ := strconv.Atoi(p.r.PostFormValue("installment"))
+			err = s.Billing.ChangeBoletoDue(p.ctx, p.db, p.unit, token, n, dateISO(p.r.PostFormValue("due_date")))
 		case "refund":
 			var amount *store.Money
 			if amount, err = amountBR(p.r.PostFormValue("amount")); err == nil {
@@ -332,6 +340,17 @@ func (s *Portal) portalOrderAction(w http.ResponseWriter, r *http.Request, ps ht
 		}
 		http.Redirect(p.w, p.r, "/portal/orders/"+url.PathEscape(token)+"?unit="+url.QueryEscape(p.unit.Token)+"&feito="+action, http.StatusSeeOther)
 	})(w, r, ps)
+}
+
+// dateISO is a day typed as a date field sends it (YYYY-MM-DD) or as
+// Brazilians write it (DD/MM/AAAA), as YYYY-MM-DD; anything else as it
+// came, for the use case to refuse.
+func dateISO(s string) string {
+	s = strings.TrimSpace(s)
+	if t, err := time.Parse("02/01/2006", s); err == nil {
+		return t.Format(time.DateOnly)
+	}
+	return s
 }
 
 // amountBR reads an amount typed as Brazilians write it (1.234,56 or
