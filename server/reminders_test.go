@@ -212,10 +212,20 @@ func TestCollectionReissuesPix(t *testing.T) {
 	if len(before) == 0 {
 		t.Fatal("no reminder of the PIX")
 	}
+	var asked []string
 	for _, m := range before {
-		if !strings.Contains(m["body"].(string), code) {
-			t.Errorf("%s lacks the charge's PIX code:\n%s", m["subject"], m["body"])
+		body := m["body"].(string)
+		if !strings.Contains(body, code) {
+			t.Errorf("%s lacks the charge's PIX code:\n%s", m["subject"], body)
 		}
+		if i := strings.Index(body, "Hoje ela é de "); i >= 0 {
+			asked = append(asked, strings.SplitN(body[i+len("Hoje ela é de "):], ":", 2)[0])
+		}
+	}
+	// The due day, +3 and +10 (no notice before: the order asks none);
+	// +10 and +3 ask 47,30 + 0,95 (2 %) + 0,16 and 0,05 (1/30 % a day).
+	if strings.Join(asked, " ") != "R$ 48,41 R$ 48,30" || len(before) != 3 {
+		t.Errorf("the PIX's reminders ask %v (%d reminders)", asked, len(before))
 	}
 	post(t, h, "/resend_charge", `{`+auth+`,"id_token":"`+id+`"}`)
 	c = post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["charges"].([]any)[0].(map[string]any)
