@@ -571,9 +571,21 @@ type PortalProductForm struct {
 // PortalNewOrder is the new sales order's page body: the choices of the
 // unit's registers and the fields as typed after a refusal.
 type PortalNewOrder struct {
-	Contacts, Items, Categories, Methods, Accounts []PortalOption
-	Form                                           PortalOrderForm
+	Contacts, Categories, Methods, Accounts []PortalOption
+	// Items are the products and services a line is chosen among by
+	// typing (a datalist: code, name, GTIN).
+	Items []PortalItemChoice
+	// FreightModes are the NF-e's modFrete, as the office reads them.
+	FreightModes []PortalOption
+	Form         PortalOrderForm
 	FormState
+}
+
+// PortalItemChoice is a product or service as an order's line offers it:
+// Text is what a person types or picks ("CODE · Name"), Price its price
+// (a decimal with a point, for the page's script) and PriceBR as read.
+type PortalItemChoice struct {
+	Text, Price, PriceBR, Kind string
 }
 
 // PortalOrderForm holds a new order's fields as typed.
@@ -582,7 +594,9 @@ type PortalOrderForm struct {
 	// Lines are the items sold, as typed (empty ones included).
 	Lines []PortalOrderLine
 	// A service's NFS-e: its LC 116 list item and ISS rate.
-	ServiceCode, ISSRate      string
+	ServiceCode, ISSRate string
+	// An NF-e's or NFC-e's freight: its mode (modFrete) and total.
+	FreightMode, FreightTotal string
 	Charge, Issue, Recurrence bool
 	// Key is the form's one-time key: sent again, it makes nothing twice.
 	Key string

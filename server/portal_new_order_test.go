@@ -1,11 +1,16 @@
 package server
 
 import (
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/shopspring/decimal"
 )
 
 // TestPortalNewOrder: a person makes a sales order from the portal,
@@ -87,7 +92,7 @@ func TestPortalNewOrderLines(t *testing.T) {
 	nut := post(t, h, "/insert_product_or_service", `{`+auth+`,"description":"Porca 10mm","type":"product","value":"0.20","ncm":"73181600","cfop":"5102","unit":"UN"}`)["token"].(string)
 	b := signedIn(t, s, ds)
 	page := b.do("GET", "/portal/new-order", nil).Body.String()
-	if n := strings.Count(page, `name="item"`); n != 6 {
+	if n := strings.Count(page, `name="item"`); n != 10 {
 		t.Fatalf("the form has %d item lines", n)
 	}
 	path := "/portal/new-order?unit=" + fx.tokens["unitA"]
@@ -242,5 +247,73 @@ func TestPortalRegistersOnce(t *testing.T) {
 		if shown[0] == 0 || shown[1] != shown[0] || !strings.Contains(page, "Este formulário já tinha sido enviado") {
 			t.Errorf("%s: shown %d times after one send, %d after two:\n%s", c.list, shown[0], shown[1], page)
 		}
+	}
+}
+
+// TestPortalNewOrderTenLines: without the page's script, an office
+// manager asks for more lines, types ten products by code or by a part of
+// their name, with freight paid by the customer; the order is the sum of
+// the lines, its charge the sum with the freight; a name that fits two
+// products, or freight without a mode, is refused beside its field.
+func TestPortalNewOrderTenLines(t *testing.T) {
+	t.Parallel()
+	s, ds := newTestServer(t)
+	h := s.Handler()
+	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
+	var typed, qtys []string
+	want := decimal.Zero
+	for i := 1; i <= 10; i++ {
+		price := decimal.New(int64(100*i+37), -2) // 1,37, 2,37, … 10,37
+		post(t, h, "/insert_product_or_service", fmt.Sprintf(`{`+auth+`,"code":"PX%02d","description":"Peça modelo %c","type":"product","value":"%s","ncm":"73181600","cfop":"5102","unit":"UN"}`,
+			i, 'A'+i-1, price.StringFixed(2)))
+		// Half by code, half by a part of the name, any case.
+		if i%2 == 0 {
+			typed = append(typed, fmt.Sprintf("PX%02d", i))
+		} else {
+			typed = append(typed, fmt.Sprintf("peça modelo %c", 'a'+i-1))
+		}
+		qtys = append(qtys, strconv.Itoa(i))
+		want = want.Add(price.Mul(decimal.NewFromInt(int64(i))))
+	}
+	b := signedIn(t, s, ds)
+	path := "/portal/new-order?unit=" + fx.tokens["unitA"]
+	page := b.do("GET", path, nil).Body.String()
+	if !strings.Contains(page, `<option value="PX03 · Peça modelo C" data-price="3.37" data-kind="product">R$ 3,37</option>`) {
+		t.Fatalf("the items to pick:\n%s", page)
+	}
+	form := url.Values{"csrf": {csrf(t, page)}, "contact": {fx.tokens["contact2"]}, "date": {"2026-12-10"}, "category": {fx.tokens["category1"]},
+		"method": {payBoleto}, "provider": {"provider_a"}, "account": {fx.tokens["account1"]}, "installments": {"1"}, "invoice": {"nfe"},
+		"item": typed[:3], "quantity": qtys[:3], "more": {"1"}}
+	more := b.do("POST", path, form)
+	if more.Code != 200 || strings.Count(more.Body.String(), `name="item"`) != 13 || !strings.Contains(more.Body.String(), `value="peça modelo c"`) {
+		t.Fatalf("more lines = %d: %d lines", more.Code, strings.Count(more.Body.String(), `name="item"`))
+	}
+	form.Del("more")
+	form["item"], form["quantity"] = append(slices.Clone(typed), ""), append(slices.Clone(qtys), "")
+	form.Set("freight_total", "25,90")
+	if rec := b.do("POST", path, form); rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-freight_mode">há valor de frete`) {
+		t.Fatalf("freight without a mode = %d", rec.Code)
+	}
+	form.Set("freight_mode", "1")
+	form["item"][4] = "peça"
+	if rec := b.do("POST", path, form); rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-item-5">escolha um produto`) {
+		t.Fatalf("a name of many = %d", rec.Code)
+	}
+	form["item"][4] = typed[4]
+	form.Set("charge", "1")
+	rec := b.do("POST", path, form)
+	if rec.Code != http.StatusSeeOther {
+		t.Fatalf("save = %d\n%s", rec.Code, rec.Body)
+	}
+	loc := rec.Header().Get("Location")
+	id := strings.TrimPrefix(loc[:strings.Index(loc, "?")], "/portal/orders/")
+	o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
+	// 1,37×1 + 2,37×2 + … + 10,37×10 = 385 + 0,37×55 = 405,35; with
+	// R$ 25,90 of freight the charge is 431,25.
+	if want.StringFixed(2) != "405.35" || o["value"] != "405.35" || o["freight_mode"] != float64(1) || o["freight_total"] != "25.90" {
+		t.Fatalf("the order: value %v, freight %v %v", o["value"], o["freight_mode"], o["freight_total"])
+	}
+	if c := o["charges"].([]any)[0].(map[string]any); c["amount"] != "431.25" {
+		t.Fatalf("the charge: %v", c)
 	}
 }

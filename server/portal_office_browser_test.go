@@ -88,8 +88,15 @@ func TestPortalOfficeDayInBrowser(t *testing.T) {
 	// An order of it, charged and invoiced on saving.
 	o.open("/portal/new-order"+unit, "Novo pedido")
 	p.eval(t, choose("#campo-contact", "Papelaria Horizonte"))
-	p.eval(t, choose("#campo-item-1", "Caneta esferográfica azul"))
+	// The item typed by a part of its name, the line's and the order's
+	// totals as typed; a line added and removed without reloading.
+	p.eval(t, set("#campo-item-1", "Caneta esferográfica azul"))
 	p.eval(t, set("#campo-quantity-1", "40"))
+	p.waitFor(t, `document.querySelector("#total-pedido").value === "R$ 100,00" && document.querySelector("output[data-line-total]").value === "R$ 100,00"`)
+	p.eval(t, `document.querySelector("#adicionar-item").click()`)
+	p.waitFor(t, `document.querySelectorAll("#linhas-pedido tbody tr").length === 11 && document.activeElement.id === "campo-item-11"`)
+	p.eval(t, `document.querySelector("#linhas-pedido tbody tr:last-child [data-remove-line]").click()`)
+	p.waitFor(t, `document.querySelectorAll("#linhas-pedido tbody tr").length === 10 && document.querySelector("[data-more-lines]").hidden`)
 	p.eval(t, choose("#campo-method", "oleto"))
 	p.eval(t, `document.querySelector("#campo-invoice").value = "nfe"; document.querySelector("[name=charge]").checked = true; document.querySelector("[name=issue]").checked = true`)
 	o.judge("new-order-typed")

@@ -105,26 +105,116 @@ document.querySelectorAll("[data-check='cep']").forEach(function (input) {
   lookup();
 });
 
-// A new order's category follows what it sells until a person picks one:
-// services' first, goods' once a product line is chosen (the server
-// decides the same for a form sent with none).
+// A new order's lines: each item typed or picked from the list shows its
+// line's total, the order's total (with freight) follows as one types;
+// lines are added and removed here (without this script the form has
+// empty lines and a button for more). The category follows what it sells
+// until a person picks one: services' first, goods' once a product is
+// chosen (the server decides the same for a form sent with none).
 (function () {
+  var table = document.getElementById("linhas-pedido");
+  var list = document.getElementById("itens");
+  if (!table || !list) return;
+  var body = table.tBodies[0];
   var category = document.getElementById("campo-category");
-  var items = document.querySelectorAll("select[name='item']");
-  if (!category || !items.length) return;
+  var freight = document.getElementById("campo-freight_total");
+  var total = document.getElementById("total-pedido");
   var picked = false;
-  category.addEventListener("change", function () { picked = true; });
-  function follow() {
-    if (picked) return;
-    var goods = false;
-    items.forEach(function (s) {
-      var o = s.options[s.selectedIndex];
-      if (o && o.getAttribute("data-kind") === "product") goods = true;
-    });
-    var want = category.querySelector("option[data-group='" + (goods ? "goods" : "services") + "']");
-    if (want) category.value = want.value;
+  if (category) category.addEventListener("change", function () { picked = true; });
+  var byText = {};
+  Array.prototype.forEach.call(list.options, function (o) { byText[o.value] = o; });
+  // The option a line's text names: as offered, else the only one
+  // holding it (case aside), as the server reads it.
+  function find(text) {
+    if (byText[text]) return byText[text];
+    var t = text.trim().toLowerCase(), found = null;
+    if (!t) return null;
+    for (var k in byText) {
+      if (k.toLowerCase().indexOf(t) >= 0) {
+        if (found) return null;
+        found = byText[k];
+      }
+    }
+    return found;
   }
-  items.forEach(function (s) { s.addEventListener("change", follow); });
+  function num(s) {
+    s = (s || "").trim().replace(/^R\$\s*/, "");
+    if (s.indexOf(",") >= 0) s = s.replace(/\./g, "").replace(",", ".");
+    else if (/^\d{1,3}(\.\d{3})+$/.test(s)) s = s.replace(/\./g, "");
+    var n = Number(s);
+    return s === "" || isNaN(n) ? null : n;
+  }
+  function brl(cents) {
+    var neg = cents < 0, v = Math.abs(cents), reais = Math.floor(v / 100).toString(), c = (v % 100).toString();
+    reais = reais.replace(/\B(?=(\d{3})+(?!\d))/g, ".");
+    return (neg ? "-" : "") + "R$ " + reais + "," + (c.length < 2 ? "0" + c : c);
+  }
+  function recompute() {
+    var sum = 0, goods = false;
+    Array.prototype.forEach.call(body.rows, function (row) {
+      var item = row.querySelector("input[name='item']"), qty = row.querySelector("input[name='quantity']");
+      var out = row.querySelector("output[data-line-total]");
+      var o = find(item.value);
+      var q = num(qty.value === "" ? "1" : qty.value);
+      if (o && q !== null) {
+        var cents = Math.round(Number(o.getAttribute("data-price")) * 100 * q);
+        sum += cents;
+        out.value = brl(cents);
+        if (o.getAttribute("data-kind") === "product") goods = true;
+      } else {
+        out.value = "";
+      }
+    });
+    var f = freight ? num(freight.value) : null;
+    if (f !== null) sum += Math.round(f * 100);
+    if (total) total.value = brl(sum);
+    if (category && !picked) {
+      var want = category.querySelector("option[data-group='" + (goods ? "goods" : "services") + "']");
+      if (want) category.value = want.value;
+    }
+  }
+  function number() {
+    Array.prototype.forEach.call(body.rows, function (row, i) {
+      var n = i + 1;
+      row.cells[0].textContent = n;
+      row.querySelectorAll("[id]").forEach(function (el) { el.id = el.id.replace(/-\d+$/, "-" + n); });
+      row.querySelectorAll("label[for]").forEach(function (el) { el.htmlFor = el.htmlFor.replace(/-\d+$/, "-" + n); });
+      var rm = row.querySelector("[data-remove-line]");
+      if (rm) rm.setAttribute("aria-label", "Remover o item " + n);
+    });
+  }
+  function wire(row) {
+    var rm = row.querySelector("[data-remove-line]");
+    if (rm) {
+      rm.hidden = false;
+      rm.addEventListener("click", function () {
+        if (body.rows.length > 1) row.remove(); else row.querySelectorAll("input").forEach(function (i) { i.value = ""; });
+        number();
+        recompute();
+      });
+    }
+  }
+  Array.prototype.forEach.call(body.rows, wire);
+  var add = document.getElementById("adicionar-item");
+  if (add) {
+    add.hidden = false;
+    add.addEventListener("click", function () {
+      var row = body.rows[body.rows.length - 1].cloneNode(true);
+      row.querySelectorAll("input").forEach(function (i) { i.value = ""; i.removeAttribute("aria-invalid"); i.removeAttribute("aria-describedby"); });
+      row.querySelectorAll(".error").forEach(function (e) { e.remove(); });
+      row.querySelector("output").value = "";
+      body.appendChild(row);
+      wire(row);
+      number();
+      row.querySelector("input[name='item']").focus();
+    });
+  }
+  var more = document.querySelector("[data-more-lines]");
+  if (more) more.hidden = true;
+  table.addEventListener("input", recompute);
+  table.addEventListener("change", recompute);
+  if (freight) freight.addEventListener("input", recompute);
+  recompute();
 })();
 
 // A bill's contact is picked among the suppliers, an income's among the

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -40,8 +41,10 @@ func (s *Portal) newOrderPage(p *portalRequest, status int, form render.PortalOr
 		return
 	}
 	for _, it := range items {
-		body.Items = append(body.Items, render.PortalOption{Value: it.ID, Label: it.Description + " · " + render.BRL(it.MonetaryValue.StringFixed(2)), Data: it.Type})
+		body.Items = append(body.Items, render.PortalItemChoice{Text: itemText(it), Price: it.MonetaryValue.StringFixed(2),
+			PriceBR: render.BRL(it.MonetaryValue.StringFixed(2)), Kind: it.Type})
 	}
+	body.FreightModes = freightModes
 	cats, err := p.db.Categories(p.ctx, p.unit.ID, "in", "")
 	if err != nil {
 		s.portalFailed(p, err)
@@ -64,7 +67,9 @@ func (s *Portal) newOrderPage(p *portalRequest, status int, form render.PortalOr
 	if body.Form.Category == "" && body.Form.Date == "" {
 		body.Form.Category = services
 		if len(body.Form.Lines) > 0 && body.Form.Lines[0].Item != "" {
-			body.Form.Category = goods
+			if it := itemOf(body.Form.Lines[0].Item, items); it != nil && it.Type == "product" {
+				body.Form.Category = goods
+			}
 		}
 	}
 	methods, err := p.db.PaymentMethods(p.ctx)
@@ -91,9 +96,14 @@ func (s *Portal) newOrderPage(p *portalRequest, status int, form render.PortalOr
 	}
 	if body.Form.Date == "" {
 		body.Form.Date, body.Form.Installments = store.Today(p.db.Now()).ISO(), "1"
-		body.Form.ISSRate = "5"
-		body.Form.Lines = make([]render.PortalOrderLine, maxOrderLines)
+		body.Form.ISSRate, body.Form.FreightMode = "5", "9"
+		body.Form.Lines = make([]render.PortalOrderLine, orderLinesShown)
 		body.Form.Lines[0].Quantity = "1"
+	}
+	// Without the page's script, empty lines to fill; with it, a line
+	// is added as needed.
+	for len(body.Form.Lines) < orderLinesShown {
+		body.Form.Lines = append(body.Form.Lines, render.PortalOrderLine{})
 	}
 	errText := ""
 	if fieldErr != "" {
@@ -112,9 +122,10 @@ func (s *Portal) portalNewOrder(p *portalRequest) {
 	form := render.PortalOrderForm{Contact: v("contact"), Description: v("description"), Date: v("date"),
 		Category: v("category"), Method: v("method"), Provider: v("provider"), Account: v("account"), Installments: v("installments"),
 		Invoice: v("invoice"), Email: v("email"), Charge: v("charge") == "1", Issue: v("issue") == "1", Recurrence: v("recurrence") == "1",
-		ServiceCode: v("service_code"), ISSRate: v("iss_rate"), Key: v("form_key")}
+		ServiceCode: v("service_code"), ISSRate: v("iss_rate"), Key: v("form_key"), FreightMode: cmp.Or(v("freight_mode"), "9"),
+		FreightTotal: v("freight_total")}
 	items, qtys := p.r.PostForm["item"], p.r.PostForm["quantity"]
-	for i := range maxOrderLines {
+	for i := range min(max(len(items), len(qtys)), maxOrderLines+1) {
 		var l render.PortalOrderLine
 		if i < len(items) {
 			l.Item = strings.TrimSpace(items[i])
@@ -125,6 +136,22 @@ func (s *Portal) portalNewOrder(p *portalRequest) {
 		form.Lines = append(form.Lines, l)
 	}
 	fail := func(field, words string) { s.newOrderPage(p, http.StatusBadRequest, form, field, words) }
+	if len(form.Lines) > maxOrderLines {
+		form.Lines = form.Lines[:maxOrderLines]
+		fail("item-1", "um pedido tem no máximo "+strconv.Itoa(maxOrderLines)+" linhas.")
+		return
+	}
+	if v("more") == "1" {
+		// "Mais linhas" without the page's script: the form again, as
+		// typed, with more empty lines.
+		for range orderLinesShown {
+			if len(form.Lines) < maxOrderLines {
+				form.Lines = append(form.Lines, render.PortalOrderLine{})
+			}
+		}
+		s.newOrderPage(p, http.StatusOK, form, "", "")
+		return
+	}
 	date, err := store.ParseDateISO(form.Date)
 	if err != nil {
 		fail("date", "informe a data prevista de pagamento.")
@@ -161,6 +188,10 @@ func (s *Portal) portalNewOrder(p *portalRequest) {
 			// The invoice the counter or the office issues: an exit to a
 			// final consumer, sold online (in person for an NFC-e), no freight.
 			TipoDocumento: "1", FinalidadeEmissao: "1", ConsumidorFinal: "1", PresencaComprador: "2", FreightMode: 9, LocalDestino: 1}}
+	if o.FreightMode, o.FreightTotal, field, words = freightOf(form); field != "" {
+		fail(field, words)
+		return
+	}
 	if form.Invoice == "nfce" {
 		o.PresencaComprador = "1"
 	}
@@ -312,8 +343,71 @@ func (s *Portal) spendFormKey(p *portalRequest, what string) (bool, error) {
 // in hex).
 var formKeyPattern = regexp.MustCompile(`^[0-9a-f]{32}$`)
 
-// maxOrderLines is how many item lines the new order's form has.
-const maxOrderLines = 6
+// The new order's form shows orderLinesShown lines to fill (more on
+// asking, or added by the page's script), up to maxOrderLines.
+const (
+	orderLinesShown = 10
+	maxOrderLines   = 300
+)
+
+// freightModes are the NF-e's modFrete as the office chooses one.
+var freightModes = []render.PortalOption{{Value: "9", Label: "Sem frete"}, {Value: "0", Label: "Por conta do emitente (CIF)"},
+	{Value: "1", Label: "Por conta do destinatário (FOB)"}, {Value: "2", Label: "Por conta de terceiros"},
+	{Value: "3", Label: "Transporte próprio do emitente"}, {Value: "4", Label: "Transporte próprio do destinatário"}}
+
+// freightOf reads the form's freight: its mode (one of freightModes) and
+// total (as Brazilians write it; none without freight); or the field at
+// fault and why.
+func freightOf(form render.PortalOrderForm) (int, store.Money, string, string) {
+	mode, err := strconv.Atoi(form.FreightMode)
+	if err != nil || !slices.ContainsFunc(freightModes, func(o render.PortalOption) bool { return o.Value == form.FreightMode }) {
+		return 0, store.Money{}, "freight_mode", "escolha a modalidade do frete da lista."
+	}
+	total, err := amountBR(form.FreightTotal)
+	switch {
+	case err != nil || (total != nil && (total.IsNegative() || !store.InMoneyRange(total.Decimal))):
+		return 0, store.Money{}, "freight_total", "valor do frete inválido: como 25,90."
+	case total == nil:
+		return mode, store.Money{}, "", ""
+	case mode == 9 && !total.IsZero():
+		return 0, store.Money{}, "freight_mode", "há valor de frete: escolha a modalidade (ou apague o valor)."
+	}
+	return mode, *total, "", ""
+}
+
+// itemText is how a line names a product or service: its code and name.
+func itemText(it store.StockItem) string {
+	if it.Code == "" {
+		return it.Description
+	}
+	return it.Code + " · " + it.Description
+}
+
+// itemOf is the stock item a line's text names: its token (a form of
+// before), its text as offered, its code, or its name (case and accents
+// aside), or the only one whose name holds the text; nil for none or
+// several.
+func itemOf(text string, stock []store.StockItem) *store.StockItem {
+	folded := store.Fold(strings.TrimSpace(text))
+	if folded == "" {
+		return nil
+	}
+	for i, it := range stock {
+		if it.ID == text || store.Fold(itemText(it)) == folded || (it.Code != "" && store.Fold(it.Code) == folded) || store.Fold(it.Description) == folded {
+			return &stock[i]
+		}
+	}
+	var found *store.StockItem
+	for i, it := range stock {
+		if strings.Contains(store.Fold(itemText(it)), folded) {
+			if found != nil {
+				return nil
+			}
+			found = &stock[i]
+		}
+	}
+	return found
+}
 
 // orderLine is a line of the new order's form, read.
 type orderLine struct {
@@ -334,14 +428,9 @@ func orderLines(form []render.PortalOrderLine, stock []store.StockItem) ([]order
 			}
 			continue
 		}
-		var item *store.StockItem
-		for j := range stock {
-			if stock[j].ID == l.Item {
-				item = &stock[j]
-			}
-		}
+		item := itemOf(l.Item, stock)
 		if item == nil {
-			return nil, "item-" + n, "escolha um produto ou serviço ativo da unidade."
+			return nil, "item-" + n, "escolha um produto ou serviço ativo da unidade da lista (digite parte do nome ou o código)."
 		}
 		qty, err := decimal.NewFromString(strings.ReplaceAll(cmp.Or(l.Quantity, "1"), ",", "."))
 		if err != nil || !qty.IsPositive() || qty.GreaterThan(decimal.NewFromInt(999999999)) || qty.Exponent() < -3 {
