@@ -395,7 +395,25 @@ type PortalOrderPage struct {
 	// its cancellation window is cancelled by substitution.
 	Substitutable bool
 	Events        []PortalInvoiceEvent
+	// Lines are what the customer bought (a service order: its service),
+	// Freight the freight charged ("" none), Billed what the order bills
+	// with it; Taxes what its invoice states (or a service's ISS and
+	// retentions), History what was done to it, by whom and when.
+	Lines   []PortalOrderItem
+	Freight string
+	Billed  string
+	Taxes   []PortalTax
+	History []PortalHistory
 }
+
+// PortalOrderItem is a line of an order as sold.
+type PortalOrderItem struct{ Code, Description, Quantity, Unit, UnitValue, Total string }
+
+// PortalTax is a tax an order's invoice states, and its amount.
+type PortalTax struct{ Name, Amount string }
+
+// PortalHistory is something done to an order: when, by whom, what.
+type PortalHistory struct{ When, Who, What string }
 
 // PortalInvoiceEvent is an event registered on an order's invoice: the
 // address of its document (none without a public token) and a

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -9,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"fincom/store"
 
 	"github.com/shopspring/decimal"
 )
@@ -260,6 +263,15 @@ func TestPortalNewOrderTenLines(t *testing.T) {
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
+	// A firm of the normal regime: its NF-e states ICMS, PIS and COFINS.
+	db, release := acquire(t, ds)
+	if _, err := db.SetUnitProfile(context.Background(), fx.tokens["unitA"], func(p *store.UnitProfile) error {
+		p.CRT, p.ICMSRate, p.PISRate, p.COFINSRate = 3, "18", "0.65", "3"
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	release()
 	var typed, qtys []string
 	want := decimal.Zero
 	for i := 1; i <= 10; i++ {
@@ -301,6 +313,7 @@ func TestPortalNewOrderTenLines(t *testing.T) {
 	}
 	form["item"][4] = typed[4]
 	form.Set("charge", "1")
+	form.Set("issue", "1")
 	rec := b.do("POST", path, form)
 	if rec.Code != http.StatusSeeOther {
 		t.Fatalf("save = %d\n%s", rec.Code, rec.Body)
@@ -315,5 +328,20 @@ func TestPortalNewOrderTenLines(t *testing.T) {
 	}
 	if c := o["charges"].([]any)[0].(map[string]any); c["amount"] != "431.25" {
 		t.Fatalf("the charge: %v", c)
+	}
+	// The order's page: the ten lines as sold, the freight, the total, the
+	// taxes the NF-e states (ICMS 18 % of 431,25 with the freight =
+	// 77,63; PIS 0,65 % and COFINS 3 % of the goods' 405,35, line by line:
+	// 2,64 and 12,16), the charge, the invoice and what was done.
+	page = b.do("GET", loc, nil).Body.String()
+	for _, w := range []string{"PX10", "Peça modelo J", "R$ 10,37", "R$ 103,70", "Frete</td><td class=\"num\">R$ 25,90", "<strong>R$ 431,25</strong>",
+		"ICMS: R$ 77,63", "PIS: R$ 2,64", "COFINS: R$ 12,16", "NF-e autorizada", "Parcela 1</strong> · Boleto",
+		"Histórico", "Bia &lt;bia@example.com&gt;"} {
+		if !strings.Contains(page, w) {
+			t.Errorf("the order's page lacks %q", w)
+		}
+	}
+	if n := strings.Count(page, "<td>Peça modelo "); n != 10 {
+		t.Errorf("the order's page lists %d lines", n)
 	}
 }

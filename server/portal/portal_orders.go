@@ -262,6 +262,16 @@ func (s *Portal) portalOrderPage(p *portalRequest, token, notice, errText string
 		if o.PublicToken.Valid && (inv.Status == store.InvoiceAuthorized || inv.Status == store.InvoiceCancelled || inv.Status == store.InvoiceContingency) {
 			page.DANFEURL = s.Links.DANFE(o.PublicToken.String)
 		}
+		if inv.Status == store.InvoiceAuthorized || inv.Status == store.InvoiceContingency {
+			for _, t := range invoicing.TaxesStated(inv, o.Taxes) {
+				page.Taxes = append(page.Taxes, render.PortalTax{Name: t.Name, Amount: render.BRL(t.Amount.StringFixed(2))})
+			}
+		}
+	}
+	orderLinesOf(&page, o)
+	if page.History, err = s.orderHistory(p, o, charges); err != nil {
+		s.portalFailed(p, err)
+		return
 	}
 	p.page(s, status, "order", "Pedido "+o.CodOrders, "orders", page, notice, errText)
 }

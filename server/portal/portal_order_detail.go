@@ -1,0 +1,96 @@
+package portal
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+
+	"fincom/render"
+	"fincom/server/billing"
+	"fincom/store"
+)
+
+// orderLinesOf sets what an order's page shows of what the customer
+// bought: each product line as sold, a service order's service, the
+// freight, and what the order bills with it.
+func orderLinesOf(page *render.PortalOrderPage, o store.SalesOrderDetail) {
+	if o.Products != nil {
+		for _, l := range *o.Products {
+			page.Lines = append(page.Lines, render.PortalOrderItem{Code: l.Code, Description: l.Description,
+				Quantity: render.BRNumber(l.Quantity.String()), Unit: l.Unit.String, UnitValue: render.BRL(l.UnitValue.StringFixed(2)),
+				Total: render.BRL(l.Total.StringFixed(2))})
+		}
+	} else if o.StockItemName.Valid {
+		page.Lines = append(page.Lines, render.PortalOrderItem{Description: o.StockItemName.String, Quantity: render.BRNumber(o.Quantity.String()),
+			Total: render.BRL(o.Value.StringFixed(2))})
+	}
+	bill := store.OrderBill{Value: o.Value, Freight: o.FreightTotal, FreightMode: o.FreightMode}
+	if o.FreightMode != 9 && o.FreightTotal.IsPositive() {
+		page.Freight = render.BRL(o.FreightTotal.StringFixed(2))
+	}
+	page.Billed = render.BRL(billing.Rules{}.Billed(bill).StringFixed(2))
+}
+
+// historyEntry is a step of an order's history with the instant it sorts
+// by.
+type historyEntry struct {
+	at string
+	render.PortalHistory
+}
+
+// payerEvents say what the payer, or fincom for the firm, did on an
+// order (portal_events.kind).
+var payerEvents = map[string]string{"viewed": "Abriu a página de pagamento", "opened_boleto": "Abriu o boleto da parcela ",
+	"copied_pix": "Copiou o código PIX", "payment_refused": "Pagamento recusado", "reminder_sent": "Lembrete de cobrança enviado"}
+
+// orderHistory is what was done to an order, oldest first: what people
+// and tokens changed (the audit log: who, through what), what the payer
+// did and the reminders sent (the payment page's events), each payment
+// and the invoice's authorization.
+func (s *Portal) orderHistory(p *portalRequest, o store.SalesOrderDetail, charges []store.Charge) ([]render.PortalHistory, error) {
+	var all []historyEntry
+	audit, _, err := p.db.AuditLog(p.ctx, p.unit.ID, o.IDToken, store.Page{Number: 1, Size: 200})
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range audit {
+		if e.Record.String != o.IDToken {
+			continue
+		}
+		all = append(all, historyEntry{e.At.String, render.PortalHistory{When: stampBR(e.At), Who: actorWords(e.Actor), What: routeWords(e.Route)}})
+	}
+	events, err := p.db.PortalEvents(p.ctx, p.unit.ID, o.IDToken)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range events {
+		what, who := payerEvents[e.Kind], "Cliente"
+		switch e.Kind {
+		case "reminder_sent":
+			who = "fincom (régua de cobrança)"
+			what += ": " + e.Detail.String
+		case "due_date_changed":
+			who, what = "Escritório", "Novo vencimento do boleto: "+e.Detail.String
+		case "opened_boleto":
+			what += e.Detail.String
+		default:
+			what = cmp.Or(what, e.Kind)
+		}
+		all = append(all, historyEntry{e.CreatedAt.String, render.PortalHistory{When: stampBR(e.CreatedAt), Who: who, What: what}})
+	}
+	for _, c := range charges {
+		if c.PaidAt.Valid {
+			all = append(all, historyEntry{c.PaidAt.String, render.PortalHistory{When: stampBR(c.PaidAt), Who: "Pagador",
+				What: "Parcela " + strconv.Itoa(c.Installment) + " paga: " + render.BRL(c.PaidAmount.String)}})
+		}
+	}
+	slices.SortStableFunc(all, func(a, b historyEntry) int {
+		ta, tb := store.Stamp{Text: store.NewText(a.at)}.Time(), store.Stamp{Text: store.NewText(b.at)}.Time()
+		return ta.Compare(tb)
+	})
+	out := make([]render.PortalHistory, len(all))
+	for i, e := range all {
+		out[i] = e.PortalHistory
+	}
+	return out, nil
+}
