@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"fmt"
+	"html"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -343,5 +344,52 @@ func TestPortalNewOrderTenLines(t *testing.T) {
 	}
 	if n := strings.Count(page, "<td>Peça modelo "); n != 10 {
 		t.Errorf("the order's page lists %d lines", n)
+	}
+	// The "Pedido de venda" PDF, read back by pdftotext: every line, the
+	// freight, the total, the customer, the boleto's terms.
+	pdf := b.do("GET", "/portal/orders/"+id+"/pedido.pdf?unit="+fx.tokens["unitA"], nil)
+	if pdf.Code != 200 || pdf.Header().Get("Content-Type") != "application/pdf" {
+		t.Fatalf("the order's PDF = %d %s", pdf.Code, pdf.Header().Get("Content-Type"))
+	}
+	text := pdfToText(t, pdf.Body.Bytes())
+	for i := 1; i <= 10; i++ {
+		line := regexp.MustCompile(fmt.Sprintf(`PX%02d\s+Peça modelo %c\s+%d UN\s+R\$ %d,37\s+R\$ `, i, 'A'+i-1, i, i))
+		if !line.MatchString(text) {
+			t.Errorf("the PDF lacks line %d:\n%s", i, text)
+		}
+	}
+	for _, w := range []string{"Pedido de venda PV-", "Acme Matriz", "Maria da Silva", "Frete: R$ 25,90", "Total do pedido: R$ 431,25",
+		"Pagamento: Boleto bancário", "Parcela 1 · vence em 10/12/2026 · R$ 431,25"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("the PDF lacks %q:\n%s", w, text)
+		}
+	}
+	// Duplicar pedido: the form filled with its lines, quantities and
+	// freight; saved, it makes an order of the same value.
+	dup := b.do("GET", "/portal/new-order?unit="+fx.tokens["unitA"]+"&copiar="+id, nil).Body.String()
+	for _, w := range []string{`value="PX10 · Peça modelo J"`, `id="campo-quantity-10" name="quantity" type="text" inputmode="decimal" size="6" value="10"`,
+		`value="25,90"`, `<option value="1" selected>`} {
+		if !strings.Contains(dup, w) {
+			t.Errorf("the duplicate's form lacks %s", w)
+		}
+	}
+	copyForm := url.Values{"csrf": {csrf(t, dup)}}
+	for _, m := range regexp.MustCompile(`<input id="campo-[a-z_]+(?:-\d+)?" name="([a-z_]+)" type="(?:text|search|date|email|number)"[^>]*? value="([^"]*)"`).FindAllStringSubmatch(dup, -1) {
+		copyForm.Add(m[1], html.UnescapeString(m[2]))
+	}
+	for _, m := range regexp.MustCompile(`(?s)<select id="campo-([a-z_]+)" name="[a-z_]+"[^>]*>.*?</select>`).FindAllStringSubmatch(dup, -1) {
+		if sel := regexp.MustCompile(`<option value="([^"]*)"[^>]*selected`).FindStringSubmatch(m[0]); sel != nil {
+			copyForm.Set(m[1], sel[1])
+		}
+	}
+	copyForm.Set("form_key", regexp.MustCompile(`name="form_key" value="([0-9a-f]{32})"`).FindStringSubmatch(dup)[1])
+	rec = b.do("POST", path, copyForm)
+	if rec.Code != http.StatusSeeOther {
+		t.Fatalf("the duplicate saved = %d\n%s", rec.Code, rec.Body)
+	}
+	loc = rec.Header().Get("Location")
+	copied := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+strings.TrimPrefix(loc[:strings.Index(loc, "?")], "/portal/orders/")+`"}`)["data"].(map[string]any)
+	if copied["value"] != "405.35" || copied["freight_total"] != "25.90" || copied["id_token"] == id {
+		t.Fatalf("the duplicate: value %v, freight %v", copied["value"], copied["freight_total"])
 	}
 }

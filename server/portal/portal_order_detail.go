@@ -2,8 +2,10 @@ package portal
 
 import (
 	"cmp"
+	"errors"
 	"slices"
 	"strconv"
+	"strings"
 
 	"fincom/render"
 	"fincom/server/billing"
@@ -93,4 +95,67 @@ func (s *Portal) orderHistory(p *portalRequest, o store.SalesOrderDetail, charge
 		out[i] = e.PortalHistory
 	}
 	return out, nil
+}
+
+// portalOrderPDF: GET /portal/orders/:token/pedido.pdf, the order as its
+// customer receives it ("Pedido de venda", billing.OrderDocument), for
+// whoever reads the unit's orders.
+func (s *Portal) portalOrderPDF(p *portalRequest, token string) {
+	d, err := billing.OrderDocument(p.ctx, p.db, p.unit, token)
+	if errors.Is(err, store.ErrNotFound) {
+		s.portalMissing(p, "Pedido", "orders")
+		return
+	}
+	if err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	h := p.w.Header()
+	h.Set("Content-Type", "application/pdf")
+	h.Set("Content-Disposition", `inline; filename="pedido-`+d.Code+`.pdf"`)
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	p.w.Write(render.OrderPDF(d))
+}
+
+// orderCopy is the new order's form filled with the unit's order's
+// fields ("Duplicar pedido"): its customer, lines (each its product's
+// code and name) and quantities, description, category, means of
+// payment, bank, account, instalments, e-mail, invoice and its terms,
+// freight; the payment date today, a new form key.
+func (s *Portal) orderCopy(p *portalRequest, token string) (render.PortalOrderForm, error) {
+	o, err := p.db.SalesOrder(p.ctx, p.unit.ID, token)
+	if err != nil {
+		return render.PortalOrderForm{}, err
+	}
+	f := render.PortalOrderForm{Contact: o.IDContact.String, Description: o.Description, Date: store.Today(p.db.Now()).ISO(),
+		Category: o.IDTokenCategory, Method: o.PaymentType, Provider: o.ChargeConfig.ProviderBank.String, Account: o.IDBankAccount.String,
+		Installments: strconv.Itoa(max(o.ChargeConfig.Installments, 1)), Email: o.NotifyEmailCharge.String, Invoice: o.NFKind,
+		Recurrence: o.Recurrence, FreightMode: strconv.Itoa(o.FreightMode), ServiceCode: o.ServiceCod.String, ISSRate: "5"}
+	if o.FreightTotal.IsPositive() {
+		f.FreightTotal = strings.ReplaceAll(o.FreightTotal.StringFixed(2), ".", ",")
+	}
+	if o.TaxIssRatePercent.IsPositive() {
+		f.ISSRate = strings.ReplaceAll(o.TaxIssRatePercent.String(), ".", ",")
+	}
+	stock, err := p.db.StockItems(p.ctx, p.unit.ID)
+	if err != nil {
+		return render.PortalOrderForm{}, err
+	}
+	text := func(token, fallback string) string {
+		for _, it := range stock {
+			if it.ID == token {
+				return itemText(it)
+			}
+		}
+		return fallback
+	}
+	if o.Products != nil {
+		for _, l := range *o.Products {
+			f.Lines = append(f.Lines, render.PortalOrderLine{Item: text(l.Token, l.Description), Quantity: strings.ReplaceAll(l.Quantity.String(), ".", ",")})
+		}
+	} else if o.IDStockItem.Valid {
+		f.Lines = append(f.Lines, render.PortalOrderLine{Item: text(o.IDStockItem.String, ""), Quantity: strings.ReplaceAll(o.Quantity.String(), ".", ",")})
+	}
+	return f, nil
 }

@@ -84,7 +84,24 @@ func (s *Portal) Routes(r *httprouter.Router) {
 	}))
 	r.GET("/portal/contracts/:token/document", s.withToken(s.portalContractDocument))
 	r.GET("/portal/contracts/:token", s.withToken(func(p *portalRequest, token string) { s.contractPage(p, token, http.StatusOK, nil, "", "") }))
-	r.GET("/portal/new-order", s.withSession(func(p *portalRequest) { s.newOrderPage(p, http.StatusOK, render.PortalOrderForm{}, "", "") }))
+	r.GET("/portal/new-order", s.withSession(func(p *portalRequest) {
+		form := render.PortalOrderForm{}
+		if from := p.r.URL.Query().Get("copiar"); from != "" {
+			// "Duplicar pedido": the form filled with that order's fields.
+			var err error
+			if form, err = s.orderCopy(p, from); errors.Is(err, store.ErrNotFound) {
+				s.portalMissing(p, "Pedido", "orders")
+				return
+			} else if err != nil {
+				s.portalFailed(p, err)
+				return
+			}
+		}
+		s.newOrderPage(p, http.StatusOK, form, "", "")
+	}))
+	r.GET("/portal/orders/:token/pedido.pdf", func(w http.ResponseWriter, r *http.Request, ps httprouter.Params) {
+		s.withSession(func(p *portalRequest) { s.portalOrderPDF(p, ps.ByName("token")) })(w, r, ps)
+	})
 	r.GET("/portal/import", s.withSession(func(p *portalRequest) { s.importPage(p, http.StatusOK, nil, "") }))
 	r.GET("/portal/transactions", s.withSession(func(p *portalRequest) {
 		notice := ""
