@@ -79,4 +79,3 @@ func OrderDocument(ctx context.Context, db *store.DB, unit store.Unit, orderToke
 // paymentWords name an order's means of payment on its document.
 var paymentWords = map[string]string{"BOLETO": "Boleto bancário", "PIX": "PIX", "PIX_AUTOMATICO": "PIX Automático", "CREDIT_CARD": "Cartão de crédito",
 	"DEBIT_CARD": "Cartão de débito", "TRANSFER": "Transferência bancária", "CASH": "Dinheiro"}
-
