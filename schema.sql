@@ -62,7 +62,9 @@ CREATE TABLE units (
 	-- The days after a charge's due date (0 the due day) a unit's collection
 	-- schedule e-mails the customer, comma-separated; empty for none. The
 	-- notice before the due date stays each order's notify_days_charge.
-	reminder_days TEXT NOT NULL DEFAULT '0,3,10'
+	reminder_days TEXT NOT NULL DEFAULT '0,3,10',
+	-- Whether a unit's charge e-mails carry the order's "Pedido de venda" PDF.
+	order_pdf_mail INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 
 -- A unit's connection to its PSP (the Banco Central's API Pix): the OAuth

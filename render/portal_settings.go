@@ -30,8 +30,10 @@ type PortalSettings struct {
 	People    []PortalPerson
 	Roles     []PortalOption
 	EveryUnit bool
-	// Reminders are the collection schedule's steps, each on or off.
+	// Reminders are the collection schedule's steps, each on or off;
+	// OrderPDF: the charge's e-mail carries the order's PDF.
 	Reminders []PortalReminderStep
+	OrderPDF  bool
 }
 
 // PortalReminderStep is a step of a unit's collection schedule: a day

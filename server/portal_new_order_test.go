@@ -393,3 +393,66 @@ func TestPortalNewOrderTenLines(t *testing.T) {
 		t.Fatalf("the duplicate: value %v, freight %v", copied["value"], copied["freight_total"])
 	}
 }
+
+// TestChargeMailCarriesOrderPDF: when the unit asks for it (Configurações),
+// the charge's e-mail carries the order's "Pedido de venda" PDF with the
+// charge's PIX code; by default it does not.
+func TestChargeMailCarriesOrderPDF(t *testing.T) {
+	t.Parallel()
+	s, ds := newTestServer(t)
+	h := s.Handler()
+	b := signedIn(t, s, ds)
+	unit := "?unit=" + fx.tokens["unitA"]
+	pdfs := func() []string {
+		db, release := acquire(t, ds)
+		defer release()
+		mails, err := db.Outbox(context.Background(), store.EveryUnit, 50)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, m := range mails {
+			for _, a := range m.Attachments {
+				if m.Kind == "charge_created" && a.ContentType == "application/pdf" {
+					out = append(out, a.Name)
+				}
+			}
+		}
+		return out
+	}
+	charge := func() string {
+		body := strings.Replace(productOrder, `"description":"Parafusos"`, `"description":"Parafusos","notify_email_charge":"fin@beta.com.br"`, 1)
+		id := post(t, h, "/insert_sales_order", body)["data"].(map[string]any)["id"].(string)
+		post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+		return post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["cod_orders"].(string)
+	}
+	charge()
+	if got := pdfs(); len(got) != 0 {
+		t.Fatalf("a PDF by default: %v", got)
+	}
+	page := b.do("GET", "/portal/settings"+unit, nil).Body.String()
+	if rec := b.do("POST", "/portal/settings/order-pdf"+unit, url.Values{"csrf": {csrf(t, page)}, "order_pdf": {"1"}}); rec.Code != http.StatusSeeOther {
+		t.Fatalf("the setting = %d", rec.Code)
+	}
+	code := charge()
+	if got := pdfs(); len(got) != 1 || got[0] != "pedido-"+code+".pdf" {
+		t.Fatalf("the charge's e-mail carries %v", got)
+	}
+	db, release := acquire(t, ds)
+	pending, err := db.DueMail(context.Background(), 50)
+	release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var data []byte
+	for _, m := range pending {
+		for _, a := range m.Attachments {
+			if a.Name == "pedido-"+code+".pdf" {
+				data = a.Data
+			}
+		}
+	}
+	if text := pdfToText(t, data); !strings.Contains(text, "Pedido de venda "+code) || !strings.Contains(text, "PIX copia e cola:") || !strings.Contains(text, "Total do pedido: R$ 47,30") {
+		t.Fatalf("the attached PDF:\n%s", text)
+	}
+}

@@ -237,3 +237,25 @@ func (db *DB) ReissueCharge(ctx context.Context, unitID int64, chargeToken, day 
 		return err
 	}))
 }
+
+// OrderPDFInMail reports whether the unit's charge e-mails carry the
+// order's PDF.
+func (db *DB) OrderPDFInMail(ctx context.Context, unitID int64) (bool, error) {
+	var on bool
+	err := db.r.QueryRowContext(ctx, `SELECT order_pdf_mail FROM units WHERE id = ?`, unitID).Scan(&on)
+	return on, wrap("order pdf in mail", notFound(err))
+}
+
+// SetOrderPDFInMail sets whether the unit's charge e-mails carry the
+// order's PDF, audited before and after.
+func (db *DB) SetOrderPDFInMail(ctx context.Context, unitID int64, on bool) error {
+	return wrap("set order pdf in mail", db.write(ctx, func(ctx context.Context, tx *sql.Tx, now time.Time) error {
+		var was bool
+		if err := tx.QueryRowContext(ctx, `SELECT order_pdf_mail FROM units WHERE id = ?`, unitID).Scan(&was); err != nil {
+			return notFound(err)
+		}
+		setAuditRecord(ctx, "order-pdf-mail: "+strconv.FormatBool(was)+" → "+strconv.FormatBool(on))
+		_, err := tx.ExecContext(ctx, `UPDATE units SET order_pdf_mail = ? WHERE id = ?`, on, unitID)
+		return err
+	}))
+}

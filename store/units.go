@@ -284,6 +284,15 @@ func unitByToken(ctx context.Context, tx *sql.Tx, token string) (Unit, error) {
 	return u, err
 }
 
+// UnitByID answers the unit of id; ErrUnitNotFound when there is none.
+func (db *DB) UnitByID(ctx context.Context, id int64) (Unit, error) {
+	u, err := scanUnit(db.r.QueryRowContext(ctx, `SELECT id, token, name, cnpj, city_ibge, im, created_at FROM units WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Unit{}, ErrUnitNotFound
+	}
+	return u, wrap("unit by id", err)
+}
+
 type scanner interface{ Scan(...any) error }
 
 func scanUnit(s scanner) (Unit, error) {

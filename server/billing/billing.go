@@ -202,6 +202,11 @@ func (s *Service) IssueCharges(ctx context.Context, db *store.DB, unitID int64, 
 		if err != nil {
 			return err
 		}
+		if notice != nil {
+			if notice.Attachments, err = s.orderPDFAttachment(ctx, db, unitID, orderToken, c, issued); err != nil {
+				return err
+			}
+		}
 		done := store.IssuedCharge{Ref: issued.Ref, BoletoLine: issued.BoletoLine,
 			BoletoBarcode: issued.BoletoBarcode, PixPayload: issued.PixPayload, PixTxID: issued.PixTxID}
 		if c.PaymentKey == "BOLETO" && c.Provider == "" {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"fincom/render"
+	"fincom/server/provider"
 	"fincom/store"
 )
 
@@ -79,3 +80,33 @@ func OrderDocument(ctx context.Context, db *store.DB, unit store.Unit, orderToke
 // paymentWords name an order's means of payment on its document.
 var paymentWords = map[string]string{"BOLETO": "Boleto bancário", "PIX": "PIX", "PIX_AUTOMATICO": "PIX Automático", "CREDIT_CARD": "Cartão de crédito",
 	"DEBIT_CARD": "Cartão de débito", "TRANSFER": "Transferência bancária", "CASH": "Dinheiro"}
+
+// orderPDFAttachment is the order's "Pedido de venda" PDF for the e-mail
+// of its charge c, when the unit asks for it (none otherwise), with what
+// the provider just issued for c (its boleto's line, its PIX code).
+func (s *Service) orderPDFAttachment(ctx context.Context, db *store.DB, unitID int64, orderToken string, c store.Charge,
+	issued provider.Issued) ([]store.Attachment, error) {
+	on, err := db.OrderPDFInMail(ctx, unitID)
+	if err != nil || !on {
+		return nil, err
+	}
+	unit, err := db.UnitByID(ctx, unitID)
+	if err != nil {
+		return nil, err
+	}
+	d, err := OrderDocument(ctx, db, unit, orderToken)
+	if err != nil {
+		return nil, err
+	}
+	for i := range d.Instalments {
+		if d.Instalments[i].Number == strconv.Itoa(c.Installment) {
+			// A boleto's line is payable once its bank registered it (a
+			// simulated one at once); until then the payment page shows it.
+			d.Instalments[i].PixCode = issued.PixPayload
+			if issued.BoletoLine != "" && c.Registration.String == "simulated" {
+				d.Instalments[i].BoletoLine = render.FormatLine(issued.BoletoLine)
+			}
+		}
+	}
+	return []store.Attachment{{Name: "pedido-" + d.Code + ".pdf", ContentType: "application/pdf", Data: render.OrderPDF(d)}}, nil
+}

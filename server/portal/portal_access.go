@@ -54,6 +54,7 @@ func (s *Portal) Forms() []Form {
 		{Path: "/portal/settings/people/role", Act: actOwner, handle: s.withSession(s.portalPersonRole)},
 		{Path: "/portal/settings/accountant", Act: actOwner, handle: s.withSession(s.portalSettingsAccountant)},
 		{Path: "/portal/settings/reminders", Act: actOwner, handle: s.withSession(s.portalSettingsReminders)},
+		{Path: "/portal/settings/order-pdf", Act: actOwner, handle: s.withSession(s.portalSettingsOrderPDF)},
 		{Path: "/portal/settings/accountant/send", Act: actOwner, handle: s.withSession(s.portalSendPackage)},
 		{Path: "/portal/orders/:token/charge", Act: "/generate_charge", handle: order("charge")},
 		{Path: "/portal/orders/:token/cancel_charge", Act: "/cancel_charge", handle: order("cancel_charge")},

@@ -168,6 +168,10 @@ func (s *Portal) settingsPage(p *portalRequest, status int, typed func(f *render
 		s.portalFailed(p, err)
 		return
 	}
+	if body.OrderPDF, err = p.db.OrderPDFInMail(p.ctx, p.unit.ID); err != nil {
+		s.portalFailed(p, err)
+		return
+	}
 	if body.Banks, body.Remittances, err = s.banksOf(p, body.Form.Agreement); err != nil {
 		s.portalFailed(p, err)
 		return
@@ -227,7 +231,7 @@ func formatPixKey(key string) string {
 
 // settingsDone are the notices after a section is saved (?feito=).
 var settingsDone = map[string]string{"perfil": "Empresa e fiscal salvos.", "certificado": "Certificado digital instalado.",
-	"convenio": "Convênio de cobrança salvo.", "papel": "Papel alterado.", "pix": "Chave PIX salva.", "pix-removida": "Chave PIX removida.", "contador": "E-mail do contador salvo.", "cobranca": "Régua de cobrança salva.",
+	"convenio": "Convênio de cobrança salvo.", "papel": "Papel alterado.", "pix": "Chave PIX salva.", "pix-removida": "Chave PIX removida.", "contador": "E-mail do contador salvo.", "cobranca": "Régua de cobrança salva.", "pedido-pdf": "Anexo do pedido de venda salvo.",
 	"contador-sem": "O pacote do contador não será mais enviado por e-mail.", "producao": "A unidade passou a emitir em produção: as notas têm valor fiscal.",
 	"psp": "PSP conectado: o PSP respondeu e a conexão foi salva.", "psp-removido": "Conexão com o PSP removida.",
 	"homologacao": "A unidade voltou a emitir em homologação: as notas não têm valor fiscal.", "contingencia": "Modo de emissão salvo.", "pacote": "Pacote deste mês enviado ao contador (na fila de e-mails)."}
@@ -403,6 +407,16 @@ func (s *Portal) portalSettingsReminders(p *portalRequest) {
 		return
 	}
 	settingsSaved(p, "cobranca")
+}
+
+// portalSettingsOrderPDF: POST /portal/settings/order-pdf sets whether
+// the unit's charge e-mails carry the order's "Pedido de venda" PDF.
+func (s *Portal) portalSettingsOrderPDF(p *portalRequest) {
+	if err := p.db.SetOrderPDFInMail(p.ctx, p.unit.ID, p.r.PostFormValue("order_pdf") == "1"); err != nil {
+		s.portalFailed(p, err)
+		return
+	}
+	settingsSaved(p, "pedido-pdf")
 }
 
 // portalSettingsAccountant: POST /portal/settings/accountant sets (or,
