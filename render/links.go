@@ -41,6 +41,11 @@ func (l Links) Boleto(publicToken string, installment int) string {
 	return withInstallment(l.page("public_boleto", publicToken), installment)
 }
 
+// BoletoPDF is an installment's boleto as a PDF.
+func (l Links) BoletoPDF(publicToken string, installment int) string {
+	return withInstallment(l.page("public_boleto_pdf", publicToken), installment)
+}
+
 // PixQR is the QR code of an installment's BR Code.
 func (l Links) PixQR(publicToken string, installment int) string {
 	return withInstallment(l.page("public_pix_qr", publicToken), installment)

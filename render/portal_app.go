@@ -362,6 +362,9 @@ type PortalCharge struct {
 	// R$ 400,00"), Rest what is left of it ("" none paid).
 	Parts []string
 	Rest  string
+	// BoletoURL and BoletoPDF are its printable boleto and its PDF, once
+	// the bank registered it ("" otherwise).
+	BoletoURL, BoletoPDF string
 }
 
 // PortalHeldPix is a Pix of another amount than its charge asked: Held

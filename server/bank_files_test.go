@@ -486,7 +486,7 @@ func TestBoletoNewDueDate(t *testing.T) {
 	b := signedIn(t, s, ds)
 	unit := "?unit=" + fx.tokens["unitA"]
 	page := b.do("GET", "/portal/orders/"+id+unit, nil).Body.String()
-	if !strings.Contains(page, "Prorrogar o vencimento") {
+	if !strings.Contains(page, "Prorrogar o vencimento") || !strings.Contains(page, ">Boleto em PDF</a>") {
 		t.Fatalf("the order's page offers no new due date:\n%s", page)
 	}
 	session := csrf(t, page)

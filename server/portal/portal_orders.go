@@ -195,6 +195,9 @@ func (s *Portal) portalOrderPage(p *portalRequest, token, notice, errText string
 			Amount: brl(c.Amount), Status: chargeStatusBR(c.Status), Pix: c.PixPayload.String}
 		if c.BoletoLine.Valid {
 			pc.BoletoLine = render.FormatLine(c.BoletoLine.String)
+			if reg := c.Registration.String; o.PublicToken.Valid && reg != "pending" && reg != "sent" && reg != "rejected" && c.Status != store.ChargeCancelled {
+				pc.BoletoURL, pc.BoletoPDF = s.Links.Boleto(o.PublicToken.String, c.Installment), s.Links.BoletoPDF(o.PublicToken.String, c.Installment)
+			}
 		}
 		pc.ManualBoleto = c.PaymentKey == "BOLETO" && c.Provider == "" && c.Status != "ISSUING"
 		// A boleto of a bank agreement, open: the office may give it a
