@@ -307,7 +307,9 @@ CREATE TABLE products (
 	ibs_cbs_cst    TEXT,
 	ibs_cbs_class  TEXT,
 	-- A service's operation indicator (the national NFS-e's cIndOp).
-	ibs_cbs_operation TEXT
+	ibs_cbs_operation TEXT,
+	-- A product's GTIN (EAN-8, UPC-A, EAN-13 or GTIN-14), its NF-e's cEAN.
+	gtin TEXT
 ) STRICT;
 CREATE INDEX products_unit ON products(unit_id, active, sort_key);
 CREATE UNIQUE INDEX products_code ON products(unit_id, code);

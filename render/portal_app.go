@@ -585,8 +585,8 @@ type PortalProduct struct {
 
 // PortalProductForm holds a product's fields as typed.
 type PortalProductForm struct {
-	Type, Description, Code, Price, Unit, NCM, CFOP, Usage, CST, Class, Operation string
-	Key                                                                           string // the new product form's one-time key
+	Type, Description, Code, Price, Unit, NCM, CFOP, Usage, CST, Class, Operation, GTIN string
+	Key                                                                                 string // the new product form's one-time key
 }
 
 // PortalNewOrder is the new sales order's page body: the choices of the

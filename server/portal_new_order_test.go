@@ -277,21 +277,37 @@ func TestPortalNewOrderTenLines(t *testing.T) {
 	want := decimal.Zero
 	for i := 1; i <= 10; i++ {
 		price := decimal.New(int64(100*i+37), -2) // 1,37, 2,37, … 10,37
-		post(t, h, "/insert_product_or_service", fmt.Sprintf(`{`+auth+`,"code":"PX%02d","description":"Peça modelo %c","type":"product","value":"%s","ncm":"73181600","cfop":"5102","unit":"UN"}`,
-			i, 'A'+i-1, price.StringFixed(2)))
-		// Half by code, half by a part of the name, any case.
-		if i%2 == 0 {
+		gtin := ""
+		if i == 7 {
+			gtin = `,"gtin":"7891000315507"`
+		}
+		post(t, h, "/insert_product_or_service", fmt.Sprintf(`{`+auth+`,"code":"PX%02d","description":"Peça modelo %c","type":"product","value":"%s","ncm":"73181600","cfop":"5102","unit":"UN"%s}`,
+			i, 'A'+i-1, price.StringFixed(2), gtin))
+		// Half by code, half by a part of the name, any case; one by its
+		// GTIN, as a bar code reader types it.
+		switch {
+		case i == 7:
+			typed = append(typed, "7891000315507")
+			qtys = append(qtys, strconv.Itoa(i))
+			want = want.Add(price.Mul(decimal.NewFromInt(int64(i))))
+			continue
+		case i%2 == 0:
 			typed = append(typed, fmt.Sprintf("PX%02d", i))
-		} else {
+		default:
 			typed = append(typed, fmt.Sprintf("peça modelo %c", 'a'+i-1))
 		}
 		qtys = append(qtys, strconv.Itoa(i))
 		want = want.Add(price.Mul(decimal.NewFromInt(int64(i))))
 	}
+	if rec := do(h, http.MethodPost, "/insert_product_or_service", `{`+auth+`,"description":"Sem código","type":"product","value":"1","gtin":"7891000315508"}`); rec.Code != 400 ||
+		!strings.Contains(rec.Body.String(), "Invalid gtin.") {
+		t.Fatalf("a GTIN of a wrong digit = %d %s", rec.Code, rec.Body)
+	}
 	b := signedIn(t, s, ds)
 	path := "/portal/new-order?unit=" + fx.tokens["unitA"]
 	page := b.do("GET", path, nil).Body.String()
-	if !strings.Contains(page, `<option value="PX03 · Peça modelo C" data-price="3.37" data-kind="product">R$ 3,37</option>`) {
+	if !strings.Contains(page, `<option value="PX03 · Peça modelo C" data-price="3.37" data-kind="product">R$ 3,37</option>`) ||
+		!strings.Contains(page, `>R$ 7,37 · GTIN 7891000315507</option>`) {
 		t.Fatalf("the items to pick:\n%s", page)
 	}
 	form := url.Values{"csrf": {csrf(t, page)}, "contact": {fx.tokens["contact2"]}, "date": {"2026-12-10"}, "category": {fx.tokens["category1"]},
@@ -344,6 +360,14 @@ func TestPortalNewOrderTenLines(t *testing.T) {
 	}
 	if n := strings.Count(page, "<td>Peça modelo "); n != 10 {
 		t.Errorf("the order's page lists %d lines", n)
+	}
+	// The NF-e names the product of the GTIN by it (cEAN, cEANTrib).
+	db, release = acquire(t, ds)
+	inv, err := db.OrderInvoice(context.Background(), 1, id)
+	release()
+	if err != nil || !strings.Contains(inv.XML, "<cEAN>7891000315507</cEAN>") || !strings.Contains(inv.XML, "<cEANTrib>7891000315507</cEANTrib>") ||
+		strings.Count(inv.XML, "<cEAN>SEM GTIN</cEAN>") != 9 {
+		t.Errorf("the NF-e's GTIN: %v", err)
 	}
 	// The "Pedido de venda" PDF, read back by pdftotext: every line, the
 	// freight, the total, the customer, the boleto's terms.

@@ -19,10 +19,11 @@ type InvoiceParty struct {
 // InvoiceItem is one product line with its fiscal data.
 type InvoiceItem struct {
 	Code, Description, NCM, CFOP, Unit string
-	// IBSCBSClass is the line's cClassTrib as sold ("" the default).
-	IBSCBSClass      string
-	Quantity         Decimal
-	UnitValue, Total Money
+	// IBSCBSClass is the line's cClassTrib as sold ("" the default); GTIN
+	// the product's ("" none).
+	IBSCBSClass, GTIN string
+	Quantity          Decimal
+	UnitValue, Total  Money
 }
 
 // InvoiceData is what issuing an order's invoice needs.
@@ -198,13 +199,14 @@ func (db *DB) InvoiceData(ctx context.Context, unitID int64, orderToken string) 
 			Complement: c[10].String, Phone: c[11].String, StateRegistration: c[12].String, ICMSContributor: c[13].String}
 		// The order's lines as sold: an invoice bills what the order sold.
 		rows, err = tx.QueryContext(ctx, `SELECT code, description, COALESCE(ncm, ''), COALESCE(cfop, ''), COALESCE(unit, ''),
-			quantity, unit_value, total, COALESCE(ibs_cbs_class, '') FROM sales_order_lines WHERE order_id = ? ORDER BY position`, o.id)
+			quantity, unit_value, total, COALESCE(ibs_cbs_class, ''), COALESCE((SELECT p.gtin FROM products p WHERE p.id = product_id), '')
+			FROM sales_order_lines WHERE order_id = ? ORDER BY position`, o.id)
 		if err != nil {
 			return err
 		}
 		for rows.Next() {
 			var it InvoiceItem
-			if err := rows.Scan(&it.Code, &it.Description, &it.NCM, &it.CFOP, &it.Unit, &it.Quantity, &it.UnitValue, &it.Total, &it.IBSCBSClass); err != nil {
+			if err := rows.Scan(&it.Code, &it.Description, &it.NCM, &it.CFOP, &it.Unit, &it.Quantity, &it.UnitValue, &it.Total, &it.IBSCBSClass, &it.GTIN); err != nil {
 				rows.Close()
 				return err
 			}

@@ -26,6 +26,9 @@ type ProductFields struct {
 	// IBSCBSOperation is a service's operation indicator (cIndOp, 6
 	// digits), which its national NFS-e states.
 	IBSCBSOperation string
+	// GTIN is a product's bar code number (EAN-8, UPC-A, EAN-13 or
+	// GTIN-14; "" none), its NF-e's cEAN.
+	GTIN string
 }
 
 // Product is a product or service as /get_products_and_services returns it.
@@ -51,10 +54,11 @@ type StockItem struct {
 	IBSCBSCST     string `json:"ibs_cbs_cst,omitempty" doc:"The IBS and CBS situation code (CST); absent when not set."`
 	IBSCBSClass   string `json:"ibs_cbs_class,omitempty" doc:"The IBS and CBS classification code (cClassTrib); absent when not set."`
 	IBSCBSOp      string `json:"ibs_cbs_operation,omitempty" doc:"A service's operation indicator for its national NFS-e (cIndOp, 6 digits); absent when not set."`
+	GTIN          string `json:"gtin,omitempty" doc:"fincom: a product's GTIN (EAN-8, UPC-A, EAN-13 or GTIN-14), its NF-e's cEAN; absent when not set."`
 }
 
 func (f ProductFields) values() []any {
-	return []any{f.Description, f.Type, f.MonetaryValue, f.UsageType, nullString(f.NCM), nullString(f.CFOP), nullString(f.Unit), f.Code, nullString(f.IBSCBSCST), nullString(f.IBSCBSClass), nullString(f.IBSCBSOperation)}
+	return []any{f.Description, f.Type, f.MonetaryValue, f.UsageType, nullString(f.NCM), nullString(f.CFOP), nullString(f.Unit), f.Code, nullString(f.IBSCBSCST), nullString(f.IBSCBSClass), nullString(f.IBSCBSOperation), nullString(f.GTIN)}
 }
 
 // nextProductCode takes the unit's next free product number: codes the
@@ -94,8 +98,8 @@ func insertProduct(ctx context.Context, tx *sql.Tx, unitID int64, token string, 
 	args := append([]any{token, unitID}, f.values()...)
 	_, err := tx.ExecContext(ctx, `
 		INSERT INTO products (token, unit_id, description, type, monetary_value, usage_type, ncm, cfop, unit, code, ibs_cbs_cst, ibs_cbs_class,
-			ibs_cbs_operation, created_at, updated_at, sort_key)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, append(args, timestamp(now), timestamp(now), sortKey(f.Description))...)
+			ibs_cbs_operation, gtin, created_at, updated_at, sort_key)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, append(args, timestamp(now), timestamp(now), sortKey(f.Description))...)
 	return uniqueViolation(err)
 }
 
@@ -112,19 +116,20 @@ func (db *DB) UpdateProduct(ctx context.Context, unitID int64, token string, app
 		}
 		_, err = tx.ExecContext(ctx, `
 			UPDATE products SET description = ?, type = ?, monetary_value = ?, usage_type = ?, ncm = ?, cfop = ?, unit = ?, code = ?,
-			ibs_cbs_cst = ?, ibs_cbs_class = ?, ibs_cbs_operation = ?, updated_at = ?, sort_key = ? WHERE unit_id = ? AND token = ?`, append(f.values(), timestamp(now), sortKey(f.Description), unitID, token)...)
+			ibs_cbs_cst = ?, ibs_cbs_class = ?, ibs_cbs_operation = ?, gtin = ?, updated_at = ?, sort_key = ? WHERE unit_id = ? AND token = ?`, append(f.values(), timestamp(now), sortKey(f.Description), unitID, token)...)
 		return uniqueViolation(err)
 	}))
 }
 
-const productColumns = `description, type, monetary_value, usage_type, ncm, cfop, unit, code, ibs_cbs_cst, ibs_cbs_class, ibs_cbs_operation`
+const productColumns = `description, type, monetary_value, usage_type, ncm, cfop, unit, code, ibs_cbs_cst, ibs_cbs_class, ibs_cbs_operation, gtin`
 
 // scanProductFields reads a row of productColumns.
 func scanProductFields(s scanner) (ProductFields, error) {
 	var f ProductFields
-	var ncm, cfop, unit, cst, class, op sql.NullString
-	err := s.Scan(&f.Description, &f.Type, &f.MonetaryValue, &f.UsageType, &ncm, &cfop, &unit, &f.Code, &cst, &class, &op)
+	var ncm, cfop, unit, cst, class, op, gtin sql.NullString
+	err := s.Scan(&f.Description, &f.Type, &f.MonetaryValue, &f.UsageType, &ncm, &cfop, &unit, &f.Code, &cst, &class, &op, &gtin)
 	f.NCM, f.CFOP, f.Unit, f.IBSCBSCST, f.IBSCBSClass, f.IBSCBSOperation = ncm.String, cfop.String, unit.String, cst.String, class.String, op.String
+	f.GTIN = gtin.String
 	return f, err
 }
 
@@ -173,7 +178,7 @@ func (db *DB) Products(ctx context.Context, unitID int64, search, typ string) ([
 // fiscal data.
 func (db *DB) StockItems(ctx context.Context, unitID int64) ([]StockItem, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT token, code, description, type, usage_type, monetary_value, ncm, cfop, unit,
-		COALESCE(ibs_cbs_cst, ''), COALESCE(ibs_cbs_class, ''), COALESCE(ibs_cbs_operation, '') FROM products WHERE unit_id = ? AND active = 1 ORDER BY sort_key, id`, unitID)
+		COALESCE(ibs_cbs_cst, ''), COALESCE(ibs_cbs_class, ''), COALESCE(ibs_cbs_operation, ''), COALESCE(gtin, '') FROM products WHERE unit_id = ? AND active = 1 ORDER BY sort_key, id`, unitID)
 	if err != nil {
 		return nil, wrap("stock items", err)
 	}
@@ -181,7 +186,7 @@ func (db *DB) StockItems(ctx context.Context, unitID int64) ([]StockItem, error)
 	out := []StockItem{}
 	for rows.Next() {
 		var s StockItem
-		if err := rows.Scan(&s.ID, &s.Code, &s.Description, &s.Type, &s.UsageType, &s.MonetaryValue, &s.NCM, &s.CFOP, &s.Unit, &s.IBSCBSCST, &s.IBSCBSClass, &s.IBSCBSOp); err != nil {
+		if err := rows.Scan(&s.ID, &s.Code, &s.Description, &s.Type, &s.UsageType, &s.MonetaryValue, &s.NCM, &s.CFOP, &s.Unit, &s.IBSCBSCST, &s.IBSCBSClass, &s.IBSCBSOp, &s.GTIN); err != nil {
 			return nil, wrap("stock items", err)
 		}
 		out = append(out, s)

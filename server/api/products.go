@@ -72,6 +72,8 @@ type productRequest struct {
 	// IBSCBSOperation is a service's operation indicator (the national
 	// NFS-e's cIndOp, 6 digits).
 	IBSCBSOperation *string `json:"ibs_cbs_operation" doc:"A service's operation indicator its national NFS-e states (cIndOp, 6 digits)."`
+	// GTIN is a product's bar code number, its NF-e's cEAN.
+	GTIN *string `json:"gtin" doc:"fincom: a product's GTIN (EAN-8, UPC-A, EAN-13 or GTIN-14, with its check digit), its NF-e's cEAN and cEANTrib; empty clears it."`
 }
 
 // The shapes of an NCM, a CFOP and a SPED item type, from their tags.
@@ -125,6 +127,9 @@ func (q *productRequest) Apply(f *store.ProductFields) error {
 	if q.IBSCBSOperation != nil {
 		f.IBSCBSOperation = strings.TrimSpace(*q.IBSCBSOperation)
 	}
+	if q.GTIN != nil {
+		f.GTIN = strings.TrimSpace(*q.GTIN)
+	}
 	if q.MonetaryValue != nil {
 		if q.MonetaryValue.IsNegative() {
 			return errNegativeValue
@@ -165,7 +170,7 @@ func (s products) insertProductOrService(r *web.Request, q *productRequest) (any
 
 // updateProductOrService changes the sent fields of a product or service.
 func (s products) updateProductOrService(r *web.Request, q *productRequest) (any, error) {
-	if web.Sent(q.Description, q.Type, q.MonetaryValue, q.UsageType, q.NCM, q.CFOP, q.Unit, q.Code, q.IBSCBSCST, q.IBSCBSClass, q.IBSCBSOperation) == 0 {
+	if web.Sent(q.Description, q.Type, q.MonetaryValue, q.UsageType, q.NCM, q.CFOP, q.Unit, q.Code, q.IBSCBSCST, q.IBSCBSClass, q.IBSCBSOperation, q.GTIN) == 0 {
 		return nil, errProductNoFieldsUpdate
 	}
 	err := r.DB.UpdateProduct(r.Ctx, r.Unit.ID, q.IDToken, func(f *store.ProductFields) error { return s.apply(q, f) })

@@ -43,7 +43,7 @@ var orderBodyErrs = web.Answers(append((&web.Route{Do: web.Handle(salesOrders{}.
 var (
 	entryChecks    = web.Answers(ledger.ErrInstalments, ledger.ErrDates, ledger.ErrTooSmall, ledger.ErrEvery, ledger.ErrRecurEnd, ledger.ErrLead, ledger.ErrSplitOnce, ledger.ErrWithScreening, errPaidNeedsAccount, errInvalidAccessKey, errInvalidBarcode, errInvalidCompetence, errInvalidUntil, errInvalidDueDate, web.ErrInvalidPayDay, web.ErrInvalidValue)
 	movementChecks = web.Answers(errInvalidQuantity, errInvalidUnitary, errInvalidValidation, errInvalidMoveDate, errInvalidTypeIO)
-	productChecks  = web.Answers(errInvalidProductCode, errNegativeValue, registers.ErrInvalidProductType, registers.ErrInvalidNCM, registers.ErrInvalidCFOP, registers.ErrInvalidUsageType, registers.ErrInvalidUnit)
+	productChecks  = web.Answers(errInvalidProductCode, errNegativeValue, registers.ErrInvalidProductType, registers.ErrInvalidNCM, registers.ErrInvalidCFOP, registers.ErrInvalidUsageType, registers.ErrInvalidUnit, registers.ErrInvalidGTIN)
 	periodFrom     = web.Answers(errInvalidFromDate, errInvalidToDate, errDateOrder, errDateRange)
 	periodInitial  = web.Answers(errInvalidInitial, errInvalidFinal, errDateOrder, errDateRange)
 )

@@ -160,3 +160,13 @@ func TestNewBankBoleto(t *testing.T) {
 		t.Fatal("date before factor 1000 accepted")
 	}
 }
+
+// TestValidGTIN: GS1's check digit, on each length.
+func TestValidGTIN(t *testing.T) {
+	for s, want := range map[string]bool{"7891000315507": true, "7891000315508": false, "96385074": true, "96385075": false,
+		"036000291452": true, "17891000315504": true, "789100031550": false, "78910003155A7": false, "": false} {
+		if got := ValidGTIN(s); got != want {
+			t.Errorf("ValidGTIN(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

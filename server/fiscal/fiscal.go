@@ -138,6 +138,9 @@ type Item struct {
 	// IBSCBSClass is the product's cClassTrib (its CST is the first three
 	// digits); empty takes the default (Invoice.itemClass).
 	IBSCBSClass string
+	// GTIN is the product's bar code number, its cEAN and cEANTrib ("":
+	// SEM GTIN).
+	GTIN string
 }
 
 // Service is what a service invoice carries.

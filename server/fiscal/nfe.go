@@ -2,6 +2,7 @@ package fiscal
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/sha1"
 	"encoding/hex"
 	"encoding/xml"
@@ -485,9 +486,10 @@ func BuildNFe(inv Invoice, key string) ([]byte, error) {
 		if inv.Kind == NFCe && i == 0 && !inv.Production {
 			desc = HomologacaoItem
 		}
-		d := Det{NItem: i + 1, Prod: Prod{CProd: clip(it.Code, 60), CEAN: "SEM GTIN", XProd: desc, NCM: it.NCM, CFOP: it.CFOP,
+		gtin := cmp.Or(it.GTIN, "SEM GTIN")
+		d := Det{NItem: i + 1, Prod: Prod{CProd: clip(it.Code, 60), CEAN: gtin, XProd: desc, NCM: it.NCM, CFOP: it.CFOP,
 			UCom: clip(it.Unit, 6), QCom: it.Quantity.StringFixed(4), VUnCom: it.UnitValue.StringFixed(10), VProd: money(it.Total),
-			CEANTrib: "SEM GTIN", UTrib: clip(it.Unit, 6), QTrib: it.Quantity.StringFixed(4), VUnTrib: it.UnitValue.StringFixed(10), IndTot: "1"}}
+			CEANTrib: gtin, UTrib: clip(it.Unit, 6), QTrib: it.Quantity.StringFixed(4), VUnTrib: it.UnitValue.StringFixed(10), IndTot: "1"}}
 		freight := decimal.Zero
 		if inv.Freight.IsPositive() && products.IsPositive() {
 			// Freight is apportioned over the items by value; the last

@@ -633,7 +633,7 @@ func Document(d store.InvoiceData) fiscal.Invoice {
 	}
 	for _, it := range d.Items {
 		inv.Items = append(inv.Items, fiscal.Item{Code: it.Code, Description: it.Description, NCM: it.NCM, CFOP: it.CFOP, Unit: it.Unit,
-			Quantity: it.Quantity.Decimal, UnitValue: it.UnitValue.Decimal, Total: it.Total.Decimal, IBSCBSClass: it.IBSCBSClass})
+			Quantity: it.Quantity.Decimal, UnitValue: it.UnitValue.Decimal, Total: it.Total.Decimal, IBSCBSClass: it.IBSCBSClass, GTIN: it.GTIN})
 	}
 	t := d.Taxes
 	gross := t.TaxServiceGrossAmount.Decimal

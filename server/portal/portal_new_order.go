@@ -41,8 +41,13 @@ func (s *Portal) newOrderPage(p *portalRequest, status int, form render.PortalOr
 		return
 	}
 	for _, it := range items {
-		body.Items = append(body.Items, render.PortalItemChoice{Text: itemText(it), Price: it.MonetaryValue.StringFixed(2),
-			PriceBR: render.BRL(it.MonetaryValue.StringFixed(2)), Kind: it.Type})
+		// The option's label holds the GTIN: a browser's list finds it
+		// by a scanned or typed bar code too.
+		c := render.PortalItemChoice{Text: itemText(it), Price: it.MonetaryValue.StringFixed(2), PriceBR: render.BRL(it.MonetaryValue.StringFixed(2)), Kind: it.Type}
+		if it.GTIN != "" {
+			c.PriceBR += " · GTIN " + it.GTIN
+		}
+		body.Items = append(body.Items, c)
 	}
 	body.FreightModes = freightModes
 	cats, err := p.db.Categories(p.ctx, p.unit.ID, "in", "")
@@ -384,16 +389,17 @@ func itemText(it store.StockItem) string {
 }
 
 // itemOf is the stock item a line's text names: its token (a form of
-// before), its text as offered, its code, or its name (case and accents
-// aside), or the only one whose name holds the text; nil for none or
-// several.
+// before), its text as offered, its code, its GTIN, or its name (case and
+// accents aside), or the only one whose name holds the text; nil for none
+// or several.
 func itemOf(text string, stock []store.StockItem) *store.StockItem {
 	folded := store.Fold(strings.TrimSpace(text))
 	if folded == "" {
 		return nil
 	}
 	for i, it := range stock {
-		if it.ID == text || store.Fold(itemText(it)) == folded || (it.Code != "" && store.Fold(it.Code) == folded) || store.Fold(it.Description) == folded {
+		if it.ID == text || store.Fold(itemText(it)) == folded || (it.Code != "" && store.Fold(it.Code) == folded) || store.Fold(it.Description) == folded ||
+			(it.GTIN != "" && it.GTIN == strings.TrimSpace(text)) {
 			return &stock[i]
 		}
 	}

@@ -90,6 +90,7 @@ var productRefusals = refusals{
 	{registers.ErrInvalidNCM, "ncm", "NCM inválido: use os 8 dígitos."},
 	{registers.ErrInvalidCFOP, "cfop", "CFOP inválido: 4 dígitos, o primeiro de 1 a 7."},
 	{registers.ErrInvalidUnit, "unit", "unidade com até 6 caracteres."},
+	{registers.ErrInvalidGTIN, "gtin", "GTIN (código de barras) inválido: 8, 12, 13 ou 14 dígitos com o dígito verificador, só para produtos."},
 	{store.ErrMoneyRange, "price", "preço inválido: use um valor como 24,90."},
 	{store.ErrDuplicate, "code", "esse código já é de outro produto da unidade."},
 	{registers.ErrInvalidIBSCBS, "ibs_cbs_class", "código da reforma tributária inválido."},
@@ -112,13 +113,14 @@ func productForm(r *http.Request) render.PortalProductForm {
 	v := func(k string) string { return strings.TrimSpace(r.PostFormValue(k)) }
 	return render.PortalProductForm{Type: v("type"), Description: v("description"), Code: v("code"), Price: v("price"), Unit: strings.ToUpper(v("unit")),
 		NCM: v("ncm"), CFOP: v("cfop"), Usage: v("usage_type"), CST: v("ibs_cbs_cst"), Class: v("ibs_cbs_class"), Operation: v("ibs_cbs_operation"),
-		Key: formKeyOf(r)}
+		GTIN: brdoc.Digits(v("gtin")), Key: formKeyOf(r)}
 }
 
 // productFormOf is a stored product as its form shows it.
 func productFormOf(f store.ProductFields) render.PortalProductForm {
 	return render.PortalProductForm{Type: f.Type, Description: f.Description, Code: f.Code, Price: strings.TrimPrefix(render.BRL(f.MonetaryValue.StringFixed(2)), "R$ "),
-		Unit: f.Unit, NCM: formatNCM(f.NCM), CFOP: f.CFOP, Usage: f.UsageType, CST: f.IBSCBSCST, Class: f.IBSCBSClass, Operation: f.IBSCBSOperation}
+		Unit: f.Unit, NCM: formatNCM(f.NCM), CFOP: f.CFOP, Usage: f.UsageType, CST: f.IBSCBSCST, Class: f.IBSCBSClass, Operation: f.IBSCBSOperation,
+		GTIN: f.GTIN}
 }
 
 // applyProductForm writes the form onto f and holds the result to the
@@ -146,7 +148,7 @@ func applyProductForm(form render.PortalProductForm, f *store.ProductFields, tab
 		f.MonetaryValue = store.Money{}
 	}
 	f.Description, f.Type, f.Unit, f.NCM, f.CFOP = form.Description, form.Type, form.Unit, brdoc.Digits(form.NCM), brdoc.Digits(form.CFOP)
-	f.UsageType, f.IBSCBSCST, f.IBSCBSClass, f.IBSCBSOperation = form.Usage, form.CST, form.Class, form.Operation
+	f.UsageType, f.IBSCBSCST, f.IBSCBSClass, f.IBSCBSOperation, f.GTIN = form.Usage, form.CST, form.Class, form.Operation, form.GTIN
 	if form.Code != "" {
 		f.Code = form.Code
 	}

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"unicode/utf8"
 
+	"fincom/server/brdoc"
 	"fincom/server/fiscal/reform"
 	"fincom/server/problem"
 	"fincom/store"
@@ -17,6 +18,7 @@ var (
 	ErrInvalidCFOP        = problem.New(http.StatusBadRequest, "Invalid cfop. Use 4 digits starting with 1 to 7.")
 	ErrInvalidUsageType   = problem.New(http.StatusBadRequest, "Invalid usage_type. Use a SPED item type code (00 to 10, or 99).")
 	ErrInvalidUnit        = problem.New(http.StatusBadRequest, "Invalid unit. Use up to 6 characters.")
+	ErrInvalidGTIN        = problem.New(http.StatusBadRequest, "Invalid gtin. Use a product's GTIN (EAN-8, UPC-A, EAN-13 or GTIN-14) with its check digit.")
 	// ErrInvalidIBSCBS is a wrong tax reform code: its details name the
 	// field and say why (IBSCBSProblem).
 	ErrInvalidIBSCBS = problem.New(http.StatusUnprocessableEntity, "Invalid IBS and CBS classification: details.field is the field at fault, details.message says why.")
@@ -52,6 +54,8 @@ func CheckProduct(f *store.ProductFields, table *reform.Table) error {
 		return ErrInvalidCFOP
 	case utf8.RuneCountInString(f.Unit) > 6:
 		return ErrInvalidUnit
+	case f.GTIN != "" && (f.Type != "product" || !brdoc.ValidGTIN(f.GTIN)):
+		return ErrInvalidGTIN
 	}
 	if table == nil {
 		return nil
