@@ -102,20 +102,20 @@ func TestPortalClosesTheMonth(t *testing.T) {
 	// The late boleto: its pairing preselected, at what it asks that day.
 	l1, sec := section(page, "BOLETO PAGO")
 	v, label := selected(sec)
-	if !strings.HasPrefix(v, "charge:") || !strings.Contains(label, "com multa e juros no dia: R$ 1.023,33") {
+	if !strings.HasPrefix(v, "charge:") || !strings.HasPrefix(label, "R$ 1.023,33 com multa e juros no dia · R$ 1.000,00 · 11/11/2026") {
 		t.Fatalf("the late line preselects %q %q", v, label)
 	}
 	post(l1, url.Values{"action": {"match"}, "pair": {v}})
 	// The deposit: the sum of the three charges suggested first, and the
 	// three ticked.
 	d1, sec := section(page, "DEPOSITO ALFA")
-	if v, label := selected(sec); !strings.HasPrefix(v, "items:") || !strings.Contains(label, "Soma de 3 itens de Alfa · R$ 1.100,00") {
+	if v, label := selected(sec); !strings.HasPrefix(v, "items:") || !strings.HasPrefix(label, "R$ 1.100,00 · soma de 3 itens de Alfa: ") {
 		t.Fatalf("the deposit preselects %q %q", v, label)
 	}
 	var ticked []string
 	for _, m := range regexp.MustCompile(`<input type="checkbox" name="item" value="([^"]+)"> ([^<]*)`).FindAllStringSubmatch(sec, -1) {
 		for _, amount := range []string{"R$ 250,40", "R$ 330,10", "R$ 519,50"} {
-			if strings.HasSuffix(m[2], amount) {
+			if strings.HasPrefix(m[2], amount+" · ") {
 				ticked = append(ticked, html.UnescapeString(m[1]))
 			}
 		}

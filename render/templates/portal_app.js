@@ -226,3 +226,20 @@ document.querySelectorAll("input[name='contact'][list]").forEach(function (input
     });
   });
 });
+
+// On a phone a list's rows are cards: each cell says its column's name
+// (what the table's header said above it), unless it holds only an
+// action. Without this script the cards show the values alone.
+document.querySelectorAll(".scroll table").forEach(function (table) {
+  var head = table.tHead && table.tHead.rows[0];
+  if (!head) return;
+  var names = Array.prototype.map.call(head.cells, function (c) { return c.textContent.trim(); });
+  Array.prototype.forEach.call(table.tBodies, function (body) {
+    Array.prototype.forEach.call(body.rows, function (row) {
+      Array.prototype.forEach.call(row.cells, function (cell, i) {
+        if (cell.tagName !== "TD" || !names[i] || cell.querySelector("form, button, input, select")) return;
+        cell.setAttribute("data-label", names[i]);
+      });
+    });
+  });
+});

@@ -63,7 +63,7 @@ func (s *Portal) statementPage(p *portalRequest, status int, notice, errText str
 		}
 		due, _ := store.ParseDateISO(e.DueDate)
 		candidates = append(candidates, statement.Candidate{Value: "entry:" + e.Token, Amount: amount, Due: due.Time, Names: e.Contact + " " + e.Description,
-			Contact: e.Contact, Label: "Lançamento · " + render.DateBR(e.DueDate) + " · " + e.Description + " · " + sign + render.BRL(e.Value.StringFixed(2))})
+			Contact: e.Contact, Label: sign + render.BRL(e.Value.StringFixed(2)) + " · " + render.DateBR(e.DueDate) + " · " + e.Description + " (lançamento)"})
 	}
 	charges, err := p.db.OpenCharges(p.ctx, p.unit.ID, 500)
 	if err != nil {
@@ -78,10 +78,12 @@ func (s *Portal) statementPage(p *portalRequest, status int, notice, errText str
 			return billing.Rules{}.Owed(c.Due, day.Format(time.DateOnly)).Total().Decimal
 		}
 		rest := billing.Rules{}.Owed(c.Due, "").Principal
-		label := "Cobrança · " + render.DateBR(c.DueDate) + " · " + c.Code + " parcela " + strconv.Itoa(c.Installment) + " · " + c.Customer + " · " +
-			render.BRL(c.Amount.StringFixed(2))
+		// What tells options apart first, on a phone's narrow select: the
+		// amount, then the day.
+		label := render.BRL(c.Amount.StringFixed(2)) + " · " + render.DateBR(c.DueDate) + " · " + c.Customer + " · " + c.Code + " parcela " +
+			strconv.Itoa(c.Installment) + " (cobrança)"
 		if !rest.Equal(c.Amount.Decimal) {
-			label += " (recebido em parte: resta " + render.BRL(rest.StringFixed(2)) + ")"
+			label = render.BRL(rest.StringFixed(2)) + " restantes de " + label
 		}
 		candidates = append(candidates, statement.Candidate{Value: "charge:" + c.OrderToken + ":" + strconv.Itoa(c.Installment), Amount: rest.Decimal,
 			Due: due.Time, Names: c.Customer, Contact: c.Customer, Owed: owed, Label: label})
@@ -152,7 +154,7 @@ func (s *Portal) statementPage(p *portalRequest, status int, notice, errText str
 // (TestPortalPagesStaySmall).
 const (
 	statementRows  = 20
-	pairOptions    = 20
+	pairOptions    = 15
 	lineItemsShown = 8
 )
 
@@ -164,10 +166,10 @@ func pairLabel(r statement.Ranked) string {
 		for i, it := range r.Items {
 			parts[i] = it.Label
 		}
-		return "Soma de " + strconv.Itoa(len(r.Items)) + " itens de " + r.Contact + " · " + render.BRL(r.Asks.StringFixed(2)) + ": " + strings.Join(parts, " + ")
+		return render.BRL(r.Asks.StringFixed(2)) + " · soma de " + strconv.Itoa(len(r.Items)) + " itens de " + r.Contact + ": " + strings.Join(parts, " + ")
 	}
 	if !r.Asks.Equal(r.Amount) {
-		return r.Label + " · com multa e juros no dia: " + render.BRL(r.Asks.StringFixed(2))
+		return render.BRL(r.Asks.StringFixed(2)) + " com multa e juros no dia · " + r.Label
 	}
 	return r.Label
 }
