@@ -525,7 +525,16 @@ type PortalField struct {
 	// (a CPF's or CNPJ's check digits), cep (fills the state and offers
 	// its cities), city.
 	Check string
+	// InputMode is the keyboard a phone shows for it ("" its type's).
+	InputMode string
 }
+
+// inputModes are the phone keyboards of the portal's fields, by name:
+// amounts and rates decimal, documents, codes and CEPs numeric.
+var inputModes = map[string]string{"price": "decimal", "value": "decimal", "amount": "decimal", "freight_total": "decimal", "iss_rate": "decimal",
+	"icms-rate": "decimal", "pis-rate": "decimal", "cofins-rate": "decimal", "register": "numeric", "cnpj": "numeric", "zip": "numeric",
+	"ncm": "numeric", "cfop": "numeric", "cnae": "numeric", "gtin": "numeric", "csc-id": "numeric", "usage_type": "numeric",
+	"ibs_cbs_cst": "numeric", "ibs_cbs_class": "numeric", "ibs_cbs_operation": "numeric", "barcode": "numeric", "service_code": "decimal"}
 
 // PortalProducts is the products' and services' page body: the list
 // (searched) and the form of a new one, as PortalContacts.
@@ -656,7 +665,7 @@ type form interface{ errorOf(string) string }
 // fieldOf is the input name of a form, its refusal beside it when it is
 // the one at fault.
 func fieldOf(b form, name, label, value, typ, required string) PortalField {
-	return PortalField{Name: name, Label: label, Value: value, Type: typ, Required: required == "required", Error: b.errorOf(name)}
+	return PortalField{Name: name, Label: label, Value: value, Type: typ, Required: required == "required", Error: b.errorOf(name), InputMode: inputModes[name]}
 }
 
 // checkedAs is the field f checked by the portal's script as kind.

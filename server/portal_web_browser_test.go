@@ -99,6 +99,7 @@ func TestPortalWebInBrowser(t *testing.T) {
 		{"/portal/transactions?unit=" + fx.tokens["unitA"], "Lançamentos", "transactions"},
 		{"/portal/import?unit=" + fx.tokens["unitA"], "Importar", "import"},
 		{"/portal/statement?unit=" + fx.tokens["unitA"], "Conciliação", "statement"},
+		{"/portal/inbox?unit=" + fx.tokens["unitA"], "NF-e recebidas", "inbox"},
 		{"/portal/units", "Unidades", "units"},
 		{"/portal/outbox", "E-mails", "outbox"},
 		{"/portal/webhooks", "Avisos a sistemas", "webhooks"},
@@ -166,6 +167,31 @@ func (o *officeBrowser) submit(js, selector string) {
 	o.p.eval(o.t, js+`; setTimeout(() => document.querySelector(`+jsString(selector)+`).click(), 0)`)
 }
 
+// phoneCheck says what of a page does not fit a phone's 390 px ("" all
+// does): an element wider than the screen or past its right edge, a box
+// that scrolls sideways, a list row's amount or action out of view, a
+// menu that is not one button.
+const phoneCheck = `(() => {
+  const out = [];
+  const seen = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0; };
+  const name = (e) => e.tagName + (e.id ? "#" + e.id : "") + (e.className && typeof e.className === "string" ? "." + e.className.split(" ").join(".") : "");
+  for (const e of document.querySelectorAll("body *")) {
+    if (!seen(e)) continue;
+    const r = e.getBoundingClientRect(), st = getComputedStyle(e);
+    if (r.right > 391 || r.left < -1) out.push("past the screen: " + name(e));
+    if ((st.overflowX === "auto" || st.overflowX === "scroll") && e.scrollWidth > e.clientWidth + 1) out.push("scrolls sideways: " + name(e));
+  }
+  for (const c of document.querySelectorAll("tbody td.num, tbody td button, tbody td a")) {
+    if (!seen(c)) continue;
+    const r = c.getBoundingClientRect();
+    if (r.right > 391 || r.left < 0) out.push("a row's amount or action out of view: " + name(c));
+  }
+  const wide = document.querySelector("nav.wide"), menu = document.querySelector(".menu summary");
+  if (wide && seen(wide)) out.push("the menu is a list, not one button");
+  if (wide && !(menu && seen(menu))) out.push("no menu button");
+  return out.slice(0, 6).join("; ");
+})()`
+
 // judge runs axe-core and the 390 px check on the page at each width,
 // and keeps its screenshots.
 func (o *officeBrowser) judge(name string) {
@@ -178,6 +204,12 @@ func (o *officeBrowser) judge(name string) {
 			if sw := p.eval(t, `document.documentElement.scrollWidth`); sw.(float64) > 390 {
 				wide := p.eval(t, `Array.from(document.querySelectorAll("body *")).filter(e => e.getBoundingClientRect().right > 391 && !e.closest(".scroll")).slice(0, 8).map(e => e.tagName + "." + e.className).join(" ")`)
 				t.Errorf("%s scrolls sideways at 390 px: %v px wide (%v)", name, sw, wide)
+			}
+			// As a phone: nothing wider than the screen, nothing in a box
+			// scrolled sideways (a list is cards), every row's amounts and
+			// actions in view, the menu one button.
+			if bad := p.eval(t, phoneCheck); bad != "" {
+				t.Errorf("%s at 390 px: %v", name, bad)
 			}
 		}
 		shot := p.call(t, "Page.captureScreenshot", map[string]any{"format": "png", "captureBeyondViewport": true})
