@@ -19,7 +19,7 @@ import (
 
 // newUnitAgreementCmd sets a unit's collection agreement with a bank.
 func newUnitAgreementCmd(a *app) *cobra.Command {
-	var provider, agency, account, wallet, code, bankAccount string
+	var provider, agency, account, wallet, code, bankAccount, bankCode string
 	var next int64
 	c := &cobra.Command{
 		Use:   "agreement DOMAIN UNIT_TOKEN --provider provider_a|provider_b|provider_c --agency AGENCY --account ACCOUNT-DIGIT --wallet WALLET",
@@ -43,17 +43,18 @@ func newUnitAgreementCmd(a *app) *cobra.Command {
 					return fmt.Errorf("no unit %q in %s", args[1], args[0])
 				}
 				ag, err := settings.SetAgreement(cmd.Context(), db, u, settings.AgreementInput{Provider: provider, Agency: agency, Account: account,
-					Wallet: wallet, Code: code, NextOurNumber: nextText, BankAccount: bankAccount})
+					Wallet: wallet, Code: code, NextOurNumber: nextText, BankAccount: bankAccount, Bank: bankCode})
 				if err != nil {
 					return flagError(err)
 				}
-				b, _ := bank.ByProvider(provider)
+				b, _ := bank.Of(ag.Bank, provider)
 				return a.print(map[string]string{"domain": args[0], "unit_token": args[1], "provider": provider, "bank": b.Code},
 					fmt.Sprintf("agreement with %s (%s) set: agency %s, account %s-%s, wallet %s", b.Name, b.Code, ag.Agency, ag.Account, ag.AccountDV, ag.Wallet))
 			})
 		},
 	}
 	c.Flags().StringVar(&provider, "provider", "", "provider_a (Itaú 341), provider_b (Bradesco 237) or provider_c (Santander 033)")
+	c.Flags().StringVar(&bankCode, "bank", "", "the COMPE code of the bank behind the slot (341, 237 or 033; default: the slot's own, or the one it has)")
 	c.Flags().StringVar(&agency, "agency", "", "agency, with its digit where the bank has one (1234-3)")
 	c.Flags().StringVar(&account, "account", "", "account with its digit (12345-6)")
 	c.Flags().StringVar(&wallet, "wallet", "", "the agreement's wallet (carteira)")

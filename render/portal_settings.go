@@ -55,7 +55,9 @@ type PortalPerson struct {
 // provider_c Santander): its agreement, if any (Set), and its form.
 type PortalBank struct {
 	Provider, Name string
-	Wallets        []PortalOption
+	// Banks are those a slot may have behind it; Wallets the wallets of
+	// the one it has.
+	Banks, Wallets []PortalOption
 	Set            bool
 	Simulated      bool
 	Form           PortalAgreementForm
@@ -65,7 +67,7 @@ type PortalBank struct {
 // account with their digits, the wallet, the bank's code, the next
 // our-number.
 type PortalAgreementForm struct {
-	Agency, Account, Wallet, Code, Next string
+	Agency, Account, Wallet, Code, Next, Bank string
 }
 
 // PortalRemittance is a remittance made, with its link to download it

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -16,6 +17,7 @@ import (
 	"fincom/server/bank"
 	"fincom/server/billing"
 	"fincom/server/brdoc"
+	"fincom/server/settings"
 	"fincom/store"
 )
 
@@ -538,5 +540,66 @@ func TestBoletoNewDueDate(t *testing.T) {
 	if rec := do(h, http.MethodPost, "/change_charge_due_date", `{`+auth+`,"id_token":"`+pix+`","due_date":"2026-12-20"}`); rec.Code != 409 ||
 		!strings.Contains(rec.Body.String(), "Only an open boleto registered with a bank is given a new due date") {
 		t.Fatalf("a PIX's due date = %d %s", rec.Code, rec.Body)
+	}
+}
+
+// TestAnyBankBehindASlot: provider_a's slot with an agreement at Bradesco
+// (--bank 237): its boletos are Bradesco's (bar code, our-number), its
+// remittance is Bradesco's CNAB 240 and a Bradesco return of it applies;
+// with an open boleto the slot's bank does not change; without --bank a
+// slot keeps the bank it has.
+func TestAnyBankBehindASlot(t *testing.T) {
+	t.Parallel()
+	s, ds := newTestServer(t)
+	h := s.Handler()
+	db, release := acquire(t, ds)
+	unit, err := db.UnitByToken(context.Background(), fx.tokens["unitA"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	sample := bank.Samples()["provider_b"]
+	in := settings.AgreementInput{Provider: "provider_a", Bank: "237", Agency: sample.Agency + "-" + sample.AgencyDV, Account: sample.Account + "-" + sample.AccountDV,
+		Wallet: sample.Wallet, Code: sample.Code}
+	a, err := settings.SetAgreement(context.Background(), db, unit, in)
+	release()
+	if err != nil || a.Bank != "237" || a.Provider != "provider_a" {
+		t.Fatalf("the agreement: %+v %v", a, err)
+	}
+	id := orderWith(t, h)
+	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+	c := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)["charges"].([]any)[0].(map[string]any)
+	if line := c["boleto_barcode"].(string); !strings.HasPrefix(line, "237") || !brdoc.ValidBoleto(line) {
+		t.Fatalf("not a Bradesco boleto: %v", c)
+	}
+	rec := do(h, http.MethodPost, "/export_remittance", `{`+auth+`,"provider":"provider_a"}`)
+	if rec.Code != 200 || !strings.HasPrefix(rec.Body.String(), "237") {
+		t.Fatalf("not a Bradesco remittance: %d %.80s", rec.Code, rec.Body)
+	}
+	brad, _ := bank.ByCode("237")
+	moves, ours := brad.Remitted(rec.Body.Bytes())
+	if len(ours) != 1 || moves[0] != bank.MoveEntry {
+		t.Fatalf("the remittance read back: %v %v", moves, ours)
+	}
+	sample.Name, sample.CNPJ, sample.Provider = "Acme Matriz", "11222333000181", "provider_a"
+	ret, err := brad.ReturnFile(sample, 1, fixedNow, []bank.ReturnItem{{Movement: "02", Our: ours[0], Due: fixedNow, Amount: decimal.NewFromInt(1500)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec := doMultipart(h, "/import_return", `{`+auth+`,"provider":"provider_a"}`, map[string][]byte{"ret.txt": ret}); rec.Code != 200 ||
+		!strings.Contains(rec.Body.String(), `"outcome":"registered"`) {
+		t.Fatalf("the Bradesco return: %d %s", rec.Code, rec.Body)
+	}
+	// Back to Itaú with the boleto open: refused; the slot keeps its bank
+	// when none is named.
+	db, release = acquire(t, ds)
+	defer release()
+	itau := bank.Samples()["provider_a"]
+	back := settings.AgreementInput{Provider: "provider_a", Bank: "341", Agency: itau.Agency, Account: itau.Account + "-" + itau.AccountDV, Wallet: itau.Wallet}
+	if _, err := settings.SetAgreement(context.Background(), db, unit, back); !errors.Is(err, settings.ErrBankChange) {
+		t.Fatalf("the bank changed under an open boleto: %v", err)
+	}
+	in.Bank = ""
+	if a, err := settings.SetAgreement(context.Background(), db, unit, in); err != nil || a.Bank != "237" {
+		t.Fatalf("without --bank: %+v %v", a, err)
 	}
 }

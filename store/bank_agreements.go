@@ -52,6 +52,14 @@ func agreementFor(ctx context.Context, tx *sql.Tx, unitID int64, provider string
 	return scanAgreement(tx.QueryRowContext(ctx, agreementSelect+` WHERE a.unit_id = ? AND a.provider = ?`, unitID, provider))
 }
 
+// AgreementOpenBoletos counts the open boletos issued under an agreement.
+func (db *DB) AgreementOpenBoletos(ctx context.Context, agreementID int64) (int, error) {
+	var n int
+	err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM charges WHERE agreement_id = ? AND status IN ('ISSUING', 'PENDING', 'OVERDUE')`,
+		agreementID).Scan(&n)
+	return n, wrap("agreement open boletos", err)
+}
+
 // Agreement answers the unit's agreement for a provider (ErrNotFound).
 func (db *DB) Agreement(ctx context.Context, unitID int64, provider string) (Agreement, error) {
 	a, err := scanAgreement(db.r.QueryRowContext(ctx, agreementSelect+` WHERE a.unit_id = ? AND a.provider = ?`, unitID, provider))

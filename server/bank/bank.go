@@ -71,6 +71,27 @@ func ByProvider(provider string) (*Bank, bool) {
 	return b, ok
 }
 
+// Of answers the bank of an agreement: the bank it names (its COMPE
+// code), else the provider slot's own (an agreement made before slots
+// named their bank).
+func Of(bankCode, provider string) (*Bank, bool) {
+	if bankCode != "" {
+		return ByCode(bankCode)
+	}
+	return ByProvider(provider)
+}
+
+// Codes are the COMPE codes of the banks fincom collects through, in
+// order.
+func Codes() []string {
+	var out []string
+	for _, b := range banks {
+		out = append(out, b.Code)
+	}
+	slices.Sort(out)
+	return out
+}
+
 // ByCode answers the bank of a COMPE code (a file's first three columns).
 func ByCode(code string) (*Bank, bool) {
 	for _, b := range banks {

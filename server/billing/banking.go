@@ -28,12 +28,32 @@ var (
 	interestMonthly = decimal.New(1, -2)
 )
 
+// agreementBank is the bank of the unit's agreement in the provider's
+// slot (the slot's own bank when it has none yet: nothing to write, or a
+// file of it to refuse); ErrUnknownBank for no slot.
+func agreementBank(ctx context.Context, db *store.DB, unitID int64, provider string) (*bank.Bank, error) {
+	code := ""
+	if a, err := db.Agreement(ctx, unitID, provider); err == nil {
+		code = a.Bank
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
+	if _, ok := bank.ByProvider(provider); !ok {
+		return nil, ErrUnknownBank
+	}
+	b, ok := bank.Of(code, provider)
+	if !ok {
+		return nil, ErrUnknownBank
+	}
+	return b, nil
+}
+
 // ExportRemittance writes the unit's next CNAB 240 remittance for the
 // provider's bank (store.ErrNothingToRemit when nothing is to be sent).
 func (s *Service) ExportRemittance(ctx context.Context, db *store.DB, unit store.Unit, provider string) (store.Remittance, error) {
-	b, ok := bank.ByProvider(provider)
-	if !ok {
-		return store.Remittance{}, ErrUnknownBank
+	b, err := agreementBank(ctx, db, unit.ID, provider)
+	if err != nil {
+		return store.Remittance{}, err
 	}
 	// The files name the firm by its CNPJ in a numeric field: a unit
 	// without one in digits has no agreement a bank would take (the
@@ -92,9 +112,9 @@ func (e *ForeignReturnError) Error() string {
 // account or agreement: nothing is applied) and issues the invoices its
 // payments make due.
 func (s *Service) ImportReturn(ctx context.Context, db *store.DB, unit store.Unit, provider, name string, data []byte) (store.ReturnReport, error) {
-	b, ok := bank.ByProvider(provider)
-	if !ok {
-		return store.ReturnReport{}, ErrUnknownBank
+	b, err := agreementBank(ctx, db, unit.ID, provider)
+	if err != nil {
+		return store.ReturnReport{}, err
 	}
 	r, err := b.ParseReturn(data)
 	if err != nil {

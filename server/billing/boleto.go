@@ -132,7 +132,7 @@ func (s *Service) ChangeBoletoDue(ctx context.Context, db *store.DB, unit store.
 		if err != nil {
 			return err
 		}
-		bk, ok := bank.ByProvider(b.Provider)
+		bk, ok := bank.Of(b.Agreement.Bank, b.Provider)
 		if b.PaymentKey != "BOLETO" || b.Agreement.ID == 0 || !ok || b.OurNumber == 0 || b.Registration == "rejected" {
 			return ErrNotABoleto
 		}

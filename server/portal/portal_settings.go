@@ -76,6 +76,8 @@ var settingsWords = refusals{
 	{settings.ErrNextOurNumber, "", "o próximo nosso número é um número positivo dentro do limite do banco, depois dos já emitidos."},
 	{settings.ErrBankCNPJ, "", "o convênio precisa do CNPJ da unidade (o beneficiário nos arquivos do banco): informe-o em Empresa e fiscal."},
 	{settings.ErrBankAccount, "", "a conta escolhida não é uma conta bancária da unidade."},
+	{settings.ErrBank, "", "escolha um banco da lista."},
+	{settings.ErrBankChange, "", "há boletos em aberto deste convênio no banco atual: baixe ou cancele-os antes de trocar o banco."},
 	{settings.ErrPersonName, "", "informe o nome (até 120 caracteres)."},
 	{settings.ErrPersonRole, "", "escolha um papel da lista."},
 	{settings.ErrNoPerson, "", "não há usuário ativo com esse e-mail."},
@@ -575,23 +577,32 @@ func (s *Portal) banksOf(p *portalRequest, typed map[string]render.PortalAgreeme
 	var out []render.PortalBank
 	names := map[string]string{}
 	for _, prov := range providers {
-		b, _ := bank.ByProvider(prov)
-		names[prov] = b.Name
-		pb := render.PortalBank{Provider: prov, Name: b.Name}
-		for _, w := range b.Wallets() {
-			pb.Wallets = append(pb.Wallets, render.PortalOption{Value: w, Label: w})
-		}
 		a, err := p.db.Agreement(p.ctx, p.unit.ID, prov)
-		switch {
-		case err == nil:
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return nil, nil, err
+		}
+		pb := render.PortalBank{Provider: prov}
+		if err == nil {
 			pb.Set, pb.Simulated = true, a.Simulated
 			pb.Form = render.PortalAgreementForm{Agency: withDigit(a.Agency, a.AgencyDV), Account: withDigit(a.Account, a.AccountDV), Wallet: a.Wallet,
-				Code: a.Code, Next: strconv.FormatInt(a.NextOurNumber, 10)}
-		case !errors.Is(err, store.ErrNotFound):
-			return nil, nil, err
+				Code: a.Code, Next: strconv.FormatInt(a.NextOurNumber, 10), Bank: a.Bank}
 		}
 		if f, ok := typed[prov]; ok {
 			pb.Form = f
+		}
+		// The bank behind the slot: the one typed or agreed, else the
+		// slot's own; its wallets.
+		b, ok := bank.Of(pb.Form.Bank, prov)
+		if !ok {
+			b, _ = bank.ByProvider(prov)
+		}
+		pb.Name, pb.Form.Bank, names[prov] = b.Name, b.Code, b.Name
+		for _, w := range b.Wallets() {
+			pb.Wallets = append(pb.Wallets, render.PortalOption{Value: w, Label: w})
+		}
+		for _, code := range bank.Codes() {
+			other, _ := bank.ByCode(code)
+			pb.Banks = append(pb.Banks, render.PortalOption{Value: code, Label: other.Name + " (" + code + ")"})
 		}
 		out = append(out, pb)
 	}
@@ -620,8 +631,9 @@ func withDigit(n, dv string) string {
 func (s *Portal) portalSettingsAgreement(p *portalRequest) {
 	prov := p.r.PostFormValue("provider")
 	v := func(k string) string { return strings.TrimSpace(p.r.PostFormValue(prov + "-" + k)) }
-	form := render.PortalAgreementForm{Agency: v("agency"), Account: v("account"), Wallet: v("wallet"), Code: v("agreement"), Next: v("next-our-number")}
-	in := settings.AgreementInput{Provider: prov, Agency: form.Agency, Account: form.Account, Wallet: form.Wallet, Code: form.Code}
+	form := render.PortalAgreementForm{Agency: v("agency"), Account: v("account"), Wallet: v("wallet"), Code: v("agreement"), Next: v("next-our-number"),
+		Bank: v("bank")}
+	in := settings.AgreementInput{Provider: prov, Agency: form.Agency, Account: form.Account, Wallet: form.Wallet, Code: form.Code, Bank: form.Bank}
 	// The sequence moves only when the owner changes it.
 	if was, err := p.db.Agreement(p.ctx, p.unit.ID, prov); err != nil || strconv.FormatInt(was.NextOurNumber, 10) != form.Next {
 		in.NextOurNumber = form.Next

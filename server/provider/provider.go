@@ -93,8 +93,11 @@ func (s Simulated) Issue(_ context.Context, r Request) (Issued, error) {
 		if s.bank == "" {
 			return out, nil // a manual boleto is printed by the firm itself
 		}
-		bk, ok := bank.ByProvider(s.name)
-		if !ok || r.Agreement == nil {
+		if r.Agreement == nil {
+			return Issued{}, fmt.Errorf("%w: a boleto needs the unit's agreement with the bank", ErrRefused)
+		}
+		bk, ok := bank.Of(r.Agreement.Bank, s.name)
+		if !ok {
 			return Issued{}, fmt.Errorf("%w: a boleto needs the unit's agreement with the bank", ErrRefused)
 		}
 		o, err := bk.OurNumber(*r.Agreement, r.OurNumber)

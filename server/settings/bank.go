@@ -22,6 +22,8 @@ var (
 	ErrAgreementCode = problem.New(http.StatusUnprocessableEntity, "not an agreement code of this bank (its rule in details)")
 	ErrNextOurNumber = problem.New(http.StatusUnprocessableEntity, "the next our-number is a number from 1 to the bank's largest, past the ones issued")
 	ErrBankCNPJ      = problem.New(http.StatusUnprocessableEntity, "a bank agreement needs the unit's CNPJ in digits (the beneficiary in the bank's files)")
+	ErrBank          = problem.New(http.StatusUnprocessableEntity, "not a bank fincom registers boletos with: use 341 (Itaú), 237 (Bradesco) or 033 (Santander)")
+	ErrBankChange    = problem.New(http.StatusConflict, "this slot's agreement has open boletos of its bank: settle or cancel them before putting another bank behind it")
 	ErrBankAccount   = problem.New(http.StatusUnprocessableEntity, "not a bank account of the unit")
 )
 
@@ -32,14 +34,39 @@ var (
 // payments are credited to ("": the unit's account at that agency).
 type AgreementInput struct {
 	Provider, Agency, Account, Wallet, Code, NextOurNumber, BankAccount string
+	// Bank is the COMPE code of the bank behind the slot ("": the slot's
+	// own, or the one it has).
+	Bank string
 }
 
 // SetAgreement checks an agreement as its bank defines it and sets it as
 // the unit's for the provider, as `fincom unit agreement` does.
 func SetAgreement(ctx context.Context, db *store.DB, u store.Unit, in AgreementInput) (store.Agreement, error) {
-	b, ok := bank.ByProvider(in.Provider)
-	if !ok {
+	if _, ok := bank.ByProvider(in.Provider); !ok {
 		return store.Agreement{}, refuse("provider", ErrProvider)
+	}
+	// Any bank behind any slot: the one asked, else the one the slot has,
+	// else the slot's own.
+	code := strings.TrimSpace(in.Bank)
+	was, err := db.Agreement(ctx, u.ID, in.Provider)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return store.Agreement{}, err
+	}
+	if code == "" {
+		code = was.Bank
+	}
+	b, ok := bank.Of(code, in.Provider)
+	if !ok {
+		return store.Agreement{}, refuse("bank", ErrBank)
+	}
+	if was.ID != 0 && was.Bank != "" && was.Bank != b.Code {
+		open, err := db.AgreementOpenBoletos(ctx, was.ID)
+		if err != nil {
+			return store.Agreement{}, err
+		}
+		if open > 0 {
+			return store.Agreement{}, refuse("bank", ErrBankChange)
+		}
 	}
 	ag := bank.Agreement{Wallet: in.Wallet, Code: strings.TrimSpace(in.Code)}
 	ag.Agency, ag.AgencyDV = bank.SplitDigit(in.Agency)
@@ -71,7 +98,7 @@ func SetAgreement(ctx context.Context, db *store.DB, u store.Unit, in AgreementI
 		return store.Agreement{}, refuse("agency", ErrBankCNPJ)
 	}
 	record := "agreement " + in.Provider + ": " + b.Name + " agency " + ag.Agency + " account " + ag.Account + "-" + ag.AccountDV + " wallet " + ag.Wallet
-	if was, err := db.Agreement(ctx, u.ID, in.Provider); err == nil {
+	if was.ID != 0 {
 		record = "agreement " + in.Provider + ": agency " + was.Agency + " account " + was.Account + "-" + was.AccountDV + " wallet " + was.Wallet +
 			" → " + strings.TrimPrefix(record, "agreement "+in.Provider+": "+b.Name+" ")
 	}

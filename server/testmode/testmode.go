@@ -312,7 +312,7 @@ func (s *Mode) testBankReturn(r *web.Request, q *testBankReturnRequest) (any, er
 		if err != nil {
 			return nil, err
 		}
-		b, _ := bank.ByProvider(c.Provider)
+		b, _ := bank.Of(a.Bank, c.Provider)
 		ba := billing.BankAgreement(a, r.Unit.Name, r.Unit.CNPJ)
 		n, _ := strconv.ParseInt(c.OurNumber.String, 10, 64)
 		our, err := b.OurNumber(ba, n)
