@@ -566,6 +566,10 @@ CREATE TABLE bank_agreements (
 	simulated       INTEGER NOT NULL DEFAULT 0,
 	created_at      TEXT NOT NULL,
 	updated_at      TEXT NOT NULL,
+	-- The late terms an agreement's boletos state: a fine once, in percent,
+	-- and simple interest in percent a month (of 30 days, by calendar day).
+	fine_percent TEXT NOT NULL DEFAULT '2',
+	interest_percent TEXT NOT NULL DEFAULT '1',
 	UNIQUE (unit_id, provider)
 ) STRICT;
 -- Remittance files as sent: numbered in sequence per agreement, kept to be

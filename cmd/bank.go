@@ -19,7 +19,7 @@ import (
 
 // newUnitAgreementCmd sets a unit's collection agreement with a bank.
 func newUnitAgreementCmd(a *app) *cobra.Command {
-	var provider, agency, account, wallet, code, bankAccount, bankCode string
+	var provider, agency, account, wallet, code, bankAccount, bankCode, fine, interest string
 	var next int64
 	c := &cobra.Command{
 		Use:   "agreement DOMAIN UNIT_TOKEN --provider provider_a|provider_b|provider_c --agency AGENCY --account ACCOUNT-DIGIT --wallet WALLET",
@@ -43,7 +43,7 @@ func newUnitAgreementCmd(a *app) *cobra.Command {
 					return fmt.Errorf("no unit %q in %s", args[1], args[0])
 				}
 				ag, err := settings.SetAgreement(cmd.Context(), db, u, settings.AgreementInput{Provider: provider, Agency: agency, Account: account,
-					Wallet: wallet, Code: code, NextOurNumber: nextText, BankAccount: bankAccount, Bank: bankCode})
+					Wallet: wallet, Code: code, NextOurNumber: nextText, BankAccount: bankAccount, Bank: bankCode, FinePercent: fine, InterestPercent: interest})
 				if err != nil {
 					return flagError(err)
 				}
@@ -54,6 +54,8 @@ func newUnitAgreementCmd(a *app) *cobra.Command {
 		},
 	}
 	c.Flags().StringVar(&provider, "provider", "", "provider_a (Itaú 341), provider_b (Bradesco 237) or provider_c (Santander 033)")
+	c.Flags().StringVar(&fine, "fine-percent", "", "the fine its boletos state once past the due date, in percent (default 2; 0 to 10)")
+	c.Flags().StringVar(&interest, "interest-percent", "", "the interest its boletos state, in percent a month (default 1; 0 to 10)")
 	c.Flags().StringVar(&bankCode, "bank", "", "the COMPE code of the bank behind the slot (341, 237 or 033; default: the slot's own, or the one it has)")
 	c.Flags().StringVar(&agency, "agency", "", "agency, with its digit where the bank has one (1234-3)")
 	c.Flags().StringVar(&account, "account", "", "account with its digit (12345-6)")

@@ -67,7 +67,7 @@ type PortalBank struct {
 // account with their digits, the wallet, the bank's code, the next
 // our-number.
 type PortalAgreementForm struct {
-	Agency, Account, Wallet, Code, Next, Bank string
+	Agency, Account, Wallet, Code, Next, Bank, Fine, Interest string
 }
 
 // PortalRemittance is a remittance made, with its link to download it

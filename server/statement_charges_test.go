@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"fincom/server/settings"
 	"fincom/store"
 )
 
@@ -313,5 +315,56 @@ func TestStatementPaysSeveral(t *testing.T) {
 	// Open again; the boleto past its due date overdue at once.
 	if got := statuses(); got != "OVERDUE,PENDING,PENDING,overdue" {
 		t.Fatalf("after the undo: %s", got)
+	}
+}
+
+// TestAgreementLateTerms: an agreement states its own late terms (1 %
+// fine, 2 % a month of interest): its remittance registers them with the
+// boleto (segment R's fine, segment P's interest a day: 1.000,00 × 2 % /
+// 30 = 0,67), and a line of what the boleto asks ten days late under them
+// (1.000,00 + 10,00 + 6,67 = 1.016,67) pairs at import, the fine and
+// interest booked apart.
+func TestAgreementLateTerms(t *testing.T) {
+	t.Parallel()
+	var now time.Time
+	now = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	s, ds := newTestServerAt(t, &now, Config{Version: "test", PublicURL: "https://fincom.test"})
+	h := s.Handler()
+	db, release := acquire(t, ds)
+	ctx := context.Background()
+	unit, err := db.UnitByToken(ctx, fx.tokens["unitA"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := db.Agreement(ctx, unit.ID, "provider_a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := settings.AgreementInput{Provider: "provider_a", Agency: a.Agency, Account: a.Account + "-" + a.AccountDV, Wallet: a.Wallet, Code: a.Code,
+		FinePercent: "1", InterestPercent: "2", BankAccount: fx.tokens["account1"]}
+	bad := in
+	bad.FinePercent = "12"
+	if _, err := settings.SetAgreement(ctx, db, unit, bad); !errors.Is(err, settings.ErrLateTerms) {
+		t.Fatalf("a fine of 12 %%: %v", err)
+	}
+	if a, err = settings.SetAgreement(ctx, db, unit, in); err != nil || a.FinePercent.String() != "1" || a.InterestPercent.String() != "2" {
+		t.Fatalf("the terms: %+v %v", a, err)
+	}
+	release()
+	id := orderWith(t, h, thousand("2026-11-11")...)
+	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+	rec := do(h, http.MethodPost, "/export_remittance", `{`+auth+`,"provider":"provider_a"}`)
+	recs := strings.Split(strings.TrimSuffix(rec.Body.String(), "\r\n"), "\r\n")
+	if rec.Code != 200 || len(recs) != 7 || recs[2][126:141] != "000000000000067" || recs[4][74:89] != "000000000000100" {
+		t.Fatalf("the remittance's terms:\n%s", rec.Body)
+	}
+	now = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+	if rec := doMultipart(h, "/import_ofx", `{`+auth+`,"id_token_bank_account":"{{account1}}"}`,
+		map[string][]byte{"x.ofx": ofxSGML("T1", "20261121", "1016.67", "BOLETO")}); rec.Code != 200 || !strings.Contains(rec.Body.String(), `"matched":1`) {
+		t.Fatalf("import: %d %s", rec.Code, rec.Body)
+	}
+	got := orderEntries(t, h)
+	if got["Multa: Instalação de rede"]["value"] != "10.00" || got["Juros: Instalação de rede"]["value"] != "6.67" {
+		t.Fatalf("the fine and interest: %v", got)
 	}
 }

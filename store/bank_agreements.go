@@ -26,6 +26,11 @@ type Agreement struct {
 	RemittanceSeq              int
 	BankAccountToken           string
 	Simulated                  bool
+	// FinePercent and InterestPercent are the late terms its boletos
+	// state: a fine once, simple interest a month (2 and 1 unless set);
+	// SetAgreement writes them when TermsSet, else keeps them.
+	FinePercent, InterestPercent Decimal
+	TermsSet                     bool
 }
 
 // Errors of agreements.
@@ -38,18 +43,23 @@ var (
 )
 
 const agreementSelect = `SELECT a.id, a.unit_id, a.provider, a.bank, a.agency, a.agency_dv, a.account, a.account_dv, a.wallet, a.code,
-	a.next_our_number, a.remittance_seq, COALESCE(ba.token, ''), a.simulated
+	a.next_our_number, a.remittance_seq, COALESCE(ba.token, ''), a.simulated, a.fine_percent, a.interest_percent
 	FROM bank_agreements a LEFT JOIN bank_accounts ba ON ba.id = a.bank_account_id`
 
 func scanAgreement(s scanner) (Agreement, error) {
 	var a Agreement
 	err := s.Scan(&a.ID, &a.UnitID, &a.Provider, &a.Bank, &a.Agency, &a.AgencyDV, &a.Account, &a.AccountDV, &a.Wallet, &a.Code,
-		&a.NextOurNumber, &a.RemittanceSeq, &a.BankAccountToken, &a.Simulated)
+		&a.NextOurNumber, &a.RemittanceSeq, &a.BankAccountToken, &a.Simulated, &a.FinePercent, &a.InterestPercent)
 	return a, err
 }
 
 func agreementFor(ctx context.Context, tx *sql.Tx, unitID int64, provider string) (Agreement, error) {
 	return scanAgreement(tx.QueryRowContext(ctx, agreementSelect+` WHERE a.unit_id = ? AND a.provider = ?`, unitID, provider))
+}
+
+// terms is a late term to write: NULL unless TermsSet.
+func (a Agreement) terms(d Decimal) sql.NullString {
+	return sql.NullString{String: d.String(), Valid: a.TermsSet}
 }
 
 // AgreementOpenBoletos counts the open boletos issued under an agreement.
@@ -104,9 +114,10 @@ func (db *DB) SetAgreement(ctx context.Context, unitID int64, a Agreement) (Agre
 				a.NextOurNumber = 1
 			}
 			_, err = tx.ExecContext(ctx, `INSERT INTO bank_agreements (unit_id, provider, bank, agency, agency_dv, account, account_dv, wallet,
-				code, next_our_number, bank_account_id, simulated, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				code, next_our_number, bank_account_id, simulated, created_at, updated_at, fine_percent, interest_percent)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, '2'), COALESCE(?, '1'))`,
 				unitID, a.Provider, a.Bank, a.Agency, a.AgencyDV, a.Account, a.AccountDV, a.Wallet, a.Code, a.NextOurNumber, accountID,
-				a.Simulated, timestamp(now), timestamp(now))
+				a.Simulated, timestamp(now), timestamp(now), a.terms(a.FinePercent), a.terms(a.InterestPercent))
 		case err != nil:
 			return err
 		default:
@@ -122,8 +133,10 @@ func (db *DB) SetAgreement(ctx context.Context, unitID int64, a Agreement) (Agre
 				return fmt.Errorf("%w (%d)", ErrOurNumberUsed, used.Int64)
 			}
 			_, err = tx.ExecContext(ctx, `UPDATE bank_agreements SET bank = ?, agency = ?, agency_dv = ?, account = ?, account_dv = ?, wallet = ?,
-				code = ?, next_our_number = ?, bank_account_id = ?, simulated = ?, updated_at = ? WHERE id = ?`,
-				a.Bank, a.Agency, a.AgencyDV, a.Account, a.AccountDV, a.Wallet, a.Code, next, accountID, a.Simulated, timestamp(now), old.ID)
+				code = ?, next_our_number = ?, bank_account_id = ?, simulated = ?, updated_at = ?, fine_percent = COALESCE(?, fine_percent),
+				interest_percent = COALESCE(?, interest_percent) WHERE id = ?`,
+				a.Bank, a.Agency, a.AgencyDV, a.Account, a.AccountDV, a.Wallet, a.Code, next, accountID, a.Simulated, timestamp(now),
+				a.terms(a.FinePercent), a.terms(a.InterestPercent), old.ID)
 		}
 		if err != nil {
 			return err

@@ -36,8 +36,9 @@ const reminderSelect = `
 				UNION ALL SELECT amount FROM charge_parts WHERE charge_id = c.id)), ''),
 			un.reminder_days, COALESCE((SELECT group_concat(step) FROM charge_reminders r WHERE r.charge_id = c.id AND r.due_date = c.due_date AND r.step IS NOT NULL), ''),
 			EXISTS (SELECT 1 FROM charge_reminders r WHERE r.charge_id = c.id AND r.day = ?), o.unit_id, ` + frozenSelect + `,
-			COALESCE(un.city_ibge, '')
+			COALESCE(un.city_ibge, ''), ` + termsSelect + `
 		FROM charges c JOIN sales_orders o ON o.id = c.order_id JOIN units un ON un.id = o.unit_id
+		LEFT JOIN bank_agreements a ON a.id = c.agreement_id
 		LEFT JOIN contacts ct ON ct.id = o.contact_id
 		WHERE c.status IN ('PENDING', 'OVERDUE') AND o.active = 1 AND o.public_token IS NOT NULL`
 
@@ -75,14 +76,14 @@ func (db *DB) reminderCandidates(ctx context.Context, q string, args ...any) ([]
 	var out []ReminderCandidate
 	for rows.Next() {
 		var c ReminderCandidate
-		var received, sent, frozen string
+		var received, sent, frozen, terms string
 		var email sql.NullString
 		if err := rows.Scan(&c.ChargeToken, &c.OrderToken, &c.PublicToken, &email, &c.Seller, &c.Customer, &c.OrderCode, &c.Description,
 			&c.PaymentKey, &c.BoletoLine, &c.PixPayload, &c.Registration, &c.Installment, &c.NotifyDays, &c.Due.Amount, &c.Due.DueDate,
-			&c.Due.Registered, &c.Due.Ref, &received, &c.Steps, &sent, &c.SentToday, &c.UnitID, &frozen, &c.UnitCityIBGE); err != nil {
+			&c.Due.Registered, &c.Due.Ref, &received, &c.Steps, &sent, &c.SentToday, &c.UnitID, &frozen, &c.UnitCityIBGE, &terms); err != nil {
 			return nil, err
 		}
-		if err := c.Due.readFrozen(frozen); err != nil {
+		if err := errors.Join(c.Due.readFrozen(frozen), c.Due.readTerms(terms)); err != nil {
 			return nil, err
 		}
 		c.Email = email.String

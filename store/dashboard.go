@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"strings"
 )
 
@@ -146,10 +147,11 @@ type OpenCharge struct {
 // OpenCharges answers the unit's pending and overdue charges, by due date.
 func (db *DB) OpenCharges(ctx context.Context, unitID int64, n int) ([]OpenCharge, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT o.token, o.cod_orders, c.display_name, ch.due_date, ch.installment, ch.amount,
-			ch.agreement_id IS NOT NULL, COALESCE(ch.provider_ref, ''), `+strings.ReplaceAll(frozenSelect, "c.id", "ch.id")+`,
+			ch.agreement_id IS NOT NULL, COALESCE(ch.provider_ref, ''), `+strings.ReplaceAll(frozenSelect, "c.id", "ch.id")+`, `+termsSelect+`,
 			COALESCE((SELECT group_concat(amount, ' ') FROM (SELECT amount FROM psp_payments WHERE charge_id = ch.id AND status = 'kept'
 				UNION ALL SELECT amount FROM charge_parts WHERE charge_id = ch.id)), '')
 		FROM charges ch JOIN sales_orders o ON o.id = ch.order_id JOIN contacts c ON c.id = o.contact_id
+		LEFT JOIN bank_agreements a ON a.id = ch.agreement_id
 		WHERE o.unit_id = ? AND ch.status IN ('PENDING', 'OVERDUE') ORDER BY ch.due_date, ch.id LIMIT ?`, unitID, n)
 	if err != nil {
 		return nil, wrap("open charges", err)
@@ -158,12 +160,12 @@ func (db *DB) OpenCharges(ctx context.Context, unitID int64, n int) ([]OpenCharg
 	var out []OpenCharge
 	for rows.Next() {
 		var c OpenCharge
-		var amount, received, frozen string
+		var amount, received, frozen, terms string
 		if err := rows.Scan(&c.OrderToken, &c.Code, &c.Customer, &c.DueDate, &c.Installment, &amount, &c.Due.Registered, &c.Due.Ref, &frozen,
-			&received); err != nil {
+			&terms, &received); err != nil {
 			return nil, wrap("open charges", err)
 		}
-		if err := c.Due.readFrozen(frozen); err != nil {
+		if err := errors.Join(c.Due.readFrozen(frozen), c.Due.readTerms(terms)); err != nil {
 			return nil, wrap("open charges", err)
 		}
 		if c.Amount, err = ParseMoney(amount); err != nil {

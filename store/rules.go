@@ -3,6 +3,8 @@ package store
 import (
 	"errors"
 	"strings"
+
+	"github.com/shopspring/decimal"
 	"time"
 )
 
@@ -90,6 +92,29 @@ type ChargeDue struct {
 	// charge asks its principal and them.
 	FrozenLate Money
 	FrozenOn   string
+	// FinePercent and InterestPercent are a registered boleto's late
+	// terms, its agreement's (TermsSet: read).
+	FinePercent, InterestPercent Decimal
+	TermsSet                     bool
+}
+
+// termsSelect reads a charge's agreement's (a) late terms as "FINE
+// INTEREST" ("" none), for ChargeDue.readTerms.
+const termsSelect = `COALESCE(a.fine_percent || ' ' || a.interest_percent, '')`
+
+// readTerms sets the terms termsSelect read.
+func (d *ChargeDue) readTerms(s string) error {
+	fine, interest, ok := strings.Cut(s, " ")
+	if !ok {
+		return nil
+	}
+	f, err1 := decimal.NewFromString(fine)
+	i, err2 := decimal.NewFromString(interest)
+	if err := errors.Join(err1, err2); err != nil {
+		return err
+	}
+	d.FinePercent, d.InterestPercent, d.TermsSet = Decimal{f}, Decimal{i}, true
+	return nil
 }
 
 // frozenSelect reads a charge's (c) last reissue as "LATE DAY" ("" none),

@@ -178,7 +178,7 @@ func (db *DB) statementCandidates(ctx context.Context, tx *sql.Tx, rules Rules, 
 	// A charge of the line's amount, and those whose amount the rules
 	// may make it: late ones with late terms, PSP ones Pix kept part of.
 	rows, err = tx.QueryContext(ctx, `SELECT c.id, c.due_date, c.amount, c.agreement_id IS NOT NULL, COALESCE(c.provider_ref, ''),
-			EXISTS (SELECT 1 FROM charge_parts p WHERE p.charge_id = c.id), `+frozenSelect+`
+			EXISTS (SELECT 1 FROM charge_parts p WHERE p.charge_id = c.id), `+frozenSelect+`, `+termsSelect+`
 		FROM charges c JOIN sales_orders o ON o.id = c.order_id LEFT JOIN bank_agreements a ON a.id = c.agreement_id
 		WHERE o.unit_id = ? AND c.status IN ('PENDING', 'OVERDUE') AND COALESCE(a.bank_account_id, o.bank_account_id, ?) = ?
 			AND (c.amount = ? OR c.provider_ref LIKE 'psp:%' OR (c.agreement_id IS NOT NULL AND c.due_date < ?)
@@ -191,11 +191,11 @@ func (db *DB) statementCandidates(ctx context.Context, tx *sql.Tx, rules Rules, 
 	var charges []chargeCandidate
 	for rows.Next() {
 		var c chargeCandidate
-		var frozen string
-		if err := rows.Scan(&c.ID, &c.Due.DueDate, &c.Due.Amount, &c.Due.Registered, &c.Due.Ref, &c.parts, &frozen); err != nil {
+		var frozen, terms string
+		if err := rows.Scan(&c.ID, &c.Due.DueDate, &c.Due.Amount, &c.Due.Registered, &c.Due.Ref, &c.parts, &frozen, &terms); err != nil {
 			return nil, err
 		}
-		if err := c.Due.readFrozen(frozen); err != nil {
+		if err := errors.Join(c.Due.readFrozen(frozen), c.Due.readTerms(terms)); err != nil {
 			return nil, err
 		}
 		charges = append(charges, c)

@@ -193,15 +193,15 @@ func (t *Tx) ChargeToSettle(id int64) (ChargeToSettle, error) {
 	c := ChargeToSettle{ID: id}
 	var agreementAccount, orderAccount, category, contact sql.NullInt64
 	var ref sql.NullString
-	var frozen string
+	var frozen, terms string
 	err := t.tx.QueryRowContext(t.ctx, `SELECT c.order_id, c.token, c.installment, c.amount, c.due_date, a.bank_account_id,
 			o.unit_id, o.in_automation, o.conciliation, o.generate_nf_webhook, o.bank_account_id, o.category_id, o.contact_id, o.description,
-			c.provider_ref, c.agreement_id IS NOT NULL, `+frozenSelect+`
+			c.provider_ref, c.agreement_id IS NOT NULL, `+frozenSelect+`, `+termsSelect+`
 		FROM charges c JOIN sales_orders o ON o.id = c.order_id LEFT JOIN bank_agreements a ON a.id = c.agreement_id
 		WHERE c.id = ? AND c.status IN ('PENDING', 'OVERDUE')`, id).
 		Scan(&c.OrderID, &c.Token, &c.Installment, &c.Due.Amount, &c.Due.DueDate, &agreementAccount,
 			&c.UnitID, &c.Due.InAutomation, &c.Due.Conciliation, &c.Due.InvoiceOnPayment, &orderAccount, &category, &contact, &c.Description,
-			&ref, &c.Due.Registered, &frozen)
+			&ref, &c.Due.Registered, &frozen, &terms)
 	if errors.Is(err, sql.ErrNoRows) {
 		return c, ErrNothingToPay
 	}
@@ -210,7 +210,7 @@ func (t *Tx) ChargeToSettle(id int64) (ChargeToSettle, error) {
 	}
 	c.Due.AgreementAccount, c.Due.OrderAccount = agreementAccount.Int64, orderAccount.Int64
 	c.Category, c.Contact, c.Due.Ref = category.Int64, contact.Int64, ref.String
-	if err := c.Due.readFrozen(frozen); err != nil {
+	if err := errors.Join(c.Due.readFrozen(frozen), c.Due.readTerms(terms)); err != nil {
 		return c, err
 	}
 	c.Due.Received, c.Due.Booked, err = t.ReceivedTowards(id)

@@ -21,12 +21,27 @@ import (
 // ErrUnknownBank is a provider that is none of the banks'.
 var ErrUnknownBank = problem.New(http.StatusBadRequest, "Unknown provider: use provider_a (Itaú), provider_b (Bradesco) or provider_c (Santander).")
 
-// Late-payment terms every boleto carries: a 2% fine the day after the due
-// date and 1% a month of interest (LateAmount).
+// The late-payment terms a boleto or a PIX with due date carries unless
+// its agreement states others: a 2% fine the day after the due date and
+// 1% a month of interest, in percent (lateParts).
 var (
 	finePercent     = decimal.NewFromInt(2)
-	interestMonthly = decimal.New(1, -2)
+	interestMonthly = decimal.NewFromInt(1)
 )
+
+// termsOf are the late terms of a charge: its agreement's for a
+// registered boleto, else the usual ones.
+func termsOf(c store.ChargeDue) (fine, monthly decimal.Decimal) {
+	if c.Registered && c.TermsSet {
+		return c.FinePercent.Decimal, c.InterestPercent.Decimal
+	}
+	return finePercent, interestMonthly
+}
+
+// agreementTerms are an agreement's late terms.
+func agreementTerms(a store.Agreement) (fine, monthly decimal.Decimal) {
+	return a.FinePercent.Decimal, a.InterestPercent.Decimal
+}
 
 // agreementBank is the bank of the unit's agreement in the provider's
 // slot (the slot's own bank when it has none yet: nothing to write, or a
@@ -64,7 +79,11 @@ func (s *Service) ExportRemittance(ctx context.Context, db *store.DB, unit store
 	return db.ExportRemittance(ctx, unit.ID, provider, func(a store.Agreement, seq int, created time.Time, titles []store.RemittanceTitle) ([]byte, error) {
 		ba := BankAgreement(a, unit.Name, unit.CNPJ)
 		rm := bank.Remittance{Agreement: ba, Sequence: seq, Created: created}
+		fineRate, monthly := agreementTerms(a)
 		for _, t := range titles {
+			// The terms the agreement states, a day past the due date.
+			fine := fineRate
+			_, perDay := lateParts(t.Amount.Decimal, 1, fineRate, monthly)
 			o, err := b.OurNumber(ba, t.OurNumber)
 			if err != nil {
 				return nil, err
@@ -72,8 +91,7 @@ func (s *Service) ExportRemittance(ctx context.Context, db *store.DB, unit store
 			due, _ := time.Parse(time.DateOnly, t.Due)
 			issued, _ := time.Parse(time.DateOnly, t.Issued)
 			rm.Titles = append(rm.Titles, bank.Title{Movement: t.Movement, Our: o, Document: fmt.Sprintf("%s/%d", t.OrderCode, t.Installment),
-				Issued: issued, Due: due, Amount: t.Amount.Decimal, FinePercent: finePercent,
-				InterestDay: t.Amount.Mul(interestMonthly).Div(decimal.NewFromInt(30)).Round(2), FirmUse: t.ChargeToken,
+				Issued: issued, Due: due, Amount: t.Amount.Decimal, FinePercent: fine, InterestDay: perDay, FirmUse: t.ChargeToken,
 				Payer: bank.Payer{Name: t.PayerName, Document: t.PayerDocument, Street: t.Street, District: t.District, Zip: t.Zip,
 					City: t.City, State: t.State}})
 		}

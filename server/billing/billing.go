@@ -273,25 +273,25 @@ func (s *Service) Pay(ctx context.Context, db *store.DB, publicToken string, ins
 	return ps[0], nil
 }
 
-// LateAmount is what a late payer pays: a 2% fine and 1% a month of
-// interest, pro rata by day, the usual terms of Brazilian boletos
+// LateAmount is what a late payer pays under the usual terms of Brazilian
+// boletos: a 2% fine and 1% a month of interest, pro rata by day
 // (lateParts).
 func LateAmount(amount decimal.Decimal, due, paid store.Date) decimal.Decimal {
-	fine, interest := lateParts(amount, int(paid.Sub(due.Time).Hours()/24))
+	fine, interest := lateParts(amount, int(paid.Sub(due.Time).Hours()/24), finePercent, interestMonthly)
 	return amount.Add(fine).Add(interest)
 }
 
 // lateParts are the fine and interest of an amount paid days after its
-// due date, each in whole cents: the fine (finePercent) once from the day
-// after, the interest simple, interestMonthly a month of 30 days, by
-// calendar day on the amount (R$ 1.000,00 ten days late: 20,00 and 3,33).
-func lateParts(amount decimal.Decimal, days int) (fine, interest decimal.Decimal) {
+// due date, each in whole cents: the fine (fine percent) once from the
+// day after, the interest simple, monthly percent a month of 30 days, by
+// calendar day on the amount (R$ 1.000,00 ten days late at 2 % and 1 %:
+// 20,00 and 3,33).
+func lateParts(amount decimal.Decimal, days int, fine, monthly decimal.Decimal) (decimal.Decimal, decimal.Decimal) {
 	if days <= 0 {
 		return decimal.Zero, decimal.Zero
 	}
-	fine = amount.Mul(finePercent).Div(decimal.NewFromInt(100)).Round(2)
-	interest = amount.Mul(interestMonthly).Mul(decimal.NewFromInt(int64(days))).Div(decimal.NewFromInt(30)).Round(2)
-	return fine, interest
+	hundred := decimal.NewFromInt(100)
+	return amount.Mul(fine).Div(hundred).Round(2), amount.Mul(monthly).Div(hundred).Mul(decimal.NewFromInt(int64(days))).Div(decimal.NewFromInt(30)).Round(2)
 }
 
 // OverdueAlert renders the alert of a charge that became overdue, for the

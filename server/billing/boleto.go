@@ -22,8 +22,13 @@ import (
 // with (finePercent, interestMonthly), and the bank's own fields.
 func BoletoDocument(o store.PortalOrder, c store.Charge, info store.BoletoInfo) render.BoletoPageData {
 	code := c.BoletoBarcode.String[:3]
-	// The terms it was registered with, a day past its due date.
-	fine, perDay := lateParts(c.Amount.Decimal, 1)
+	// The terms it was registered with (its agreement's), a day past its
+	// due date.
+	fineRate, monthly := finePercent, interestMonthly
+	if info.Agreement != nil {
+		fineRate, monthly = agreementTerms(*info.Agreement)
+	}
+	fine, perDay := lateParts(c.Amount.Decimal, 1, fineRate, monthly)
 	d := render.BoletoPageData{Bank: code + "-" + bankDigit(code), Seller: o.UnitName, SellerCNPJ: brdoc.FormatCNPJ(o.UnitCNPJ),
 		SellerAddress: address(info.UnitStreet, info.UnitNumber, info.UnitDistrict, "", "", info.UnitZip, info.UnitCityIBGE),
 		Customer:      cmp.Or(info.PayerName, o.ContactName), CustomerDocument: formatDocument(info.PayerDocument),
@@ -33,8 +38,8 @@ func BoletoDocument(o store.PortalOrder, c store.Charge, info store.BoletoInfo) 
 		Currency: "R$", Amount: render.BRL(c.Amount.String()), DueDate: render.DateBR(c.DueDate), Line: render.FormatLine(c.BoletoLine.String),
 		PaymentPlace: "Pagável em qualquer banco, mesmo após o vencimento",
 		Instructions: []string{
-			fmt.Sprintf("Após o vencimento, multa de 2%% (%s) e juros de mora de 1%% ao mês (%s ao dia).",
-				render.BRL(fine.StringFixed(2)), render.BRL(perDay.StringFixed(2))),
+			fmt.Sprintf("Após o vencimento, multa de %s%% (%s) e juros de mora de %s%% ao mês (%s ao dia).", render.BRNumber(fineRate.String()),
+				render.BRL(fine.StringFixed(2)), render.BRNumber(monthly.String()), render.BRL(perDay.StringFixed(2))),
 			"Referente ao pedido " + o.CodOrders + ": " + o.Description + ".",
 		},
 		Paid: c.Status == store.ChargePaid}

@@ -265,7 +265,7 @@ func putAtPSP(ctx context.Context, c *psp.Client, payer store.Payer, order, txid
 		// calendar days (modality 3). Orders carry no discount.
 		if !frozen {
 			b.Valor.Multa = &psp.Modality{Modalidade: 2, ValorPerc: finePercent.StringFixed(2)}
-			b.Valor.Juros = &psp.Modality{Modalidade: 3, ValorPerc: interestMonthly.Shift(2).StringFixed(2)}
+			b.Valor.Juros = &psp.Modality{Modalidade: 3, ValorPerc: interestMonthly.StringFixed(2)}
 		}
 		cob, err = c.PutCobV(ctx, txid, b)
 	}

@@ -149,7 +149,8 @@ func (Rules) ApplyPayment(c store.ChargeDue, in store.Settle, now time.Time) (st
 		// (a bank may count the interest a cent apart): booked apart.
 		over := s.Paid.Sub(c.Amount.Decimal)
 		if over.IsPositive() {
-			fine, _ := lateParts(c.Amount.Decimal, daysLate(c.DueDate, s.Day))
+			fineRate, monthly := termsOf(c)
+			fine, _ := lateParts(c.Amount.Decimal, daysLate(c.DueDate, s.Day), fineRate, monthly)
 			fine = decimal.Min(fine, over)
 			s.Fine, s.Interest = store.NewMoney(fine), store.NewMoney(over.Sub(fine))
 		}
@@ -185,13 +186,15 @@ func (Rules) Owed(c store.ChargeDue, day string) store.Owed {
 	o := store.Owed{Principal: store.NewMoney(c.Amount.Sub(c.Received.Decimal))}
 	if lateTerms(c) && c.FrozenOn != "" && day >= c.FrozenOn {
 		// Issued anew past its validity: what it asked then holds.
-		fine, _ := lateParts(c.Amount.Decimal, daysLate(c.DueDate, c.FrozenOn))
+		fineRate, monthly := termsOf(c)
+		fine, _ := lateParts(c.Amount.Decimal, daysLate(c.DueDate, c.FrozenOn), fineRate, monthly)
 		fine = decimal.Min(fine, c.FrozenLate.Decimal)
 		o.Fine, o.Interest = store.NewMoney(fine), store.NewMoney(c.FrozenLate.Sub(fine))
 		return o
 	}
 	if lateTerms(c) {
-		fine, interest := lateParts(c.Amount.Decimal, daysLate(c.DueDate, day))
+		fineRate, monthly := termsOf(c)
+		fine, interest := lateParts(c.Amount.Decimal, daysLate(c.DueDate, day), fineRate, monthly)
 		o.Fine, o.Interest = store.NewMoney(fine), store.NewMoney(interest)
 	}
 	return o

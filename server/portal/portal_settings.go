@@ -77,6 +77,7 @@ var settingsWords = refusals{
 	{settings.ErrBankCNPJ, "", "o convênio precisa do CNPJ da unidade (o beneficiário nos arquivos do banco): informe-o em Empresa e fiscal."},
 	{settings.ErrBankAccount, "", "a conta escolhida não é uma conta bancária da unidade."},
 	{settings.ErrBank, "", "escolha um banco da lista."},
+	{settings.ErrLateTerms, "", "porcentagem de 0 a 10, como 2 ou 1,5."},
 	{settings.ErrBankChange, "", "há boletos em aberto deste convênio no banco atual: baixe ou cancele-os antes de trocar o banco."},
 	{settings.ErrPersonName, "", "informe o nome (até 120 caracteres)."},
 	{settings.ErrPersonRole, "", "escolha um papel da lista."},
@@ -585,7 +586,8 @@ func (s *Portal) banksOf(p *portalRequest, typed map[string]render.PortalAgreeme
 		if err == nil {
 			pb.Set, pb.Simulated = true, a.Simulated
 			pb.Form = render.PortalAgreementForm{Agency: withDigit(a.Agency, a.AgencyDV), Account: withDigit(a.Account, a.AccountDV), Wallet: a.Wallet,
-				Code: a.Code, Next: strconv.FormatInt(a.NextOurNumber, 10), Bank: a.Bank}
+				Code: a.Code, Next: strconv.FormatInt(a.NextOurNumber, 10), Bank: a.Bank, Fine: strings.ReplaceAll(a.FinePercent.String(), ".", ","),
+				Interest: strings.ReplaceAll(a.InterestPercent.String(), ".", ",")}
 		}
 		if f, ok := typed[prov]; ok {
 			pb.Form = f
@@ -632,8 +634,9 @@ func (s *Portal) portalSettingsAgreement(p *portalRequest) {
 	prov := p.r.PostFormValue("provider")
 	v := func(k string) string { return strings.TrimSpace(p.r.PostFormValue(prov + "-" + k)) }
 	form := render.PortalAgreementForm{Agency: v("agency"), Account: v("account"), Wallet: v("wallet"), Code: v("agreement"), Next: v("next-our-number"),
-		Bank: v("bank")}
-	in := settings.AgreementInput{Provider: prov, Agency: form.Agency, Account: form.Account, Wallet: form.Wallet, Code: form.Code, Bank: form.Bank}
+		Bank: v("bank"), Fine: v("fine-percent"), Interest: v("interest-percent")}
+	in := settings.AgreementInput{Provider: prov, Agency: form.Agency, Account: form.Account, Wallet: form.Wallet, Code: form.Code, Bank: form.Bank,
+		FinePercent: form.Fine, InterestPercent: form.Interest}
 	// The sequence moves only when the owner changes it.
 	if was, err := p.db.Agreement(p.ctx, p.unit.ID, prov); err != nil || strconv.FormatInt(was.NextOurNumber, 10) != form.Next {
 		in.NextOurNumber = form.Next

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/shopspring/decimal"
+
 	"fincom/server/bank"
 	"fincom/server/problem"
 	"fincom/store"
@@ -22,6 +24,7 @@ var (
 	ErrAgreementCode = problem.New(http.StatusUnprocessableEntity, "not an agreement code of this bank (its rule in details)")
 	ErrNextOurNumber = problem.New(http.StatusUnprocessableEntity, "the next our-number is a number from 1 to the bank's largest, past the ones issued")
 	ErrBankCNPJ      = problem.New(http.StatusUnprocessableEntity, "a bank agreement needs the unit's CNPJ in digits (the beneficiary in the bank's files)")
+	ErrLateTerms     = problem.New(http.StatusUnprocessableEntity, "a late term is a percentage from 0 to 10 (the fine once; the interest a month)")
 	ErrBank          = problem.New(http.StatusUnprocessableEntity, "not a bank fincom registers boletos with: use 341 (Itaú), 237 (Bradesco) or 033 (Santander)")
 	ErrBankChange    = problem.New(http.StatusConflict, "this slot's agreement has open boletos of its bank: settle or cancel them before putting another bank behind it")
 	ErrBankAccount   = problem.New(http.StatusUnprocessableEntity, "not a bank account of the unit")
@@ -37,6 +40,9 @@ type AgreementInput struct {
 	// Bank is the COMPE code of the bank behind the slot ("": the slot's
 	// own, or the one it has).
 	Bank string
+	// FinePercent and InterestPercent are the late terms its boletos
+	// state ("2", "1,5"; "" keeps them, 2 and 1 for a new agreement).
+	FinePercent, InterestPercent string
 }
 
 // SetAgreement checks an agreement as its bank defines it and sets it as
@@ -102,8 +108,16 @@ func SetAgreement(ctx context.Context, db *store.DB, u store.Unit, in AgreementI
 		record = "agreement " + in.Provider + ": agency " + was.Agency + " account " + was.Account + "-" + was.AccountDV + " wallet " + was.Wallet +
 			" → " + strings.TrimPrefix(record, "agreement "+in.Provider+": "+b.Name+" ")
 	}
+	fine, interest, set, err := lateTerms(in.FinePercent, in.InterestPercent, was)
+	if err != nil {
+		return store.Agreement{}, err
+	}
+	if set {
+		record += " late terms " + fine.String() + "% + " + interest.String() + "% a month"
+	}
 	store.SetAuditRecord(ctx, record)
-	a, err := db.SetAgreement(ctx, u.ID, store.Agreement{Provider: in.Provider, Bank: b.Code, Agency: ag.Agency, AgencyDV: ag.AgencyDV,
+	a, err := db.SetAgreement(ctx, u.ID, store.Agreement{FinePercent: store.Decimal{Decimal: fine}, InterestPercent: store.Decimal{Decimal: interest}, TermsSet: set,
+		Provider: in.Provider, Bank: b.Code, Agency: ag.Agency, AgencyDV: ag.AgencyDV,
 		Account: ag.Account, AccountDV: ag.AccountDV, Wallet: ag.Wallet, Code: ag.Code, NextOurNumber: next, BankAccountToken: in.BankAccount})
 	switch {
 	case errors.Is(err, store.ErrNotFound) && in.BankAccount != "":
@@ -112,4 +126,32 @@ func SetAgreement(ctx context.Context, db *store.DB, u store.Unit, in AgreementI
 		return a, refuse("next-our-number", ErrNextOurNumber)
 	}
 	return a, err
+}
+
+// maxLateTerm bounds a late term, in percent.
+var maxLateTerm = decimal.NewFromInt(10)
+
+// lateTerms reads an agreement's late terms as typed ("2", "1,5"): each
+// given replaces the one it had (2 and 1 for a new agreement); set false
+// when none is given.
+func lateTerms(fineText, interestText string, was store.Agreement) (fine, interest decimal.Decimal, set bool, err error) {
+	fine, interest = decimal.NewFromInt(2), decimal.NewFromInt(1)
+	if was.ID != 0 {
+		fine, interest = was.FinePercent.Decimal, was.InterestPercent.Decimal
+	}
+	for _, t := range []struct {
+		text, field string
+		dst         *decimal.Decimal
+	}{{fineText, "fine-percent", &fine}, {interestText, "interest-percent", &interest}} {
+		v := strings.TrimSpace(t.text)
+		if v == "" {
+			continue
+		}
+		d, perr := decimal.NewFromString(strings.ReplaceAll(v, ",", "."))
+		if perr != nil || d.IsNegative() || d.GreaterThan(maxLateTerm) || d.Exponent() < -4 {
+			return fine, interest, false, refuse(t.field, ErrLateTerms)
+		}
+		*t.dst, set = d, true
+	}
+	return fine, interest, set, nil
 }
