@@ -32,8 +32,7 @@ const reminderSelect = `
 		SELECT c.token, o.token, o.public_token, o.notify_email_charge, un.name, COALESCE(ct.display_name, ''), o.cod_orders, o.description,
 			c.payment_key, COALESCE(c.boleto_line, ''), COALESCE(c.pix_payload, ''), COALESCE(c.registration, ''), c.installment,
 			o.notify_days_charge, c.amount, c.due_date, c.agreement_id IS NOT NULL, COALESCE(c.provider_ref, ''),
-			COALESCE((SELECT group_concat(amount, ' ') FROM (SELECT amount FROM psp_payments WHERE charge_id = c.id AND status = 'kept'
-				UNION ALL SELECT amount FROM charge_parts WHERE charge_id = c.id)), ''),
+			` + receivedSelect + `,
 			un.reminder_days, COALESCE((SELECT group_concat(step) FROM charge_reminders r WHERE r.charge_id = c.id AND r.due_date = c.due_date AND r.step IS NOT NULL), ''),
 			EXISTS (SELECT 1 FROM charge_reminders r WHERE r.charge_id = c.id AND r.day = ?), o.unit_id, ` + frozenSelect + `,
 			COALESCE(un.city_ibge, ''), ` + termsSelect + `
@@ -87,12 +86,8 @@ func (db *DB) reminderCandidates(ctx context.Context, q string, args ...any) ([]
 			return nil, err
 		}
 		c.Email = email.String
-		for _, r := range strings.Fields(received) {
-			m, err := ParseMoney(r)
-			if err != nil {
-				return nil, err
-			}
-			c.Due.Received = NewMoney(c.Due.Received.Add(m.Decimal))
+		if err := c.Due.readReceived(received); err != nil {
+			return nil, err
 		}
 		for _, s := range strings.Split(sent, ",") {
 			if n, err := strconv.Atoi(s); err == nil {

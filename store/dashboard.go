@@ -148,8 +148,7 @@ type OpenCharge struct {
 func (db *DB) OpenCharges(ctx context.Context, unitID int64, n int) ([]OpenCharge, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT o.token, o.cod_orders, c.display_name, ch.due_date, ch.installment, ch.amount,
 			ch.agreement_id IS NOT NULL, COALESCE(ch.provider_ref, ''), `+strings.ReplaceAll(frozenSelect, "c.id", "ch.id")+`, `+termsSelect+`,
-			COALESCE((SELECT group_concat(amount, ' ') FROM (SELECT amount FROM psp_payments WHERE charge_id = ch.id AND status = 'kept'
-				UNION ALL SELECT amount FROM charge_parts WHERE charge_id = ch.id)), '')
+			`+strings.ReplaceAll(receivedSelect, "c.id", "ch.id")+`
 		FROM charges ch JOIN sales_orders o ON o.id = ch.order_id JOIN contacts c ON c.id = o.contact_id
 		LEFT JOIN bank_agreements a ON a.id = ch.agreement_id
 		WHERE o.unit_id = ? AND ch.status IN ('PENDING', 'OVERDUE') ORDER BY ch.due_date, ch.id LIMIT ?`, unitID, n)
@@ -171,12 +170,8 @@ func (db *DB) OpenCharges(ctx context.Context, unitID int64, n int) ([]OpenCharg
 		if c.Amount, err = ParseMoney(amount); err != nil {
 			return nil, wrap("open charges", err)
 		}
-		for _, r := range strings.Fields(received) {
-			m, err := ParseMoney(r)
-			if err != nil {
-				return nil, wrap("open charges", err)
-			}
-			c.Due.Received = NewMoney(c.Due.Received.Add(m.Decimal))
+		if err := c.Due.readReceived(received); err != nil {
+			return nil, wrap("open charges", err)
 		}
 		c.Due.Amount, c.Due.DueDate = c.Amount, c.DueDate
 		out = append(out, c)

@@ -4,8 +4,9 @@ import (
 	"errors"
 	"strings"
 
-	"github.com/shopspring/decimal"
 	"time"
+
+	"github.com/shopspring/decimal"
 )
 
 // Rules are the business decisions a write takes inside its transaction.
@@ -96,6 +97,24 @@ type ChargeDue struct {
 	// terms, its agreement's (TermsSet: read).
 	FinePercent, InterestPercent Decimal
 	TermsSet                     bool
+}
+
+// receivedSelect reads what was received towards a charge (c: its id)
+// as amounts apart by spaces: the Pix kept and the parts statement lines
+// paid, for ChargeDue.readReceived (Tx.ReceivedTowards in a write).
+const receivedSelect = `COALESCE((SELECT group_concat(amount, ' ') FROM (SELECT amount FROM psp_payments WHERE charge_id = c.id AND status = 'kept'
+	UNION ALL SELECT amount FROM charge_parts WHERE charge_id = c.id)), '')`
+
+// readReceived adds up what receivedSelect read.
+func (d *ChargeDue) readReceived(s string) error {
+	for _, r := range strings.Fields(s) {
+		m, err := ParseMoney(r)
+		if err != nil {
+			return err
+		}
+		d.Received = NewMoney(d.Received.Add(m.Decimal))
+	}
+	return nil
 }
 
 // termsSelect reads a charge's agreement's (a) late terms as "FINE

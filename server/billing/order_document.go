@@ -34,19 +34,7 @@ func OrderDocument(ctx context.Context, db *store.DB, unit store.Unit, orderToke
 			d.CustomerAdr = address(c.Address, c.Number, c.Neighborhood, c.City, c.State, c.ZipCode, "")
 		}
 	}
-	if o.Products != nil {
-		for _, l := range *o.Products {
-			d.Lines = append(d.Lines, render.PortalOrderItem{Code: l.Code, Description: l.Description, Quantity: render.BRNumber(l.Quantity.String()),
-				Unit: l.Unit.String, UnitValue: render.BRL(l.UnitValue.StringFixed(2)), Total: render.BRL(l.Total.StringFixed(2))})
-		}
-	} else {
-		d.Lines = append(d.Lines, render.PortalOrderItem{Description: cmp.Or(strings.TrimSpace(o.StockItemName.String), o.Description), Quantity: render.BRNumber(o.Quantity.String()),
-			Total: render.BRL(o.Value.StringFixed(2))})
-	}
-	if o.FreightMode != 9 && o.FreightTotal.IsPositive() {
-		d.Freight = render.BRL(o.FreightTotal.StringFixed(2))
-	}
-	d.Total = render.BRL(billed(store.OrderBill{Value: o.Value, Freight: o.FreightTotal, FreightMode: o.FreightMode}).StringFixed(2))
+	d.Lines, d.Freight, d.Total = OrderLines(o)
 	charges, err := db.SalesOrderCharges(ctx, unit.ID, orderToken)
 	if err != nil {
 		return render.OrderDocument{}, err
@@ -75,6 +63,25 @@ func OrderDocument(ctx context.Context, db *store.DB, unit store.Unit, orderToke
 		}
 	}
 	return d, nil
+}
+
+// OrderLines are what an order's customer bought, as its page and its
+// document show it: each product line as sold (a service order: its
+// service), the freight it charges ("" none) and what it bills with it.
+func OrderLines(o store.SalesOrderDetail) (lines []render.PortalOrderItem, freight, total string) {
+	if o.Products != nil {
+		for _, l := range *o.Products {
+			lines = append(lines, render.PortalOrderItem{Code: l.Code, Description: l.Description, Quantity: render.BRNumber(l.Quantity.String()),
+				Unit: l.Unit.String, UnitValue: render.BRL(l.UnitValue.StringFixed(2)), Total: render.BRL(l.Total.StringFixed(2))})
+		}
+	} else {
+		lines = append(lines, render.PortalOrderItem{Description: cmp.Or(strings.TrimSpace(o.StockItemName.String), o.Description),
+			Quantity: render.BRNumber(o.Quantity.String()), Total: render.BRL(o.Value.StringFixed(2))})
+	}
+	if o.FreightMode != 9 && o.FreightTotal.IsPositive() {
+		freight = render.BRL(o.FreightTotal.StringFixed(2))
+	}
+	return lines, freight, render.BRL(billed(store.OrderBill{Value: o.Value, Freight: o.FreightTotal, FreightMode: o.FreightMode}).StringFixed(2))
 }
 
 // paymentWords name an order's means of payment on its document.

@@ -12,27 +12,6 @@ import (
 	"fincom/store"
 )
 
-// orderLinesOf sets what an order's page shows of what the customer
-// bought: each product line as sold, a service order's service, the
-// freight, and what the order bills with it.
-func orderLinesOf(page *render.PortalOrderPage, o store.SalesOrderDetail) {
-	if o.Products != nil {
-		for _, l := range *o.Products {
-			page.Lines = append(page.Lines, render.PortalOrderItem{Code: l.Code, Description: l.Description,
-				Quantity: render.BRNumber(l.Quantity.String()), Unit: l.Unit.String, UnitValue: render.BRL(l.UnitValue.StringFixed(2)),
-				Total: render.BRL(l.Total.StringFixed(2))})
-		}
-	} else if o.StockItemName.Valid {
-		page.Lines = append(page.Lines, render.PortalOrderItem{Description: o.StockItemName.String, Quantity: render.BRNumber(o.Quantity.String()),
-			Total: render.BRL(o.Value.StringFixed(2))})
-	}
-	bill := store.OrderBill{Value: o.Value, Freight: o.FreightTotal, FreightMode: o.FreightMode}
-	if o.FreightMode != 9 && o.FreightTotal.IsPositive() {
-		page.Freight = render.BRL(o.FreightTotal.StringFixed(2))
-	}
-	page.Billed = render.BRL(billing.Rules{}.Billed(bill).StringFixed(2))
-}
-
 // historyEntry is a step of an order's history with the instant it sorts
 // by.
 type historyEntry struct {

@@ -15,6 +15,7 @@ import (
 
 	"fincom/render"
 	"fincom/server/accounting"
+	"fincom/server/billing"
 	"fincom/server/brdoc"
 	"fincom/server/fiscal"
 	"fincom/server/invoicing"
@@ -271,7 +272,7 @@ func (s *Portal) portalOrderPage(p *portalRequest, token, notice, errText string
 			}
 		}
 	}
-	orderLinesOf(&page, o)
+	page.Lines, page.Freight, page.Billed = billing.OrderLines(o)
 	if page.History, err = s.orderHistory(p, o, charges); err != nil {
 		s.portalFailed(p, err)
 		return
