@@ -69,10 +69,5 @@ func (s *Portal) portalAccountantPackage(p *portalRequest) {
 		s.portalFailed(p, err)
 		return
 	}
-	h := p.w.Header()
-	h.Set("Content-Type", "application/zip")
-	h.Set("Content-Disposition", `attachment; filename="contador-`+month+`.zip"`)
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Content-Type-Options", "nosniff")
-	p.w.Write(zip)
+	download(p, "application/zip", `attachment; filename="contador-`+month+`.zip"`, zip)
 }

@@ -37,13 +37,7 @@ func (s *Portal) exportable(p *portalRequest, list, label, name string, table fu
 		s.portalFailed(p, err)
 		return true
 	}
-	h := p.w.Header()
-	h.Set("Content-Type", kind)
-	h.Set("Content-Disposition", `attachment; filename="`+name+`.`+format+`"; filename*=UTF-8''`+url.PathEscape(name)+"."+format)
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Content-Type-Options", "nosniff")
-	p.w.WriteHeader(http.StatusOK)
-	p.w.Write(buf.Bytes())
+	download(p, kind, `attachment; filename="`+name+`.`+format+`"; filename*=UTF-8''`+url.PathEscape(name)+"."+format, buf.Bytes())
 	return true
 }
 
@@ -62,4 +56,16 @@ func exportLink(r *http.Request, unit, list, format string) string {
 	}
 	q.Set("formato", format)
 	return r.URL.Path + "?" + q.Encode()
+}
+
+// download answers a file of the portal: its type and disposition, never
+// kept by a cache, never read as another type.
+func download(p *portalRequest, contentType, disposition string, data []byte) {
+	h := p.w.Header()
+	h.Set("Content-Type", contentType)
+	h.Set("Content-Disposition", disposition)
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	p.w.WriteHeader(http.StatusOK)
+	p.w.Write(data)
 }

@@ -89,12 +89,7 @@ func (s *Portal) portalOrderPDF(p *portalRequest, token string) {
 		s.portalFailed(p, err)
 		return
 	}
-	h := p.w.Header()
-	h.Set("Content-Type", "application/pdf")
-	h.Set("Content-Disposition", `inline; filename="pedido-`+d.Code+`.pdf"`)
-	h.Set("Cache-Control", "no-store")
-	h.Set("X-Content-Type-Options", "nosniff")
-	p.w.Write(render.OrderPDF(d))
+	download(p, "application/pdf", `inline; filename="pedido-`+d.Code+`.pdf"`, render.OrderPDF(d))
 }
 
 // orderCopy is the new order's form filled with the unit's order's

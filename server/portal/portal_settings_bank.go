@@ -127,9 +127,5 @@ func (s *Portal) portalRemittance(p *portalRequest) {
 		}
 		return
 	}
-	h := p.w.Header()
-	h.Set("Content-Type", "text/plain; charset=us-ascii")
-	h.Set("Content-Disposition", fmt.Sprintf(`attachment; filename="remessa-%s-%d.rem"`, prov, rm.Sequence))
-	h.Set("Cache-Control", "no-store")
-	p.w.Write(rm.Content)
+	download(p, "text/plain; charset=us-ascii", fmt.Sprintf(`attachment; filename="remessa-%s-%d.rem"`, prov, rm.Sequence), rm.Content)
 }
