@@ -112,14 +112,7 @@ func TestDREAccrualCountsSales(t *testing.T) {
 	s, ds := newTestServerAt(t, &now, Config{Version: "test", PublicURL: "https://fincom.test"})
 	h := s.Handler()
 	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
-	db, release := acquire(t, ds)
-	if _, err := db.SetUnitProfile(context.Background(), fx.tokens["unitA"], func(p *store.UnitProfile) error {
-		p.CRT, p.ICMSRate, p.PISRate, p.COFINSRate = 3, "18", "0.65", "3"
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	release()
+	normalRegime(t, ds)
 	// 35.00 of screws and 12.30 of freight, billed 47.30, category1
 	// (group 102), its payment booked as an income when it is paid.
 	sale := strings.Replace(strings.Replace(productOrder, `"local_destino":2`, `"local_destino":1`, 1), `"estimated_payment_date":"2026-12-10"`,
@@ -217,5 +210,20 @@ func TestDREAccrualCountsSales(t *testing.T) {
 	if want := [][]string{entries[0], {"Receita", "Parafusos", "Assinaturas", "Receita de prestação de serviços", excelDate("2026-12-10"), excelDate("2026-12-10"),
 		excelDate("2026-12-05"), "", "", "", "Maria da Silva", "529.982.247-25", "BB Principal", "Banco do Brasil S.A.", "1234-5", "99887-1", "47.3"}}; !reflect.DeepEqual(entries, want) {
 		t.Errorf("December's entries sheet:\n%q\nwant\n%q", entries, want)
+	}
+}
+
+// normalRegime puts the fixture's unit A in the normal regime (CRT 3,
+// ICMS 18 %, PIS 0,65 %, COFINS 3 %): its NF-e state ICMS, PIS and
+// COFINS.
+func normalRegime(t *testing.T, ds *store.Domains) {
+	t.Helper()
+	db, release := acquire(t, ds)
+	defer release()
+	if _, err := db.SetUnitProfile(context.Background(), fx.tokens["unitA"], func(p *store.UnitProfile) error {
+		p.CRT, p.ICMSRate, p.PISRate, p.COFINSRate = 3, "18", "0.65", "3"
+		return nil
+	}); err != nil {
+		t.Fatal(err)
 	}
 }

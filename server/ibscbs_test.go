@@ -79,17 +79,7 @@ func TestNationalNFSeOfTheReform(t *testing.T) {
 	s, ds := newTestServer(t)
 	h := s.Handler()
 	post(t, h, "/update_contact", withAddress)
-	db, release, err := ds.Acquire(context.Background(), "acme")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.SetUnitProfile(context.Background(), fx.tokens["unitA"], func(p *store.UnitProfile) error {
-		p.CRT, p.ICMSRate, p.PISRate, p.COFINSRate = 3, "18", "0.65", "3"
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	release()
+	normalRegime(t, ds)
 	id := post(t, h, "/insert_sales_order", nationalOrder)["data"].(map[string]any)["id"].(string)
 	rec := do(h, http.MethodPost, "/generate_nf", `{`+auth+`,"id_token":"`+id+`"}`)
 	if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `"field":"service.ibs_cbs_operation"`) {

@@ -265,14 +265,7 @@ func TestPortalNewOrderTenLines(t *testing.T) {
 	h := s.Handler()
 	post(t, h, "/update_contact", strings.Replace(withAddress, "{{contact1}}", "{{contact2}}", 1))
 	// A firm of the normal regime: its NF-e states ICMS, PIS and COFINS.
-	db, release := acquire(t, ds)
-	if _, err := db.SetUnitProfile(context.Background(), fx.tokens["unitA"], func(p *store.UnitProfile) error {
-		p.CRT, p.ICMSRate, p.PISRate, p.COFINSRate = 3, "18", "0.65", "3"
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
-	release()
+	normalRegime(t, ds)
 	var typed, qtys []string
 	want := decimal.Zero
 	for i := 1; i <= 10; i++ {
@@ -362,7 +355,7 @@ func TestPortalNewOrderTenLines(t *testing.T) {
 		t.Errorf("the order's page lists %d lines", n)
 	}
 	// The NF-e names the product of the GTIN by it (cEAN, cEANTrib).
-	db, release = acquire(t, ds)
+	db, release := acquire(t, ds)
 	inv, err := db.OrderInvoice(context.Background(), 1, id)
 	release()
 	if err != nil || !strings.Contains(inv.XML, "<cEAN>7891000315507</cEAN>") || !strings.Contains(inv.XML, "<cEANTrib>7891000315507</cEANTrib>") ||
