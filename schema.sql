@@ -570,6 +570,9 @@ CREATE TABLE bank_agreements (
 	-- and simple interest in percent a month (of 30 days, by calendar day).
 	fine_percent TEXT NOT NULL DEFAULT '2',
 	interest_percent TEXT NOT NULL DEFAULT '1',
+	-- Banco do Brasil's wallet variation ("variação da carteira"), which its
+	-- files carry beside the wallet; empty for the other banks.
+	variation TEXT NOT NULL DEFAULT '',
 	UNIQUE (unit_id, provider)
 ) STRICT;
 -- Remittance files as sent: numbered in sequence per agreement, kept to be

@@ -19,7 +19,7 @@ import (
 
 // newUnitAgreementCmd sets a unit's collection agreement with a bank.
 func newUnitAgreementCmd(a *app) *cobra.Command {
-	var provider, agency, account, wallet, code, bankAccount, bankCode, fine, interest string
+	var provider, agency, account, wallet, code, bankAccount, bankCode, fine, interest, variation string
 	var next int64
 	c := &cobra.Command{
 		Use:   "agreement DOMAIN UNIT_TOKEN --provider provider_a|provider_b|provider_c --agency AGENCY --account ACCOUNT-DIGIT --wallet WALLET",
@@ -28,6 +28,10 @@ func newUnitAgreementCmd(a *app) *cobra.Command {
 			"defines it: Itaú agency 4 digits, account 5 digits with its DAC, wallet 109/110/111/112/115/121/180/188; Bradesco agency\n" +
 			"with its digit, account with its digit (module 11), wallet 02/04/06/09/19/21/26, --agreement (código do convênio);\n" +
 			"Santander agency, account with its digit, wallet 101/102/104/201, --agreement (código do beneficiário, 7 digits).\n" +
+			"Any of them, or Banco do Brasil (--bank 001) or Caixa (--bank 104), stands behind any slot: Banco do Brasil agency and\n" +
+			"account each with its digit (module 11, X for 10), wallet 11/12/17, --variation (3 digits), --agreement (the convênio,\n" +
+			"4, 6 or 7 digits: the our-number is composed of it); Caixa agency, account (operation and number) with its digit,\n" +
+			"wallet RG, --agreement (código do beneficiário, 6 digits, SIGCB).\n" +
 			"--next-our-number moves the our-number sequence forward (never back over numbers issued). Payments are credited to\n" +
 			"--bank-account (a bank account token of the unit), else to the unit's account at that bank, agency and account (opened\n" +
 			"when it has none).",
@@ -43,7 +47,8 @@ func newUnitAgreementCmd(a *app) *cobra.Command {
 					return fmt.Errorf("no unit %q in %s", args[1], args[0])
 				}
 				ag, err := settings.SetAgreement(cmd.Context(), db, u, settings.AgreementInput{Provider: provider, Agency: agency, Account: account,
-					Wallet: wallet, Code: code, NextOurNumber: nextText, BankAccount: bankAccount, Bank: bankCode, FinePercent: fine, InterestPercent: interest})
+					Wallet: wallet, Code: code, NextOurNumber: nextText, BankAccount: bankAccount, Bank: bankCode, FinePercent: fine, InterestPercent: interest,
+					Variation: variation})
 				if err != nil {
 					return flagError(err)
 				}
@@ -56,11 +61,12 @@ func newUnitAgreementCmd(a *app) *cobra.Command {
 	c.Flags().StringVar(&provider, "provider", "", "provider_a (Itaú 341), provider_b (Bradesco 237) or provider_c (Santander 033)")
 	c.Flags().StringVar(&fine, "fine-percent", "", "the fine its boletos state once past the due date, in percent (default 2; 0 to 10)")
 	c.Flags().StringVar(&interest, "interest-percent", "", "the interest its boletos state, in percent a month (default 1; 0 to 10)")
-	c.Flags().StringVar(&bankCode, "bank", "", "the COMPE code of the bank behind the slot (341, 237 or 033; default: the slot's own, or the one it has)")
+	c.Flags().StringVar(&bankCode, "bank", "", "the COMPE code of the bank behind the slot (001, 033, 104, 237 or 341; default: the slot's own, or the one it has)")
+	c.Flags().StringVar(&variation, "variation", "", "Banco do Brasil's wallet variation (variação da carteira, 3 digits)")
 	c.Flags().StringVar(&agency, "agency", "", "agency, with its digit where the bank has one (1234-3)")
 	c.Flags().StringVar(&account, "account", "", "account with its digit (12345-6)")
 	c.Flags().StringVar(&wallet, "wallet", "", "the agreement's wallet (carteira)")
-	c.Flags().StringVar(&code, "agreement", "", "the bank's code of the agreement (Bradesco: código do convênio; Santander: código do beneficiário)")
+	c.Flags().StringVar(&code, "agreement", "", "the bank's code of the agreement (Bradesco, Banco do Brasil: código do convênio; Santander, Caixa: código do beneficiário)")
 	c.Flags().Int64Var(&next, "next-our-number", 0, "the next our-number to issue (moves the sequence forward)")
 	c.Flags().StringVar(&bankAccount, "bank-account", "", "token of the unit's bank account payments are credited to")
 	return c

@@ -68,6 +68,8 @@ type PortalBank struct {
 // our-number.
 type PortalAgreementForm struct {
 	Agency, Account, Wallet, Code, Next, Bank, Fine, Interest string
+	// Variation is Banco do Brasil's wallet variation.
+	Variation string
 }
 
 // PortalRemittance is a remittance made, with its link to download it

@@ -21,7 +21,7 @@ type Agreement struct {
 	Provider, Bank             string
 	Agency, AgencyDV           string
 	Account, AccountDV, Wallet string
-	Code                       string
+	Code, Variation            string
 	NextOurNumber              int64
 	RemittanceSeq              int
 	BankAccountToken           string
@@ -43,13 +43,14 @@ var (
 )
 
 const agreementSelect = `SELECT a.id, a.unit_id, a.provider, a.bank, a.agency, a.agency_dv, a.account, a.account_dv, a.wallet, a.code,
-	a.next_our_number, a.remittance_seq, COALESCE(ba.token, ''), a.simulated, a.fine_percent, a.interest_percent
-	FROM bank_agreements a LEFT JOIN bank_accounts ba ON ba.id = a.bank_account_id`
+	a.next_our_number, a.remittance_seq, COALESCE(ba.token, ''), a.simulated, a.fine_percent, a.interest_percent,
+	a.variation FROM bank_agreements a LEFT JOIN bank_accounts ba ON ba.id = a.bank_account_id`
 
 func scanAgreement(s scanner) (Agreement, error) {
 	var a Agreement
 	err := s.Scan(&a.ID, &a.UnitID, &a.Provider, &a.Bank, &a.Agency, &a.AgencyDV, &a.Account, &a.AccountDV, &a.Wallet, &a.Code,
-		&a.NextOurNumber, &a.RemittanceSeq, &a.BankAccountToken, &a.Simulated, &a.FinePercent, &a.InterestPercent)
+		&a.NextOurNumber, &a.RemittanceSeq, &a.BankAccountToken, &a.Simulated, &a.FinePercent, &a.InterestPercent,
+		&a.Variation)
 	return a, err
 }
 
@@ -114,10 +115,10 @@ func (db *DB) SetAgreement(ctx context.Context, unitID int64, a Agreement) (Agre
 				a.NextOurNumber = 1
 			}
 			_, err = tx.ExecContext(ctx, `INSERT INTO bank_agreements (unit_id, provider, bank, agency, agency_dv, account, account_dv, wallet,
-				code, next_our_number, bank_account_id, simulated, created_at, updated_at, fine_percent, interest_percent)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, '2'), COALESCE(?, '1'))`,
+				code, next_our_number, bank_account_id, simulated, created_at, updated_at, fine_percent, interest_percent, variation)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, COALESCE(?, '2'), COALESCE(?, '1'), ?)`,
 				unitID, a.Provider, a.Bank, a.Agency, a.AgencyDV, a.Account, a.AccountDV, a.Wallet, a.Code, a.NextOurNumber, accountID,
-				a.Simulated, timestamp(now), timestamp(now), a.terms(a.FinePercent), a.terms(a.InterestPercent))
+				a.Simulated, timestamp(now), timestamp(now), a.terms(a.FinePercent), a.terms(a.InterestPercent), a.Variation)
 		case err != nil:
 			return err
 		default:
@@ -134,9 +135,9 @@ func (db *DB) SetAgreement(ctx context.Context, unitID int64, a Agreement) (Agre
 			}
 			_, err = tx.ExecContext(ctx, `UPDATE bank_agreements SET bank = ?, agency = ?, agency_dv = ?, account = ?, account_dv = ?, wallet = ?,
 				code = ?, next_our_number = ?, bank_account_id = ?, simulated = ?, updated_at = ?, fine_percent = COALESCE(?, fine_percent),
-				interest_percent = COALESCE(?, interest_percent) WHERE id = ?`,
+				interest_percent = COALESCE(?, interest_percent), variation = ? WHERE id = ?`,
 				a.Bank, a.Agency, a.AgencyDV, a.Account, a.AccountDV, a.Wallet, a.Code, next, accountID, a.Simulated, timestamp(now),
-				a.terms(a.FinePercent), a.terms(a.InterestPercent), old.ID)
+				a.terms(a.FinePercent), a.terms(a.InterestPercent), a.Variation, old.ID)
 		}
 		if err != nil {
 			return err

@@ -36,6 +36,7 @@ var undoSchema = map[int]string{
 	50: `DROP TRIGGER access_tokens_changed_i; DROP TRIGGER access_tokens_changed_u; DROP TRIGGER access_tokens_changed_d; DROP TRIGGER users_changed_i; DROP TRIGGER users_changed_u; DROP TRIGGER users_changed_d; DROP TRIGGER user_roles_changed_i; DROP TRIGGER user_roles_changed_u; DROP TRIGGER user_roles_changed_d; DROP TRIGGER units_changed_i; DROP TRIGGER units_changed_u; DROP TRIGGER units_changed_d; DROP TABLE auth_changes;`,
 	51: `DROP TABLE form_keys;`,
 	66: `ALTER TABLE bank_agreements DROP COLUMN interest_percent; ALTER TABLE bank_agreements DROP COLUMN fine_percent;`,
+	67: `ALTER TABLE bank_agreements DROP COLUMN variation;`,
 	65: `ALTER TABLE products DROP COLUMN gtin;`,
 	64: `ALTER TABLE units DROP COLUMN order_pdf_mail;`,
 	63: `ALTER TABLE charges DROP COLUMN due_change_remittance_id; ALTER TABLE charges DROP COLUMN due_change;`,

@@ -32,9 +32,13 @@ type Agreement struct {
 	Account   string `json:"account"`
 	AccountDV string `json:"account_dv"`
 	Wallet    string `json:"wallet"`
-	// Code is the bank's code of the agreement: Bradesco's "código do
-	// convênio", Santander's "código do beneficiário" (Itaú has none).
+	// Code is the bank's code of the agreement: Bradesco's and Banco do
+	// Brasil's "código do convênio", Santander's and Caixa's "código do
+	// beneficiário" (Itaú has none).
 	Code string `json:"agreement,omitempty"`
+	// Variation is Banco do Brasil's "variação da carteira" (3 digits);
+	// the other banks have none.
+	Variation string `json:"variation,omitempty"`
 	// Beneficiary is the firm: its name and CNPJ, as files carry them.
 	Name string `json:"-"`
 	CNPJ string `json:"-"`
@@ -56,6 +60,17 @@ type Bank struct {
 	ourDV     func(a Agreement, num string) string
 	free      func(a Agreement, num, dv string) string
 	layout    layout
+	// The hooks of a bank whose our-number depends on the agreement
+	// (Banco do Brasil's starts with the convênio, its length by the
+	// convênio's): nil for a bank whose our-number is its sequence.
+	seqDigits func(a Agreement) int
+	compose   func(a Agreement, seq string) string
+	sequence  func(a Agreement, num string) (int64, bool)
+	// inFile is the our-number as the bank's segments P and T carry it
+	// (nil: the number, its digit in a field of its own); fromFile reads
+	// it back.
+	inFile   func(o OurNumber) string
+	fromFile func(s string) OurNumber
 }
 
 // Banks are the banks fincom collects through, by provider name.
@@ -63,6 +78,16 @@ var banks = map[string]*Bank{
 	"provider_a": itau,
 	"provider_b": bradesco,
 	"provider_c": santander,
+}
+
+// others are the banks no slot has by default: an agreement names them
+// (`--bank`) behind any slot.
+var others = []*Bank{bancoDoBrasil, caixa}
+
+// all are every bank fincom collects through.
+func all() []*Bank {
+	out := []*Bank{itau, bradesco, santander}
+	return append(out, others...)
 }
 
 // ByProvider answers the bank of a provider name.
@@ -85,7 +110,7 @@ func Of(bankCode, provider string) (*Bank, bool) {
 // order.
 func Codes() []string {
 	var out []string
-	for _, b := range banks {
+	for _, b := range all() {
 		out = append(out, b.Code)
 	}
 	slices.Sort(out)
@@ -94,7 +119,7 @@ func Codes() []string {
 
 // ByCode answers the bank of a COMPE code (a file's first three columns).
 func ByCode(code string) (*Bank, bool) {
-	for _, b := range banks {
+	for _, b := range all() {
 		if b.Code == code {
 			return b, true
 		}
@@ -148,8 +173,11 @@ func (b *Bank) Wallets() []string { return slices.Clone(b.wallets) }
 // them (padded to the bank's widths, check digits verified where the
 // bank publishes how).
 func (b *Bank) Check(a *Agreement) error {
-	a.Bank, a.Provider = b.Code, b.Provider
-	a.Wallet = strings.TrimSpace(a.Wallet)
+	a.Bank = b.Code
+	if a.Provider == "" {
+		a.Provider = b.Provider
+	}
+	a.Wallet = strings.ToUpper(strings.TrimSpace(a.Wallet))
 	if !slices.Contains(b.wallets, a.Wallet) {
 		return &FieldError{"wallet", "use one of " + strings.Join(b.wallets, ", ")}
 	}
@@ -174,17 +202,47 @@ type OurNumber struct {
 	DV     string
 }
 
+// SeqDigits is how many digits the agreement's our-number sequence has:
+// its upper bound.
+func (b *Bank) SeqDigits(a Agreement) int {
+	if b.seqDigits != nil {
+		return b.seqDigits(a)
+	}
+	return b.OurDigits
+}
+
 // OurNumber answers the n-th our-number of the agreement.
 func (b *Bank) OurNumber(a Agreement, n int64) (OurNumber, error) {
 	if n < 1 {
 		return OurNumber{}, errors.New("our-number must be positive")
 	}
-	num := strconv.FormatInt(n, 10)
-	if len(num) > b.OurDigits {
-		return OurNumber{}, fmt.Errorf("the agreement's our-numbers are used up (%d digits)", b.OurDigits)
+	num, digits := strconv.FormatInt(n, 10), b.SeqDigits(a)
+	if len(num) > digits {
+		return OurNumber{}, fmt.Errorf("the agreement's our-numbers are used up (%d digits)", digits)
 	}
-	num = pad(num, b.OurDigits)
+	num = pad(num, digits)
+	if b.compose != nil {
+		num = b.compose(a, num)
+	}
 	return OurNumber{Number: num, DV: b.ourDV(a, num)}, nil
+}
+
+// Sequence is the agreement's sequence number of an our-number as a
+// return file carries it; false when it is not one of the agreement's.
+func (b *Bank) Sequence(a Agreement, num string) (int64, bool) {
+	if b.sequence != nil {
+		return b.sequence(a, num)
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	return n, err == nil && n > 0
+}
+
+// ourInFile is the our-number as segments P and T carry it.
+func (b *Bank) ourInFile(o OurNumber) string {
+	if b.inFile != nil {
+		return b.inFile(o)
+	}
+	return o.Number
 }
 
 // Printed is the our-number as the boleto shows it.
@@ -194,6 +252,11 @@ func (b *Bank) Printed(a Agreement, o OurNumber) string {
 		return a.Wallet + "/" + o.Number + "-" + o.DV
 	case "237":
 		return a.Wallet + "/" + o.Number + "-" + o.DV
+	case "104":
+		return "14/" + o.Number + "-" + o.DV
+	}
+	if o.DV == "" {
+		return o.Number
 	}
 	return o.Number + "-" + o.DV
 }
@@ -203,8 +266,10 @@ func (b *Bank) Beneficiary(a Agreement) string {
 	switch b.Code {
 	case "033":
 		return a.Agency + " / " + a.Code
-	case "237":
+	case "237", "001":
 		return a.Agency + "-" + a.AgencyDV + " / " + a.Account + "-" + a.AccountDV
+	case "104":
+		return a.Agency + " / " + a.Code + "-" + caixaDV(a.Code)
 	}
 	return a.Agency + " / " + a.Account + "-" + a.AccountDV
 }
@@ -338,7 +403,10 @@ var santander = &Bank{
 	free: func(a Agreement, num, dv string) string {
 		return "9" + a.Code + num + dv + "0" + a.Wallet
 	},
-	layout: santanderLayout,
+	// The our-number and its digit are one field in segments P and T.
+	inFile:   func(o OurNumber) string { return o.Number + o.DV },
+	fromFile: func(s string) OurNumber { return OurNumber{Number: s[:len(s)-1], DV: s[len(s)-1:]} },
+	layout:   santanderLayout,
 }
 
 // Samples are the agreements test mode and the demo give a unit that has

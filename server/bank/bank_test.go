@@ -35,6 +35,70 @@ func TestManualVectors(t *testing.T) {
 	if d := santander.ourDV(Agreement{}, "566612457800"); d != "2" {
 		t.Errorf("Santander digit %s, want 2", d)
 	}
+	// Banco do Brasil: agency 0001 (Brasília) is 0001-9; a 4- or 6-digit
+	// convênio's our-number carries a module-11 digit, a 7-digit one's
+	// none; the free field is the our-number and wallet after six zeros
+	// (7 digits) or the our-number, agency, account and wallet.
+	if d := bbDV("0001"); d != "9" {
+		t.Errorf("BB agency 0001 digit %s, want 9", d)
+	}
+	if d := bbDV("12340000001"); d != "X" && d != bbDV("12340000001") {
+		t.Errorf("BB digit %s", d)
+	}
+	bb7 := Agreement{Agency: "1234", AgencyDV: "3", Account: "00123456", AccountDV: "0", Wallet: "17", Variation: "19", Code: "1234567"}
+	if err := bancoDoBrasil.Check(&bb7); err != nil || bb7.Variation != "019" {
+		t.Fatal(bb7, err)
+	}
+	o7, _ := bancoDoBrasil.OurNumber(bb7, 42)
+	if o7.Number != "12345670000000042" || o7.DV != "" || bancoDoBrasil.free(bb7, o7.Number, o7.DV) != "000000"+"12345670000000042"+"17" {
+		t.Errorf("BB 7-digit our-number %+v", o7)
+	}
+	bb4 := bb7
+	bb4.Code = "1234"
+	o4, _ := bancoDoBrasil.OurNumber(bb4, 42)
+	if o4.Number != "12340000042" || o4.DV != bbDV("12340000042") || bancoDoBrasil.free(bb4, o4.Number, o4.DV) != "12340000042"+"1234"+"00123456"+"17" {
+		t.Errorf("BB 4-digit our-number %+v", o4)
+	}
+	bb6 := bb7
+	bb6.Code = "123456"
+	if o6, _ := bancoDoBrasil.OurNumber(bb6, 42); o6.Number != "12345600042" || len(o6.DV) != 1 {
+		t.Errorf("BB 6-digit our-number %+v", o6)
+	}
+	if _, err := bancoDoBrasil.OurNumber(bb6, 100000); err == nil {
+		t.Errorf("a 6-digit convênio's sequence has 5 digits")
+	}
+	for num, want := range map[string]int64{"12345670000000042": 42, "76543210000000042": 0, "1234567000000004": 0} {
+		if n, ok := bancoDoBrasil.Sequence(bb7, num); n != want || ok != (want > 0) {
+			t.Errorf("BB sequence of %s: %d %v, want %d", num, n, ok, want)
+		}
+	}
+	// Caixa (SIGCB): beneficiary 005507 is 005507-7 (the manual's
+	// example); the our-number's digit covers its modality 14; the free
+	// field interleaves the number with the modality's digits and ends
+	// with its own digit.
+	if d := caixaDV("005507"); d != "7" {
+		t.Errorf("Caixa beneficiary digit %s, want 7", d)
+	}
+	cx := Agreement{Agency: "1234", Account: "000300001234", AccountDV: "5", Wallet: "rg", Code: "5507"}
+	if err := caixa.Check(&cx); err != nil || cx.Code != "005507" || cx.AgencyDV != "0" || cx.Wallet != "RG" {
+		t.Fatal(cx, err)
+	}
+	oc, _ := caixa.OurNumber(cx, 123456789)
+	free := caixa.free(cx, oc.Number, oc.DV)
+	if oc.Number != "000000123456789" || oc.DV != caixaDV("14000000123456789") || free[:24] != "0055077"+"000"+"1"+"000"+"4"+"123456789" ||
+		free[24:] != caixaDV(free[:24]) || caixa.Printed(cx, oc) != "14/000000123456789-"+oc.DV {
+		t.Errorf("Caixa our-number %+v, free field %s", oc, free)
+	}
+	for _, c := range []struct {
+		b *Bank
+		a Agreement
+		o OurNumber
+	}{{bancoDoBrasil, bb7, o7}, {bancoDoBrasil, bb4, o4}, {caixa, cx, oc}} {
+		bo, err := c.b.Boleto(c.a, c.o, time.Date(2026, 12, 10, 0, 0, 0, 0, time.UTC), decimal.RequireFromString("150.00"))
+		if err != nil || len(bo.Barcode) != 44 || bo.Barcode[:3] != c.b.Code || bo.Barcode[19:] != c.b.free(c.a, c.o.Number, c.o.DV) {
+			t.Errorf("%s boleto %+v %v", c.b.Name, bo, err)
+		}
+	}
 	// Bradesco account digits (module 11, weights 2 to 7) of real accounts.
 	for acc, dv := range map[string]string{"0506511": "9", "0620688": "3", "0003748": "6"} {
 		if d := bradescoDV(acc, 7); d != dv {
@@ -59,6 +123,16 @@ func TestAgreementChecks(t *testing.T) {
 		{bradesco, Agreement{Agency: "1234", AgencyDV: "5", Account: "506511", AccountDV: "9", Wallet: "09", Code: "1"}, "agency"},
 		{santander, Agreement{Agency: "3270", Account: "13000123", AccountDV: "4", Wallet: "101", Code: "12345678"}, "agreement"},
 		{santander, Agreement{Agency: "3270", Account: "13000123", Wallet: "101", Code: "1234567"}, "account"},
+		{bancoDoBrasil, Agreement{Agency: "1234", AgencyDV: "4", Account: "123456", AccountDV: "0", Wallet: "17", Variation: "019", Code: "1234567"}, "agency"},
+		{bancoDoBrasil, Agreement{Agency: "1234", AgencyDV: "3", Account: "123456", AccountDV: "1", Wallet: "17", Variation: "019", Code: "1234567"}, "account"},
+		{bancoDoBrasil, Agreement{Agency: "1234", AgencyDV: "3", Account: "123456", AccountDV: "0", Wallet: "17", Variation: "019", Code: "12345"}, "agreement"},
+		{bancoDoBrasil, Agreement{Agency: "1234", AgencyDV: "3", Account: "123456", AccountDV: "0", Wallet: "17", Variation: "019", Code: "0123456"}, "agreement"},
+		{bancoDoBrasil, Agreement{Agency: "1234", AgencyDV: "3", Account: "123456", AccountDV: "0", Wallet: "17", Variation: "019", Code: "009999"}, "agreement"},
+		{bancoDoBrasil, Agreement{Agency: "1234", AgencyDV: "3", Account: "123456", AccountDV: "0", Wallet: "17", Code: "1234567"}, "variation"},
+		{bancoDoBrasil, Agreement{Agency: "1234", AgencyDV: "3", Account: "123456", AccountDV: "0", Wallet: "18", Variation: "019", Code: "1234567"}, "wallet"},
+		{caixa, Agreement{Agency: "1234", Account: "300001234", AccountDV: "5", Wallet: "RG"}, "agreement"},
+		{caixa, Agreement{Agency: "1234", Account: "300001234", AccountDV: "5", Wallet: "RG", Code: "1234567"}, "agreement"},
+		{caixa, Agreement{Agency: "1234", Account: "300001234", Wallet: "RG", Code: "5507"}, "account"},
 	} {
 		var fe *FieldError
 		if err := c.b.Check(&c.a); !errors.As(err, &fe) || fe.Field != c.field {
@@ -75,7 +149,7 @@ func TestAgreementChecks(t *testing.T) {
 // to 240 once, in order, and its control fields are where FEBRABAN puts
 // them.
 func TestLayoutsCoverEveryColumn(t *testing.T) {
-	for _, b := range banks {
+	for _, b := range all() {
 		for name, r := range b.records() {
 			next := 1
 			for _, f := range r.fields {
@@ -99,6 +173,8 @@ func sampleAgreements() map[string]Agreement {
 		"341": {Agency: "0057", Account: "12345", AccountDV: "7", Wallet: "109", Name: "Acme Serviços Ltda", CNPJ: "11222333000181"},
 		"237": {Agency: "1234", AgencyDV: "3", Account: "506511", AccountDV: "9", Wallet: "09", Code: "4321", Name: "Acme Serviços Ltda", CNPJ: "11222333000181"},
 		"033": {Agency: "3270", AgencyDV: "0", Account: "13000123", AccountDV: "4", Wallet: "101", Code: "1234567", Name: "Acme Serviços Ltda", CNPJ: "11222333000181"},
+		"001": {Agency: "1234", AgencyDV: "3", Account: "123456", AccountDV: "0", Wallet: "17", Variation: "019", Code: "1234567", Name: "Acme Serviços Ltda", CNPJ: "11222333000181"},
+		"104": {Agency: "1234", Account: "300001234", AccountDV: "5", Wallet: "RG", Code: "005507", Name: "Acme Serviços Ltda", CNPJ: "11222333000181"},
 	}
 }
 
@@ -106,7 +182,7 @@ func sampleAgreements() map[string]Agreement {
 // header, batch, P Q R per title, trailers counting them.
 func TestRemittanceShape(t *testing.T) {
 	for code, a := range sampleAgreements() {
-		b := map[string]*Bank{"341": itau, "237": bradesco, "033": santander}[code]
+		b, _ := ByCode(code)
 		if err := b.Check(&a); err != nil {
 			t.Fatal(err)
 		}
@@ -216,7 +292,7 @@ func TestMalformedReturn(t *testing.T) {
 // reads back: movements, our-numbers, amounts, dates, reasons.
 func TestReturnRoundTrip(t *testing.T) {
 	for code, a := range sampleAgreements() {
-		b := map[string]*Bank{"341": itau, "237": bradesco, "033": santander}[code]
+		b, _ := ByCode(code)
 		if err := b.Check(&a); err != nil {
 			t.Fatal(err)
 		}

@@ -103,3 +103,38 @@ var febrabanRejections = map[string]string{
 	"47": "endereço do pagador não informado", "48": "CEP inválido", "52": "unidade da federação inválida",
 	"63": "entrada para título já cadastrado",
 }
+
+// febrabanR is segment R (fine, further discounts, messages) as FEBRABAN
+// lays it out, for a bank that keeps it so.
+func febrabanR(code string) record {
+	return mustRecord(`
+bank 1 3 9 ` + code + `
+batch 4 7 9
+type 8 8 9 3
+seq 9 13 9
+segment 14 14 X R
+- 15 15 X
+movement 16 17 9
+discount2_code 18 18 9
+discount2_date 19 26 9
+discount2 27 41 9
+discount3_code 42 42 9
+discount3_date 43 50 9
+discount3 51 65 9
+fine_code 66 66 9
+fine_date 67 74 9
+fine 75 89 9
+- 90 99 X
+message 100 139 X
+- 140 179 X
+- 180 199 X
+- 200 207 9
+- 208 210 9
+- 211 215 9
+- 216 216 X
+- 217 228 9
+- 229 229 X
+- 230 230 X
+- 231 231 9
+- 232 240 X`)
+}

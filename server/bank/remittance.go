@@ -67,7 +67,7 @@ func headerValues(a Agreement, seq int, created time.Time) map[string]string {
 	kind, insc := inscription(a.CNPJ)
 	return map[string]string{
 		"inscription_kind": kind, "inscription": insc, "agency": a.Agency, "agency_dv": a.AgencyDV,
-		"account": a.Account, "account_dv": a.AccountDV, "account_dac": a.AccountDV, "agreement": a.Code,
+		"account": a.Account, "account_dv": a.AccountDV, "account_dac": a.AccountDV, "agreement": a.Code, "wallet": a.Wallet, "variation": a.Variation,
 		"transmission": a.Agency + "0000" + pad(a.Code, 7), "firm": a.Name, "date": ddmmyyyy(created), "time": created.Format("150405"),
 		"sequence": strconv.Itoa(seq), "batch": "1",
 	}
@@ -121,7 +121,7 @@ func (b *Bank) Remittance(rm Remittance) ([]byte, error) {
 		}
 		dayAfter := t.Due.AddDate(0, 0, 1)
 		p := map[string]string{
-			"movement": t.Movement, "wallet": a.Wallet, "our_number": t.Our.Number, "our_dv": t.Our.DV,
+			"movement": t.Movement, "wallet": a.Wallet, "our_number": b.ourInFile(t.Our), "our_dv": t.Our.DV,
 			"document": t.Document, "due": ddmmyyyy(t.Due), "amount": cents(t.Amount), "kind": b.kind(),
 			"accept": "N", "issued": ddmmyyyy(t.Issued), "firm_use": t.FirmUse, "protest": "3", "protest_days": "0",
 			"interest_code": "1", "interest_date": ddmmyyyy(dayAfter), "interest": cents(t.InterestDay),
@@ -130,13 +130,19 @@ func (b *Bank) Remittance(rm Remittance) ([]byte, error) {
 		}
 		switch b.Code {
 		case "033":
-			// Santander: the our-number carries its digit; wallets up to
-			// 200 are "cobrança simples rápida com registro" (5), the
-			// others simple (1); the transmission code is agency, 0000 and
-			// the beneficiary code (Santander's note 3).
-			p["our_number"] = t.Our.Number + t.Our.DV
+			// Santander: wallets up to 200 are "cobrança simples rápida
+			// com registro" (5), the others simple (1); the transmission
+			// code is agency, 0000 and the beneficiary code (Santander's
+			// note 3).
 			if a.Wallet > "200" {
 				p["portfolio"] = "1"
+			}
+		case "001":
+			// BB's "código da carteira": 7 for wallet 17 simple, 1 for 11
+			// and 12 simple.
+			p["portfolio"] = "1"
+			if a.Wallet == "17" {
+				p["portfolio"] = "7"
 			}
 		case "341":
 			p["writeoff"], p["writeoff_days"] = "0", "0"

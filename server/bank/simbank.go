@@ -29,7 +29,7 @@ type ReturnItem struct {
 func (b *Bank) ReturnFile(a Agreement, seq int, created time.Time, items []ReturnItem) ([]byte, error) {
 	l := b.layout
 	common := headerValues(a, seq, created)
-	common["direction"], common["operation"] = "2", "T"
+	common["direction"], common["operation"], common["firm_reserved"] = "2", "T", "RETORNO-PRODUCAO"
 	var out []string
 	add := func(r record, vals map[string]string) error {
 		m := map[string]string{}
@@ -51,10 +51,7 @@ func (b *Bank) ReturnFile(a Agreement, seq int, created time.Time, items []Retur
 	}
 	n := 0
 	for _, it := range items {
-		our := it.Our.Number
-		if b.Code == "033" {
-			our += it.Our.DV
-		}
+		our := b.ourInFile(it.Our)
 		n++
 		if err := add(l.t, map[string]string{"seq": strconv.Itoa(n), "movement": it.Movement, "wallet": a.Wallet, "our_number": our,
 			"our_dv": it.Our.DV, "document": it.Document, "due": ddmmyyyy(it.Due), "amount": cents(it.Amount), "fee": cents(it.Fee),
@@ -85,13 +82,9 @@ func (b *Bank) Remitted(data []byte) (movements []string, ours []OurNumber) {
 		if len(line) != 240 || line[7] != '3' || line[13] != 'P' {
 			continue
 		}
-		var o OurNumber
-		switch b.Code {
-		case "033":
-			nn := p.get(line, "our_number")
-			o = OurNumber{Number: nn[:len(nn)-1], DV: nn[len(nn)-1:]}
-		default:
-			o = OurNumber{Number: p.get(line, "our_number"), DV: p.get(line, "our_dv")}
+		o := OurNumber{Number: p.get(line, "our_number"), DV: p.get(line, "our_dv")}
+		if b.fromFile != nil {
+			o = b.fromFile(p.get(line, "our_number"))
 		}
 		movements, ours = append(movements, p.get(line, "movement")), append(ours, o)
 	}

@@ -138,10 +138,28 @@ func (s *Service) ImportReturn(ctx context.Context, db *store.DB, unit store.Uni
 	if err != nil {
 		return store.ReturnReport{}, err
 	}
+	sum := sha256.Sum256(data)
+	var rep store.ReturnReport
+	rep.Payments, err = s.ApplyPayments(ctx, db, func() ([]store.Payment, error) {
+		rep, err = applyReturn(ctx, db, unit.ID, provider, hex.EncodeToString(sum[:]), name, func(a store.Agreement) ([]store.ReturnEvent, error) {
+			ba := BankAgreement(a, unit.Name, unit.CNPJ)
+			if f := b.Foreign(r, ba); len(f) > 0 {
+				return nil, &ForeignReturnError{Fields: f}
+			}
+			return returnEvents(b, ba, r), nil
+		})
+		return rep.Payments, err
+	})
+	return rep, err
+}
+
+// returnEvents are a return's events as the agreement's: each title by
+// its sequence number (0, no charge, for an our-number not of the
+// agreement's), the reasons of a refusal in words.
+func returnEvents(b *bank.Bank, a bank.Agreement, r bank.Return) []store.ReturnEvent {
 	var events []store.ReturnEvent
 	for _, e := range r.Events {
-		var n int64
-		fmt.Sscan(e.OurNumber, &n)
+		n, _ := b.Sequence(a, e.OurNumber)
 		ev := store.ReturnEvent{Line: e.Line, Event: e.Event, Movement: e.Movement, MovementText: e.MovementText, OurNumber: n,
 			Paid: store.Money{Decimal: e.Paid}, Fee: store.Money{Decimal: e.Fee}, Occurred: e.Occurred, Credited: e.Credited}
 		for i, rs := range e.Reasons {
@@ -152,18 +170,7 @@ func (s *Service) ImportReturn(ctx context.Context, db *store.DB, unit store.Uni
 		}
 		events = append(events, ev)
 	}
-	sum := sha256.Sum256(data)
-	var rep store.ReturnReport
-	rep.Payments, err = s.ApplyPayments(ctx, db, func() ([]store.Payment, error) {
-		rep, err = applyReturn(ctx, db, unit.ID, provider, hex.EncodeToString(sum[:]), name, events, func(a store.Agreement) error {
-			if f := b.Foreign(r, BankAgreement(a, unit.Name, unit.CNPJ)); len(f) > 0 {
-				return &ForeignReturnError{Fields: f}
-			}
-			return nil
-		})
-		return rep.Payments, err
-	})
-	return rep, err
+	return events
 }
 
 // SettleReceived records a payment the firm received outside fincom's channels,

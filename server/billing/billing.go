@@ -99,7 +99,7 @@ func samples() map[string]store.Agreement {
 // unit's name and CNPJ.
 func BankAgreement(a store.Agreement, name, cnpj string) bank.Agreement {
 	return bank.Agreement{Provider: a.Provider, Bank: a.Bank, Agency: a.Agency, AgencyDV: a.AgencyDV, Account: a.Account,
-		AccountDV: a.AccountDV, Wallet: a.Wallet, Code: a.Code, Name: name, CNPJ: cnpj}
+		AccountDV: a.AccountDV, Wallet: a.Wallet, Code: a.Code, Variation: a.Variation, Name: name, CNPJ: cnpj}
 }
 
 // MailData is what an e-mail says of an order's charge.

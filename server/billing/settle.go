@@ -309,12 +309,12 @@ func settleFirm(ctx context.Context, db *store.DB, unitID int64, orderToken stri
 // bank's reason), payments (settled as every confirmed payment is, paid
 // on the bank's date with its fee and credit date) and write-offs. The
 // same file (by its SHA-256) twice changes nothing and answers the first
-// import's report. accept sees the agreement first: its error refuses the
-// whole file. A payment the bank dates after today, or not at all, is
+// import's report. read has the file's events as the agreement's (its
+// error refuses the whole file). A payment the bank dates after today, or not at all, is
 // reported and not settled; one for a charge paid or cancelled here is
 // reported as such.
-func applyReturn(ctx context.Context, db *store.DB, unitID int64, provider, sha, name string, events []store.ReturnEvent,
-	accept func(store.Agreement) error) (store.ReturnReport, error) {
+func applyReturn(ctx context.Context, db *store.DB, unitID int64, provider, sha, name string,
+	read func(store.Agreement) ([]store.ReturnEvent, error)) (store.ReturnReport, error) {
 	var rep store.ReturnReport
 	err := db.Write(ctx, func(tx *store.Tx) error {
 		rep = store.ReturnReport{Provider: provider, Lines: []store.ReturnLine{}}
@@ -322,7 +322,8 @@ func applyReturn(ctx context.Context, db *store.DB, unitID int64, provider, sha,
 		if err != nil {
 			return err
 		}
-		if err := accept(a); err != nil {
+		events, err := read(a)
+		if err != nil {
 			return err
 		}
 		if stored, found, err := tx.ReturnFileReport(a.ID, sha); err != nil || found {

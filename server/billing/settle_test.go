@@ -292,8 +292,8 @@ func TestApplyReturn(t *testing.T) {
 		{Line: 8, OurNumber: 77, Event: "paid", Movement: "06", Paid: money("10.00"), Occurred: "2026-11-21"},
 		{Line: 9, OurNumber: 1, Event: "other", Movement: "99"},
 	}
-	accept := func(store.Agreement) error { return nil }
-	rep, err := applyReturn(ctx, f.db, f.a.ID, "provider_a", "sha-1", "RET.txt", events, accept)
+	accept := func(store.Agreement) ([]store.ReturnEvent, error) { return events, nil }
+	rep, err := applyReturn(ctx, f.db, f.a.ID, "provider_a", "sha-1", "RET.txt", accept)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,15 +308,15 @@ func TestApplyReturn(t *testing.T) {
 	if p := rep.Payments[0]; !p.PaidAmount.Equal(money("101.50").Decimal) || p.Via != store.PaidReturn || p.OrderStatus != "PAID" {
 		t.Fatalf("the payment %+v", p)
 	}
-	again, err := applyReturn(ctx, f.db, f.a.ID, "provider_a", "sha-1", "RET.txt", events, accept)
+	again, err := applyReturn(ctx, f.db, f.a.ID, "provider_a", "sha-1", "RET.txt", accept)
 	if err != nil || !again.Duplicate || len(again.Payments) != 0 || len(again.Lines) != len(rep.Lines) {
 		t.Fatalf("the same file again: %+v %v", again, err)
 	}
-	if _, err := applyReturn(ctx, f.db, f.b.ID, "provider_a", "sha-2", "RET.txt", events, accept); !errors.Is(err, store.ErrNoAgreement) {
+	if _, err := applyReturn(ctx, f.db, f.b.ID, "provider_a", "sha-2", "RET.txt", accept); !errors.Is(err, store.ErrNoAgreement) {
 		t.Fatalf("a unit without the agreement: %v", err)
 	}
 	refused := errors.New("another beneficiary")
-	if _, err := applyReturn(ctx, f.db, f.a.ID, "provider_a", "sha-3", "RET.txt", events, func(store.Agreement) error { return refused }); !errors.Is(err, refused) {
+	if _, err := applyReturn(ctx, f.db, f.a.ID, "provider_a", "sha-3", "RET.txt", func(store.Agreement) ([]store.ReturnEvent, error) { return nil, refused }); !errors.Is(err, refused) {
 		t.Fatalf("a file the agreement refuses: %v", err)
 	}
 }

@@ -37,7 +37,7 @@ func (s *Portal) banksOf(p *portalRequest, typed map[string]render.PortalAgreeme
 			pb.Set, pb.Simulated = true, a.Simulated
 			pb.Form = render.PortalAgreementForm{Agency: withDigit(a.Agency, a.AgencyDV), Account: withDigit(a.Account, a.AccountDV), Wallet: a.Wallet,
 				Code: a.Code, Next: strconv.FormatInt(a.NextOurNumber, 10), Bank: a.Bank, Fine: strings.ReplaceAll(a.FinePercent.String(), ".", ","),
-				Interest: strings.ReplaceAll(a.InterestPercent.String(), ".", ",")}
+				Interest: strings.ReplaceAll(a.InterestPercent.String(), ".", ","), Variation: a.Variation}
 		}
 		if f, ok := typed[prov]; ok {
 			pb.Form = f
@@ -84,9 +84,9 @@ func (s *Portal) portalSettingsAgreement(p *portalRequest) {
 	prov := p.r.PostFormValue("provider")
 	v := func(k string) string { return strings.TrimSpace(p.r.PostFormValue(prov + "-" + k)) }
 	form := render.PortalAgreementForm{Agency: v("agency"), Account: v("account"), Wallet: v("wallet"), Code: v("agreement"), Next: v("next-our-number"),
-		Bank: v("bank"), Fine: v("fine-percent"), Interest: v("interest-percent")}
+		Bank: v("bank"), Fine: v("fine-percent"), Interest: v("interest-percent"), Variation: v("variation")}
 	in := settings.AgreementInput{Provider: prov, Agency: form.Agency, Account: form.Account, Wallet: form.Wallet, Code: form.Code, Bank: form.Bank,
-		FinePercent: form.Fine, InterestPercent: form.Interest}
+		FinePercent: form.Fine, InterestPercent: form.Interest, Variation: form.Variation}
 	// The sequence moves only when the owner changes it.
 	if was, err := p.db.Agreement(p.ctx, p.unit.ID, prov); err != nil || strconv.FormatInt(was.NextOurNumber, 10) != form.Next {
 		in.NextOurNumber = form.Next

@@ -25,7 +25,8 @@ var (
 	ErrNextOurNumber = problem.New(http.StatusUnprocessableEntity, "the next our-number is a number from 1 to the bank's largest, past the ones issued")
 	ErrBankCNPJ      = problem.New(http.StatusUnprocessableEntity, "a bank agreement needs the unit's CNPJ in digits (the beneficiary in the bank's files)")
 	ErrLateTerms     = problem.New(http.StatusUnprocessableEntity, "a late term is a percentage from 0 to 10 (the fine once; the interest a month)")
-	ErrBank          = problem.New(http.StatusUnprocessableEntity, "not a bank fincom registers boletos with: use 341 (Itaú), 237 (Bradesco) or 033 (Santander)")
+	ErrBank          = problem.New(http.StatusUnprocessableEntity, "not a bank fincom registers boletos with: use 001 (Banco do Brasil), 033 (Santander), 104 (Caixa), 237 (Bradesco) or 341 (Itaú)")
+	ErrVariation     = problem.New(http.StatusUnprocessableEntity, "not a wallet variation of this bank (its rule in details)")
 	ErrBankChange    = problem.New(http.StatusConflict, "this slot's agreement has open boletos of its bank: settle or cancel them before putting another bank behind it")
 	ErrBankAccount   = problem.New(http.StatusUnprocessableEntity, "not a bank account of the unit")
 )
@@ -40,6 +41,9 @@ type AgreementInput struct {
 	// Bank is the COMPE code of the bank behind the slot ("": the slot's
 	// own, or the one it has).
 	Bank string
+	// Variation is Banco do Brasil's wallet variation ("019"); the other
+	// banks have none.
+	Variation string
 	// FinePercent and InterestPercent are the late terms its boletos
 	// state ("2", "1,5"; "" keeps them, 2 and 1 for a new agreement).
 	FinePercent, InterestPercent string
@@ -74,7 +78,7 @@ func SetAgreement(ctx context.Context, db *store.DB, u store.Unit, in AgreementI
 			return store.Agreement{}, refuse("bank", ErrBankChange)
 		}
 	}
-	ag := bank.Agreement{Wallet: in.Wallet, Code: strings.TrimSpace(in.Code)}
+	ag := bank.Agreement{Wallet: in.Wallet, Code: strings.TrimSpace(in.Code), Variation: strings.TrimSpace(in.Variation)}
 	ag.Agency, ag.AgencyDV = bank.SplitDigit(in.Agency)
 	ag.Account, ag.AccountDV = bank.SplitDigit(in.Account)
 	if err := b.Check(&ag); err != nil {
@@ -82,7 +86,8 @@ func SetAgreement(ctx context.Context, db *store.DB, u store.Unit, in AgreementI
 		if !errors.As(err, &fe) {
 			return store.Agreement{}, err
 		}
-		p := map[string]*problem.Problem{"agency": ErrAgency, "account": ErrAccount, "wallet": ErrWallet, "agreement": ErrAgreementCode}[fe.Field]
+		p := map[string]*problem.Problem{"agency": ErrAgency, "account": ErrAccount, "wallet": ErrWallet, "agreement": ErrAgreementCode,
+			"variation": ErrVariation}[fe.Field]
 		if p == nil {
 			return store.Agreement{}, err
 		}
@@ -91,7 +96,7 @@ func SetAgreement(ctx context.Context, db *store.DB, u store.Unit, in AgreementI
 	var next int64
 	if v := strings.TrimSpace(in.NextOurNumber); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
-		if err != nil || n < 1 || len(strconv.FormatInt(n, 10)) > b.OurDigits {
+		if err != nil || n < 1 || len(strconv.FormatInt(n, 10)) > b.SeqDigits(ag) {
 			return store.Agreement{}, refuse("next-our-number", ErrNextOurNumber)
 		}
 		next = n
@@ -118,7 +123,8 @@ func SetAgreement(ctx context.Context, db *store.DB, u store.Unit, in AgreementI
 	store.SetAuditRecord(ctx, record)
 	a, err := db.SetAgreement(ctx, u.ID, store.Agreement{FinePercent: store.Decimal{Decimal: fine}, InterestPercent: store.Decimal{Decimal: interest}, TermsSet: set,
 		Provider: in.Provider, Bank: b.Code, Agency: ag.Agency, AgencyDV: ag.AgencyDV,
-		Account: ag.Account, AccountDV: ag.AccountDV, Wallet: ag.Wallet, Code: ag.Code, NextOurNumber: next, BankAccountToken: in.BankAccount})
+		Account: ag.Account, AccountDV: ag.AccountDV, Wallet: ag.Wallet, Code: ag.Code, Variation: ag.Variation, NextOurNumber: next,
+		BankAccountToken: in.BankAccount})
 	switch {
 	case errors.Is(err, store.ErrNotFound) && in.BankAccount != "":
 		return a, refuse("bank-account", ErrBankAccount)
