@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -17,6 +18,8 @@ import (
 	"fincom/server/bank"
 	"fincom/server/needs"
 	"fincom/server/psp"
+	"fincom/server/settings"
+	"fincom/store"
 )
 
 // judgeModules is where the outside judges' npm packages are installed
@@ -68,12 +71,9 @@ func TestOutsideJudges(t *testing.T) {
 	var pixes []pixCase
 	var boletos []boletoCase
 
-	s, _ := newTestServer(t)
-	h := s.Handler()
-	payer := post(t, h, "/insert_contact", `{`+auth+`,"type":"legal","register":"04.252.011/0001-10","socialReason":"Beta Distribuidora de Peças Ltda",
-		"address":"Avenida Paulista","number":"1000","neighborhood":"Bela Vista","city":"São Paulo","state":"SP","zip_code":"01310-100"}`)["token"].(string)
 	type title struct {
 		OurTail   string `json:"our_tail"`
+		OurP      string `json:"our_p,omitempty"`
 		OurFull   string `json:"our_full"`
 		Document  string `json:"document"`
 		Due       string `json:"due"`
@@ -92,19 +92,58 @@ func TestOutsideJudges(t *testing.T) {
 		Firm     string  `json:"firm"`
 		Layout   string  `json:"layout"`
 		Titles   []title `json:"titles"`
+		// Header, Batch and P are further fields of the file header, the
+		// batch header and each segment P, by cnab_yaml's names, as fincom
+		// meant to write them.
+		Header map[string]string `json:"header,omitempty"`
+		Batch  map[string]string `json:"batch,omitempty"`
+		P      map[string]string `json:"p,omitempty"`
 	}
-	for _, p := range []string{"provider_a", "provider_b", "provider_c"} {
-		b, _ := bank.ByProvider(p)
-		ag := bank.Samples()[p]
-		ag.Name, ag.CNPJ = "Acme Matriz", "11222333000181"
+	// Each slot with its default bank on one server; Banco do Brasil and
+	// Caixa each behind a slot of a server of their own.
+	s, _ := newTestServer(t)
+	h := s.Handler()
+	shared, sharedPayer := h, ""
+	for _, c := range []struct{ provider, bank string }{{"provider_a", "341"}, {"provider_b", "237"}, {"provider_c", "033"},
+		{"provider_a", "001"}, {"provider_b", "104"}} {
+		p, h, payer := c.provider, shared, sharedPayer
+		b, _ := bank.ByCode(c.bank)
+		ag, _ := bank.SampleOf(c.bank)
+		own, _ := bank.ByProvider(p)
+		if own.Code != c.bank {
+			srv, sds := newTestServer(t)
+			h, payer = srv.Handler(), ""
+			agreeWith(t, sds, p, ag)
+		}
+		ag.Name, ag.CNPJ, ag.Provider = "Acme Matriz", "11222333000181", p
 		if err := b.Check(&ag); err != nil {
 			t.Fatal(err)
 		}
-		yamlBank := map[string]string{"033": "033"}[b.Code]
-		layout := map[string]string{"341": "040", "237": "084", "033": "040"}[b.Code]
+		if payer == "" {
+			payer = post(t, h, "/insert_contact", `{`+auth+`,"type":"legal","register":"04.252.011/0001-10","socialReason":"Beta Distribuidora de Peças Ltda",
+		"address":"Avenida Paulista","number":"1000","neighborhood":"Bela Vista","city":"São Paulo","state":"SP","zip_code":"01310-100"}`)["token"].(string)
+			if own.Code == c.bank {
+				sharedPayer = payer
+			}
+		}
+		yamlBank := map[string]string{"033": "033", "001": "001", "104": "104/sigcb"}[b.Code]
+		layout := map[string]string{"341": "040", "237": "084", "033": "040", "001": "084", "104": "050"}[b.Code]
+		var header, batch, pFields map[string]string
+		switch b.Code {
+		case "001":
+			header = map[string]string{"codigo_convenio": "00" + ag.Code, "cobranca_cedente": "0014", "carteira": ag.Wallet, "variacao_carteira": ag.Variation,
+				"agencia": "0" + ag.Agency, "agencia_dv": ag.AgencyDV, "conta": "0000" + ag.Account, "conta_dv": ag.AccountDV}
+			batch = map[string]string{"codigo_convenio": "00" + ag.Code, "carteira": ag.Wallet, "variacao_carteira": ag.Variation}
+			pFields = map[string]string{"codigo_carteira": "7", "agencia": "0" + ag.Agency, "conta": "0000" + ag.Account}
+		case "104":
+			header = map[string]string{"agencia": "0" + ag.Agency, "codigo_cedente": ag.Code, "nome_banco": "CAIXA ECONOMICA FEDERAL"}
+			batch = map[string]string{"codigo_convenio": ag.Code, "codigo_cedente": ag.Code}
+			pFields = map[string]string{"modalidade_carteira": "14", "codigo_cedente": ag.Code, "codigo_moeda": "09"}
+		}
+		name := p + "_" + b.Code
 		var titles []title
 		var orders []string
-		for i, value := range []string{"1500", "89.90"} {
+		for _, value := range []string{"1500", "89.90"} {
 			order := strings.Replace(strings.Replace(serviceOrder, `"provider_a"`, `"`+p+`"`, 1), `"id_token_contact":"{{contact1}}"`, `"id_token_contact":"`+payer+`"`, 1)
 			order = strings.Replace(order, `"value":1500`, `"value":`+value, 1)
 			id := post(t, h, "/insert_sales_order", order)["data"].(map[string]any)["id"].(string)
@@ -112,37 +151,49 @@ func TestOutsideJudges(t *testing.T) {
 			post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
 			o := post(t, h, "/get_sales_order_by_id", `{`+auth+`,"id_token":"`+id+`"}`)["data"].(map[string]any)
 			c := o["charges"].([]any)[0].(map[string]any)
+			if !strings.HasPrefix(c["boleto_barcode"].(string), b.Code) {
+				t.Fatalf("%s: not a boleto of %s: %v", name, b.Name, c)
+			}
 			boletos = append(boletos, boletoCase{c["boleto_line"].(string), c["boleto_barcode"].(string)})
 			var n int64
 			fmt.Sscan(c["our_number"].(string), &n)
 			our, _ := b.OurNumber(ag, n)
-			tail := our.Number[len(our.Number)-8:] + our.DV
-			if b.Code == "341" {
-				tail = ""
+			tt := title{OurTail: our.Number[len(our.Number)-8:] + our.DV, OurFull: our.Number + our.DV, Document: fmt.Sprintf("%s/1", o["cod_orders"]),
+				Due: "30112026", Cents: decimal.RequireFromString(value).Shift(2).IntPart(), Movement: "01", Payer: "BETA DISTRIBUIDORA DE PECAS LTDA",
+				PayerID: "04252011000110", Zip: "01310100"}
+			switch b.Code {
+			case "341":
+				tt.OurTail = ""
+			case "001":
+				// BB's segment P: the convênio and sequence, left-aligned.
+				tt.OurP = our.Number + our.DV
+			case "104":
+				// SIGCB's P and T carry the 15-digit number after its
+				// modality, without its digit.
+				tt.OurP, tt.OurFull = our.Number, our.Number
 			}
-			cents := decimal.RequireFromString(value).Shift(2).IntPart()
-			titles = append(titles, title{OurTail: tail, OurFull: our.Number + our.DV, Document: fmt.Sprintf("%s/1", o["cod_orders"]),
-				Due: "30112026", Cents: cents, Movement: "01", Payer: "BETA DISTRIBUIDORA DE PECAS LTDA", PayerID: "04252011000110", Zip: "01310100"})
-			_ = i
+			titles = append(titles, tt)
 		}
 		rec := do(h, http.MethodPost, "/export_remittance", `{`+auth+`,"provider":"`+p+`"}`)
 		if rec.Code != 200 {
-			t.Fatalf("%s remittance: %d %s", p, rec.Code, rec.Body)
+			t.Fatalf("%s remittance: %d %s", name, rec.Code, rec.Body)
 		}
-		write(p+".rem", rec.Body.Bytes())
-		write(p+".json", expect{Bank: b.Code, YAMLBank: yamlBank, Sequence: 1, Firm: "ACME MATRIZ", Layout: layout, Titles: titles})
+		write(name+".rem", rec.Body.Bytes())
+		write(name+".json", expect{Bank: b.Code, YAMLBank: yamlBank, Sequence: 1, Firm: "ACME MATRIZ", Layout: layout, Titles: titles,
+			Header: header, Batch: batch, P: pFields})
 
 		// The second order cancelled after it was sent: the next remittance
 		// asks the bank to write it off, segment P alone.
 		post(t, h, "/cancel_charge", `{`+auth+`,"id_token":"`+orders[1]+`"}`)
 		rec = do(h, http.MethodPost, "/export_remittance", `{`+auth+`,"provider":"`+p+`"}`)
 		if rec.Code != 200 || strings.Count(rec.Body.String(), "\r\n") != 5 {
-			t.Fatalf("%s write-off remittance: %d\n%s", p, rec.Code, rec.Body)
+			t.Fatalf("%s write-off remittance: %d\n%s", name, rec.Code, rec.Body)
 		}
 		wo := titles[1]
 		wo.Movement = "02"
-		write(p+"_writeoff.rem", rec.Body.Bytes())
-		write(p+"_writeoff.json", expect{Bank: b.Code, YAMLBank: yamlBank, Sequence: 2, Firm: "ACME MATRIZ", Layout: layout, Titles: []title{wo}})
+		write(name+"_writeoff.rem", rec.Body.Bytes())
+		write(name+"_writeoff.json", expect{Bank: b.Code, YAMLBank: yamlBank, Sequence: 2, Firm: "ACME MATRIZ", Layout: layout, Titles: []title{wo},
+			Header: header, P: pFields})
 
 		// The bank's answer: registered and paid.
 		day := time.Date(2026, 11, 28, 0, 0, 0, 0, time.UTC)
@@ -152,14 +203,14 @@ func TestOutsideJudges(t *testing.T) {
 			our, _ := b.OurNumber(ag, int64(i+1))
 			amt := decimal.New(tt.Cents, -2)
 			items = append(items, bank.ReturnItem{Movement: "06", Our: our, Document: tt.Document, Due: day, Amount: amt, Paid: amt, Occurred: day, Credited: day})
-			rt = append(rt, title{OurFull: our.Number + our.DV, Cents: tt.Cents, Movement: "06", PaidCents: tt.Cents, Occurred: "28112026"})
+			rt = append(rt, title{OurFull: tt.OurFull, Cents: tt.Cents, Movement: "06", PaidCents: tt.Cents, Occurred: "28112026"})
 		}
 		ret, err := b.ReturnFile(ag, 7, day, items)
 		if err != nil {
 			t.Fatal(err)
 		}
-		write(p+"_return.ret", ret)
-		write(p+"_return.json", expect{Bank: b.Code, YAMLBank: yamlBank, Sequence: 7, Firm: "ACME MATRIZ", Layout: layout, Titles: rt})
+		write(name+"_return.ret", ret)
+		write(name+"_return.json", expect{Bank: b.Code, YAMLBank: yamlBank, Sequence: 7, Firm: "ACME MATRIZ", Layout: layout, Titles: rt, Header: header})
 	}
 
 	// BR Codes: the static code of each kind of key, with and without an
@@ -225,6 +276,22 @@ func TestOutsideJudges(t *testing.T) {
 		t.Fatalf("the outside judges disagree:\n%s", out)
 	}
 	t.Logf("%s", out)
+}
+
+// agreeWith sets the unit's agreement in the provider's slot to ag (a
+// sample of its bank), as an operator does.
+func agreeWith(t *testing.T, ds *store.Domains, provider string, ag bank.Agreement) {
+	t.Helper()
+	db, release := acquire(t, ds)
+	defer release()
+	unit, err := db.UnitByToken(context.Background(), fx.tokens["unitA"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := settings.SetAgreement(context.Background(), db, unit, settings.AgreementInput{Provider: provider, Bank: ag.Bank,
+		Agency: ag.Agency + "-" + ag.AgencyDV, Account: ag.Account + "-" + ag.AccountDV, Wallet: ag.Wallet, Code: ag.Code, Variation: ag.Variation}); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // emvField is the value of the top-level field id of an EMV code (id, two

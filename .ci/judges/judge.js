@@ -2,7 +2,8 @@
 // (TestOutsideJudges) on the files they write to a directory:
 //   *.rem / *.ret with *.json expectations: read by @banco-br/nodejs-cnab
 //     with the layouts of @banco-br/cnab_yaml (FEBRABAN's generic CNAB 240
-//     and Santander's own, where the package has them);
+//     and the bank's own where the package has them: Santander's, Banco
+//     do Brasil's, Caixa's SIGCB), each field fincom meant to write;
 //   pix.json: every BR Code parsed by pix-utils;
 //   boletos.json: every bar code and typeable line checked by
 //     boleto-brasileiro-validator.
@@ -51,9 +52,11 @@ for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.rem') || f.endsWi
   eq(`${f}:1`, 'numero_sequencial_arquivo', Number(h.numero_sequencial_arquivo), exp.sequence);
   eq(`${f}:1`, 'nome_empresa', h.nome_empresa, exp.firm);
   eq(`${f}:1`, 'versao_layout_arquivo', h.versao_layout_arquivo, exp.layout);
+  for (const [k, v] of Object.entries(exp.header || {})) eq(`${f}:1`, k, h[k], v);
   const hl = read(exp.yaml_bank, dirs, 'header_lote', lines[1]);
   eq(`${f}:2`, 'tipo_registro', hl.tipo_registro, '1');
   if (exp.bank !== '341') eq(`${f}:2`, 'nome_empresa', hl.nome_empresa, exp.firm);
+  if (remessa) for (const [k, v] of Object.entries(exp.batch || {})) eq(`${f}:2`, k, hl[k], v);
   let t = 0;
   for (let i = 2; i < lines.length - 2; i++) {
     const seg = lines[i][13];
@@ -64,7 +67,9 @@ for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.rem') || f.endsWi
       eq(where, 'codigo_segmento', p.codigo_segmento, 'P');
       // Itaú's segment P places the title otherwise (its own manual);
       // its positions are held to the manual by TestLayoutsMatchManuals.
-      if (title.our_tail && !p.nosso_numero.endsWith(title.our_tail)) fail(where, `nosso_numero ${p.nosso_numero} does not end with ${title.our_tail}`);
+      if (title.our_p) eq(where, 'nosso_numero', p.nosso_numero.trim(), title.our_p);
+      else if (title.our_tail && !p.nosso_numero.endsWith(title.our_tail)) fail(where, `nosso_numero ${p.nosso_numero} does not end with ${title.our_tail}`);
+      for (const [k, v] of Object.entries(exp.p || {})) eq(where, k, p[k], v);
       if (title.our_tail && !p.numero_documento.startsWith(title.document.slice(0, p.numero_documento.length).trim())) fail(where, `numero_documento ${p.numero_documento}`);
       eq(where, 'vencimento', p.vencimento, title.due);
       eq(where, 'valor_titulo', Number(p.valor_titulo), title.cents);

@@ -409,6 +409,25 @@ var santander = &Bank{
 	layout:   santanderLayout,
 }
 
+// SampleOf is a sample agreement with the bank of code, valid by its
+// rules (the demo's and the tests' agreement with a bank no slot has by
+// default); false for a bank fincom does not collect through.
+func SampleOf(code string) (Agreement, bool) {
+	for _, a := range Samples() {
+		if a.Bank == code {
+			return a, true
+		}
+	}
+	switch code {
+	case "001":
+		return Agreement{Bank: "001", Agency: "1234", AgencyDV: "3", Account: "00123456", AccountDV: "0", Wallet: "17", Variation: "019",
+			Code: "1234567"}, true
+	case "104":
+		return Agreement{Bank: "104", Agency: "1234", AgencyDV: "0", Account: "000300001234", AccountDV: "5", Wallet: "RG", Code: "005507"}, true
+	}
+	return Agreement{}, false
+}
+
 // Samples are the agreements test mode and the demo give a unit that has
 // none: valid by each bank's rules (Itaú's manual example account), marked
 // simulated, so that a production server never uses them.
