@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"fincom/server/bank"
+	"fincom/server/brdoc"
 )
 
 // TestUnitAgreementAndCNAB: the operator sets a unit's agreements, each
@@ -38,6 +40,12 @@ func TestUnitAgreementAndCNAB(t *testing.T) {
 		{"--provider", "provider_c", "--agency", "3270", "--account", "13000123-4", "--wallet", "101", "--agreement", "12345678"},
 		{"--provider", "provider_z", "--agency", "1", "--account", "1-1", "--wallet", "1"},
 		{"--provider", "provider_a", "--agency", "0057", "--account", "12345-7", "--wallet", "109", "--next-our-number", "123456789"},
+		// Banco do Brasil without its variation; with a 5-digit convênio;
+		// Caixa with a 7-digit beneficiary code.
+		{"--provider", "provider_c", "--bank", "001", "--agency", "1234-3", "--account", "123456-0", "--wallet", "17", "--agreement", "1234567"},
+		{"--provider", "provider_c", "--bank", "001", "--agency", "1234-3", "--account", "123456-0", "--wallet", "17", "--agreement", "12345", "--variation", "19"},
+		{"--provider", "provider_c", "--bank", "104", "--agency", "1234", "--account", "300001234-5", "--wallet", "RG", "--agreement", "1234567"},
+		{"--provider", "provider_c", "--bank", "999", "--agency", "1234", "--account", "300001234-5", "--wallet", "RG"},
 	} {
 		if err := cliErr(t, schema, data, append([]string{"unit", "agreement", "acme", unit}, bad...)...); err == nil {
 			t.Errorf("agreement %v accepted", bad)
@@ -72,6 +80,13 @@ func TestUnitAgreementAndCNAB(t *testing.T) {
 	if err := cliErr(t, schema, data, "cnab", "remittance", "acme", unit, "--provider", "provider_c", "--out", out); err == nil ||
 		!strings.Contains(err.Error(), "fincom unit agreement acme") {
 		t.Errorf("remittance without agreement: %v", err)
+	}
+	// Banco do Brasil behind provider_c, with its variation; its
+	// sequence bound is the convênio's (10 digits for 7).
+	v = jsonOut(t, cli(t, schema, data, "unit", "agreement", "acme", unit, "--provider", "provider_c", "--bank", "001", "--agency", "1234-3",
+		"--account", "123456-0", "--wallet", "17", "--variation", "19", "--agreement", "1234567", "--next-our-number", "9999999999", "--json"))
+	if v["provider"] != "provider_c" || v["bank"] != "001" {
+		t.Fatalf("the BB agreement %v", v)
 	}
 
 	// A return naming no charge is reported line by line; a malformed one
@@ -139,5 +154,56 @@ func TestUnitAgreementAndCNAB(t *testing.T) {
 	}
 	if err := cliErr(t, schema, data, "ofx", "import", "acme", unit, "--bank-account", acct, ret); err == nil || !strings.Contains(err.Error(), "nothing was imported") {
 		t.Errorf("a CNAB file as OFX: %v", err)
+	}
+}
+
+// TestDemoOnBancoDoBrasil: `fincom demo --bank provider_a=001` puts Banco
+// do Brasil behind provider_a with its sample agreement (simulated): the
+// demo's boletos are BB's; a bank fincom does not collect through is
+// refused before anything is made.
+func TestDemoOnBancoDoBrasil(t *testing.T) {
+	t.Parallel()
+	schema := schemaForTest(t)
+	data := t.TempDir()
+	var out bytes.Buffer
+	a := &app{schema: schema, dataDir: data, out: &out, errOut: &bytes.Buffer{}}
+	if err := a.prepareDemo(context.Background(), "127.0.0.1:8080", "provider_a=999"); err == nil || !strings.Contains(err.Error(), "SLOT=CODE") {
+		t.Fatalf("an unknown bank: %v", err)
+	}
+	if err := a.prepareDemo(context.Background(), "127.0.0.1:8080", "provider_a=001"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "provider_a: Banco do Brasil (001), its sample agreement (simulated)") {
+		t.Fatalf("demo output: %s", out.String())
+	}
+	ds, err := a.domains()
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, release, err := ds.Acquire(context.Background(), demoDomain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	units, _ := db.Units(context.Background())
+	ag, err := db.Agreement(context.Background(), units[0].ID, "provider_a")
+	if err != nil || ag.Bank != "001" || !ag.Simulated || ag.Variation != "019" {
+		t.Fatalf("the agreement: %+v %v", ag, err)
+	}
+	orders, _ := db.LatestOrders(context.Background(), units[0].ID, 20)
+	boletos := 0
+	for _, o := range orders {
+		charges, _ := db.SalesOrderCharges(context.Background(), units[0].ID, o.Token)
+		for _, c := range charges {
+			if c.PaymentKey == "BOLETO" && c.BoletoBarcode.Valid {
+				boletos++
+				if !strings.HasPrefix(c.BoletoBarcode.String, "001") || !brdoc.ValidBoleto(c.BoletoBarcode.String) {
+					t.Errorf("a demo boleto not of Banco do Brasil: %s", c.BoletoBarcode.String)
+				}
+			}
+		}
+	}
+	if boletos == 0 {
+		t.Fatal("the demo made no boleto")
 	}
 }

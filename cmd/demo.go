@@ -16,7 +16,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"fincom/server"
+	"fincom/server/bank"
 	"fincom/server/portal"
+	"fincom/server/settings"
 	"fincom/server/testmode"
 	"fincom/store"
 )
@@ -28,6 +30,7 @@ const demoUser = "ana@demo.fincom.local"
 
 func newDemoCmd(a *app) *cobra.Command {
 	var o serveOptions
+	var banks []string
 	c := &cobra.Command{
 		Use:   "demo",
 		Short: "Create (or reuse) the domain 'demo' with sample data, print its tokens, and serve",
@@ -42,7 +45,7 @@ func newDemoCmd(a *app) *cobra.Command {
 			}
 			defer unlock()
 			o.locked = true
-			if err := a.prepareDemo(cmd.Context(), o.addr); err != nil {
+			if err := a.prepareDemo(cmd.Context(), o.addr, banks...); err != nil {
 				return err
 			}
 			// The demo is for trying things: test mode is on.
@@ -51,7 +54,36 @@ func newDemoCmd(a *app) *cobra.Command {
 		},
 	}
 	o.flags(c, a)
+	c.Flags().StringSliceVar(&banks, "bank", nil, "put a bank behind a slot of the demo's first unit, SLOT=CODE (provider_a=001: Banco do Brasil; "+
+		"provider_b=104: Caixa), with the bank's sample agreement, simulated")
 	return c
+}
+
+// demoBankFlag reads a --bank SLOT=CODE: the slot, the bank's code and
+// its sample agreement.
+func demoBankFlag(slotCode string) (slot, code string, ag bank.Agreement, err error) {
+	slot, code, ok := strings.Cut(slotCode, "=")
+	ag, known := bank.SampleOf(code)
+	if _, isSlot := bank.ByProvider(slot); !ok || !known || !isSlot {
+		return "", "", ag, fmt.Errorf("--bank %s: use SLOT=CODE, a slot (provider_a, provider_b, provider_c) and a bank's code (%s)", slotCode,
+			strings.Join(bank.Codes(), ", "))
+	}
+	return slot, code, ag, nil
+}
+
+// demoBank puts the bank of code behind the slot of the demo's unit, with
+// the bank's sample agreement (simulated: the demo runs in test mode).
+func demoBank(ctx context.Context, db *store.DB, u store.Unit, slotCode string) (string, error) {
+	slot, code, ag, err := demoBankFlag(slotCode)
+	if err != nil {
+		return "", err
+	}
+	if _, err := settings.SetAgreement(ctx, db, u, settings.AgreementInput{Provider: slot, Bank: code, Agency: ag.Agency + "-" + ag.AgencyDV,
+		Account: ag.Account + "-" + ag.AccountDV, Wallet: ag.Wallet, Code: ag.Code, Variation: ag.Variation, Simulated: true}); err != nil {
+		return "", fmt.Errorf("--bank %s: %w", slotCode, err)
+	}
+	b, _ := bank.ByCode(code)
+	return fmt.Sprintf("%s: %s (%s), its sample agreement (simulated)", slot, b.Name, b.Code), nil
 }
 
 // demoTokenFile keeps the demo's access token in the data directory, so
@@ -64,7 +96,12 @@ const demoTokenFile = "demo.access_token"
 // registers, inserted through the API itself so that they pass the same
 // validation as a client's. Every run prints the demo's access token: the
 // kept one while it is valid, else a new one, kept.
-func (a *app) prepareDemo(ctx context.Context, addr string) error {
+func (a *app) prepareDemo(ctx context.Context, addr string, banks ...string) error {
+	for _, sc := range banks {
+		if _, _, _, err := demoBankFlag(sc); err != nil {
+			return err
+		}
+	}
 	ds, err := a.domains()
 	if err != nil {
 		return err
@@ -117,6 +154,14 @@ func (a *app) prepareDemo(ctx context.Context, addr string) error {
 	if err != nil {
 		return err
 	}
+	var slots []string
+	for _, sc := range banks {
+		said, err := demoBank(ctx, db, units[0], sc)
+		if err != nil {
+			return err
+		}
+		slots = append(slots, said)
+	}
 	if fresh {
 		sys, err := store.OpenSystem(a.dataDir, store.DurabilityFull, nil)
 		if err != nil {
@@ -139,6 +184,9 @@ func (a *app) prepareDemo(ctx context.Context, addr string) error {
 		}
 	}
 	fmt.Fprintf(a.out, "demo domain ready in %s\n\naccess_token: %s\n", a.dataDir, access)
+	for _, said := range slots {
+		fmt.Fprintln(a.out, said)
+	}
 	for _, u := range units {
 		fmt.Fprintf(a.out, "unit_token (%s): %s\n", u.Name, u.Token)
 	}

@@ -624,3 +624,34 @@ func TestPortalPeople(t *testing.T) {
 		t.Errorf("the people's audit: %+v", log)
 	}
 }
+
+// TestPortalBancoDoBrasilAgreement: an owner puts Banco do Brasil behind
+// a slot in Cobrança bancária: its wallet variation asked beside its field
+// until given, then saved with the convênio, the slot named by its bank.
+func TestPortalBancoDoBrasilAgreement(t *testing.T) {
+	t.Parallel()
+	s, ds := newTestServer(t)
+	b := signedIn(t, s, ds)
+	unit := "?unit=" + fx.tokens["unitA"]
+	session := csrf(t, b.do("GET", "/portal/settings"+unit, nil).Body.String())
+	form := url.Values{"csrf": {session}, "provider": {"provider_c"}, "provider_c-bank": {"001"}, "provider_c-agency": {"1234-3"},
+		"provider_c-account": {"123456-0"}, "provider_c-wallet": {"17"}, "provider_c-agreement": {"1234567"}, "provider_c-next-our-number": {"1"}}
+	rec := b.do("POST", "/portal/settings/agreement"+unit, form)
+	if rec.Code != 400 || !strings.Contains(rec.Body.String(), `id="erro-provider_c-variation">informe a variação da carteira do Banco do Brasil`) ||
+		!strings.Contains(rec.Body.String(), `name="provider_c-variation"`) {
+		t.Fatalf("without its variation = %d\n%s", rec.Code, rec.Body)
+	}
+	form.Set("provider_c-variation", "19")
+	if rec := b.do("POST", "/portal/settings/agreement"+unit, form); rec.Code != http.StatusSeeOther {
+		t.Fatalf("the agreement = %d\n%s", rec.Code, rec.Body)
+	}
+	page := b.do("GET", "/portal/settings"+unit, nil).Body.String()
+	if !strings.Contains(page, `<h3 id="banco-provider_c">Banco do Brasil</h3>`) || !strings.Contains(page, `name="provider_c-variation" type="text" value="019"`) {
+		t.Fatalf("the slot's bank:\n%s", page)
+	}
+	db, release := acquire(t, ds)
+	defer release()
+	if a, err := db.Agreement(context.Background(), 1, "provider_c"); err != nil || a.Bank != "001" || a.Code != "1234567" || a.Variation != "019" {
+		t.Fatalf("saved: %+v %v", a, err)
+	}
+}

@@ -136,8 +136,8 @@ func (s bankFiles) settleCharge(r *web.Request, q *settleRequest) (any, error) {
 }
 
 const (
-	docExportRemittance = "Writes the unit's next CNAB 240 remittance for the provider's bank (`provider_a` Itaú, `provider_b` Bradesco, " +
-		"`provider_c` Santander): a segment P, Q and R for each boleto issued since the last file and a write-off request for each " +
+	docExportRemittance = "Writes the unit's next CNAB 240 remittance for the bank of the provider slot's agreement (by default `provider_a` Itaú, " +
+		"`provider_b` Bradesco, `provider_c` Santander; Banco do Brasil or Caixa behind any slot the agreement names): a segment P, Q and R for each boleto issued since the last file and a write-off request for each " +
 		"registered one cancelled since, in the positions of FEBRABAN's CNAB 240 and the bank's own manual, 240 columns a record, CRLF. " +
 		"Files are numbered in sequence and kept: `sequence` answers an earlier one again. Answers the file (`text/plain`); 409 when " +
 		"there is nothing to send; 422 when the unit has no production agreement with the bank (`fincom unit agreement`), or when a boleto's customer " +

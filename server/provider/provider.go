@@ -1,7 +1,8 @@
 // Package provider holds the collection providers that issue a sales
-// order's charges: provider_a (Itaú), provider_b (Bradesco) and
-// provider_c (Santander) issue boletos by the unit's agreement with the
-// bank (our-number, check digits and free field as package bank defines
+// order's charges: provider_a, provider_b and provider_c (by default
+// Itaú, Bradesco and Santander; Banco do Brasil or Caixa behind any slot
+// whose agreement names them) issue boletos by the unit's agreement with
+// the bank (our-number, check digits and free field as package bank defines
 // them; the bank registers them from the remittance file) and PIX codes of
 // the firm's key. With a simulated agreement (test mode, demo) the
 // provider's PSP is simulated too. A retried request gets the same charge.

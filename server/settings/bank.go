@@ -44,6 +44,9 @@ type AgreementInput struct {
 	// Variation is Banco do Brasil's wallet variation ("019"); the other
 	// banks have none.
 	Variation string
+	// Simulated marks a sample agreement the demo sets: its boletos go to
+	// the simulated bank, never to a real one.
+	Simulated bool
 	// FinePercent and InterestPercent are the late terms its boletos
 	// state ("2", "1,5"; "" keeps them, 2 and 1 for a new agreement).
 	FinePercent, InterestPercent string
@@ -124,7 +127,7 @@ func SetAgreement(ctx context.Context, db *store.DB, u store.Unit, in AgreementI
 	a, err := db.SetAgreement(ctx, u.ID, store.Agreement{FinePercent: store.Decimal{Decimal: fine}, InterestPercent: store.Decimal{Decimal: interest}, TermsSet: set,
 		Provider: in.Provider, Bank: b.Code, Agency: ag.Agency, AgencyDV: ag.AgencyDV,
 		Account: ag.Account, AccountDV: ag.AccountDV, Wallet: ag.Wallet, Code: ag.Code, Variation: ag.Variation, NextOurNumber: next,
-		BankAccountToken: in.BankAccount})
+		BankAccountToken: in.BankAccount, Simulated: in.Simulated})
 	switch {
 	case errors.Is(err, store.ErrNotFound) && in.BankAccount != "":
 		return a, refuse("bank-account", ErrBankAccount)
