@@ -144,25 +144,7 @@ due 78 85 9
 amount 86 100 9
 collector 101 105 9
 collector_dv 106 106 9
-kind 107 108 9
-accept 109 109 X
-issued 110 117 9
-interest_code 118 118 9
-interest_date 119 126 9
-interest 127 141 9
-discount_code 142 142 9
-discount_date 143 150 9
-discount 151 165 9
-iof 166 180 9
-rebate 181 195 9
-firm_use 196 220 X
-protest 221 221 9
-protest_days 222 223 9
-writeoff 224 224 9
-writeoff_days 225 227 9
-currency 228 229 9 09
-- 230 239 9
-- 240 240 X`),
+` + febrabanPFrom107),
 	q: febrabanQ("104"),
 	r: mustRecord(`
 bank 1 3 9 104
