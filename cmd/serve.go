@@ -22,6 +22,7 @@ import (
 	"fincom/server"
 	"fincom/server/certs"
 	"fincom/server/fiscal/sefaz"
+	"fincom/server/https"
 	"fincom/store"
 	"fincom/store/replica"
 )
@@ -58,13 +59,36 @@ type serveOptions struct {
 	replKey     string // --replicate-key-file
 	restoreM    bool   // --restore-missing
 	locked      bool   // the caller holds the data directory's lock (demo)
+	// HTTPS served by fincom itself: by ACME for the domains, or the
+	// certificate files; on httpsAddr, with httpAddr answering the ACME
+	// challenge and redirecting.
+	domains            []string
+	acmeDir, acmeEmail string
+	tlsCert, tlsKey    string
+	renewBefore        time.Duration
+	httpsAddr          string
+	httpAddr           string
+	addrSet            bool // --addr given
+}
+
+// tls says fincom serves HTTPS itself.
+func (o *serveOptions) tls() bool {
+	return len(o.domains) > 0 || o.tlsCert != "" || o.tlsKey != ""
 }
 
 func (o *serveOptions) flags(c *cobra.Command, a *app) {
-	c.Flags().StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to listen on")
+	c.Flags().StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to listen on, plain HTTP (with --https or --tls-cert: --https-addr and --http-addr)")
+	c.Flags().StringSliceVar(&o.domains, "https", nil, "serve HTTPS for these domains (DOMAIN[,DOMAIN…]) with a certificate obtained and renewed by ACME (Let's Encrypt unless --acme-directory): on --https-addr, with --http-addr answering the ACME challenge and redirecting to https")
+	c.Flags().StringVar(&o.acmeDir, "acme-directory", https.LetsEncrypt, "with --https: the ACME server's directory URL (a firm's own CA, a test server)")
+	c.Flags().StringVar(&o.acmeEmail, "acme-email", "", "with --https: the ACME account's contact address (expiry notices)")
+	c.Flags().DurationVar(&o.renewBefore, "acme-renew-before", 0, "with --https: renew a certificate this long before it ends (default a third of its lifetime; at most 720h)")
+	c.Flags().StringVar(&o.tlsCert, "tls-cert", "", "serve HTTPS with this certificate (PEM, the chain after it), read again when it changes; with --tls-key")
+	c.Flags().StringVar(&o.tlsKey, "tls-key", "", "the private key of --tls-cert (PEM)")
+	c.Flags().StringVar(&o.httpsAddr, "https-addr", ":443", "with --https or --tls-cert: where HTTPS is served")
+	c.Flags().StringVar(&o.httpAddr, "http-addr", ":80", "with --https or --tls-cert: where plain HTTP answers the ACME challenge and redirects to https")
 	c.Flags().Int64Var(&o.maxUpload, "max-upload", 25<<20, "largest multipart body in bytes")
 	c.Flags().Int64Var(&o.uploadMem, "upload-memory", 100<<20, "memory all multipart bodies being read may hold at once, in bytes; an upload past it waits up to 15 s, then answers 503")
-	c.Flags().StringVar(&o.publicURL, "public-url", "", "where clients reach this server, for payment links in e-mails (default http://ADDR)")
+	c.Flags().StringVar(&o.publicURL, "public-url", "", "where clients reach this server, for payment links in e-mails (default http://ADDR; with --https https://DOMAIN, with --tls-cert the certificate's first name)")
 	c.Flags().StringVar(&o.smtpURL, "smtp-url", os.Getenv("FINCOM_SMTP_URL"), "deliver e-mails through smtp://user:pass@host:port or smtps://... (env FINCOM_SMTP_URL); unset keeps them in the outbox")
 	c.Flags().StringVar(&o.smtpFrom, "smtp-from", os.Getenv("FINCOM_SMTP_FROM"), "sender address of the e-mails (env FINCOM_SMTP_FROM)")
 	c.Flags().DurationVar(&o.nfWindow, "nf-cancel-window", 24*time.Hour, "how long after authorization an invoice may be cancelled (test mode; outside it SEFAZ keeps an NF-e's and NFC-e's window)")
@@ -101,6 +125,7 @@ func newServeCmd(a *app) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.seeded = cmd.Flags().Changed("seed")
 			o.nfWindowSet = cmd.Flags().Changed("nf-cancel-window")
+			o.addrSet = cmd.Flags().Changed("addr")
 			return a.serve(cmd.Context(), o)
 		},
 	}
@@ -193,7 +218,10 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	}
 	defer sys.Close()
 
-	if o.publicURL == "" {
+	if o.tls() && o.addrSet {
+		return fmt.Errorf("--addr serves plain HTTP; with --https or --tls-cert fincom listens on --https-addr and --http-addr")
+	}
+	if o.publicURL == "" && !o.tls() {
 		o.publicURL = "http://" + o.addr
 	}
 	var replicas interface {
@@ -222,6 +250,23 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	roots, err := certs.TrustPool(o.caFile)
 	if err != nil {
 		return err
+	}
+	var site *https.Site
+	if o.tls() {
+		_, port, err := net.SplitHostPort(o.httpsAddr)
+		if err != nil {
+			return fmt.Errorf("--https-addr: %w", err)
+		}
+		// The ACME cache holds the account's and the certificates' private
+		// keys: readable by fincom's user only, and not a domain file, so
+		// neither replicated nor backed up (a new machine obtains its own).
+		if site, err = https.New(https.Config{Domains: o.domains, Directory: o.acmeDir, Email: o.acmeEmail, CacheDir: filepath.Join(a.dataDir, acmeCache),
+			CertFile: o.tlsCert, KeyFile: o.tlsKey, Roots: roots, HTTPSPort: port, Log: log, RenewBefore: o.renewBefore}); err != nil {
+			return err
+		}
+		if o.publicURL == "" {
+			o.publicURL = site.URL()
+		}
 	}
 	// A supplier's note enters the inbox signed by a certificate of the
 	// ICP-Brasil chain, or of --ca-file's.
@@ -292,12 +337,26 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if o.perClient > 0 {
 		limits.PerAddr = o.perClient
 	}
-	ln, err := net.Listen("tcp", o.addr)
+	ln, err := net.Listen("tcp", o.listenAddr())
 	if err != nil {
 		return err
 	}
-	hs := server.NewHTTPServer(srv.Handler(), server.DefaultTimeouts(), log)
+	handler := srv.Handler()
+	if site != nil {
+		handler = https.HSTS(handler)
+	}
+	hs := server.NewHTTPServer(handler, server.DefaultTimeouts(), log)
 	ln = server.GuardConns(ln, hs, limits)
+	var plain *http.Server
+	var plainLn net.Listener
+	if site != nil {
+		hs.TLSConfig = site.TLS
+		if plainLn, err = net.Listen("tcp", o.httpAddr); err != nil {
+			ln.Close()
+			return err
+		}
+		plain = server.NewHTTPServer(site.HTTP, server.DefaultTimeouts(), log)
+	}
 	log.Info("limits", "descriptors", nofile, "connections", limits.Max, "per_client", limits.PerAddr)
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -322,15 +381,26 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 		return err
 	}
 	defer stopJobs()
-	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	errc := make(chan error, 2)
+	if site != nil {
+		go func() { errc <- hs.ServeTLS(ln, "", "") }()
+		go func() { errc <- plain.Serve(plainLn) }()
+		go site.Obtain(ctx)
+	} else {
+		go func() { errc <- hs.Serve(ln) }()
+	}
 	mode := ""
 	if o.testMode {
 		// Said at start: test mode serves /_test routes that reset data,
 		// move the clock and simulate payments.
 		mode = " in TEST MODE (simulated payments and tax authority, /_test routes)"
 	}
-	fmt.Fprintf(a.out, "fincom %s listening on http://%s%s%s (data %s)\n", Version, ln.Addr(), server.Prefix, mode, a.dataDir)
+	if site != nil {
+		fmt.Fprintf(a.out, "fincom %s listening on %s%s%s (https on %s, http on %s: ACME challenge and redirect; data %s)\n", Version, o.publicURL,
+			server.Prefix, mode, ln.Addr(), plainLn.Addr(), a.dataDir)
+	} else {
+		fmt.Fprintf(a.out, "fincom %s listening on http://%s%s%s (data %s)\n", Version, ln.Addr(), server.Prefix, mode, a.dataDir)
+	}
 	if len(origins) > 0 {
 		fmt.Fprintf(a.out, "CORS: pages of %s may read the answers\n", strings.Join(origins, ", "))
 	}
@@ -357,6 +427,9 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 			log.Info("shutting down")
 			sctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
+			if plain != nil {
+				plain.Shutdown(sctx)
+			}
 			if err := hs.Shutdown(sctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 				return err
 			}
@@ -368,6 +441,18 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 			return nil
 		}
 	}
+}
+
+// acmeCache is the ACME cache's directory in the data directory.
+const acmeCache = "_acme"
+
+// listenAddr is where the API is served: --https-addr when fincom serves
+// HTTPS itself, else --addr.
+func (o *serveOptions) listenAddr() string {
+	if o.tls() {
+		return o.httpsAddr
+	}
+	return o.addr
 }
 
 // raiseNoFile raises the soft limit of open descriptors to the hard one

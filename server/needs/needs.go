@@ -246,6 +246,7 @@ const (
 	PrismInstall      = ".ci/install npm"
 	VersitygwInstall  = ".ci/install go (go install github.com/versity/versitygw/cmd/versitygw@v1.8.0)"
 	LitestreamInstall = ".ci/install go (go install github.com/benbjohnson/litestream/cmd/litestream@v0.5.18)"
+	PebbleInstall     = ".ci/install go (go install github.com/letsencrypt/pebble/v2/cmd/pebble@v2.10.3 github.com/letsencrypt/pebble/v2/cmd/pebble-challtestsrv@v2.10.3)"
 )
 
 // Soak is what a long suite (a soak of load, crashes or outages) asks
