@@ -334,3 +334,102 @@ func TestHTTPSWithOwnCertificate(t *testing.T) {
 		t.Fatalf("after a broken file: %s\n%s", s, log.String())
 	}
 }
+
+// pemCert is a self-signed certificate for fincom.test ending at end, as
+// PEM (its key first, as autocert's cache keeps them).
+func pemCert(t *testing.T, end time.Time) []byte {
+	t.Helper()
+	k, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(7), Subject: pkix.Name{CommonName: "fincom.test"}, DNSNames: []string{"fincom.test"},
+		NotBefore: end.Add(-90 * 24 * time.Hour), NotAfter: end}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &k.PublicKey, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kb, _ := x509.MarshalECPrivateKey(k)
+	return append(pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})...)
+}
+
+// TestInstallAndDoctor: `fincom install` writes the unit for the flags
+// given (a dedicated user, this data directory and secrets key file,
+// restarted on failure, the descriptors, the right to bind 443 for
+// --https; no SMTP password in it) and says how to enable it; `fincom
+// doctor` says whether the unit serves the data directory it checks, and
+// how long the ACME cache's and --tls-cert's certificates last.
+func TestInstallAndDoctor(t *testing.T) {
+	t.Parallel()
+	schema := schemaForTest(t)
+	data, dir := t.TempDir(), t.TempDir()
+	cli(t, schema, data, "domain", "create", "acme")
+	key := filepath.Join(dir, "secrets key")
+	os.WriteFile(key, make([]byte, 32), 0o600)
+	unitFile := filepath.Join(dir, "fincom.service")
+	out := cli(t, schema, data, "install", "--unit-file", unitFile, "--secrets-key-file", key, "--https", "fincom.test,www.fincom.test",
+		"--acme-email", "ti@acme.com.br", "--smtp-url", "smtp://fin:s3cr3t@mail.acme.com.br:587", "--binary", "/usr/local/bin/fincom")
+	if !strings.Contains(out, "wrote "+unitFile) || !strings.Contains(out, "systemctl daemon-reload\n  systemctl enable --now fincom") ||
+		!strings.Contains(out, "FINCOM_SMTP_URL") {
+		t.Fatalf("install says: %s", out)
+	}
+	b, err := os.ReadFile(unitFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unit := string(b)
+	for _, want := range []string{"User=fincom\n", "Group=fincom\n", "Restart=on-failure\n", "LimitNOFILE=65536\n", "AmbientCapabilities=CAP_NET_BIND_SERVICE\n",
+		"ExecStart=/usr/local/bin/fincom --data " + data + ` --secrets-key-file "` + key + `" serve`, "--https=fincom.test,www.fincom.test",
+		"--acme-email=ti@acme.com.br", "ReadWritePaths=" + data + "\n", "WantedBy=multi-user.target\n"} {
+		if !strings.Contains(unit, want) {
+			t.Errorf("the unit lacks %q:\n%s", want, unit)
+		}
+	}
+	if strings.Contains(unit, "s3cr3t") || strings.Contains(unit, "smtp-url") {
+		t.Errorf("the unit carries the SMTP password:\n%s", unit)
+	}
+	if got, flags := unitDataDir(unit); got != data || flags["secrets-key-file"] != key {
+		t.Errorf("the unit read back: %q %v", got, flags)
+	}
+	// Plain HTTP on a high port needs no capability.
+	plain := cli(t, schema, data, "install", "--dry-run", "--addr", "127.0.0.1:8080")
+	if strings.Contains(plain, "AmbientCapabilities") || !strings.Contains(plain, "serve --addr=127.0.0.1:8080") {
+		t.Errorf("a plain unit:\n%s", plain)
+	}
+
+	// Doctor: the unit's data directory, and the certificates.
+	os.MkdirAll(filepath.Join(data, "_acme"), 0o700)
+	os.WriteFile(filepath.Join(data, "_acme", "acme_account+key"), []byte("key"), 0o600)
+	os.WriteFile(filepath.Join(data, "_acme", "fincom.test"), pemCert(t, testDay.AddDate(0, 0, 60)), 0o600)
+	tlsCert := filepath.Join(dir, "own.pem")
+	os.WriteFile(tlsCert, pemCert(t, testDay.AddDate(0, 0, 5)), 0o600)
+	type finding struct{ File, Level, Message string }
+	doctor := func(dataDir string, args ...string) (string, []finding) {
+		var v struct {
+			Status   string    `json:"status"`
+			Findings []finding `json:"findings"`
+		}
+		json.Unmarshal([]byte(cli(t, schema, dataDir, append([]string{"doctor", "--json", "--unit-file", unitFile}, args...)...)), &v)
+		return v.Status, v.Findings
+	}
+	status, fs := doctor(data, "--tls-cert", tlsCert)
+	want := map[string]string{unitFile: "ok the service serves this data directory",
+		filepath.Join(data, "_acme", "fincom.test"): "ok the certificate of fincom.test is valid until 2027-01-21 (60 days)",
+		tlsCert: "warning the certificate of fincom.test ends on 2026-11-27, in 5 days, and has not been renewed"}
+	for _, f := range fs {
+		if w, ok := want[f.File]; ok {
+			if got := f.Level + " " + f.Message; got != w {
+				t.Errorf("%s: %s, want %s", f.File, got, w)
+			}
+			delete(want, f.File)
+		}
+	}
+	if status != "warning" || len(want) > 0 {
+		t.Errorf("doctor: %s, missing %v: %+v", status, want, fs)
+	}
+	other := t.TempDir()
+	if _, fs := doctor(other); len(fs) == 0 || fs[len(fs)-1].Level != "warning" || !strings.Contains(fs[len(fs)-1].Message, "serves the data directory \""+data) {
+		t.Errorf("doctor of another directory: %+v", fs)
+	}
+	os.WriteFile(tlsCert, pemCert(t, testDay.AddDate(0, 0, -1)), 0o600)
+	if err := cliErr(t, schema, data, "doctor", "--unit-file", unitFile, "--tls-cert", tlsCert); err == nil {
+		t.Errorf("doctor with an ended certificate passed")
+	}
+}

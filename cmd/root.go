@@ -49,11 +49,15 @@ type app struct {
 
 // today is the day by the app's clock, in Brasília's time.
 func (a *app) today() string {
-	now := time.Now
+	return store.Today(a.clock()).ISO()
+}
+
+// clock is the app's time: the process clock unless a test set one.
+func (a *app) clock() time.Time {
 	if a.now != nil {
-		now = a.now
+		return a.now()
 	}
-	return store.Today(now()).ISO()
+	return time.Now()
 }
 
 // Execute runs the CLI and returns the process exit code.
@@ -88,7 +92,7 @@ func newRootCmd(a *app) *cobra.Command {
 	root.SetErr(a.errOut)
 	root.AddCommand(
 		newServeCmd(a), newDemoCmd(a), newDomainCmd(a), newUnitCmd(a), newTokenCmd(a), newUserCmd(a),
-		newMigrateCmd(a), newBackupCmd(a), newRestoreCmd(a), newJobsCmd(a), newOutboxCmd(a), newNFeCmd(a), newExportCmd(a), newDoctorCmd(a), newAuditCmd(a), newVersionCmd(a),
+		newMigrateCmd(a), newBackupCmd(a), newRestoreCmd(a), newJobsCmd(a), newOutboxCmd(a), newNFeCmd(a), newExportCmd(a), newDoctorCmd(a), newInstallCmd(a), newAuditCmd(a), newVersionCmd(a),
 		newCNABCmd(a), newOFXCmd(a), newFiscalCmd(a),
 	)
 	return root

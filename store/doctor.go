@@ -38,11 +38,12 @@ func (d *Domains) Doctor(ctx context.Context) ([]Finding, error) {
 		full := filepath.Join(d.dir, name)
 		switch {
 		case name == "_system.db" || name == ".fincom.lock" || strings.HasPrefix(name, "_system.db-") || name == "_snapshots" || name == "backups" ||
-			name == "_restore" || name == "_throwaway" || name == ".fincom-installation" || name == ".fincom-replica-marks.json":
+			name == "_restore" || name == "_throwaway" || name == ".fincom-installation" || name == ".fincom-replica-marks.json" || name == "_acme":
 			// fincom's own: the system file, the lock, test mode's
 			// snapshots and markers, scheduled backups, restores being
 			// handed to the server, the installation id of a replicated
-			// directory and the record of its replicas' marks.
+			// directory, the record of its replicas' marks and the ACME
+			// cache of serve --https.
 		case strings.HasSuffix(name, ".db") && dbs[strings.TrimSuffix(name, ".db")]:
 			n := strings.TrimSuffix(name, ".db")
 			f := Finding{Domain: n, File: name, Level: "ok"}
