@@ -307,6 +307,19 @@ func TestHTTPSWithOwnCertificate(t *testing.T) {
 	data, dir := t.TempDir(), t.TempDir()
 	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
 	ca, first := certFor(t, nil, certFile, keyFile)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--https", "fincom.test", "--addr", "127.0.0.1:0"}, "--https-addr"},
+		{[]string{"--tls-cert", certFile}, "--tls-cert and --tls-key go together"},
+		{[]string{"--tls-cert", certFile, "--tls-key", keyFile, "--https", "fincom.test"}, "use one of them"},
+		{[]string{"--https", "localhost"}, "a domain name"},
+	} {
+		if err := cliErr(t, schema, t.TempDir(), append([]string{"serve"}, c.args...)...); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("serve %v: %v", c.args, err)
+		}
+	}
 	roots := x509.NewCertPool()
 	roots.AddCert(ca.Leaf)
 	httpsPort := freePort(t)
