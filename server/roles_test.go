@@ -74,7 +74,7 @@ func TestRolesOnEveryRoute(t *testing.T) {
 		}
 		// Unit B was given to nobody of them.
 		rec := do(h, rt.MethodOf(), rt.Path, `{"access_token":"`+tokens[store.RoleOwner]+`","unit_token":"{{unitB}}"}`)
-		if !bytesHasText(rec.Body.Bytes(), rt.Texts.Unit.Text) || rec.Code != rt.Texts.Unit.Status {
+		if !bytesHasText(rec.Body.Bytes(), rt.Texts.Unit.Text) || rec.Code != web.StatusOf(rt.Texts.Unit) {
 			t.Errorf("%s on a unit not given: %d %s", rt.Path, rec.Code, rec.Body.String())
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/http"
 	"strconv"
 	"time"
 
@@ -37,7 +36,7 @@ type Agreement struct {
 var (
 	// ErrNoAgreement: a charge through a provider the unit has no
 	// (production) agreement with.
-	ErrNoAgreement = problem.New(http.StatusUnprocessableEntity, "The unit has no agreement with this provider's bank: boletos it issued would be registered with no bank. The operator sets one with: fincom unit agreement DOMAIN UNIT_TOKEN --provider PROVIDER --agency AGENCY --account ACCOUNT-DIGIT --wallet WALLET.")
+	ErrNoAgreement = problem.New(problem.Unprocessable, "The unit has no agreement with this provider's bank: boletos it issued would be registered with no bank. The operator sets one with: fincom unit agreement DOMAIN UNIT_TOKEN --provider PROVIDER --agency AGENCY --account ACCOUNT-DIGIT --wallet WALLET.")
 	// ErrOurNumberUsed: a next our-number at or below one already issued.
 	ErrOurNumberUsed = errors.New("our-numbers up to this one are already used")
 )

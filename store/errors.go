@@ -3,7 +3,6 @@ package store
 import (
 	"errors"
 	"fmt"
-	"net/http"
 
 	"fincom/server/problem"
 )
@@ -39,27 +38,27 @@ var (
 	ErrQuantityRange = errors.New("quantity out of range")
 
 	// Charges: impossible transitions.
-	ErrOrderDisabled    = problem.New(http.StatusConflict, "The sales order is disabled; enable it before charging.")
-	ErrNothingToCancel  = problem.New(http.StatusConflict, "There is no open charge to cancel.")
-	ErrNothingToPay     = problem.New(http.StatusConflict, "There is no open charge to pay.")
-	ErrAlreadyPaid      = problem.New(http.StatusConflict, "The charge is paid and cannot be cancelled.")
-	ErrNoChargeToResend = problem.New(http.StatusConflict, "There is no open charge to send.")
+	ErrOrderDisabled    = problem.New(problem.Conflict, "The sales order is disabled; enable it before charging.")
+	ErrNothingToCancel  = problem.New(problem.Conflict, "There is no open charge to cancel.")
+	ErrNothingToPay     = problem.New(problem.Conflict, "There is no open charge to pay.")
+	ErrAlreadyPaid      = problem.New(problem.Conflict, "The charge is paid and cannot be cancelled.")
+	ErrNoChargeToResend = problem.New(problem.Conflict, "There is no open charge to send.")
 	ErrNoPixAutomatico  = errors.New("order does not charge on PIX automático acceptance")
-	ErrNothingToRefund  = problem.New(http.StatusConflict, "The order has no PIX payment received at the unit's PSP left to refund.")
-	ErrRefundTooLarge   = problem.New(http.StatusUnprocessableEntity, "The amount is more than what is left to refund of the order's PIX payments.")
-	ErrPixDecided       = problem.New(http.StatusConflict, "This PIX is not held for a decision: it was decided already.")
-	ErrPixKeepOver      = problem.New(http.StatusUnprocessableEntity, "Only a PIX of less than its charge asks is kept towards it: accept or refund this one.")
+	ErrNothingToRefund  = problem.New(problem.Conflict, "The order has no PIX payment received at the unit's PSP left to refund.")
+	ErrRefundTooLarge   = problem.New(problem.Unprocessable, "The amount is more than what is left to refund of the order's PIX payments.")
+	ErrPixDecided       = problem.New(problem.Conflict, "This PIX is not held for a decision: it was decided already.")
+	ErrPixKeepOver      = problem.New(problem.Unprocessable, "Only a PIX of less than its charge asks is kept towards it: accept or refund this one.")
 
 	// Invoices.
-	ErrCancelWindow = problem.New(http.StatusConflict, "The invoice can no longer be cancelled: its cancellation window has closed.")
-	ErrNoInvoice    = problem.New(http.StatusConflict, "The order has no authorized invoice.")
+	ErrCancelWindow = problem.New(problem.Conflict, "The invoice can no longer be cancelled: its cancellation window has closed.")
+	ErrNoInvoice    = problem.New(problem.Conflict, "The order has no authorized invoice.")
 
 	// Purchases and the NF-e inbox.
 	ErrManifestRule      = errors.New("manifestation not allowed")
 	ErrAlreadyManifested = errors.New("already manifested conclusively")
 
 	// Inventory: an exit that would take a product's stock below zero.
-	ErrInsufficientStock = problem.New(http.StatusConflict, "Insufficient stock: this change would take the product's stock below zero.")
+	ErrInsufficientStock = problem.New(problem.Conflict, "Insufficient stock: this change would take the product's stock below zero.")
 
 	// Domain files.
 	ErrSchemaTooNew  = errors.New("schema is newer than this fincom")

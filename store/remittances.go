@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"net/http"
 	"time"
 
 	"fincom/server/problem"
@@ -36,7 +35,7 @@ type Remittance struct {
 
 // ErrNothingToRemit: no boleto was issued or cancelled since the last
 // remittance of the agreement.
-var ErrNothingToRemit = problem.New(http.StatusConflict, "Nothing to remit: no boleto was issued or cancelled since the last remittance of this agreement.")
+var ErrNothingToRemit = problem.New(problem.Conflict, "Nothing to remit: no boleto was issued or cancelled since the last remittance of this agreement.")
 
 // ExportRemittance writes the agreement's next remittance in one
 // transaction: the boletos issued since the last file (registration

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"net/http"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -24,9 +23,9 @@ const MaxLineItems = 50
 
 // Errors of paying several items with one line.
 var (
-	ErrLineItemTwice = problem.New(http.StatusBadRequest, "An entry or charge is named twice among the items the statement line pays.")
-	ErrLineItemsSum  = problem.New(http.StatusConflict, "The items' amounts do not add up to the statement line's.")
-	ErrLineItemsMany = problem.New(http.StatusBadRequest, "A statement line pays at most 50 items at once.")
+	ErrLineItemTwice = problem.New(problem.Invalid, "An entry or charge is named twice among the items the statement line pays.")
+	ErrLineItemsSum  = problem.New(problem.Conflict, "The items' amounts do not add up to the statement line's.")
+	ErrLineItemsMany = problem.New(problem.Invalid, "A statement line pays at most 50 items at once.")
 )
 
 // lineItem is a LineItem read: what it is and what it asks on the line's

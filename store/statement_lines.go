@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"net/http"
 	"strings"
 	"time"
 
@@ -53,8 +52,8 @@ type StatementReport struct {
 
 // Errors of reconciliation.
 var (
-	ErrLineNotOpen    = problem.New(http.StatusConflict, "This statement line is already matched or dismissed.")
-	ErrAmountMismatch = problem.New(http.StatusConflict, "The entry's amount or direction is not the statement line's.")
+	ErrLineNotOpen    = problem.New(problem.Conflict, "This statement line is already matched or dismissed.")
+	ErrAmountMismatch = problem.New(problem.Conflict, "The entry's amount or direction is not the statement line's.")
 )
 
 const statementSelect = `SELECT l.token, ba.token, l.fitid, l.posted, l.amount, l.memo, l.status, l.matched_by, e.token, c.token, o.token

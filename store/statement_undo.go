@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"net/http"
 	"time"
 
 	"fincom/server/problem"
@@ -12,10 +11,10 @@ import (
 
 // Errors of undoing a reconciliation.
 var (
-	ErrLineOpen     = problem.New(http.StatusConflict, "This statement line is open: there is nothing to undo.")
-	ErrLineEffect   = problem.New(http.StatusConflict, "This statement line was reconciled before fincom kept what reconciling did to its entry: change the entry instead.")
-	ErrLineRestPaid = problem.New(http.StatusConflict, "This statement line paid part of an entry whose rest is paid too: undo that payment first.")
-	ErrLinePartPaid = problem.New(http.StatusConflict, "This statement line paid part of a charge since paid in full: undo that payment first.")
+	ErrLineOpen     = problem.New(problem.Conflict, "This statement line is open: there is nothing to undo.")
+	ErrLineEffect   = problem.New(problem.Conflict, "This statement line was reconciled before fincom kept what reconciling did to its entry: change the entry instead.")
+	ErrLineRestPaid = problem.New(problem.Conflict, "This statement line paid part of an entry whose rest is paid too: undo that payment first.")
+	ErrLinePartPaid = problem.New(problem.Conflict, "This statement line paid part of a charge since paid in full: undo that payment first.")
 )
 
 // UnsettleFunc undoes, in the write tx holds, the payment of a charge

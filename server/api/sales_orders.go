@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"fincom/server/problem"
 	"fincom/server/sales"
 	"fincom/server/web"
 	"fincom/store"
@@ -20,7 +21,7 @@ type salesOrders struct{ *API }
 // orderFormat is the order's 422 "Invalid parameter format", naming the
 // field in details.field as a decode failure does (TestOrderFormatNamesField).
 func orderFormat(field string) error {
-	return &web.Error{Status: http.StatusUnprocessableEntity, Text: web.TextInvalidParameterFormat, Details: web.FieldDetails{Field: field}}
+	return &web.Error{Code: problem.Unprocessable, Text: web.TextInvalidParameterFormat, Details: web.FieldDetails{Field: field}}
 }
 
 var (

@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"strconv"
 
 	"github.com/shopspring/decimal"
@@ -30,19 +29,19 @@ import (
 // Refusals of IssueCharges and Resend besides the store's (ErrNotFound for
 // an unknown order, ErrOrderDisabled, ErrNoChargeToResend).
 var (
-	ErrUnknownProvider = problem.New(http.StatusUnprocessableEntity, "Unknown collection provider.")
+	ErrUnknownProvider = problem.New(problem.Unprocessable, "Unknown collection provider.")
 	// ErrProviderRefused: the provider will not issue the charge; the
 	// installment may be charged again once the order is fixed.
-	ErrProviderRefused = problem.New(http.StatusUnprocessableEntity, "The collection provider refused the charge.")
+	ErrProviderRefused = problem.New(problem.Unprocessable, "The collection provider refused the charge.")
 	// ErrProviderDown: the provider did not answer; the charge stays
 	// ISSUING and a retry asks with the same idempotency key.
-	ErrProviderDown = problem.New(http.StatusBadGateway, "The collection provider did not answer. Try again: the charge will not be issued twice.")
+	ErrProviderDown = problem.New(problem.Unavailable, "The collection provider did not answer. Try again: the charge will not be issued twice.")
 	// ErrProviderAnswer: the provider answered, with an error of its own
 	// or an answer outside its protocol; its status and reason go in
 	// details (answerDetails). Only a timeout or a refused connection is
 	// ErrProviderDown.
-	ErrProviderAnswer = problem.New(http.StatusBadGateway, "The collection provider answered something fincom cannot accept: see details. Try again: the charge will not be issued twice.")
-	ErrNoChargeEmail  = problem.New(http.StatusBadRequest, "The sales order has no notify_email_charge.")
+	ErrProviderAnswer = problem.New(problem.Unavailable, "The collection provider answered something fincom cannot accept: see details. Try again: the charge will not be issued twice.")
+	ErrNoChargeEmail  = problem.New(problem.Invalid, "The sales order has no notify_email_charge.")
 )
 
 // Service issues and settles charges.

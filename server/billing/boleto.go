@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -111,8 +110,8 @@ func bankDigit(code string) string {
 
 // Refusals of a new due date.
 var (
-	ErrNotABoleto = problem.New(http.StatusConflict, "Only an open boleto registered with a bank is given a new due date; any other charge is cancelled and charged again.")
-	ErrDueDate    = problem.New(http.StatusBadRequest, "Invalid due_date: a day from today to 5 years ahead, YYYY-MM-DD.")
+	ErrNotABoleto = problem.New(problem.Conflict, "Only an open boleto registered with a bank is given a new due date; any other charge is cancelled and charged again.")
+	ErrDueDate    = problem.New(problem.Invalid, "Invalid due_date: a day from today to 5 years ahead, YYYY-MM-DD.")
 )
 
 // maxNewDueYears bounds how far a boleto's new due date may be.

@@ -16,13 +16,13 @@ import (
 
 // Refusals of a Pix Automático request.
 var (
-	ErrNoPSP = problem.New(http.StatusUnprocessableEntity,
+	ErrNoPSP = problem.New(problem.Unprocessable,
 		"The unit has no PSP: connect one (fincom unit psp) to request PIX automático.")
-	ErrRecurrencePeriod = problem.New(http.StatusUnprocessableEntity,
+	ErrRecurrencePeriod = problem.New(problem.Unprocessable,
 		"PIX automático needs a recurring contract, monthly or yearly.")
-	ErrRecurrencePayer = problem.New(http.StatusUnprocessableEntity,
+	ErrRecurrencePayer = problem.New(problem.Unprocessable,
 		"PIX automático needs the contract's contact to have a CPF or CNPJ.")
-	ErrRecurrenceReceiver = problem.New(http.StatusUnprocessableEntity,
+	ErrRecurrenceReceiver = problem.New(problem.Unprocessable,
 		"A PIX automático charge needs the order's bank account (id_token_bank_account) with its account number, where the PSP receives it.")
 )
 
@@ -110,12 +110,12 @@ func recurrenceDebtor(p store.Payer) (psp.Person, bool) {
 func pspFailure(err error) error {
 	var p *psp.Problem
 	if errors.As(err, &p) && p.Status < 500 && p.Status != http.StatusUnauthorized {
-		return problem.New(http.StatusUnprocessableEntity, "The PSP refused the request: "+p.Error())
+		return problem.New(problem.Unprocessable, "The PSP refused the request: "+p.Error())
 	}
 	if errors.Is(err, psp.ErrAnswer) || errors.Is(err, ErrPSPGone) {
-		return problem.New(http.StatusBadGateway, "The PSP's answer is not one: "+err.Error())
+		return problem.New(problem.Unavailable, "The PSP's answer is not one: "+err.Error())
 	}
-	return problem.New(http.StatusBadGateway, "The PSP did not answer. Try again.")
+	return problem.New(problem.Unavailable, "The PSP did not answer. Try again.")
 }
 
 // RecHook applies what a PSP's recurrence webhook names for the unit

@@ -7,7 +7,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -117,18 +116,18 @@ func (p *PSPs) rehearsal(ctx context.Context, db *store.DB) (*psp.Client, bool, 
 
 // ErrPSPGone: an order's charge was created at a PSP the unit is no longer
 // connected to; reconnect it to cancel the charge there.
-var ErrPSPGone = problem.New(http.StatusUnprocessableEntity,
+var ErrPSPGone = problem.New(problem.Unprocessable,
 	"The charge was created at the unit's PSP, to which it is no longer connected: connect it again (fincom unit psp) to cancel it there.")
 
 // ErrPSPDown: the PSP did not remove a charge it holds; nothing was
 // cancelled.
-var ErrPSPDown = problem.New(http.StatusBadGateway, "The PSP did not answer: the charge is still open there and was not cancelled. Try again.")
+var ErrPSPDown = problem.New(problem.Unavailable, "The PSP did not answer: the charge is still open there and was not cancelled. Try again.")
 
 // ErrPSPAnswer: the PSP answered the removal of a charge with what fincom
 // cannot take as removed (the charge still ATIVA, an error of its own, an
 // answer outside the API Pix); its status and reason go in details, and
 // nothing was cancelled.
-var ErrPSPAnswer = problem.New(http.StatusBadGateway, "The PSP answered something fincom cannot accept: see details. The charge is still open there and was not cancelled.")
+var ErrPSPAnswer = problem.New(problem.Unavailable, "The PSP answered something fincom cannot accept: see details. The charge is still open there and was not cancelled.")
 
 // pspAnswered reports whether a failed call got an answer from the PSP
 // (an error of its own, or one outside the API Pix), not silence (a

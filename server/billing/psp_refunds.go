@@ -14,12 +14,12 @@ import (
 
 // ErrRefundPending: the PSP did not answer a refund; it is recorded and
 // asked again (the same request) by the PSP poll.
-var ErrRefundPending = problem.New(http.StatusBadGateway,
+var ErrRefundPending = problem.New(problem.Unavailable,
 	"The PSP did not answer: the refund is recorded and will be requested again at the next poll.")
 
 // ErrRefundHeld: the PSP answered a refund for another amount than the
 // one asked; it is held (store.RefundHeld) with both amounts in details.
-var ErrRefundHeld = problem.New(http.StatusBadGateway,
+var ErrRefundHeld = problem.New(problem.Unavailable,
 	"The PSP answered the refund for another amount than the one asked: it is held for a person to check with the PSP, and nothing was booked. See details.")
 
 // RefundPix gives back to their payers the order's Pix received at the
@@ -69,7 +69,7 @@ func (s *Service) askRefund(ctx context.Context, db *store.DB, cl *psp.Client, f
 	case errors.As(err, &p) && p.Status >= 400 && p.Status < 500 && p.Status != http.StatusUnauthorized && f.Status == store.RefundRequested:
 		// Refused as asked (the PSP's validation): nothing will change it.
 		got, rerr := db.RecordRefund(ctx, f.ID, psp.RefundRefused, clipRunes(p.Error(), 255), "")
-		return got, errors.Join(rerr, problem.New(http.StatusUnprocessableEntity, "The PSP refused the refund: "+p.Error()))
+		return got, errors.Join(rerr, problem.New(problem.Unprocessable, "The PSP refused the refund: "+p.Error()))
 	case err != nil:
 		if s.Log != nil {
 			s.Log.Warn("psp refund", "refund", f.ID, "err", err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
 
 	"fincom/server/problem"
 	"fincom/server/psp"
@@ -17,7 +16,7 @@ import (
 var ErrNotAtTestPSP = errors.New("the charge is not at the domain's test PSP")
 
 // ErrNoTestPSP: only test mode and the demo have local PSPs.
-var ErrNoTestPSP = problem.New(http.StatusNotFound, "Only test mode's local PSPs take a mode.")
+var ErrNoTestPSP = problem.New(problem.NotFound, "Only test mode's local PSPs take a mode.")
 
 // TestPixPayment is what the payer's Pix at the test PSP did: its
 // end-to-end id, whether its webhook reached fincom, and the payment it
@@ -173,7 +172,7 @@ func (s *Service) DecideTestRecurrence(ctx context.Context, db *store.DB, unitID
 
 // ErrNoWaitingRecurrence: the contract has no recurrence waiting for the
 // payer.
-var ErrNoWaitingRecurrence = problem.New(http.StatusConflict, "The contract has no PIX automático recurrence waiting for the payer: request one first.")
+var ErrNoWaitingRecurrence = problem.New(problem.Conflict, "The contract has no PIX automático recurrence waiting for the payer: request one first.")
 
 // SetTestPSP sets what the domain's test PSP does from now on
 // (rehearsal.Mode); ErrNoTestPSP outside test mode and the demo.

@@ -3,7 +3,6 @@ package billing
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,7 +23,7 @@ const DefaultReminderDays = "0,3,10"
 const maxReminderDay = 60
 
 // ErrReminderDays is a schedule that is not days after the due date.
-var ErrReminderDays = problem.New(http.StatusBadRequest, "The reminders' days are whole days after the due date, 0 to 60, each once.")
+var ErrReminderDays = problem.New(problem.Invalid, "The reminders' days are whole days after the due date, 0 to 60, each once.")
 
 // ReminderSteps reads a unit's schedule ("0,3,10"; "" none): the days
 // after a charge's due date a reminder goes, in order.

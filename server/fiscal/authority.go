@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/http"
 	"strings"
 	"sync"
 	"time"
@@ -358,7 +357,7 @@ type Authorities map[string]Authority
 // ErrNotConnected is a kind of invoice whose authority fincom does not
 // transmit to: a production server refuses it rather than let a
 // simulated authority pretend.
-var ErrNotConnected = problem.New(http.StatusUnprocessableEntity,
+var ErrNotConnected = problem.New(problem.Unprocessable,
 	"fincom does not transmit this kind of invoice to its authority: NF-e and NFC-e go to SEFAZ and national NFS-e (nf_kind nfsen) to the national system; a municipal NFS-e is issued only in test mode.")
 
 // Authorize hands the document to its kind's authority.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -23,11 +22,11 @@ import (
 var (
 	// ErrCorrectionText: a correction letter's text has 15 to 1,000
 	// characters (the schema's xCorrecao).
-	ErrCorrectionText = problem.New(http.StatusBadRequest, "The correction needs 15 to 1000 characters.")
+	ErrCorrectionText = problem.New(problem.Invalid, "The correction needs 15 to 1000 characters.")
 	// ErrNotCorrectable: only an authorized NF-e takes a correction letter.
-	ErrNotCorrectable = problem.New(http.StatusUnprocessableEntity, "Only an authorized NF-e takes a correction letter.")
+	ErrNotCorrectable = problem.New(problem.Unprocessable, "Only an authorized NF-e takes a correction letter.")
 	// ErrTooManyCorrections: a note takes at most 20 letters.
-	ErrTooManyCorrections = problem.New(http.StatusUnprocessableEntity, "The NF-e has its 20 correction letters already.")
+	ErrTooManyCorrections = problem.New(problem.Unprocessable, "The NF-e has its 20 correction letters already.")
 )
 
 // NFCeCancelWindow is how long an NFC-e may be cancelled after its
@@ -109,7 +108,7 @@ func (s *Service) FinishCancellation(ctx context.Context, db *store.DB, c store.
 var (
 	// ErrNotSubstitutable: only an authorized NFC-e is cancelled by
 	// substitution, by another authorized NFC-e of the unit.
-	ErrNotSubstitutable = problem.New(http.StatusUnprocessableEntity,
+	ErrNotSubstitutable = problem.New(problem.Unprocessable,
 		"Only an authorized NFC-e is cancelled by substitution, by another authorized NFC-e of the unit.")
 )
 
@@ -326,14 +325,14 @@ func kept(ev fiscal.Event) *store.InvoiceEvent {
 // The authority's refusals of an event, each text written once: the
 // authority's own code and text go in details.code and details.reason.
 var (
-	ErrCancellationRefused = problem.New(http.StatusUnprocessableEntity, "The tax authority refused the cancellation: see details.")
-	ErrSubstitutionRefused = problem.New(http.StatusUnprocessableEntity, "The tax authority refused the cancellation by substitution: see details.")
-	ErrCorrectionRefused   = problem.New(http.StatusUnprocessableEntity, "The tax authority refused the correction letter: see details.")
-	ErrEPECRefused         = problem.New(http.StatusUnprocessableEntity, "The tax authority refused the EPEC: see details.")
-	ErrVoidingRefused      = problem.New(http.StatusUnprocessableEntity, "The tax authority refused to void the number: see details.")
+	ErrCancellationRefused = problem.New(problem.Unprocessable, "The tax authority refused the cancellation: see details.")
+	ErrSubstitutionRefused = problem.New(problem.Unprocessable, "The tax authority refused the cancellation by substitution: see details.")
+	ErrCorrectionRefused   = problem.New(problem.Unprocessable, "The tax authority refused the correction letter: see details.")
+	ErrEPECRefused         = problem.New(problem.Unprocessable, "The tax authority refused the EPEC: see details.")
+	ErrVoidingRefused      = problem.New(problem.Unprocessable, "The tax authority refused to void the number: see details.")
 	// ErrCancellationUnsure: the cancellation was sent and neither its
 	// answer nor the note's consult could be read.
-	ErrCancellationUnsure = problem.New(http.StatusBadGateway,
+	ErrCancellationUnsure = problem.New(problem.Unavailable,
 		"The cancellation was sent and the tax authority's answer was lost: it will be confirmed when the authority answers; it is never registered twice.")
 )
 

@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
-	"net/http"
 	"strconv"
 	"strings"
 	"sync"
@@ -46,28 +45,28 @@ const EPECReason = "Autorizadores indisponíveis: NF-e emitida em contingência 
 var (
 	// ErrAuthorityDown: the authority did not answer; the number is given
 	// back and a retry issues once.
-	ErrAuthorityDown = problem.New(http.StatusBadGateway, "The tax authority did not answer. Try again: the invoice will not be issued twice.")
+	ErrAuthorityDown = problem.New(problem.Unavailable, "The tax authority did not answer. Try again: the invoice will not be issued twice.")
 	// ErrNotSent: fincom refused to send the invoice (its document not
 	// valid by the authority's schema, no address of the authority for
 	// the unit's state or environment): nothing left, and trying again
 	// alone will not help; the reason goes in details.
-	ErrNotSent = problem.New(http.StatusUnprocessableEntity, "The invoice was not sent: fincom could not make a document the tax authority takes. See details.")
+	ErrNotSent = problem.New(problem.Unprocessable, "The invoice was not sent: fincom could not make a document the tax authority takes. See details.")
 	// ErrEventNotSent: fincom refused to send an invoice's event (a
 	// cancellation, a correction, a substitution) for the same reasons.
-	ErrEventNotSent = problem.New(http.StatusUnprocessableEntity, "The event was not sent: fincom could not make a message the tax authority takes. See details.")
+	ErrEventNotSent = problem.New(problem.Unprocessable, "The event was not sent: fincom could not make a message the tax authority takes. See details.")
 	// ErrAuthorityAnswer: the authority answered, and what it answered is
 	// not its protocol's (details.reason says how); nothing changed.
-	ErrAuthorityAnswer = problem.New(http.StatusBadGateway, "The tax authority answered something fincom cannot accept: see details. Nothing changed; try again.")
+	ErrAuthorityAnswer = problem.New(problem.Unavailable, "The tax authority answered something fincom cannot accept: see details. Nothing changed; try again.")
 	// ErrNoNFEmail: the order has no notify_email_nf to send to.
-	ErrNoNFEmail = problem.New(http.StatusBadRequest, "The sales order has no notify_email_nf.")
+	ErrNoNFEmail = problem.New(problem.Invalid, "The sales order has no notify_email_nf.")
 	// ErrNoCertificate: the unit has no digital certificate to sign with
 	// (outside test mode, the operator installs it: fincom unit cert).
-	ErrNoCertificate = problem.New(http.StatusUnprocessableEntity, "The unit has no digital certificate to sign its invoices: install its A1 with fincom unit cert DOMAIN UNIT_TOKEN --pfx FILE.")
+	ErrNoCertificate = problem.New(problem.Unprocessable, "The unit has no digital certificate to sign its invoices: install its A1 with fincom unit cert DOMAIN UNIT_TOKEN --pfx FILE.")
 	// ErrNoSecretsKey: the server has no secrets key to open the sealed
 	// certificate key or CSC with (serve --secrets-key-file).
-	ErrNoSecretsKey = problem.New(http.StatusUnprocessableEntity, "The server has no secrets key to open the unit's certificate: start it with --secrets-key-file.")
+	ErrNoSecretsKey = problem.New(problem.Unprocessable, "The server has no secrets key to open the unit's certificate: start it with --secrets-key-file.")
 	// ErrNoRehearsal: only test mode's local authorities take a mode.
-	ErrNoRehearsal = problem.New(http.StatusNotFound, "Only test mode's local tax authorities take a mode.")
+	ErrNoRehearsal = problem.New(problem.NotFound, "Only test mode's local tax authorities take a mode.")
 )
 
 // CertificateError is a certificate that cannot sign today: expired, not

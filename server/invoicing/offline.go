@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 
 	"fincom/server/certs"
 	"fincom/server/fiscal"
@@ -14,7 +13,7 @@ import (
 
 // ErrOfflinePending: a note issued in contingency (an NFC-e offline, an
 // NF-e by EPEC) is cancelled once SEFAZ authorized it.
-var ErrOfflinePending = problem.New(http.StatusUnprocessableEntity,
+var ErrOfflinePending = problem.New(problem.Unprocessable,
 	"The note was issued in contingency and waits for SEFAZ's authorization: cancel it once authorized.")
 
 // issueOffline issues an NFC-e in offline contingency (tpEmis 9) when

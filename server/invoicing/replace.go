@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 
 	"fincom/server/fiscal"
 	"fincom/server/problem"
@@ -15,13 +14,13 @@ import (
 // Refusals of Replace.
 var (
 	// ErrNotReplaceable: only an authorized national NFS-e is replaced.
-	ErrNotReplaceable = problem.New(http.StatusUnprocessableEntity, "Only an authorized national NFS-e is replaced by another.")
+	ErrNotReplaceable = problem.New(problem.Unprocessable, "Only an authorized national NFS-e is replaced by another.")
 	// ErrReplacementRefused: the national system refused the replacing
 	// DPS; its codes and texts are in details.
-	ErrReplacementRefused = problem.New(http.StatusUnprocessableEntity, "The national NFS-e system refused the replacement: see details.")
+	ErrReplacementRefused = problem.New(problem.Unprocessable, "The national NFS-e system refused the replacement: see details.")
 	// ErrReplacementUnsure: the replacing DPS was sent and its answer
 	// lost; it is kept and asked for first when called again.
-	ErrReplacementUnsure = problem.New(http.StatusBadGateway,
+	ErrReplacementUnsure = problem.New(problem.Unavailable,
 		"The replacement was sent and the national NFS-e system's answer was lost: call /replace_nf again; it is asked for first and never issued twice.")
 )
 

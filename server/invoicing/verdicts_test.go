@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -23,7 +22,7 @@ func TestNotSent(t *testing.T) {
 		sefaz.ErrNoEndpoint, sefaz.ErrUnknownState, sefaz.ErrBadEnvironment} {
 		got := notSent(err)
 		var p *problem.Problem
-		if !errors.As(got, &p) || p.Status != http.StatusUnprocessableEntity || p.Text != ErrNotSent.Text ||
+		if !errors.As(got, &p) || p.Code != problem.Unprocessable || p.Text != ErrNotSent.Text ||
 			!strings.Contains(p.Details.(map[string]string)["reason"], err.Error()) {
 			t.Errorf("%v: %v", err, got)
 		}
@@ -41,18 +40,18 @@ func TestNotSent(t *testing.T) {
 // only silence "did not answer".
 func TestEventError(t *testing.T) {
 	for _, c := range []struct {
-		err    error
-		status int
-		text   string
+		err  error
+		code problem.Code
+		text string
 	}{
-		{&fiscal.Rejection{Code: 501, Reason: "Prazo de cancelamento superior ao previsto"}, http.StatusUnprocessableEntity, ErrCancellationRefused.Text},
-		{fmt.Errorf("%w: evento", sefaz.ErrMessage), http.StatusUnprocessableEntity, ErrEventNotSent.Text},
-		{fmt.Errorf("%w: not a SOAP 1.2 envelope (HTTP 200)", sefaz.ErrAnswer), http.StatusBadGateway, ErrAuthorityAnswer.Text},
-		{fmt.Errorf("%w: not JSON", nfsen.ErrAnswer), http.StatusBadGateway, ErrAuthorityAnswer.Text},
-		{io.ErrUnexpectedEOF, http.StatusBadGateway, ErrAuthorityDown.Text},
+		{&fiscal.Rejection{Code: 501, Reason: "Prazo de cancelamento superior ao previsto"}, problem.Unprocessable, ErrCancellationRefused.Text},
+		{fmt.Errorf("%w: evento", sefaz.ErrMessage), problem.Unprocessable, ErrEventNotSent.Text},
+		{fmt.Errorf("%w: not a SOAP 1.2 envelope (HTTP 200)", sefaz.ErrAnswer), problem.Unavailable, ErrAuthorityAnswer.Text},
+		{fmt.Errorf("%w: not JSON", nfsen.ErrAnswer), problem.Unavailable, ErrAuthorityAnswer.Text},
+		{io.ErrUnexpectedEOF, problem.Unavailable, ErrAuthorityDown.Text},
 	} {
 		var p *problem.Problem
-		if got := eventError(ErrCancellationRefused, c.err); !errors.As(got, &p) || p.Status != c.status || p.Text != c.text {
+		if got := eventError(ErrCancellationRefused, c.err); !errors.As(got, &p) || p.Code != c.code || p.Text != c.text {
 			t.Errorf("%v: %v", c.err, got)
 		}
 	}

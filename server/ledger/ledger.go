@@ -5,7 +5,6 @@ package ledger
 
 import (
 	"context"
-	"net/http"
 	"strconv"
 
 	"github.com/shopspring/decimal"
@@ -22,9 +21,9 @@ const (
 
 // Refusals of a split.
 var (
-	ErrInstalments = problem.New(http.StatusUnprocessableEntity, "installments: from 2 to 48")
-	ErrDates       = problem.New(http.StatusUnprocessableEntity, "installment_dates: one date (YYYY-MM-DD) per instalment, each after the one before")
-	ErrTooSmall    = problem.New(http.StatusUnprocessableEntity, "value: each instalment is at least R$ 0,01")
+	ErrInstalments = problem.New(problem.Unprocessable, "installments: from 2 to 48")
+	ErrDates       = problem.New(problem.Unprocessable, "installment_dates: one date (YYYY-MM-DD) per instalment, each after the one before")
+	ErrTooSmall    = problem.New(problem.Unprocessable, "value: each instalment is at least R$ 0,01")
 )
 
 // Split is a total in n parts that add up to it to the cent: each the

@@ -2,7 +2,6 @@ package ledger
 
 import (
 	"context"
-	"net/http"
 
 	"fincom/server/problem"
 	"fincom/store"
@@ -14,11 +13,11 @@ const DefaultLead = 10
 
 // Refusals of a recurrence.
 var (
-	ErrEvery         = problem.New(http.StatusUnprocessableEntity, "recurrence_every_months: from 1 to 12")
-	ErrRecurEnd      = problem.New(http.StatusUnprocessableEntity, "a recurrence ends: give recurrence_times (2 to 120) or recurrence_until (a date after the first due date), not both")
-	ErrLead          = problem.New(http.StatusUnprocessableEntity, "recurrence_lead_days: from 0 to 60")
-	ErrSplitOnce     = problem.New(http.StatusUnprocessableEntity, "an entry is split in instalments or repeats, not both")
-	ErrWithScreening = problem.New(http.StatusUnprocessableEntity, "a screened document makes one entry: split or repeat it with an entry of its own")
+	ErrEvery         = problem.New(problem.Unprocessable, "recurrence_every_months: from 1 to 12")
+	ErrRecurEnd      = problem.New(problem.Unprocessable, "a recurrence ends: give recurrence_times (2 to 120) or recurrence_until (a date after the first due date), not both")
+	ErrLead          = problem.New(problem.Unprocessable, "recurrence_lead_days: from 0 to 60")
+	ErrSplitOnce     = problem.New(problem.Unprocessable, "an entry is split in instalments or repeats, not both")
+	ErrWithScreening = problem.New(problem.Unprocessable, "a screened document makes one entry: split or repeat it with an entry of its own")
 )
 
 // CheckRecurrence holds a recurrence to its bounds, the first due date

@@ -491,8 +491,8 @@ func routeTexts(rt *web.Route, tokens bool) map[int][]string {
 	}
 	known = append(known, rt.FieldErrors()...)
 	for _, e := range known {
-		if e != nil && !slices.Contains(byStatus[e.Status], e.Text) {
-			byStatus[e.Status] = append(byStatus[e.Status], e.Text)
+		if e != nil && !slices.Contains(byStatus[web.StatusOf(e)], e.Text) {
+			byStatus[web.StatusOf(e)] = append(byStatus[web.StatusOf(e)], e.Text)
 		}
 	}
 	return byStatus

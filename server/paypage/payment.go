@@ -29,12 +29,12 @@ func (s *Pages) errorPage(err error) web.Page {
 		e = web.NewError(http.StatusInternalServerError, "Algo deu errado. Tente de novo mais tarde.")
 	}
 	var buf bytes.Buffer
-	title := map[int]string{404: "Página não encontrada", 429: "Muitas requisições"}[e.Status]
+	title := map[int]string{404: "Página não encontrada", 429: "Muitas requisições"}[web.StatusOf(e)]
 	if title == "" {
 		title = "Não foi possível atender"
 	}
 	s.Render.ErrorPage(&buf, title, e.Text)
-	return s.newPage(e.Status, buf.Bytes())
+	return s.newPage(web.StatusOf(e), buf.Bytes())
 }
 
 // publicDB opens the domain a public token names. Unknown tokens are not

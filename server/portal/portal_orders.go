@@ -404,7 +404,7 @@ func (s *Portal) routeError(path string, err error) (int, string) {
 				// An outside party's own code and text, which the API
 				// answers in details, are said on the page.
 				if d, ok := e.Details.(map[string]any); ok && d["code"] != nil && d["reason"] != nil {
-					return e.Status, fmt.Sprintf("%s (%v: %v)", text, d["code"], d["reason"])
+					return web.StatusOf(e), fmt.Sprintf("%s (%v: %v)", text, d["code"], d["reason"])
 				}
 				// An invoice's problems, which the API lists in details,
 				// are listed on the page: each field and what it lacks.
@@ -415,10 +415,10 @@ func (s *Portal) routeError(path string, err error) (int, string) {
 						for _, p := range ps {
 							b.WriteString(" " + problemWords(p) + ";")
 						}
-						return e.Status, strings.TrimSuffix(b.String(), ";") + "."
+						return web.StatusOf(e), strings.TrimSuffix(b.String(), ";") + "."
 					}
 				}
-				return e.Status, text
+				return web.StatusOf(e), text
 			}
 			break
 		}

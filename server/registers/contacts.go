@@ -5,7 +5,6 @@
 package registers
 
 import (
-	"net/http"
 	"regexp"
 	"strings"
 
@@ -16,24 +15,24 @@ import (
 
 // A contact's refusals, in the spec's words (/insert_contact).
 var (
-	ErrInvalidCPF           = problem.New(http.StatusBadRequest, "Invalid CPF.")
-	ErrInvalidCNPJ          = problem.New(http.StatusBadRequest, "Invalid CNPJ.")
-	ErrFullNameRequired     = problem.New(http.StatusBadRequest, "Full name is required for natural persons.")
-	ErrSocialReasonRequired = problem.New(http.StatusBadRequest, "Company name (social reason) is required for legal entities.")
-	ErrInvalidContactType   = problem.New(http.StatusBadRequest, "Invalid contact type.")
+	ErrInvalidCPF           = problem.New(problem.Invalid, "Invalid CPF.")
+	ErrInvalidCNPJ          = problem.New(problem.Invalid, "Invalid CNPJ.")
+	ErrFullNameRequired     = problem.New(problem.Invalid, "Full name is required for natural persons.")
+	ErrSocialReasonRequired = problem.New(problem.Invalid, "Company name (social reason) is required for legal entities.")
+	ErrInvalidContactType   = problem.New(problem.Invalid, "Invalid contact type.")
 	// ErrInvalidKind: a contact is a customer, a supplier or both.
-	ErrInvalidKind  = problem.New(http.StatusBadRequest, "Invalid kind. Use customer, supplier or both.")
-	ErrInvalidState = problem.New(http.StatusBadRequest, "Invalid state. Use the two-letter abbreviation.")
-	ErrInvalidZip   = problem.New(http.StatusBadRequest, "Invalid zip_code. Use 8 digits.")
-	ErrInvalidEmail = problem.New(http.StatusBadRequest, "Invalid email.")
+	ErrInvalidKind  = problem.New(problem.Invalid, "Invalid kind. Use customer, supplier or both.")
+	ErrInvalidState = problem.New(problem.Invalid, "Invalid state. Use the two-letter abbreviation.")
+	ErrInvalidZip   = problem.New(problem.Invalid, "Invalid zip_code. Use 8 digits.")
+	ErrInvalidEmail = problem.New(problem.Invalid, "Invalid email.")
 
 	// The state registration's, each answered with details.field (and
 	// the state it was read by).
-	ErrIEWithoutState          = problem.New(http.StatusBadRequest, "A state registration is read by its state's rule: send the contact's state too.")
-	ErrInvalidIE               = problem.New(http.StatusBadRequest, "Invalid state_registration: not an inscrição estadual of the contact's state (details.state; its check digits differ), nor ISENTO.")
-	ErrContributorUnregistered = problem.New(http.StatusBadRequest, "icms_contributor 1 (contributor of ICMS) needs the contact's state_registration.")
-	ErrExemptRegistered        = problem.New(http.StatusBadRequest, "icms_contributor 2 (exempt from state registration) does not go with a state_registration number: send ISENTO or 1.")
-	ErrInvalidContributor      = problem.New(http.StatusBadRequest, "Invalid icms_contributor. Use 1, 2 or 9.")
+	ErrIEWithoutState          = problem.New(problem.Invalid, "A state registration is read by its state's rule: send the contact's state too.")
+	ErrInvalidIE               = problem.New(problem.Invalid, "Invalid state_registration: not an inscrição estadual of the contact's state (details.state; its check digits differ), nor ISENTO.")
+	ErrContributorUnregistered = problem.New(problem.Invalid, "icms_contributor 1 (contributor of ICMS) needs the contact's state_registration.")
+	ErrExemptRegistered        = problem.New(problem.Invalid, "icms_contributor 2 (exempt from state registration) does not go with a state_registration number: send ISENTO or 1.")
+	ErrInvalidContributor      = problem.New(problem.Invalid, "Invalid icms_contributor. Use 1, 2 or 9.")
 )
 
 // fieldDetails names the field a refusal is about.

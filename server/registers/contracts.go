@@ -1,17 +1,15 @@
 package registers
 
 import (
-	"net/http"
-
 	"fincom/server/problem"
 	"fincom/store"
 )
 
 // A contract's refusals, in the API's words (/insert_contract).
 var (
-	ErrRecurrenceType = problem.New(http.StatusBadRequest, "Invalid recurrence_type. Use unique, monthly or yearly.")
-	ErrContractStatus = problem.New(http.StatusBadRequest, "Invalid status. Use draft, active, expired or cancelled.")
-	ErrContractDates  = problem.New(http.StatusBadRequest, "Invalid validity dates. Use YYYY-MM-DD, the end not before the start.")
+	ErrRecurrenceType = problem.New(problem.Invalid, "Invalid recurrence_type. Use unique, monthly or yearly.")
+	ErrContractStatus = problem.New(problem.Invalid, "Invalid status. Use draft, active, expired or cancelled.")
+	ErrContractDates  = problem.New(problem.Invalid, "Invalid validity dates. Use YYYY-MM-DD, the end not before the start.")
 )
 
 // CheckContract validates a contract as it will be stored (its required

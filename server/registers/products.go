@@ -1,7 +1,6 @@
 package registers
 
 import (
-	"net/http"
 	"unicode/utf8"
 
 	"fincom/server/brdoc"
@@ -13,15 +12,15 @@ import (
 // A product's or service's refusals, in the spec's words
 // (/insert_product_or_service).
 var (
-	ErrInvalidProductType = problem.New(http.StatusBadRequest, "Invalid type. Use product, service or all.")
-	ErrInvalidNCM         = problem.New(http.StatusBadRequest, "Invalid ncm. Use 8 digits.")
-	ErrInvalidCFOP        = problem.New(http.StatusBadRequest, "Invalid cfop. Use 4 digits starting with 1 to 7.")
-	ErrInvalidUsageType   = problem.New(http.StatusBadRequest, "Invalid usage_type. Use a SPED item type code (00 to 10, or 99).")
-	ErrInvalidUnit        = problem.New(http.StatusBadRequest, "Invalid unit. Use up to 6 characters.")
-	ErrInvalidGTIN        = problem.New(http.StatusBadRequest, "Invalid gtin. Use a product's GTIN (EAN-8, UPC-A, EAN-13 or GTIN-14) with its check digit.")
+	ErrInvalidProductType = problem.New(problem.Invalid, "Invalid type. Use product, service or all.")
+	ErrInvalidNCM         = problem.New(problem.Invalid, "Invalid ncm. Use 8 digits.")
+	ErrInvalidCFOP        = problem.New(problem.Invalid, "Invalid cfop. Use 4 digits starting with 1 to 7.")
+	ErrInvalidUsageType   = problem.New(problem.Invalid, "Invalid usage_type. Use a SPED item type code (00 to 10, or 99).")
+	ErrInvalidUnit        = problem.New(problem.Invalid, "Invalid unit. Use up to 6 characters.")
+	ErrInvalidGTIN        = problem.New(problem.Invalid, "Invalid gtin. Use a product's GTIN (EAN-8, UPC-A, EAN-13 or GTIN-14) with its check digit.")
 	// ErrInvalidIBSCBS is a wrong tax reform code: its details name the
 	// field and say why (IBSCBSProblem).
-	ErrInvalidIBSCBS = problem.New(http.StatusUnprocessableEntity, "Invalid IBS and CBS classification: details.field is the field at fault, details.message says why.")
+	ErrInvalidIBSCBS = problem.New(problem.Unprocessable, "Invalid IBS and CBS classification: details.field is the field at fault, details.message says why.")
 )
 
 // IBSCBSProblem is what is wrong with a product's tax reform code.

@@ -10,7 +10,6 @@ package sales
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strconv"
 	"strings"
 
@@ -73,10 +72,10 @@ type Service struct {
 
 // The order's refusals of its own (the spec's texts where it has them).
 var (
-	ErrNotifyEmail = problem.New(http.StatusBadRequest, "Invalid "+web.FieldPlaceholder+". Use an e-mail address.")
-	ErrISSRate     = problem.New(http.StatusUnprocessableEntity, "The ISS rate is 2% to 5% (the floor and ceiling of LC 116), with up to two decimal places.")
+	ErrNotifyEmail = problem.New(problem.Invalid, "Invalid "+web.FieldPlaceholder+". Use an e-mail address.")
+	ErrISSRate     = problem.New(problem.Unprocessable, "The ISS rate is 2% to 5% (the floor and ceiling of LC 116), with up to two decimal places.")
 	// ErrMayNot: the role may not make the order, or a step asked of it.
-	ErrMayNot = problem.New(http.StatusForbidden, "Your role on this unit may not make this order, or charge or invoice it.")
+	ErrMayNot = problem.New(problem.Forbidden, "Your role on this unit may not make this order, or charge or invoice it.")
 )
 
 // notifyFields are the order's notice addresses, as refusals name them.

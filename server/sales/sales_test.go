@@ -208,7 +208,7 @@ func TestCreate(t *testing.T) {
 		{name: "an NF-e without products", change: func(o *Order) { o.NFKind = "nfce" }, err: "Missing required fields", field: "pv.products"},
 		{name: "a notice address", change: func(o *Order) { o.NotifyEmailNF = "fiscal@" }, err: "Invalid pv.notify_email_nf. Use an e-mail address."},
 		{name: "the caller's format refusal after the addresses", change: func(o *Order) {
-			o.Format = problem.New(422, web.TextInvalidParameterFormat)
+			o.Format = problem.New(problem.Unprocessable, web.TextInvalidParameterFormat)
 		}, err: web.TextInvalidParameterFormat},
 		{name: "an ISS rate past the law's ceiling", change: func(o *Order) {
 			o.NFKind, o.StockItemToken, o.ServiceID, o.ISSRate = "nfsen", f.consulting, "01.07", rate("5.5")

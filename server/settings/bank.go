@@ -3,7 +3,6 @@ package settings
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strconv"
 	"strings"
 
@@ -17,18 +16,18 @@ import (
 // The refusals of a bank agreement, beside their fields; the bank's own
 // rule in the details.
 var (
-	ErrProvider      = problem.New(http.StatusUnprocessableEntity, "use provider_a (Itaú), provider_b (Bradesco) or provider_c (Santander)")
-	ErrAgency        = problem.New(http.StatusUnprocessableEntity, "not an agency of this bank (its rule in details)")
-	ErrAccount       = problem.New(http.StatusUnprocessableEntity, "not an account of this bank, or its check digit is wrong (its rule in details)")
-	ErrWallet        = problem.New(http.StatusUnprocessableEntity, "not a wallet of this bank (its wallets in details)")
-	ErrAgreementCode = problem.New(http.StatusUnprocessableEntity, "not an agreement code of this bank (its rule in details)")
-	ErrNextOurNumber = problem.New(http.StatusUnprocessableEntity, "the next our-number is a number from 1 to the bank's largest, past the ones issued")
-	ErrBankCNPJ      = problem.New(http.StatusUnprocessableEntity, "a bank agreement needs the unit's CNPJ in digits (the beneficiary in the bank's files)")
-	ErrLateTerms     = problem.New(http.StatusUnprocessableEntity, "a late term is a percentage from 0 to 10 (the fine once; the interest a month)")
-	ErrBank          = problem.New(http.StatusUnprocessableEntity, "not a bank fincom registers boletos with: use 001 (Banco do Brasil), 033 (Santander), 104 (Caixa), 237 (Bradesco) or 341 (Itaú)")
-	ErrVariation     = problem.New(http.StatusUnprocessableEntity, "not a wallet variation of this bank (its rule in details)")
-	ErrBankChange    = problem.New(http.StatusConflict, "this slot's agreement has open boletos of its bank: settle or cancel them before putting another bank behind it")
-	ErrBankAccount   = problem.New(http.StatusUnprocessableEntity, "not a bank account of the unit")
+	ErrProvider      = problem.New(problem.Unprocessable, "use provider_a (Itaú), provider_b (Bradesco) or provider_c (Santander)")
+	ErrAgency        = problem.New(problem.Unprocessable, "not an agency of this bank (its rule in details)")
+	ErrAccount       = problem.New(problem.Unprocessable, "not an account of this bank, or its check digit is wrong (its rule in details)")
+	ErrWallet        = problem.New(problem.Unprocessable, "not a wallet of this bank (its wallets in details)")
+	ErrAgreementCode = problem.New(problem.Unprocessable, "not an agreement code of this bank (its rule in details)")
+	ErrNextOurNumber = problem.New(problem.Unprocessable, "the next our-number is a number from 1 to the bank's largest, past the ones issued")
+	ErrBankCNPJ      = problem.New(problem.Unprocessable, "a bank agreement needs the unit's CNPJ in digits (the beneficiary in the bank's files)")
+	ErrLateTerms     = problem.New(problem.Unprocessable, "a late term is a percentage from 0 to 10 (the fine once; the interest a month)")
+	ErrBank          = problem.New(problem.Unprocessable, "not a bank fincom registers boletos with: use 001 (Banco do Brasil), 033 (Santander), 104 (Caixa), 237 (Bradesco) or 341 (Itaú)")
+	ErrVariation     = problem.New(problem.Unprocessable, "not a wallet variation of this bank (its rule in details)")
+	ErrBankChange    = problem.New(problem.Conflict, "this slot's agreement has open boletos of its bank: settle or cancel them before putting another bank behind it")
+	ErrBankAccount   = problem.New(problem.Unprocessable, "not a bank account of the unit")
 )
 
 // AgreementInput is a unit's collection agreement with a bank as typed:

@@ -3,7 +3,6 @@ package settings
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strings"
 	"unicode/utf8"
 
@@ -14,10 +13,10 @@ import (
 
 // The refusals of a unit's people, beside their fields.
 var (
-	ErrPersonName = problem.New(http.StatusUnprocessableEntity, "the name has 1 to 120 characters")
-	ErrPersonRole = problem.New(http.StatusUnprocessableEntity, "use owner, finance, sales or accountant")
-	ErrNoPerson   = problem.New(http.StatusUnprocessableEntity, "no active user of the domain has this e-mail")
-	ErrLastOwner  = problem.New(http.StatusUnprocessableEntity, "the domain would be left without an owner of every unit: make another user one first")
+	ErrPersonName = problem.New(problem.Unprocessable, "the name has 1 to 120 characters")
+	ErrPersonRole = problem.New(problem.Unprocessable, "use owner, finance, sales or accountant")
+	ErrNoPerson   = problem.New(problem.Unprocessable, "no active user of the domain has this e-mail")
+	ErrLastOwner  = problem.New(problem.Unprocessable, "the domain would be left without an owner of every unit: make another user one first")
 )
 
 // CheckPerson checks a person's name and e-mail as a user of the domain

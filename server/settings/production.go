@@ -3,7 +3,6 @@ package settings
 import (
 	"context"
 	"errors"
-	"net/http"
 	"strings"
 
 	"fincom/server/brdoc"
@@ -15,7 +14,7 @@ import (
 
 // ErrNotReady: a unit goes to production only with its A1 certificate
 // and the fiscal profile its notes carry.
-var ErrNotReady = problem.New(http.StatusUnprocessableEntity, "the unit lacks what issuing in production needs")
+var ErrNotReady = problem.New(problem.Unprocessable, "the unit lacks what issuing in production needs")
 
 // NotReady is ErrNotReady with what the unit lacks, by the field names
 // of `fincom unit set` (certificate: `fincom unit cert`).

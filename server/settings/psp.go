@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/x509"
 	"errors"
-	"net/http"
 	"net/url"
 	"strings"
 
@@ -19,11 +18,11 @@ import (
 // The refusals of a PSP connection, beside their fields; the PSP's own
 // answer goes in the details.
 var (
-	ErrPSPURL      = problem.New(http.StatusUnprocessableEntity, "use the PSP's https address")
-	ErrRequired    = problem.New(http.StatusUnprocessableEntity, "required")
-	ErrPSPRefused  = problem.New(http.StatusUnprocessableEntity, "the PSP did not accept the connection (its answer in details)")
-	ErrPSPWebhook  = problem.New(http.StatusUnprocessableEntity, "connected, but the PSP refused the unit's webhook (its answer in details)")
-	ErrNoPSPToDrop = problem.New(http.StatusUnprocessableEntity, "the unit has no PSP connection")
+	ErrPSPURL      = problem.New(problem.Unprocessable, "use the PSP's https address")
+	ErrRequired    = problem.New(problem.Unprocessable, "required")
+	ErrPSPRefused  = problem.New(problem.Unprocessable, "the PSP did not accept the connection (its answer in details)")
+	ErrPSPWebhook  = problem.New(problem.Unprocessable, "connected, but the PSP refused the unit's webhook (its answer in details)")
+	ErrNoPSPToDrop = problem.New(problem.Unprocessable, "the unit has no PSP connection")
 )
 
 // PSPConnection is what connecting a unit to its PSP takes: its API Pix

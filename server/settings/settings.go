@@ -9,7 +9,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -28,34 +27,34 @@ import (
 
 // The refusals of a unit's settings, each beside its field (FieldError).
 var (
-	ErrLength      = problem.New(http.StatusUnprocessableEntity, "use 2 to 60 characters (the number and the complement: 1 to 60)")
-	ErrZip         = problem.New(http.StatusUnprocessableEntity, "a CEP has 8 digits")
-	ErrZipUnknown  = problem.New(http.StatusUnprocessableEntity, "no state uses this CEP's range")
-	ErrZipState    = problem.New(http.StatusUnprocessableEntity, "the CEP is of another state than the municipality's")
-	ErrCity        = problem.New(http.StatusUnprocessableEntity, "not a municipality of the state as the IBGE names it")
-	ErrPhone       = problem.New(http.StatusUnprocessableEntity, "use 6 to 14 digits")
-	ErrIE          = problem.New(http.StatusUnprocessableEntity, "use the state registration's 2 to 14 digits, or ISENTO")
-	ErrEnvironment = problem.New(http.StatusUnprocessableEntity, "use homologacao or producao")
-	ErrContingency = problem.New(http.StatusUnprocessableEntity, "use svc, epec or off")
-	ErrNFSeIssuer  = problem.New(http.StatusUnprocessableEntity, "use national or municipal")
-	ErrCRT         = problem.New(http.StatusUnprocessableEntity, "use 1 (Simples Nacional), 2 (Simples over the sublimit), 3 (normal regime) or 4 (MEI)")
-	ErrCNAE        = problem.New(http.StatusUnprocessableEntity, "a CNAE has 7 digits")
-	ErrRate        = problem.New(http.StatusUnprocessableEntity, "a percent from 0 to 100, at most 4 decimals")
-	ErrCSCID       = problem.New(http.StatusUnprocessableEntity, "up to 6 digits")
-	ErrCSC         = problem.New(http.StatusUnprocessableEntity, "the state's CSC has 16 to 36 characters")
-	ErrEmail       = problem.New(http.StatusUnprocessableEntity, "not an e-mail address")
-	ErrPixKey      = problem.New(http.StatusUnprocessableEntity, "not a PIX key (a CPF or CNPJ with valid check digits, a phone as +55 with area code, an e-mail of at most 77 characters, or a random key)")
-	ErrIM          = problem.New(http.StatusUnprocessableEntity, "the municipal registration has 1 to 15 letters and digits")
-	ErrCNPJ        = problem.New(http.StatusUnprocessableEntity, "invalid CNPJ check digits")
-	ErrCNPJSet     = problem.New(http.StatusUnprocessableEntity, "the unit's CNPJ is set: a unit does not change its CNPJ")
+	ErrLength      = problem.New(problem.Unprocessable, "use 2 to 60 characters (the number and the complement: 1 to 60)")
+	ErrZip         = problem.New(problem.Unprocessable, "a CEP has 8 digits")
+	ErrZipUnknown  = problem.New(problem.Unprocessable, "no state uses this CEP's range")
+	ErrZipState    = problem.New(problem.Unprocessable, "the CEP is of another state than the municipality's")
+	ErrCity        = problem.New(problem.Unprocessable, "not a municipality of the state as the IBGE names it")
+	ErrPhone       = problem.New(problem.Unprocessable, "use 6 to 14 digits")
+	ErrIE          = problem.New(problem.Unprocessable, "use the state registration's 2 to 14 digits, or ISENTO")
+	ErrEnvironment = problem.New(problem.Unprocessable, "use homologacao or producao")
+	ErrContingency = problem.New(problem.Unprocessable, "use svc, epec or off")
+	ErrNFSeIssuer  = problem.New(problem.Unprocessable, "use national or municipal")
+	ErrCRT         = problem.New(problem.Unprocessable, "use 1 (Simples Nacional), 2 (Simples over the sublimit), 3 (normal regime) or 4 (MEI)")
+	ErrCNAE        = problem.New(problem.Unprocessable, "a CNAE has 7 digits")
+	ErrRate        = problem.New(problem.Unprocessable, "a percent from 0 to 100, at most 4 decimals")
+	ErrCSCID       = problem.New(problem.Unprocessable, "up to 6 digits")
+	ErrCSC         = problem.New(problem.Unprocessable, "the state's CSC has 16 to 36 characters")
+	ErrEmail       = problem.New(problem.Unprocessable, "not an e-mail address")
+	ErrPixKey      = problem.New(problem.Unprocessable, "not a PIX key (a CPF or CNPJ with valid check digits, a phone as +55 with area code, an e-mail of at most 77 characters, or a random key)")
+	ErrIM          = problem.New(problem.Unprocessable, "the municipal registration has 1 to 15 letters and digits")
+	ErrCNPJ        = problem.New(problem.Unprocessable, "invalid CNPJ check digits")
+	ErrCNPJSet     = problem.New(problem.Unprocessable, "the unit's CNPJ is set: a unit does not change its CNPJ")
 	// The certificate's.
-	ErrCertFile     = problem.New(http.StatusUnprocessableEntity, "not a certificate file (.pfx or .p12) with its private key")
-	ErrCertPassword = problem.New(http.StatusUnprocessableEntity, "the certificate's password is wrong")
-	ErrCertExpired  = problem.New(http.StatusUnprocessableEntity, "the certificate has expired")
-	ErrCertNotYet   = problem.New(http.StatusUnprocessableEntity, "the certificate is not valid yet")
-	ErrCertNoCNPJ   = problem.New(http.StatusUnprocessableEntity, "the certificate names no CNPJ (ICP-Brasil e-CNPJ certificates carry it)")
-	ErrCertOther    = problem.New(http.StatusUnprocessableEntity, "the certificate belongs to another firm (another CNPJ root)")
-	ErrCertNoUnit   = problem.New(http.StatusUnprocessableEntity, "the unit has no CNPJ to compare the certificate with: set it first")
+	ErrCertFile     = problem.New(problem.Unprocessable, "not a certificate file (.pfx or .p12) with its private key")
+	ErrCertPassword = problem.New(problem.Unprocessable, "the certificate's password is wrong")
+	ErrCertExpired  = problem.New(problem.Unprocessable, "the certificate has expired")
+	ErrCertNotYet   = problem.New(problem.Unprocessable, "the certificate is not valid yet")
+	ErrCertNoCNPJ   = problem.New(problem.Unprocessable, "the certificate names no CNPJ (ICP-Brasil e-CNPJ certificates carry it)")
+	ErrCertOther    = problem.New(problem.Unprocessable, "the certificate belongs to another firm (another CNPJ root)")
+	ErrCertNoUnit   = problem.New(problem.Unprocessable, "the unit has no CNPJ to compare the certificate with: set it first")
 )
 
 // FieldError is a refusal of one field of a unit's settings.

@@ -3,7 +3,6 @@ package web
 import (
 	"encoding/json"
 	"errors"
-	"net/http"
 
 	"fincom/server/access"
 	"fincom/server/problem"
@@ -216,7 +215,7 @@ func permit(req *Request) error {
 	area := rt.AreaOf()
 	for i, role := range req.roles {
 		if !access.May(role, area) {
-			return problem.New(http.StatusForbidden, rt.Texts.Invalid.Text).With(map[string]string{
+			return problem.New(problem.Forbidden, rt.Texts.Invalid.Text).With(map[string]string{
 				"reason": textRoleMayNot, "role": string(role), "area": string(area), "unit_token": req.Units[i].Token})
 		}
 	}

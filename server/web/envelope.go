@@ -102,13 +102,14 @@ func (s *Mux) errorStatusBody(rt *Route, err error, log *slog.Logger) (int, any)
 		log.Error("internal error", "route", rt.Path, "err", err)
 		e = NewError(http.StatusInternalServerError, rt.Texts.Internal)
 	}
+	status := StatusOf(e)
 	if rt.Envelope == EnvMessage {
-		if e.Status >= 500 {
-			return e.Status, errorDataBody{false, e.Text, nil}
+		if status >= 500 {
+			return status, errorDataBody{false, e.Text, nil}
 		}
-		return e.Status, errorMessageBody{false, e.Text, nil}
+		return status, errorMessageBody{false, e.Text, nil}
 	}
-	return e.Status, ErrorBody{false, e.Text, e.Details}
+	return status, ErrorBody{false, e.Text, e.Details}
 }
 
 // answerBuffers holds answer buffers between requests. An answer is

@@ -13,13 +13,37 @@ import (
 	"fincom/store"
 )
 
-// Error is an API failure: the HTTP status and the exact text the spec gives
-// for it, plus optional details (problem.Problem: the business packages
-// declare theirs beside their rules).
+// Error is an API failure: its code (or the HTTP status the web layer
+// named) and the exact text the spec gives for it, plus optional details
+// (problem.Problem: the business packages declare theirs beside their
+// rules).
 type Error = problem.Problem
 
-// NewError is an API failure of status with text.
-func NewError(status int, text string) *Error { return problem.New(status, text) }
+// NewError is a failure of the HTTP layer itself with its status and text
+// (a body too large, a missing token): the business packages' refusals
+// carry a domain code instead (problem.New).
+func NewError(status int, text string) *Error {
+	return &problem.Problem{HTTPStatus: status, Text: text}
+}
+
+// statuses are the HTTP statuses of the domain's codes.
+var statuses = map[problem.Code]int{
+	problem.Invalid: http.StatusBadRequest, problem.Unprocessable: http.StatusUnprocessableEntity, problem.NotFound: http.StatusNotFound,
+	problem.Conflict: http.StatusConflict, problem.Forbidden: http.StatusForbidden, problem.Unavailable: http.StatusBadGateway,
+}
+
+// StatusOf is the HTTP status a refusal is answered with: the one the web
+// layer named, else its code's (500 for a problem of neither, which is a
+// fault of fincom's).
+func StatusOf(p *problem.Problem) int {
+	if p.HTTPStatus != 0 {
+		return p.HTTPStatus
+	}
+	if s, ok := statuses[p.Code]; ok {
+		return s
+	}
+	return http.StatusInternalServerError
+}
 
 // The texts several routes share, or the shared answers below give, each
 // written once. A text one route answers is written where its error is
@@ -173,7 +197,7 @@ func sharedError(rt *Route, err error) error {
 // details: the fields, and the group of the first.
 func MissingFieldsError(fields []string) *Error {
 	group, _, _ := strings.Cut(fields[0], ".")
-	return &Error{Status: http.StatusBadRequest, Text: textMissingRequiredFields,
+	return &Error{Code: problem.Invalid, Text: textMissingRequiredFields,
 		Details: missingDetails{MissingFields: fields, Group: group}}
 }
 
