@@ -15,6 +15,7 @@ import (
 
 	"fincom/server/needs"
 	"fincom/server/openapi"
+	"fincom/server/problem"
 	"fincom/server/web"
 )
 
@@ -552,7 +553,7 @@ func TestFieldTextsAsListed(t *testing.T) {
 			if strings.ContainsAny(field, ".[") || !strings.Contains(e.Text, ". Use ") {
 				continue
 			}
-			want := strings.ReplaceAll(e.Text, web.FieldPlaceholder, field)
+			want := strings.ReplaceAll(e.Text, problem.FieldPlaceholder, field)
 			var body map[string]any
 			if err := json.Unmarshal([]byte(fill.Replace(rt.Doc.Example)), &body); err != nil {
 				t.Fatal(err)

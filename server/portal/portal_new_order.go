@@ -15,8 +15,8 @@ import (
 	"fincom/render"
 	"fincom/server/brdoc"
 	"fincom/server/fiscal"
+	"fincom/server/problem"
 	"fincom/server/sales"
-	"fincom/server/web"
 	"fincom/store"
 )
 
@@ -299,7 +299,7 @@ func orderRefusal(err error) (string, string) {
 	case sales.NotifyEmailOf(err) != "":
 		return "email", "e-mail inválido."
 	}
-	for _, f := range web.MissingFields(err) {
+	for _, f := range problem.MissingFieldsOf(err) {
 		if w, ok := orderMissing[f]; ok {
 			return w[0], w[1]
 		}

@@ -20,7 +20,6 @@ import (
 	"fincom/server/invoicing"
 	"fincom/server/problem"
 	"fincom/server/registers"
-	"fincom/server/web"
 	"fincom/store"
 )
 
@@ -72,7 +71,7 @@ type Service struct {
 
 // The order's refusals of its own (the spec's texts where it has them).
 var (
-	ErrNotifyEmail = problem.New(problem.Invalid, "Invalid "+web.FieldPlaceholder+". Use an e-mail address.")
+	ErrNotifyEmail = problem.New(problem.Invalid, "Invalid "+problem.FieldPlaceholder+". Use an e-mail address.")
 	ErrISSRate     = problem.New(problem.Unprocessable, "The ISS rate is 2% to 5% (the floor and ceiling of LC 116), with up to two decimal places.")
 	// ErrMayNot: the role may not make the order, or a step asked of it.
 	ErrMayNot = problem.New(problem.Forbidden, "Your role on this unit may not make this order, or charge or invoice it.")
@@ -84,7 +83,7 @@ var notifyFields = []string{"pv.notify_email_charge", "pv.notify_email_nf", "pv.
 // NotifyEmailOf names the notice address err refuses ("" none).
 func NotifyEmailOf(err error) string {
 	for _, name := range notifyFields {
-		if errors.Is(err, web.Named(ErrNotifyEmail, name)) {
+		if errors.Is(err, problem.Named(ErrNotifyEmail, name)) {
 			return name
 		}
 	}
@@ -183,7 +182,7 @@ func Prepare(ctx context.Context, db *store.DB, unit store.Unit, o Order) (store
 	need(key != "TRANSFER" || f.BankAccountPaymentToken != "", "charge.bankAccountPayment")
 	need(!service || f.ServiceID != "", "nf.service_id_token")
 	if len(missing) > 0 {
-		return f, web.MissingFieldsError(missing)
+		return f, problem.MissingFields(missing)
 	}
 
 	// Notice addresses: checked as a contact's e-mail is, the field named.
@@ -192,8 +191,8 @@ func Prepare(ctx context.Context, db *store.DB, unit store.Unit, o Order) (store
 		v    *string
 	}{{notifyFields[0], &f.NotifyEmailCharge}, {notifyFields[1], &f.NotifyEmailNF}, {notifyFields[2], &f.NotifyEmailAlert}} {
 		*e.v = strings.TrimSpace(*e.v)
-		if *e.v != "" && (!registers.ValidEmail(*e.v) || len(*e.v) > web.MaxShortText) {
-			return f, web.Named(ErrNotifyEmail, e.name)
+		if *e.v != "" && !registers.ValidEmail(*e.v) {
+			return f, problem.Named(ErrNotifyEmail, e.name)
 		}
 	}
 	if o.Format != nil {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"fincom/server/billing"
 	"fincom/server/certs"
@@ -67,9 +66,8 @@ const (
 	textErroDesconhecido   = "Erro desconhecido"
 
 	// Sales orders (spec, /insert_sales_order and /list_sales_orders).
-	textMissingRequiredFields = "Missing required fields"
-	textErroInserirPedido     = "Erro ao inserir pedido"
-	textSalesOrderNotFound    = "Sales order not found or not updated."
+	textErroInserirPedido  = "Erro ao inserir pedido"
+	textSalesOrderNotFound = "Sales order not found or not updated."
 
 	// Charges and the payment portal.
 	textReconcileWhat     = "To match a statement line give id_token_entry or id_token_sales_order, one of them."
@@ -189,32 +187,6 @@ func sharedError(rt *Route, err error) error {
 		return ErrInvoiceInvalid.With(map[string]any{"problems": invalid.Problems})
 	case errors.As(err, &rejected):
 		return ErrInvoiceRejected.With(map[string]any{"code": rejected.Code, "reason": rejected.Reason})
-	}
-	return nil
-}
-
-// MissingFieldsError is 400 "Missing required fields" with the spec's
-// details: the fields, and the group of the first.
-func MissingFieldsError(fields []string) *Error {
-	group, _, _ := strings.Cut(fields[0], ".")
-	return &Error{Code: problem.Invalid, Text: textMissingRequiredFields,
-		Details: missingDetails{MissingFields: fields, Group: group}}
-}
-
-// missingDetails is the spec's details of 400 "Missing required fields".
-type missingDetails struct {
-	MissingFields []string `json:"missing_fields"`
-	Group         string   `json:"group"`
-}
-
-// MissingFields is the list of a 400 "Missing required fields" refusal
-// (MissingFieldsError), nil for any other error.
-func MissingFields(err error) []string {
-	var e *Error
-	if errors.As(err, &e) {
-		if d, ok := e.Details.(missingDetails); ok {
-			return d.MissingFields
-		}
 	}
 	return nil
 }

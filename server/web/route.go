@@ -3,15 +3,16 @@ package web
 import (
 	"encoding/json"
 	"errors"
-	"fincom/server/access"
-	"fincom/server/brdoc"
-	"fincom/store"
 	"fmt"
 	"net/http"
 	"reflect"
 	"slices"
 	"strconv"
-	"strings"
+
+	"fincom/server/access"
+	"fincom/server/brdoc"
+	"fincom/server/problem"
+	"fincom/store"
 )
 
 // Route is one entry of the route table: everything that differs between
@@ -128,7 +129,7 @@ func (rt *Route) Answer(err error) error {
 	if errors.Is(err, ErrMissing) {
 		var m *missingError
 		if rt.Texts.details && errors.As(err, &m) {
-			return MissingFieldsError(m.fields)
+			return problem.MissingFields(m.fields)
 		}
 		return rt.Texts.Missing
 	}
@@ -176,22 +177,9 @@ func (rt *Route) MethodOf() string {
 	return rt.Method
 }
 
-// FieldPlaceholder stands, in a listed text, for the name of the field
-// refused as it was sent: dotted below its group (pv.value), indexed in a
-// list (pv.products[0].quantity), or one of its other names.
-const FieldPlaceholder = "{field}"
-
-// Named is e answered for one field: FieldPlaceholder in its text is the
-// field's name. The route lists e as it is, the text written once.
-func Named(e *Error, field string) *Error {
-	c := *e
-	c.Text = strings.ReplaceAll(c.Text, FieldPlaceholder, field)
-	return &c
-}
-
 // FieldText is one of the decoder's refusals of a field: the field's path
 // (dotted below its group, [] for a list's items) and the answer, its text
-// with FieldPlaceholder for the name.
+// with problem.FieldPlaceholder for the name.
 type FieldText struct {
 	Field string
 	Err   *Error
@@ -231,7 +219,7 @@ func (rt *Route) FieldTexts() []FieldText {
 				continue
 			}
 			named := func(text string, args ...any) *Error {
-				return NewError(http.StatusBadRequest, fmt.Sprintf(text, append([]any{FieldPlaceholder}, args...)...))
+				return NewError(http.StatusBadRequest, fmt.Sprintf(text, append([]any{problem.FieldPlaceholder}, args...)...))
 			}
 			if ft.Kind() == reflect.String || ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.String {
 				add(name, named(textControlChars))

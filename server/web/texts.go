@@ -3,6 +3,7 @@ package web
 import (
 	"net/http"
 
+	"fincom/server/problem"
 	"fincom/store"
 )
 
@@ -14,7 +15,7 @@ type Texts struct {
 	Format   *Error // a field of the wrong JSON type
 	Internal string // the 500 text; the cause is only logged
 	// details: the missing text carries the spec's details, which
-	// fields are missing (missingDetails).
+	// fields are missing (problem.MissingFields).
 	details bool
 }
 
@@ -66,7 +67,7 @@ var (
 	// when fields are missing), 403 "Invalid data", 422 "Invalid parameter
 	// format", 500 "Erro ao inserir pedido".
 	TextsInsertSalesOrder = Texts{
-		Missing:  NewError(http.StatusBadRequest, textMissingRequiredFields),
+		Missing:  NewError(http.StatusBadRequest, problem.TextMissingRequiredFields),
 		Invalid:  TextsDefault.Invalid,
 		Unit:     TextsDefault.Invalid,
 		Format:   NewError(http.StatusUnprocessableEntity, TextInvalidParameterFormat),
