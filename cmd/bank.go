@@ -132,7 +132,7 @@ func newCNABCmd(a *app) *cobra.Command {
 			}
 			b, ok := bank.ByCode(string(data[:min(3, len(data))]))
 			if !ok {
-				return fmt.Errorf("%s: not a return file of Itaú, Bradesco or Santander", args[2])
+				return fmt.Errorf("%s: not a return file of a bank fincom collects through (%s)", args[2], strings.Join(bank.Codes(), ", "))
 			}
 			keys, err := a.keyring(false)
 			if err != nil {
@@ -147,7 +147,7 @@ func newCNABCmd(a *app) *cobra.Command {
 				if err != nil {
 					return fmt.Errorf("no unit %q in %s", args[1], args[0])
 				}
-				rep, err := bill.ImportReturn(cmd.Context(), db, u, b.Provider, args[2], data)
+				rep, err := bill.ImportReturn(cmd.Context(), db, u, "", args[2], data)
 				var pe *bank.ParseError
 				var fe *billing.ForeignReturnError
 				if errors.As(err, &pe) || errors.As(err, &fe) {

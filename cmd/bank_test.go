@@ -88,6 +88,21 @@ func TestUnitAgreementAndCNAB(t *testing.T) {
 	if v["provider"] != "provider_c" || v["bank"] != "001" {
 		t.Fatalf("the BB agreement %v", v)
 	}
+	// Its return goes to the slot whose agreement is with Banco do Brasil.
+	bbBank, _ := bank.ByCode("001")
+	bbAg := bank.Agreement{Agency: "1234", AgencyDV: "3", Account: "00123456", AccountDV: "0", Wallet: "17", Variation: "019", Code: "1234567",
+		CNPJ: "11222333000181", Name: "Matriz"}
+	bbOur, _ := bbBank.OurNumber(bbAg, 9999999999)
+	bbRet, err := bbBank.ReturnFile(bbAg, 1, testDay, []bank.ReturnItem{{Movement: "02", Our: bbOur, Due: testDay, Amount: decimal.NewFromInt(5)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bbFile := filepath.Join(t.TempDir(), "bb.ret")
+	os.WriteFile(bbFile, bbRet, 0o600)
+	if got := cli(t, schema, data, "cnab", "return", "acme", unit, bbFile); !strings.Contains(got, "return of Banco do Brasil applied: 1 lines") ||
+		!strings.Contains(got, "our-number 9999999999") {
+		t.Fatalf("the BB return: %s", got)
+	}
 
 	// A return naming no charge is reported line by line; a malformed one
 	// is refused at its line and column.

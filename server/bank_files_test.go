@@ -602,6 +602,17 @@ func TestAnyBankBehindASlot(t *testing.T) {
 	if a, err := settings.SetAgreement(context.Background(), db, unit, in); err != nil || a.Bank != "237" {
 		t.Fatalf("without --bank: %+v %v", a, err)
 	}
+	// Without a provider, the file goes to the slot whose agreement is
+	// with its bank: provider_a's, not Bradesco's own slot.
+	paid, err := brad.ReturnFile(sample, 2, fixedNow, []bank.ReturnItem{{Movement: "06", Our: ours[0], Due: fixedNow, Amount: decimal.NewFromInt(1500),
+		Paid: decimal.NewFromInt(1500), Occurred: fixedNow, Credited: fixedNow}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec := doMultipart(h, "/import_return", `{`+auth+`}`, map[string][]byte{"ret2.txt": paid}); rec.Code != 200 ||
+		!strings.Contains(rec.Body.String(), `"provider":"provider_a"`) || !strings.Contains(rec.Body.String(), `"outcome":"paid"`) {
+		t.Fatalf("the Bradesco return without a provider: %d %s", rec.Code, rec.Body)
+	}
 }
 
 // TestBancoDoBrasilAndCaixa: a unit's agreement with Banco do Brasil (a
@@ -692,7 +703,13 @@ func TestBancoDoBrasilAndCaixa(t *testing.T) {
 				if i == 2 {
 					f, _ = b.ReturnFile(ag, 2, fixedNow, items)
 				}
-				rec = doMultipart(h, "/import_return", `{`+auth+`,"provider":"provider_b"}`, map[string][]byte{"RET.txt": f})
+				// The first import names no provider: the slot whose
+				// agreement is with the file's bank takes it.
+				meta := `{` + auth + `,"provider":"provider_b"}`
+				if i == 0 {
+					meta = `{` + auth + `}`
+				}
+				rec = doMultipart(h, "/import_return", meta, map[string][]byte{"RET.txt": f})
 				report.Data.Lines = nil
 				json.Unmarshal(rec.Body.Bytes(), &report)
 				var got []string

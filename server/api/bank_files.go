@@ -82,15 +82,9 @@ func (s bankFiles) importReturn(r *web.Request, q *returnRequest) (any, error) {
 	if f.TooLarge {
 		return nil, web.ErrFileTooLarge
 	}
-	provider := q.Provider
-	if provider == "" {
-		if b, ok := bank.ByCode(string(f.Data[:min(3, len(f.Data))])); ok {
-			provider = b.Provider
-		} else {
-			return nil, errNotReturn
-		}
-	}
-	rep, err := s.Billing.ImportReturn(r.Ctx, r.DB, r.Unit, provider, f.Name, f.Data)
+	// Without a provider, the slot whose agreement is with the bank the
+	// file names.
+	rep, err := s.Billing.ImportReturn(r.Ctx, r.DB, r.Unit, q.Provider, f.Name, f.Data)
 	var pe *bank.ParseError
 	if errors.As(err, &pe) {
 		e := *errNotReturn

@@ -90,6 +90,16 @@ func all() []*Bank {
 	return append(out, others...)
 }
 
+// Slots are the provider slots an order names, in order.
+func Slots() []string {
+	var out []string
+	for p := range banks {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
+}
+
 // ByProvider answers the bank of a provider name.
 func ByProvider(provider string) (*Bank, bool) {
 	b, ok := banks[provider]

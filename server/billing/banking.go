@@ -123,12 +123,59 @@ func (e *ForeignReturnError) Error() string {
 	return "the return file is of another beneficiary: its header's " + strings.Join(e.Fields, ", ") + " differ from the agreement's"
 }
 
+// slotOfReturn is the unit's provider slot a return file is of: the one
+// whose agreement is with the bank the file names (its first three
+// columns) and, of several with that bank, the one its header names.
+// store.ErrNoAgreement when no slot's agreement is with that bank; a
+// *bank.ParseError when the file names no bank fincom knows.
+func slotOfReturn(ctx context.Context, db *store.DB, unit store.Unit, data []byte) (string, error) {
+	code := string(data[:min(3, len(data))])
+	if _, ok := bank.ByCode(code); !ok {
+		return "", &bank.ParseError{Line: 1, Column: 1, Msg: fmt.Sprintf("bank %q: not a bank fincom collects through", code)}
+	}
+	var candidates []string
+	for _, slot := range bank.Slots() {
+		a, err := db.Agreement(ctx, unit.ID, slot)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		if b, ok := bank.Of(a.Bank, slot); ok && b.Code == code {
+			candidates = append(candidates, slot)
+		}
+	}
+	switch len(candidates) {
+	case 0:
+		return "", store.ErrNoAgreement
+	case 1:
+		return candidates[0], nil
+	}
+	for _, slot := range candidates {
+		a, _ := db.Agreement(ctx, unit.ID, slot)
+		b, _ := bank.Of(a.Bank, slot)
+		if r, err := b.ParseReturn(data); err == nil && len(b.Foreign(r, BankAgreement(a, unit.Name, unit.CNPJ))) == 0 {
+			return slot, nil
+		}
+	}
+	return candidates[0], nil
+}
+
 // ImportReturn applies a bank's CNAB 240 return file of the unit's
-// agreement (a *bank.ParseError when it is malformed, a
+// agreement in the provider's slot ("": the slot whose agreement is with
+// the bank the file names) (a *bank.ParseError when it is malformed, a
 // *ForeignReturnError when its header names another company, agency,
 // account or agreement: nothing is applied) and issues the invoices its
 // payments make due.
 func (s *Service) ImportReturn(ctx context.Context, db *store.DB, unit store.Unit, provider, name string, data []byte) (store.ReturnReport, error) {
+	if provider == "" {
+		slot, err := slotOfReturn(ctx, db, unit, data)
+		if err != nil {
+			return store.ReturnReport{}, err
+		}
+		provider = slot
+	}
 	b, err := agreementBank(ctx, db, unit.ID, provider)
 	if err != nil {
 		return store.ReturnReport{}, err

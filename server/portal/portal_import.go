@@ -121,7 +121,7 @@ func (s *Portal) portalImportReturn(p *portalRequest) {
 		s.importPage(p, http.StatusBadRequest, nil, "O arquivo não é um retorno CNAB 240 de um banco que o fincom conhece: nada foi aplicado.")
 		return
 	}
-	rep, err := s.Billing.ImportReturn(p.ctx, p.db, p.unit, b.Provider, name, data)
+	rep, err := s.Billing.ImportReturn(p.ctx, p.db, p.unit, "", name, data)
 	var pe *bank.ParseError
 	var fe *billing.ForeignReturnError
 	switch {
