@@ -138,7 +138,7 @@ const (
 		"was changed since its charge and lacks what the bank needs (`details.missing`, as `/generate_charge`): nothing is written " +
 		"until the contact is complete."
 	docImportReturn = "Applies the bank's CNAB 240 return file (multipart: `metadata` with the tokens and `provider`, the file as `files`) " +
-		"(`provider`, else the bank the file's first columns name) in one transaction: boletos registered, rejected (with the bank's reason), paid (settled as every confirmed payment: income " +
+		"of the agreement in the `provider` slot (without it, the slot whose agreement is with the bank the file's first columns name, of several the one its header names) in one transaction: boletos registered, rejected (with the bank's reason), paid (settled as every confirmed payment: income " +
 		"entry with `in_automation` on the agreement's account, `conciliation`, `generateNFWebhook`, `charge.paid`; the bank's date, fee " +
 		"and credit date kept) and written off. Answers what each line did; a line naming no charge is reported, never dropped. The " +
 		"same file twice changes nothing (`duplicate`). A malformed file is refused whole (400) with `details.Line` and `details.Column`; an amount or fee beyond " +
