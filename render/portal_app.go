@@ -602,6 +602,9 @@ type PortalProductForm struct {
 // unit's registers and the fields as typed after a refusal.
 type PortalNewOrder struct {
 	Contacts, Categories, Methods, Accounts []PortalOption
+	// Banks are the provider slots a boleto is charged through, each
+	// named by the bank of the unit's agreement behind it.
+	Banks []PortalOption
 	// Items are the products and services a line is chosen among by
 	// typing (a datalist: code, name, GTIN).
 	Items []PortalItemChoice

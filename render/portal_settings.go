@@ -51,8 +51,8 @@ type PortalPerson struct {
 	Name, Email, Role, RoleName, Where string
 }
 
-// PortalBank is a provider slot (provider_a Itaú, provider_b Bradesco,
-// provider_c Santander): its agreement, if any (Set), and its form.
+// PortalBank is a provider slot (by default provider_a Itaú, provider_b
+// Bradesco, provider_c Santander): its agreement, if any (Set), and its form.
 type PortalBank struct {
 	Provider, Name string
 	// Banks are those a slot may have behind it; Wallets the wallets of

@@ -649,6 +649,11 @@ func TestPortalBancoDoBrasilAgreement(t *testing.T) {
 	if !strings.Contains(page, `<h3 id="banco-provider_c">Banco do Brasil</h3>`) || !strings.Contains(page, `name="provider_c-variation" type="text" value="019"`) {
 		t.Fatalf("the slot's bank:\n%s", page)
 	}
+	// A new order's boleto is offered by the bank behind each slot.
+	order := b.do("GET", "/portal/new-order"+unit, nil).Body.String()
+	if !strings.Contains(order, `<option value="provider_a">Itaú Unibanco</option>`) || !strings.Contains(order, `<option value="provider_c">Banco do Brasil</option>`) {
+		t.Fatalf("the new order's banks:\n%s", order)
+	}
 	db, release := acquire(t, ds)
 	defer release()
 	if a, err := db.Agreement(context.Background(), 1, "provider_c"); err != nil || a.Bank != "001" || a.Code != "1234567" || a.Variation != "019" {

@@ -50,6 +50,10 @@ func (s *Portal) newOrderPage(p *portalRequest, status int, form render.PortalOr
 		body.Items = append(body.Items, c)
 	}
 	body.FreightModes = freightModes
+	if body.Banks, err = s.slotBanks(p); err != nil {
+		s.portalFailed(p, err)
+		return
+	}
 	cats, err := p.db.Categories(p.ctx, p.unit.ID, "in", "")
 	if err != nil {
 		s.portalFailed(p, err)

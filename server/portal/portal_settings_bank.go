@@ -70,6 +70,37 @@ func (s *Portal) banksOf(p *portalRequest, typed map[string]render.PortalAgreeme
 	return out, rems, nil
 }
 
+// slotBanks are the provider slots as a person chooses among them: each
+// named by the bank of the unit's agreement behind it (the slot's own
+// bank when it has none); a bank behind two slots is told apart by the
+// agency and account.
+func (s *Portal) slotBanks(p *portalRequest) ([]render.PortalOption, error) {
+	var out []render.PortalOption
+	seen := map[string]int{}
+	details := map[string]string{}
+	for _, prov := range providers {
+		a, err := p.db.Agreement(p.ctx, p.unit.ID, prov)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return nil, err
+		}
+		b, ok := bank.Of(a.Bank, prov)
+		if !ok {
+			b, _ = bank.ByProvider(prov)
+		}
+		seen[b.Name]++
+		if a.ID != 0 {
+			details[prov] = " (ag. " + withDigit(a.Agency, a.AgencyDV) + ", conta " + withDigit(a.Account, a.AccountDV) + ")"
+		}
+		out = append(out, render.PortalOption{Value: prov, Label: b.Name})
+	}
+	for i, o := range out {
+		if seen[o.Label] > 1 {
+			out[i].Label += cmp.Or(details[o.Value], " ("+o.Value+")")
+		}
+	}
+	return out, nil
+}
+
 // withDigit writes a number with its check digit, as people type it.
 func withDigit(n, dv string) string {
 	if dv == "" {

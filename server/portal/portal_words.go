@@ -58,7 +58,7 @@ var portalWords = refusals{
 	{store.ErrNoAgreement, "", "A unidade não tem convênio de cobrança com o banco escolhido: um proprietário o cadastra em Configurações da unidade, Cobrança bancária."},
 	{store.ErrNoChargeToResend, "", "Não há cobrança em aberto para reenviar."},
 	{store.ErrInsufficientStock, "", "Estoque insuficiente: a operação deixaria o estoque do produto abaixo de zero."},
-	{billing.ErrUnknownBank, "", "Banco do boleto desconhecido: escolha Itaú, Bradesco ou Santander."},
+	{billing.ErrUnknownBank, "", "Banco do boleto desconhecido: escolha um banco da lista."},
 	{billing.ErrUnknownProvider, "", "Meio de cobrança desconhecido."},
 	{billing.ErrNoChargeEmail, "", "O pedido não tem e-mail de cobrança."},
 	{billing.ErrNoPSP, "", "A unidade não está ligada a um PSP: um proprietário o conecta em Configurações da unidade, PSP."},
