@@ -18,7 +18,7 @@ import (
 )
 
 // ErrUnknownBank is a provider that is none of the banks'.
-var ErrUnknownBank = problem.New(problem.Invalid, "Unknown provider: use provider_a (Itaú), provider_b (Bradesco) or provider_c (Santander).")
+var ErrUnknownBank = problem.New(problem.Invalid, "Unknown provider: use provider_a, provider_b or provider_c.")
 
 // The late-payment terms a boleto or a PIX with due date carries unless
 // its agreement states others: a 2% fine the day after the due date and

@@ -16,7 +16,7 @@ import (
 // The refusals of a bank agreement, beside their fields; the bank's own
 // rule in the details.
 var (
-	ErrProvider      = problem.New(problem.Unprocessable, "use provider_a (Itaú), provider_b (Bradesco) or provider_c (Santander)")
+	ErrProvider      = problem.New(problem.Unprocessable, "use provider_a, provider_b or provider_c (the slots of the unit's bank agreements)")
 	ErrAgency        = problem.New(problem.Unprocessable, "not an agency of this bank (its rule in details)")
 	ErrAccount       = problem.New(problem.Unprocessable, "not an account of this bank, or its check digit is wrong (its rule in details)")
 	ErrWallet        = problem.New(problem.Unprocessable, "not a wallet of this bank (its wallets in details)")
