@@ -227,3 +227,34 @@ func must[T any](v T, ok bool) T {
 	}
 	return v
 }
+
+// TestBancoDoBrasilConvenioKept: Banco do Brasil's our-numbers are made
+// of the convênio, so an agreement with open boletos keeps it (409,
+// nothing changed); the wallet variation is BB's alone.
+func TestBancoDoBrasilConvenioKept(t *testing.T) {
+	t.Parallel()
+	s, ds := newTestServer(t)
+	h := s.Handler()
+	bb, _ := bank.SampleOf("001")
+	agreeWith(t, ds, "provider_b", bb)
+	id := orderWith(t, h, `"provider_a"`, `"provider_b"`)
+	post(t, h, "/generate_charge", `{`+auth+`,"id_token":"`+id+`"}`)
+	db, release := acquire(t, ds)
+	defer release()
+	unit, _ := db.UnitByToken(context.Background(), fx.tokens["unitA"])
+	in := settings.AgreementInput{Provider: "provider_b", Agency: bb.Agency + "-" + bb.AgencyDV, Account: bb.Account + "-" + bb.AccountDV,
+		Wallet: bb.Wallet, Variation: bb.Variation, Code: "7654321"}
+	if _, err := settings.SetAgreement(context.Background(), db, unit, in); !errors.Is(err, settings.ErrCodeChange) {
+		t.Fatalf("a new convênio under an open boleto: %v", err)
+	}
+	in.Code = bb.Code
+	in.Wallet = "11"
+	if a, err := settings.SetAgreement(context.Background(), db, unit, in); err != nil || a.Code != bb.Code || a.Wallet != "11" {
+		t.Fatalf("the same convênio, another wallet: %+v %v", a, err)
+	}
+	itau := bank.Samples()["provider_a"]
+	if a, err := settings.SetAgreement(context.Background(), db, unit, settings.AgreementInput{Provider: "provider_a", Agency: itau.Agency,
+		Account: itau.Account + "-" + itau.AccountDV, Wallet: itau.Wallet, Variation: "019"}); err != nil || a.Variation != "" {
+		t.Fatalf("Itaú with a variation: %+v %v", a, err)
+	}
+}

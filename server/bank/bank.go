@@ -188,6 +188,10 @@ func (b *Bank) Check(a *Agreement) error {
 		a.Provider = b.Provider
 	}
 	a.Wallet = strings.ToUpper(strings.TrimSpace(a.Wallet))
+	// Only Banco do Brasil's wallets have a variation.
+	if b != bancoDoBrasil {
+		a.Variation = ""
+	}
 	if !slices.Contains(b.wallets, a.Wallet) {
 		return &FieldError{"wallet", "use one of " + strings.Join(b.wallets, ", ")}
 	}
@@ -236,6 +240,10 @@ func (b *Bank) OurNumber(a Agreement, n int64) (OurNumber, error) {
 	}
 	return OurNumber{Number: num, DV: b.ourDV(a, num)}, nil
 }
+
+// OurNumberOfCode says the bank makes its our-numbers of the agreement's
+// code (Banco do Brasil's of the convênio): a new code is a new space.
+func (b *Bank) OurNumberOfCode() bool { return b.compose != nil }
 
 // Sequence is the agreement's sequence number of an our-number as a
 // return file carries it; false when it is not one of the agreement's.

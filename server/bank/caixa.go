@@ -43,7 +43,6 @@ var caixa = &Bank{
 		if a.Code == "" {
 			return &FieldError{"agreement", "Caixa gives the beneficiary a code (código do beneficiário, 6 digits): required"}
 		}
-		a.Variation = ""
 		return fixed("agreement", &a.Code, 6)
 	},
 	// Module 11 over the modality and the 15-digit number (SIGCB's manual,

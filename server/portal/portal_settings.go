@@ -78,6 +78,7 @@ var settingsWords = refusals{
 	{settings.ErrBankAccount, "", "a conta escolhida não é uma conta bancária da unidade."},
 	{settings.ErrBank, "", "escolha um banco da lista."},
 	{settings.ErrLateTerms, "", "porcentagem de 0 a 10, como 2 ou 1,5."},
+	{settings.ErrCodeChange, "", "há boletos em aberto cujo nosso número é feito deste convênio: baixe ou cancele-os antes de trocar o convênio."},
 	{settings.ErrBankChange, "", "há boletos em aberto deste convênio no banco atual: baixe ou cancele-os antes de trocar o banco."},
 	{settings.ErrPersonName, "", "informe o nome (até 120 caracteres)."},
 	{settings.ErrPersonRole, "", "escolha um papel da lista."},

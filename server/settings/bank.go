@@ -27,6 +27,7 @@ var (
 	ErrBank          = problem.New(problem.Unprocessable, "not a bank fincom registers boletos with: use 001 (Banco do Brasil), 033 (Santander), 104 (Caixa), 237 (Bradesco) or 341 (Itaú)")
 	ErrVariation     = problem.New(problem.Unprocessable, "not a wallet variation of this bank (its rule in details)")
 	ErrBankChange    = problem.New(problem.Conflict, "this slot's agreement has open boletos of its bank: settle or cancel them before putting another bank behind it")
+	ErrCodeChange    = problem.New(problem.Conflict, "this agreement's open boletos have our-numbers made of its convênio: settle or cancel them before changing it")
 	ErrBankAccount   = problem.New(problem.Unprocessable, "not a bank account of the unit")
 )
 
@@ -102,6 +103,17 @@ func SetAgreement(ctx context.Context, db *store.DB, u store.Unit, in AgreementI
 			return store.Agreement{}, refuse("next-our-number", ErrNextOurNumber)
 		}
 		next = n
+	}
+	// Banco do Brasil makes the our-number of the convênio: the returns of
+	// boletos issued under another would name no charge.
+	if was.ID != 0 && was.Bank == b.Code && b.OurNumberOfCode() && was.Code != ag.Code {
+		open, err := db.AgreementOpenBoletos(ctx, was.ID)
+		if err != nil {
+			return store.Agreement{}, err
+		}
+		if open > 0 {
+			return store.Agreement{}, refuse("agreement", ErrCodeChange)
+		}
 	}
 	// The bank's files name the beneficiary by CNPJ in a numeric field
 	// (CNAB 240 header, columns 19-32): an agreement of a unit without
