@@ -150,7 +150,15 @@ func TestAgreementChecks(t *testing.T) {
 // them.
 func TestLayoutsCoverEveryColumn(t *testing.T) {
 	for _, b := range all() {
+		for name, r := range map[string]record{"T": b.layout.t, "U": b.layout.u} {
+			if r.err != nil {
+				t.Errorf("%s %s: %v", b.Name, name, r.err)
+			}
+		}
 		for name, r := range b.records() {
+			if r.err != nil {
+				t.Errorf("%s %s: %v", b.Name, name, r.err)
+			}
 			next := 1
 			for _, f := range r.fields {
 				if f.start != next {
@@ -164,6 +172,16 @@ func TestLayoutsCoverEveryColumn(t *testing.T) {
 			if f := r.byName["bank"]; f.start != 1 || f.end != 3 || f.def != b.Code {
 				t.Errorf("%s %s: bank field %+v", b.Name, name, f)
 			}
+		}
+	}
+}
+
+// TestBadDeclaration: a record declared wrong writes no file.
+func TestBadDeclaration(t *testing.T) {
+	for _, spec := range []string{"bank 1 3", "bank 3 1 9", "bank 1 3 Z", "bank a 3 9"} {
+		r := recordOf(spec)
+		if _, err := r.format(nil); r.err == nil || err == nil {
+			t.Errorf("%q: %v", spec, err)
 		}
 	}
 }

@@ -113,7 +113,7 @@ var bancoDoBrasil = &Bank{
 // variation in the headers and its 20-column our-number in segment P.
 var bbLayout = layout{
 	manual: "Banco do Brasil, Layout de Arquivo Padrão CNAB 240 Cobrança (CbrVer04BB), file layout 084, batch layout 043",
-	fileHeader: mustRecord(`
+	fileHeader: recordOf(`
 bank 1 3 9 001
 batch 4 7 9 0000
 type 8 8 9 0
@@ -146,7 +146,7 @@ density 167 171 9 00000
 - 226 228 X
 - 229 230 X
 - 231 240 X`),
-	batchHeader: mustRecord(`
+	batchHeader: recordOf(`
 bank 1 3 9 001
 batch 4 7 9
 type 8 8 9 1
@@ -174,7 +174,7 @@ sequence 184 191 9
 date 192 199 9
 - 200 207 9
 - 208 240 X`),
-	p: mustRecord(`
+	p: recordOf(`
 bank 1 3 9 001
 batch 4 7 9
 type 8 8 9 3
@@ -201,7 +201,7 @@ collector 101 105 9
 ` + febrabanPFrom107),
 	q: febrabanQ("001"),
 	r: febrabanR("001"),
-	batchTrailer: mustRecord(`
+	batchTrailer: recordOf(`
 bank 1 3 9 001
 batch 4 7 9
 type 8 8 9 5
@@ -209,7 +209,7 @@ type 8 8 9 5
 records 18 23 9
 - 24 240 X`),
 	fileTrailer: febrabanFileTrailer("001"),
-	t: mustRecord(`
+	t: recordOf(`
 bank 1 3 9 001
 batch 4 7 9
 type 8 8 9 3

@@ -7,7 +7,7 @@ package bank
 // headers.
 var bradescoLayout = layout{
 	manual: "Banco Bradesco, Layout de Arquivo Padrão CNAB 240 Cobrança, file layout 084, batch layout 042",
-	fileHeader: mustRecord(`
+	fileHeader: recordOf(`
 bank 1 3 9 237
 batch 4 7 9 0000
 type 8 8 9 0
@@ -32,7 +32,7 @@ density 167 171 9 06250
 - 172 191 X
 - 192 211 X
 - 212 240 X`),
-	batchHeader: mustRecord(`
+	batchHeader: recordOf(`
 bank 1 3 9 237
 batch 4 7 9
 type 8 8 9 1
@@ -56,7 +56,7 @@ sequence 184 191 9
 date 192 199 9
 credit_date 200 207 9
 - 208 240 X`),
-	p: mustRecord(`
+	p: recordOf(`
 bank 1 3 9 237
 batch 4 7 9
 type 8 8 9 3
@@ -85,7 +85,7 @@ collector 101 105 9
 collector_dac 106 106 X
 ` + febrabanPFrom107),
 	q: febrabanQ("237"),
-	r: mustRecord(`
+	r: recordOf(`
 bank 1 3 9 237
 batch 4 7 9
 type 8 8 9 3
@@ -117,7 +117,7 @@ payer_occurrence 200 207 9
 - 232 240 X`),
 	batchTrailer: febrabanBatchTrailer("237"),
 	fileTrailer:  febrabanFileTrailer("237"),
-	t: mustRecord(`
+	t: recordOf(`
 bank 1 3 9 237
 batch 4 7 9
 type 8 8 9 3

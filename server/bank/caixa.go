@@ -66,7 +66,7 @@ var caixa = &Bank{
 // place of the account and the 15-digit our-number after its modality.
 var caixaLayout = layout{
 	manual: "Caixa Econômica Federal, Leiaute de Arquivo Eletrônico Padrão CNAB 240 Cobrança Bancária SIGCB, file layout 050, batch layout 030",
-	fileHeader: mustRecord(`
+	fileHeader: recordOf(`
 bank 1 3 9 104
 batch 4 7 9 0000
 type 8 8 9 0
@@ -92,7 +92,7 @@ density 167 171 9 00000
 firm_reserved 192 211 X REMESSA-PRODUCAO
 - 212 215 X
 - 216 240 X`),
-	batchHeader: mustRecord(`
+	batchHeader: recordOf(`
 bank 1 3 9 104
 batch 4 7 9
 type 8 8 9 1
@@ -117,7 +117,7 @@ sequence 184 191 9
 date 192 199 9
 - 200 207 9
 - 208 240 X`),
-	p: mustRecord(`
+	p: recordOf(`
 bank 1 3 9 104
 batch 4 7 9
 type 8 8 9 3
@@ -145,7 +145,7 @@ collector 101 105 9
 collector_dv 106 106 9
 ` + febrabanPFrom107),
 	q: febrabanQ("104"),
-	r: mustRecord(`
+	r: recordOf(`
 bank 1 3 9 104
 batch 4 7 9
 type 8 8 9 3
@@ -162,7 +162,7 @@ message 100 139 X
 - 140 179 X
 - 180 229 X
 - 230 240 X`),
-	batchTrailer: mustRecord(`
+	batchTrailer: recordOf(`
 bank 1 3 9 104
 batch 4 7 9
 type 8 8 9 5
@@ -177,7 +177,7 @@ bound_total 53 69 9
 - 93 123 X
 - 124 240 X`),
 	fileTrailer: febrabanFileTrailer("104"),
-	t: mustRecord(`
+	t: recordOf(`
 bank 1 3 9 104
 batch 4 7 9
 type 8 8 9 3

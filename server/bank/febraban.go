@@ -30,7 +30,7 @@ currency 228 229 9 09
 
 // febrabanQ is segment Q (payer) for the bank of code.
 func febrabanQ(code string) record {
-	return mustRecord(`
+	return recordOf(`
 bank 1 3 9 ` + code + `
 batch 4 7 9
 type 8 8 9 3
@@ -56,7 +56,7 @@ guarantor 170 209 X
 }
 
 func febrabanBatchTrailer(code string) record {
-	return mustRecord(`
+	return recordOf(`
 bank 1 3 9 ` + code + `
 batch 4 7 9
 type 8 8 9 5
@@ -75,7 +75,7 @@ notice 116 123 X
 }
 
 func febrabanFileTrailer(code string) record {
-	return mustRecord(`
+	return recordOf(`
 bank 1 3 9 ` + code + `
 batch 4 7 9 9999
 type 8 8 9 9
@@ -88,7 +88,7 @@ records 24 29 9
 
 // febrabanU is segment U as FEBRABAN lays it out (all three banks agree).
 func febrabanU(code string) record {
-	return mustRecord(`
+	return recordOf(`
 bank 1 3 9 ` + code + `
 batch 4 7 9
 type 8 8 9 3
@@ -131,7 +131,7 @@ var febrabanRejections = map[string]string{
 // febrabanR is segment R (fine, further discounts, messages) as FEBRABAN
 // lays it out, for a bank that keeps it so.
 func febrabanR(code string) record {
-	return mustRecord(`
+	return recordOf(`
 bank 1 3 9 ` + code + `
 batch 4 7 9
 type 8 8 9 3

@@ -5,7 +5,7 @@ package bank
 // below is the manual's.
 var itauLayout = layout{
 	manual: "Itaú Unibanco, Cobrança CNAB 240, file layout 040, batch layout 030 (January 2017)",
-	fileHeader: mustRecord(`
+	fileHeader: recordOf(`
 bank 1 3 9 341
 batch 4 7 9 0000
 type 8 8 9 0
@@ -32,7 +32,7 @@ layout 164 166 9 040
 - 172 225 X
 - 226 228 9
 - 229 240 X`),
-	batchHeader: mustRecord(`
+	batchHeader: recordOf(`
 bank 1 3 9 341
 batch 4 7 9
 type 8 8 9 1
@@ -57,7 +57,7 @@ sequence 184 191 9
 date 192 199 9
 credit_date 200 207 9
 - 208 240 X`),
-	p: mustRecord(`
+	p: recordOf(`
 bank 1 3 9 341
 batch 4 7 9
 type 8 8 9 3
@@ -101,7 +101,7 @@ writeoff 224 224 9
 writeoff_days 225 226 9
 - 227 239 9
 - 240 240 X`),
-	q: mustRecord(`
+	q: recordOf(`
 bank 1 3 9 341
 batch 4 7 9
 type 8 8 9 3
@@ -125,7 +125,7 @@ guarantor 170 199 X
 - 200 209 X
 - 210 212 9
 - 213 240 X`),
-	r: mustRecord(`
+	r: recordOf(`
 bank 1 3 9 341
 batch 4 7 9
 type 8 8 9 3
@@ -152,7 +152,7 @@ payer_occurrence 200 207 9
 - 229 230 X
 - 231 231 9
 - 232 240 X`),
-	batchTrailer: mustRecord(`
+	batchTrailer: recordOf(`
 bank 1 3 9 341
 batch 4 7 9
 type 8 8 9 5
@@ -165,7 +165,7 @@ bound_total 53 69 9
 - 70 115 9
 notice 116 123 X
 - 124 240 X`),
-	fileTrailer: mustRecord(`
+	fileTrailer: recordOf(`
 bank 1 3 9 341
 batch 4 7 9 9999
 type 8 8 9 9
@@ -174,7 +174,7 @@ batches 18 23 9
 records 24 29 9
 - 30 35 9
 - 36 240 X`),
-	t: mustRecord(`
+	t: recordOf(`
 bank 1 3 9 341
 batch 4 7 9
 type 8 8 9 3
@@ -190,7 +190,7 @@ amount 82 96 9
 fee 199 213 9
 reasons 214 221 X
 liquidation 222 223 X`),
-	u: mustRecord(`
+	u: recordOf(`
 bank 1 3 9 341
 batch 4 7 9
 type 8 8 9 3

@@ -101,6 +101,11 @@ func parseDate(s string) (string, bool) {
 // whole, with the line and column at fault.
 func (b *Bank) ParseReturn(data []byte) (Return, error) {
 	l := b.layout
+	for _, r := range []record{l.fileHeader, l.t, l.u} {
+		if r.err != nil {
+			return Return{}, r.err
+		}
+	}
 	data = bytes.TrimRight(data, "\r\n\x1a")
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	var out Return

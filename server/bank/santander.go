@@ -5,7 +5,7 @@ package bank
 // layout 030, with the transmission code in the headers.
 var santanderLayout = layout{
 	manual: "Banco Santander, Layout de Arquivos CNAB 240 Cobrança H7815 version 2.9, file layout 040, batch layout 030",
-	fileHeader: mustRecord(`
+	fileHeader: recordOf(`
 bank 1 3 9 033
 batch 4 7 9 0000
 type 8 8 9 0
@@ -23,7 +23,7 @@ date 144 151 9
 sequence 158 163 9
 layout 164 166 9 040
 - 167 240 X`),
-	batchHeader: mustRecord(`
+	batchHeader: recordOf(`
 bank 1 3 9 033
 batch 4 7 9
 type 8 8 9 1
@@ -43,7 +43,7 @@ firm 74 103 X
 sequence 184 191 9
 date 192 199 9
 - 200 240 X`),
-	p: mustRecord(`
+	p: recordOf(`
 bank 1 3 9 033
 batch 4 7 9
 type 8 8 9 3
@@ -89,7 +89,7 @@ writeoff 224 224 9
 writeoff_days 226 227 9
 currency 228 229 9 00
 - 230 240 X`),
-	q: mustRecord(`
+	q: recordOf(`
 bank 1 3 9 033
 batch 4 7 9
 type 8 8 9 3
@@ -114,7 +114,7 @@ guarantor 170 209 X
 - 216 218 9
 - 219 221 9
 - 222 240 X`),
-	r: mustRecord(`
+	r: recordOf(`
 bank 1 3 9 033
 batch 4 7 9
 type 8 8 9 3
@@ -133,14 +133,14 @@ fine 75 89 9
 message 100 139 X
 - 140 179 X
 - 180 240 X`),
-	batchTrailer: mustRecord(`
+	batchTrailer: recordOf(`
 bank 1 3 9 033
 batch 4 7 9
 type 8 8 9 5
 - 9 17 X
 records 18 23 9
 - 24 240 X`),
-	fileTrailer: mustRecord(`
+	fileTrailer: recordOf(`
 bank 1 3 9 033
 batch 4 7 9 9999
 type 8 8 9 9
@@ -148,7 +148,7 @@ type 8 8 9 9
 batches 18 23 9
 records 24 29 9
 - 30 240 X`),
-	t: mustRecord(`
+	t: recordOf(`
 bank 1 3 9 033
 batch 4 7 9
 type 8 8 9 3
