@@ -263,6 +263,31 @@ func (b *Bank) ourInFile(o OurNumber) string {
 	return o.Number
 }
 
+// CodeWithDigit is a bank's code as its boletos print it, with its
+// digit ("341-7"): module 11 of the code, weights 4, 3 and 2, 10 as X
+// and 11 as 0 (Sicredi's 748-X), except where the bank prints its own
+// (Caixa's 104-0).
+func CodeWithDigit(code string) string {
+	if code == caixa.Code {
+		return code + "-0"
+	}
+	if len(code) != 3 || !digitsOnly.MatchString(code) {
+		return code
+	}
+	sum := 0
+	for i, w := range []int{4, 3, 2} {
+		sum += int(code[i]-'0') * w
+	}
+	switch d := 11 - sum%11; d {
+	case 10:
+		return code + "-X"
+	case 11:
+		return code + "-0"
+	default:
+		return code + "-" + strconv.Itoa(d)
+	}
+}
+
 // Printed is the our-number as the boleto shows it.
 func (b *Bank) Printed(a Agreement, o OurNumber) string {
 	switch b.Code {

@@ -99,6 +99,12 @@ func TestManualVectors(t *testing.T) {
 			t.Errorf("%s boleto %+v %v", c.b.Name, bo, err)
 		}
 	}
+	// The codes as boletos print them.
+	for code, want := range map[string]string{"001": "001-9", "033": "033-7", "104": "104-0", "237": "237-2", "341": "341-7", "748": "748-X", "756": "756-0", "041": "041-8"} {
+		if got := CodeWithDigit(code); got != want {
+			t.Errorf("bank %s printed %s, want %s", code, got, want)
+		}
+	}
 	// Bradesco account digits (module 11, weights 2 to 7) of real accounts.
 	for acc, dv := range map[string]string{"0506511": "9", "0620688": "3", "0003748": "6"} {
 		if d := bradescoDV(acc, 7); d != dv {

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -28,7 +27,7 @@ func BoletoDocument(o store.PortalOrder, c store.Charge, info store.BoletoInfo) 
 		fineRate, monthly = agreementTerms(*info.Agreement)
 	}
 	fine, perDay := lateParts(c.Amount.Decimal, 1, fineRate, monthly)
-	d := render.BoletoPageData{Bank: code + "-" + bankDigit(code), Seller: o.UnitName, SellerCNPJ: brdoc.FormatCNPJ(o.UnitCNPJ),
+	d := render.BoletoPageData{Bank: bank.CodeWithDigit(code), Seller: o.UnitName, SellerCNPJ: brdoc.FormatCNPJ(o.UnitCNPJ),
 		SellerAddress: address(info.UnitStreet, info.UnitNumber, info.UnitDistrict, "", "", info.UnitZip, info.UnitCityIBGE),
 		Customer:      cmp.Or(info.PayerName, o.ContactName), CustomerDocument: formatDocument(info.PayerDocument),
 		CustomerAddress: address(info.PayerStreet, info.PayerNumber, info.PayerDistrict, info.PayerCity, info.PayerState, info.PayerZip, ""),
@@ -90,22 +89,6 @@ func address(street, number, district, city, state, zip, ibge string) string {
 		parts = append(parts, "CEP "+z[:5]+"-"+z[5:])
 	}
 	return strings.Join(parts, " · ")
-}
-
-// bankDigit is the check digit printed after a bank's code (module 11).
-func bankDigit(code string) string {
-	sum := 0
-	for i, w := range []int{4, 3, 2} {
-		sum += int(code[i]-'0') * w
-	}
-	d := 11 - sum%11
-	switch d {
-	case 10:
-		return "X"
-	case 11:
-		return "0"
-	}
-	return strconv.Itoa(d)
 }
 
 // Refusals of a new due date.
