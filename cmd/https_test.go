@@ -15,6 +15,7 @@ import (
 	"math/big"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -244,30 +245,35 @@ func mustAtoi(s string) int {
 	return n
 }
 
-// TestHTTPSWithoutACME: an ACME server that does not answer leaves fincom
-// serving (plain HTTP redirects), with a log line naming the domain, the
-// server and the next try; the process stops cleanly.
+// TestHTTPSWithoutACME: an ACME server that does not answer, or answers
+// what is no ACME directory, leaves fincom serving (plain HTTP
+// redirects), with a log line naming the domain, the server and the next
+// try; the process stops cleanly.
 func TestHTTPSWithoutACME(t *testing.T) {
 	t.Parallel()
 	schema := schemaForTest(t)
-	data := t.TempDir()
-	httpsPort, httpPort := freePort(t), freePort(t)
-	_, log := serving(t, schema, data, "--https", "fincom.test", "--https-addr", "127.0.0.1:"+httpsPort, "--http-addr", "127.0.0.1:"+httpPort,
-		"--acme-directory", "https://127.0.0.1:"+freePort(t)+"/dir")
-	for i := 0; i < 500 && !strings.Contains(log.String(), "no certificate for the domain yet"); i++ {
-		time.Sleep(20 * time.Millisecond)
+	wrong := httptest.NewServer(http.NotFoundHandler())
+	t.Cleanup(wrong.Close)
+	for _, directory := range []string{"https://127.0.0.1:" + freePort(t) + "/dir", wrong.URL + "/directory"} {
+		data := t.TempDir()
+		httpsPort, httpPort := freePort(t), freePort(t)
+		_, log := serving(t, schema, data, "--https", "fincom.test", "--https-addr", "127.0.0.1:"+httpsPort, "--http-addr", "127.0.0.1:"+httpPort,
+			"--acme-directory", directory)
+		for i := 0; i < 500 && !strings.Contains(log.String(), "no certificate for the domain yet"); i++ {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if l := log.String(); !strings.Contains(l, "no certificate for the domain yet") || !strings.Contains(l, `"domain":"fincom.test"`) ||
+			!strings.Contains(l, `"retry_in":"10s"`) || !strings.Contains(l, `"acme":"`+directory+`"`) {
+			t.Fatalf("%s: the log:\n%s", directory, l)
+		}
+		req, _ := http.NewRequest(http.MethodGet, "http://127.0.0.1:"+httpPort+"/health", nil)
+		req.Host = "fincom.test"
+		resp, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
+		if err != nil || resp.StatusCode != http.StatusMovedPermanently {
+			t.Fatalf("%s: plain HTTP while without a certificate: %v %v", directory, resp, err)
+		}
+		resp.Body.Close()
 	}
-	if l := log.String(); !strings.Contains(l, "no certificate for the domain yet") || !strings.Contains(l, `"domain":"fincom.test"`) ||
-		!strings.Contains(l, `"retry_in":"10s"`) || !strings.Contains(l, `"acme":"https://127.0.0.1:`) {
-		t.Fatalf("the log:\n%s", l)
-	}
-	req, _ := http.NewRequest(http.MethodGet, "http://127.0.0.1:"+httpPort+"/health", nil)
-	req.Host = "fincom.test"
-	resp, err := (&http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}).Do(req)
-	if err != nil || resp.StatusCode != http.StatusMovedPermanently {
-		t.Fatalf("plain HTTP while without a certificate: %v %v", resp, err)
-	}
-	resp.Body.Close()
 }
 
 // certFor writes a certificate for fincom.test signed by ca (a new CA when
