@@ -123,6 +123,19 @@ func TestPortalSetUpInBrowser(t *testing.T) {
 	o.submit("", "form[action^='/portal/settings/environment'] input[name=confirm] ~ button[type=submit]")
 	notice("A unidade passou a emitir em produção")
 
+	// Choosing Banco do Brasil behind a slot offers its wallets and asks
+	// its variation, before anything is saved.
+	if got := p.eval(t, `(function () {
+		var v = document.querySelector("#campo-provider_c-variation").closest("[data-variation]");
+		if (!v.hidden) return "variation shown for Santander";
+		var bank = document.querySelector("#campo-provider_c-bank");
+		bank.value = "001";
+		bank.dispatchEvent(new Event("change"));
+		var wallets = Array.prototype.map.call(document.querySelectorAll("#campo-provider_c-wallet option"), function (o) { return o.value; }).join(",");
+		return wallets + (v.hidden ? " hidden" : " shown");
+	})()`); got != "11,12,17 shown" {
+		t.Errorf("Banco do Brasil chosen: %v", got)
+	}
 	// A bank agreement, the accountant, a seller invited.
 	p.eval(t, set("#campo-provider_a-agency", "0057"))
 	p.eval(t, set("#campo-provider_a-account", "12345-7"))

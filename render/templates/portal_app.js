@@ -243,3 +243,26 @@ document.querySelectorAll(".scroll table").forEach(function (table) {
     });
   });
 });
+
+// Cobrança bancária: the bank chosen behind a slot offers its own wallets
+// (its option's data-group) and, Banco do Brasil, its wallet variation.
+document.querySelectorAll("select[name$='-bank']").forEach(function (bank) {
+  var slot = bank.name.slice(0, -"-bank".length);
+  var wallet = bank.form.querySelector("select[name='" + slot + "-wallet']");
+  var variation = bank.form.querySelector("[data-variation]");
+  bank.addEventListener("change", function () {
+    var chosen = bank.options[bank.selectedIndex];
+    var wallets = (chosen.getAttribute("data-group") || "").split(",").filter(Boolean);
+    if (wallet && wallets.length) {
+      var was = wallet.value;
+      wallet.textContent = "";
+      wallets.forEach(function (w) {
+        var o = document.createElement("option");
+        o.value = o.textContent = w;
+        o.selected = w === was;
+        wallet.appendChild(o);
+      });
+    }
+    if (variation) variation.hidden = bank.value !== "001";
+  });
+});

@@ -54,7 +54,8 @@ func (s *Portal) banksOf(p *portalRequest, typed map[string]render.PortalAgreeme
 		}
 		for _, code := range bank.Codes() {
 			other, _ := bank.ByCode(code)
-			pb.Banks = append(pb.Banks, render.PortalOption{Value: code, Label: other.Name + " (" + code + ")"})
+			// Its wallets, for the page's script to offer when it is chosen.
+			pb.Banks = append(pb.Banks, render.PortalOption{Value: code, Label: other.Name + " (" + code + ")", Data: strings.Join(other.Wallets(), ",")})
 		}
 		out = append(out, pb)
 	}
