@@ -130,10 +130,12 @@ func (e *ForeignReturnError) Error() string {
 // *bank.ParseError when the file names no bank fincom knows.
 func slotOfReturn(ctx context.Context, db *store.DB, unit store.Unit, data []byte) (string, error) {
 	code := string(data[:min(3, len(data))])
-	if _, ok := bank.ByCode(code); !ok {
+	b, ok := bank.ByCode(code)
+	if !ok {
 		return "", &bank.ParseError{Line: 1, Column: 1, Msg: fmt.Sprintf("bank %q: not a bank fincom collects through", code)}
 	}
 	var candidates []string
+	var agreements []store.Agreement
 	for _, slot := range bank.Slots() {
 		a, err := db.Agreement(ctx, unit.ID, slot)
 		if errors.Is(err, store.ErrNotFound) {
@@ -142,8 +144,8 @@ func slotOfReturn(ctx context.Context, db *store.DB, unit store.Unit, data []byt
 		if err != nil {
 			return "", err
 		}
-		if b, ok := bank.Of(a.Bank, slot); ok && b.Code == code {
-			candidates = append(candidates, slot)
+		if of, ok := bank.Of(a.Bank, slot); ok && of == b {
+			candidates, agreements = append(candidates, slot), append(agreements, a)
 		}
 	}
 	switch len(candidates) {
@@ -152,11 +154,14 @@ func slotOfReturn(ctx context.Context, db *store.DB, unit store.Unit, data []byt
 	case 1:
 		return candidates[0], nil
 	}
-	for _, slot := range candidates {
-		a, _ := db.Agreement(ctx, unit.ID, slot)
-		b, _ := bank.Of(a.Bank, slot)
-		if r, err := b.ParseReturn(data); err == nil && len(b.Foreign(r, BankAgreement(a, unit.Name, unit.CNPJ))) == 0 {
-			return slot, nil
+	// Several slots with that bank: the one the file's header names.
+	r, err := b.ParseReturn(data)
+	if err != nil {
+		return candidates[0], nil
+	}
+	for i, a := range agreements {
+		if len(b.Foreign(r, BankAgreement(a, unit.Name, unit.CNPJ))) == 0 {
+			return candidates[i], nil
 		}
 	}
 	return candidates[0], nil
